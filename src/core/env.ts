@@ -1,0 +1,91 @@
+// The environment contract, Gymnasium-style for text agents, with states passed explicitly so that the
+// rollout engine, oracles and analyses can hold several states of one task at once.
+//
+//   reset(task, {seed})      -> { state, observation, info }        first messages of the episode
+//   step(state, action)      -> { state, observation, reward, terminated, info }
+//
+// `terminated` means the env reached an end (success or failure). Truncation (the turn budget) is applied
+// from outside by the rollout engine, never by the env. `step` never throws on model text: malformed,
+// empty, huge or hostile text costs the turn and comes back as an observation with `info.invalid = true`.
+// `step` may mutate and return the state it was given; callers must not reuse a state after stepping it.
+import type { BudgetScope } from "./budget.js";
+import type { Json } from "./json.js";
+import type { Message, ToolSpec } from "./message.js";
+
+export const STOP_REASONS = ["success", "failure", "max_turns", "force_terminated", "error"] as const;
+/** Why an episode ended: success, failure (env end without success), max_turns (our budget),
+ * force_terminated (an env's own hard limit, e.g. BFCL's 20 steps per user turn), error (policy failed). */
+export type StopReason = (typeof STOP_REASONS)[number];
+
+export interface StepInfo {
+  /** A number the env computes from its state (e.g. minus the oracle distance); turn-level rewards use its change. */
+  readonly progress: number;
+  /** Canonical hash of the env state: equal states give equal keys (GiGPO groups by it). */
+  readonly stateKey: string;
+  /** Set when the step ended the episode. */
+  readonly stopReason?: StopReason;
+  /** The action could not be parsed or was not allowed; the turn was spent. */
+  readonly invalid: boolean;
+  /** Canonical text of the parsed action, or null if none could be parsed. */
+  readonly parsedAction: string | null;
+  /** Index of the current user turn, for envs whose tasks have several (BFCL); 0 otherwise. */
+  readonly segment: number;
+  /** Env-specific details (checker verdicts, ...): JSON so that the store can keep them. */
+  readonly details?: Json;
+}
+
+export interface ResetResult<TState> {
+  readonly state: TState;
+  readonly observation: readonly Message[];
+  readonly info: StepInfo;
+  /** Functions the policy may call from the start (envs with tools only). */
+  readonly tools?: readonly ToolSpec[];
+}
+
+export interface StepResult<TState> {
+  readonly state: TState;
+  readonly observation: readonly Message[];
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly info: StepInfo;
+  /** The new full set of callable functions, when it changed in this step. */
+  readonly tools?: readonly ToolSpec[];
+}
+
+/** What an oracle knows about a state: the optimal next actions and the optimal number of turns left. */
+export interface OracleAnswer {
+  /** Canonical texts of every optimal action (empty in a terminal or dead state). */
+  readonly optimal: readonly string[];
+  /** Optimal number of remaining turns to success; Infinity when success is impossible. */
+  readonly remaining: number;
+  /** Optional success probability under optimal play (stochastic envs); 1 or 0 for deterministic ones. */
+  readonly value?: number;
+}
+
+export interface Env<TTask = unknown, TState = unknown> {
+  /** Registry name, e.g. "sokoban". */
+  readonly name: string;
+  /** The resolved configuration the env was built with (stored with every run). */
+  readonly config: Json;
+  /** A task, fully reproducible from (env, config, seed). */
+  generate(seed: number): TTask;
+  /** Stable id of a task, unique within (env, config). */
+  taskId(task: TTask): string;
+  /** JSON form of a task for the store and task files, and back. */
+  encodeTask(task: TTask): Json;
+  decodeTask(json: Json): TTask;
+  /** Tasks from a user file (env-specific text formats); throws DataError naming the line on bad input. */
+  parseTasks(text: string): TTask[];
+  /** What "100%" means for this task, in turns. */
+  referenceBudget(task: TTask, scope: BudgetScope): number;
+  reset(task: TTask, options: { readonly seed: number }): ResetResult<TState>;
+  step(state: TState, action: Message): StepResult<TState>;
+  /** Optimal actions and remaining turns from any state. */
+  oracle(state: TState): OracleAnswer;
+  /** Canonical texts of the actions available in a state (what a random policy chooses from). */
+  validActions(state: TState): readonly string[];
+  stateKey(state: TState): string;
+}
+
+/** An env of any task and state type, as the registry and the rollout engine hold it. */
+export type AnyEnv = Env<unknown, unknown>;

@@ -1,0 +1,59 @@
+// What a rollout records: every turn (what the policy saw, what it said, what the env made of it) and the
+// episode summary. An episode's identity is (run, task, budget label, sample): writes are idempotent on it.
+import type { Budget } from "./budget.js";
+import type { StopReason } from "./env.js";
+import type { Json } from "./json.js";
+import type { Message } from "./message.js";
+
+export interface Turn {
+  /** 1-based turn index within the episode. */
+  readonly index: number;
+  /** User turn (segment) this turn belongs to: 0 for single-segment envs. */
+  readonly segment: number;
+  /** Messages the policy saw for the first time at this turn (observation plus budget text). */
+  readonly observation: readonly Message[];
+  /** The policy's raw reply. */
+  readonly action: Message;
+  /** Canonical parsed action, or null when the reply did not parse. */
+  readonly parsedAction: string | null;
+  readonly invalid: boolean;
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly truncated: boolean;
+  /** Env progress after the step (turn-level rewards use differences). */
+  readonly progress: number;
+  /** Key of the state in which the action was chosen. */
+  readonly stateKey: string;
+  /** Oracle annotations of that state, when recorded: was the parsed action optimal, how far was success. */
+  readonly optimal?: boolean;
+  readonly remainingBefore?: number;
+  readonly details?: Json;
+  /** Behaviour-policy tokens and log-probs (in-memory only; the store does not keep them). */
+  readonly tokens?: readonly number[];
+  readonly logprobs?: readonly number[];
+}
+
+export interface Episode {
+  readonly run: string;
+  readonly env: string;
+  readonly taskId: string;
+  /** Position of the task in the run's task list. */
+  readonly taskIndex: number;
+  readonly budget: Budget;
+  readonly sample: number;
+  readonly seed: number;
+  /** Messages before the first action that are not part of any turn (the system prompt). */
+  readonly preamble: readonly Message[];
+  readonly turns: readonly Turn[];
+  readonly success: boolean;
+  readonly stopReason: StopReason;
+  /** Which limit ended the episode when stopReason is max_turns or force_terminated ("episode", "user-turn", ...). */
+  readonly stopLimit: string | null;
+  readonly turnsUsed: number;
+  /** Turn at which success was reached (null if never): protocol (b) reads success within T from it. */
+  readonly successTurn: number | null;
+  /** Sum of rewards. */
+  readonly return: number;
+  /** Error text when stopReason is "error". */
+  readonly error?: string;
+}

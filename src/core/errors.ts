@@ -1,0 +1,31 @@
+// Typed errors for programmer and configuration mistakes. Model output never throws: it becomes an
+// observation. Every message names what was wrong and, where possible, how to fix it (a hint).
+
+export class BudgetrlError extends Error {
+  readonly code: string;
+  readonly hint: string | undefined;
+  constructor(code: string, message: string, hint?: string) {
+    super(hint === undefined ? message : `${message}\nHINT: ${hint}`);
+    this.name = "BudgetrlError";
+    this.code = code;
+    this.hint = hint;
+  }
+}
+
+/** A bad configuration value: raised before any work starts, naming the field. */
+export class ConfigError extends BudgetrlError {
+  readonly field: string;
+  constructor(field: string, message: string, hint?: string) {
+    super("config:invalid", `${field}: ${message}`, hint);
+    this.name = "ConfigError";
+    this.field = field;
+  }
+}
+
+/** A stored artifact (checkpoint, database, task file) that is missing, truncated or corrupted. */
+export class DataError extends BudgetrlError {
+  constructor(message: string, hint?: string) {
+    super("data:invalid", message, hint);
+    this.name = "DataError";
+  }
+}
