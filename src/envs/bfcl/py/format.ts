@@ -1,0 +1,145 @@
+// Python's text forms of values, exactly: repr(), str() and json.dumps() with default arguments. Upstream BFCL
+// turns a dict result into json.dumps text (falling back to str() when that raises), any other non-str value
+// into str(), and an exception into "Error during execution: " + str(exception).
+import { isFloat, numberOf, type PyKey, type PyValue } from "./value.js";
+
+/** repr(float): shortest round-trip digits; fixed notation for 1e-4 <= |x| < 1e16, else scientific. */
+export function floatRepr(x: number): string {
+  if (Number.isNaN(x)) return "nan";
+  if (x === Infinity) return "inf";
+  if (x === -Infinity) return "-inf";
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const [mantissa, exponentText] = x.toExponential().split("e") as [string, string];
+  const exponent = Number(exponentText);
+  const negative = mantissa.startsWith("-");
+  const digits = mantissa.replace("-", "").replace(".", "");
+  const sign = negative ? "-" : "";
+  if (exponent >= -4 && exponent < 16) {
+    // Python writes fixed notation for decimal exponents in [-4, 16), scientific otherwise.
+    if (exponent < 0) return `${sign}0.${"0".repeat(-exponent - 1)}${digits}`;
+    const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, "0");
+    const fraction = digits.slice(exponent + 1);
+    return `${sign}${whole}.${fraction === "" ? "0" : fraction}`;
+  }
+  const expSign = exponent < 0 ? "-" : "+";
+  const expDigits = String(Math.abs(exponent)).padStart(2, "0");
+  return `${sign}${digits[0]}${digits.length > 1 ? `.${digits.slice(1)}` : ""}e${expSign}${expDigits}`;
+}
+
+// Characters Python's str.isprintable() rejects: categories Cc, Cf, Cs, Co, Cn, Zl, Zp, Zs (except space).
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]|(?! )\p{Zs}/u;
+
+/** repr(str): single quotes unless the text has ' and no ", escapes as CPython does. */
+export function stringRepr(text: string): string {
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  let out = quote;
+  for (const char of text) {
+    if (char === quote || char === "\\") out += `\\${char}`;
+    else if (char === "\n") out += "\\n";
+    else if (char === "\r") out += "\\r";
+    else if (char === "\t") out += "\\t";
+    else if (NON_PRINTABLE.test(char)) out += escapeCodePoint(char.codePointAt(0) as number);
+    else out += char;
+  }
+  return out + quote;
+}
+
+function escapeCodePoint(code: number): string {
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, "0")}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, "0")}`;
+  return `\\U${code.toString(16).padStart(8, "0")}`;
+}
+
+function keyRepr(key: PyKey): string {
+  return pyRepr(key);
+}
+
+/** repr(value). */
+export function pyRepr(value: PyValue): string {
+  if (value === null) return "None";
+  if (value === true) return "True";
+  if (value === false) return "False";
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
+  if (typeof value === "string") return stringRepr(value);
+  if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
+  if (value instanceof Map) return `{${[...value].map(([key, inner]) => `${keyRepr(key)}: ${pyRepr(inner)}`).join(", ")}}`;
+  if (value instanceof Set) return value.size === 0 ? "set()" : `{${[...value].map(keyRepr).join(", ")}}`;
+  if (value.kind === "float") return floatRepr(value.value);
+  if (value.kind === "tuple") return value.items.length === 1 ? `(${pyRepr(value.items[0] as PyValue)},)` : `(${value.items.map(pyRepr).join(", ")})`;
+  return value.pyRepr();
+}
+
+/** str(value): strings print bare, everything else as repr. */
+export function pyStr(value: PyValue): string {
+  return typeof value === "string" ? value : pyRepr(value);
+}
+
+/** Raised by pyJsonDumps where Python's json.dumps raises TypeError. */
+export class NotJsonSerializable extends Error {
+  constructor(typeName: string) {
+    super(`Object of type ${typeName} is not JSON serializable`);
+    this.name = "TypeError";
+  }
+}
+
+/** JSON string literal with ensure_ascii=True, as Python's json module writes it. */
+export function jsonString(text: string): string {
+  let out = '"';
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const char = text[i] as string;
+    if (char === '"') out += '\\"';
+    else if (char === "\\") out += "\\\\";
+    else if (char === "\n") out += "\\n";
+    else if (char === "\r") out += "\\r";
+    else if (char === "\t") out += "\\t";
+    else if (char === "\b") out += "\\b";
+    else if (char === "\f") out += "\\f";
+    else if (code < 0x20 || code > 0x7e) out += code === 0x7f ? char : `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += char;
+  }
+  return out + '"';
+}
+
+function jsonNumber(x: number, isFloatValue: boolean): string {
+  if (Number.isNaN(x)) return "NaN";
+  if (x === Infinity) return "Infinity";
+  if (x === -Infinity) return "-Infinity";
+  return isFloatValue ? floatRepr(x) : String(x);
+}
+
+function jsonKey(key: PyKey): string {
+  if (typeof key === "string") return jsonString(key);
+  if (key === null) return '"null"';
+  if (typeof key === "boolean") return key ? '"true"' : '"false"';
+  return `"${Number.isInteger(key) ? String(key) : floatRepr(key)}"`;
+}
+
+/** json.dumps(value) with default arguments (", " and ": " separators, ensure_ascii). */
+export function pyJsonDumps(value: PyValue): string {
+  if (value === null) return "null";
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (typeof value === "number") return jsonNumber(value, !Number.isInteger(value));
+  if (typeof value === "string") return jsonString(value);
+  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
+  if (value instanceof Map) return `{${[...value].map(([key, inner]) => `${jsonKey(key)}: ${pyJsonDumps(inner)}`).join(", ")}}`;
+  if (value instanceof Set) throw new NotJsonSerializable("set");
+  if (isFloat(value)) return jsonNumber(numberOf(value), true);
+  if (value.kind === "tuple") return `[${value.items.map(pyJsonDumps).join(", ")}]`;
+  throw new NotJsonSerializable(value.pyClass);
+}
+
+/** How upstream turns a function's return value into the result string the model sees. */
+export function resultString(value: PyValue): string {
+  if (typeof value === "string") return value;
+  if (value instanceof Map) {
+    try {
+      return pyJsonDumps(value);
+    } catch (error) {
+      if (error instanceof NotJsonSerializable) return pyStr(value);
+      throw error;
+    }
+  }
+  return pyStr(value);
+}
