@@ -71,8 +71,8 @@ function tableTime(): void {
   const budgets = ["25%", "50%", "75%", "100%"];
   const samples = Math.ceil(storedEpisodes / (tasks * budgets.length));
   const insert = store.db.prepare(
-    `INSERT INTO episodes (run_id, task_index, budget_label, sample, seed, budget_turns, budget_mode, budget_scope, success, stop_reason, stop_limit, turns_used, success_turn, return, error, preamble)
-     VALUES ('bench', ?, ?, ?, 0, 10, 'announced', 'episode', ?, ?, NULL, 5, NULL, 0, NULL, '[]')`,
+    `INSERT INTO episodes (run_id, task_index, budget_label, sample, seed, budget_turns, budget_mode, budget_scope, success, stop_reason, stop_limit, turns_used, success_turn, return, initial_progress, error, preamble)
+     VALUES ('bench', ?, ?, ?, 0, 10, 'announced', 'episode', ?, ?, NULL, 5, NULL, 0, 0, NULL, '[]')`,
   );
   let state = 12345;
   const random = (): number => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);

@@ -148,6 +148,7 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
     turnsUsed: turns.length,
     successTurn,
     return: total,
+    initialProgress: start.info.progress,
     ...(error === undefined ? {} : { error }),
   };
 }

@@ -18,7 +18,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
   const batchSize = options.batchSize ?? 64;
   const insertEpisode = store.db.prepare(
     `INSERT OR IGNORE INTO episodes (run_id, task_index, budget_label, sample, seed, budget_turns, budget_mode, budget_scope, success, stop_reason,
-       stop_limit, turns_used, success_turn, return, error, preamble) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       stop_limit, turns_used, success_turn, return, initial_progress, error, preamble) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const insertTurn = store.db.prepare(
     `INSERT INTO turns (run_id, task_index, budget_label, sample, turn_index, segment, observation, action, parsed_action, invalid, reward,
@@ -45,6 +45,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
         episode.turnsUsed,
         episode.successTurn,
         episode.return,
+        episode.initialProgress,
         episode.error ?? null,
         JSON.stringify(episode.preamble),
       );
@@ -151,6 +152,7 @@ export function* readEpisodes(store: Store, runId: string, env: string, taskIds:
       turnsUsed: row["turns_used"] as number,
       successTurn: row["success_turn"] as number | null,
       return: row["return"] as number,
+      initialProgress: row["initial_progress"] as number,
       ...(row["error"] === null ? {} : { error: row["error"] as string }),
     };
   }

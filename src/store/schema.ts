@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS episodes (
   turns_used INTEGER NOT NULL,
   success_turn INTEGER,
   return REAL NOT NULL,
+  initial_progress REAL NOT NULL,
   error TEXT,
   preamble TEXT NOT NULL,
   PRIMARY KEY (run_id, task_index, budget_label, sample)

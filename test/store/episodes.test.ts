@@ -29,6 +29,7 @@ function episode(taskIndex: number, sample: number, success: boolean, stopReason
     turnsUsed: 1,
     successTurn: success ? 1 : null,
     return: 1,
+    initialProgress: -2,
     ...(stopReason === "error" ? { error: "boom" } : {}),
   };
 }
