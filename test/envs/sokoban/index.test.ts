@@ -25,7 +25,7 @@ describe("sokoban env", () => {
     expect(steps.map((step) => step.terminated)).toEqual([false, false, false, false, true]);
     expect(steps[4]!.info.stopReason).toBe("success");
     expect(steps[3]!.observation[0]!.content).toBe("Pushed a box Right.\n#######\n#_____#\n#_@$._#\n#_____#\n#######");
-    expect(steps[4]!.observation[0]!.content).toBe("Pushed a box Right. Every box is on a goal: solved!\n#######\n#_____#\n#___@*#\n#_____#\n#######");
+    expect(steps[4]!.observation[0]!.content).toBe("Pushed a box Right. Every box is on a goal: solved!\n#######\n#_____#\n#__@*_#\n#_____#\n#######");
   });
 
   it("starts with the rules and the grid, and a reference budget of 4x the optimal length", () => {
