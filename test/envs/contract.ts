@@ -1,7 +1,7 @@
 // The contract every env passes (the built-in ones here, BFCL and user envs later): determinism of
 // generate/reset/step for equal seeds, JSON round trips, state keys, oracle consistency, and replies that
 // never throw (10,000 fuzzed strings: random unicode, control characters, huge texts, <answer> nesting).
-// Usage, in an env's test file:   runEnvContract("sokoban", () => sokoban(), { deterministic: true });
+// Usage, in an env's test file:   runEnvContract("sokoban", () => sokoban());   (options: EnvContractOptions)
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { AnyEnv, StepResult } from "../../src/core/env.js";
@@ -130,7 +130,7 @@ function expectWellFormedStep(env: AnyEnv, result: StepResult<unknown>): void {
   else expect(result.info.stopReason).toBeUndefined();
 }
 
-export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: EnvContractOptions): void {
+export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: EnvContractOptions = { deterministic: true }): void {
   const seeds = options.seeds ?? Array.from({ length: 12 }, (_, seed) => seed);
   const fuzzRuns = options.fuzzRuns ?? 10_000;
   const maxTurns = options.maxTurns ?? 400;
