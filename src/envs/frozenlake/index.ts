@@ -55,10 +55,15 @@ export interface FrozenLakeState {
 
 const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
+/** Stable id of a map: a hash of its rows. */
+function frozenLakeTaskId(task: FrozenLakeTask): string {
+  return `frozenlake-${hashHex(printMap(task))}`;
+}
+
 function compile(task: FrozenLakeTask, slippery: boolean): CompiledFrozenLake {
   const lake = compileLake(task);
   const cells = lake.kind.length;
-  return { taskId: `frozenlake-${hashHex(printMap(task))}`, lake, oracle: buildOracle(lake, slippery), grids: new Array(cells), keys: new Array(cells) };
+  return { taskId: frozenLakeTaskId(task), lake, oracle: buildOracle(lake, slippery), grids: new Array(cells), keys: new Array(cells) };
 }
 
 function keyOf(state: FrozenLakeState): string {
@@ -121,7 +126,7 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     name: "frozenlake",
     config,
     generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
-    taskId: (task) => cache.get(task).taskId,
+    taskId: frozenLakeTaskId,
     encodeTask: (task) => ({ rows: [...task.rows] }),
     decodeTask: decode,
     parseTasks: parseMaps,

@@ -5,11 +5,13 @@
 //      pulling a box) up to `searchDepth` moves keeps the most displaced configuration (largest total
 //      distance of boxes from their nearest goal; ties: most reverse moves, then a seeded pick);
 //   4. the forward BFS oracle verifies the level (solvable, not already solved), else a new room is drawn.
+//      Levels whose state graph exceeds maxStates are skipped too (up to MAX_OVERSIZED times in a row,
+//      then generation fails naming the option): large rooms with many boxes lean towards smaller graphs.
 // A level is fully reproducible from (config, seed).
 import { DataError } from "../../core/errors.js";
 import { createRng, type Rng } from "../../core/rng.js";
 import { levelFromRows, type SokobanTask } from "./levels.js";
-import { buildOracle, createStateIdentifier, type SokobanOracle } from "./oracle.js";
+import { createStateIdentifier, tryBuildOracle, type SokobanOracle } from "./oracle.js";
 import { compileBoard, type Board } from "./rules.js";
 
 export interface GeneratorOptions {
@@ -27,6 +29,8 @@ export interface GeneratedLevel {
 }
 
 const MAX_ATTEMPTS = 200;
+/** Rooms whose state graph is too large for the oracle, tolerated before giving up. */
+const MAX_OVERSIZED = 10;
 /** States the reverse search visits at most per room (the search stops there, deterministically). */
 const REVERSE_STATE_CAP = 20_000;
 /** Probability that the random walk changes direction at each step. */
@@ -157,8 +161,9 @@ function pickDistinct(rng: Rng, cells: readonly number[], count: number): number
   return pool.slice(0, count);
 }
 
-/** One attempt: a room, a placement, reverse play, verification. Null when the room is rejected. */
-function attempt(rng: Rng, options: GeneratorOptions): GeneratedLevel | null {
+/** One attempt: a room, a placement, reverse play, verification. Null when the room is rejected,
+ * "oversized" when its state graph is too large for the oracle. */
+function attempt(rng: Rng, options: GeneratorOptions): GeneratedLevel | null | "oversized" {
   const { width, height, boxes } = options;
   const floor = carveRoom(rng, width, height);
   const floorCells: number[] = [];
@@ -171,7 +176,8 @@ function attempt(rng: Rng, options: GeneratorOptions): GeneratedLevel | null {
   if (placement === null) return null;
   const task = levelFromRows(roomRows(floor, width, goals, placement.boxes, placement.player), "generated level");
   const board = compileBoard(task);
-  const oracle = buildOracle(board, options.maxStates);
+  const oracle = tryBuildOracle(board, options.maxStates);
+  if (oracle === null) return "oversized";
   if (!(oracle.startDistance > 0 && Number.isFinite(oracle.startDistance))) return null;
   return { task, board, oracle };
 }
@@ -179,9 +185,19 @@ function attempt(rng: Rng, options: GeneratorOptions): GeneratedLevel | null {
 /** A solvable, not yet solved level from (options, seed). Throws DataError if the room size cannot hold one. */
 export function generateLevel(options: GeneratorOptions, seed: number): GeneratedLevel {
   const rng = createRng(seed);
+  let oversized = 0;
   for (let i = 0; i < MAX_ATTEMPTS; i++) {
     const level = attempt(rng, options);
-    if (level !== null) return level;
+    if (level === "oversized") {
+      oversized += 1;
+      if (oversized >= MAX_OVERSIZED) {
+        throw new DataError(`sokoban: ${MAX_OVERSIZED} generated rooms in a row had more than ${options.maxStates} reachable states`, "raise the sokoban.maxStates option, or use a smaller room or fewer boxes");
+      }
+    } else if (level !== null) {
+      return level;
+    } else {
+      oversized = 0;
+    }
   }
   throw new DataError(
     `sokoban: no solvable ${options.width}x${options.height} level with ${options.boxes} boxes found in ${MAX_ATTEMPTS} rooms (seed ${seed})`,

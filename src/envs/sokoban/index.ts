@@ -64,9 +64,14 @@ export interface SokobanState {
 
 const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
+/** Stable id of a level: a hash of its canonical text. */
+function sokobanTaskId(task: SokobanTask): string {
+  return `sokoban-${hashHex(printLevel(task))}`;
+}
+
 function compile(task: SokobanTask, maxStates: number, board = compileBoard(task), oracle = buildOracle(board, maxStates)): CompiledSokoban {
   const slots = oracle.nodeCount;
-  return { taskId: `sokoban-${hashHex(printLevel(task))}`, board, oracle, render: createRenderer(board), grids: new Array(slots), keys: new Array(slots) };
+  return { taskId: sokobanTaskId(task), board, oracle, render: createRenderer(board), grids: new Array(slots), keys: new Array(slots) };
 }
 
 function makeState(task: SokobanTask, compiled: CompiledSokoban, player: number, boxes: readonly number[]): SokobanState {
@@ -132,7 +137,7 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
       cache.put(level.task, compile(level.task, config.maxStates, level.board, level.oracle));
       return level.task;
     },
-    taskId: (task) => cache.get(task).taskId,
+    taskId: sokobanTaskId,
     encodeTask: (task) => ({ rows: [...task.rows] }),
     decodeTask: decode,
     parseTasks: parseLevels,

@@ -6,7 +6,8 @@
 // Lookups are then O(k) for k boxes: a state's id is its player's floor index plus F times the
 // combinatorial rank of its box floor indices (F = number of non-wall cells), and a Map takes ids to nodes.
 // States from which no solved state is reachable (deadlocks) have distance Infinity and no optimal action.
-// The state count is capped (`maxStates`): past it, building fails with a DataError naming the option.
+// The state count is capped (`maxStates`): past it, tryBuildOracle returns null and buildOracle throws a
+// DataError naming the option.
 import { DataError } from "../../core/errors.js";
 import { DIRECTIONS } from "../shared/directions.js";
 import { applyMove, BLOCKED, countOnGoal, type Board } from "./rules.js";
@@ -59,7 +60,8 @@ interface Graph {
   readonly solved: Uint8Array;
 }
 
-function exploreForward(board: Board, stateId: (player: number, boxes: readonly number[]) => number, maxStates: number): Graph {
+/** The reachable state graph, or null when it has more than `maxStates` states. */
+function exploreForward(board: Board, stateId: (player: number, boxes: readonly number[]) => number, maxStates: number): Graph | null {
   const idToNode = new Map<number, number>();
   const players: number[] = [board.startPlayer];
   const boxSets: (readonly number[])[] = [board.startBoxes];
@@ -85,9 +87,7 @@ function exploreForward(board: Board, stateId: (player: number, boxes: readonly 
       let next = idToNode.get(id);
       if (next === undefined) {
         next = players.length;
-        if (next >= maxStates) {
-          throw new DataError(`sokoban: the level has more than ${maxStates} reachable states`, "raise the sokoban.maxStates option, or use a smaller level or fewer boxes");
-        }
+        if (next >= maxStates) return null;
         idToNode.set(id, next);
         players.push(move.player);
         boxSets.push(move.boxes);
@@ -149,9 +149,20 @@ function optimalMasks(successors: Int32Array, distance: Int32Array): Uint8Array 
   return masks;
 }
 
+/** The oracle of a level; throws DataError (naming sokoban.maxStates) past `maxStates` states. */
 export function buildOracle(board: Board, maxStates: number): SokobanOracle {
+  const oracle = tryBuildOracle(board, maxStates);
+  if (oracle === null) {
+    throw new DataError(`sokoban: the level has more than ${maxStates} reachable states`, "raise the sokoban.maxStates option, or use a smaller level or fewer boxes");
+  }
+  return oracle;
+}
+
+/** The oracle of a level, or null when its state graph has more than `maxStates` states. */
+export function tryBuildOracle(board: Board, maxStates: number): SokobanOracle | null {
   const stateId = createStateIdentifier(board);
   const graph = exploreForward(board, stateId, maxStates);
+  if (graph === null) return null;
   const distance = distancesToSolved(graph);
   const masks = optimalMasks(graph.successors, distance);
   let maxDistance = 0;
