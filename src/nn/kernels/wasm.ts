@@ -1,0 +1,70 @@
+// The fast kernels: WebAssembly SIMD compiled from src/nn/wasm/*.ts (AssemblyScript) into
+// dist/nn/kernels.wasm by `npm run build:wasm`. The module imports the shared heap memory, so every view
+// passed in must live in that heap; its byteOffset is the pointer. Loaded from dist/nn/ whether this file
+// runs compiled (dist/nn/kernels/) or from source through vitest/tsx (src/nn/kernels/).
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { BudgetrlError } from "../../core/errors.js";
+import type { Kernels } from "./types.js";
+
+type Ptr = number;
+interface KernelExports {
+  matmul(c: Ptr, a: Ptr, b: Ptr, m: number, n: number, k: number, ars: number, acs: number, ldb: number, ldc: number, accumulate: number): void;
+  rmsnormForward(out: Ptr, rstd: Ptr, x: Ptr, weight: Ptr, rows: number, dim: number, eps: number): void;
+  rmsnormBackward(dx: Ptr, dweight: Ptr, dout: Ptr, x: Ptr, weight: Ptr, rstd: Ptr, rows: number, dim: number): void;
+  rope(x: Ptr, rows: number, rowStride: number, vectors: number, headDim: number, cos: Ptr, sin: Ptr, positions: Ptr, inverse: number): void;
+  swigluForward(h: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
+  swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
+  attentionForward(out: Ptr, outStride: number, q: Ptr, qStride: number, k: Ptr, v: Ptr, kvStride: number, probs: Ptr, probsStride: number,
+    firstPos: number, rows: number, headDim: number, scale: number): void;
+  attentionBackward(dq: Ptr, dk: Ptr, dv: Ptr, dStride: number, dout: Ptr, doutStride: number, q: Ptr, k: Ptr, v: Ptr, qkvStride: number,
+    probs: Ptr, probsStride: number, scratch: Ptr, rows: number, headDim: number, scale: number): void;
+}
+
+const CANDIDATES = ["../kernels.wasm", "../../../dist/nn/kernels.wasm"];
+
+/** Path of the compiled kernels, or undefined when they have not been built. */
+export function findKernelsWasm(): string | undefined {
+  for (const candidate of CANDIDATES) {
+    const path = fileURLToPath(new URL(candidate, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+let compiled: WebAssembly.Module | undefined;
+
+/** The compiled (not yet instantiated) kernels module; compiled once per thread. */
+export function kernelsModule(): WebAssembly.Module {
+  if (compiled !== undefined) return compiled;
+  const path = findKernelsWasm();
+  if (path === undefined) {
+    throw new BudgetrlError("nn:no-wasm", "the WebAssembly kernels (dist/nn/kernels.wasm) are not built", "run `npm run build:wasm` (npm ci does it), or create the model with backend: \"reference\"");
+  }
+  const module = new WebAssembly.Module(readFileSync(path));
+  compiled = module;
+  return module;
+}
+
+/** Kernels bound to `memory` (the shared heap). */
+export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Module = kernelsModule()): Kernels {
+  const instance = new WebAssembly.Instance(module, { env: { memory, abort: () => { throw new BudgetrlError("nn:wasm-abort", "WebAssembly kernel aborted"); } } });
+  const w = instance.exports as unknown as KernelExports;
+  return {
+    name: "wasm",
+    matmul: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0),
+    matmulTransposedA: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, 1, m, n, n, accumulate ? 1 : 0),
+    rmsnormForward: (out, rstd, x, weight, rows, dim, eps) => w.rmsnormForward(out.byteOffset, rstd.byteOffset, x.byteOffset, weight.byteOffset, rows, dim, eps),
+    rmsnormBackward: (dx, dweight, dout, x, weight, rstd, rows, dim) =>
+      w.rmsnormBackward(dx.byteOffset, dweight.byteOffset, dout.byteOffset, x.byteOffset, weight.byteOffset, rstd.byteOffset, rows, dim),
+    rope: (x, rows, rowStride, vectors, headDim, cos, sin, positions, inverse) =>
+      w.rope(x.byteOffset, rows, rowStride, vectors, headDim, cos.byteOffset, sin.byteOffset, positions.byteOffset, inverse ? 1 : 0),
+    swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
+    swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
+    attentionForward: (out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) =>
+      w.attentionForward(out.byteOffset, outStride, q.byteOffset, qStride, k.byteOffset, v.byteOffset, kvStride, probs.byteOffset, probsStride, firstPos, rows, headDim, scale),
+    attentionBackward: (dq, dk, dv, dStride, dout, doutStride, q, k, v, qkvStride, probs, probsStride, scratch, rows, headDim, scale) =>
+      w.attentionBackward(dq.byteOffset, dk.byteOffset, dv.byteOffset, dStride, dout.byteOffset, doutStride, q.byteOffset, k.byteOffset, v.byteOffset,
+        qkvStride, probs.byteOffset, probsStride, scratch.byteOffset, rows, headDim, scale),
+  };
+}
