@@ -166,6 +166,14 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
   const alive = (): void => {
     if (disposed) throw new BudgetrlError("nn:disposed", "this model was disposed");
   };
+  // Calls that use workspaces run one at a time (concurrent callers queue), so that no call frees or
+  // overwrites a workspace that another call's worker job still reads.
+  let lock: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(task: () => Promise<T>): Promise<T> => {
+    const run = lock.then(task);
+    lock = run.catch(() => undefined);
+    return run;
+  };
 
   /** Writes sequences into shard workspaces and runs the forward jobs. */
   const runForward = async (slots: WorkspaceSlot[], rows: readonly { tokens: ArrayLike<number>; targets: ArrayLike<number>; length: number }[]): Promise<PendingBackward> => {
@@ -198,7 +206,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
     optimizerState: () => optimizer,
     weightsChanged,
 
-    async forward(batch, weights) {
+    forward: (batch, weights) => exclusive(async () => {
       alive();
       const { batchSize: B, seqLen: T } = batch;
       if (!(Number.isInteger(B) && B >= 1 && Number.isInteger(T) && T >= 1)) throw new BudgetrlError("nn:bad-batch", `batchSize and seqLen must be positive integers, got ${B} x ${T}`);
@@ -232,9 +240,9 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
         }
       });
       return { logprobs, entropy, loss: den === 0 ? 0 : num / den };
-    },
+    }),
 
-    async backward(coefficients, backwardOptions = {}) {
+    backward: (coefficients, backwardOptions = {}) => exclusive(async () => {
       alive();
       const last = pending;
       if (last === undefined) throw new BudgetrlError("nn:no-forward", "backward() needs a forward() first (and each forward serves one backward)");
@@ -261,7 +269,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
         for (let i = 0; i < P; i++) gradFlat[i] = gradFlat[i]! + extra[i]!;
         extra.fill(0);
       }
-    },
+    }),
 
     async lossAndGradient(batch, weights) {
       const result = await model.forward(batch, weights);
@@ -281,7 +289,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
 
     zeroGradients: () => gradFlat.fill(0) && undefined,
 
-    async logprobs(sequences) {
+    logprobs: (sequences) => exclusive(async () => {
       alive();
       sequences.forEach((seq, i) => {
         if (seq.length > config.contextLength) throw new BudgetrlError("nn:too-long", `sequence ${i} has ${seq.length} tokens, more than contextLength ${config.contextLength}`);
@@ -294,9 +302,9 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
         const start = done.packings[s]!.starts[i - done.ranges[s]![0]]!;
         return Float32Array.from(scoreSlots[s]!.workspace!.logprobs.subarray(start, start + Math.max(0, seq.length - 1)));
       });
-    },
+    }),
 
-    async sample(prompts, sampleOptions) {
+    sample: (prompts, sampleOptions) => exclusive(async () => {
       alive();
       const options: GenerateOptions = {
         maxNewTokens: sampleOptions.maxNewTokens, temperature: sampleOptions.temperature ?? 1, topP: sampleOptions.topP ?? 1, stopTokens: sampleOptions.stopTokens ?? [END],
@@ -321,7 +329,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
       });
       const results = await pool.runAll(jobs);
       return results.flatMap((r) => (r.kind === "generated" ? r.results : []));
-    },
+    }),
 
     async clone() {
       alive();
