@@ -1,6 +1,6 @@
 // The two ways a row attends, as AttentionStep functions for the forward pass:
 // - whole sequences (training, scoring, prompt prefill): each packed sequence attends causally within
-//   itself; softmax weights are kept per layer for the backward pass;
+//   itself, computed per head as blocked matmuls; softmax weights are kept per layer for the backward pass;
 // - the KV cache (decoding): each row is one sequence's newest token; its k and v are appended to that
 //   sequence's cache, and it attends to everything cached so far.
 import type { ModelConfig } from "./config.js";
@@ -31,7 +31,35 @@ export interface KvCache {
   readonly values: readonly Float32Array[];
 }
 
-export function attendSequences(kernels: Kernels, model: ModelViews, packing: Packing): AttentionStep {
+/** Query rows per matmul call: the causal mask skips whole blocks of keys beyond a block's last row. */
+export const ROW_BLOCK = 32;
+
+/** out(cols, rows) = x^T where x is (rows, cols) with row stride `stride`. */
+export function transposeStrided(out: Float32Array, x: Float32Array, rows: number, cols: number, stride: number): void {
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) out[c * rows + r] = x[r * stride + c]!;
+  }
+}
+
+/**
+ * One head of one sequence of n rows, as matmuls: probs(n, n) = causalSoftmax(scale * q . k^T), then
+ * out(n, hd) = probs . v; q, k, v are rows of qkv (stride 3C), out rows of att (stride C).
+ */
+export function headForward(kernels: Kernels, q: Float32Array, k: Float32Array, v: Float32Array, stride: number, out: Float32Array, outStride: number,
+  probs: Float32Array, kT: Float32Array, n: number, hd: number, scale: number): void {
+  transposeStrided(kT, k, n, hd, stride);
+  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
+    const rows = Math.min(ROW_BLOCK, n - i0);
+    kernels.gemm(probs.subarray(i0 * n), n, q.subarray(i0 * stride), stride, 1, kT, n, rows, i0 + rows, hd, false);
+  }
+  kernels.causalSoftmax(probs, n, n, n, scale);
+  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
+    const rows = Math.min(ROW_BLOCK, n - i0);
+    kernels.gemm(out.subarray(i0 * outStride), outStride, probs.subarray(i0 * n), n, 1, v, stride, rows, hd, i0 + rows, false);
+  }
+}
+
+export function attendSequences(kernels: Kernels, model: ModelViews, packing: Packing, workspace: Workspace): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H } = config;
   const hd = C / H;
@@ -42,8 +70,8 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
       const start = packing.starts[s]!;
       for (let h = 0; h < H; h++) {
         const q = a.qkv.subarray(start * 3 * C + h * hd);
-        const probs = a.probs.subarray(offsets[s]! + h * n * n);
-        kernels.attentionForward(a.att.subarray(start * C + h * hd), C, q, 3 * C, q.subarray(C), q.subarray(2 * C), 3 * C, probs, n, 0, n, hd, scale);
+        headForward(kernels, q, q.subarray(C), q.subarray(2 * C), 3 * C, a.att.subarray(start * C + h * hd), C,
+          a.probs.subarray(offsets[s]! + h * n * n), workspace.scratch, n, hd, scale);
       }
     });
   };
@@ -65,7 +93,7 @@ export function fillCache(config: ModelConfig, workspace: Workspace, cache: KvCa
 
 /** Prefill: attend within sequences and remember their keys and values. */
 export function attendAndCache(kernels: Kernels, model: ModelViews, workspace: Workspace, packing: Packing, cache: KvCache, slots: readonly number[]): AttentionStep {
-  const attend = attendSequences(kernels, model, packing);
+  const attend = attendSequences(kernels, model, packing, workspace);
   return (layer, a, rows) => {
     attend(layer, a, rows);
     fillCache(model.config, workspace, cache, packing, slots, layer);

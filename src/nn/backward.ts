@@ -5,9 +5,30 @@
 //   backward dx(R, K) = dy(R, N) . W        dW(N, K) += dy^T . x
 import type { ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
-import type { Packing } from "./attention.js";
+import { ROW_BLOCK, transposeStrided, type Packing } from "./attention.js";
 import type { LayerWeights, Weights } from "./params.js";
 import { attentionScale, probsOffsets, type LayerActivations, type Workspace } from "./workspace.js";
+
+/**
+ * One head of one sequence, given dout (n, hd): dP = dout . v^T; dS = softmax backward (times scale);
+ * dq = dS . k; dk = dS^T . q; dv = P^T . dout. Causal blocks above the diagonal are skipped.
+ */
+export function headBackward(kernels: Kernels, q: Float32Array, k: Float32Array, v: Float32Array, dq: Float32Array, dk: Float32Array, dv: Float32Array, stride: number,
+  dout: Float32Array, doutStride: number, probs: Float32Array, dS: Float32Array, vT: Float32Array, n: number, hd: number, scale: number): void {
+  transposeStrided(vT, v, n, hd, stride);
+  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
+    const rows = Math.min(ROW_BLOCK, n - i0);
+    kernels.gemm(dS.subarray(i0 * n), n, dout.subarray(i0 * doutStride), doutStride, 1, vT, n, rows, i0 + rows, hd, false);
+  }
+  kernels.causalSoftmaxBackward(dS, probs, n, n, n, scale);
+  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
+    const rows = Math.min(ROW_BLOCK, n - i0);
+    kernels.gemm(dq.subarray(i0 * stride), stride, dS.subarray(i0 * n), n, 1, k, stride, rows, hd, i0 + rows, false);
+    // Rows j0.. of dk and dv gather from query rows i >= j0 only.
+    kernels.gemm(dk.subarray(i0 * stride), stride, dS.subarray(i0 * n + i0), 1, n, q.subarray(i0 * stride), stride, rows, hd, n - i0, false);
+    kernels.gemm(dv.subarray(i0 * stride), stride, probs.subarray(i0 * n + i0), 1, n, dout.subarray(i0 * doutStride), doutStride, rows, hd, n - i0, false);
+  }
+}
 
 function attentionBackward(kernels: Kernels, model: ModelViews, a: LayerActivations, workspace: Workspace, packing: Packing): void {
   const { config } = model;
@@ -17,12 +38,10 @@ function attentionBackward(kernels: Kernels, model: ModelViews, a: LayerActivati
   const offsets = probsOffsets(config, packing.lengths);
   packing.lengths.forEach((n, s) => {
     const start = packing.starts[s]!;
-    workspace.dqkv.fill(0, start * 3 * C, (start + n) * 3 * C);
     for (let h = 0; h < H; h++) {
       const q = a.qkv.subarray(start * 3 * C + h * hd);
       const dq = workspace.dqkv.subarray(start * 3 * C + h * hd);
-      kernels.attentionBackward(dq, dq.subarray(C), dq.subarray(2 * C), 3 * C, workspace.datt.subarray(start * C + h * hd), C,
-        q, q.subarray(C), q.subarray(2 * C), 3 * C, a.probs.subarray(offsets[s]! + h * n * n), n, workspace.scratch, n, hd, scale);
+      headBackward(kernels, q, q.subarray(C), q.subarray(2 * C), dq, dq.subarray(C), dq.subarray(2 * C), 3 * C, workspace.datt.subarray(start * C + h * hd), C, a.probs.subarray(offsets[s]! + h * n * n), workspace.scores, workspace.scratch, n, hd, scale);
     }
   });
 }

@@ -49,7 +49,7 @@ export function runJob(kernels: Kernels, job: Job): JobResult {
   switch (job.kind) {
     case "forward": {
       if (job.rows === 0) return { kind: "done" };
-      const x = forwardBlocks(kernels, job.model, job.workspace, job.rows, attendSequences(kernels, job.model, job.packing));
+      const x = forwardBlocks(kernels, job.model, job.workspace, job.rows, attendSequences(kernels, job.model, job.packing, job.workspace));
       const logits = forwardHead(kernels, job.model, job.workspace, x, job.rows);
       tokenLogprobs(logits, job.workspace.targets, job.rows, config.vocabSize, job.workspace.logprobs, job.workspace.entropy);
       return { kind: "done" };

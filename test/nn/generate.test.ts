@@ -30,7 +30,7 @@ describe.each([
       full.tokens.set(s, packing.starts[i]!);
       for (let t = 0; t < s.length; t++) full.positions[packing.starts[i]! + t] = t;
     });
-    forwardBlocks(kernels, model, full, 53, attendSequences(kernels, model, packing));
+    forwardBlocks(kernels, model, full, 53, attendSequences(kernels, model, packing, full));
     const expected = Float32Array.from(forwardHead(kernels, model, full, full.xOut, 53));
     // Prefill the prompts, then decode the rest one token per step, both sequences in one batch.
     const ws = allocateWorkspace(heap, model.config, 60, probsSize(model.config, prompts));

@@ -3,12 +3,12 @@
 // storage with float64 accumulation inside a row, so results differ from the fast path by rounding only.
 import type { Kernels } from "./types.js";
 
-function matmulStrided(out: Float32Array, a: Float32Array, b: Float32Array, m: number, n: number, k: number, rowStride: number, colStride: number, accumulate: boolean): void {
+function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void {
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
       let sum = 0;
-      for (let p = 0; p < k; p++) sum += (a[i * rowStride + p * colStride] as number) * (b[p * n + j] as number);
-      out[i * n + j] = accumulate ? (out[i * n + j] as number) + sum : sum;
+      for (let p = 0; p < k; p++) sum += (a[i * ars + p * acs] as number) * (b[p * ldb + j] as number);
+      out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
     }
   }
 }
@@ -19,8 +19,34 @@ function sigmoid(x: number): number {
 
 export const referenceKernels: Kernels = {
   name: "reference",
-  matmul: (out, a, b, m, n, k, accumulate) => matmulStrided(out, a, b, m, n, k, k, 1, accumulate),
-  matmulTransposedA: (out, a, b, m, n, k, accumulate) => matmulStrided(out, a, b, m, n, k, 1, m, accumulate),
+  gemm,
+  matmul: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, k, 1, b, n, m, n, k, accumulate),
+  matmulTransposedA: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, 1, m, b, n, m, n, k, accumulate),
+
+  causalSoftmax(scores, ld, rows, cols, scale) {
+    for (let i = 0; i < rows; i++) {
+      const base = i * ld;
+      let max = -Infinity;
+      for (let j = 0; j <= i; j++) max = Math.max(max, (scores[base + j] as number) * scale);
+      let sum = 0;
+      for (let j = 0; j <= i; j++) {
+        scores[base + j] = Math.exp((scores[base + j] as number) * scale - max);
+        sum += scores[base + j] as number;
+      }
+      for (let j = 0; j <= i; j++) scores[base + j] = (scores[base + j] as number) / sum;
+      scores.fill(0, base + i + 1, base + Math.max(cols, i + 1));
+    }
+  },
+
+  causalSoftmaxBackward(d, probs, ld, rows, cols, scale) {
+    for (let i = 0; i < rows; i++) {
+      const base = i * ld;
+      let total = 0;
+      for (let j = 0; j <= i; j++) total += (probs[base + j] as number) * (d[base + j] as number);
+      for (let j = 0; j <= i; j++) d[base + j] = scale * (probs[base + j] as number) * ((d[base + j] as number) - total);
+      d.fill(0, base + i + 1, base + Math.max(cols, i + 1));
+    }
+  },
 
   rmsnormForward(out, rstd, x, weight, rows, dim, eps) {
     for (let r = 0; r < rows; r++) {
@@ -111,31 +137,6 @@ export const referenceKernels: Kernels = {
         let acc = 0;
         for (let j = 0; j < n; j++) acc += (probs[p + j] as number) * (v[j * kvStride + d] as number);
         out[i * outStride + d] = acc;
-      }
-    }
-  },
-
-  attentionBackward(dq, dk, dv, dStride, dout, doutStride, q, k, v, qkvStride, probs, probsStride, scratch, rows, headDim, scale) {
-    for (let i = 0; i < rows; i++) {
-      const p = i * probsStride;
-      let total = 0;
-      for (let j = 0; j <= i; j++) {
-        let dp = 0;
-        for (let d = 0; d < headDim; d++) dp += (dout[i * doutStride + d] as number) * (v[j * qkvStride + d] as number);
-        scratch[j] = dp;
-        total += (probs[p + j] as number) * dp;
-      }
-      for (let j = 0; j <= i; j++) scratch[j] = (probs[p + j] as number) * ((scratch[j] as number) - total) * scale;
-      for (let d = 0; d < headDim; d++) {
-        let acc = 0;
-        for (let j = 0; j <= i; j++) acc += (scratch[j] as number) * (k[j * qkvStride + d] as number);
-        dq[i * dStride + d] = acc;
-      }
-      for (let j = 0; j <= i; j++) {
-        for (let d = 0; d < headDim; d++) {
-          dk[j * dStride + d] = (dk[j * dStride + d] as number) + (scratch[j] as number) * (q[i * qkvStride + d] as number);
-          dv[j * dStride + d] = (dv[j * dStride + d] as number) + (probs[p + j] as number) * (dout[i * doutStride + d] as number);
-        }
       }
     }
   },

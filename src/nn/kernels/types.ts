@@ -8,6 +8,15 @@ export interface Kernels {
   matmul(out: Float32Array, a: Float32Array, b: Float32Array, m: number, n: number, k: number, accumulate: boolean): void;
   /** out(m, n) (+)= a^T . b where a is stored (k, m) and b is (k, n): the weight gradients. */
   matmulTransposedA(out: Float32Array, a: Float32Array, b: Float32Array, m: number, n: number, k: number, accumulate: boolean): void;
+  /**
+   * The general product: out[i ldc + j] (+)= sum_p a[i ars + p acs] * b[p ldb + j] for i < m, j < n, p < k.
+   * Strided A covers A (ars = k, acs = 1) and A^T (ars = 1, acs = m); row strides pick heads out of qkv.
+   */
+  gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void;
+  /** Causal softmax in place on (rows, ld) scores: row i keeps columns 0..i (times scale), the rest of its `cols` become 0. */
+  causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
+  /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */
+  causalSoftmaxBackward(d: Float32Array, probs: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
   /** out(rows, dim) = x * rstd * weight, rstd(rows) = 1 / sqrt(mean(x^2) + eps). */
   rmsnormForward(out: Float32Array, rstd: Float32Array, x: Float32Array, weight: Float32Array, rows: number, dim: number, eps: number): void;
   /** dx(rows, dim) += input gradient; dweight(dim) += weight gradient. */
@@ -29,8 +38,4 @@ export interface Kernels {
    */
   attentionForward(out: Float32Array, outStride: number, q: Float32Array, qStride: number, k: Float32Array, v: Float32Array, kvStride: number,
     probs: Float32Array, probsStride: number, firstPos: number, rows: number, headDim: number, scale: number): void;
-  /** Backward of a whole sequence (firstPos 0): dq written, dk and dv accumulated; scratch holds `rows` floats. */
-  attentionBackward(dq: Float32Array, dk: Float32Array, dv: Float32Array, dStride: number, dout: Float32Array, doutStride: number,
-    q: Float32Array, k: Float32Array, v: Float32Array, qkvStride: number, probs: Float32Array, probsStride: number, scratch: Float32Array,
-    rows: number, headDim: number, scale: number): void;
 }

@@ -17,8 +17,8 @@ interface KernelExports {
   swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
   attentionForward(out: Ptr, outStride: number, q: Ptr, qStride: number, k: Ptr, v: Ptr, kvStride: number, probs: Ptr, probsStride: number,
     firstPos: number, rows: number, headDim: number, scale: number): void;
-  attentionBackward(dq: Ptr, dk: Ptr, dv: Ptr, dStride: number, dout: Ptr, doutStride: number, q: Ptr, k: Ptr, v: Ptr, qkvStride: number,
-    probs: Ptr, probsStride: number, scratch: Ptr, rows: number, headDim: number, scale: number): void;
+  causalSoftmax(s: Ptr, ld: number, rows: number, cols: number, scale: number): void;
+  causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number): void;
 }
 
 const CANDIDATES = ["../kernels.wasm", "../../../dist/nn/kernels.wasm"];
@@ -63,8 +63,8 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
     swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
     attentionForward: (out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) =>
       w.attentionForward(out.byteOffset, outStride, q.byteOffset, qStride, k.byteOffset, v.byteOffset, kvStride, probs.byteOffset, probsStride, firstPos, rows, headDim, scale),
-    attentionBackward: (dq, dk, dv, dStride, dout, doutStride, q, k, v, qkvStride, probs, probsStride, scratch, rows, headDim, scale) =>
-      w.attentionBackward(dq.byteOffset, dk.byteOffset, dv.byteOffset, dStride, dout.byteOffset, doutStride, q.byteOffset, k.byteOffset, v.byteOffset,
-        qkvStride, probs.byteOffset, probsStride, scratch.byteOffset, rows, headDim, scale),
+    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0),
+    causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
+    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale) => w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale),
   };
 }

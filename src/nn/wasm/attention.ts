@@ -1,8 +1,8 @@
-// AssemblyScript (compiled to WebAssembly SIMD by `npm run build:wasm`): causal attention for one head of
-// one sequence, forward and backward. Pointers are byte offsets, strides and sizes count floats, headDim is a
-// multiple of 4. Query row i sits at position firstPos + i and attends keys 0..firstPos + i (keys are rows of
-// k and v with stride kvStride), so the same kernel serves a whole training sequence (firstPos 0) and one
-// decoding step against the KV cache. The plain-TypeScript twin is in src/nn/kernels/reference.ts.
+// AssemblyScript (compiled to WebAssembly SIMD by `npm run build:wasm`): causal attention of one head for a
+// few query rows, used for decoding against the KV cache (whole sequences go through matmul and
+// causalSoftmax instead). Pointers are byte offsets, strides and sizes count floats, headDim is a multiple
+// of 4. Query row i sits at position firstPos + i and attends key and value rows 0..firstPos + i (stride
+// kvStride). The plain-TypeScript twin is in src/nn/kernels/reference.ts.
 
 @inline function dot(a: usize, b: usize, headDim: i32): f32 {
   let acc = f32x4.splat(0);
@@ -44,15 +44,6 @@
   }
 }
 
-/** y[d] += s * x[d] over headDim floats. */
-@inline function axpy(y: usize, s: f32, x: usize, headDim: i32): void {
-  const sv = f32x4.splat(s);
-  for (let d = 0; d < headDim; d += 4) {
-    const o = <usize>d << 2;
-    v128.store(y + o, f32x4.add(v128.load(y + o), f32x4.mul(sv, v128.load(x + o))));
-  }
-}
-
 /** Forward: probs rows (softmax of scale * q.k) are written at probs + i * probsStride; out rows at outStride. */
 export function attentionForward(out: usize, outStride: i32, q: usize, qStride: i32, k: usize, v: usize, kvStride: i32,
   probs: usize, probsStride: i32, firstPos: i32, rows: i32, headDim: i32, scale: f32): void {
@@ -76,37 +67,5 @@ export function attentionForward(out: usize, outStride: i32, q: usize, qStride: 
     const inv: f32 = 1 / sum;
     for (let j = 0; j < n; j++) store<f32>(pr + (<usize>j << 2), load<f32>(pr + (<usize>j << 2)) * inv);
     weightedSum(out + ((<usize>i * outStride) << 2), pr, v, kvs, n, headDim);
-  }
-}
-
-/**
- * Backward over a whole sequence (firstPos 0). dq rows are written; dk and dv rows are accumulated (the caller
- * zeroes them). `scratch` holds one row of `rows` floats.
- */
-export function attentionBackward(dq: usize, dk: usize, dv: usize, dStride: i32, dout: usize, doutStride: i32,
-  q: usize, k: usize, v: usize, qkvStride: i32, probs: usize, probsStride: i32, scratch: usize, rows: i32, headDim: i32, scale: f32): void {
-  const st = <usize>qkvStride;
-  const ds = <usize>dStride;
-  for (let i = 0; i < rows; i++) {
-    const n = i + 1;
-    const pr = probs + ((<usize>i * probsStride) << 2);
-    const go = dout + ((<usize>i * doutStride) << 2);
-    let total: f32 = 0;
-    for (let j = 0; j < n; j++) {
-      const dp = dot(go, v + ((<usize>j * st) << 2), headDim);
-      store<f32>(scratch + (<usize>j << 2), dp);
-      total += load<f32>(pr + (<usize>j << 2)) * dp;
-    }
-    for (let j = 0; j < n; j++) {
-      const o = <usize>j << 2;
-      store<f32>(scratch + o, load<f32>(pr + o) * (load<f32>(scratch + o) - total) * scale);
-    }
-    weightedSum(dq + ((<usize>i * ds) << 2), scratch, k, st, n, headDim);
-    const qi = q + ((<usize>i * st) << 2);
-    for (let j = 0; j < n; j++) {
-      const o = <usize>j << 2;
-      axpy(dk + ((<usize>j * ds) << 2), load<f32>(scratch + o), qi, headDim);
-      axpy(dv + ((<usize>j * ds) << 2), load<f32>(pr + o), go, headDim);
-    }
   }
 }

@@ -3,5 +3,5 @@
 // WebAssembly.Memory that the TypeScript side allocates tensors in (src/nn/heap.ts), so that worker threads
 // can run the same kernels over the same tensors.
 export { matmul } from "./matmul";
-export { rmsnormForward, rmsnormBackward, rope, swigluForward, swigluBackward } from "./layers";
-export { attentionForward, attentionBackward } from "./attention";
+export { rmsnormForward, rmsnormBackward, rope, swigluForward, swigluBackward, causalSoftmax, causalSoftmaxBackward } from "./layers";
+export { attentionForward } from "./attention";

@@ -104,3 +104,46 @@ export function swigluBackward(dGateUp: usize, dh: usize, gateUp: usize, rows: i
     }
   }
 }
+
+/**
+ * Causal softmax in place over a (rows, ld) block of scores: row i keeps columns 0..i, scaled by `scale`
+ * and normalised; columns i+1..cols-1 are set to 0.
+ */
+export function causalSoftmax(s: usize, ld: i32, rows: i32, cols: i32, scale: f32): void {
+  for (let i = 0; i < rows; i++) {
+    const row = s + ((<usize>i * ld) << 2);
+    let max: f32 = -Infinity;
+    for (let j = 0; j <= i; j++) {
+      const v = load<f32>(row + (<usize>j << 2)) * scale;
+      store<f32>(row + (<usize>j << 2), v);
+      if (v > max) max = v;
+    }
+    let sum: f32 = 0;
+    for (let j = 0; j <= i; j++) {
+      const e = Mathf.exp(load<f32>(row + (<usize>j << 2)) - max);
+      store<f32>(row + (<usize>j << 2), e);
+      sum += e;
+    }
+    const inv: f32 = 1 / sum;
+    for (let j = 0; j <= i; j++) store<f32>(row + (<usize>j << 2), load<f32>(row + (<usize>j << 2)) * inv);
+    if (i + 1 < cols) memory.fill(row + (<usize>(i + 1) << 2), 0, <usize>(cols - i - 1) << 2);
+  }
+}
+
+/**
+ * Softmax backward in place: on entry d holds dloss/dprobs, on exit dloss/dscores (times `scale`, the
+ * factor the scores were multiplied by): d_ij = scale * p_ij * (d_ij - sum_k p_ik d_ik) for j <= i, else 0.
+ */
+export function causalSoftmaxBackward(d: usize, p: usize, ld: i32, rows: i32, cols: i32, scale: f32): void {
+  for (let i = 0; i < rows; i++) {
+    const dr = d + ((<usize>i * ld) << 2);
+    const pr = p + ((<usize>i * ld) << 2);
+    let total: f32 = 0;
+    for (let j = 0; j <= i; j++) total += load<f32>(pr + (<usize>j << 2)) * load<f32>(dr + (<usize>j << 2));
+    for (let j = 0; j <= i; j++) {
+      const o = <usize>j << 2;
+      store<f32>(dr + o, scale * load<f32>(pr + o) * (load<f32>(dr + o) - total));
+    }
+    if (i + 1 < cols) memory.fill(dr + (<usize>(i + 1) << 2), 0, <usize>(cols - i - 1) << 2);
+  }
+}

@@ -1,6 +1,7 @@
 // The WebAssembly kernels against the reference kernels, on sizes that hit every tile and tail, and the
 // row-independence that makes sharding deterministic.
 import { describe, expect, it } from "vitest";
+import { headForward } from "../../../src/nn/attention.js";
 import { sharedHeap } from "../../../src/nn/heap.js";
 import { referenceKernels } from "../../../src/nn/kernels/reference.js";
 import { kernelsModule, wasmKernels } from "../../../src/nn/kernels/wasm.js";
@@ -99,8 +100,8 @@ describe("wasm kernels", () => {
     expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-5);
   });
 
-  it.each([4, 8, 20, 36])("attention forward and backward agree (headDim %i)", (hd) => {
-    const rows = 9, stride = 3 * hd + 4, scale = 1 / Math.sqrt(hd);
+  it.each([4, 8, 20, 36])("decoding attention agrees (headDim %i), and so do the matmul-based head passes", (hd) => {
+    const rows = 37, stride = 3 * hd + 4, scale = 1 / Math.sqrt(hd);
     const qkv = onHeap(randomArray(rows * stride, 14, 2));
     const q = qkv, k = qkv.subarray(hd), v = qkv.subarray(2 * hd);
     const [o1, o2, p1, p2] = [heap.allocFloats(rows * hd), heap.allocFloats(rows * hd), heap.allocFloats(rows * rows), heap.allocFloats(rows * rows)];
@@ -108,15 +109,40 @@ describe("wasm kernels", () => {
     ref.attentionForward(o2, hd, q, stride, k, v, stride, p2, rows, 0, rows, hd, scale);
     expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
     expect(maxAbsDiff(p1, p2)).toBeLessThan(1e-6);
-    const dout = onHeap(randomArray(rows * hd, 15));
-    const [g1, g2] = [heap.allocFloats(rows * stride), heap.allocFloats(rows * stride)];
-    const [s1, s2] = [heap.allocFloats(rows), heap.allocFloats(rows)];
-    fast.attentionBackward(g1, g1.subarray(hd), g1.subarray(2 * hd), stride, dout, hd, q, k, v, stride, p1, rows, s1, rows, hd, scale);
-    ref.attentionBackward(g2, g2.subarray(hd), g2.subarray(2 * hd), stride, dout, hd, q, k, v, stride, p2, rows, s2, rows, hd, scale);
-    expect(maxAbsDiff(g1, g2)).toBeLessThan(1e-5);
     // One decoding row at position 6 against the first 7 keys equals row 6 of the full pass.
     const one = heap.allocFloats(hd);
-    fast.attentionForward(one, hd, q.subarray(6 * stride), stride, k, v, stride, s1, 0, 6, 1, hd, scale);
+    const scratch = heap.allocFloats(rows);
+    fast.attentionForward(one, hd, q.subarray(6 * stride), stride, k, v, stride, scratch, 0, 6, 1, hd, scale);
     expect(maxAbsDiff(one, o1.subarray(6 * hd, 7 * hd))).toBe(0);
+    // The blocked-matmul head used for whole sequences computes the same thing.
+    const o3 = heap.allocFloats(rows * hd);
+    const p3 = heap.allocFloats(rows * rows);
+    headForward(fast, q, k, v, stride, o3, hd, p3, heap.allocFloats(rows * hd), rows, hd, scale);
+    expect(maxAbsDiff(o3, o2)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(p3, p2)).toBeLessThan(1e-6);
+  });
+
+  it("strided gemm and the causal softmax kernels agree", () => {
+    const [m, n, k, ars, acs, ldb, ldc] = [13, 11, 9, 2, 31, 15, 14];
+    const a = onHeap(randomArray(m * ars + k * acs, 16));
+    const b = onHeap(randomArray(k * ldb, 17));
+    const start = randomArray(m * ldc, 18);
+    const [c1, c2] = [onHeap(start), onHeap(start)];
+    fast.gemm(c1, ldc, a, ars, acs, b, ldb, m, n, k, true);
+    ref.gemm(c2, ldc, a, ars, acs, b, ldb, m, n, k, true);
+    expect(maxAbsDiff(c1, c2)).toBeLessThan(1e-5);
+    const rows = 10, ld = 12;
+    const scores = randomArray(rows * ld, 19, 3);
+    const [s1, s2] = [onHeap(scores), onHeap(scores)];
+    fast.causalSoftmax(s1, ld, rows, 11, 0.5);
+    ref.causalSoftmax(s2, ld, rows, 11, 0.5);
+    expect(maxAbsDiff(s1, s2)).toBeLessThan(1e-6);
+    expect(s1[2 * ld + 3]).toBe(0);
+    expect(s1[2 * ld + 11]).toBe(scores[2 * ld + 11]); // past `cols`: untouched
+    const grad = randomArray(rows * ld, 20);
+    const [d1, d2] = [onHeap(grad), onHeap(grad)];
+    fast.causalSoftmaxBackward(d1, s1, ld, rows, 11, 0.5);
+    ref.causalSoftmaxBackward(d2, s2, ld, rows, 11, 0.5);
+    expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-6);
   });
 });
