@@ -15,8 +15,7 @@ import type { Generated, GenerateOptions } from "./generate.js";
 import { sharedHeap, type Heap } from "./heap.js";
 import type { Job } from "./jobs.js";
 import { referenceKernels } from "./kernels/reference.js";
-import type { Kernels } from "./kernels/types.js";
-import { kernelsModule, wasmKernels } from "./kernels/wasm.js";
+import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "./kernels/wasm.js";
 import { adamwUpdate, resolveAdamW, type AdamWConfig, type OptimizerState, type UpdateStats } from "./optimizer.js";
 import { bindTransposed, bindWeights, initializeWeights, parameterSpecs, ropeTables, transposedSize, transposeWeights, type ParameterSpec, type Weights } from "./params.js";
 import { createPool, type Pool } from "./pool.js";
@@ -104,16 +103,18 @@ export interface TinyModel {
 
 const pools = new Map<string, Pool>();
 
-function poolFor(heap: Heap, backend: Backend, threads: number): { kernels: Kernels; pool: Pool } {
-  const module = backend === "wasm" ? kernelsModule() : null;
-  const kernels = module === null ? referenceKernels : wasmKernels(heap.memory, module);
+/** The process-wide pool for (backend, threads): its calling-thread kernels and its workers. */
+function poolFor(heap: Heap, backend: Backend, threads: number): Pool {
   const key = `${backend}:${threads}`;
   let pool = pools.get(key);
   if (pool === undefined) {
-    pool = createPool(kernels, heap.memory, module, threads);
+    const module = backend === "wasm" ? kernelsModule() : null;
+    const scratches = Array.from({ length: threads }, () => heap.allocFloats(module === null ? 1 : KERNEL_SCRATCH_FLOATS));
+    const kernels = module === null ? referenceKernels : wasmKernels(heap.memory, module, scratches[0]!);
+    pool = createPool(kernels, heap.memory, module, threads, scratches.slice(1));
     pools.set(key, pool);
   }
-  return { kernels, pool };
+  return pool;
 }
 
 function checkTokens(config: ModelConfig, where: string, tokens: ArrayLike<number>, allowNegative: boolean): void {
@@ -140,7 +141,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
   if (!(Number.isInteger(threads) && threads >= 1)) throw new ConfigError("model.threads", `must be a positive integer, got ${options.threads}`);
   const optimizerConfig = resolveAdamW(options.optimizer);
   const heap = sharedHeap();
-  const { pool } = poolFor(heap, backend, threads);
+  const pool = poolFor(heap, backend, threads);
   const specs = parameterSpecs(config);
   const P = specs.reduce((sum, s) => sum + s.length, 0);
   const flat = heap.allocFloats(P);

@@ -20,10 +20,10 @@ interface WorkerHandle {
   queue: Promise<unknown>;
 }
 
-function startWorker(memory: WebAssembly.Memory, module: WebAssembly.Module | null): Worker {
+function startWorker(memory: WebAssembly.Memory, module: WebAssembly.Module | null, scratch: Float32Array): Worker {
   const fromSource = import.meta.url.endsWith(".ts");
   const worker = new Worker(new URL(fromSource ? "./worker-from-source.mjs" : "./worker.js", import.meta.url));
-  worker.postMessage({ init: { memory, module } });
+  worker.postMessage({ init: { memory, module, scratch } });
   worker.unref();
   return worker;
 }
@@ -46,9 +46,10 @@ function post(handle: WorkerHandle, job: Job): Promise<JobResult> {
   return run;
 }
 
-export function createPool(kernels: Kernels, memory: WebAssembly.Memory, module: WebAssembly.Module | null, threads: number): Pool {
+/** `scratches[i]` is worker i's kernel scratch (threads - 1 of them). */
+export function createPool(kernels: Kernels, memory: WebAssembly.Memory, module: WebAssembly.Module | null, threads: number, scratches: readonly Float32Array[]): Pool {
   const handles: WorkerHandle[] = [];
-  for (let i = 1; i < threads; i++) handles.push({ worker: startWorker(memory, module), queue: Promise.resolve() });
+  for (let i = 1; i < threads; i++) handles.push({ worker: startWorker(memory, module, scratches[i - 1]!), queue: Promise.resolve() });
   return {
     threads,
     async runAll(jobs) {

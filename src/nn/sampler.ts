@@ -34,6 +34,19 @@ export function chooseToken(logits: Float32Array, params: SamplingParams, rng: R
   const scaled = new Float64Array(V);
   for (let i = 0; i < V; i++) scaled[i] = logits[i]! / params.temperature;
   const lse = logSumExp(scaled, V);
+  if (params.topP >= 1) {
+    // No truncation: walk the tokens in id order (no sort needed).
+    let u = rng.next();
+    let pick = V - 1;
+    for (let i = 0; i < V; i++) {
+      u -= Math.exp(scaled[i]! - lse);
+      if (u < 0) {
+        pick = i;
+        break;
+      }
+    }
+    return { token: pick, logprob: logits[pick]! - modelLse, samplingLogprob: scaled[pick]! - lse };
+  }
   const order = Array.from({ length: V }, (_, i) => i);
   order.sort((a, b) => scaled[b]! - scaled[a]! || a - b);
   // Nucleus: the smallest prefix of tokens by probability whose mass reaches topP.

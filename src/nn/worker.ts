@@ -9,6 +9,8 @@ import { wasmKernels } from "./kernels/wasm.js";
 export interface WorkerInit {
   readonly memory: WebAssembly.Memory;
   readonly module: WebAssembly.Module | null;
+  /** This thread's kernel scratch (a heap view). */
+  readonly scratch: Float32Array;
 }
 
 export type WorkerReply = { readonly ok: true; readonly result: JobResult } | { readonly ok: false; readonly message: string };
@@ -17,7 +19,7 @@ let kernels: Kernels | undefined;
 
 parentPort?.on("message", (message: { init: WorkerInit } | { job: Job }) => {
   if ("init" in message) {
-    kernels = message.init.module === null ? referenceKernels : wasmKernels(message.init.memory, message.init.module);
+    kernels = message.init.module === null ? referenceKernels : wasmKernels(message.init.memory, message.init.module, message.init.scratch);
     return;
   }
   let reply: WorkerReply;

@@ -4,7 +4,7 @@ import { attendAndCache, attendCache, attendSequences, packLengths } from "../..
 import { forwardBlocks, forwardHead } from "../../src/nn/forward.js";
 import { sharedHeap } from "../../src/nn/heap.js";
 import { referenceKernels } from "../../src/nn/kernels/reference.js";
-import { kernelsModule, wasmKernels } from "../../src/nn/kernels/wasm.js";
+import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../src/nn/kernels/wasm.js";
 import { ensureCache } from "../../src/nn/shards.js";
 import { allocateWorkspace, probsSize } from "../../src/nn/workspace.js";
 import { createRng } from "../../src/core/rng.js";
@@ -13,7 +13,7 @@ import { buildViews, maxAbsDiff } from "./helpers.js";
 const heap = sharedHeap();
 
 describe.each([
-  ["wasm", wasmKernels(heap.memory, kernelsModule())],
+  ["wasm", wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS))],
   ["reference", referenceKernels],
 ] as const)("KV-cache decoding (%s kernels)", (_name, kernels) => {
   it("gives the logits of the full forward pass at every position (max abs diff < 1e-4)", () => {

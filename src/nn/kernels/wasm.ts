@@ -9,6 +9,8 @@ import type { Kernels } from "./types.js";
 
 type Ptr = number;
 interface KernelExports {
+  setScratch(pointer: Ptr): void;
+  SCRATCH_BYTES: { value: number };
   matmul(c: Ptr, a: Ptr, b: Ptr, m: number, n: number, k: number, ars: number, acs: number, ldb: number, ldc: number, accumulate: number): void;
   rmsnormForward(out: Ptr, rstd: Ptr, x: Ptr, weight: Ptr, rows: number, dim: number, eps: number): void;
   rmsnormBackward(dx: Ptr, dweight: Ptr, dout: Ptr, x: Ptr, weight: Ptr, rstd: Ptr, rows: number, dim: number): void;
@@ -46,10 +48,18 @@ export function kernelsModule(): WebAssembly.Module {
   return module;
 }
 
-/** Kernels bound to `memory` (the shared heap). */
-export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Module = kernelsModule()): Kernels {
+/** Floats of heap scratch each thread's kernels need (packed matmul panels). */
+export const KERNEL_SCRATCH_FLOATS = 16384;
+
+/**
+ * Kernels bound to `memory` (the shared heap). `scratch` is a heap view of KERNEL_SCRATCH_FLOATS floats
+ * that only this thread uses.
+ */
+export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Module, scratch: Float32Array): Kernels {
   const instance = new WebAssembly.Instance(module, { env: { memory, abort: () => { throw new BudgetrlError("nn:wasm-abort", "WebAssembly kernel aborted"); } } });
   const w = instance.exports as unknown as KernelExports;
+  if (scratch.length * 4 < w.SCRATCH_BYTES.value) throw new BudgetrlError("nn:wasm-scratch", `kernel scratch of ${scratch.length} floats is below the ${w.SCRATCH_BYTES.value / 4} the kernels need`);
+  w.setScratch(scratch.byteOffset);
   return {
     name: "wasm",
     matmul: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0),

@@ -11,9 +11,84 @@
 // or column tail): one accumulator per element, k ascending in blocks of KC, one mul then one add per step.
 // So a row's result does not depend on how many rows are in the call; this is what makes sharding the batch
 // over threads bit-identical to one thread.
+//
+// Blocking: for each KC-deep slab and each MC rows, the rows' A values are first packed into 4-row panels
+// (A(i, p) for the 4 rows side by side), so the 4x8 tile reads A with one pointer and immediate offsets;
+// this matters most for A^T, whose rows are far apart. The panel buffer belongs to the calling thread
+// (each thread's instance gets its own through setScratch; globals are per instance).
 
 const KC: i32 = 256;
 const MC: i32 = 64;
+/** Bytes of the per-thread scratch the kernels need (the packed A panels). */
+export const SCRATCH_BYTES: i32 = MC * KC * 4;
+
+let scratch: usize = 0;
+
+/** Gives this instance (this thread) its scratch area of SCRATCH_BYTES. */
+export function setScratch(pointer: usize): void {
+  scratch = pointer;
+}
+
+/** The 4x8 tile over a packed panel: A(r, p) at a + 16 p + 4 r. */
+@inline function panel4x8(c: usize, a: usize, b: usize, k: i32, lb: usize, lc: usize, acc: bool): void {
+  let c00 = f32x4.splat(0), c01 = f32x4.splat(0), c10 = f32x4.splat(0), c11 = f32x4.splat(0);
+  let c20 = f32x4.splat(0), c21 = f32x4.splat(0), c30 = f32x4.splat(0), c31 = f32x4.splat(0);
+  let pa = a;
+  let pb = b;
+  const end = a + (<usize>k << 4);
+  while (pa < end) {
+    const b0 = v128.load(pb);
+    const b1 = v128.load(pb, 16);
+    let x = v128.load32_splat(pa);
+    c00 = f32x4.add(c00, f32x4.mul(x, b0));
+    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 4);
+    c10 = f32x4.add(c10, f32x4.mul(x, b0));
+    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 8);
+    c20 = f32x4.add(c20, f32x4.mul(x, b0));
+    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    x = v128.load32_splat(pa, 12);
+    c30 = f32x4.add(c30, f32x4.mul(x, b0));
+    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    pa += 16;
+    pb += lb;
+  }
+  if (acc) {
+    c00 = f32x4.add(v128.load(c), c00);
+    c01 = f32x4.add(v128.load(c, 16), c01);
+    c10 = f32x4.add(v128.load(c + lc), c10);
+    c11 = f32x4.add(v128.load(c + lc, 16), c11);
+    c20 = f32x4.add(v128.load(c + 2 * lc), c20);
+    c21 = f32x4.add(v128.load(c + 2 * lc, 16), c21);
+    c30 = f32x4.add(v128.load(c + 3 * lc), c30);
+    c31 = f32x4.add(v128.load(c + 3 * lc, 16), c31);
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  v128.store(c + lc, c10);
+  v128.store(c + lc, c11, 16);
+  v128.store(c + 2 * lc, c20);
+  v128.store(c + 2 * lc, c21, 16);
+  v128.store(c + 3 * lc, c30);
+  v128.store(c + 3 * lc, c31, 16);
+}
+
+/** Packs `tiles` 4-row panels of A (rows from a, stride rs; k values, stride cs) into the scratch. */
+function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
+  let out = scratch;
+  for (let t = 0; t < tiles; t++) {
+    let pa = a + <usize>(4 * t) * rs;
+    for (let p = 0; p < k; p++) {
+      store<f32>(out, load<f32>(pa));
+      store<f32>(out, load<f32>(pa + rs), 4);
+      store<f32>(out, load<f32>(pa + 2 * rs), 8);
+      store<f32>(out, load<f32>(pa + 3 * rs), 12);
+      out += 16;
+      pa += cs;
+    }
+  }
+}
 
 @inline function tile4x8(c: usize, a: usize, b: usize, k: i32, rs: usize, cs: usize, lb: usize, lc: usize, acc: bool): void {
   let c00 = f32x4.splat(0), c01 = f32x4.splat(0), c10 = f32x4.splat(0), c11 = f32x4.splat(0);
@@ -107,11 +182,18 @@ const MC: i32 = 64;
 function slab(c: usize, a: usize, b: usize, i0: i32, i1: i32, n: i32, k: i32, rs: usize, cs: usize, lb: usize, lc: usize, acc: bool): void {
   const n8 = n & ~7;
   const n4 = n & ~3;
+  const tiles = (i1 - i0) >> 2;
+  const packed = scratch != 0 && n8 >= 16;
+  if (packed) packPanels(a + <usize>i0 * rs, tiles, k, rs, cs);
   for (let j = 0; j < n8; j += 8) {
     const cj = c + (<usize>j << 2);
     const bj = b + (<usize>j << 2);
     let i = i0;
-    for (; i + 4 <= i1; i += 4) tile4x8(cj + <usize>i * lc, a + <usize>i * rs, bj, k, rs, cs, lb, lc, acc);
+    if (packed) {
+      for (let t = 0; t < tiles; t++, i += 4) panel4x8(cj + <usize>i * lc, scratch + ((<usize>t * k) << 4), bj, k, lb, lc, acc);
+    } else {
+      for (; i + 4 <= i1; i += 4) tile4x8(cj + <usize>i * lc, a + <usize>i * rs, bj, k, rs, cs, lb, lc, acc);
+    }
     for (; i < i1; i++) tile1x8(cj + <usize>i * lc, a + <usize>i * rs, bj, k, cs, lb, acc);
   }
   for (let j = n8; j < n4; j += 4) {

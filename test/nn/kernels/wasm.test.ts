@@ -4,11 +4,11 @@ import { describe, expect, it } from "vitest";
 import { headForward } from "../../../src/nn/attention.js";
 import { sharedHeap } from "../../../src/nn/heap.js";
 import { referenceKernels } from "../../../src/nn/kernels/reference.js";
-import { kernelsModule, wasmKernels } from "../../../src/nn/kernels/wasm.js";
+import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../../src/nn/kernels/wasm.js";
 import { maxAbsDiff, randomArray } from "../helpers.js";
 
 const heap = sharedHeap();
-const fast = wasmKernels(heap.memory, kernelsModule());
+const fast = wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS));
 const ref = referenceKernels;
 
 function onHeap(values: Float32Array): Float32Array {
