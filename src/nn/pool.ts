@@ -11,13 +11,13 @@ import type { WorkerReply } from "./worker.js";
 export interface Pool {
   /** Number of threads, the calling one included. */
   readonly threads: number;
-  /** Runs jobs[i] on thread i % threads (job 0 on the calling thread); results in job order. */
+  /** Runs the jobs, `threads` at a time (the first of each round on the calling thread); results in job order. */
   runAll(jobs: readonly Job[]): Promise<JobResult[]>;
 }
 
 interface WorkerHandle {
   readonly worker: Worker;
-  queue: Promise<unknown>;
+  busy: boolean;
 }
 
 function startWorker(memory: WebAssembly.Memory, module: WebAssembly.Module | null, scratch: Float32Array): Worker {
@@ -28,44 +28,52 @@ function startWorker(memory: WebAssembly.Memory, module: WebAssembly.Module | nu
   return worker;
 }
 
+/**
+ * Sends a job now (synchronously, so the worker starts while the calling thread runs its own shard) and
+ * resolves with its result. One job per worker at a time: runAll awaits every job before returning.
+ */
 function post(handle: WorkerHandle, job: Job): Promise<JobResult> {
-  const run = handle.queue.then(
-    () =>
-      new Promise<JobResult>((resolve, reject) => {
-        const onError = (error: Error): void => reject(new BudgetrlError("nn:worker", `worker thread failed: ${error.message}`));
-        handle.worker.once("error", onError);
-        handle.worker.once("message", (reply: WorkerReply) => {
-          handle.worker.off("error", onError);
-          if (reply.ok) resolve(reply.result);
-          else reject(new BudgetrlError("nn:worker", `shard job failed in a worker: ${reply.message}`));
-        });
-        handle.worker.postMessage({ job });
-      }),
-  );
-  handle.queue = run.catch(() => undefined);
-  return run;
+  if (handle.busy) throw new BudgetrlError("nn:worker-busy", "a worker got a second job before finishing the first", "model calls must not overlap (the model serialises them)");
+  handle.busy = true;
+  return new Promise<JobResult>((resolve, reject) => {
+    const onError = (error: Error): void => {
+      handle.busy = false;
+      reject(new BudgetrlError("nn:worker", `worker thread failed: ${error.message}`));
+    };
+    handle.worker.once("error", onError);
+    handle.worker.once("message", (reply: WorkerReply) => {
+      handle.worker.off("error", onError);
+      handle.busy = false;
+      if (reply.ok) resolve(reply.result);
+      else reject(new BudgetrlError("nn:worker", `shard job failed in a worker: ${reply.message}`));
+    });
+    handle.worker.postMessage({ job });
+  });
 }
 
 /** `scratches[i]` is worker i's kernel scratch (threads - 1 of them). */
 export function createPool(kernels: Kernels, memory: WebAssembly.Memory, module: WebAssembly.Module | null, threads: number, scratches: readonly Float32Array[]): Pool {
   const handles: WorkerHandle[] = [];
-  for (let i = 1; i < threads; i++) handles.push({ worker: startWorker(memory, module, scratches[i - 1]!), queue: Promise.resolve() });
+  for (let i = 1; i < threads; i++) handles.push({ worker: startWorker(memory, module, scratches[i - 1]!), busy: false });
   return {
     threads,
     async runAll(jobs) {
-      const remote: Promise<JobResult>[] = [];
-      const local: JobResult[] = [];
-      jobs.forEach((job, i) => {
-        const thread = i % threads;
-        if (thread !== 0) remote.push(post(handles[thread - 1]!, job));
-      });
-      jobs.forEach((job, i) => {
-        if (i % threads === 0) local.push(runJob(kernels, job));
-      });
-      const remoteResults = await Promise.all(remote);
-      let l = 0;
-      let r = 0;
-      return jobs.map((_, i) => (i % threads === 0 ? local[l++]! : remoteResults[r++]!));
+      // Jobs beyond one per thread run in rounds.
+      const results: JobResult[] = new Array<JobResult>(jobs.length);
+      for (let first = 0; first < jobs.length; first += threads) {
+        const round = jobs.slice(first, first + threads);
+        const remote = round.slice(1).map((job, i) => post(handles[i]!, job));
+        let local: JobResult;
+        try {
+          local = runJob(kernels, round[0]!);
+        } catch (error: unknown) {
+          await Promise.allSettled(remote);
+          throw error;
+        }
+        results[first] = local;
+        (await Promise.all(remote)).forEach((r, i) => (results[first + 1 + i] = r));
+      }
+      return results;
     },
   };
 }
