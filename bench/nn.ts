@@ -78,13 +78,14 @@ function torchFigures(): TorchFigures | undefined {
   return JSON.parse(out.trim().split("\n").pop() ?? "{}") as TorchFigures;
 }
 
+// PyTorch first, before our worker threads exist.
+const torch = torchFigures();
 const model = await createModel({ seed: 0 });
 console.log(`budgetrl nn: backend ${model.backend}, ${model.threads} threads, ${model.shards} shards, best of ${REPEATS}`);
 const train = await trainRate(model);
 const { sample, decode } = await sampleRates(model);
 console.log(`ours     training ${train.toFixed(0)} tokens/s, sampling ${sample.toFixed(0)} tokens/s (decoding alone ${decode.toFixed(0)} tokens/s)`);
 model.dispose();
-const torch = torchFigures();
 if (torch === undefined) {
   console.log("PyTorch not found (/usr/bin/python3 -c 'import torch' failed): our figures only");
 } else {

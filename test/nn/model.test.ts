@@ -24,6 +24,19 @@ describe("model", () => {
     expect(results[1]).toEqual(results[0]);
   });
 
+  it("gives the same log-probs and gradients with the WebAssembly and the reference kernels", async () => {
+    const batch = { ...randomBatch(small, 3, 16, 11), lengths: [16, 9, 12] };
+    const outputs = [];
+    for (const backend of ["reference", "wasm"] as const) {
+      const model = await createModel({ config: small, seed: 12, backend });
+      const out = await model.lossAndGradient(batch);
+      outputs.push({ logprobs: out.logprobs, grads: Float32Array.from(model.gradients()) });
+      model.dispose();
+    }
+    expect(maxAbsDiff(outputs[0]!.logprobs, outputs[1]!.logprobs)).toBeLessThan(1e-4);
+    expect(maxAbsDiff(outputs[0]!.grads, outputs[1]!.grads)).toBeLessThan(1e-5);
+  });
+
   it("samples each sequence the same whatever else is in its batch", async () => {
     const model = await createModel({ config: small, seed: 3 });
     const prompts = [[1, 2, 3], [9, 9], [7, 7, 7, 7, 7]];
