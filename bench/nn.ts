@@ -9,6 +9,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { createRng } from "../src/core/rng.js";
+import { kernelsBuild } from "../src/nn/kernels/wasm.js";
 import { createModel, type TinyModel } from "../src/nn/model.js";
 
 const B = 16;
@@ -81,7 +82,7 @@ function torchFigures(): TorchFigures | undefined {
 // PyTorch first, before our worker threads exist.
 const torch = torchFigures();
 const model = await createModel({ seed: 0 });
-console.log(`budgetrl nn: backend ${model.backend}, ${model.threads} threads, ${model.shards} shards, best of ${REPEATS}`);
+console.log(`budgetrl nn: backend ${model.backend} (${kernelsBuild()} kernels), ${model.threads} threads, ${model.shards} shards, best of ${REPEATS}`);
 const train = await trainRate(model);
 const { sample, decode } = await sampleRates(model);
 console.log(`ours     training ${train.toFixed(0)} tokens/s, sampling ${sample.toFixed(0)} tokens/s (decoding alone ${decode.toFixed(0)} tokens/s)`);

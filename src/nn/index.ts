@@ -13,5 +13,5 @@ export { huggingFaceConfig, loadCheckpoint, readCheckpoint, saveCheckpoint, type
 export { decodeSafetensors, encodeSafetensors, type NamedTensor } from "./safetensors.js";
 export { parameterCount, parameterSpecs, type ParameterSpec } from "./params.js";
 export { referenceKernels } from "./kernels/reference.js";
-export { findKernelsWasm, KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "./kernels/wasm.js";
+export { findKernelsWasm, KERNEL_SCRATCH_FLOATS, kernelsBuild, kernelsModule, wasmKernels, type KernelBuild } from "./kernels/wasm.js";
 export type { Kernels } from "./kernels/types.js";

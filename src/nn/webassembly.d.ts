@@ -15,6 +15,7 @@ declare global {
     class Module {
       constructor(bytes: Uint8Array);
     }
+    function validate(bytes: Uint8Array): boolean;
     class Instance {
       constructor(module: Module, imports?: Record<string, Record<string, unknown>>);
       readonly exports: Record<string, unknown>;

@@ -1,7 +1,13 @@
-// The fast kernels: WebAssembly SIMD compiled from src/nn/wasm/*.ts (AssemblyScript) into
-// dist/nn/kernels.wasm by `npm run build:wasm`. The module imports the shared heap memory, so every view
-// passed in must live in that heap; its byteOffset is the pointer. Loaded from dist/nn/ whether this file
-// runs compiled (dist/nn/kernels/) or from source through vitest/tsx (src/nn/kernels/).
+// The fast kernels: WebAssembly SIMD compiled from src/nn/wasm/*.ts (AssemblyScript) by
+// `npm run build:wasm` into two files: dist/nn/kernels.wasm (SIMD128) and dist/nn/kernels-fma.wasm (the
+// matmul uses relaxed-SIMD fused multiply-add). The FMA build is used when this runtime validates it
+// (relaxed SIMD is standard from Node 22; on Node 20 it takes `node --experimental-wasm-relaxed-simd`);
+// BUDGETRL_NN_KERNELS=simd|fma forces a choice. Results are bit-identical run to run on one machine with
+// either build, but the two builds round differently.
+//
+// The module imports the shared heap memory, so every view passed in must live in that heap; its
+// byteOffset is the pointer. Loaded from dist/nn/ whether this file runs compiled (dist/nn/kernels/) or
+// from source through vitest/tsx (src/nn/kernels/).
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BudgetrlError } from "../../core/errors.js";
@@ -23,29 +29,52 @@ interface KernelExports {
   causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number): void;
 }
 
-const CANDIDATES = ["../kernels.wasm", "../../../dist/nn/kernels.wasm"];
+export type KernelBuild = "simd" | "fma";
 
-/** Path of the compiled kernels, or undefined when they have not been built. */
-export function findKernelsWasm(): string | undefined {
-  for (const candidate of CANDIDATES) {
-    const path = fileURLToPath(new URL(candidate, import.meta.url));
+/** Path of a compiled kernel build, or undefined when it has not been built. */
+export function findKernelsWasm(build: KernelBuild = "simd"): string | undefined {
+  const file = build === "simd" ? "kernels.wasm" : "kernels-fma.wasm";
+  for (const dir of ["../", "../../../dist/nn/"]) {
+    const path = fileURLToPath(new URL(dir + file, import.meta.url));
     if (existsSync(path)) return path;
   }
   return undefined;
 }
 
-let compiled: WebAssembly.Module | undefined;
-
-/** The compiled (not yet instantiated) kernels module; compiled once per thread. */
-export function kernelsModule(): WebAssembly.Module {
-  if (compiled !== undefined) return compiled;
-  const path = findKernelsWasm();
+/** The build this process uses: forced by BUDGETRL_NN_KERNELS, else FMA when the runtime accepts it. */
+function chooseBuild(): { build: KernelBuild; bytes: Uint8Array } {
+  const forced = process.env["BUDGETRL_NN_KERNELS"];
+  if (forced !== undefined && forced !== "simd" && forced !== "fma") {
+    throw new BudgetrlError("nn:bad-kernels", `BUDGETRL_NN_KERNELS must be "simd" or "fma", got "${forced}"`);
+  }
+  const fmaPath = findKernelsWasm("fma");
+  if (forced !== "simd" && fmaPath !== undefined) {
+    const bytes = readFileSync(fmaPath);
+    if (WebAssembly.validate(bytes)) return { build: "fma", bytes };
+    if (forced === "fma") throw new BudgetrlError("nn:no-fma", "this runtime does not support relaxed SIMD", "use Node 22+, or node --experimental-wasm-relaxed-simd on Node 20");
+  }
+  const path = findKernelsWasm("simd");
   if (path === undefined) {
     throw new BudgetrlError("nn:no-wasm", "the WebAssembly kernels (dist/nn/kernels.wasm) are not built", "run `npm run build:wasm` (npm ci does it), or create the model with backend: \"reference\"");
   }
-  const module = new WebAssembly.Module(readFileSync(path));
-  compiled = module;
-  return module;
+  return { build: "simd", bytes: readFileSync(path) };
+}
+
+let compiled: { build: KernelBuild; module: WebAssembly.Module } | undefined;
+
+/** The compiled (not yet instantiated) kernels module; compiled once per process and shared with workers. */
+export function kernelsModule(): WebAssembly.Module {
+  if (compiled === undefined) {
+    const { build, bytes } = chooseBuild();
+    compiled = { build, module: new WebAssembly.Module(bytes) };
+  }
+  return compiled.module;
+}
+
+/** Which build kernelsModule() loaded. */
+export function kernelsBuild(): KernelBuild {
+  kernelsModule();
+  return compiled!.build;
 }
 
 /** Floats of heap scratch each thread's kernels need (packed matmul panels). */

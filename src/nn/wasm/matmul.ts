@@ -17,6 +17,14 @@
 // this matters most for A^T, whose rows are far apart. The panel buffer belongs to the calling thread
 // (each thread's instance gets its own through setScratch; globals are per instance).
 
+// Two builds come from this file: kernels.wasm (SIMD128: multiply, then add) and kernels-fma.wasm (built
+// with relaxed SIMD: relaxed_madd, a fused multiply-add where the CPU has one). Every element goes through
+// the same madd in every path, so row independence holds in both builds.
+@inline function madd(a: v128, b: v128, c: v128): v128 {
+  if (ASC_FEATURE_RELAXED_SIMD) return f32x4.relaxed_madd(a, b, c);
+  return f32x4.add(c, f32x4.mul(a, b));
+}
+
 const KC: i32 = 256;
 const MC: i32 = 64;
 /** Bytes of the per-thread scratch the kernels need (the packed A panels). */
@@ -40,17 +48,17 @@ export function setScratch(pointer: usize): void {
     const b0 = v128.load(pb);
     const b1 = v128.load(pb, 16);
     let x = v128.load32_splat(pa);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    c00 = madd(x, b0, c00);
+    c01 = madd(x, b1, c01);
     x = v128.load32_splat(pa, 4);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    c10 = madd(x, b0, c10);
+    c11 = madd(x, b1, c11);
     x = v128.load32_splat(pa, 8);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    c20 = madd(x, b0, c20);
+    c21 = madd(x, b1, c21);
     x = v128.load32_splat(pa, 12);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    c30 = madd(x, b0, c30);
+    c31 = madd(x, b1, c31);
     pa += 16;
     pb += lb;
   }
@@ -99,17 +107,17 @@ function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
     const b0 = v128.load(pb);
     const b1 = v128.load(pb, 16);
     let x = v128.load32_splat(pa);
-    c00 = f32x4.add(c00, f32x4.mul(x, b0));
-    c01 = f32x4.add(c01, f32x4.mul(x, b1));
+    c00 = madd(x, b0, c00);
+    c01 = madd(x, b1, c01);
     x = v128.load32_splat(pa + rs);
-    c10 = f32x4.add(c10, f32x4.mul(x, b0));
-    c11 = f32x4.add(c11, f32x4.mul(x, b1));
+    c10 = madd(x, b0, c10);
+    c11 = madd(x, b1, c11);
     x = v128.load32_splat(pa + 2 * rs);
-    c20 = f32x4.add(c20, f32x4.mul(x, b0));
-    c21 = f32x4.add(c21, f32x4.mul(x, b1));
+    c20 = madd(x, b0, c20);
+    c21 = madd(x, b1, c21);
     x = v128.load32_splat(pa + 3 * rs);
-    c30 = f32x4.add(c30, f32x4.mul(x, b0));
-    c31 = f32x4.add(c31, f32x4.mul(x, b1));
+    c30 = madd(x, b0, c30);
+    c31 = madd(x, b1, c31);
     pa += cs;
     pb += lb;
   }
@@ -139,8 +147,8 @@ function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
   let pb = b;
   for (let p = 0; p < k; p++) {
     const x = v128.load32_splat(pa);
-    c0 = f32x4.add(c0, f32x4.mul(x, v128.load(pb)));
-    c1 = f32x4.add(c1, f32x4.mul(x, v128.load(pb, 16)));
+    c0 = madd(x, v128.load(pb), c0);
+    c1 = madd(x, v128.load(pb, 16), c1);
     pa += cs;
     pb += lb;
   }
@@ -157,7 +165,7 @@ function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
   let pa = a;
   let pb = b;
   for (let p = 0; p < k; p++) {
-    c0 = f32x4.add(c0, f32x4.mul(v128.load32_splat(pa), v128.load(pb)));
+    c0 = madd(v128.load32_splat(pa), v128.load(pb), c0);
     pa += cs;
     pb += lb;
   }
@@ -170,7 +178,7 @@ function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
   let pa = a;
   let pb = b;
   for (let p = 0; p < k; p++) {
-    c0 += load<f32>(pa) * load<f32>(pb);
+    c0 = f32x4.extract_lane(madd(f32x4.splat(load<f32>(pa)), f32x4.splat(load<f32>(pb)), f32x4.splat(c0)), 0);
     pa += cs;
     pb += lb;
   }
