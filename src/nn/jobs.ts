@@ -6,7 +6,6 @@ import { backwardShard } from "./backward.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import { generateShard, type GenerateOptions, type Generated } from "./generate.js";
 import type { Kernels } from "./kernels/types.js";
-import { logitsGradient, tokenLogprobs } from "./loss.js";
 import type { Weights } from "./params.js";
 import type { Workspace } from "./workspace.js";
 
@@ -51,13 +50,13 @@ export function runJob(kernels: Kernels, job: Job): JobResult {
       if (job.rows === 0) return { kind: "done" };
       const x = forwardBlocks(kernels, job.model, job.workspace, job.rows, attendSequences(kernels, job.model, job.packing, job.workspace));
       const logits = forwardHead(kernels, job.model, job.workspace, x, job.rows);
-      tokenLogprobs(logits, job.workspace.targets, job.rows, config.vocabSize, job.workspace.logprobs, job.workspace.entropy);
+      kernels.tokenLogprobs(logits, job.workspace.targets, job.rows, config.vocabSize, job.workspace.logprobs, job.workspace.entropy);
       return { kind: "done" };
     }
     case "backward": {
       if (job.rows === 0) return { kind: "done" };
       const ws = job.workspace;
-      logitsGradient(ws.logits, ws.targets, job.rows, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
+      kernels.logitsGradient(ws.logits, ws.targets, job.rows, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
       backwardShard(kernels, job.model, job.grads, ws, job.rows, job.packing);
       return { kind: "done" };
     }

@@ -1,6 +1,7 @@
 // The reference kernels: plain TypeScript, one loop nest per operation, written to be read. They define what
 // the WebAssembly kernels (src/nn/wasm/*.ts) must compute; the tests compare the two. Arithmetic is float32
 // storage with float64 accumulation inside a row, so results differ from the fast path by rounding only.
+import { logitsGradient, tokenLogprobs } from "../loss.js";
 import type { Kernels } from "./types.js";
 
 function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void {
@@ -20,6 +21,8 @@ function sigmoid(x: number): number {
 export const referenceKernels: Kernels = {
   name: "reference",
   gemm,
+  tokenLogprobs,
+  logitsGradient,
   matmul: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, k, 1, b, n, m, n, k, accumulate),
   matmulTransposedA: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, 1, m, b, n, m, n, k, accumulate),
 

@@ -17,6 +17,11 @@ export interface Kernels {
   causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
   /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */
   causalSoftmaxBackward(d: Float32Array, probs: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
+  /** Per row of logits (rows, vocab): logprobs = log p(target) (0 when target is -1), entropy of the row. */
+  tokenLogprobs(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, logprobs: Float32Array, entropy: Float32Array): void;
+  /** Overwrites logits with dloss/dlogits of loss = -(sum c log p(y) + sum e H) / normaliser (src/nn/loss.ts). */
+  logitsGradient(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, coefficients: Float32Array,
+    entropyCoefficients: Float32Array | undefined, normaliser: number): void;
   /** out(rows, dim) = x * rstd * weight, rstd(rows) = 1 / sqrt(mean(x^2) + eps). */
   rmsnormForward(out: Float32Array, rstd: Float32Array, x: Float32Array, weight: Float32Array, rows: number, dim: number, eps: number): void;
   /** dx(rows, dim) += input gradient; dweight(dim) += weight gradient. */

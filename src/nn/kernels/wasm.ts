@@ -26,6 +26,8 @@ interface KernelExports {
   attentionForward(out: Ptr, outStride: number, q: Ptr, qStride: number, k: Ptr, v: Ptr, kvStride: number, probs: Ptr, probsStride: number,
     firstPos: number, rows: number, headDim: number, scale: number): void;
   causalSoftmax(s: Ptr, ld: number, rows: number, cols: number, scale: number): void;
+  tokenLogprobs(logits: Ptr, targets: Ptr, rows: number, vocab: number, logprobs: Ptr, entropy: Ptr): void;
+  logitsGradient(logits: Ptr, targets: Ptr, rows: number, vocab: number, coefficients: Ptr, entropyCoefficients: Ptr, normaliser: number): void;
   causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number): void;
 }
 
@@ -103,6 +105,10 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
     attentionForward: (out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) =>
       w.attentionForward(out.byteOffset, outStride, q.byteOffset, qStride, k.byteOffset, v.byteOffset, kvStride, probs.byteOffset, probsStride, firstPos, rows, headDim, scale),
     gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0),
+    tokenLogprobs: (logits, targets, rows, vocab, logprobs, entropy) =>
+      w.tokenLogprobs(logits.byteOffset, targets.byteOffset, rows, vocab, logprobs.byteOffset, entropy.byteOffset),
+    logitsGradient: (logits, targets, rows, vocab, coefficients, entropyCoefficients, normaliser) =>
+      w.logitsGradient(logits.byteOffset, targets.byteOffset, rows, vocab, coefficients.byteOffset, entropyCoefficients?.byteOffset ?? 0, normaliser),
     causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
     causalSoftmaxBackward: (d, probs, ld, rows, cols, scale) => w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale),
   };

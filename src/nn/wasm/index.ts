@@ -5,3 +5,4 @@
 export { matmul, setScratch, SCRATCH_BYTES } from "./matmul";
 export { rmsnormForward, rmsnormBackward, rope, swigluForward, swigluBackward, causalSoftmax, causalSoftmaxBackward } from "./layers";
 export { attentionForward } from "./attention";
+export { tokenLogprobs, logitsGradient } from "./loss";

@@ -7,8 +7,8 @@
  * exp on 4 lanes (Cephes expf scheme): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-6 polynomial,
  * 2^n through the exponent bits. About 1 ulp; inputs are clamped to [-87.3, 88.4] (no denormals, no inf).
  */
-@inline function exp4(v: v128): v128 {
-  let x = f32x4.min(f32x4.max(v, f32x4.splat(-87.33654)), f32x4.splat(88.37626));
+@inline export function exp4(v: v128): v128 {
+  let x = f32x4.pmin(f32x4.pmax(v, f32x4.splat(-87.33654)), f32x4.splat(88.37626));
   const fx = f32x4.floor(f32x4.add(f32x4.mul(x, f32x4.splat(1.44269504088896341)), f32x4.splat(0.5)));
   x = f32x4.sub(x, f32x4.mul(fx, f32x4.splat(0.693359375)));
   x = f32x4.sub(x, f32x4.mul(fx, f32x4.splat(-2.12194440e-4)));
@@ -29,23 +29,34 @@
   return f32x4.extract_lane(exp4(f32x4.splat(x)), 0);
 }
 
-@inline function hsum(v: v128): f32 {
+@inline export function hsum(v: v128): f32 {
   return f32x4.extract_lane(v, 0) + f32x4.extract_lane(v, 1) + (f32x4.extract_lane(v, 2) + f32x4.extract_lane(v, 3));
 }
 
 /** out(rows, dim) = x * rstd * weight; rstd(rows) = 1 / sqrt(mean(x^2) + eps). */
 export function rmsnormForward(out: usize, rstd: usize, x: usize, weight: usize, rows: i32, dim: i32, eps: f32): void {
+  const d4 = dim & ~3;
   for (let r = 0; r < rows; r++) {
     const xr = x + ((<usize>r * dim) << 2);
     const or = out + ((<usize>r * dim) << 2);
-    let ss: f32 = 0;
-    for (let i = 0; i < dim; i++) {
+    let sv = f32x4.splat(0);
+    for (let i = 0; i < d4; i += 4) {
+      const v = v128.load(xr + (<usize>i << 2));
+      sv = f32x4.add(sv, f32x4.mul(v, v));
+    }
+    let ss = hsum(sv);
+    for (let i = d4; i < dim; i++) {
       const v = load<f32>(xr + (<usize>i << 2));
       ss += v * v;
     }
     const s: f32 = 1 / Mathf.sqrt(ss / <f32>dim + eps);
     store<f32>(rstd + (<usize>r << 2), s);
-    for (let i = 0; i < dim; i++) {
+    const s4 = f32x4.splat(s);
+    for (let i = 0; i < d4; i += 4) {
+      const o = <usize>i << 2;
+      v128.store(or + o, f32x4.mul(f32x4.mul(v128.load(xr + o), s4), v128.load(weight + o)));
+    }
+    for (let i = d4; i < dim; i++) {
       const o = <usize>i << 2;
       store<f32>(or + o, load<f32>(xr + o) * s * load<f32>(weight + o));
     }
@@ -54,11 +65,21 @@ export function rmsnormForward(out: usize, rstd: usize, x: usize, weight: usize,
 
 /** dx += d(rmsnorm)/dx . dout; dweight += sum over rows of dout * x * rstd. */
 export function rmsnormBackward(dx: usize, dweight: usize, dout: usize, x: usize, weight: usize, rstd: usize, rows: i32, dim: i32): void {
+  const d4 = dim & ~3;
   for (let r = 0; r < rows; r++) {
     const base = (<usize>r * dim) << 2;
     const s = load<f32>(rstd + (<usize>r << 2));
-    let dot: f32 = 0;
-    for (let i = 0; i < dim; i++) {
+    const s4 = f32x4.splat(s);
+    let dv = f32x4.splat(0);
+    for (let i = 0; i < d4; i += 4) {
+      const o = <usize>i << 2;
+      const g = v128.load(dout + base + o);
+      const v = v128.load(x + base + o);
+      dv = f32x4.add(dv, f32x4.mul(f32x4.mul(g, v128.load(weight + o)), v));
+      v128.store(dweight + o, f32x4.add(v128.load(dweight + o), f32x4.mul(f32x4.mul(g, v), s4)));
+    }
+    let dot = hsum(dv);
+    for (let i = d4; i < dim; i++) {
       const o = <usize>i << 2;
       const g = load<f32>(dout + base + o);
       const v = load<f32>(x + base + o);
@@ -66,7 +87,13 @@ export function rmsnormBackward(dx: usize, dweight: usize, dout: usize, x: usize
       store<f32>(dweight + o, load<f32>(dweight + o) + g * v * s);
     }
     const k: f32 = (dot * s * s * s) / <f32>dim;
-    for (let i = 0; i < dim; i++) {
+    const k4 = f32x4.splat(k);
+    for (let i = 0; i < d4; i += 4) {
+      const o = <usize>i << 2;
+      const g = f32x4.mul(v128.load(dout + base + o), v128.load(weight + o));
+      v128.store(dx + base + o, f32x4.sub(f32x4.add(v128.load(dx + base + o), f32x4.mul(g, s4)), f32x4.mul(v128.load(x + base + o), k4)));
+    }
+    for (let i = d4; i < dim; i++) {
       const o = <usize>i << 2;
       const g = load<f32>(dout + base + o) * load<f32>(weight + o);
       store<f32>(dx + base + o, load<f32>(dx + base + o) + g * s - load<f32>(x + base + o) * k);
@@ -81,7 +108,10 @@ export function rmsnormBackward(dx: usize, dweight: usize, dout: usize, x: usize
  */
 export function rope(x: usize, rows: i32, rowStride: i32, vectors: i32, headDim: i32, cos: usize, sin: usize, positions: usize, inverse: i32): void {
   const half = headDim >> 1;
+  const h4 = half & ~3;
   const sign: f32 = inverse != 0 ? -1 : 1;
+  const sign4 = f32x4.splat(sign);
+  const hb = <usize>half << 2;
   for (let r = 0; r < rows; r++) {
     const pos = load<i32>(positions + (<usize>r << 2));
     const tc = cos + ((<usize>pos * half) << 2);
@@ -89,14 +119,23 @@ export function rope(x: usize, rows: i32, rowStride: i32, vectors: i32, headDim:
     const row = x + ((<usize>r * rowStride) << 2);
     for (let h = 0; h < vectors; h++) {
       const v = row + ((<usize>h * headDim) << 2);
-      for (let i = 0; i < half; i++) {
+      for (let i = 0; i < h4; i += 4) {
+        const o = <usize>i << 2;
+        const c = v128.load(tc + o);
+        const s = f32x4.mul(sign4, v128.load(ts + o));
+        const a = v128.load(v + o);
+        const b = v128.load(v + o + hb);
+        v128.store(v + o, f32x4.sub(f32x4.mul(a, c), f32x4.mul(b, s)));
+        v128.store(v + o + hb, f32x4.add(f32x4.mul(b, c), f32x4.mul(a, s)));
+      }
+      for (let i = h4; i < half; i++) {
         const o = <usize>i << 2;
         const c = load<f32>(tc + o);
         const s = sign * load<f32>(ts + o);
         const a = load<f32>(v + o);
-        const b = load<f32>(v + o + (<usize>half << 2));
+        const b = load<f32>(v + o + hb);
         store<f32>(v + o, a * c - b * s);
-        store<f32>(v + o + (<usize>half << 2), b * c + a * s);
+        store<f32>(v + o + hb, b * c + a * s);
       }
     }
   }
@@ -172,7 +211,7 @@ export function causalSoftmax(s: usize, ld: i32, rows: i32, cols: i32, scale: f3
     for (let j = 0; j < n4; j += 4) {
       const v = f32x4.mul(v128.load(row + (<usize>j << 2)), sv);
       v128.store(row + (<usize>j << 2), v);
-      mv = f32x4.max(mv, v);
+      mv = f32x4.pmax(mv, v);
     }
     let max = f32x4.extract_lane(mv, 0);
     max = Mathf.max(max, f32x4.extract_lane(mv, 1));

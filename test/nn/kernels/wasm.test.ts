@@ -122,6 +122,25 @@ describe("wasm kernels", () => {
     expect(maxAbsDiff(p3, p2)).toBeLessThan(1e-6);
   });
 
+  it.each([false, true])("token log-probs, entropy and the logits gradient agree (entropy term: %s)", (withEntropy) => {
+    const rows = 6, vocab = 23;
+    const logits = randomArray(rows * vocab, 21, 4);
+    const targets = ints([3, -1, 22, 0, 7, 7]);
+    const [l1, l2] = [onHeap(logits), onHeap(logits)];
+    const [lp1, lp2, h1, h2] = [heap.allocFloats(rows), heap.allocFloats(rows), heap.allocFloats(rows), heap.allocFloats(rows)];
+    fast.tokenLogprobs(l1, targets, rows, vocab, lp1, h1);
+    ref.tokenLogprobs(l2, targets, rows, vocab, lp2, h2);
+    expect(maxAbsDiff(lp1, lp2)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(h1, h2)).toBeLessThan(1e-5);
+    expect(lp1[1]).toBe(0);
+    const coefficients = onHeap(Float32Array.from([1, 0, -0.5, 2, 0, 1]));
+    const entropyCoefficients = withEntropy ? onHeap(Float32Array.from([0.1, 0.3, 0, -0.2, 0, 0])) : undefined;
+    fast.logitsGradient(l1, targets, rows, vocab, coefficients, entropyCoefficients, 3);
+    ref.logitsGradient(l2, targets, rows, vocab, coefficients, entropyCoefficients, 3);
+    expect(maxAbsDiff(l1, l2)).toBeLessThan(1e-6);
+    expect(Array.from(l1.subarray(4 * vocab, 5 * vocab)).every((x) => x === 0)).toBe(true);
+  });
+
   it("strided gemm and the causal softmax kernels agree", () => {
     const [m, n, k, ars, acs, ldb, ldc] = [13, 11, 9, 2, 31, 15, 14];
     const a = onHeap(randomArray(m * ars + k * acs, 16));
