@@ -16,15 +16,18 @@ export interface Pool {
 }
 
 interface WorkerHandle {
-  readonly worker: Worker;
+  worker: Worker;
   busy: boolean;
+  /** Set when the thread died; the next job starts a fresh one. */
+  dead: boolean;
+  readonly start: () => Worker;
 }
 
 function startWorker(memory: WebAssembly.Memory, module: WebAssembly.Module | null, scratch: Float32Array): Worker {
   const fromSource = import.meta.url.endsWith(".ts");
   const worker = new Worker(new URL(fromSource ? "./worker-from-source.mjs" : "./worker.js", import.meta.url));
   worker.postMessage({ init: { memory, module, scratch } });
-  worker.unref();
+  worker.unref(); // idle workers never keep the process alive; post() refs it while a job runs
   return worker;
 }
 
@@ -34,27 +37,50 @@ function startWorker(memory: WebAssembly.Memory, module: WebAssembly.Module | nu
  */
 function post(handle: WorkerHandle, job: Job): Promise<JobResult> {
   if (handle.busy) throw new BudgetrlError("nn:worker-busy", "a worker got a second job before finishing the first", "model calls must not overlap (the model serialises them)");
+  if (handle.dead) {
+    handle.worker = handle.start();
+    handle.dead = false;
+  }
   handle.busy = true;
+  const worker = handle.worker;
+  worker.ref();
   return new Promise<JobResult>((resolve, reject) => {
-    const onError = (error: Error): void => {
+    const finish = (): void => {
+      worker.off("error", onError);
+      worker.off("exit", onExit);
+      worker.off("message", onMessage);
+      worker.unref();
       handle.busy = false;
+    };
+    const onError = (error: Error): void => {
+      finish();
+      handle.dead = true;
       reject(new BudgetrlError("nn:worker", `worker thread failed: ${error.message}`));
     };
-    handle.worker.once("error", onError);
-    handle.worker.once("message", (reply: WorkerReply) => {
-      handle.worker.off("error", onError);
-      handle.busy = false;
+    const onExit = (code: number): void => {
+      finish();
+      handle.dead = true;
+      reject(new BudgetrlError("nn:worker", `worker thread exited (code ${code}) during a job`));
+    };
+    const onMessage = (reply: WorkerReply): void => {
+      finish();
       if (reply.ok) resolve(reply.result);
       else reject(new BudgetrlError("nn:worker", `shard job failed in a worker: ${reply.message}`));
-    });
-    handle.worker.postMessage({ job });
+    };
+    worker.on("error", onError);
+    worker.on("exit", onExit);
+    worker.on("message", onMessage);
+    worker.postMessage({ job });
   });
 }
 
 /** `scratches[i]` is worker i's kernel scratch (threads - 1 of them). */
 export function createPool(kernels: Kernels, memory: WebAssembly.Memory, module: WebAssembly.Module | null, threads: number, scratches: readonly Float32Array[]): Pool {
   const handles: WorkerHandle[] = [];
-  for (let i = 1; i < threads; i++) handles.push({ worker: startWorker(memory, module, scratches[i - 1]!), busy: false });
+  for (let i = 1; i < threads; i++) {
+    const start = (): Worker => startWorker(memory, module, scratches[i - 1]!);
+    handles.push({ worker: start(), busy: false, dead: false, start });
+  }
   return {
     threads,
     async runAll(jobs) {
