@@ -12,8 +12,9 @@ describe("pool", () => {
     const module = kernelsModule();
     const kernels = wasmKernels(heap.memory, module, heap.allocFloats(KERNEL_SCRATCH_FLOATS));
     const pool = createPool(kernels, heap.memory, module, 2, [heap.allocFloats(KERNEL_SCRATCH_FLOATS)]);
-    const empty = { kind: "forward", rows: 0 } as unknown as Job;
-    const broken = { kind: "forward", rows: 3 } as unknown as Job;
+    const model = { config: { vocabSize: 4 } };
+    const empty = { kind: "forward", model, rows: 0 } as unknown as Job;
+    const broken = { kind: "forward", model, rows: 3 } as unknown as Job; // no weights or workspace: throws
     expect(await pool.runAll([empty, empty, empty])).toEqual([{ kind: "done" }, { kind: "done" }, { kind: "done" }]);
     await expect(pool.runAll([empty, broken])).rejects.toThrow(/shard job failed in a worker/);
     await expect(pool.runAll([broken, empty])).rejects.toThrow(TypeError);
