@@ -105,6 +105,18 @@ describe("model", () => {
     model.dispose();
   });
 
+  it("handles a single sequence, empty rows and no prompts", async () => {
+    const model = await createModel({ config: small, seed: 13 });
+    const one = randomBatch(small, 1, 6, 14);
+    const alone = await model.forward(one);
+    const padded = await model.forward({ tokens: new Int32Array([...one.tokens, 0, 0, 0, 0, 0, 0]), targets: new Int32Array([...one.targets, 1, 1, 1, 1, 1, 1]), batchSize: 2, seqLen: 6, lengths: [6, 0] });
+    expect(Array.from(padded.logprobs.subarray(0, 6))).toEqual(Array.from(alone.logprobs));
+    expect(Array.from(padded.logprobs.subarray(6))).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(padded.loss).toBeCloseTo(alone.loss, 6);
+    expect(await model.sample([], { maxNewTokens: 3, seeds: [] })).toEqual([]);
+    model.dispose();
+  });
+
   it("refuses bad input with clear errors", async () => {
     const model = await createModel({ config: tinyConfig, seed: 1 });
     await expect(model.backward(new Float32Array(4))).rejects.toThrow(/needs a forward/);
