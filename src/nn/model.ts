@@ -20,10 +20,12 @@ import { adamwUpdate, resolveAdamW, type AdamWConfig, type OptimizerState, type 
 import { bindTransposed, bindWeights, initializeWeights, parameterSpecs, ropeTables, transposedSize, transposeWeights, type ParameterSpec, type Weights } from "./params.js";
 import { createPool, type Pool } from "./pool.js";
 import { END } from "./tokenizer.js";
+import { checkBatch, checkTokens, type TokenBatch } from "./batch.js";
 import { ensureCache, ensureWorkspace, freeCache, shardRanges, type CacheSlot, type WorkspaceSlot } from "./shards.js";
 import { freeWorkspace } from "./workspace.js";
 
 export type Backend = "wasm" | "reference";
+export type { TokenBatch } from "./batch.js";
 
 export interface ModelOptions {
   readonly config?: Partial<ModelConfig>;
@@ -36,16 +38,6 @@ export interface ModelOptions {
   /** Fixed number of shards a batch is split into (default 2). Results do depend on it (summation order). */
   readonly shards?: number;
   readonly optimizer?: Partial<AdamWConfig>;
-}
-
-/** A padded batch: row b holds tokens[b * seqLen ...]; targets are the next tokens (-1: none). */
-export interface TokenBatch {
-  readonly tokens: Int32Array;
-  readonly targets: Int32Array;
-  readonly batchSize: number;
-  readonly seqLen: number;
-  /** Optional valid length per row; tokens after it are not computed (their outputs are 0). */
-  readonly lengths?: readonly number[];
 }
 
 export interface ForwardResult {
@@ -117,19 +109,11 @@ function poolFor(heap: Heap, backend: Backend, threads: number): Pool {
   return pool;
 }
 
-function checkTokens(config: ModelConfig, where: string, tokens: ArrayLike<number>, allowNegative: boolean): void {
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i]!;
-    if (!Number.isInteger(t) || t >= config.vocabSize || (t < 0 && !(allowNegative && t === -1))) {
-      throw new BudgetrlError("nn:bad-token", `${where}[${i}] = ${t} is not a token id in [0, ${config.vocabSize})`);
-    }
-  }
-}
-
-interface PendingBackward {
+/** Where the last forward left each sequence: what its backward needs. */
+interface ForwardLayout {
   readonly packings: Packing[];
   readonly ranges: [number, number][];
-  readonly rowOffsets: number[][];
+  readonly seqLen: number;
 }
 
 export async function createModel(options: ModelOptions = {}): Promise<TinyModel> {
@@ -160,7 +144,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
   const trainSlots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));
   const scoreSlots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));
   const sampleSlots: (WorkspaceSlot & CacheSlot)[] = Array.from({ length: shards }, () => ({ workspace: undefined, cache: undefined }));
-  let pending: PendingBackward | undefined;
+  let pending: ForwardLayout | undefined;
   let disposed = false;
   const weightsChanged = (): void => transposeWeights(config, views.weights, views.transposed);
   weightsChanged();
@@ -177,7 +161,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
   };
 
   /** Writes sequences into shard workspaces and runs the forward jobs. */
-  const runForward = async (slots: WorkspaceSlot[], rows: readonly { tokens: ArrayLike<number>; targets: ArrayLike<number>; length: number }[]): Promise<PendingBackward> => {
+  const runForward = async (slots: WorkspaceSlot[], rows: readonly { tokens: ArrayLike<number>; targets: ArrayLike<number>; length: number }[], seqLen: number): Promise<ForwardLayout> => {
     const ranges = shardRanges(rows.length, shards);
     const packings: Packing[] = [];
     const jobs: Job[] = ranges.map(([first, end], s) => {
@@ -197,7 +181,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
       return { kind: "forward", model: views, workspace, packing, rows: lengths.reduce((a, b) => a + b, 0) };
     });
     await pool.runAll(jobs);
-    return { packings, ranges, rowOffsets: [] };
+    return { packings, ranges, seqLen };
   };
 
   const model: TinyModel = {
@@ -209,19 +193,11 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
 
     forward: (batch, weights) => exclusive(async () => {
       alive();
+      const lengths = checkBatch(config, batch, { weights });
       const { batchSize: B, seqLen: T } = batch;
-      if (!(Number.isInteger(B) && B >= 1 && Number.isInteger(T) && T >= 1)) throw new BudgetrlError("nn:bad-batch", `batchSize and seqLen must be positive integers, got ${B} x ${T}`);
-      if (T > config.contextLength) throw new BudgetrlError("nn:too-long", `seqLen ${T} exceeds contextLength ${config.contextLength}`, "truncate the sequences or build a model with a longer context");
-      if (batch.tokens.length !== B * T || batch.targets.length !== B * T) throw new BudgetrlError("nn:bad-batch", `tokens and targets must hold batchSize * seqLen = ${B * T} entries`);
-      if (weights !== undefined && weights.length !== B * T) throw new BudgetrlError("nn:bad-batch", `weights must hold ${B * T} entries, got ${weights.length}`);
-      checkTokens(config, "tokens", batch.tokens, false);
-      checkTokens(config, "targets", batch.targets, true);
-      const lengths = Array.from({ length: B }, (_, b) => batch.lengths?.[b] ?? T);
-      lengths.forEach((n, b) => {
-        if (!(Number.isInteger(n) && n >= 0 && n <= T)) throw new BudgetrlError("nn:bad-batch", `lengths[${b}] = ${n} is not in [0, ${T}]`);
-      });
       const rows = lengths.map((n, b) => ({ tokens: batch.tokens.subarray(b * T, b * T + n), targets: batch.targets.subarray(b * T, b * T + n), length: n }));
-      pending = await runForward(trainSlots, rows);
+      pending = undefined;
+      pending = await runForward(trainSlots, rows, T);
       const logprobs = new Float32Array(B * T);
       const entropy = new Float32Array(B * T);
       let num = 0;
@@ -251,7 +227,11 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
       const normaliser = backwardOptions.normaliser ?? 1;
       if (!(normaliser > 0)) throw new BudgetrlError("nn:bad-normaliser", `normaliser must be > 0, got ${normaliser}`);
       const entropyCoefficients = backwardOptions.entropyCoefficients;
-      const T = coefficients.length / last.ranges[last.ranges.length - 1]![1];
+      const T = last.seqLen;
+      const size = last.ranges[last.ranges.length - 1]![1] * T;
+      for (const [name, values] of [["coefficients", coefficients], ["entropyCoefficients", entropyCoefficients]] as const) {
+        if (values !== undefined && values.length !== size) throw new BudgetrlError("nn:bad-batch", `${name} must hold batchSize * seqLen = ${size} entries (the last forward's shape), got ${values.length}`);
+      }
       const jobs: Job[] = last.ranges.map(([first, end], s) => {
         const ws = trainSlots[s]!.workspace!;
         const packing = last.packings[s]!;
@@ -297,7 +277,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
         checkTokens(config, `sequences[${i}]`, seq, false);
       });
       const rows = sequences.map((seq) => ({ tokens: seq, targets: [...seq.slice(1), -1], length: seq.length }));
-      const done = await runForward(scoreSlots, rows);
+      const done = await runForward(scoreSlots, rows, config.contextLength);
       return sequences.map((seq, i) => {
         const s = done.ranges.findIndex(([first, end]) => i >= first && i < end);
         const start = done.packings[s]!.starts[i - done.ranges[s]![0]]!;

@@ -122,6 +122,9 @@ describe("model", () => {
     await expect(model.backward(new Float32Array(4))).rejects.toThrow(/needs a forward/);
     await expect(model.forward({ tokens: new Int32Array([1, 99]), targets: new Int32Array([1, 1]), batchSize: 1, seqLen: 2 })).rejects.toThrow(BudgetrlError);
     await expect(model.logprobs([Array.from({ length: 13 }, () => 1)])).rejects.toThrow(/contextLength/);
+    await model.forward(randomBatch(tinyConfig, 2, 3, 1));
+    await expect(model.backward(new Float32Array(5))).rejects.toThrow(/coefficients must hold batchSize \* seqLen = 6/);
+    await expect(model.forward({ ...randomBatch(tinyConfig, 2, 3, 1), lengths: [3, 4] })).rejects.toThrow(/lengths\[1\] = 4/);
     await expect(model.sample([[]], { maxNewTokens: 2, seeds: [1] })).rejects.toThrow(/prompt 0/);
     await expect(model.sample([[1]], { maxNewTokens: 2, seeds: [] })).rejects.toThrow(/one seed per prompt/);
     await expect(createModel({ config: { dModel: 10, heads: 4 } })).rejects.toThrow(/heads/);
