@@ -26,13 +26,6 @@ export interface Generated {
   finish: FinishReason;
 }
 
-/** Final norm and head over the last row of each listed sequence (gathered into workspace.dx). */
-function lastRowLogits(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: readonly number[]): Float32Array {
-  const C = model.config.dModel;
-  rows.forEach((row, i) => workspace.dx.set(workspace.xOut.subarray(row * C, (row + 1) * C), i * C));
-  return forwardHead(kernels, model, workspace, workspace.dx, rows.length);
-}
-
 /**
  * Samples the next token of a sequence that has `length` tokens so far; returns whether it goes on. A
  * sequence stops at a stop token, at maxNewTokens, or when it fills the context (prompt + answer <= T, so
@@ -63,8 +56,9 @@ export function generateShard(kernels: Kernels, model: ModelViews, workspace: Wo
   });
   const rows = packing.lengths.reduce((sum, n) => sum + n, 0);
   const slots = prompts.map((_, s) => s);
-  forwardBlocks(kernels, model, workspace, rows, attendAndCache(kernels, model, workspace, packing, cache, slots));
-  const logits = lastRowLogits(kernels, model, workspace, packing.starts.map((start, s) => start + packing.lengths[s]! - 1));
+  const lastRows = packing.starts.map((start, s) => start + packing.lengths[s]! - 1);
+  forwardBlocks(kernels, model, workspace, rows, attendAndCache(kernels, model, workspace, packing, cache, slots), lastRows);
+  const logits = forwardHead(kernels, model, workspace, workspace.xOut, prompts.length);
   let active = slots.filter((s) => pick(results[s]!, logits.subarray(s * V, (s + 1) * V), options, rngs[s]!, prompts[s]!.length, T));
   while (active.length > 0) {
     active.forEach((s, r) => {
