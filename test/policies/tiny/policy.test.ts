@@ -13,7 +13,7 @@ const config = { vocabSize: 260, contextLength: 64, layers: 1, dModel: 16, heads
 function context(seed: number, turn: number): PolicyContext {
   return {
     seed, sample: 0, turn, rng: createRng(seed), tools: [], taskId: "t",
-    privileged: { oracle: () => { throw new Error("no oracle for LM policies"); }, validActions: () => [] },
+    privileged: { oracle: () => { throw new Error("no oracle for LM policies"); }, validActions: () => [], toMessage: (action) => ({ role: "assistant", content: action }) },
   };
 }
 
