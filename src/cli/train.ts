@@ -9,6 +9,7 @@ import { keyNumbers, keyValues } from "./key-values.js";
 import { createProgress } from "./progress.js";
 
 const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true, evalBudgets: true }).extend({
+  env: z.string().min(1).default("sokoban").describe("environment to train on (see `budgetrl envs`)"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
   model: z.array(z.string()).default([]).describe("model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
   evalBudget: z.string().default("25%,50%,100%").describe("comma-separated budgets of the held-out evaluation"),
