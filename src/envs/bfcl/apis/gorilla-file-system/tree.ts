@@ -1,0 +1,91 @@
+// The in-memory file tree of GorillaFileSystem: upstream's File and Directory objects, with their public
+// attributes, __repr__ and __eq__ (name and content / name and contents; the parent is not compared).
+// Objects are shared by reference exactly where upstream shares them: a moved directory keeps its children
+// (whose parent still points at the old directory object), a copied directory gets a shallow copy of the
+// contents dict (the same child objects), so later edits show up where they show up upstream.
+import { pyDictSet } from "../../py/containers.js";
+import { pyRaise } from "../../py/errors.js";
+import { pyRepr, pyStr } from "../../py/format.js";
+import { isPyObject, pyEquals, pyTypeName, type PyDict, type PyObject, type PyValue } from "../../py/value.js";
+
+export interface FsFile extends PyObject {
+  readonly pyClass: "File";
+  name: string;
+  content: PyValue;
+}
+
+export interface FsDirectory extends PyObject {
+  readonly pyClass: "Directory";
+  name: string;
+  parent: FsDirectory | null;
+  contents: PyDict;
+}
+
+export type FsNode = FsFile | FsDirectory;
+
+export function isFile(value: PyValue | undefined): value is FsFile {
+  return isPyObject(value) && value.pyClass === "File";
+}
+
+export function isDirectory(value: PyValue | undefined): value is FsDirectory {
+  return isPyObject(value) && value.pyClass === "Directory";
+}
+
+export function createFile(name: string, content: PyValue = ""): FsFile {
+  const file: FsFile = {
+    kind: "object",
+    pyClass: "File",
+    name,
+    content,
+    // vars(File) also holds a private _last_modified (a wall-clock time upstream never reads back).
+    pyAttributes: () => [["name", file.name], ["content", file.content]],
+    pyRepr: () => `<<File: ${file.name}, Content: ${pyStr(file.content)}>>`,
+    pyEquals: (other) => isFile(other) && other.name === file.name && pyEquals(file.content, other.content),
+  };
+  return file;
+}
+
+export function createDirectory(name: string, parent: FsDirectory | null): FsDirectory {
+  const directory: FsDirectory = {
+    kind: "object",
+    pyClass: "Directory",
+    name,
+    parent,
+    contents: new Map(),
+    // `parent` is a public attribute upstream too; it is left out here because it points back up the tree
+    // (a recursive dump would never end) and upstream's __eq__ ignores it.
+    pyAttributes: () => [["name", directory.name], ["contents", directory.contents]],
+    pyRepr: () => `<Directory: ${directory.name}, Parent: ${directory.parent === null ? "None" : directory.parent.name}, Contents: ${pyRepr(directory.contents)}>`,
+    pyEquals: (other) => isDirectory(other) && other.name === directory.name && pyEquals(directory.contents, other.contents),
+  };
+  return directory;
+}
+
+/** A name that can become a contents key (upstream accepts any hashable; only str names are supported here). */
+function nameOf(name: PyValue): string {
+  return typeof name === "string" ? name : pyRaise("TypeError", `budgetrl's file system supports only str names, not '${pyTypeName(name)}'`);
+}
+
+/** Directory._add_file. */
+export function addFile(directory: FsDirectory, fileName: PyValue, content: PyValue = ""): FsFile {
+  const name = nameOf(fileName);
+  if (directory.contents.has(name)) pyRaise("ValueError", `File '${name}' already exists in directory '${directory.name}'.`);
+  const file = createFile(name, content);
+  pyDictSet(directory.contents, name, file);
+  return file;
+}
+
+/** Directory._add_directory. */
+export function addDirectory(directory: FsDirectory, dirName: PyValue): FsDirectory {
+  const name = nameOf(dirName);
+  if (directory.contents.has(name)) pyRaise("ValueError", `Directory '${name}' already exists in directory '${directory.name}'.`);
+  const child = createDirectory(name, directory);
+  pyDictSet(directory.contents, name, child);
+  return child;
+}
+
+/** Directory._get_item: "." is the directory itself, otherwise contents.get(name). */
+export function getItem(directory: FsDirectory, itemName: PyValue): PyValue | undefined {
+  if (itemName === ".") return directory;
+  return typeof itemName === "string" ? directory.contents.get(itemName) : undefined;
+}
