@@ -165,7 +165,7 @@ function pythonRound(number: PyValue, ndigits: PyValue): PyValue {
   const digits = typeof ndigits === "boolean" ? Number(ndigits) : ndigits;
   if (typeof digits !== "number") return pyRaise("TypeError", `'${pyTypeName(ndigits)}' object cannot be interpreted as an integer`);
   if (typeof x === "number") return digits < -30 ? 0 : pyRound(x, digits);
-  if (digits > 323) return x;
+  if (!Number.isFinite(x.value) || digits > 323) return x;
   if (digits < -308) return pyFloat(0 * x.value);
   return pyRound(x, digits);
 }

@@ -126,17 +126,26 @@ function divFinite(s: BigFloat, t: BigFloat, prec: number): BigFloat {
   return negative ? negate(quotient) : quotient;
 }
 
+/** mpf_mul without rounding, with mpmath's special values (0 * inf = nan). */
 function mulExact(a: BigFloat, b: BigFloat): BigFloat {
+  if (a.kind === "nan" || b.kind === "nan") return NAN;
+  if (a.kind === "inf" || b.kind === "inf") {
+    if (a.kind === "zero" || b.kind === "zero") return NAN;
+    return sign(a) * sign(b) > 0 ? POS_INF : NEG_INF;
+  }
   if (a.kind === "zero" || b.kind === "zero") return ZERO;
-  if (a.kind !== "finite" || b.kind !== "finite") return NAN;
   return makeFinite(a.man * b.man, a.exp + b.exp);
 }
 
 /** mpf_add(a, b, prec) with mpmath's default rounding there (round_down: toward zero). */
 function addTowardZero(a: BigFloat, b: BigFloat, prec: number): BigFloat {
+  if (a.kind === "nan" || b.kind === "nan") return NAN;
+  if (a.kind === "inf" || b.kind === "inf") {
+    if (a.kind === "inf" && b.kind === "inf" && a.negative !== b.negative) return NAN;
+    return a.kind === "inf" ? a : b;
+  }
   if (a.kind === "zero") return truncate(b, prec);
   if (b.kind === "zero") return truncate(a, prec);
-  if (a.kind !== "finite" || b.kind !== "finite") return NAN;
   const exp = Math.min(a.exp, b.exp);
   const sum = (a.man << BigInt(a.exp - exp)) + (b.man << BigInt(b.exp - exp));
   return truncate(makeFinite(sum, exp), prec);

@@ -99,11 +99,14 @@ function floatPower(v: number, w: number): PyValue {
   return pyFloat(negate ? -result : result);
 }
 
-/** int ** int for a non-negative exponent, exact while it fits a double's integer range. */
+/** int ** int for a non-negative exponent: exact while it fits a double's integer range, rounded beyond 2**53. */
 function intPower(base: number, exponent: number): number {
   if (base === 0 || base === 1) return exponent === 0 ? 1 : base;
   if (base === -1) return exponent % 2 === 0 ? 1 : -1;
-  if (exponent * Math.log2(Math.abs(base)) > 4096) pyRaise("OverflowError", "int result too large for budgetrl's int model (ints are doubles)");
+  const digits = exponent * Math.log10(Math.abs(base));
+  // CPython computes the exact int, then refuses to print more than 4300 digits (json.dumps and str() both fail).
+  if (digits > 4300) pyRaise("ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+  if (digits > 308) pyRaise("OverflowError", "int result beyond 1e308: budgetrl keeps ints in doubles");
   return Number(BigInt(base) ** BigInt(exponent));
 }
 

@@ -68,8 +68,9 @@ const cd: FsMethod = {
 /** Python's default recursion limit, as the depth at which find/du give up on a cyclic tree. */
 const RECURSION_LIMIT = 990;
 
-function recursionError(): never {
-  return pyRaise("RecursionError", "maximum recursion depth exceeded");
+/** CPython's RecursionError text: find recurses through a Python call, du through sum() over a generator. */
+function recursionError(viaCall: boolean): never {
+  return pyRaise("RecursionError", `maximum recursion depth exceeded${viaCall ? " while calling a Python object" : ""}`);
 }
 
 const find: FsMethod = {
@@ -85,7 +86,7 @@ const find: FsMethod = {
     }
     const matches: string[] = [];
     const search = (directory: FsDirectory, base: string, depth: number): void => {
-      if (depth > RECURSION_LIMIT) recursionError();
+      if (depth > RECURSION_LIMIT) recursionError(true);
       for (const [itemName, item] of directory.contents) {
         const itemPath = `${base}/${pyStr(itemName)}`;
         if (name === null || pyIn(name, itemName)) matches.push(itemPath);
@@ -98,7 +99,7 @@ const find: FsMethod = {
 };
 
 function diskSize(item: PyValue, depth: number): number {
-  if (depth > RECURSION_LIMIT) recursionError();
+  if (depth > RECURSION_LIMIT) recursionError(false);
   if (isFile(item)) return utf8Length(requireStr(item.content, "encode"));
   if (isDirectory(item)) return [...item.contents.values()].reduce((total: number, child) => total + diskSize(child, depth + 1), 0);
   return 0;

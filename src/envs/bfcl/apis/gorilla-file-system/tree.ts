@@ -45,6 +45,33 @@ export function createFile(name: string, content: PyValue = ""): FsFile {
   return file;
 }
 
+/** Contents dicts whose repr is in progress: Python prints a dict met again inside itself as "{...}". */
+const reprInProgress = new Set<PyDict>();
+
+function contentsRepr(contents: PyDict): string {
+  if (reprInProgress.has(contents)) return "{...}";
+  reprInProgress.add(contents);
+  try {
+    return pyRepr(contents);
+  } finally {
+    reprInProgress.delete(contents);
+  }
+}
+
+/** Nesting of Directory comparisons in progress: two distinct cyclic trees end in Python's RecursionError. */
+let comparisonDepth = 0;
+const COMPARISON_LIMIT = 900;
+
+function contentsEqual(a: PyDict, b: PyDict): boolean {
+  if (comparisonDepth >= COMPARISON_LIMIT) pyRaise("RecursionError", "maximum recursion depth exceeded in comparison");
+  comparisonDepth++;
+  try {
+    return pyEquals(a, b);
+  } finally {
+    comparisonDepth--;
+  }
+}
+
 export function createDirectory(name: string, parent: FsDirectory | null): FsDirectory {
   const directory: FsDirectory = {
     kind: "object",
@@ -55,8 +82,8 @@ export function createDirectory(name: string, parent: FsDirectory | null): FsDir
     // `parent` is a public attribute upstream too; it is left out here because it points back up the tree
     // (a recursive dump would never end) and upstream's __eq__ ignores it.
     pyAttributes: () => [["name", directory.name], ["contents", directory.contents]],
-    pyRepr: () => `<Directory: ${directory.name}, Parent: ${directory.parent === null ? "None" : directory.parent.name}, Contents: ${pyRepr(directory.contents)}>`,
-    pyEquals: (other) => isDirectory(other) && other.name === directory.name && pyEquals(directory.contents, other.contents),
+    pyRepr: () => `<Directory: ${directory.name}, Parent: ${directory.parent === null ? "None" : directory.parent.name}, Contents: ${contentsRepr(directory.contents)}>`,
+    pyEquals: (other) => isDirectory(other) && other.name === directory.name && contentsEqual(directory.contents, other.contents),
   };
   return directory;
 }
