@@ -85,6 +85,11 @@ export interface Env<TTask = unknown, TState = unknown> {
   /** Canonical texts of the actions available in a state (what a random policy chooses from). */
   validActions(state: TState): readonly string[];
   stateKey(state: TState): string;
+  /** Dataset envs (BFCL): every task of the configured set, in a fixed order. Generated envs omit it. */
+  listTasks?(): readonly TTask[];
+  /** The message a scripted policy sends for a canonical action text (envs with tools turn it into tool calls);
+   * without it the text is sent as the assistant's content. */
+  actionMessage?(state: TState, action: string): Message;
 }
 
 /** An env of any task and state type, as the registry and the rollout engine hold it. */

@@ -9,6 +9,8 @@ import type { Rng } from "./rng.js";
 export interface PrivilegedView {
   oracle(): OracleAnswer;
   validActions(): readonly string[];
+  /** The message that plays a canonical action text (tool calls for envs with tools). */
+  toMessage(action: string): Message;
 }
 
 export interface PolicyContext {

@@ -5,18 +5,19 @@
 // emulation ("{'result': Decimal('1.414213562')}"). Float sums add left to right (CPython 3.11; 3.12 switched
 // sum() of floats to compensated summation, which can change the last digit of mean/standard_deviation).
 import { defineBfclClass, type BfclInstance, type MethodSpec } from "../api.js";
-import { argument } from "../py/attributes.js";
 import { pyRound } from "../py/arith.js";
-import { pyCompare, pyMax, pyMin } from "../py/compare.js";
-import { pyDictHas, pyDictItem, pyIterate, pyLen } from "../py/containers.js";
+import { pyLen } from "../py/container-methods.js";
+import { dictHas, pyIterate } from "../py/containers.js";
 import { decimalObject, decimalPrecision, decimalSqrt, toDecimal } from "../py/decimal.js";
 import { PyException, pyRaise } from "../py/errors.js";
 import { pyStr } from "../py/format.js";
 import { mpConvert, mpDivide, mpLn, mpObject, setDps } from "../py/mpmath.js";
-import {
-  asNumber, pyAbsolute, pyDivide, pyMinus, pyPlus, pyPower, pySum, pyTimes,
-} from "../py/operators.js";
+import { asNumber, pyAbs, pyBinary, pyCompare } from "../py/operators.js";
+import { pyPower } from "../py/power.js";
+import { pyMax, pyMin, pySum } from "../py/reductions.js";
+import { pyGetItem } from "../py/subscript.js";
 import { isFloat, pyDictOf, pyEquals, pyFloat, pyTruthy, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
+import { argument } from "./backend-support.js";
 
 export type MathApiInstance = BfclInstance;
 
@@ -67,12 +68,12 @@ const logarithm: Method = {
   },
 };
 
-const mean = (numbers: PyValue): PyValue => pyDivide(pySum(numbers), pyLen(numbers));
+const mean = (numbers: PyValue): PyValue => pyBinary("/", pySum(numbers), pyLen(numbers));
 
 function standardDeviation(numbers: PyValue): PyValue {
   const average = mean(numbers);
-  const squares = pyIterate(numbers).map((x) => pyPower(pyMinus(x, average), 2));
-  const variance = asNumber(pyDivide(pySum(squares), pyLen(numbers)));
+  const squares = pyIterate(numbers).map((x) => pyPower(pyBinary("-", x, average), 2));
+  const variance = asNumber(pyBinary("/", pySum(squares), pyLen(numbers)));
   const value = variance === undefined ? NaN : typeof variance === "number" ? variance : variance.value;
   if (value < 0) return pyRaise("ValueError", "math domain error");
   return pyFloat(Math.sqrt(value));
@@ -81,7 +82,7 @@ function standardDeviation(numbers: PyValue): PyValue {
 const TO_METERS: PyDict = pyDictOf({
   km: 1000, m: 1, cm: pyFloat(0.01), mm: pyFloat(0.001), um: pyFloat(1e-6), nm: pyFloat(1e-9),
 });
-const FROM_METERS: PyDict = new Map([...TO_METERS].map(([unit, factor]) => [unit, pyDivide(1, factor)]));
+const FROM_METERS: PyDict = new Map([...TO_METERS].map(([unit, factor]) => [unit, pyBinary("/", 1, factor)]));
 
 const isRealNumber = (value: PyValue): boolean => typeof value === "number" || typeof value === "boolean" || isFloat(value);
 
@@ -92,11 +93,11 @@ const siUnitConversion: Method = {
     const unitIn = argument(args, "unit_in");
     const unitOut = argument(args, "unit_out");
     if (!isRealNumber(value)) return error("Value must be a number");
-    if (!pyDictHas(TO_METERS, unitIn) || !pyDictHas(FROM_METERS, unitOut)) {
+    if (!dictHas(TO_METERS, unitIn) || !dictHas(FROM_METERS, unitOut)) {
       return error(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
     }
-    const meters = pyTimes(value, pyDictItem(TO_METERS, unitIn));
-    return result(pyTimes(meters, pyDictItem(FROM_METERS, unitOut)));
+    const meters = pyBinary("*", value, pyGetItem(TO_METERS, unitIn));
+    return result(pyBinary("*", meters, pyGetItem(FROM_METERS, unitOut)));
   },
 };
 
@@ -116,11 +117,11 @@ const imperialSiConversion: Method = {
     if (!isRealNumber(value)) return error("Value must be a number");
     if (pyEquals(unitIn, unitOut)) return result(value);
     const key = `${pyStr(unitIn)}_to_${pyStr(unitOut)}`;
-    if (!pyDictHas(IMPERIAL, key)) return error(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
-    const factor = pyDictItem(IMPERIAL, key);
-    if (pyEquals(unitIn, "celsius") && pyEquals(unitOut, "fahrenheit")) return result(pyPlus(pyTimes(value, factor), 32));
-    if (pyEquals(unitIn, "fahrenheit") && pyEquals(unitOut, "celsius")) return result(pyTimes(pyMinus(value, 32), factor));
-    return result(pyTimes(value, factor));
+    if (!dictHas(IMPERIAL, key)) return error(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
+    const factor = pyGetItem(IMPERIAL, key);
+    if (pyEquals(unitIn, "celsius") && pyEquals(unitOut, "fahrenheit")) return result(pyBinary("+", pyBinary("*", value, factor), 32));
+    if (pyEquals(unitIn, "fahrenheit") && pyEquals(unitOut, "celsius")) return result(pyBinary("*", pyBinary("-", value, 32), factor));
+    return result(pyBinary("*", value, factor));
   },
 };
 
@@ -130,7 +131,7 @@ const multiply: Method = {
     const a = argument(args, "a");
     const b = argument(args, "b");
     if (!isRealNumber(a) || !isRealNumber(b)) return error("Both inputs must be numbers");
-    return result(pyTimes(a, b));
+    return result(pyBinary("*", a, b));
   },
 };
 
@@ -140,7 +141,7 @@ const divide: Method = {
     const b = argument(args, "b");
     return guarded(["TypeError"], () => {
       if (pyEquals(b, 0)) return error("Cannot divide by zero");
-      return result(pyDivide(argument(args, "a"), b));
+      return result(pyBinary("/", argument(args, "a"), b));
     }, () => error("Both inputs must be numbers"));
   },
 };
@@ -182,7 +183,7 @@ const percentage: Method = {
     const whole = argument(args, "whole");
     return guarded(["TypeError"], () => {
       if (pyEquals(whole, 0)) return error("Whole value cannot be zero");
-      return result(pyTimes(pyDivide(argument(args, "part"), whole), 100));
+      return result(pyBinary("*", pyBinary("/", argument(args, "part"), whole), 100));
     }, () => error("Both inputs must be numbers"));
   },
 };
@@ -198,13 +199,13 @@ export const MathApiClass = defineBfclClass<MathApiInstance>({
     standard_deviation: listMethod("Cannot calculate standard deviation of an empty list", standardDeviation),
     si_unit_conversion: siUnitConversion,
     imperial_si_conversion: imperialSiConversion,
-    add: operatorMethod(["a", "b"], (a, b) => pyPlus(a, b), "Both inputs must be numbers"),
-    subtract: operatorMethod(["a", "b"], (a, b) => pyMinus(a, b), "Both inputs must be numbers"),
+    add: operatorMethod(["a", "b"], (a, b) => pyBinary("+", a, b), "Both inputs must be numbers"),
+    subtract: operatorMethod(["a", "b"], (a, b) => pyBinary("-", a, b), "Both inputs must be numbers"),
     multiply,
     divide,
     power: operatorMethod(["base", "exponent"], (base, exponent) => pyPower(base, exponent), "Both inputs must be numbers"),
     square_root: squareRoot,
-    absolute_value: operatorMethod(["number"], (number) => pyAbsolute(number), "Input must be a number"),
+    absolute_value: operatorMethod(["number"], (number) => pyAbs(number), "Input must be a number"),
     round_number: roundNumber,
     percentage,
     min_value: listMethod("Cannot find minimum of an empty list", pyMin),

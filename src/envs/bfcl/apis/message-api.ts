@@ -3,18 +3,19 @@
 // {receiver_id: message}), message_count, current_user. Message ids come from the instance's own
 // random.Random(random_seed, default 200191) via randint(10000, 99999), redrawn while already used, exactly as
 // upstream draws them (CPython's Mersenne Twister reproduced bit for bit).
-import { defineBfclClass, type BfclInstance, type MethodSpec } from "../api.js";
-import {
-  argument, attribute, defaultValue, moduleDefaults, publicAttributes, scenarioValue, type InstanceVars,
-} from "../py/attributes.js";
-import { pyDictGet, pyDictHas, pyDictSet, pyIn, pyIterate, pyListRemove, requireDict, requireList } from "../py/containers.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
+import { dictLookup, pyListRemove, requireDict, requireList, setDictItem } from "../py/container-methods.js";
+import { dictHas, pyContains, pyIterate } from "../py/containers.js";
+import { pyIntOf } from "../py/convert.js";
 import { pyRaise } from "../py/errors.js";
 import { pyStr } from "../py/format.js";
-import { pyInt } from "../py/int-parse.js";
-import { pyPlus } from "../py/operators.js";
+import { pyBinary } from "../py/operators.js";
 import { createPyRandom, type PyRandom } from "../py/random.js";
-import { pyZfill, requireStr } from "../py/strings.js";
+import { pyLower } from "../py/str-methods.js";
+import { pyZfill } from "../py/text.js";
 import { pyDictOf, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
+import { argument, moduleDefaults, scenarioValue } from "./backend-support.js";
 
 const OWNER = "MessageAPI";
 const DEFAULT_SEED = 200191;
@@ -49,7 +50,7 @@ function generateId(instance: MessageApiInstance): PyDict {
   const random = instance.random ?? pyRaise("AttributeError", `'${OWNER}' object has no attribute '_random'`);
   const used = self(instance, "generated_ids");
   let id = random.randint(10000, 99999);
-  while (pyIn(id, used)) id = random.randint(10000, 99999);
+  while (pyContains(used, id)) id = random.randint(10000, 99999);
   if (!(used instanceof Set)) pyRaise("AttributeError", `'${pyTypeName(used)}' object has no attribute 'add'`);
   used.add(id);
   return pyDictOf({ new_id: id });
@@ -65,8 +66,8 @@ const getUserId: Method = {
   run(instance, args) {
     const user = argument(args, "user");
     const userMap = requireDict(self(instance, "user_map"), "get");
-    if (!pyDictHas(userMap, user)) return error(`User '${pyStr(user)}' not found in the workspace.`);
-    return pyDictOf({ user_id: pyDictGet(userMap, user) ?? null });
+    if (!dictHas(userMap, user)) return error(`User '${pyStr(user)}' not found in the workspace.`);
+    return pyDictOf({ user_id: dictLookup(userMap, user) ?? null });
   },
 };
 
@@ -74,7 +75,7 @@ const messageLogin: Method = {
   params: [{ name: "user_id" }],
   run(instance, args) {
     const userId = argument(args, "user_id");
-    if (!pyIn(userId, userIds(instance))) return pyDictOf({ login_status: false, message: `User ID '${pyStr(userId)}' not found.` });
+    if (!pyContains(userIds(instance), userId)) return pyDictOf({ login_status: false, message: `User ID '${pyStr(userId)}' not found.` });
     instance.vars.set("current_user", userId);
     return pyDictOf({ login_status: true, message: `User '${pyStr(userId)}' logged in successfully.` });
   },
@@ -90,12 +91,12 @@ const sendMessage: Method = {
   run(instance, args) {
     const receiverId = argument(args, "receiver_id");
     if (notLoggedIn(instance)) return error("No user is currently logged in.");
-    if (!pyIn(receiverId, userIds(instance))) return error(`Receiver ID '${pyStr(receiverId)}' not found.`);
+    if (!pyContains(userIds(instance), receiverId)) return error(`Receiver ID '${pyStr(receiverId)}' not found.`);
     const messageId = generateId(instance);
     const entry: PyDict = new Map();
-    pyDictSet(entry, receiverId, argument(args, "message"));
+    setDictItem(entry, receiverId, argument(args, "message"));
     requireList(self(instance, "inbox"), "append").push(entry);
-    instance.vars.set("message_count", pyPlus(self(instance, "message_count"), 1));
+    instance.vars.set("message_count", pyBinary("+", self(instance, "message_count"), 1));
     return pyDictOf({ sent_status: true, message_id: messageId, message: `Message sent to '${pyStr(receiverId)}' successfully.` });
   },
 };
@@ -128,8 +129,8 @@ const viewMessagesSent: Method = {
     const sent: PyDict = new Map();
     for (const message of pyIterate(self(instance, "inbox"))) {
       const [receiver, content] = firstItem(message);
-      const existing = pyDictGet(sent, receiver);
-      if (existing === undefined) pyDictSet(sent, receiver, [content]);
+      const existing = dictLookup(sent, receiver);
+      if (existing === undefined) setDictItem(sent, receiver, [content]);
       else requireList(existing, "append").push(content);
     }
     return pyDictOf({ messages: sent });
@@ -141,12 +142,12 @@ const addContact: Method = {
   run(instance, args) {
     const userName = argument(args, "user_name");
     const userMap = requireDict(self(instance, "user_map"), "values");
-    if (pyDictHas(userMap, userName)) return error(`User name '${pyStr(userName)}' already exists.`);
-    const count = pyPlus(self(instance, "user_count"), 1);
+    if (dictHas(userMap, userName)) return error(`User name '${pyStr(userName)}' already exists.`);
+    const count = pyBinary("+", self(instance, "user_count"), 1);
     instance.vars.set("user_count", count);
     const userId = `USR${pyZfill(pyStr(count), 3)}`;
-    if (pyIn(userId, [...userMap.values()])) return error(`User ID '${userId}' already exists.`);
-    pyDictSet(userMap, userName, userId);
+    if (pyContains([...userMap.values()], userId)) return error(`User ID '${userId}' already exists.`);
+    setDictItem(userMap, userName, userId);
     return pyDictOf({ added_status: true, user_id: userId, message: `Contact '${pyStr(userName)}' added successfully.` });
   },
 };
@@ -155,11 +156,11 @@ const searchMessages: Method = {
   params: [{ name: "keyword" }],
   run(instance, args) {
     if (notLoggedIn(instance)) return error("No user is currently logged in.");
-    const keyword = requireStr(argument(args, "keyword"), "lower").toLowerCase();
+    const keyword = pyLower(argument(args, "keyword"));
     const results: PyValue[] = [];
     for (const message of pyIterate(self(instance, "inbox"))) {
       const [receiverId, content] = firstItem(message);
-      if (requireStr(content, "lower").toLowerCase().includes(keyword)) {
+      if (pyLower(content).includes(keyword)) {
         results.push(pyDictOf({ receiver_id: receiverId, message: content }));
       }
     }
@@ -176,26 +177,26 @@ const getMessageStats: Method = {
     for (const message of pyIterate(self(instance, "inbox"))) {
       const [receiverId] = firstItem(message);
       received += 1;
-      if (!pyIn(receiverId, contacts)) contacts.push(receiverId);
+      if (!pyContains(contacts, receiverId)) contacts.push(receiverId);
     }
     return pyDictOf({ stats: pyDictOf({ received_count: received, total_contacts: contacts.length }) });
   },
 };
 
-function createInstance(defaultState: PyDict): MessageApiInstance {
+function createInstance(constants: BfclConstants): MessageApiInstance {
   const vars: InstanceVars = new Map();
   const instance: MessageApiInstance = {
     vars,
     random: undefined,
     loadScenario(scenario) {
-      const defaults = moduleDefaults(defaultState, "message_api");
-      // default_state.json stores the empty set as a list; upstream's default is set().
-      const defaultIds = defaultValue(defaults, "generated_ids");
-      defaults.set("generated_ids", new Set(Array.isArray(defaultIds) ? defaultIds.map((id) => pyInt(id)) : []));
-      instance.random = createPyRandom(pyInt(scenarioValue(scenario, "random_seed", DEFAULT_SEED)));
+      const defaults = moduleDefaults(constants, "message_api");
+      instance.random = createPyRandom(pyIntOf(scenario.get("random_seed") ?? DEFAULT_SEED));
       for (const key of ["generated_ids", "user_count", "user_map", "inbox", "message_count", "current_user"]) {
-        vars.set(key, scenarioValue(scenario, key, defaultValue(defaults, key)));
+        vars.set(key, scenarioValue(scenario, key, defaults));
       }
+      // default_state.json writes upstream's default set() as a list.
+      const ids = attribute(vars, OWNER, "generated_ids");
+      if (!scenario.has("generated_ids") && Array.isArray(ids)) vars.set("generated_ids", new Set(ids.map((id) => pyIntOf(id))));
     },
     publicState: () => publicAttributes(vars),
   };
@@ -206,7 +207,7 @@ export const MessageApiClass = defineBfclClass<MessageApiInstance>({
   className: "MessageAPI",
   moduleName: "message_api",
   stateless: false,
-  create: (constants) => createInstance(constants.defaultState),
+  create: createInstance,
   methods: {
     list_users: listUsers,
     get_user_id: getUserId,

@@ -4,26 +4,38 @@
 // them), retweets (username -> list of tweet ids), following_list, tweet_counter.
 // post_tweet's defaults `tags=[]` and `mentions=[]` are mutable in Python: a tweet posted without them shares
 // the default list, and mention() on it extends that list for every later default post. We reproduce that
-// aliasing per instance (the executor passes ParamSpec defaults by identity; we swap in this instance's own
-// list), where CPython shares it across the whole process.
-import { defineBfclClass, type BfclInstance, type MethodSpec } from "../api.js";
-import {
-  argument, attribute, defaultValue, moduleDefaults, publicAttributes, scenarioValue, type InstanceVars,
-} from "../py/attributes.js";
-import {
-  pyDictGet, pyDictHas, pyDictItem, pyDictSet, pyIn, pyIterate, pyLen, pyListRemove, pySubscript, requireDict, requireList,
-} from "../py/containers.js";
+// aliasing per instance (the ParamSpec defaults are markers that run() replaces with this instance's own
+// lists), where CPython shares one list across the whole process, every entry and instance included.
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
+import { dictLookup, pyLen, pyListRemove, requireDict, requireList, setDictItem } from "../py/container-methods.js";
+import { dictHas, pyContains, pyIterate } from "../py/containers.js";
+import { pyIntOf } from "../py/convert.js";
 import { pyStr } from "../py/format.js";
-import { pyInt } from "../py/int-parse.js";
-import { pyPlus } from "../py/operators.js";
-import { requireStr } from "../py/strings.js";
-import { pyDictOf, pyEquals, pyTruthy, type PyDict, type PyValue } from "../py/value.js";
+import { pyBinary } from "../py/operators.js";
+import { pyLower } from "../py/str-methods.js";
+import { pyGetItem } from "../py/subscript.js";
+import { isPyObject, pyDictOf, pyEquals, pyTruthy, type PyDict, type PyObject, type PyValue } from "../py/value.js";
+import { argument, moduleDefaults, scenarioValue } from "./backend-support.js";
 
 const OWNER = "TwitterAPI";
 
-/** The ParamSpec defaults of post_tweet; recognised by identity and replaced per instance. */
-const DEFAULT_TAGS: PyValue[] = [];
-const DEFAULT_MENTIONS: PyValue[] = [];
+/**
+ * Stand-ins for post_tweet's `[]` defaults. The binder copies defaults per call, but keeps objects by reference,
+ * so run() recognises these and swaps in the instance's own lists. They print and compare as an empty list.
+ */
+function mutableDefault(): PyObject {
+  const marker: PyObject = {
+    kind: "object",
+    pyClass: "list",
+    pyAttributes: () => [],
+    pyRepr: () => "[]",
+    pyEquals: (other) => other === marker || (Array.isArray(other) && other.length === 0),
+  };
+  return marker;
+}
+const DEFAULT_TAGS = mutableDefault();
+const DEFAULT_MENTIONS = mutableDefault();
 
 export interface TwitterApiInstance extends BfclInstance {
   readonly vars: InstanceVars;
@@ -66,11 +78,11 @@ const postTweet: Method = {
       id: counter,
       username: self(instance, "username"),
       content: argument(args, "content"),
-      tags: tags === DEFAULT_TAGS ? instance.sharedDefaults.tags : tags,
-      mentions: mentions === DEFAULT_MENTIONS ? instance.sharedDefaults.mentions : mentions,
+      tags: isPyObject(tags) && tags === DEFAULT_TAGS ? instance.sharedDefaults.tags : tags,
+      mentions: isPyObject(mentions) && mentions === DEFAULT_MENTIONS ? instance.sharedDefaults.mentions : mentions,
     });
-    pyDictSet(requireDict(self(instance, "tweets"), "__setitem__"), counter, tweet);
-    instance.vars.set("tweet_counter", pyPlus(counter, 1));
+    setDictItem(requireDict(self(instance, "tweets"), "__setitem__"), counter, tweet);
+    instance.vars.set("tweet_counter", pyBinary("+", counter, 1));
     return tweet;
   },
 };
@@ -80,12 +92,12 @@ const retweet: Method = {
   run(instance, args) {
     const tweetId = argument(args, "tweet_id");
     if (!authenticated(instance)) return error("User not authenticated. Please authenticate before retweeting.");
-    if (!pyDictHas(tweets(instance), tweetId)) return notFound(tweetId);
+    if (!dictHas(tweets(instance), tweetId)) return notFound(tweetId);
     const retweets = requireDict(self(instance, "retweets"), "__setitem__");
     const username = self(instance, "username");
-    if (!pyDictHas(retweets, username)) pyDictSet(retweets, username, []);
-    const own = requireList(pyDictItem(retweets, username), "append");
-    if (pyIn(tweetId, own)) return pyDictOf({ retweet_status: "Already retweeted" });
+    if (!dictHas(retweets, username)) setDictItem(retweets, username, []);
+    const own = requireList(pyGetItem(retweets, username), "append");
+    if (pyContains(own, tweetId)) return pyDictOf({ retweet_status: "Already retweeted" });
     own.push(tweetId);
     return pyDictOf({ retweet_status: "Successfully retweeted" });
   },
@@ -96,11 +108,11 @@ const comment: Method = {
   run(instance, args) {
     const tweetId = argument(args, "tweet_id");
     if (!authenticated(instance)) return error("User not authenticated. Please authenticate before commenting.");
-    if (!pyDictHas(tweets(instance), tweetId)) return notFound(tweetId);
+    if (!dictHas(tweets(instance), tweetId)) return notFound(tweetId);
     const comments = requireDict(self(instance, "comments"), "__setitem__");
-    if (!pyDictHas(comments, tweetId)) pyDictSet(comments, tweetId, []);
+    if (!dictHas(comments, tweetId)) setDictItem(comments, tweetId, []);
     const entry = pyDictOf({ username: self(instance, "username"), content: argument(args, "comment_content") });
-    requireList(pyDictItem(comments, tweetId), "append").push(entry);
+    requireList(pyGetItem(comments, tweetId), "append").push(entry);
     return pyDictOf({ comment_status: "Comment added successfully" });
   },
 };
@@ -109,9 +121,9 @@ const mention: Method = {
   params: [{ name: "tweet_id" }, { name: "mentioned_usernames" }],
   run(instance, args) {
     const tweetId = argument(args, "tweet_id");
-    if (!pyDictHas(tweets(instance), tweetId)) return notFound(tweetId);
-    const tweet = pyDictItem(tweets(instance), tweetId);
-    const mentions = requireList(pySubscript(tweet, "mentions"), "extend");
+    if (!dictHas(tweets(instance), tweetId)) return notFound(tweetId);
+    const tweet = pyGetItem(tweets(instance), tweetId);
+    const mentions = requireList(pyGetItem(tweet, "mentions"), "extend");
     mentions.push(...pyIterate(argument(args, "mentioned_usernames")));
     return pyDictOf({ mention_status: "Users mentioned successfully" });
   },
@@ -123,7 +135,7 @@ const followUser: Method = {
     const username = argument(args, "username_to_follow");
     if (!authenticated(instance)) return error("User not authenticated. Please authenticate before following.");
     const following = self(instance, "following_list");
-    if (pyIn(username, following)) return pyDictOf({ follow_status: false });
+    if (pyContains(following, username)) return pyDictOf({ follow_status: false });
     requireList(following, "append").push(username);
     return pyDictOf({ follow_status: true });
   },
@@ -143,7 +155,7 @@ const unfollowUser: Method = {
     const username = argument(args, "username_to_unfollow");
     if (!authenticated(instance)) return error("User not authenticated. Please authenticate before unfollowing.");
     const following = self(instance, "following_list");
-    if (!pyIn(username, following)) return pyDictOf({ unfollow_status: false });
+    if (!pyContains(following, username)) return pyDictOf({ unfollow_status: false });
     pyListRemove(requireList(following, "remove"), username);
     return pyDictOf({ unfollow_status: true });
   },
@@ -153,8 +165,8 @@ const getTweet: Method = {
   params: [{ name: "tweet_id" }],
   run(instance, args) {
     const tweetId = argument(args, "tweet_id");
-    if (!pyDictHas(tweets(instance), tweetId)) return notFound(tweetId);
-    return pyDictItem(tweets(instance), tweetId);
+    if (!dictHas(tweets(instance), tweetId)) return notFound(tweetId);
+    return pyGetItem(tweets(instance), tweetId);
   },
 };
 
@@ -162,15 +174,15 @@ const getUserTweets: Method = {
   params: [{ name: "username" }],
   run(instance, args) {
     const username = argument(args, "username");
-    return [...tweets(instance).values()].filter((tweet) => pyEquals(pySubscript(tweet, "username"), username));
+    return [...tweets(instance).values()].filter((tweet) => pyEquals(pyGetItem(tweet, "username"), username));
   },
 };
 
 function matchesKeyword(tweet: PyValue, keyword: PyValue): boolean {
-  const lowered = requireStr(keyword, "lower").toLowerCase();
-  if (requireStr(pySubscript(tweet, "content"), "lower").toLowerCase().includes(lowered)) return true;
-  const again = requireStr(keyword, "lower").toLowerCase();
-  const tags = pyIterate(pySubscript(tweet, "tags")).map((tag) => requireStr(tag, "lower").toLowerCase());
+  const lowered = pyLower(keyword);
+  if (pyLower(pyGetItem(tweet, "content")).includes(lowered)) return true;
+  const again = pyLower(keyword);
+  const tags = pyIterate(pyGetItem(tweet, "tags")).map((tag) => pyLower(tag));
   return tags.includes(again);
 }
 
@@ -186,8 +198,8 @@ const getTweetComments: Method = {
   params: [{ name: "tweet_id" }],
   run(instance, args) {
     const tweetId = argument(args, "tweet_id");
-    if (!pyDictHas(tweets(instance), tweetId)) return notFound(tweetId);
-    return pyDictGet(requireDict(self(instance, "comments"), "get"), tweetId) ?? [];
+    if (!dictHas(tweets(instance), tweetId)) return notFound(tweetId);
+    return dictLookup(requireDict(self(instance, "comments"), "get"), tweetId) ?? [];
   },
 };
 
@@ -195,24 +207,24 @@ const getUserStats: Method = {
   params: [{ name: "username" }],
   run(instance, args) {
     const username = argument(args, "username");
-    const tweetCount = [...tweets(instance).values()].filter((tweet) => pyEquals(pySubscript(tweet, "username"), username)).length;
+    const tweetCount = [...tweets(instance).values()].filter((tweet) => pyEquals(pyGetItem(tweet, "username"), username)).length;
     const followingCount = pyEquals(username, self(instance, "username")) ? pyLen(self(instance, "following_list")) : 0;
-    const retweetCount = pyLen(pyDictGet(requireDict(self(instance, "retweets"), "get"), username) ?? []);
+    const retweetCount = pyLen(dictLookup(requireDict(self(instance, "retweets"), "get"), username) ?? []);
     return pyDictOf({ tweet_count: tweetCount, following_count: followingCount, retweet_count: retweetCount });
   },
 };
 
-function createInstance(defaultState: PyDict): TwitterApiInstance {
+function createInstance(constants: BfclConstants): TwitterApiInstance {
   const vars: InstanceVars = new Map();
   return {
     vars,
     sharedDefaults: { tags: [], mentions: [] },
     loadScenario(scenario) {
-      const defaults = moduleDefaults(defaultState, "posting_api");
-      const get = (key: string): PyValue => scenarioValue(scenario, key, defaultValue(defaults, key));
+      const defaults = moduleDefaults(constants, "posting_api");
+      const get = (key: string): PyValue => scenarioValue(scenario, key, defaults);
       for (const key of ["username", "password", "authenticated", "tweets"]) vars.set(key, get(key));
       const byIntId: PyDict = new Map();
-      for (const [key, value] of requireDict(attribute(vars, OWNER, "tweets"), "items")) pyDictSet(byIntId, pyInt(key), value);
+      for (const [key, value] of requireDict(attribute(vars, OWNER, "tweets"), "items")) setDictItem(byIntId, pyIntOf(key), value);
       vars.set("tweets", byIntId);
       for (const key of ["comments", "retweets", "following_list", "tweet_counter"]) vars.set(key, get(key));
     },
@@ -224,7 +236,7 @@ export const TwitterApiClass = defineBfclClass<TwitterApiInstance>({
   className: "TwitterAPI",
   moduleName: "posting_api",
   stateless: false,
-  create: (constants) => createInstance(constants.defaultState),
+  create: createInstance,
   methods: {
     authenticate_twitter: authenticateTwitter,
     posting_get_login_status: postingGetLoginStatus,

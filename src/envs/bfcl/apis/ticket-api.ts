@@ -3,17 +3,16 @@
 // Operations on arguments follow Python semantics (comparisons, str methods, dict access) so wrong argument types
 // produce upstream's errors. One divergence: edit_ticket lists several invalid fields in the order given, where
 // upstream joins a set whose order depends on Python's per-process string hashing.
-import { defineBfclClass, type BfclInstance, type MethodSpec } from "../api.js";
-import {
-  argument, attribute, defaultValue, moduleDefaults, publicAttributes, scenarioValue, type InstanceVars,
-} from "../py/attributes.js";
-import { pyCompare } from "../py/compare.js";
-import { pyDictSet, pyIterate, pyIn, pySubscript, requireDict, requireList } from "../py/containers.js";
-import { pyRaise } from "../py/errors.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
+import { requireDict, requireList, setDictItem } from "../py/container-methods.js";
+import { pyContains, pyIterate } from "../py/containers.js";
 import { pyStr } from "../py/format.js";
-import { pyPlus } from "../py/operators.js";
-import { requireStr } from "../py/strings.js";
-import { pyDictOf, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
+import { pyBinary, pyCompare } from "../py/operators.js";
+import { pyJoin, pyLower } from "../py/str-methods.js";
+import { pyGetItem } from "../py/subscript.js";
+import { pyDictOf, pyEquals, pyTruthy, type PyDict, type PyValue } from "../py/value.js";
+import { argument, moduleDefaults, scenarioValue } from "./backend-support.js";
 
 const OWNER = "TicketAPI";
 
@@ -28,7 +27,7 @@ const self = (instance: TicketApiInstance, name: string): PyValue => attribute(i
 
 function findTicket(instance: TicketApiInstance, ticketId: PyValue): PyValue | undefined {
   for (const ticket of pyIterate(self(instance, "ticket_queue"))) {
-    if (pyEquals(pySubscript(ticket, "id"), ticketId)) return ticket;
+    if (pyEquals(pyGetItem(ticket, "id"), ticketId)) return ticket;
   }
   return undefined;
 }
@@ -55,7 +54,7 @@ const createTicket: Method = {
       created_by: self(instance, "current_user"),
     });
     requireList(self(instance, "ticket_queue"), "append").push(ticket);
-    instance.vars.set("ticket_counter", pyPlus(self(instance, "ticket_counter"), 1));
+    instance.vars.set("ticket_counter", pyBinary("+", self(instance, "ticket_counter"), 1));
     return ticket;
   },
 };
@@ -76,11 +75,11 @@ function setStatus(status: "Closed" | "Resolved", verb: string): Method {
       const ticketId = argument(args, "ticket_id");
       const found = lookup(instance, ticketId);
       if ("failure" in found) return found.failure;
-      if (pyEquals(pySubscript(found.ticket, "status"), status)) {
+      if (pyEquals(pyGetItem(found.ticket, "status"), status)) {
         return error(`Ticket with ID ${pyStr(ticketId)} is already ${status.toLowerCase()}.`);
       }
-      pyDictSet(found.ticket, "status", status);
-      if (status === "Resolved") pyDictSet(found.ticket, "resolution", argument(args, "resolution"));
+      setDictItem(found.ticket, "status", status);
+      if (status === "Resolved") setDictItem(found.ticket, "resolution", argument(args, "resolution"));
       return pyDictOf({ status: `Ticket ${pyStr(ticketId)} has been ${verb} successfully.` });
     },
   };
@@ -95,13 +94,11 @@ const editTicket: Method = {
     const found = lookup(instance, ticketId);
     if ("failure" in found) return found.failure;
     const updates = requireDict(argument(args, "updates"), "keys");
-    const invalid = [...updates.keys()].filter((key) => !pyIn(key, VALID_FIELDS));
+    const invalid = [...updates.keys()].filter((key) => !pyContains(VALID_FIELDS, key));
     if (invalid.length > 0) {
-      const names = invalid.map((key, index) =>
-        typeof key === "string" ? key : pyRaise("TypeError", `sequence item ${index}: expected str instance, ${pyTypeName(key)} found`));
-      return error(`Invalid fields for update: ${names.join(", ")}`);
+      return error(`Invalid fields for update: ${pyJoin(", ", invalid)}`);
     }
-    for (const [key, value] of updates) if (value !== null) pyDictSet(found.ticket, key, value);
+    for (const [key, value] of updates) if (value !== null) setDictItem(found.ticket, key, value);
     return pyDictOf({ status: `Ticket ${pyStr(ticketId)} has been updated successfully.` });
   },
 };
@@ -138,26 +135,24 @@ const getUserTickets: Method = {
     const currentUser = self(instance, "current_user");
     if (!pyTruthy(currentUser)) return [error("User not authenticated. Please log in to view tickets.")];
     const status = argument(args, "status");
-    let tickets = pyIterate(self(instance, "ticket_queue")).filter((ticket) => pyEquals(pySubscript(ticket, "created_by"), currentUser));
+    let tickets = pyIterate(self(instance, "ticket_queue")).filter((ticket) => pyEquals(pyGetItem(ticket, "created_by"), currentUser));
     if (pyTruthy(status)) {
       tickets = tickets.filter((ticket) => {
-        const own = requireStr(pySubscript(ticket, "status"), "lower").toLowerCase();
-        return own === requireStr(status, "lower").toLowerCase();
+        const own = pyLower(pyGetItem(ticket, "status"));
+        return own === pyLower(status);
       });
     }
     return tickets;
   },
 };
 
-function createInstance(defaultState: PyDict): TicketApiInstance {
+function createInstance(constants: BfclConstants): TicketApiInstance {
   const vars: InstanceVars = new Map();
   return {
     vars,
     loadScenario(scenario) {
-      const defaults = moduleDefaults(defaultState, "ticket_api");
-      for (const key of ["ticket_queue", "ticket_counter", "current_user"]) {
-        vars.set(key, scenarioValue(scenario, key, defaultValue(defaults, key)));
-      }
+      const defaults = moduleDefaults(constants, "ticket_api");
+      for (const key of ["ticket_queue", "ticket_counter", "current_user"]) vars.set(key, scenarioValue(scenario, key, defaults));
     },
     publicState: () => publicAttributes(vars),
   };
@@ -167,7 +162,7 @@ export const TicketApiClass = defineBfclClass<TicketApiInstance>({
   className: "TicketAPI",
   moduleName: "ticket_api",
   stateless: false,
-  create: (constants) => createInstance(constants.defaultState),
+  create: createInstance,
   methods: {
     create_ticket: createTicket,
     get_ticket: getTicket,

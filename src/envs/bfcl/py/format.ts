@@ -14,6 +14,12 @@ export function floatRepr(x: number): string {
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    // Fast path: in this range JavaScript also writes the shortest round-trip digits in fixed notation.
+    const text = String(x);
+    return text.includes(".") ? text : `${text}.0`;
+  }
   const [mantissa, exponentText] = x.toExponential().split("e") as [string, string];
   const exponent = Number(exponentText);
   const negative = mantissa.startsWith("-");
@@ -120,19 +126,49 @@ function jsonKey(key: PyKey): string {
   return `"${Number.isInteger(key) ? intText(key) : floatRepr(key)}"`;
 }
 
-/** json.dumps(value) with default arguments (", " and ": " separators, ensure_ascii). */
-export function pyJsonDumps(value: PyValue): string {
+export interface JsonDumpsOptions {
+  /** json.dumps(sort_keys=True): keys sorted by their JSON text. */
+  readonly sortKeys?: boolean;
+  /** json.dumps(indent=n): newline and n spaces per level, "," and ": " separators. */
+  readonly indent?: number;
+}
+
+/** json.dumps(value) (by default: ", " and ": " separators, ensure_ascii, no sorting, no indent). */
+export function pyJsonDumps(value: PyValue, options: JsonDumpsOptions = {}): string {
+  return dumps(value, options, 0);
+}
+
+function dumps(value: PyValue, options: JsonDumpsOptions, level: number): string {
   if (value === null) return "null";
   if (value === true) return "true";
   if (value === false) return "false";
   if (typeof value === "number") return jsonNumber(value, !Number.isInteger(value));
   if (typeof value === "string") return jsonString(value);
-  if (Array.isArray(value)) return `[${value.map(pyJsonDumps).join(", ")}]`;
-  if (value instanceof Map) return `{${[...value].map(([key, inner]) => `${jsonKey(key)}: ${pyJsonDumps(inner)}`).join(", ")}}`;
+  if (Array.isArray(value)) return container("[", "]", value.map((item) => dumps(item, options, level + 1)), options, level);
+  if (value instanceof Map) {
+    const entries = [...value];
+    if (options.sortKeys === true) entries.sort(([a], [b]) => compareKeys(a, b));
+    return container("{", "}", entries.map(([key, inner]) => `${jsonKey(key)}: ${dumps(inner, options, level + 1)}`), options, level);
+  }
   if (value instanceof Set) throw new NotJsonSerializable("set");
   if (isFloat(value)) return jsonNumber(numberOf(value), true);
-  if (value.kind === "tuple") return `[${value.items.map(pyJsonDumps).join(", ")}]`;
+  if (value.kind === "tuple") return container("[", "]", value.items.map((item) => dumps(item, options, level + 1)), options, level);
   throw new NotJsonSerializable(value.pyClass);
+}
+
+/** Key order of sort_keys=True for keys of one type: numbers numerically, strings by code unit. */
+function compareKeys(a: PyKey, b: PyKey): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  const left = String(a);
+  const right = String(b);
+  return left < right ? -1 : left > right ? 1 : 0;
+}
+
+function container(open: string, close: string, parts: readonly string[], options: JsonDumpsOptions, level: number): string {
+  if (parts.length === 0) return `${open}${close}`;
+  if (options.indent === undefined) return `${open}${parts.join(", ")}${close}`;
+  const inner = "\n" + " ".repeat(options.indent * (level + 1));
+  return `${open}${inner}${parts.join(`,${inner}`)}\n${" ".repeat(options.indent * level)}${close}`;
 }
 
 /** How upstream turns a function's return value into the result string the model sees. */

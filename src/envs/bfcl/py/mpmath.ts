@@ -11,7 +11,7 @@ import { lnRounded, piRounded } from "./bigfloat-elementary.js";
 import { roundFloat } from "./arith.js";
 import { pyRaise } from "./errors.js";
 import { pyRepr } from "./format.js";
-import { pyInt } from "./int-parse.js";
+import { pyIntOf } from "./convert.js";
 import { isFloat, isPyObject, type PyObject, type PyValue } from "./value.js";
 
 /** Python's math.log(10, 2), the constant mpmath's digit/bit conversions use. */
@@ -38,7 +38,7 @@ export function reprDigits(prec: number): number {
 
 /** `mpmath.mp.dps = value`: the working precision in bits (int() of the value first, with its errors). */
 export function setDps(value: PyValue): number {
-  const prec = dpsToPrec(pyInt(value));
+  const prec = dpsToPrec(pyIntOf(value));
   if (prec > MAX_MPMATH_PREC) pyRaise("ValueError", `precision of ${prec} bits is beyond budgetrl's mpmath emulation (max ${MAX_MPMATH_PREC})`);
   return prec;
 }

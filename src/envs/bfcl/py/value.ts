@@ -23,7 +23,8 @@ export interface PyObject {
   readonly kind: "object";
   /** Upstream class name, e.g. "File". */
   readonly pyClass: string;
-  /** Public attributes in upstream order (vars() without "_" names). */
+  /** Public attributes in upstream order (vars() without "_" names), minus back-references such as a
+   * Directory's parent, so that state dumps stay trees. */
   pyAttributes(): readonly (readonly [string, PyValue])[];
   /** Python repr() of the instance (upstream __repr__, or the default `<module.Class object>`). */
   pyRepr(): string;

@@ -1,15 +1,16 @@
 // Test helpers for the BFCL backend classes: constants (upstream DEFAULT_STATE written out, a small stand-in for
 // long_context.py), keyword-argument calls that fill defaults as the executor does and return upstream's result
 // string, and access to the shared data dir (tests using it skip when it is absent).
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { expect } from "vitest";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/api.js";
+import { bindArguments } from "../../../../src/envs/bfcl/calls/bind.js";
 import { executionErrorText, PyException } from "../../../../src/envs/bfcl/py/errors.js";
 import { pyRepr, resultString } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson, parsePyJsonLines } from "../../../../src/envs/bfcl/py/json.js";
 import { dictGet, pyDeepCopy, type PyDict, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
+import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../data-dir.js";
 
 /** upstream DEFAULT_STATE of each module, as default_state.json holds it (JSON: sets as lists, str keys). */
 const DEFAULT_STATE_JSON = JSON.stringify({
@@ -47,13 +48,12 @@ export function instantiate<T extends BfclInstance>(cls: BfclClass<T>, scenario:
   return instance;
 }
 
-/** Call a method with keyword arguments (defaults filled from the spec): upstream's result string. */
+/** Call a method with keyword arguments, bound as the executor binds them (defaults copied): the result string. */
 export function call<T extends BfclInstance>(cls: BfclClass<T>, instance: T, name: string, kwargs: Readonly<Record<string, PyValue>> = {}): string {
   const spec = cls.methods[name];
   if (spec === undefined) throw new Error(`no method ${name}`);
-  const args = new Map<string, PyValue>(Object.entries(kwargs));
-  for (const param of spec.params) if (!args.has(param.name) && param.default !== undefined) args.set(param.name, param.default);
   try {
+    const args = bindArguments(`${cls.className}.${name}`, spec.params, { args: [], kwargs: Object.entries(kwargs) });
     return resultString(spec.run(instance, args));
   } catch (error) {
     if (error instanceof PyException) return executionErrorText(error);
@@ -66,18 +66,14 @@ export function attr(instance: BfclInstance, name: string): PyValue | undefined 
   return new Map(instance.publicState()).get(name);
 }
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../../..");
-
-/** The shared BFCL data dir (BFCL_DATA_DIR, else ../shared/bfcl next to the repo), or undefined when absent. */
-export const dataDir: string | undefined = [process.env.BFCL_DATA_DIR, join(repoRoot, "../shared/bfcl"), "/work/shared/bfcl"]
-  .find((dir): dir is string => dir !== undefined && existsSync(join(dir, "data")));
-
-export const skipWithoutData = dataDir === undefined;
-if (skipWithoutData) console.warn("BFCL data dir not found (set BFCL_DATA_DIR): data-driven BFCL backend tests are skipped");
+/** The shared BFCL data dir; tests that read it skip (with a warning) when it is absent. */
+const dataDir = BFCL_DATA_DIR;
+export const skipWithoutData = !HAS_BFCL_DATA;
+if (skipWithoutData) console.warn(`BFCL data not found at ${BFCL_DATA_DIR} (set BFCL_DATA_DIR): data-driven backend tests are skipped`);
 
 /** Constants read from the data dir's default_state.json and long_context.json. */
 export function dataConstants(): BfclConstants {
-  const dir = dataDir as string;
+  const dir = dataDir;
   return {
     defaultState: parsePyJson(readFileSync(join(dir, "default_state.json"), "utf8")) as PyDict,
     longContext: parsePyJson(readFileSync(join(dir, "long_context.json"), "utf8").trim()) as PyDict,
@@ -89,7 +85,7 @@ const entriesByFile = new Map<string, PyValue[]>();
 /** initial_config[className] of a data entry, e.g. entryConfig("multi_turn_base_0", "GorillaFileSystem"). */
 export function entryConfig(entryId: string, className: string): PyDict {
   const category = entryId.replace(/^multi_turn_/, "").replace(/_\d+$/, "");
-  const file = join(dataDir as string, "data", `BFCL_v4_multi_turn_${category}.json`);
+  const file = join(dataDir, "data", `BFCL_v4_multi_turn_${category}.json`);
   const entries = entriesByFile.get(file) ?? parsePyJsonLines(readFileSync(file, "utf8"));
   entriesByFile.set(file, entries);
   const entry = entries.find((item) => item instanceof Map && dictGet(item, "id") === entryId);

@@ -1,13 +1,16 @@
 // GorillaFileSystem commands on single files and directories of the current directory: mkdir, touch, echo,
 // cat, wc, sort, grep, tail, diff. File content is whatever was written (echo can store a non-str), and the
 // text commands then fail the way Python's str methods fail on it.
-import { argument } from "../../py/attributes.js";
-import { pyIn, pyLen } from "../../py/containers.js";
+import { pyLen } from "../../py/container-methods.js";
+import { pyContains } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
 import { pyStr } from "../../py/format.js";
-import { pyCompare, sortedStrings } from "../../py/compare.js";
-import { pySplitlines, pySplitWhitespace, requireStr } from "../../py/strings.js";
+import { pyCompare } from "../../py/operators.js";
+import { sortedStrings } from "../../py/reductions.js";
+import { strReceiver } from "../../py/str-methods.js";
+import { pySplitlines, pySplitWhitespace } from "../../py/text.js";
 import { isFloat, pyDictOf, pyEquals, pyTruthy, type PyValue } from "../../py/value.js";
+import { argument } from "../backend-support.js";
 import { currentOf, errorResult, inCurrent, validName, type FsMethod, type GorillaFileSystemInstance } from "./instance.js";
 import { addDirectory, addFile, getItem, isFile, type FsFile } from "./tree.js";
 
@@ -18,7 +21,7 @@ function localFile(instance: GorillaFileSystemInstance, name: PyValue): FsFile |
   return isFile(item) ? item : undefined;
 }
 
-const lines = (file: FsFile): string[] => pySplitlines(requireStr(file.content, "splitlines"));
+const lines = (file: FsFile): string[] => pySplitlines(strReceiver(file.content, "splitlines"));
 
 const mkdir: FsMethod = {
   params: [{ name: "dir_name" }],
@@ -75,11 +78,11 @@ const wc: FsMethod = {
   run(instance, args) {
     const name = argument(args, "file_name");
     const mode = argument(args, "mode");
-    if (!pyIn(mode, ["l", "w", "c"])) return errorResult(`wc: invalid mode '${pyStr(mode)}'`);
+    if (!pyContains(["l", "w", "c"], mode)) return errorResult(`wc: invalid mode '${pyStr(mode)}'`);
     const file = localFile(instance, name);
     if (file !== undefined) {
       if (pyEquals(mode, "l")) return pyDictOf({ count: lines(file).length, type: "lines" });
-      if (pyEquals(mode, "w")) return pyDictOf({ count: pySplitWhitespace(requireStr(file.content, "split")).length, type: "words" });
+      if (pyEquals(mode, "w")) return pyDictOf({ count: pySplitWhitespace(strReceiver(file.content, "split")).length, type: "words" });
       return pyDictOf({ count: pyLen(file.content), type: "characters" });
     }
     return errorResult(`wc: ${pyStr(name)}: No such file or directory`);
@@ -102,7 +105,7 @@ const grep: FsMethod = {
     const name = argument(args, "file_name");
     const pattern = argument(args, "pattern");
     const file = localFile(instance, name);
-    if (file !== undefined) return pyDictOf({ matching_lines: lines(file).filter((line) => pyIn(pattern, line)) });
+    if (file !== undefined) return pyDictOf({ matching_lines: lines(file).filter((line) => pyContains(line, pattern)) });
     return errorResult(`grep: ${pyStr(name)}: No such file or directory`);
   },
 };

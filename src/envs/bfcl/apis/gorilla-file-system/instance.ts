@@ -3,9 +3,8 @@
 // current.contents` with Python's hashing rules, and upstream's forbidden-character check for new names.
 import type { BfclInstance, MethodSpec } from "../../api.js";
 import { attribute, type InstanceVars } from "../../py/attributes.js";
-import { pyDictHas } from "../../py/containers.js";
+import { dictHas, pyContains } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
-import { pyIn } from "../../py/containers.js";
 import type { PyDict, PyValue } from "../../py/value.js";
 import { isDirectory, type FsDirectory } from "./tree.js";
 
@@ -33,13 +32,13 @@ export function currentOf(instance: GorillaFileSystemInstance): FsDirectory {
 
 /** `name in self._current_dir.contents`. */
 export function inCurrent(instance: GorillaFileSystemInstance, name: PyValue): boolean {
-  return pyDictHas(currentOf(instance).contents, name);
+  return dictHas(currentOf(instance).contents, name);
 }
 
 const FORBIDDEN = '|/\\?%*:"><';
 
 /** Upstream _validate_file_or_directory_name: no character of |/\?%*:">< in the name. */
 export function validName(name: PyValue): boolean {
-  for (const char of FORBIDDEN) if (pyIn(char, name)) return false;
+  for (const char of FORBIDDEN) if (pyContains(name, char)) return false;
   return true;
 }

@@ -3,10 +3,13 @@
 // With long_context, every file not listed in FILES_TAIL_USED gets FILE_CONTENT_EXTENSION appended, and every
 // directory without subdirectories is filled with the empty files named in POPULATE_FILE_EXTENSION.
 import type { BfclConstants } from "../../api.js";
-import { pyDictItem, pyIn, pyIterate, requireDict } from "../../py/containers.js";
+import { requireDict } from "../../py/container-methods.js";
+import { pyContains, pyIterate } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
-import { pyPlus } from "../../py/operators.js";
-import { dictGet, pyEquals, type PyDict, type PyValue } from "../../py/value.js";
+import { pyBinary } from "../../py/operators.js";
+import { pyGetItem } from "../../py/subscript.js";
+import { pyEquals, type PyDict, type PyValue } from "../../py/value.js";
+import { longContextConstant } from "../backend-support.js";
 import type { GorillaFileSystemInstance } from "./instance.js";
 import { addFile, createDirectory, createFile, type FsDirectory } from "./tree.js";
 
@@ -18,11 +21,7 @@ interface LongContextData {
 }
 
 function longContextData(constants: BfclConstants, enabled: boolean): LongContextData {
-  const constant = (name: string): PyValue => {
-    const value = dictGet(constants.longContext, name);
-    if (value === undefined) throw new Error(`BFCL constants: long_context.json has no ${name}; hint: pass the data dir's long_context.json`);
-    return value;
-  };
+  const constant = (name: string): PyValue => longContextConstant(constants, name);
   if (!enabled) return { enabled, fileContentExtension: "", filesTailUsed: [], populateNames: [] };
   return {
     enabled,
@@ -36,15 +35,15 @@ function loadDirectory(entries: PyValue, parent: FsDirectory, data: LongContextD
   let bottommost = true;
   for (const [name, entry] of requireDict(entries, "items")) {
     if (typeof name !== "string") pyRaise("TypeError", "budgetrl's file system supports only str names");
-    const type = pyDictItem(requireDict(entry, "__getitem__"), "type");
+    const type = pyGetItem(requireDict(entry, "__getitem__"), "type");
     if (pyEquals(type, "directory")) {
       bottommost = false;
       const child = createDirectory(name, parent);
-      loadDirectory(pyDictItem(requireDict(entry, "__getitem__"), "contents"), child, data);
+      loadDirectory(pyGetItem(requireDict(entry, "__getitem__"), "contents"), child, data);
       parent.contents.set(name, child);
     } else if (pyEquals(type, "file")) {
-      let content = pyDictItem(requireDict(entry, "__getitem__"), "content");
-      if (data.enabled && !pyIn(name, data.filesTailUsed)) content = pyPlus(content, data.fileContentExtension);
+      let content = pyGetItem(requireDict(entry, "__getitem__"), "content");
+      if (data.enabled && !pyContains(data.filesTailUsed, name)) content = pyBinary("+", content, data.fileContentExtension);
       parent.contents.set(name, createFile(name, content));
     }
   }
@@ -57,13 +56,13 @@ export function loadFileSystem(instance: GorillaFileSystemInstance, constants: B
   const data = longContextData(constants, longContext);
   instance.vars.set("long_context", longContext);
   let root = createDirectory("/", null);
-  const rootEntry = dictGet(scenario, "root");
+  const rootEntry = scenario.get("root");
   if (rootEntry !== undefined) {
     const named = requireDict(rootEntry, "keys");
     const first = [...named.keys()][0];
     if (first === undefined) pyRaise("IndexError", "list index out of range");
     if (typeof first !== "string") pyRaise("TypeError", "budgetrl's file system supports only str names");
-    const contents = pyDictItem(requireDict(pyDictItem(named, first), "__getitem__"), "contents");
+    const contents = pyGetItem(requireDict(pyGetItem(named, first), "__getitem__"), "contents");
     root = loadDirectory(contents, createDirectory(first, null), data);
   }
   instance.vars.set("root", root);

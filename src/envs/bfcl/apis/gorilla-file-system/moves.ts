@@ -2,10 +2,10 @@
 // destination are names in the current directory; an existing directory as destination receives the item.
 // Moving or copying a directory creates a new Directory object whose contents is the old contents dict
 // (mv) or a shallow copy of it (cp), exactly as upstream does, including the aliasing that follows.
-import { argument } from "../../py/attributes.js";
-import { pyDictHas, pyIn } from "../../py/containers.js";
+import { dictHas, pyContains } from "../../py/containers.js";
 import { pyStr } from "../../py/format.js";
 import { pyDictOf, pyTruthy, type PyValue } from "../../py/value.js";
+import { argument } from "../backend-support.js";
 import { currentOf, errorResult, inCurrent, type FsMethod } from "./instance.js";
 import { addDirectory, addFile, getItem, isDirectory, isFile, type FsDirectory, type FsNode } from "./tree.js";
 
@@ -33,11 +33,11 @@ const mv: FsMethod = {
     if (!inCurrent(instance, source)) return errorResult(`mv: cannot move '${pyStr(source)}': No such file or directory`);
     const item = getItem(current, source);
     if (!isFile(item) && !isDirectory(item)) return errorResult(`mv: cannot move '${pyStr(source)}': Not a file or directory`);
-    if (pyIn("/", destination)) return errorResult("mv: path not allowed in destination. Provide only a file or directory name.");
+    if (pyContains(destination, "/")) return errorResult("mv: path not allowed in destination. Provide only a file or directory name.");
     if (inCurrent(instance, destination)) {
       const target = getItem(current, destination);
       if (!isDirectory(target)) return errorResult(`mv: cannot move '${pyStr(source)}' to '${pyStr(destination)}': Not a directory`);
-      if (pyDictHas(target.contents, source)) {
+      if (dictHas(target.contents, source)) {
         return errorResult(`mv: cannot move '${pyStr(source)}' to '${pyStr(destination)}/${pyStr(source)}': File exists`);
       }
       pop(current, source);
@@ -59,12 +59,12 @@ const cp: FsMethod = {
     if (!inCurrent(instance, source)) return errorResult(`cp: cannot copy '${pyStr(source)}': No such file or directory`);
     const item = getItem(current, source);
     if (!isFile(item) && !isDirectory(item)) return errorResult(`cp: cannot copy '${pyStr(source)}': Not a file or directory`);
-    if (pyIn("/", destination)) return errorResult("cp: path not allowed in destination. Provide only a file or directory name.");
+    if (pyContains(destination, "/")) return errorResult("cp: path not allowed in destination. Provide only a file or directory name.");
     if (inCurrent(instance, destination)) {
       const target = getItem(current, destination);
       if (!isDirectory(target)) return errorResult(`cp: cannot copy '${pyStr(source)}' to '${pyStr(destination)}': Not a directory`);
       // Upstream checks for a key "destination/source", which never exists; a clash surfaces from _add_file.
-      if (pyDictHas(target.contents, `${pyStr(destination)}/${pyStr(source)}`)) {
+      if (dictHas(target.contents, `${pyStr(destination)}/${pyStr(source)}`)) {
         return errorResult(`cp: cannot copy '${pyStr(source)}' to '${pyStr(destination)}/${pyStr(source)}': File exists`);
       }
       place(target, source, item, true);

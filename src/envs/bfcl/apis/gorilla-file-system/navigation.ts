@@ -2,12 +2,14 @@
 // shared path resolution (upstream _navigate_to_directory). pwd walks parent links up to a directory with no
 // parent; since upstream compares names against the root object (never equal), the root's own name is part of
 // the path ("/workspace/documents", or "//" for the default root named "/").
-import { argument } from "../../py/attributes.js";
+import { pyContains } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
-import { pyIn } from "../../py/containers.js";
 import { pyStr } from "../../py/format.js";
-import { formatFixed, pyRstrip, pyStrip, requireStr, utf8Length } from "../../py/strings.js";
+import { formatFixed } from "../../py/format-spec.js";
+import { strReceiver } from "../../py/str-methods.js";
+import { pyRstrip, pyStrip, utf8Length } from "../../py/text.js";
 import { pyDictOf, pyEquals, pyTruthy, type PyDict, type PyValue } from "../../py/value.js";
+import { argument } from "../backend-support.js";
 import { currentOf, errorResult, rootOf, type FsMethod, type GorillaFileSystemInstance } from "./instance.js";
 import { getItem, isDirectory, isFile, type FsDirectory } from "./tree.js";
 
@@ -15,7 +17,7 @@ import { getItem, isDirectory, isFile, type FsDirectory } from "./tree.js";
 export function navigate(instance: GorillaFileSystemInstance, path: PyValue): FsDirectory | PyDict {
   if (path === null || pyEquals(path, ".")) return currentOf(instance);
   if (pyEquals(path, "/")) return rootOf(instance);
-  const text = requireStr(path, "strip");
+  const text = strReceiver(path, "strip");
   let directory = text.startsWith("/") ? rootOf(instance) : currentOf(instance);
   for (const name of pyStrip(text, "/").split("/")) {
     const next = getItem(directory, name);
@@ -46,7 +48,7 @@ const ls: FsMethod = {
 const cd: FsMethod = {
   params: [{ name: "folder" }],
   run(instance, args) {
-    let folder = pyRstrip(requireStr(argument(args, "folder"), "rstrip"), "/");
+    let folder = pyRstrip(strReceiver(argument(args, "folder"), "rstrip"), "/");
     if (folder === "") folder = "/";
     if (![".", "..", "/"].includes(folder) && folder.includes("/")) {
       return errorResult(`cd: ${folder}: Unsupported path. Only one folder level at a time is supported.`);
@@ -89,18 +91,18 @@ const find: FsMethod = {
       if (depth > RECURSION_LIMIT) recursionError(true);
       for (const [itemName, item] of directory.contents) {
         const itemPath = `${base}/${pyStr(itemName)}`;
-        if (name === null || pyIn(name, itemName)) matches.push(itemPath);
+        if (name === null || pyContains(itemName, name)) matches.push(itemPath);
         if (isDirectory(item)) search(item, itemPath, depth + 1);
       }
     };
-    search(target, pyRstrip(requireStr(path, "rstrip"), "/"), 0);
+    search(target, pyRstrip(strReceiver(path, "rstrip"), "/"), 0);
     return pyDictOf({ matches });
   },
 };
 
 function diskSize(item: PyValue, depth: number): number {
   if (depth > RECURSION_LIMIT) recursionError(false);
-  if (isFile(item)) return utf8Length(requireStr(item.content, "encode"));
+  if (isFile(item)) return utf8Length(strReceiver(item.content, "encode"));
   if (isDirectory(item)) return [...item.contents.values()].reduce((total: number, child) => total + diskSize(child, depth + 1), 0);
   return 0;
 }

@@ -3,7 +3,7 @@
 // Objects are shared by reference exactly where upstream shares them: a moved directory keeps its children
 // (whose parent still points at the old directory object), a copied directory gets a shallow copy of the
 // contents dict (the same child objects), so later edits show up where they show up upstream.
-import { pyDictSet } from "../../py/containers.js";
+import { setDictItem } from "../../py/container-methods.js";
 import { pyRaise } from "../../py/errors.js";
 import { pyRepr, pyStr } from "../../py/format.js";
 import { isPyObject, pyEquals, pyTypeName, type PyDict, type PyObject, type PyValue } from "../../py/value.js";
@@ -98,7 +98,7 @@ export function addFile(directory: FsDirectory, fileName: PyValue, content: PyVa
   const name = nameOf(fileName);
   if (directory.contents.has(name)) pyRaise("ValueError", `File '${name}' already exists in directory '${directory.name}'.`);
   const file = createFile(name, content);
-  pyDictSet(directory.contents, name, file);
+  setDictItem(directory.contents, name, file);
   return file;
 }
 
@@ -107,7 +107,7 @@ export function addDirectory(directory: FsDirectory, dirName: PyValue): FsDirect
   const name = nameOf(dirName);
   if (directory.contents.has(name)) pyRaise("ValueError", `Directory '${name}' already exists in directory '${directory.name}'.`);
   const child = createDirectory(name, directory);
-  pyDictSet(directory.contents, name, child);
+  setDictItem(directory.contents, name, child);
   return child;
 }
 

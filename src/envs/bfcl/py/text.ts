@@ -1,16 +1,7 @@
-// Python str methods the BFCL backends call, with CPython's exact behaviour: splitlines() and split() on
-// Python's own line-boundary and whitespace sets, strip/rstrip with a character set, zfill, lower, len() in
-// code points, UTF-8 byte length, sorted() order (code points, not UTF-16 units), "%.2f"-style fixed
-// formatting with round-half-even on the exact binary value, and the AttributeError a non-str receiver raises.
-import { roundFloat } from "./arith.js";
-import { pyRaise } from "./errors.js";
-import { pyTypeName, type PyValue } from "./value.js";
-
-/** The str receiver of `value.<method>()`, or the AttributeError Python raises for any other type. */
-export function requireStr(value: PyValue, method: string): string {
-  if (typeof value === "string") return value;
-  return pyRaise("AttributeError", `'${pyTypeName(value)}' object has no attribute '${method}'`);
-}
+// Python str operations on text the file system and message backends need, with CPython's exact behaviour:
+// splitlines() and split() on Python's own line-boundary and whitespace sets, strip/rstrip with a character
+// set, zfill, len() in code points, the UTF-8 byte length and str ordering (by code point, not UTF-16 unit).
+// The receiver checks (AttributeError for a non-str) live in str-methods.ts.
 
 // str.splitlines() boundaries: \n \r (\r\n) \v \f \x1c \x1d \x1e \x85 \u2028 \u2029.
 const LINE_BREAKS = new Set(["\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]);
@@ -71,11 +62,6 @@ export function pyStrip(text: string, chars: string): string {
   return points.slice(start, end).join("");
 }
 
-/** str.lower() (JavaScript's full Unicode lowercasing, final sigma included, agrees with CPython's). */
-export function pyLower(text: string): string {
-  return text.toLowerCase();
-}
-
 /** str.zfill(width): zeros after a leading sign. */
 export function pyZfill(text: string, width: number): string {
   const length = pyStrLen(text);
@@ -107,18 +93,4 @@ export function compareStr(a: string, b: string): number {
     if (difference !== 0) return difference;
   }
   return left.length - right.length;
-}
-
-/** f"{x:.{digits}f}" for a finite number: round-half-even on the exact binary value, as CPython formats. */
-export function formatFixed(x: number, digits: number): string {
-  if (Number.isNaN(x)) return "nan";
-  if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
-  const rounded = roundFloat(x, digits);
-  const text = Math.abs(rounded) < 1e21 ? Math.abs(rounded).toFixed(digits) : exactFixed(Math.abs(rounded), digits);
-  return (rounded < 0 || Object.is(rounded, -0) ? "-" : "") + text;
-}
-
-function exactFixed(x: number, digits: number): string {
-  const whole = BigInt(x).toString();
-  return digits > 0 ? `${whole}.${"0".repeat(digits)}` : whole;
 }
