@@ -3,43 +3,22 @@
 // set, zfill, len() in code points, the UTF-8 byte length and str ordering (by code point, not UTF-16 unit).
 // The receiver checks (AttributeError for a non-str) live in str-methods.ts.
 
-// str.splitlines() boundaries: \n \r (\r\n) \v \f \x1c \x1d \x1e \x85 \u2028 \u2029.
-const LINE_BREAKS = new Set(["\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029"]);
+// str.splitlines() boundaries: \r\n, then \n \r \v \f \x1c \x1d \x1e \x85 \u2028 \u2029.
+const LINE_BREAK = /\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]/;
 
 /** str.splitlines() without keepends. */
 export function pySplitlines(text: string): string[] {
-  const lines: string[] = [];
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string;
-    if (!LINE_BREAKS.has(char)) continue;
-    lines.push(text.slice(start, i));
-    if (char === "\r" && text[i + 1] === "\n") i++;
-    start = i + 1;
-  }
-  if (start < text.length) lines.push(text.slice(start));
+  const lines = text.split(LINE_BREAK);
+  if (lines[lines.length - 1] === "") lines.pop();
   return lines;
 }
 
-// str.isspace() characters (all BMP): what str.split() with no separator splits on.
-const WHITESPACE = new Set([
-  "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1d", "\x1e", "\x1f", " ", "\x85", "\xa0", "\u1680",
-  "\u2000", "\u2001", "\u2002", "\u2003", "\u2004", "\u2005", "\u2006", "\u2007", "\u2008", "\u2009", "\u200a",
-  "\u2028", "\u2029", "\u202f", "\u205f", "\u3000",
-]);
+// Runs of str.isspace() characters: what str.split() with no separator splits on.
+const WHITESPACE_RUN = /[\t\n\x0b\x0c\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/;
 
 /** str.split() with no separator: runs of whitespace split, no empty strings. */
 export function pySplitWhitespace(text: string): string[] {
-  const words: string[] = [];
-  let current = "";
-  for (const char of text) {
-    if (WHITESPACE.has(char)) {
-      if (current !== "") words.push(current);
-      current = "";
-    } else current += char;
-  }
-  if (current !== "") words.push(current);
-  return words;
+  return text.split(WHITESPACE_RUN).filter((word) => word !== "");
 }
 
 /** str.rstrip(chars). */
@@ -83,14 +62,21 @@ export function utf8Length(text: string): number {
   return Buffer.byteLength(text, "utf8");
 }
 
-/** Python's str ordering: by code point. */
+const isSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdfff;
+
+/**
+ * Python's str ordering: by code point. UTF-16 order agrees except where a surrogate (part of a code point
+ * above U+FFFF) meets a BMP unit above it (U+E000..U+FFFF); the surrogate side is then the larger.
+ */
 export function compareStr(a: string, b: string): number {
-  const left = [...a];
-  const right = [...b];
-  const length = Math.min(left.length, right.length);
+  const length = Math.min(a.length, b.length);
   for (let i = 0; i < length; i++) {
-    const difference = ((left[i] as string).codePointAt(0) ?? 0) - ((right[i] as string).codePointAt(0) ?? 0);
-    if (difference !== 0) return difference;
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x === y) continue;
+    const xs = isSurrogate(x);
+    if (xs === isSurrogate(y)) return x - y;
+    return xs ? 1 : -1;
   }
-  return left.length - right.length;
+  return a.length - b.length;
 }

@@ -31,18 +31,24 @@ export function isDirectory(value: PyValue | undefined): value is FsDirectory {
   return isPyObject(value) && value.pyClass === "Directory";
 }
 
+/** Upstream File (vars() also holds a private _last_modified, a wall-clock time upstream never reads back). */
+class FileObject implements FsFile {
+  readonly kind = "object";
+  readonly pyClass = "File";
+  constructor(public name: string, public content: PyValue) {}
+  pyAttributes(): readonly (readonly [string, PyValue])[] {
+    return [["name", this.name], ["content", this.content]];
+  }
+  pyRepr(): string {
+    return `<<File: ${this.name}, Content: ${pyStr(this.content)}>>`;
+  }
+  pyEquals(other: PyValue): boolean {
+    return isFile(other) && other.name === this.name && pyEquals(this.content, other.content);
+  }
+}
+
 export function createFile(name: string, content: PyValue = ""): FsFile {
-  const file: FsFile = {
-    kind: "object",
-    pyClass: "File",
-    name,
-    content,
-    // vars(File) also holds a private _last_modified (a wall-clock time upstream never reads back).
-    pyAttributes: () => [["name", file.name], ["content", file.content]],
-    pyRepr: () => `<<File: ${file.name}, Content: ${pyStr(file.content)}>>`,
-    pyEquals: (other) => isFile(other) && other.name === file.name && pyEquals(file.content, other.content),
-  };
-  return file;
+  return new FileObject(name, content);
 }
 
 /** Contents dicts whose repr is in progress: Python prints a dict met again inside itself as "{...}". */
@@ -72,20 +78,27 @@ function contentsEqual(a: PyDict, b: PyDict): boolean {
   }
 }
 
+/** Upstream Directory. */
+class DirectoryObject implements FsDirectory {
+  readonly kind = "object";
+  readonly pyClass = "Directory";
+  contents: PyDict = new Map();
+  constructor(public name: string, public parent: FsDirectory | null) {}
+  // `parent` is a public attribute upstream too; it is left out here because it points back up the tree (a
+  // recursive dump would never end) and upstream's __eq__ ignores it.
+  pyAttributes(): readonly (readonly [string, PyValue])[] {
+    return [["name", this.name], ["contents", this.contents]];
+  }
+  pyRepr(): string {
+    return `<Directory: ${this.name}, Parent: ${this.parent === null ? "None" : this.parent.name}, Contents: ${contentsRepr(this.contents)}>`;
+  }
+  pyEquals(other: PyValue): boolean {
+    return isDirectory(other) && other.name === this.name && contentsEqual(this.contents, other.contents);
+  }
+}
+
 export function createDirectory(name: string, parent: FsDirectory | null): FsDirectory {
-  const directory: FsDirectory = {
-    kind: "object",
-    pyClass: "Directory",
-    name,
-    parent,
-    contents: new Map(),
-    // `parent` is a public attribute upstream too; it is left out here because it points back up the tree
-    // (a recursive dump would never end) and upstream's __eq__ ignores it.
-    pyAttributes: () => [["name", directory.name], ["contents", directory.contents]],
-    pyRepr: () => `<Directory: ${directory.name}, Parent: ${directory.parent === null ? "None" : directory.parent.name}, Contents: ${contentsRepr(directory.contents)}>`,
-    pyEquals: (other) => isDirectory(other) && other.name === directory.name && contentsEqual(directory.contents, other.contents),
-  };
-  return directory;
+  return new DirectoryObject(name, parent);
 }
 
 /** A name that can become a contents key (upstream accepts any hashable; only str names are supported here). */
