@@ -15,7 +15,7 @@ import { navigationMethods } from "./gorilla-file-system/navigation.js";
 export type { GorillaFileSystemInstance } from "./gorilla-file-system/instance.js";
 export type { FsDirectory, FsFile } from "./gorilla-file-system/tree.js";
 
-export const GorillaFileSystemClass = defineBfclClass<GorillaFileSystemInstance>({
+export const gorillaFileSystemClass = defineBfclClass<GorillaFileSystemInstance>({
   className: "GorillaFileSystem",
   moduleName: "gorilla_file_system",
   stateless: false,

@@ -188,7 +188,7 @@ const percentage: Method = {
   },
 };
 
-export const MathApiClass = defineBfclClass<MathApiInstance>({
+export const mathApiClass = defineBfclClass<MathApiInstance>({
   className: "MathAPI",
   moduleName: "math_api",
   stateless: true,

@@ -203,7 +203,7 @@ function createInstance(constants: BfclConstants): MessageApiInstance {
   return instance;
 }
 
-export const MessageApiClass = defineBfclClass<MessageApiInstance>({
+export const messageApiClass = defineBfclClass<MessageApiInstance>({
   className: "MessageAPI",
   moduleName: "message_api",
   stateless: false,

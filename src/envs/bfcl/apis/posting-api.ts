@@ -232,7 +232,7 @@ function createInstance(constants: BfclConstants): TwitterApiInstance {
   };
 }
 
-export const TwitterApiClass = defineBfclClass<TwitterApiInstance>({
+export const postingApiClass = defineBfclClass<TwitterApiInstance>({
   className: "TwitterAPI",
   moduleName: "posting_api",
   stateless: false,

@@ -158,7 +158,7 @@ function createInstance(constants: BfclConstants): TicketApiInstance {
   };
 }
 
-export const TicketApiClass = defineBfclClass<TicketApiInstance>({
+export const ticketApiClass = defineBfclClass<TicketApiInstance>({
   className: "TicketAPI",
   moduleName: "ticket_api",
   stateless: false,

@@ -2,23 +2,28 @@
 // running upstream gorilla_file_system.py through execute_multi_turn_func_call on the same calls and scenario.
 import { describe, expect, it } from "vitest";
 import type { BfclConstants } from "../../../../src/envs/bfcl/api.js";
-import { GorillaFileSystemClass } from "../../../../src/envs/bfcl/apis/gorilla-file-system.js";
+import { gorillaFileSystemClass } from "../../../../src/envs/bfcl/apis/gorilla-file-system.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { type Step, dataConstants, entryConfig, expectState, py, runSteps, skipWithoutData } from "./harness.js";
+import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 const run = (scenario: PyDict, longContext: boolean, steps: readonly Step[], constants?: BfclConstants) =>
-  runSteps(GorillaFileSystemClass, scenario, longContext, steps, constants);
+  runSteps(gorillaFileSystemClass, scenario, longContext, steps, constants);
 
 describe("GorillaFileSystem", () => {
+  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/gorilla_file_system.json", () => {
+    expectMatchesFuncDocs(gorillaFileSystemClass);
+  });
+
   it("exposes upstream's public attributes in order: long_context, then root", () => {
-    const instance = runSteps(GorillaFileSystemClass, new Map(), false, []);
+    const instance = runSteps(gorillaFileSystemClass, new Map(), false, []);
     expect(instance.publicState().map(([name]) => name)).toEqual(["long_context", "root"]);
   });
 
   it("with long_context, extends file contents (except FILES_TAIL_USED) and populates directories without subdirectories", () => {
     // Test constants: FILE_CONTENT_EXTENSION " [padding]", FILES_TAIL_USED ["log.txt"], POPULATE_FILE_EXTENSION two names.
     const scenario = py('{"root": {"home": {"type": "directory", "contents": {"a.txt": {"type": "file", "content": "A"}, "log.txt": {"type": "file", "content": "L"}, "sub": {"type": "directory", "contents": {}}}}}}') as PyDict;
-    const instance = runSteps(GorillaFileSystemClass, scenario, true, [
+    const instance = runSteps(gorillaFileSystemClass, scenario, true, [
       ["ls", "{}", '{"current_directory_content": ["a.txt", "log.txt", "sub"]}'],
       ["cat", '{"file_name": "a.txt"}', '{"file_content": "A [padding]"}'],
       ["cat", '{"file_name": "log.txt"}', '{"file_content": "L"}'],

@@ -1,25 +1,30 @@
 // MathAPI against upstream: every expected string below was produced by CPython 3.11 running upstream
 // math_api.py (with mpmath 1.3.0) through execute_multi_turn_func_call on the same calls.
 import { describe, expect, it } from "vitest";
-import { MathApiClass } from "../../../../src/envs/bfcl/apis/math-api.js";
+import { mathApiClass } from "../../../../src/envs/bfcl/apis/math-api.js";
 import type { PyDict, PyValue } from "../../../../src/envs/bfcl/py/value.js";
-import { call, instantiate, py } from "./harness.js";
+import { call, instantiate, py, skipWithoutData } from "./harness.js";
+import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 /** [method, keyword arguments as JSON (floats keep their ".0"; Infinity allowed), upstream's result string]. */
 type Step = readonly [string, string, string];
 
 function check(steps: readonly Step[]): void {
-  const instance = instantiate(MathApiClass);
+  const instance = instantiate(mathApiClass);
   for (const [name, kwargs, expected] of steps) {
     const args = Object.fromEntries(py(kwargs) as PyDict) as Record<string, PyValue>;
-    expect(call(MathApiClass, instance, name, args), `${name}(${kwargs})`).toBe(expected);
+    expect(call(mathApiClass, instance, name, args), `${name}(${kwargs})`).toBe(expected);
   }
 }
 
 describe("MathAPI", () => {
+  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/math_api.json", () => {
+    expectMatchesFuncDocs(mathApiClass);
+  });
+
   it("is stateless: no public state", () => {
-    expect(MathApiClass.stateless).toBe(true);
-    expect(instantiate(MathApiClass).publicState()).toEqual([]);
+    expect(mathApiClass.stateless).toBe(true);
+    expect(instantiate(mathApiClass).publicState()).toEqual([]);
   });
 
   it("logarithm goes through mpmath: repr digits follow the precision, complex logs, errors become {error: str(e)}", () => {

@@ -2,14 +2,19 @@
 // running upstream message_api.py through execute_multi_turn_func_call on the same calls and scenario.
 import { describe, it } from "vitest";
 import type { BfclConstants } from "../../../../src/envs/bfcl/api.js";
-import { MessageApiClass } from "../../../../src/envs/bfcl/apis/message-api.js";
+import { messageApiClass } from "../../../../src/envs/bfcl/apis/message-api.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { type Step, dataConstants, entryConfig, expectState, py, runSteps, skipWithoutData } from "./harness.js";
+import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 const run = (scenario: PyDict, longContext: boolean, steps: readonly Step[], constants?: BfclConstants) =>
-  runSteps(MessageApiClass, scenario, longContext, steps, constants);
+  runSteps(messageApiClass, scenario, longContext, steps, constants);
 
 describe("MessageAPI", () => {
+  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/message_api.json", () => {
+    expectMatchesFuncDocs(messageApiClass);
+  });
+
   it("rejects everything but list_users, get_user_id and login before a login", () => {
     const instance = run(py("{}") as PyDict, false, [
       ["list_users", "{}", '{"user_list": ["Alice", "Bob", "Catherine", "Daniel"]}'],

@@ -1,22 +1,27 @@
 // TicketAPI against upstream: every expected string below was produced by CPython 3.11 running upstream
 // ticket_api.py (through execute_multi_turn_func_call) on the same calls.
 import { describe, expect, it } from "vitest";
-import { TicketApiClass } from "../../../../src/envs/bfcl/apis/ticket-api.js";
+import { ticketApiClass } from "../../../../src/envs/bfcl/apis/ticket-api.js";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyDict, pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 import { attr, call, dataConstants, entryConfig, instantiate, py, skipWithoutData } from "./harness.js";
+import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 type Step = readonly [string, Readonly<Record<string, PyValue>>, string];
 
 function run(steps: readonly Step[]) {
-  const instance = instantiate(TicketApiClass);
-  for (const [name, kwargs, expected] of steps) expect(call(TicketApiClass, instance, name, kwargs), `${name}(${JSON.stringify(kwargs)})`).toBe(expected);
+  const instance = instantiate(ticketApiClass);
+  for (const [name, kwargs, expected] of steps) expect(call(ticketApiClass, instance, name, kwargs), `${name}(${JSON.stringify(kwargs)})`).toBe(expected);
   return instance;
 }
 
 describe("TicketAPI", () => {
+  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/ticket_api.json", () => {
+    expectMatchesFuncDocs(ticketApiClass);
+  });
+
   it("starts from DEFAULT_STATE and keeps upstream's attribute order", () => {
-    const instance = instantiate(TicketApiClass);
+    const instance = instantiate(ticketApiClass);
     expect(instance.publicState().map(([name]) => name)).toEqual(["ticket_queue", "ticket_counter", "current_user"]);
     expect(pyRepr(attr(instance, "ticket_counter") ?? null)).toBe("1");
   });
@@ -69,7 +74,7 @@ describe("TicketAPI", () => {
   });
 
   it.skipIf(skipWithoutData)("replays calls on a data entry's initial config (multi_turn_base_23), KeyError included", () => {
-    const instance = instantiate(TicketApiClass, entryConfig("multi_turn_base_23", "TicketAPI"), false, dataConstants());
+    const instance = instantiate(ticketApiClass, entryConfig("multi_turn_base_23", "TicketAPI"), false, dataConstants());
     const steps: Step[] = [
       ["get_ticket", { ticket_id: 7423 }, '{"id": 7423, "status": "unresolved", "description": "Minor snag in the ticketing system."}'],
       ["ticket_login", { username: "a", password: "b" }, '{"success": true}'],
@@ -78,7 +83,7 @@ describe("TicketAPI", () => {
       ["edit_ticket", { ticket_id: 7423, updates: py('{"priority": 3}') }, '{"status": "Ticket 7423 has been updated successfully."}'],
       ["get_ticket", { ticket_id: 7423 }, '{"id": 7423, "status": "Closed", "description": "Minor snag in the ticketing system.", "priority": 3}'],
     ];
-    for (const [name, kwargs, expected] of steps) expect(call(TicketApiClass, instance, name, kwargs)).toBe(expected);
+    for (const [name, kwargs, expected] of steps) expect(call(ticketApiClass, instance, name, kwargs)).toBe(expected);
     expect(pyRepr(attr(instance, "current_user") ?? null)).toBe("'a'");
   });
 });
