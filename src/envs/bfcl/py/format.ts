@@ -94,7 +94,11 @@ export class NotJsonSerializable extends Error {
 }
 
 /** JSON string literal with ensure_ascii=True, as Python's json module writes it. */
+const PLAIN_JSON = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+
 export function jsonString(text: string): string {
+  // Fast path: printable ASCII without quotes or backslashes needs no escaping.
+  if (PLAIN_JSON.test(text)) return `"${text}"`;
   let out = '"';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
