@@ -5,20 +5,15 @@
 import { join } from "node:path";
 import type { BfclConstants } from "./api.js";
 import { dictAt, readJsonFile } from "./data-files.js";
-import { PY_ELLIPSIS } from "./py/ellipsis.js";
+import { fromEllipsisMarker } from "./py/ellipsis.js";
 import { isDict, isList, isTuple, pyTuple, type PyDict, type PyValue } from "./py/value.js";
 
-export const ELLIPSIS_MARKER = "__python_ellipsis__";
-
-function isEllipsisMarker(value: PyDict): boolean {
-  return value.size === 1 && value.get(ELLIPSIS_MARKER) === true;
-}
-
-/** The value with every Ellipsis marker replaced by PY_ELLIPSIS (a new value where anything changed). */
+/** The value with every Ellipsis marker replaced by PY_ELLIPSIS, at any depth (containers are rebuilt). */
 export function restoreEllipsis(value: PyValue): PyValue {
   if (isList(value)) return value.map(restoreEllipsis);
   if (isDict(value)) {
-    if (isEllipsisMarker(value)) return PY_ELLIPSIS;
+    const marker = fromEllipsisMarker(value);
+    if (marker !== value) return marker;
     const out: PyDict = new Map();
     for (const [key, inner] of value) out.set(key, restoreEllipsis(inner));
     return out;
