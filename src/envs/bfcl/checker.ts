@@ -70,14 +70,14 @@ export function stateChecker(model: ReadonlyMap<string, BfclInstance>, truth: Re
   return VALID;
 }
 
-/** Items of `needed` not covered by `available`, counting duplicates (upstream _is_subsequence_unordered). */
+/** Items of `needed` not covered by `available`, counting duplicates (upstream _is_subsequence_unordered: each
+ * needed item removes one equal item from a copy). Results can be long texts: comparing is cheaper than hashing. */
 export function missingItems(needed: readonly string[], available: readonly string[]): string[] {
-  const counts = new Map<string, number>();
-  for (const item of available) counts.set(item, (counts.get(item) ?? 0) + 1);
+  const pool = available.slice();
   const missing: string[] = [];
   for (const item of needed) {
-    const count = counts.get(item) ?? 0;
-    if (count > 0) counts.set(item, count - 1);
+    const index = pool.indexOf(item);
+    if (index >= 0) pool.splice(index, 1);
     else missing.push(item);
   }
   return missing;

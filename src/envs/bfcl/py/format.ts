@@ -3,8 +3,24 @@
 // into str(), and an exception into "Error during execution: " + str(exception).
 import { isFloat, numberOf, type PyKey, type PyValue } from "./value.js";
 
+const FLOAT_TEXTS = new Map<number, string>();
+const MAX_FLOAT_TEXTS = 100_000;
+
 /** repr(float): shortest round-trip digits; fixed notation for 1e-4 <= |x| < 1e16, else scientific. */
 export function floatRepr(x: number): string {
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    // Fast path: in this range JS also prints plain decimals, with the same shortest round-trip digits.
+    // Backends print the same prices and readings again and again: a lookup is cheaper than the digits.
+    let text = FLOAT_TEXTS.get(x);
+    if (text === undefined) {
+      text = String(x);
+      if (!text.includes(".")) text = `${text}.0`;
+      if (FLOAT_TEXTS.size >= MAX_FLOAT_TEXTS) FLOAT_TEXTS.clear();
+      FLOAT_TEXTS.set(x, text);
+    }
+    return text;
+  }
   if (Number.isNaN(x)) return "nan";
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
@@ -82,8 +98,12 @@ export class NotJsonSerializable extends Error {
   }
 }
 
+/** Printable ASCII without '"' and '\\': written as is. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /** JSON string literal with ensure_ascii=True, as Python's json module writes it. */
 export function jsonString(text: string): string {
+  if (PLAIN_JSON_TEXT.test(text)) return `"${text}"`;
   let out = '"';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -124,7 +144,37 @@ export interface JsonDumpsOptions {
 
 /** json.dumps(value) (by default: ", " and ": " separators, ensure_ascii, no sorting, no indent). */
 export function pyJsonDumps(value: PyValue, options: JsonDumpsOptions = {}): string {
-  return dumps(value, options, 0);
+  return options.indent === undefined && options.sortKeys !== true ? dumpsCompact(value) : dumps(value, options, 0);
+}
+
+/** The default json.dumps, built by concatenation: the hot path of every dict result. */
+function dumpsCompact(value: PyValue): string {
+  if (typeof value === "string") return jsonString(value);
+  if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonNumber(value, true);
+  if (value === null) return "null";
+  if (typeof value === "boolean") return value ? "true" : "false";
+  if (Array.isArray(value)) return sequenceCompact(value);
+  if (value instanceof Map) {
+    if (value.size === 0) return "{}";
+    let out = "{";
+    let first = true;
+    for (const [key, inner] of value) {
+      out += `${first ? "" : ", "}${jsonKey(key)}: ${dumpsCompact(inner)}`;
+      first = false;
+    }
+    return `${out}}`;
+  }
+  if (value instanceof Set) throw new NotJsonSerializable("set");
+  if (isFloat(value)) return jsonNumber(numberOf(value), true);
+  if (value.kind === "tuple") return sequenceCompact(value.items);
+  throw new NotJsonSerializable(value.pyClass);
+}
+
+function sequenceCompact(items: readonly PyValue[]): string {
+  if (items.length === 0) return "[]";
+  let out = `[${dumpsCompact(items[0] as PyValue)}`;
+  for (let index = 1; index < items.length; index++) out += `, ${dumpsCompact(items[index] as PyValue)}`;
+  return `${out}]`;
 }
 
 function dumps(value: PyValue, options: JsonDumpsOptions, level: number): string {
