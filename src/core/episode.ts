@@ -54,6 +54,8 @@ export interface Episode {
   readonly successTurn: number | null;
   /** Sum of rewards. */
   readonly return: number;
+  /** Env progress at reset (turn-level rewards are progress differences, starting from this). */
+  readonly initialProgress: number;
   /** Error text when stopReason is "error". */
   readonly error?: string;
 }

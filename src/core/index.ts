@@ -7,5 +7,6 @@ export * from "./gym.js";
 export * from "./hash.js";
 export * from "./json.js";
 export * from "./message.js";
+export * from "./outcome.js";
 export * from "./policy.js";
 export * from "./rng.js";

@@ -1,0 +1,47 @@
+// `budgetrl show RUN`: the Pass@(K,T) table of a stored run, recomputed from its episodes.
+import { z } from "zod";
+import { ConfigError } from "../core/errors.js";
+import { parseEvalConfig } from "../run/config.js";
+import { tableFor } from "../run/table.js";
+import { firstSuccesses, outcomeCounts } from "../store/episodes.js";
+import { openStore } from "../store/open.js";
+import { getRun, latestRunId, loadTasks } from "../store/runs.js";
+import { parseBudgetSpec } from "../core/budget.js";
+import { largestBudget } from "../run/config.js";
+import { defineCommand } from "./command.js";
+import { printRunTable } from "./run-summary.js";
+
+const schema = z.object({
+  run: z.string().optional().describe("run name (default: the latest run)"),
+  db: z.string().default("budgetrl.db").describe("SQLite run store"),
+  k: z.string().optional().describe("comma-separated K values (default: the run's)"),
+  json: z.boolean().default(false).describe("print the table as JSON"),
+});
+
+export const showCommand = defineCommand({
+  name: "show",
+  summary: "Print the Pass@(K,T) table of a stored run.",
+  positionals: ["run"],
+  schema,
+  examples: ["budgetrl show sokoban-20261202-101500 --db runs.db", "budgetrl show --db runs.db --k 1,8"],
+  async run(options, io) {
+    const store = openStore(options.db, { readonly: true });
+    try {
+      const run = options.run ?? latestRunId(store);
+      if (run === undefined) throw new ConfigError("RUN", `${options.db} has no runs`);
+      const record = getRun(store, run);
+      const config = parseEvalConfig(record.config);
+      const ks = options.k === undefined ? config.ks : options.k.split(",").map((part) => Number(part.trim()));
+      if (ks.some((k) => !Number.isInteger(k) || k < 1)) throw new ConfigError("--k", `expected positive integers, got "${options.k ?? ""}"`);
+      const referenceBudgets = new Map(loadTasks(store, run).map((task) => [task.index, task.referenceBudget]));
+      const largest = largestBudget(config.budgets.map((label) => parseBudgetSpec(label))).label;
+      const outcomes = { counts: outcomeCounts(store, run), firstSuccesses: config.protocol === "single" ? firstSuccesses(store, run, largest) : [], referenceBudgets };
+      const table = tableFor(config, outcomes, ks);
+      printRunTable(io, run, options.db, config, table, options.json);
+      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: budgetrl eval --resume --run ${run} --db ${options.db}\n`);
+      return 0;
+    } finally {
+      store.close();
+    }
+  },
+});

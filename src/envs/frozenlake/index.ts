@@ -1,0 +1,152 @@
+// FrozenLake for text agents (after Gymnasium's FrozenLake-v1).
+//
+// Description: cross a frozen lake from the start (S) to the goal (G) without falling into a hole (H).
+//   Maps are generated as Gymnasium's generate_random_map (size, frozen fraction p, reachable goal), or
+//   one of Gymnasium's named maps ("4x4", "8x8"), or read from task files (maps.ts).
+// Actions: "Up", "Down", "Left", "Right" (bare or <answer>Up</answer>; any case; aliases such as "u",
+//   "north"). Moving off the edge is legal and leaves the player in place. Text naming no direction is
+//   invalid: it costs the turn (reward 0) and the observation explains the answer format.
+// Observation: reset gives [system: rules, legend, answer format; user: the map with P for the player];
+//   each step gives [user: one line of feedback, then the map].
+// Rewards: 1 on reaching the goal, 0 otherwise.
+// Episode end: terminated with stopReason "success" on a goal, "failure" in a hole.
+// Slippery ice (option): the move goes the intended way with probability 1/3 and to each perpendicular side
+//   with 1/3, drawn from a random stream seeded by the reset seed and carried in the state (not in the key).
+// Info: progress = the oracle's success probability of the state; stateKey = hash of (task id, cell).
+// Oracle: value iteration for success probabilities, shortest paths for the remaining turns (oracle.ts).
+// Reference budget: referenceFactor x the shortest path length from S to G, ignoring slipperiness
+//   (unreachable goals: x the number of cells).
+// Arguments: see config.ts (size, p, slippery, map, referenceFactor).
+import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import { DataError } from "../../core/errors.js";
+import { hashHex } from "../../core/hash.js";
+import type { Json } from "../../core/json.js";
+import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
+import { DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { parseEnvOptions } from "../shared/options.js";
+import { createTaskCache } from "../shared/task-cache.js";
+import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
+import { generateMap } from "./generator.js";
+import { mapFromRows, namedMap, parseMaps, printMap, type FrozenLakeTask } from "./maps.js";
+import { buildOracle, type FrozenLakeOracle } from "./oracle.js";
+import { FROZENLAKE_INVALID_FEEDBACK, frozenLakeSystemPrompt, moveFeedback, renderLake } from "./render.js";
+import { compileLake, FROZEN, GOAL, HOLE, REWARD_GOAL, SLIP_OUTCOMES, type Lake } from "./rules.js";
+
+export type { FrozenLakeConfig } from "./config.js";
+export type { FrozenLakeTask } from "./maps.js";
+
+export interface CompiledFrozenLake {
+  readonly taskId: string;
+  readonly lake: Lake;
+  readonly oracle: FrozenLakeOracle;
+  /** Map text and state key per cell, filled on first use. */
+  readonly grids: (string | undefined)[];
+  readonly keys: (string | undefined)[];
+}
+
+export interface FrozenLakeState {
+  readonly task: FrozenLakeTask;
+  readonly compiled: CompiledFrozenLake;
+  readonly cell: number;
+  /** Slip random stream (sfc32 words), or null on dry ice. Not part of the state key. */
+  readonly rng: readonly [number, number, number, number] | null;
+}
+
+const NO_ACTIONS: readonly string[] = Object.freeze([]);
+
+/** Stable id of a map: a hash of its rows. */
+function frozenLakeTaskId(task: FrozenLakeTask): string {
+  return `frozenlake-${hashHex(printMap(task))}`;
+}
+
+function compile(task: FrozenLakeTask, slippery: boolean): CompiledFrozenLake {
+  const lake = compileLake(task);
+  const cells = lake.kind.length;
+  return { taskId: frozenLakeTaskId(task), lake, oracle: buildOracle(lake, slippery), grids: new Array(cells), keys: new Array(cells) };
+}
+
+function keyOf(state: FrozenLakeState): string {
+  const { keys, taskId } = state.compiled;
+  return (keys[state.cell] ??= hashHex(`${taskId}:${state.cell}`));
+}
+
+function gridOf(state: FrozenLakeState): string {
+  return (state.compiled.grids[state.cell] ??= renderLake(state.task, state.cell));
+}
+
+function info(state: FrozenLakeState, invalid: boolean, parsedAction: string | null): StepInfo {
+  const kind = state.compiled.lake.kind[state.cell];
+  const base = { progress: state.compiled.oracle.value[state.cell]!, stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
+  if (kind === GOAL) return { ...base, stopReason: "success" };
+  if (kind === HOLE) return { ...base, stopReason: "failure" };
+  return base;
+}
+
+function decode(json: Json): FrozenLakeTask {
+  const rows = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
+  if (!Array.isArray(rows) || !rows.every((row): row is string => typeof row === "string")) {
+    throw new DataError('frozenlake: a task must be {"rows": [string, ...]}');
+  }
+  return mapFromRows(rows, "task");
+}
+
+function stepState(state: FrozenLakeState, action: Message): StepResult<FrozenLakeState> {
+  const direction = parseDirection(typeof action.content === "string" ? action.content : "");
+  const parsedAction = direction < 0 ? null : DIRECTIONS[direction]!;
+  const { lake } = state.compiled;
+  if (lake.kind[state.cell] !== FROZEN) {
+    const observation = [userMessage(`The episode is over.\n${gridOf(state)}`)];
+    return { state, observation, reward: 0, terminated: true, info: info(state, direction < 0, parsedAction) };
+  }
+  if (direction < 0) {
+    const observation = [userMessage(`${FROZENLAKE_INVALID_FEEDBACK}\n${gridOf(state)}`)];
+    return { state, observation, reward: 0, terminated: false, info: info(state, true, null) };
+  }
+  let taken = direction;
+  let rng = state.rng;
+  if (rng !== null) {
+    const stream = rngFromState(rng);
+    taken = SLIP_OUTCOMES[direction]![stream.int(3)]!;
+    rng = stream.snapshot();
+  }
+  const cell = lake.next[state.cell * 4 + taken]!;
+  const next: FrozenLakeState = { task: state.task, compiled: state.compiled, cell, rng };
+  const kind = lake.kind[cell];
+  const landed = kind === GOAL ? "goal" : kind === HOLE ? "hole" : "frozen";
+  const observation = [userMessage(`${moveFeedback(direction, taken, cell === state.cell, landed)}\n${gridOf(next)}`)];
+  return { state: next, observation, reward: kind === GOAL ? REWARD_GOAL : 0, terminated: kind !== FROZEN, info: info(next, false, parsedAction) };
+}
+
+export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeTask, FrozenLakeState> {
+  const config: FrozenLakeConfig = parseEnvOptions("frozenlake", frozenLakeConfigSchema, options);
+  const cache = createTaskCache<FrozenLakeTask, CompiledFrozenLake>(printMap, (task) => compile(task, config.slippery), 256);
+  const systemPrompt = frozenLakeSystemPrompt(config.slippery);
+  return {
+    name: "frozenlake",
+    config,
+    generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
+    taskId: frozenLakeTaskId,
+    encodeTask: (task) => ({ rows: [...task.rows] }),
+    decodeTask: decode,
+    parseTasks: parseMaps,
+    referenceBudget(task) {
+      const compiled = cache.get(task);
+      const shortest = compiled.oracle.remaining[compiled.lake.start]!;
+      return config.referenceFactor * (Number.isFinite(shortest) ? shortest : compiled.lake.kind.length);
+    },
+    reset(task, { seed }) {
+      const compiled = cache.get(task);
+      const rng = config.slippery ? createRng(deriveSeed(seed, "frozenlake-slip")).snapshot() : null;
+      const state: FrozenLakeState = { task, compiled, cell: compiled.lake.start, rng };
+      return { state, observation: [systemMessage(systemPrompt), userMessage(gridOf(state))], info: info(state, false, null) };
+    },
+    step: stepState,
+    oracle(state): OracleAnswer {
+      const { oracle } = state.compiled;
+      return { optimal: oracle.optimal[state.cell]!, remaining: oracle.remaining[state.cell]!, value: oracle.value[state.cell]! };
+    },
+    validActions: (state) => (state.compiled.lake.kind[state.cell] !== FROZEN ? NO_ACTIONS : DIRECTIONS),
+    stateKey: keyOf,
+  };
+}

@@ -1,0 +1,114 @@
+// Tower of Hanoi for text agents: the optimal horizon is dialled by the number of disks (2^n - 1 moves).
+//
+// Description: move every disk from its start configuration to peg C, one top disk per turn, never putting
+//   a disk on a smaller one. Generated tasks start with every disk on A (or, with randomStart, from a
+//   seeded random legal configuration); task files give "<disks> [<pegs>]" per line (tasks.ts).
+// Actions: "<source>-><target>" with pegs A, B, C, e.g. "A->C" (bare or <answer>A->C</answer>; any case;
+//   also "AC", "A to C", "move disk 1 from A to C", ...; see actions.ts). validActions lists the legal
+//   moves in the order A->B, A->C, B->A, B->C, C->A, C->B. Text naming no move is invalid (parsedAction
+//   null); a move from an empty peg, onto a smaller disk, or onto the same peg is invalid too
+//   (parsedAction is the move's text). Both cost the turn, change nothing, and the observation lists the
+//   valid moves.
+// Observation: reset gives [system: rules and answer format; user: the pegs]; each step gives [user: one
+//   line of feedback, then the pegs]. Pegs are one line each, disks bottom to top, 1 the smallest.
+// Rewards: 1 on reaching the target, 0 for every other turn.
+// Episode end: terminated with stopReason "success" when every disk is on C. No failure end.
+// Info: progress = -(optimal moves remaining); stateKey = hash of the configuration (equal configurations
+//   of equally many disks have equal keys across tasks, since the target is always C).
+// Oracle: closed-form optimal distance from any configuration (oracle.ts); optimal = every legal move one
+//   step closer. Reference budget: referenceFactor x the optimal number of moves from the start.
+// Arguments: see config.ts (disks, randomStart, referenceFactor).
+import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import { DataError } from "../../core/errors.js";
+import { hashHex } from "../../core/hash.js";
+import type { Json } from "../../core/json.js";
+import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import { parseEnvOptions } from "../shared/options.js";
+import { parseMove } from "./actions.js";
+import { hanoiConfigSchema, type HanoiConfig } from "./config.js";
+import { generateHanoi } from "./generator.js";
+import { distanceTo, optimalMoves } from "./oracle.js";
+import { hanoiSystemPrompt, illegalFeedback, invalidFeedback, renderPegs } from "./render.js";
+import { checkMove, isSolved, legalMoves, moveDisk, moveText, PEGS, REWARD_SOLVED, type Configuration } from "./rules.js";
+import { hanoiTask, parseHanoiTasks, type HanoiTask } from "./tasks.js";
+
+export type { HanoiConfig } from "./config.js";
+export type { HanoiTask } from "./tasks.js";
+
+export interface HanoiState {
+  readonly task: HanoiTask;
+  /** Peg of every disk, smallest first. */
+  readonly pegs: Configuration;
+}
+
+function pegLetters(pegs: Configuration): string {
+  return pegs.map((peg) => PEGS[peg]).join("");
+}
+
+function keyOf(state: HanoiState): string {
+  return hashHex(`hanoi:${pegLetters(state.pegs)}`);
+}
+
+function validMoves(pegs: Configuration): string[] {
+  return isSolved(pegs) ? [] : legalMoves(pegs).map(([from, to]) => moveText(from, to));
+}
+
+function info(state: HanoiState, invalid: boolean, parsedAction: string | null): StepInfo {
+  const base = { progress: -distanceTo(state.pegs), stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
+  return isSolved(state.pegs) ? { ...base, stopReason: "success" } : base;
+}
+
+function decode(json: Json): HanoiTask {
+  const record = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { disks?: unknown; start?: unknown }) : {};
+  if (typeof record.disks !== "number" || typeof record.start !== "string") throw new DataError('hanoi: a task must be {"disks": number, "start": string}');
+  return hanoiTask(record.disks, record.start, "task");
+}
+
+function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
+  const move = parseMove(typeof action.content === "string" ? action.content : "");
+  const parsedAction = move === null ? null : moveText(move[0], move[1]);
+  const show = (target: HanoiState, line: string): Message[] => [userMessage(`${line}\n${renderPegs(target.pegs)}`)];
+  if (isSolved(state.pegs)) {
+    return { state, observation: show(state, "The puzzle is already solved."), reward: 0, terminated: true, info: info(state, move === null, parsedAction) };
+  }
+  if (move === null) {
+    return { state, observation: show(state, invalidFeedback(validMoves(state.pegs))), reward: 0, terminated: false, info: info(state, true, null) };
+  }
+  const verdict = checkMove(state.pegs, move[0], move[1]);
+  if (!verdict.legal) {
+    const line = illegalFeedback(parsedAction!, verdict.reason, validMoves(state.pegs));
+    return { state, observation: show(state, line), reward: 0, terminated: false, info: info(state, true, parsedAction) };
+  }
+  const next: HanoiState = { task: state.task, pegs: moveDisk(state.pegs, verdict.disk, move[1]) };
+  const solved = isSolved(next.pegs);
+  const line = `Moved disk ${verdict.disk + 1} from ${PEGS[move[0]]} to ${PEGS[move[1]]}.${solved ? " Every disk is on C: solved!" : ""}`;
+  return { state: next, observation: show(next, line), reward: solved ? REWARD_SOLVED : 0, terminated: solved, info: info(next, false, parsedAction) };
+}
+
+function startPegs(task: HanoiTask): Configuration {
+  return [...task.start].map((letter) => PEGS.indexOf(letter as (typeof PEGS)[number]));
+}
+
+export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState> {
+  const config: HanoiConfig = parseEnvOptions("hanoi", hanoiConfigSchema, options);
+  return {
+    name: "hanoi",
+    config,
+    generate: (seed) => generateHanoi(config.disks, config.randomStart, seed),
+    taskId: (task) => `hanoi-${task.disks}-${task.start}`,
+    encodeTask: (task) => ({ disks: task.disks, start: task.start }),
+    decodeTask: decode,
+    parseTasks: parseHanoiTasks,
+    referenceBudget: (task) => config.referenceFactor * distanceTo(startPegs(task)),
+    reset(task) {
+      const state: HanoiState = { task, pegs: startPegs(task) };
+      return { state, observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))], info: info(state, false, null) };
+    },
+    step: stepState,
+    oracle(state): OracleAnswer {
+      return { optimal: optimalMoves(state.pegs), remaining: distanceTo(state.pegs), value: 1 };
+    },
+    validActions: (state) => validMoves(state.pegs),
+    stateKey: keyOf,
+  };
+}

@@ -1,0 +1,70 @@
+// The env registry: every env by name, with its option schema, a constructor from an untyped options
+// record (CLI flags, stored run configs) and its option help. Options are validated with the env's zod
+// schema before anything runs; errors are ConfigErrors naming the option ("sokoban.boxes: expected an
+// integer from 1 to 6"). To add an env, add one entry to ENV_DEFINITIONS (BFCL does, with its data dir
+// as an option).
+import type { z } from "zod";
+import type { AnyEnv } from "../core/env.js";
+import { ConfigError } from "../core/errors.js";
+import { frozenLakeConfigSchema } from "./frozenlake/config.js";
+import { frozenlake } from "./frozenlake/index.js";
+import { hanoiConfigSchema } from "./hanoi/config.js";
+import { hanoi } from "./hanoi/index.js";
+import { describeOptions, formatOptionsHelp, parseEnvOptions, type EnvOptionHelp } from "./shared/options.js";
+import { sokobanConfigSchema } from "./sokoban/config.js";
+import { sokoban } from "./sokoban/index.js";
+
+export interface EnvDefinition {
+  /** One line saying what the env is. */
+  readonly summary: string;
+  readonly schema: z.ZodObject;
+  /** Build the env from an options record (validated against `schema`; throws ConfigError). */
+  create(options: Record<string, unknown>): AnyEnv;
+  /** Every option with its description and default. */
+  describe(): EnvOptionHelp[];
+}
+
+/** A definition from a schema and a typed constructor: validation and help come from the schema. */
+export function defineEnv<Schema extends z.ZodObject>(name: string, summary: string, schema: Schema, construct: (config: Readonly<z.output<Schema>>) => AnyEnv): EnvDefinition {
+  return {
+    summary,
+    schema,
+    create: (options) => construct(parseEnvOptions(name, schema, options)),
+    describe: () => describeOptions(schema),
+  };
+}
+
+export const ENV_DEFINITIONS = {
+  sokoban: defineEnv("sokoban", "Push every box onto a goal; procedural rooms as in RAGEN, BFS oracle.", sokobanConfigSchema, (config) => sokoban(config)),
+  frozenlake: defineEnv("frozenlake", "Cross a frozen lake without falling into a hole; Gymnasium maps, value-iteration oracle.", frozenLakeConfigSchema, (config) => frozenlake(config)),
+  hanoi: defineEnv("hanoi", "Tower of Hanoi with n disks: the optimal horizon is 2^n - 1 moves.", hanoiConfigSchema, (config) => hanoi(config)),
+} as const satisfies Readonly<Record<string, EnvDefinition>>;
+
+export type EnvName = keyof typeof ENV_DEFINITIONS;
+export const ENV_NAMES = Object.freeze(Object.keys(ENV_DEFINITIONS)) as readonly EnvName[];
+
+export function isEnvName(name: string): name is EnvName {
+  return Object.hasOwn(ENV_DEFINITIONS, name);
+}
+
+/** The definition of an env; throws ConfigError (field "env") for an unknown name. */
+export function envDefinition(name: string): EnvDefinition {
+  if (!isEnvName(name)) throw new ConfigError("env", `unknown env "${name}"`, `use one of ${ENV_NAMES.join(", ")}`);
+  return ENV_DEFINITIONS[name];
+}
+
+/** Build an env by name from an options record; throws ConfigError naming the env or the option. */
+export function createEnv(name: string, options: Record<string, unknown> = {}): AnyEnv {
+  return envDefinition(name).create(options);
+}
+
+/** Each option of an env with its description and default, as data. */
+export function envOptions(name: string): EnvOptionHelp[] {
+  return envDefinition(name).describe();
+}
+
+/** Option help for an env, one line per option (the CLI prints it). */
+export function envConfigHelp(name: string): string {
+  const definition = envDefinition(name);
+  return `${name}: ${definition.summary}\n${formatOptionsHelp(name, definition.describe())}`;
+}

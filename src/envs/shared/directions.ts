@@ -1,0 +1,31 @@
+// The four grid moves shared by sokoban and frozenlake: canonical texts, aliases, and flat-index offsets.
+// Canonical texts are exactly "Up", "Down", "Left", "Right" (what validActions and the oracles return);
+// replies may also say "u", "north", "move up", "↑", ... in any case.
+import { aliasTable, parseChoice } from "./answer.js";
+
+export const DIRECTIONS = ["Up", "Down", "Left", "Right"] as const;
+export type Direction = (typeof DIRECTIONS)[number];
+
+/** Row and column change of each direction, indexed like DIRECTIONS. */
+export const ROW_DELTA: readonly number[] = [-1, 1, 0, 0];
+export const COLUMN_DELTA: readonly number[] = [0, 0, -1, 1];
+
+const ALIASES = aliasTable({
+  Up: ["u", "north", "n", "move up", "go up", "↑", "^"],
+  Down: ["d", "south", "s", "move down", "go down", "↓", "v"],
+  Left: ["l", "west", "w", "move left", "go left", "←", "<"],
+  Right: ["r", "east", "e", "move right", "go right", "→", ">"],
+});
+
+const INDEX = new Map<string, number>(DIRECTIONS.map((direction, index) => [direction, index]));
+
+/** Index into DIRECTIONS of the direction a reply names, or -1 when it names none. */
+export function parseDirection(reply: string): number {
+  const canonical = parseChoice(reply, ALIASES);
+  return canonical === null ? -1 : (INDEX.get(canonical) ?? -1);
+}
+
+/** Offset of each direction in a row-major flat grid of the given width. */
+export function flatOffsets(width: number): readonly number[] {
+  return DIRECTIONS.map((_, index) => ROW_DELTA[index]! * width + COLUMN_DELTA[index]!);
+}

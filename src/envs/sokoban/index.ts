@@ -1,0 +1,163 @@
+// Sokoban for text agents.
+//
+// Description: push every box onto a goal in a walled room. Procedural rooms as in RAGEN / gym-sokoban
+//   (random-walk room, reverse playing from the solved position); default 6x6 cells (outer walls
+//   included) with 1 box. Only solvable, not yet solved levels are generated. Levels can also be read
+//   from text files in the common format (see levels.ts); imported levels may be unsolvable.
+// Actions: "Up", "Down", "Left", "Right" (bare, or as <answer>Up</answer>; any case; aliases such as
+//   "u", "north", "move up"). Walking into a wall, or pushing a box into a wall or a box, is a legal move
+//   that changes nothing. Text that names no direction is invalid: it costs the turn (-0.1) and the
+//   observation explains the answer format. validActions is always the four directions.
+// Observation: reset gives [system: rules, legend, answer format; user: the grid]; each step gives
+//   [user: one line of feedback ("Moved Up.", "Pushed a box Left.", "Up is blocked; nothing moved.",
+//   "Invalid action. ...") then the grid]. Grid legend: # wall, _ floor, . goal, $ box, * box on goal,
+//   @ player, + player on goal, one line per row.
+// Rewards: -0.1 per turn, +1 for pushing a box onto a goal, -1 for pushing one off, +10 on solving.
+// Episode end: terminated with stopReason "success" when every box is on a goal. There is no failure
+//   end: a deadlock just wastes turns until the rollout's budget cuts the episode.
+// Info: progress = -(oracle's remaining turns); in a deadlock, -(largest finite distance of the level + 1).
+//   stateKey = hash of (task id, state number). segment = 0.
+// Oracle: exact BFS over the level's reachable state graph, built once per task and cached (oracle.ts).
+// Reference budget: referenceFactor x the optimal solution length (unsolvable imported levels: x the
+//   number of non-wall cells).
+// Arguments: see config.ts (width, height, boxes, searchDepth, referenceFactor, maxStates).
+import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import { DataError } from "../../core/errors.js";
+import { hashHex } from "../../core/hash.js";
+import type { Json } from "../../core/json.js";
+import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import { DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { parseEnvOptions } from "../shared/options.js";
+import { createTaskCache } from "../shared/task-cache.js";
+import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
+import { generateLevel } from "./generator.js";
+import { levelFromRows, parseLevels, printLevel, type SokobanTask } from "./levels.js";
+import { buildOracle, type SokobanOracle } from "./oracle.js";
+import { createRenderer, moveFeedback, SOKOBAN_INVALID_FEEDBACK, SOKOBAN_SYSTEM_PROMPT, type Renderer } from "./render.js";
+import { applyMove, compileBoard, countOnGoal, moveReward, REWARD_STEP, type Board } from "./rules.js";
+
+export type { SokobanConfig } from "./config.js";
+export type { SokobanTask } from "./levels.js";
+
+/** Everything precomputed for one level. */
+export interface CompiledSokoban {
+  readonly taskId: string;
+  readonly board: Board;
+  readonly oracle: SokobanOracle;
+  readonly render: Renderer;
+  /** Grid text and state key of each oracle node, filled on first use (a rollout revisits few states). */
+  readonly grids: (string | undefined)[];
+  readonly keys: (string | undefined)[];
+}
+
+export interface SokobanState {
+  readonly task: SokobanTask;
+  readonly compiled: CompiledSokoban;
+  readonly player: number;
+  /** Box cells, ascending. */
+  readonly boxes: readonly number[];
+  /** State number within the task (a bijection of player and boxes) and its node in the oracle graph. */
+  readonly id: number;
+  readonly node: number;
+  readonly solved: boolean;
+}
+
+const NO_ACTIONS: readonly string[] = Object.freeze([]);
+
+/** Stable id of a level: a hash of its canonical text. */
+function sokobanTaskId(task: SokobanTask): string {
+  return `sokoban-${hashHex(printLevel(task))}`;
+}
+
+function compile(task: SokobanTask, maxStates: number, board = compileBoard(task), oracle = buildOracle(board, maxStates)): CompiledSokoban {
+  const slots = oracle.nodeCount;
+  return { taskId: sokobanTaskId(task), board, oracle, render: createRenderer(board), grids: new Array(slots), keys: new Array(slots) };
+}
+
+function makeState(task: SokobanTask, compiled: CompiledSokoban, player: number, boxes: readonly number[]): SokobanState {
+  const id = compiled.oracle.stateId(player, boxes);
+  const node = compiled.oracle.nodeOfId(id);
+  const solved = countOnGoal(compiled.board, boxes) === compiled.board.boxCount;
+  return { task, compiled, player, boxes, id, node, solved };
+}
+
+function progressOf(state: SokobanState): number {
+  const remaining = state.compiled.oracle.distance(state.node);
+  return Number.isFinite(remaining) ? -remaining : -(state.compiled.oracle.maxDistance + 1);
+}
+
+function keyOf(state: SokobanState): string {
+  const { keys, taskId } = state.compiled;
+  return (keys[state.node] ??= hashHex(`${taskId}:${state.id}`));
+}
+
+function gridOf(state: SokobanState): string {
+  const { grids, render } = state.compiled;
+  return (grids[state.node] ??= render(state.player, state.boxes));
+}
+
+function info(state: SokobanState, invalid: boolean, parsedAction: string | null): StepInfo {
+  const base = { progress: progressOf(state), stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
+  return state.solved ? { ...base, stopReason: "success" } : base;
+}
+
+function decode(json: Json): SokobanTask {
+  const rows = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
+  if (!Array.isArray(rows) || !rows.every((row): row is string => typeof row === "string")) {
+    throw new DataError('sokoban: a task must be {"rows": [string, ...]}');
+  }
+  return levelFromRows(rows, "task");
+}
+
+function stepState(state: SokobanState, action: Message): StepResult<SokobanState> {
+  const direction = parseDirection(typeof action.content === "string" ? action.content : "");
+  const parsedAction = direction < 0 ? null : DIRECTIONS[direction]!;
+  if (state.solved) {
+    const observation = [userMessage(`The puzzle is already solved.\n${gridOf(state)}`)];
+    return { state, observation, reward: 0, terminated: true, info: info(state, direction < 0, parsedAction) };
+  }
+  if (direction < 0) {
+    const observation = [userMessage(`${SOKOBAN_INVALID_FEEDBACK}\n${gridOf(state)}`)];
+    return { state, observation, reward: REWARD_STEP, terminated: false, info: info(state, true, null) };
+  }
+  const move = applyMove(state.compiled.board, state.player, state.boxes, direction);
+  const next = makeState(state.task, state.compiled, move.player, move.boxes);
+  const observation = [userMessage(`${moveFeedback(move.kind, direction, next.solved)}\n${gridOf(next)}`)];
+  return { state: next, observation, reward: moveReward(move.goalDelta, next.solved), terminated: next.solved, info: info(next, false, parsedAction) };
+}
+
+export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, SokobanState> {
+  const config: SokobanConfig = parseEnvOptions("sokoban", sokobanConfigSchema, options);
+  const cache = createTaskCache<SokobanTask, CompiledSokoban>(printLevel, (task) => compile(task, config.maxStates));
+  return {
+    name: "sokoban",
+    config,
+    generate(seed) {
+      const level = generateLevel(config, seed);
+      cache.put(level.task, compile(level.task, config.maxStates, level.board, level.oracle));
+      return level.task;
+    },
+    taskId: sokobanTaskId,
+    encodeTask: (task) => ({ rows: [...task.rows] }),
+    decodeTask: decode,
+    parseTasks: parseLevels,
+    referenceBudget(task) {
+      const compiled = cache.get(task);
+      const optimal = compiled.oracle.startDistance;
+      return config.referenceFactor * (Number.isFinite(optimal) ? optimal : compiled.board.floorCells.length);
+    },
+    reset(task) {
+      const compiled = cache.get(task);
+      const state = makeState(task, compiled, compiled.board.startPlayer, compiled.board.startBoxes);
+      const observation = [systemMessage(SOKOBAN_SYSTEM_PROMPT), userMessage(gridOf(state))];
+      return { state, observation, info: info(state, false, null) };
+    },
+    step: stepState,
+    oracle(state): OracleAnswer {
+      const remaining = state.compiled.oracle.distance(state.node);
+      return { optimal: state.compiled.oracle.optimal(state.node), remaining, value: Number.isFinite(remaining) ? 1 : 0 };
+    },
+    validActions: (state) => (state.solved ? NO_ACTIONS : DIRECTIONS),
+    stateKey: keyOf,
+  };
+}

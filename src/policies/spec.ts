@@ -1,0 +1,69 @@
+// Policy specs as users write them on the command line: "random", "oracle", "noisy-oracle:0.3", "replay",
+// "replay:FILE". Other policy kinds (tiny transformer, OpenAI-compatible servers) register themselves here.
+import { readFileSync } from "node:fs";
+import { ConfigError } from "../core/errors.js";
+import type { Policy } from "../core/policy.js";
+import { noisyOraclePolicy } from "./scripted/noisy-oracle.js";
+import { oraclePolicy } from "./scripted/oracle.js";
+import { randomPolicy } from "./scripted/random.js";
+import { parseReplayScript, replayPolicy } from "./scripted/replay.js";
+
+export interface PolicyKind {
+  /** The part before the first ":". */
+  readonly kind: string;
+  readonly usage: string;
+  readonly description: string;
+  /** Builds the policy from the part after ":" (undefined when absent); throws ConfigError naming "policy". */
+  create(argument: string | undefined): Policy | Promise<Policy>;
+}
+
+const kinds = new Map<string, PolicyKind>();
+
+export function registerPolicyKind(kind: PolicyKind): void {
+  kinds.set(kind.kind, kind);
+}
+
+export function policyKinds(): readonly PolicyKind[] {
+  return [...kinds.values()];
+}
+
+registerPolicyKind({ kind: "random", usage: "random", description: "a uniformly random valid action each turn", create: () => randomPolicy() });
+registerPolicyKind({ kind: "oracle", usage: "oracle", description: "an optimal action each turn (ties broken at random)", create: () => oraclePolicy() });
+registerPolicyKind({
+  kind: "noisy-oracle",
+  usage: "noisy-oracle:EPS",
+  description: "a random valid action with probability EPS, else an optimal one",
+  create: (argument) => {
+    const epsilon = Number(argument);
+    if (argument === undefined || argument.trim() === "" || !Number.isFinite(epsilon)) {
+      throw new ConfigError("policy", `noisy-oracle needs a probability, e.g. noisy-oracle:0.3 (got "${argument ?? ""}")`);
+    }
+    return noisyOraclePolicy(epsilon);
+  },
+});
+registerPolicyKind({
+  kind: "replay",
+  usage: "replay[:FILE]",
+  description: "plays per-task action lists from FILE (JSON), or the env's reference solution (BFCL: the ground truth)",
+  create: (argument) => {
+    if (argument === undefined) return replayPolicy();
+    let text: string;
+    try {
+      text = readFileSync(argument, "utf8");
+    } catch (error) {
+      throw new ConfigError("policy", `cannot read replay file ${argument}: ${(error as Error).message}`);
+    }
+    return replayPolicy(parseReplayScript(text, argument));
+  },
+});
+
+export async function createPolicy(spec: string): Promise<Policy> {
+  const colon = spec.indexOf(":");
+  const kindName = colon < 0 ? spec : spec.slice(0, colon);
+  const argument = colon < 0 ? undefined : spec.slice(colon + 1);
+  const kind = kinds.get(kindName);
+  if (kind === undefined) {
+    throw new ConfigError("policy", `unknown policy "${spec}"`, `use one of: ${[...kinds.values()].map((entry) => entry.usage).join(", ")}`);
+  }
+  return kind.create(argument);
+}

@@ -1,0 +1,45 @@
+// GiGPO, group-in-group policy optimisation (Feng et al. 2025, arXiv:2505.10978): an episode-level advantage
+// plus a step-level one from "anchor states", the identical env states (equal stateKey) that several
+// trajectories of the same task group passed through:
+//   A^E_i      = GRPO advantage of episode i (grpo.ts)
+//   G_{i,t}    = sum_{k >= t} gamma^{k-t} r_{i,k}                 (env rewards, gamma = 0.95 by default)
+//   A^S_{i,t}  = G_{i,t} - mean{ G_{j,s} : stateKey_{j,s} = stateKey_{i,t} }     (optionally / std)
+//   A_{i,t}    = A^E_i + w * A^S_{i,t}
+// The key of a turn is the state in which its action was chosen. Edge cases: an anchor group with one member
+// (a state no other step visited) gives A^S = 0; equal returns in an anchor group give 0.
+import { grpoEpisodeAdvantages, type GrpoOptions } from "./grpo.js";
+import { discountedReturns, mean, sampleStd } from "./stats.js";
+import type { GroupEpisode, TurnAdvantages } from "./types.js";
+
+export interface GigpoOptions extends GrpoOptions {
+  /** Weight of the step-level term (default 1). */
+  readonly stepWeight?: number;
+  readonly gamma?: number;
+  /** Divide A^S by the anchor group's std (default false: mean-centred only). */
+  readonly normalizeStepStd?: boolean;
+}
+
+export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOptions = {}): TurnAdvantages {
+  const gamma = options.gamma ?? 0.95;
+  const weight = options.stepWeight ?? 1;
+  const episodeAdvantages = grpoEpisodeAdvantages(group, options);
+  const returns = group.map((episode) => discountedReturns(episode.turns.map((turn) => turn.reward), gamma));
+  const anchors = new Map<string, number[]>();
+  group.forEach((episode, i) =>
+    episode.turns.forEach((turn, t) => {
+      let values = anchors.get(turn.stateKey);
+      if (values === undefined) anchors.set(turn.stateKey, (values = []));
+      values.push((returns[i] as number[])[t] as number);
+    }),
+  );
+  const stats = new Map([...anchors].map(([key, values]) => [key, { size: values.length, mean: mean(values), std: sampleStd(values) }]));
+  return group.map((episode, i) =>
+    episode.turns.map((turn, t) => {
+      const anchor = stats.get(turn.stateKey);
+      const value = (returns[i] as number[])[t] as number;
+      let step = 0;
+      if (anchor !== undefined && anchor.size > 1) step = (value - anchor.mean) / (options.normalizeStepStd === true ? anchor.std + (options.eps ?? 1e-6) : 1);
+      return (episodeAdvantages[i] as number) + weight * step;
+    }),
+  );
+}

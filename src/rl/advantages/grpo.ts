@@ -1,0 +1,26 @@
+// GRPO over whole trajectories ("GRPO-Full" in the paper; Shao et al. 2024, arXiv:2402.03300):
+//   A_i = (R_i - mean_j R_j) / (std_j R_j + eps)          for every turn (and token) of episode i
+// with R the trajectory reward (env return or 1/0 success), std the sample standard deviation of the group,
+// eps = 1e-6. `normalizeStd: false` gives A_i = R_i - mean (Dr. GRPO's choice). Edge cases: a singleton group
+// has std 0 and A = 0; a group whose rewards are all equal gives A = 0 everywhere (no gradient).
+import { mean, sampleStd } from "./stats.js";
+import { trajectoryReward, type GroupEpisode, type TrajectoryReward, type TurnAdvantages } from "./types.js";
+
+export interface GrpoOptions {
+  readonly reward?: TrajectoryReward;
+  readonly normalizeStd?: boolean;
+  readonly eps?: number;
+}
+
+/** One advantage per episode. */
+export function grpoEpisodeAdvantages(group: readonly GroupEpisode[], options: GrpoOptions = {}): number[] {
+  const rewards = group.map((episode) => trajectoryReward(episode, options.reward ?? "return"));
+  const m = mean(rewards);
+  const scale = options.normalizeStd === false ? 1 : sampleStd(rewards) + (options.eps ?? 1e-6);
+  return rewards.map((reward) => (group.length < 2 ? 0 : (reward - m) / scale));
+}
+
+export function grpoAdvantages(group: readonly GroupEpisode[], options: GrpoOptions = {}): TurnAdvantages {
+  const perEpisode = grpoEpisodeAdvantages(group, options);
+  return group.map((episode, i) => episode.turns.map(() => perEpisode[i] as number));
+}

@@ -1,0 +1,48 @@
+// Process supervision with turn-level rewards from the env's progress signal:
+//   r_t   = progress_t - progress_{t-1}              (progress_0 = the progress at reset)
+//   G_t   = sum_{k >= t} gamma^{k-t} r_k             (discounted per turn)
+//   A^turn_{i,t} = (G_{i,t} - mean_j G_{j,t}) / (std_j G_{j,t} + eps)   over the episodes j of the group that
+//                                                                        have a turn t (normalised per turn index)
+//   A_{i,t} = A^traj_i + lambda * A^turn_{i,t}       (A^traj: GRPO over trajectories, grpo.ts)
+// Progress means: sokoban, minus the oracle's remaining distance (a good move earns +1); frozenlake, the
+// success probability; hanoi, minus the optimal remaining moves; bfcl, the number of user turns passed.
+// Edge cases: a turn index reached by one episode only gets A^turn = 0; equal G at a turn index gives 0.
+import { grpoEpisodeAdvantages, type GrpoOptions } from "./grpo.js";
+import { discountedReturns, mean, sampleStd } from "./stats.js";
+import type { GroupEpisode, TurnAdvantages } from "./types.js";
+
+export interface TurnOptions extends GrpoOptions {
+  /** Weight of the turn-level term (default 1). */
+  readonly lambda?: number;
+  /** Discount over turns (default 0.95). */
+  readonly gamma?: number;
+}
+
+/** Turn-level rewards: the change of progress made by each turn. */
+export function progressRewards(episode: GroupEpisode): number[] {
+  let previous = episode.initialProgress;
+  return episode.turns.map((turn) => {
+    const reward = turn.progress - previous;
+    previous = turn.progress;
+    return reward;
+  });
+}
+
+export function turnAdvantages(group: readonly GroupEpisode[], options: TurnOptions = {}): TurnAdvantages {
+  const gamma = options.gamma ?? 0.95;
+  const lambda = options.lambda ?? 1;
+  const eps = options.eps ?? 1e-6;
+  const trajectory = grpoEpisodeAdvantages(group, options);
+  const returns = group.map((episode) => discountedReturns(progressRewards(episode), gamma));
+  const longest = Math.max(0, ...returns.map((values) => values.length));
+  const normalised: number[][] = returns.map((values) => values.map(() => 0));
+  for (let t = 0; t < longest; t++) {
+    const members = returns.map((values, i) => [i, values[t]] as const).filter((pair): pair is readonly [number, number] => pair[1] !== undefined);
+    if (members.length < 2) continue;
+    const values = members.map(([, value]) => value);
+    const m = mean(values);
+    const scale = options.normalizeStd === false ? 1 : sampleStd(values) + eps;
+    for (const [i, value] of members) (normalised[i] as number[])[t] = (value - m) / scale;
+  }
+  return group.map((episode, i) => episode.turns.map((_, t) => (trajectory[i] as number) + lambda * ((normalised[i] as number[])[t] as number)));
+}

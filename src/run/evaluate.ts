@@ -1,0 +1,199 @@
+// Evaluating a policy on an env: the library's `evaluate` and the engine behind `budgetrl eval`.
+//   config -> env, policy, tasks -> (store: create or resume the run) -> rollouts -> outcomes -> Pass@(K,T)
+// With a store (`db`), every episode is written as it finishes, and an interrupted run continues with
+// `resume` exactly where it stopped: only missing episodes run, with the seeds they would have had.
+import { parseBudgetSpec, resolveTurns, type BudgetSpec } from "../core/budget.js";
+import type { AnyEnv } from "../core/env.js";
+import type { Episode } from "../core/episode.js";
+import type { Json } from "../core/json.js";
+import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
+import { runEpisodes, plannedCount } from "../agent/run-episodes.js";
+import { createEnv } from "../envs/registry.js";
+import { createPolicy } from "../policies/spec.js";
+import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
+import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
+import { completedEpisodeKeys, createEpisodeWriter, episodeKey, firstSuccesses, outcomeCounts, type EpisodeWriter } from "../store/episodes.js";
+import { openStore, type Store } from "../store/open.js";
+import { createRun, getRun, latestRunId, loadTasks, setRunStatus } from "../store/runs.js";
+import { largestBudget, parseEvalConfig, type EvalConfig } from "./config.js";
+import { tableFor } from "./table.js";
+import { resolveTasks } from "./tasks.js";
+import { codeVersion } from "./version.js";
+
+export interface EvaluateOptions extends Partial<Omit<EvalConfig, "env" | "policy" | "tasks">> {
+  /** An env name from the registry, or an env object. */
+  readonly env: string | AnyEnv;
+  /** A policy spec ("oracle", "noisy-oracle:0.3", ...), a Policy, or any async function from conversation to reply. */
+  readonly policy: string | Policy | AgentFunction;
+  /** Number of tasks (default 20), or the tasks themselves. */
+  readonly tasks?: number | readonly unknown[];
+  /** SQLite file to store the run in (optional: without it everything stays in memory). */
+  readonly db?: string;
+  /** Run name (default: "<env>-<timestamp>"). */
+  readonly run?: string;
+  /** Continue the named run (or the latest one in `db`) instead of starting a new one. */
+  readonly resume?: boolean;
+  readonly concurrency?: number;
+  /** Called after every episode with (done, total, doneBeforeStart). */
+  readonly onProgress?: (done: number, total: number, initial: number) => void;
+  readonly signal?: AbortSignal;
+  /** Keep every episode in the result (default: true without a db, false with one). */
+  readonly keepEpisodes?: boolean;
+  readonly now?: () => Date;
+}
+
+export interface EvaluationResult {
+  readonly run: string;
+  readonly config: Readonly<EvalConfig>;
+  readonly table: PassAtKTTable;
+  readonly episodes: readonly Episode[];
+  /** Episodes that ended in a policy error (not counted; a resumed run retries them). */
+  readonly errors: number;
+  /** True when the signal stopped the run before every episode finished. */
+  readonly interrupted: boolean;
+  readonly total: number;
+  readonly done: number;
+}
+
+function configFrom(options: EvaluateOptions, env: AnyEnv, policyName: string): Readonly<EvalConfig> {
+  return parseEvalConfig({
+    env: env.name,
+    envOptions: options.envOptions ?? {},
+    policy: policyName,
+    tasks: typeof options.tasks === "number" ? options.tasks : (options.tasks?.length ?? 20),
+    ...(options.tasksFile === undefined ? {} : { tasksFile: options.tasksFile }),
+    samples: options.samples ?? 4,
+    ks: options.ks ?? [1],
+    budgets: options.budgets ?? ["100%"],
+    budgetMode: options.budgetMode ?? "announced",
+    budgetScope: options.budgetScope ?? "episode",
+    protocol: options.protocol ?? "separate",
+    seed: options.seed ?? 0,
+    bootstrap: options.bootstrap ?? 1000,
+    annotate: options.annotate ?? true,
+  });
+}
+
+async function policyOf(spec: EvaluateOptions["policy"]): Promise<Policy> {
+  if (typeof spec === "string") return createPolicy(spec);
+  if (typeof spec === "function") return policyFromFunction(spec.name === "" ? "agent" : spec.name, spec);
+  return spec;
+}
+
+function runName(env: string, now: Date, store: Store | undefined): string {
+  const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+  const base = `${env}-${stamp}`;
+  if (store === undefined) return base;
+  let name = base;
+  for (let i = 2; store.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(name) !== undefined; i++) name = `${base}-${i}`;
+  return name;
+}
+
+interface Prepared {
+  readonly run: string;
+  readonly config: Readonly<EvalConfig>;
+  readonly env: AnyEnv;
+  readonly policy: Policy;
+  readonly tasks: readonly unknown[];
+}
+
+async function prepareNew(options: EvaluateOptions, store: Store | undefined, now: Date): Promise<Prepared> {
+  const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
+  const policy = await policyOf(options.policy);
+  const config = configFrom(options, env, typeof options.policy === "string" ? options.policy : policy.name);
+  const tasks = Array.isArray(options.tasks) ? options.tasks : resolveTasks(env, config);
+  const run = options.run ?? runName(env.name, now, store);
+  if (store !== undefined) {
+    const stored = tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) }));
+    createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: config as unknown as Json, codeVersion: codeVersion(), status: "running" }, stored);
+  }
+  return { run, config, env, policy, tasks };
+}
+
+async function prepareResume(options: EvaluateOptions, store: Store): Promise<Prepared> {
+  const run = options.run ?? latestRunId(store);
+  if (run === undefined) throw new Error(`nothing to resume: ${store.path} has no runs`);
+  const record = getRun(store, run);
+  const config = parseEvalConfig(record.config);
+  const env = typeof options.env === "string" || options.env === undefined ? createEnv(config.env, config.envOptions) : options.env;
+  const policy = typeof options.policy === "string" || options.policy === undefined ? await createPolicy(config.policy) : await policyOf(options.policy);
+  const tasks = loadTasks(store, run).map((stored) => env.decodeTask(stored.task));
+  return { run, config, env, policy, tasks };
+}
+
+function budgetsToRun(config: Readonly<EvalConfig>): BudgetSpec[] {
+  const specs = config.budgets.map((label) => parseBudgetSpec(label));
+  return config.protocol === "single" ? [largestBudget(specs)] : specs;
+}
+
+export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
+  const store = options.db === undefined ? undefined : openStore(options.db);
+  try {
+    const now = (options.now ?? (() => new Date()))();
+    const prepared = options.resume === true && store !== undefined ? await prepareResume(options, store) : await prepareNew(options, store, now);
+    return await execute(prepared, options, store);
+  } finally {
+    store?.close();
+  }
+}
+
+async function execute(prepared: Prepared, options: EvaluateOptions, store: Store | undefined): Promise<EvaluationResult> {
+  const { run, config, env, policy, tasks } = prepared;
+  const budgets = budgetsToRun(config);
+  const completed = store === undefined ? new Set<string>() : completedEpisodeKeys(store, run);
+  const total = plannedCount({ tasks, budgets, samples: config.samples });
+  const initial = completed.size;
+  const keep = options.keepEpisodes ?? store === undefined;
+  const episodes: Episode[] = [];
+  const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
+  let done = initial;
+  let errors = 0;
+  let lastFlush = performance.now();
+  options.onProgress?.(done, total, initial);
+  try {
+    await runEpisodes(env, policy, {
+      run,
+      seed: config.seed,
+      tasks,
+      budgets,
+      mode: config.budgetMode,
+      scope: config.budgetScope,
+      samples: config.samples,
+      concurrency: options.concurrency ?? 1,
+      rollout: { annotate: config.annotate },
+      skip: (key) => completed.has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
+      onEpisode: (episode) => {
+        writer?.write(episode);
+        if (writer !== undefined && performance.now() - lastFlush > 1000) {
+          writer.flush();
+          lastFlush = performance.now();
+        }
+        if (keep) episodes.push(episode);
+        if (episode.stopReason === "error") errors++;
+        else done++;
+        options.onProgress?.(done, total, initial);
+      },
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } finally {
+    writer?.flush();
+  }
+  const interrupted = options.signal?.aborted === true || done < total;
+  if (store !== undefined && !interrupted) setRunStatus(store, run, "complete");
+  const table = tableFor(config, outcomesOf(store, run, config, env, tasks, episodes));
+  return { run, config, table, episodes, errors, interrupted, total, done };
+}
+
+function outcomesOf(store: Store | undefined, run: string, config: Readonly<EvalConfig>, env: AnyEnv, tasks: readonly unknown[], episodes: readonly Episode[]) {
+  const referenceBudgets = new Map(tasks.map((task, index) => [index, env.referenceBudget(task, config.budgetScope)]));
+  if (store !== undefined) {
+    const label = budgetsToRun(config)[0]?.label ?? "";
+    return { counts: outcomeCounts(store, run), firstSuccesses: config.protocol === "single" ? firstSuccesses(store, run, label) : [], referenceBudgets };
+  }
+  return { counts: countOutcomes(episodes), firstSuccesses: firstSuccessesOf(episodes), referenceBudgets };
+}
+
+/** Turns of budget `label` for a task with the given reference budget. */
+export function turnsOf(label: string, referenceBudget: number): number {
+  return resolveTurns(parseBudgetSpec(label), referenceBudget);
+}

@@ -1,0 +1,25 @@
+// Pass@(K,T) of a run from its outcomes, under either protocol: (a) "separate" reads each budget's own episodes;
+// (b) "single" reads every requested T from the first-success turns of the one run at the largest T.
+import { parseBudgetSpec, resolveTurns } from "../core/budget.js";
+import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
+import { countsWithinBudgets, passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
+import type { EvalConfig } from "./config.js";
+
+export interface RunOutcomes {
+  /** Protocol (a): counts per (task, budget). */
+  readonly counts: readonly OutcomeCounts[];
+  /** Protocol (b): first successes of the single run. */
+  readonly firstSuccesses: readonly FirstSuccess[];
+  /** Reference budget of each task (for resolving percentages under protocol b). */
+  readonly referenceBudgets: ReadonlyMap<number, number>;
+}
+
+export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" | "bootstrap" | "seed">, outcomes: RunOutcomes, ks: readonly number[] = config.ks): PassAtKTTable {
+  const options = { ks, bootstrap: config.bootstrap, seed: config.seed };
+  if (config.protocol === "separate") return passAtKT(outcomes.counts, options);
+  const specs = new Map(config.budgets.map((label) => [label, parseBudgetSpec(label)]));
+  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, label) =>
+    resolveTurns(specs.get(label) ?? parseBudgetSpec(label), outcomes.referenceBudgets.get(taskIndex) ?? 1),
+  );
+  return passAtKT(counts, options);
+}

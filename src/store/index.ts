@@ -1,0 +1,6 @@
+// The SQLite run store: runs, tasks, episodes and turns; resumable writes; JSONL export.
+export * from "./episodes.js";
+export * from "./export.js";
+export * from "./open.js";
+export * from "./runs.js";
+export * from "./schema.js";

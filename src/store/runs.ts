@@ -1,0 +1,99 @@
+// Runs and their tasks in the store. A run records everything needed to resume it or recompute its tables:
+// its config (as JSON), seed, code version, and the exact task list (so generated tasks never need regenerating).
+import { DataError } from "../core/errors.js";
+import type { Json } from "../core/json.js";
+import type { Store } from "./open.js";
+
+export type RunStatus = "running" | "complete";
+
+export interface RunRecord {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly env: string;
+  readonly policy: string;
+  readonly seed: number;
+  readonly config: Json;
+  readonly codeVersion: string;
+  readonly status: RunStatus;
+}
+
+export interface StoredTask {
+  readonly index: number;
+  readonly id: string;
+  readonly task: Json;
+  /** Reference budget of the task for the run's budget scope. */
+  readonly referenceBudget: number;
+}
+
+interface RunRow {
+  id: string;
+  created_at: string;
+  env: string;
+  policy: string;
+  seed: number;
+  config: string;
+  code_version: string;
+  status: string;
+}
+
+function toRecord(row: RunRow): RunRecord {
+  return { id: row.id, createdAt: row.created_at, env: row.env, policy: row.policy, seed: row.seed, config: JSON.parse(row.config) as Json, codeVersion: row.code_version, status: row.status as RunStatus };
+}
+
+export function createRun(store: Store, record: RunRecord, tasks: readonly StoredTask[]): void {
+  const insertRun = store.db.prepare("INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  const insertTask = store.db.prepare("INSERT INTO tasks (run_id, task_index, task_id, task, reference_budget) VALUES (?, ?, ?, ?, ?)");
+  store.db.transaction(() => {
+    if (store.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(record.id) !== undefined) {
+      throw new DataError(`run "${record.id}" already exists in ${store.path}`, "pick another --run name, or continue it with --resume " + record.id);
+    }
+    insertRun.run(record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status);
+    for (const task of tasks) insertTask.run(record.id, task.index, task.id, JSON.stringify(task.task), task.referenceBudget);
+  })();
+}
+
+export function getRun(store: Store, id: string): RunRecord {
+  const row = store.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+  if (row === undefined) {
+    const known = listRuns(store).map((run) => run.id);
+    throw new DataError(`no run "${id}" in ${store.path}`, known.length === 0 ? "the store has no runs yet" : `runs here: ${known.slice(-10).join(", ")}`);
+  }
+  return toRecord(row);
+}
+
+export interface RunSummary extends RunRecord {
+  readonly episodes: number;
+  readonly successes: number;
+  readonly errors: number;
+}
+
+export function listRuns(store: Store): RunSummary[] {
+  const rows = store.db
+    .prepare(
+      `SELECT r.*, COALESCE(e.episodes, 0) AS episodes, COALESCE(e.successes, 0) AS successes, COALESCE(e.errors, 0) AS errors
+       FROM runs r LEFT JOIN (SELECT run_id, COUNT(*) AS episodes, SUM(success) AS successes, SUM(stop_reason = 'error') AS errors FROM episodes GROUP BY run_id) e
+       ON e.run_id = r.id ORDER BY r.created_at, r.id`,
+    )
+    .all() as (RunRow & { episodes: number; successes: number; errors: number })[];
+  return rows.map((row) => ({ ...toRecord(row), episodes: row.episodes, successes: row.successes, errors: row.errors }));
+}
+
+/** The most recently created run, if any. */
+export function latestRunId(store: Store): string | undefined {
+  const row = store.db.prepare("SELECT id FROM runs ORDER BY created_at DESC, rowid DESC LIMIT 1").get() as { id: string } | undefined;
+  return row?.id;
+}
+
+export function setRunStatus(store: Store, id: string, status: RunStatus): void {
+  store.db.prepare("UPDATE runs SET status = ? WHERE id = ?").run(status, id);
+}
+
+export function loadTasks(store: Store, runId: string): StoredTask[] {
+  const rows = store.db.prepare("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? ORDER BY task_index").all(runId) as {
+    task_index: number;
+    task_id: string;
+    task: string;
+    reference_budget: number;
+  }[];
+  return rows.map((row) => ({ index: row.task_index, id: row.task_id, task: JSON.parse(row.task) as Json, referenceBudget: row.reference_budget }));
+}

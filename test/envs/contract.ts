@@ -1,0 +1,317 @@
+// The contract every env passes (the built-in ones here, BFCL and user envs later): determinism of
+// generate/reset/step for equal seeds, JSON round trips, state keys, oracle consistency, and replies that
+// never throw (10,000 fuzzed strings: random unicode, control characters, huge texts, <answer> nesting).
+// Usage, in an env's test file:   runEnvContract("sokoban", () => sokoban());   (options: EnvContractOptions)
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { AnyEnv, StepResult } from "../../src/core/env.js";
+import { DataError } from "../../src/core/errors.js";
+import { canonicalJson } from "../../src/core/json.js";
+import { assistantMessage, type Message } from "../../src/core/message.js";
+import { createRng, type Rng } from "../../src/core/rng.js";
+
+export interface EnvContractOptions {
+  /** Transitions are deterministic: following the oracle reaches success in exactly `remaining` turns. */
+  readonly deterministic: boolean;
+  /** Seeds of the tasks the suite plays (default 0..11). */
+  readonly seeds?: readonly number[];
+  /** Fuzzed replies (default 10,000). */
+  readonly fuzzRuns?: number;
+  /** Longest episode the suite plays out (default 400 turns). */
+  readonly maxTurns?: number;
+  /** Text the observation after an unreadable reply must contain to explain the format (default "<answer>"). */
+  readonly formatHint?: string;
+  /** Whether every non-terminal state lists its valid actions (default true; tool-calling envs may not). */
+  readonly listsActions?: boolean;
+}
+
+const GARBAGE: readonly string[] = [
+  "",
+  "   \n\t ",
+  "xyzzy",
+  "<answer></answer>",
+  "<answer>xyzzy</answer>",
+  "<ANSWER> nothing here </ANSWER>",
+  "<answer><answer>xyzzy</answer></answer>",
+  "\u0000\u0001\u0002\u001b[31m",
+  "💥".repeat(1000),
+  "x".repeat(1_000_000),
+  "<answer>".repeat(10_000),
+  "</answer>".repeat(10_000) + "<answer>",
+];
+
+const PIECES = ["<answer>", "</answer>", "<Answer>", "</ANSWER>", "<answer", "answer>", "\u0000", "\ud800", "\u202e", "\r\n", " ", "->", "to", "Up", "down", "LEFT", "a", "B", "c", "1", "{", "}", "\"", "`", "**", "."];
+
+/** Replies for fuzzing: random strings of several kinds, mixed with pieces of plausible answers. */
+function replyArbitrary(validTexts: readonly string[]): fc.Arbitrary<string> {
+  const pieces = fc.constantFrom(...PIECES, ...validTexts);
+  return fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.string({ unit: "grapheme", maxLength: 40 }),
+    fc.string({ unit: "binary", maxLength: 40 }),
+    fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join("")),
+    fc.tuple(fc.array(pieces, { maxLength: 4 }), fc.string({ unit: "binary", maxLength: 8 }), fc.array(pieces, { maxLength: 4 })).map(([a, b, c]) => a.join("") + b + c.join("")),
+    fc.tuple(fc.constantFrom(...PIECES), fc.nat({ max: 3000 })).map(([piece, count]) => piece.repeat(count)),
+  );
+}
+
+function act(text: string): Message {
+  return assistantMessage(text);
+}
+
+interface TranscriptStep {
+  readonly observation: readonly Message[];
+  readonly reward: number;
+  readonly terminated: boolean;
+  readonly info: unknown;
+}
+
+/** Play `turns` turns: a seeded mix of valid actions and garbage. Returns the transcript and the states. */
+function playMixed(env: AnyEnv, task: unknown, seed: number, turns: number): { transcript: TranscriptStep[]; keys: string[] } {
+  const rng = createRng(seed);
+  let { state } = env.reset(task, { seed });
+  const transcript: TranscriptStep[] = [];
+  const keys: string[] = [];
+  for (let turn = 0; turn < turns; turn++) {
+    const valid = env.validActions(state);
+    const text = valid.length > 0 && rng.next() < 0.8 ? rng.pick(valid) : rng.pick(GARBAGE.slice(0, 8));
+    const result: StepResult<unknown> = env.step(state, act(text));
+    transcript.push({ observation: result.observation, reward: result.reward, terminated: result.terminated, info: result.info });
+    keys.push(result.info.stateKey);
+    state = result.state;
+    if (result.terminated) break;
+  }
+  return { transcript, keys };
+}
+
+/** A state met along a seeded random walk, kept as (task, reset seed, actions) since steps may mutate states. */
+interface Waypoint {
+  readonly task: unknown;
+  readonly seed: number;
+  readonly actions: readonly string[];
+}
+
+function waypoints(env: AnyEnv, tasks: readonly unknown[], rng: Rng): Waypoint[] {
+  const out: Waypoint[] = [];
+  tasks.forEach((task, seed) => {
+    let { state } = env.reset(task, { seed });
+    const actions: string[] = [];
+    for (let turn = 0; turn < 20; turn++) {
+      out.push({ task, seed, actions: actions.slice() });
+      const valid = env.validActions(state);
+      if (valid.length === 0) break;
+      const action = rng.pick(valid);
+      const result = env.step(state, act(action));
+      if (result.terminated) break;
+      actions.push(action);
+      state = result.state;
+    }
+  });
+  return out;
+}
+
+function restore(env: AnyEnv, waypoint: Waypoint): unknown {
+  let { state } = env.reset(waypoint.task, { seed: waypoint.seed });
+  for (const action of waypoint.actions) state = env.step(state, act(action)).state;
+  return state;
+}
+
+function expectWellFormedStep(env: AnyEnv, result: StepResult<unknown>): void {
+  expect(result.observation.length).toBe(1);
+  expect(result.observation[0]!.role).toBe("user");
+  expect(typeof result.observation[0]!.content).toBe("string");
+  expect(result.observation[0]!.content.length).toBeGreaterThan(0);
+  expect(Number.isFinite(result.reward)).toBe(true);
+  expect(Number.isFinite(result.info.progress)).toBe(true);
+  expect(result.info.segment).toBe(0);
+  expect(result.info.stateKey).toBe(env.stateKey(result.state));
+  if (result.info.parsedAction === null) expect(result.info.invalid).toBe(true);
+  if (result.terminated) expect(["success", "failure"]).toContain(result.info.stopReason);
+  else expect(result.info.stopReason).toBeUndefined();
+}
+
+export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: EnvContractOptions = { deterministic: true }): void {
+  const seeds = options.seeds ?? Array.from({ length: 12 }, (_, seed) => seed);
+  const fuzzRuns = options.fuzzRuns ?? 10_000;
+  const maxTurns = options.maxTurns ?? 400;
+  const formatHint = options.formatHint ?? "<answer>";
+  const listsActions = options.listsActions ?? true;
+
+  describe(`${name}: env contract`, () => {
+    const env = makeEnv();
+    const tasks = seeds.map((seed) => env.generate(seed));
+
+    it("has a JSON config and a name", () => {
+      expect(env.name.length).toBeGreaterThan(0);
+      expect(canonicalJson(JSON.parse(JSON.stringify(env.config)))).toBe(canonicalJson(env.config));
+    });
+
+    it("generates the same tasks from the same seeds, in a fresh env too", () => {
+      const again = makeEnv();
+      seeds.forEach((seed, index) => {
+        const task = again.generate(seed);
+        expect(canonicalJson(again.encodeTask(task))).toBe(canonicalJson(env.encodeTask(tasks[index])));
+        expect(again.taskId(task)).toBe(env.taskId(tasks[index]));
+      });
+    });
+
+    it("round-trips tasks through JSON text", () => {
+      const fresh = makeEnv();
+      for (const task of tasks) {
+        const decoded = fresh.decodeTask(JSON.parse(JSON.stringify(env.encodeTask(task))));
+        expect(fresh.taskId(decoded)).toBe(env.taskId(task));
+        expect(canonicalJson(fresh.encodeTask(decoded))).toBe(canonicalJson(env.encodeTask(task)));
+        expect(fresh.reset(decoded, { seed: 3 }).observation).toEqual(env.reset(task, { seed: 3 }).observation);
+      }
+    });
+
+    it("gives every task a positive integer reference budget", () => {
+      for (const task of tasks) {
+        const reference = env.referenceBudget(task, "episode");
+        expect(Number.isInteger(reference) && reference >= 1).toBe(true);
+      }
+    });
+
+    it("resets deterministically to [system, user] with a clean info", () => {
+      for (const [index, task] of tasks.entries()) {
+        const first = env.reset(task, { seed: index });
+        const second = makeEnv().reset(task, { seed: index });
+        expect(second.observation).toEqual(first.observation);
+        expect(second.info).toEqual(first.info);
+        expect(first.observation.map((message) => message.role)).toEqual(["system", "user"]);
+        expect(first.observation.every((message) => message.content.length > 0)).toBe(true);
+        expect(first.info).toMatchObject({ invalid: false, parsedAction: null, segment: 0 });
+        expect(first.info.stopReason).toBeUndefined();
+        expect(Number.isFinite(first.info.progress)).toBe(true);
+        expect(first.info.stateKey).toBe(env.stateKey(first.state));
+        if (listsActions) expect(env.validActions(first.state).length).toBeGreaterThan(0);
+      }
+    });
+
+    it("steps deterministically for equal seeds and replies, with well-formed results", () => {
+      for (const [index, task] of tasks.entries()) {
+        const a = playMixed(env, task, 100 + index, 60);
+        const b = playMixed(makeEnv(), makeEnv().decodeTask(env.encodeTask(task)), 100 + index, 60);
+        expect(canonicalJson(b.transcript)).toBe(canonicalJson(a.transcript));
+      }
+      const rng = createRng(5);
+      for (const task of tasks) {
+        let { state } = env.reset(task, { seed: 9 });
+        for (let turn = 0; turn < 60; turn++) {
+          const valid = env.validActions(state);
+          const result = env.step(state, act(rng.next() < 0.8 && valid.length > 0 ? rng.pick(valid) : "nonsense"));
+          expectWellFormedStep(env, result);
+          state = result.state;
+          if (result.terminated) break;
+        }
+      }
+    });
+
+    it("keeps the state key through invalid replies, and equal play gives equal keys", () => {
+      for (const [index, task] of tasks.entries()) {
+        const rng = createRng(200 + index);
+        let clean = env.reset(task, { seed: index }).state;
+        let noisy = env.reset(task, { seed: index }).state;
+        for (let turn = 0; turn < 30; turn++) {
+          const valid = env.validActions(clean);
+          if (valid.length === 0) break;
+          const before = env.stateKey(noisy);
+          const wasted = env.step(noisy, act("<answer>definitely not an action</answer>"));
+          expect(wasted.info.invalid).toBe(true);
+          expect(wasted.info.stateKey).toBe(before);
+          noisy = wasted.state;
+          const action = rng.pick(valid);
+          const cleanStep = env.step(clean, act(action));
+          const noisyStep = env.step(noisy, act(action));
+          expect(noisyStep.info.stateKey).toBe(cleanStep.info.stateKey);
+          clean = cleanStep.state;
+          noisy = noisyStep.state;
+          if (cleanStep.terminated) break;
+        }
+      }
+    });
+
+    it("parses every valid action in its canonical form, tagged, and in other cases", () => {
+      for (const [index, task] of tasks.entries()) {
+        const start = () => env.reset(task, { seed: index }).state;
+        for (const action of env.validActions(start())) {
+          for (const reply of [action, `<answer>${action}</answer>`, ` ${action.toLowerCase()} `, `Thinking... <answer>xyzzy</answer> no: <ANSWER>${action.toUpperCase()}</ANSWER>`]) {
+            const result = env.step(start(), act(reply));
+            expect(result.info.parsedAction).toBe(action);
+            expect(result.info.invalid).toBe(false);
+          }
+        }
+      }
+    });
+
+    it("spends the turn on garbage and explains the answer format", () => {
+      const [task] = tasks;
+      for (const reply of GARBAGE) {
+        const { state } = env.reset(task, { seed: 1 });
+        const key = env.stateKey(state);
+        const valid = env.validActions(state);
+        const result = env.step(state, act(reply));
+        expectWellFormedStep(env, result);
+        expect(result.info.invalid).toBe(true);
+        expect(result.info.parsedAction).toBeNull();
+        expect(result.terminated).toBe(false);
+        expect(result.info.stateKey).toBe(key);
+        const text = result.observation[0]!.content;
+        expect(text).toContain(formatHint);
+        for (const action of valid.slice(0, 8)) expect(text).toContain(action);
+      }
+    });
+
+    it("never throws on 10,000 fuzzed replies (unicode, control characters, tags, repetitions)", () => {
+      const pool = waypoints(env, tasks, createRng(17));
+      const validTexts = [...new Set(pool.flatMap((waypoint) => env.validActions(restore(env, waypoint))))];
+      fc.assert(
+        fc.property(fc.nat({ max: pool.length - 1 }), replyArbitrary(validTexts), (index, reply) => {
+          const result = env.step(restore(env, pool[index]!), act(reply));
+          expectWellFormedStep(env, result);
+          if (result.info.parsedAction !== null && !result.info.invalid) expect(validTexts).toContain(result.info.parsedAction);
+        }),
+        { numRuns: fuzzRuns, seed: 20240601 },
+      );
+    });
+
+    it("has an oracle whose optimal actions are valid and lead to success", () => {
+      for (const [index, task] of tasks.entries()) {
+        const rng = createRng(300 + index);
+        let { state } = env.reset(task, { seed: index });
+        let answer = env.oracle(state);
+        const startRemaining = answer.remaining;
+        if (!(startRemaining <= maxTurns)) continue;
+        let turns = 0;
+        for (; turns < maxTurns * 4; turns++) {
+          expect(answer.optimal.length).toBeGreaterThan(0);
+          const valid = env.validActions(state);
+          if (listsActions) for (const action of answer.optimal) expect(valid).toContain(action);
+          expect(answer.value ?? 1).toBeGreaterThan(0);
+          expect(answer.value ?? 1).toBeLessThanOrEqual(1);
+          const result = env.step(state, act(rng.pick(answer.optimal)));
+          expect(result.info.invalid).toBe(false);
+          state = result.state;
+          const next = env.oracle(state);
+          if (options.deterministic) expect(next.remaining).toBe(answer.remaining - 1);
+          answer = next;
+          if (result.terminated) {
+            if (result.info.stopReason === "success") {
+              expect(answer.remaining).toBe(0);
+              expect(answer.optimal).toEqual([]);
+            }
+            break;
+          }
+          expect(answer.remaining).toBeGreaterThan(0);
+        }
+        if (options.deterministic) expect(turns + 1).toBe(startRemaining);
+      }
+    });
+
+    it("refuses task files it cannot read with a DataError", () => {
+      expect(() => env.parseTasks("%%% this is not a task file %%%")).toThrow(DataError);
+      expect(() => env.parseTasks("")).toThrow(DataError);
+      expect(() => env.decodeTask({ nonsense: true })).toThrow(DataError);
+    });
+  });
+}

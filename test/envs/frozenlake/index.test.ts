@@ -1,0 +1,96 @@
+import { describe, expect, it } from "vitest";
+import { assistantMessage } from "../../../src/core/message.js";
+import { createRng } from "../../../src/core/rng.js";
+import { frozenlake, type FrozenLakeState } from "../../../src/envs/frozenlake/index.js";
+import { runEnvContract } from "../contract.js";
+
+runEnvContract("frozenlake", () => frozenlake(), { deterministic: true });
+runEnvContract("frozenlake slippery", () => frozenlake({ slippery: true, size: 5 }), { deterministic: false });
+runEnvContract("frozenlake 8x8", () => frozenlake({ map: "8x8" }), { deterministic: true, seeds: [0], fuzzRuns: 2000 });
+
+describe("frozenlake env", () => {
+  const env = frozenlake({ map: "4x4" });
+  const task = env.generate(0);
+  const play = (actions: readonly string[], seed = 0) => {
+    let { state } = env.reset(task, { seed });
+    return actions.map((action) => {
+      const result = env.step(state, assistantMessage(action));
+      state = result.state;
+      return result;
+    });
+  };
+
+  it("reaches the goal with reward 1 and stopReason success", () => {
+    const steps = play(["Down", "Down", "Right", "Down", "Right", "Right"]);
+    expect(steps.map((step) => step.reward)).toEqual([0, 0, 0, 0, 0, 1]);
+    expect(steps[5]).toMatchObject({ terminated: true, info: { stopReason: "success", progress: 1 } });
+    expect(steps[5]!.observation[0]!.content).toBe("Moved Right. You reached the goal!\nSFFF\nFHFH\nFFFH\nHFFP");
+  });
+
+  it("ends in a hole with reward 0 and stopReason failure", () => {
+    const steps = play(["Right", "Down"]);
+    expect(steps[1]).toMatchObject({ reward: 0, terminated: true, info: { stopReason: "failure", progress: 0 } });
+    expect(env.oracle(steps[1]!.state)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
+    expect(env.validActions(steps[1]!.state)).toEqual([]);
+  });
+
+  it("has a reference budget of 4x the shortest path", () => {
+    expect(env.referenceBudget(task, "episode")).toBe(24);
+    expect(frozenlake({ map: "8x8", referenceFactor: 2 }).referenceBudget(task, "episode")).toBe(12);
+  });
+
+  it("slips as drawn from the reset seed, the same way for the same seed", () => {
+    const slippery = frozenlake({ map: "4x4", slippery: true });
+    const run = (seed: number): string[] => {
+      let { state } = slippery.reset(task, { seed });
+      const cells: string[] = [];
+      for (let turn = 0; turn < 30; turn++) {
+        const result = slippery.step(state, assistantMessage("Right"));
+        cells.push(String((result.state as FrozenLakeState).cell));
+        state = result.state;
+        if (result.terminated) break;
+      }
+      return cells;
+    };
+    expect(run(7)).toEqual(run(7));
+    const distinct = new Set(Array.from({ length: 20 }, (_, seed) => run(seed).join(",")));
+    expect(distinct.size).toBeGreaterThan(5);
+  });
+
+  it("keeps the slip stream out of the state key", () => {
+    const slippery = frozenlake({ map: "4x4", slippery: true });
+    const a = slippery.reset(task, { seed: 1 });
+    const b = slippery.reset(task, { seed: 2 });
+    expect(a.state.rng).not.toEqual(b.state.rng);
+    expect(a.info.stateKey).toBe(b.info.stateKey);
+    expect(a.info.stateKey).toBe(env.reset(task, { seed: 3 }).info.stateKey);
+  });
+
+  it("succeeds about as often as the oracle's value says when following the oracle on slippery ice", () => {
+    const slippery = frozenlake({ map: "4x4", slippery: true });
+    const rng = createRng(11);
+    const episodes = 3000;
+    let successes = 0;
+    for (let episode = 0; episode < episodes; episode++) {
+      let { state } = slippery.reset(task, { seed: episode });
+      for (let turn = 0; turn < 500; turn++) {
+        const result = slippery.step(state, assistantMessage(rng.pick(slippery.oracle(state).optimal)));
+        state = result.state;
+        if (result.terminated) {
+          if (result.info.stopReason === "success") successes += 1;
+          break;
+        }
+      }
+    }
+    const rate = successes / episodes;
+    const value = slippery.oracle(slippery.reset(task, { seed: 0 }).state).value!;
+    // Standard error sqrt(0.82 * 0.18 / 3000) = 0.007: allow 4 of them.
+    expect(Math.abs(rate - value)).toBeLessThan(0.028);
+  });
+
+  it("costs the turn without moving on unreadable replies", () => {
+    const [step] = play(["jump!"]);
+    expect(step).toMatchObject({ reward: 0, terminated: false, info: { invalid: true, parsedAction: null } });
+    expect(step!.observation[0]!.content).toBe("Invalid action. Answer with one of Up, Down, Left, Right, e.g. <answer>Up</answer>.\nPFFF\nFHFH\nFFFH\nHFFG");
+  });
+});

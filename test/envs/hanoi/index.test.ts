@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { assistantMessage } from "../../../src/core/message.js";
+import { hanoi } from "../../../src/envs/hanoi/index.js";
+import { runEnvContract } from "../contract.js";
+
+runEnvContract("hanoi", () => hanoi(), { deterministic: true });
+runEnvContract("hanoi random starts", () => hanoi({ disks: 5, randomStart: true }), { deterministic: true, fuzzRuns: 3000 });
+
+describe("hanoi env", () => {
+  const env = hanoi();
+  const task = env.generate(0);
+  const play = (actions: readonly string[]) => {
+    let { state } = env.reset(task, { seed: 0 });
+    return actions.map((action) => {
+      const result = env.step(state, assistantMessage(action));
+      state = result.state;
+      return result;
+    });
+  };
+
+  it("solves 3 disks in 7 moves with reward 1 at the end", () => {
+    const steps = play(["A->C", "A->B", "C->B", "A->C", "B->A", "B->C", "A->C"]);
+    expect(steps.map((step) => step.reward)).toEqual([0, 0, 0, 0, 0, 0, 1]);
+    expect(steps.map((step) => step.info.progress)).toEqual([-6, -5, -4, -3, -2, -1, -0]);
+    expect(steps[6]).toMatchObject({ terminated: true, info: { stopReason: "success" } });
+    expect(steps[6]!.observation[0]!.content).toBe("Moved disk 1 from A to C. Every disk is on C: solved!\nA:\nB:\nC: 3 2 1");
+  });
+
+  it("makes an illegal move invalid, keeping its parsed text, and explains the valid moves", () => {
+    const [, illegal] = play(["A->C", "A->C"]);
+    expect(illegal).toMatchObject({ reward: 0, terminated: false, info: { invalid: true, parsedAction: "A->C", progress: -6 } });
+    expect(illegal!.observation[0]!.content).toBe("Illegal move A->C: disk 2 cannot go onto the smaller disk 1. Valid moves now: A->B, C->A, C->B.\nA: 3 2\nB:\nC: 1");
+  });
+
+  it("has a reference budget of 4 x (2^n - 1) and ids naming the task", () => {
+    expect(env.referenceBudget(task, "episode")).toBe(28);
+    expect(env.taskId(task)).toBe("hanoi-3-AAA");
+    expect(hanoi({ disks: 10 }).referenceBudget(hanoi({ disks: 10 }).generate(0), "episode")).toBe(4 * 1023);
+    const [custom] = env.parseTasks("3 AAC");
+    expect(env.referenceBudget(custom!, "episode")).toBe(12);
+    expect(env.reset(custom!, { seed: 0 }).observation[1]!.content).toBe("A: 2 1\nB:\nC: 3");
+  });
+
+  it("gives equal configurations equal keys across tasks", () => {
+    const [other] = env.parseTasks("3 CAA");
+    const [moved] = play(["A->C"]);
+    expect(env.reset(other!, { seed: 0 }).info.stateKey).toBe(moved!.info.stateKey);
+  });
+});

@@ -1,0 +1,11 @@
+import { describe, expect, it } from "vitest";
+import * as envs from "../../src/envs/index.js";
+
+describe("envs public API", () => {
+  it("exports the constructors, the registry and the shared helpers", () => {
+    for (const name of ["sokoban", "frozenlake", "hanoi", "createEnv", "envConfigHelp", "ENV_NAMES", "parseLevels", "parseMaps", "NAMED_MAPS", "parseDirection", "normalizeAnswer", "defineEnv"]) {
+      expect(envs).toHaveProperty(name);
+    }
+    expect(envs.sokoban().name).toBe("sokoban");
+  });
+});
