@@ -15,10 +15,12 @@ describe("constants", () => {
     expect(pyEquals(PY_ELLIPSIS, "...")).toBe(false);
   });
 
-  it("loads default_state.json and long_context.json, naming a missing file", () => {
+  it("loads default_state.json and long_context.json in upstream key order, naming a missing file", () => {
     const constants = loadConstants(writeFakeDataDir());
     expect(pyRepr(constants.longContext)).toBe("{'WATCH_LIST_EXTENSION': ['A', Ellipsis]}");
     expect(pyRepr(constants.defaultState)).toBe("{'counter': {'count': 0}}");
+    const sorted = loadConstants(writeFakeDataDir((files) => files.set("default_state.json", '{"ticket_api": {"current_user": null, "ticket_counter": 1, "ticket_queue": []}}')));
+    expect(pyRepr(sorted.defaultState)).toBe("{'ticket_api': {'ticket_queue': [], 'ticket_counter': 1, 'current_user': None}}");
     expect(() => loadConstants(writeFakeDataDir((files) => files.delete("long_context.json")))).toThrow(/long_context\.json: file not found/);
     expect(() => loadConstants(writeFakeDataDir((files) => files.set("default_state.json", '{\n "a": 1,\n "b": ]\n}')))).toThrow(/default_state\.json:3: malformed JSON/);
   });

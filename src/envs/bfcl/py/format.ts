@@ -25,12 +25,6 @@ export function floatRepr(x: number): string {
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const magnitude = Math.abs(x);
-  if (magnitude >= 1e-4 && magnitude < 1e16) {
-    // Fast path: in this range JavaScript also writes the shortest round-trip digits in fixed notation.
-    const text = String(x);
-    return text.includes(".") ? text : `${text}.0`;
-  }
   const [mantissa, exponentText] = x.toExponential().split("e") as [string, string];
   const exponent = Number(exponentText);
   const negative = mantissa.startsWith("-");
