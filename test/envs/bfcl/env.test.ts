@@ -1,9 +1,11 @@
 // The BFCL env adapter on fake backends: config, tasks, budgets, the oracle played through actionMessage in
 // both modes, info fields and state keys.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../../src/core/json.js";
 import { ConfigError, DataError } from "../../../src/core/errors.js";
 import type { Message } from "../../../src/core/message.js";
-import { bfcl, type BfclEnv } from "../../../src/envs/bfcl/env.js";
+import { bfcl, type BfclEnv, type BfclTask } from "../../../src/envs/bfcl/env.js";
 import type { BfclState } from "../../../src/envs/bfcl/episode.js";
 import { CLOSING_TEXT } from "../../../src/envs/bfcl/prompts.js";
 import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";
@@ -158,5 +160,47 @@ describe("bfcl episodes", () => {
     expect(env.stateKey(b)).toBe(env.stateKey(a));
     const turnEnded = env.step(a, env.actionMessage(a, "[]"));
     expect(turnEnded.info.stateKey).not.toBe(env.stateKey(b));
+  });
+});
+
+describe("bfcl robustness", () => {
+  it("never throws on fuzzed replies, in text or as tool calls, and keeps observations well formed", () => {
+    const envs = [makeEnv(), makeEnv({ mode: "prompting" })];
+    const pieces = fc.constantFrom("[", "]", "(", ")", "add", "read", "write", "get", "=", "'", '"', ",", "{", "}", "amount", "title", "1", "2.5", "None", "True", "`", "\n", " ", "\u0000", "\ud800", "💥");
+    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 60 }), fc.array(pieces, { maxLength: 20 }).map((parts) => parts.join("")));
+    const toolCall = fc.record({ id: fc.string({ maxLength: 5 }), name: fc.oneof(fc.constantFrom("add", "get", "read", "write", "delete", "exit", "os.system"), fc.string({ maxLength: 12 })), arguments: fc.oneof(text, fc.json({ maxDepth: 3 })) });
+    fc.assert(
+      fc.property(fc.nat({ max: 9 }), text, fc.array(toolCall, { maxLength: 4 }), (pick, content, calls) => {
+        const env = envs[pick % 2] as BfclEnv;
+        const task = env.listTasks()[pick % env.listTasks().length] as BfclTask;
+        let { state } = env.reset(task, { seed: 0 });
+        for (const action of [{ role: "assistant", content, toolCalls: calls }, { role: "assistant", content }] as Message[]) {
+          const result = env.step(state, action);
+          state = result.state;
+          expect(result.observation.every((message) => typeof message.content === "string")).toBe(true);
+          expect(result.info.stateKey).toBe(env.stateKey(state));
+          if (result.terminated) break;
+        }
+      }),
+      { numRuns: 10_000, seed: 42 },
+    );
+  });
+
+  it("plays identically for identical replies (deterministic transcripts)", () => {
+    const transcript = (env: BfclEnv) => {
+      const out: unknown[] = [];
+      for (const task of env.listTasks()) {
+        let { state, observation } = env.reset(task, { seed: 3 });
+        out.push(observation);
+        for (const content of ["[add(amount=1)]", "[get(), read(title='todo')]", "fine", "[write(title='x', text='y')]", "ok", "[]", "done"]) {
+          const result = env.step(state, env.actionMessage(state, content));
+          out.push(result.observation, result.info, result.reward, result.tools ?? null);
+          state = result.state;
+          if (result.terminated) break;
+        }
+      }
+      return canonicalJson(out);
+    };
+    for (const mode of ["tools", "prompting"]) expect(transcript(makeEnv({ mode }))).toBe(transcript(makeEnv({ mode })));
   });
 });
