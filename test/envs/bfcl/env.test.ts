@@ -35,7 +35,7 @@ describe("bfcl config", () => {
     expect(() => bfcl({}, FAKE_CLASSES)).toThrow(ConfigError);
     expect(() => bfcl({}, FAKE_CLASSES)).toThrow(/bfcl\.dataDir: a data dir is required/);
     expect(() => makeEnv({ mode: "chat" })).toThrow(/bfcl\.mode: expected tools or prompting/);
-    expect(() => makeEnv({ categories: "base,web" })).toThrow(/bfcl\.categories: expected a comma-separated list/);
+    expect(() => makeEnv({ categories: "base,web" })).toThrow(/bfcl\.categories\.1: expected a comma-separated list/);
     expect(() => makeEnv({ maxStepsPerTurn: "0" })).toThrow(/bfcl\.maxStepsPerTurn: expected an integer from 1 to 1000/);
     expect(() => makeEnv({ budget: 3 })).toThrow(/bfcl\.budget: unknown option/);
     expect(makeEnv({ categories: "miss_param,base", stopOnFailure: "false" }).config).toMatchObject({ categories: ["miss_param", "base"], stopOnFailure: false, mode: "tools", callable: "unexcluded", maxStepsPerTurn: 20 });
