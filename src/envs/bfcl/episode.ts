@@ -11,7 +11,6 @@
 // The state is mutated in place.
 import type { Message, ToolSpec } from "../../core/message.js";
 import type { AnyBfclClass, BfclConstants } from "./api.js";
-import { canonicalCall } from "./canonical.js";
 import type { Call } from "./calls/call.js";
 import { formatCall } from "./calls/format.js";
 import { checkTurn, forceTerminatedVerdict, type BfclVerdict } from "./checker.js";
@@ -63,9 +62,8 @@ export interface BfclState {
   /** Results of every model call so far, all turns (the response checker's haystack). */
   readonly allModelResults: string[];
   turnResults: string[];
-  /** Steps with calls in this turn, and canonical texts of their calls (oracle progress). */
+  /** Steps with calls in this turn. */
   turnSteps: Call[][];
-  turnCanonical: string[];
   /** Calls per step per finished turn: the transcript the offline checker takes. */
   readonly transcript: Call[][][];
   /** Verdict of every finished turn. */
@@ -130,7 +128,7 @@ export function startEpisode(context: BfclContext, entry: BfclEntry): EpisodeSta
   const offered = offeredAt(functions, 0);
   const state: BfclState = {
     entry, classes, functions, model, truth, turn: 0, stepsInTurn: 0, offered, allowed: allowedAt(context, { entry, model }, offered),
-    allModelResults: [], turnResults: [], turnSteps: [], turnCanonical: [], transcript: [], turnVerdicts: [], passedTurns: 0, failure: null, outcome: null,
+    allModelResults: [], turnResults: [], turnSteps: [], transcript: [], turnVerdicts: [], passedTurns: 0, failure: null, outcome: null,
   };
   const first = turnMessages(context, state, 0);
   const observation = context.rules.mode === "prompting" ? withSystemPrompt(first, offered) : first;
@@ -163,7 +161,7 @@ function finishTurn(context: BfclContext, state: BfclState, forced: boolean): Om
   const verdict = checkTurn({
     turn: state.turn, truthCallCount: truthCalls.length, truthResults, modelStepCount: state.turnSteps.length,
     modelResults: state.turnResults, allModelResults: state.allModelResults, modelInstances: state.model.instances,
-    truthInstances: state.truth.instances, modelCalls: state.turnSteps.flat().map(formatCall), irrelevance: context.rules.irrelevanceCheck,
+    truthInstances: state.truth.instances, modelCalls: context.rules.irrelevanceCheck ? state.turnSteps.flat().map(formatCall) : [], irrelevance: context.rules.irrelevanceCheck,
   });
   state.turnVerdicts.push(verdict);
   if (verdict.valid) state.passedTurns += 1;
@@ -176,7 +174,6 @@ function finishTurn(context: BfclContext, state: BfclState, forced: boolean): Om
   state.stepsInTurn = 0;
   state.turnSteps = [];
   state.turnResults = [];
-  state.turnCanonical = [];
   const changed = state.functions.added.has(state.turn);
   if (changed) {
     state.offered = offeredAt(state.functions, state.turn);
@@ -206,7 +203,6 @@ export function stepEpisode(context: BfclContext, state: BfclState, action: Mess
   state.allModelResults.push(...results);
   state.turnResults.push(...results);
   state.turnSteps.push(calls);
-  state.turnCanonical.push(...calls.map((call) => formatCall(canonicalCall(call, state.classes))));
   state.stepsInTurn += 1;
   const observation = resultMessages(context, decoded.calls, results);
   if (state.stepsInTurn > context.rules.maxStepsPerTurn) {

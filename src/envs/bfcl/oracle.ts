@@ -17,10 +17,11 @@ export const END_TURN_ACTION = "[]";
 /** Ground-truth calls of the current turn still to be made. */
 export function remainingTruthCalls(state: BfclState): Call[] {
   const truth = (state.entry.groundTruth[state.turn] ?? []).map(({ call }) => canonicalCall(call, state.classes));
+  const made = state.turnSteps.flat().map((call) => formatCall(canonicalCall(call, state.classes)));
   let position = 0;
   let done = 0;
   for (const call of truth) {
-    const index = state.turnCanonical.indexOf(formatCall(call), position);
+    const index = made.indexOf(formatCall(call), position);
     if (index < 0) break;
     position = index + 1;
     done += 1;

@@ -16,12 +16,12 @@ import { offeredAt } from "./func-docs.js";
 /** Per user turn, per step, the calls of one model response. */
 export type Transcript = readonly (readonly (readonly (string | Call)[])[])[];
 
-function runItem(set: InstanceSet, item: string | Call, allowed: ReadonlySet<string> | undefined): { text: string; call: string } {
-  if (typeof item !== "string") return { text: executeCall(set, item, allowed).text, call: formatCall(item) };
+function runItem(set: InstanceSet, item: string | Call, allowed: ReadonlySet<string> | undefined): string {
+  if (typeof item !== "string") return executeCall(set, item, allowed).text;
   const verdict = parseCall(item);
   // Upstream evals the decoded string; text that is not a call fails there with Python's SyntaxError.
-  if (!verdict.valid) return { text: `Error during execution: invalid syntax (${verdict.message})`, call: item };
-  return { text: executeCall(set, verdict.call, allowed).text, call: item };
+  if (!verdict.valid) return `Error during execution: invalid syntax (${verdict.message})`;
+  return executeCall(set, verdict.call, allowed).text;
 }
 
 export function checkTranscript(context: BfclContext, entry: BfclEntry, transcript: Transcript): BfclVerdict {
@@ -40,9 +40,9 @@ export function checkTranscript(context: BfclContext, entry: BfclEntry, transcri
     const modelCalls: string[] = [];
     for (const step of steps) {
       for (const item of step) {
-        const { text, call } = runItem(model, item, allowed);
-        modelResults.push(text);
-        modelCalls.push(call);
+        modelResults.push(runItem(model, item, allowed));
+        // Call texts only serve the irrelevance check's details: skip formatting them otherwise.
+        if (context.rules.irrelevanceCheck) modelCalls.push(typeof item === "string" ? item : formatCall(item));
       }
     }
     allModelResults.push(...modelResults);
