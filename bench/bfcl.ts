@@ -1,11 +1,16 @@
 // Bench: execute and check all 800 BFCL multi-turn ground-truth entries, model side = ground truth, through the
 // offline checker (what upstream's evaluator does for a perfect model; about 2.9 s in Python on this machine).
-//   npx tsx bench/bfcl.ts --data-dir ../shared/bfcl [--repeat 10] [--loop]
+//   npx tsx bench/bfcl.ts --data-dir ../shared/bfcl [--repeat 10] [--loop] [--cases FILE [--cases-seed N]]
 // Loading the data is timed apart. Each repeat checks every entry once; we print the best and the median time
 // (the machine is shared: take the best as the figure, the median as its noise). --loop also times the same
 // replay through the agent loop as tool calls (observations, decoding, per-turn checks). While some backend
-// classes are not wired, it measures the entries that use only the wired ones and says so.
+// classes are not wired, it measures the entries that use only the wired ones and says so. --cases writes four
+// seeded mutations of every entry's ground truth (calls removed, altered, duplicated, swapped, split over steps,
+// moved a turn early, ...) with our verdicts, for the cross-check against upstream's Python checker
+// (docs/bfcl.md shows the script).
+import { writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
+import { createRng, type Rng } from "../src/core/rng.js";
 import { canonicalCall, toolArguments } from "../src/envs/bfcl/canonical.js";
 import { BFCL_CLASSES } from "../src/envs/bfcl/classes.js";
 import { createBfclContext } from "../src/envs/bfcl/context.js";
@@ -13,22 +18,30 @@ import { BFCL_CATEGORIES, type BfclEntry } from "../src/envs/bfcl/data.js";
 import { loadBfclDataset } from "../src/envs/bfcl/dataset.js";
 import { startEpisode, stepEpisode, type BfclContext } from "../src/envs/bfcl/episode.js";
 import { bfclClassRegistry } from "../src/envs/bfcl/registry.js";
+import type { Call } from "../src/envs/bfcl/calls/call.js";
+import { formatCall } from "../src/envs/bfcl/calls/format.js";
+import { isFloat, pyFloat, type PyValue } from "../src/envs/bfcl/py/value.js";
 import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/transcript.js";
 
 interface Args {
   dataDir: string;
   repeat: number;
   loop: boolean;
+  /** Write mutated transcripts with our verdicts here, for the cross-check against upstream's checker. */
+  cases: string;
+  casesSeed: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dataDir: "", repeat: 10, loop: false };
+  const args: Args = { dataDir: "", repeat: 10, loop: false, cases: "", casesSeed: 7 };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
     if (flag === "--data-dir") args.dataDir = argv[++index] ?? "";
     else if (flag === "--repeat") args.repeat = Number(argv[++index]);
     else if (flag === "--loop") args.loop = true;
-    else throw new Error(`bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop]`);
+    else if (flag === "--cases") args.cases = argv[++index] ?? "";
+    else if (flag === "--cases-seed") args.casesSeed = Number(argv[++index]);
+    else throw new Error(`bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop] [--cases FILE [--cases-seed N]]`);
   }
   if (args.dataDir === "") throw new Error("bench/bfcl.ts: --data-dir DIR is required (a folder laid out like ../shared/bfcl)");
   if (!(Number.isInteger(args.repeat) && args.repeat >= 1)) throw new Error("bench/bfcl.ts: --repeat must be a positive integer");
@@ -78,6 +91,68 @@ function loopAll(context: BfclContext, entries: readonly BfclEntry[]): number {
   return passed;
 }
 
+interface CrossCheckCase {
+  readonly id: string;
+  readonly label: string;
+  readonly transcript: string[][][];
+  readonly ours: string;
+  readonly turn: number | null;
+}
+
+function alter(value: PyValue, rng: Rng): PyValue {
+  if (typeof value === "string") return rng.next() < 0.5 ? `${value}x` : value.slice(0, -1);
+  if (typeof value === "number") return value + 1;
+  if (isFloat(value)) return pyFloat(value.value + 1.5);
+  if (typeof value === "boolean") return !value;
+  if (Array.isArray(value)) return value.length > 0 && rng.next() < 0.5 ? value.slice(1) : [...value, value[0] ?? "x"];
+  return value;
+}
+
+const MUTATIONS = ["remove", "alter", "duplicate", "swap", "split", "extra", "drop-turn", "early", "irrelevant"] as const;
+
+/** One seeded mutation of an entry's ground truth, as a transcript (per turn, per step, call texts). */
+function mutate(entry: BfclEntry, rng: Rng): { label: string; transcript: string[][][] } {
+  const truth = entry.groundTruth.map((turn) => turn.map(({ call }) => call));
+  const script: Call[][][] = truth.map((turn) => (turn.length === 0 ? [] : [turn.slice()]));
+  const [turn] = rng.pick(truth.map((calls, index) => [index, calls.length] as const).filter(([, count]) => count > 0));
+  const calls = script[turn]?.[0] as Call[];
+  const index = rng.int(calls.length);
+  const kind = rng.pick(MUTATIONS);
+  const call = calls[index] as Call;
+  if (kind === "remove") calls.splice(index, 1);
+  else if (kind === "alter") {
+    if (call.kwargs.length > 0) {
+      const target = rng.int(call.kwargs.length);
+      calls[index] = { ...call, kwargs: call.kwargs.map(([key, value], position) => [key, position === target ? alter(value, rng) : value] as const) };
+    } else if (call.args.length > 0) calls[index] = { ...call, args: call.args.map((value, position) => (position === 0 ? alter(value, rng) : value)) };
+    else calls[index] = { ...call, name: `${call.name}_x` };
+  } else if (kind === "duplicate") calls.splice(index, 0, call);
+  else if (kind === "swap" && calls.length >= 2) {
+    const other = (index + 1) % calls.length;
+    [calls[index], calls[other]] = [calls[other] as Call, call];
+  } else if (kind === "split") script[turn] = calls.map((item) => [item]);
+  else if (kind === "extra") calls.splice(index, 0, rng.pick(truth.flat()));
+  else if (kind === "drop-turn") script[turn] = [];
+  else if (kind === "early" && turn > 0) script[turn - 1] = [...(script[turn - 1] ?? []), calls.splice(index, 1)];
+  else if (kind === "irrelevant") {
+    const empty = truth.findIndex((calls) => calls.length === 0);
+    if (empty >= 0) script[empty] = [[rng.pick(truth.flat())]];
+  }
+  return { label: `${kind}@${turn}`, transcript: script.map((steps) => steps.filter((step) => step.length > 0).map((step) => step.map(formatCall))) };
+}
+
+/** Four seeded mutations per entry with our verdicts (callable "all": upstream's executor). */
+function mutatedCases(context: BfclContext, entries: readonly BfclEntry[], seed: number): CrossCheckCase[] {
+  const rng = createRng(seed);
+  return entries.flatMap((entry) =>
+    Array.from({ length: 4 }, () => {
+      const { label, transcript } = mutate(entry, rng);
+      const verdict = checkTranscript(context, entry, transcript);
+      return { id: entry.id, label, transcript, ours: verdict.valid ? "valid" : verdict.errorType, turn: verdict.valid ? null : (verdict.details["turn"] as number) };
+    }),
+  );
+}
+
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const registry = bfclClassRegistry(BFCL_CLASSES);
@@ -95,6 +170,13 @@ function main(): void {
   const check = timeRepeats(args.repeat, () => checkAll(context, entries));
   console.log(`execute + check ${total} ground-truth entries: best ${(check.best / 1000).toFixed(3)} s, median ${(check.median / 1000).toFixed(3)} s over ${args.repeat} runs; ${check.passed}/${total} valid`);
   if (total === 800) console.log(`target: under 0.300 s (upstream Python evaluator: about 2.9 s on this machine) -> ${check.best < 300 ? "met" : "NOT met"}`);
+  if (args.cases !== "") {
+    const cases = mutatedCases(createBfclContext(dataset, BFCL_CLASSES, { callable: "all" }), entries, args.casesSeed);
+    writeFileSync(args.cases, JSON.stringify(cases));
+    const counts = new Map<string, number>();
+    for (const item of cases) counts.set(item.ours, (counts.get(item.ours) ?? 0) + 1);
+    console.log(`wrote ${cases.length} mutated transcripts with our verdicts to ${args.cases}: ${[...counts].map(([verdict, count]) => `${count} ${verdict}`).join(", ")}`);
+  }
   if (args.loop) {
     const loop = timeRepeats(args.repeat, () => loopAll(context, entries));
     console.log(`replay through the agent loop as tool calls: best ${(loop.best / 1000).toFixed(3)} s, median ${(loop.median / 1000).toFixed(3)} s; ${loop.passed}/${total} success`);

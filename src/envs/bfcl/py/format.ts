@@ -147,34 +147,36 @@ export function pyJsonDumps(value: PyValue, options: JsonDumpsOptions = {}): str
   return options.indent === undefined && options.sortKeys !== true ? dumpsCompact(value) : dumps(value, options, 0);
 }
 
-/** The default json.dumps, built by concatenation: the hot path of every dict result. */
+/** The default json.dumps: the hot path of every dict result. Containers are joined (flat strings: results are
+ * compared with each other later, and flat strings compare without being copied first). */
 function dumpsCompact(value: PyValue): string {
-  if (typeof value === "string") return jsonString(value);
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonNumber(value, true);
+  switch (typeof value) {
+    case "string":
+      return jsonString(value);
+    case "number":
+      return Number.isInteger(value) ? String(value) : jsonNumber(value, true);
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      break;
+  }
   if (value === null) return "null";
-  if (typeof value === "boolean") return value ? "true" : "false";
   if (Array.isArray(value)) return sequenceCompact(value);
   if (value instanceof Map) {
-    if (value.size === 0) return "{}";
-    let out = "{";
-    let first = true;
-    for (const [key, inner] of value) {
-      out += `${first ? "" : ", "}${jsonKey(key)}: ${dumpsCompact(inner)}`;
-      first = false;
-    }
-    return `${out}}`;
+    const parts: string[] = [];
+    for (const [key, inner] of value) parts.push(`${jsonKey(key)}: ${dumpsCompact(inner)}`);
+    return `{${parts.join(", ")}}`;
   }
   if (value instanceof Set) throw new NotJsonSerializable("set");
-  if (isFloat(value)) return jsonNumber(numberOf(value), true);
+  if (value.kind === "float") return jsonNumber(value.value, true);
   if (value.kind === "tuple") return sequenceCompact(value.items);
   throw new NotJsonSerializable(value.pyClass);
 }
 
 function sequenceCompact(items: readonly PyValue[]): string {
-  if (items.length === 0) return "[]";
-  let out = `[${dumpsCompact(items[0] as PyValue)}`;
-  for (let index = 1; index < items.length; index++) out += `, ${dumpsCompact(items[index] as PyValue)}`;
-  return `${out}]`;
+  const parts = new Array<string>(items.length);
+  for (let index = 0; index < items.length; index++) parts[index] = dumpsCompact(items[index] as PyValue);
+  return `[${parts.join(", ")}]`;
 }
 
 function dumps(value: PyValue, options: JsonDumpsOptions, level: number): string {
