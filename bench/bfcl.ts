@@ -1,14 +1,19 @@
 // Bench: execute and check all 800 BFCL multi-turn ground-truth entries, model side = ground truth, through the
-// offline checker (what upstream's evaluator does for a perfect model; about 2.9 s in Python on this machine).
-//   npx tsx bench/bfcl.ts --data-dir ../shared/bfcl [--repeat 10] [--loop] [--cases FILE [--cases-seed N]]
+// offline checker (what upstream's evaluator does for a perfect model).
+//   npx tsx bench/bfcl.ts --data-dir ../shared/bfcl [--repeat 10] [--loop] [--upstream DIR [--cases-seed N]]
 // Loading the data is timed apart. Each repeat checks every entry once; we print the best and the median time
 // (the machine is shared: take the best as the figure, the median as its noise). --loop also times the same
 // replay through the agent loop as tool calls (observations, decoding, per-turn checks). While some backend
-// classes are not wired, it measures the entries that use only the wired ones and says so. --cases writes four
-// seeded mutations of every entry's ground truth (calls removed, altered, duplicated, swapped, split over steps,
-// moved a turn early, ...) with our verdicts, for the cross-check against upstream's Python checker
-// (docs/bfcl.md shows the script).
-import { writeFileSync } from "node:fs";
+// classes are not wired, it measures the entries that use only the wired ones and says so.
+// --upstream DIR (a folder holding upstream's bfcl_eval package, e.g. gorilla's berkeley-function-call-leaderboard)
+// runs the reference in the same run with python3: upstream's multi_turn_checker on the same 800 ground truths
+// (timed the same way), and on four seeded mutations of every entry's ground truth (calls removed, altered,
+// duplicated, swapped, split over steps, moved a turn early, made in a turn that needs none, ...), comparing its
+// verdicts (error type and turn) with ours (checked with callable "all", upstream's executor).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createRng, type Rng } from "../src/core/rng.js";
 import { canonicalCall, toolArguments } from "../src/envs/bfcl/canonical.js";
@@ -27,21 +32,21 @@ interface Args {
   dataDir: string;
   repeat: number;
   loop: boolean;
-  /** Write mutated transcripts with our verdicts here, for the cross-check against upstream's checker. */
-  cases: string;
+  /** Folder with upstream's bfcl_eval package: run the Python reference and the cross-check. */
+  upstream: string;
   casesSeed: number;
 }
 
 function parseArgs(argv: readonly string[]): Args {
-  const args: Args = { dataDir: "", repeat: 10, loop: false, cases: "", casesSeed: 7 };
+  const args: Args = { dataDir: "", repeat: 10, loop: false, upstream: "", casesSeed: 7 };
   for (let index = 0; index < argv.length; index++) {
     const flag = argv[index];
     if (flag === "--data-dir") args.dataDir = argv[++index] ?? "";
     else if (flag === "--repeat") args.repeat = Number(argv[++index]);
     else if (flag === "--loop") args.loop = true;
-    else if (flag === "--cases") args.cases = argv[++index] ?? "";
+    else if (flag === "--upstream") args.upstream = argv[++index] ?? "";
     else if (flag === "--cases-seed") args.casesSeed = Number(argv[++index]);
-    else throw new Error(`bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop] [--cases FILE [--cases-seed N]]`);
+    else throw new Error(`bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop] [--upstream DIR [--cases-seed N]]`);
   }
   if (args.dataDir === "") throw new Error("bench/bfcl.ts: --data-dir DIR is required (a folder laid out like ../shared/bfcl)");
   if (!(Number.isInteger(args.repeat) && args.repeat >= 1)) throw new Error("bench/bfcl.ts: --repeat must be a positive integer");
@@ -153,6 +158,54 @@ function mutatedCases(context: BfclContext, entries: readonly BfclEntry[], seed:
   );
 }
 
+// Upstream's checker on the ground truths (timed like ours: best of N, data loaded first) and on the cases.
+const UPSTREAM_SCRIPT = `
+import contextlib, io, json, re, sys, time
+from bfcl_eval.eval_checker.multi_turn_eval.multi_turn_checker import multi_turn_checker
+data_dir, cases_path, repeat = sys.argv[1], sys.argv[2], int(sys.argv[3])
+entries, truth = {}, {}
+for cat in ["base", "miss_func", "miss_param", "long_context"]:
+    for line in open(f"{data_dir}/data/BFCL_v4_multi_turn_{cat}.json"):
+        if line.strip(): e = json.loads(line); entries[e["id"]] = e
+    for line in open(f"{data_dir}/possible_answer/BFCL_v4_multi_turn_{cat}.json"):
+        if line.strip(): g = json.loads(line); truth[g["id"]] = g["ground_truth"]
+def check(entry_id, transcript, name):
+    with contextlib.redirect_stdout(io.StringIO()):
+        r = multi_turn_checker(transcript, truth[entry_id], json.loads(json.dumps(entries[entry_id])), entry_id.rsplit("_", 1)[0], name)
+    if r["valid"]: return "valid", None
+    m = re.search(r"turn (\\d+)", r["error_message"])
+    # A state mismatch names no turn; its execution_result lists the turns checked so far.
+    return r["error_type"], (int(m.group(1)) if m else len(r.get("execution_result", [])) - 1)
+times, passed = [], 0
+for run in range(repeat):
+    start = time.perf_counter()
+    passed = sum(check(i, [[t] if t else [] for t in truth[i]], f"gt{run}")[0] == "valid" for i in entries)
+    times.append(time.perf_counter() - start)
+cases = json.load(open(cases_path))
+mismatches = []
+for n, case in enumerate(cases):
+    verdict, turn = check(case["id"], case["transcript"], f"case{n}")
+    if verdict != case["ours"] or turn != case["turn"]: mismatches.append([case["id"], case["label"], case["ours"], case["turn"], verdict, turn])
+print(json.dumps({"best": min(times), "median": sorted(times)[len(times) // 2], "passed": passed, "entries": len(entries), "cases": len(cases), "mismatches": mismatches[:20], "mismatchCount": len(mismatches)}))
+`;
+
+function runUpstream(args: Args, cases: readonly CrossCheckCase[], oursMs: number): void {
+  const casesPath = join(mkdtempSync(join(tmpdir(), "bfcl-bench-")), "cases.json");
+  writeFileSync(casesPath, JSON.stringify(cases));
+  const repeat = String(Math.max(3, Math.min(args.repeat, 5)));
+  const result = spawnSync("python3", ["-c", UPSTREAM_SCRIPT, args.dataDir, casesPath, repeat], { cwd: args.upstream, env: { ...process.env, PYTHONPATH: args.upstream }, encoding: "utf8", maxBuffer: 1 << 26 });
+  if (result.status !== 0) {
+    console.log(`upstream reference failed (python3 in ${args.upstream}): ${(result.stderr || String(result.error)).trim().split("\n").slice(-3).join(" | ")}`);
+    return;
+  }
+  const report = JSON.parse(result.stdout.trim().split("\n").pop() as string) as { best: number; median: number; passed: number; entries: number; cases: number; mismatches: unknown[]; mismatchCount: number };
+  console.log(`upstream multi_turn_checker (Python), same work: best ${report.best.toFixed(3)} s, median ${report.median.toFixed(3)} s over ${repeat} runs; ${report.passed}/${report.entries} valid -> ours is ${(report.best / (oursMs / 1000)).toFixed(1)}x faster`);
+  if (cases.length > 0) {
+    console.log(`cross-check on ${report.cases} mutated transcripts: ${report.mismatchCount} verdicts differ from upstream's (error type or turn)`);
+    for (const mismatch of report.mismatches) console.log(`  ${JSON.stringify(mismatch)}`);
+  }
+}
+
 function main(): void {
   const args = parseArgs(process.argv.slice(2));
   const registry = bfclClassRegistry(BFCL_CLASSES);
@@ -169,14 +222,8 @@ function main(): void {
   }
   const check = timeRepeats(args.repeat, () => checkAll(context, entries));
   console.log(`execute + check ${total} ground-truth entries: best ${(check.best / 1000).toFixed(3)} s, median ${(check.median / 1000).toFixed(3)} s over ${args.repeat} runs; ${check.passed}/${total} valid`);
-  if (total === 800) console.log(`target: under 0.300 s (upstream Python evaluator: about 2.9 s on this machine) -> ${check.best < 300 ? "met" : "NOT met"}`);
-  if (args.cases !== "") {
-    const cases = mutatedCases(createBfclContext(dataset, BFCL_CLASSES, { callable: "all" }), entries, args.casesSeed);
-    writeFileSync(args.cases, JSON.stringify(cases));
-    const counts = new Map<string, number>();
-    for (const item of cases) counts.set(item.ours, (counts.get(item.ours) ?? 0) + 1);
-    console.log(`wrote ${cases.length} mutated transcripts with our verdicts to ${args.cases}: ${[...counts].map(([verdict, count]) => `${count} ${verdict}`).join(", ")}`);
-  }
+  if (total === 800) console.log(`target: under 0.300 s -> ${check.best < 300 ? "met" : "NOT met"}`);
+  if (args.upstream !== "") runUpstream(args, dataset.entries.length === total ? mutatedCases(createBfclContext(dataset, BFCL_CLASSES, { callable: "all" }), entries, args.casesSeed) : [], check.best);
   if (args.loop) {
     const loop = timeRepeats(args.repeat, () => loopAll(context, entries));
     console.log(`replay through the agent loop as tool calls: best ${(loop.best / 1000).toFixed(3)} s, median ${(loop.median / 1000).toFixed(3)} s; ${loop.passed}/${total} success`);
