@@ -154,7 +154,7 @@ function dumpsCompact(value: PyValue): string {
     case "string":
       return jsonString(value);
     case "number":
-      return Number.isInteger(value) ? String(value) : jsonNumber(value, true);
+      return jsonNumber(value, !Number.isInteger(value));
     case "boolean":
       return value ? "true" : "false";
     default:
