@@ -4,3 +4,4 @@ export * from "./export.js";
 export * from "./open.js";
 export * from "./runs.js";
 export * from "./schema.js";
+export * from "./train-log.js";

@@ -63,4 +63,10 @@ CREATE TABLE IF NOT EXISTS turns (
   details TEXT,
   PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS train_steps (
+  run_id TEXT NOT NULL,
+  step INTEGER NOT NULL,
+  metrics TEXT NOT NULL,
+  PRIMARY KEY (run_id, step)
+) WITHOUT ROWID;
 `;

@@ -3,6 +3,11 @@
 // into str(), and an exception into "Error during execution: " + str(exception).
 import { isFloat, numberOf, type PyKey, type PyValue } from "./value.js";
 
+/** str(int): the exact digits (String() rounds to 17 significant digits above 2**53 and uses exponents from 1e21). */
+export function intText(x: number): string {
+  return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString();
+}
+
 const FLOAT_TEXTS = new Map<number, string>();
 const MAX_FLOAT_TEXTS = 100_000;
 
@@ -75,7 +80,7 @@ export function pyRepr(value: PyValue): string {
   if (value === null) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
-  if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
+  if (typeof value === "number") return Number.isInteger(value) ? intText(value) : floatRepr(value);
   if (typeof value === "string") return stringRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
   if (value instanceof Map) return `{${[...value].map(([key, inner]) => `${keyRepr(key)}: ${pyRepr(inner)}`).join(", ")}}`;
@@ -125,14 +130,14 @@ function jsonNumber(x: number, isFloatValue: boolean): string {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "Infinity";
   if (x === -Infinity) return "-Infinity";
-  return isFloatValue ? floatRepr(x) : String(x);
+  return isFloatValue ? floatRepr(x) : intText(x);
 }
 
 function jsonKey(key: PyKey): string {
   if (typeof key === "string") return jsonString(key);
   if (key === null) return '"null"';
   if (typeof key === "boolean") return key ? '"true"' : '"false"';
-  return `"${Number.isInteger(key) ? String(key) : floatRepr(key)}"`;
+  return `"${Number.isInteger(key) ? intText(key) : floatRepr(key)}"`;
 }
 
 export interface JsonDumpsOptions {

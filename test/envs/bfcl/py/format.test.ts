@@ -62,6 +62,14 @@ describe("repr and str", () => {
   });
 });
 
+describe("ints beyond 2**53", () => {
+  it("print all digits of the double, as str(int) would for that value", () => {
+    expect(pyRepr(2 ** 60)).toBe("1152921504606846976");
+    expect(pyRepr(1e21)).toBe("1000000000000000000000");
+    expect(pyJsonDumps(pyDict([["n", 2 ** 100]]))).toBe('{"n": 1267650600228229401496703205376}');
+  });
+});
+
 describe("json.dumps and result strings", () => {
   it("matches json.dumps defaults (separators, ensure_ascii, int keys)", () => {
     expect(pyJsonDumps(parsePyJson('{"a": [1, 2.0, "h\\u00e9llo\\n"], "b": {"c": null, "d": true}, "e": 1e5}'))).toBe(

@@ -1,0 +1,74 @@
+// Batched autoregressive sampling for one shard: prefill every prompt at once (packed rows, keys and values
+// go to the KV cache), then one decoding step per new token for the sequences still running. Each sequence
+// draws from its own stream seeded by its own seed, and no kernel mixes rows, so a sequence's tokens do not
+// depend on which other sequences share its batch or its thread.
+import { createRng, type Rng } from "../core/rng.js";
+import { attendAndCache, attendCache, packLengths, type KvCache } from "./attention.js";
+import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
+import type { Kernels } from "./kernels/types.js";
+import { chooseToken, type SamplingParams } from "./sampler.js";
+import type { Workspace } from "./workspace.js";
+
+export interface GenerateOptions extends SamplingParams {
+  readonly maxNewTokens: number;
+  /** Sampling one of these ends the sequence (the stop token is kept in the output). */
+  readonly stopTokens: readonly number[];
+}
+
+export type FinishReason = "stop" | "length" | "context";
+
+export interface Generated {
+  readonly tokens: number[];
+  /** log p(token) under the model at temperature 1. */
+  readonly logprobs: number[];
+  /** log-prob under the distribution sampled from (temperature, top-p); 0 for greedy. */
+  readonly samplingLogprobs: number[];
+  finish: FinishReason;
+}
+
+/**
+ * Samples the next token of a sequence that has `length` tokens so far; returns whether it goes on. A
+ * sequence stops at a stop token, at maxNewTokens, or when it fills the context (prompt + answer <= T, so
+ * the whole sequence can still be scored and trained on).
+ */
+function pick(out: Generated, logits: Float32Array, options: GenerateOptions, rng: Rng, length: number, contextLength: number): boolean {
+  const choice = chooseToken(logits, options, rng);
+  out.tokens.push(choice.token);
+  out.logprobs.push(choice.logprob);
+  out.samplingLogprobs.push(choice.samplingLogprob);
+  if (options.stopTokens.includes(choice.token)) out.finish = "stop";
+  else if (out.tokens.length >= options.maxNewTokens) out.finish = "length";
+  else if (length + 1 >= contextLength) out.finish = "context";
+  else return true;
+  return false;
+}
+
+export function generateShard(kernels: Kernels, model: ModelViews, workspace: Workspace, cache: KvCache, prompts: readonly Int32Array[],
+  seeds: readonly number[], options: GenerateOptions): Generated[] {
+  const { vocabSize: V, contextLength: T } = model.config;
+  const results: Generated[] = prompts.map(() => ({ tokens: [], logprobs: [], samplingLogprobs: [], finish: "length" }));
+  if (prompts.length === 0 || options.maxNewTokens <= 0) return results;
+  const rngs = seeds.map((seed) => createRng(seed));
+  const packing = packLengths(prompts.map((p) => p.length));
+  prompts.forEach((p, s) => {
+    workspace.tokens.set(p, packing.starts[s]!);
+    for (let i = 0; i < p.length; i++) workspace.positions[packing.starts[s]! + i] = i;
+  });
+  const rows = packing.lengths.reduce((sum, n) => sum + n, 0);
+  const slots = prompts.map((_, s) => s);
+  const lastRows = packing.starts.map((start, s) => start + packing.lengths[s]! - 1);
+  forwardBlocks(kernels, model, workspace, rows, attendAndCache(kernels, model, workspace, packing, cache, slots), lastRows);
+  const logits = forwardHead(kernels, model, workspace, workspace.xOut, prompts.length);
+  let active = slots.filter((s) => pick(results[s]!, logits.subarray(s * V, (s + 1) * V), options, rngs[s]!, prompts[s]!.length, T));
+  while (active.length > 0) {
+    active.forEach((s, r) => {
+      const out = results[s]!;
+      workspace.tokens[r] = out.tokens[out.tokens.length - 1]!;
+      workspace.positions[r] = prompts[s]!.length + out.tokens.length - 1;
+    });
+    forwardBlocks(kernels, model, workspace, active.length, attendCache(kernels, model, workspace, cache, active));
+    const stepLogits = forwardHead(kernels, model, workspace, workspace.xOut, active.length);
+    active = active.filter((s, r) => pick(results[s]!, stepLogits.subarray(r * V, (r + 1) * V), options, rngs[s]!, prompts[s]!.length + results[s]!.tokens.length, T));
+  }
+  return results;
+}

@@ -1,0 +1,146 @@
+// The reference kernels: plain TypeScript, one loop nest per operation, written to be read. They define what
+// the WebAssembly kernels (src/nn/wasm/*.ts) must compute; the tests compare the two. Arithmetic is float32
+// storage with float64 accumulation inside a row, so results differ from the fast path by rounding only.
+import { logitsGradient, tokenLogprobs } from "../loss.js";
+import type { Kernels } from "./types.js";
+
+function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void {
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let sum = 0;
+      for (let p = 0; p < k; p++) sum += (a[i * ars + p * acs] as number) * (b[p * ldb + j] as number);
+      out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
+    }
+  }
+}
+
+function sigmoid(x: number): number {
+  return 1 / (1 + Math.exp(-x));
+}
+
+export const referenceKernels: Kernels = {
+  name: "reference",
+  gemm,
+  tokenLogprobs,
+  logitsGradient,
+  matmul: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, k, 1, b, n, m, n, k, accumulate),
+  matmulTransposedA: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, 1, m, b, n, m, n, k, accumulate),
+
+  causalSoftmax(scores, ld, rows, cols, scale) {
+    for (let i = 0; i < rows; i++) {
+      const base = i * ld;
+      let max = -Infinity;
+      for (let j = 0; j <= i; j++) max = Math.max(max, (scores[base + j] as number) * scale);
+      let sum = 0;
+      for (let j = 0; j <= i; j++) {
+        scores[base + j] = Math.exp((scores[base + j] as number) * scale - max);
+        sum += scores[base + j] as number;
+      }
+      for (let j = 0; j <= i; j++) scores[base + j] = (scores[base + j] as number) / sum;
+      scores.fill(0, base + i + 1, base + Math.max(cols, i + 1));
+    }
+  },
+
+  causalSoftmaxBackward(d, probs, ld, rows, cols, scale) {
+    for (let i = 0; i < rows; i++) {
+      const base = i * ld;
+      let total = 0;
+      for (let j = 0; j <= i; j++) total += (probs[base + j] as number) * (d[base + j] as number);
+      for (let j = 0; j <= i; j++) d[base + j] = scale * (probs[base + j] as number) * ((d[base + j] as number) - total);
+      d.fill(0, base + i + 1, base + Math.max(cols, i + 1));
+    }
+  },
+
+  rmsnormForward(out, rstd, x, weight, rows, dim, eps) {
+    for (let r = 0; r < rows; r++) {
+      let ss = 0;
+      for (let i = 0; i < dim; i++) ss += (x[r * dim + i] as number) ** 2;
+      const s = 1 / Math.sqrt(ss / dim + eps);
+      rstd[r] = s;
+      for (let i = 0; i < dim; i++) out[r * dim + i] = (x[r * dim + i] as number) * s * (weight[i] as number);
+    }
+  },
+
+  rmsnormBackward(dx, dweight, dout, x, weight, rstd, rows, dim) {
+    for (let r = 0; r < rows; r++) {
+      const s = rstd[r] as number;
+      let dot = 0;
+      for (let i = 0; i < dim; i++) {
+        const g = dout[r * dim + i] as number;
+        const v = x[r * dim + i] as number;
+        dot += g * (weight[i] as number) * v;
+        dweight[i] = (dweight[i] as number) + g * v * s;
+      }
+      const k = (dot * s * s * s) / dim;
+      for (let i = 0; i < dim; i++) {
+        const g = (dout[r * dim + i] as number) * (weight[i] as number);
+        dx[r * dim + i] = (dx[r * dim + i] as number) + g * s - (x[r * dim + i] as number) * k;
+      }
+    }
+  },
+
+  rope(x, rows, rowStride, vectors, headDim, cos, sin, positions, inverse) {
+    const half = headDim / 2;
+    for (let r = 0; r < rows; r++) {
+      const pos = positions[r] as number;
+      for (let h = 0; h < vectors; h++) {
+        const base = r * rowStride + h * headDim;
+        for (let i = 0; i < half; i++) {
+          const c = cos[pos * half + i] as number;
+          const s = (inverse ? -1 : 1) * (sin[pos * half + i] as number);
+          const a = x[base + i] as number;
+          const b = x[base + i + half] as number;
+          x[base + i] = a * c - b * s;
+          x[base + i + half] = b * c + a * s;
+        }
+      }
+    }
+  },
+
+  swigluForward(h, gateUp, rows, hidden) {
+    for (let r = 0; r < rows; r++) {
+      for (let i = 0; i < hidden; i++) {
+        const g = gateUp[r * 2 * hidden + i] as number;
+        h[r * hidden + i] = g * sigmoid(g) * (gateUp[r * 2 * hidden + hidden + i] as number);
+      }
+    }
+  },
+
+  swigluBackward(dGateUp, dh, gateUp, rows, hidden) {
+    for (let r = 0; r < rows; r++) {
+      for (let i = 0; i < hidden; i++) {
+        const g = gateUp[r * 2 * hidden + i] as number;
+        const u = gateUp[r * 2 * hidden + hidden + i] as number;
+        const d = dh[r * hidden + i] as number;
+        const s = sigmoid(g);
+        dGateUp[r * 2 * hidden + i] = d * u * s * (1 + g * (1 - s));
+        dGateUp[r * 2 * hidden + hidden + i] = d * g * s;
+      }
+    }
+  },
+
+  attentionForward(out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) {
+    for (let i = 0; i < rows; i++) {
+      const n = firstPos + i + 1;
+      const p = i * probsStride;
+      let max = -Infinity;
+      for (let j = 0; j < n; j++) {
+        let dot = 0;
+        for (let d = 0; d < headDim; d++) dot += (q[i * qStride + d] as number) * (k[j * kvStride + d] as number);
+        probs[p + j] = dot * scale;
+        max = Math.max(max, probs[p + j] as number);
+      }
+      let sum = 0;
+      for (let j = 0; j < n; j++) {
+        probs[p + j] = Math.exp((probs[p + j] as number) - max);
+        sum += probs[p + j] as number;
+      }
+      for (let j = 0; j < n; j++) probs[p + j] = (probs[p + j] as number) / sum;
+      for (let d = 0; d < headDim; d++) {
+        let acc = 0;
+        for (let j = 0; j < n; j++) acc += (probs[p + j] as number) * (v[j * kvStride + d] as number);
+        out[i * outStride + d] = acc;
+      }
+    }
+  },
+};

@@ -1,0 +1,46 @@
+// The kernel contract: the hot operations of the transformer as functions over flat Float32Array views.
+// Two implementations: `reference.ts` (plain TypeScript, the readable definition) and `wasm.ts`
+// (WebAssembly SIMD over the shared heap; views must live in that heap). Shapes are given as (rows, cols),
+// row-major; "accumulate" means the result is added to what the output already holds.
+export interface Kernels {
+  readonly name: "reference" | "wasm";
+  /** out(m, n) (+)= a(m, k) . b(k, n). */
+  matmul(out: Float32Array, a: Float32Array, b: Float32Array, m: number, n: number, k: number, accumulate: boolean): void;
+  /** out(m, n) (+)= a^T . b where a is stored (k, m) and b is (k, n): the weight gradients. */
+  matmulTransposedA(out: Float32Array, a: Float32Array, b: Float32Array, m: number, n: number, k: number, accumulate: boolean): void;
+  /**
+   * The general product: out[i ldc + j] (+)= sum_p a[i ars + p acs] * b[p ldb + j] for i < m, j < n, p < k.
+   * Strided A covers A (ars = k, acs = 1) and A^T (ars = 1, acs = m); row strides pick heads out of qkv.
+   */
+  gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void;
+  /** Causal softmax in place on (rows, ld) scores: row i keeps columns 0..i (times scale), the rest of its `cols` become 0. */
+  causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
+  /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */
+  causalSoftmaxBackward(d: Float32Array, probs: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
+  /** Per row of logits (rows, vocab): logprobs = log p(target) (0 when target is -1), entropy of the row. */
+  tokenLogprobs(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, logprobs: Float32Array, entropy: Float32Array): void;
+  /** Overwrites logits with dloss/dlogits of loss = -(sum c log p(y) + sum e H) / normaliser (src/nn/loss.ts). */
+  logitsGradient(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, coefficients: Float32Array,
+    entropyCoefficients: Float32Array | undefined, normaliser: number): void;
+  /** out(rows, dim) = x * rstd * weight, rstd(rows) = 1 / sqrt(mean(x^2) + eps). */
+  rmsnormForward(out: Float32Array, rstd: Float32Array, x: Float32Array, weight: Float32Array, rows: number, dim: number, eps: number): void;
+  /** dx(rows, dim) += input gradient; dweight(dim) += weight gradient. */
+  rmsnormBackward(dx: Float32Array, dweight: Float32Array, dout: Float32Array, x: Float32Array, weight: Float32Array, rstd: Float32Array, rows: number, dim: number): void;
+  /**
+   * Rotary embedding in place (Hugging Face Llama pairing i, i + headDim/2): each of `rows` rows (stride
+   * rowStride) starts with `vectors` head vectors; row r is at position positions[r]; cos/sin are
+   * (contextLength, headDim/2) tables. `inverse` applies the transposed rotation (the backward pass).
+   */
+  rope(x: Float32Array, rows: number, rowStride: number, vectors: number, headDim: number, cos: Float32Array, sin: Float32Array, positions: Int32Array, inverse: boolean): void;
+  /** h(rows, hidden) = silu(gate) * up; gateUp(rows, 2 hidden) holds gate then up. */
+  swigluForward(h: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
+  /** dGateUp(rows, 2 hidden) from dh(rows, hidden). */
+  swigluBackward(dGateUp: Float32Array, dh: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
+  /**
+   * Causal attention for one head: query row i (stride qStride) is at position firstPos + i and attends key
+   * and value rows 0..firstPos + i (stride kvStride). Softmax rows go to probs (stride probsStride, may be 0
+   * to reuse one scratch row); output rows to out (stride outStride).
+   */
+  attentionForward(out: Float32Array, outStride: number, q: Float32Array, qStride: number, k: Float32Array, v: Float32Array, kvStride: number,
+    probs: Float32Array, probsStride: number, firstPos: number, rows: number, headDim: number, scale: number): void;
+}

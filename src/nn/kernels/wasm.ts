@@ -1,0 +1,115 @@
+// The fast kernels: WebAssembly SIMD compiled from src/nn/wasm/*.ts (AssemblyScript) by
+// `npm run build:wasm` into two files: dist/nn/kernels.wasm (SIMD128) and dist/nn/kernels-fma.wasm (the
+// matmul uses relaxed-SIMD fused multiply-add). The FMA build is used when this runtime validates it
+// (relaxed SIMD is standard from Node 22; on Node 20 it takes `node --experimental-wasm-relaxed-simd`);
+// BUDGETRL_NN_KERNELS=simd|fma forces a choice. Results are bit-identical run to run on one machine with
+// either build, but the two builds round differently.
+//
+// The module imports the shared heap memory, so every view passed in must live in that heap; its
+// byteOffset is the pointer. Loaded from dist/nn/ whether this file runs compiled (dist/nn/kernels/) or
+// from source through vitest/tsx (src/nn/kernels/).
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { BudgetrlError } from "../../core/errors.js";
+import type { Kernels } from "./types.js";
+
+type Ptr = number;
+interface KernelExports {
+  setScratch(pointer: Ptr): void;
+  SCRATCH_BYTES: { value: number };
+  matmul(c: Ptr, a: Ptr, b: Ptr, m: number, n: number, k: number, ars: number, acs: number, ldb: number, ldc: number, accumulate: number): void;
+  rmsnormForward(out: Ptr, rstd: Ptr, x: Ptr, weight: Ptr, rows: number, dim: number, eps: number): void;
+  rmsnormBackward(dx: Ptr, dweight: Ptr, dout: Ptr, x: Ptr, weight: Ptr, rstd: Ptr, rows: number, dim: number): void;
+  rope(x: Ptr, rows: number, rowStride: number, vectors: number, headDim: number, cos: Ptr, sin: Ptr, positions: Ptr, inverse: number): void;
+  swigluForward(h: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
+  swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
+  attentionForward(out: Ptr, outStride: number, q: Ptr, qStride: number, k: Ptr, v: Ptr, kvStride: number, probs: Ptr, probsStride: number,
+    firstPos: number, rows: number, headDim: number, scale: number): void;
+  causalSoftmax(s: Ptr, ld: number, rows: number, cols: number, scale: number): void;
+  tokenLogprobs(logits: Ptr, targets: Ptr, rows: number, vocab: number, logprobs: Ptr, entropy: Ptr): void;
+  logitsGradient(logits: Ptr, targets: Ptr, rows: number, vocab: number, coefficients: Ptr, entropyCoefficients: Ptr, normaliser: number): void;
+  causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number): void;
+}
+
+export type KernelBuild = "simd" | "fma";
+
+/** Path of a compiled kernel build, or undefined when it has not been built. */
+export function findKernelsWasm(build: KernelBuild = "simd"): string | undefined {
+  const file = build === "simd" ? "kernels.wasm" : "kernels-fma.wasm";
+  for (const dir of ["../", "../../../dist/nn/"]) {
+    const path = fileURLToPath(new URL(dir + file, import.meta.url));
+    if (existsSync(path)) return path;
+  }
+  return undefined;
+}
+
+/** The build this process uses: forced by BUDGETRL_NN_KERNELS, else FMA when the runtime accepts it. */
+function chooseBuild(): { build: KernelBuild; bytes: Uint8Array } {
+  const forced = process.env["BUDGETRL_NN_KERNELS"];
+  if (forced !== undefined && forced !== "simd" && forced !== "fma") {
+    throw new BudgetrlError("nn:bad-kernels", `BUDGETRL_NN_KERNELS must be "simd" or "fma", got "${forced}"`);
+  }
+  const fmaPath = findKernelsWasm("fma");
+  if (forced !== "simd" && fmaPath !== undefined) {
+    const bytes = readFileSync(fmaPath);
+    if (WebAssembly.validate(bytes)) return { build: "fma", bytes };
+    if (forced === "fma") throw new BudgetrlError("nn:no-fma", "this runtime does not support relaxed SIMD", "use Node 22+, or node --experimental-wasm-relaxed-simd on Node 20");
+  }
+  const path = findKernelsWasm("simd");
+  if (path === undefined) {
+    throw new BudgetrlError("nn:no-wasm", "the WebAssembly kernels (dist/nn/kernels.wasm) are not built", "run `npm run build:wasm` (npm ci does it), or create the model with backend: \"reference\"");
+  }
+  return { build: "simd", bytes: readFileSync(path) };
+}
+
+let compiled: { build: KernelBuild; module: WebAssembly.Module } | undefined;
+
+/** The compiled (not yet instantiated) kernels module; compiled once per process and shared with workers. */
+export function kernelsModule(): WebAssembly.Module {
+  if (compiled === undefined) {
+    const { build, bytes } = chooseBuild();
+    compiled = { build, module: new WebAssembly.Module(bytes) };
+  }
+  return compiled.module;
+}
+
+/** Which build kernelsModule() loaded. */
+export function kernelsBuild(): KernelBuild {
+  kernelsModule();
+  return compiled!.build;
+}
+
+/** Floats of heap scratch each thread's kernels need (packed matmul panels). */
+export const KERNEL_SCRATCH_FLOATS = 16384;
+
+/**
+ * Kernels bound to `memory` (the shared heap). `scratch` is a heap view of KERNEL_SCRATCH_FLOATS floats
+ * that only this thread uses.
+ */
+export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Module, scratch: Float32Array): Kernels {
+  const instance = new WebAssembly.Instance(module, { env: { memory, abort: () => { throw new BudgetrlError("nn:wasm-abort", "WebAssembly kernel aborted"); } } });
+  const w = instance.exports as unknown as KernelExports;
+  if (scratch.length * 4 < w.SCRATCH_BYTES.value) throw new BudgetrlError("nn:wasm-scratch", `kernel scratch of ${scratch.length} floats is below the ${w.SCRATCH_BYTES.value / 4} the kernels need`);
+  w.setScratch(scratch.byteOffset);
+  return {
+    name: "wasm",
+    matmul: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0),
+    matmulTransposedA: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, 1, m, n, n, accumulate ? 1 : 0),
+    rmsnormForward: (out, rstd, x, weight, rows, dim, eps) => w.rmsnormForward(out.byteOffset, rstd.byteOffset, x.byteOffset, weight.byteOffset, rows, dim, eps),
+    rmsnormBackward: (dx, dweight, dout, x, weight, rstd, rows, dim) =>
+      w.rmsnormBackward(dx.byteOffset, dweight.byteOffset, dout.byteOffset, x.byteOffset, weight.byteOffset, rstd.byteOffset, rows, dim),
+    rope: (x, rows, rowStride, vectors, headDim, cos, sin, positions, inverse) =>
+      w.rope(x.byteOffset, rows, rowStride, vectors, headDim, cos.byteOffset, sin.byteOffset, positions.byteOffset, inverse ? 1 : 0),
+    swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
+    swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
+    attentionForward: (out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) =>
+      w.attentionForward(out.byteOffset, outStride, q.byteOffset, qStride, k.byteOffset, v.byteOffset, kvStride, probs.byteOffset, probsStride, firstPos, rows, headDim, scale),
+    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0),
+    tokenLogprobs: (logits, targets, rows, vocab, logprobs, entropy) =>
+      w.tokenLogprobs(logits.byteOffset, targets.byteOffset, rows, vocab, logprobs.byteOffset, entropy.byteOffset),
+    logitsGradient: (logits, targets, rows, vocab, coefficients, entropyCoefficients, normaliser) =>
+      w.logitsGradient(logits.byteOffset, targets.byteOffset, rows, vocab, coefficients.byteOffset, entropyCoefficients?.byteOffset ?? 0, normaliser),
+    causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
+    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale) => w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale),
+  };
+}

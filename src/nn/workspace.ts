@@ -1,0 +1,103 @@
+// Activation memory for one shard of a batch: everything the forward pass keeps for the backward pass, the
+// backward pass's scratch, and the per-token outputs, carved out of two heap blocks (floats and ints). Sized
+// for `rows` tokens and `probs` attention weights (heads * sum of squared sequence lengths per layer); grown
+// by reallocating. All fields are views, so a workspace can be posted to a worker as it is.
+import { headDim, type ModelConfig } from "./config.js";
+import type { Heap } from "./heap.js";
+
+export interface LayerActivations {
+  readonly xIn: Float32Array; // (R, C) residual stream entering the block
+  readonly xn1: Float32Array; // (R, C) after input_layernorm
+  readonly rstd1: Float32Array; // (R)
+  readonly qkv: Float32Array; // (R, 3C), q and k rotated
+  readonly probs: Float32Array; // per sequence (H, L, L)
+  readonly att: Float32Array; // (R, C) attention output before o_proj
+  readonly xMid: Float32Array; // (R, C) residual after attention
+  readonly xn2: Float32Array; // (R, C) after post_attention_layernorm
+  readonly rstd2: Float32Array; // (R)
+  readonly gateUp: Float32Array; // (R, 2F)
+  readonly h: Float32Array; // (R, F) silu(gate) * up
+}
+
+export interface Workspace {
+  readonly rowCapacity: number;
+  readonly probsCapacity: number;
+  readonly floats: Float32Array;
+  readonly ints: Int32Array;
+  readonly tokens: Int32Array; // (R)
+  readonly targets: Int32Array; // (R), -1 = no target
+  readonly positions: Int32Array; // (R)
+  readonly layers: readonly LayerActivations[];
+  readonly xOut: Float32Array; // (R, C) final residual stream
+  readonly xnF: Float32Array; // (R, C) after model.norm
+  readonly rstdF: Float32Array; // (R)
+  readonly logits: Float32Array; // (R, V); the backward pass overwrites it with dlogits
+  readonly logprobs: Float32Array; // (R) log p(target)
+  readonly entropy: Float32Array; // (R)
+  readonly coefficients: Float32Array; // (R) c_t of the backward pass
+  readonly entropyCoefficients: Float32Array; // (R)
+  readonly dx: Float32Array; // (R, C)
+  readonly dxn: Float32Array; // (R, C)
+  readonly dqkv: Float32Array; // (R, 3C)
+  readonly datt: Float32Array; // (R, C)
+  readonly dGateUp: Float32Array; // (R, 2F)
+  readonly dh: Float32Array; // (R, F)
+  readonly scratch: Float32Array; // (contextLength * headDim) a transposed head of k or v; one attention row when decoding
+  readonly scores: Float32Array; // (contextLength, contextLength) attention-weight gradients of one head
+}
+
+function floatsPerRow(config: ModelConfig): number {
+  const { dModel: C, hiddenSize: F, vocabSize: V } = config;
+  const perLayer = 8 * C + 3 * F + 2;
+  return config.layers * perLayer + 2 * C + 1 + V + 4 + 7 * C + 3 * F;
+}
+
+export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
+  const { dModel: C, hiddenSize: F, vocabSize: V } = config;
+  const T = config.contextLength;
+  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + T * T);
+  const ints = heap.allocInts(3 * rows);
+  let offset = 0;
+  const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
+  const layers: LayerActivations[] = [];
+  for (let l = 0; l < config.layers; l++) {
+    layers.push({
+      xIn: take(rows * C), xn1: take(rows * C), rstd1: take(rows), qkv: take(rows * 3 * C), probs: take(probs),
+      att: take(rows * C), xMid: take(rows * C), xn2: take(rows * C), rstd2: take(rows), gateUp: take(rows * 2 * F), h: take(rows * F),
+    });
+  }
+  return {
+    rowCapacity: rows, probsCapacity: probs, floats, ints,
+    tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows),
+    layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V),
+    logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
+    dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F),
+    scratch: take(T * headDim(config)),
+    scores: take(T * T),
+  };
+}
+
+export function freeWorkspace(heap: Heap, workspace: Workspace): void {
+  heap.free(workspace.floats);
+  heap.free(workspace.ints);
+}
+
+/** Attention weights one layer keeps for these sequence lengths. */
+export function probsSize(config: ModelConfig, lengths: readonly number[]): number {
+  return config.heads * lengths.reduce((sum, n) => sum + n * n, 0);
+}
+
+/** Offsets of each sequence's (H, L, L) block of attention weights. */
+export function probsOffsets(config: ModelConfig, lengths: readonly number[]): number[] {
+  const offsets: number[] = [];
+  let offset = 0;
+  for (const n of lengths) {
+    offsets.push(offset);
+    offset += config.heads * n * n;
+  }
+  return offsets;
+}
+
+export function attentionScale(config: ModelConfig): number {
+  return 1 / Math.sqrt(headDim(config));
+}

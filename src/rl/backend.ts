@@ -1,0 +1,63 @@
+// What the RL loop needs from wherever the weights live. The algorithm code (advantages, the clipped
+// objective, KL) only talks to this interface, so an in-process model and a remote trainer are
+// interchangeable. A training example is a token sequence whose tail is the policy's own answer:
+//
+//   tokens = prompt ++ response;  the loss reads log p(tokens[t] | tokens[<t]) for t >= responseStart
+//
+// `accumulate` runs forward passes, hands the current per-token log-probs of each chunk of sequences to the
+// caller, who returns per-token coefficients c_t (PPO ratios, advantages, KL), and accumulates the gradient of
+// -sum_t c_t log p_t / N, with N given up front (token-mean over the whole minibatch).
+import type { Policy } from "../core/policy.js";
+import type { Message } from "../core/message.js";
+
+export interface TrainSequence {
+  readonly tokens: readonly number[];
+  /** Index of the first response token (>= 1). */
+  readonly responseStart: number;
+}
+
+/** The rollout policy of a backend: it also says which prompt it built for a conversation. */
+export interface TrainablePolicy extends Policy {
+  promptTokens(conversation: readonly Message[]): number[];
+  /** The tokens this policy would emit for a reply (SFT targets), end-of-turn included. */
+  responseTokens(reply: Message): number[];
+}
+
+/** Coefficients for sequences [first, first + logprobs.length): one array per sequence, one value per response token. */
+export type CoefficientFunction = (logprobs: readonly Float32Array[], first: number) => readonly Float32Array[];
+
+export interface AccumulateStats {
+  /** Mean entropy of the policy over the response tokens. */
+  readonly entropy: number;
+  readonly tokens: number;
+}
+
+export interface StepStats {
+  readonly gradNorm: number;
+  readonly learningRate: number;
+}
+
+/** A frozen copy of the weights, for the KL term. */
+export interface ReferenceScorer {
+  logprobs(batch: readonly TrainSequence[]): Promise<Float32Array[]>;
+  dispose(): void;
+}
+
+export interface TrainerBackend {
+  readonly name: string;
+  /** The policy that samples with the current weights (tokens and behaviour log-probs in every Act). */
+  policy(): TrainablePolicy;
+  /** log p of each response token under the current weights, without gradients. */
+  logprobs(batch: readonly TrainSequence[]): Promise<Float32Array[]>;
+  /** Forward, coefficients from the caller, backward (gradients accumulate until `step`). */
+  accumulate(batch: readonly TrainSequence[], coefficients: CoefficientFunction, normaliser: number): Promise<AccumulateStats>;
+  /** One optimiser update (clip, AdamW) with this learning rate; zeroes the gradients. */
+  step(learningRate: number): Promise<StepStats>;
+  /** A frozen copy of the current weights. */
+  reference(): Promise<ReferenceScorer>;
+  /** Weights and optimiser state to `dir`. */
+  save(dir: string): Promise<void>;
+  /** Digest of the weights (resume tests compare it). */
+  weightsDigest(): string;
+  dispose(): void;
+}

@@ -1,0 +1,40 @@
+// Phase "generate" of an RL step: fresh tasks, one budget per group from the schedule, `group` rollouts per
+// task with the current policy. Everything is seeded by (run seed, step), so a resumed run regenerates exactly
+// the same tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in
+// large batches.
+import { runEpisode } from "../agent/rollout.js";
+import { resolveBudget, type BudgetMode } from "../core/budget.js";
+import type { AnyEnv } from "../core/env.js";
+import type { Episode } from "../core/episode.js";
+import type { Policy } from "../core/policy.js";
+import { deriveSeed } from "../core/rng.js";
+import { drawBudget, type BudgetSchedule } from "./schedules/schedule.js";
+
+export interface RolloutStepOptions {
+  readonly step: number;
+  readonly totalSteps: number;
+  readonly seed: number;
+  readonly tasksPerStep: number;
+  readonly group: number;
+  readonly schedule: BudgetSchedule;
+  readonly budgetMode: BudgetMode;
+}
+
+/** Episodes of one step, grouped: groups[i] holds the `group` rollouts of task i under its drawn budget. */
+export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutStepOptions): Promise<Episode[][]> {
+  const groups: Promise<Episode[]>[] = [];
+  for (let index = 0; index < options.tasksPerStep; index++) {
+    const task = env.generate(deriveSeed(options.seed, "train-task", options.step, index));
+    const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
+    const budget = resolveBudget(spec, env.referenceBudget(task, "episode"), options.budgetMode);
+    const taskId = env.taskId(task);
+    groups.push(
+      Promise.all(
+        Array.from({ length: options.group }, (_, sample) =>
+          runEpisode(env, policy, { run: "train", task, taskId, taskIndex: index, budget, sample, seed: deriveSeed(options.seed, "train-rollout", options.step, index, sample) }, { keepTokens: true, annotate: false }),
+        ),
+      ),
+    );
+  }
+  return Promise.all(groups);
+}

@@ -1,0 +1,67 @@
+// Supervised warm start: train the policy on demonstration rollouts (e.g. of noisy-oracle:0.3), on its own reply
+// tokens only (prompts, i.e. observations, are masked out). This is how a "base model" is made: competent but
+// imperfect, the starting point of every RL run, as a pretrained LLM is in the paper.
+//   loss = -(1/N) sum over reply tokens of log p(token | prompt, earlier reply tokens)
+import type { Episode } from "../core/episode.js";
+import { createRng } from "../core/rng.js";
+import type { TrainablePolicy, TrainerBackend, TrainSequence } from "./backend.js";
+import { conversationsBeforeTurns } from "./sequences.js";
+
+/** One sequence per turn: the prompt the policy would see, then the demonstrated reply. */
+export function demonstrationSequences(episodes: Iterable<Pick<Episode, "preamble" | "turns">>, policy: TrainablePolicy): TrainSequence[] {
+  const out: TrainSequence[] = [];
+  for (const episode of episodes) {
+    const conversations = conversationsBeforeTurns(episode);
+    episode.turns.forEach((turn, t) => {
+      const prompt = policy.promptTokens(conversations[t] ?? []);
+      out.push({ tokens: [...prompt, ...policy.responseTokens(turn.action)], responseStart: prompt.length });
+    });
+  }
+  return out;
+}
+
+export interface SftOptions {
+  readonly steps: number;
+  readonly batchSize: number;
+  readonly learningRate: (step: number) => number;
+  readonly seed: number;
+  /** Called after every step. */
+  readonly onStep?: (step: number, stats: { readonly loss: number; readonly tokens: number; readonly gradNorm: number }) => void | Promise<void>;
+  /** First step to run (resume). */
+  readonly startStep?: number;
+}
+
+/** Minibatch SGD over the sequences: batch b of step s is drawn from a seeded permutation per epoch. */
+export async function trainSft(backend: TrainerBackend, sequences: readonly TrainSequence[], options: SftOptions): Promise<void> {
+  if (sequences.length === 0) throw new Error("trainSft: no demonstration sequences");
+  const perEpoch = Math.max(1, Math.floor(sequences.length / options.batchSize));
+  let permutation: number[] = [];
+  let epochOfPermutation = -1;
+  for (let step = options.startStep ?? 0; step < options.steps; step++) {
+    const epoch = Math.floor(step / perEpoch);
+    if (epoch !== epochOfPermutation) {
+      const rng = createRng(options.seed * 7919 + epoch);
+      permutation = Array.from({ length: sequences.length }, (_, i) => i);
+      for (let i = permutation.length - 1; i > 0; i--) {
+        const j = rng.int(i + 1);
+        [permutation[i], permutation[j]] = [permutation[j] as number, permutation[i] as number];
+      }
+      epochOfPermutation = epoch;
+    }
+    const offset = (step % perEpoch) * options.batchSize;
+    const batch = permutation.slice(offset, offset + options.batchSize).map((index) => sequences[index] as TrainSequence);
+    const normaliser = batch.reduce((sum, sequence) => sum + sequence.tokens.length - sequence.responseStart, 0);
+    let lossSum = 0;
+    const stats = await backend.accumulate(
+      batch,
+      (logprobs) =>
+        logprobs.map((values) => {
+          for (const value of values) lossSum -= value;
+          return new Float32Array(values.length).fill(1);
+        }),
+      normaliser,
+    );
+    const update = await backend.step(options.learningRate(step));
+    await options.onStep?.(step, { loss: lossSum / Math.max(1, normaliser), tokens: stats.tokens, gradNorm: update.gradNorm });
+  }
+}

@@ -1,0 +1,52 @@
+// The configuration of an RL run, declared once: validated before any work starts (errors name the field),
+// stored with the run, and compared on --resume so that a run only continues with the config it started with.
+import { z } from "zod";
+import { BUDGET_MODES } from "../core/budget.js";
+import { ConfigError } from "../core/errors.js";
+import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
+import { TRAJECTORY_REWARDS } from "./advantages/types.js";
+import { parseBudgetSchedule } from "./schedules/schedule.js";
+
+export const trainConfigSchema = z.object({
+  env: z.string().min(1).describe("environment to train on"),
+  envOptions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}).describe("environment options"),
+  init: z.string().optional().describe("checkpoint to start from (an SFT base); none: a fresh model"),
+  modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides for a fresh model"),
+  algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe("advantage estimator: grpo (GRPO-Full), turn (process supervision), gigpo"),
+  budget: z.string().default("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
+  budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
+  tasksPerStep: z.number().int().min(1).default(16).describe("fresh tasks per step (one group each)"),
+  group: z.number().int().min(1).default(8).describe("rollouts per task (group size)"),
+  steps: z.number().int().min(1).default(200).describe("training steps"),
+  seed: z.number().int().min(0).default(1).describe("seed of tasks, rollouts, budgets and minibatches"),
+  learningRate: z.number().positive().default(1e-4).describe("peak learning rate (warm-up then cosine decay)"),
+  warmupSteps: z.number().int().min(0).default(5).describe("learning-rate warm-up steps"),
+  epochs: z.number().int().min(1).default(1).describe("passes over each step's batch"),
+  minibatches: z.number().int().min(1).default(1).describe("optimiser updates per epoch"),
+  clipLow: z.number().min(0).max(1).default(0.2).describe("lower clip of the importance ratio"),
+  clipHigh: z.number().min(0).default(0.28).describe("upper clip of the importance ratio"),
+  kl: z.number().min(0).default(0).describe("KL coefficient beta to the initial model (k3 estimator)"),
+  reward: z.enum(TRAJECTORY_REWARDS).default("return").describe("trajectory reward: env return or 1/0 success"),
+  normalizeStd: z.boolean().default(true).describe("divide group advantages by their std"),
+  lambda: z.number().min(0).default(1).describe("turn: weight of the turn-level advantage"),
+  gamma: z.number().min(0).max(1).default(0.95).describe("turn, gigpo: discount over turns"),
+  stepWeight: z.number().min(0).default(1).describe("gigpo: weight of the step-level advantage"),
+  maxNewTokens: z.number().int().min(1).default(16).describe("longest reply in tokens"),
+  evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
+  evalTasks: z.number().int().min(1).default(50).describe("held-out tasks"),
+  evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
+  evalBudgets: z.array(z.string()).default(["25%", "50%", "100%"]).describe("budgets of the held-out evaluation"),
+  checkpointEvery: z.number().int().min(1).default(20).describe("save a checkpoint every C steps"),
+});
+
+export type TrainConfig = z.output<typeof trainConfigSchema>;
+
+export function parseTrainConfig(input: unknown): Readonly<TrainConfig> {
+  const parsed = trainConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
+    throw new ConfigError(issue.path.map(String).join(".") || "config", issue.message);
+  }
+  parseBudgetSchedule(parsed.data.budget, "budget");
+  return Object.freeze(parsed.data);
+}

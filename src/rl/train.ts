@@ -1,0 +1,237 @@
+// The RL loop: every step reads as generate -> score -> advantages -> loss -> update.
+//   generate:   fresh tasks, a budget per group (schedule), `group` rollouts per task (rollouts.ts)
+//   score:      advantages per group with the chosen estimator (advantages/)
+//   loss/update: clipped-ratio objective with optional KL, epochs x minibatches of AdamW (update.ts)
+// Logged per step to the store (reward, success, turns, clip fraction, KL, entropy, tokens/s, zero-gradient
+// groups); evaluated on held-out tasks every E steps (an eval run in the same store); checkpointed every C steps.
+// Resume continues from the newest complete checkpoint and, since every random draw is seeded by (seed, step),
+// ends with exactly the weights of an uninterrupted run.
+import { mkdir, readdir, writeFile, readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { BudgetrlError, ConfigError } from "../core/errors.js";
+import type { Json } from "../core/json.js";
+import { deriveSeed } from "../core/rng.js";
+import { createEnv } from "../envs/registry.js";
+import { loadCheckpoint } from "../nn/checkpoint.js";
+import { createModel, type TinyModel } from "../nn/model.js";
+import { warmupCosine } from "../nn/schedule.js";
+import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
+import { evaluate } from "../run/evaluate.js";
+import { openStore } from "../store/open.js";
+import { deleteRun, writeTrainStep } from "../store/train-log.js";
+import { computeAdvantages } from "./advantages/index.js";
+import type { ReferenceScorer, TrainerBackend } from "./backend.js";
+import { rolloutStep } from "./rollouts.js";
+import { parseBudgetSchedule } from "./schedules/schedule.js";
+import { policyExamples, type PolicyExample } from "./sequences.js";
+import { tinyBackend } from "./tiny-backend.js";
+import { parseTrainConfig, type TrainConfig } from "./train-config.js";
+import { updatePolicy } from "./update.js";
+
+export interface StepMetrics {
+  readonly step: number;
+  readonly reward: number;
+  readonly success: number;
+  readonly turns: number;
+  readonly invalid: number;
+  readonly loss: number;
+  readonly clipFraction: number;
+  readonly kl: number;
+  readonly entropy: number;
+  readonly gradNorm: number;
+  readonly learningRate: number;
+  readonly tokens: number;
+  readonly tokensPerSecond: number;
+  readonly zeroGradientGroups: number;
+  readonly groups: number;
+  readonly seconds: number;
+}
+
+export interface EvalPoint {
+  readonly step: number;
+  readonly run: string;
+  readonly table: PassAtKTTable;
+}
+
+export interface TrainOptions {
+  readonly config: unknown;
+  readonly out: string;
+  readonly resume?: boolean;
+  readonly signal?: AbortSignal;
+  /** Stop (with a checkpoint) after this many steps in total: interruption in tests. */
+  readonly stopAfter?: number;
+  readonly onStep?: (metrics: StepMetrics, total: number) => void;
+  readonly onEval?: (point: EvalPoint) => void;
+  /** Model threads (results do not depend on it). */
+  readonly threads?: number;
+}
+
+export interface TrainResult {
+  readonly config: Readonly<TrainConfig>;
+  readonly stepsDone: number;
+  readonly finished: boolean;
+  readonly weightsDigest: string;
+  readonly evals: readonly EvalPoint[];
+  readonly checkpoint: string;
+}
+
+const CHECKPOINTS = "checkpoints";
+
+function checkpointDir(out: string, step: number): string {
+  return join(out, CHECKPOINTS, `step-${String(step).padStart(6, "0")}`);
+}
+
+/** The newest complete checkpoint (its manifest is written last), as [step, dir]. */
+async function latestCheckpoint(out: string): Promise<[number, string] | undefined> {
+  const root = join(out, CHECKPOINTS);
+  if (!existsSync(root)) return undefined;
+  const steps = (await readdir(root)).map((name) => /^step-(\d+)$/.exec(name)).filter((match) => match !== null).map((match) => Number(match[1])).sort((a, b) => b - a);
+  for (const step of steps) if (existsSync(join(checkpointDir(out, step), "budgetrl.json"))) return [step, checkpointDir(out, step)];
+  return undefined;
+}
+
+async function initialModel(config: Readonly<TrainConfig>, threads: number | undefined): Promise<TinyModel> {
+  const options = threads === undefined ? {} : { threads };
+  if (config.init === undefined) return createModel({ ...options, config: config.modelConfig, seed: config.seed });
+  const model = await loadCheckpoint(config.init, options);
+  // RL starts with a fresh optimiser: the SFT moments describe another objective.
+  const state = model.optimizerState();
+  state.m.fill(0);
+  state.v.fill(0);
+  state.step = 0;
+  return model;
+}
+
+async function prepare(options: TrainOptions): Promise<{ config: Readonly<TrainConfig>; model: TinyModel; startStep: number }> {
+  const configPath = join(options.out, "config.json");
+  if (options.resume === true) {
+    if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`);
+    const config = parseTrainConfig(JSON.parse(await readFile(configPath, "utf8")));
+    const latest = await latestCheckpoint(options.out);
+    if (latest === undefined) return { config, model: await initialModel(config, options.threads), startStep: 0 };
+    return { config, model: await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), startStep: latest[0] };
+  }
+  const config = parseTrainConfig(options.config);
+  if (existsSync(configPath)) throw new ConfigError("out", `${options.out} already holds a training run`, "continue it with --resume, or pick another --out");
+  createEnv(config.env, config.envOptions);
+  if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
+  await mkdir(options.out, { recursive: true });
+  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  return { config, model: await initialModel(config, options.threads), startStep: 0 };
+}
+
+function mean(values: readonly number[]): number {
+  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+}
+
+export async function train(options: TrainOptions): Promise<TrainResult> {
+  const { config, model, startStep } = await prepare(options);
+  const env = createEnv(config.env, config.envOptions);
+  const schedule = parseBudgetSchedule(config.budget);
+  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } });
+  const learningRate = warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 });
+  const store = openStore(join(options.out, "train.db"));
+  const reference: ReferenceScorer | undefined = config.kl > 0 ? await referenceFor(config, options.threads) : undefined;
+  const evals: EvalPoint[] = [];
+  const end = Math.min(config.steps, options.stopAfter ?? config.steps);
+  let step = startStep;
+  try {
+    // Evaluations stored after the checkpoint we resume from are recomputed.
+    for (let later = startStep; later <= config.steps; later++) deleteRun(store, evalRunName(later));
+    if (startStep === 0 && config.evalEvery > 0) evals.push(await evaluateAt(backend, config, options.out, 0, options));
+    while (step < end && options.signal?.aborted !== true) {
+      const metrics = await trainStep(backend, env, config, schedule, step, learningRate(step), reference);
+      writeTrainStep(store, "train", step, metrics as unknown as Json);
+      options.onStep?.(metrics, config.steps);
+      step++;
+      if (config.evalEvery > 0 && step % config.evalEvery === 0) evals.push(await evaluateAt(backend, config, options.out, step, options));
+      if (step % config.checkpointEvery === 0 || step === config.steps) await backend.save(checkpointDir(options.out, step));
+    }
+    if (step % config.checkpointEvery !== 0 && step !== config.steps) await backend.save(checkpointDir(options.out, step));
+    return { config, stepsDone: step, finished: step === config.steps, weightsDigest: backend.weightsDigest(), evals, checkpoint: checkpointDir(options.out, step) };
+  } finally {
+    store.close();
+    reference?.dispose();
+    backend.dispose();
+  }
+}
+
+async function referenceFor(config: Readonly<TrainConfig>, threads: number | undefined): Promise<ReferenceScorer> {
+  const model = await initialModel(config, threads);
+  return tinyBackend({ model }).reference().finally(() => model.dispose());
+}
+
+async function trainStep(backend: TrainerBackend, env: ReturnType<typeof createEnv>, config: Readonly<TrainConfig>, schedule: ReturnType<typeof parseBudgetSchedule>, step: number, learningRate: number, reference: ReferenceScorer | undefined): Promise<StepMetrics> {
+  const started = performance.now();
+  const policy = backend.policy();
+  // generate
+  const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule, budgetMode: config.budgetMode });
+  // score -> advantages
+  const examples: PolicyExample[] = [];
+  let zeroGradientGroups = 0;
+  for (const group of groups) {
+    const advantages = computeAdvantages(config.algo, group, { reward: config.reward, normalizeStd: config.normalizeStd, lambda: config.lambda, gamma: config.gamma, stepWeight: config.stepWeight });
+    if (advantages.every((perTurn) => perTurn.every((value) => value === 0))) {
+      zeroGradientGroups++;
+      continue;
+    }
+    group.forEach((episode, i) => examples.push(...policyExamples(episode, advantages[i] as number[], policy).filter((example) => example.advantage !== 0)));
+  }
+  // loss -> update
+  const update =
+    examples.length === 0
+      ? { loss: 0, clipFraction: 0, kl: 0, entropy: 0, gradNorm: 0, tokens: 0, updates: 0 }
+      : await updatePolicy(backend, examples, { epochs: config.epochs, minibatches: config.minibatches, learningRate, seed: deriveSeed(config.seed, "minibatch", step), clipLow: config.clipLow, clipHigh: config.clipHigh, klCoefficient: config.kl, ...(reference === undefined ? {} : { reference }) });
+  const episodes = groups.flat();
+  const sampledTokens = episodes.reduce((sum, episode) => sum + episode.turns.reduce((inner, turn) => inner + (turn.tokens?.length ?? 0), 0), 0);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    step,
+    reward: mean(episodes.map((episode) => episode.return)),
+    success: mean(episodes.map((episode) => (episode.success ? 1 : 0))),
+    turns: mean(episodes.map((episode) => episode.turnsUsed)),
+    invalid: mean(episodes.flatMap((episode) => episode.turns.map((turn) => (turn.invalid ? 1 : 0)))),
+    loss: update.loss,
+    clipFraction: update.clipFraction,
+    kl: update.kl,
+    entropy: update.entropy,
+    gradNorm: update.gradNorm,
+    learningRate,
+    tokens: sampledTokens + update.tokens,
+    tokensPerSecond: (sampledTokens + update.tokens) / seconds,
+    zeroGradientGroups,
+    groups: groups.length,
+    seconds,
+  };
+}
+
+function evalRunName(step: number): string {
+  return `eval-step-${step}`;
+}
+
+async function evaluateAt(backend: TrainerBackend, config: Readonly<TrainConfig>, out: string, step: number, options: TrainOptions): Promise<EvalPoint> {
+  const result = await evaluate({
+    env: config.env,
+    envOptions: config.envOptions,
+    policy: backend.policy(),
+    tasks: config.evalTasks,
+    samples: config.evalSamples,
+    ks: [1],
+    budgets: config.evalBudgets,
+    budgetMode: config.budgetMode,
+    seed: deriveSeed(config.seed, "eval"),
+    bootstrap: 200,
+    annotate: false,
+    db: join(out, "train.db"),
+    run: evalRunName(step),
+    concurrency: 256,
+    now: () => new Date(0),
+  });
+  if (result.interrupted) throw new BudgetrlError("train:eval", `evaluation at step ${step} did not finish (${result.errors} policy errors)`);
+  const point = { step, run: result.run, table: result.table };
+  options.onEval?.(point);
+  return point;
+}
+
+

@@ -1,0 +1,167 @@
+// The WebAssembly kernels against the reference kernels, on sizes that hit every tile and tail, and the
+// row-independence that makes sharding deterministic.
+import { describe, expect, it } from "vitest";
+import { headForward } from "../../../src/nn/attention.js";
+import { sharedHeap } from "../../../src/nn/heap.js";
+import { referenceKernels } from "../../../src/nn/kernels/reference.js";
+import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../../src/nn/kernels/wasm.js";
+import { maxAbsDiff, randomArray } from "../helpers.js";
+
+const heap = sharedHeap();
+const fast = wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS));
+const ref = referenceKernels;
+
+function onHeap(values: Float32Array): Float32Array {
+  const view = heap.allocFloats(values.length);
+  view.set(values);
+  return view;
+}
+
+function ints(values: number[]): Int32Array {
+  const view = heap.allocInts(values.length);
+  view.set(values);
+  return view;
+}
+
+describe("wasm kernels", () => {
+  it.each([
+    [1, 1, 1], [4, 8, 3], [7, 13, 5], [9, 20, 300], [33, 27, 17], [5, 4, 600],
+  ])("matmul and matmulTransposedA agree with the reference (m=%i n=%i k=%i)", (m, n, k) => {
+    const a = onHeap(randomArray(m * k, 1));
+    const b = onHeap(randomArray(k * n, 2));
+    for (const accumulate of [false, true]) {
+      const start = randomArray(m * n, 3);
+      const outFast = onHeap(start);
+      const outRef = onHeap(start);
+      fast.matmul(outFast, a, b, m, n, k, accumulate);
+      ref.matmul(outRef, a, b, m, n, k, accumulate);
+      expect(maxAbsDiff(outFast, outRef)).toBeLessThan(1e-4 * Math.sqrt(k));
+    }
+    const at = onHeap(randomArray(k * m, 4));
+    const tFast = heap.allocFloats(m * n);
+    const tRef = heap.allocFloats(m * n);
+    fast.matmulTransposedA(tFast, at, b, m, n, k, false);
+    ref.matmulTransposedA(tRef, at, b, m, n, k, false);
+    expect(maxAbsDiff(tFast, tRef)).toBeLessThan(1e-4 * Math.sqrt(k));
+  });
+
+  it("matmul rows do not depend on the other rows in the call (bit-identical)", () => {
+    const m = 11, n = 21, k = 300;
+    const a = onHeap(randomArray(m * k, 5));
+    const b = onHeap(randomArray(k * n, 6));
+    const all = heap.allocFloats(m * n);
+    fast.matmul(all, a, b, m, n, k, false);
+    for (const [first, count] of [[0, 1], [3, 5], [10, 1], [2, 8]] as const) {
+      const part = heap.allocFloats(count * n);
+      fast.matmul(part, a.subarray(first * k), b, count, n, k, false);
+      expect(Array.from(part)).toEqual(Array.from(all.subarray(first * n, (first + count) * n)));
+    }
+  });
+
+  it("rmsnorm forward and backward agree", () => {
+    const rows = 5, dim = 12;
+    const x = onHeap(randomArray(rows * dim, 7));
+    const w = onHeap(randomArray(dim, 8));
+    const dout = onHeap(randomArray(rows * dim, 9));
+    const [o1, o2, r1, r2] = [heap.allocFloats(rows * dim), heap.allocFloats(rows * dim), heap.allocFloats(rows), heap.allocFloats(rows)];
+    fast.rmsnormForward(o1, r1, x, w, rows, dim, 1e-5);
+    ref.rmsnormForward(o2, r2, x, w, rows, dim, 1e-5);
+    expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
+    const [dx1, dx2, dw1, dw2] = [onHeap(randomArray(rows * dim, 10)), onHeap(randomArray(rows * dim, 10)), heap.allocFloats(dim), heap.allocFloats(dim)];
+    fast.rmsnormBackward(dx1, dw1, dout, x, w, r1, rows, dim);
+    ref.rmsnormBackward(dx2, dw2, dout, x, w, r2, rows, dim);
+    expect(maxAbsDiff(dx1, dx2)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(dw1, dw2)).toBeLessThan(1e-5);
+  });
+
+  it("rope, its inverse, and swiglu agree", () => {
+    const rows = 3, hd = 8, vectors = 4, stride = 40, half = hd / 2;
+    const cos = onHeap(Float32Array.from({ length: 10 * half }, (_, i) => Math.cos(i * 0.3)));
+    const sin = onHeap(Float32Array.from({ length: 10 * half }, (_, i) => Math.sin(i * 0.3)));
+    const pos = ints([0, 4, 9]);
+    const x0 = randomArray(rows * stride, 11);
+    const x1 = onHeap(x0);
+    const x2 = onHeap(x0);
+    fast.rope(x1, rows, stride, vectors, hd, cos, sin, pos, false);
+    ref.rope(x2, rows, stride, vectors, hd, cos, sin, pos, false);
+    expect(maxAbsDiff(x1, x2)).toBeLessThan(1e-6);
+    fast.rope(x1, rows, stride, vectors, hd, cos, sin, pos, true);
+    expect(maxAbsDiff(x1, x0)).toBeLessThan(1e-5);
+    const hidden = 7;
+    const gu = onHeap(randomArray(rows * 2 * hidden, 12, 4));
+    const [h1, h2] = [heap.allocFloats(rows * hidden), heap.allocFloats(rows * hidden)];
+    fast.swigluForward(h1, gu, rows, hidden);
+    ref.swigluForward(h2, gu, rows, hidden);
+    expect(maxAbsDiff(h1, h2)).toBeLessThan(1e-5);
+    const dh = onHeap(randomArray(rows * hidden, 13));
+    const [d1, d2] = [heap.allocFloats(rows * 2 * hidden), heap.allocFloats(rows * 2 * hidden)];
+    fast.swigluBackward(d1, dh, gu, rows, hidden);
+    ref.swigluBackward(d2, dh, gu, rows, hidden);
+    expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-5);
+  });
+
+  it.each([4, 8, 20, 36])("decoding attention agrees (headDim %i), and so do the matmul-based head passes", (hd) => {
+    const rows = 37, stride = 3 * hd + 4, scale = 1 / Math.sqrt(hd);
+    const qkv = onHeap(randomArray(rows * stride, 14, 2));
+    const q = qkv, k = qkv.subarray(hd), v = qkv.subarray(2 * hd);
+    const [o1, o2, p1, p2] = [heap.allocFloats(rows * hd), heap.allocFloats(rows * hd), heap.allocFloats(rows * rows), heap.allocFloats(rows * rows)];
+    fast.attentionForward(o1, hd, q, stride, k, v, stride, p1, rows, 0, rows, hd, scale);
+    ref.attentionForward(o2, hd, q, stride, k, v, stride, p2, rows, 0, rows, hd, scale);
+    expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(p1, p2)).toBeLessThan(1e-6);
+    // One decoding row at position 6 against the first 7 keys equals row 6 of the full pass.
+    const one = heap.allocFloats(hd);
+    const scratch = heap.allocFloats(rows);
+    fast.attentionForward(one, hd, q.subarray(6 * stride), stride, k, v, stride, scratch, 0, 6, 1, hd, scale);
+    expect(maxAbsDiff(one, o1.subarray(6 * hd, 7 * hd))).toBe(0);
+    // The blocked-matmul head used for whole sequences computes the same thing.
+    const o3 = heap.allocFloats(rows * hd);
+    const p3 = heap.allocFloats(rows * rows);
+    headForward(fast, q, k, v, stride, o3, hd, p3, heap.allocFloats(rows * hd), rows, hd, scale);
+    expect(maxAbsDiff(o3, o2)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(p3, p2)).toBeLessThan(1e-6);
+  });
+
+  it.each([false, true])("token log-probs, entropy and the logits gradient agree (entropy term: %s)", (withEntropy) => {
+    const rows = 6, vocab = 23;
+    const logits = randomArray(rows * vocab, 21, 4);
+    const targets = ints([3, -1, 22, 0, 7, 7]);
+    const [l1, l2] = [onHeap(logits), onHeap(logits)];
+    const [lp1, lp2, h1, h2] = [heap.allocFloats(rows), heap.allocFloats(rows), heap.allocFloats(rows), heap.allocFloats(rows)];
+    fast.tokenLogprobs(l1, targets, rows, vocab, lp1, h1);
+    ref.tokenLogprobs(l2, targets, rows, vocab, lp2, h2);
+    expect(maxAbsDiff(lp1, lp2)).toBeLessThan(1e-5);
+    expect(maxAbsDiff(h1, h2)).toBeLessThan(1e-5);
+    expect(lp1[1]).toBe(0);
+    const coefficients = onHeap(Float32Array.from([1, 0, -0.5, 2, 0, 1]));
+    const entropyCoefficients = withEntropy ? onHeap(Float32Array.from([0.1, 0.3, 0, -0.2, 0, 0])) : undefined;
+    fast.logitsGradient(l1, targets, rows, vocab, coefficients, entropyCoefficients, 3);
+    ref.logitsGradient(l2, targets, rows, vocab, coefficients, entropyCoefficients, 3);
+    expect(maxAbsDiff(l1, l2)).toBeLessThan(1e-6);
+    expect(Array.from(l1.subarray(4 * vocab, 5 * vocab)).every((x) => x === 0)).toBe(true);
+  });
+
+  it("strided gemm and the causal softmax kernels agree", () => {
+    const [m, n, k, ars, acs, ldb, ldc] = [13, 11, 9, 2, 31, 15, 14];
+    const a = onHeap(randomArray(m * ars + k * acs, 16));
+    const b = onHeap(randomArray(k * ldb, 17));
+    const start = randomArray(m * ldc, 18);
+    const [c1, c2] = [onHeap(start), onHeap(start)];
+    fast.gemm(c1, ldc, a, ars, acs, b, ldb, m, n, k, true);
+    ref.gemm(c2, ldc, a, ars, acs, b, ldb, m, n, k, true);
+    expect(maxAbsDiff(c1, c2)).toBeLessThan(1e-5);
+    const rows = 10, ld = 12;
+    const scores = randomArray(rows * ld, 19, 3);
+    const [s1, s2] = [onHeap(scores), onHeap(scores)];
+    fast.causalSoftmax(s1, ld, rows, 11, 0.5);
+    ref.causalSoftmax(s2, ld, rows, 11, 0.5);
+    expect(maxAbsDiff(s1, s2)).toBeLessThan(1e-6);
+    expect(s1[2 * ld + 3]).toBe(0);
+    expect(s1[2 * ld + 11]).toBe(scores[2 * ld + 11]); // past `cols`: untouched
+    const grad = randomArray(rows * ld, 20);
+    const [d1, d2] = [onHeap(grad), onHeap(grad)];
+    fast.causalSoftmaxBackward(d1, s1, ld, rows, 11, 0.5);
+    ref.causalSoftmaxBackward(d2, s2, ld, rows, 11, 0.5);
+    expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-6);
+  });
+});

@@ -1,0 +1,36 @@
+// Token choice: greedy, temperature, and nucleus truncation, with seeded draws.
+import { describe, expect, it } from "vitest";
+import { createRng } from "../../src/core/rng.js";
+import { chooseToken } from "../../src/nn/sampler.js";
+
+const logits = Float32Array.from([2, 1, 0, -1, 3]);
+
+describe("chooseToken", () => {
+  it("is greedy at temperature 0 and reports the model log-prob", () => {
+    const c = chooseToken(logits, { temperature: 0, topP: 1 }, createRng(1));
+    expect(c.token).toBe(4);
+    const lse = Math.log(Array.from(logits).reduce((s, z) => s + Math.exp(z), 0));
+    expect(c.logprob).toBeCloseTo(3 - lse, 6);
+  });
+
+  it("only samples inside the nucleus, with frequencies matching the renormalised probabilities", () => {
+    const rng = createRng(2);
+    const counts = new Map<number, number>();
+    for (let i = 0; i < 4000; i++) {
+      const c = chooseToken(logits, { temperature: 1, topP: 0.8 }, rng);
+      counts.set(c.token, (counts.get(c.token) ?? 0) + 1);
+    }
+    // p = softmax: 4 -> .636, 0 -> .234, 1 -> .086, ...: the 0.8 nucleus is {4, 0}.
+    expect([...counts.keys()].sort()).toEqual([0, 4]);
+    expect(counts.get(4)! / 4000).toBeCloseTo(0.636 / 0.87, 1);
+  });
+
+  it("is reproducible from the seed", () => {
+    const draw = (seed: number): number[] => {
+      const rng = createRng(seed);
+      return Array.from({ length: 20 }, () => chooseToken(logits, { temperature: 1.3, topP: 1 }, rng).token);
+    };
+    expect(draw(5)).toEqual(draw(5));
+    expect(draw(5)).not.toEqual(draw(6));
+  });
+});

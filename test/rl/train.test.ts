@@ -1,0 +1,53 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open.js";
+import { readTrainSteps } from "../../src/store/train-log.js";
+import { train } from "../../src/rl/train.js";
+import { runSft } from "../../src/rl/sft-run.js";
+
+const dir = mkdtempSync(join(tmpdir(), "budgetrl-train-"));
+const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
+
+describe("train", () => {
+  it("resumes an interrupted run to bit-identical weights", async () => {
+    const base = join(dir, "base");
+    await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 40, samples: 2, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
+    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, init: base, steps: 4, tasksPerStep: 4, group: 4, evalEvery: 2, evalTasks: 3, evalSamples: 1, checkpointEvery: 2, maxNewTokens: 6, learningRate: 5e-4, budget: "budgetmix:50%,100%", kl: 0.05, epochs: 2, minibatches: 2 };
+    const whole = await train({ out: join(dir, "whole"), config });
+    expect(whole.finished).toBe(true);
+    const wholeStore = openStore(join(dir, "whole", "train.db"));
+    const gradNorms = readTrainSteps(wholeStore, "train").map((row) => (row.metrics as { gradNorm: number }).gradNorm);
+    wholeStore.close();
+    // The run really learned something at most steps (a run without gradients would trivially resume).
+    expect(gradNorms.filter((norm) => norm > 0).length).toBeGreaterThanOrEqual(2);
+
+    const broken = join(dir, "broken");
+    const first = await train({ out: broken, config, stopAfter: 3 });
+    expect(first).toMatchObject({ stepsDone: 3, finished: false });
+    const resumed = await train({ out: broken, config: {}, resume: true });
+    expect(resumed.finished).toBe(true);
+    expect(resumed.weightsDigest).toBe(whole.weightsDigest);
+
+    // A crash after the step-2 checkpoint (the step-3 one never written) recomputes steps 2 and 3.
+    const crashed = join(dir, "crashed");
+    await train({ out: crashed, config, stopAfter: 3 });
+    rmSync(join(crashed, "checkpoints", "step-000003"), { recursive: true });
+    expect((await train({ out: crashed, config: {}, resume: true })).weightsDigest).toBe(whole.weightsDigest);
+
+    const store = openStore(join(crashed, "train.db"));
+    const steps = readTrainSteps(store, "train");
+    expect(steps.map((row) => row.step)).toEqual([0, 1, 2, 3]);
+    expect(Object.keys(steps[0]?.metrics as object)).toEqual(expect.arrayContaining(["reward", "success", "turns", "clipFraction", "kl", "entropy", "tokensPerSecond", "zeroGradientGroups"]));
+    store.close();
+  }, 240_000);
+
+  it("refuses bad configs before any work", async () => {
+    await expect(train({ out: join(dir, "bad1"), config: { env: "hanoi", algo: "ppo" } })).rejects.toThrow(/algo/);
+    await expect(train({ out: join(dir, "bad2"), config: { env: "hanoi", budget: "budgetmix:25%,x" } })).rejects.toThrow(/budget: "x" is not a budget/);
+    await expect(train({ out: join(dir, "bad3"), config: { env: "hanoi", init: join(dir, "nowhere") } })).rejects.toThrow(/init: .* is not a checkpoint/);
+    await expect(train({ out: join(dir, "bad4"), config: { env: "chess" } })).rejects.toThrow(/env: unknown env/);
+    await expect(train({ out: join(dir, "nothing"), config: {}, resume: true })).rejects.toThrow(/nothing to resume/);
+  });
+});
