@@ -8,7 +8,7 @@
 //   response. Prompting mode: calls as Python text, `[f(a=1, b='x'), g()]`. A response without calls (or that
 //   does not decode) ends the user turn; a malformed one is marked invalid. Canonical action texts (oracle,
 //   parsedAction, actionMessage) are call lists with keyword arguments in parameter order; `[]` ends a turn.
-//   validActions lists the offered functions as `name()`.
+//   validActions lists the offered functions as `name()`, then `[]` (what a random policy chooses from).
 // Observation: reset gives the first user turn (prompting mode: after upstream's system prompt with the function
 //   docs); calls give their results (tools mode: one tool message per call with its toolCallId; prompting mode:
 //   one user message with upstream's repr of [{'role': 'tool', 'name': call, 'content': result}, ...]); the answer
@@ -165,7 +165,7 @@ export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classe
       return step.tools === undefined ? result : { ...result, tools: step.tools };
     },
     oracle: (state) => bfclOracle(state),
-    validActions: (state) => (state.outcome !== null ? [] : state.offered.map((doc) => `${doc.name}()`)),
+    validActions: (state) => (state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION]),
     stateKey: stateKeyOf,
     actionMessage: (state, action) => actionMessageFor(context, state, action),
   };

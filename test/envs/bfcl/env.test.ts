@@ -124,7 +124,7 @@ describe("bfcl episodes", () => {
     expect(env.oracle(step.state)).toEqual({ optimal: ["[add(amount=5)]"], remaining: 4 });
     env.step(step.state, env.actionMessage(step.state, "[add(amount=5)]"));
     expect(env.oracle(step.state)).toEqual({ optimal: ["[]"], remaining: 3 });
-    expect(env.validActions(step.state)).toEqual(["add()", "get()", "write()", "read()", "delete()"]);
+    expect(env.validActions(step.state)).toEqual(["add()", "get()", "write()", "read()", "delete()", "[]"]);
   });
 
   it("stops with failure on a wrong turn and reports the verdict", () => {
