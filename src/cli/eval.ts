@@ -6,6 +6,7 @@ import { evaluate } from "../run/evaluate.js";
 import { PROTOCOLS } from "../run/config.js";
 import { defineCommand } from "./command.js";
 import { createProgress } from "./progress.js";
+import { keyValues } from "./key-values.js";
 import { printRunTable } from "./run-summary.js";
 
 const schema = z.object({
@@ -39,12 +40,7 @@ function parseKs(text: string): number[] {
 }
 
 function parseEnvOptions(pairs: readonly string[], dataDir: string | undefined): Record<string, string> {
-  const options: Record<string, string> = {};
-  for (const pair of pairs) {
-    const eq = pair.indexOf("=");
-    if (eq <= 0) throw new ConfigError("--env-opt", `expected KEY=VALUE, got "${pair}"`);
-    options[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
-  }
+  const options = keyValues(pairs, "--env-opt");
   if (dataDir !== undefined) options["dataDir"] = dataDir;
   return options;
 }

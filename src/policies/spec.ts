@@ -7,6 +7,8 @@ import { noisyOraclePolicy } from "./scripted/noisy-oracle.js";
 import { oraclePolicy } from "./scripted/oracle.js";
 import { randomPolicy } from "./scripted/random.js";
 import { parseReplayScript, replayPolicy } from "./scripted/replay.js";
+import { loadCheckpoint } from "../nn/checkpoint.js";
+import { createTinyPolicy } from "./tiny/policy.js";
 
 export interface PolicyKind {
   /** The part before the first ":". */
@@ -56,6 +58,33 @@ registerPolicyKind({
     return replayPolicy(parseReplayScript(text, argument));
   },
 });
+
+registerPolicyKind({
+  kind: "tiny",
+  usage: "tiny:CHECKPOINT",
+  description: "the in-process transformer from a checkpoint folder (budgetrl sft / train), sampling at temperature 1",
+  create: async (argument) => {
+    if (argument === undefined || argument === "") throw new ConfigError("policy", "tiny needs a checkpoint folder, e.g. tiny:runs/x/checkpoints/step-000200");
+    let model;
+    try {
+      model = await loadCheckpoint(argument);
+    } catch (error) {
+      throw new ConfigError("policy", `cannot load checkpoint ${argument}: ${(error as Error).message}`);
+    }
+    return createTinyPolicy({ model, name: `tiny:${argument}`, maxNewTokens: readPolicySettings(argument).maxNewTokens });
+  },
+});
+
+/** Sampling settings saved next to a checkpoint by sft/train (policy.json); the window depends on maxNewTokens. */
+export function readPolicySettings(dir: string): { maxNewTokens: number } {
+  try {
+    const parsed = JSON.parse(readFileSync(`${dir}/policy.json`, "utf8")) as { maxNewTokens?: unknown };
+    if (typeof parsed.maxNewTokens === "number" && Number.isInteger(parsed.maxNewTokens) && parsed.maxNewTokens >= 1) return { maxNewTokens: parsed.maxNewTokens };
+  } catch {
+    // No settings saved: the default below.
+  }
+  return { maxNewTokens: 16 };
+}
 
 export async function createPolicy(spec: string): Promise<Policy> {
   const colon = spec.indexOf(":");

@@ -2,6 +2,8 @@
 // padding out of the compute), response-token log-probs are cut out of the per-position outputs, and the
 // caller's coefficients are scattered back into a per-position array for the model's backward pass.
 import { createHash } from "node:crypto";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { saveCheckpoint } from "../nn/checkpoint.js";
 import { encodeText, END } from "../nn/tokenizer.js";
 import type { TinyModel, TokenBatch } from "../nn/model.js";
@@ -89,7 +91,11 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
       const frozen = await model.clone();
       return { logprobs: async (batch) => scoreWith(frozen, batch), dispose: () => frozen.dispose() };
     },
-    save: (dir) => saveCheckpoint(model, dir),
+    save: async (dir) => {
+      await saveCheckpoint(model, dir);
+      // The prompt window depends on maxNewTokens: `tiny:DIR` policies read it back.
+      await writeFile(join(dir, "policy.json"), `${JSON.stringify({ maxNewTokens: options.policy?.maxNewTokens ?? 48 })}\n`);
+    },
     weightsDigest: () => createHash("sha256").update(new Uint8Array(model.parameters().buffer, model.parameters().byteOffset, model.parameters().byteLength)).digest("hex"),
     dispose: () => model.dispose(),
   };

@@ -24,7 +24,7 @@ import { computeAdvantages } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { rolloutStep } from "./rollouts.js";
 import { parseBudgetSchedule } from "./schedules/schedule.js";
-import { policyExamples, type PolicyExample } from "./sequences.js";
+import { conversationsBeforeTurns, policyExamples, type PolicyExample } from "./sequences.js";
 import { tinyBackend } from "./tiny-backend.js";
 import { parseTrainConfig, type TrainConfig } from "./train-config.js";
 import { updatePolicy } from "./update.js";
@@ -43,6 +43,8 @@ export interface StepMetrics {
   readonly learningRate: number;
   readonly tokens: number;
   readonly tokensPerSecond: number;
+  /** Every token the model processed: rollout prompts and replies plus training sequences (times epochs). */
+  readonly processedTokens: number;
   readonly zeroGradientGroups: number;
   readonly groups: number;
   readonly seconds: number;
@@ -185,6 +187,8 @@ async function trainStep(backend: TrainerBackend, env: ReturnType<typeof createE
       : await updatePolicy(backend, examples, { epochs: config.epochs, minibatches: config.minibatches, learningRate, seed: deriveSeed(config.seed, "minibatch", step), clipLow: config.clipLow, clipHigh: config.clipHigh, klCoefficient: config.kl, ...(reference === undefined ? {} : { reference }) });
   const episodes = groups.flat();
   const sampledTokens = episodes.reduce((sum, episode) => sum + episode.turns.reduce((inner, turn) => inner + (turn.tokens?.length ?? 0), 0), 0);
+  const promptTokens = episodes.reduce((sum, episode) => sum + conversationsBeforeTurns(episode).reduce((inner, conversation) => inner + policy.promptTokens(conversation).length, 0), 0);
+  const trainedTokens = examples.reduce((sum, example) => sum + example.sequence.tokens.length, 0) * config.epochs;
   const seconds = (performance.now() - started) / 1000;
   return {
     step,
@@ -200,6 +204,7 @@ async function trainStep(backend: TrainerBackend, env: ReturnType<typeof createE
     learningRate,
     tokens: sampledTokens + update.tokens,
     tokensPerSecond: (sampledTokens + update.tokens) / seconds,
+    processedTokens: promptTokens + sampledTokens + trainedTokens,
     zeroGradientGroups,
     groups: groups.length,
     seconds,

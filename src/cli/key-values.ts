@@ -1,0 +1,24 @@
+// KEY=VALUE flags (--env-opt, --model) into a record; numbers and booleans stay strings here and are read by the
+// schema that owns the keys, which names the key in its errors.
+import { ConfigError } from "../core/errors.js";
+
+export function keyValues(pairs: readonly string[], flag: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new ConfigError(flag, `expected KEY=VALUE, got "${pair}"`);
+    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** KEY=NUMBER pairs (model config overrides). */
+export function keyNumbers(pairs: readonly string[], flag: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, value] of Object.entries(keyValues(pairs, flag))) {
+    const number = Number(value);
+    if (value === "" || !Number.isFinite(number)) throw new ConfigError(`${flag} ${key}`, `expected a number, got "${value}"`);
+    out[key] = number;
+  }
+  return out;
+}

@@ -1,0 +1,74 @@
+// `budgetrl train`: RL on the in-process transformer (GRPO-Full, process-supervised, GiGPO; fixed or BudgetMix
+// budgets), with a progress bar, a log line per step, held-out evaluations and resumable checkpoints.
+import { z } from "zod";
+import { trainConfigSchema } from "../rl/train-config.js";
+import { train, type StepMetrics } from "../rl/train.js";
+import { renderPassTable } from "../report/pass-table.js";
+import { defineCommand } from "./command.js";
+import { keyNumbers, keyValues } from "./key-values.js";
+import { createProgress } from "./progress.js";
+
+const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true, evalBudgets: true }).extend({
+  env: z.string().min(1).default("sokoban").describe("environment to train on (see `budgetrl envs`)"),
+  envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
+  model: z.array(z.string()).default([]).describe("model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
+  evalBudget: z.string().default("25%,50%,100%").describe("comma-separated budgets of the held-out evaluation"),
+  out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
+  resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
+  progress: z.boolean().default(true).describe("show a progress bar on stderr (--no-progress to hide)"),
+});
+
+function stepLine(metrics: StepMetrics, total: number): string {
+  return [
+    `step ${String(metrics.step + 1).padStart(String(total).length)}/${total}`,
+    `reward ${metrics.reward.toFixed(3)}`,
+    `success ${metrics.success.toFixed(3)}`,
+    `turns ${metrics.turns.toFixed(2)}`,
+    `clip ${metrics.clipFraction.toFixed(3)}`,
+    `kl ${metrics.kl.toFixed(4)}`,
+    `entropy ${metrics.entropy.toFixed(3)}`,
+    `${Math.round(metrics.tokensPerSecond)} tok/s`,
+    `no-gradient groups ${metrics.zeroGradientGroups}/${metrics.groups}`,
+  ].join(" | ");
+}
+
+export const trainCommand = defineCommand({
+  name: "train",
+  summary: "Train the in-process transformer with RL (GRPO-Full, turn-level, GiGPO; fixed or BudgetMix budgets).",
+  description: "Each step: fresh tasks, a budget per group from the schedule, --group rollouts per task, advantages, clipped policy-gradient updates. Interrupt with Ctrl-C (a checkpoint is written) and continue with --resume.",
+  schema,
+  examples: [
+    "budgetrl train --env sokoban --init base.ckpt --algo grpo --budget budgetmix:25%,50%,75%,100% --tasks-per-step 16 --group 8 --steps 200 --seed 1 --out runs/x",
+    "budgetrl train --out runs/x --resume",
+  ],
+  async run(options, io) {
+    const { envOpt, model, evalBudget, out, resume, progress, ...rest } = options;
+    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model"), evalBudgets: evalBudget.split(",").filter(Boolean) };
+    const controller = new AbortController();
+    const onSignal = (): void => controller.abort();
+    process.once("SIGINT", onSignal);
+    let bar: ReturnType<typeof createProgress> | undefined;
+    try {
+      const result = await train({
+        config,
+        out,
+        resume,
+        signal: controller.signal,
+        onStep: (metrics, total) => {
+          if (progress) {
+            bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });
+            bar.update(metrics.step + 1);
+          }
+          io.stdout(`${stepLine(metrics, total)}\n`);
+        },
+        onEval: (point) => io.stdout(`\nheld-out evaluation at step ${point.step} (run ${point.run} in ${out}/train.db)\n${renderPassTable(point.table)}\n\n`),
+      });
+      bar?.finish();
+      io.stdout(`${result.finished ? "finished" : "stopped"} after ${result.stepsDone} steps; checkpoint ${result.checkpoint}\n`);
+      if (!result.finished) io.stderr(`continue with: budgetrl train --out ${out} --resume\n`);
+      return result.finished ? 0 : 130;
+    } finally {
+      process.off("SIGINT", onSignal);
+    }
+  },
+});

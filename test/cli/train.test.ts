@@ -1,0 +1,42 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-train-"));
+const model = ["--model", "layers=1", "--model", "dModel=32", "--model", "heads=2", "--model", "hiddenSize=64", "--model", "contextLength=96"];
+
+describe("budgetrl sft / train", () => {
+  it("makes a base model, trains from it, stops and resumes, and evaluates the checkpoint", async () => {
+    const base = join(dir, "base");
+    const sft = await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--tasks", "20", "--steps", "30", "--batch-size", "16", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress");
+    expect(sft.code).toBe(0);
+    expect(sft.stdout).toMatch(/sft step 25\/30 \| loss \d+\.\d{4}/);
+    expect(sft.stdout).toMatch(/trained on \d+ reply sequences of run demonstrations; final loss/);
+    const out = join(dir, "run");
+    const args = ["train", "--env", "hanoi", "--env-opt", "disks=2", "--init", base, "--algo", "turn", "--budget", "budgetmix:50%,100%", "--tasks-per-step", "2", "--group", "2", "--steps", "2", "--eval-every", "2", "--eval-tasks", "2", "--eval-samples", "1", "--eval-budget", "100%", "--max-new-tokens", "6", "--out", out, "--no-progress"];
+    const trained = await cli(...args);
+    expect(trained.code).toBe(0);
+    expect(trained.stdout).toMatch(/step 1\/2 \| reward -?\d+\.\d{3} \| success \d\.\d{3} \| turns [\d.]+ \| clip [\d.]+ \| kl [\d.]+ \| entropy [\d.]+ \| \d+ tok\/s \| no-gradient groups \d\/2/);
+    expect(trained.stdout).toContain("held-out evaluation at step 2");
+    expect(trained.stdout).toContain("finished after 2 steps");
+    const again = await cli(...args);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/out: .* already holds a training run[\s\S]*--resume/);
+    const resumed = await cli("train", "--out", out, "--resume", "--no-progress");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("finished after 2 steps");
+    const evaluated = await cli("eval", "--env", "hanoi", "--env-opt", "disks=2", "--policy", `tiny:${out}/checkpoints/step-000002`, "--tasks", "2", "--n", "1", "--db", join(dir, "e.db"), "--no-progress");
+    expect(evaluated.code).toBe(0);
+    expect(evaluated.stdout).toContain(`policy tiny:${out}/checkpoints/step-000002`);
+  }, 120_000);
+
+  it("refuses bad arguments naming them", async () => {
+    expect((await cli("train", "--out", join(dir, "x"), "--algo", "ppo")).stderr).toMatch(/--algo: Invalid option/);
+    expect((await cli("train", "--out", join(dir, "x"), "--budget", "budgetmix:25%,zz")).stderr).toMatch(/budget: "zz" is not a budget/);
+    expect((await cli("train", "--out", join(dir, "x"), "--model", "layers")).stderr).toMatch(/--model: expected KEY=VALUE/);
+    expect((await cli("train")).stderr).toMatch(/--out: is required/);
+    expect((await cli("sft", "--out", join(dir, "y"), "--steps", "-1")).stderr).toMatch(/--steps: Too small/);
+  });
+});
