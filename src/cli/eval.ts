@@ -13,6 +13,7 @@ const schema = z.object({
   env: z.string().default("sokoban").describe("environment: sokoban, frozenlake, hanoi, bfcl (see `budgetrl envs`)"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE, e.g. --env-opt boxes=2"),
   dataDir: z.string().optional().describe("data folder of dataset envs (bfcl); same as --env-opt dataDir=DIR"),
+  category: z.string().optional().describe("bfcl categories, e.g. base,miss_func,miss_param,long_context; same as --env-opt categories=..."),
   policy: z.string().default("oracle").describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE]"),
   tasks: z.number().int().min(1).default(100).describe("number of tasks"),
   tasksFile: z.string().optional().describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi lines, bfcl entry ids)"),
@@ -39,9 +40,10 @@ function parseKs(text: string): number[] {
   return values;
 }
 
-function parseEnvOptions(pairs: readonly string[], dataDir: string | undefined): Record<string, string> {
+function parseEnvOptions(pairs: readonly string[], dataDir: string | undefined, category: string | undefined): Record<string, string> {
   const options = keyValues(pairs, "--env-opt");
   if (dataDir !== undefined) options["dataDir"] = dataDir;
+  if (category !== undefined) options["categories"] = category;
   return options;
 }
 
@@ -54,6 +56,7 @@ export const evalCommand = defineCommand({
   examples: [
     "budgetrl eval --env sokoban --policy noisy-oracle:0.3 --tasks 200 --n 16 --k 1,2,4,8,16 --budget 25%,50%,75%,100% --budget-mode announced --seed 1 --db runs.db",
     "budgetrl eval --env frozenlake --env-opt slippery=true --policy oracle --budget 50%,100% --budget-mode hidden --protocol single",
+    "budgetrl eval --env bfcl --data-dir ../shared/bfcl --category base,miss_func,miss_param,long_context --policy replay --tasks 800 --budget 25%,100% --budget-scope user-turn",
     "budgetrl eval --resume --db runs.db",
   ],
   async run(options, io) {
@@ -65,7 +68,7 @@ export const evalCommand = defineCommand({
     try {
       const result = await evaluate({
         env: options.env,
-        envOptions: parseEnvOptions(options.envOpt, options.dataDir),
+        envOptions: parseEnvOptions(options.envOpt, options.dataDir, options.category),
         policy: options.policy,
         tasks: options.tasks,
         ...(options.tasksFile === undefined ? {} : { tasksFile: options.tasksFile }),

@@ -11,3 +11,4 @@ export { hanoiConfigSchema } from "./hanoi/config.js";
 export { extractAnswer, normalizeAnswer, parseChoice, aliasTable, MAX_ANSWER_LENGTH } from "./shared/answer.js";
 export { DIRECTIONS, parseDirection, type Direction } from "./shared/directions.js";
 export { booleanOption, choiceOption, integerOption, numberOption, parseEnvOptions, type EnvOptionHelp } from "./shared/options.js";
+export * from "./bfcl/index.js";

@@ -61,7 +61,7 @@ export function executeCall(set: InstanceSet, call: Call, available?: ReadonlySe
   const method = bound.cls.methods[call.name];
   if (method === undefined) return failure(`name '${head}' is not defined`);
   try {
-    const args = bindArguments(`${bound.cls.className}.${call.name}`, method.params, call);
+    const args = bindArguments(`${bound.cls.className}.${call.name}`, method.params, freshArguments(call));
     const value: PyValue = method.run(bound.instance, args);
     return { text: resultString(value), ok: true };
   } catch (error) {
@@ -69,6 +69,13 @@ export function executeCall(set: InstanceSet, call: Call, available?: ReadonlySe
     const message = error instanceof Error ? error.message : String(error);
     return { text: `Error during execution: ${message}`, ok: false, internal: message };
   }
+}
+
+/** Upstream evaluates the call text, so every run gets new list and dict objects: backends may keep an argument
+ * (a tweet keeps its `mentions` list) and mutate it later, which must never reach the Call (ground-truth calls
+ * are parsed once and replayed many times). */
+function freshArguments(call: Call): Pick<Call, "args" | "kwargs"> {
+  return { args: call.args.map(pyDeepCopy), kwargs: call.kwargs.map(([key, value]) => [key, pyDeepCopy(value)] as const) };
 }
 
 function failure(text: string): CallOutcome {

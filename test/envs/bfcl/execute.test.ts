@@ -10,6 +10,7 @@ import { instancesState } from "../../../src/envs/bfcl/state.js";
 interface Counter extends BfclInstance {
   count: number;
   tags: Set<string>;
+  kept?: PyValue[];
 }
 
 const counterClass = defineBfclClass<Counter>({
@@ -44,6 +45,15 @@ const counterClass = defineBfclClass<Counter>({
         return null;
       },
     },
+    keep: {
+      params: [{ name: "items" }],
+      run(self, args) {
+        const items = args.get("items") as PyValue[];
+        self.kept = items;
+        items.push("added");
+        return items.length;
+      },
+    },
     crash: {
       params: [],
       run(): PyValue {
@@ -68,6 +78,15 @@ describe("executeCall", () => {
     expect(run(set, "tag('b')").text).toBe("None");
     expect(run(set, "tag(name='a')").text).toBe("None");
     expect(pyJsonDumps(instancesState(set.instances), { sortKeys: true })).toBe('{"Counter": {"count": 6, "tags": ["a", "b"]}}');
+  });
+
+  it("gives every run fresh argument values, as evaluating the call text does", () => {
+    const set = createInstanceSet([counterClass], new Map(), false, constants);
+    const verdict = parseCall("keep(items=['a'])");
+    if (!verdict.valid) throw new Error(verdict.message);
+    expect(executeCall(set, verdict.call).text).toBe("2");
+    expect(executeCall(set, verdict.call).text).toBe("2");
+    expect(verdict.call.kwargs[0]?.[1]).toEqual(["a"]);
   });
 
   it("answers errors as upstream does, never throwing", () => {

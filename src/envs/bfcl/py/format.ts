@@ -8,18 +8,28 @@ export function intText(x: number): string {
   return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString();
 }
 
+const FLOAT_TEXTS = new Map<number, string>();
+const MAX_FLOAT_TEXTS = 100_000;
+
 /** repr(float): shortest round-trip digits; fixed notation for 1e-4 <= |x| < 1e16, else scientific. */
 export function floatRepr(x: number): string {
+  const magnitude = Math.abs(x);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    // Fast path: in this range JS also prints plain decimals, with the same shortest round-trip digits.
+    // Backends print the same prices and readings again and again: a lookup is cheaper than the digits.
+    let text = FLOAT_TEXTS.get(x);
+    if (text === undefined) {
+      text = String(x);
+      if (!text.includes(".")) text = `${text}.0`;
+      if (FLOAT_TEXTS.size >= MAX_FLOAT_TEXTS) FLOAT_TEXTS.clear();
+      FLOAT_TEXTS.set(x, text);
+    }
+    return text;
+  }
   if (Number.isNaN(x)) return "nan";
   if (x === Infinity) return "inf";
   if (x === -Infinity) return "-inf";
   if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0";
-  const magnitude = Math.abs(x);
-  if (magnitude >= 1e-4 && magnitude < 1e16) {
-    // Fast path: in this range JavaScript also writes the shortest round-trip digits in fixed notation.
-    const text = String(x);
-    return text.includes(".") ? text : `${text}.0`;
-  }
   const [mantissa, exponentText] = x.toExponential().split("e") as [string, string];
   const exponent = Number(exponentText);
   const negative = mantissa.startsWith("-");
@@ -93,12 +103,12 @@ export class NotJsonSerializable extends Error {
   }
 }
 
-/** JSON string literal with ensure_ascii=True, as Python's json module writes it. */
-const PLAIN_JSON = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/;
+/** Printable ASCII without '"' and '\\': written as is. */
+const PLAIN_JSON_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/** JSON string literal with ensure_ascii=True, as Python's json module writes it. */
 export function jsonString(text: string): string {
-  // Fast path: printable ASCII without quotes or backslashes needs no escaping.
-  if (PLAIN_JSON.test(text)) return `"${text}"`;
+  if (PLAIN_JSON_TEXT.test(text)) return `"${text}"`;
   let out = '"';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -139,7 +149,39 @@ export interface JsonDumpsOptions {
 
 /** json.dumps(value) (by default: ", " and ": " separators, ensure_ascii, no sorting, no indent). */
 export function pyJsonDumps(value: PyValue, options: JsonDumpsOptions = {}): string {
-  return dumps(value, options, 0);
+  return options.indent === undefined && options.sortKeys !== true ? dumpsCompact(value) : dumps(value, options, 0);
+}
+
+/** The default json.dumps: the hot path of every dict result. Containers are joined (flat strings: results are
+ * compared with each other later, and flat strings compare without being copied first). */
+function dumpsCompact(value: PyValue): string {
+  switch (typeof value) {
+    case "string":
+      return jsonString(value);
+    case "number":
+      return jsonNumber(value, !Number.isInteger(value));
+    case "boolean":
+      return value ? "true" : "false";
+    default:
+      break;
+  }
+  if (value === null) return "null";
+  if (Array.isArray(value)) return sequenceCompact(value);
+  if (value instanceof Map) {
+    const parts: string[] = [];
+    for (const [key, inner] of value) parts.push(`${jsonKey(key)}: ${dumpsCompact(inner)}`);
+    return `{${parts.join(", ")}}`;
+  }
+  if (value instanceof Set) throw new NotJsonSerializable("set");
+  if (value.kind === "float") return jsonNumber(value.value, true);
+  if (value.kind === "tuple") return sequenceCompact(value.items);
+  throw new NotJsonSerializable(value.pyClass);
+}
+
+function sequenceCompact(items: readonly PyValue[]): string {
+  const parts = new Array<string>(items.length);
+  for (let index = 0; index < items.length; index++) parts[index] = dumpsCompact(items[index] as PyValue);
+  return `[${parts.join(", ")}]`;
 }
 
 function dumps(value: PyValue, options: JsonDumpsOptions, level: number): string {

@@ -3,9 +3,12 @@
 import { pyFloat, type PyDict, type PyValue } from "./value.js";
 
 export class PyJsonError extends Error {
+  /** Offset in the text where parsing failed. */
+  readonly position: number;
   constructor(message: string, position: number) {
     super(`${message} at position ${position}`);
     this.name = "PyJsonError";
+    this.position = position;
   }
 }
 

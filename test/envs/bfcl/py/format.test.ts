@@ -1,4 +1,5 @@
 // Expected strings printed by CPython 3.11 (repr, str, json.dumps) for the same values.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { floatRepr, pyJsonDumps, pyRepr, resultString, stringRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
@@ -13,6 +14,31 @@ describe("floatRepr", () => {
       [-0, "-0.0"], [Infinity, "inf"], [NaN, "nan"], [0.1 + 0.2, "0.30000000000000004"],
     ];
     for (const [x, text] of cases) expect(floatRepr(x)).toBe(text);
+  });
+});
+
+/** repr(float) the long way: shortest digits from toExponential, laid out as Python does. */
+function referenceFloatRepr(x: number): string {
+  const [mantissa, exponentText] = x.toExponential().split("e") as [string, string];
+  const exponent = Number(exponentText);
+  const sign = mantissa.startsWith("-") ? "-" : "";
+  const digits = mantissa.replace("-", "").replace(".", "");
+  if (exponent < 0) return `${sign}0.${"0".repeat(-exponent - 1)}${digits}`;
+  const whole = digits.slice(0, exponent + 1).padEnd(exponent + 1, "0");
+  const fraction = digits.slice(exponent + 1);
+  return `${sign}${whole}.${fraction === "" ? "0" : fraction}`;
+}
+
+describe("floatRepr fast path", () => {
+  it("agrees with the digit-by-digit layout across the fixed-notation range", () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -4, max: 15 }), (base, exponent) => {
+        const x = (base % 10) * 10 ** exponent;
+        if (!(Math.abs(x) >= 1e-4 && Math.abs(x) < 1e16)) return;
+        expect(floatRepr(x)).toBe(referenceFloatRepr(x));
+      }),
+      { numRuns: 5000, seed: 7 },
+    );
   });
 });
 

@@ -19,6 +19,15 @@ describe("createPyRandom (CPython MT19937)", () => {
     expect(createPyRandom(-7).random()).toBe(createPyRandom(7).random());
   });
 
+  it("gives generators of the same seed independent, identical streams (seeding is cached)", () => {
+    const a = createPyRandom(141053);
+    const first = [a.random(), a.random()];
+    const b = createPyRandom(141053);
+    expect([b.random(), b.random()]).toEqual(first);
+    expect(b.randint(100000, 999999)).toBe(a.randint(100000, 999999));
+    expect(createPyRandom(141053).randint(100000, 999999)).toBe(251675);
+  });
+
   it("refuses empty ranges and sequences as Python does", () => {
     const r = createPyRandom(1);
     expect(() => r.randint(5, 4)).toThrow(/empty range/);

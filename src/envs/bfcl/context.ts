@@ -1,0 +1,17 @@
+// A BfclContext from a loaded dataset and a list of backend classes, with upstream's rules by default: what the
+// env, the offline checker, `bfcl run` and the bench share.
+import type { AnyBfclClass } from "./api.js";
+import type { BfclDataset } from "./dataset.js";
+import { MAXIMUM_STEP_LIMIT, type BfclContext, type BfclRules } from "./episode.js";
+import { bfclClassRegistry } from "./registry.js";
+
+export const DEFAULT_RULES: BfclRules = Object.freeze({ mode: "tools", callable: "unexcluded", maxStepsPerTurn: MAXIMUM_STEP_LIMIT, stopOnFailure: true, irrelevanceCheck: false });
+
+export function createBfclContext(dataset: BfclDataset, classes: readonly AnyBfclClass[], rules: Partial<BfclRules> = {}): BfclContext {
+  return {
+    registry: bfclClassRegistry(classes),
+    constants: dataset.constants,
+    rules: { ...DEFAULT_RULES, ...rules },
+    functionsOf: (entry) => dataset.functionsOf(entry),
+  };
+}

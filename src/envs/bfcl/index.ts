@@ -1,0 +1,25 @@
+// BFCL multi-turn: the env, its data loading, the upstream loop and checkers, the offline checker and `bfcl run`.
+export type { AnyBfclClass, BfclClass, BfclConstants, BfclInstance, MethodSpec, ParamSpec } from "./api.js";
+export { defineBfclClass } from "./api.js";
+export { canonicalCall, canonicalText } from "./canonical.js";
+export type { Call } from "./calls/call.js";
+export { formatCall, formatCalls } from "./calls/format.js";
+export { parseCall, parseCalls } from "./calls/parse.js";
+export { BFCL_ERROR_TYPES, checkTurn, responseChecker, stateChecker, verdictSummary, type BfclErrorType, type BfclVerdict } from "./checker.js";
+export { BFCL_CLASSES } from "./classes.js";
+export { bfclConfigSchema, parseBfclConfig, type BfclConfig, type BfclOptions } from "./config.js";
+export { createBfclContext, DEFAULT_RULES } from "./context.js";
+export { BFCL_CATEGORIES, loadEntries, parseCategories, type BfclCategory, type BfclEntry, type GroundTruthCall } from "./data.js";
+export { loadBfclDataset, type BfclDataset } from "./dataset.js";
+export { decodePrompting, decodeResponse, decodeToolCalls, type BfclMode, type DecodedResponse } from "./decode.js";
+export { diffValues } from "./diff.js";
+export { bfcl, type BfclEnv, type BfclTask } from "./env.js";
+export { CALLABLE_FUNCTIONS, MAXIMUM_STEP_LIMIT, startEpisode, stepEpisode, type BfclContext, type BfclRules, type BfclState, type CallableFunctions } from "./episode.js";
+export { createInstanceSet, executeCall, type InstanceSet } from "./execute.js";
+export { BFCL_FUNC_DOC_FILES, entryFunctions, loadFuncDocs, offeredAt, toolSpec, type FuncDoc } from "./func-docs.js";
+export { bfclRun, categoryOfId, type BfclRunOptions } from "./inspect.js";
+export { bfclOracle, END_TURN_ACTION, remainingTruthCalls } from "./oracle.js";
+export { ADDITIONAL_FUNCTION_MESSAGE, systemPrompt } from "./prompts.js";
+export { bfclClassRegistry, type BfclClassRegistry } from "./registry.js";
+export { instancesState, instanceState } from "./state.js";
+export { checkTranscript, groundTruthTranscript, type Transcript } from "./transcript.js";

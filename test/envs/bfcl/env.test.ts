@@ -1,0 +1,206 @@
+// The BFCL env adapter on fake backends: config, tasks, budgets, the oracle played through actionMessage in
+// both modes, info fields and state keys.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { canonicalJson } from "../../../src/core/json.js";
+import { ConfigError, DataError } from "../../../src/core/errors.js";
+import type { Message } from "../../../src/core/message.js";
+import { bfcl, type BfclEnv, type BfclTask } from "../../../src/envs/bfcl/env.js";
+import type { BfclState } from "../../../src/envs/bfcl/episode.js";
+import { CLOSING_TEXT } from "../../../src/envs/bfcl/prompts.js";
+import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";
+
+function makeEnv(options: Record<string, unknown> = {}): BfclEnv {
+  return bfcl({ dataDir: writeFakeDataDir(), ...options }, FAKE_CLASSES);
+}
+
+/** Play the oracle's first optimal action until the end; returns the steps. */
+function playOracle(env: BfclEnv, id: string) {
+  const task = env.decodeTask(id);
+  const start = env.reset(task, { seed: 0 });
+  let state: BfclState = start.state;
+  const steps = [];
+  for (let guard = 0; guard < 50; guard++) {
+    const action = env.oracle(state).optimal[0] as string;
+    const result = env.step(state, env.actionMessage(state, action));
+    steps.push({ action, result });
+    state = result.state;
+    if (result.terminated) break;
+  }
+  return { start, steps };
+}
+
+describe("bfcl config", () => {
+  it("validates options before loading, naming the field", () => {
+    expect(() => bfcl({}, FAKE_CLASSES)).toThrow(ConfigError);
+    expect(() => bfcl({}, FAKE_CLASSES)).toThrow(/bfcl\.dataDir: a data dir is required/);
+    expect(() => makeEnv({ mode: "chat" })).toThrow(/bfcl\.mode: expected tools or prompting/);
+    expect(() => makeEnv({ categories: "base,web" })).toThrow(/bfcl\.categories\.1: expected a comma-separated list/);
+    expect(() => makeEnv({ maxStepsPerTurn: "0" })).toThrow(/bfcl\.maxStepsPerTurn: expected an integer from 1 to 1000/);
+    expect(() => makeEnv({ budget: 3 })).toThrow(/bfcl\.budget: unknown option/);
+    expect(makeEnv({ categories: "miss_param,base", stopOnFailure: "false" }).config).toMatchObject({ categories: ["miss_param", "base"], stopOnFailure: false, mode: "tools", callable: "unexcluded", maxStepsPerTurn: 20 });
+  });
+
+  it("refuses entries whose backend classes are missing, naming them", () => {
+    expect(() => bfcl({ dataDir: writeFakeDataDir() }, [FAKE_CLASSES[0]!])).toThrow(DataError);
+    expect(() => bfcl({ dataDir: writeFakeDataDir() }, [FAKE_CLASSES[0]!])).toThrow(/bfcl entry multi_turn_base_0: backend class Notes is not available/);
+    expect(() => bfcl({ dataDir: writeFakeDataDir() }, [])).toThrow(/no BFCL backend classes are registered/);
+  });
+});
+
+describe("bfcl tasks", () => {
+  const env = makeEnv();
+
+  it("lists every entry in order and picks one per seed, reproducibly", () => {
+    expect(env.listTasks().map((task) => env.taskId(task))).toEqual(["multi_turn_base_0", "multi_turn_base_1", "multi_turn_miss_func_0", "multi_turn_miss_param_0", "multi_turn_long_context_0"]);
+    expect(env.generate(7)).toBe(env.generate(7));
+    const seen = new Set(Array.from({ length: 60 }, (_, seed) => env.generate(seed).id));
+    expect(seen.size).toBe(5);
+  });
+
+  it("encodes tasks by id and reads task files, naming bad lines", () => {
+    const task = env.listTasks()[2]!;
+    expect(env.encodeTask(task)).toBe("multi_turn_miss_func_0");
+    expect(env.decodeTask(env.encodeTask(task))).toBe(task);
+    expect(() => env.decodeTask("multi_turn_base_99")).toThrow(/unknown entry id "multi_turn_base_99"/);
+    expect(env.parseTasks("# my tasks\nmulti_turn_base_1\n\n  multi_turn_base_0  # first\n").map((item) => item.id)).toEqual(["multi_turn_base_1", "multi_turn_base_0"]);
+    expect(() => env.parseTasks("multi_turn_base_1\nbogus\n")).toThrow(/line 2: unknown entry id "bogus"/);
+  });
+
+  it("gives 20 steps per user turn as the reference budget", () => {
+    const task = env.decodeTask("multi_turn_base_0");
+    expect(env.referenceBudget(task, "user-turn")).toBe(20);
+    expect(env.referenceBudget(task, "episode")).toBe(60);
+  });
+});
+
+describe("bfcl episodes", () => {
+  it("plays the oracle to success in tools mode, with segments, progress and a final reward", () => {
+    const env = makeEnv();
+    const { start, steps } = playOracle(env, "multi_turn_base_0");
+    expect(start.info).toMatchObject({ segment: 0, progress: 0, invalid: false, parsedAction: null });
+    expect(start.tools?.map((tool) => tool.name)).toEqual(["add", "get", "write", "read"]);
+    expect(steps.map((step) => step.action)).toEqual(["[add(amount=2)]", "[]", "[write(title='a', text='hello')]", "[]", "[read(title='a')]", "[]"]);
+    expect(steps.map((step) => step.result.info.segment)).toEqual([0, 1, 1, 2, 2, 2]);
+    expect(steps.map((step) => step.result.info.progress)).toEqual([0, 1, 1, 2, 2, 3]);
+    expect(steps.map((step) => step.result.reward)).toEqual([0, 0, 0, 0, 0, 1]);
+    expect(steps.map((step) => step.result.info.parsedAction)).toEqual(steps.map((step) => step.action));
+    const last = steps[5]!.result;
+    expect(last.terminated).toBe(true);
+    expect(last.info.stopReason).toBe("success");
+    expect(last.info.details).toMatchObject({ turn: 2, verdict: { valid: true }, turnsPassed: 3, turns: 3 });
+  });
+
+  it("plays every fake entry to success through actionMessage in both modes", () => {
+    for (const mode of ["tools", "prompting"]) {
+      const env = makeEnv({ mode });
+      for (const task of env.listTasks()) {
+        const { steps } = playOracle(env, task.id);
+        expect(steps.at(-1)?.result.info.stopReason, `${mode} ${task.id}`).toBe("success");
+      }
+    }
+  });
+
+  it("turns canonical actions into tool calls or text", () => {
+    const tools = makeEnv();
+    const { state } = tools.reset(tools.decodeTask("multi_turn_base_0"), { seed: 0 });
+    expect(tools.actionMessage(state, "[write('a', text='hi'), get()]")).toEqual({
+      role: "assistant",
+      content: "",
+      toolCalls: [{ id: "call_0_0_0", name: "write", arguments: '{"title": "a", "text": "hi"}' }, { id: "call_0_0_1", name: "get", arguments: "{}" }],
+    });
+    expect(tools.actionMessage(state, "[]")).toEqual({ role: "assistant", content: CLOSING_TEXT });
+    expect(tools.actionMessage(state, "All done.")).toEqual({ role: "assistant", content: "All done." });
+    const prompting = makeEnv({ mode: "prompting" });
+    const other = prompting.reset(prompting.decodeTask("multi_turn_base_0"), { seed: 0 }).state;
+    expect(prompting.actionMessage(other, "[write(text='hi', title='a')]")).toEqual({ role: "assistant", content: "[write(title='a', text='hi')]" });
+  });
+
+  it("follows the model's progress within a turn in the oracle", () => {
+    const env = makeEnv();
+    const { state } = env.reset(env.decodeTask("multi_turn_base_1"), { seed: 0 });
+    expect(env.oracle(state)).toEqual({ optimal: ["[add(amount=5), add(amount=5)]"], remaining: 4 });
+    const step = env.step(state, env.actionMessage(state, "[add(5)]"));
+    expect(env.oracle(step.state)).toEqual({ optimal: ["[add(amount=5)]"], remaining: 4 });
+    env.step(step.state, env.actionMessage(step.state, "[add(amount=5)]"));
+    expect(env.oracle(step.state)).toEqual({ optimal: ["[]"], remaining: 3 });
+    expect(env.validActions(step.state)).toEqual(["add()", "get()", "write()", "read()", "delete()", "[]"]);
+  });
+
+  it("stops with failure on a wrong turn and reports the verdict", () => {
+    const env = makeEnv();
+    const { state } = env.reset(env.decodeTask("multi_turn_base_0"), { seed: 0 });
+    env.step(state, env.actionMessage(state, "[add(amount=3)]"));
+    const end = env.step(state, { role: "assistant", content: "ok" });
+    expect(end.terminated).toBe(true);
+    expect(end.reward).toBe(0);
+    expect(end.info.stopReason).toBe("failure");
+    expect(end.info.details).toMatchObject({ turn: 0, verdict: { valid: false, errorType: "multi_turn:instance_state_mismatch" }, turnsPassed: 0 });
+    expect(env.oracle(state)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
+    expect(env.validActions(state)).toEqual([]);
+  });
+
+  it("marks malformed responses invalid with no parsed action", () => {
+    const env = makeEnv({ mode: "prompting" });
+    const { state } = env.reset(env.decodeTask("multi_turn_base_0"), { seed: 0 });
+    const step = env.step(state, { role: "assistant", content: "[add(amount=2" } satisfies Message);
+    expect(step.info).toMatchObject({ invalid: true, parsedAction: null });
+  });
+
+  it("keys states by turn and model-side state", () => {
+    const env = makeEnv();
+    const task = env.decodeTask("multi_turn_base_1");
+    const a = env.reset(task, { seed: 0 }).state;
+    const b = env.reset(task, { seed: 1 }).state;
+    expect(env.stateKey(a)).toBe(env.stateKey(b));
+    const afterA = env.step(a, env.actionMessage(a, "[add(amount=5), add(amount=5)]"));
+    expect(afterA.info.stateKey).not.toBe(env.stateKey(b));
+    env.step(b, env.actionMessage(b, "[add(5)]"));
+    env.step(b, env.actionMessage(b, "[add(5)]"));
+    expect(env.stateKey(b)).toBe(env.stateKey(a));
+    const turnEnded = env.step(a, env.actionMessage(a, "[]"));
+    expect(turnEnded.info.stateKey).not.toBe(env.stateKey(b));
+  });
+});
+
+describe("bfcl robustness", () => {
+  it("never throws on fuzzed replies, in text or as tool calls, and keeps observations well formed", () => {
+    const envs = [makeEnv(), makeEnv({ mode: "prompting" })];
+    const pieces = fc.constantFrom("[", "]", "(", ")", "add", "read", "write", "get", "=", "'", '"', ",", "{", "}", "amount", "title", "1", "2.5", "None", "True", "`", "\n", " ", "\u0000", "\ud800", "💥");
+    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 60 }), fc.array(pieces, { maxLength: 20 }).map((parts) => parts.join("")));
+    const toolCall = fc.record({ id: fc.string({ maxLength: 5 }), name: fc.oneof(fc.constantFrom("add", "get", "read", "write", "delete", "exit", "os.system"), fc.string({ maxLength: 12 })), arguments: fc.oneof(text, fc.json({ maxDepth: 3 })) });
+    fc.assert(
+      fc.property(fc.nat({ max: 9 }), text, fc.array(toolCall, { maxLength: 4 }), (pick, content, calls) => {
+        const env = envs[pick % 2] as BfclEnv;
+        const task = env.listTasks()[pick % env.listTasks().length] as BfclTask;
+        let { state } = env.reset(task, { seed: 0 });
+        for (const action of [{ role: "assistant", content, toolCalls: calls }, { role: "assistant", content }] as Message[]) {
+          const result = env.step(state, action);
+          state = result.state;
+          expect(result.observation.every((message) => typeof message.content === "string")).toBe(true);
+          expect(result.info.stateKey).toBe(env.stateKey(state));
+          if (result.terminated) break;
+        }
+      }),
+      { numRuns: 10_000, seed: 42 },
+    );
+  });
+
+  it("plays identically for identical replies (deterministic transcripts)", () => {
+    const transcript = (env: BfclEnv) => {
+      const out: unknown[] = [];
+      for (const task of env.listTasks()) {
+        let { state, observation } = env.reset(task, { seed: 3 });
+        out.push(observation);
+        for (const content of ["[add(amount=1)]", "[get(), read(title='todo')]", "fine", "[write(title='x', text='y')]", "ok", "[]", "done"]) {
+          const result = env.step(state, env.actionMessage(state, content));
+          out.push(result.observation, result.info, result.reward, result.tools ?? null);
+          state = result.state;
+          if (result.terminated) break;
+        }
+      }
+      return canonicalJson(out);
+    };
+    for (const mode of ["tools", "prompting"]) expect(transcript(makeEnv({ mode }))).toBe(transcript(makeEnv({ mode })));
+  });
+});
