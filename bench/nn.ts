@@ -7,6 +7,7 @@
 // Best of N repeats (the machine is shared: timings are noisy). Run: npm run bench:nn [-- --repeats N]
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createRng } from "../src/core/rng.js";
 import { kernelsBuild } from "../src/nn/kernels/wasm.js";
@@ -79,6 +80,8 @@ function torchFigures(): TorchFigures | undefined {
   return JSON.parse(out.trim().split("\n").pop() ?? "{}") as TorchFigures;
 }
 
+const load = loadavg()[0]!;
+if (load > 0.5) console.log(`note: load average ${load.toFixed(2)} before the run; other processes skew both sides (PyTorch's OpenMP threads most)`);
 // PyTorch first, before our worker threads exist.
 const torch = torchFigures();
 const model = await createModel({ seed: 0 });

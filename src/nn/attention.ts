@@ -32,7 +32,7 @@ export interface KvCache {
 }
 
 /** Query rows per matmul call: the causal mask skips whole blocks of keys beyond a block's last row. */
-export const ROW_BLOCK = 32;
+export const ROW_BLOCK = 16;
 
 /** out(cols, rows) = x^T where x is (rows, cols) with row stride `stride`. */
 export function transposeStrided(out: Float32Array, x: Float32Array, rows: number, cols: number, stride: number): void {

@@ -48,12 +48,15 @@ export interface UpdateStats {
   readonly gradNorm: number;
   readonly learningRate: number;
   readonly step: number;
+  /** False when the gradient was not finite: nothing was changed (the step is skipped, not counted). */
+  readonly applied: boolean;
 }
 
-/** One AdamW update of `params` from `grads` (which it leaves clipped, not zeroed). */
+/** One AdamW update of `params` from `grads` (left as they are); a non-finite gradient changes nothing. */
 export function adamwUpdate(specs: readonly ParameterSpec[], params: Float32Array, grads: Float32Array, state: OptimizerState, config: AdamWConfig, learningRate: number): UpdateStats {
   const gradNorm = globalNorm(grads);
-  const clip = Number.isFinite(gradNorm) && gradNorm > config.clipNorm ? config.clipNorm / gradNorm : 1;
+  if (!Number.isFinite(gradNorm)) return { gradNorm, learningRate, step: state.step, applied: false };
+  const clip = gradNorm > config.clipNorm ? config.clipNorm / gradNorm : 1;
   state.step += 1;
   const { beta1: b1, beta2: b2, eps } = config;
   const c1 = 1 - Math.pow(b1, state.step);
@@ -70,5 +73,5 @@ export function adamwUpdate(specs: readonly ParameterSpec[], params: Float32Arra
       params[i] = params[i]! - decay * params[i]! - (learningRate * (mi / c1)) / (Math.sqrt(vi / c2) + eps);
     }
   }
-  return { gradNorm, learningRate, step: state.step };
+  return { gradNorm, learningRate, step: state.step, applied: true };
 }

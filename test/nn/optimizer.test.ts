@@ -24,6 +24,15 @@ describe("adamwUpdate", () => {
     expect(state.m[2]).toBeCloseTo(0.1 * 0.8, 6);
   });
 
+  it("skips the update when the gradient is not finite", () => {
+    const params = Float32Array.from([1, 2, 3]);
+    const state = { step: 4, m: new Float32Array(3), v: new Float32Array(3) };
+    const stats = adamwUpdate(specs, params, Float32Array.from([1, Number.NaN, 0]), state, resolveAdamW(), 0.1);
+    expect(stats.applied).toBe(false);
+    expect(Array.from(params)).toEqual([1, 2, 3]);
+    expect(state.step).toBe(4);
+  });
+
   it("rejects bad settings", () => {
     expect(() => resolveAdamW({ beta1: 1 })).toThrow(/beta1/);
     expect(() => resolveAdamW({ clipNorm: 0 })).toThrow(/clipNorm/);

@@ -4,6 +4,8 @@
 // of 4. Query row i sits at position firstPos + i and attends key and value rows 0..firstPos + i (stride
 // kvStride). The plain-TypeScript twin is in src/nn/kernels/reference.ts.
 
+import { hsum, softmaxRow } from "./layers";
+
 @inline function dot(a: usize, b: usize, headDim: i32): f32 {
   let acc = f32x4.splat(0);
   for (let d = 0; d < headDim; d += 4) {
@@ -44,6 +46,29 @@
   }
 }
 
+/** Scores of query q (32 floats, held in registers) against n keys with stride kvs bytes; returns the max. */
+@inline function scores32(q: usize, k: usize, kvs: usize, n: i32, scale: f32, out: usize): f32 {
+  const q0 = v128.load(q), q1 = v128.load(q, 16), q2 = v128.load(q, 32), q3 = v128.load(q, 48);
+  const q4 = v128.load(q, 64), q5 = v128.load(q, 80), q6 = v128.load(q, 96), q7 = v128.load(q, 112);
+  let max: f32 = -Infinity;
+  let p = k;
+  for (let j = 0; j < n; j++) {
+    let a = f32x4.mul(q0, v128.load(p));
+    let b = f32x4.mul(q1, v128.load(p, 16));
+    a = f32x4.add(a, f32x4.mul(q2, v128.load(p, 32)));
+    b = f32x4.add(b, f32x4.mul(q3, v128.load(p, 48)));
+    a = f32x4.add(a, f32x4.mul(q4, v128.load(p, 64)));
+    b = f32x4.add(b, f32x4.mul(q5, v128.load(p, 80)));
+    a = f32x4.add(a, f32x4.mul(q6, v128.load(p, 96)));
+    b = f32x4.add(b, f32x4.mul(q7, v128.load(p, 112)));
+    const s = hsum(f32x4.add(a, b)) * scale;
+    store<f32>(out + (<usize>j << 2), s);
+    if (s > max) max = s;
+    p += kvs;
+  }
+  return max;
+}
+
 /** Forward: probs rows (softmax of scale * q.k) are written at probs + i * probsStride; out rows at outStride. */
 export function attentionForward(out: usize, outStride: i32, q: usize, qStride: i32, k: usize, v: usize, kvStride: i32,
   probs: usize, probsStride: i32, firstPos: i32, rows: i32, headDim: i32, scale: f32): void {
@@ -53,19 +78,16 @@ export function attentionForward(out: usize, outStride: i32, q: usize, qStride: 
     const qi = q + ((<usize>i * qStride) << 2);
     const pr = probs + ((<usize>i * probsStride) << 2);
     let max: f32 = -Infinity;
-    for (let j = 0; j < n; j++) {
-      const s = dot(qi, k + ((<usize>j * kvs) << 2), headDim) * scale;
-      store<f32>(pr + (<usize>j << 2), s);
-      if (s > max) max = s;
+    if (headDim == 32) {
+      max = scores32(qi, k, kvs << 2, n, scale, pr);
+    } else {
+      for (let j = 0; j < n; j++) {
+        const s = dot(qi, k + ((<usize>j * kvs) << 2), headDim) * scale;
+        store<f32>(pr + (<usize>j << 2), s);
+        if (s > max) max = s;
+      }
     }
-    let sum: f32 = 0;
-    for (let j = 0; j < n; j++) {
-      const e = Mathf.exp(load<f32>(pr + (<usize>j << 2)) - max);
-      store<f32>(pr + (<usize>j << 2), e);
-      sum += e;
-    }
-    const inv: f32 = 1 / sum;
-    for (let j = 0; j < n; j++) store<f32>(pr + (<usize>j << 2), load<f32>(pr + (<usize>j << 2)) * inv);
+    softmaxRow(pr, n, max);
     weightedSum(out + ((<usize>i * outStride) << 2), pr, v, kvs, n, headDim);
   }
 }

@@ -197,6 +197,27 @@ export function swigluBackward(dGateUp: usize, dh: usize, gateUp: usize, rows: i
   }
 }
 
+/** row[0..n) <- exp(row - max) / sum, in place (max: the row's maximum). */
+@inline export function softmaxRow(row: usize, n: i32, max: f32): void {
+  const n4 = n & ~3;
+  const maxv = f32x4.splat(max);
+  let sumv = f32x4.splat(0);
+  for (let j = 0; j < n4; j += 4) {
+    const e = exp4(f32x4.sub(v128.load(row + (<usize>j << 2)), maxv));
+    v128.store(row + (<usize>j << 2), e);
+    sumv = f32x4.add(sumv, e);
+  }
+  let sum = hsum(sumv);
+  for (let j = n4; j < n; j++) {
+    const e = exp1(load<f32>(row + (<usize>j << 2)) - max);
+    store<f32>(row + (<usize>j << 2), e);
+    sum += e;
+  }
+  const inv = f32x4.splat(1 / sum);
+  for (let j = 0; j < n4; j += 4) v128.store(row + (<usize>j << 2), f32x4.mul(v128.load(row + (<usize>j << 2)), inv));
+  for (let j = n4; j < n; j++) store<f32>(row + (<usize>j << 2), load<f32>(row + (<usize>j << 2)) * f32x4.extract_lane(inv, 0));
+}
+
 /**
  * Causal softmax in place over a (rows, ld) block of scores: row i keeps columns 0..i, scaled by `scale`
  * and normalised; columns i+1..cols-1 are set to 0.
@@ -222,22 +243,7 @@ export function causalSoftmax(s: usize, ld: i32, rows: i32, cols: i32, scale: f3
       store<f32>(row + (<usize>j << 2), v);
       max = Mathf.max(max, v);
     }
-    const maxv = f32x4.splat(max);
-    let sumv = f32x4.splat(0);
-    for (let j = 0; j < n4; j += 4) {
-      const e = exp4(f32x4.sub(v128.load(row + (<usize>j << 2)), maxv));
-      v128.store(row + (<usize>j << 2), e);
-      sumv = f32x4.add(sumv, e);
-    }
-    let sum = hsum(sumv);
-    for (let j = n4; j < n; j++) {
-      const e = exp1(load<f32>(row + (<usize>j << 2)) - max);
-      store<f32>(row + (<usize>j << 2), e);
-      sum += e;
-    }
-    const inv = f32x4.splat(1 / sum);
-    for (let j = 0; j < n4; j += 4) v128.store(row + (<usize>j << 2), f32x4.mul(v128.load(row + (<usize>j << 2)), inv));
-    for (let j = n4; j < n; j++) store<f32>(row + (<usize>j << 2), load<f32>(row + (<usize>j << 2)) * f32x4.extract_lane(inv, 0));
+    softmaxRow(row, n, max);
     if (n < cols) memory.fill(row + (<usize>n << 2), 0, <usize>(cols - n) << 2);
   }
 }

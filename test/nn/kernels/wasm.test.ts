@@ -100,7 +100,7 @@ describe("wasm kernels", () => {
     expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-5);
   });
 
-  it.each([4, 8, 20, 36])("decoding attention agrees (headDim %i), and so do the matmul-based head passes", (hd) => {
+  it.each([4, 8, 20, 32, 36])("decoding attention agrees (headDim %i), and so do the matmul-based head passes", (hd) => {
     const rows = 37, stride = 3 * hd + 4, scale = 1 / Math.sqrt(hd);
     const qkv = onHeap(randomArray(rows * stride, 14, 2));
     const q = qkv, k = qkv.subarray(hd), v = qkv.subarray(2 * hd);
