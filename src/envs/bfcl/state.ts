@@ -2,30 +2,17 @@
 // dict keys become strings, sets become sorted lists, tuples lists, and instances (File, Directory, ...)
 // {"__class__": name, ...public attributes}, skipping back-references (a Directory's parent) to stay a tree.
 import type { BfclInstance } from "./api.js";
-import { isFloat, isPyObject, isTuple, type PyDict, type PyKey, type PyObject, type PyValue } from "./py/value.js";
-
-function keyText(key: PyKey): string {
-  if (typeof key === "string") return key;
-  if (key === null) return "None";
-  if (typeof key === "boolean") return key ? "True" : "False";
-  return String(key);
-}
-
-function compareSetItems(a: PyKey, b: PyKey): number {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  const left = keyText(a);
-  const right = keyText(b);
-  return left < right ? -1 : left > right ? 1 : 0;
-}
+import { comparePyKeys, pyKeyText } from "./py/format.js";
+import { isPyObject, isTuple, type PyDict, type PyObject, type PyValue } from "./py/value.js";
 
 function plain(value: PyValue, ancestors: readonly PyObject[]): PyValue {
   if (Array.isArray(value)) return value.map((item) => plain(item, ancestors));
   if (value instanceof Map) {
     const out: PyDict = new Map();
-    for (const [key, inner] of value) out.set(keyText(key), plain(inner, ancestors));
+    for (const [key, inner] of value) out.set(pyKeyText(key), plain(inner, ancestors));
     return out;
   }
-  if (value instanceof Set) return [...value].sort(compareSetItems);
+  if (value instanceof Set) return [...value].sort(comparePyKeys);
   if (isTuple(value)) return value.items.map((item) => plain(item, ancestors));
   if (isPyObject(value)) {
     const out: PyDict = new Map([["__class__", value.pyClass]]);
@@ -36,7 +23,6 @@ function plain(value: PyValue, ancestors: readonly PyObject[]): PyValue {
     }
     return out;
   }
-  if (isFloat(value)) return value;
   return value;
 }
 

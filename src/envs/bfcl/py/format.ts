@@ -193,7 +193,7 @@ function dumps(value: PyValue, options: JsonDumpsOptions, level: number): string
   if (Array.isArray(value)) return container("[", "]", value.map((item) => dumps(item, options, level + 1)), options, level);
   if (value instanceof Map) {
     const entries = [...value];
-    if (options.sortKeys === true) entries.sort(([a], [b]) => compareKeys(a, b));
+    if (options.sortKeys === true) entries.sort(([a], [b]) => comparePyKeys(a, b));
     return container("{", "}", entries.map(([key, inner]) => `${jsonKey(key)}: ${dumps(inner, options, level + 1)}`), options, level);
   }
   if (value instanceof Set) throw new NotJsonSerializable("set");
@@ -202,11 +202,19 @@ function dumps(value: PyValue, options: JsonDumpsOptions, level: number): string
   throw new NotJsonSerializable(value.pyClass);
 }
 
-/** Key order of sort_keys=True for keys of one type: numbers numerically, strings by code unit. */
-function compareKeys(a: PyKey, b: PyKey): number {
+/** str() of a dict key: how state dumps and JSON exports name keys. */
+export function pyKeyText(key: PyKey): string {
+  if (typeof key === "string") return key;
+  if (key === null) return "None";
+  if (typeof key === "boolean") return key ? "True" : "False";
+  return Number.isInteger(key) ? String(key) : floatRepr(key);
+}
+
+/** Order of keys of one type (sort_keys=True, sorted sets): numbers numerically, others by their str() text. */
+export function comparePyKeys(a: PyKey, b: PyKey): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
-  const left = String(a);
-  const right = String(b);
+  const left = pyKeyText(a);
+  const right = pyKeyText(b);
   return left < right ? -1 : left > right ? 1 : 0;
 }
 

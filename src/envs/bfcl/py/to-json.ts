@@ -3,25 +3,11 @@
 // text, since JSON has no NaN), instances {"__class__": name, ...public attributes} without back-references,
 // Ellipsis the text "Ellipsis".
 import type { Json } from "../../../core/json.js";
-import { floatRepr } from "./format.js";
-import { isFloat, isPyObject, isTuple, type PyKey, type PyObject, type PyValue } from "./value.js";
-
-function keyText(key: PyKey): string {
-  if (typeof key === "string") return key;
-  if (key === null) return "None";
-  if (typeof key === "boolean") return key ? "True" : "False";
-  return Number.isInteger(key) ? String(key) : floatRepr(key);
-}
+import { comparePyKeys, floatRepr, pyKeyText } from "./format.js";
+import { isFloat, isPyObject, isTuple, type PyObject, type PyValue } from "./value.js";
 
 function numberJson(value: number): Json {
   return Number.isFinite(value) ? value : floatRepr(value);
-}
-
-function compareKeys(a: PyKey, b: PyKey): number {
-  if (typeof a === "number" && typeof b === "number") return a - b;
-  const left = keyText(a);
-  const right = keyText(b);
-  return left < right ? -1 : left > right ? 1 : 0;
 }
 
 function convert(value: PyValue, ancestors: readonly PyObject[]): Json {
@@ -30,10 +16,10 @@ function convert(value: PyValue, ancestors: readonly PyObject[]): Json {
   if (Array.isArray(value)) return value.map((item) => convert(item, ancestors));
   if (value instanceof Map) {
     const out: Record<string, Json> = {};
-    for (const [key, inner] of value) out[keyText(key)] = convert(inner, ancestors);
+    for (const [key, inner] of value) out[pyKeyText(key)] = convert(inner, ancestors);
     return out;
   }
-  if (value instanceof Set) return [...value].sort(compareKeys).map((key) => convert(key, ancestors));
+  if (value instanceof Set) return [...value].sort(comparePyKeys).map((key) => convert(key, ancestors));
   if (isFloat(value)) return numberJson(value.value);
   if (isTuple(value)) return value.items.map((item) => convert(item, ancestors));
   if (isPyObject(value)) {
