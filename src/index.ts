@@ -7,3 +7,7 @@ export * from "./store/index.js";
 export * from "./metrics/index.js";
 export * from "./run/index.js";
 export * from "./report/index.js";
+export * from "./rl/index.js";
+// The in-process transformer, under its own namespace (its token names would collide): nn.createModel, ...
+export * as nn from "./nn/index.js";
+export * from "./policies/tiny/index.js";
