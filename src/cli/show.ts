@@ -2,12 +2,9 @@
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import { parseEvalConfig } from "../run/config.js";
-import { tableFor } from "../run/table.js";
-import { firstSuccesses, outcomeCounts } from "../store/episodes.js";
+import { storedRunOutcomes, tableFor } from "../run/table.js";
 import { openStore } from "../store/open.js";
-import { getRun, latestRunId, loadTasks } from "../store/runs.js";
-import { parseBudgetSpec } from "../core/budget.js";
-import { largestBudget } from "../run/config.js";
+import { getRun, latestRunId } from "../store/runs.js";
 import { defineCommand } from "./command.js";
 import { printRunTable } from "./run-summary.js";
 
@@ -33,9 +30,7 @@ export const showCommand = defineCommand({
       const config = parseEvalConfig(record.config);
       const ks = options.k === undefined ? config.ks : options.k.split(",").map((part) => Number(part.trim()));
       if (ks.some((k) => !Number.isInteger(k) || k < 1)) throw new ConfigError("--k", `expected positive integers, got "${options.k ?? ""}"`);
-      const referenceBudgets = new Map(loadTasks(store, run).map((task) => [task.index, task.referenceBudget]));
-      const largest = largestBudget(config.budgets.map((label) => parseBudgetSpec(label))).label;
-      const outcomes = { counts: outcomeCounts(store, run), firstSuccesses: config.protocol === "single" ? firstSuccesses(store, run, largest) : [], referenceBudgets };
+      const outcomes = storedRunOutcomes(store, run, config);
       const table = tableFor(config, outcomes, ks);
       printRunTable(io, run, options.db, config, table, options.json);
       if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: budgetrl eval --resume --run ${run} --db ${options.db}\n`);

@@ -2,7 +2,7 @@
 //   config -> env, policy, tasks -> (store: create or resume the run) -> rollouts -> outcomes -> Pass@(K,T)
 // With a store (`db`), every episode is written as it finishes, and an interrupted run continues with
 // `resume` exactly where it stopped: only missing episodes run, with the seeds they would have had.
-import { parseBudgetSpec, resolveTurns, type BudgetSpec } from "../core/budget.js";
+import { parseBudgetSpec, type BudgetSpec } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Json } from "../core/json.js";
@@ -12,11 +12,11 @@ import { createEnv } from "../envs/registry.js";
 import { createPolicy } from "../policies/spec.js";
 import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
-import { completedEpisodeKeys, createEpisodeWriter, episodeKey, firstSuccesses, outcomeCounts, type EpisodeWriter } from "../store/episodes.js";
+import { completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
 import { openStore, type Store } from "../store/open.js";
 import { createRun, getRun, latestRunId, loadTasks, setRunStatus } from "../store/runs.js";
 import { largestBudget, parseEvalConfig, type EvalConfig } from "./config.js";
-import { tableFor } from "./table.js";
+import { storedRunOutcomes, tableFor, type RunOutcomes } from "./table.js";
 import { resolveTasks } from "./tasks.js";
 import { codeVersion } from "./version.js";
 
@@ -184,16 +184,8 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
   return { run, config, table, episodes, errors, interrupted, total, done };
 }
 
-function outcomesOf(store: Store | undefined, run: string, config: Readonly<EvalConfig>, env: AnyEnv, tasks: readonly unknown[], episodes: readonly Episode[]) {
+function outcomesOf(store: Store | undefined, run: string, config: Readonly<EvalConfig>, env: AnyEnv, tasks: readonly unknown[], episodes: readonly Episode[]): RunOutcomes {
+  if (store !== undefined) return storedRunOutcomes(store, run, config);
   const referenceBudgets = new Map(tasks.map((task, index) => [index, env.referenceBudget(task, config.budgetScope)]));
-  if (store !== undefined) {
-    const label = budgetsToRun(config)[0]?.label ?? "";
-    return { counts: outcomeCounts(store, run), firstSuccesses: config.protocol === "single" ? firstSuccesses(store, run, label) : [], referenceBudgets };
-  }
   return { counts: countOutcomes(episodes), firstSuccesses: firstSuccessesOf(episodes), referenceBudgets };
-}
-
-/** Turns of budget `label` for a task with the given reference budget. */
-export function turnsOf(label: string, referenceBudget: number): number {
-  return resolveTurns(parseBudgetSpec(label), referenceBudget);
 }

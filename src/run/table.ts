@@ -1,9 +1,12 @@
 // Pass@(K,T) of a run from its outcomes, under either protocol: (a) "separate" reads each budget's own episodes;
 // (b) "single" reads every requested T from the first-success turns of the one run at the largest T.
 import { parseBudgetSpec, resolveTurns } from "../core/budget.js";
+import { firstSuccesses, outcomeCounts } from "../store/episodes.js";
+import type { Store } from "../store/open.js";
+import { loadTasks } from "../store/runs.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { countsWithinBudgets, passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
-import type { EvalConfig } from "./config.js";
+import { largestBudget, type EvalConfig } from "./config.js";
 
 export interface RunOutcomes {
   /** Protocol (a): counts per (task, budget). */
@@ -22,4 +25,12 @@ export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" 
     resolveTurns(specs.get(label) ?? parseBudgetSpec(label), outcomes.referenceBudgets.get(taskIndex) ?? 1),
   );
   return passAtKT(counts, options);
+}
+
+/** The outcomes of a stored run, as `tableFor` reads them (protocol b: the single run at the largest budget). */
+export function storedRunOutcomes(store: Store, run: string, config: Pick<EvalConfig, "protocol" | "budgets">): RunOutcomes {
+  const referenceBudgets = new Map(loadTasks(store, run).map((task) => [task.index, task.referenceBudget]));
+  if (config.protocol === "separate") return { counts: outcomeCounts(store, run), firstSuccesses: [], referenceBudgets };
+  const largest = largestBudget(config.budgets.map((label) => parseBudgetSpec(label))).label;
+  return { counts: [], firstSuccesses: firstSuccesses(store, run, largest), referenceBudgets };
 }
