@@ -176,7 +176,8 @@ export function commandHelp(command: CommandDefinition): string {
     const value = field.type === "boolean" ? "" : field.values !== undefined ? ` <${field.values.join("|")}>` : ` <${field.type === "integer" ? "n" : field.type.endsWith("[]") ? "value" : field.type === "number" ? "x" : "text"}>`;
     const extras: string[] = [];
     if (field.required) extras.push("required");
-    if (field.defaultValue !== undefined && !(Array.isArray(field.defaultValue) && field.defaultValue.length === 0) && field.defaultValue !== false) extras.push(`default: ${String(field.defaultValue)}`);
+    if (field.defaultValue === true) extras.push(`on by default; --no-${field.flag.slice(2)} turns it off`);
+    else if (field.defaultValue !== undefined && !(Array.isArray(field.defaultValue) && field.defaultValue.length === 0) && field.defaultValue !== false) extras.push(`default: ${String(field.defaultValue)}`);
     if (field.type.endsWith("[]")) extras.push("repeatable");
     const left = `  ${field.flag}${value}`;
     lines.push(`${left.padEnd(26)} ${field.description}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`);

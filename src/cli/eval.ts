@@ -29,9 +29,9 @@ const schema = z.object({
   resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
   concurrency: z.number().int().min(1).max(1024).default(1).describe("episodes in flight at once (raise for remote policies)"),
   bootstrap: z.number().int().min(0).max(100_000).default(1000).describe("bootstrap resamples for confidence intervals (0: none)"),
-  annotate: z.boolean().default(true).describe("record the oracle's view of each state (--no-annotate to skip)"),
+  annotate: z.boolean().default(true).describe("record the oracle's view of each state"),
   json: z.boolean().default(false).describe("print the table as JSON"),
-  progress: z.boolean().default(true).describe("show a progress bar on stderr (--no-progress to hide)"),
+  progress: z.boolean().default(true).describe("show a progress bar on stderr"),
 });
 
 function parseKs(text: string): number[] {

@@ -11,7 +11,7 @@ const schema = sftConfigSchema.omit({ envOptions: true, modelConfig: true }).ext
   model: z.array(z.string()).default([]).describe("model config KEY=NUMBER (layers, dModel, heads, hiddenSize, contextLength)"),
   db: z.string().optional().describe("store of the demonstrations (default <out>/demos.db; with --from-run, the store holding that run)"),
   out: z.string().describe("checkpoint folder to write"),
-  progress: z.boolean().default(true).describe("show progress bars on stderr (--no-progress to hide)"),
+  progress: z.boolean().default(true).describe("show progress bars on stderr"),
 });
 
 export const sftCommand = defineCommand({

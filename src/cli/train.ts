@@ -15,7 +15,7 @@ const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true, eva
   evalBudget: z.string().default("25%,50%,100%").describe("comma-separated budgets of the held-out evaluation"),
   out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
-  progress: z.boolean().default(true).describe("show a progress bar on stderr (--no-progress to hide)"),
+  progress: z.boolean().default(true).describe("show a progress bar on stderr"),
 });
 
 function stepLine(metrics: StepMetrics, total: number): string {
