@@ -1,15 +1,19 @@
 // The fast kernels: WebAssembly SIMD compiled from src/nn/wasm/*.ts (AssemblyScript) by
 // `npm run build:wasm` into two files: dist/nn/kernels.wasm (SIMD128) and dist/nn/kernels-fma.wasm (the
-// matmul uses relaxed-SIMD fused multiply-add). The FMA build is used when this runtime validates it
-// (relaxed SIMD is standard from Node 22; on Node 20 it takes `node --experimental-wasm-relaxed-simd`);
-// BUDGETRL_NN_KERNELS=simd|fma forces a choice. Results are bit-identical run to run on one machine with
-// either build, but the two builds round differently.
+// matmul uses relaxed-SIMD fused multiply-add). The FMA build is the default: relaxed SIMD is standard from
+// Node 22; on Node 20 (V8 11.3, where the feature is complete but behind a flag) this file turns the flag on
+// with v8.setFlagsFromString before compiling, which only adds the relaxed opcodes to what validates. If
+// the runtime still refuses the FMA build, the SIMD128 build is used. BUDGETRL_NN_KERNELS=simd|fma forces a
+// choice (simd never touches the flag). Results are bit-identical run to run on one machine with either
+// build (Liftoff and TurboFan emit the same fused or unfused instruction for relaxed_madd), but the two
+// builds round differently, and the FMA build can round differently on a CPU without FMA3.
 //
 // The module imports the shared heap memory, so every view passed in must live in that heap; its
 // byteOffset is the pointer. Loaded from dist/nn/ whether this file runs compiled (dist/nn/kernels/) or
 // from source through vitest/tsx (src/nn/kernels/).
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { BudgetrlError } from "../../core/errors.js";
 import type { Kernels } from "./types.js";
 
@@ -43,6 +47,17 @@ export function findKernelsWasm(build: KernelBuild = "simd"): string | undefined
   return undefined;
 }
 
+/**
+ * Whether this runtime validates relaxed SIMD, turning on Node 20's experimental flag if needed (the flag
+ * is read when a module is validated or compiled; workers get the module compiled here).
+ */
+function acceptsRelaxedSimd(bytes: Uint8Array): boolean {
+  if (WebAssembly.validate(bytes)) return true;
+  if (Number(process.versions.node.split(".")[0]) >= 22) return false;
+  setFlagsFromString("--experimental-wasm-relaxed-simd");
+  return WebAssembly.validate(bytes);
+}
+
 /** The build this process uses: forced by BUDGETRL_NN_KERNELS, else FMA when the runtime accepts it. */
 function chooseBuild(): { build: KernelBuild; bytes: Uint8Array } {
   const forced = process.env["BUDGETRL_NN_KERNELS"];
@@ -52,7 +67,7 @@ function chooseBuild(): { build: KernelBuild; bytes: Uint8Array } {
   const fmaPath = findKernelsWasm("fma");
   if (forced !== "simd" && fmaPath !== undefined) {
     const bytes = readFileSync(fmaPath);
-    if (WebAssembly.validate(bytes)) return { build: "fma", bytes };
+    if (acceptsRelaxedSimd(bytes)) return { build: "fma", bytes };
     if (forced === "fma") throw new BudgetrlError("nn:no-fma", "this runtime does not support relaxed SIMD", "use Node 22+, or node --experimental-wasm-relaxed-simd on Node 20");
   }
   const path = findKernelsWasm("simd");

@@ -1,0 +1,68 @@
+// Time per kernel (and per matmul shape) in one sampling shard on one thread: 8 prompts of 200 tokens,
+// 32 new tokens, reference size; prefill and decoding reported apart. Wall time of each kernel call
+// (performance.now), so run it on a quiet machine. Run: npx tsx bench/nn-profile-sample-kernels.ts
+import { resolveConfig } from "../src/nn/config.js";
+import type { ModelViews } from "../src/nn/forward.js";
+import { generateShard } from "../src/nn/generate.js";
+import { sharedHeap } from "../src/nn/heap.js";
+import type { Kernels } from "../src/nn/kernels/types.js";
+import { KERNEL_SCRATCH_FLOATS, kernelsBuild, kernelsModule, wasmKernels } from "../src/nn/kernels/wasm.js";
+import { bindTransposed, bindWeights, initializeWeights, parameterCount, ropeTables, transposedSize, transposeWeights } from "../src/nn/params.js";
+import { ensureCache, ensureWorkspace } from "../src/nn/shards.js";
+import { createRng } from "../src/core/rng.js";
+
+const heap = sharedHeap();
+const config = resolveConfig();
+const flat = heap.allocFloats(parameterCount(config));
+initializeWeights(config, flat, 1);
+const cos = heap.allocFloats(256 * 16);
+const sin = heap.allocFloats(256 * 16);
+ropeTables(config, cos, sin);
+const model: ModelViews = { config, weights: bindWeights(config, flat), transposed: bindTransposed(config, heap.allocFloats(transposedSize(config))), cos, sin };
+transposeWeights(config, model.weights, model.transposed);
+const base = wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS));
+const totals = new Map<string, number>();
+let phase = "prefill";
+const timed = <A extends unknown[]>(name: string, fn: (...args: A) => void, key: (...args: A) => string) => (...args: A): void => {
+  const t = performance.now();
+  fn(...args);
+  const k = `${phase} ${name} ${key(...args)}`;
+  totals.set(k, (totals.get(k) ?? 0) + performance.now() - t);
+};
+const rowsKey = (m: number): string => (m > 8 ? "M" : String(m));
+const kernels: Kernels = {
+  ...base,
+  matmul: timed("matmul", base.matmul, (_o, _a, _b, m, n, k) => `${rowsKey(m)}x${n}x${k}`),
+  gemm: timed("gemm", base.gemm, (_o, _l, _a, _ars, acs) => (acs === 1 ? "attnNN" : "attnTN")),
+  causalSoftmax: timed("softmax", base.causalSoftmax, () => ""),
+  swigluForward: timed("swiglu", base.swigluForward, () => ""),
+  rmsnormForward: timed("rmsnorm", base.rmsnormForward, () => ""),
+  rope: timed("rope", base.rope, () => ""),
+  attentionForward: timed("attnDecode", base.attentionForward, () => ""),
+};
+const rng = createRng(3);
+const prompts = Array.from({ length: 8 }, () => Int32Array.from({ length: 200 }, () => rng.int(260)));
+const slot = { workspace: undefined, cache: undefined };
+const ws = ensureWorkspace(heap, config, slot, prompts.map((p) => p.length));
+const cache = ensureCache(heap, config, slot, 8);
+const seeds = prompts.map((_, i) => i);
+const options = { maxNewTokens: 32, temperature: 0.8, topP: 1, stopTokens: [] };
+console.log(`kernels: ${kernelsBuild()}`);
+for (let i = 0; i < 5; i++) {
+  totals.clear();
+  phase = "prefill";
+  const k2: Kernels = { ...kernels, rmsnormForward: (...args) => { kernels.rmsnormForward(...args); if (args[4] === 8) phase = "decode"; } };
+  const t0 = performance.now();
+  generateShard(k2, model, ws, cache, prompts, seeds, { ...options, maxNewTokens: 1 });
+  const t1 = performance.now();
+  phase = "prefill";
+  const t2 = performance.now();
+  generateShard(k2, model, ws, cache, prompts, seeds, options);
+  const t3 = performance.now();
+  if (i < 4) continue;
+  console.log(`prefill+1: ${(t1 - t0).toFixed(1)} ms, prefill+32: ${(t3 - t2).toFixed(1)} ms (with timers)`);
+  const sums = new Map<string, number>();
+  for (const [k, v] of totals) sums.set(k.split(" ")[0]!, (sums.get(k.split(" ")[0]!) ?? 0) + v);
+  console.log([...sums].map(([k, v]) => `${k} kernels ${v.toFixed(1)} ms`).join(", "));
+  for (const [k, v] of [...totals.entries()].sort((a, b) => b[1] - a[1])) console.log(`${v.toFixed(2).padStart(8)} ms  ${k}`);
+}
