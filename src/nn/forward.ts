@@ -30,28 +30,15 @@ export function embedTokens(model: ModelViews, workspace: Workspace, rows: numbe
   }
 }
 
-/**
- * One block over `rows` rows. With `keep` (ascending row indices), only those rows go on past attention:
- * they are moved to the front and the residual/MLP half runs on them alone (prefill needs every row's keys
- * and values but only the last row's output). This overwrites xIn and att, so no backward after it.
- */
-function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, xOut: Float32Array, workspace: Workspace, rows: number, attend: AttentionStep,
-  keep?: readonly number[]): void {
+/** One block over `rows` rows: reads a.xIn, writes the block's output stream into xOut. */
+export function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, xOut: Float32Array, workspace: Workspace, rows: number, attend: AttentionStep): void {
   const { dModel: C, hiddenSize: F, heads: H, normEps } = model.config;
   const w = model.weights.layers[layer]!;
   const t = model.transposed.layers[layer]!;
-  const hd = C / H;
   kernels.rmsnormForward(a.xn1, a.rstd1, a.xIn, w.attnNorm, rows, C, normEps);
   kernels.matmul(a.qkv, a.xn1, t.qkv, rows, 3 * C, C, false);
-  kernels.rope(a.qkv, rows, 3 * C, 2 * H, hd, model.cos, model.sin, workspace.positions, false);
+  kernels.rope(a.qkv, rows, 3 * C, 2 * H, C / H, model.cos, model.sin, workspace.positions, false);
   attend(layer, a, rows);
-  if (keep !== undefined) {
-    keep.forEach((row, i) => {
-      a.xIn.copyWithin(i * C, row * C, (row + 1) * C);
-      a.att.copyWithin(i * C, row * C, (row + 1) * C);
-    });
-    rows = keep.length;
-  }
   a.xMid.set(a.xIn.subarray(0, rows * C));
   kernels.matmul(a.xMid, a.att, t.o, rows, C, C, true);
   kernels.rmsnormForward(a.xn2, a.rstd2, a.xMid, w.mlpNorm, rows, C, normEps);
@@ -61,16 +48,13 @@ function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActiv
   kernels.matmul(xOut, a.h, t.down, rows, C, F, true);
 }
 
-/**
- * Runs the blocks over rows whose tokens and positions are in the workspace; returns the final stream.
- * `keepRows` (ascending) limits the last block's output to those rows, written to the first rows of xOut.
- */
-export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep, keepRows?: readonly number[]): Float32Array {
+/** Runs the blocks over rows whose tokens and positions are in the workspace; returns the final stream. */
+export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep): Float32Array {
   embedTokens(model, workspace, rows);
   const L = model.config.layers;
   for (let l = 0; l < L; l++) {
     const out = l + 1 < L ? workspace.layers[l + 1]!.xIn : workspace.xOut;
-    block(kernels, model, l, workspace.layers[l]!, out, workspace, rows, attend, l + 1 === L ? keepRows : undefined);
+    block(kernels, model, l, workspace.layers[l]!, out, workspace, rows, attend);
   }
   return workspace.xOut;
 }

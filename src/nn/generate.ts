@@ -3,9 +3,10 @@
 // draws from its own stream seeded by its own seed, and no kernel mixes rows, so a sequence's tokens do not
 // depend on which other sequences share its batch or its thread.
 import { createRng, type Rng } from "../core/rng.js";
-import { attendAndCache, attendCache, packLengths, type KvCache } from "./attention.js";
+import { attendCache, packLengths, type KvCache } from "./attention.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
+import { prefill } from "./prefill.js";
 import { chooseToken, type SamplingParams } from "./sampler.js";
 import type { Workspace } from "./workspace.js";
 
@@ -54,10 +55,8 @@ export function generateShard(kernels: Kernels, model: ModelViews, workspace: Wo
     workspace.tokens.set(p, packing.starts[s]!);
     for (let i = 0; i < p.length; i++) workspace.positions[packing.starts[s]! + i] = i;
   });
-  const rows = packing.lengths.reduce((sum, n) => sum + n, 0);
   const slots = prompts.map((_, s) => s);
-  const lastRows = packing.starts.map((start, s) => start + packing.lengths[s]! - 1);
-  forwardBlocks(kernels, model, workspace, rows, attendAndCache(kernels, model, workspace, packing, cache, slots), lastRows);
+  prefill(kernels, model, workspace, cache, packing, slots);
   const logits = forwardHead(kernels, model, workspace, workspace.xOut, prompts.length);
   let active = slots.filter((s) => pick(results[s]!, logits.subarray(s * V, (s + 1) * V), options, rngs[s]!, prompts[s]!.length, T));
   while (active.length > 0) {
