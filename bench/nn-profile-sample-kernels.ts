@@ -39,7 +39,8 @@ const kernels: Kernels = {
   swigluForward: timed("swiglu", base.swigluForward, () => ""),
   rmsnormForward: timed("rmsnorm", base.rmsnormForward, () => ""),
   rope: timed("rope", base.rope, () => ""),
-  attentionForward: timed("attnDecode", base.attentionForward, () => ""),
+  cachedAttention: timed("cachedAttention", base.cachedAttention, () => ""),
+  storeKeysValues: timed("storeKeysValues", base.storeKeysValues, () => ""),
 };
 const rng = createRng(3);
 const prompts = Array.from({ length: 8 }, () => Int32Array.from({ length: 200 }, () => rng.int(260)));

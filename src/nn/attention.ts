@@ -2,7 +2,9 @@
 // - whole sequences (training, scoring, prompt prefill): each packed sequence attends causally within
 //   itself, computed per head as blocked matmuls; softmax weights are kept per layer for the backward pass;
 // - the KV cache (decoding): each row is one sequence's newest token; its k and v are appended to that
-//   sequence's cache, and it attends to everything cached so far.
+//   sequence's cache, and it attends to everything cached so far (one kernel call per layer).
+// A prompt prefill attends within whole sequences like training, reading keys and values from the cache it
+// has just filled (the cache keeps keys transposed, as the q . k^T product wants them).
 import type { ModelConfig } from "./config.js";
 import type { AttentionStep, ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
@@ -24,7 +26,11 @@ export function packLengths(lengths: readonly number[]): Packing {
   return { starts, lengths };
 }
 
-/** KV cache of one shard: per layer, (slots, contextLength, C) keys and values. */
+/**
+ * KV cache of one shard: per layer, `slots` blocks of C * contextLength floats for keys and as many for
+ * values; within a slot, head h's keys are a (headDim, contextLength) block (transposed) and its values a
+ * (contextLength, headDim) block, both starting at h * headDim * contextLength (see src/nn/wasm/attention.ts).
+ */
 export interface KvCache {
   readonly slots: number;
   readonly keys: readonly Float32Array[];
@@ -43,19 +49,19 @@ export function transposeStrided(out: Float32Array, x: Float32Array, rows: numbe
 
 /**
  * One head of one sequence of n rows, as matmuls: probs(n, n) = causalSoftmax(scale * q . k^T), then
- * out(n, hd) = probs . v; q, k, v are rows of qkv (stride 3C), out rows of att (stride C).
+ * out(n, hd) = probs . v; q rows have stride qStride, kT is (hd, n+) with row stride ldk, v rows have stride
+ * ldv, out rows stride outStride.
  */
-export function headForward(kernels: Kernels, q: Float32Array, k: Float32Array, v: Float32Array, stride: number, out: Float32Array, outStride: number,
-  probs: Float32Array, kT: Float32Array, n: number, hd: number, scale: number): void {
-  transposeStrided(kT, k, n, hd, stride);
+export function headForward(kernels: Kernels, q: Float32Array, qStride: number, kT: Float32Array, ldk: number, v: Float32Array, ldv: number,
+  out: Float32Array, outStride: number, probs: Float32Array, n: number, hd: number, scale: number): void {
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
     const rows = Math.min(ROW_BLOCK, n - i0);
-    kernels.gemm(probs.subarray(i0 * n), n, q.subarray(i0 * stride), stride, 1, kT, n, rows, i0 + rows, hd, false);
+    kernels.gemm(probs.subarray(i0 * n), n, q.subarray(i0 * qStride), qStride, 1, kT, ldk, rows, i0 + rows, hd, false);
   }
   kernels.causalSoftmax(probs, n, n, n, scale);
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
     const rows = Math.min(ROW_BLOCK, n - i0);
-    kernels.gemm(out.subarray(i0 * outStride), outStride, probs.subarray(i0 * n), n, 1, v, stride, rows, hd, i0 + rows, false);
+    kernels.gemm(out.subarray(i0 * outStride), outStride, probs.subarray(i0 * n), n, 1, v, ldv, rows, hd, i0 + rows, false);
   }
 }
 
@@ -70,33 +76,42 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
       const start = packing.starts[s]!;
       for (let h = 0; h < H; h++) {
         const q = a.qkv.subarray(start * 3 * C + h * hd);
-        headForward(kernels, q, q.subarray(C), q.subarray(2 * C), 3 * C, a.att.subarray(start * C + h * hd), C,
-          a.probs.subarray(offsets[s]! + h * n * n), workspace.scratch, n, hd, scale);
+        transposeStrided(workspace.scratch, q.subarray(C), n, hd, 3 * C);
+        headForward(kernels, q, 3 * C, workspace.scratch, n, q.subarray(2 * C), 3 * C, a.att.subarray(start * C + h * hd), C,
+          a.probs.subarray(offsets[s]! + h * n * n), n, hd, scale);
       }
     });
   };
 }
 
-/** Copies each packed sequence's rotated keys and values of `layer` into cache slot `slots[s]`. */
-export function fillCache(config: ModelConfig, workspace: Workspace, cache: KvCache, packing: Packing, slots: readonly number[], layer: number): void {
-  const C = config.dModel;
+/** Copies each packed sequence's rotated keys and values of `layer` (from its qkv) into cache slot `slots[s]`. */
+export function fillCache(kernels: Kernels, config: ModelConfig, workspace: Workspace, cache: KvCache, packing: Packing, slots: readonly number[], layer: number): void {
+  const { dModel: C, heads: H, contextLength: T } = config;
   const qkv = workspace.layers[layer]!.qkv;
   packing.lengths.forEach((n, s) => {
-    const base = slots[s]! * config.contextLength * C;
-    for (let i = 0; i < n; i++) {
-      const row = (packing.starts[s]! + i) * 3 * C;
-      cache.keys[layer]!.set(qkv.subarray(row + C, row + 2 * C), base + i * C);
-      cache.values[layer]!.set(qkv.subarray(row + 2 * C, row + 3 * C), base + i * C);
-    }
+    const base = slots[s]! * C * T;
+    kernels.storeKeysValues(cache.keys[layer]!.subarray(base, base + C * T), cache.values[layer]!.subarray(base, base + C * T),
+      qkv.subarray(packing.starts[s]! * 3 * C), n, 0, T, C, H);
   });
 }
 
-/** Prefill: attend within sequences and remember their keys and values. */
+/** Prefill: remember each sequence's keys and values, and attend within sequences reading them from the cache. */
 export function attendAndCache(kernels: Kernels, model: ModelViews, workspace: Workspace, packing: Packing, cache: KvCache, slots: readonly number[]): AttentionStep {
-  const attend = attendSequences(kernels, model, packing, workspace);
-  return (layer, a, rows) => {
-    attend(layer, a, rows);
-    fillCache(model.config, workspace, cache, packing, slots, layer);
+  const { config } = model;
+  const { dModel: C, heads: H, contextLength: T } = config;
+  const hd = C / H;
+  const scale = attentionScale(config);
+  const offsets = probsOffsets(config, packing.lengths);
+  return (layer, a) => {
+    fillCache(kernels, config, workspace, cache, packing, slots, layer);
+    packing.lengths.forEach((n, s) => {
+      const start = packing.starts[s]!;
+      for (let h = 0; h < H; h++) {
+        const block = slots[s]! * C * T + h * hd * T;
+        headForward(kernels, a.qkv.subarray(start * 3 * C + h * hd), 3 * C, cache.keys[layer]!.subarray(block), T, cache.values[layer]!.subarray(block), hd,
+          a.att.subarray(start * C + h * hd), C, a.probs.subarray(offsets[s]! + h * n * n), n, hd, scale);
+      }
+    });
   };
 }
 
@@ -104,21 +119,9 @@ export function attendAndCache(kernels: Kernels, model: ModelViews, workspace: W
 export function attendCache(kernels: Kernels, model: ModelViews, workspace: Workspace, cache: KvCache, slots: readonly number[]): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H, contextLength: T } = config;
-  const hd = C / H;
   const scale = attentionScale(config);
+  workspace.slots.set(slots);
   return (layer, a, rows) => {
-    const keys = cache.keys[layer]!;
-    const values = cache.values[layer]!;
-    for (let r = 0; r < rows; r++) {
-      const pos = workspace.positions[r]!;
-      const base = slots[r]! * T * C;
-      const row = r * 3 * C;
-      keys.set(a.qkv.subarray(row + C, row + 2 * C), base + pos * C);
-      values.set(a.qkv.subarray(row + 2 * C, row + 3 * C), base + pos * C);
-      for (let h = 0; h < H; h++) {
-        kernels.attentionForward(a.att.subarray(r * C + h * hd), C, a.qkv.subarray(row + h * hd), 3 * C, keys.subarray(base + h * hd), values.subarray(base + h * hd), C,
-          workspace.scratch, 0, pos, 1, hd, scale);
-      }
-    }
+    kernels.cachedAttention(a.att, a.qkv, rows, workspace.positions, workspace.slots, cache.keys[layer]!, cache.values[layer]!, T, C, H, scale, workspace.scratch);
   };
 }

@@ -15,7 +15,7 @@ function cacheKeysValues(kernels: Kernels, model: ModelViews, layer: number, a: 
   kernels.rmsnormForward(a.xn1, a.rstd1, a.xIn, model.weights.layers[layer]!.attnNorm, rows, C, normEps);
   kernels.gemm(a.qkv.subarray(C), 3 * C, a.xn1, C, 1, model.transposed.layers[layer]!.qkv.subarray(C), 3 * C, rows, 2 * C, C, false);
   kernels.rope(a.qkv.subarray(C), rows, 3 * C, H, C / H, model.cos, model.sin, workspace.positions, false);
-  fillCache(model.config, workspace, cache, packing, slots, layer);
+  fillCache(kernels, model.config, workspace, cache, packing, slots, layer);
 }
 
 /**

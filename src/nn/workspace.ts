@@ -27,6 +27,7 @@ export interface Workspace {
   readonly tokens: Int32Array; // (R)
   readonly targets: Int32Array; // (R), -1 = no target
   readonly positions: Int32Array; // (R)
+  readonly slots: Int32Array; // (R) KV-cache slot of each row when decoding
   readonly layers: readonly LayerActivations[];
   readonly xOut: Float32Array; // (R, C) final residual stream
   readonly xnF: Float32Array; // (R, C) after model.norm
@@ -56,7 +57,7 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
   const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + T * T);
-  const ints = heap.allocInts(3 * rows);
+  const ints = heap.allocInts(4 * rows);
   let offset = 0;
   const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
   const layers: LayerActivations[] = [];
@@ -68,7 +69,7 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
   }
   return {
     rowCapacity: rows, probsCapacity: probs, floats, ints,
-    tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows),
+    tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows), slots: ints.subarray(3 * rows, 4 * rows),
     layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V),
     logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
     dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F),

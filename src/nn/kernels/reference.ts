@@ -119,27 +119,46 @@ export const referenceKernels: Kernels = {
     }
   },
 
-  attentionForward(out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) {
+  storeKeysValues(keys, values, qkv, rows, firstPos, contextLength, dModel, heads) {
+    const hd = dModel / heads;
     for (let i = 0; i < rows; i++) {
-      const n = firstPos + i + 1;
-      const p = i * probsStride;
-      let max = -Infinity;
-      for (let j = 0; j < n; j++) {
-        let dot = 0;
-        for (let d = 0; d < headDim; d++) dot += (q[i * qStride + d] as number) * (k[j * kvStride + d] as number);
-        probs[p + j] = dot * scale;
-        max = Math.max(max, probs[p + j] as number);
+      const pos = firstPos + i;
+      for (let h = 0; h < heads; h++) {
+        for (let d = 0; d < hd; d++) {
+          keys[(h * hd + d) * contextLength + pos] = qkv[i * 3 * dModel + dModel + h * hd + d]!;
+          values[(h * contextLength + pos) * hd + d] = qkv[i * 3 * dModel + 2 * dModel + h * hd + d]!;
+        }
       }
-      let sum = 0;
-      for (let j = 0; j < n; j++) {
-        probs[p + j] = Math.exp((probs[p + j] as number) - max);
-        sum += probs[p + j] as number;
-      }
-      for (let j = 0; j < n; j++) probs[p + j] = (probs[p + j] as number) / sum;
-      for (let d = 0; d < headDim; d++) {
-        let acc = 0;
-        for (let j = 0; j < n; j++) acc += (probs[p + j] as number) * (v[j * kvStride + d] as number);
-        out[i * outStride + d] = acc;
+    }
+  },
+
+  cachedAttention(att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) {
+    const hd = dModel / heads;
+    const size = dModel * contextLength;
+    for (let r = 0; r < rows; r++) {
+      const pos = positions[r]!;
+      const slot = slots[r]! * size;
+      const row = qkv.subarray(r * 3 * dModel);
+      referenceKernels.storeKeysValues(keys.subarray(slot, slot + size), values.subarray(slot, slot + size), row, 1, pos, contextLength, dModel, heads);
+      for (let h = 0; h < heads; h++) {
+        const base = slot + h * hd * contextLength;
+        let max = -Infinity;
+        for (let j = 0; j <= pos; j++) {
+          let dot = 0;
+          for (let d = 0; d < hd; d++) dot += row[h * hd + d]! * keys[base + d * contextLength + j]!;
+          scratch[j] = dot * scale;
+          max = Math.max(max, scratch[j]!);
+        }
+        let sum = 0;
+        for (let j = 0; j <= pos; j++) {
+          scratch[j] = Math.exp(scratch[j]! - max);
+          sum += scratch[j]!;
+        }
+        for (let d = 0; d < hd; d++) {
+          let acc = 0;
+          for (let j = 0; j <= pos; j++) acc += (scratch[j]! / sum) * values[base + j * hd + d]!;
+          att[r * dModel + h * hd + d] = acc;
+        }
       }
     }
   },

@@ -37,10 +37,17 @@ export interface Kernels {
   /** dGateUp(rows, 2 hidden) from dh(rows, hidden). */
   swigluBackward(dGateUp: Float32Array, dh: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
   /**
-   * Causal attention for one head: query row i (stride qStride) is at position firstPos + i and attends key
-   * and value rows 0..firstPos + i (stride kvStride). Softmax rows go to probs (stride probsStride, may be 0
-   * to reuse one scratch row); output rows to out (stride outStride).
+   * Writes the keys and values of `rows` qkv rows (stride 3 dModel: q, k, v) at positions firstPos.. of one
+   * KV-cache slot: `keys` is the slot's (heads, headDim, contextLength) block (keys transposed per head),
+   * `values` its (heads, contextLength, headDim) block.
    */
-  attentionForward(out: Float32Array, outStride: number, q: Float32Array, qStride: number, k: Float32Array, v: Float32Array, kvStride: number,
-    probs: Float32Array, probsStride: number, firstPos: number, rows: number, headDim: number, scale: number): void;
+  storeKeysValues(keys: Float32Array, values: Float32Array, qkv: Float32Array, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
+  /**
+   * Decoding attention: qkv row r (stride 3 dModel) is the newest token of cache slot slots[r] at position
+   * positions[r]. Stores its key and value in the layer's cache (`keys`, `values`: slots of the layout
+   * above, dModel * contextLength floats each), then att row r (stride dModel) = per head
+   * softmax(scale * q . K^T) . V over positions 0..positions[r]. `scratch` holds contextLength floats.
+   */
+  cachedAttention(att: Float32Array, qkv: Float32Array, rows: number, positions: Int32Array, slots: Int32Array, keys: Float32Array, values: Float32Array,
+    contextLength: number, dModel: number, heads: number, scale: number, scratch: Float32Array): void;
 }

@@ -27,8 +27,9 @@ interface KernelExports {
   rope(x: Ptr, rows: number, rowStride: number, vectors: number, headDim: number, cos: Ptr, sin: Ptr, positions: Ptr, inverse: number): void;
   swigluForward(h: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
   swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
-  attentionForward(out: Ptr, outStride: number, q: Ptr, qStride: number, k: Ptr, v: Ptr, kvStride: number, probs: Ptr, probsStride: number,
-    firstPos: number, rows: number, headDim: number, scale: number): void;
+  storeKeysValues(keys: Ptr, values: Ptr, qkv: Ptr, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
+  cachedAttention(att: Ptr, qkv: Ptr, rows: number, positions: Ptr, slots: Ptr, keys: Ptr, values: Ptr, contextLength: number, dModel: number, heads: number,
+    scale: number, scratch: Ptr): void;
   causalSoftmax(s: Ptr, ld: number, rows: number, cols: number, scale: number): void;
   tokenLogprobs(logits: Ptr, targets: Ptr, rows: number, vocab: number, logprobs: Ptr, entropy: Ptr): void;
   logitsGradient(logits: Ptr, targets: Ptr, rows: number, vocab: number, coefficients: Ptr, entropyCoefficients: Ptr, normaliser: number): void;
@@ -117,8 +118,10 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
       w.rope(x.byteOffset, rows, rowStride, vectors, headDim, cos.byteOffset, sin.byteOffset, positions.byteOffset, inverse ? 1 : 0),
     swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
     swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
-    attentionForward: (out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) =>
-      w.attentionForward(out.byteOffset, outStride, q.byteOffset, qStride, k.byteOffset, v.byteOffset, kvStride, probs.byteOffset, probsStride, firstPos, rows, headDim, scale),
+    storeKeysValues: (keys, values, qkv, rows, firstPos, contextLength, dModel, heads) =>
+      w.storeKeysValues(keys.byteOffset, values.byteOffset, qkv.byteOffset, rows, firstPos, contextLength, dModel, heads),
+    cachedAttention: (att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) =>
+      w.cachedAttention(att.byteOffset, qkv.byteOffset, rows, positions.byteOffset, slots.byteOffset, keys.byteOffset, values.byteOffset, contextLength, dModel, heads, scale, scratch.byteOffset),
     gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0),
     tokenLogprobs: (logits, targets, rows, vocab, logprobs, entropy) =>
       w.tokenLogprobs(logits.byteOffset, targets.byteOffset, rows, vocab, logprobs.byteOffset, entropy.byteOffset),

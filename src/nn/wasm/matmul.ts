@@ -20,7 +20,7 @@
 // Two builds come from this file: kernels.wasm (SIMD128: multiply, then add) and kernels-fma.wasm (built
 // with relaxed SIMD: relaxed_madd, a fused multiply-add where the CPU has one). Every element goes through
 // the same madd in every path, so row independence holds in both builds.
-@inline function madd(a: v128, b: v128, c: v128): v128 {
+@inline export function madd(a: v128, b: v128, c: v128): v128 {
   if (ASC_FEATURE_RELAXED_SIMD) return f32x4.relaxed_madd(a, b, c);
   return f32x4.add(c, f32x4.mul(a, b));
 }

@@ -100,26 +100,35 @@ describe("wasm kernels", () => {
     expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-5);
   });
 
-  it.each([4, 8, 20, 32, 36])("decoding attention agrees (headDim %i), and so do the matmul-based head passes", (hd) => {
-    const rows = 37, stride = 3 * hd + 4, scale = 1 / Math.sqrt(hd);
-    const qkv = onHeap(randomArray(rows * stride, 14, 2));
-    const q = qkv, k = qkv.subarray(hd), v = qkv.subarray(2 * hd);
-    const [o1, o2, p1, p2] = [heap.allocFloats(rows * hd), heap.allocFloats(rows * hd), heap.allocFloats(rows * rows), heap.allocFloats(rows * rows)];
-    fast.attentionForward(o1, hd, q, stride, k, v, stride, p1, rows, 0, rows, hd, scale);
-    ref.attentionForward(o2, hd, q, stride, k, v, stride, p2, rows, 0, rows, hd, scale);
-    expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
-    expect(maxAbsDiff(p1, p2)).toBeLessThan(1e-6);
-    // One decoding row at position 6 against the first 7 keys equals row 6 of the full pass.
-    const one = heap.allocFloats(hd);
-    const scratch = heap.allocFloats(rows);
-    fast.attentionForward(one, hd, q.subarray(6 * stride), stride, k, v, stride, scratch, 0, 6, 1, hd, scale);
-    expect(maxAbsDiff(one, o1.subarray(6 * hd, 7 * hd))).toBe(0);
-    // The blocked-matmul head used for whole sequences computes the same thing.
-    const o3 = heap.allocFloats(rows * hd);
-    const p3 = heap.allocFloats(rows * rows);
-    headForward(fast, q, k, v, stride, o3, hd, p3, heap.allocFloats(rows * hd), rows, hd, scale);
-    expect(maxAbsDiff(o3, o2)).toBeLessThan(1e-5);
-    expect(maxAbsDiff(p3, p2)).toBeLessThan(1e-6);
+  it.each([4, 8, 20, 32, 36])("the KV cache and decoding attention agree with the reference and with the whole-sequence pass (headDim %i)", (hd) => {
+    const heads = 2, C = heads * hd, T = 37, n = 37, scale = 1 / Math.sqrt(hd);
+    const qkv = onHeap(randomArray(n * 3 * C, 14, 2));
+    const [k1, v1, k2, v2] = [heap.allocFloats(2 * C * T), heap.allocFloats(2 * C * T), heap.allocFloats(2 * C * T), heap.allocFloats(2 * C * T)];
+    // The whole sequence into slot 1: the same copies either way.
+    fast.storeKeysValues(k1.subarray(C * T), v1.subarray(C * T), qkv, n, 0, T, C, heads);
+    ref.storeKeysValues(k2.subarray(C * T), v2.subarray(C * T), qkv, n, 0, T, C, heads);
+    expect(Array.from(k1)).toEqual(Array.from(k2));
+    expect(Array.from(v1)).toEqual(Array.from(v2));
+    expect(k1[C * T + T + 3]).toBe(qkv[3 * 3 * C + C + 1]); // key 3, dimension 1 of head 0: transposed
+    expect(v1[C * T + hd * T + 3 * hd + 1]).toBe(qkv[3 * 3 * C + 2 * C + hd + 1]); // value 3, dimension 1 of head 1
+    // Decoding rows: the token at position p of slot 1 (stores its key and value again, attends 0..p).
+    const picks = [0, 5, 36, 17];
+    const rows = onHeap(Float32Array.from(picks.flatMap((p) => Array.from(qkv.subarray(p * 3 * C, (p + 1) * 3 * C)))));
+    const positions = ints(picks);
+    const slots = ints(picks.map(() => 1));
+    const [a1, a2] = [heap.allocFloats(picks.length * C), heap.allocFloats(picks.length * C)];
+    fast.cachedAttention(a1, rows, picks.length, positions, slots, k1, v1, T, C, heads, scale, heap.allocFloats(T));
+    ref.cachedAttention(a2, rows, picks.length, positions, slots, k2, v2, T, C, heads, scale, heap.allocFloats(T));
+    expect(maxAbsDiff(a1, a2)).toBeLessThan(1e-5);
+    expect(Array.from(k1)).toEqual(Array.from(k2));
+    expect(Array.from(k1.subarray(0, C * T)).every((x) => x === 0)).toBe(true); // slot 0 untouched
+    // The whole-sequence pass over the cached blocks (what a prefill does) gives the same rows.
+    const full = heap.allocFloats(n * C);
+    for (let h = 0; h < heads; h++) {
+      const block = C * T + h * hd * T;
+      headForward(fast, qkv.subarray(h * hd), 3 * C, k1.subarray(block), T, v1.subarray(block), hd, full.subarray(h * hd), C, heap.allocFloats(n * n), n, hd, scale);
+    }
+    picks.forEach((p, r) => expect(maxAbsDiff(full.subarray(p * C, (p + 1) * C), a1.subarray(r * C, (r + 1) * C))).toBeLessThan(1e-5));
   });
 
   it.each([false, true])("token log-probs, entropy and the logits gradient agree (entropy term: %s)", (withEntropy) => {
