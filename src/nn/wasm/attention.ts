@@ -13,21 +13,31 @@
 import { madd } from "./matmul";
 import { softmaxRow } from "./layers";
 
-/** Writes key and value of `rows` qkv rows (stride 3C, q then k then v) at positions firstPos.. of one slot. */
+/**
+ * Writes key and value of `rows` qkv rows (stride 3C, q then k then v) at positions firstPos.. of one slot.
+ * Keys are written dimension by dimension (each a contiguous run of positions), values row by row.
+ */
 export function storeKeysValues(keys: usize, values: usize, qkv: usize, rows: i32, firstPos: i32, contextLength: i32, dModel: i32, heads: i32): void {
   const hd = dModel / heads;
   const block = <usize>hd * contextLength;
-  for (let i = 0; i < rows; i++) {
-    const pos = <usize>(firstPos + i);
-    const k = qkv + ((<usize>i * 3 * dModel + dModel) << 2);
-    const v = k + (<usize>dModel << 2);
-    for (let h = 0; h < heads; h++) {
-      const kh = k + ((<usize>h * hd) << 2);
-      const vh = v + ((<usize>h * hd) << 2);
-      const kt = keys + ((<usize>h * block + pos) << 2);
-      for (let d = 0; d < hd; d++) store<f32>(kt + ((<usize>d * contextLength) << 2), load<f32>(kh + (<usize>d << 2)));
-      const vr = values + ((<usize>h * block + pos * hd) << 2);
-      for (let d = 0; d < hd; d += 4) v128.store(vr + (<usize>d << 2), v128.load(vh + (<usize>d << 2)));
+  const rowBytes = (<usize>dModel * 3) << 2;
+  for (let h = 0; h < heads; h++) {
+    const k = qkv + ((<usize>dModel + h * hd) << 2);
+    for (let d = 0; d < hd; d++) {
+      let src = k + (<usize>d << 2);
+      let dst = keys + ((<usize>h * block + <usize>d * contextLength + firstPos) << 2);
+      for (let i = 0; i < rows; i++) {
+        store<f32>(dst, load<f32>(src));
+        src += rowBytes;
+        dst += 4;
+      }
+    }
+    let src = qkv + ((<usize>2 * dModel + h * hd) << 2);
+    let dst = values + ((<usize>h * block + <usize>firstPos * hd) << 2);
+    for (let i = 0; i < rows; i++) {
+      for (let d = 0; d < hd; d += 4) v128.store(dst + (<usize>d << 2), v128.load(src + (<usize>d << 2)));
+      src += rowBytes;
+      dst += <usize>hd << 2;
     }
   }
 }

@@ -20,7 +20,8 @@
   y = f32x4.add(f32x4.mul(y, x), f32x4.splat(1.6666665459e-1));
   y = f32x4.add(f32x4.mul(y, x), f32x4.splat(5.0000001201e-1));
   y = f32x4.add(f32x4.add(f32x4.mul(y, z), x), f32x4.splat(1));
-  const pow2n = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(fx), i32x4.splat(127)), 23);
+  // 2^n from the bits of n + 127 + 2^23 (exact for the clamped n): its low mantissa bits hold n + 127.
+  const pow2n = i32x4.shl(f32x4.add(fx, f32x4.splat(8388735.0)), 23);
   return f32x4.mul(y, pow2n);
 }
 
