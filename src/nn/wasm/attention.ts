@@ -50,6 +50,42 @@ export function storeKeysValues(keys: usize, values: usize, qkv: usize, rows: i3
   const sv = f32x4.splat(scale);
   let mv = f32x4.splat(-Infinity);
   let j = 0;
+  // 32 keys at a time: eight independent accumulator chains keep both FMA ports busy.
+  for (; j + 32 <= n; j += 32) {
+    let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0);
+    let a4 = f32x4.splat(0), a5 = f32x4.splat(0), a6 = f32x4.splat(0), a7 = f32x4.splat(0);
+    let p = kT + (<usize>j << 2);
+    for (let d = 0; d < hd; d++) {
+      const x = v128.load32_splat(q + (<usize>d << 2));
+      a0 = madd(x, v128.load(p), a0);
+      a1 = madd(x, v128.load(p, 16), a1);
+      a2 = madd(x, v128.load(p, 32), a2);
+      a3 = madd(x, v128.load(p, 48), a3);
+      a4 = madd(x, v128.load(p, 64), a4);
+      a5 = madd(x, v128.load(p, 80), a5);
+      a6 = madd(x, v128.load(p, 96), a6);
+      a7 = madd(x, v128.load(p, 112), a7);
+      p += ldk;
+    }
+    const o = out + (<usize>j << 2);
+    a0 = f32x4.mul(a0, sv);
+    a1 = f32x4.mul(a1, sv);
+    a2 = f32x4.mul(a2, sv);
+    a3 = f32x4.mul(a3, sv);
+    a4 = f32x4.mul(a4, sv);
+    a5 = f32x4.mul(a5, sv);
+    a6 = f32x4.mul(a6, sv);
+    a7 = f32x4.mul(a7, sv);
+    v128.store(o, a0);
+    v128.store(o, a1, 16);
+    v128.store(o, a2, 32);
+    v128.store(o, a3, 48);
+    v128.store(o, a4, 64);
+    v128.store(o, a5, 80);
+    v128.store(o, a6, 96);
+    v128.store(o, a7, 112);
+    mv = f32x4.pmax(mv, f32x4.pmax(f32x4.pmax(f32x4.pmax(a0, a1), f32x4.pmax(a2, a3)), f32x4.pmax(f32x4.pmax(a4, a5), f32x4.pmax(a6, a7))));
+  }
   for (; j + 16 <= n; j += 16) {
     let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0);
     let p = kT + (<usize>j << 2);
