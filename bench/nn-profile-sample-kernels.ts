@@ -28,12 +28,13 @@ const timed = <A extends unknown[]>(name: string, fn: (...args: A) => void, key:
   fn(...args);
   const k = `${phase} ${name} ${key(...args)}`;
   totals.set(k, (totals.get(k) ?? 0) + performance.now() - t);
-  if (name === "matmul" && args[4] === config.vocabSize) phase = "decode"; // the head: prefill is over
+  if (name === "linear" && args[8] === config.vocabSize) phase = "decode"; // the head: prefill is over
 };
 const rowsKey = (m: number): string => (m > 8 ? "M" : String(m));
 const kernels: Kernels = {
   ...base,
   matmul: timed("matmul", base.matmul, (_o, _a, _b, m, n, k) => `${rowsKey(m)}x${n}x${k}`),
+  gemmPanels: timed("linear", base.gemmPanels, (_o, _l, _a, _ars, _acs, _b, _ps, m, n, k) => `${rowsKey(m)}x${n}x${k}`),
   gemm: timed("gemm", base.gemm, (_o, _l, _a, _ars, _acs, _b, _ldb, m, n) => (m > 16 ? `${rowsKey(m)}x${n}` : "attention")),
   causalSoftmax: timed("softmax", base.causalSoftmax, () => ""),
   swigluForward: timed("swiglu", base.swigluForward, () => ""),

@@ -4,16 +4,21 @@
 // cached); the last layer computes keys and values alone for every row (no queries, no attention, no MLP),
 // caches them, and then runs as a decoding step on the last rows.
 import { attendAndCache, attendCache, fillCache, type KvCache, type Packing } from "./attention.js";
-import { block, embedTokens, type ModelViews } from "./forward.js";
+import { block, embedTokens, linear, type ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
 import type { LayerActivations, Workspace } from "./workspace.js";
 
-/** Rotated keys and values of `layer` for `rows` rows into a.qkv (columns C..3C), then into the cache. */
+/**
+ * Rotated keys and values of `layer` for `rows` rows into a.qkv (columns C..3C), then into the cache. The
+ * queries are skipped when they fill whole weight panels (C a multiple of 8), else computed too.
+ */
 function cacheKeysValues(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, workspace: Workspace, rows: number,
   packing: Packing, cache: KvCache, slots: readonly number[]): void {
   const { dModel: C, heads: H, normEps } = model.config;
   kernels.rmsnormForward(a.xn1, a.rstd1, a.xIn, model.weights.layers[layer]!.attnNorm, rows, C, normEps);
-  kernels.gemm(a.qkv.subarray(C), 3 * C, a.xn1, C, 1, model.transposed.layers[layer]!.qkv.subarray(C), 3 * C, rows, 2 * C, C, false);
+  const wT = model.transposed.layers[layer]!.qkv;
+  if (C % 8 === 0) kernels.gemmPanels(a.qkv.subarray(C), 3 * C, a.xn1, C, 1, wT.subarray(C * C), 8 * C, rows, 2 * C, C, false);
+  else linear(kernels, a.qkv, a.xn1, wT, rows, 3 * C, C, false);
   kernels.rope(a.qkv.subarray(C), rows, 3 * C, H, C / H, model.cos, model.sin, workspace.positions, false);
   fillCache(kernels, model.config, workspace, cache, packing, slots, layer);
 }

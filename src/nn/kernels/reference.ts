@@ -14,6 +14,16 @@ function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs:
   }
 }
 
+function gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, panelStride: number, m: number, n: number, k: number, accumulate: boolean): void {
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let sum = 0;
+      for (let p = 0; p < k; p++) sum += (a[i * ars + p * acs] as number) * (b[Math.floor(j / 8) * panelStride + p * 8 + (j % 8)] as number);
+      out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
+    }
+  }
+}
+
 function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
@@ -21,6 +31,7 @@ function sigmoid(x: number): number {
 export const referenceKernels: Kernels = {
   name: "reference",
   gemm,
+  gemmPanels,
   tokenLogprobs,
   logitsGradient,
   matmul: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, k, 1, b, n, m, n, k, accumulate),

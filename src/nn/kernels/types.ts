@@ -13,6 +13,11 @@ export interface Kernels {
    * Strided A covers A (ars = k, acs = 1) and A^T (ars = 1, acs = m); row strides pick heads out of qkv.
    */
   gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void;
+  /**
+   * gemm with B stored in panels of 8 columns: element (p, j) of B at b[(j / 8) * panelStride + 8 p + j % 8]
+   * (each panel a contiguous row-major (k, 8) block; the last one padded to 8 columns).
+   */
+  gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, panelStride: number, m: number, n: number, k: number, accumulate: boolean): void;
   /** Causal softmax in place on (rows, ld) scores: row i keeps columns 0..i (times scale), the rest of its `cols` become 0. */
   causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
   /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */

@@ -21,7 +21,7 @@ type Ptr = number;
 interface KernelExports {
   setScratch(pointer: Ptr): void;
   SCRATCH_BYTES: { value: number };
-  matmul(c: Ptr, a: Ptr, b: Ptr, m: number, n: number, k: number, ars: number, acs: number, ldb: number, ldc: number, accumulate: number): void;
+  matmul(c: Ptr, a: Ptr, b: Ptr, m: number, n: number, k: number, ars: number, acs: number, ldb: number, ldc: number, accumulate: number, panelStride: number): void;
   rmsnormForward(out: Ptr, rstd: Ptr, x: Ptr, weight: Ptr, rows: number, dim: number, eps: number): void;
   rmsnormBackward(dx: Ptr, dweight: Ptr, dout: Ptr, x: Ptr, weight: Ptr, rstd: Ptr, rows: number, dim: number): void;
   rope(x: Ptr, rows: number, rowStride: number, vectors: number, headDim: number, cos: Ptr, sin: Ptr, positions: Ptr, inverse: number): void;
@@ -109,8 +109,8 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
   w.setScratch(scratch.byteOffset);
   return {
     name: "wasm",
-    matmul: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0),
-    matmulTransposedA: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, 1, m, n, n, accumulate ? 1 : 0),
+    matmul: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0, 8),
+    matmulTransposedA: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, 1, m, n, n, accumulate ? 1 : 0, 8),
     rmsnormForward: (out, rstd, x, weight, rows, dim, eps) => w.rmsnormForward(out.byteOffset, rstd.byteOffset, x.byteOffset, weight.byteOffset, rows, dim, eps),
     rmsnormBackward: (dx, dweight, dout, x, weight, rstd, rows, dim) =>
       w.rmsnormBackward(dx.byteOffset, dweight.byteOffset, dout.byteOffset, x.byteOffset, weight.byteOffset, rstd.byteOffset, rows, dim),
@@ -122,7 +122,9 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
       w.storeKeysValues(keys.byteOffset, values.byteOffset, qkv.byteOffset, rows, firstPos, contextLength, dModel, heads),
     cachedAttention: (att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) =>
       w.cachedAttention(att.byteOffset, qkv.byteOffset, rows, positions.byteOffset, slots.byteOffset, keys.byteOffset, values.byteOffset, contextLength, dModel, heads, scale, scratch.byteOffset),
-    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0),
+    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0, 8),
+    gemmPanels: (out, ldc, a, ars, acs, b, panelStride, m, n, k, accumulate) =>
+      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, 8, ldc, accumulate ? 1 : 0, panelStride),
     tokenLogprobs: (logits, targets, rows, vocab, logprobs, entropy) =>
       w.tokenLogprobs(logits.byteOffset, targets.byteOffset, rows, vocab, logprobs.byteOffset, entropy.byteOffset),
     logitsGradient: (logits, targets, rows, vocab, coefficients, entropyCoefficients, normaliser) =>

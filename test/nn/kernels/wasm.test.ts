@@ -5,6 +5,7 @@ import { headForward } from "../../../src/nn/attention.js";
 import { sharedHeap } from "../../../src/nn/heap.js";
 import { referenceKernels } from "../../../src/nn/kernels/reference.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../../src/nn/kernels/wasm.js";
+import { transposeToPanels } from "../../../src/nn/params.js";
 import { maxAbsDiff, randomArray } from "../helpers.js";
 
 const heap = sharedHeap();
@@ -43,6 +44,21 @@ describe("wasm kernels", () => {
     fast.matmulTransposedA(tFast, at, b, m, n, k, false);
     ref.matmulTransposedA(tRef, at, b, m, n, k, false);
     expect(maxAbsDiff(tFast, tRef)).toBeLessThan(1e-4 * Math.sqrt(k));
+  });
+
+  it.each([[5, 8, 3], [9, 20, 300], [33, 27, 17]])("gemmPanels on a panel-packed B equals gemm on the row-major B, bit for bit (m=%i n=%i k=%i)", (m, n, k) => {
+    const a = onHeap(randomArray(m * k, 1));
+    const rowMajor = randomArray(k * n, 2);
+    const b = onHeap(rowMajor);
+    const panels = heap.allocFloats(k * Math.ceil(n / 8) * 8);
+    transposeToPanels(panels, Float32Array.from({ length: n * k }, (_, i) => rowMajor[(i % k) * n + Math.floor(i / k)]!), n, k);
+    for (const kernels of [fast, ref]) {
+      const expected = heap.allocFloats(m * n);
+      const got = heap.allocFloats(m * n);
+      kernels.gemm(expected, n, a, k, 1, b, n, m, n, k, false);
+      kernels.gemmPanels(got, n, a, k, 1, panels, 8 * k, m, n, k, false);
+      expect(Array.from(got)).toEqual(Array.from(expected));
+    }
   });
 
   it("matmul rows do not depend on the other rows in the call (bit-identical)", () => {
