@@ -7,7 +7,7 @@
 // has just filled (the cache keeps keys transposed, as the q . k^T product wants them).
 import type { ModelConfig } from "./config.js";
 import type { AttentionStep, ModelViews } from "./forward.js";
-import type { Kernels } from "./kernels/types.js";
+import { cachePositions, type Kernels } from "./kernels/types.js";
 import { attentionScale, probsOffsets, type Workspace } from "./workspace.js";
 
 /** Packed sequences: sequence s occupies rows starts[s] .. starts[s] + lengths[s] - 1. */
@@ -27,9 +27,9 @@ export function packLengths(lengths: readonly number[]): Packing {
 }
 
 /**
- * KV cache of one shard: per layer, `slots` blocks of C * contextLength floats for keys and as many for
- * values; within a slot, head h's keys are a (headDim, contextLength) block (transposed) and its values a
- * (contextLength, headDim) block, both starting at h * headDim * contextLength (see src/nn/wasm/attention.ts).
+ * KV cache of one shard: per layer, `slots` blocks of C * P floats for keys and as many for values, P =
+ * cachePositions(contextLength); within a slot, head h's keys are K^T (headDim, P) in panels of 8 positions
+ * and its values a (P, headDim) block, both starting at h * headDim * P (see src/nn/wasm/attention.ts).
  */
 export interface KvCache {
   readonly slots: number;
@@ -47,16 +47,19 @@ export function transposeStrided(out: Float32Array, x: Float32Array, rows: numbe
   }
 }
 
+/** k^T (hd, n) of one head: row-major with row stride ld, or in 8-column panels (the KV cache's keys). */
+export type KeysT = { readonly rows: Float32Array; readonly ld: number } | { readonly panels: Float32Array };
+
 /**
  * One head of one sequence of n rows, as matmuls: probs(n, n) = causalSoftmax(scale * q . k^T), then
- * out(n, hd) = probs . v; q rows have stride qStride, kT is (hd, n+) with row stride ldk, v rows have stride
- * ldv, out rows stride outStride.
+ * out(n, hd) = probs . v; q rows have stride qStride, v rows have stride ldv, out rows stride outStride.
  */
-export function headForward(kernels: Kernels, q: Float32Array, qStride: number, kT: Float32Array, ldk: number, v: Float32Array, ldv: number,
+export function headForward(kernels: Kernels, q: Float32Array, qStride: number, kT: KeysT, v: Float32Array, ldv: number,
   out: Float32Array, outStride: number, probs: Float32Array, n: number, hd: number, scale: number): void {
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
     const rows = Math.min(ROW_BLOCK, n - i0);
-    kernels.gemm(probs.subarray(i0 * n), n, q.subarray(i0 * qStride), qStride, 1, kT, ldk, rows, i0 + rows, hd, false);
+    if ("panels" in kT) kernels.gemmPanels(probs.subarray(i0 * n), n, q.subarray(i0 * qStride), qStride, 1, kT.panels, 8 * hd, rows, i0 + rows, hd, false);
+    else kernels.gemm(probs.subarray(i0 * n), n, q.subarray(i0 * qStride), qStride, 1, kT.rows, kT.ld, rows, i0 + rows, hd, false);
   }
   kernels.causalSoftmax(probs, n, n, n, scale);
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
@@ -77,7 +80,7 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
       for (let h = 0; h < H; h++) {
         const q = a.qkv.subarray(start * 3 * C + h * hd);
         transposeStrided(workspace.scratch, q.subarray(C), n, hd, 3 * C);
-        headForward(kernels, q, 3 * C, workspace.scratch, n, q.subarray(2 * C), 3 * C, a.att.subarray(start * C + h * hd), C,
+        headForward(kernels, q, 3 * C, { rows: workspace.scratch, ld: n }, q.subarray(2 * C), 3 * C, a.att.subarray(start * C + h * hd), C,
           a.probs.subarray(offsets[s]! + h * n * n), n, hd, scale);
       }
     });
@@ -87,10 +90,11 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
 /** Copies each packed sequence's rotated keys and values of `layer` (from its qkv) into cache slot `slots[s]`. */
 export function fillCache(kernels: Kernels, config: ModelConfig, workspace: Workspace, cache: KvCache, packing: Packing, slots: readonly number[], layer: number): void {
   const { dModel: C, heads: H, contextLength: T } = config;
+  const P = cachePositions(T);
   const qkv = workspace.layers[layer]!.qkv;
   packing.lengths.forEach((n, s) => {
-    const base = slots[s]! * C * T;
-    kernels.storeKeysValues(cache.keys[layer]!.subarray(base, base + C * T), cache.values[layer]!.subarray(base, base + C * T),
+    const base = slots[s]! * C * P;
+    kernels.storeKeysValues(cache.keys[layer]!.subarray(base, base + C * P), cache.values[layer]!.subarray(base, base + C * P),
       qkv.subarray(packing.starts[s]! * 3 * C), n, 0, T, C, H);
   });
 }
@@ -99,6 +103,7 @@ export function fillCache(kernels: Kernels, config: ModelConfig, workspace: Work
 export function attendAndCache(kernels: Kernels, model: ModelViews, workspace: Workspace, packing: Packing, cache: KvCache, slots: readonly number[]): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H, contextLength: T } = config;
+  const P = cachePositions(T);
   const hd = C / H;
   const scale = attentionScale(config);
   const offsets = probsOffsets(config, packing.lengths);
@@ -107,8 +112,8 @@ export function attendAndCache(kernels: Kernels, model: ModelViews, workspace: W
     packing.lengths.forEach((n, s) => {
       const start = packing.starts[s]!;
       for (let h = 0; h < H; h++) {
-        const block = slots[s]! * C * T + h * hd * T;
-        headForward(kernels, a.qkv.subarray(start * 3 * C + h * hd), 3 * C, cache.keys[layer]!.subarray(block), T, cache.values[layer]!.subarray(block), hd,
+        const block = slots[s]! * C * P + h * hd * P;
+        headForward(kernels, a.qkv.subarray(start * 3 * C + h * hd), 3 * C, { panels: cache.keys[layer]!.subarray(block) }, cache.values[layer]!.subarray(block), hd,
           a.att.subarray(start * C + h * hd), C, a.probs.subarray(offsets[s]! + h * n * n), n, hd, scale);
       }
     });

@@ -43,7 +43,7 @@ export interface Workspace {
   readonly datt: Float32Array; // (R, C)
   readonly dGateUp: Float32Array; // (R, 2F)
   readonly dh: Float32Array; // (R, F)
-  readonly scratch: Float32Array; // (contextLength * headDim) a transposed head of k or v; one attention row when decoding
+  readonly scratch: Float32Array; // (contextLength * headDim + 8) a transposed head of k or v; one attention row when decoding
   readonly scores: Float32Array; // (contextLength, contextLength) attention-weight gradients of one head
 }
 
@@ -56,7 +56,7 @@ function floatsPerRow(config: ModelConfig): number {
 export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
-  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + T * T);
+  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * T);
   const ints = heap.allocInts(4 * rows);
   let offset = 0;
   const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
@@ -73,7 +73,7 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
     layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V),
     logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
     dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F),
-    scratch: take(T * headDim(config)),
+    scratch: take(T * headDim(config) + 8),
     scores: take(T * T),
   };
 }

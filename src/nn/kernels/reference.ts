@@ -2,7 +2,7 @@
 // the WebAssembly kernels (src/nn/wasm/*.ts) must compute; the tests compare the two. Arithmetic is float32
 // storage with float64 accumulation inside a row, so results differ from the fast path by rounding only.
 import { logitsGradient, tokenLogprobs } from "../loss.js";
-import type { Kernels } from "./types.js";
+import { cachePositions, type Kernels } from "./types.js";
 
 function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void {
   for (let i = 0; i < m; i++) {
@@ -132,12 +132,13 @@ export const referenceKernels: Kernels = {
 
   storeKeysValues(keys, values, qkv, rows, firstPos, contextLength, dModel, heads) {
     const hd = dModel / heads;
+    const block = hd * cachePositions(contextLength);
     for (let i = 0; i < rows; i++) {
       const pos = firstPos + i;
       for (let h = 0; h < heads; h++) {
         for (let d = 0; d < hd; d++) {
-          keys[(h * hd + d) * contextLength + pos] = qkv[i * 3 * dModel + dModel + h * hd + d]!;
-          values[(h * contextLength + pos) * hd + d] = qkv[i * 3 * dModel + 2 * dModel + h * hd + d]!;
+          keys[h * block + Math.floor(pos / 8) * 8 * hd + 8 * d + (pos % 8)] = qkv[i * 3 * dModel + dModel + h * hd + d]!;
+          values[h * block + pos * hd + d] = qkv[i * 3 * dModel + 2 * dModel + h * hd + d]!;
         }
       }
     }
@@ -145,18 +146,18 @@ export const referenceKernels: Kernels = {
 
   cachedAttention(att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) {
     const hd = dModel / heads;
-    const size = dModel * contextLength;
+    const size = dModel * cachePositions(contextLength);
     for (let r = 0; r < rows; r++) {
       const pos = positions[r]!;
       const slot = slots[r]! * size;
       const row = qkv.subarray(r * 3 * dModel);
       referenceKernels.storeKeysValues(keys.subarray(slot, slot + size), values.subarray(slot, slot + size), row, 1, pos, contextLength, dModel, heads);
       for (let h = 0; h < heads; h++) {
-        const base = slot + h * hd * contextLength;
+        const base = slot + h * hd * cachePositions(contextLength);
         let max = -Infinity;
         for (let j = 0; j <= pos; j++) {
           let dot = 0;
-          for (let d = 0; d < hd; d++) dot += row[h * hd + d]! * keys[base + d * contextLength + j]!;
+          for (let d = 0; d < hd; d++) dot += row[h * hd + d]! * keys[base + Math.floor(j / 8) * 8 * hd + 8 * d + (j % 8)]!;
           scratch[j] = dot * scale;
           max = Math.max(max, scratch[j]!);
         }

@@ -2,6 +2,11 @@
 // Two implementations: `reference.ts` (plain TypeScript, the readable definition) and `wasm.ts`
 // (WebAssembly SIMD over the shared heap; views must live in that heap). Shapes are given as (rows, cols),
 // row-major; "accumulate" means the result is added to what the output already holds.
+/** Positions a KV-cache slot holds: contextLength rounded up to whole panels of 8. */
+export function cachePositions(contextLength: number): number {
+  return Math.ceil(contextLength / 8) * 8;
+}
+
 export interface Kernels {
   readonly name: "reference" | "wasm";
   /** out(m, n) (+)= a(m, k) . b(k, n). */
@@ -43,15 +48,16 @@ export interface Kernels {
   swigluBackward(dGateUp: Float32Array, dh: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
   /**
    * Writes the keys and values of `rows` qkv rows (stride 3 dModel: q, k, v) at positions firstPos.. of one
-   * KV-cache slot: `keys` is the slot's (heads, headDim, contextLength) block (keys transposed per head),
-   * `values` its (heads, contextLength, headDim) block.
+   * KV-cache slot. With P = cachePositions(contextLength), `keys` is the slot's (heads, headDim, P) block,
+   * each head's K^T stored in panels of 8 positions (position j, dimension d at (j / 8) 8 headDim + 8 d +
+   * j % 8), and `values` its (heads, P, headDim) block.
    */
   storeKeysValues(keys: Float32Array, values: Float32Array, qkv: Float32Array, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
   /**
    * Decoding attention: qkv row r (stride 3 dModel) is the newest token of cache slot slots[r] at position
    * positions[r]. Stores its key and value in the layer's cache (`keys`, `values`: slots of the layout
-   * above, dModel * contextLength floats each), then att row r (stride dModel) = per head
-   * softmax(scale * q . K^T) . V over positions 0..positions[r]. `scratch` holds contextLength floats.
+   * above, dModel * P floats each), then att row r (stride dModel) = per head
+   * softmax(scale * q . K^T) . V over positions 0..positions[r]. `scratch` holds P floats.
    */
   cachedAttention(att: Float32Array, qkv: Float32Array, rows: number, positions: Int32Array, slots: Int32Array, keys: Float32Array, values: Float32Array,
     contextLength: number, dModel: number, heads: number, scale: number, scratch: Float32Array): void;

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { headForward } from "../../../src/nn/attention.js";
 import { sharedHeap } from "../../../src/nn/heap.js";
 import { referenceKernels } from "../../../src/nn/kernels/reference.js";
+import { cachePositions } from "../../../src/nn/kernels/types.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../../src/nn/kernels/wasm.js";
 import { transposeToPanels } from "../../../src/nn/params.js";
 import { maxAbsDiff, randomArray } from "../helpers.js";
@@ -117,32 +118,32 @@ describe("wasm kernels", () => {
   });
 
   it.each([4, 8, 20, 32, 36])("the KV cache and decoding attention agree with the reference and with the whole-sequence pass (headDim %i)", (hd) => {
-    const heads = 2, C = heads * hd, T = 37, n = 37, scale = 1 / Math.sqrt(hd);
+    const heads = 2, C = heads * hd, T = 37, n = 37, P = cachePositions(T), scale = 1 / Math.sqrt(hd);
     const qkv = onHeap(randomArray(n * 3 * C, 14, 2));
-    const [k1, v1, k2, v2] = [heap.allocFloats(2 * C * T), heap.allocFloats(2 * C * T), heap.allocFloats(2 * C * T), heap.allocFloats(2 * C * T)];
+    const [k1, v1, k2, v2] = [heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P)];
     // The whole sequence into slot 1: the same copies either way.
-    fast.storeKeysValues(k1.subarray(C * T), v1.subarray(C * T), qkv, n, 0, T, C, heads);
-    ref.storeKeysValues(k2.subarray(C * T), v2.subarray(C * T), qkv, n, 0, T, C, heads);
+    fast.storeKeysValues(k1.subarray(C * P), v1.subarray(C * P), qkv, n, 0, T, C, heads);
+    ref.storeKeysValues(k2.subarray(C * P), v2.subarray(C * P), qkv, n, 0, T, C, heads);
     expect(Array.from(k1)).toEqual(Array.from(k2));
     expect(Array.from(v1)).toEqual(Array.from(v2));
-    expect(k1[C * T + T + 3]).toBe(qkv[3 * 3 * C + C + 1]); // key 3, dimension 1 of head 0: transposed
-    expect(v1[C * T + hd * T + 3 * hd + 1]).toBe(qkv[3 * 3 * C + 2 * C + hd + 1]); // value 3, dimension 1 of head 1
+    expect(k1[C * P + 8 * hd + 8 * 1 + 3]).toBe(qkv[11 * 3 * C + C + 1]); // key 11, dimension 1 of head 0: panel 1, row 1, lane 3
+    expect(v1[C * P + hd * P + 3 * hd + 1]).toBe(qkv[3 * 3 * C + 2 * C + hd + 1]); // value 3, dimension 1 of head 1
     // Decoding rows: the token at position p of slot 1 (stores its key and value again, attends 0..p).
     const picks = [0, 5, 36, 17];
     const rows = onHeap(Float32Array.from(picks.flatMap((p) => Array.from(qkv.subarray(p * 3 * C, (p + 1) * 3 * C)))));
     const positions = ints(picks);
     const slots = ints(picks.map(() => 1));
     const [a1, a2] = [heap.allocFloats(picks.length * C), heap.allocFloats(picks.length * C)];
-    fast.cachedAttention(a1, rows, picks.length, positions, slots, k1, v1, T, C, heads, scale, heap.allocFloats(T));
-    ref.cachedAttention(a2, rows, picks.length, positions, slots, k2, v2, T, C, heads, scale, heap.allocFloats(T));
+    fast.cachedAttention(a1, rows, picks.length, positions, slots, k1, v1, T, C, heads, scale, heap.allocFloats(P));
+    ref.cachedAttention(a2, rows, picks.length, positions, slots, k2, v2, T, C, heads, scale, heap.allocFloats(P));
     expect(maxAbsDiff(a1, a2)).toBeLessThan(1e-5);
     expect(Array.from(k1)).toEqual(Array.from(k2));
-    expect(Array.from(k1.subarray(0, C * T)).every((x) => x === 0)).toBe(true); // slot 0 untouched
+    expect(Array.from(k1.subarray(0, C * P)).every((x) => x === 0)).toBe(true); // slot 0 untouched
     // The whole-sequence pass over the cached blocks (what a prefill does) gives the same rows.
     const full = heap.allocFloats(n * C);
     for (let h = 0; h < heads; h++) {
-      const block = C * T + h * hd * T;
-      headForward(fast, qkv.subarray(h * hd), 3 * C, k1.subarray(block), T, v1.subarray(block), hd, full.subarray(h * hd), C, heap.allocFloats(n * n), n, hd, scale);
+      const block = C * P + h * hd * P;
+      headForward(fast, qkv.subarray(h * hd), 3 * C, { panels: k1.subarray(block) }, v1.subarray(block), hd, full.subarray(h * hd), C, heap.allocFloats(n * n), n, hd, scale);
     }
     picks.forEach((p, r) => expect(maxAbsDiff(full.subarray(p * C, (p + 1) * C), a1.subarray(r * C, (r + 1) * C))).toBeLessThan(1e-5));
   });
