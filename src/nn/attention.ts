@@ -37,7 +37,7 @@ export interface KvCache {
   readonly values: readonly Float32Array[];
 }
 
-/** Query rows per matmul call: the causal mask skips whole blocks of keys beyond a block's last row. */
+/** Query rows per matmul call of the attention backward: the causal mask skips whole blocks of keys past a block's last row. */
 export const ROW_BLOCK = 16;
 
 /** out(cols, rows) = x^T where x is (rows, cols) with row stride `stride`. */
@@ -51,21 +51,13 @@ export function transposeStrided(out: Float32Array, x: Float32Array, rows: numbe
 export type KeysT = { readonly rows: Float32Array; readonly ld: number } | { readonly panels: Float32Array };
 
 /**
- * One head of one sequence of n rows, as matmuls: probs(n, n) = causalSoftmax(scale * q . k^T), then
- * out(n, hd) = probs . v; q rows have stride qStride, v rows have stride ldv, out rows stride outStride.
+ * One head of one sequence of n rows: probs(n, n) = causalSoftmax(scale * q . k^T), then out(n, hd) =
+ * probs . v; q rows have stride qStride, v rows have stride ldv, out rows stride outStride.
  */
 export function headForward(kernels: Kernels, q: Float32Array, qStride: number, kT: KeysT, v: Float32Array, ldv: number,
   out: Float32Array, outStride: number, probs: Float32Array, n: number, hd: number, scale: number): void {
-  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
-    const rows = Math.min(ROW_BLOCK, n - i0);
-    if ("panels" in kT) kernels.gemmPanels(probs.subarray(i0 * n), n, q.subarray(i0 * qStride), qStride, 1, kT.panels, 8 * hd, rows, i0 + rows, hd, false);
-    else kernels.gemm(probs.subarray(i0 * n), n, q.subarray(i0 * qStride), qStride, 1, kT.rows, kT.ld, rows, i0 + rows, hd, false);
-  }
-  kernels.causalSoftmax(probs, n, n, n, scale);
-  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
-    const rows = Math.min(ROW_BLOCK, n - i0);
-    kernels.gemm(out.subarray(i0 * outStride), outStride, probs.subarray(i0 * n), n, 1, v, ldv, rows, hd, i0 + rows, false);
-  }
+  if ("panels" in kT) kernels.causalAttention(out, outStride, q, qStride, kT.panels, 8, 8 * hd, v, ldv, probs, n, hd, scale);
+  else kernels.causalAttention(out, outStride, q, qStride, kT.rows, kT.ld, 8, v, ldv, probs, n, hd, scale);
 }
 
 export function attendSequences(kernels: Kernels, model: ModelViews, packing: Packing, workspace: Workspace): AttentionStep {

@@ -130,6 +130,18 @@ export const referenceKernels: Kernels = {
     }
   },
 
+  causalAttention(out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale) {
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j <= i; j++) {
+        let dot = 0;
+        for (let d = 0; d < hd; d++) dot += q[i * qStride + d]! * kT[Math.floor(j / 8) * kPanel + d * ldk + (j % 8)]!;
+        probs[i * n + j] = dot;
+      }
+    }
+    referenceKernels.causalSoftmax(probs, n, n, n, scale);
+    gemm(out, outStride, probs, n, 1, v, ldv, n, hd, n, false);
+  },
+
   storeKeysValues(keys, values, qkv, rows, firstPos, contextLength, dModel, heads) {
     const hd = dModel / heads;
     const block = hd * cachePositions(contextLength);

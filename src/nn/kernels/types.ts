@@ -23,6 +23,14 @@ export interface Kernels {
    * (each panel a contiguous row-major (k, 8) block; the last one padded to 8 columns).
    */
   gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, panelStride: number, m: number, n: number, k: number, accumulate: boolean): void;
+  /**
+   * Whole-sequence causal attention of one head over n rows, in blocks of 16 query rows: probs (n, n) =
+   * causalSoftmax(scale * q . k^T) (zeros above the diagonal), out (n, hd) = probs . v. q rows have stride
+   * qStride, v rows ldv, out rows outStride; k^T element (d, j) is at kT[(j / 8) kPanel + d ldk + j % 8]
+   * (a row-major k^T: kPanel = 8; KV-cache panels: ldk = 8, kPanel = 8 hd).
+   */
+  causalAttention(out: Float32Array, outStride: number, q: Float32Array, qStride: number, kT: Float32Array, ldk: number, kPanel: number,
+    v: Float32Array, ldv: number, probs: Float32Array, n: number, hd: number, scale: number): void;
   /** Causal softmax in place on (rows, ld) scores: row i keeps columns 0..i (times scale), the rest of its `cols` become 0. */
   causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
   /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */

@@ -27,6 +27,8 @@ interface KernelExports {
   rope(x: Ptr, rows: number, rowStride: number, vectors: number, headDim: number, cos: Ptr, sin: Ptr, positions: Ptr, inverse: number): void;
   swigluForward(h: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
   swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
+  causalAttention(out: Ptr, outStride: number, q: Ptr, qStride: number, kT: Ptr, ldk: number, kPanel: number, v: Ptr, ldv: number, probs: Ptr,
+    n: number, hd: number, scale: number): void;
   storeKeysValues(keys: Ptr, values: Ptr, qkv: Ptr, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
   cachedAttention(att: Ptr, qkv: Ptr, rows: number, positions: Ptr, slots: Ptr, keys: Ptr, values: Ptr, contextLength: number, dModel: number, heads: number,
     scale: number, scratch: Ptr): void;
@@ -118,6 +120,8 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
       w.rope(x.byteOffset, rows, rowStride, vectors, headDim, cos.byteOffset, sin.byteOffset, positions.byteOffset, inverse ? 1 : 0),
     swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
     swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
+    causalAttention: (out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale) =>
+      w.causalAttention(out.byteOffset, outStride, q.byteOffset, qStride, kT.byteOffset, ldk, kPanel, v.byteOffset, ldv, probs.byteOffset, n, hd, scale),
     storeKeysValues: (keys, values, qkv, rows, firstPos, contextLength, dModel, heads) =>
       w.storeKeysValues(keys.byteOffset, values.byteOffset, qkv.byteOffset, rows, firstPos, contextLength, dModel, heads),
     cachedAttention: (att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) =>

@@ -12,8 +12,28 @@
 //   values (P, headDim): value of position j in row j.
 // A slot holds dModel * P floats of each; head h's blocks start at h * headDim * P.
 
-import { madd } from "./matmul";
-import { softmaxRow } from "./layers";
+import { madd, matmul } from "./matmul";
+import { causalSoftmaxFrom, softmaxRow } from "./layers";
+
+/** Query rows per block of the whole-sequence attention: the causal mask skips keys past a block's last row. */
+const ROW_BLOCK: i32 = 16;
+
+/**
+ * Whole-sequence causal attention of one head (training, scoring, prefill), in blocks of ROW_BLOCK query
+ * rows: probs rows = causalSoftmax(scale * q . k^T) (the full (n, n) matrix is written, zeros above the
+ * diagonal, for the backward pass), out rows = probs . v. k^T element (d, j) is at
+ * kT[(j / 8) * kPanel + d * ldk + j % 8] (row-major: kPanel = 8; cache panels: ldk = 8, kPanel = 8 hd).
+ */
+export function causalAttention(out: usize, outStride: i32, q: usize, qStride: i32, kT: usize, ldk: i32, kPanel: i32, v: usize, ldv: i32,
+  probs: usize, n: i32, hd: i32, scale: f32): void {
+  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
+    const rows = min(ROW_BLOCK, n - i0);
+    const p = probs + ((<usize>i0 * n) << 2);
+    matmul(p, q + ((<usize>i0 * qStride) << 2), kT, rows, i0 + rows, hd, qStride, 1, ldk, n, 0, kPanel);
+    causalSoftmaxFrom(p, n, i0, rows, n, scale);
+    matmul(out + ((<usize>i0 * outStride) << 2), p, v, rows, hd, i0 + rows, n, 1, ldv, outStride, 0, 8);
+  }
+}
 
 @inline function cachePositions(contextLength: i32): i32 {
   return (contextLength + 7) & ~7;

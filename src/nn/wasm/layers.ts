@@ -226,10 +226,15 @@ export function swigluBackward(dGateUp: usize, dh: usize, gateUp: usize, rows: i
  * and normalised; columns i+1..cols-1 are set to 0.
  */
 export function causalSoftmax(s: usize, ld: i32, rows: i32, cols: i32, scale: f32): void {
+  causalSoftmaxFrom(s, ld, 0, rows, cols, scale);
+}
+
+/** causalSoftmax for rows first..first+rows-1 of the scores, the block starting at s (row `first`). */
+@inline export function causalSoftmaxFrom(s: usize, ld: i32, first: i32, rows: i32, cols: i32, scale: f32): void {
   const sv = f32x4.splat(scale);
   for (let i = 0; i < rows; i++) {
     const row = s + ((<usize>i * ld) << 2);
-    const n = i + 1;
+    const n = first + i + 1;
     const n4 = n & ~3;
     let mv = f32x4.splat(-Infinity);
     for (let j = 0; j < n4; j += 4) {

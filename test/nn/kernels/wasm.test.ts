@@ -148,6 +148,19 @@ describe("wasm kernels", () => {
     picks.forEach((p, r) => expect(maxAbsDiff(full.subarray(p * C, (p + 1) * C), a1.subarray(r * C, (r + 1) * C))).toBeLessThan(1e-5));
   });
 
+  it("whole-sequence causal attention agrees (row-major k^T; blocks of 16 rows with a tail)", () => {
+    const n = 37, hd = 8, ldk = n + 3, qStride = 3 * hd, scale = 0.3;
+    const q = onHeap(randomArray(n * qStride, 22, 2));
+    const kT = onHeap(randomArray(hd * ldk, 23, 2));
+    const v = onHeap(randomArray(n * hd, 24));
+    const [o1, o2, p1, p2] = [heap.allocFloats(n * hd), heap.allocFloats(n * hd), onHeap(randomArray(n * n, 25)), onHeap(randomArray(n * n, 25))];
+    fast.causalAttention(o1, hd, q, qStride, kT, ldk, 8, v, hd, p1, n, hd, scale);
+    ref.causalAttention(o2, hd, q, qStride, kT, ldk, 8, v, hd, p2, n, hd, scale);
+    expect(maxAbsDiff(p1, p2)).toBeLessThan(1e-6);
+    expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
+    expect(p1[5 * n + 6]).toBe(0); // above the diagonal
+  });
+
   it.each([false, true])("token log-probs, entropy and the logits gradient agree (entropy term: %s)", (withEntropy) => {
     const rows = 6, vocab = 23;
     const logits = randomArray(rows * vocab, 21, 4);
