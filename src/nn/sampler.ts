@@ -15,35 +15,40 @@ export interface Choice {
   readonly samplingLogprob: number;
 }
 
-/** Largest value of the first `count` entries. */
-function maxOf(values: Float32Array, count: number): number {
-  let max = -Infinity;
-  for (let i = 0; i < count; i++) max = Math.max(max, values[i]!);
-  return max;
+/**
+ * What a draw needs from one row of logits: the unnormalised sampling weights w_i = exp((l_i - max) / T)
+ * (T = 1 when greedy), their sum, and the model's log-sum-exp at temperature 1. The samplingWeights kernel
+ * computes the same for a batch of rows (float32); `prepareRow` is the float64 definition.
+ */
+export interface PreparedRow {
+  readonly weights: ArrayLike<number>;
+  readonly sum: number;
+  readonly modelLse: number;
 }
 
-/** Per-thread buffer of exp((logit - max) / temperature), grown as needed. */
-let weights = new Float64Array(0);
-
-export function chooseToken(logits: Float32Array, params: SamplingParams, rng: Rng): Choice {
+export function prepareRow(logits: Float32Array, temperature: number): PreparedRow {
   const V = logits.length;
-  const max = maxOf(logits, V);
+  let max = -Infinity;
+  for (let i = 0; i < V; i++) max = Math.max(max, logits[i]!);
+  const t = temperature > 0 ? temperature : 1;
+  const weights = new Float64Array(V);
   let modelSum = 0;
-  for (let i = 0; i < V; i++) modelSum += Math.exp(logits[i]! - max);
-  const modelLse = max + Math.log(modelSum);
+  let sum = 0;
+  for (let i = 0; i < V; i++) {
+    const e = Math.exp(logits[i]! - max);
+    modelSum += e;
+    sum += weights[i] = t === 1 ? e : Math.exp((logits[i]! - max) / t);
+  }
+  return { weights, sum, modelLse: max + Math.log(modelSum) };
+}
+
+export function chooseToken(logits: Float32Array, params: SamplingParams, rng: Rng, prepared: PreparedRow = prepareRow(logits, params.temperature)): Choice {
+  const V = logits.length;
+  const { weights, sum, modelLse } = prepared;
   if (params.temperature === 0) {
     let best = 0;
     for (let i = 1; i < V; i++) if (logits[i]! > logits[best]!) best = i;
     return { token: best, logprob: logits[best]! - modelLse, samplingLogprob: 0 };
-  }
-  // Unnormalised sampling weights w_i = exp(l_i / T - max / T) (max / T is the largest l_i / T).
-  if (weights.length < V) weights = new Float64Array(V);
-  const t = params.temperature;
-  let sum = 0;
-  if (t === 1) {
-    for (let i = 0; i < V; i++) sum += weights[i] = Math.exp(logits[i]! - max);
-  } else {
-    for (let i = 0; i < V; i++) sum += weights[i] = Math.exp(logits[i]! / t - max / t);
   }
   const logProb = (i: number): number => Math.log(weights[i]! / sum);
   if (params.topP >= 1) {

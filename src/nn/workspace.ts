@@ -33,6 +33,8 @@ export interface Workspace {
   readonly xnF: Float32Array; // (R, C) after model.norm
   readonly rstdF: Float32Array; // (R)
   readonly logits: Float32Array; // (R, V); the backward pass overwrites it with dlogits
+  readonly sampleWeights: Float32Array; // (R, V) sampling weights of each row's logits
+  readonly sampleStats: Float32Array; // (R, 2) log-sum-exp of the logits, sum of the weights
   readonly logprobs: Float32Array; // (R) log p(target)
   readonly entropy: Float32Array; // (R)
   readonly coefficients: Float32Array; // (R) c_t of the backward pass
@@ -50,7 +52,7 @@ export interface Workspace {
 function floatsPerRow(config: ModelConfig): number {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const perLayer = 8 * C + 3 * F + 2;
-  return config.layers * perLayer + 2 * C + 1 + V + 4 + 7 * C + 3 * F;
+  return config.layers * perLayer + 2 * C + 1 + 2 * V + 2 + 4 + 7 * C + 3 * F;
 }
 
 export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
@@ -70,7 +72,7 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
   return {
     rowCapacity: rows, probsCapacity: probs, floats, ints,
     tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows), slots: ints.subarray(3 * rows, 4 * rows),
-    layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V),
+    layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V), sampleWeights: take(rows * V), sampleStats: take(rows * 2),
     logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
     dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F),
     scratch: take(T * headDim(config) + 8),

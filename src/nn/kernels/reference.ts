@@ -2,6 +2,7 @@
 // the WebAssembly kernels (src/nn/wasm/*.ts) must compute; the tests compare the two. Arithmetic is float32
 // storage with float64 accumulation inside a row, so results differ from the fast path by rounding only.
 import { logitsGradient, tokenLogprobs } from "../loss.js";
+import { prepareRow } from "../sampler.js";
 import { cachePositions, type Kernels } from "./types.js";
 
 function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void {
@@ -127,6 +128,15 @@ export const referenceKernels: Kernels = {
         dGateUp[r * 2 * hidden + i] = d * u * s * (1 + g * (1 - s));
         dGateUp[r * 2 * hidden + hidden + i] = d * g * s;
       }
+    }
+  },
+
+  samplingWeights(weights, stats, logits, rows, vocab, temperature) {
+    for (let r = 0; r < rows; r++) {
+      const row = prepareRow(logits.subarray(r * vocab, (r + 1) * vocab), temperature);
+      weights.set(row.weights, r * vocab);
+      stats[2 * r] = row.modelLse;
+      stats[2 * r + 1] = row.sum;
     }
   },
 

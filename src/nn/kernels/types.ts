@@ -35,6 +35,11 @@ export interface Kernels {
   causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
   /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */
   causalSoftmaxBackward(d: Float32Array, probs: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
+  /**
+   * What sampling needs per row of logits (rows, vocab): weights (rows, vocab) = exp((logits - rowmax) /
+   * temperature), stats (rows, 2) = [log-sum-exp of the row, sum of its weights] (src/nn/sampler.ts).
+   */
+  samplingWeights(weights: Float32Array, stats: Float32Array, logits: Float32Array, rows: number, vocab: number, temperature: number): void;
   /** Per row of logits (rows, vocab): logprobs = log p(target) (0 when target is -1), entropy of the row. */
   tokenLogprobs(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, logprobs: Float32Array, entropy: Float32Array): void;
   /** Overwrites logits with dloss/dlogits of loss = -(sum c log p(y) + sum e H) / normaliser (src/nn/loss.ts). */

@@ -33,6 +33,7 @@ interface KernelExports {
   cachedAttention(att: Ptr, qkv: Ptr, rows: number, positions: Ptr, slots: Ptr, keys: Ptr, values: Ptr, contextLength: number, dModel: number, heads: number,
     scale: number, scratch: Ptr): void;
   causalSoftmax(s: Ptr, ld: number, rows: number, cols: number, scale: number): void;
+  samplingWeights(weights: Ptr, stats: Ptr, logits: Ptr, rows: number, vocab: number, temperature: number): void;
   tokenLogprobs(logits: Ptr, targets: Ptr, rows: number, vocab: number, logprobs: Ptr, entropy: Ptr): void;
   logitsGradient(logits: Ptr, targets: Ptr, rows: number, vocab: number, coefficients: Ptr, entropyCoefficients: Ptr, normaliser: number): void;
   causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number): void;
@@ -129,6 +130,8 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
     gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0, 8),
     gemmPanels: (out, ldc, a, ars, acs, b, panelStride, m, n, k, accumulate) =>
       w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, 8, ldc, accumulate ? 1 : 0, panelStride),
+    samplingWeights: (weights, stats, logits, rows, vocab, temperature) =>
+      w.samplingWeights(weights.byteOffset, stats.byteOffset, logits.byteOffset, rows, vocab, temperature),
     tokenLogprobs: (logits, targets, rows, vocab, logprobs, entropy) =>
       w.tokenLogprobs(logits.byteOffset, targets.byteOffset, rows, vocab, logprobs.byteOffset, entropy.byteOffset),
     logitsGradient: (logits, targets, rows, vocab, coefficients, entropyCoefficients, normaliser) =>

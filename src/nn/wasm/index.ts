@@ -6,3 +6,4 @@ export { matmul, setScratch, SCRATCH_BYTES } from "./matmul";
 export { rmsnormForward, rmsnormBackward, rope, swigluForward, swigluBackward, causalSoftmax, causalSoftmaxBackward } from "./layers";
 export { storeKeysValues, cachedAttention, causalAttention } from "./attention";
 export { tokenLogprobs, logitsGradient } from "./loss";
+export { samplingWeights } from "./sampling";

@@ -180,6 +180,17 @@ describe("wasm kernels", () => {
     expect(Array.from(l1.subarray(4 * vocab, 5 * vocab)).every((x) => x === 0)).toBe(true);
   });
 
+  it.each([1, 0.7])("sampling weights and log-sum-exp agree (temperature %f)", (temperature) => {
+    const rows = 3, vocab = 23;
+    const logits = onHeap(randomArray(rows * vocab, 26, 6));
+    const [w1, w2, s1, s2] = [heap.allocFloats(rows * vocab), heap.allocFloats(rows * vocab), heap.allocFloats(2 * rows), heap.allocFloats(2 * rows)];
+    fast.samplingWeights(w1, s1, logits, rows, vocab, temperature);
+    ref.samplingWeights(w2, s2, logits, rows, vocab, temperature);
+    expect(maxAbsDiff(w1, w2)).toBeLessThan(1e-6);
+    expect(maxAbsDiff(s1, s2)).toBeLessThan(1e-5);
+    expect(Math.max(...Array.from(w1.subarray(0, vocab)))).toBe(1); // the row maximum has weight exp(0)
+  });
+
   it("strided gemm and the causal softmax kernels agree", () => {
     const [m, n, k, ars, acs, ldb, ldc] = [13, 11, 9, 2, 31, 15, 14];
     const a = onHeap(randomArray(m * ars + k * acs, 16));
