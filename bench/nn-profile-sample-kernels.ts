@@ -41,6 +41,8 @@ const kernels: Kernels = {
   rmsnormForward: timed("rmsnorm", base.rmsnormForward, () => ""),
   rope: timed("rope", base.rope, () => ""),
   cachedAttention: timed("cachedAttention", base.cachedAttention, () => ""),
+  samplingWeights: timed("samplingWeights", base.samplingWeights, () => ""),
+  causalAttention: timed("causalAttention", base.causalAttention, () => ""),
   storeKeysValues: timed("storeKeysValues", base.storeKeysValues, () => ""),
 };
 const rng = createRng(3);

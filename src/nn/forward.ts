@@ -35,8 +35,12 @@ export function linear(kernels: Kernels, out: Float32Array, x: Float32Array, wT:
   kernels.gemmPanels(out, n, x, k, 1, wT, 8 * k, rows, n, k, accumulate);
 }
 
-/** One block over `rows` rows: reads a.xIn, writes the block's output stream into xOut. */
-export function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, xOut: Float32Array, workspace: Workspace, rows: number, attend: AttentionStep): void {
+/**
+ * One block over `rows` rows: reads a.xIn, writes the block's output stream into xOut. Without
+ * `forBackward` (sampling), the gate/up activations are not kept: the MLP's first half runs fused.
+ */
+export function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, xOut: Float32Array, workspace: Workspace, rows: number, attend: AttentionStep,
+  forBackward = true): void {
   const { dModel: C, hiddenSize: F, heads: H, normEps } = model.config;
   const w = model.weights.layers[layer]!;
   const t = model.transposed.layers[layer]!;
@@ -47,19 +51,25 @@ export function block(kernels: Kernels, model: ModelViews, layer: number, a: Lay
   a.xMid.set(a.xIn.subarray(0, rows * C));
   linear(kernels, a.xMid, a.att, t.o, rows, C, C, true);
   kernels.rmsnormForward(a.xn2, a.rstd2, a.xMid, w.mlpNorm, rows, C, normEps);
-  linear(kernels, a.gateUp, a.xn2, t.gateUp, rows, 2 * F, C, false);
-  kernels.swigluForward(a.h, a.gateUp, rows, F);
+  if (!forBackward && F % 8 === 0 && C <= 256) kernels.linearSwiglu(a.h, a.xn2, t.gateUp, rows, F, C);
+  else {
+    linear(kernels, a.gateUp, a.xn2, t.gateUp, rows, 2 * F, C, false);
+    kernels.swigluForward(a.h, a.gateUp, rows, F);
+  }
   xOut.set(a.xMid.subarray(0, rows * C));
   linear(kernels, xOut, a.h, t.down, rows, C, F, true);
 }
 
-/** Runs the blocks over rows whose tokens and positions are in the workspace; returns the final stream. */
-export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep): Float32Array {
+/**
+ * Runs the blocks over rows whose tokens and positions are in the workspace; returns the final stream.
+ * `forBackward` false (sampling) skips keeping what only the backward pass reads.
+ */
+export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep, forBackward = true): Float32Array {
   embedTokens(model, workspace, rows);
   const L = model.config.layers;
   for (let l = 0; l < L; l++) {
     const out = l + 1 < L ? workspace.layers[l + 1]!.xIn : workspace.xOut;
-    block(kernels, model, l, workspace.layers[l]!, out, workspace, rows, attend);
+    block(kernels, model, l, workspace.layers[l]!, out, workspace, rows, attend, forBackward);
   }
   return workspace.xOut;
 }

@@ -72,7 +72,7 @@ export function generateShard(kernels: Kernels, model: ModelViews, workspace: Wo
       workspace.tokens[r] = out.tokens[out.tokens.length - 1]!;
       workspace.positions[r] = prompts[s]!.length + out.tokens.length - 1;
     });
-    forwardBlocks(kernels, model, workspace, active.length, attendCache(kernels, model, workspace, cache, active));
+    forwardBlocks(kernels, model, workspace, active.length, attendCache(kernels, model, workspace, cache, active), false);
     const step = head(active.length);
     active = active.filter((s, r) => pick(results[s]!, ...step(r), options, rngs[s]!, prompts[s]!.length + results[s]!.tokens.length, T));
   }

@@ -32,7 +32,7 @@ export function prefill(kernels: Kernels, model: ModelViews, workspace: Workspac
   const rows = packing.lengths.reduce((sum, n) => sum + n, 0);
   embedTokens(model, workspace, rows);
   const attend = attendAndCache(kernels, model, workspace, packing, cache, slots);
-  for (let l = 0; l + 1 < L; l++) block(kernels, model, l, workspace.layers[l]!, workspace.layers[l + 1]!.xIn, workspace, rows, attend);
+  for (let l = 0; l + 1 < L; l++) block(kernels, model, l, workspace.layers[l]!, workspace.layers[l + 1]!.xIn, workspace, rows, attend, false);
   const last = workspace.layers[L - 1]!;
   cacheKeysValues(kernels, model, L - 1, last, workspace, rows, packing, cache, slots);
   packing.lengths.forEach((n, s) => {
@@ -41,6 +41,6 @@ export function prefill(kernels: Kernels, model: ModelViews, workspace: Workspac
     workspace.positions[s] = n - 1;
   });
   // The decoding step recomputes the last rows' keys and values (bit-identical: matmul rows are independent).
-  block(kernels, model, L - 1, last, workspace.xOut, workspace, packing.lengths.length, attendCache(kernels, model, workspace, cache, slots));
+  block(kernels, model, L - 1, last, workspace.xOut, workspace, packing.lengths.length, attendCache(kernels, model, workspace, cache, slots), false);
   return workspace.xOut;
 }

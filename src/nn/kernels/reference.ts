@@ -118,6 +118,12 @@ export const referenceKernels: Kernels = {
     }
   },
 
+  linearSwiglu(h, x, wT, rows, hidden, k) {
+    const gateUp = new Float32Array(rows * 2 * hidden);
+    gemmPanels(gateUp, 2 * hidden, x, k, 1, wT, 8 * k, rows, 2 * hidden, k, false);
+    referenceKernels.swigluForward(h, gateUp, rows, hidden);
+  },
+
   swigluBackward(dGateUp, dh, gateUp, rows, hidden) {
     for (let r = 0; r < rows; r++) {
       for (let i = 0; i < hidden; i++) {

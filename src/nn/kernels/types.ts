@@ -57,6 +57,12 @@ export interface Kernels {
   rope(x: Float32Array, rows: number, rowStride: number, vectors: number, headDim: number, cos: Float32Array, sin: Float32Array, positions: Int32Array, inverse: boolean): void;
   /** h(rows, hidden) = silu(gate) * up; gateUp(rows, 2 hidden) holds gate then up. */
   swigluForward(h: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
+  /**
+   * Inference MLP input: h(rows, hidden) = silu(x . Wg^T) * (x . Wu^T) without storing the gate/up
+   * activations; x is (rows, k), W^T (k, 2 hidden) gate then up columns in 8-column panels (panel stride
+   * 8 k). Bit-identical to gemmPanels then swigluForward. Requires hidden % 8 == 0 and k <= 256.
+   */
+  linearSwiglu(h: Float32Array, x: Float32Array, wT: Float32Array, rows: number, hidden: number, k: number): void;
   /** dGateUp(rows, 2 hidden) from dh(rows, hidden). */
   swigluBackward(dGateUp: Float32Array, dh: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
   /**

@@ -26,6 +26,7 @@ interface KernelExports {
   rmsnormBackward(dx: Ptr, dweight: Ptr, dout: Ptr, x: Ptr, weight: Ptr, rstd: Ptr, rows: number, dim: number): void;
   rope(x: Ptr, rows: number, rowStride: number, vectors: number, headDim: number, cos: Ptr, sin: Ptr, positions: Ptr, inverse: number): void;
   swigluForward(h: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
+  linearSwiglu(h: Ptr, x: Ptr, wT: Ptr, m: number, hidden: number, k: number, panelStride: number): void;
   swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
   causalAttention(out: Ptr, outStride: number, q: Ptr, qStride: number, kT: Ptr, ldk: number, kPanel: number, v: Ptr, ldv: number, probs: Ptr,
     n: number, hd: number, scale: number): void;
@@ -120,6 +121,7 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
     rope: (x, rows, rowStride, vectors, headDim, cos, sin, positions, inverse) =>
       w.rope(x.byteOffset, rows, rowStride, vectors, headDim, cos.byteOffset, sin.byteOffset, positions.byteOffset, inverse ? 1 : 0),
     swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
+    linearSwiglu: (h, x, wT, rows, hidden, k) => w.linearSwiglu(h.byteOffset, x.byteOffset, wT.byteOffset, rows, hidden, k, 8 * k),
     swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
     causalAttention: (out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale) =>
       w.causalAttention(out.byteOffset, outStride, q.byteOffset, qStride, kT.byteOffset, ldk, kPanel, v.byteOffset, ldv, probs.byteOffset, n, hd, scale),

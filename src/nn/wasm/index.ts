@@ -7,3 +7,4 @@ export { rmsnormForward, rmsnormBackward, rope, swigluForward, swigluBackward, c
 export { storeKeysValues, cachedAttention, causalAttention } from "./attention";
 export { tokenLogprobs, logitsGradient } from "./loss";
 export { samplingWeights } from "./sampling";
+export { linearSwiglu } from "./mlp";

@@ -145,7 +145,7 @@ export function rope(x: usize, rows: i32, rowStride: i32, vectors: i32, headDim:
 }
 
 /** silu(g) * u and its parts on 4 lanes: s = sigmoid(g). */
-@inline function sigmoid4(g: v128): v128 {
+@inline export function sigmoid4(g: v128): v128 {
   return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), exp4(f32x4.neg(g))));
 }
 

@@ -29,12 +29,12 @@
   return f32x4.add(c, f32x4.mul(a, b));
 }
 
-const KC: i32 = 256;
-const MC: i32 = 64;
+export const KC: i32 = 256;
+export const MC: i32 = 64;
 /** Bytes of the per-thread scratch the kernels need (the packed A panels). */
 export const SCRATCH_BYTES: i32 = MC * KC * 4;
 
-let scratch: usize = 0;
+export let scratch: usize = 0;
 
 /** Gives this instance (this thread) its scratch area of SCRATCH_BYTES. */
 export function setScratch(pointer: usize): void {
@@ -87,7 +87,7 @@ export function setScratch(pointer: usize): void {
 }
 
 /** Packs `tiles` 4-row panels of A (rows from a, stride rs; k values, stride cs) into the scratch. */
-function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
+export function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
   let out = scratch;
   for (let t = 0; t < tiles; t++) {
     let pa = a + <usize>(4 * t) * rs;

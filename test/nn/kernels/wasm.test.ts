@@ -62,6 +62,21 @@ describe("wasm kernels", () => {
     }
   });
 
+  it.each([[8, 16, 128], [13, 24, 40]])("linearSwiglu equals gemmPanels then swigluForward, bit for bit (rows=%i hidden=%i k=%i)", (rows, hidden, k) => {
+    const x = onHeap(randomArray(rows * k, 27));
+    const w = randomArray(2 * hidden * k, 28, 0.3);
+    const wT = heap.allocFloats(k * 2 * hidden);
+    transposeToPanels(wT, w, 2 * hidden, k);
+    for (const kernels of [fast, ref]) {
+      const gateUp = heap.allocFloats(rows * 2 * hidden);
+      const [expected, got] = [heap.allocFloats(rows * hidden), heap.allocFloats(rows * hidden)];
+      kernels.gemmPanels(gateUp, 2 * hidden, x, k, 1, wT, 8 * k, rows, 2 * hidden, k, false);
+      kernels.swigluForward(expected, gateUp, rows, hidden);
+      kernels.linearSwiglu(got, x, wT, rows, hidden, k);
+      expect(Array.from(got)).toEqual(Array.from(expected));
+    }
+  });
+
   it("matmul rows do not depend on the other rows in the call (bit-identical)", () => {
     const m = 11, n = 21, k = 300;
     const a = onHeap(randomArray(m * k, 5));
