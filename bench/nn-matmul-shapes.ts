@@ -42,6 +42,7 @@ const kernels: Kernels = {
   matmul: timed("matmul", base.matmul, (_o, _a, _b, m, n, k) => `${m}x${n}x${k}`),
   matmulTransposedA: timed("matmulTA", base.matmulTransposedA, (_o, _a, _b, m, n, k) => `${m}x${n}x${k}`),
   gemm: timed("gemm", base.gemm, (_o, _l, _a, _ars, acs) => (acs === 1 ? "attnNN" : "attnTN")),
+  gemmPanels: timed("linear", base.gemmPanels, (_o, _l, _a, _ars, _acs, _b, _ps, m, n, k) => `${m}x${n}x${k}`),
   causalSoftmax: timed("softmax", base.causalSoftmax, () => ""),
   causalSoftmaxBackward: timed("softmaxBack", base.causalSoftmaxBackward, () => ""),
   swigluForward: timed("swiglu", base.swigluForward, () => ""),

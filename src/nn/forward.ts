@@ -30,47 +30,46 @@ export function embedTokens(model: ModelViews, workspace: Workspace, rows: numbe
   }
 }
 
+/** out(rows, n) (+)= x(rows, k) . W^T, with W^T in 8-column panels (params.ts). */
+export function linear(kernels: Kernels, out: Float32Array, x: Float32Array, wT: Float32Array, rows: number, n: number, k: number, accumulate: boolean): void {
+  kernels.gemmPanels(out, n, x, k, 1, wT, 8 * k, rows, n, k, accumulate);
+}
+
 /**
- * One block over `rows` rows. With `keep` (ascending row indices), only those rows go on past attention:
- * they are moved to the front and the residual/MLP half runs on them alone (prefill needs every row's keys
- * and values but only the last row's output). This overwrites xIn and att, so no backward after it.
+ * One block over `rows` rows: reads a.xIn, writes the block's output stream into xOut. Without
+ * `forBackward` (sampling), the gate/up activations are not kept: the MLP's first half runs fused.
  */
-function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, xOut: Float32Array, workspace: Workspace, rows: number, attend: AttentionStep,
-  keep?: readonly number[]): void {
+export function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, xOut: Float32Array, workspace: Workspace, rows: number, attend: AttentionStep,
+  forBackward = true): void {
   const { dModel: C, hiddenSize: F, heads: H, normEps } = model.config;
   const w = model.weights.layers[layer]!;
   const t = model.transposed.layers[layer]!;
-  const hd = C / H;
   kernels.rmsnormForward(a.xn1, a.rstd1, a.xIn, w.attnNorm, rows, C, normEps);
-  kernels.matmul(a.qkv, a.xn1, t.qkv, rows, 3 * C, C, false);
-  kernels.rope(a.qkv, rows, 3 * C, 2 * H, hd, model.cos, model.sin, workspace.positions, false);
+  linear(kernels, a.qkv, a.xn1, t.qkv, rows, 3 * C, C, false);
+  kernels.rope(a.qkv, rows, 3 * C, 2 * H, C / H, model.cos, model.sin, workspace.positions, false);
   attend(layer, a, rows);
-  if (keep !== undefined) {
-    keep.forEach((row, i) => {
-      a.xIn.copyWithin(i * C, row * C, (row + 1) * C);
-      a.att.copyWithin(i * C, row * C, (row + 1) * C);
-    });
-    rows = keep.length;
-  }
   a.xMid.set(a.xIn.subarray(0, rows * C));
-  kernels.matmul(a.xMid, a.att, t.o, rows, C, C, true);
+  linear(kernels, a.xMid, a.att, t.o, rows, C, C, true);
   kernels.rmsnormForward(a.xn2, a.rstd2, a.xMid, w.mlpNorm, rows, C, normEps);
-  kernels.matmul(a.gateUp, a.xn2, t.gateUp, rows, 2 * F, C, false);
-  kernels.swigluForward(a.h, a.gateUp, rows, F);
+  if (!forBackward && F % 8 === 0 && C <= 256) kernels.linearSwiglu(a.h, a.xn2, t.gateUp, rows, F, C);
+  else {
+    linear(kernels, a.gateUp, a.xn2, t.gateUp, rows, 2 * F, C, false);
+    kernels.swigluForward(a.h, a.gateUp, rows, F);
+  }
   xOut.set(a.xMid.subarray(0, rows * C));
-  kernels.matmul(xOut, a.h, t.down, rows, C, F, true);
+  linear(kernels, xOut, a.h, t.down, rows, C, F, true);
 }
 
 /**
  * Runs the blocks over rows whose tokens and positions are in the workspace; returns the final stream.
- * `keepRows` (ascending) limits the last block's output to those rows, written to the first rows of xOut.
+ * `forBackward` false (sampling) skips keeping what only the backward pass reads.
  */
-export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep, keepRows?: readonly number[]): Float32Array {
+export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep, forBackward = true): Float32Array {
   embedTokens(model, workspace, rows);
   const L = model.config.layers;
   for (let l = 0; l < L; l++) {
     const out = l + 1 < L ? workspace.layers[l + 1]!.xIn : workspace.xOut;
-    block(kernels, model, l, workspace.layers[l]!, out, workspace, rows, attend, l + 1 === L ? keepRows : undefined);
+    block(kernels, model, l, workspace.layers[l]!, out, workspace, rows, attend, forBackward);
   }
   return workspace.xOut;
 }
@@ -79,6 +78,6 @@ export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Wo
 export function forwardHead(kernels: Kernels, model: ModelViews, workspace: Workspace, x: Float32Array, rows: number): Float32Array {
   const { dModel: C, vocabSize: V, normEps } = model.config;
   kernels.rmsnormForward(workspace.xnF, workspace.rstdF, x, model.weights.finalNorm, rows, C, normEps);
-  kernels.matmul(workspace.logits, workspace.xnF, model.transposed.head, rows, V, C, false);
+  linear(kernels, workspace.logits, workspace.xnF, model.transposed.head, rows, V, C, false);
   return workspace.logits;
 }

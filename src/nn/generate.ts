@@ -3,10 +3,11 @@
 // draws from its own stream seeded by its own seed, and no kernel mixes rows, so a sequence's tokens do not
 // depend on which other sequences share its batch or its thread.
 import { createRng, type Rng } from "../core/rng.js";
-import { attendAndCache, attendCache, packLengths, type KvCache } from "./attention.js";
+import { attendCache, packLengths, type KvCache } from "./attention.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
-import { chooseToken, type SamplingParams } from "./sampler.js";
+import { prefill } from "./prefill.js";
+import { chooseToken, type PreparedRow, type SamplingParams } from "./sampler.js";
 import type { Workspace } from "./workspace.js";
 
 export interface GenerateOptions extends SamplingParams {
@@ -31,8 +32,8 @@ export interface Generated {
  * sequence stops at a stop token, at maxNewTokens, or when it fills the context (prompt + answer <= T, so
  * the whole sequence can still be scored and trained on).
  */
-function pick(out: Generated, logits: Float32Array, options: GenerateOptions, rng: Rng, length: number, contextLength: number): boolean {
-  const choice = chooseToken(logits, options, rng);
+function pick(out: Generated, logits: Float32Array, prepared: PreparedRow, options: GenerateOptions, rng: Rng, length: number, contextLength: number): boolean {
+  const choice = chooseToken(logits, options, rng, prepared);
   out.tokens.push(choice.token);
   out.logprobs.push(choice.logprob);
   out.samplingLogprobs.push(choice.samplingLogprob);
@@ -54,21 +55,26 @@ export function generateShard(kernels: Kernels, model: ModelViews, workspace: Wo
     workspace.tokens.set(p, packing.starts[s]!);
     for (let i = 0; i < p.length; i++) workspace.positions[packing.starts[s]! + i] = i;
   });
-  const rows = packing.lengths.reduce((sum, n) => sum + n, 0);
   const slots = prompts.map((_, s) => s);
-  const lastRows = packing.starts.map((start, s) => start + packing.lengths[s]! - 1);
-  forwardBlocks(kernels, model, workspace, rows, attendAndCache(kernels, model, workspace, packing, cache, slots), lastRows);
-  const logits = forwardHead(kernels, model, workspace, workspace.xOut, prompts.length);
-  let active = slots.filter((s) => pick(results[s]!, logits.subarray(s * V, (s + 1) * V), options, rngs[s]!, prompts[s]!.length, T));
+  prefill(kernels, model, workspace, cache, packing, slots);
+  /** Logits of the first `rows` rows of workspace.xOut, and what sampling needs from them. */
+  const head = (rows: number): ((r: number) => [Float32Array, PreparedRow]) => {
+    const logits = forwardHead(kernels, model, workspace, workspace.xOut, rows);
+    const { sampleWeights: weights, sampleStats: stats } = workspace;
+    kernels.samplingWeights(weights, stats, logits, rows, V, options.temperature > 0 ? options.temperature : 1);
+    return (r) => [logits.subarray(r * V, (r + 1) * V), { weights: weights.subarray(r * V, (r + 1) * V), modelLse: stats[2 * r]!, sum: stats[2 * r + 1]! }];
+  };
+  const first = head(prompts.length);
+  let active = slots.filter((s) => pick(results[s]!, ...first(s), options, rngs[s]!, prompts[s]!.length, T));
   while (active.length > 0) {
     active.forEach((s, r) => {
       const out = results[s]!;
       workspace.tokens[r] = out.tokens[out.tokens.length - 1]!;
       workspace.positions[r] = prompts[s]!.length + out.tokens.length - 1;
     });
-    forwardBlocks(kernels, model, workspace, active.length, attendCache(kernels, model, workspace, cache, active));
-    const stepLogits = forwardHead(kernels, model, workspace, workspace.xOut, active.length);
-    active = active.filter((s, r) => pick(results[s]!, stepLogits.subarray(r * V, (r + 1) * V), options, rngs[s]!, prompts[s]!.length + results[s]!.tokens.length, T));
+    forwardBlocks(kernels, model, workspace, active.length, attendCache(kernels, model, workspace, cache, active), false);
+    const step = head(active.length);
+    active = active.filter((s, r) => pick(results[s]!, ...step(r), options, rngs[s]!, prompts[s]!.length + results[s]!.tokens.length, T));
   }
   return results;
 }

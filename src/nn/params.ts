@@ -1,7 +1,8 @@
 // Parameter layout: every weight of the model lives in one flat Float32Array, in Hugging Face Llama order
 // and names, so that checkpoints are a plain walk over `parameterSpecs` and fused matmuls come for free
 // (q_proj, k_proj, v_proj are adjacent rows: one (3C, C) matrix; gate_proj, up_proj: one (2F, C) matrix).
-// Also: seeded initialisation, the transposed copies the forward matmuls read, and the rotary tables.
+// Also: seeded initialisation, the transposed copies the forward matmuls read (W^T in 8-column panels), and
+// the rotary tables.
 import { createRng } from "../core/rng.js";
 import { headDim, type ModelConfig } from "./config.js";
 
@@ -39,7 +40,11 @@ export interface Weights {
   readonly head: Float32Array;
 }
 
-/** Transposed copies for the forward matmuls: x (R, K) . W^T, with W^T stored (K, N). */
+/**
+ * Transposed copies for the forward matmuls: x (R, K) . W^T, with W^T (K, N) stored in panels of 8 columns
+ * (panel q holds columns 8q..8q+7 as a contiguous (K, 8) block; the last one zero-padded), so that the
+ * matmul streams each panel sequentially (see src/nn/wasm/matmul.ts and Kernels.gemmPanels).
+ */
 export interface TransposedLayer {
   readonly qkv: Float32Array;
   readonly o: Float32Array;
@@ -103,26 +108,34 @@ export function bindWeights(config: ModelConfig, flat: Float32Array): Weights {
   return { flat, embed, layers, finalNorm: view("model.norm.weight"), head: config.tiedEmbeddings ? embed : view("lm_head.weight") };
 }
 
+/** Columns of W^T rounded up to whole 8-column panels. */
+export function panelColumns(n: number): number {
+  return Math.ceil(n / 8) * 8;
+}
+
 /** Floats needed by `bindTransposed`. */
 export function transposedSize(config: ModelConfig): number {
   const { vocabSize: V, dModel: C, hiddenSize: F } = config;
-  return config.layers * (3 * C * C + C * C + 2 * F * C + C * F) + V * C;
+  const p = panelColumns;
+  return config.layers * (C * p(3 * C) + C * p(C) + C * p(2 * F) + F * p(C)) + C * p(V);
 }
 
 export function bindTransposed(config: ModelConfig, flat: Float32Array): Transposed {
   const { vocabSize: V, dModel: C, hiddenSize: F } = config;
   let offset = 0;
   const take = (n: number): Float32Array => flat.subarray(offset, (offset += n));
+  const p = panelColumns;
   const layers: TransposedLayer[] = [];
-  for (let l = 0; l < config.layers; l++) layers.push({ qkv: take(3 * C * C), o: take(C * C), gateUp: take(2 * F * C), down: take(C * F) });
-  return { flat, layers, head: take(V * C) };
+  for (let l = 0; l < config.layers; l++) layers.push({ qkv: take(C * p(3 * C)), o: take(C * p(C)), gateUp: take(C * p(2 * F)), down: take(F * p(C)) });
+  return { flat, layers, head: take(C * p(V)) };
 }
 
-/** out(cols, rows) = in(rows, cols)^T. */
-export function transpose(out: Float32Array, input: Float32Array, rows: number, cols: number): void {
+/** out = in(rows, cols)^T in panels of 8 columns: in[r][c] goes to out[(r / 8) * 8 cols + 8 c + r % 8]. */
+export function transposeToPanels(out: Float32Array, input: Float32Array, rows: number, cols: number): void {
   for (let r = 0; r < rows; r++) {
     const base = r * cols;
-    for (let c = 0; c < cols; c++) out[c * rows + r] = input[base + c] as number;
+    const panel = Math.floor(r / 8) * 8 * cols + (r % 8);
+    for (let c = 0; c < cols; c++) out[panel + 8 * c] = input[base + c] as number;
   }
 }
 
@@ -131,12 +144,12 @@ export function transposeWeights(config: ModelConfig, weights: Weights, out: Tra
   const { vocabSize: V, dModel: C, hiddenSize: F } = config;
   weights.layers.forEach((w, l) => {
     const t = out.layers[l] as TransposedLayer;
-    transpose(t.qkv, w.qkv, 3 * C, C);
-    transpose(t.o, w.o, C, C);
-    transpose(t.gateUp, w.gateUp, 2 * F, C);
-    transpose(t.down, w.down, C, F);
+    transposeToPanels(t.qkv, w.qkv, 3 * C, C);
+    transposeToPanels(t.o, w.o, C, C);
+    transposeToPanels(t.gateUp, w.gateUp, 2 * F, C);
+    transposeToPanels(t.down, w.down, C, F);
   });
-  transpose(out.head, weights.head, V, C);
+  transposeToPanels(out.head, weights.head, V, C);
 }
 
 /**

@@ -6,6 +6,7 @@ import type { ModelConfig } from "./config.js";
 import type { Heap } from "./heap.js";
 import { allocateWorkspace, freeWorkspace, probsSize, type Workspace } from "./workspace.js";
 import type { KvCache } from "./attention.js";
+import { cachePositions } from "./kernels/types.js";
 
 /** [first, end) sequence index ranges, one per shard. */
 export function shardRanges(sequences: number, shards: number): [number, number][] {
@@ -39,7 +40,7 @@ export function ensureCache(heap: Heap, config: ModelConfig, slot: CacheSlot, sl
   const current = slot.cache;
   if (current !== undefined && current.slots >= slots) return current;
   if (current !== undefined) freeCache(heap, current);
-  const size = slots * config.contextLength * config.dModel;
+  const size = slots * cachePositions(config.contextLength) * config.dModel;
   const keys: Float32Array[] = [];
   const values: Float32Array[] = [];
   for (let l = 0; l < config.layers; l++) {

@@ -27,11 +27,14 @@ export interface Workspace {
   readonly tokens: Int32Array; // (R)
   readonly targets: Int32Array; // (R), -1 = no target
   readonly positions: Int32Array; // (R)
+  readonly slots: Int32Array; // (R) KV-cache slot of each row when decoding
   readonly layers: readonly LayerActivations[];
   readonly xOut: Float32Array; // (R, C) final residual stream
   readonly xnF: Float32Array; // (R, C) after model.norm
   readonly rstdF: Float32Array; // (R)
   readonly logits: Float32Array; // (R, V); the backward pass overwrites it with dlogits
+  readonly sampleWeights: Float32Array; // (R, V) sampling weights of each row's logits
+  readonly sampleStats: Float32Array; // (R, 2) log-sum-exp of the logits, sum of the weights
   readonly logprobs: Float32Array; // (R) log p(target)
   readonly entropy: Float32Array; // (R)
   readonly coefficients: Float32Array; // (R) c_t of the backward pass
@@ -42,21 +45,21 @@ export interface Workspace {
   readonly datt: Float32Array; // (R, C)
   readonly dGateUp: Float32Array; // (R, 2F)
   readonly dh: Float32Array; // (R, F)
-  readonly scratch: Float32Array; // (contextLength * headDim) a transposed head of k or v; one attention row when decoding
+  readonly scratch: Float32Array; // (contextLength * headDim + 8) a transposed head of k or v; one attention row when decoding
   readonly scores: Float32Array; // (contextLength, contextLength) attention-weight gradients of one head
 }
 
 function floatsPerRow(config: ModelConfig): number {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const perLayer = 8 * C + 3 * F + 2;
-  return config.layers * perLayer + 2 * C + 1 + V + 4 + 7 * C + 3 * F;
+  return config.layers * perLayer + 2 * C + 1 + 2 * V + 2 + 4 + 7 * C + 3 * F;
 }
 
 export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
-  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + T * T);
-  const ints = heap.allocInts(3 * rows);
+  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * T);
+  const ints = heap.allocInts(4 * rows);
   let offset = 0;
   const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
   const layers: LayerActivations[] = [];
@@ -68,11 +71,11 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
   }
   return {
     rowCapacity: rows, probsCapacity: probs, floats, ints,
-    tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows),
-    layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V),
+    tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows), slots: ints.subarray(3 * rows, 4 * rows),
+    layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V), sampleWeights: take(rows * V), sampleStats: take(rows * 2),
     logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
     dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F),
-    scratch: take(T * headDim(config)),
+    scratch: take(T * headDim(config) + 8),
     scores: take(T * T),
   };
 }

@@ -2,13 +2,24 @@
 // the WebAssembly kernels (src/nn/wasm/*.ts) must compute; the tests compare the two. Arithmetic is float32
 // storage with float64 accumulation inside a row, so results differ from the fast path by rounding only.
 import { logitsGradient, tokenLogprobs } from "../loss.js";
-import type { Kernels } from "./types.js";
+import { prepareRow } from "../sampler.js";
+import { cachePositions, type Kernels } from "./types.js";
 
 function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void {
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
       let sum = 0;
       for (let p = 0; p < k; p++) sum += (a[i * ars + p * acs] as number) * (b[p * ldb + j] as number);
+      out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
+    }
+  }
+}
+
+function gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, panelStride: number, m: number, n: number, k: number, accumulate: boolean): void {
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      let sum = 0;
+      for (let p = 0; p < k; p++) sum += (a[i * ars + p * acs] as number) * (b[Math.floor(j / 8) * panelStride + p * 8 + (j % 8)] as number);
       out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
     }
   }
@@ -21,6 +32,7 @@ function sigmoid(x: number): number {
 export const referenceKernels: Kernels = {
   name: "reference",
   gemm,
+  gemmPanels,
   tokenLogprobs,
   logitsGradient,
   matmul: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, k, 1, b, n, m, n, k, accumulate),
@@ -106,6 +118,12 @@ export const referenceKernels: Kernels = {
     }
   },
 
+  linearSwiglu(h, x, wT, rows, hidden, k) {
+    const gateUp = new Float32Array(rows * 2 * hidden);
+    gemmPanels(gateUp, 2 * hidden, x, k, 1, wT, 8 * k, rows, 2 * hidden, k, false);
+    referenceKernels.swigluForward(h, gateUp, rows, hidden);
+  },
+
   swigluBackward(dGateUp, dh, gateUp, rows, hidden) {
     for (let r = 0; r < rows; r++) {
       for (let i = 0; i < hidden; i++) {
@@ -119,27 +137,68 @@ export const referenceKernels: Kernels = {
     }
   },
 
-  attentionForward(out, outStride, q, qStride, k, v, kvStride, probs, probsStride, firstPos, rows, headDim, scale) {
-    for (let i = 0; i < rows; i++) {
-      const n = firstPos + i + 1;
-      const p = i * probsStride;
-      let max = -Infinity;
-      for (let j = 0; j < n; j++) {
+  samplingWeights(weights, stats, logits, rows, vocab, temperature) {
+    for (let r = 0; r < rows; r++) {
+      const row = prepareRow(logits.subarray(r * vocab, (r + 1) * vocab), temperature);
+      weights.set(row.weights, r * vocab);
+      stats[2 * r] = row.modelLse;
+      stats[2 * r + 1] = row.sum;
+    }
+  },
+
+  causalAttention(out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale) {
+    for (let i = 0; i < n; i++) {
+      for (let j = 0; j <= i; j++) {
         let dot = 0;
-        for (let d = 0; d < headDim; d++) dot += (q[i * qStride + d] as number) * (k[j * kvStride + d] as number);
-        probs[p + j] = dot * scale;
-        max = Math.max(max, probs[p + j] as number);
+        for (let d = 0; d < hd; d++) dot += q[i * qStride + d]! * kT[Math.floor(j / 8) * kPanel + d * ldk + (j % 8)]!;
+        probs[i * n + j] = dot;
       }
-      let sum = 0;
-      for (let j = 0; j < n; j++) {
-        probs[p + j] = Math.exp((probs[p + j] as number) - max);
-        sum += probs[p + j] as number;
+    }
+    referenceKernels.causalSoftmax(probs, n, n, n, scale);
+    gemm(out, outStride, probs, n, 1, v, ldv, n, hd, n, false);
+  },
+
+  storeKeysValues(keys, values, qkv, rows, firstPos, contextLength, dModel, heads) {
+    const hd = dModel / heads;
+    const block = hd * cachePositions(contextLength);
+    for (let i = 0; i < rows; i++) {
+      const pos = firstPos + i;
+      for (let h = 0; h < heads; h++) {
+        for (let d = 0; d < hd; d++) {
+          keys[h * block + Math.floor(pos / 8) * 8 * hd + 8 * d + (pos % 8)] = qkv[i * 3 * dModel + dModel + h * hd + d]!;
+          values[h * block + pos * hd + d] = qkv[i * 3 * dModel + 2 * dModel + h * hd + d]!;
+        }
       }
-      for (let j = 0; j < n; j++) probs[p + j] = (probs[p + j] as number) / sum;
-      for (let d = 0; d < headDim; d++) {
-        let acc = 0;
-        for (let j = 0; j < n; j++) acc += (probs[p + j] as number) * (v[j * kvStride + d] as number);
-        out[i * outStride + d] = acc;
+    }
+  },
+
+  cachedAttention(att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) {
+    const hd = dModel / heads;
+    const size = dModel * cachePositions(contextLength);
+    for (let r = 0; r < rows; r++) {
+      const pos = positions[r]!;
+      const slot = slots[r]! * size;
+      const row = qkv.subarray(r * 3 * dModel);
+      referenceKernels.storeKeysValues(keys.subarray(slot, slot + size), values.subarray(slot, slot + size), row, 1, pos, contextLength, dModel, heads);
+      for (let h = 0; h < heads; h++) {
+        const base = slot + h * hd * cachePositions(contextLength);
+        let max = -Infinity;
+        for (let j = 0; j <= pos; j++) {
+          let dot = 0;
+          for (let d = 0; d < hd; d++) dot += row[h * hd + d]! * keys[base + Math.floor(j / 8) * 8 * hd + 8 * d + (j % 8)]!;
+          scratch[j] = dot * scale;
+          max = Math.max(max, scratch[j]!);
+        }
+        let sum = 0;
+        for (let j = 0; j <= pos; j++) {
+          scratch[j] = Math.exp(scratch[j]! - max);
+          sum += scratch[j]!;
+        }
+        for (let d = 0; d < hd; d++) {
+          let acc = 0;
+          for (let j = 0; j <= pos; j++) acc += (scratch[j]! / sum) * values[base + j * hd + d]!;
+          att[r * dModel + h * hd + d] = acc;
+        }
       }
     }
   },

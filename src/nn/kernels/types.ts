@@ -2,6 +2,11 @@
 // Two implementations: `reference.ts` (plain TypeScript, the readable definition) and `wasm.ts`
 // (WebAssembly SIMD over the shared heap; views must live in that heap). Shapes are given as (rows, cols),
 // row-major; "accumulate" means the result is added to what the output already holds.
+/** Positions a KV-cache slot holds: contextLength rounded up to whole panels of 8. */
+export function cachePositions(contextLength: number): number {
+  return Math.ceil(contextLength / 8) * 8;
+}
+
 export interface Kernels {
   readonly name: "reference" | "wasm";
   /** out(m, n) (+)= a(m, k) . b(k, n). */
@@ -13,10 +18,28 @@ export interface Kernels {
    * Strided A covers A (ars = k, acs = 1) and A^T (ars = 1, acs = m); row strides pick heads out of qkv.
    */
   gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void;
+  /**
+   * gemm with B stored in panels of 8 columns: element (p, j) of B at b[(j / 8) * panelStride + 8 p + j % 8]
+   * (each panel a contiguous row-major (k, 8) block; the last one padded to 8 columns).
+   */
+  gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, panelStride: number, m: number, n: number, k: number, accumulate: boolean): void;
+  /**
+   * Whole-sequence causal attention of one head over n rows, in blocks of 16 query rows: probs (n, n) =
+   * causalSoftmax(scale * q . k^T) (zeros above the diagonal), out (n, hd) = probs . v. q rows have stride
+   * qStride, v rows ldv, out rows outStride; k^T element (d, j) is at kT[(j / 8) kPanel + d ldk + j % 8]
+   * (a row-major k^T: kPanel = 8; KV-cache panels: ldk = 8, kPanel = 8 hd).
+   */
+  causalAttention(out: Float32Array, outStride: number, q: Float32Array, qStride: number, kT: Float32Array, ldk: number, kPanel: number,
+    v: Float32Array, ldv: number, probs: Float32Array, n: number, hd: number, scale: number): void;
   /** Causal softmax in place on (rows, ld) scores: row i keeps columns 0..i (times scale), the rest of its `cols` become 0. */
   causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
   /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */
   causalSoftmaxBackward(d: Float32Array, probs: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
+  /**
+   * What sampling needs per row of logits (rows, vocab): weights (rows, vocab) = exp((logits - rowmax) /
+   * temperature), stats (rows, 2) = [log-sum-exp of the row, sum of its weights] (src/nn/sampler.ts).
+   */
+  samplingWeights(weights: Float32Array, stats: Float32Array, logits: Float32Array, rows: number, vocab: number, temperature: number): void;
   /** Per row of logits (rows, vocab): logprobs = log p(target) (0 when target is -1), entropy of the row. */
   tokenLogprobs(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, logprobs: Float32Array, entropy: Float32Array): void;
   /** Overwrites logits with dloss/dlogits of loss = -(sum c log p(y) + sum e H) / normaliser (src/nn/loss.ts). */
@@ -34,13 +57,27 @@ export interface Kernels {
   rope(x: Float32Array, rows: number, rowStride: number, vectors: number, headDim: number, cos: Float32Array, sin: Float32Array, positions: Int32Array, inverse: boolean): void;
   /** h(rows, hidden) = silu(gate) * up; gateUp(rows, 2 hidden) holds gate then up. */
   swigluForward(h: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
+  /**
+   * Inference MLP input: h(rows, hidden) = silu(x . Wg^T) * (x . Wu^T) without storing the gate/up
+   * activations; x is (rows, k), W^T (k, 2 hidden) gate then up columns in 8-column panels (panel stride
+   * 8 k). Bit-identical to gemmPanels then swigluForward. Requires hidden % 8 == 0 and k <= 256.
+   */
+  linearSwiglu(h: Float32Array, x: Float32Array, wT: Float32Array, rows: number, hidden: number, k: number): void;
   /** dGateUp(rows, 2 hidden) from dh(rows, hidden). */
   swigluBackward(dGateUp: Float32Array, dh: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
   /**
-   * Causal attention for one head: query row i (stride qStride) is at position firstPos + i and attends key
-   * and value rows 0..firstPos + i (stride kvStride). Softmax rows go to probs (stride probsStride, may be 0
-   * to reuse one scratch row); output rows to out (stride outStride).
+   * Writes the keys and values of `rows` qkv rows (stride 3 dModel: q, k, v) at positions firstPos.. of one
+   * KV-cache slot. With P = cachePositions(contextLength), `keys` is the slot's (heads, headDim, P) block,
+   * each head's K^T stored in panels of 8 positions (position j, dimension d at (j / 8) 8 headDim + 8 d +
+   * j % 8), and `values` its (heads, P, headDim) block.
    */
-  attentionForward(out: Float32Array, outStride: number, q: Float32Array, qStride: number, k: Float32Array, v: Float32Array, kvStride: number,
-    probs: Float32Array, probsStride: number, firstPos: number, rows: number, headDim: number, scale: number): void;
+  storeKeysValues(keys: Float32Array, values: Float32Array, qkv: Float32Array, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
+  /**
+   * Decoding attention: qkv row r (stride 3 dModel) is the newest token of cache slot slots[r] at position
+   * positions[r]. Stores its key and value in the layer's cache (`keys`, `values`: slots of the layout
+   * above, dModel * P floats each), then att row r (stride dModel) = per head
+   * softmax(scale * q . K^T) . V over positions 0..positions[r]. `scratch` holds P floats.
+   */
+  cachedAttention(att: Float32Array, qkv: Float32Array, rows: number, positions: Int32Array, slots: Int32Array, keys: Float32Array, values: Float32Array,
+    contextLength: number, dModel: number, heads: number, scale: number, scratch: Float32Array): void;
 }

@@ -1,93 +1,182 @@
-// AssemblyScript (compiled to WebAssembly SIMD by `npm run build:wasm`): causal attention of one head for a
-// few query rows, used for decoding against the KV cache (whole sequences go through matmul and
-// causalSoftmax instead). Pointers are byte offsets, strides and sizes count floats, headDim is a multiple
-// of 4. Query row i sits at position firstPos + i and attends key and value rows 0..firstPos + i (stride
-// kvStride). The plain-TypeScript twin is in src/nn/kernels/reference.ts.
+// AssemblyScript (compiled to WebAssembly SIMD by `npm run build:wasm`): the KV cache and decoding attention
+// (whole sequences go through matmul and causalSoftmax instead). Pointers are byte offsets, strides and
+// sizes count floats, headDim = dModel / heads is a multiple of 4. The plain-TypeScript twins are in
+// src/nn/kernels/reference.ts.
+//
+// Cache layout, per layer, per slot (one sequence), per head h, with P = contextLength rounded up to a
+// multiple of 8 positions:
+//   keys   K^T (headDim, P) in panels of 8 positions: panel q is a contiguous (headDim, 8) block holding
+//          positions 8q..8q+7, so the scores of a query against 8 keys are two SIMD vectors (no horizontal
+//          sums), a decoding step streams the keys sequentially, and a prefill uses the block as the
+//          panel-packed right-hand side of q . k^T (gemmPanels, panel stride 8 headDim);
+//   values (P, headDim): value of position j in row j.
+// A slot holds dModel * P floats of each; head h's blocks start at h * headDim * P.
 
-import { hsum, softmaxRow } from "./layers";
+import { madd, matmul } from "./matmul";
+import { causalSoftmaxFrom, softmaxRow } from "./layers";
 
-@inline function dot(a: usize, b: usize, headDim: i32): f32 {
-  let acc = f32x4.splat(0);
-  for (let d = 0; d < headDim; d += 4) {
-    const o = <usize>d << 2;
-    acc = f32x4.add(acc, f32x4.mul(v128.load(a + o), v128.load(b + o)));
+/** Query rows per block of the whole-sequence attention: the causal mask skips keys past a block's last row. */
+const ROW_BLOCK: i32 = 16;
+
+/**
+ * Whole-sequence causal attention of one head (training, scoring, prefill), in blocks of ROW_BLOCK query
+ * rows: probs rows = causalSoftmax(scale * q . k^T) (the full (n, n) matrix is written, zeros above the
+ * diagonal, for the backward pass), out rows = probs . v. k^T element (d, j) is at
+ * kT[(j / 8) * kPanel + d * ldk + j % 8] (row-major: kPanel = 8; cache panels: ldk = 8, kPanel = 8 hd).
+ */
+export function causalAttention(out: usize, outStride: i32, q: usize, qStride: i32, kT: usize, ldk: i32, kPanel: i32, v: usize, ldv: i32,
+  probs: usize, n: i32, hd: i32, scale: f32): void {
+  for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
+    const rows = min(ROW_BLOCK, n - i0);
+    const p = probs + ((<usize>i0 * n) << 2);
+    matmul(p, q + ((<usize>i0 * qStride) << 2), kT, rows, i0 + rows, hd, qStride, 1, ldk, n, 0, kPanel);
+    causalSoftmaxFrom(p, n, i0, rows, n, scale);
+    matmul(out + ((<usize>i0 * outStride) << 2), p, v, rows, hd, i0 + rows, n, 1, ldv, outStride, 0, 8);
   }
-  return f32x4.extract_lane(acc, 0) + f32x4.extract_lane(acc, 1) + (f32x4.extract_lane(acc, 2) + f32x4.extract_lane(acc, 3));
 }
 
-/** out[d] = sum_j w[j] * rows[j][d] for j in [0, count), rows with stride `stride` floats (j ascending). */
-@inline function weightedSum(out: usize, w: usize, rows: usize, stride: usize, count: i32, headDim: i32): void {
+@inline function cachePositions(contextLength: i32): i32 {
+  return (contextLength + 7) & ~7;
+}
+
+/** Writes key and value of `rows` qkv rows (stride 3C, q then k then v) at positions firstPos.. of one slot. */
+export function storeKeysValues(keys: usize, values: usize, qkv: usize, rows: i32, firstPos: i32, contextLength: i32, dModel: i32, heads: i32): void {
+  const hd = dModel / heads;
+  const block = <usize>hd * cachePositions(contextLength);
+  const rowBytes = (<usize>dModel * 3) << 2;
+  for (let h = 0; h < heads; h++) {
+    let k = qkv + ((<usize>dModel + h * hd) << 2);
+    let v = k + (<usize>dModel << 2);
+    const kh = keys + ((<usize>h * block) << 2);
+    const vh = values + ((<usize>h * block) << 2);
+    for (let i = 0; i < rows; i++) {
+      const pos = firstPos + i;
+      let dst = kh + ((<usize>(pos >> 3) * hd * 8 + (pos & 7)) << 2);
+      for (let d = 0; d < hd; d++) {
+        store<f32>(dst, load<f32>(k + (<usize>d << 2)));
+        dst += 32;
+      }
+      const vr = vh + ((<usize>pos * hd) << 2);
+      for (let d = 0; d < hd; d += 4) v128.store(vr + (<usize>d << 2), v128.load(v + (<usize>d << 2)));
+      k += rowBytes;
+      v += rowBytes;
+    }
+  }
+}
+
+/**
+ * out[j] = scale * sum_d q[d] K^T[d][j] for the panels covering j < n (whole panels: lanes past n hold
+ * whatever the cache holds there and are never read); d ascending, one madd per step in every path, so a
+ * score does not depend on which group its panel falls in. Returns the maximum over j < n.
+ */
+@inline function scores(q: usize, kT: usize, n: i32, hd: i32, scale: f32, out: usize): f32 {
+  const sv = f32x4.splat(scale);
+  const panelBytes = <usize>hd << 5;
+  const panels = (n + 7) >> 3;
+  let pi = 0;
+  // Three panels (24 keys) at a time: six independent accumulator chains that fit the registers.
+  for (; pi + 3 <= panels; pi += 3) {
+    let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0), a4 = f32x4.splat(0), a5 = f32x4.splat(0);
+    let p = kT + <usize>pi * panelBytes;
+    for (let d = 0; d < hd; d++) {
+      const x = v128.load32_splat(q + (<usize>d << 2));
+      a0 = madd(x, v128.load(p), a0);
+      a1 = madd(x, v128.load(p, 16), a1);
+      a2 = madd(x, v128.load(p + panelBytes), a2);
+      a3 = madd(x, v128.load(p + panelBytes, 16), a3);
+      a4 = madd(x, v128.load(p + 2 * panelBytes), a4);
+      a5 = madd(x, v128.load(p + 2 * panelBytes, 16), a5);
+      p += 32;
+    }
+    const o = out + (<usize>pi << 5);
+    v128.store(o, f32x4.mul(a0, sv));
+    v128.store(o, f32x4.mul(a1, sv), 16);
+    v128.store(o, f32x4.mul(a2, sv), 32);
+    v128.store(o, f32x4.mul(a3, sv), 48);
+    v128.store(o, f32x4.mul(a4, sv), 64);
+    v128.store(o, f32x4.mul(a5, sv), 80);
+  }
+  for (; pi < panels; pi++) {
+    let a0 = f32x4.splat(0), a1 = f32x4.splat(0);
+    let p = kT + <usize>pi * panelBytes;
+    for (let d = 0; d < hd; d++) {
+      const x = v128.load32_splat(q + (<usize>d << 2));
+      a0 = madd(x, v128.load(p), a0);
+      a1 = madd(x, v128.load(p, 16), a1);
+      p += 32;
+    }
+    const o = out + (<usize>pi << 5);
+    v128.store(o, f32x4.mul(a0, sv));
+    v128.store(o, f32x4.mul(a1, sv), 16);
+  }
+  const n4 = n & ~3;
+  let mv = f32x4.splat(-Infinity);
+  for (let j = 0; j < n4; j += 4) mv = f32x4.pmax(mv, v128.load(out + (<usize>j << 2)));
+  let max = Mathf.max(Mathf.max(f32x4.extract_lane(mv, 0), f32x4.extract_lane(mv, 1)), Mathf.max(f32x4.extract_lane(mv, 2), f32x4.extract_lane(mv, 3)));
+  for (let j = n4; j < n; j++) max = Mathf.max(max, load<f32>(out + (<usize>j << 2)));
+  return max;
+}
+
+/** out[d] = sum_j w[j] * rows[j][d] for j in [0, count) (j ascending), rows contiguous with hd floats each. */
+@inline function weightedSum(out: usize, w: usize, rows: usize, count: i32, hd: i32): void {
+  const stride = <usize>hd << 2;
   let d = 0;
-  for (; d + 16 <= headDim; d += 16) {
+  for (; d + 32 <= hd; d += 32) {
     let a0 = f32x4.splat(0), a1 = f32x4.splat(0), a2 = f32x4.splat(0), a3 = f32x4.splat(0);
+    let a4 = f32x4.splat(0), a5 = f32x4.splat(0), a6 = f32x4.splat(0), a7 = f32x4.splat(0);
     let p = rows + (<usize>d << 2);
     for (let j = 0; j < count; j++) {
       const s = v128.load32_splat(w + (<usize>j << 2));
-      a0 = f32x4.add(a0, f32x4.mul(s, v128.load(p)));
-      a1 = f32x4.add(a1, f32x4.mul(s, v128.load(p, 16)));
-      a2 = f32x4.add(a2, f32x4.mul(s, v128.load(p, 32)));
-      a3 = f32x4.add(a3, f32x4.mul(s, v128.load(p, 48)));
-      p += stride << 2;
+      a0 = madd(s, v128.load(p), a0);
+      a1 = madd(s, v128.load(p, 16), a1);
+      a2 = madd(s, v128.load(p, 32), a2);
+      a3 = madd(s, v128.load(p, 48), a3);
+      a4 = madd(s, v128.load(p, 64), a4);
+      a5 = madd(s, v128.load(p, 80), a5);
+      a6 = madd(s, v128.load(p, 96), a6);
+      a7 = madd(s, v128.load(p, 112), a7);
+      p += stride;
     }
     const o = out + (<usize>d << 2);
     v128.store(o, a0);
     v128.store(o, a1, 16);
     v128.store(o, a2, 32);
     v128.store(o, a3, 48);
+    v128.store(o, a4, 64);
+    v128.store(o, a5, 80);
+    v128.store(o, a6, 96);
+    v128.store(o, a7, 112);
   }
-  for (; d < headDim; d += 4) {
+  for (; d < hd; d += 4) {
     let a0 = f32x4.splat(0);
     let p = rows + (<usize>d << 2);
     for (let j = 0; j < count; j++) {
-      a0 = f32x4.add(a0, f32x4.mul(v128.load32_splat(w + (<usize>j << 2)), v128.load(p)));
-      p += stride << 2;
+      a0 = madd(v128.load32_splat(w + (<usize>j << 2)), v128.load(p), a0);
+      p += stride;
     }
     v128.store(out + (<usize>d << 2), a0);
   }
 }
 
-/** Scores of query q (32 floats, held in registers) against n keys with stride kvs bytes; returns the max. */
-@inline function scores32(q: usize, k: usize, kvs: usize, n: i32, scale: f32, out: usize): f32 {
-  const q0 = v128.load(q), q1 = v128.load(q, 16), q2 = v128.load(q, 32), q3 = v128.load(q, 48);
-  const q4 = v128.load(q, 64), q5 = v128.load(q, 80), q6 = v128.load(q, 96), q7 = v128.load(q, 112);
-  let max: f32 = -Infinity;
-  let p = k;
-  for (let j = 0; j < n; j++) {
-    let a = f32x4.mul(q0, v128.load(p));
-    let b = f32x4.mul(q1, v128.load(p, 16));
-    a = f32x4.add(a, f32x4.mul(q2, v128.load(p, 32)));
-    b = f32x4.add(b, f32x4.mul(q3, v128.load(p, 48)));
-    a = f32x4.add(a, f32x4.mul(q4, v128.load(p, 64)));
-    b = f32x4.add(b, f32x4.mul(q5, v128.load(p, 80)));
-    a = f32x4.add(a, f32x4.mul(q6, v128.load(p, 96)));
-    b = f32x4.add(b, f32x4.mul(q7, v128.load(p, 112)));
-    const s = hsum(f32x4.add(a, b)) * scale;
-    store<f32>(out + (<usize>j << 2), s);
-    if (s > max) max = s;
-    p += kvs;
-  }
-  return max;
-}
-
-/** Forward: probs rows (softmax of scale * q.k) are written at probs + i * probsStride; out rows at outStride. */
-export function attentionForward(out: usize, outStride: i32, q: usize, qStride: i32, k: usize, v: usize, kvStride: i32,
-  probs: usize, probsStride: i32, firstPos: i32, rows: i32, headDim: i32, scale: f32): void {
-  const kvs = <usize>kvStride;
-  for (let i = 0; i < rows; i++) {
-    const n = firstPos + i + 1;
-    const qi = q + ((<usize>i * qStride) << 2);
-    const pr = probs + ((<usize>i * probsStride) << 2);
-    let max: f32 = -Infinity;
-    if (headDim == 32) {
-      max = scores32(qi, k, kvs << 2, n, scale, pr);
-    } else {
-      for (let j = 0; j < n; j++) {
-        const s = dot(qi, k + ((<usize>j * kvs) << 2), headDim) * scale;
-        store<f32>(pr + (<usize>j << 2), s);
-        if (s > max) max = s;
-      }
+/**
+ * Decoding: row r of qkv (stride 3C) is the newest token of cache slot slots[r], at position positions[r].
+ * Stores its key and value in the cache, then attends over positions 0..positions[r] head by head:
+ * att row r (stride C) = softmax(scale * q . K^T) . V. scratch holds one row of scores (P floats).
+ */
+export function cachedAttention(att: usize, qkv: usize, rows: i32, positions: usize, slots: usize, keys: usize, values: usize,
+  contextLength: i32, dModel: i32, heads: i32, scale: f32, scratch: usize): void {
+  const hd = dModel / heads;
+  const block = <usize>hd * cachePositions(contextLength);
+  for (let r = 0; r < rows; r++) {
+    const pos = load<i32>(positions + (<usize>r << 2));
+    const slot = <usize>load<i32>(slots + (<usize>r << 2)) * dModel * cachePositions(contextLength);
+    const row = qkv + ((<usize>r * 3 * dModel) << 2);
+    storeKeysValues(keys + (slot << 2), values + (slot << 2), row, 1, pos, contextLength, dModel, heads);
+    for (let h = 0; h < heads; h++) {
+      const base = slot + <usize>h * block;
+      const max = scores(row + ((<usize>h * hd) << 2), keys + (base << 2), pos + 1, hd, scale, scratch);
+      softmaxRow(scratch, pos + 1, max);
+      weightedSum(att + ((<usize>r * dModel + h * hd) << 2), scratch, values + (base << 2), pos + 1, hd);
     }
-    softmaxRow(pr, n, max);
-    weightedSum(out + ((<usize>i * outStride) << 2), pr, v, kvs, n, headDim);
   }
 }

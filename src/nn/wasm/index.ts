@@ -4,5 +4,7 @@
 // can run the same kernels over the same tensors.
 export { matmul, setScratch, SCRATCH_BYTES } from "./matmul";
 export { rmsnormForward, rmsnormBackward, rope, swigluForward, swigluBackward, causalSoftmax, causalSoftmaxBackward } from "./layers";
-export { attentionForward } from "./attention";
+export { storeKeysValues, cachedAttention, causalAttention } from "./attention";
 export { tokenLogprobs, logitsGradient } from "./loss";
+export { samplingWeights } from "./sampling";
+export { linearSwiglu } from "./mlp";

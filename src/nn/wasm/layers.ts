@@ -3,24 +3,27 @@
 // offsets; sizes count floats. The plain-TypeScript twins live in src/nn/kernels/reference.ts; the tests
 // compare the two.
 
+import { madd } from "./matmul";
+
 /**
  * exp on 4 lanes (Cephes expf scheme): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-6 polynomial,
  * 2^n through the exponent bits. About 1 ulp; inputs are clamped to [-87.3, 88.4] (no denormals, no inf).
+ * Multiply-adds go through madd, so the FMA build fuses them (and rounds a little differently).
  */
 @inline export function exp4(v: v128): v128 {
   let x = f32x4.pmin(f32x4.pmax(v, f32x4.splat(-87.33654)), f32x4.splat(88.37626));
-  const fx = f32x4.floor(f32x4.add(f32x4.mul(x, f32x4.splat(1.44269504088896341)), f32x4.splat(0.5)));
-  x = f32x4.sub(x, f32x4.mul(fx, f32x4.splat(0.693359375)));
-  x = f32x4.sub(x, f32x4.mul(fx, f32x4.splat(-2.12194440e-4)));
+  const fx = f32x4.floor(madd(x, f32x4.splat(1.44269504088896341), f32x4.splat(0.5)));
+  x = madd(fx, f32x4.splat(-0.693359375), x);
+  x = madd(fx, f32x4.splat(2.12194440e-4), x);
   const z = f32x4.mul(x, x);
-  let y = f32x4.splat(1.9875691500e-4);
-  y = f32x4.add(f32x4.mul(y, x), f32x4.splat(1.3981999507e-3));
-  y = f32x4.add(f32x4.mul(y, x), f32x4.splat(8.3334519073e-3));
-  y = f32x4.add(f32x4.mul(y, x), f32x4.splat(4.1665795894e-2));
-  y = f32x4.add(f32x4.mul(y, x), f32x4.splat(1.6666665459e-1));
-  y = f32x4.add(f32x4.mul(y, x), f32x4.splat(5.0000001201e-1));
-  y = f32x4.add(f32x4.add(f32x4.mul(y, z), x), f32x4.splat(1));
-  const pow2n = i32x4.shl(i32x4.add(i32x4.trunc_sat_f32x4_s(fx), i32x4.splat(127)), 23);
+  let y = madd(f32x4.splat(1.9875691500e-4), x, f32x4.splat(1.3981999507e-3));
+  y = madd(y, x, f32x4.splat(8.3334519073e-3));
+  y = madd(y, x, f32x4.splat(4.1665795894e-2));
+  y = madd(y, x, f32x4.splat(1.6666665459e-1));
+  y = madd(y, x, f32x4.splat(5.0000001201e-1));
+  y = f32x4.add(madd(y, z, x), f32x4.splat(1));
+  // 2^n from the bits of n + 127 + 2^23 (exact for the clamped n): its low mantissa bits hold n + 127.
+  const pow2n = i32x4.shl(f32x4.add(fx, f32x4.splat(8388735.0)), 23);
   return f32x4.mul(y, pow2n);
 }
 
@@ -142,7 +145,7 @@ export function rope(x: usize, rows: i32, rowStride: i32, vectors: i32, headDim:
 }
 
 /** silu(g) * u and its parts on 4 lanes: s = sigmoid(g). */
-@inline function sigmoid4(g: v128): v128 {
+@inline export function sigmoid4(g: v128): v128 {
   return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), exp4(f32x4.neg(g))));
 }
 
@@ -223,10 +226,15 @@ export function swigluBackward(dGateUp: usize, dh: usize, gateUp: usize, rows: i
  * and normalised; columns i+1..cols-1 are set to 0.
  */
 export function causalSoftmax(s: usize, ld: i32, rows: i32, cols: i32, scale: f32): void {
+  causalSoftmaxFrom(s, ld, 0, rows, cols, scale);
+}
+
+/** causalSoftmax for rows first..first+rows-1 of the scores, the block starting at s (row `first`). */
+@inline export function causalSoftmaxFrom(s: usize, ld: i32, first: i32, rows: i32, cols: i32, scale: f32): void {
   const sv = f32x4.splat(scale);
   for (let i = 0; i < rows; i++) {
     const row = s + ((<usize>i * ld) << 2);
-    const n = i + 1;
+    const n = first + i + 1;
     const n4 = n & ~3;
     let mv = f32x4.splat(-Infinity);
     for (let j = 0; j < n4; j += 4) {

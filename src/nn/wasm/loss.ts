@@ -3,7 +3,7 @@
 // float64 TypeScript functions are the reference twins. Pointers are byte offsets; targets are i32 (-1: none).
 import { exp4, hsum } from "./layers";
 
-@inline function rowMax(row: usize, vocab: i32): f32 {
+@inline export function rowMax(row: usize, vocab: i32): f32 {
   const v4 = vocab & ~3;
   let mv = f32x4.splat(-Infinity);
   for (let i = 0; i < v4; i += 4) mv = f32x4.pmax(mv, v128.load(row + (<usize>i << 2)));

@@ -4,8 +4,12 @@
 //
 // All pointers are byte offsets into the shared memory; sizes and strides count floats. A is read through
 // two strides, element (i, p) at A[i * ars + p * acs], so the same kernel computes A.B (ars = k, acs = 1)
-// and A^T.B (A stored (k, m): ars = 1, acs = m), which is what the weight gradients need. B and C are
-// row-major with leading dimensions ldb and ldc.
+// and A^T.B (A stored (k, m): ars = 1, acs = m), which is what the weight gradients need. C is row-major
+// with leading dimension ldc. B is read in 8-column panels: element (p, j) at
+// B[(j / 8) * panelStride + p * ldb + j % 8], which covers a row-major B (panelStride = 8, ldb its leading
+// dimension) and a panel-packed B (each 8 columns stored as one contiguous (k, 8) block: ldb = 8,
+// panelStride = 8 * rows of the block), the layout the forward weights and the cached keys use so that a
+// product with few rows streams B sequentially from memory.
 //
 // Every output element is computed the same way wherever it falls in the blocking (full 4x8 tile, row tail
 // or column tail): one accumulator per element, k ascending in blocks of KC, one mul then one add per step.
@@ -20,25 +24,28 @@
 // Two builds come from this file: kernels.wasm (SIMD128: multiply, then add) and kernels-fma.wasm (built
 // with relaxed SIMD: relaxed_madd, a fused multiply-add where the CPU has one). Every element goes through
 // the same madd in every path, so row independence holds in both builds.
-@inline function madd(a: v128, b: v128, c: v128): v128 {
+@inline export function madd(a: v128, b: v128, c: v128): v128 {
   if (ASC_FEATURE_RELAXED_SIMD) return f32x4.relaxed_madd(a, b, c);
   return f32x4.add(c, f32x4.mul(a, b));
 }
 
-const KC: i32 = 256;
-const MC: i32 = 64;
+export const KC: i32 = 256;
+export const MC: i32 = 64;
 /** Bytes of the per-thread scratch the kernels need (the packed A panels). */
 export const SCRATCH_BYTES: i32 = MC * KC * 4;
 
-let scratch: usize = 0;
+export let scratch: usize = 0;
 
 /** Gives this instance (this thread) its scratch area of SCRATCH_BYTES. */
 export function setScratch(pointer: usize): void {
   scratch = pointer;
 }
 
-/** The 4x8 tile over a packed panel: A(r, p) at a + 16 p + 4 r. */
-@inline function panel4x8(c: usize, a: usize, b: usize, k: i32, lb: usize, lc: usize, acc: bool): void {
+/**
+ * The 4x8 tile over a packed panel: A(r, p) at a + 16 p + 4 r. Not inlined: as its own function V8 keeps
+ * the loop's pointers and bound in registers (about 2% faster on the big products than inlined in slab).
+ */
+function panel4x8(c: usize, a: usize, b: usize, k: i32, lb: usize, lc: usize, acc: bool): void {
   let c00 = f32x4.splat(0), c01 = f32x4.splat(0), c10 = f32x4.splat(0), c11 = f32x4.splat(0);
   let c20 = f32x4.splat(0), c21 = f32x4.splat(0), c30 = f32x4.splat(0), c31 = f32x4.splat(0);
   let pa = a;
@@ -83,7 +90,7 @@ export function setScratch(pointer: usize): void {
 }
 
 /** Packs `tiles` 4-row panels of A (rows from a, stride rs; k values, stride cs) into the scratch. */
-function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
+export function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
   let out = scratch;
   for (let t = 0; t < tiles; t++) {
     let pa = a + <usize>(4 * t) * rs;
@@ -186,8 +193,13 @@ function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
   store<f32>(c, c0);
 }
 
+/** Byte offset of column j of B: its panel, then its place in the panel. */
+@inline function column(j: i32, ps: usize): usize {
+  return <usize>(j >> 3) * ps + (<usize>(j & 7) << 2);
+}
+
 /** One KC-deep slab of the product over rows [i0, i1) and all n columns. */
-function slab(c: usize, a: usize, b: usize, i0: i32, i1: i32, n: i32, k: i32, rs: usize, cs: usize, lb: usize, lc: usize, acc: bool): void {
+function slab(c: usize, a: usize, b: usize, i0: i32, i1: i32, n: i32, k: i32, rs: usize, cs: usize, lb: usize, ps: usize, lc: usize, acc: bool): void {
   const n8 = n & ~7;
   const n4 = n & ~3;
   const tiles = (i1 - i0) >> 2;
@@ -195,7 +207,7 @@ function slab(c: usize, a: usize, b: usize, i0: i32, i1: i32, n: i32, k: i32, rs
   if (packed) packPanels(a + <usize>i0 * rs, tiles, k, rs, cs);
   for (let j = 0; j < n8; j += 8) {
     const cj = c + (<usize>j << 2);
-    const bj = b + (<usize>j << 2);
+    const bj = b + column(j, ps);
     let i = i0;
     if (packed) {
       for (let t = 0; t < tiles; t++, i += 4) panel4x8(cj + <usize>i * lc, scratch + ((<usize>t * k) << 4), bj, k, lb, lc, acc);
@@ -205,17 +217,18 @@ function slab(c: usize, a: usize, b: usize, i0: i32, i1: i32, n: i32, k: i32, rs
     for (; i < i1; i++) tile1x8(cj + <usize>i * lc, a + <usize>i * rs, bj, k, cs, lb, acc);
   }
   for (let j = n8; j < n4; j += 4) {
-    for (let i = i0; i < i1; i++) tile1x4(c + <usize>i * lc + (<usize>j << 2), a + <usize>i * rs, b + (<usize>j << 2), k, cs, lb, acc);
+    for (let i = i0; i < i1; i++) tile1x4(c + <usize>i * lc + (<usize>j << 2), a + <usize>i * rs, b + column(j, ps), k, cs, lb, acc);
   }
   for (let j = n4; j < n; j++) {
-    for (let i = i0; i < i1; i++) tile1x1(c + <usize>i * lc + (<usize>j << 2), a + <usize>i * rs, b + (<usize>j << 2), k, cs, lb, acc);
+    for (let i = i0; i < i1; i++) tile1x1(c + <usize>i * lc + (<usize>j << 2), a + <usize>i * rs, b + column(j, ps), k, cs, lb, acc);
   }
 }
 
-export function matmul(c: usize, a: usize, b: usize, m: i32, n: i32, k: i32, ars: i32, acs: i32, ldb: i32, ldc: i32, accumulate: i32): void {
+export function matmul(c: usize, a: usize, b: usize, m: i32, n: i32, k: i32, ars: i32, acs: i32, ldb: i32, ldc: i32, accumulate: i32, panelStride: i32): void {
   const rs = <usize>ars << 2;
   const cs = <usize>acs << 2;
   const lb = <usize>ldb << 2;
+  const ps = <usize>panelStride << 2;
   const lc = <usize>ldc << 2;
   if (k == 0) {
     if (accumulate == 0) for (let i = 0; i < m; i++) memory.fill(c + <usize>i * lc, 0, <usize>n << 2);
@@ -226,6 +239,6 @@ export function matmul(c: usize, a: usize, b: usize, m: i32, n: i32, k: i32, ars
     const acc = accumulate != 0 || k0 > 0;
     const a0 = a + <usize>k0 * cs;
     const b0 = b + <usize>k0 * lb;
-    for (let i0 = 0; i0 < m; i0 += MC) slab(c, a0, b0, i0, min(i0 + MC, m), n, kk, rs, cs, lb, lc, acc);
+    for (let i0 = 0; i0 < m; i0 += MC) slab(c, a0, b0, i0, min(i0 + MC, m), n, kk, rs, cs, lb, ps, lc, acc);
   }
 }

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { headForward } from "../../../src/nn/attention.js";
 import { sharedHeap } from "../../../src/nn/heap.js";
 import { referenceKernels } from "../../../src/nn/kernels/reference.js";
+import { cachePositions } from "../../../src/nn/kernels/types.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../../src/nn/kernels/wasm.js";
+import { transposeToPanels } from "../../../src/nn/params.js";
 import { maxAbsDiff, randomArray } from "../helpers.js";
 
 const heap = sharedHeap();
@@ -43,6 +45,36 @@ describe("wasm kernels", () => {
     fast.matmulTransposedA(tFast, at, b, m, n, k, false);
     ref.matmulTransposedA(tRef, at, b, m, n, k, false);
     expect(maxAbsDiff(tFast, tRef)).toBeLessThan(1e-4 * Math.sqrt(k));
+  });
+
+  it.each([[5, 8, 3], [9, 20, 300], [33, 27, 17]])("gemmPanels on a panel-packed B equals gemm on the row-major B, bit for bit (m=%i n=%i k=%i)", (m, n, k) => {
+    const a = onHeap(randomArray(m * k, 1));
+    const rowMajor = randomArray(k * n, 2);
+    const b = onHeap(rowMajor);
+    const panels = heap.allocFloats(k * Math.ceil(n / 8) * 8);
+    transposeToPanels(panels, Float32Array.from({ length: n * k }, (_, i) => rowMajor[(i % k) * n + Math.floor(i / k)]!), n, k);
+    for (const kernels of [fast, ref]) {
+      const expected = heap.allocFloats(m * n);
+      const got = heap.allocFloats(m * n);
+      kernels.gemm(expected, n, a, k, 1, b, n, m, n, k, false);
+      kernels.gemmPanels(got, n, a, k, 1, panels, 8 * k, m, n, k, false);
+      expect(Array.from(got)).toEqual(Array.from(expected));
+    }
+  });
+
+  it.each([[8, 16, 128], [13, 24, 40]])("linearSwiglu equals gemmPanels then swigluForward, bit for bit (rows=%i hidden=%i k=%i)", (rows, hidden, k) => {
+    const x = onHeap(randomArray(rows * k, 27));
+    const w = randomArray(2 * hidden * k, 28, 0.3);
+    const wT = heap.allocFloats(k * 2 * hidden);
+    transposeToPanels(wT, w, 2 * hidden, k);
+    for (const kernels of [fast, ref]) {
+      const gateUp = heap.allocFloats(rows * 2 * hidden);
+      const [expected, got] = [heap.allocFloats(rows * hidden), heap.allocFloats(rows * hidden)];
+      kernels.gemmPanels(gateUp, 2 * hidden, x, k, 1, wT, 8 * k, rows, 2 * hidden, k, false);
+      kernels.swigluForward(expected, gateUp, rows, hidden);
+      kernels.linearSwiglu(got, x, wT, rows, hidden, k);
+      expect(Array.from(got)).toEqual(Array.from(expected));
+    }
   });
 
   it("matmul rows do not depend on the other rows in the call (bit-identical)", () => {
@@ -100,26 +132,48 @@ describe("wasm kernels", () => {
     expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-5);
   });
 
-  it.each([4, 8, 20, 32, 36])("decoding attention agrees (headDim %i), and so do the matmul-based head passes", (hd) => {
-    const rows = 37, stride = 3 * hd + 4, scale = 1 / Math.sqrt(hd);
-    const qkv = onHeap(randomArray(rows * stride, 14, 2));
-    const q = qkv, k = qkv.subarray(hd), v = qkv.subarray(2 * hd);
-    const [o1, o2, p1, p2] = [heap.allocFloats(rows * hd), heap.allocFloats(rows * hd), heap.allocFloats(rows * rows), heap.allocFloats(rows * rows)];
-    fast.attentionForward(o1, hd, q, stride, k, v, stride, p1, rows, 0, rows, hd, scale);
-    ref.attentionForward(o2, hd, q, stride, k, v, stride, p2, rows, 0, rows, hd, scale);
-    expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
+  it.each([4, 8, 20, 32, 36])("the KV cache and decoding attention agree with the reference and with the whole-sequence pass (headDim %i)", (hd) => {
+    const heads = 2, C = heads * hd, T = 37, n = 37, P = cachePositions(T), scale = 1 / Math.sqrt(hd);
+    const qkv = onHeap(randomArray(n * 3 * C, 14, 2));
+    const [k1, v1, k2, v2] = [heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P)];
+    // The whole sequence into slot 1: the same copies either way.
+    fast.storeKeysValues(k1.subarray(C * P), v1.subarray(C * P), qkv, n, 0, T, C, heads);
+    ref.storeKeysValues(k2.subarray(C * P), v2.subarray(C * P), qkv, n, 0, T, C, heads);
+    expect(Array.from(k1)).toEqual(Array.from(k2));
+    expect(Array.from(v1)).toEqual(Array.from(v2));
+    expect(k1[C * P + 8 * hd + 8 * 1 + 3]).toBe(qkv[11 * 3 * C + C + 1]); // key 11, dimension 1 of head 0: panel 1, row 1, lane 3
+    expect(v1[C * P + hd * P + 3 * hd + 1]).toBe(qkv[3 * 3 * C + 2 * C + hd + 1]); // value 3, dimension 1 of head 1
+    // Decoding rows: the token at position p of slot 1 (stores its key and value again, attends 0..p).
+    const picks = [0, 5, 36, 17];
+    const rows = onHeap(Float32Array.from(picks.flatMap((p) => Array.from(qkv.subarray(p * 3 * C, (p + 1) * 3 * C)))));
+    const positions = ints(picks);
+    const slots = ints(picks.map(() => 1));
+    const [a1, a2] = [heap.allocFloats(picks.length * C), heap.allocFloats(picks.length * C)];
+    fast.cachedAttention(a1, rows, picks.length, positions, slots, k1, v1, T, C, heads, scale, heap.allocFloats(P));
+    ref.cachedAttention(a2, rows, picks.length, positions, slots, k2, v2, T, C, heads, scale, heap.allocFloats(P));
+    expect(maxAbsDiff(a1, a2)).toBeLessThan(1e-5);
+    expect(Array.from(k1)).toEqual(Array.from(k2));
+    expect(Array.from(k1.subarray(0, C * P)).every((x) => x === 0)).toBe(true); // slot 0 untouched
+    // The whole-sequence pass over the cached blocks (what a prefill does) gives the same rows.
+    const full = heap.allocFloats(n * C);
+    for (let h = 0; h < heads; h++) {
+      const block = C * P + h * hd * P;
+      headForward(fast, qkv.subarray(h * hd), 3 * C, { panels: k1.subarray(block) }, v1.subarray(block), hd, full.subarray(h * hd), C, heap.allocFloats(n * n), n, hd, scale);
+    }
+    picks.forEach((p, r) => expect(maxAbsDiff(full.subarray(p * C, (p + 1) * C), a1.subarray(r * C, (r + 1) * C))).toBeLessThan(1e-5));
+  });
+
+  it("whole-sequence causal attention agrees (row-major k^T; blocks of 16 rows with a tail)", () => {
+    const n = 37, hd = 8, ldk = n + 3, qStride = 3 * hd, scale = 0.3;
+    const q = onHeap(randomArray(n * qStride, 22, 2));
+    const kT = onHeap(randomArray(hd * ldk, 23, 2));
+    const v = onHeap(randomArray(n * hd, 24));
+    const [o1, o2, p1, p2] = [heap.allocFloats(n * hd), heap.allocFloats(n * hd), onHeap(randomArray(n * n, 25)), onHeap(randomArray(n * n, 25))];
+    fast.causalAttention(o1, hd, q, qStride, kT, ldk, 8, v, hd, p1, n, hd, scale);
+    ref.causalAttention(o2, hd, q, qStride, kT, ldk, 8, v, hd, p2, n, hd, scale);
     expect(maxAbsDiff(p1, p2)).toBeLessThan(1e-6);
-    // One decoding row at position 6 against the first 7 keys equals row 6 of the full pass.
-    const one = heap.allocFloats(hd);
-    const scratch = heap.allocFloats(rows);
-    fast.attentionForward(one, hd, q.subarray(6 * stride), stride, k, v, stride, scratch, 0, 6, 1, hd, scale);
-    expect(maxAbsDiff(one, o1.subarray(6 * hd, 7 * hd))).toBe(0);
-    // The blocked-matmul head used for whole sequences computes the same thing.
-    const o3 = heap.allocFloats(rows * hd);
-    const p3 = heap.allocFloats(rows * rows);
-    headForward(fast, q, k, v, stride, o3, hd, p3, heap.allocFloats(rows * hd), rows, hd, scale);
-    expect(maxAbsDiff(o3, o2)).toBeLessThan(1e-5);
-    expect(maxAbsDiff(p3, p2)).toBeLessThan(1e-6);
+    expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
+    expect(p1[5 * n + 6]).toBe(0); // above the diagonal
   });
 
   it.each([false, true])("token log-probs, entropy and the logits gradient agree (entropy term: %s)", (withEntropy) => {
@@ -139,6 +193,17 @@ describe("wasm kernels", () => {
     ref.logitsGradient(l2, targets, rows, vocab, coefficients, entropyCoefficients, 3);
     expect(maxAbsDiff(l1, l2)).toBeLessThan(1e-6);
     expect(Array.from(l1.subarray(4 * vocab, 5 * vocab)).every((x) => x === 0)).toBe(true);
+  });
+
+  it.each([1, 0.7])("sampling weights and log-sum-exp agree (temperature %f)", (temperature) => {
+    const rows = 3, vocab = 23;
+    const logits = onHeap(randomArray(rows * vocab, 26, 6));
+    const [w1, w2, s1, s2] = [heap.allocFloats(rows * vocab), heap.allocFloats(rows * vocab), heap.allocFloats(2 * rows), heap.allocFloats(2 * rows)];
+    fast.samplingWeights(w1, s1, logits, rows, vocab, temperature);
+    ref.samplingWeights(w2, s2, logits, rows, vocab, temperature);
+    expect(maxAbsDiff(w1, w2)).toBeLessThan(1e-6);
+    expect(maxAbsDiff(s1, s2)).toBeLessThan(1e-5);
+    expect(Math.max(...Array.from(w1.subarray(0, vocab)))).toBe(1); // the row maximum has weight exp(0)
   });
 
   it("strided gemm and the causal softmax kernels agree", () => {
