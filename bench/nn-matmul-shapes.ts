@@ -1,25 +1,16 @@
 // Time spent per matmul shape in one training step of one shard (reference size, 8 x 256 rows, one
 // thread, CPU time): which products are slow. Run: npx tsx bench/nn-matmul-shapes.ts
+import { referenceViews } from "./nn-views.js";
 import { packLengths } from "../src/nn/attention.js";
 import { attendSequences } from "../src/nn/attention.js";
 import { backwardShard } from "../src/nn/backward.js";
-import { resolveConfig } from "../src/nn/config.js";
-import { forwardBlocks, forwardHead, type ModelViews } from "../src/nn/forward.js";
-import { sharedHeap } from "../src/nn/heap.js";
+import { forwardBlocks, forwardHead } from "../src/nn/forward.js";
 import type { Kernels } from "../src/nn/kernels/types.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../src/nn/kernels/wasm.js";
-import { bindTransposed, bindWeights, initializeWeights, parameterCount, ropeTables, transposedSize, transposeWeights } from "../src/nn/params.js";
+import { bindWeights, parameterCount } from "../src/nn/params.js";
 import { allocateWorkspace, probsSize } from "../src/nn/workspace.js";
 
-const heap = sharedHeap();
-const config = resolveConfig();
-const flat = heap.allocFloats(parameterCount(config));
-initializeWeights(config, flat, 1);
-const cos = heap.allocFloats(256 * 16);
-const sin = heap.allocFloats(256 * 16);
-ropeTables(config, cos, sin);
-const model: ModelViews = { config, weights: bindWeights(config, flat), transposed: bindTransposed(config, heap.allocFloats(transposedSize(config))), cos, sin };
-transposeWeights(config, model.weights, model.transposed);
+const { heap, config, model } = referenceViews();
 const grads = bindWeights(config, heap.allocFloats(parameterCount(config)));
 const lengths = Array.from({ length: 8 }, () => 256);
 const ws = allocateWorkspace(heap, config, 2048, probsSize(config, lengths));

@@ -1,25 +1,14 @@
 // Time per kernel (and per matmul shape) in one sampling shard on one thread: 8 prompts of 200 tokens,
 // 32 new tokens, reference size; prefill and decoding reported apart. Wall time of each kernel call
 // (performance.now), minimum over repeats. Run: npx tsx bench/nn-profile-sample-kernels.ts [repeats]
-import { resolveConfig } from "../src/nn/config.js";
-import type { ModelViews } from "../src/nn/forward.js";
+import { referenceViews } from "./nn-views.js";
 import { generateShard } from "../src/nn/generate.js";
-import { sharedHeap } from "../src/nn/heap.js";
 import type { Kernels } from "../src/nn/kernels/types.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsBuild, kernelsModule, wasmKernels } from "../src/nn/kernels/wasm.js";
-import { bindTransposed, bindWeights, initializeWeights, parameterCount, ropeTables, transposedSize, transposeWeights } from "../src/nn/params.js";
 import { ensureCache, ensureWorkspace } from "../src/nn/shards.js";
 import { createRng } from "../src/core/rng.js";
 
-const heap = sharedHeap();
-const config = resolveConfig();
-const flat = heap.allocFloats(parameterCount(config));
-initializeWeights(config, flat, 1);
-const cos = heap.allocFloats(256 * 16);
-const sin = heap.allocFloats(256 * 16);
-ropeTables(config, cos, sin);
-const model: ModelViews = { config, weights: bindWeights(config, flat), transposed: bindTransposed(config, heap.allocFloats(transposedSize(config))), cos, sin };
-transposeWeights(config, model.weights, model.transposed);
+const { heap, config, model } = referenceViews();
 const base = wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS));
 const totals = new Map<string, number>();
 let phase = "prefill";
