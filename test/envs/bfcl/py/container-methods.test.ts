@@ -1,19 +1,10 @@
 // len(), list.remove(), method receivers and dict look-ups; errors as CPython 3.11 words them.
 import { describe, expect, it } from "vitest";
+import { raised } from "./raised.js";
 import { dictLookup, pyLen, pyListRemove, requireDict, requireList, setDictItem } from "../../../../src/envs/bfcl/py/container-methods.js";
-import { PyException } from "../../../../src/envs/bfcl/py/errors.js";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyDict, pyFloat, pyTuple, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 
-function raised(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.text}`;
-    throw error;
-  }
-  return "no exception";
-}
 
 describe("container methods", () => {
   it("len() counts code points and items; non-sized values raise TypeError", () => {

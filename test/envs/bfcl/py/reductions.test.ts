@@ -1,19 +1,10 @@
 // sum(), min(), max() and sorted() of str lists; expected values printed by CPython 3.11.
 import { describe, expect, it } from "vitest";
-import { PyException } from "../../../../src/envs/bfcl/py/errors.js";
+import { raised } from "./raised.js";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyMax, pyMin, pySum, sortedStrings } from "../../../../src/envs/bfcl/py/reductions.js";
 import { pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 
-function raised(run: () => unknown): string {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof PyException) return `${error.pyType}: ${error.text}`;
-    throw error;
-  }
-  return "no exception";
-}
 
 describe("reductions", () => {
   it("sum adds left to right from 0 (CPython 3.11), keeping int/float apart", () => {
