@@ -41,6 +41,28 @@ export function setScratch(pointer: usize): void {
   scratch = pointer;
 }
 
+/** Writes (or adds, when acc) a 4x8 tile's accumulators to C rows c, c + lc, c + 2 lc, c + 3 lc. */
+@inline function store4x8(c: usize, lc: usize, acc: bool, c00: v128, c01: v128, c10: v128, c11: v128, c20: v128, c21: v128, c30: v128, c31: v128): void {
+  if (acc) {
+    c00 = f32x4.add(v128.load(c), c00);
+    c01 = f32x4.add(v128.load(c, 16), c01);
+    c10 = f32x4.add(v128.load(c + lc), c10);
+    c11 = f32x4.add(v128.load(c + lc, 16), c11);
+    c20 = f32x4.add(v128.load(c + 2 * lc), c20);
+    c21 = f32x4.add(v128.load(c + 2 * lc, 16), c21);
+    c30 = f32x4.add(v128.load(c + 3 * lc), c30);
+    c31 = f32x4.add(v128.load(c + 3 * lc, 16), c31);
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  v128.store(c + lc, c10);
+  v128.store(c + lc, c11, 16);
+  v128.store(c + 2 * lc, c20);
+  v128.store(c + 2 * lc, c21, 16);
+  v128.store(c + 3 * lc, c30);
+  v128.store(c + 3 * lc, c31, 16);
+}
+
 /**
  * The 4x8 tile over a packed panel: A(r, p) at a + 16 p + 4 r. Not inlined: as its own function V8 keeps
  * the loop's pointers and bound in registers (about 2% faster on the big products than inlined in slab).
@@ -69,24 +91,7 @@ function panel4x8(c: usize, a: usize, b: usize, k: i32, lb: usize, lc: usize, ac
     pa += 16;
     pb += lb;
   }
-  if (acc) {
-    c00 = f32x4.add(v128.load(c), c00);
-    c01 = f32x4.add(v128.load(c, 16), c01);
-    c10 = f32x4.add(v128.load(c + lc), c10);
-    c11 = f32x4.add(v128.load(c + lc, 16), c11);
-    c20 = f32x4.add(v128.load(c + 2 * lc), c20);
-    c21 = f32x4.add(v128.load(c + 2 * lc, 16), c21);
-    c30 = f32x4.add(v128.load(c + 3 * lc), c30);
-    c31 = f32x4.add(v128.load(c + 3 * lc, 16), c31);
-  }
-  v128.store(c, c00);
-  v128.store(c, c01, 16);
-  v128.store(c + lc, c10);
-  v128.store(c + lc, c11, 16);
-  v128.store(c + 2 * lc, c20);
-  v128.store(c + 2 * lc, c21, 16);
-  v128.store(c + 3 * lc, c30);
-  v128.store(c + 3 * lc, c31, 16);
+  store4x8(c, lc, acc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
 /** Packs `tiles` 4-row panels of A (rows from a, stride rs; k values, stride cs) into the scratch. */
@@ -128,24 +133,7 @@ export function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): 
     pa += cs;
     pb += lb;
   }
-  if (acc) {
-    c00 = f32x4.add(v128.load(c), c00);
-    c01 = f32x4.add(v128.load(c, 16), c01);
-    c10 = f32x4.add(v128.load(c + lc), c10);
-    c11 = f32x4.add(v128.load(c + lc, 16), c11);
-    c20 = f32x4.add(v128.load(c + 2 * lc), c20);
-    c21 = f32x4.add(v128.load(c + 2 * lc, 16), c21);
-    c30 = f32x4.add(v128.load(c + 3 * lc), c30);
-    c31 = f32x4.add(v128.load(c + 3 * lc, 16), c31);
-  }
-  v128.store(c, c00);
-  v128.store(c, c01, 16);
-  v128.store(c + lc, c10);
-  v128.store(c + lc, c11, 16);
-  v128.store(c + 2 * lc, c20);
-  v128.store(c + 2 * lc, c21, 16);
-  v128.store(c + 3 * lc, c30);
-  v128.store(c + 3 * lc, c31, 16);
+  store4x8(c, lc, acc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
 @inline function tile1x8(c: usize, a: usize, b: usize, k: i32, cs: usize, lb: usize, acc: bool): void {
