@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { BudgetrlError, ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
+import type { AnyEnv } from "../core/env.js";
 import { deriveSeed } from "../core/rng.js";
 import { createEnv } from "../envs/registry.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
@@ -20,7 +21,7 @@ import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { evaluate } from "../run/evaluate.js";
 import { openStore } from "../store/open.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
-import { computeAdvantages } from "./advantages/index.js";
+import { computeAdvantages, mean } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { rolloutStep } from "./rollouts.js";
 import { parseBudgetSchedule } from "./schedules/schedule.js";
@@ -105,31 +106,34 @@ async function initialModel(config: Readonly<TrainConfig>, threads: number | und
   return model;
 }
 
-async function prepare(options: TrainOptions): Promise<{ config: Readonly<TrainConfig>; model: TinyModel; startStep: number }> {
+interface Prepared {
+  readonly config: Readonly<TrainConfig>;
+  readonly env: AnyEnv;
+  readonly model: TinyModel;
+  readonly startStep: number;
+}
+
+async function prepare(options: TrainOptions): Promise<Prepared> {
   const configPath = join(options.out, "config.json");
   if (options.resume === true) {
     if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`);
     const config = parseTrainConfig(JSON.parse(await readFile(configPath, "utf8")));
+    const env = createEnv(config.env, config.envOptions);
     const latest = await latestCheckpoint(options.out);
-    if (latest === undefined) return { config, model: await initialModel(config, options.threads), startStep: 0 };
-    return { config, model: await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), startStep: latest[0] };
+    if (latest === undefined) return { config, env, model: await initialModel(config, options.threads), startStep: 0 };
+    return { config, env, model: await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), startStep: latest[0] };
   }
   const config = parseTrainConfig(options.config);
   if (existsSync(configPath)) throw new ConfigError("out", `${options.out} already holds a training run`, "continue it with --resume, or pick another --out");
-  createEnv(config.env, config.envOptions);
+  const env = createEnv(config.env, config.envOptions);
   if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
   await mkdir(options.out, { recursive: true });
   await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
-  return { config, model: await initialModel(config, options.threads), startStep: 0 };
-}
-
-function mean(values: readonly number[]): number {
-  return values.length === 0 ? 0 : values.reduce((a, b) => a + b, 0) / values.length;
+  return { config, env, model: await initialModel(config, options.threads), startStep: 0 };
 }
 
 export async function train(options: TrainOptions): Promise<TrainResult> {
-  const { config, model, startStep } = await prepare(options);
-  const env = createEnv(config.env, config.envOptions);
+  const { config, env, model, startStep } = await prepare(options);
   const schedule = parseBudgetSchedule(config.budget);
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } });
   const learningRate = warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 });
@@ -164,7 +168,7 @@ async function referenceFor(config: Readonly<TrainConfig>, threads: number | und
   return tinyBackend({ model }).reference().finally(() => model.dispose());
 }
 
-async function trainStep(backend: TrainerBackend, env: ReturnType<typeof createEnv>, config: Readonly<TrainConfig>, schedule: ReturnType<typeof parseBudgetSchedule>, step: number, learningRate: number, reference: ReferenceScorer | undefined): Promise<StepMetrics> {
+async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, schedule: ReturnType<typeof parseBudgetSchedule>, step: number, learningRate: number, reference: ReferenceScorer | undefined): Promise<StepMetrics> {
   const started = performance.now();
   const policy = backend.policy();
   // generate
