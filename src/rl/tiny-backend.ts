@@ -32,11 +32,12 @@ function responseSlices(values: Float32Array, batch: readonly TrainSequence[], s
   return batch.map((sequence, row) => values.slice(row * seqLen + sequence.responseStart - 1, row * seqLen + sequence.tokens.length - 1));
 }
 
+/** Response-token log-probs without gradients (the model's scoring path keeps no activations). */
 async function scoreWith(model: TinyModel, batch: readonly TrainSequence[]): Promise<Float32Array[]> {
   if (batch.length === 0) return [];
-  const packed = packSequences(batch);
-  const result = await model.forward(packed.batch);
-  return responseSlices(result.logprobs, batch, packed.batch.seqLen);
+  const scores = await model.logprobs(batch.map((sequence) => sequence.tokens));
+  // scores[i][t] = log p(tokens[t + 1] | tokens[<= t]): the response starts at index responseStart - 1.
+  return scores.map((values, i) => values.slice((batch[i] as TrainSequence).responseStart - 1));
 }
 
 export interface TinyBackendOptions {
