@@ -9,7 +9,7 @@
 // A policy that throws ends the episode with stopReason "error" (the store keeps it; metrics skip it; resume
 // runs it again). Model text never throws: envs turn it into observations.
 import type { Budget } from "../core/budget.js";
-import type { Env, OracleAnswer, StopReason } from "../core/env.js";
+import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
 import type { Episode, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
 import type { Act, Policy, PolicyContext, PrivilegedView } from "../core/policy.js";
@@ -49,86 +49,100 @@ function splitPreamble(messages: readonly Message[]): { preamble: Message[]; res
   return { preamble: messages.slice(0, cut), rest: messages.slice(cut) };
 }
 
+/** Where a rollout stands between turns: the env state and the budget counters. */
+interface Progress<TState> {
+  state: TState;
+  stateKey: string;
+  tools: readonly ToolSpec[];
+  /** Current user turn (segment) and the turns spent in it (a per-user-turn budget restarts at each). */
+  segment: number;
+  segmentTurns: number;
+  total: number;
+}
+
+/** How a step ends the episode: the env's own end (terminated) or the budget (truncated), or not at all. */
+function stopAfterStep(result: StepResult<unknown>, budget: Budget, turn: number, segmentTurns: number): { stopReason?: StopReason; stopLimit: string | null; truncated: boolean } {
+  if (result.terminated) {
+    const stopReason = result.info.stopReason ?? "failure";
+    return { stopReason, stopLimit: stopReason === "force_terminated" ? "env" : null, truncated: false };
+  }
+  const used = budget.scope === "episode" ? turn : segmentTurns;
+  if (used >= budget.turns) return { stopReason: "max_turns", stopLimit: budget.scope, truncated: true };
+  return { stopLimit: null, truncated: false };
+}
+
+/** The recorded turn: what the policy saw and said, what the env made of it, and the oracle's view before it. */
+function turnRecord(turn: number, pending: readonly Message[], act: Act, result: StepResult<unknown>, stateKey: string, truncated: boolean, before: OracleAnswer | undefined, keepTokens: boolean): Turn {
+  const parsed = result.info.parsedAction;
+  return {
+    index: turn,
+    segment: result.info.segment,
+    observation: pending,
+    action: act.message,
+    parsedAction: parsed,
+    invalid: result.info.invalid,
+    reward: result.reward,
+    terminated: result.terminated,
+    truncated,
+    progress: result.info.progress,
+    stateKey,
+    ...(before === undefined ? {} : { optimal: parsed !== null && before.optimal.includes(parsed), remainingBefore: before.remaining }),
+    ...(result.info.details === undefined ? {} : { details: result.info.details }),
+    ...(keepTokens && act.tokens !== undefined ? { tokens: act.tokens, logprobs: act.logprobs ?? [] } : {}),
+  };
+}
+
 export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions = {}): Promise<Episode> {
   const { budget } = spec;
   const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
-  let state = start.state;
-  let info = start.info;
-  let tools: readonly ToolSpec[] = start.tools ?? [];
+  const now: Progress<TState> = { state: start.state, stateKey: start.info.stateKey, tools: start.tools ?? [], segment: start.info.segment, segmentTurns: 0, total: 0 };
   const { preamble, rest } = splitPreamble(start.observation);
   let pending = withBudgetNote(rest, budgetNote(budget, 1));
   const conversation: Message[] = [...preamble, ...pending];
   const turns: Turn[] = [];
   const rng = createRng(deriveSeed(spec.seed, "policy"));
   const privileged: PrivilegedView = {
-    oracle: () => env.oracle(state),
-    validActions: () => env.validActions(state),
-    toMessage: (action) => (env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(state, action)),
+    oracle: () => env.oracle(now.state),
+    validActions: () => env.validActions(now.state),
+    toMessage: (action) => (env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action)),
   };
-  let segment = start.info.segment;
-  let segmentTurns = 0;
-  let total = 0;
-  let stopReason: StopReason | undefined;
-  let stopLimit: string | null = null;
+  let stop: { stopReason?: StopReason; stopLimit: string | null } = { stopLimit: null };
   let successTurn: number | null = null;
   let error: string | undefined;
 
-  while (stopReason === undefined) {
+  while (stop.stopReason === undefined) {
     if (options.signal?.aborted === true) throw new Error("rollout aborted");
     const turn = turns.length + 1;
-    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools, taskId: spec.taskId, privileged, ...(options.signal === undefined ? {} : { signal: options.signal }) };
-    const before: OracleAnswer | undefined = annotate ? env.oracle(state) : undefined;
+    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    const before: OracleAnswer | undefined = annotate ? env.oracle(now.state) : undefined;
     let act: Act;
     try {
       act = await policy.act(conversation, context);
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
-      stopReason = "error";
+      stop = { stopReason: "error", stopLimit: null };
       break;
     }
-    const stateKey = info.stateKey;
-    const result = env.step(state, act.message);
-    state = result.state;
-    info = result.info;
-    if (result.tools !== undefined) tools = result.tools;
-    total += result.reward;
-    segmentTurns += 1;
-    if (result.info.segment !== segment) {
+    const stateKey = now.stateKey;
+    const result = env.step(now.state, act.message);
+    now.state = result.state;
+    now.stateKey = result.info.stateKey;
+    if (result.tools !== undefined) now.tools = result.tools;
+    now.total += result.reward;
+    now.segmentTurns += 1;
+    if (result.info.segment !== now.segment) {
       // A new user turn starts: a per-user-turn budget starts again from zero.
-      segment = result.info.segment;
-      segmentTurns = 0;
+      now.segment = result.info.segment;
+      now.segmentTurns = 0;
     }
-    let truncated = false;
-    if (result.terminated) {
-      stopReason = result.info.stopReason ?? "failure";
-      if (stopReason === "success") successTurn = turn;
-      if (stopReason === "force_terminated") stopLimit = "env";
-    } else if (budget.scope === "episode" ? turn >= budget.turns : segmentTurns >= budget.turns) {
-      truncated = true;
-      stopReason = "max_turns";
-      stopLimit = budget.scope;
-    }
-    const parsed = result.info.parsedAction;
-    turns.push({
-      index: turn,
-      segment: result.info.segment,
-      observation: pending,
-      action: act.message,
-      parsedAction: parsed,
-      invalid: result.info.invalid,
-      reward: result.reward,
-      terminated: result.terminated,
-      truncated,
-      progress: result.info.progress,
-      stateKey,
-      ...(before === undefined ? {} : { optimal: parsed !== null && before.optimal.includes(parsed), remainingBefore: before.remaining }),
-      ...(result.info.details === undefined ? {} : { details: result.info.details }),
-      ...(options.keepTokens === true && act.tokens !== undefined ? { tokens: act.tokens, logprobs: act.logprobs ?? [] } : {}),
-    });
+    const ending = stopAfterStep(result, budget, turn, now.segmentTurns);
+    stop = ending;
+    if (ending.stopReason === "success") successTurn = turn;
+    turns.push(turnRecord(turn, pending, act, result, stateKey, ending.truncated, before, options.keepTokens === true));
     conversation.push(act.message);
-    if (stopReason !== undefined) break;
-    pending = withBudgetNote(result.observation, budgetNote(budget, (budget.scope === "episode" ? turn : segmentTurns) + 1));
+    if (stop.stopReason !== undefined) break;
+    pending = withBudgetNote(result.observation, budgetNote(budget, (budget.scope === "episode" ? turn : now.segmentTurns) + 1));
     for (const message of pending) conversation.push(message);
   }
 
@@ -142,12 +156,12 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
     seed: spec.seed,
     preamble,
     turns,
-    success: stopReason === "success",
-    stopReason: stopReason ?? "error",
-    stopLimit,
+    success: stop.stopReason === "success",
+    stopReason: stop.stopReason ?? "error",
+    stopLimit: stop.stopLimit,
     turnsUsed: turns.length,
     successTurn,
-    return: total,
+    return: now.total,
     initialProgress: start.info.progress,
     ...(error === undefined ? {} : { error }),
   };
