@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runEpisode } from "../src/agent/rollout.js";
-import type { Budget } from "../src/core/budget.js";
+import { parseBudgetList, type Budget } from "../src/core/budget.js";
 import { sokoban } from "../src/envs/sokoban/index.js";
 import { oraclePolicy } from "../src/policies/scripted/oracle.js";
-import { tableFor } from "../src/run/table.js";
+import { tableFor } from "../src/eval/table.js";
 import { outcomeCounts } from "../src/store/episodes.js";
 import { openStore } from "../src/store/open.js";
 
@@ -90,7 +90,7 @@ function tableTime(): void {
   })();
   const total = tasks * budgets.length * samples;
   console.log(`(setup: ${total.toLocaleString("en-US")} episodes stored in ${((performance.now() - start) / 1000).toFixed(1)} s)`);
-  const config = { protocol: "separate" as const, budgets, ks: [1, 2, 4, 8, 16, 32, 64, 128, 250].filter((k) => k <= samples), bootstrap: 1000, seed: 1 };
+  const config = { protocol: "separate" as const, budgets: parseBudgetList(budgets.join(",")), ks: [1, 2, 4, 8, 16, 32, 64, 128, 250].filter((k) => k <= samples), bootstrap: 1000, seed: 1 };
   start = performance.now();
   const counts = outcomeCounts(store, "bench");
   const table = tableFor(config, { counts, firstSuccesses: [], referenceBudgets: new Map() });

@@ -5,7 +5,7 @@ export * from "./agent/index.js";
 export * from "./policies/index.js";
 export * from "./store/index.js";
 export * from "./metrics/index.js";
-export * from "./run/index.js";
+export * from "./eval/index.js";
 export * from "./report/index.js";
 export * from "./rl/index.js";
 // The in-process transformer, under its own namespace (its token names would collide): nn.createModel, ...

@@ -1,7 +1,10 @@
 // Commands declared once: a zod object schema with a description per field is the single source of the TS
-// config type, the command-line flags (camelCase field -> --kebab-case flag), the validation (before any work
-// starts, errors name the flag) and the help text. Parsed configs are frozen.
+// config type, the command-line flags (camelCase field -> --kebab-case flag, or the field's `meta({ flag })`),
+// the validation (before any work starts, errors name the flag) and the help text. Parsed configs are frozen.
+// List fields that also take one comma-separated value (`meta({ list: true })`, e.g. --budget 25%,50%) are
+// single flags; other array fields repeat (--env-opt a=1 --env-opt b=2).
 import { z } from "zod";
+import { parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 
 export interface CliIo {
@@ -39,18 +42,33 @@ interface FieldInfo {
 
 const kebab = (key: string): string => key.replace(/[A-Z]/g, (char) => `-${char.toLowerCase()}`);
 
+interface PropertySchema {
+  type?: string;
+  description?: string;
+  default?: unknown;
+  enum?: unknown[];
+  items?: { type?: string };
+  anyOf?: PropertySchema[];
+  flag?: string;
+  list?: boolean;
+}
+
+function fieldType(property: PropertySchema): string {
+  // A comma-separated list field takes one text value on the command line.
+  if (property.list === true || property.anyOf?.some((branch) => branch.type === "string") === true) return "string";
+  if (property.type === "array") return `${property.items?.type ?? "string"}[]`;
+  return property.type ?? "string";
+}
+
 function describeFields(schema: z.ZodObject): FieldInfo[] {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
-    properties?: Record<string, { type?: string; description?: string; default?: unknown; enum?: unknown[]; items?: { type?: string } }>;
-    required?: string[];
-  };
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, PropertySchema>; required?: string[] };
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {}).map(([key, property]) => ({
     key,
-    flag: `--${kebab(key)}`,
-    type: property.type === "array" ? `${property.items?.type ?? "string"}[]` : property.type ?? "string",
+    flag: `--${property.flag ?? kebab(key)}`,
+    type: fieldType(property),
     description: property.description ?? "",
-    defaultValue: property.default,
+    defaultValue: Array.isArray(property.default) && property.list === true ? property.default.join(",") : property.default,
     ...(property.enum === undefined ? {} : { values: property.enum }),
     required: required.has(key) && property.default === undefined,
   }));
@@ -142,14 +160,11 @@ export function parseCommandLine<Schema extends z.ZodObject>(command: CommandDef
     const field = fields.find((candidate) => candidate.key === key);
     raw[key] = field === undefined ? value : coerce(field, value);
   });
-  const parsed = command.schema.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    const key = String(issue.path[0] ?? "");
-    const name = slots.includes(key) ? key.toUpperCase() : `--${kebab(key)}`;
-    throw new ConfigError(name, issue.code === "invalid_type" && raw[key] === undefined ? "is required" : issue.message);
-  }
-  return Object.freeze(parsed.data) as Readonly<z.output<Schema>>;
+  const flagOf = new Map(fields.map((field) => [field.key, field.flag]));
+  return parseConfig(command.schema, raw, (path) => {
+    const key = String(path[0] ?? "");
+    return slots.includes(key) ? key.toUpperCase() : (flagOf.get(key) ?? `--${kebab(key)}`);
+  }) as Readonly<z.output<Schema>>;
 }
 
 function usageLine(command: CommandDefinition, fields: readonly FieldInfo[]): string {

@@ -36,7 +36,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return argv.length === 0 ? 1 : 0;
     }
     if (argv[0] === "--version") {
-      const { codeVersion } = await import("../run/version.js");
+      const { codeVersion } = await import("../eval/code-version.js");
       io.stdout(`${codeVersion()}\n`);
       return 0;
     }

@@ -1,6 +1,6 @@
 // `budgetrl sft`: the supervised warm start that makes a base model from demonstrations of a policy.
 import { z } from "zod";
-import { sftConfigSchema } from "../rl/sft-run.js";
+import { sftConfigSchema } from "../rl/sft-config.js";
 import { runSft } from "../rl/sft-run.js";
 import { defineCommand } from "./command.js";
 import { keyNumbers, keyValues } from "./key-values.js";

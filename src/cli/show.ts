@@ -1,8 +1,9 @@
 // `budgetrl show RUN`: the Pass@(K,T) table of a stored run, recomputed from its episodes.
 import { z } from "zod";
+import { integerListField } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
-import { parseEvalConfig } from "../run/config.js";
-import { storedRunOutcomes, tableFor } from "../run/table.js";
+import { parseEvalConfig } from "../eval/config.js";
+import { storedRunOutcomes, tableFor } from "../eval/table.js";
 import { openStore } from "../store/open.js";
 import { getRun, latestRunId } from "../store/runs.js";
 import { defineCommand } from "./command.js";
@@ -11,7 +12,7 @@ import { printRunTable } from "./run-summary.js";
 const schema = z.object({
   run: z.string().optional().describe("run name (default: the latest run)"),
   db: z.string().default("budgetrl.db").describe("SQLite run store"),
-  k: z.string().optional().describe("comma-separated K values (default: the run's)"),
+  ks: integerListField().optional().meta({ flag: "k" }).describe("comma-separated K values (default: the run's)"),
   json: z.boolean().default(false).describe("print the table as JSON"),
 });
 
@@ -28,8 +29,7 @@ export const showCommand = defineCommand({
       if (run === undefined) throw new ConfigError("RUN", `${options.db} has no runs`);
       const record = getRun(store, run);
       const config = parseEvalConfig(record.config);
-      const ks = options.k === undefined ? config.ks : options.k.split(",").map((part) => Number(part.trim()));
-      if (ks.some((k) => !Number.isInteger(k) || k < 1)) throw new ConfigError("--k", `expected positive integers, got "${options.k ?? ""}"`);
+      const ks = options.ks ?? config.ks;
       const outcomes = storedRunOutcomes(store, run, config);
       const table = tableFor(config, outcomes, ks);
       printRunTable(io, run, options.db, config, table, options.json);

@@ -8,11 +8,10 @@ import { defineCommand } from "./command.js";
 import { keyNumbers, keyValues } from "./key-values.js";
 import { createProgress } from "./progress.js";
 
-const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true, evalBudgets: true }).extend({
-  env: z.string().min(1).default("sokoban").describe("environment to train on (see `budgetrl envs`)"),
+const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true }).extend({
+  env: trainConfigSchema.shape.env.default("sokoban"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
   model: z.array(z.string()).default([]).describe("model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
-  evalBudget: z.string().default("25%,50%,100%").describe("comma-separated budgets of the held-out evaluation"),
   out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
   progress: z.boolean().default(true).describe("show a progress bar on stderr"),
@@ -42,8 +41,8 @@ export const trainCommand = defineCommand({
     "budgetrl train --out runs/x --resume",
   ],
   async run(options, io) {
-    const { envOpt, model, evalBudget, out, resume, progress, ...rest } = options;
-    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model"), evalBudgets: evalBudget.split(",").filter(Boolean) };
+    const { envOpt, model, out, resume, progress, ...rest } = options;
+    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model") };
     const controller = new AbortController();
     const onSignal = (): void => controller.abort();
     process.once("SIGINT", onSignal);

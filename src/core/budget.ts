@@ -28,12 +28,18 @@ export interface Budget {
 const PERCENT = /^(\d{1,4})(?:\.(\d{1,4}))?%$/;
 const TURNS = /^\d{1,7}$/;
 
-/** Parse "8" or "25%" (or "12.5%"). `field` names the option in the error message. */
-export function parseBudgetSpec(text: string, field = "budget"): BudgetSpec {
+/** Why a text is not a budget: the problem and how to write one. */
+export interface BudgetSpecProblem {
+  readonly problem: string;
+  readonly hint?: string;
+}
+
+/** The one budget parser: "8", "25%" or "12.5%" to a spec, or the problem with the text. */
+export function readBudgetSpec(text: string): BudgetSpec | BudgetSpecProblem {
   const trimmed = text.trim();
   if (TURNS.test(trimmed)) {
     const turns = Number(trimmed);
-    if (turns < 1) throw new ConfigError(field, `a turn budget must be at least 1, got "${text}"`);
+    if (turns < 1) return { problem: `a turn budget must be at least 1, got "${text}"` };
     return { kind: "turns", turns, label: String(turns) };
   }
   const match = PERCENT.exec(trimmed);
@@ -41,22 +47,54 @@ export function parseBudgetSpec(text: string, field = "budget"): BudgetSpec {
     const decimals = match[2] ?? "";
     const denominator = 100 * 10 ** decimals.length;
     const numerator = Number(`${match[1]}${decimals}`);
-    if (numerator === 0) throw new ConfigError(field, `a percentage budget must be above 0%, got "${text}"`);
+    if (numerator === 0) return { problem: `a percentage budget must be above 0%, got "${text}"` };
     return { kind: "fraction", numerator, denominator, label: trimmed };
   }
-  throw new ConfigError(field, `"${text}" is not a budget`, `write a number of turns ("8") or a percentage of the task's reference budget ("25%")`);
+  return { problem: `"${text}" is not a budget`, hint: `write a number of turns ("8") or a percentage of the task's reference budget ("25%")` };
+}
+
+export function isBudgetProblem<T extends object>(value: T | BudgetSpecProblem): value is BudgetSpecProblem {
+  return !Array.isArray(value) && "problem" in value;
+}
+
+/** Parse "8" or "25%" (or "12.5%"). `field` names the option in the error message. */
+export function parseBudgetSpec(text: string, field = "budget"): BudgetSpec {
+  const read = readBudgetSpec(text);
+  if (isBudgetProblem(read)) throw new ConfigError(field, read.problem, read.hint);
+  return read;
+}
+
+/** A list of budget specs, e.g. "25%,50%,100%" or ["25%", "50%"], or the first problem. Duplicates are refused. */
+export function readBudgetList(input: string | readonly string[]): BudgetSpec[] | BudgetSpecProblem {
+  const parts = (typeof input === "string" ? input.split(",") : input).filter((part) => part.trim() !== "");
+  if (parts.length === 0) return { problem: "at least one budget is required" };
+  const specs: BudgetSpec[] = [];
+  for (const part of parts) {
+    const read = readBudgetSpec(part);
+    if (isBudgetProblem(read)) return read;
+    if (specs.some((spec) => spec.label === read.label)) return { problem: `budget "${read.label}" is listed twice` };
+    specs.push(read);
+  }
+  return specs;
 }
 
 /** Parse a comma-separated list of budget specs, e.g. "25%,50%,100%". Duplicates are refused. */
 export function parseBudgetList(text: string, field = "budget"): BudgetSpec[] {
-  const specs = text.split(",").filter((part) => part.trim() !== "").map((part) => parseBudgetSpec(part, field));
-  if (specs.length === 0) throw new ConfigError(field, "at least one budget is required");
-  const labels = new Set<string>();
-  for (const spec of specs) {
-    if (labels.has(spec.label)) throw new ConfigError(field, `budget "${spec.label}" is listed twice`);
-    labels.add(spec.label);
-  }
-  return specs;
+  const read = readBudgetList(text);
+  if (isBudgetProblem(read)) throw new ConfigError(field, read.problem, read.hint);
+  return read;
+}
+
+/** Where a budget sits on one axis: turns for absolute budgets, the fraction of the reference for percentages. */
+export function budgetSize(spec: BudgetSpec): number {
+  return spec.kind === "turns" ? spec.turns : spec.numerator / spec.denominator;
+}
+
+/** The largest budget of a list; all budgets must be of one kind (turns and percentages do not compare). */
+export function largestBudget(budgets: readonly BudgetSpec[], field = "budgets"): BudgetSpec {
+  if (budgets.length === 0) throw new ConfigError(field, "at least one budget is required");
+  if (new Set(budgets.map((spec) => spec.kind)).size > 1) throw new ConfigError(field, "budgets of two kinds (turns and percentages) have no largest one", "use all turns, or all percentages");
+  return budgets.reduce((best, spec) => (budgetSize(spec) > budgetSize(best) ? spec : best));
 }
 
 /** Turns allowed for a task whose reference budget is `reference`: ceil(fraction * reference), at least 1. */

@@ -15,10 +15,13 @@ export class BudgetrlError extends Error {
 /** A bad configuration value: raised before any work starts, naming the field. */
 export class ConfigError extends BudgetrlError {
   readonly field: string;
+  /** What was wrong, without the field name (schemas report it under their own path). */
+  readonly reason: string;
   constructor(field: string, message: string, hint?: string) {
     super("config:invalid", `${field}: ${message}`, hint);
     this.name = "ConfigError";
     this.field = field;
+    this.reason = hint === undefined ? message : `${message} (${hint})`;
   }
 }
 

@@ -87,3 +87,14 @@ export function rngFromState(words: readonly [number, number, number, number]): 
 export function deriveSeed(seed: number, ...labels: readonly (string | number)[]): number {
   return hash53(`${seed}\u0000${labels.join("\u0000")}`) % 4294967296;
 }
+
+/** The indices 0..count-1 in a seeded random order (Fisher-Yates): minibatch and epoch orders. */
+export function shuffledIndices(count: number, seed: number): number[] {
+  const rng = createRng(seed);
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = count - 1; i > 0; i--) {
+    const j = rng.int(i + 1);
+    [order[i], order[j]] = [order[j] as number, order[i] as number];
+  }
+  return order;
+}

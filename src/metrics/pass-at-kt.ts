@@ -4,6 +4,7 @@
 // Intervals: percentile bootstrap over tasks (bootstrap.ts), shared resamples across all cells. AUC: the
 // normalised area under each K's curve over the budget axis (auc.ts), with its own bootstrap interval.
 // A cell averages the tasks that have at least K samples at every budget, so every curve uses one task set.
+import type { BudgetSpec } from "../core/budget.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { normalisedArea } from "./auc.js";
 import { budgetAxis } from "./budget-axis.js";
@@ -19,7 +20,7 @@ export interface PassCell {
 
 export interface PassAtKTTable {
   readonly ks: readonly number[];
-  /** Budget labels in axis order (or first-seen order when the axis is mixed). */
+  /** Budget labels in axis order (or as given when the axis is mixed). */
   readonly budgets: readonly string[];
   /** cells[i][j]: K = ks[i], T = budgets[j]. */
   readonly cells: readonly (readonly PassCell[])[];
@@ -33,6 +34,8 @@ export interface PassAtKTTable {
 
 export interface PassAtKTOptions {
   readonly ks: readonly number[];
+  /** The budgets of the table's columns (counts carry their labels). */
+  readonly budgets: readonly BudgetSpec[];
   /** Bootstrap resamples (0 disables intervals). Default 1000. */
   readonly bootstrap?: number;
   readonly seed?: number;
@@ -40,9 +43,8 @@ export interface PassAtKTOptions {
 }
 
 export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOptions): PassAtKTTable {
-  const labels = [...new Set(counts.map((entry) => entry.budget))];
-  const axis = budgetAxis(labels);
-  const budgets = axis === null ? labels : axis.map((point) => point.label);
+  const axis = budgetAxis(options.budgets);
+  const budgets = axis === null ? options.budgets.map((spec) => spec.label) : axis.map((point) => point.label);
   const byTask = new Map<number, Map<string, OutcomeCounts>>();
   for (const entry of counts) {
     let row = byTask.get(entry.taskIndex);
@@ -88,9 +90,9 @@ function summarise(values: Float64Array, indices: Int32Array, level?: number): P
 
 /**
  * Protocol (b): from one run at T_max with a hidden budget, success within T is success by turn T.
- * `turnsFor(taskIndex, label)` resolves a budget label to that task's number of turns.
+ * `turnsFor(taskIndex, budget)` resolves a budget to that task's number of turns.
  */
-export function countsWithinBudgets(episodes: readonly FirstSuccess[], labels: readonly string[], turnsFor: (taskIndex: number, label: string) => number): OutcomeCounts[] {
+export function countsWithinBudgets(episodes: readonly FirstSuccess[], budgets: readonly BudgetSpec[], turnsFor: (taskIndex: number, budget: BudgetSpec) => number): OutcomeCounts[] {
   const perTask = new Map<number, (number | null)[]>();
   for (const episode of episodes) {
     let list = perTask.get(episode.taskIndex);
@@ -99,10 +101,10 @@ export function countsWithinBudgets(episodes: readonly FirstSuccess[], labels: r
   }
   const out: OutcomeCounts[] = [];
   for (const [taskIndex, turns] of perTask) {
-    for (const label of labels) {
-      const limit = turnsFor(taskIndex, label);
+    for (const budget of budgets) {
+      const limit = turnsFor(taskIndex, budget);
       const c = turns.filter((turn) => turn !== null && turn <= limit).length;
-      out.push({ taskIndex, budget: label, n: turns.length, c });
+      out.push({ taskIndex, budget: budget.label, n: turns.length, c });
     }
   }
   return out;

@@ -1,6 +1,3 @@
-// Policies: scripted agents (random, oracle, noisy oracle, replay) and the spec registry used by the CLI.
-export * from "./scripted/noisy-oracle.js";
-export * from "./scripted/oracle.js";
-export * from "./scripted/random.js";
-export * from "./scripted/replay.js";
+// Policies: scripted agents (random, oracle, noisy oracle, replay) and the spec registry the CLI and stored runs use.
+export * from "./scripted/index.js";
 export * from "./spec.js";

@@ -1,5 +1,6 @@
 // Policy specs as users write them on the command line: "random", "oracle", "noisy-oracle:0.3", "replay",
-// "replay:FILE". Other policy kinds (tiny transformer, OpenAI-compatible servers) register themselves here.
+// "replay:FILE", "tiny:CHECKPOINT". Every kind is registered below, in this file; `registerPolicyKind` adds
+// more (library users' own kinds).
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.js";
 import type { Policy } from "../core/policy.js";

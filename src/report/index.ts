@@ -1,3 +1,4 @@
-// Reports: terminal tables (HTML reports with charts come later).
+// Reports: terminal tables and run headers (HTML reports with charts come later).
 export * from "./pass-table.js";
+export * from "./run-header.js";
 export * from "./text-table.js";

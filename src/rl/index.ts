@@ -2,10 +2,11 @@
 // one), SFT and the train loop.
 export * from "./advantages/index.js";
 export * from "./backend.js";
-export * from "./loss/ppo.js";
-export * from "./schedules/schedule.js";
+export * from "./loss/index.js";
+export * from "./schedules/index.js";
 export * from "./sequences.js";
 export * from "./sft.js";
+export * from "./sft-config.js";
 export * from "./sft-run.js";
 export * from "./tiny-backend.js";
 export * from "./train.js";

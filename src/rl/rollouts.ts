@@ -3,7 +3,7 @@
 // the same tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in
 // large batches.
 import { runEpisode } from "../agent/rollout.js";
-import { resolveBudget, type BudgetMode } from "../core/budget.js";
+import { resolveBudget, type BudgetMode, type BudgetScope } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
@@ -18,6 +18,8 @@ export interface RolloutStepOptions {
   readonly group: number;
   readonly schedule: BudgetSchedule;
   readonly budgetMode: BudgetMode;
+  /** What the budget counts: every turn, or the turns of each user turn (BFCL). */
+  readonly budgetScope: BudgetScope;
 }
 
 /** Episodes of one step, grouped: groups[i] holds the `group` rollouts of task i under its drawn budget. */
@@ -26,7 +28,7 @@ export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutS
   for (let index = 0; index < options.tasksPerStep; index++) {
     const task = env.generate(deriveSeed(options.seed, "train-task", options.step, index));
     const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
-    const budget = resolveBudget(spec, env.referenceBudget(task, "episode"), options.budgetMode);
+    const budget = resolveBudget(spec, env.referenceBudget(task, options.budgetScope), options.budgetMode, options.budgetScope);
     const taskId = env.taskId(task);
     groups.push(
       Promise.all(

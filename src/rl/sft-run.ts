@@ -4,38 +4,17 @@
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import { z } from "zod";
-import { BUDGET_MODES } from "../core/budget.js";
 import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import { createModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
-import { evaluate } from "../run/evaluate.js";
+import { evaluate } from "../eval/evaluate.js";
 import { readEpisodes } from "../store/episodes.js";
 import { openStore } from "../store/open.js";
 import { getRun, loadTasks } from "../store/runs.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
+import { parseSftConfig, type SftConfig } from "./sft-config.js";
 import { tinyBackend } from "./tiny-backend.js";
-
-export const sftConfigSchema = z.object({
-  env: z.string().default("sokoban").describe("environment of the demonstrations"),
-  envOptions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}).describe("environment options"),
-  policy: z.string().default("noisy-oracle:0.3").describe("demonstrator policy"),
-  tasks: z.number().int().min(1).default(500).describe("demonstration tasks"),
-  samples: z.number().int().min(1).default(2).describe("demonstrations per task"),
-  budget: z.string().default("100%").describe("turn budget of the demonstrations"),
-  budgetMode: z.enum(BUDGET_MODES).default("announced").describe("budget text in the demonstrations"),
-  fromRun: z.string().optional().describe("use this stored run as the demonstrations instead of generating them"),
-  seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
-  modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
-  steps: z.number().int().min(1).default(300).describe("optimiser steps"),
-  batchSize: z.number().int().min(1).default(32).describe("sequences per step"),
-  learningRate: z.number().positive().default(3e-3).describe("peak learning rate"),
-  warmupSteps: z.number().int().min(0).default(20).describe("warm-up steps"),
-  maxNewTokens: z.number().int().min(1).default(16).describe("longest reply the policy samples (sets the prompt window)"),
-});
-
-export type SftConfig = z.output<typeof sftConfigSchema>;
 
 export interface SftRunOptions {
   readonly config: unknown;
@@ -57,12 +36,7 @@ export interface SftRunResult {
 }
 
 export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
-  const parsed = sftConfigSchema.safeParse(options.config);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    throw new ConfigError(issue.path.map(String).join(".") || "config", issue.message);
-  }
-  const config = Object.freeze(parsed.data);
+  const config = parseSftConfig(options.config);
   if (existsSync(join(options.out, "budgetrl.json"))) throw new ConfigError("out", `${options.out} already holds a checkpoint`, "pick another --out");
   await mkdir(options.out, { recursive: true });
   const db = options.db ?? join(options.out, "demos.db");
@@ -76,6 +50,7 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
       samples: config.samples,
       budgets: [config.budget],
       budgetMode: config.budgetMode,
+      budgetScope: config.budgetScope,
       seed: config.seed,
       bootstrap: 0,
       db,

@@ -3,7 +3,7 @@
 // imperfect, the starting point of every RL run, as a pretrained LLM is in the paper.
 //   loss = -(1/N) sum over reply tokens of log p(token | prompt, earlier reply tokens)
 import type { Episode } from "../core/episode.js";
-import { createRng } from "../core/rng.js";
+import { deriveSeed, shuffledIndices } from "../core/rng.js";
 import type { TrainablePolicy, TrainerBackend, TrainSequence } from "./backend.js";
 import { conversationsBeforeTurns } from "./sequences.js";
 
@@ -31,7 +31,7 @@ export interface SftOptions {
   readonly startStep?: number;
 }
 
-/** Minibatch SGD over the sequences: batch b of step s is drawn from a seeded permutation per epoch. */
+/** Minibatch SGD over the sequences: batch b of step s is drawn from a permutation per epoch, seeded by (seed, epoch). */
 export async function trainSft(backend: TrainerBackend, sequences: readonly TrainSequence[], options: SftOptions): Promise<void> {
   if (sequences.length === 0) throw new Error("trainSft: no demonstration sequences");
   const perEpoch = Math.max(1, Math.floor(sequences.length / options.batchSize));
@@ -40,12 +40,7 @@ export async function trainSft(backend: TrainerBackend, sequences: readonly Trai
   for (let step = options.startStep ?? 0; step < options.steps; step++) {
     const epoch = Math.floor(step / perEpoch);
     if (epoch !== epochOfPermutation) {
-      const rng = createRng(options.seed * 7919 + epoch);
-      permutation = Array.from({ length: sequences.length }, (_, i) => i);
-      for (let i = permutation.length - 1; i > 0; i--) {
-        const j = rng.int(i + 1);
-        [permutation[i], permutation[j]] = [permutation[j] as number, permutation[i] as number];
-      }
+      permutation = shuffledIndices(sequences.length, deriveSeed(options.seed, "sft-epoch", epoch));
       epochOfPermutation = epoch;
     }
     const offset = (step % perEpoch) * options.batchSize;

@@ -1,20 +1,23 @@
 // The configuration of an RL run, declared once: validated before any work starts (errors name the field),
 // stored with the run, and compared on --resume so that a run only continues with the config it started with.
 import { z } from "zod";
-import { BUDGET_MODES } from "../core/budget.js";
-import { ConfigError } from "../core/errors.js";
+import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
+import { budgetListField, encodeConfig, parseConfig } from "../core/config.js";
+import type { Json } from "../core/json.js";
+import { envOptionsField } from "../eval/config.js";
 import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
 import { TRAJECTORY_REWARDS } from "./advantages/types.js";
-import { parseBudgetSchedule } from "./schedules/schedule.js";
+import { budgetScheduleField } from "./schedules/schedule.js";
 
 export const trainConfigSchema = z.object({
   env: z.string().min(1).describe("environment to train on"),
-  envOptions: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}).describe("environment options"),
+  envOptions: envOptionsField,
   init: z.string().optional().describe("checkpoint to start from (an SFT base); none: a fresh model"),
   modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides for a fresh model"),
   algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe("advantage estimator: grpo (GRPO-Full), turn (process supervision), gigpo"),
-  budget: z.string().default("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
+  budget: budgetScheduleField().prefault("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
+  budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
   tasksPerStep: z.number().int().min(1).default(16).describe("fresh tasks per step (one group each)"),
   group: z.number().int().min(1).default(8).describe("rollouts per task (group size)"),
   steps: z.number().int().min(1).default(200).describe("training steps"),
@@ -35,18 +38,17 @@ export const trainConfigSchema = z.object({
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
   evalTasks: z.number().int().min(1).default(50).describe("held-out tasks"),
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
-  evalBudgets: z.array(z.string()).default(["25%", "50%", "100%"]).describe("budgets of the held-out evaluation"),
+  evalBudgets: budgetListField().prefault("25%,50%,100%").meta({ flag: "eval-budget" }).describe("budgets of the held-out evaluation, comma-separated"),
   checkpointEvery: z.number().int().min(1).default(20).describe("save a checkpoint every C steps"),
 });
 
 export type TrainConfig = z.output<typeof trainConfigSchema>;
 
 export function parseTrainConfig(input: unknown): Readonly<TrainConfig> {
-  const parsed = trainConfigSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0] as z.core.$ZodIssue;
-    throw new ConfigError(issue.path.map(String).join(".") || "config", issue.message);
-  }
-  parseBudgetSchedule(parsed.data.budget, "budget");
-  return Object.freeze(parsed.data);
+  return parseConfig(trainConfigSchema, input);
+}
+
+/** The stored (JSON) form of a train config: the schedule and budgets as written. */
+export function encodeTrainConfig(config: Readonly<TrainConfig>): Json {
+  return encodeConfig(trainConfigSchema, config) as Json;
 }

@@ -18,16 +18,15 @@ import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createModel, type TinyModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
-import { evaluate } from "../run/evaluate.js";
+import { evaluate } from "../eval/evaluate.js";
 import { openStore } from "../store/open.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
 import { computeAdvantages, mean } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { rolloutStep } from "./rollouts.js";
-import { parseBudgetSchedule } from "./schedules/schedule.js";
 import { conversationsBeforeTurns, policyExamples, type PolicyExample } from "./sequences.js";
 import { tinyBackend } from "./tiny-backend.js";
-import { parseTrainConfig, type TrainConfig } from "./train-config.js";
+import { encodeTrainConfig, parseTrainConfig, type TrainConfig } from "./train-config.js";
 import { updatePolicy } from "./update.js";
 
 export interface StepMetrics {
@@ -128,13 +127,12 @@ async function prepare(options: TrainOptions): Promise<Prepared> {
   const env = createEnv(config.env, config.envOptions);
   if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
   await mkdir(options.out, { recursive: true });
-  await writeFile(configPath, `${JSON.stringify(config, null, 2)}\n`);
+  await writeFile(configPath, `${JSON.stringify(encodeTrainConfig(config), null, 2)}\n`);
   return { config, env, model: await initialModel(config, options.threads), startStep: 0 };
 }
 
 export async function train(options: TrainOptions): Promise<TrainResult> {
   const { config, env, model, startStep } = await prepare(options);
-  const schedule = parseBudgetSchedule(config.budget);
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } });
   const learningRate = warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 });
   const store = openStore(join(options.out, "train.db"));
@@ -147,7 +145,7 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     for (let later = startStep; later <= config.steps; later++) deleteRun(store, evalRunName(later));
     if (startStep === 0 && config.evalEvery > 0) evals.push(await evaluateAt(backend, config, options.out, 0, options));
     while (step < end && options.signal?.aborted !== true) {
-      const metrics = await trainStep(backend, env, config, schedule, step, learningRate(step), reference);
+      const metrics = await trainStep(backend, env, config, step, learningRate(step), reference);
       writeTrainStep(store, "train", step, metrics as unknown as Json);
       options.onStep?.(metrics, config.steps);
       step++;
@@ -168,11 +166,11 @@ async function referenceFor(config: Readonly<TrainConfig>, threads: number | und
   return tinyBackend({ model }).reference().finally(() => model.dispose());
 }
 
-async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, schedule: ReturnType<typeof parseBudgetSchedule>, step: number, learningRate: number, reference: ReferenceScorer | undefined): Promise<StepMetrics> {
+async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, step: number, learningRate: number, reference: ReferenceScorer | undefined): Promise<StepMetrics> {
   const started = performance.now();
   const policy = backend.policy();
   // generate
-  const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule, budgetMode: config.budgetMode });
+  const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope });
   // score -> advantages
   const examples: PolicyExample[] = [];
   let zeroGradientGroups = 0;
@@ -229,6 +227,7 @@ async function evaluateAt(backend: TrainerBackend, config: Readonly<TrainConfig>
     ks: [1],
     budgets: config.evalBudgets,
     budgetMode: config.budgetMode,
+    budgetScope: config.budgetScope,
     seed: deriveSeed(config.seed, "eval"),
     bootstrap: 200,
     annotate: false,

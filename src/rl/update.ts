@@ -1,7 +1,7 @@
 // One policy update from a batch of examples: several epochs over shuffled minibatches; in each minibatch,
 // current log-probs -> clipped-ratio coefficients (with KL to the reference, if any) -> backward -> AdamW step.
 //   loss = (1/N) sum_t [ -min(r_t A_t, clip(r_t) A_t) + beta KL_t ],  N = policy tokens of the minibatch
-import { createRng } from "../core/rng.js";
+import { shuffledIndices } from "../core/rng.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { ppoCoefficients, type PpoOptions } from "./loss/ppo.js";
 import type { PolicyExample } from "./sequences.js";
@@ -24,16 +24,6 @@ export interface UpdateStats {
   readonly updates: number;
 }
 
-function shuffled(count: number, seed: number): number[] {
-  const rng = createRng(seed);
-  const order = Array.from({ length: count }, (_, i) => i);
-  for (let i = count - 1; i > 0; i--) {
-    const j = rng.int(i + 1);
-    [order[i], order[j]] = [order[j] as number, order[i] as number];
-  }
-  return order;
-}
-
 export async function updatePolicy(backend: TrainerBackend, examples: readonly PolicyExample[], options: UpdateOptions): Promise<UpdateStats> {
   const refLogprobs = options.reference !== undefined && options.klCoefficient > 0 ? await options.reference.logprobs(examples.map((example) => example.sequence)) : undefined;
   let loss = 0;
@@ -44,7 +34,7 @@ export async function updatePolicy(backend: TrainerBackend, examples: readonly P
   let tokens = 0;
   let updates = 0;
   for (let epoch = 0; epoch < options.epochs; epoch++) {
-    const order = shuffled(examples.length, options.seed * 1000 + epoch);
+    const order = shuffledIndices(examples.length, options.seed * 1000 + epoch);
     const size = Math.ceil(order.length / Math.max(1, options.minibatches));
     for (let start = 0; start < order.length; start += size) {
       const members = order.slice(start, start + size);

@@ -40,11 +40,15 @@ function toRecord(row: RunRow): RunRecord {
   return { id: row.id, createdAt: row.created_at, env: row.env, policy: row.policy, seed: row.seed, config: JSON.parse(row.config) as Json, codeVersion: row.code_version, status: row.status as RunStatus };
 }
 
+export function runExists(store: Store, id: string): boolean {
+  return store.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(id) !== undefined;
+}
+
 export function createRun(store: Store, record: RunRecord, tasks: readonly StoredTask[]): void {
   const insertRun = store.db.prepare("INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   const insertTask = store.db.prepare("INSERT INTO tasks (run_id, task_index, task_id, task, reference_budget) VALUES (?, ?, ?, ?, ?)");
   store.db.transaction(() => {
-    if (store.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(record.id) !== undefined) {
+    if (runExists(store, record.id)) {
       throw new DataError(`run "${record.id}" already exists in ${store.path}`, "pick another --run name, or continue it with --resume " + record.id);
     }
     insertRun.run(record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status);

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { evaluate } from "../../src/eval/evaluate.js";
 import { openStore } from "../../src/store/open.js";
 import { cli, spawnCli } from "./helpers.js";
 
@@ -10,7 +11,7 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-"));
 describe("budgetrl eval", () => {
   it("prints the Pass@(K,T) table with intervals and stores the run", async () => {
     const db = join(dir, "table.db");
-    const result = await cli("eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "5", "--n", "4", "--k", "1,2,4", "--budget", "25%,100%", "--seed", "1", "--db", db, "--run", "demo", "--no-progress");
+    const result = await cli("eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "5", "--samples", "4", "--k", "1,2,4", "--budget", "25%,100%", "--seed", "1", "--db", db, "--run", "demo", "--no-progress");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("run demo: sokoban | policy noisy-oracle:0.3 | 5 tasks x 4 samples | budget announced");
     expect(result.stdout).toMatch(/K \\ T\s+25%\s+100%\s+AUC/);
@@ -26,14 +27,31 @@ describe("budgetrl eval", () => {
     expect(JSON.parse(lines[0] as string)).toMatchObject({ run: "demo", env: "sokoban", taskIndex: 0, sample: 0 });
   });
 
+  it("makes the same run with no options as evaluate({ env, policy }) with none (one set of defaults)", async () => {
+    const fromCli = await cli("eval", "--db", join(dir, "defaults-cli.db"), "--run", "defaults", "--no-progress", "--json");
+    expect(fromCli.code).toBe(0);
+    const library = await evaluate({ env: "sokoban", policy: "oracle", db: join(dir, "defaults-lib.db"), run: "defaults" });
+    const printed = JSON.parse(fromCli.stdout) as { config: unknown };
+    expect(printed.config).toEqual({ env: "sokoban", envOptions: {}, policy: "oracle", tasks: 100, samples: 8, ks: [1], budgets: ["100%"], budgetMode: "announced", budgetScope: "episode", protocol: "separate", seed: 1, bootstrap: 1000, annotate: true });
+    const exported = async (db: string): Promise<string> => {
+      const out = join(dir, `${db}.jsonl`);
+      expect((await cli("export", "defaults", "--db", join(dir, db), "--out", out)).code).toBe(0);
+      return readFileSync(out, "utf8");
+    };
+    const [a, b] = [await exported("defaults-cli.db"), await exported("defaults-lib.db")];
+    expect(a.split("\n")).toHaveLength(801);
+    expect(a).toBe(b);
+    expect(library.config.tasks).toBe(100);
+  });
+
   it("fails before any work on bad arguments, naming the argument", async () => {
     const db = join(dir, "bad.db");
     const cases: [string[], RegExp][] = [
       [["--tasks", "zero"], /--tasks: expected a number/],
       [["--tasks", "0"], /--tasks: Too small/],
       [["--k", "1,x"], /--k: expected positive integers/],
-      [["--n", "2", "--k", "4"], /ks: K = 4 is larger than the number of samples n = 2/],
-      [["--budget", "25%,banana"], /budgets: "banana" is not a budget/],
+      [["--samples", "2", "--k", "4"], /ks: K = 4 is larger than the number of samples n = 2/],
+      [["--budget", "25%,banana"], /--budget: "banana" is not a budget/],
       [["--budget-mode", "loud"], /--budget-mode: Invalid option/],
       [["--protocol", "single"], /protocol: protocol "single" reads success within each T[\s\S]*HINT: use --protocol separate/],
       [["--policy", "wizard"], /policy: unknown policy "wizard"/],
@@ -63,14 +81,14 @@ describe("budgetrl eval", () => {
       expect(help.stdout).toContain(`Usage: budgetrl ${name}`);
     }
     const evalHelp = (await cli("eval", "--help")).stdout;
-    for (const flag of ["--env ", "--env-opt", "--policy", "--tasks ", "--tasks-file", "--n ", "--k ", "--budget ", "--budget-mode", "--budget-scope", "--protocol", "--seed", "--db", "--resume", "--concurrency", "--bootstrap"]) expect(evalHelp).toContain(flag);
+    for (const flag of ["--env ", "--env-opt", "--policy", "--tasks ", "--tasks-file", "--samples ", "--k ", "--budget ", "--budget-mode", "--budget-scope", "--protocol", "--seed", "--db", "--resume", "--concurrency", "--bootstrap"]) expect(evalHelp).toContain(flag);
     expect(evalHelp).toContain("<announced|remaining|hidden>");
     expect((await cli("envs", "sokoban")).stdout).toContain("boxes");
     expect((await cli("frobnicate")).code).toBe(2);
   });
 
   it("continues a run killed with SIGKILL to exactly the episodes of an uninterrupted run", async () => {
-    const args = ["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "40", "--n", "50", "--k", "1", "--budget", "25%,100%", "--seed", "4", "--run", "long", "--no-progress", "--bootstrap", "0"];
+    const args = ["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "40", "--samples", "50", "--k", "1", "--budget", "25%,100%", "--seed", "4", "--run", "long", "--no-progress", "--bootstrap", "0"];
     const whole = join(dir, "whole.db");
     expect((await cli(...args, "--db", whole)).code).toBe(0);
 

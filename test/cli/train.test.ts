@@ -27,7 +27,7 @@ describe("budgetrl sft / train", () => {
     const resumed = await cli("train", "--out", out, "--resume", "--no-progress");
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain("finished after 2 steps");
-    const evaluated = await cli("eval", "--env", "hanoi", "--env-opt", "disks=2", "--policy", `tiny:${out}/checkpoints/step-000002`, "--tasks", "2", "--n", "1", "--db", join(dir, "e.db"), "--no-progress");
+    const evaluated = await cli("eval", "--env", "hanoi", "--env-opt", "disks=2", "--policy", `tiny:${out}/checkpoints/step-000002`, "--tasks", "2", "--samples", "1", "--db", join(dir, "e.db"), "--no-progress");
     expect(evaluated.code).toBe(0);
     expect(evaluated.stdout).toContain(`policy tiny:${out}/checkpoints/step-000002`);
   }, 120_000);

@@ -14,7 +14,7 @@ describe("tinyBackend", () => {
     const model = await createModel({ config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, seed: 3 });
     const backend = tinyBackend({ model, policy: { maxNewTokens: 6 } });
     try {
-      const groups = await rolloutStep(createEnv("hanoi", { disks: 2 }), backend.policy(), { step: 0, totalSteps: 1, seed: 2, tasksPerStep: 2, group: 2, schedule: parseBudgetSchedule("fixed:4"), budgetMode: "announced" });
+      const groups = await rolloutStep(createEnv("hanoi", { disks: 2 }), backend.policy(), { step: 0, totalSteps: 1, seed: 2, tasksPerStep: 2, group: 2, schedule: parseBudgetSchedule("fixed:4"), budgetMode: "announced", budgetScope: "episode" });
       const examples = groups.flat().flatMap((episode) => policyExamples(episode, episode.turns.map(() => 1), backend.policy()));
       expect(examples.length).toBeGreaterThan(4);
       const scored = await backend.logprobs(examples.map((example) => example.sequence));

@@ -3,6 +3,7 @@
 // numeric and boolean strings are read as numbers and booleans. Errors are ConfigErrors naming the option
 // as "<env>.<option>", e.g. "sokoban.boxes: expected an integer from 1 to 6"; unknown options are refused.
 import { z } from "zod";
+import { parseConfig } from "../../core/config.js";
 import { ConfigError } from "../../core/errors.js";
 
 /** One line of an env's option help. */
@@ -59,11 +60,7 @@ export function parseEnvOptions<Schema extends z.ZodObject>(env: string, schema:
   const known = Object.keys(schema.shape);
   const unknown = Object.keys(options ?? {}).find((key) => !known.includes(key));
   if (unknown !== undefined) throw new ConfigError(`${env}.${unknown}`, "unknown option", `${env} options are: ${known.join(", ")}`);
-  const result = schema.safeParse(options ?? {});
-  if (result.success) return Object.freeze(result.data);
-  const issue = result.error.issues[0]!;
-  const field = issue.path.length > 0 ? `${env}.${issue.path.map(String).join(".")}` : env;
-  throw new ConfigError(field, issue.message);
+  return parseConfig(schema, options ?? {}, (path) => (path.length > 0 ? `${env}.${path.map(String).join(".")}` : env));
 }
 
 /** Each option of a schema with its description and default. */

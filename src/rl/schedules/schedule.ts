@@ -6,7 +6,8 @@
 //   budgetmix:...+curriculum     generous first: at step s of S, only the ceil(m * (s+1) / S) largest of the m
 //                                budgets are eligible (the largest alone at the start, all of them at the end)
 // The drawn budget is announced (total and remaining) when the training budget mode is "announced".
-import { parseBudgetSpec, type BudgetSpec } from "../../core/budget.js";
+import { z } from "zod";
+import { budgetSize, parseBudgetSpec, type BudgetSpec } from "../../core/budget.js";
 import { ConfigError } from "../../core/errors.js";
 import { createRng, deriveSeed } from "../../core/rng.js";
 
@@ -28,10 +29,6 @@ export interface DrawContext {
   readonly group: number;
   readonly totalSteps: number;
   readonly seed: number;
-}
-
-function size(spec: BudgetSpec): number {
-  return spec.kind === "turns" ? spec.turns : spec.numerator / spec.denominator;
 }
 
 export function parseBudgetSchedule(text: string, field = "budget"): BudgetSchedule {
@@ -58,9 +55,27 @@ export function parseBudgetSchedule(text: string, field = "budget"): BudgetSched
   return { kind: "budgetmix", choices, curriculum, text: trimmed };
 }
 
+/** A config field holding a schedule: written as text ("budgetmix:25%,100%"), decoded once to a BudgetSchedule
+ * (a schedule handed over by a library user or a parsed config is read back from its text). */
+export function budgetScheduleField() {
+  const input = z.union([z.string(), z.object({ text: z.string() }).transform((schedule) => schedule.text)]);
+  return z.codec(input, z.custom<BudgetSchedule>(), {
+    decode: (text, context) => {
+      try {
+        return parseBudgetSchedule(text);
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        context.issues.push({ code: "custom", message: error.reason, input: text });
+        return z.NEVER;
+      }
+    },
+    encode: (schedule) => schedule.text,
+  });
+}
+
 /** The budgets eligible at a step (all, or the largest few under the curriculum), largest first. */
 export function eligibleChoices(schedule: BudgetSchedule, step: number, totalSteps: number): BudgetChoice[] {
-  const sorted = [...schedule.choices].sort((a, b) => size(b.spec) - size(a.spec));
+  const sorted = [...schedule.choices].sort((a, b) => budgetSize(b.spec) - budgetSize(a.spec));
   if (!schedule.curriculum) return sorted;
   const count = Math.max(1, Math.min(sorted.length, Math.ceil((sorted.length * (step + 1)) / Math.max(1, totalSteps))));
   return sorted.slice(0, count);

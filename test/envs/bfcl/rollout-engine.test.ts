@@ -4,7 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { evaluate } from "../../../src/run/evaluate.js";
+import { evaluate } from "../../../src/eval/evaluate.js";
 import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "./data-dir.js";
 
 describe.skipIf(!HAS_BFCL_DATA)("bfcl through evaluate()", () => {

@@ -1,12 +1,12 @@
 // Pass@(K,T) of a run from its outcomes, under either protocol: (a) "separate" reads each budget's own episodes;
 // (b) "single" reads every requested T from the first-success turns of the one run at the largest T.
-import { parseBudgetSpec, resolveTurns } from "../core/budget.js";
+import { resolveTurns } from "../core/budget.js";
 import { firstSuccesses, outcomeCounts } from "../store/episodes.js";
 import type { Store } from "../store/open.js";
 import { loadTasks } from "../store/runs.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { countsWithinBudgets, passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
-import { largestBudget, type EvalConfig } from "./config.js";
+import { budgetsToRun, type EvalConfig } from "./config.js";
 
 export interface RunOutcomes {
   /** Protocol (a): counts per (task, budget). */
@@ -18,12 +18,9 @@ export interface RunOutcomes {
 }
 
 export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" | "bootstrap" | "seed">, outcomes: RunOutcomes, ks: readonly number[] = config.ks): PassAtKTTable {
-  const options = { ks, bootstrap: config.bootstrap, seed: config.seed };
+  const options = { ks, budgets: config.budgets, bootstrap: config.bootstrap, seed: config.seed };
   if (config.protocol === "separate") return passAtKT(outcomes.counts, options);
-  const specs = new Map(config.budgets.map((label) => [label, parseBudgetSpec(label)]));
-  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, label) =>
-    resolveTurns(specs.get(label) ?? parseBudgetSpec(label), outcomes.referenceBudgets.get(taskIndex) ?? 1),
-  );
+  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.referenceBudgets.get(taskIndex) ?? 1));
   return passAtKT(counts, options);
 }
 
@@ -31,6 +28,6 @@ export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" 
 export function storedRunOutcomes(store: Store, run: string, config: Pick<EvalConfig, "protocol" | "budgets">): RunOutcomes {
   const referenceBudgets = new Map(loadTasks(store, run).map((task) => [task.index, task.referenceBudget]));
   if (config.protocol === "separate") return { counts: outcomeCounts(store, run), firstSuccesses: [], referenceBudgets };
-  const largest = largestBudget(config.budgets.map((label) => parseBudgetSpec(label))).label;
-  return { counts: [], firstSuccesses: firstSuccesses(store, run, largest), referenceBudgets };
+  const [largest] = budgetsToRun(config);
+  return { counts: [], firstSuccesses: firstSuccesses(store, run, largest?.label ?? ""), referenceBudgets };
 }

@@ -2,10 +2,8 @@
 //   config -> env, policy, tasks -> (store: create or resume the run) -> rollouts -> outcomes -> Pass@(K,T)
 // With a store (`db`), every episode is written as it finishes, and an interrupted run continues with
 // `resume` exactly where it stopped: only missing episodes run, with the seeds they would have had.
-import { parseBudgetSpec, type BudgetSpec } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
-import type { Json } from "../core/json.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import { runEpisodes, plannedCount } from "../agent/run-episodes.js";
 import { createEnv } from "../envs/registry.js";
@@ -14,18 +12,20 @@ import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
 import { openStore, type Store } from "../store/open.js";
-import { createRun, getRun, latestRunId, loadTasks, setRunStatus } from "../store/runs.js";
-import { largestBudget, parseEvalConfig, type EvalConfig } from "./config.js";
+import { createRun, getRun, latestRunId, loadTasks, runExists, setRunStatus } from "../store/runs.js";
+import { budgetsToRun, encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
 import { storedRunOutcomes, tableFor, type RunOutcomes } from "./table.js";
 import { resolveTasks } from "./tasks.js";
-import { codeVersion } from "./version.js";
+import { codeVersion } from "./code-version.js";
 
-export interface EvaluateOptions extends Partial<Omit<EvalConfig, "env" | "policy" | "tasks">> {
+/** What `evaluate` takes: the config fields (all optional but env and policy; defaults as in evalConfigSchema) and
+ * how to run it (store, resume, concurrency, progress). */
+export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">> {
   /** An env name from the registry, or an env object. */
   readonly env: string | AnyEnv;
   /** A policy spec ("oracle", "noisy-oracle:0.3", ...), a Policy, or any async function from conversation to reply. */
   readonly policy: string | Policy | AgentFunction;
-  /** Number of tasks (default 20), or the tasks themselves. */
+  /** Number of tasks (default 100), or the tasks themselves. */
   readonly tasks?: number | readonly unknown[];
   /** SQLite file to store the run in (optional: without it everything stays in memory). */
   readonly db?: string;
@@ -56,22 +56,10 @@ export interface EvaluationResult {
 }
 
 function configFrom(options: EvaluateOptions, env: AnyEnv, policyName: string): Readonly<EvalConfig> {
-  return parseEvalConfig({
-    env: env.name,
-    envOptions: options.envOptions ?? {},
-    policy: policyName,
-    tasks: typeof options.tasks === "number" ? options.tasks : (options.tasks?.length ?? 20),
-    ...(options.tasksFile === undefined ? {} : { tasksFile: options.tasksFile }),
-    samples: options.samples ?? 4,
-    ks: options.ks ?? [1],
-    budgets: options.budgets ?? ["100%"],
-    budgetMode: options.budgetMode ?? "announced",
-    budgetScope: options.budgetScope ?? "episode",
-    protocol: options.protocol ?? "separate",
-    seed: options.seed ?? 0,
-    bootstrap: options.bootstrap ?? 1000,
-    annotate: options.annotate ?? true,
-  });
+  const fields: Record<string, unknown> = {};
+  for (const key of Object.keys(evalConfigSchema.shape)) fields[key] = (options as unknown as Record<string, unknown>)[key];
+  const tasks = typeof options.tasks === "number" ? options.tasks : options.tasks?.length;
+  return parseEvalConfig({ ...fields, env: env.name, policy: policyName, tasks });
 }
 
 async function policyOf(spec: EvaluateOptions["policy"]): Promise<Policy> {
@@ -85,7 +73,7 @@ function runName(env: string, now: Date, store: Store | undefined): string {
   const base = `${env}-${stamp}`;
   if (store === undefined) return base;
   let name = base;
-  for (let i = 2; store.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(name) !== undefined; i++) name = `${base}-${i}`;
+  for (let i = 2; runExists(store, name); i++) name = `${base}-${i}`;
   return name;
 }
 
@@ -105,7 +93,7 @@ async function prepareNew(options: EvaluateOptions, store: Store | undefined, no
   const run = options.run ?? runName(env.name, now, store);
   if (store !== undefined) {
     const stored = tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) }));
-    createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: config as unknown as Json, codeVersion: codeVersion(), status: "running" }, stored);
+    createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
   }
   return { run, config, env, policy, tasks };
 }
@@ -119,11 +107,6 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   const policy = typeof options.policy === "string" || options.policy === undefined ? await createPolicy(config.policy) : await policyOf(options.policy);
   const tasks = loadTasks(store, run).map((stored) => env.decodeTask(stored.task));
   return { run, config, env, policy, tasks };
-}
-
-function budgetsToRun(config: Readonly<EvalConfig>): BudgetSpec[] {
-  const specs = config.budgets.map((label) => parseBudgetSpec(label));
-  return config.protocol === "single" ? [largestBudget(specs)] : specs;
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import { evaluate, type EvaluateOptions } from "../../src/run/evaluate.js";
+import { evaluate, type EvaluateOptions } from "../../src/eval/evaluate.js";
 import { exportRunJsonl } from "../../src/store/export.js";
 import { openStore } from "../../src/store/open.js";
 import { listRuns } from "../../src/store/runs.js";

@@ -1,0 +1,32 @@
+// The configuration of a supervised warm start (`budgetrl sft`), declared once: validated before any work starts
+// (errors name the field); the CLI's flags, help and defaults come from it.
+import { z } from "zod";
+import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
+import { budgetField, parseConfig } from "../core/config.js";
+import { envOptionsField } from "../eval/config.js";
+
+export const sftConfigSchema = z.object({
+  env: z.string().default("sokoban").describe("environment of the demonstrations"),
+  envOptions: envOptionsField,
+  policy: z.string().default("noisy-oracle:0.3").describe("demonstrator policy"),
+  tasks: z.number().int().min(1).default(500).describe("demonstration tasks"),
+  samples: z.number().int().min(1).default(2).describe("demonstrations per task"),
+  budget: budgetField().prefault("100%").describe("turn budget of the demonstrations"),
+  budgetMode: z.enum(BUDGET_MODES).default("announced").describe("budget text in the demonstrations"),
+  budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
+  fromRun: z.string().optional().describe("use this stored run as the demonstrations instead of generating them"),
+  seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
+  modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
+  steps: z.number().int().min(1).default(300).describe("optimiser steps"),
+  batchSize: z.number().int().min(1).default(32).describe("sequences per step"),
+  learningRate: z.number().positive().default(3e-3).describe("peak learning rate"),
+  warmupSteps: z.number().int().min(0).default(20).describe("warm-up steps"),
+  maxNewTokens: z.number().int().min(1).default(16).describe("longest reply the policy samples (sets the prompt window)"),
+});
+
+export type SftConfig = z.output<typeof sftConfigSchema>;
+
+/** Validate an SFT config; throws ConfigError naming the field. */
+export function parseSftConfig(input: unknown): Readonly<SftConfig> {
+  return parseConfig(sftConfigSchema, input);
+}
