@@ -16,17 +16,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createRng, type Rng } from "../src/core/rng.js";
-import { canonicalCall, toolArguments } from "../src/envs/bfcl/canonical.js";
-import { BFCL_CLASSES } from "../src/envs/bfcl/classes.js";
+import { canonicalCall, toolArguments } from "../src/envs/bfcl/play/canonical.js";
+import { BFCL_CLASSES } from "../src/envs/bfcl/apis/upstream-classes.js";
 import { createBfclContext } from "../src/envs/bfcl/context.js";
-import { BFCL_CATEGORIES, type BfclEntry } from "../src/envs/bfcl/data.js";
-import { loadBfclDataset } from "../src/envs/bfcl/dataset.js";
-import { startEpisode, stepEpisode, type BfclContext } from "../src/envs/bfcl/episode.js";
-import { bfclClassRegistry } from "../src/envs/bfcl/registry.js";
+import { BFCL_CATEGORIES, type BfclEntry } from "../src/envs/bfcl/load/entries.js";
+import { loadBfclDataset } from "../src/envs/bfcl/load/dataset.js";
+import { startEpisode, stepEpisode, type BfclContext } from "../src/envs/bfcl/play/inference-loop.js";
+import { bfclClassRegistry } from "../src/envs/bfcl/apis/class-registry.js";
 import type { Call } from "../src/envs/bfcl/calls/call.js";
 import { formatCall } from "../src/envs/bfcl/calls/format.js";
 import { isFloat, pyFloat, type PyValue } from "../src/envs/bfcl/py/value.js";
-import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/transcript.js";
+import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/check/offline-transcript.js";
 
 interface Args {
   dataDir: string;
@@ -76,7 +76,7 @@ function checkAll(context: BfclContext, entries: readonly BfclEntry[]): number {
   return passed;
 }
 
-/** The same replay through the agent loop (episode.ts, what env.step runs) as tool calls, closing each turn. */
+/** The same replay through the agent loop (play/inference-loop.ts, what env.step runs) as tool calls, closing each turn. */
 function loopAll(context: BfclContext, entries: readonly BfclEntry[]): number {
   let passed = 0;
   for (const entry of entries) {
@@ -218,7 +218,7 @@ function main(): void {
   console.log(`loaded ${dataset.entries.length} entries in ${loadMs.toFixed(0)} ms (not counted below)`);
   if (total < dataset.entries.length) {
     const missing = [...new Set(dataset.entries.flatMap((entry) => entry.involvedClasses))].filter((name) => !registry.classes.has(name));
-    console.log(`PARTIAL: backend classes ${missing.join(", ")} are not wired (src/envs/bfcl/classes.ts): measuring the ${total} entries that use only the others`);
+    console.log(`PARTIAL: backend classes ${missing.join(", ")} are not wired (src/envs/bfcl/apis/upstream-classes.ts): measuring the ${total} entries that use only the others`);
   }
   const check = timeRepeats(args.repeat, () => checkAll(context, entries));
   console.log(`execute + check ${total} ground-truth entries: best ${(check.best / 1000).toFixed(3)} s, median ${(check.median / 1000).toFixed(3)} s over ${args.repeat} runs; ${check.passed}/${total} valid`);

@@ -3,8 +3,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
-import { CALLABLE_FUNCTIONS } from "../envs/bfcl/episode.js";
-import { bfclRun } from "../envs/bfcl/inspect.js";
+import { CALLABLE_FUNCTIONS } from "../envs/bfcl/play/inference-loop.js";
+import { bfclRun } from "../envs/bfcl/run-calls.js";
 import { defineCommand } from "./command.js";
 
 const schema = z.object({

@@ -3,23 +3,23 @@
 // list of call strings per user turn (JSON), by default the entry's ground truth; each turn runs with that turn's
 // callable functions (config option `callable`, default "unexcluded"). Output: JSON, keys sorted, indent 2:
 //   {"entry": id, "state": {Class: {attribute: value}}, "turns": [[{"call": text, "result": text}, ...], ...]}
-// State values are plain data (state.ts): dict keys as strings, sets as sorted lists, files and directories as
+// State values are plain data (check/state-dump.ts): dict keys as strings, sets as sorted lists, files and directories as
 // {"__class__": "File"|"Directory", "name", "content"|"contents"}.
 import { DataError } from "../../core/errors.js";
-import type { AnyBfclClass } from "./api.js";
-import { BFCL_CLASSES } from "./classes.js";
-import { loadConstants } from "./constants.js";
+import type { AnyBfclClass } from "./apis/backend-class.js";
+import { BFCL_CLASSES } from "./apis/upstream-classes.js";
+import { loadConstants } from "./load/module-constants.js";
 import { DEFAULT_RULES } from "./context.js";
-import { BFCL_CATEGORIES, loadCategory, type BfclCategory, type BfclEntry } from "./data.js";
-import { allowedNames, type CallableFunctions } from "./episode.js";
-import { createInstanceSet, executeCall } from "./execute.js";
-import { entryFunctions, loadFuncDocs, offeredAt } from "./func-docs.js";
+import { BFCL_CATEGORIES, loadCategory, type BfclCategory, type BfclEntry } from "./load/entries.js";
+import { allowedNames, type CallableFunctions } from "./play/inference-loop.js";
+import { createInstanceSet, executeCall } from "./apis/instance-set.js";
+import { entryFunctions, loadFuncDocs, offeredAt } from "./load/func-docs.js";
 import { parseCall } from "./calls/parse.js";
 import { pyJsonDumps } from "./py/format.js";
 import { parsePyJson } from "./py/json.js";
 import { isList, type PyDict, type PyValue } from "./py/value.js";
-import { bfclClassRegistry } from "./registry.js";
-import { instancesState } from "./state.js";
+import { bfclClassRegistry } from "./apis/class-registry.js";
+import { instancesState } from "./check/state-dump.js";
 
 export interface BfclRunOptions {
   readonly dataDir: string;

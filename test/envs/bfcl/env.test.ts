@@ -6,8 +6,8 @@ import { canonicalJson } from "../../../src/core/json.js";
 import { ConfigError, DataError } from "../../../src/core/errors.js";
 import type { Message } from "../../../src/core/message.js";
 import { bfcl, type BfclEnv, type BfclTask } from "../../../src/envs/bfcl/env.js";
-import type { BfclState } from "../../../src/envs/bfcl/episode.js";
-import { CLOSING_TEXT } from "../../../src/envs/bfcl/prompts.js";
+import type { BfclState } from "../../../src/envs/bfcl/play/inference-loop.js";
+import { CLOSING_TEXT } from "../../../src/envs/bfcl/play/prompts.js";
 import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";
 
 function makeEnv(options: Record<string, unknown> = {}): BfclEnv {

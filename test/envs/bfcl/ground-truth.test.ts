@@ -8,16 +8,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../src/core/message.js";
-import { canonicalCall, toolArguments } from "../../../src/envs/bfcl/canonical.js";
+import { canonicalCall, toolArguments } from "../../../src/envs/bfcl/play/canonical.js";
 import type { Call } from "../../../src/envs/bfcl/calls/call.js";
-import { BFCL_CLASSES } from "../../../src/envs/bfcl/classes.js";
-import { missingItems } from "../../../src/envs/bfcl/checker.js";
-import { BFCL_CATEGORIES, type BfclEntry } from "../../../src/envs/bfcl/data.js";
+import { BFCL_CLASSES } from "../../../src/envs/bfcl/apis/upstream-classes.js";
+import { missingItems } from "../../../src/envs/bfcl/check/turn-checks.js";
+import { BFCL_CATEGORIES, type BfclEntry } from "../../../src/envs/bfcl/load/entries.js";
 import { bfcl, type BfclEnv } from "../../../src/envs/bfcl/env.js";
-import { createInstanceSet, executeCall } from "../../../src/envs/bfcl/execute.js";
+import { createInstanceSet, executeCall } from "../../../src/envs/bfcl/apis/instance-set.js";
 import { pyJsonDumps } from "../../../src/envs/bfcl/py/format.js";
-import { instancesState } from "../../../src/envs/bfcl/state.js";
-import { checkTranscript, groundTruthTranscript } from "../../../src/envs/bfcl/transcript.js";
+import { instancesState } from "../../../src/envs/bfcl/check/state-dump.js";
+import { checkTranscript, groundTruthTranscript } from "../../../src/envs/bfcl/check/offline-transcript.js";
 import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "./data-dir.js";
 
 /** The data dir restricted to the entries whose backend classes are wired (all of it once all eight are). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bfclRun, categoryOfId } from "../../../src/envs/bfcl/inspect.js";
+import { bfclRun, categoryOfId } from "../../../src/envs/bfcl/run-calls.js";
 import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";
 
 describe("bfclRun", () => {

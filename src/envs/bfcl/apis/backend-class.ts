@@ -4,8 +4,8 @@
 // Upstream, an entry's involved classes are instantiated once per entry (model side and ground-truth side
 // separately), non-stateless ones get `_load_scenario(deepcopy(initial_config[class]), long_context)`, and every
 // public method (no leading "_") is callable by name. A call's return value becomes the result string
-// (format.ts: resultString); an exception becomes "Error during execution: " + str(exception).
-import type { PyDict, PyValue } from "./py/value.js";
+// (py/format.ts: resultString); an exception becomes "Error during execution: " + str(exception).
+import type { PyDict, PyValue } from "../py/value.js";
 
 /** One parameter of an upstream method, in declaration order (self excluded). */
 export interface ParamSpec {

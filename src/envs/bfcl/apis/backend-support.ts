@@ -2,7 +2,7 @@
 // (`scenario.get(key, deepcopy(DEFAULT_STATE)[key])`), checking that trusted config data has the shape the
 // class needs (a clear error naming the field, before any call runs), reading long-context constants, and
 // reading bound call arguments.
-import type { BfclConstants } from "../api.js";
+import type { BfclConstants } from "./backend-class.js";
 import { pyDeepCopy, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
 
 /** A scenario or constant that does not have the shape upstream's data has: a data error, not model input. */

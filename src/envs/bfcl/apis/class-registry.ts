@@ -1,9 +1,9 @@
 // The backend classes an env can instantiate, by upstream class name, and where their function docs live.
-// A registry is built from a list of classes (the eight real ones in classes.ts, or fakes in tests), so that
+// A registry is built from a list of classes (the eight real ones in upstream-classes.ts, or fakes in tests), so that
 // nothing here depends on which classes exist.
-import { DataError } from "../../core/errors.js";
-import type { AnyBfclClass, MethodSpec, BfclInstance } from "./api.js";
-import { BFCL_FUNC_DOC_FILES } from "./func-docs.js";
+import { DataError } from "../../../core/errors.js";
+import type { AnyBfclClass, MethodSpec, BfclInstance } from "./backend-class.js";
+import { BFCL_FUNC_DOC_FILES } from "../load/func-docs.js";
 
 export interface BfclClassRegistry {
   /** Class name -> class, in the order given. */
@@ -31,7 +31,7 @@ export function bfclClassRegistry(classes: readonly AnyBfclClass[]): BfclClassRe
         const known = [...byName.keys()];
         throw new DataError(
           `${where}: backend class${missing.length === 1 ? "" : "es"} ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not available`,
-          known.length === 0 ? "no BFCL backend classes are registered in this build (src/envs/bfcl/classes.ts)" : `available classes: ${known.join(", ")}`,
+          known.length === 0 ? "no BFCL backend classes are registered in this build (src/envs/bfcl/apis/upstream-classes.ts)" : `available classes: ${known.join(", ")}`,
         );
       }
       return classNames.map((name) => byName.get(name) as AnyBfclClass);

@@ -4,7 +4,7 @@
 // an mpmath emulation (its result prints as "{'result': mpf('1.3027')}"), square_root through a decimal
 // emulation ("{'result': Decimal('1.414213562')}"). Float sums add left to right (CPython 3.11; 3.12 switched
 // sum() of floats to compensated summation, which can change the last digit of mean/standard_deviation).
-import { defineBfclClass, type BfclInstance, type MethodSpec } from "../api.js";
+import { defineBfclClass, type BfclInstance, type MethodSpec } from "./backend-class.js";
 import { pyRound } from "../py/arith.js";
 import { pyLen } from "../py/container-methods.js";
 import { dictHas, pyIterate } from "../py/containers.js";

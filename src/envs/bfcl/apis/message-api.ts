@@ -3,7 +3,7 @@
 // {receiver_id: message}), message_count, current_user. Message ids come from the instance's own
 // random.Random(random_seed, default 200191) via randint(10000, 99999), redrawn while already used, exactly as
 // upstream draws them (CPython's Mersenne Twister reproduced bit for bit).
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
 import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
 import { dictLookup, pyListRemove, requireDict, requireList, setDictItem } from "../py/container-methods.js";
 import { dictHas, pyContains, pyIterate } from "../py/containers.js";

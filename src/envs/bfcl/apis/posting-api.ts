@@ -6,7 +6,7 @@
 // the default list, and mention() on it extends that list for every later default post. We reproduce that
 // aliasing per instance (the ParamSpec defaults are markers that run() replaces with this instance's own
 // lists), where CPython shares one list across the whole process, every entry and instance included.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
 import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
 import { dictLookup, pyLen, pyListRemove, requireDict, requireList, setDictItem } from "../py/container-methods.js";
 import { dictHas, pyContains, pyIterate } from "../py/containers.js";

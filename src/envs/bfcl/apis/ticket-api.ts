@@ -3,7 +3,7 @@
 // Operations on arguments follow Python semantics (comparisons, str methods, dict access) so wrong argument types
 // produce upstream's errors. One divergence: edit_ticket lists several invalid fields in the order given, where
 // upstream joins a set whose order depends on Python's per-process string hashing.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
 import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
 import { requireDict, requireList, setDictItem } from "../py/container-methods.js";
 import { pyContains, pyIterate } from "../py/containers.js";

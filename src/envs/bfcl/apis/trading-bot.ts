@@ -5,7 +5,7 @@
 //
 // Public state (upstream vars() order): orders, account_info, authenticated, market_status, order_counter, stocks,
 // watch_list, transaction_history, long_context.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
 import { dictHas, pyIterate, sequenceHas } from "../py/containers.js";
 import { pyFloatOf, pyIntOf } from "../py/convert.js";
 import { addSeconds, compareDateTimes, DATETIME_MAX, DATETIME_MIN, naiveDateTime, pyStrftime, pyStrptime } from "../py/datetime.js";

@@ -10,7 +10,7 @@
 //
 // Public state (upstream vars() order): credit_card_list, booking_record, access_token, token_type,
 // token_expires_in, token_scope, user_first_name, user_last_name, budget_limit, long_context.
-import { defineBfclClass, type BfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { defineBfclClass, type BfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
 import { pyRound } from "../py/arith.js";
 import { assertHashable, dictFindKey, dictHas, pyContains, pyIterate, sequenceHas } from "../py/containers.js";
 import { pyFloatOf, pyIntOf } from "../py/convert.js";

@@ -8,7 +8,7 @@
 // doorStatus, acTemperature, fanSpeed, acMode, humidityLevel, headLightStatus, parkingBrakeStatus,
 // brakePedalStatus, distanceToNextVehicle, cruiseStatus, destination, frontLeftTirePressure,
 // frontRightTirePressure, rearLeftTirePressure, rearRightTirePressure, long_context.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
 import { pyIterate, sequenceHas } from "../py/containers.js";
 import { pyFloatOf } from "../py/convert.js";
 import { pyBinary, pyCompare } from "../py/operators.js";

@@ -1,9 +1,9 @@
 // The public state of backend instances as plain Python data, for display and comparison outside Python:
 // dict keys become strings, sets become sorted lists, tuples lists, and instances (File, Directory, ...)
 // {"__class__": name, ...public attributes}, skipping back-references (a Directory's parent) to stay a tree.
-import type { BfclInstance } from "./api.js";
-import { comparePyKeys, pyKeyText } from "./py/format.js";
-import { isPyObject, isTuple, type PyDict, type PyObject, type PyValue } from "./py/value.js";
+import type { BfclInstance } from "../apis/backend-class.js";
+import { comparePyKeys, pyKeyText } from "../py/format.js";
+import { isPyObject, isTuple, type PyDict, type PyObject, type PyValue } from "../py/value.js";
 
 function plain(value: PyValue, ancestors: readonly PyObject[]): PyValue {
   if (Array.isArray(value)) return value.map((item) => plain(item, ancestors));

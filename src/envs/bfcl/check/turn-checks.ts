@@ -11,11 +11,11 @@
 // Per turn, in upstream's order: empty turn, then (only when the ground truth has calls) state, then response.
 // Verdicts are data: {valid: true} or {valid: false, errorType, message, details} with upstream's error types
 // and messages; details carry the turn, a readable diff and the values that differed.
-import type { Json, JsonObject } from "../../core/json.js";
-import type { BfclInstance } from "./api.js";
-import { diffValues, shortRepr } from "./diff.js";
-import { pyToJson } from "./py/to-json.js";
-import { pyEquals, type PyValue } from "./py/value.js";
+import type { Json, JsonObject } from "../../../core/json.js";
+import type { BfclInstance } from "../apis/backend-class.js";
+import { diffValues, shortRepr } from "./value-diff.js";
+import { pyToJson } from "../py/to-json.js";
+import { pyEquals, type PyValue } from "../py/value.js";
 
 export const BFCL_ERROR_TYPES = [
   "multi_turn:instance_state_mismatch",

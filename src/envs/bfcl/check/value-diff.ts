@@ -3,8 +3,8 @@
 //   balance: model 9850.0, ground truth 9900.0
 // Dicts and instances are compared key by key, lists and tuples item by item when their lengths agree, sets by
 // their missing and extra elements; anything else is shown whole (repr, shortened). Equality is Python's ==.
-import { pyRepr } from "./py/format.js";
-import { dictGet, isDict, isPyObject, isSet, isTuple, pyEquals, type PyKey, type PyObject, type PyValue } from "./py/value.js";
+import { pyRepr } from "../py/format.js";
+import { dictGet, isDict, isPyObject, isSet, isTuple, pyEquals, type PyKey, type PyObject, type PyValue } from "../py/value.js";
 
 const MAX_REPR = 160;
 

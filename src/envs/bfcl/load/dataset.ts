@@ -1,11 +1,11 @@
 // Everything an env or a checker needs from a data dir, loaded once: the entries of the chosen categories with
 // their ground truth, the function docs of every class they involve, and the constants (default states,
 // long-context extensions). Also where each entry's offered functions are computed and cached.
-import { DataError } from "../../core/errors.js";
-import type { BfclConstants } from "./api.js";
-import { loadConstants } from "./constants.js";
-import { loadEntries, type BfclCategory, type BfclEntry } from "./data.js";
-import type { BfclClassRegistry } from "./registry.js";
+import { DataError } from "../../../core/errors.js";
+import type { BfclConstants } from "../apis/backend-class.js";
+import { loadConstants } from "./module-constants.js";
+import { loadEntries, type BfclCategory, type BfclEntry } from "./entries.js";
+import type { BfclClassRegistry } from "../apis/class-registry.js";
 import { entryFunctions, loadFuncDocs, BFCL_FUNC_DOC_FILES, type EntryFunctions, type FuncDoc } from "./func-docs.js";
 
 export interface BfclDataset {

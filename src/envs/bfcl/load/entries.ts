@@ -6,12 +6,12 @@
 //                                                       ground_truth has one list of call strings per turn
 // Every problem is a DataError naming the file and line. Ground-truth calls are parsed once, here.
 import { join } from "node:path";
-import { ConfigError } from "../../core/errors.js";
-import type { Message, Role } from "../../core/message.js";
-import type { Call } from "./calls/call.js";
-import { parseCall } from "./calls/parse.js";
-import { dataError, dictAt, listAt, readJsonLinesFile, stringAt, stringListAt, type Origin } from "./data-files.js";
-import type { PyDict, PyValue } from "./py/value.js";
+import { ConfigError } from "../../../core/errors.js";
+import type { Message, Role } from "../../../core/message.js";
+import type { Call } from "../calls/call.js";
+import { parseCall } from "../calls/parse.js";
+import { dataError, dictAt, listAt, readJsonLinesFile, stringAt, stringListAt, type Origin } from "./json-files.js";
+import type { PyDict, PyValue } from "../py/value.js";
 
 export const BFCL_CATEGORIES = ["base", "miss_func", "miss_param", "long_context"] as const;
 export type BfclCategory = (typeof BFCL_CATEGORIES)[number];

@@ -8,12 +8,12 @@
 // Our addition: excluded_function names are never offered (upstream's code at the pinned commit ignores the
 // field; its data commit says those functions are held out to keep one canonical path per entry).
 import { join } from "node:path";
-import type { JsonObject } from "../../core/json.js";
-import type { ToolSpec } from "../../core/message.js";
-import type { BfclEntry } from "./data.js";
-import { dataError, dictAt, readJsonLinesFile, stringAt } from "./data-files.js";
-import { pyToJson } from "./py/to-json.js";
-import { isDict, type PyDict, type PyValue } from "./py/value.js";
+import type { JsonObject } from "../../../core/json.js";
+import type { ToolSpec } from "../../../core/message.js";
+import type { BfclEntry } from "./entries.js";
+import { dataError, dictAt, readJsonLinesFile, stringAt } from "./json-files.js";
+import { pyToJson } from "../py/to-json.js";
+import { isDict, type PyDict, type PyValue } from "../py/value.js";
 
 /** Upstream's MULTI_TURN_FUNC_DOC_FILE_MAPPING (bfcl_eval/constants/executable_backend_config.py). */
 export const BFCL_FUNC_DOC_FILES: Readonly<Record<string, string>> = {

@@ -2,9 +2,9 @@
 // extension), parsed as Python's json.loads would (ints and floats kept apart), with DataErrors that name the
 // file and line, plus small shape checks over the parsed values for the loaders.
 import { readFileSync } from "node:fs";
-import { DataError } from "../../core/errors.js";
-import { parsePyJson, PyJsonError } from "./py/json.js";
-import { isDict, isList, pyTypeName, type PyDict, type PyValue } from "./py/value.js";
+import { DataError } from "../../../core/errors.js";
+import { parsePyJson, PyJsonError } from "../py/json.js";
+import { isDict, isList, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
 
 export const DATA_DIR_HINT =
   "--data-dir must point at a folder laid out like ../shared/bfcl: data/BFCL_v4_multi_turn_<category>.json, possible_answer/..., func_doc/*.json, default_state.json, long_context.json";

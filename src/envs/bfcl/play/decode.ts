@@ -10,13 +10,13 @@
 // Differences from upstream's prompting decoder, which runs ast.parse and evaluates some expressions: names and
 // expressions as argument values (f(a=x), f(a=1+2)) do not decode here; a dict whose values are all dicts is kept
 // as data (upstream rewrites it into a nested call text); quotes inside dict keys are kept.
-import type { Message } from "../../core/message.js";
-import type { Call } from "./calls/call.js";
-import { formatCall } from "./calls/format.js";
-import { parseCalls } from "./calls/parse.js";
-import { toolCallToCall } from "./calls/tool-calls.js";
-import { pyStr } from "./py/format.js";
-import { isDict, type PyDict, type PyValue } from "./py/value.js";
+import type { Message } from "../../../core/message.js";
+import type { Call } from "../calls/call.js";
+import { formatCall } from "../calls/format.js";
+import { parseCalls } from "../calls/parse.js";
+import { toolCallToCall } from "../calls/tool-calls.js";
+import { pyStr } from "../py/format.js";
+import { isDict, type PyDict, type PyValue } from "../py/value.js";
 
 export type BfclMode = "tools" | "prompting";
 

@@ -7,19 +7,19 @@
 //     turn upstream's runner cannot tell and checks it as usual, which we reproduce;
 //   - miss_func turns re-add their held-out functions with upstream's message (and new tools in tools mode);
 //   - at the end of each turn the ground truth's calls of that turn run on the ground-truth instances and the
-//     turn is checked (checker.ts); by default the episode stops at the first failed turn.
+//     turn is checked (check/turn-checks.ts); by default the episode stops at the first failed turn.
 // The state is mutated in place.
-import type { Message, ToolSpec } from "../../core/message.js";
-import type { AnyBfclClass, BfclConstants } from "./api.js";
-import type { Call } from "./calls/call.js";
-import { formatCall } from "./calls/format.js";
-import { checkTurn, forceTerminatedVerdict, type BfclVerdict } from "./checker.js";
-import type { BfclEntry } from "./data.js";
+import type { Message, ToolSpec } from "../../../core/message.js";
+import type { AnyBfclClass, BfclConstants } from "../apis/backend-class.js";
+import type { Call } from "../calls/call.js";
+import { formatCall } from "../calls/format.js";
+import { checkTurn, forceTerminatedVerdict, type BfclVerdict } from "../check/turn-checks.js";
+import type { BfclEntry } from "../load/entries.js";
 import { decodeResponse, type BfclMode, type StepCall } from "./decode.js";
-import { createInstanceSet, executeCall, type InstanceSet } from "./execute.js";
-import { offeredAt, toolSpec, type EntryFunctions, type FuncDoc } from "./func-docs.js";
+import { createInstanceSet, executeCall, type InstanceSet } from "../apis/instance-set.js";
+import { offeredAt, toolSpec, type EntryFunctions, type FuncDoc } from "../load/func-docs.js";
 import { ADDITIONAL_FUNCTION_MESSAGE, additionalFunctionsPrompt, executionResultsPrompt, withSystemPrompt } from "./prompts.js";
-import type { BfclClassRegistry } from "./registry.js";
+import type { BfclClassRegistry } from "../apis/class-registry.js";
 
 /** Upstream MAXIMUM_STEP_LIMIT. */
 export const MAXIMUM_STEP_LIMIT = 20;

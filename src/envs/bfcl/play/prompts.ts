@@ -2,10 +2,10 @@
 // prompt format "ret_fmt=python&tool_call_tag=False&func_doc_fmt=json&prompt_fmt=plaintext&style=classic":
 // the prompting-mode system prompt with the function docs, the message that re-adds held-out functions
 // (miss_func), and the user message that carries execution results back in prompting mode.
-import type { Message } from "../../core/message.js";
-import type { FuncDoc } from "./func-docs.js";
-import { pyJsonDumps, pyRepr } from "./py/format.js";
-import type { PyDict } from "./py/value.js";
+import type { Message } from "../../../core/message.js";
+import type { FuncDoc } from "../load/func-docs.js";
+import { pyJsonDumps, pyRepr } from "../py/format.js";
+import type { PyDict } from "../py/value.js";
 
 const PERSONA = "You are an expert in composing functions.";
 const TASK =

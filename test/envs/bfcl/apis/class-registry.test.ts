@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { bfclClassRegistry, methodOf } from "../../../src/envs/bfcl/registry.js";
-import { counterClass, FAKE_CLASSES, notesClass } from "./fixtures.js";
+import { bfclClassRegistry, methodOf } from "../../../../src/envs/bfcl/apis/class-registry.js";
+import { counterClass, FAKE_CLASSES, notesClass } from "../fixtures.js";
 
 describe("bfclClassRegistry", () => {
   it("maps class names to classes and doc files (upstream's names, else <module>.json)", () => {

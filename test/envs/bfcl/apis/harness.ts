@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/api.js";
+import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { bindArguments } from "../../../../src/envs/bfcl/calls/bind.js";
 import { executionErrorText, PyException } from "../../../../src/envs/bfcl/py/errors.js";
 import { pyRepr, resultString } from "../../../../src/envs/bfcl/py/format.js";

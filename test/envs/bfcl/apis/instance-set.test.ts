@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { defineBfclClass, type BfclInstance } from "../../../src/envs/bfcl/api.js";
-import { parseCall } from "../../../src/envs/bfcl/calls/parse.js";
-import { createInstanceSet, executeCall } from "../../../src/envs/bfcl/execute.js";
-import { pyRaise } from "../../../src/envs/bfcl/py/errors.js";
-import { pyJsonDumps } from "../../../src/envs/bfcl/py/format.js";
-import { pyDictOf, pyFloat, type PyValue } from "../../../src/envs/bfcl/py/value.js";
-import { instancesState } from "../../../src/envs/bfcl/state.js";
+import { defineBfclClass, type BfclInstance } from "../../../../src/envs/bfcl/apis/backend-class.js";
+import { parseCall } from "../../../../src/envs/bfcl/calls/parse.js";
+import { createInstanceSet, executeCall } from "../../../../src/envs/bfcl/apis/instance-set.js";
+import { pyRaise } from "../../../../src/envs/bfcl/py/errors.js";
+import { pyJsonDumps } from "../../../../src/envs/bfcl/py/format.js";
+import { pyDictOf, pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
+import { instancesState } from "../../../../src/envs/bfcl/check/state-dump.js";
 
 interface Counter extends BfclInstance {
   count: number;

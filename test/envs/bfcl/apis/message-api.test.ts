@@ -1,7 +1,7 @@
 // MessageAPI against upstream: every expected result string and state repr below was produced by CPython 3.11
 // running upstream message_api.py through execute_multi_turn_func_call on the same calls and scenario.
 import { describe, it } from "vitest";
-import type { BfclConstants } from "../../../../src/envs/bfcl/api.js";
+import type { BfclConstants } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { messageApiClass } from "../../../../src/envs/bfcl/apis/message-api.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { type Step, dataConstants, entryConfig, expectState, py, runSteps, skipWithoutData } from "./harness.js";

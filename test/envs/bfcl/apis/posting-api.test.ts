@@ -1,7 +1,7 @@
 // TwitterAPI against upstream: every expected result string and state repr below was produced by CPython 3.11
 // running upstream posting_api.py through execute_multi_turn_func_call on the same calls and scenario.
 import { describe, it } from "vitest";
-import type { BfclConstants } from "../../../../src/envs/bfcl/api.js";
+import type { BfclConstants } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { postingApiClass } from "../../../../src/envs/bfcl/apis/posting-api.js";
 import { isPyObject, type PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { type Step, dataConstants, entryConfig, expectState, py, runSteps, skipWithoutData } from "./harness.js";

@@ -4,13 +4,13 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect } from "vitest";
-import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/api.js";
+import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { parseCall } from "../../../../src/envs/bfcl/calls/parse.js";
-import { createInstanceSet, executeCall } from "../../../../src/envs/bfcl/execute.js";
+import { createInstanceSet, executeCall } from "../../../../src/envs/bfcl/apis/instance-set.js";
 import { pyJsonDumps } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson, parsePyJsonLines } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict, PyValue } from "../../../../src/envs/bfcl/py/value.js";
-import { instanceState } from "../../../../src/envs/bfcl/state.js";
+import { instanceState } from "../../../../src/envs/bfcl/check/state-dump.js";
 import { BFCL_DATA_DIR } from "../data-dir.js";
 
 export interface Scenario {

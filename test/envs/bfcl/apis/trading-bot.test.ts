@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tradingBotClass } from "../../../../src/envs/bfcl/apis/trading-bot.js";
-import { createInstanceSet } from "../../../../src/envs/bfcl/execute.js";
+import { createInstanceSet } from "../../../../src/envs/bfcl/apis/instance-set.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../data-dir.js";

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTravelBookingClass, travelBookingClass } from "../../../../src/envs/bfcl/apis/travel-booking.js";
-import { createInstanceSet } from "../../../../src/envs/bfcl/execute.js";
+import { createInstanceSet } from "../../../../src/envs/bfcl/apis/instance-set.js";
 import { naiveDateTime } from "../../../../src/envs/bfcl/py/datetime.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";

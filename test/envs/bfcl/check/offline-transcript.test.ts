@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { checkTranscript, groundTruthTranscript } from "../../../src/envs/bfcl/transcript.js";
-import { fakeContext } from "./fixtures.js";
+import { checkTranscript, groundTruthTranscript } from "../../../../src/envs/bfcl/check/offline-transcript.js";
+import { fakeContext } from "../fixtures.js";
 
 describe("checkTranscript", () => {
   const { context, dataset, entry } = fakeContext();

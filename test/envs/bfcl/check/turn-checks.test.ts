@@ -1,11 +1,11 @@
 // Checker verdicts for each error type, with readable diffs, on fake backends.
 import { describe, expect, it } from "vitest";
-import { checkTurn, missingItems, responseChecker, stateChecker, verdictSummary } from "../../../src/envs/bfcl/checker.js";
-import { createInstanceSet } from "../../../src/envs/bfcl/execute.js";
-import { pyDictOf } from "../../../src/envs/bfcl/py/value.js";
-import { parseCall } from "../../../src/envs/bfcl/calls/parse.js";
-import { executeCall } from "../../../src/envs/bfcl/execute.js";
-import { counterClass, notesClass } from "./fixtures.js";
+import { checkTurn, missingItems, responseChecker, stateChecker, verdictSummary } from "../../../../src/envs/bfcl/check/turn-checks.js";
+import { createInstanceSet } from "../../../../src/envs/bfcl/apis/instance-set.js";
+import { pyDictOf } from "../../../../src/envs/bfcl/py/value.js";
+import { parseCall } from "../../../../src/envs/bfcl/calls/parse.js";
+import { executeCall } from "../../../../src/envs/bfcl/apis/instance-set.js";
+import { counterClass, notesClass } from "../fixtures.js";
 
 const constants = { defaultState: new Map(), longContext: new Map() };
 const config = new Map([["Counter", pyDictOf({ count: 1 })], ["Notes", pyDictOf({ notes: pyDictOf({ todo: "milk" }) })]]);

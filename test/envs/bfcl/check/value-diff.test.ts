@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { diffValues, shortRepr } from "../../../src/envs/bfcl/diff.js";
-import { pyDictOf, pyFloat, pyTuple, type PyObject, type PyValue } from "../../../src/envs/bfcl/py/value.js";
+import { diffValues, shortRepr } from "../../../../src/envs/bfcl/check/value-diff.js";
+import { pyDictOf, pyFloat, pyTuple, type PyObject, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 
 function file(name: string, content: string): PyObject {
   return {

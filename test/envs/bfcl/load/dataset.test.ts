@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadBfclDataset } from "../../../src/envs/bfcl/dataset.js";
-import { bfclClassRegistry } from "../../../src/envs/bfcl/registry.js";
-import { FAKE_CLASSES, counterClass, writeFakeDataDir } from "./fixtures.js";
+import { loadBfclDataset } from "../../../../src/envs/bfcl/load/dataset.js";
+import { bfclClassRegistry } from "../../../../src/envs/bfcl/apis/class-registry.js";
+import { FAKE_CLASSES, counterClass, writeFakeDataDir } from "../fixtures.js";
 
 describe("loadBfclDataset", () => {
   it("loads entries, the docs of their classes and the constants, and caches offered functions", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { DataError } from "../../../src/core/errors.js";
-import { formatCall } from "../../../src/envs/bfcl/calls/format.js";
-import { loadCategory, loadEntries, parseCategories } from "../../../src/envs/bfcl/data.js";
-import { writeFakeDataDir } from "./fixtures.js";
+import { DataError } from "../../../../src/core/errors.js";
+import { formatCall } from "../../../../src/envs/bfcl/calls/format.js";
+import { loadCategory, loadEntries, parseCategories } from "../../../../src/envs/bfcl/load/entries.js";
+import { writeFakeDataDir } from "../fixtures.js";
 
 function loadError(edit: (files: Map<string, string>) => void): DataError {
   const dir = writeFakeDataDir(edit);

@@ -2,11 +2,11 @@
 // makes of them after the language hint, printed by upstream's own functions under Python 3.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadEntries } from "../../../src/envs/bfcl/data.js";
-import { entryFunctions, LANGUAGE_HINT, loadFuncDocs, offeredAt, toolSpec, type FuncDoc } from "../../../src/envs/bfcl/func-docs.js";
-import { parsePyJson } from "../../../src/envs/bfcl/py/json.js";
-import type { PyDict } from "../../../src/envs/bfcl/py/value.js";
-import { writeFakeDataDir } from "./fixtures.js";
+import { loadEntries } from "../../../../src/envs/bfcl/load/entries.js";
+import { entryFunctions, LANGUAGE_HINT, loadFuncDocs, offeredAt, toolSpec, type FuncDoc } from "../../../../src/envs/bfcl/load/func-docs.js";
+import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
+import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
+import { writeFakeDataDir } from "../fixtures.js";
 
 const FILES = { Counter: "counter.json", Notes: "notes.json" };
 

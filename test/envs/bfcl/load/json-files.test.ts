@@ -2,10 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { DataError } from "../../../src/core/errors.js";
-import { dictAt, readJsonFile, readJsonLinesFile, stringListAt } from "../../../src/envs/bfcl/data-files.js";
-import { pyRepr } from "../../../src/envs/bfcl/py/format.js";
-import { parsePyJson } from "../../../src/envs/bfcl/py/json.js";
+import { DataError } from "../../../../src/core/errors.js";
+import { dictAt, readJsonFile, readJsonLinesFile, stringListAt } from "../../../../src/envs/bfcl/load/json-files.js";
+import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
+import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 
 function file(name: string, text: string): string {
   const path = join(mkdtempSync(join(tmpdir(), "bfcl-files-")), name);

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { loadConstants, restoreEllipsis } from "../../../src/envs/bfcl/constants.js";
-import { PY_ELLIPSIS } from "../../../src/envs/bfcl/py/ellipsis.js";
-import { pyRepr, pyStr } from "../../../src/envs/bfcl/py/format.js";
-import { parsePyJson } from "../../../src/envs/bfcl/py/json.js";
-import { pyEquals } from "../../../src/envs/bfcl/py/value.js";
-import { writeFakeDataDir } from "./fixtures.js";
+import { loadConstants, restoreEllipsis } from "../../../../src/envs/bfcl/load/module-constants.js";
+import { PY_ELLIPSIS } from "../../../../src/envs/bfcl/py/ellipsis.js";
+import { pyRepr, pyStr } from "../../../../src/envs/bfcl/py/format.js";
+import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
+import { pyEquals } from "../../../../src/envs/bfcl/py/value.js";
+import { writeFakeDataDir } from "../fixtures.js";
 
 describe("constants", () => {
   it("restores Python's Ellipsis from its marker, printing as upstream", () => {

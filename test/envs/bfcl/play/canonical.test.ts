@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { canonicalCall, canonicalText, toolArguments } from "../../../src/envs/bfcl/canonical.js";
-import { formatCall } from "../../../src/envs/bfcl/calls/format.js";
-import { parseCall } from "../../../src/envs/bfcl/calls/parse.js";
-import { parsePyJson } from "../../../src/envs/bfcl/py/json.js";
-import { pyRepr } from "../../../src/envs/bfcl/py/format.js";
-import { FAKE_CLASSES } from "./fixtures.js";
+import { canonicalCall, canonicalText, toolArguments } from "../../../../src/envs/bfcl/play/canonical.js";
+import { formatCall } from "../../../../src/envs/bfcl/calls/format.js";
+import { parseCall } from "../../../../src/envs/bfcl/calls/parse.js";
+import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
+import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
+import { FAKE_CLASSES } from "../fixtures.js";
 
 function call(text: string) {
   const verdict = parseCall(text);

@@ -2,8 +2,8 @@
 // under Python 3) returns for each text: the execution strings, or the exception that ends the turn.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { decodePrompting, decodeResponse, decodeToolCalls } from "../../../src/envs/bfcl/decode.js";
-import { pyRepr } from "../../../src/envs/bfcl/py/format.js";
+import { decodePrompting, decodeResponse, decodeToolCalls } from "../../../../src/envs/bfcl/play/decode.js";
+import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 
 const expected = JSON.parse(readFileSync(new URL("./decode.expected.json", import.meta.url), "utf8")) as Record<string, string[] | { error: string }>;
 

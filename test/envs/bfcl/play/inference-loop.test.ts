@@ -1,10 +1,10 @@
 // The upstream loop with fake backends: turn ends, the 20-step force-quit, miss_func re-adds, excluded and
 // held-out functions, both modes.
 import { describe, expect, it } from "vitest";
-import type { Message } from "../../../src/core/message.js";
-import { startEpisode, stepEpisode, type BfclState } from "../../../src/envs/bfcl/episode.js";
-import { ADDITIONAL_FUNCTION_MESSAGE, additionalFunctionsPrompt, systemPrompt } from "../../../src/envs/bfcl/prompts.js";
-import { ANSWER, fakeContext, toolCalls } from "./fixtures.js";
+import type { Message } from "../../../../src/core/message.js";
+import { startEpisode, stepEpisode, type BfclState } from "../../../../src/envs/bfcl/play/inference-loop.js";
+import { ADDITIONAL_FUNCTION_MESSAGE, additionalFunctionsPrompt, systemPrompt } from "../../../../src/envs/bfcl/play/prompts.js";
+import { ANSWER, fakeContext, toolCalls } from "../fixtures.js";
 
 function play(context: ReturnType<typeof fakeContext>["context"], state: BfclState, actions: readonly Message[]) {
   return actions.map((action) => stepEpisode(context, state, action));

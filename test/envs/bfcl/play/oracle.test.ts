@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { startEpisode, stepEpisode } from "../../../src/envs/bfcl/episode.js";
-import { bfclOracle, remainingTruthCalls } from "../../../src/envs/bfcl/oracle.js";
-import { formatCalls } from "../../../src/envs/bfcl/calls/format.js";
-import { ANSWER, fakeContext, toolCalls } from "./fixtures.js";
+import { startEpisode, stepEpisode } from "../../../../src/envs/bfcl/play/inference-loop.js";
+import { bfclOracle, remainingTruthCalls } from "../../../../src/envs/bfcl/play/oracle.js";
+import { formatCalls } from "../../../../src/envs/bfcl/calls/format.js";
+import { ANSWER, fakeContext, toolCalls } from "../fixtures.js";
 
 describe("bfclOracle", () => {
   it("counts remaining steps over later turns (2 with calls, 1 for empty ground truth)", () => {

@@ -2,10 +2,10 @@
 // formulate_system_prompt and format_execution_results_prompting do) with Python 3: prompts.expected.json.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { FuncDoc } from "../../../src/envs/bfcl/func-docs.js";
-import { additionalFunctionsPrompt, executionResultsPrompt, systemPrompt, withSystemPrompt } from "../../../src/envs/bfcl/prompts.js";
-import { parsePyJson } from "../../../src/envs/bfcl/py/json.js";
-import type { PyDict } from "../../../src/envs/bfcl/py/value.js";
+import type { FuncDoc } from "../../../../src/envs/bfcl/load/func-docs.js";
+import { additionalFunctionsPrompt, executionResultsPrompt, systemPrompt, withSystemPrompt } from "../../../../src/envs/bfcl/play/prompts.js";
+import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
+import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 
 const expected = JSON.parse(readFileSync(new URL("./prompts.expected.json", import.meta.url), "utf8")) as { systemPrompt: string; additional: string; results: string };
 

@@ -1,7 +1,7 @@
 // A GorillaFileSystem instance: its public attributes (long_context, root) in upstream order, the private
 // current directory, and the look-ups every command shares: the root and current directory, `name in
 // current.contents` with Python's hashing rules, and upstream's forbidden-character check for new names.
-import type { BfclInstance, MethodSpec } from "../../api.js";
+import type { BfclInstance, MethodSpec } from "../backend-class.js";
 import { attribute, type InstanceVars } from "../../py/attributes.js";
 import { dictHas, pyContains } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
