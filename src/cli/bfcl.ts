@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
-import { CALLABLE_FUNCTIONS } from "../envs/bfcl/play/inference-loop.js";
+import { CALLABLE_FUNCTIONS } from "../envs/bfcl/context.js";
 import { bfclRun } from "../envs/bfcl/run-calls.js";
 import { defineCommand } from "./command.js";
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import { booleanOption, integerOption, parseEnvOptions } from "../shared/options.js";
 import { BFCL_CATEGORIES } from "./load/entries.js";
-import { CALLABLE_FUNCTIONS, MAXIMUM_STEP_LIMIT } from "./play/inference-loop.js";
+import { CALLABLE_FUNCTIONS, MAXIMUM_STEP_LIMIT } from "./context.js";
 
 /** "base, multi_turn_miss_func" -> ["base", "miss_func"], duplicates dropped. */
 function categoryList(value: unknown): unknown {

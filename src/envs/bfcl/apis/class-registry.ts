@@ -1,9 +1,24 @@
 // The backend classes an env can instantiate, by upstream class name, and where their function docs live.
-// A registry is built from a list of classes (the eight real ones in upstream-classes.ts, or fakes in tests), so that
-// nothing here depends on which classes exist.
+// A registry is built from a list of classes (the eight real ones in upstream-classes.ts, or fakes in tests), so
+// that nothing here depends on which classes exist.
 import { DataError } from "../../../core/errors.js";
 import type { AnyBfclClass, MethodSpec, BfclInstance } from "./backend-class.js";
-import { BFCL_FUNC_DOC_FILES } from "../load/func-docs.js";
+
+/** Upstream's MULTI_TURN_FUNC_DOC_FILE_MAPPING (bfcl_eval/constants/executable_backend_config.py). */
+export const BFCL_FUNC_DOC_FILES: Readonly<Record<string, string>> = {
+  GorillaFileSystem: "gorilla_file_system.json",
+  MathAPI: "math_api.json",
+  MessageAPI: "message_api.json",
+  TwitterAPI: "posting_api.json",
+  TicketAPI: "ticket_api.json",
+  TradingBot: "trading_bot.json",
+  TravelAPI: "travel_booking.json",
+  VehicleControlAPI: "vehicle_control.json",
+  WebSearchAPI: "web_search.json",
+  MemoryAPI_kv: "memory_kv.json",
+  MemoryAPI_vector: "memory_vector.json",
+  MemoryAPI_rec_sum: "memory_rec_sum.json",
+};
 
 export interface BfclClassRegistry {
   /** Class name -> class, in the order given. */

@@ -9,7 +9,7 @@ import { formatCall } from "../calls/format.js";
 import { parseCall } from "../calls/parse.js";
 import { checkTurn, forceTerminatedVerdict, VALID, type BfclVerdict } from "./turn-checks.js";
 import type { BfclEntry } from "../load/entries.js";
-import { allowedNames, type BfclContext } from "../play/inference-loop.js";
+import { allowedNames, type BfclContext } from "../context.js";
 import { createInstanceSet, executeCall, type InstanceSet } from "../apis/instance-set.js";
 import { offeredAt } from "../load/func-docs.js";
 

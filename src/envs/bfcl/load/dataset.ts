@@ -5,8 +5,8 @@ import { DataError } from "../../../core/errors.js";
 import type { BfclConstants } from "../apis/backend-class.js";
 import { loadConstants } from "./module-constants.js";
 import { loadEntries, type BfclCategory, type BfclEntry } from "./entries.js";
-import type { BfclClassRegistry } from "../apis/class-registry.js";
-import { entryFunctions, loadFuncDocs, BFCL_FUNC_DOC_FILES, type EntryFunctions, type FuncDoc } from "./func-docs.js";
+import { BFCL_FUNC_DOC_FILES, type BfclClassRegistry } from "../apis/class-registry.js";
+import { entryFunctions, loadFuncDocs, type EntryFunctions, type FuncDoc } from "./func-docs.js";
 
 export interface BfclDataset {
   readonly dataDir: string;

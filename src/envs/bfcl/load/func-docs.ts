@@ -10,26 +10,11 @@
 import { join } from "node:path";
 import type { JsonObject } from "../../../core/json.js";
 import type { ToolSpec } from "../../../core/message.js";
+import { BFCL_FUNC_DOC_FILES } from "../apis/class-registry.js";
 import type { BfclEntry } from "./entries.js";
 import { dataError, dictAt, readJsonLinesFile, stringAt } from "./json-files.js";
 import { pyToJson } from "../py/to-json.js";
 import { isDict, type PyDict, type PyValue } from "../py/value.js";
-
-/** Upstream's MULTI_TURN_FUNC_DOC_FILE_MAPPING (bfcl_eval/constants/executable_backend_config.py). */
-export const BFCL_FUNC_DOC_FILES: Readonly<Record<string, string>> = {
-  GorillaFileSystem: "gorilla_file_system.json",
-  MathAPI: "math_api.json",
-  MessageAPI: "message_api.json",
-  TwitterAPI: "posting_api.json",
-  TicketAPI: "ticket_api.json",
-  TradingBot: "trading_bot.json",
-  TravelAPI: "travel_booking.json",
-  VehicleControlAPI: "vehicle_control.json",
-  WebSearchAPI: "web_search.json",
-  MemoryAPI_kv: "memory_kv.json",
-  MemoryAPI_vector: "memory_vector.json",
-  MemoryAPI_rec_sum: "memory_rec_sum.json",
-};
 
 /** Appended to every offered description (upstream _get_language_specific_hint for Python categories). */
 export const LANGUAGE_HINT = " Note that the provided function is in Python 3 syntax.";

@@ -15,10 +15,9 @@ import type { Call } from "../calls/call.js";
 import { formatCall } from "../calls/format.js";
 import { parseCalls } from "../calls/parse.js";
 import { toolCallToCall } from "../calls/tool-calls.js";
+import type { BfclMode } from "../context.js";
 import { pyStr } from "../py/format.js";
 import { isDict, type PyDict, type PyValue } from "../py/value.js";
-
-export type BfclMode = "tools" | "prompting";
 
 /** A decoded call: what runs, the text upstream shows for it, and the tool call it answers (tools mode). */
 export interface StepCall {

@@ -10,39 +10,16 @@
 //     turn is checked (check/turn-checks.ts); by default the episode stops at the first failed turn.
 // The state is mutated in place.
 import type { Message, ToolSpec } from "../../../core/message.js";
-import type { AnyBfclClass, BfclConstants } from "../apis/backend-class.js";
+import type { AnyBfclClass } from "../apis/backend-class.js";
+import { createInstanceSet, executeCall, type InstanceSet } from "../apis/instance-set.js";
 import type { Call } from "../calls/call.js";
 import { formatCall } from "../calls/format.js";
 import { checkTurn, forceTerminatedVerdict, type BfclVerdict } from "../check/turn-checks.js";
+import { allowedNames, type BfclContext } from "../context.js";
 import type { BfclEntry } from "../load/entries.js";
-import { decodeResponse, type BfclMode, type StepCall } from "./decode.js";
-import { createInstanceSet, executeCall, type InstanceSet } from "../apis/instance-set.js";
 import { offeredAt, toolSpec, type EntryFunctions, type FuncDoc } from "../load/func-docs.js";
+import { decodeResponse, type StepCall } from "./decode.js";
 import { ADDITIONAL_FUNCTION_MESSAGE, additionalFunctionsPrompt, executionResultsPrompt, withSystemPrompt } from "./prompts.js";
-import type { BfclClassRegistry } from "../apis/class-registry.js";
-
-/** Upstream MAXIMUM_STEP_LIMIT. */
-export const MAXIMUM_STEP_LIMIT = 20;
-
-/** Which functions may run: those offered this turn, all but excluded_function, or all (upstream's executor). */
-export const CALLABLE_FUNCTIONS = ["offered", "unexcluded", "all"] as const;
-export type CallableFunctions = (typeof CALLABLE_FUNCTIONS)[number];
-
-export interface BfclRules {
-  readonly mode: BfclMode;
-  readonly callable: CallableFunctions;
-  readonly maxStepsPerTurn: number;
-  readonly stopOnFailure: boolean;
-  readonly irrelevanceCheck: boolean;
-}
-
-export interface BfclContext {
-  readonly registry: BfclClassRegistry;
-  readonly constants: BfclConstants;
-  readonly rules: BfclRules;
-  /** The offered functions of an entry (cached by the caller). */
-  functionsOf(entry: BfclEntry): EntryFunctions;
-}
 
 export type EpisodeOutcome = "success" | "failure" | "force_terminated";
 
@@ -92,14 +69,6 @@ export interface EpisodeStep {
   readonly turnVerdict?: BfclVerdict;
   /** Set when the entry is over. */
   readonly outcome?: EpisodeOutcome;
-}
-
-/** The names that may run in a turn under `callable` (undefined: any method of the instances). */
-export function allowedNames(callable: CallableFunctions, entry: BfclEntry, offered: readonly FuncDoc[], model: InstanceSet): ReadonlySet<string> | undefined {
-  if (callable === "all") return undefined;
-  if (callable === "offered") return new Set(offered.map((doc) => doc.name));
-  const excluded = new Set(entry.excludedFunctions);
-  return new Set([...model.methods.keys()].filter((name) => !excluded.has(name)));
 }
 
 function allowedAt(context: BfclContext, state: Pick<BfclState, "entry" | "model">, offered: readonly FuncDoc[]): ReadonlySet<string> | undefined {
