@@ -16,17 +16,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createRng, type Rng } from "../src/core/rng.js";
-import { canonicalCall, toolArguments } from "../src/envs/bfcl/play/canonical.js";
-import { BFCL_CLASSES } from "../src/envs/bfcl/apis/upstream-classes.js";
+import { BFCL_CLASSES, bfclClassRegistry } from "../src/envs/bfcl/apis/index.js";
+import { formatCall, type Call } from "../src/envs/bfcl/calls/index.js";
+import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/check/index.js";
 import { createBfclContext, type BfclContext } from "../src/envs/bfcl/context.js";
-import { BFCL_CATEGORIES, type BfclEntry } from "../src/envs/bfcl/load/entries.js";
-import { loadBfclDataset } from "../src/envs/bfcl/load/dataset.js";
-import { startEpisode, stepEpisode } from "../src/envs/bfcl/play/inference-loop.js";
-import { bfclClassRegistry } from "../src/envs/bfcl/apis/class-registry.js";
-import type { Call } from "../src/envs/bfcl/calls/call.js";
-import { formatCall } from "../src/envs/bfcl/calls/format.js";
+import { BFCL_CATEGORIES, loadBfclDataset, type BfclEntry } from "../src/envs/bfcl/load/index.js";
+import { canonicalCall, startEpisode, stepEpisode, toolArguments } from "../src/envs/bfcl/play/index.js";
 import { isFloat, pyFloat, type PyValue } from "../src/envs/bfcl/py/value.js";
-import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/check/offline-transcript.js";
 
 interface Args {
   dataDir: string;

@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import { booleanOption, integerOption, parseEnvOptions } from "../shared/options.js";
-import { BFCL_CATEGORIES } from "./load/entries.js";
 import { CALLABLE_FUNCTIONS, MAXIMUM_STEP_LIMIT } from "./context.js";
+import { BFCL_CATEGORIES } from "./load/entries.js";
 
 /** "base, multi_turn_miss_func" -> ["base", "miss_func"], duplicates dropped. */
 function categoryList(value: unknown): unknown {

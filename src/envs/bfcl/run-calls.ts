@@ -7,18 +7,18 @@
 // {"__class__": "File"|"Directory", "name", "content"|"contents"}.
 import { DataError } from "../../core/errors.js";
 import type { AnyBfclClass } from "./apis/backend-class.js";
+import { bfclClassRegistry } from "./apis/class-registry.js";
+import { createInstanceSet, executeCall } from "./apis/instance-set.js";
 import { BFCL_CLASSES } from "./apis/upstream-classes.js";
-import { loadConstants } from "./load/module-constants.js";
+import { parseCall } from "./calls/parse.js";
+import { instancesState } from "./check/state-dump.js";
 import { allowedNames, DEFAULT_RULES, type CallableFunctions } from "./context.js";
 import { BFCL_CATEGORIES, loadCategory, type BfclCategory, type BfclEntry } from "./load/entries.js";
-import { createInstanceSet, executeCall } from "./apis/instance-set.js";
 import { entryFunctions, loadFuncDocs, offeredAt } from "./load/func-docs.js";
-import { parseCall } from "./calls/parse.js";
+import { loadConstants } from "./load/module-constants.js";
 import { pyJsonDumps } from "./py/format.js";
 import { parsePyJson } from "./py/json.js";
 import { isList, type PyDict, type PyValue } from "./py/value.js";
-import { bfclClassRegistry } from "./apis/class-registry.js";
-import { instancesState } from "./check/state-dump.js";
 
 export interface BfclRunOptions {
   readonly dataDir: string;

@@ -2,12 +2,12 @@
 // classes are instantiated once per entry and loaded with a deep copy of their initial config; every public
 // method of every instance is callable by bare name (a later class wins a name clash); the result of a call is
 // its result string, and an exception becomes "Error during execution: ...". Model input never throws here.
-import type { AnyBfclClass, BfclConstants, BfclInstance } from "./backend-class.js";
-import type { Call } from "../calls/call.js";
 import { bindArguments } from "../calls/bind.js";
+import type { Call } from "../calls/call.js";
 import { executionErrorText, PyException } from "../py/errors.js";
 import { resultString } from "../py/format.js";
 import { pyDeepCopy, type PyDict, type PyValue } from "../py/value.js";
+import type { AnyBfclClass, BfclConstants, BfclInstance } from "./backend-class.js";
 
 /** Upstream refuses these names before evaluating a call. */
 const FORBIDDEN = new Set(["kill", "exit", "quit", "remove", "unlink", "popen", "Popen", "run"]);

@@ -4,14 +4,14 @@
 // entry (upstream's runner detects the force-quit that way); empty steps are dropped (upstream skips empty
 // decodes); then every turn runs the model's calls on fresh model instances and the ground truth's on fresh
 // ground-truth instances, and the turn checks apply; the first failing turn is the verdict.
+import { createInstanceSet, executeCall, type InstanceSet } from "../apis/instance-set.js";
 import type { Call } from "../calls/call.js";
 import { formatCall } from "../calls/format.js";
 import { parseCall } from "../calls/parse.js";
-import { checkTurn, forceTerminatedVerdict, VALID, type BfclVerdict } from "./turn-checks.js";
-import type { BfclEntry } from "../load/entries.js";
 import { allowedNames, type BfclContext } from "../context.js";
-import { createInstanceSet, executeCall, type InstanceSet } from "../apis/instance-set.js";
+import type { BfclEntry } from "../load/entries.js";
 import { offeredAt } from "../load/func-docs.js";
+import { checkTurn, forceTerminatedVerdict, VALID, type BfclVerdict } from "./turn-checks.js";
 
 /** Per user turn, per step, the calls of one model response. */
 export type Transcript = readonly (readonly (readonly (string | Call)[])[])[];

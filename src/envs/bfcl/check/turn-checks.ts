@@ -13,9 +13,9 @@
 // and messages; details carry the turn, a readable diff and the values that differed.
 import type { Json, JsonObject } from "../../../core/json.js";
 import type { BfclInstance } from "../apis/backend-class.js";
-import { diffValues, shortRepr } from "./value-diff.js";
 import { pyToJson } from "../py/to-json.js";
 import { pyEquals, type PyValue } from "../py/value.js";
+import { diffValues, shortRepr } from "./value-diff.js";
 
 export const BFCL_ERROR_TYPES = [
   "multi_turn:instance_state_mismatch",

@@ -3,10 +3,10 @@
 // long-context extensions). Also where each entry's offered functions are computed and cached.
 import { DataError } from "../../../core/errors.js";
 import type { BfclConstants } from "../apis/backend-class.js";
-import { loadConstants } from "./module-constants.js";
-import { loadEntries, type BfclCategory, type BfclEntry } from "./entries.js";
 import { BFCL_FUNC_DOC_FILES, type BfclClassRegistry } from "../apis/class-registry.js";
+import { loadEntries, type BfclCategory, type BfclEntry } from "./entries.js";
 import { entryFunctions, loadFuncDocs, type EntryFunctions, type FuncDoc } from "./func-docs.js";
+import { loadConstants } from "./module-constants.js";
 
 export interface BfclDataset {
   readonly dataDir: string;

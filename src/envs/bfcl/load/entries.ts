@@ -10,8 +10,8 @@ import { ConfigError } from "../../../core/errors.js";
 import type { Message, Role } from "../../../core/message.js";
 import type { Call } from "../calls/call.js";
 import { parseCall } from "../calls/parse.js";
-import { dataError, dictAt, listAt, readJsonLinesFile, stringAt, stringListAt, type Origin } from "./json-files.js";
 import type { PyDict, PyValue } from "../py/value.js";
+import { dataError, dictAt, listAt, readJsonLinesFile, stringAt, stringListAt, type Origin } from "./json-files.js";
 
 export const BFCL_CATEGORIES = ["base", "miss_func", "miss_param", "long_context"] as const;
 export type BfclCategory = (typeof BFCL_CATEGORIES)[number];

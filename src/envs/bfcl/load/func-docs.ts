@@ -11,10 +11,10 @@ import { join } from "node:path";
 import type { JsonObject } from "../../../core/json.js";
 import type { ToolSpec } from "../../../core/message.js";
 import { BFCL_FUNC_DOC_FILES } from "../apis/class-registry.js";
-import type { BfclEntry } from "./entries.js";
-import { dataError, dictAt, readJsonLinesFile, stringAt } from "./json-files.js";
 import { pyToJson } from "../py/to-json.js";
 import { isDict, type PyDict, type PyValue } from "../py/value.js";
+import type { BfclEntry } from "./entries.js";
+import { dataError, dictAt, readJsonLinesFile, stringAt } from "./json-files.js";
 
 /** Appended to every offered description (upstream _get_language_specific_hint for Python categories). */
 export const LANGUAGE_HINT = " Note that the provided function is in Python 3 syntax.";

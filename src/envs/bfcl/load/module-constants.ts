@@ -6,11 +6,11 @@
 // order (upstream-key-order.ts), since results print dicts in that order.
 import { join } from "node:path";
 import type { BfclConstants } from "../apis/backend-class.js";
-import { dictAt, readJsonFile } from "./json-files.js";
-import { UPSTREAM_KEY_ORDERS } from "./upstream-key-order.js";
 import { fromEllipsisMarker } from "../py/ellipsis.js";
 import { keyOrderTable, restoreKeyOrder } from "../py/key-order.js";
 import { isDict, isList, isTuple, pyTuple, type PyDict, type PyValue } from "../py/value.js";
+import { dictAt, readJsonFile } from "./json-files.js";
+import { UPSTREAM_KEY_ORDERS } from "./upstream-key-order.js";
 
 /** The value with every Ellipsis marker replaced by PY_ELLIPSIS, at any depth (containers are rebuilt). */
 export function restoreEllipsis(value: PyValue): PyValue {

@@ -3,11 +3,11 @@
 // method's parameter order (unknown keywords after, as written). `sort('a.txt')` becomes `sort(file_name='a.txt')`,
 // which prompting mode also accepts (upstream's prompting decoder drops positional arguments).
 import type { AnyBfclClass } from "../apis/backend-class.js";
+import { methodOf } from "../apis/class-registry.js";
 import type { Call } from "../calls/call.js";
 import { formatCalls } from "../calls/format.js";
 import { pyJsonDumps } from "../py/format.js";
 import type { PyDict, PyValue } from "../py/value.js";
-import { methodOf } from "../apis/class-registry.js";
 
 export function canonicalCall(call: Call, classes: readonly AnyBfclClass[]): Call {
   const method = methodOf(classes, call.name);

@@ -6,9 +6,9 @@
 // plus, for every later turn, 2 (calls, then closing) or 1 (closing only, when its ground truth is empty).
 // The oracle does not see whether earlier calls already spoiled the state; that shows at the turn's check.
 import type { OracleAnswer } from "../../../core/env.js";
-import { canonicalCall } from "./canonical.js";
 import type { Call } from "../calls/call.js";
 import { formatCall, formatCalls } from "../calls/format.js";
+import { canonicalCall } from "./canonical.js";
 import type { BfclState } from "./inference-loop.js";
 
 /** Canonical text of the answer that ends a turn without calls. */
