@@ -1,3 +1,4 @@
+// BFCL env options: defaults, CLI strings, errors naming the field, help for every option.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
 import { bfclConfigSchema, parseBfclConfig } from "../../../src/envs/bfcl/config.js";

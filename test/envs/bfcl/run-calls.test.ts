@@ -1,3 +1,4 @@
+// `budgetrl bfcl run` (bfclRun) on the fake data dir: results and final state as JSON, bad input named.
 import { describe, expect, it } from "vitest";
 import { bfclRun, categoryOfId } from "../../../src/envs/bfcl/run-calls.js";
 import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";

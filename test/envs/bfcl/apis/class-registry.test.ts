@@ -1,3 +1,4 @@
+// The class registry: class names to classes and doc files, bare method names resolved as upstream does.
 import { describe, expect, it } from "vitest";
 import { bfclClassRegistry, methodOf } from "../../../../src/envs/bfcl/apis/class-registry.js";
 import { counterClass, FAKE_CLASSES, notesClass } from "../fixtures.js";

@@ -1,3 +1,4 @@
+// Running calls on an instance set: results as upstream's strings, fresh arguments per run, errors as results.
 import { describe, expect, it } from "vitest";
 import { defineBfclClass, type BfclInstance } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { parseCall } from "../../../../src/envs/bfcl/calls/parse.js";

@@ -1,3 +1,4 @@
+// The Python call parser: literals, escapes, lists of calls, errors with positions, fuzzing, all ground truth.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";

@@ -1,3 +1,4 @@
+// Checking whole transcripts offline: ground truth passes, steps and empty steps, each error type, irrelevance.
 import { describe, expect, it } from "vitest";
 import { checkTranscript, groundTruthTranscript } from "../../../../src/envs/bfcl/check/offline-transcript.js";
 import { fakeContext } from "../fixtures.js";

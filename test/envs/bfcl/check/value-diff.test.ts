@@ -1,3 +1,4 @@
+// diffValues: readable lines naming where model and ground-truth values differ.
 import { describe, expect, it } from "vitest";
 import { diffValues, shortRepr } from "../../../../src/envs/bfcl/check/value-diff.js";
 import { pyDictOf, pyFloat, pyTuple, type PyObject, type PyValue } from "../../../../src/envs/bfcl/py/value.js";

@@ -1,3 +1,4 @@
+// loadBfclDataset on the fake data dir: entries, the docs of their classes, constants, cached offered functions.
 import { describe, expect, it } from "vitest";
 import { loadBfclDataset } from "../../../../src/envs/bfcl/load/dataset.js";
 import { bfclClassRegistry } from "../../../../src/envs/bfcl/apis/class-registry.js";

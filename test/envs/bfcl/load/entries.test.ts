@@ -1,3 +1,4 @@
+// Entries and their ground truth from the fake data dir: parsing, file order, errors naming the file and line.
 import { describe, expect, it } from "vitest";
 import { DataError } from "../../../../src/core/errors.js";
 import { formatCall } from "../../../../src/envs/bfcl/calls/format.js";

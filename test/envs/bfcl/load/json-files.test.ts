@@ -1,3 +1,4 @@
+// Reading the data dir's JSON and JSON Lines files: origins, Python's int/float split, errors naming file and line.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,3 +1,4 @@
+// default_state.json and long_context.json: Python's Ellipsis restored, upstream key order, missing files named.
 import { describe, expect, it } from "vitest";
 import { loadConstants, restoreEllipsis } from "../../../../src/envs/bfcl/load/module-constants.js";
 import { PY_ELLIPSIS } from "../../../../src/envs/bfcl/py/ellipsis.js";

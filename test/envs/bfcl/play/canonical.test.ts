@@ -1,3 +1,4 @@
+// Canonical calls: positional arguments bound to names, keywords in parameter order, tool-call JSON arguments.
 import { describe, expect, it } from "vitest";
 import { canonicalCall, canonicalText, toolArguments } from "../../../../src/envs/bfcl/play/canonical.js";
 import { formatCall } from "../../../../src/envs/bfcl/calls/format.js";

@@ -1,3 +1,4 @@
+// The ground-truth oracle: remaining steps over later turns and the calls still to make in the current one.
 import { describe, expect, it } from "vitest";
 import { startEpisode, stepEpisode } from "../../../../src/envs/bfcl/play/inference-loop.js";
 import { bfclOracle, remainingTruthCalls } from "../../../../src/envs/bfcl/play/oracle.js";

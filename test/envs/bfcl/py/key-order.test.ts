@@ -1,3 +1,4 @@
+// restoreKeyOrder: dicts whose key set upstream defines are put back in upstream's insertion order.
 import { describe, expect, it } from "vitest";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
