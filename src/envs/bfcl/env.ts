@@ -122,6 +122,7 @@ function parseTaskLines(dataset: BfclDataset, text: string): BfclEntry[] {
     if (entry === undefined) throw new DataError(`bfcl task file, line ${index + 1}: unknown entry id "${line}"`, `the loaded categories are ${dataset.categories.join(", ")}`);
     tasks.push(entry);
   });
+  if (tasks.length === 0) throw new DataError("bfcl task file: no entry ids found", 'write one entry id per line, such as "multi_turn_base_0" (# starts a comment)');
   return tasks;
 }
 

@@ -65,6 +65,8 @@ describe("bfcl tasks", () => {
     expect(() => env.decodeTask("multi_turn_base_99")).toThrow(/unknown entry id "multi_turn_base_99"/);
     expect(env.parseTasks("# my tasks\nmulti_turn_base_1\n\n  multi_turn_base_0  # first\n").map((item) => item.id)).toEqual(["multi_turn_base_1", "multi_turn_base_0"]);
     expect(() => env.parseTasks("multi_turn_base_1\nbogus\n")).toThrow(/line 2: unknown entry id "bogus"/);
+    expect(() => env.parseTasks("# nothing but a comment\n\n")).toThrow(DataError);
+    expect(() => env.parseTasks("")).toThrow(/bfcl task file: no entry ids found/);
   });
 
   it("gives 20 steps per user turn as the reference budget", () => {
