@@ -1,5 +1,5 @@
 // The BFCL env adapter on fake backends: config, tasks, budgets, the oracle played through actionMessage in
-// both modes, info fields and state keys.
+// both modes, info fields and state keys; and the shared env contract, extended for multi-message user turns.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../../src/core/json.js";
@@ -8,6 +8,7 @@ import type { Message } from "../../../src/core/message.js";
 import { bfcl, type BfclEnv, type BfclTask } from "../../../src/envs/bfcl/env.js";
 import type { BfclState } from "../../../src/envs/bfcl/play/inference-loop.js";
 import { CLOSING_TEXT } from "../../../src/envs/bfcl/play/prompts.js";
+import { runEnvContract, type EnvContractOptions } from "../contract.js";
 import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";
 
 function makeEnv(options: Record<string, unknown> = {}): BfclEnv {
@@ -206,3 +207,20 @@ describe("bfcl robustness", () => {
     for (const mode of ["tools", "prompting"]) expect(transcript(makeEnv({ mode }))).toBe(transcript(makeEnv({ mode })));
   });
 });
+
+/** BFCL under the shared contract: user turns over several steps, any text is an answer (it ends the user turn),
+ * listed actions are only what a random walk picks from, and a user turn can be force-quit. Few fuzz runs: the
+ * robustness test above fuzzes the loop itself. */
+export const BFCL_CONTRACT: EnvContractOptions = {
+  deterministic: true,
+  multiTurn: true,
+  nonActionReplies: "answer",
+  listsActions: false,
+  stopReasons: ["success", "failure", "force_terminated"],
+  fuzzRuns: 300,
+};
+
+const fakeDataDir = writeFakeDataDir();
+runEnvContract("bfcl on fake backends, tools mode", () => bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES), BFCL_CONTRACT);
+// Random walks fail the first turn's check; without stopOnFailure they go on through the later user turns.
+runEnvContract("bfcl on fake backends, prompting mode, playing on after failures", () => bfcl({ dataDir: fakeDataDir, mode: "prompting", stopOnFailure: false }, FAKE_CLASSES), BFCL_CONTRACT);
