@@ -13,6 +13,7 @@ import { DataError } from "../../src/core/errors.js";
 import { canonicalJson } from "../../src/core/json.js";
 import { assistantMessage, type Message } from "../../src/core/message.js";
 import { createRng, type Rng } from "../../src/core/rng.js";
+import { expectResetMessages, expectWellFormedStep, type StepShape } from "./contract-steps.js";
 
 export interface EnvContractOptions {
   /** Transitions are deterministic: following the oracle reaches success in exactly `remaining` turns. */
@@ -81,12 +82,6 @@ function actionReply(env: AnyEnv, state: unknown, action: string): Message {
   return env.actionMessage === undefined ? act(action) : env.actionMessage(state, action);
 }
 
-/** What a well-formed step looks like under the suite's options. */
-interface StepShape {
-  readonly multiTurn: boolean;
-  readonly stopReasons: readonly StopReason[];
-}
-
 interface TranscriptStep {
   readonly observation: readonly Message[];
   readonly reward: number;
@@ -142,56 +137,6 @@ function restore(env: AnyEnv, waypoint: Waypoint): unknown {
   let { state } = env.reset(waypoint.task, { seed: waypoint.seed });
   for (const action of waypoint.actions) state = env.step(state, actionReply(env, state, action)).state;
   return state;
-}
-
-/** Tool results first, then user messages; every content a string, user messages not empty. */
-function expectTurnMessages(observation: readonly Message[], terminated: boolean): void {
-  if (!terminated) expect(observation.length).toBeGreaterThan(0);
-  const roles = observation.map((message) => message.role);
-  const firstUser = roles.indexOf("user");
-  expect(roles.slice(0, firstUser < 0 ? roles.length : firstUser).every((role) => role === "tool")).toBe(true);
-  if (firstUser >= 0) expect(roles.slice(firstUser).every((role) => role === "user")).toBe(true);
-  for (const message of observation) {
-    expect(typeof message.content).toBe("string");
-    if (message.role === "user") expect(message.content.length).toBeGreaterThan(0);
-    else expect(typeof message.toolCallId).toBe("string");
-  }
-}
-
-/** `previousSegment`, when known, is info.segment before the step. */
-function expectWellFormedStep(env: AnyEnv, result: StepResult<unknown>, shape: StepShape, previousSegment?: number): void {
-  if (shape.multiTurn) {
-    expectTurnMessages(result.observation, result.terminated);
-    expect(Number.isInteger(result.info.segment) && result.info.segment >= 0).toBe(true);
-    if (previousSegment !== undefined) {
-      expect([previousSegment, previousSegment + 1]).toContain(result.info.segment);
-      if (result.info.segment > previousSegment) expect(result.observation.at(-1)?.role).toBe("user");
-    }
-  } else {
-    expect(result.observation.length).toBe(1);
-    expect(result.observation[0]!.role).toBe("user");
-    expect(typeof result.observation[0]!.content).toBe("string");
-    expect(result.observation[0]!.content.length).toBeGreaterThan(0);
-    expect(result.info.segment).toBe(0);
-  }
-  expect(Number.isFinite(result.reward)).toBe(true);
-  expect(Number.isFinite(result.info.progress)).toBe(true);
-  expect(result.info.stateKey).toBe(env.stateKey(result.state));
-  if (result.info.parsedAction === null) expect(result.info.invalid).toBe(true);
-  if (result.terminated) expect(shape.stopReasons).toContain(result.info.stopReason);
-  else expect(result.info.stopReason).toBeUndefined();
-}
-
-/** Reset messages: [system, user], or under multiTurn system messages then the first user turn. */
-function expectResetMessages(observation: readonly Message[], multiTurn: boolean): void {
-  const roles = observation.map((message) => message.role);
-  if (multiTurn) {
-    const firstUser = roles.indexOf("user");
-    expect(firstUser).toBeGreaterThanOrEqual(0);
-    expect(roles.slice(0, firstUser).every((role) => role === "system")).toBe(true);
-    expect(roles.slice(firstUser).every((role) => role === "user")).toBe(true);
-  } else expect(roles).toEqual(["system", "user"]);
-  expect(observation.every((message) => message.content.length > 0)).toBe(true);
 }
 
 export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: EnvContractOptions = { deterministic: true }): void {
