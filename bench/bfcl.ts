@@ -1,6 +1,7 @@
 // Bench: execute and check all 800 BFCL multi-turn ground-truth entries, model side = ground truth, through the
 // offline checker (what upstream's evaluator does for a perfect model).
-//   npx tsx bench/bfcl.ts --data-dir ../shared/bfcl [--repeat 10] [--loop] [--upstream DIR [--cases-seed N]]
+//   npx tsx bench/bfcl.ts [--data-dir DIR] [--repeat 10] [--loop] [--upstream DIR [--cases-seed N]]
+// The data dir defaults to the copy bundled with budgetrl (data/bfcl).
 // Loading the data is timed apart. Each repeat checks every entry once; we print the best and the median time
 // (the machine is shared: take the best as the figure, the median as its noise). --loop also times the same
 // replay through the agent loop as tool calls (observations, decoding, per-turn checks). While some backend
@@ -20,7 +21,7 @@ import { BFCL_CLASSES, bfclClassRegistry } from "../src/envs/bfcl/apis/index.js"
 import { formatCall, type Call } from "../src/envs/bfcl/calls/index.js";
 import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/check/index.js";
 import { createBfclContext, type BfclContext } from "../src/envs/bfcl/context.js";
-import { BFCL_CATEGORIES, loadBfclDataset, type BfclEntry } from "../src/envs/bfcl/load/index.js";
+import { BFCL_CATEGORIES, loadBfclDataset, resolveDataDir, type BfclEntry } from "../src/envs/bfcl/load/index.js";
 import { canonicalCall, startEpisode, stepEpisode, toolArguments } from "../src/envs/bfcl/play/index.js";
 import { isFloat, pyFloat, type PyValue } from "../src/envs/bfcl/py/value.js";
 
@@ -44,7 +45,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === "--cases-seed") args.casesSeed = Number(argv[++index]);
     else throw new Error(`bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop] [--upstream DIR [--cases-seed N]]`);
   }
-  if (args.dataDir === "") throw new Error("bench/bfcl.ts: --data-dir DIR is required (a folder laid out like ../shared/bfcl)");
+  args.dataDir = resolveDataDir(args.dataDir);
   if (!(Number.isInteger(args.repeat) && args.repeat >= 1)) throw new Error("bench/bfcl.ts: --repeat must be a positive integer");
   return args;
 }

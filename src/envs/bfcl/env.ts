@@ -21,7 +21,8 @@
 //   20) before the last turn. info.details carries the turn's verdict and, at the end, the entry's verdict.
 // Info: segment = current user turn; progress = user turns passed so far; stateKey = hash of (turn, public state
 //   of the model's instances).
-// Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck).
+// Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck);
+//   dataDir defaults to the data bundled with budgetrl (load/bundled-data.ts).
 import type { BudgetScope } from "../../core/budget.js";
 import type { Env, StepInfo, StepResult, StopReason } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -38,6 +39,7 @@ import { instancesState } from "./check/state-dump.js";
 import { VALID, type BfclVerdict } from "./check/turn-checks.js";
 import { parseBfclConfig, type BfclConfig, type BfclOptions } from "./config.js";
 import { createBfclContext, type BfclContext } from "./context.js";
+import { resolveDataDir } from "./load/bundled-data.js";
 import { loadBfclDataset, type BfclDataset } from "./load/dataset.js";
 import type { BfclEntry } from "./load/entries.js";
 import { canonicalCall, canonicalText, toolArguments } from "./play/canonical.js";
@@ -130,12 +132,12 @@ function parseTaskLines(dataset: BfclDataset, text: string): BfclEntry[] {
 export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classes: readonly AnyBfclClass[] = BFCL_CLASSES): BfclEnv {
   const config: Readonly<BfclConfig> = parseBfclConfig(options);
   const registry = bfclClassRegistry(classes);
-  const dataset = loadBfclDataset(config.dataDir, config.categories, { registry });
+  const dataset = loadBfclDataset(resolveDataDir(config.dataDir), config.categories, { registry });
   const context = createBfclContext(dataset, classes, {
     mode: config.mode, callable: config.callable, maxStepsPerTurn: config.maxStepsPerTurn, stopOnFailure: config.stopOnFailure, irrelevanceCheck: config.irrelevanceCheck,
   });
   const { entries } = dataset;
-  if (entries.length === 0) throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${config.dataDir}`);
+  if (entries.length === 0) throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${dataset.dataDir}`);
   return {
     name: "bfcl",
     config: { ...config, categories: [...config.categories] },

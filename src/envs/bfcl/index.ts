@@ -2,7 +2,8 @@
 //   env.ts, config.ts   the budgetrl env and its options
 //   context.ts          the rules an entry is played and checked under, with the loaded data and classes
 //   run-calls.ts        `budgetrl bfcl run`: a call list on fresh instances, every result and the final state
-//   load/               the data dir: entries and ground truth, function docs, module constants, the dataset
+//   load/               the data dir (default: data/bfcl, bundled): entries and ground truth, function docs,
+//                       module constants, the dataset
 //   play/               upstream's inference loop, prompts, response decoding, canonical calls, the oracle
 //   check/              upstream's turn checks, value diffs, offline transcript checking, state dumps
 //   apis/               the backend class contract, the eight upstream classes, registry, instance sets
@@ -14,6 +15,6 @@ export { BFCL_ERROR_TYPES, checkTranscript, checkTurn, diffValues, groundTruthTr
 export { bfclConfigSchema, parseBfclConfig, type BfclConfig, type BfclOptions } from "./config.js";
 export { CALLABLE_FUNCTIONS, createBfclContext, DEFAULT_RULES, MAXIMUM_STEP_LIMIT, type BfclContext, type BfclMode, type BfclRules, type CallableFunctions } from "./context.js";
 export { bfcl, type BfclEnv, type BfclTask } from "./env.js";
-export { BFCL_CATEGORIES, entryFunctions, loadBfclDataset, loadEntries, loadFuncDocs, offeredAt, parseCategories, toolSpec, type BfclCategory, type BfclDataset, type BfclEntry, type FuncDoc, type GroundTruthCall } from "./load/index.js";
+export { BFCL_CATEGORIES, BUNDLED_BFCL_DATA_DIR, entryFunctions, loadBfclDataset, loadEntries, loadFuncDocs, offeredAt, parseCategories, toolSpec, type BfclCategory, type BfclDataset, type BfclEntry, type FuncDoc, type GroundTruthCall } from "./load/index.js";
 export { ADDITIONAL_FUNCTION_MESSAGE, bfclOracle, canonicalCall, canonicalText, decodePrompting, decodeResponse, decodeToolCalls, END_TURN_ACTION, remainingTruthCalls, startEpisode, stepEpisode, systemPrompt, type BfclState, type DecodedResponse } from "./play/index.js";
 export { bfclRun, categoryOfId, type BfclRunOptions } from "./run-calls.js";

@@ -1,10 +1,11 @@
 // `budgetrl bfcl run`: execute a call list on a fresh instance set of one entry and show every result and the
 // final public state, so that users can debug their agents (and we can test against upstream). Calls are one
 // list of call strings per user turn (JSON), by default the entry's ground truth; each turn runs with that turn's
-// callable functions (config option `callable`, default "unexcluded"). Output: JSON, keys sorted, indent 2:
+// callable functions (config option `callable`, default "unexcluded"). The data dir defaults to the bundled copy.
+// Output: JSON, keys sorted, indent 2:
 //   {"entry": id, "state": {Class: {attribute: value}}, "turns": [[{"call": text, "result": text}, ...], ...]}
-// State values are plain data (check/state-dump.ts): dict keys as strings, sets as sorted lists, files and directories as
-// {"__class__": "File"|"Directory", "name", "content"|"contents"}.
+// State values are plain data (check/state-dump.ts): dict keys as strings, sets as sorted lists, files and
+// directories as {"__class__": "File"|"Directory", "name", "content"|"contents"}.
 import { DataError } from "../../core/errors.js";
 import type { AnyBfclClass } from "./apis/backend-class.js";
 import { bfclClassRegistry } from "./apis/class-registry.js";
@@ -13,6 +14,7 @@ import { BFCL_CLASSES } from "./apis/upstream-classes.js";
 import { parseCall } from "./calls/parse.js";
 import { instancesState } from "./check/state-dump.js";
 import { allowedNames, DEFAULT_RULES, type CallableFunctions } from "./context.js";
+import { resolveDataDir } from "./load/bundled-data.js";
 import { BFCL_CATEGORIES, loadCategory, type BfclCategory, type BfclEntry } from "./load/entries.js";
 import { entryFunctions, loadFuncDocs, offeredAt } from "./load/func-docs.js";
 import { loadConstants } from "./load/module-constants.js";
@@ -21,7 +23,8 @@ import { parsePyJson } from "./py/json.js";
 import { isList, type PyDict, type PyValue } from "./py/value.js";
 
 export interface BfclRunOptions {
-  readonly dataDir: string;
+  /** Default: the data bundled with budgetrl. */
+  readonly dataDir?: string;
   /** Entry id, e.g. "multi_turn_base_0". */
   readonly entry: string;
   /** JSON text (or its parse): one list of call strings per user turn. Default: the entry's ground truth. */
@@ -60,11 +63,12 @@ function callLists(calls: BfclRunOptions["calls"], entry: BfclEntry): string[][]
 
 export function bfclRun(options: BfclRunOptions): string {
   const registry = bfclClassRegistry(options.classes ?? BFCL_CLASSES);
-  const entry = loadCategory(options.dataDir, categoryOfId(options.entry)).find((item) => item.id === options.entry);
-  if (entry === undefined) throw new DataError(`bfcl run: no entry "${options.entry}" in ${options.dataDir}`);
+  const dataDir = resolveDataDir(options.dataDir);
+  const entry = loadCategory(dataDir, categoryOfId(options.entry)).find((item) => item.id === options.entry);
+  if (entry === undefined) throw new DataError(`bfcl run: no entry "${options.entry}" in ${dataDir}`);
   const involved = registry.resolve(entry.involvedClasses, entry.id);
-  const functions = entryFunctions(entry, loadFuncDocs(options.dataDir, entry.involvedClasses, registry.funcDocFiles));
-  const set = createInstanceSet(involved, entry.initialConfig, entry.longContext, loadConstants(options.dataDir));
+  const functions = entryFunctions(entry, loadFuncDocs(dataDir, entry.involvedClasses, registry.funcDocFiles));
+  const set = createInstanceSet(involved, entry.initialConfig, entry.longContext, loadConstants(dataDir));
   const callable = options.callable ?? DEFAULT_RULES.callable;
   const turns: PyValue[] = callLists(options.calls, entry).map((turn, index) => {
     const allowed = allowedNames(callable, entry, offeredAt(functions, index), set);

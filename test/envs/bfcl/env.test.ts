@@ -6,6 +6,7 @@ import { canonicalJson } from "../../../src/core/json.js";
 import { ConfigError, DataError } from "../../../src/core/errors.js";
 import type { Message } from "../../../src/core/message.js";
 import { bfcl, type BfclEnv, type BfclTask } from "../../../src/envs/bfcl/env.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../src/envs/bfcl/load/bundled-data.js";
 import type { BfclState } from "../../../src/envs/bfcl/play/inference-loop.js";
 import { CLOSING_TEXT } from "../../../src/envs/bfcl/play/prompts.js";
 import { runEnvContract, type EnvContractOptions } from "../contract.js";
@@ -33,8 +34,8 @@ function playOracle(env: BfclEnv, id: string) {
 
 describe("bfcl config", () => {
   it("validates options before loading, naming the field", () => {
-    expect(() => bfcl({}, FAKE_CLASSES)).toThrow(ConfigError);
-    expect(() => bfcl({}, FAKE_CLASSES)).toThrow(/bfcl\.dataDir: a data dir is required/);
+    expect(() => bfcl({ dataDir: "  " }, FAKE_CLASSES)).toThrow(ConfigError);
+    expect(() => bfcl({ dataDir: "  " }, FAKE_CLASSES)).toThrow(/bfcl\.dataDir: expected a path, found only spaces/);
     expect(() => makeEnv({ mode: "chat" })).toThrow(/bfcl\.mode: expected tools or prompting/);
     expect(() => makeEnv({ categories: "base,web" })).toThrow(/bfcl\.categories\.1: expected a comma-separated list/);
     expect(() => makeEnv({ maxStepsPerTurn: "0" })).toThrow(/bfcl\.maxStepsPerTurn: expected an integer from 1 to 1000/);
@@ -224,3 +225,16 @@ const fakeDataDir = writeFakeDataDir();
 runEnvContract("bfcl on fake backends, tools mode", () => bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES), BFCL_CONTRACT);
 // Random walks fail the first turn's check; without stopOnFailure they go on through the later user turns.
 runEnvContract("bfcl on fake backends, prompting mode, playing on after failures", () => bfcl({ dataDir: fakeDataDir, mode: "prompting", stopOnFailure: false }, FAKE_CLASSES), BFCL_CONTRACT);
+
+describe("bfcl on the bundled data", () => {
+  it("reads the copy that ships with budgetrl unless --data-dir says otherwise", () => {
+    const env = bfcl();
+    expect(env.config).toMatchObject({ dataDir: "" });
+    expect(env.dataset.dataDir).toBe(BUNDLED_BFCL_DATA_DIR);
+    expect(env.listTasks()).toHaveLength(800);
+    expect(bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES).dataset.dataDir).toBe(fakeDataDir);
+  });
+});
+
+// Seeds 0, 1, 3, 6 pick one entry of each category: base_36, miss_param_90, long_context_170, miss_func_103.
+runEnvContract("bfcl on the bundled data, tools mode", () => bfcl(), { ...BFCL_CONTRACT, seeds: [0, 1, 3, 6] });

@@ -1,4 +1,5 @@
-// `budgetrl bfcl run` (bfclRun) on the fake data dir: results and final state as JSON, bad input named.
+// `budgetrl bfcl run` (bfclRun) on the fake data dir: results and final state as JSON, bad input named; and on the
+// bundled data when no data dir is given.
 import { describe, expect, it } from "vitest";
 import { bfclRun, categoryOfId } from "../../../src/envs/bfcl/run-calls.js";
 import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";
@@ -63,5 +64,13 @@ describe("bfclRun", () => {
     expect(() => bfclRun({ dataDir, entry: "multi_turn_base_0", classes: FAKE_CLASSES, calls: "[[" })).toThrow(/not valid JSON/);
     expect(() => bfclRun({ dataDir, entry: "multi_turn_base_0", classes: FAKE_CLASSES, calls: "[[], [], [], []]" })).toThrow(/4 turns of calls for multi_turn_base_0, which has 3 user turns/);
     expect(() => bfclRun({ dataDir, entry: "multi_turn_base_0", classes: [] })).toThrow(/backend classes Counter, Notes are not available/);
+  });
+
+  it("reads the bundled data when no data dir is given", () => {
+    const output = JSON.parse(bfclRun({ entry: "multi_turn_miss_func_0", calls: '[["ls()"]]' })) as { entry: string; turns: { call: string; result: string }[][] };
+    expect(output.entry).toBe("multi_turn_miss_func_0");
+    expect(output.turns).toHaveLength(1);
+    expect(output.turns[0]![0]!.call).toBe("ls()");
+    expect(output.turns[0]![0]!.result).toMatch(/^\{"current_directory_content": \[/);
   });
 });

@@ -7,7 +7,7 @@ import { parsePyJson, PyJsonError } from "../py/json.js";
 import { isDict, isList, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
 
 export const DATA_DIR_HINT =
-  "--data-dir must point at a folder laid out like ../shared/bfcl: data/BFCL_v4_multi_turn_<category>.json, possible_answer/..., func_doc/*.json, default_state.json, long_context.json";
+  "--data-dir must point at a folder laid out like the bundled data/bfcl (leave it out to use that copy): data/BFCL_v4_multi_turn_<category>.json, possible_answer/..., func_doc/*.json, default_state.json, long_context.json";
 
 /** Where a value came from, for messages: "data/x.json:12". */
 export interface Origin {
