@@ -1,6 +1,7 @@
 // Bench: execute and check all 800 BFCL multi-turn ground-truth entries, model side = ground truth, through the
 // offline checker (what upstream's evaluator does for a perfect model).
-//   npx tsx bench/bfcl.ts --data-dir ../shared/bfcl [--repeat 10] [--loop] [--upstream DIR [--cases-seed N]]
+//   npx tsx bench/bfcl.ts [--data-dir DIR] [--repeat 10] [--loop] [--upstream DIR [--cases-seed N]]
+// The data dir defaults to the copy bundled with budgetrl (data/bfcl).
 // Loading the data is timed apart. Each repeat checks every entry once; we print the best and the median time
 // (the machine is shared: take the best as the figure, the median as its noise). --loop also times the same
 // replay through the agent loop as tool calls (observations, decoding, per-turn checks). While some backend
@@ -16,17 +17,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createRng, type Rng } from "../src/core/rng.js";
-import { canonicalCall, toolArguments } from "../src/envs/bfcl/canonical.js";
-import { BFCL_CLASSES } from "../src/envs/bfcl/classes.js";
-import { createBfclContext } from "../src/envs/bfcl/context.js";
-import { BFCL_CATEGORIES, type BfclEntry } from "../src/envs/bfcl/data.js";
-import { loadBfclDataset } from "../src/envs/bfcl/dataset.js";
-import { startEpisode, stepEpisode, type BfclContext } from "../src/envs/bfcl/episode.js";
-import { bfclClassRegistry } from "../src/envs/bfcl/registry.js";
-import type { Call } from "../src/envs/bfcl/calls/call.js";
-import { formatCall } from "../src/envs/bfcl/calls/format.js";
+import { BFCL_CLASSES, bfclClassRegistry } from "../src/envs/bfcl/apis/index.js";
+import { formatCall, type Call } from "../src/envs/bfcl/calls/index.js";
+import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/check/index.js";
+import { createBfclContext, type BfclContext } from "../src/envs/bfcl/context.js";
+import { BFCL_CATEGORIES, loadBfclDataset, resolveDataDir, type BfclEntry } from "../src/envs/bfcl/load/index.js";
+import { canonicalCall, startEpisode, stepEpisode, toolArguments } from "../src/envs/bfcl/play/index.js";
 import { isFloat, pyFloat, type PyValue } from "../src/envs/bfcl/py/value.js";
-import { checkTranscript, groundTruthTranscript } from "../src/envs/bfcl/transcript.js";
 
 interface Args {
   dataDir: string;
@@ -48,7 +45,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === "--cases-seed") args.casesSeed = Number(argv[++index]);
     else throw new Error(`bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop] [--upstream DIR [--cases-seed N]]`);
   }
-  if (args.dataDir === "") throw new Error("bench/bfcl.ts: --data-dir DIR is required (a folder laid out like ../shared/bfcl)");
+  args.dataDir = resolveDataDir(args.dataDir);
   if (!(Number.isInteger(args.repeat) && args.repeat >= 1)) throw new Error("bench/bfcl.ts: --repeat must be a positive integer");
   return args;
 }
@@ -76,7 +73,7 @@ function checkAll(context: BfclContext, entries: readonly BfclEntry[]): number {
   return passed;
 }
 
-/** The same replay through the agent loop (episode.ts, what env.step runs) as tool calls, closing each turn. */
+/** The same replay through the agent loop (play/inference-loop.ts, what env.step runs) as tool calls, closing each turn. */
 function loopAll(context: BfclContext, entries: readonly BfclEntry[]): number {
   let passed = 0;
   for (const entry of entries) {
@@ -218,7 +215,7 @@ function main(): void {
   console.log(`loaded ${dataset.entries.length} entries in ${loadMs.toFixed(0)} ms (not counted below)`);
   if (total < dataset.entries.length) {
     const missing = [...new Set(dataset.entries.flatMap((entry) => entry.involvedClasses))].filter((name) => !registry.classes.has(name));
-    console.log(`PARTIAL: backend classes ${missing.join(", ")} are not wired (src/envs/bfcl/classes.ts): measuring the ${total} entries that use only the others`);
+    console.log(`PARTIAL: backend classes ${missing.join(", ")} are not wired (src/envs/bfcl/apis/upstream-classes.ts): measuring the ${total} entries that use only the others`);
   }
   const check = timeRepeats(args.repeat, () => checkAll(context, entries));
   console.log(`execute + check ${total} ground-truth entries: best ${(check.best / 1000).toFixed(3)} s, median ${(check.median / 1000).toFixed(3)} s over ${args.repeat} runs; ${check.passed}/${total} valid`);

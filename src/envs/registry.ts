@@ -40,7 +40,7 @@ export const ENV_DEFINITIONS = {
   sokoban: defineEnv("sokoban", "Push every box onto a goal; procedural rooms as in RAGEN, BFS oracle.", sokobanConfigSchema, (config) => sokoban(config)),
   frozenlake: defineEnv("frozenlake", "Cross a frozen lake without falling into a hole; Gymnasium maps, value-iteration oracle.", frozenLakeConfigSchema, (config) => frozenlake(config)),
   hanoi: defineEnv("hanoi", "Tower of Hanoi with n disks: the optimal horizon is 2^n - 1 moves.", hanoiConfigSchema, (config) => hanoi(config)),
-  bfcl: defineEnv("bfcl", "BFCL v4 multi-turn: eight stateful APIs, upstream's loop and checkers (needs --data-dir).", bfclConfigSchema, (config) => bfcl(config)),
+  bfcl: defineEnv("bfcl", "BFCL v4 multi-turn: eight stateful APIs, upstream's loop and checkers (data bundled; --data-dir overrides).", bfclConfigSchema, (config) => bfcl(config)),
 } as const satisfies Readonly<Record<string, EnvDefinition>>;
 
 export type EnvName = keyof typeof ENV_DEFINITIONS;

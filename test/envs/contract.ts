@@ -1,14 +1,19 @@
-// The contract every env passes (the built-in ones here, BFCL and user envs later): determinism of
-// generate/reset/step for equal seeds, JSON round trips, state keys, oracle consistency, and replies that
-// never throw (10,000 fuzzed strings: random unicode, control characters, huge texts, <answer> nesting).
+// The contract every env passes (the built-in ones, BFCL, user envs): determinism of generate/reset/step for
+// equal seeds, JSON round trips, state keys, oracle consistency, and replies that never throw (10,000 fuzzed
+// strings by default: random unicode, control characters, huge texts, <answer> nesting).
+// Canonical actions (listed, oracle) are sent as the env's actionMessage when it has one (tool-calling envs),
+// else as the assistant's text; garbage and fuzzed replies are sent as text.
+// Envs with several user turns per task (BFCL) set multiTurn: observations may then hold several messages
+// (tool results, then the next user turn), a user turn spans several steps and info.segment counts user turns.
 // Usage, in an env's test file:   runEnvContract("sokoban", () => sokoban());   (options: EnvContractOptions)
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AnyEnv, StepResult } from "../../src/core/env.js";
+import type { AnyEnv, StepResult, StopReason } from "../../src/core/env.js";
 import { DataError } from "../../src/core/errors.js";
 import { canonicalJson } from "../../src/core/json.js";
 import { assistantMessage, type Message } from "../../src/core/message.js";
 import { createRng, type Rng } from "../../src/core/rng.js";
+import { expectResetMessages, expectWellFormedStep, type StepShape } from "./contract-steps.js";
 
 export interface EnvContractOptions {
   /** Transitions are deterministic: following the oracle reaches success in exactly `remaining` turns. */
@@ -21,8 +26,21 @@ export interface EnvContractOptions {
   readonly maxTurns?: number;
   /** Text the observation after an unreadable reply must contain to explain the format (default "<answer>"). */
   readonly formatHint?: string;
-  /** Whether every non-terminal state lists its valid actions (default true; tool-calling envs may not). */
+  /** Whether every non-terminal state lists its valid actions (default true; tool-calling envs may not). When
+   * false, validActions is still what a random walk picks from, but oracle and parsed actions need not be in it. */
   readonly listsActions?: boolean;
+  /** Observations follow user turns (default false: every step answers with one user message and info.segment
+   * stays 0). When true: reset gives system messages then the first user turn; a step gives tool results and/or
+   * user messages (tool results first, possibly nothing once the episode ends); info.segment counts user turns,
+   * rising by at most one per step, and a step that starts a new user turn ends with its user message. */
+  readonly multiTurn?: boolean;
+  /** What a reply that is not an action is (default "invalid"): "invalid" spends the turn, keeps the state and
+   * explains the answer format (formatHint), and listed actions are also read tagged and in other cases;
+   * "answer" is a reply the env acts on (BFCL: text without calls ends the user turn), read as a parsed action,
+   * and two states played alike keep equal keys step by step. */
+  readonly nonActionReplies?: "invalid" | "answer";
+  /** Stop reasons a terminated step may carry (default success and failure). */
+  readonly stopReasons?: readonly StopReason[];
 }
 
 const GARBAGE: readonly string[] = [
@@ -59,6 +77,11 @@ function act(text: string): Message {
   return assistantMessage(text);
 }
 
+/** The message for a canonical action: the env's actionMessage when it has one (tool calls), else the text. */
+function actionReply(env: AnyEnv, state: unknown, action: string): Message {
+  return env.actionMessage === undefined ? act(action) : env.actionMessage(state, action);
+}
+
 interface TranscriptStep {
   readonly observation: readonly Message[];
   readonly reward: number;
@@ -74,8 +97,8 @@ function playMixed(env: AnyEnv, task: unknown, seed: number, turns: number): { t
   const keys: string[] = [];
   for (let turn = 0; turn < turns; turn++) {
     const valid = env.validActions(state);
-    const text = valid.length > 0 && rng.next() < 0.8 ? rng.pick(valid) : rng.pick(GARBAGE.slice(0, 8));
-    const result: StepResult<unknown> = env.step(state, act(text));
+    const message = valid.length > 0 && rng.next() < 0.8 ? actionReply(env, state, rng.pick(valid)) : act(rng.pick(GARBAGE.slice(0, 8)));
+    const result: StepResult<unknown> = env.step(state, message);
     transcript.push({ observation: result.observation, reward: result.reward, terminated: result.terminated, info: result.info });
     keys.push(result.info.stateKey);
     state = result.state;
@@ -101,7 +124,7 @@ function waypoints(env: AnyEnv, tasks: readonly unknown[], rng: Rng): Waypoint[]
       const valid = env.validActions(state);
       if (valid.length === 0) break;
       const action = rng.pick(valid);
-      const result = env.step(state, act(action));
+      const result = env.step(state, actionReply(env, state, action));
       if (result.terminated) break;
       actions.push(action);
       state = result.state;
@@ -112,22 +135,8 @@ function waypoints(env: AnyEnv, tasks: readonly unknown[], rng: Rng): Waypoint[]
 
 function restore(env: AnyEnv, waypoint: Waypoint): unknown {
   let { state } = env.reset(waypoint.task, { seed: waypoint.seed });
-  for (const action of waypoint.actions) state = env.step(state, act(action)).state;
+  for (const action of waypoint.actions) state = env.step(state, actionReply(env, state, action)).state;
   return state;
-}
-
-function expectWellFormedStep(env: AnyEnv, result: StepResult<unknown>): void {
-  expect(result.observation.length).toBe(1);
-  expect(result.observation[0]!.role).toBe("user");
-  expect(typeof result.observation[0]!.content).toBe("string");
-  expect(result.observation[0]!.content.length).toBeGreaterThan(0);
-  expect(Number.isFinite(result.reward)).toBe(true);
-  expect(Number.isFinite(result.info.progress)).toBe(true);
-  expect(result.info.segment).toBe(0);
-  expect(result.info.stateKey).toBe(env.stateKey(result.state));
-  if (result.info.parsedAction === null) expect(result.info.invalid).toBe(true);
-  if (result.terminated) expect(["success", "failure"]).toContain(result.info.stopReason);
-  else expect(result.info.stopReason).toBeUndefined();
 }
 
 export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: EnvContractOptions = { deterministic: true }): void {
@@ -136,6 +145,8 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
   const maxTurns = options.maxTurns ?? 400;
   const formatHint = options.formatHint ?? "<answer>";
   const listsActions = options.listsActions ?? true;
+  const shape: StepShape = { multiTurn: options.multiTurn ?? false, stopReasons: options.stopReasons ?? ["success", "failure"] };
+  const invalidKeepsState = (options.nonActionReplies ?? "invalid") === "invalid";
 
   describe(`${name}: env contract`, () => {
     const env = makeEnv();
@@ -172,14 +183,13 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
-    it("resets deterministically to [system, user] with a clean info", () => {
+    it(shape.multiTurn ? "resets deterministically to the first user turn with a clean info" : "resets deterministically to [system, user] with a clean info", () => {
       for (const [index, task] of tasks.entries()) {
         const first = env.reset(task, { seed: index });
         const second = makeEnv().reset(task, { seed: index });
         expect(second.observation).toEqual(first.observation);
         expect(second.info).toEqual(first.info);
-        expect(first.observation.map((message) => message.role)).toEqual(["system", "user"]);
-        expect(first.observation.every((message) => message.content.length > 0)).toBe(true);
+        expectResetMessages(first.observation, shape.multiTurn);
         expect(first.info).toMatchObject({ invalid: false, parsedAction: null, segment: 0 });
         expect(first.info.stopReason).toBeUndefined();
         expect(Number.isFinite(first.info.progress)).toBe(true);
@@ -196,18 +206,19 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
       const rng = createRng(5);
       for (const task of tasks) {
-        let { state } = env.reset(task, { seed: 9 });
+        let { state, info } = env.reset(task, { seed: 9 });
         for (let turn = 0; turn < 60; turn++) {
           const valid = env.validActions(state);
-          const result = env.step(state, act(rng.next() < 0.8 && valid.length > 0 ? rng.pick(valid) : "nonsense"));
-          expectWellFormedStep(env, result);
+          const result = env.step(state, rng.next() < 0.8 && valid.length > 0 ? actionReply(env, state, rng.pick(valid)) : act("nonsense"));
+          expectWellFormedStep(env, result, shape, info.segment);
           state = result.state;
+          info = result.info;
           if (result.terminated) break;
         }
       }
     });
 
-    it("keeps the state key through invalid replies, and equal play gives equal keys", () => {
+    it(invalidKeepsState ? "keeps the state key through invalid replies, and equal play gives equal keys" : "gives equal keys to two states of one env played alike, step by step", () => {
       for (const [index, task] of tasks.entries()) {
         const rng = createRng(200 + index);
         let clean = env.reset(task, { seed: index }).state;
@@ -215,14 +226,16 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
         for (let turn = 0; turn < 30; turn++) {
           const valid = env.validActions(clean);
           if (valid.length === 0) break;
-          const before = env.stateKey(noisy);
-          const wasted = env.step(noisy, act("<answer>definitely not an action</answer>"));
-          expect(wasted.info.invalid).toBe(true);
-          expect(wasted.info.stateKey).toBe(before);
-          noisy = wasted.state;
+          if (invalidKeepsState) {
+            const before = env.stateKey(noisy);
+            const wasted = env.step(noisy, act("<answer>definitely not an action</answer>"));
+            expect(wasted.info.invalid).toBe(true);
+            expect(wasted.info.stateKey).toBe(before);
+            noisy = wasted.state;
+          }
           const action = rng.pick(valid);
-          const cleanStep = env.step(clean, act(action));
-          const noisyStep = env.step(noisy, act(action));
+          const cleanStep = env.step(clean, actionReply(env, clean, action));
+          const noisyStep = env.step(noisy, actionReply(env, noisy, action));
           expect(noisyStep.info.stateKey).toBe(cleanStep.info.stateKey);
           clean = cleanStep.state;
           noisy = noisyStep.state;
@@ -231,10 +244,17 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
-    it("parses every valid action in its canonical form, tagged, and in other cases", () => {
+    it(invalidKeepsState ? "parses every valid action in its canonical form, tagged, and in other cases" : "reads every listed action as an action", () => {
       for (const [index, task] of tasks.entries()) {
         const start = () => env.reset(task, { seed: index }).state;
         for (const action of env.validActions(start())) {
+          if (!invalidKeepsState) {
+            const state = start();
+            const result = env.step(state, actionReply(env, state, action));
+            expect(result.info.invalid).toBe(false);
+            expect(result.info.parsedAction).not.toBeNull();
+            continue;
+          }
           for (const reply of [action, `<answer>${action}</answer>`, ` ${action.toLowerCase()} `, `Thinking... <answer>xyzzy</answer> no: <ANSWER>${action.toUpperCase()}</ANSWER>`]) {
             const result = env.step(start(), act(reply));
             expect(result.info.parsedAction).toBe(action);
@@ -244,14 +264,19 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
-    it("spends the turn on garbage and explains the answer format", () => {
+    it(invalidKeepsState ? "spends the turn on garbage and explains the answer format" : "reads text that is not an action as an answer, well formed", () => {
       const [task] = tasks;
       for (const reply of GARBAGE) {
-        const { state } = env.reset(task, { seed: 1 });
+        const { state, info } = env.reset(task, { seed: 1 });
         const key = env.stateKey(state);
         const valid = env.validActions(state);
         const result = env.step(state, act(reply));
-        expectWellFormedStep(env, result);
+        expectWellFormedStep(env, result, shape, info.segment);
+        if (!invalidKeepsState) {
+          expect(result.info.invalid).toBe(false);
+          expect(result.info.parsedAction).not.toBeNull();
+          continue;
+        }
         expect(result.info.invalid).toBe(true);
         expect(result.info.parsedAction).toBeNull();
         expect(result.terminated).toBe(false);
@@ -262,23 +287,27 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
-    it("never throws on 10,000 fuzzed replies (unicode, control characters, tags, repetitions)", () => {
+    it(`never throws on ${fuzzRuns.toLocaleString("en-US")} fuzzed replies (unicode, control characters, tags, repetitions)`, () => {
       const pool = waypoints(env, tasks, createRng(17));
       const validTexts = [...new Set(pool.flatMap((waypoint) => env.validActions(restore(env, waypoint))))];
-      fc.assert(
-        fc.property(fc.nat({ max: pool.length - 1 }), replyArbitrary(validTexts), (index, reply) => {
-          const result = env.step(restore(env, pool[index]!), act(reply));
-          expectWellFormedStep(env, result);
-          if (result.info.parsedAction !== null && !result.info.invalid) expect(validTexts).toContain(result.info.parsedAction);
-        }),
-        { numRuns: fuzzRuns, seed: 20240601 },
-      );
+      const check = (index: number, reply: string, asAction: boolean): void => {
+        const state = restore(env, pool[index]!);
+        const result = env.step(state, asAction ? actionReply(env, state, reply) : act(reply));
+        expectWellFormedStep(env, result, shape);
+        if (listsActions && result.info.parsedAction !== null && !result.info.invalid) expect(validTexts).toContain(result.info.parsedAction);
+      };
+      const indexes = fc.nat({ max: pool.length - 1 });
+      const settings = { numRuns: fuzzRuns, seed: 20240601 };
+      // Envs with an actionMessage also get the fuzzed texts as canonical actions (tool calls when they parse).
+      if (env.actionMessage === undefined) fc.assert(fc.property(indexes, replyArbitrary(validTexts), (index, reply) => check(index, reply, false)), settings);
+      else fc.assert(fc.property(indexes, replyArbitrary(validTexts), fc.boolean(), check), settings);
     });
 
     it("has an oracle whose optimal actions are valid and lead to success", () => {
       for (const [index, task] of tasks.entries()) {
         const rng = createRng(300 + index);
-        let { state } = env.reset(task, { seed: index });
+        let { state, info } = env.reset(task, { seed: index });
+        let segment = info.segment;
         let answer = env.oracle(state);
         const startRemaining = answer.remaining;
         if (!(startRemaining <= maxTurns)) continue;
@@ -289,8 +318,14 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
           if (listsActions) for (const action of answer.optimal) expect(valid).toContain(action);
           expect(answer.value ?? 1).toBeGreaterThan(0);
           expect(answer.value ?? 1).toBeLessThanOrEqual(1);
-          const result = env.step(state, act(rng.pick(answer.optimal)));
+          const action = rng.pick(answer.optimal);
+          const result = env.step(state, actionReply(env, state, action));
           expect(result.info.invalid).toBe(false);
+          // A canonical action sent as the env's actionMessage reads back as itself.
+          if (env.actionMessage !== undefined) expect(result.info.parsedAction).toBe(action);
+          // The oracle's path is the one that crosses user turns: check its steps' shape there too.
+          if (shape.multiTurn) expectWellFormedStep(env, result, shape, segment);
+          segment = result.info.segment;
           state = result.state;
           const next = env.oracle(state);
           if (options.deterministic) expect(next.remaining).toBe(answer.remaining - 1);

@@ -4,8 +4,8 @@
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import { booleanOption, integerOption, parseEnvOptions } from "../shared/options.js";
-import { BFCL_CATEGORIES } from "./data.js";
-import { CALLABLE_FUNCTIONS, MAXIMUM_STEP_LIMIT } from "./episode.js";
+import { CALLABLE_FUNCTIONS, MAXIMUM_STEP_LIMIT } from "./context.js";
+import { BFCL_CATEGORIES } from "./load/entries.js";
 
 /** "base, multi_turn_miss_func" -> ["base", "miss_func"], duplicates dropped. */
 function categoryList(value: unknown): unknown {
@@ -18,7 +18,10 @@ function categoryList(value: unknown): unknown {
 const categoryError = `expected a comma-separated list of ${BFCL_CATEGORIES.join(", ")}`;
 
 export const bfclConfigSchema = z.object({
-  dataDir: z.string({ error: "expected a path" }).default("").describe("Folder with upstream's BFCL data layout (data/, possible_answer/, func_doc/, default_state.json, long_context.json). Required."),
+  dataDir: z
+    .string({ error: "expected a path" })
+    .default("")
+    .describe("Folder with upstream's BFCL data layout (data/, possible_answer/, func_doc/, default_state.json, long_context.json); empty for the copy bundled with budgetrl (data/bfcl)."),
   categories: z
     .preprocess(categoryList, z.array(z.enum(BFCL_CATEGORIES, { error: categoryError }), { error: categoryError }).min(1, { error: categoryError }))
     .default([...BFCL_CATEGORIES])
@@ -39,6 +42,6 @@ export type BfclOptions = z.input<typeof bfclConfigSchema>;
 /** Validate options; throws ConfigError naming "bfcl.<option>". */
 export function parseBfclConfig(options: unknown): Readonly<BfclConfig> {
   const config = parseEnvOptions("bfcl", bfclConfigSchema, options);
-  if (config.dataDir.trim() === "") throw new ConfigError("bfcl.dataDir", "a data dir is required", "pass --data-dir DIR (a folder laid out like ../shared/bfcl)");
+  if (config.dataDir !== "" && config.dataDir.trim() === "") throw new ConfigError("bfcl.dataDir", "expected a path, found only spaces", "leave --data-dir out to use the bundled data (data/bfcl), or pass a folder laid out like it");
   return config;
 }

@@ -15,13 +15,14 @@
 //   that ends a turn gives the next turn's user message(s) (miss_func turns: upstream's "I have updated some more
 //   functions..." message, with the new tools in StepResult.tools). The env never mentions budgets.
 // Rewards: 1 on the step that ends a successful entry, 0 otherwise.
-// Episode end: at the end of each user turn the checkers run (checker.ts). stopReason "success" when the last
-//   turn passes and every turn passed; "failure" at the first failed turn (stopOnFailure, the default) or at the
-//   end; "force_terminated" when a user turn exceeds maxStepsPerTurn responses with calls (upstream's 20) before
-//   the last turn. info.details carries the turn's verdict and, at the end, the entry's verdict.
+// Episode end: at the end of each user turn the checkers run (check/turn-checks.ts). stopReason "success" when
+//   the last turn passes and every turn passed; "failure" at the first failed turn (stopOnFailure, the default)
+//   or at the end; "force_terminated" when a user turn exceeds maxStepsPerTurn responses with calls (upstream's
+//   20) before the last turn. info.details carries the turn's verdict and, at the end, the entry's verdict.
 // Info: segment = current user turn; progress = user turns passed so far; stateKey = hash of (turn, public state
 //   of the model's instances).
-// Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck).
+// Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck);
+//   dataDir defaults to the data bundled with budgetrl (load/bundled-data.ts).
 import type { BudgetScope } from "../../core/budget.js";
 import type { Env, StepInfo, StepResult, StopReason } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -29,24 +30,25 @@ import { hashHex } from "../../core/hash.js";
 import type { Json, JsonObject } from "../../core/json.js";
 import type { Message } from "../../core/message.js";
 import { createRng } from "../../core/rng.js";
-import type { AnyBfclClass } from "./api.js";
-import { canonicalCall, canonicalText, toolArguments } from "./canonical.js";
+import type { AnyBfclClass } from "./apis/backend-class.js";
+import { bfclClassRegistry } from "./apis/class-registry.js";
+import { BFCL_CLASSES } from "./apis/upstream-classes.js";
 import { formatCalls } from "./calls/format.js";
 import { parseCalls } from "./calls/parse.js";
-import { VALID, type BfclVerdict } from "./checker.js";
-import { BFCL_CLASSES } from "./classes.js";
-import { createBfclContext } from "./context.js";
+import { instancesState } from "./check/state-dump.js";
+import { VALID, type BfclVerdict } from "./check/turn-checks.js";
 import { parseBfclConfig, type BfclConfig, type BfclOptions } from "./config.js";
-import type { BfclEntry } from "./data.js";
-import { loadBfclDataset, type BfclDataset } from "./dataset.js";
-import { startEpisode, stepEpisode, type BfclContext, type BfclState, type EpisodeStep } from "./episode.js";
-import { bfclOracle, END_TURN_ACTION } from "./oracle.js";
-import { CLOSING_TEXT } from "./prompts.js";
+import { createBfclContext, type BfclContext } from "./context.js";
+import { resolveDataDir } from "./load/bundled-data.js";
+import { loadBfclDataset, type BfclDataset } from "./load/dataset.js";
+import type { BfclEntry } from "./load/entries.js";
+import { canonicalCall, canonicalText, toolArguments } from "./play/canonical.js";
+import { startEpisode, stepEpisode, type BfclState, type EpisodeStep } from "./play/inference-loop.js";
+import { bfclOracle, END_TURN_ACTION } from "./play/oracle.js";
+import { CLOSING_TEXT } from "./play/prompts.js";
 import { pyJsonDumps, pyRepr } from "./py/format.js";
-import { bfclClassRegistry } from "./registry.js";
-import { instancesState } from "./state.js";
 
-export type { BfclState } from "./episode.js";
+export type { BfclState } from "./play/inference-loop.js";
 export type BfclTask = BfclEntry;
 
 export interface BfclEnv extends Env<BfclEntry, BfclState> {
@@ -122,19 +124,20 @@ function parseTaskLines(dataset: BfclDataset, text: string): BfclEntry[] {
     if (entry === undefined) throw new DataError(`bfcl task file, line ${index + 1}: unknown entry id "${line}"`, `the loaded categories are ${dataset.categories.join(", ")}`);
     tasks.push(entry);
   });
+  if (tasks.length === 0) throw new DataError("bfcl task file: no entry ids found", 'write one entry id per line, such as "multi_turn_base_0" (# starts a comment)');
   return tasks;
 }
 
-/** The BFCL env. `classes` defaults to the eight upstream backends (classes.ts). */
+/** The BFCL env. `classes` defaults to the eight upstream backends (apis/upstream-classes.ts). */
 export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classes: readonly AnyBfclClass[] = BFCL_CLASSES): BfclEnv {
   const config: Readonly<BfclConfig> = parseBfclConfig(options);
   const registry = bfclClassRegistry(classes);
-  const dataset = loadBfclDataset(config.dataDir, config.categories, { registry });
+  const dataset = loadBfclDataset(resolveDataDir(config.dataDir), config.categories, { registry });
   const context = createBfclContext(dataset, classes, {
     mode: config.mode, callable: config.callable, maxStepsPerTurn: config.maxStepsPerTurn, stopOnFailure: config.stopOnFailure, irrelevanceCheck: config.irrelevanceCheck,
   });
   const { entries } = dataset;
-  if (entries.length === 0) throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${config.dataDir}`);
+  if (entries.length === 0) throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${dataset.dataDir}`);
   return {
     name: "bfcl",
     config: { ...config, categories: [...config.categories] },

@@ -1,3 +1,4 @@
+// BFCL env options: defaults (an empty dataDir for the bundled data), CLI strings, errors naming the field, help.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
 import { bfclConfigSchema, parseBfclConfig } from "../../../src/envs/bfcl/config.js";
@@ -7,6 +8,7 @@ describe("parseBfclConfig", () => {
     expect(parseBfclConfig({ dataDir: "d" })).toEqual({ dataDir: "d", categories: ["base", "miss_func", "miss_param", "long_context"], mode: "tools", callable: "unexcluded", maxStepsPerTurn: 20, stopOnFailure: true, irrelevanceCheck: false });
     expect(parseBfclConfig({ dataDir: "d", categories: "multi_turn_base, base,long_context", maxStepsPerTurn: "5", irrelevanceCheck: "yes", callable: "all" })).toMatchObject({ categories: ["base", "long_context"], maxStepsPerTurn: 5, irrelevanceCheck: true, callable: "all" });
     expect(Object.isFrozen(parseBfclConfig({ dataDir: "d" }))).toBe(true);
+    expect(parseBfclConfig({}).dataDir).toBe("");
   });
 
   it("names the field of every bad value", () => {

@@ -1,13 +1,15 @@
 // The BFCL env adapter on fake backends: config, tasks, budgets, the oracle played through actionMessage in
-// both modes, info fields and state keys.
+// both modes, info fields and state keys; and the shared env contract, extended for multi-message user turns.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { canonicalJson } from "../../../src/core/json.js";
 import { ConfigError, DataError } from "../../../src/core/errors.js";
 import type { Message } from "../../../src/core/message.js";
 import { bfcl, type BfclEnv, type BfclTask } from "../../../src/envs/bfcl/env.js";
-import type { BfclState } from "../../../src/envs/bfcl/episode.js";
-import { CLOSING_TEXT } from "../../../src/envs/bfcl/prompts.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../src/envs/bfcl/load/bundled-data.js";
+import type { BfclState } from "../../../src/envs/bfcl/play/inference-loop.js";
+import { CLOSING_TEXT } from "../../../src/envs/bfcl/play/prompts.js";
+import { runEnvContract, type EnvContractOptions } from "../contract.js";
 import { FAKE_CLASSES, writeFakeDataDir } from "./fixtures.js";
 
 function makeEnv(options: Record<string, unknown> = {}): BfclEnv {
@@ -32,8 +34,8 @@ function playOracle(env: BfclEnv, id: string) {
 
 describe("bfcl config", () => {
   it("validates options before loading, naming the field", () => {
-    expect(() => bfcl({}, FAKE_CLASSES)).toThrow(ConfigError);
-    expect(() => bfcl({}, FAKE_CLASSES)).toThrow(/bfcl\.dataDir: a data dir is required/);
+    expect(() => bfcl({ dataDir: "  " }, FAKE_CLASSES)).toThrow(ConfigError);
+    expect(() => bfcl({ dataDir: "  " }, FAKE_CLASSES)).toThrow(/bfcl\.dataDir: expected a path, found only spaces/);
     expect(() => makeEnv({ mode: "chat" })).toThrow(/bfcl\.mode: expected tools or prompting/);
     expect(() => makeEnv({ categories: "base,web" })).toThrow(/bfcl\.categories\.1: expected a comma-separated list/);
     expect(() => makeEnv({ maxStepsPerTurn: "0" })).toThrow(/bfcl\.maxStepsPerTurn: expected an integer from 1 to 1000/);
@@ -65,6 +67,8 @@ describe("bfcl tasks", () => {
     expect(() => env.decodeTask("multi_turn_base_99")).toThrow(/unknown entry id "multi_turn_base_99"/);
     expect(env.parseTasks("# my tasks\nmulti_turn_base_1\n\n  multi_turn_base_0  # first\n").map((item) => item.id)).toEqual(["multi_turn_base_1", "multi_turn_base_0"]);
     expect(() => env.parseTasks("multi_turn_base_1\nbogus\n")).toThrow(/line 2: unknown entry id "bogus"/);
+    expect(() => env.parseTasks("# nothing but a comment\n\n")).toThrow(DataError);
+    expect(() => env.parseTasks("")).toThrow(/bfcl task file: no entry ids found/);
   });
 
   it("gives 20 steps per user turn as the reference budget", () => {
@@ -204,3 +208,33 @@ describe("bfcl robustness", () => {
     for (const mode of ["tools", "prompting"]) expect(transcript(makeEnv({ mode }))).toBe(transcript(makeEnv({ mode })));
   });
 });
+
+/** BFCL under the shared contract: user turns over several steps, any text is an answer (it ends the user turn),
+ * listed actions are only what a random walk picks from, and a user turn can be force-quit. Few fuzz runs: the
+ * robustness test above fuzzes the loop itself. */
+export const BFCL_CONTRACT: EnvContractOptions = {
+  deterministic: true,
+  multiTurn: true,
+  nonActionReplies: "answer",
+  listsActions: false,
+  stopReasons: ["success", "failure", "force_terminated"],
+  fuzzRuns: 300,
+};
+
+const fakeDataDir = writeFakeDataDir();
+runEnvContract("bfcl on fake backends, tools mode", () => bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES), BFCL_CONTRACT);
+// Random walks fail the first turn's check; without stopOnFailure they go on through the later user turns.
+runEnvContract("bfcl on fake backends, prompting mode, playing on after failures", () => bfcl({ dataDir: fakeDataDir, mode: "prompting", stopOnFailure: false }, FAKE_CLASSES), BFCL_CONTRACT);
+
+describe("bfcl on the bundled data", () => {
+  it("reads the copy that ships with budgetrl unless --data-dir says otherwise", () => {
+    const env = bfcl();
+    expect(env.config).toMatchObject({ dataDir: "" });
+    expect(env.dataset.dataDir).toBe(BUNDLED_BFCL_DATA_DIR);
+    expect(env.listTasks()).toHaveLength(800);
+    expect(bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES).dataset.dataDir).toBe(fakeDataDir);
+  });
+});
+
+// Seeds 0, 1, 3, 6 pick one entry of each category: base_36, miss_param_90, long_context_170, miss_func_103.
+runEnvContract("bfcl on the bundled data, tools mode", () => bfcl(), { ...BFCL_CONTRACT, seeds: [0, 1, 3, 6] });

@@ -4,12 +4,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Message } from "../../../src/core/message.js";
-import { defineBfclClass, type BfclInstance } from "../../../src/envs/bfcl/api.js";
-import { createBfclContext } from "../../../src/envs/bfcl/context.js";
-import { BFCL_CATEGORIES, type BfclEntry } from "../../../src/envs/bfcl/data.js";
-import { loadBfclDataset } from "../../../src/envs/bfcl/dataset.js";
-import type { BfclRules } from "../../../src/envs/bfcl/episode.js";
-import { bfclClassRegistry } from "../../../src/envs/bfcl/registry.js";
+import { defineBfclClass, type BfclInstance } from "../../../src/envs/bfcl/apis/backend-class.js";
+import { createBfclContext, type BfclRules } from "../../../src/envs/bfcl/context.js";
+import { BFCL_CATEGORIES, type BfclEntry } from "../../../src/envs/bfcl/load/entries.js";
+import { loadBfclDataset } from "../../../src/envs/bfcl/load/dataset.js";
+import { bfclClassRegistry } from "../../../src/envs/bfcl/apis/class-registry.js";
 import { keyError } from "../../../src/envs/bfcl/py/errors.js";
 import { isDict, pyDictOf, type PyDict, type PyValue } from "../../../src/envs/bfcl/py/value.js";
 

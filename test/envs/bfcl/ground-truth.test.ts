@@ -1,47 +1,20 @@
-// The issue's acceptance tests on the real data and the real backends (skipped cleanly when either is missing;
-// while only some classes are wired, on the entries that use only those): all 800 ground-truth entries replayed through the agent loop as tool calls pass both checkers, and replays with
-// one ground-truth call removed or altered fail with the right error type, on a sample of entries per category.
+// The acceptance tests on the bundled data and the real backends: all 800 ground-truth entries replayed through
+// the agent loop as tool calls pass both checkers, and replays with one ground-truth call removed or altered fail
+// with the right error type, on a sample of entries per category.
 // The expected error type of a mutation is worked out independently of the checker: by running the original and
 // the mutated turn on fresh instances and comparing the dumped public states and the results.
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../src/core/message.js";
-import { canonicalCall, toolArguments } from "../../../src/envs/bfcl/canonical.js";
+import { canonicalCall, toolArguments } from "../../../src/envs/bfcl/play/canonical.js";
 import type { Call } from "../../../src/envs/bfcl/calls/call.js";
-import { BFCL_CLASSES } from "../../../src/envs/bfcl/classes.js";
-import { missingItems } from "../../../src/envs/bfcl/checker.js";
-import { BFCL_CATEGORIES, type BfclEntry } from "../../../src/envs/bfcl/data.js";
+import { missingItems } from "../../../src/envs/bfcl/check/turn-checks.js";
+import { BFCL_CATEGORIES, type BfclEntry } from "../../../src/envs/bfcl/load/entries.js";
 import { bfcl, type BfclEnv } from "../../../src/envs/bfcl/env.js";
-import { createInstanceSet, executeCall } from "../../../src/envs/bfcl/execute.js";
+import { createInstanceSet, executeCall } from "../../../src/envs/bfcl/apis/instance-set.js";
 import { pyJsonDumps } from "../../../src/envs/bfcl/py/format.js";
-import { instancesState } from "../../../src/envs/bfcl/state.js";
-import { checkTranscript, groundTruthTranscript } from "../../../src/envs/bfcl/transcript.js";
-import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "./data-dir.js";
+import { instancesState } from "../../../src/envs/bfcl/check/state-dump.js";
+import { checkTranscript, groundTruthTranscript } from "../../../src/envs/bfcl/check/offline-transcript.js";
 
-/** The data dir restricted to the entries whose backend classes are wired (all of it once all eight are). */
-function availableDataDir(): { dir: string; entries: number } {
-  const wired = new Set(BFCL_CLASSES.map((cls) => cls.className));
-  if (wired.size === 8) return { dir: BFCL_DATA_DIR, entries: 800 };
-  const dir = mkdtempSync(join(tmpdir(), "bfcl-subset-"));
-  for (const name of ["func_doc", "default_state.json", "long_context.json"]) symlinkSync(join(BFCL_DATA_DIR, name), join(dir, name));
-  let entries = 0;
-  for (const folder of ["data", "possible_answer"]) mkdirSync(join(dir, folder));
-  for (const category of BFCL_CATEGORIES) {
-    const name = `BFCL_v4_multi_turn_${category}.json`;
-    const questions = readFileSync(join(BFCL_DATA_DIR, "data", name), "utf8").split("\n").filter((line) => line.trim() !== "");
-    const answers = readFileSync(join(BFCL_DATA_DIR, "possible_answer", name), "utf8").split("\n").filter((line) => line.trim() !== "");
-    const keep = questions.map((_, index) => index).filter((index) => (JSON.parse(questions[index] as string) as { involved_classes: string[] }).involved_classes.every((cls) => wired.has(cls)));
-    entries += keep.length;
-    writeFileSync(join(dir, "data", name), keep.map((index) => `${questions[index]}\n`).join(""));
-    writeFileSync(join(dir, "possible_answer", name), keep.map((index) => `${answers[index]}\n`).join(""));
-  }
-  return { dir, entries };
-}
-
-const AVAILABLE = HAS_BFCL_DATA && BFCL_CLASSES.length > 0 ? availableDataDir() : { dir: "", entries: 0 };
-const READY = AVAILABLE.entries > 0;
 const ANSWER: Message = { role: "assistant", content: "Done." };
 
 /** Per turn, per step, the calls to replay. */
@@ -100,12 +73,12 @@ function sample(entries: readonly BfclEntry[], count: number): BfclEntry[] {
   return entries.filter((_, index) => index % step === 0).slice(0, count);
 }
 
-describe.skipIf(!READY)(`BFCL ground truth on the real backends (${AVAILABLE.entries} of 800 entries have their classes wired)`, () => {
-  const env = READY ? bfcl({ dataDir: AVAILABLE.dir }) : (null as unknown as BfclEnv);
+describe("BFCL ground truth on the real backends and the bundled data (800 entries)", () => {
+  const env = bfcl();
 
   it("replays all entries through the loop as tool calls, passing both checkers", () => {
     const entries = env.listTasks();
-    expect(entries).toHaveLength(AVAILABLE.entries);
+    expect(entries).toHaveLength(800);
     const failures = entries.flatMap((entry) => {
       const end = replay(env, entry, groundTruthScript(entry));
       return end?.info.stopReason === "success" && end.reward === 1 ? [] : [`${entry.id}: ${JSON.stringify(end?.info.details)}`];
@@ -119,7 +92,7 @@ describe.skipIf(!READY)(`BFCL ground truth on the real backends (${AVAILABLE.ent
   });
 
   it("replays all in prompting mode from the oracle's action texts", () => {
-    const prompting = bfcl({ dataDir: AVAILABLE.dir, mode: "prompting" });
+    const prompting = bfcl({ mode: "prompting" });
     const failures = prompting.listTasks().flatMap((entry) => {
       let { state } = prompting.reset(entry, { seed: 0 });
       for (let guard = 0; guard < 100; guard++) {

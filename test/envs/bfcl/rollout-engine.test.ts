@@ -5,14 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../../src/eval/evaluate.js";
-import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "./data-dir.js";
 
-describe.skipIf(!HAS_BFCL_DATA)("bfcl through evaluate()", () => {
+describe("bfcl through evaluate()", () => {
   it("replays the ground truth of all 800 entries to success, stored and tabulated", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "budgetrl-bfcl-eval-")), "bfcl.db");
     const result = await evaluate({
       env: "bfcl",
-      envOptions: { dataDir: BFCL_DATA_DIR, categories: "base,miss_func,miss_param,long_context" },
+      envOptions: { categories: "base,miss_func,miss_param,long_context" },
       policy: "replay",
       tasks: 800,
       samples: 1,
@@ -26,7 +25,7 @@ describe.skipIf(!HAS_BFCL_DATA)("bfcl through evaluate()", () => {
     expect(result.done).toBe(1600);
     expect(result.table.tasks).toBe(800);
     expect(result.table.cells[0]?.map((cell) => cell.value)).toEqual([1, 1]);
-    const tight = await evaluate({ env: "bfcl", envOptions: { dataDir: BFCL_DATA_DIR, categories: "base" }, policy: "replay", tasks: 20, samples: 1, budgets: ["1"], budgetScope: "user-turn", budgetMode: "hidden", bootstrap: 0 });
+    const tight = await evaluate({ env: "bfcl", envOptions: { categories: "base" }, policy: "replay", tasks: 20, samples: 1, budgets: ["1"], budgetScope: "user-turn", budgetMode: "hidden", bootstrap: 0 });
     // One step per user turn leaves no room for the closing answer: every entry with calls is cut.
     expect(tight.table.cells[0]?.[0]?.value).toBe(0);
     expect(tight.episodes.every((episode) => episode.stopReason === "max_turns" && episode.stopLimit === "user-turn")).toBe(true);

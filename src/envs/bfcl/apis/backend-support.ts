@@ -1,9 +1,10 @@
-// What the backend classes share: reading a scenario the way upstream's _load_scenario does
+// What the backend classes share, in one place: reading a scenario the way upstream's _load_scenario does
 // (`scenario.get(key, deepcopy(DEFAULT_STATE)[key])`), checking that trusted config data has the shape the
-// class needs (a clear error naming the field, before any call runs), reading long-context constants, and
-// reading bound call arguments.
-import type { BfclConstants } from "../api.js";
-import { pyDeepCopy, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
+// class needs (a clear error naming the field, before any call runs), reading long-context constants, reading
+// bound call arguments, upstream's `{"error": ...}` result dict, and method specs for the common one-argument
+// and no-argument signatures.
+import { pyDeepCopy, pyDictOf, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
+import type { BfclConstants, MethodSpec } from "./backend-class.js";
 
 /** A scenario or constant that does not have the shape upstream's data has: a data error, not model input. */
 export class BfclDataError extends Error {
@@ -54,4 +55,19 @@ export function argument(args: ReadonlyMap<string, PyValue>, name: string): PyVa
   const value = args.get(name);
   if (value === undefined) throw new Error(`argument '${name}' was not bound: the method's params and its body disagree`);
   return value;
+}
+
+/** `{"error": text}`: the result dict every backend returns when it refuses a request. */
+export function errorResult(text: string): PyDict {
+  return pyDictOf({ error: text });
+}
+
+/** A method with one parameter `name` (no default), run with that argument. */
+export function oneArgumentMethod<TInstance>(name: string, run: (self: TInstance, value: PyValue) => PyValue): MethodSpec<TInstance> {
+  return { params: [{ name }], run: (self, args) => run(self, argument(args, name)) };
+}
+
+/** A method without parameters. */
+export function noArgumentMethod<TInstance>(run: (self: TInstance) => PyValue): MethodSpec<TInstance> {
+  return { params: [], run: (self) => run(self) };
 }

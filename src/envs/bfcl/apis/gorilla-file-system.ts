@@ -4,8 +4,8 @@
 // find takes a path). Result dicts and error texts are upstream's, including its quirks: pwd includes the root's
 // name, cp's "File exists" check never fires (a clash raises "File 'x' already exists in directory 'd'."
 // instead), tail with lines=0 returns the whole file.
-import { defineBfclClass } from "../api.js";
 import { publicAttributes, type InstanceVars } from "../py/attributes.js";
+import { defineBfclClass } from "./backend-class.js";
 import { fileMethods } from "./gorilla-file-system/files.js";
 import type { GorillaFileSystemInstance } from "./gorilla-file-system/instance.js";
 import { loadFileSystem } from "./gorilla-file-system/load.js";

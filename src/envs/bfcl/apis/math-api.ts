@@ -4,7 +4,6 @@
 // an mpmath emulation (its result prints as "{'result': mpf('1.3027')}"), square_root through a decimal
 // emulation ("{'result': Decimal('1.414213562')}"). Float sums add left to right (CPython 3.11; 3.12 switched
 // sum() of floats to compensated summation, which can change the last digit of mean/standard_deviation).
-import { defineBfclClass, type BfclInstance, type MethodSpec } from "../api.js";
 import { pyRound } from "../py/arith.js";
 import { pyLen } from "../py/container-methods.js";
 import { dictHas, pyIterate } from "../py/containers.js";
@@ -17,13 +16,13 @@ import { pyPower } from "../py/power.js";
 import { pyMax, pyMin, pySum } from "../py/reductions.js";
 import { pyGetItem } from "../py/subscript.js";
 import { isFloat, pyDictOf, pyEquals, pyFloat, pyTruthy, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
-import { argument } from "./backend-support.js";
+import { defineBfclClass, type BfclInstance, type MethodSpec } from "./backend-class.js";
+import { argument, errorResult } from "./backend-support.js";
 
 export type MathApiInstance = BfclInstance;
 
 type Method = MethodSpec<MathApiInstance>;
 
-const error = (text: string): PyDict => pyDictOf({ error: text });
 const result = (value: PyValue): PyDict => pyDictOf({ result: value });
 
 /** try: body() except <types>: return fallback (other exceptions propagate, as upstream's narrow excepts do). */
@@ -40,7 +39,7 @@ function guarded(types: readonly string[], body: () => PyValue, fallback: (error
 function operatorMethod(names: readonly string[], apply: (...values: PyValue[]) => PyValue, message: string): Method {
   return {
     params: names.map((name) => ({ name })),
-    run: (_instance, args) => guarded(["TypeError"], () => result(apply(...names.map((name) => argument(args, name)))), () => error(message)),
+    run: (_instance, args) => guarded(["TypeError"], () => result(apply(...names.map((name) => argument(args, name)))), () => errorResult(message)),
   };
 }
 
@@ -50,8 +49,8 @@ function listMethod(emptyMessage: string, reduce: (numbers: PyValue) => PyValue)
     params: [{ name: "numbers" }],
     run(_instance, args) {
       const numbers = argument(args, "numbers");
-      if (!pyTruthy(numbers)) return error(emptyMessage);
-      return guarded(["TypeError"], () => result(reduce(numbers)), () => error("All elements in the list must be numbers"));
+      if (!pyTruthy(numbers)) return errorResult(emptyMessage);
+      return guarded(["TypeError"], () => result(reduce(numbers)), () => errorResult("All elements in the list must be numbers"));
     },
   };
 }
@@ -64,7 +63,7 @@ const logarithm: Method = {
       const numerator = mpLn(mpConvert(argument(args, "value"), prec), prec);
       const denominator = mpLn(mpConvert(argument(args, "base"), prec), prec);
       return result(mpObject(mpDivide(numerator, denominator, prec), prec));
-    }, (caught) => error(caught.text));
+    }, (caught) => errorResult(caught.text));
   },
 };
 
@@ -92,9 +91,9 @@ const siUnitConversion: Method = {
     const value = argument(args, "value");
     const unitIn = argument(args, "unit_in");
     const unitOut = argument(args, "unit_out");
-    if (!isRealNumber(value)) return error("Value must be a number");
+    if (!isRealNumber(value)) return errorResult("Value must be a number");
     if (!dictHas(TO_METERS, unitIn) || !dictHas(FROM_METERS, unitOut)) {
-      return error(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
+      return errorResult(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
     }
     const meters = pyBinary("*", value, pyGetItem(TO_METERS, unitIn));
     return result(pyBinary("*", meters, pyGetItem(FROM_METERS, unitOut)));
@@ -114,10 +113,10 @@ const imperialSiConversion: Method = {
     const value = argument(args, "value");
     const unitIn = argument(args, "unit_in");
     const unitOut = argument(args, "unit_out");
-    if (!isRealNumber(value)) return error("Value must be a number");
+    if (!isRealNumber(value)) return errorResult("Value must be a number");
     if (pyEquals(unitIn, unitOut)) return result(value);
     const key = `${pyStr(unitIn)}_to_${pyStr(unitOut)}`;
-    if (!dictHas(IMPERIAL, key)) return error(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
+    if (!dictHas(IMPERIAL, key)) return errorResult(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
     const factor = pyGetItem(IMPERIAL, key);
     if (pyEquals(unitIn, "celsius") && pyEquals(unitOut, "fahrenheit")) return result(pyBinary("+", pyBinary("*", value, factor), 32));
     if (pyEquals(unitIn, "fahrenheit") && pyEquals(unitOut, "celsius")) return result(pyBinary("*", pyBinary("-", value, 32), factor));
@@ -130,7 +129,7 @@ const multiply: Method = {
   run(_instance, args) {
     const a = argument(args, "a");
     const b = argument(args, "b");
-    if (!isRealNumber(a) || !isRealNumber(b)) return error("Both inputs must be numbers");
+    if (!isRealNumber(a) || !isRealNumber(b)) return errorResult("Both inputs must be numbers");
     return result(pyBinary("*", a, b));
   },
 };
@@ -140,9 +139,9 @@ const divide: Method = {
   run(_instance, args) {
     const b = argument(args, "b");
     return guarded(["TypeError"], () => {
-      if (pyEquals(b, 0)) return error("Cannot divide by zero");
+      if (pyEquals(b, 0)) return errorResult("Cannot divide by zero");
       return result(pyBinary("/", argument(args, "a"), b));
-    }, () => error("Both inputs must be numbers"));
+    }, () => errorResult("Both inputs must be numbers"));
   },
 };
 
@@ -151,10 +150,10 @@ const squareRoot: Method = {
   run(_instance, args) {
     const number = argument(args, "number");
     return guarded(["TypeError", "InvalidOperation"], () => {
-      if (pyCompare("<", number, 0)) return error("Cannot calculate square root of a negative number");
+      if (pyCompare("<", number, 0)) return errorResult("Cannot calculate square root of a negative number");
       const prec = decimalPrecision(argument(args, "precision"));
       return result(decimalObject(decimalSqrt(toDecimal(number), prec)));
-    }, () => error("Input must be a number or computation resulted in an invalid operation"));
+    }, () => errorResult("Input must be a number or computation resulted in an invalid operation"));
   },
 };
 
@@ -174,7 +173,7 @@ function pythonRound(number: PyValue, ndigits: PyValue): PyValue {
 const roundNumber: Method = {
   params: [{ name: "number" }, { name: "decimal_places", default: 0 }],
   run: (_instance, args) => guarded(["TypeError"], () => result(pythonRound(argument(args, "number"), argument(args, "decimal_places"))),
-    () => error("First input must be a number, second input must be an integer")),
+    () => errorResult("First input must be a number, second input must be an integer")),
 };
 
 const percentage: Method = {
@@ -182,9 +181,9 @@ const percentage: Method = {
   run(_instance, args) {
     const whole = argument(args, "whole");
     return guarded(["TypeError"], () => {
-      if (pyEquals(whole, 0)) return error("Whole value cannot be zero");
+      if (pyEquals(whole, 0)) return errorResult("Whole value cannot be zero");
       return result(pyBinary("*", pyBinary("/", argument(args, "part"), whole), 100));
-    }, () => error("Both inputs must be numbers"));
+    }, () => errorResult("Both inputs must be numbers"));
   },
 };
 

@@ -3,7 +3,6 @@
 // {receiver_id: message}), message_count, current_user. Message ids come from the instance's own
 // random.Random(random_seed, default 200191) via randint(10000, 99999), redrawn while already used, exactly as
 // upstream draws them (CPython's Mersenne Twister reproduced bit for bit).
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
 import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
 import { dictLookup, pyListRemove, requireDict, requireList, setDictItem } from "../py/container-methods.js";
 import { dictHas, pyContains, pyIterate } from "../py/containers.js";
@@ -15,7 +14,8 @@ import { createPyRandom, type PyRandom } from "../py/random.js";
 import { pyLower } from "../py/str-methods.js";
 import { pyZfill } from "../py/text.js";
 import { pyDictOf, pyEquals, pyTruthy, pyTypeName, type PyDict, type PyValue } from "../py/value.js";
-import { argument, moduleDefaults, scenarioValue } from "./backend-support.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
+import { argument, errorResult, moduleDefaults, scenarioValue } from "./backend-support.js";
 
 const OWNER = "MessageAPI";
 const DEFAULT_SEED = 200191;
@@ -28,7 +28,6 @@ export interface MessageApiInstance extends BfclInstance {
 
 type Method = MethodSpec<MessageApiInstance>;
 
-const error = (text: string): PyDict => pyDictOf({ error: text });
 const self = (instance: MessageApiInstance, name: string): PyValue => attribute(instance.vars, OWNER, name);
 const notLoggedIn = (instance: MessageApiInstance): boolean => !pyTruthy(self(instance, "current_user"));
 
@@ -66,7 +65,7 @@ const getUserId: Method = {
   run(instance, args) {
     const user = argument(args, "user");
     const userMap = requireDict(self(instance, "user_map"), "get");
-    if (!dictHas(userMap, user)) return error(`User '${pyStr(user)}' not found in the workspace.`);
+    if (!dictHas(userMap, user)) return errorResult(`User '${pyStr(user)}' not found in the workspace.`);
     return pyDictOf({ user_id: dictLookup(userMap, user) ?? null });
   },
 };
@@ -90,8 +89,8 @@ const sendMessage: Method = {
   params: [{ name: "receiver_id" }, { name: "message" }],
   run(instance, args) {
     const receiverId = argument(args, "receiver_id");
-    if (notLoggedIn(instance)) return error("No user is currently logged in.");
-    if (!pyContains(userIds(instance), receiverId)) return error(`Receiver ID '${pyStr(receiverId)}' not found.`);
+    if (notLoggedIn(instance)) return errorResult("No user is currently logged in.");
+    if (!pyContains(userIds(instance), receiverId)) return errorResult(`Receiver ID '${pyStr(receiverId)}' not found.`);
     const messageId = generateId(instance);
     const entry: PyDict = new Map();
     setDictItem(entry, receiverId, argument(args, "message"));
@@ -105,7 +104,7 @@ const deleteMessage: Method = {
   params: [{ name: "receiver_id" }],
   run(instance, args) {
     const receiverId = argument(args, "receiver_id");
-    if (notLoggedIn(instance)) return error("No user is currently logged in.");
+    if (notLoggedIn(instance)) return errorResult("No user is currently logged in.");
     const inbox = requireList(self(instance, "inbox"), "remove");
     for (const message of [...inbox].reverse()) {
       const [receiver] = firstItem(message);
@@ -118,14 +117,14 @@ const deleteMessage: Method = {
         });
       }
     }
-    return error(`Receiver ID ${pyStr(receiverId)} not found.`);
+    return errorResult(`Receiver ID ${pyStr(receiverId)} not found.`);
   },
 };
 
 const viewMessagesSent: Method = {
   params: [],
   run(instance) {
-    if (notLoggedIn(instance)) return error("No user is currently logged in.");
+    if (notLoggedIn(instance)) return errorResult("No user is currently logged in.");
     const sent: PyDict = new Map();
     for (const message of pyIterate(self(instance, "inbox"))) {
       const [receiver, content] = firstItem(message);
@@ -142,11 +141,11 @@ const addContact: Method = {
   run(instance, args) {
     const userName = argument(args, "user_name");
     const userMap = requireDict(self(instance, "user_map"), "values");
-    if (dictHas(userMap, userName)) return error(`User name '${pyStr(userName)}' already exists.`);
+    if (dictHas(userMap, userName)) return errorResult(`User name '${pyStr(userName)}' already exists.`);
     const count = pyBinary("+", self(instance, "user_count"), 1);
     instance.vars.set("user_count", count);
     const userId = `USR${pyZfill(pyStr(count), 3)}`;
-    if (pyContains([...userMap.values()], userId)) return error(`User ID '${userId}' already exists.`);
+    if (pyContains([...userMap.values()], userId)) return errorResult(`User ID '${userId}' already exists.`);
     setDictItem(userMap, userName, userId);
     return pyDictOf({ added_status: true, user_id: userId, message: `Contact '${pyStr(userName)}' added successfully.` });
   },
@@ -155,7 +154,7 @@ const addContact: Method = {
 const searchMessages: Method = {
   params: [{ name: "keyword" }],
   run(instance, args) {
-    if (notLoggedIn(instance)) return error("No user is currently logged in.");
+    if (notLoggedIn(instance)) return errorResult("No user is currently logged in.");
     const keyword = pyLower(argument(args, "keyword"));
     const results: PyValue[] = [];
     for (const message of pyIterate(self(instance, "inbox"))) {
@@ -171,7 +170,7 @@ const searchMessages: Method = {
 const getMessageStats: Method = {
   params: [],
   run(instance) {
-    if (notLoggedIn(instance)) return error("No user is currently logged in.");
+    if (notLoggedIn(instance)) return errorResult("No user is currently logged in.");
     let received = 0;
     const contacts: PyValue[] = [];
     for (const message of pyIterate(self(instance, "inbox"))) {

@@ -6,7 +6,6 @@
 // the default list, and mention() on it extends that list for every later default post. We reproduce that
 // aliasing per instance (the ParamSpec defaults are markers that run() replaces with this instance's own
 // lists), where CPython shares one list across the whole process, every entry and instance included.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
 import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
 import { dictLookup, pyLen, pyListRemove, requireDict, requireList, setDictItem } from "../py/container-methods.js";
 import { dictHas, pyContains, pyIterate } from "../py/containers.js";
@@ -16,7 +15,8 @@ import { pyBinary } from "../py/operators.js";
 import { pyLower } from "../py/str-methods.js";
 import { pyGetItem } from "../py/subscript.js";
 import { isPyObject, pyDictOf, pyEquals, pyTruthy, type PyDict, type PyObject, type PyValue } from "../py/value.js";
-import { argument, moduleDefaults, scenarioValue } from "./backend-support.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
+import { argument, errorResult, moduleDefaults, scenarioValue } from "./backend-support.js";
 
 const OWNER = "TwitterAPI";
 
@@ -45,11 +45,10 @@ export interface TwitterApiInstance extends BfclInstance {
 
 type Method = MethodSpec<TwitterApiInstance>;
 
-const error = (text: string): PyDict => pyDictOf({ error: text });
 const self = (instance: TwitterApiInstance, name: string): PyValue => attribute(instance.vars, OWNER, name);
 const authenticated = (instance: TwitterApiInstance): boolean => pyTruthy(self(instance, "authenticated"));
 const tweets = (instance: TwitterApiInstance): PyDict => requireDict(self(instance, "tweets"), "values");
-const notFound = (tweetId: PyValue): PyDict => error(`Tweet with ID ${pyStr(tweetId)} not found.`);
+const notFound = (tweetId: PyValue): PyDict => errorResult(`Tweet with ID ${pyStr(tweetId)} not found.`);
 
 const authenticateTwitter: Method = {
   params: [{ name: "username" }, { name: "password" }],
@@ -70,7 +69,7 @@ const postingGetLoginStatus: Method = {
 const postTweet: Method = {
   params: [{ name: "content" }, { name: "tags", default: DEFAULT_TAGS }, { name: "mentions", default: DEFAULT_MENTIONS }],
   run(instance, args) {
-    if (!authenticated(instance)) return error("User not authenticated. Please authenticate before posting.");
+    if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before posting.");
     const tags = argument(args, "tags");
     const mentions = argument(args, "mentions");
     const counter = self(instance, "tweet_counter");
@@ -91,7 +90,7 @@ const retweet: Method = {
   params: [{ name: "tweet_id" }],
   run(instance, args) {
     const tweetId = argument(args, "tweet_id");
-    if (!authenticated(instance)) return error("User not authenticated. Please authenticate before retweeting.");
+    if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before retweeting.");
     if (!dictHas(tweets(instance), tweetId)) return notFound(tweetId);
     const retweets = requireDict(self(instance, "retweets"), "__setitem__");
     const username = self(instance, "username");
@@ -107,7 +106,7 @@ const comment: Method = {
   params: [{ name: "tweet_id" }, { name: "comment_content" }],
   run(instance, args) {
     const tweetId = argument(args, "tweet_id");
-    if (!authenticated(instance)) return error("User not authenticated. Please authenticate before commenting.");
+    if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before commenting.");
     if (!dictHas(tweets(instance), tweetId)) return notFound(tweetId);
     const comments = requireDict(self(instance, "comments"), "__setitem__");
     if (!dictHas(comments, tweetId)) setDictItem(comments, tweetId, []);
@@ -133,7 +132,7 @@ const followUser: Method = {
   params: [{ name: "username_to_follow" }],
   run(instance, args) {
     const username = argument(args, "username_to_follow");
-    if (!authenticated(instance)) return error("User not authenticated. Please authenticate before following.");
+    if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before following.");
     const following = self(instance, "following_list");
     if (pyContains(following, username)) return pyDictOf({ follow_status: false });
     requireList(following, "append").push(username);
@@ -144,7 +143,7 @@ const followUser: Method = {
 const listAllFollowing: Method = {
   params: [],
   run(instance) {
-    if (!authenticated(instance)) return error("User not authenticated. Please authenticate before listing following.");
+    if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before listing following.");
     return pyDictOf({ following_list: self(instance, "following_list") });
   },
 };
@@ -153,7 +152,7 @@ const unfollowUser: Method = {
   params: [{ name: "username_to_unfollow" }],
   run(instance, args) {
     const username = argument(args, "username_to_unfollow");
-    if (!authenticated(instance)) return error("User not authenticated. Please authenticate before unfollowing.");
+    if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before unfollowing.");
     const following = self(instance, "following_list");
     if (!pyContains(following, username)) return pyDictOf({ unfollow_status: false });
     pyListRemove(requireList(following, "remove"), username);

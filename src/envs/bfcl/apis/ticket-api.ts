@@ -3,7 +3,6 @@
 // Operations on arguments follow Python semantics (comparisons, str methods, dict access) so wrong argument types
 // produce upstream's errors. One divergence: edit_ticket lists several invalid fields in the order given, where
 // upstream joins a set whose order depends on Python's per-process string hashing.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
 import { attribute, publicAttributes, type InstanceVars } from "../py/attributes.js";
 import { requireDict, requireList, setDictItem } from "../py/container-methods.js";
 import { pyContains, pyIterate } from "../py/containers.js";
@@ -12,7 +11,8 @@ import { pyBinary, pyCompare } from "../py/operators.js";
 import { pyJoin, pyLower } from "../py/str-methods.js";
 import { pyGetItem } from "../py/subscript.js";
 import { pyDictOf, pyEquals, pyTruthy, type PyDict, type PyValue } from "../py/value.js";
-import { argument, moduleDefaults, scenarioValue } from "./backend-support.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
+import { argument, errorResult, moduleDefaults, scenarioValue } from "./backend-support.js";
 
 const OWNER = "TicketAPI";
 
@@ -22,7 +22,6 @@ export interface TicketApiInstance extends BfclInstance {
 
 type Method = MethodSpec<TicketApiInstance>;
 
-const error = (text: string): PyDict => pyDictOf({ error: text });
 const self = (instance: TicketApiInstance, name: string): PyValue => attribute(instance.vars, OWNER, name);
 
 function findTicket(instance: TicketApiInstance, ticketId: PyValue): PyValue | undefined {
@@ -35,7 +34,7 @@ function findTicket(instance: TicketApiInstance, ticketId: PyValue): PyValue | u
 /** The ticket with this id, or upstream's "not found" error dict. */
 function lookup(instance: TicketApiInstance, ticketId: PyValue): { ticket: PyDict } | { failure: PyDict } {
   const ticket = findTicket(instance, ticketId);
-  if (ticket === undefined || !pyTruthy(ticket)) return { failure: error(`Ticket with ID ${pyStr(ticketId)} not found.`) };
+  if (ticket === undefined || !pyTruthy(ticket)) return { failure: errorResult(`Ticket with ID ${pyStr(ticketId)} not found.`) };
   return { ticket: requireDict(ticket, "__setitem__") };
 }
 
@@ -43,8 +42,8 @@ const createTicket: Method = {
   params: [{ name: "title" }, { name: "description", default: "" }, { name: "priority", default: 1 }],
   run(instance, args) {
     const priority = argument(args, "priority");
-    if (!pyTruthy(self(instance, "current_user"))) return error("User not authenticated. Please log in to create a ticket.");
-    if (pyCompare("<", priority, 1) || pyCompare(">", priority, 5)) return error("Invalid priority. Priority must be between 1 and 5.");
+    if (!pyTruthy(self(instance, "current_user"))) return errorResult("User not authenticated. Please log in to create a ticket.");
+    if (pyCompare("<", priority, 1) || pyCompare(">", priority, 5)) return errorResult("Invalid priority. Priority must be between 1 and 5.");
     const ticket = pyDictOf({
       id: self(instance, "ticket_counter"),
       title: argument(args, "title"),
@@ -76,7 +75,7 @@ function setStatus(status: "Closed" | "Resolved", verb: string): Method {
       const found = lookup(instance, ticketId);
       if ("failure" in found) return found.failure;
       if (pyEquals(pyGetItem(found.ticket, "status"), status)) {
-        return error(`Ticket with ID ${pyStr(ticketId)} is already ${status.toLowerCase()}.`);
+        return errorResult(`Ticket with ID ${pyStr(ticketId)} is already ${status.toLowerCase()}.`);
       }
       setDictItem(found.ticket, "status", status);
       if (status === "Resolved") setDictItem(found.ticket, "resolution", argument(args, "resolution"));
@@ -96,7 +95,7 @@ const editTicket: Method = {
     const updates = requireDict(argument(args, "updates"), "keys");
     const invalid = [...updates.keys()].filter((key) => !pyContains(VALID_FIELDS, key));
     if (invalid.length > 0) {
-      return error(`Invalid fields for update: ${pyJoin(", ", invalid)}`);
+      return errorResult(`Invalid fields for update: ${pyJoin(", ", invalid)}`);
     }
     for (const [key, value] of updates) if (value !== null) setDictItem(found.ticket, key, value);
     return pyDictOf({ status: `Ticket ${pyStr(ticketId)} has been updated successfully.` });
@@ -133,7 +132,7 @@ const getUserTickets: Method = {
   params: [{ name: "status", default: null }],
   run(instance, args) {
     const currentUser = self(instance, "current_user");
-    if (!pyTruthy(currentUser)) return [error("User not authenticated. Please log in to view tickets.")];
+    if (!pyTruthy(currentUser)) return [errorResult("User not authenticated. Please log in to view tickets.")];
     const status = argument(args, "status");
     let tickets = pyIterate(self(instance, "ticket_queue")).filter((ticket) => pyEquals(pyGetItem(ticket, "created_by"), currentUser));
     if (pyTruthy(status)) {

@@ -5,20 +5,20 @@
 //
 // Public state (upstream vars() order): orders, account_info, authenticated, market_status, order_counter, stocks,
 // watch_list, transaction_history, long_context.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
 import { dictHas, pyIterate, sequenceHas } from "../py/containers.js";
 import { pyFloatOf, pyIntOf } from "../py/convert.js";
 import { addSeconds, compareDateTimes, DATETIME_MAX, DATETIME_MIN, naiveDateTime, pyStrftime, pyStrptime } from "../py/datetime.js";
 import { fromEllipsisMarker } from "../py/ellipsis.js";
 import { PyException } from "../py/errors.js";
-import { pyRepr, pyStr } from "../py/format.js";
 import { formatFixed } from "../py/format-spec.js";
+import { pyRepr, pyStr } from "../py/format.js";
 import { pyAbs, pyBinary, pyCompare } from "../py/operators.js";
 import { createPyRandom, type PyRandom } from "../py/random.js";
 import { pyFormatNamed, pyJoin, pyLower } from "../py/str-methods.js";
 import { pyDictGet, pyGetItem, pySetItem, pyShallowCopy } from "../py/subscript.js";
 import { pyDictOf, pyEquals, pyTruthy, type PyDict, type PyKey, type PyValue } from "../py/value.js";
-import { argument, expectDict, expectInt, expectList, longContextConstant, moduleDefaults, scenarioValue } from "./backend-support.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance } from "./backend-class.js";
+import { argument, errorResult, expectDict, expectInt, expectList, longContextConstant, moduleDefaults, noArgumentMethod, oneArgumentMethod, scenarioValue } from "./backend-support.js";
 
 export interface TradingBot extends BfclInstance {
   orders: PyDict;
@@ -44,7 +44,6 @@ const SYMBOLS_BY_NAME: PyDict = new Map<PyKey, PyValue>([
   ["Neptune Systems", "NEPT"], ["Synex Solutions", "SYNX"], ["Amazon", "AMZN"], ["Gorilla", "GORI"],
 ]);
 
-const error = (text: string): PyDict => pyDictOf({ error: text });
 
 function loadScenario(self: TradingBot, scenario: PyDict, longContext: boolean): void {
   const defaults = moduleDefaults(self.constants, "trading_bot");
@@ -72,7 +71,7 @@ function constantList(self: TradingBot, name: string): PyValue[] {
 }
 
 function getStockInfo(self: TradingBot, symbol: PyValue): PyValue {
-  if (!dictHas(self.stocks, symbol)) return error(`Stock with symbol '${pyStr(symbol)}' not found.`);
+  if (!dictHas(self.stocks, symbol)) return errorResult(`Stock with symbol '${pyStr(symbol)}' not found.`);
   if (self.long_context) {
     const stock = pyShallowCopy(pyGetItem(self.stocks, symbol));
     pySetItem(stock, "MA(5)", constantList(self, "MA_5_EXTENSION"));
@@ -84,7 +83,7 @@ function getStockInfo(self: TradingBot, symbol: PyValue): PyValue {
 
 function getOrderDetails(self: TradingBot, orderId: PyValue): PyValue {
   if (!dictHas(self.orders, orderId)) {
-    return error(`Order with ID ${pyStr(orderId)} not found.Here is the list of orders_id: ${pyRepr([...self.orders.keys()])}`);
+    return errorResult(`Order with ID ${pyStr(orderId)} not found.Here is the list of orders_id: ${pyRepr([...self.orders.keys()])}`);
   }
   if (!self.long_context) return pyGetItem(self.orders, orderId);
   const order = pyShallowCopy(pyGetItem(self.orders, orderId));
@@ -94,7 +93,7 @@ function getOrderDetails(self: TradingBot, orderId: PyValue): PyValue {
     try {
       metadata.set(key, pyFormatNamed(String(template), new Map([["symbol", symbol]])));
     } catch (caught) {
-      if (caught instanceof PyException && caught.pyType === "KeyError") return error(`KeyError during formatting: ${caught.text}`);
+      if (caught instanceof PyException && caught.pyType === "KeyError") return errorResult(`KeyError during formatting: ${caught.text}`);
       throw caught;
     }
   }
@@ -103,22 +102,22 @@ function getOrderDetails(self: TradingBot, orderId: PyValue): PyValue {
 }
 
 function cancelOrder(self: TradingBot, orderId: PyValue): PyValue {
-  if (!dictHas(self.orders, orderId)) return error(`Order with ID ${pyStr(orderId)} not found.`);
+  if (!dictHas(self.orders, orderId)) return errorResult(`Order with ID ${pyStr(orderId)} not found.`);
   const order = pyGetItem(self.orders, orderId);
-  if (pyEquals(pyGetItem(order, "status"), "Completed")) return error(`Can't cancel order ${pyStr(orderId)}. Order is already completed.`);
+  if (pyEquals(pyGetItem(order, "status"), "Completed")) return errorResult(`Can't cancel order ${pyStr(orderId)}. Order is already completed.`);
   pySetItem(order, "status", "Cancelled");
   return pyDictOf({ order_id: orderId, status: "Cancelled" });
 }
 
 function placeOrder(self: TradingBot, orderType: PyValue, symbol: PyValue, price: PyValue, amount: PyValue): PyValue {
-  if (!pyTruthy(self.authenticated)) return error("User not authenticated. Please log in to place an order.");
-  if (!dictHas(self.stocks, symbol)) return error(`Invalid stock symbol: ${pyStr(symbol)}`);
-  if (pyCompare("<=", price, 0) || pyCompare("<=", amount, 0)) return error("Price and amount must be positive values.");
+  if (!pyTruthy(self.authenticated)) return errorResult("User not authenticated. Please log in to place an order.");
+  if (!dictHas(self.stocks, symbol)) return errorResult(`Invalid stock symbol: ${pyStr(symbol)}`);
+  if (pyCompare("<=", price, 0) || pyCompare("<=", amount, 0)) return errorResult("Price and amount must be positive values.");
   if (pyLower(orderType) === "buy") {
     const totalCost = pyBinary("*", pyFloatOf(price), pyIntOf(amount));
     const balance = pyDictGet(self.account_info, "balance", 0);
     if (pyCompare(">", totalCost, balance)) {
-      return error(`Insufficient funds: required $${formatFixed(totalCost, 2)} but only $${formatFixed(balance, 2)} available.`);
+      return errorResult(`Insufficient funds: required $${formatFixed(totalCost, 2)} but only $${formatFixed(balance, 2)} available.`);
     }
   }
   const floatPrice = pyFloatOf(price);
@@ -138,22 +137,22 @@ function moveFunds(self: TradingBot, amount: PyValue, kind: "withdrawal" | "depo
 }
 
 function withdrawFunds(self: TradingBot, amount: PyValue): PyValue {
-  if (!pyTruthy(self.authenticated)) return error("User not authenticated. Please log in to make a transaction.");
-  if (!pyEquals(self.market_status, "Open")) return error("Market is closed. Transactions are not allowed.");
-  if (pyCompare("<=", amount, 0)) return error("Transaction amount must be positive.");
-  if (pyCompare(">", amount, pyGetItem(self.account_info, "balance"))) return error("Insufficient funds for withdrawal.");
+  if (!pyTruthy(self.authenticated)) return errorResult("User not authenticated. Please log in to make a transaction.");
+  if (!pyEquals(self.market_status, "Open")) return errorResult("Market is closed. Transactions are not allowed.");
+  if (pyCompare("<=", amount, 0)) return errorResult("Transaction amount must be positive.");
+  if (pyCompare(">", amount, pyGetItem(self.account_info, "balance"))) return errorResult("Insufficient funds for withdrawal.");
   return moveFunds(self, amount, "withdrawal");
 }
 
 function fundAccount(self: TradingBot, amount: PyValue): PyValue {
-  if (!pyTruthy(self.authenticated)) return error("User not authenticated. Please log in to fund the account.");
-  if (pyCompare("<=", amount, 0)) return error("Funding amount must be positive.");
+  if (!pyTruthy(self.authenticated)) return errorResult("User not authenticated. Please log in to fund the account.");
+  if (pyCompare("<=", amount, 0)) return errorResult("Funding amount must be positive.");
   return moveFunds(self, amount, "deposit");
 }
 
 function removeFromWatchlist(self: TradingBot, symbol: PyValue): PyValue {
-  if (!pyTruthy(self.authenticated)) return error("User not authenticated. Please log in to modify the watchlist.");
-  if (!sequenceHas(self.watch_list, symbol)) return error(`Stock ${pyStr(symbol)} not found in watchlist.`);
+  if (!pyTruthy(self.authenticated)) return errorResult("User not authenticated. Please log in to modify the watchlist.");
+  if (!sequenceHas(self.watch_list, symbol)) return errorResult(`Stock ${pyStr(symbol)} not found in watchlist.`);
   self.watch_list.splice(self.watch_list.findIndex((item) => pyEquals(item, symbol)), 1);
   return pyDictOf({ status: `Stock ${pyStr(symbol)} removed from watchlist successfully.` });
 }
@@ -165,12 +164,12 @@ function getWatchlist(self: TradingBot): PyValue {
 }
 
 function getOrderHistory(self: TradingBot): PyValue {
-  if (!pyTruthy(self.authenticated)) return [error("User not authenticated. Please log in to view order history.")];
+  if (!pyTruthy(self.authenticated)) return [errorResult("User not authenticated. Please log in to view order history.")];
   return pyDictOf({ history: [...self.orders.keys()] });
 }
 
 function getTransactionHistory(self: TradingBot, startDate: PyValue, endDate: PyValue): PyValue {
-  if (!pyTruthy(self.authenticated)) return [error("User not authenticated. Please log in to view transaction history.")];
+  if (!pyTruthy(self.authenticated)) return [errorResult("User not authenticated. Please log in to view transaction history.")];
   const start = pyTruthy(startDate) ? pyStrptime(startDate, "%Y-%m-%d") : DATETIME_MIN;
   const end = pyTruthy(endDate) ? pyStrptime(endDate, "%Y-%m-%d") : DATETIME_MAX;
   const filtered = self.transaction_history.filter((transaction) => {
@@ -216,12 +215,9 @@ function notifyPriceChange(self: TradingBot, stocks: PyValue, threshold: PyValue
   return pyDictOf({ notification: "No significant price changes in the selected stocks." });
 }
 
-type Method = MethodSpec<TradingBot>;
-const one = (name: string, run: (self: TradingBot, value: PyValue) => PyValue): Method => ({
-  params: [{ name }],
-  run: (self, args) => run(self, argument(args, name)),
-});
-const none = (run: (self: TradingBot) => PyValue): Method => ({ params: [], run: (self) => run(self) });
+/** Method specs for the many one-argument and no-argument methods. */
+const one = oneArgumentMethod<TradingBot>;
+const none = noArgumentMethod<TradingBot>;
 
 export const tradingBotClass = defineBfclClass<TradingBot>({
   className: "TradingBot",
@@ -252,7 +248,7 @@ export const tradingBotClass = defineBfclClass<TradingBot>({
     },
     withdraw_funds: one("amount", withdrawFunds),
     get_account_info: none((self) =>
-      pyTruthy(self.authenticated) ? self.account_info : error("User not authenticated. Please log in to view account information."),
+      pyTruthy(self.authenticated) ? self.account_info : errorResult("User not authenticated. Please log in to view account information."),
     ),
     trading_login: {
       params: [{ name: "username" }, { name: "password" }],

@@ -10,7 +10,6 @@
 //
 // Public state (upstream vars() order): credit_card_list, booking_record, access_token, token_type,
 // token_expires_in, token_scope, user_first_name, user_last_name, budget_limit, long_context.
-import { defineBfclClass, type BfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
 import { pyRound } from "../py/arith.js";
 import { assertHashable, dictFindKey, dictHas, pyContains, pyIterate, sequenceHas } from "../py/containers.js";
 import { pyFloatOf, pyIntOf } from "../py/convert.js";
@@ -23,7 +22,8 @@ import { pyStartsWith, strReceiver } from "../py/str-methods.js";
 import { pyDictGet, pyGetItem, pySetItem } from "../py/subscript.js";
 import { decimalValue, isPyDigit } from "../py/unicode-digits.js";
 import { pyDeepCopy, pyDictOf, pyEquals, pyFloat, type PyDict, type PyFloat, type PyKey, type PyValue } from "../py/value.js";
-import { argument, expectDict, expectInt, longContextConstant, moduleDefaults, scenarioValue } from "./backend-support.js";
+import { defineBfclClass, type BfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
+import { argument, errorResult, expectDict, expectInt, longContextConstant, moduleDefaults, scenarioValue } from "./backend-support.js";
 import { AIRPORT_BY_CITY, ALL_AIRPORTS, BASE_COSTS, EXCHANGE_RATES, ROUTES } from "./travel-booking/tables.js";
 
 export interface TravelApi extends BfclInstance {
@@ -51,7 +51,6 @@ export const TRAVEL_TODAY: NaiveDateTime = naiveDateTime(2024, 9, 1);
 const VALID_CLASSES_TEXT = "{'economy', 'business', 'first'}";
 const CLASS_FACTORS: ReadonlyMap<string, number> = new Map([["economy", 1], ["business", 2], ["first", 5]]);
 
-const error = (text: string): PyDict => pyDictOf({ error: text });
 
 function loadScenario(self: TravelApi, scenario: PyDict, longContext: boolean): void {
   const defaults = moduleDefaults(self.constants, "travel_booking");
@@ -95,11 +94,11 @@ function authenticate(self: TravelApi, grantType: PyValue, firstName: PyValue, l
 }
 
 function registerCreditCard(self: TravelApi, args: ReadonlyMap<string, PyValue>): PyValue {
-  if (self.token_expires_in === null) return error("Token not initialized");
+  if (self.token_expires_in === null) return errorResult("Token not initialized");
   const problem = tokenProblem(self, argument(args, "access_token"));
-  if (problem !== undefined) return error(problem);
+  if (problem !== undefined) return errorResult(problem);
   const cardNumber = argument(args, "card_number");
-  if (dictHas(self.credit_card_list, cardNumber)) return error("Card already registered");
+  if (dictHas(self.credit_card_list, cardNumber)) return errorResult("Card already registered");
   const cardId = String(self.random.randint(100000000000, 999999999999));
   self.credit_card_list.set(cardId, pyDictOf({
     card_number: cardNumber,
@@ -148,9 +147,9 @@ function getFlightCost(self: TravelApi, travelFrom: PyValue, travelTo: PyValue, 
 
 function getCreditCardBalance(self: TravelApi, accessToken: PyValue, cardId: PyValue): PyValue {
   const problem = tokenProblem(self, accessToken);
-  if (problem !== undefined) return error(problem);
+  if (problem !== undefined) return errorResult(problem);
   if (!dictHas(self.credit_card_list, cardId)) {
-    return error(`Card not registered. Here are a list of card_id's: ${pyRepr([...self.credit_card_list.keys()])}`);
+    return errorResult(`Card not registered. Here are a list of card_id's: ${pyRepr([...self.credit_card_list.keys()])}`);
   }
   return pyDictOf({ card_balance: pyGetItem(pyGetItem(self.credit_card_list, cardId), "balance") });
 }
@@ -200,8 +199,8 @@ function catchValueError(body: () => unknown): string | undefined {
 
 function retrieveInvoice(self: TravelApi, accessToken: PyValue, bookingId: PyValue): PyValue {
   const problem = tokenProblem(self, accessToken);
-  if (problem !== undefined) return error(problem);
-  if (!dictHas(self.booking_record, bookingId)) return error("Booking not found");
+  if (problem !== undefined) return errorResult(problem);
+  if (!dictHas(self.booking_record, bookingId)) return errorResult("Booking not found");
   const booking = pyGetItem(self.booking_record, bookingId);
   const invoice: PyDict = new Map([["booking_id", bookingId]]);
   for (const field of ["travel_date", "travel_from", "travel_to", "travel_class", "travel_cost", "transaction_id"]) {
@@ -249,7 +248,7 @@ function verifyTraveler(self: TravelApi, firstName: PyValue, lastName: PyValue, 
 
 function setBudgetLimit(self: TravelApi, accessToken: PyValue, budgetLimit: PyValue): PyValue {
   const problem = tokenProblem(self, accessToken);
-  if (problem !== undefined) return error(problem);
+  if (problem !== undefined) return errorResult(problem);
   self.budget_limit = pyFloatOf(budgetLimit);
   return pyDictOf({ budget_limit: self.budget_limit });
 }
@@ -306,7 +305,7 @@ function methods(): Readonly<Record<string, Method>> {
       params: params("access_token"),
       run(self, args) {
         const problem = tokenProblem(self, arg(args, "access_token"));
-        return problem !== undefined ? error(problem) : pyDictOf({ booking_history: pyDeepCopy(self.booking_record) });
+        return problem !== undefined ? errorResult(problem) : pyDictOf({ booking_history: pyDeepCopy(self.booking_record) });
       },
     },
     list_all_airports: { params: [], run: () => [...ALL_AIRPORTS] },
@@ -336,7 +335,7 @@ function methods(): Readonly<Record<string, Method>> {
       run: (self, args) =>
         dictHas(self.booking_record, arg(args, "booking_id"))
           ? pyDictOf({ customer_support_message: "Thank you for contacting customer support. Your message has been received and we will get back to you shortly." })
-          : error("Booking not found"),
+          : errorResult("Booking not found"),
     },
     get_all_credit_cards: { params: [], run: (self) => pyDictOf({ credit_card_list: self.credit_card_list }) },
   };

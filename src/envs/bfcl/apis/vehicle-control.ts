@@ -8,7 +8,6 @@
 // doorStatus, acTemperature, fanSpeed, acMode, humidityLevel, headLightStatus, parkingBrakeStatus,
 // brakePedalStatus, distanceToNextVehicle, cruiseStatus, destination, frontLeftTirePressure,
 // frontRightTirePressure, rearLeftTirePressure, rearRightTirePressure, long_context.
-import { defineBfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "../api.js";
 import { pyIterate, sequenceHas } from "../py/containers.js";
 import { pyFloatOf } from "../py/convert.js";
 import { pyBinary, pyCompare } from "../py/operators.js";
@@ -16,7 +15,8 @@ import { createPyRandom, type PyRandom } from "../py/random.js";
 import { pyJoin } from "../py/str-methods.js";
 import { pyGetItem, pySetItem, pyShallowCopy } from "../py/subscript.js";
 import { pyDictOf, pyEquals, pyFloat, pyTruthy, type PyDict, type PyValue } from "../py/value.js";
-import { argument, expectDict, expectInt, longContextConstant, moduleDefaults, scenarioValue } from "./backend-support.js";
+import { defineBfclClass, type BfclConstants, type BfclInstance } from "./backend-class.js";
+import { argument, errorResult, expectDict, expectInt, longContextConstant, moduleDefaults, noArgumentMethod, oneArgumentMethod, scenarioValue } from "./backend-support.js";
 
 export interface VehicleControl extends BfclInstance {
   fuelLevel: PyValue;
@@ -64,7 +64,6 @@ const ZIPCODES: ReadonlyMap<string, string> = new Map([
   ["Autumnville", "51479"], ["San Francisco", "94016"],
 ]);
 
-const error = (text: string): PyDict => pyDictOf({ error: text });
 
 function loadScenario(self: VehicleControl, scenario: PyDict, longContext: boolean): void {
   const defaults = moduleDefaults(self.constants, "vehicle_control");
@@ -100,20 +99,20 @@ function startEngine(self: VehicleControl, ignitionMode: PyValue): PyValue {
   if (pyEquals(ignitionMode, "STOP")) self.engine_state = "stopped";
   if (pyCompare(">", self.remainingUnlockedDoors, 0)) {
     const unlocked = [...self.doorStatus].filter(([, status]) => pyEquals(status, "unlocked")).map(([door]) => door);
-    return error(`All doors must be locked before starting the engine. Here are the unlocked doors: ${pyJoin(", ", unlocked)}`);
+    return errorResult(`All doors must be locked before starting the engine. Here are the unlocked doors: ${pyJoin(", ", unlocked)}`);
   }
-  if (!pyEquals(self.brakePedalStatus, "pressed")) return error("Brake pedal needs to be pressed when starting the engine.");
-  if (!pyEquals(self.brakePedalForce, pyFloat(1000.0))) return error("Must press the brake fully before starting the engine.");
-  if (pyCompare("<", self.fuelLevel, MIN_FUEL_LEVEL)) return error("Fuel tank is empty.");
-  if (!pyEquals(ignitionMode, "START")) return error("Invalid ignition mode.");
+  if (!pyEquals(self.brakePedalStatus, "pressed")) return errorResult("Brake pedal needs to be pressed when starting the engine.");
+  if (!pyEquals(self.brakePedalForce, pyFloat(1000.0))) return errorResult("Must press the brake fully before starting the engine.");
+  if (pyCompare("<", self.fuelLevel, MIN_FUEL_LEVEL)) return errorResult("Fuel tank is empty.");
+  if (!pyEquals(ignitionMode, "START")) return errorResult("Invalid ignition mode.");
   self.engine_state = "running";
   return pyDictOf({ engineState: self.engine_state, fuelLevel: self.fuelLevel, batteryVoltage: self.batteryVoltage });
 }
 
 function fillFuelTank(self: VehicleControl, fuelAmount: PyValue): PyValue {
-  if (pyCompare("<", fuelAmount, 0)) return error("Fuel amount cannot be negative.");
-  if (pyCompare(">", pyBinary("+", self.fuelLevel, fuelAmount), MAX_FUEL_LEVEL)) return error("Cannot fill gas above the tank capacity.");
-  if (pyCompare("<", pyBinary("+", self.fuelLevel, fuelAmount), MIN_FUEL_LEVEL)) return error("Fuel tank is empty. Min fuel level is 0 gallons.");
+  if (pyCompare("<", fuelAmount, 0)) return errorResult("Fuel amount cannot be negative.");
+  if (pyCompare(">", pyBinary("+", self.fuelLevel, fuelAmount), MAX_FUEL_LEVEL)) return errorResult("Cannot fill gas above the tank capacity.");
+  if (pyCompare("<", pyBinary("+", self.fuelLevel, fuelAmount), MIN_FUEL_LEVEL)) return errorResult("Fuel tank is empty. Min fuel level is 0 gallons.");
   self.fuelLevel = pyBinary("+", self.fuelLevel, fuelAmount, true);
   return pyDictOf({ fuelLevel: self.fuelLevel });
 }
@@ -129,7 +128,7 @@ function lockDoors(self: VehicleControl, unlock: PyValue, doors: PyValue): PyVal
 }
 
 function adjustClimateControl(self: VehicleControl, temperature: PyValue, unit: PyValue, fanSpeed: PyValue, mode: PyValue): PyValue {
-  if (!(pyCompare("<=", 0, fanSpeed) && pyCompare("<=", fanSpeed, 100))) return error("Fan speed must be between 0 and 100.");
+  if (!(pyCompare("<=", 0, fanSpeed) && pyCompare("<=", fanSpeed, 100))) return errorResult("Fan speed must be between 0 and 100.");
   self.acTemperature = temperature;
   if (pyEquals(unit, "fahrenheit")) self.acTemperature = pyBinary("/", pyBinary("*", pyBinary("-", temperature, 32), 5), 9);
   self.fanSpeed = fanSpeed;
@@ -166,7 +165,7 @@ function displayCarStatus(self: VehicleControl, option: PyValue): PyValue {
 }
 
 function activateParkingBrake(self: VehicleControl, mode: PyValue): PyValue {
-  if (!sequenceHas(["engage", "release"], mode)) return error("Invalid mode");
+  if (!sequenceHas(["engage", "release"], mode)) return errorResult("Invalid mode");
   const engage = pyEquals(mode, "engage");
   self.parkingBrakeStatus = engage ? "engaged" : "released";
   self.parkingBrakeForce = pyFloat(engage ? 500.0 : 0.0);
@@ -177,7 +176,7 @@ function activateParkingBrake(self: VehicleControl, mode: PyValue): PyValue {
 }
 
 function pressBrakePedal(self: VehicleControl, pedalPosition: PyValue): PyValue {
-  if (!(pyCompare("<=", 0, pedalPosition) && pyCompare("<=", pedalPosition, 1))) return error("Pedal position must be between 0 and 1.");
+  if (!(pyCompare("<=", 0, pedalPosition) && pyCompare("<=", pedalPosition, 1))) return errorResult("Pedal position must be between 0 and 1.");
   if (pyEquals(pedalPosition, 0)) return releaseBrakePedal(self);
   const force = pyBinary("*", pedalPosition, 1000);
   self.brakePedalStatus = "pressed";
@@ -194,10 +193,10 @@ function releaseBrakePedal(self: VehicleControl): PyValue {
 function setCruiseControl(self: VehicleControl, speedValue: PyValue, activate: PyValue, distanceValue: PyValue): PyValue {
   const distance = pyFloatOf(distanceValue);
   const speed = pyFloatOf(speedValue);
-  if (pyEquals(self.engine_state, "stopped")) return error("Start the engine before activating the cruise control.");
+  if (pyEquals(self.engine_state, "stopped")) return errorResult("Start the engine before activating the cruise control.");
   self.distanceToNextVehicle = distance;
   if (pyTruthy(activate)) {
-    if (speed.value < 0 || speed.value > 120 || !pyEquals(pyBinary("%", speed, 5), 0)) return error("Invalid speed");
+    if (speed.value < 0 || speed.value > 120 || !pyEquals(pyBinary("%", speed, 5), 0)) return errorResult("Invalid speed");
     self.cruiseStatus = "active";
   } else self.cruiseStatus = "inactive";
   return pyDictOf({ cruiseStatus: self.cruiseStatus, currentSpeed: speed, distanceToNextVehicle: distance });
@@ -205,7 +204,7 @@ function setCruiseControl(self: VehicleControl, speedValue: PyValue, activate: P
 
 function estimateDistance(self: VehicleControl, cityA: PyValue, cityB: PyValue): PyValue {
   const known = DISTANCES.find(([a, b]) => (pyEquals(cityA, a) && pyEquals(cityB, b)) || (pyEquals(cityA, b) && pyEquals(cityB, a)));
-  const result = known === undefined ? error("distance not found in database.") : pyDictOf({ distance: pyFloat(known[2]) });
+  const result = known === undefined ? errorResult("distance not found in database.") : pyDictOf({ distance: pyFloat(known[2]) });
   if (self.long_context) result.set("intermediaryCities", longContextConstant(self.constants, "INTERMEDIARY_CITIES"));
   return result;
 }
@@ -222,12 +221,9 @@ function checkTirePressure(self: VehicleControl): PyValue {
   });
 }
 
-type Method = MethodSpec<VehicleControl>;
-const one = (name: string, run: (self: VehicleControl, value: PyValue) => PyValue): Method => ({
-  params: [{ name }],
-  run: (self, args) => run(self, argument(args, name)),
-});
-const none = (run: (self: VehicleControl) => PyValue): Method => ({ params: [], run: (self) => run(self) });
+/** Method specs for the many one-argument and no-argument methods. */
+const one = oneArgumentMethod<VehicleControl>;
+const none = noArgumentMethod<VehicleControl>;
 
 export const vehicleControlClass = defineBfclClass<VehicleControl>({
   className: "VehicleControlAPI",
@@ -265,7 +261,7 @@ export const vehicleControlClass = defineBfclClass<VehicleControl>({
     get_outside_temperature_from_google: none(outsideTemperatureFromGoogle),
     get_outside_temperature_from_weather_com: none(() => pyDictOf({ error: 404 })),
     setHeadlights: one("mode", (self, mode) => {
-      if (!sequenceHas(["on", "off", "auto"], mode)) return error("Invalid headlight mode.");
+      if (!sequenceHas(["on", "off", "auto"], mode)) return errorResult("Invalid headlight mode.");
       self.headLightStatus = pyEquals(mode, "on") ? "on" : "off";
       return pyDictOf({ headlightStatus: self.headLightStatus });
     }),

@@ -1,7 +1,7 @@
 // Binding a call's positional and keyword arguments to a method's parameters, raising the TypeErrors CPython
 // 3.11 raises (same wording, same order of checks: unexpected keyword, multiple values, too many positional,
 // missing required), so that a model sees upstream's exact error text.
-import type { ParamSpec } from "../api.js";
+import type { ParamSpec } from "../apis/backend-class.js";
 import { PyException } from "../py/errors.js";
 import { pyDeepCopy, type PyValue } from "../py/value.js";
 import type { Call } from "./call.js";

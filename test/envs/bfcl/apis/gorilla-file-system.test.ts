@@ -1,17 +1,17 @@
 // GorillaFileSystem against upstream: every expected result string and state repr below was produced by CPython 3.11
 // running upstream gorilla_file_system.py through execute_multi_turn_func_call on the same calls and scenario.
 import { describe, expect, it } from "vitest";
-import type { BfclConstants } from "../../../../src/envs/bfcl/api.js";
+import type { BfclConstants } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { gorillaFileSystemClass } from "../../../../src/envs/bfcl/apis/gorilla-file-system.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
-import { type Step, dataConstants, entryConfig, expectState, py, runSteps, skipWithoutData } from "./harness.js";
+import { type Step, dataConstants, entryConfig, expectState, py, runSteps } from "./harness.js";
 import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 const run = (scenario: PyDict, longContext: boolean, steps: readonly Step[], constants?: BfclConstants) =>
   runSteps(gorillaFileSystemClass, scenario, longContext, steps, constants);
 
 describe("GorillaFileSystem", () => {
-  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/gorilla_file_system.json", () => {
+  it("has exactly the functions, parameters, required ones and defaults of func_doc/gorilla_file_system.json", () => {
     expectMatchesFuncDocs(gorillaFileSystemClass);
   });
 
@@ -217,7 +217,7 @@ describe("GorillaFileSystem", () => {
     ]);
   });
 
-  it.skipIf(skipWithoutData)("replays the ground truth of multi_turn_base_0 on its scenario", () => {
+  it("replays the ground truth of multi_turn_base_0 on its scenario", () => {
     const instance = run(entryConfig("multi_turn_base_0", "GorillaFileSystem"), false, [
       ["ls", '{"a": true}', '{"current_directory_content": ["document", "archive"]}'],
       ["cd", '{"folder": "document"}', '{"current_working_directory": "document"}'],
@@ -237,7 +237,7 @@ describe("GorillaFileSystem", () => {
     ]);
   });
 
-  it.skipIf(skipWithoutData)("long context appends the file extension and fills bottom directories (multi_turn_long_context_0)", () => {
+  it("long context appends the file extension and fills bottom directories (multi_turn_long_context_0)", () => {
     run(entryConfig("multi_turn_long_context_0", "GorillaFileSystem"), true, [
       ["ls", "{}", '{"current_directory_content": ["document", "archive"]}'],
       ["cd", '{"folder": "document"}', '{"current_working_directory": "document"}'],

@@ -1,16 +1,16 @@
 // Test helpers for the BFCL backend classes: constants (upstream DEFAULT_STATE written out, a small stand-in for
 // long_context.py), keyword-argument calls that fill defaults as the executor does and return upstream's result
-// string, and access to the shared data dir (tests using it skip when it is absent).
+// string, and access to the bundled data dir (data/bfcl).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/api.js";
+import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { bindArguments } from "../../../../src/envs/bfcl/calls/bind.js";
 import { executionErrorText, PyException } from "../../../../src/envs/bfcl/py/errors.js";
 import { pyRepr, resultString } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson, parsePyJsonLines } from "../../../../src/envs/bfcl/py/json.js";
 import { dictGet, pyDeepCopy, type PyDict, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
-import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../data-dir.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 
 /** upstream DEFAULT_STATE of each module, as default_state.json holds it (JSON: sets as lists, str keys). */
 const DEFAULT_STATE_JSON = JSON.stringify({
@@ -66,10 +66,8 @@ export function attr(instance: BfclInstance, name: string): PyValue | undefined 
   return new Map(instance.publicState()).get(name);
 }
 
-/** The shared BFCL data dir; tests that read it skip (with a warning) when it is absent. */
-const dataDir = BFCL_DATA_DIR;
-export const skipWithoutData = !HAS_BFCL_DATA;
-if (skipWithoutData) console.warn(`BFCL data not found at ${BFCL_DATA_DIR} (set BFCL_DATA_DIR): data-driven backend tests are skipped`);
+/** The BFCL data bundled with budgetrl. */
+const dataDir = BUNDLED_BFCL_DATA_DIR;
 
 /** Constants read from the data dir's default_state.json and long_context.json. */
 export function dataConstants(): BfclConstants {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { mathApiClass } from "../../../../src/envs/bfcl/apis/math-api.js";
 import type { PyDict, PyValue } from "../../../../src/envs/bfcl/py/value.js";
-import { call, instantiate, py, skipWithoutData } from "./harness.js";
+import { call, instantiate, py } from "./harness.js";
 import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 /** [method, keyword arguments as JSON (floats keep their ".0"; Infinity allowed), upstream's result string]. */
@@ -18,7 +18,7 @@ function check(steps: readonly Step[]): void {
 }
 
 describe("MathAPI", () => {
-  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/math_api.json", () => {
+  it("has exactly the functions, parameters, required ones and defaults of func_doc/math_api.json", () => {
     expectMatchesFuncDocs(mathApiClass);
   });
 

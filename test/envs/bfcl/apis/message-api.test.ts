@@ -1,17 +1,17 @@
 // MessageAPI against upstream: every expected result string and state repr below was produced by CPython 3.11
 // running upstream message_api.py through execute_multi_turn_func_call on the same calls and scenario.
 import { describe, it } from "vitest";
-import type { BfclConstants } from "../../../../src/envs/bfcl/api.js";
+import type { BfclConstants } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { messageApiClass } from "../../../../src/envs/bfcl/apis/message-api.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
-import { type Step, dataConstants, entryConfig, expectState, py, runSteps, skipWithoutData } from "./harness.js";
+import { type Step, dataConstants, entryConfig, expectState, py, runSteps } from "./harness.js";
 import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 const run = (scenario: PyDict, longContext: boolean, steps: readonly Step[], constants?: BfclConstants) =>
   runSteps(messageApiClass, scenario, longContext, steps, constants);
 
 describe("MessageAPI", () => {
-  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/message_api.json", () => {
+  it("has exactly the functions, parameters, required ones and defaults of func_doc/message_api.json", () => {
     expectMatchesFuncDocs(messageApiClass);
   });
 
@@ -104,7 +104,7 @@ describe("MessageAPI", () => {
     ]);
   });
 
-  it.skipIf(skipWithoutData)("draws message ids from the entry's scenario state (multi_turn_base_17)", () => {
+  it("draws message ids from the entry's scenario state (multi_turn_base_17)", () => {
     const instance = run(entryConfig("multi_turn_base_17", "MessageAPI"), false, [
       ["message_get_login_status", "{}", '{"login_status": true}'],
       ["list_users", "{}", '{"user_list": ["Alice", "Bob", "Catherine", "Daniel"]}'],

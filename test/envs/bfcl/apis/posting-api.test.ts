@@ -1,17 +1,17 @@
 // TwitterAPI against upstream: every expected result string and state repr below was produced by CPython 3.11
 // running upstream posting_api.py through execute_multi_turn_func_call on the same calls and scenario.
 import { describe, it } from "vitest";
-import type { BfclConstants } from "../../../../src/envs/bfcl/api.js";
+import type { BfclConstants } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { postingApiClass } from "../../../../src/envs/bfcl/apis/posting-api.js";
 import { isPyObject, type PyDict } from "../../../../src/envs/bfcl/py/value.js";
-import { type Step, dataConstants, entryConfig, expectState, py, runSteps, skipWithoutData } from "./harness.js";
+import { type Step, dataConstants, entryConfig, expectState, py, runSteps } from "./harness.js";
 import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 const run = (scenario: PyDict, longContext: boolean, steps: readonly Step[], constants?: BfclConstants) =>
   runSteps(postingApiClass, scenario, longContext, steps, constants);
 
 describe("TwitterAPI", () => {
-  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/posting_api.json", () => {
+  it("has exactly the functions, parameters, required ones and defaults of func_doc/posting_api.json", () => {
     // post_tweet's `[]` defaults are markers standing for Python's shared mutable list (see posting-api.ts).
     const postTweet = postingApiClass.methods.post_tweet;
     const asDocumented = {
@@ -132,7 +132,7 @@ describe("TwitterAPI", () => {
     ]);
   });
 
-  it.skipIf(skipWithoutData)("keeps the scenario's string comment keys while tweet keys become ints (multi_turn_base_195)", () => {
+  it("keeps the scenario's string comment keys while tweet keys become ints (multi_turn_base_195)", () => {
     const instance = run(entryConfig("multi_turn_base_195", "TwitterAPI"), false, [
       ["posting_get_login_status", "{}", '{"login_status": true}'],
       ["get_tweet_comments", '{"tweet_id": 1}', '{"error": "Tweet with ID 1 not found."}'],

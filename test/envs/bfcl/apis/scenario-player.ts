@@ -4,14 +4,14 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect } from "vitest";
-import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/api.js";
+import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { parseCall } from "../../../../src/envs/bfcl/calls/parse.js";
-import { createInstanceSet, executeCall } from "../../../../src/envs/bfcl/execute.js";
+import { createInstanceSet, executeCall } from "../../../../src/envs/bfcl/apis/instance-set.js";
 import { pyJsonDumps } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson, parsePyJsonLines } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict, PyValue } from "../../../../src/envs/bfcl/py/value.js";
-import { instanceState } from "../../../../src/envs/bfcl/state.js";
-import { BFCL_DATA_DIR } from "../data-dir.js";
+import { instanceState } from "../../../../src/envs/bfcl/check/state-dump.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 
 export interface Scenario {
   readonly name: string;
@@ -91,7 +91,7 @@ export interface FuncDoc {
 
 /** func_doc/<module>.json from the data dir: names, parameter names, required ones and declared defaults. */
 export function readFuncDocs(moduleName: string): FuncDoc[] {
-  const text = readFileSync(resolve(BFCL_DATA_DIR, "func_doc", `${moduleName}.json`), "utf8");
+  const text = readFileSync(resolve(BUNDLED_BFCL_DATA_DIR, "func_doc", `${moduleName}.json`), "utf8");
   return parsePyJsonLines(text).map((entry) => {
     const doc = entry as PyDict;
     const parameters = doc.get("parameters") as PyDict;

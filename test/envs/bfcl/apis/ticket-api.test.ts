@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ticketApiClass } from "../../../../src/envs/bfcl/apis/ticket-api.js";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyDict, pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
-import { attr, call, dataConstants, entryConfig, instantiate, py, skipWithoutData } from "./harness.js";
+import { attr, call, dataConstants, entryConfig, instantiate, py } from "./harness.js";
 import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 type Step = readonly [string, Readonly<Record<string, PyValue>>, string];
@@ -16,7 +16,7 @@ function run(steps: readonly Step[]) {
 }
 
 describe("TicketAPI", () => {
-  it.skipIf(skipWithoutData)("has exactly the functions, parameters, required ones and defaults of func_doc/ticket_api.json", () => {
+  it("has exactly the functions, parameters, required ones and defaults of func_doc/ticket_api.json", () => {
     expectMatchesFuncDocs(ticketApiClass);
   });
 
@@ -73,7 +73,7 @@ describe("TicketAPI", () => {
     expect(attr(instance, "ticket_counter")).toBe(3);
   });
 
-  it.skipIf(skipWithoutData)("replays calls on a data entry's initial config (multi_turn_base_23), KeyError included", () => {
+  it("replays calls on a data entry's initial config (multi_turn_base_23), KeyError included", () => {
     const instance = instantiate(ticketApiClass, entryConfig("multi_turn_base_23", "TicketAPI"), false, dataConstants());
     const steps: Step[] = [
       ["get_ticket", { ticket_id: 7423 }, '{"id": 7423, "status": "unresolved", "description": "Minor snag in the ticketing system."}'],

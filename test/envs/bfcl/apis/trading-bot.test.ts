@@ -4,10 +4,10 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tradingBotClass } from "../../../../src/envs/bfcl/apis/trading-bot.js";
-import { createInstanceSet } from "../../../../src/envs/bfcl/execute.js";
+import { createInstanceSet } from "../../../../src/envs/bfcl/apis/instance-set.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
-import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../data-dir.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 import { BASE_CONFIG, SCENARIOS } from "./fixtures/trading-bot.js";
 import { calledNames, expectMatchesFuncDocs, loadedInstance, playScenario, runCall, stateText } from "./scenario-player.js";
 
@@ -37,13 +37,13 @@ describe("TradingBot", () => {
     expect(runCall(set, "get_order_details(order_id=True)")).toBe('{"error": "Order with ID True not found.Here is the list of orders_id: [12345, 12446]"}');
   });
 
-  it.skipIf(!HAS_BFCL_DATA)("matches the func docs (names, parameters, required, defaults)", () => {
+  it("matches the func docs (names, parameters, required, defaults)", () => {
     expectMatchesFuncDocs(tradingBotClass);
   });
 
-  it.skipIf(!HAS_BFCL_DATA)("falls back to default_state.json for every key the scenario leaves out", () => {
+  it("falls back to default_state.json for every key the scenario leaves out", () => {
     const constants = {
-      defaultState: parsePyJson(readFileSync(resolve(BFCL_DATA_DIR, "default_state.json"), "utf8")) as PyDict,
+      defaultState: parsePyJson(readFileSync(resolve(BUNDLED_BFCL_DATA_DIR, "default_state.json"), "utf8")) as PyDict,
       longContext: new Map(),
     };
     const set = createInstanceSet([tradingBotClass], new Map(), false, constants);

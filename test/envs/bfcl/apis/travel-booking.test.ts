@@ -4,11 +4,11 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makeTravelBookingClass, travelBookingClass } from "../../../../src/envs/bfcl/apis/travel-booking.js";
-import { createInstanceSet } from "../../../../src/envs/bfcl/execute.js";
+import { createInstanceSet } from "../../../../src/envs/bfcl/apis/instance-set.js";
 import { naiveDateTime } from "../../../../src/envs/bfcl/py/datetime.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
-import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../data-dir.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 import { BASE_CONFIG, SCENARIOS } from "./fixtures/travel-booking.js";
 import { calledNames, expectMatchesFuncDocs, loadedInstance, playScenario, runCall, stateText } from "./scenario-player.js";
 
@@ -44,13 +44,13 @@ describe("TravelAPI", () => {
     expect(runCall(set, "get_credit_card_balance(access_token='251675', card_id='144756014165')")).toBe('{"card_balance": 15000.0}');
   });
 
-  it.skipIf(!HAS_BFCL_DATA)("matches the func docs (names, parameters, required, defaults)", () => {
+  it("matches the func docs (names, parameters, required, defaults)", () => {
     expectMatchesFuncDocs(travelBookingClass);
   });
 
-  it.skipIf(!HAS_BFCL_DATA)("falls back to default_state.json for every key the scenario leaves out", () => {
+  it("falls back to default_state.json for every key the scenario leaves out", () => {
     const constants = {
-      defaultState: parsePyJson(readFileSync(resolve(BFCL_DATA_DIR, "default_state.json"), "utf8")) as PyDict,
+      defaultState: parsePyJson(readFileSync(resolve(BUNDLED_BFCL_DATA_DIR, "default_state.json"), "utf8")) as PyDict,
       longContext: new Map(),
     };
     const set = createInstanceSet([travelBookingClass], new Map(), false, constants);

@@ -4,10 +4,10 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { vehicleControlClass } from "../../../../src/envs/bfcl/apis/vehicle-control.js";
-import { createInstanceSet } from "../../../../src/envs/bfcl/execute.js";
+import { createInstanceSet } from "../../../../src/envs/bfcl/apis/instance-set.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
-import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../data-dir.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 import { BASE_CONFIG, SCENARIOS } from "./fixtures/vehicle-control.js";
 import { calledNames, expectMatchesFuncDocs, loadedInstance, playScenario, runCall, stateText } from "./scenario-player.js";
 
@@ -33,13 +33,13 @@ describe("VehicleControlAPI", () => {
     expect(stateText(set, "VehicleControlAPI")).toContain('"destination": 7');
   });
 
-  it.skipIf(!HAS_BFCL_DATA)("matches the func docs (names, parameters, required, defaults)", () => {
+  it("matches the func docs (names, parameters, required, defaults)", () => {
     expectMatchesFuncDocs(vehicleControlClass);
   });
 
-  it.skipIf(!HAS_BFCL_DATA)("falls back to default_state.json for every key the scenario leaves out", () => {
+  it("falls back to default_state.json for every key the scenario leaves out", () => {
     const constants = {
-      defaultState: parsePyJson(readFileSync(resolve(BFCL_DATA_DIR, "default_state.json"), "utf8")) as PyDict,
+      defaultState: parsePyJson(readFileSync(resolve(BUNDLED_BFCL_DATA_DIR, "default_state.json"), "utf8")) as PyDict,
       longContext: new Map(),
     };
     const set = createInstanceSet([vehicleControlClass], new Map(), false, constants);

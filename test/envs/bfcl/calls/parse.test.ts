@@ -1,3 +1,4 @@
+// The Python call parser: literals, escapes, lists of calls, errors with positions, fuzzing, all ground truth.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";
@@ -6,7 +7,7 @@ import { formatCall, formatCalls } from "../../../../src/envs/bfcl/calls/format.
 import { parseCall, parseCalls } from "../../../../src/envs/bfcl/calls/parse.js";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyEquals, pyTuple, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
-import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../data-dir.js";
+import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 
 function one(text: string) {
   const verdict = parseCall(text);
@@ -78,11 +79,11 @@ describe("parseCalls", () => {
   });
 });
 
-describe.skipIf(!HAS_BFCL_DATA)("ground truth call strings", () => {
+describe("ground truth call strings", () => {
   it("parses and round-trips every ground-truth call of all four categories", () => {
     let count = 0;
     for (const category of ["base", "miss_func", "miss_param", "long_context"]) {
-      const lines = readFileSync(resolve(BFCL_DATA_DIR, `possible_answer/BFCL_v4_multi_turn_${category}.json`), "utf8").split("\n").filter(Boolean);
+      const lines = readFileSync(resolve(BUNDLED_BFCL_DATA_DIR, `possible_answer/BFCL_v4_multi_turn_${category}.json`), "utf8").split("\n").filter(Boolean);
       for (const line of lines) {
         const entry = JSON.parse(line) as { ground_truth: string[][] };
         for (const turn of entry.ground_truth) {

@@ -1,8 +1,9 @@
+// restoreKeyOrder: dicts whose key set upstream defines are put back in upstream's insertion order.
 import { describe, expect, it } from "vitest";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import { keyOrderTable, restoreKeyOrder } from "../../../../src/envs/bfcl/py/key-order.js";
-import { UPSTREAM_KEY_ORDERS } from "../../../../src/envs/bfcl/upstream-key-order.js";
+import { UPSTREAM_KEY_ORDERS } from "../../../../src/envs/bfcl/load/upstream-key-order.js";
 
 describe("restoreKeyOrder", () => {
   it("puts dicts with a known key set back in upstream order, recursively, leaving others alone", () => {

@@ -1,3 +1,4 @@
+// pyToJson: Python values as plain JSON (dict keys as strings, sets sorted, instances by class and attributes).
 import { describe, expect, it } from "vitest";
 import { PY_ELLIPSIS } from "../../../../src/envs/bfcl/py/ellipsis.js";
 import { pyToJson } from "../../../../src/envs/bfcl/py/to-json.js";

@@ -10,8 +10,8 @@ import { sortedStrings } from "../../py/reductions.js";
 import { strReceiver } from "../../py/str-methods.js";
 import { pySplitlines, pySplitWhitespace } from "../../py/text.js";
 import { isFloat, pyDictOf, pyEquals, pyTruthy, type PyValue } from "../../py/value.js";
-import { argument } from "../backend-support.js";
-import { currentOf, errorResult, inCurrent, validName, type FsMethod, type GorillaFileSystemInstance } from "./instance.js";
+import { argument, errorResult } from "../backend-support.js";
+import { currentOf, inCurrent, validName, type FsMethod, type GorillaFileSystemInstance } from "./instance.js";
 import { addDirectory, addFile, getItem, isFile, type FsFile } from "./tree.js";
 
 /** The File called `name` in the current directory, if there is one (`name in contents` and isinstance File). */

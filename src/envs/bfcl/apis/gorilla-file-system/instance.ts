@@ -1,11 +1,11 @@
 // A GorillaFileSystem instance: its public attributes (long_context, root) in upstream order, the private
 // current directory, and the look-ups every command shares: the root and current directory, `name in
 // current.contents` with Python's hashing rules, and upstream's forbidden-character check for new names.
-import type { BfclInstance, MethodSpec } from "../../api.js";
 import { attribute, type InstanceVars } from "../../py/attributes.js";
 import { dictHas, pyContains } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
-import type { PyDict, PyValue } from "../../py/value.js";
+import type { PyValue } from "../../py/value.js";
+import type { BfclInstance, MethodSpec } from "../backend-class.js";
 import { isDirectory, type FsDirectory } from "./tree.js";
 
 export const OWNER = "GorillaFileSystem";
@@ -18,8 +18,6 @@ export interface GorillaFileSystemInstance extends BfclInstance {
 }
 
 export type FsMethod = MethodSpec<GorillaFileSystemInstance>;
-
-export const errorResult = (text: string): PyDict => new Map([["error", text]]);
 
 export function rootOf(instance: GorillaFileSystemInstance): FsDirectory {
   const root = attribute(instance.vars, OWNER, "root");

@@ -2,13 +2,13 @@
 // ({"root": {"<root name>": {"type": "directory", "contents": {...}}}}; entries {"type": "file", "content": ...}).
 // With long_context, every file not listed in FILES_TAIL_USED gets FILE_CONTENT_EXTENSION appended, and every
 // directory without subdirectories is filled with the empty files named in POPULATE_FILE_EXTENSION.
-import type { BfclConstants } from "../../api.js";
 import { requireDict } from "../../py/container-methods.js";
 import { pyContains, pyIterate } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
 import { pyBinary } from "../../py/operators.js";
 import { pyGetItem } from "../../py/subscript.js";
 import { pyEquals, type PyDict, type PyValue } from "../../py/value.js";
+import type { BfclConstants } from "../backend-class.js";
 import { longContextConstant } from "../backend-support.js";
 import type { GorillaFileSystemInstance } from "./instance.js";
 import { addFile, createDirectory, createFile, type FsDirectory } from "./tree.js";

@@ -5,8 +5,8 @@
 import { dictHas, pyContains } from "../../py/containers.js";
 import { pyStr } from "../../py/format.js";
 import { pyDictOf, pyTruthy, type PyValue } from "../../py/value.js";
-import { argument } from "../backend-support.js";
-import { currentOf, errorResult, inCurrent, type FsMethod } from "./instance.js";
+import { argument, errorResult } from "../backend-support.js";
+import { currentOf, inCurrent, type FsMethod } from "./instance.js";
 import { addDirectory, addFile, getItem, isDirectory, isFile, type FsDirectory, type FsNode } from "./tree.js";
 
 /** Put a new File or Directory named `name` into `target`, carrying the source's content or contents. */

@@ -4,13 +4,13 @@
 // the path ("/workspace/documents", or "//" for the default root named "/").
 import { pyContains } from "../../py/containers.js";
 import { pyRaise } from "../../py/errors.js";
-import { pyStr } from "../../py/format.js";
 import { formatFixed } from "../../py/format-spec.js";
+import { pyStr } from "../../py/format.js";
 import { strReceiver } from "../../py/str-methods.js";
 import { pyRstrip, pyStrip, utf8Length } from "../../py/text.js";
 import { pyDictOf, pyEquals, pyTruthy, type PyDict, type PyValue } from "../../py/value.js";
-import { argument } from "../backend-support.js";
-import { currentOf, errorResult, rootOf, type FsMethod, type GorillaFileSystemInstance } from "./instance.js";
+import { argument, errorResult } from "../backend-support.js";
+import { currentOf, rootOf, type FsMethod, type GorillaFileSystemInstance } from "./instance.js";
 import { getItem, isDirectory, isFile, type FsDirectory } from "./tree.js";
 
 /** Upstream _navigate_to_directory: the target directory, or the "cd: '<path>': No such file or directory" dict. */
