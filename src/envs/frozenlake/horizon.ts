@@ -103,9 +103,9 @@ function sameLayer(a: FullLayer, b: FullLayer): boolean {
   return true;
 }
 
-/** `fallback` gives the unlimited-horizon masks (asked once, when the first layer is built). */
-export function createHorizonTable(lake: Lake, slippery: boolean, fallback: () => Uint8Array): HorizonTable {
-  const maxLayers = Math.min(MAX_LAYERS, Math.floor(MAX_TABLE_ENTRIES / lake.kind.length));
+/** `fallback` gives the unlimited-horizon masks (asked once, when the first layer is built); `maxLayers`
+ * lowers the cap (tests). */
+export function createHorizonTable(lake: Lake, slippery: boolean, fallback: () => Uint8Array, maxLayers = Math.min(MAX_LAYERS, Math.floor(MAX_TABLE_ENTRIES / lake.kind.length))): HorizonTable {
   const layers: HorizonLayer[] = [];
   let newest: FullLayer | null = null;
   let fixed = -1;
