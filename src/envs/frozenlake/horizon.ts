@@ -16,7 +16,7 @@
 // arithmetic in the tests (the closest distinct values there are 1e-6 apart relatively, not 1e-10).
 // Cache: layers are computed when first asked for and kept (values and masks, 9 bytes per cell and layer).
 // Growth stops at a layer equal to the one before bit for bit, a fixed point of the recursion: every later
-// layer is the same (slippery 4x4: layer ~1,400; 8x8: ~2,300). Past MAX_TABLE_ENTRIES cells x layers without
+// layer is the same (slippery 4x4: layer ~1,500; 8x8: ~2,500). Past MAX_TABLE_ENTRIES cells x layers without
 // a fixed point (e.g. 32x32 maps past 8,192 turns) the table gives null and callers use the unlimited horizon.
 import { FROZEN, GOAL, type Lake } from "./rules.js";
 import { expectAfter } from "./fastest.js";
