@@ -75,7 +75,7 @@ describe("frozenlake oracle", () => {
     expect(buildOracle(compileLake(namedMap("4x4")), true).value[0]).toBeCloseTo(14 / 17, 11);
   });
 
-  it("on dry ice: values 1 or 0, remaining = shortest path, optimal = exactly the shortest-path moves", () => {
+  it("on dry ice: values 1 or 0, remaining = shortest path, the legacy optimal set = exactly the shortest-path moves", () => {
     for (const task of MAPS) {
       const lake = compileLake(task);
       const oracle = buildOracle(lake, false);
@@ -91,7 +91,7 @@ describe("frozenlake oracle", () => {
     }
   });
 
-  it("chooses only actions that maximise the success probability on slippery ice", () => {
+  it("keeps in its legacy set only actions that maximise the success probability on slippery ice", () => {
     for (const task of MAPS) {
       const oracle = buildOracle(compileLake(task), true);
       const reference = referenceValues(task, true);
