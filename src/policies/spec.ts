@@ -1,5 +1,5 @@
-// Policy specs as users write them on the command line: "random", "oracle", "oracle:unbounded",
-// "noisy-oracle:0.3", "replay", "replay:FILE". Other policy kinds (tiny transformer, OpenAI-compatible servers) register themselves here.
+// Policy specs as users write them on the command line: "random", "oracle", "oracle:unbounded", "noisy-oracle:0.3",
+// "replay", "replay:FILE". Other policy kinds (tiny transformer, OpenAI-compatible servers) register themselves here.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.js";
 import type { Policy } from "../core/policy.js";
