@@ -8,6 +8,11 @@
 // stopLimit = the scope. The env's own ends (success, failure, force_terminated) are terminations.
 // A policy that throws ends the episode with stopReason "error" (the store keeps it; metrics skip it; resume
 // runs it again). Model text never throws: envs turn it into observations.
+// The engine knows the turns left (budget.turns minus the turns used, per scope) and hands them to the oracle:
+// privileged policies ask `privileged.oracle()` for the optimal actions within the turns left (even when the
+// budget is hidden from the agent), annotations record the oracle's view within the turns left (optimal?,
+// remaining and value before the turn), and envs with budget-aware progress (`progressWithin`) get their
+// progress recorded within the turns left after each step (and at reset, within the whole budget).
 import type { Budget } from "../core/budget.js";
 import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
 import type { Episode, Turn } from "../core/episode.js";
@@ -28,7 +33,8 @@ export interface EpisodeSpec<TTask> {
 }
 
 export interface RolloutOptions {
-  /** Record the oracle's view of each state (optimal?, remaining before): needed by step-quality analyses. */
+  /** Record the oracle's view of each state within the turns left (optimal?, remaining and value before):
+   * needed by step-quality analyses. */
   readonly annotate?: boolean;
   /** Keep behaviour tokens and log-probs on turns (RL needs them; the store drops them). */
   readonly keepTokens?: boolean;
@@ -57,7 +63,19 @@ interface Progress<TState> {
   /** Current user turn (segment) and the turns spent in it (a per-user-turn budget restarts at each). */
   segment: number;
   segmentTurns: number;
+  /** Turns taken in the episode. */
+  taken: number;
   total: number;
+}
+
+/** Turns left in the budget between turns: in the episode, or in the current user turn. */
+function turnsLeftOf(budget: Budget, now: Progress<unknown>): number {
+  return budget.turns - (budget.scope === "episode" ? now.taken : now.segmentTurns);
+}
+
+/** The progress to record for a state: budget-aware when the env can give it, else the env's own. */
+function progressOf<TState>(env: Env<unknown, TState>, state: TState, turnsLeft: number, own: number): number {
+  return env.progressWithin === undefined ? own : env.progressWithin(state, turnsLeft);
 }
 
 /** How a step ends the episode: the env's own end (terminated) or the budget (truncated), or not at all. */
@@ -72,7 +90,7 @@ function stopAfterStep(result: StepResult<unknown>, budget: Budget, turn: number
 }
 
 /** The recorded turn: what the policy saw and said, what the env made of it, and the oracle's view before it. */
-function turnRecord(turn: number, pending: readonly Message[], act: Act, result: StepResult<unknown>, stateKey: string, truncated: boolean, before: OracleAnswer | undefined, keepTokens: boolean): Turn {
+function turnRecord(turn: number, pending: readonly Message[], act: Act, result: StepResult<unknown>, progress: number, stateKey: string, truncated: boolean, before: OracleAnswer | undefined, keepTokens: boolean): Turn {
   const parsed = result.info.parsedAction;
   return {
     index: turn,
@@ -84,9 +102,10 @@ function turnRecord(turn: number, pending: readonly Message[], act: Act, result:
     reward: result.reward,
     terminated: result.terminated,
     truncated,
-    progress: result.info.progress,
+    progress,
     stateKey,
     ...(before === undefined ? {} : { optimal: parsed !== null && before.optimal.includes(parsed), remainingBefore: before.remaining }),
+    ...(before?.value === undefined ? {} : { valueBefore: before.value }),
     ...(result.info.details === undefined ? {} : { details: result.info.details }),
     ...(keepTokens && act.tokens !== undefined ? { tokens: act.tokens, logprobs: act.logprobs ?? [] } : {}),
   };
@@ -96,14 +115,16 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
   const { budget } = spec;
   const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
-  const now: Progress<TState> = { state: start.state, stateKey: start.info.stateKey, tools: start.tools ?? [], segment: start.info.segment, segmentTurns: 0, total: 0 };
+  // Before any step: `step` may mutate the state it is given.
+  const initialProgress = progressOf(env, start.state, budget.turns, start.info.progress);
+  const now: Progress<TState> = { state: start.state, stateKey: start.info.stateKey, tools: start.tools ?? [], segment: start.info.segment, segmentTurns: 0, taken: 0, total: 0 };
   const { preamble, rest } = splitPreamble(start.observation);
   let pending = withBudgetNote(rest, budgetNote(budget, 1));
   const conversation: Message[] = [...preamble, ...pending];
   const turns: Turn[] = [];
   const rng = createRng(deriveSeed(spec.seed, "policy"));
   const privileged: PrivilegedView = {
-    oracle: () => env.oracle(now.state),
+    oracle: (horizon = "turns-left") => (horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeftOf(budget, now))),
     validActions: () => env.validActions(now.state),
     toMessage: (action) => (env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action)),
   };
@@ -115,7 +136,7 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
     if (options.signal?.aborted === true) throw new Error("rollout aborted");
     const turn = turns.length + 1;
     const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, ...(options.signal === undefined ? {} : { signal: options.signal }) };
-    const before: OracleAnswer | undefined = annotate ? env.oracle(now.state) : undefined;
+    const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeftOf(budget, now)) : undefined;
     let act: Act;
     try {
       act = await policy.act(conversation, context);
@@ -131,6 +152,7 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
     if (result.tools !== undefined) now.tools = result.tools;
     now.total += result.reward;
     now.segmentTurns += 1;
+    now.taken += 1;
     if (result.info.segment !== now.segment) {
       // A new user turn starts: a per-user-turn budget starts again from zero.
       now.segment = result.info.segment;
@@ -139,7 +161,8 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
     const ending = stopAfterStep(result, budget, turn, now.segmentTurns);
     stop = ending;
     if (ending.stopReason === "success") successTurn = turn;
-    turns.push(turnRecord(turn, pending, act, result, stateKey, ending.truncated, before, options.keepTokens === true));
+    const progress = progressOf(env, now.state, turnsLeftOf(budget, now), result.info.progress);
+    turns.push(turnRecord(turn, pending, act, result, progress, stateKey, ending.truncated, before, options.keepTokens === true));
     conversation.push(act.message);
     if (stop.stopReason !== undefined) break;
     pending = withBudgetNote(result.observation, budgetNote(budget, (budget.scope === "episode" ? turn : now.segmentTurns) + 1));
@@ -162,7 +185,7 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
     turnsUsed: turns.length,
     successTurn,
     return: now.total,
-    initialProgress: start.info.progress,
+    initialProgress,
     ...(error === undefined ? {} : { error }),
   };
 }

@@ -52,14 +52,26 @@ export interface StepResult<TState> {
   readonly tools?: readonly ToolSpec[];
 }
 
-/** What an oracle knows about a state: the optimal next actions and the optimal number of turns left. */
+/** What an oracle knows about a state: the optimal next actions, the optimal number of turns left to success,
+ * and the success probability under optimal play. Asked with `turnsLeft` (the turns left in the budget), the
+ * answer is budget-aware: `optimal` maximises the probability of success within those turns and `value` is
+ * that probability. Asked without, it is for an unlimited horizon. Either way, among equally valued actions
+ * the optimal ones minimise the expected number of turns to success (exact ties stay ties); when success
+ * within the turns left is impossible, the unlimited-horizon optimal actions are given. For deterministic
+ * envs the set is the shortest-path moves at every horizon, and the value is 1 when `remaining <= turnsLeft`. */
 export interface OracleAnswer {
   /** Canonical texts of every optimal action (empty in a terminal or dead state). */
   readonly optimal: readonly string[];
-  /** Optimal number of remaining turns to success; Infinity when success is impossible. */
+  /** Optimal number of remaining turns to success (the fewest with a positive chance); Infinity when success
+   * is impossible. It does not depend on `turnsLeft`. */
   readonly remaining: number;
-  /** Optional success probability under optimal play (stochastic envs); 1 or 0 for deterministic ones. */
+  /** Success probability under optimal play: within `turnsLeft` turns when asked with it, else with unlimited
+   * time; 1 or 0 for deterministic envs. Optional: envs that cannot say omit it. */
   readonly value?: number;
+  /** Unlimited-horizon answers of envs whose tie-breaking changed when oracles learned about budgets (slippery
+   * frozenlake): the optimal set under the earlier rule, which `oracle:unbounded` plays so that runs made
+   * before replay identically. Other envs omit it (their sets did not change). */
+  readonly legacyOptimal?: readonly string[];
 }
 
 export interface Env<TTask = unknown, TState = unknown> {
@@ -80,8 +92,14 @@ export interface Env<TTask = unknown, TState = unknown> {
   referenceBudget(task: TTask, scope: BudgetScope): number;
   reset(task: TTask, options: { readonly seed: number }): ResetResult<TState>;
   step(state: TState, action: Message): StepResult<TState>;
-  /** Optimal actions and remaining turns from any state. */
-  oracle(state: TState): OracleAnswer;
+  /** Optimal actions, remaining turns and value from any state: within `turnsLeft` turns (an integer >= 0)
+   * when given, else for an unlimited horizon (see OracleAnswer). Envs whose answers do not depend on the
+   * horizon may ignore `turnsLeft`. */
+  oracle(state: TState, turnsLeft?: number): OracleAnswer;
+  /** Progress of a state when `turnsLeft` turns remain, for envs whose progress signal depends on the horizon
+   * (frozenlake: the success probability within the turns left). The rollout engine records it in place of
+   * `info.progress`, which is the unlimited-horizon progress; envs without it have budget-free progress. */
+  progressWithin?(state: TState, turnsLeft: number): number;
   /** Canonical texts of the actions available in a state (what a random policy chooses from). */
   validActions(state: TState): readonly string[];
   stateKey(state: TState): string;

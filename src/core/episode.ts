@@ -20,13 +20,17 @@ export interface Turn {
   readonly reward: number;
   readonly terminated: boolean;
   readonly truncated: boolean;
-  /** Env progress after the step (turn-level rewards use differences). */
+  /** Env progress after the step (turn-level rewards use differences): env.progressWithin(state, turns left
+   * after the step) for envs whose progress depends on the budget (frozenlake), else info.progress. */
   readonly progress: number;
   /** Key of the state in which the action was chosen. */
   readonly stateKey: string;
-  /** Oracle annotations of that state, when recorded: was the parsed action optimal, how far was success. */
+  /** Oracle annotations of that state, when recorded, all within the turns left before the action: was the
+   * parsed action optimal (maximising success within the turns left, fewest expected turns among ties), how
+   * many turns success was away, and the success probability under optimal play (when the env gives one). */
   readonly optimal?: boolean;
   readonly remainingBefore?: number;
+  readonly valueBefore?: number;
   readonly details?: Json;
   /** Behaviour-policy tokens and log-probs (in-memory only; the store does not keep them). */
   readonly tokens?: readonly number[];
@@ -54,7 +58,8 @@ export interface Episode {
   readonly successTurn: number | null;
   /** Sum of rewards. */
   readonly return: number;
-  /** Env progress at reset (turn-level rewards are progress differences, starting from this). */
+  /** Env progress at reset (turn-level rewards are progress differences, starting from this); within the whole
+   * budget for envs with budget-aware progress. */
   readonly initialProgress: number;
   /** Error text when stopReason is "error". */
   readonly error?: string;

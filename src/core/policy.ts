@@ -1,13 +1,19 @@
 // The policy contract: a policy sees the conversation so far (system prompt, observations with the budget
 // text the rollout engine added, its own previous answers) and returns one assistant message. Language
 // models, scripted agents and user functions all fit it. Scripted policies may also look at the env through
-// `privileged` (oracle and valid actions); a language-model policy must not.
+// `privileged` (oracle and valid actions); a language-model policy must not. The privileged oracle knows the
+// turns left in the budget even when the budget is hidden from the agent.
 import type { OracleAnswer } from "./env.js";
 import type { Message, ToolSpec } from "./message.js";
 import type { Rng } from "./rng.js";
 
+/** Which horizon a privileged oracle query is for: the turns left in the budget (per the budget's scope), or
+ * an unlimited horizon. */
+export type OracleHorizon = "turns-left" | "unbounded";
+
 export interface PrivilegedView {
-  oracle(): OracleAnswer;
+  /** The env oracle's answer for the current state: by default within the turns left in the budget. */
+  oracle(horizon?: OracleHorizon): OracleAnswer;
   validActions(): readonly string[];
   /** The message that plays a canonical action text (tool calls for envs with tools). */
   toMessage(action: string): Message;

@@ -1,11 +1,11 @@
-// Policy specs as users write them on the command line: "random", "oracle", "noisy-oracle:0.3", "replay",
-// "replay:FILE", "tiny:CHECKPOINT". Every kind is registered below, in this file; `registerPolicyKind` adds
-// more (library users' own kinds).
+// Policy specs as users write them on the command line: "random", "oracle", "oracle:unbounded", "noisy-oracle:0.3",
+// "replay", "replay:FILE", "tiny:CHECKPOINT". Every kind is registered below, in this file; `registerPolicyKind`
+// adds more (library users' own kinds).
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.js";
 import type { Policy } from "../core/policy.js";
 import { noisyOraclePolicy } from "./scripted/noisy-oracle.js";
-import { oraclePolicy } from "./scripted/oracle.js";
+import { oraclePolicy, parseOracleHorizon } from "./scripted/oracle.js";
 import { randomPolicy } from "./scripted/random.js";
 import { parseReplayScript, replayPolicy } from "./scripted/replay.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
@@ -31,7 +31,7 @@ export function policyKinds(): readonly PolicyKind[] {
 }
 
 registerPolicyKind({ kind: "random", usage: "random", description: "a uniformly random valid action each turn", create: () => randomPolicy() });
-registerPolicyKind({ kind: "oracle", usage: "oracle", description: "an optimal action each turn (ties broken at random)", create: () => oraclePolicy() });
+registerPolicyKind({ kind: "oracle", usage: "oracle[:unbounded]", description: "an optimal action each turn within the turns left (ties at random); :unbounded ignores the budget", create: (argument) => oraclePolicy(parseOracleHorizon(argument)) });
 registerPolicyKind({
   kind: "noisy-oracle",
   usage: "noisy-oracle:EPS",

@@ -22,7 +22,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
   );
   const insertTurn = store.db.prepare(
     `INSERT INTO turns (run_id, task_index, budget_label, sample, turn_index, segment, observation, action, parsed_action, invalid, reward,
-       terminated, truncated, progress, state_key, optimal, remaining_before, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       terminated, truncated, progress, state_key, optimal, remaining_before, value_before, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const deleteEpisode = store.db.prepare("DELETE FROM episodes WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? AND stop_reason = 'error'");
   const deleteTurns = store.db.prepare("DELETE FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ?");
@@ -67,6 +67,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
           turn.stateKey,
           turn.optimal === undefined ? null : turn.optimal ? 1 : 0,
           turn.remainingBefore === undefined || !Number.isFinite(turn.remainingBefore) ? null : turn.remainingBefore,
+          turn.valueBefore ?? null,
           turn.details === undefined ? null : JSON.stringify(turn.details),
         );
       }
@@ -144,6 +145,7 @@ export function* readEpisodes(store: Store, runId: string, env: string, taskIds:
         stateKey: turn["state_key"] as string,
         ...(turn["optimal"] === null ? {} : { optimal: turn["optimal"] === 1 }),
         ...(turn["remaining_before"] === null ? {} : { remainingBefore: turn["remaining_before"] as number }),
+        ...(turn["value_before"] === null || turn["value_before"] === undefined ? {} : { valueBefore: turn["value_before"] as number }),
         ...(turn["details"] === null ? {} : { details: JSON.parse(turn["details"] as string) as Json }),
       })),
       success: row["success"] === 1,

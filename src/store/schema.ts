@@ -1,5 +1,8 @@
 // The run store's tables. An episode's identity is (run, task index, budget label, sample): the primary key, so
 // writes are idempotent and a resumed run never double-counts. Turns hang off their episode's key.
+// Turn annotations (optimal, remaining_before, value_before) are the oracle's view within the turns left.
+// value_before was added within schema version 1: stores made before it get the column on opening
+// (SCHEMA_MIGRATIONS), and readers treat it as absent where it is missing or NULL.
 export const SCHEMA_VERSION = 1;
 
 export const SCHEMA_SQL = `
@@ -60,6 +63,7 @@ CREATE TABLE IF NOT EXISTS turns (
   state_key TEXT NOT NULL,
   optimal INTEGER,
   remaining_before REAL,
+  value_before REAL,
   details TEXT,
   PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
 ) WITHOUT ROWID;
@@ -70,3 +74,6 @@ CREATE TABLE IF NOT EXISTS train_steps (
   PRIMARY KEY (run_id, step)
 ) WITHOUT ROWID;
 `;
+
+/** Columns added to version-1 tables after their first release: [table, column, SQL type]. */
+export const SCHEMA_MIGRATIONS: readonly (readonly [string, string, string])[] = [["turns", "value_before", "REAL"]];

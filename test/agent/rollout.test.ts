@@ -3,6 +3,8 @@ import { runEpisode, withBudgetNote } from "../../src/agent/rollout.js";
 import type { Budget } from "../../src/core/budget.js";
 import type { Message } from "../../src/core/message.js";
 import { policyFromFunction } from "../../src/core/policy.js";
+import type { Env } from "../../src/core/env.js";
+import { frozenlake, type FrozenLakeState, type FrozenLakeTask } from "../../src/envs/frozenlake/index.js";
 import { sokoban } from "../../src/envs/sokoban/index.js";
 import { oraclePolicy } from "../../src/policies/scripted/oracle.js";
 import { stepsEnv } from "../helpers/steps-env.js";
@@ -88,6 +90,51 @@ describe("runEpisode", () => {
     expect(episode.stopReason).toBe("error");
     expect(episode.error).toBe("server unavailable");
     expect(episode.turnsUsed).toBe(1);
+  });
+});
+
+describe("runEpisode and the oracle", () => {
+  /** A steps env whose oracle records the horizons it is asked for. */
+  const spiedSteps = () => {
+    const env = stepsEnv();
+    const asked: (number | undefined)[] = [];
+    return { asked, env: { ...env, oracle: (state: Parameters<typeof env.oracle>[0], turnsLeft?: number) => (asked.push(turnsLeft), env.oracle(state, turnsLeft)) } };
+  };
+
+  it("asks the oracle within the turns left, for annotations and for privileged policies (unbounded on request)", async () => {
+    const { env, asked } = spiedSteps();
+    const policy = policyFromFunction("asker", (_conversation, context) => {
+      context.privileged.oracle();
+      context.privileged.oracle("unbounded");
+      return "stop";
+    });
+    await runEpisode(env, policy, spec({ id: "x", segments: [5] }, budget(3, "hidden")));
+    // Per turn: the annotation, then the policy's two questions.
+    expect(asked).toEqual([3, 3, undefined, 2, 2, undefined, 1, 1, undefined]);
+  });
+
+  it("counts the turns left in the current user turn under a per-user-turn budget", async () => {
+    const { env, asked } = spiedSteps();
+    const episode = await runEpisode(env, policyFromFunction("go", () => "go"), spec({ id: "x", segments: [2, 3] }, budget(4, "hidden", "user-turn")));
+    expect(episode.success).toBe(true);
+    expect(asked).toEqual([4, 3, 4, 3, 2]);
+  });
+
+  it("annotates the value before each turn and records frozenlake's progress within the turns left", async () => {
+    const slippery = frozenlake({ map: "4x4", slippery: true });
+    const horizons: number[] = [];
+    const env: Env<FrozenLakeTask, FrozenLakeState> = { ...slippery, progressWithin: (state, turnsLeft) => (horizons.push(turnsLeft), slippery.progressWithin!(state, turnsLeft)) };
+    const task = env.generate(0);
+    const episode = await runEpisode(env, oraclePolicy(), spec(task, budget(24, "hidden")));
+    const start = env.reset(task, { seed: 0 }).state;
+    expect(episode.initialProgress).toBe(slippery.oracle(start, 24).value);
+    expect(episode.turns[0]!.valueBefore).toBe(episode.initialProgress);
+    expect(horizons).toEqual(Array.from({ length: episode.turnsUsed + 1 }, (_, i) => 24 - i));
+    // The value before a turn is the progress recorded after the previous one: both are within the turns left.
+    episode.turns.slice(1).forEach((turn, i) => expect(turn.valueBefore).toBe(episode.turns[i]!.progress));
+    expect(episode.turns.every((turn) => turn.optimal === true)).toBe(true);
+    const last = episode.turns[episode.turns.length - 1]!;
+    expect(last.progress).toBe(episode.success ? 1 : 0);
   });
 });
 

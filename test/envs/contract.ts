@@ -343,6 +343,29 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
+    it("answers within any number of turns left: the value grows with them, deterministic envs keep their moves", () => {
+      const rng = createRng(400);
+      for (const waypoint of waypoints(env, tasks, rng)) {
+        const state = restore(env, waypoint);
+        const unlimited = env.oracle(state);
+        const horizons = [...Array.from({ length: Math.min(unlimited.remaining, 60) + 3 }, (_, t) => t), 1000];
+        let previous = 0;
+        for (const turnsLeft of horizons) {
+          const answer = env.oracle(state, turnsLeft);
+          expect(answer.remaining).toBe(unlimited.remaining);
+          if (listsActions) for (const action of answer.optimal) expect(env.validActions(state)).toContain(action);
+          const value = answer.value ?? 0;
+          expect(value).toBeGreaterThanOrEqual(previous);
+          expect(value).toBeLessThanOrEqual((unlimited.value ?? 1) + 1e-9);
+          previous = value;
+          if (!options.deterministic) continue;
+          // A shortest path is the fastest way to success within any budget, and the only one within a tight one.
+          expect(answer.optimal).toEqual(unlimited.optimal);
+          expect(answer.value).toBe(unlimited.remaining <= turnsLeft ? 1 : 0);
+        }
+      }
+    });
+
     it("refuses task files it cannot read with a DataError", () => {
       expect(() => env.parseTasks("%%% this is not a task file %%%")).toThrow(DataError);
       expect(() => env.parseTasks("")).toThrow(DataError);

@@ -167,7 +167,7 @@ export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classe
       };
       return step.tools === undefined ? result : { ...result, tools: step.tools };
     },
-    oracle: (state) => bfclOracle(state),
+    oracle: (state, turnsLeft) => bfclOracle(state, turnsLeft),
     validActions: (state) => (state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION]),
     stateKey: stateKeyOf,
     actionMessage: (state, action) => actionMessageFor(context, state, action),

@@ -12,8 +12,12 @@
 // Episode end: terminated with stopReason "success" on a goal, "failure" in a hole.
 // Slippery ice (option): the move goes the intended way with probability 1/3 and to each perpendicular side
 //   with 1/3, drawn from a random stream seeded by the reset seed and carried in the state (not in the key).
-// Info: progress = the oracle's success probability of the state; stateKey = hash of (task id, cell).
-// Oracle: value iteration for success probabilities, shortest paths for the remaining turns (oracle.ts).
+// Info: progress = the oracle's unlimited-horizon success probability of the state; stateKey = hash of
+//   (task id, cell). progressWithin(state, t) = the success probability within t turns (the rollout engine
+//   records it, so turn-level rewards see the budget).
+// Oracle: value iteration for success probabilities, shortest paths for the remaining turns (oracle.ts);
+//   within t turns left: finite-horizon dynamic programming on slippery ice (horizon.ts), shortest paths on
+//   dry ice; among equally valued actions the fewest expected turns to success (fastest.ts, answers.ts).
 // Reference budget: referenceFactor x the shortest path length from S to G, ignoring slipperiness
 //   (unreachable goals: x the number of cells).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
@@ -29,6 +33,7 @@ import { createTaskCache } from "../shared/task-cache.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
 import { generateMap } from "./generator.js";
 import { mapFromRows, namedMap, parseMaps, printMap, type FrozenLakeTask } from "./maps.js";
+import { createAnswers, type FrozenLakeAnswers } from "./answers.js";
 import { buildOracle, type FrozenLakeOracle } from "./oracle.js";
 import { FROZENLAKE_INVALID_FEEDBACK, frozenLakeSystemPrompt, moveFeedback, renderLake } from "./render.js";
 import { compileLake, FROZEN, GOAL, HOLE, REWARD_GOAL, SLIP_OUTCOMES, type Lake } from "./rules.js";
@@ -40,6 +45,8 @@ export interface CompiledFrozenLake {
   readonly taskId: string;
   readonly lake: Lake;
   readonly oracle: FrozenLakeOracle;
+  /** Oracle answers at any horizon (tables built on first use). */
+  readonly answers: FrozenLakeAnswers;
   /** Map text and state key per cell, filled on first use. */
   readonly grids: (string | undefined)[];
   readonly keys: (string | undefined)[];
@@ -63,7 +70,8 @@ function frozenLakeTaskId(task: FrozenLakeTask): string {
 function compile(task: FrozenLakeTask, slippery: boolean): CompiledFrozenLake {
   const lake = compileLake(task);
   const cells = lake.kind.length;
-  return { taskId: frozenLakeTaskId(task), lake, oracle: buildOracle(lake, slippery), grids: new Array(cells), keys: new Array(cells) };
+  const oracle = buildOracle(lake, slippery);
+  return { taskId: frozenLakeTaskId(task), lake, oracle, answers: createAnswers(lake, slippery, oracle), grids: new Array(cells), keys: new Array(cells) };
 }
 
 function keyOf(state: FrozenLakeState): string {
@@ -142,10 +150,8 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
       return { state, observation: [systemMessage(systemPrompt), userMessage(gridOf(state))], info: info(state, false, null) };
     },
     step: stepState,
-    oracle(state): OracleAnswer {
-      const { oracle } = state.compiled;
-      return { optimal: oracle.optimal[state.cell]!, remaining: oracle.remaining[state.cell]!, value: oracle.value[state.cell]! };
-    },
+    oracle: (state, turnsLeft): OracleAnswer => state.compiled.answers.answer(state.cell, turnsLeft),
+    progressWithin: (state, turnsLeft) => state.compiled.answers.value(state.cell, turnsLeft),
     validActions: (state) => (state.compiled.lake.kind[state.cell] !== FROZEN ? NO_ACTIONS : DIRECTIONS),
     stateKey: keyOf,
   };

@@ -16,7 +16,9 @@
 // Info: progress = -(optimal moves remaining); stateKey = hash of the configuration (equal configurations
 //   of equally many disks have equal keys across tasks, since the target is always C).
 // Oracle: closed-form optimal distance from any configuration (oracle.ts); optimal = every legal move one
-//   step closer. Reference budget: referenceFactor x the optimal number of moves from the start.
+//   step closer, at every horizon; value within t turns: 1 when the distance is at most t
+//   (shared/shortest-path-answer.ts).
+// Reference budget: referenceFactor x the optimal number of moves from the start.
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -24,6 +26,7 @@ import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { parseEnvOptions } from "../shared/options.js";
+import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
 import { parseMove } from "./actions.js";
 import { hanoiConfigSchema, type HanoiConfig } from "./config.js";
 import { generateHanoi } from "./generator.js";
@@ -105,8 +108,8 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
       return { state, observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))], info: info(state, false, null) };
     },
     step: stepState,
-    oracle(state): OracleAnswer {
-      return { optimal: optimalMoves(state.pegs), remaining: distanceTo(state.pegs), value: 1 };
+    oracle(state, turnsLeft): OracleAnswer {
+      return shortestPathAnswer(optimalMoves(state.pegs), distanceTo(state.pegs), turnsLeft);
     },
     validActions: (state) => validMoves(state.pegs),
     stateKey: keyOf,

@@ -29,3 +29,12 @@ export function parseDirection(reply: string): number {
 export function flatOffsets(width: number): readonly number[] {
   return DIRECTIONS.map((_, index) => ROW_DELTA[index]! * width + COLUMN_DELTA[index]!);
 }
+
+/** The directions of a 4-bit mask (bit d = DIRECTIONS[d]), in DIRECTIONS order; one frozen array per mask. */
+const DIRECTIONS_BY_MASK: readonly (readonly Direction[])[] = Array.from({ length: 16 }, (_, mask) =>
+  Object.freeze(DIRECTIONS.filter((_, direction) => (mask & (1 << direction)) !== 0)),
+);
+
+export function directionsOfMask(mask: number): readonly Direction[] {
+  return DIRECTIONS_BY_MASK[mask & 15]!;
+}

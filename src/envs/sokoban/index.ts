@@ -17,7 +17,9 @@
 //   end: a deadlock just wastes turns until the rollout's budget cuts the episode.
 // Info: progress = -(oracle's remaining turns); in a deadlock, -(largest finite distance of the level + 1).
 //   stateKey = hash of (task id, state number). segment = 0.
-// Oracle: exact BFS over the level's reachable state graph, built once per task and cached (oracle.ts).
+// Oracle: exact BFS over the level's reachable state graph, built once per task and cached (oracle.ts);
+//   budget-aware answers from it (shared/shortest-path-answer.ts): the same optimal moves at every horizon,
+//   value 1 within t turns when the optimal distance is at most t.
 // Reference budget: referenceFactor x the optimal solution length (unsolvable imported levels: x the
 //   number of non-wall cells).
 // Arguments: see config.ts (width, height, boxes, searchDepth, referenceFactor, maxStates).
@@ -28,6 +30,7 @@ import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { parseEnvOptions } from "../shared/options.js";
+import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
 import { generateLevel } from "./generator.js";
@@ -153,9 +156,9 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
       return { state, observation, info: info(state, false, null) };
     },
     step: stepState,
-    oracle(state): OracleAnswer {
-      const remaining = state.compiled.oracle.distance(state.node);
-      return { optimal: state.compiled.oracle.optimal(state.node), remaining, value: Number.isFinite(remaining) ? 1 : 0 };
+    oracle(state, turnsLeft): OracleAnswer {
+      const { oracle } = state.compiled;
+      return shortestPathAnswer(oracle.optimal(state.node), oracle.distance(state.node), turnsLeft);
     },
     validActions: (state) => (state.solved ? NO_ACTIONS : DIRECTIONS),
     stateKey: keyOf,

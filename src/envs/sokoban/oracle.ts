@@ -9,7 +9,7 @@
 // The state count is capped (`maxStates`): past it, tryBuildOracle returns null and buildOracle throws a
 // DataError naming the option.
 import { DataError } from "../../core/errors.js";
-import { DIRECTIONS } from "../shared/directions.js";
+import { directionsOfMask } from "../shared/directions.js";
 import { applyMove, BLOCKED, countOnGoal, type Board } from "./rules.js";
 
 export interface SokobanOracle {
@@ -26,11 +26,6 @@ export interface SokobanOracle {
   distance(node: number): number;
   optimal(node: number): readonly string[];
 }
-
-/** Directions as text for each 4-bit mask of optimal directions. */
-const OPTIMAL_BY_MASK: readonly (readonly string[])[] = Array.from({ length: 16 }, (_, mask) =>
-  Object.freeze(DIRECTIONS.filter((_, direction) => (mask & (1 << direction)) !== 0)),
-);
 
 /** Ranking of (player, boxes) states as integers: player floor index + F * rank of the box set. */
 export function createStateIdentifier(board: Board): (player: number, boxes: readonly number[]) => number {
@@ -176,6 +171,6 @@ export function tryBuildOracle(board: Board, maxStates: number): SokobanOracle |
     stateId,
     nodeOfId: (id) => graph.idToNode.get(id) ?? -1,
     distance: toDistance,
-    optimal: (node) => OPTIMAL_BY_MASK[masks[node]!]!,
+    optimal: (node) => directionsOfMask(masks[node]!),
   };
 }

@@ -1,5 +1,6 @@
-// The noisy oracle: with probability epsilon a uniformly random valid action, otherwise an optimal one. A knob
-// for "competent but imperfect" agents (SFT demonstrations, error-recovery studies).
+// The noisy oracle: with probability epsilon a uniformly random valid action, otherwise an optimal one within
+// the turns left in the budget (as the oracle policy). A knob for "competent but imperfect" agents (SFT
+// demonstrations, error-recovery studies).
 import { ConfigError } from "../../core/errors.js";
 import type { Policy } from "../../core/policy.js";
 import { oracleAction } from "./oracle.js";

@@ -1,15 +1,36 @@
 // The oracle policy: an optimal action each turn (ties broken uniformly at random with the episode's stream);
 // in a state with no optimal action (dead ends), a random valid action.
-import type { Policy, PolicyContext } from "../../core/policy.js";
+// "oracle" plays budget-optimally: the actions that maximise the probability of success within the turns left
+// in the budget (a privileged view: it knows them even when the budget is hidden from the agent), the fewest
+// expected turns among ties. "oracle:unbounded" plays as before budget-aware oracles: the unlimited-horizon
+// optimal set, with the env's earlier tie-breaking where it changed (OracleAnswer.legacyOptimal).
+import { ConfigError } from "../../core/errors.js";
+import type { OracleHorizon, Policy, PolicyContext } from "../../core/policy.js";
 
-export function oracleAction(context: PolicyContext): string {
-  const { optimal } = context.privileged.oracle();
+/** The horizon of an "oracle[:VARIANT]" spec: none is budget-aware, "unbounded" ignores the budget. */
+export function parseOracleHorizon(variant: string | undefined): OracleHorizon {
+  if (variant === undefined) return "turns-left";
+  if (variant === "unbounded") return "unbounded";
+  throw new ConfigError("policy", `unknown oracle variant "${variant}"`, 'use "oracle" (budget-aware) or "oracle:unbounded"');
+}
+
+/** The optimal set a scripted policy plays from: within the turns left, or unbounded (earlier tie-breaking). */
+export function optimalActions(context: PolicyContext, horizon: OracleHorizon): readonly string[] {
+  const answer = context.privileged.oracle(horizon);
+  return horizon === "unbounded" ? (answer.legacyOptimal ?? answer.optimal) : answer.optimal;
+}
+
+export function oracleAction(context: PolicyContext, horizon: OracleHorizon = "turns-left"): string {
+  const optimal = optimalActions(context, horizon);
   if (optimal.length === 1) return optimal[0] as string;
   if (optimal.length > 1) return context.rng.pick(optimal);
   const actions = context.privileged.validActions();
   return actions.length === 0 ? "" : context.rng.pick(actions);
 }
 
-export function oraclePolicy(): Policy {
-  return { name: "oracle", act: async (_conversation, context) => ({ message: context.privileged.toMessage(oracleAction(context)) }) };
+export function oraclePolicy(horizon: OracleHorizon = "turns-left"): Policy {
+  return {
+    name: horizon === "unbounded" ? "oracle:unbounded" : "oracle",
+    act: async (_conversation, context) => ({ message: context.privileged.toMessage(oracleAction(context, horizon)) }),
+  };
 }

@@ -1,10 +1,11 @@
 // The replay policy: plays a given action list per task, one action per turn (an empty reply once the list is
-// exhausted). Without a script it plays the env's reference solution: the oracle's first optimal action each
-// turn, deterministically (for BFCL, the ground truth).
+// exhausted). Without a script it plays the env's reference solution: the first unlimited-horizon optimal
+// action each turn, deterministically, as before budget-aware oracles (for BFCL, the ground truth).
 //
 // Script formats: a JSON object {"<task id>": ["Up", "Left", ...]}, or JSON Lines {"task": id, "actions": [...]}.
 import { DataError } from "../../core/errors.js";
 import type { Policy } from "../../core/policy.js";
+import { optimalActions } from "./oracle.js";
 
 export type ReplayScript = ReadonlyMap<string, readonly string[]>;
 
@@ -48,7 +49,7 @@ export function replayPolicy(script?: ReplayScript): Policy {
     name: script === undefined ? "replay" : "replay:script",
     act: async (_conversation, context) => {
       if (script === undefined) {
-        const { optimal } = context.privileged.oracle();
+        const optimal = optimalActions(context, "unbounded");
         return { message: context.privileged.toMessage(optimal[0] ?? "") };
       }
       const actions = script.get(context.taskId) ?? [];

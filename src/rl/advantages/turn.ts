@@ -5,7 +5,8 @@
 //                                                                        have a turn t (normalised per turn index)
 //   A_{i,t} = A^traj_i + lambda * A^turn_{i,t}       (A^traj: GRPO over trajectories, grpo.ts)
 // Progress means: sokoban, minus the oracle's remaining distance (a good move earns +1); frozenlake, the
-// success probability; hanoi, minus the optimal remaining moves; bfcl, the number of user turns passed.
+// success probability within the turns left (recorded so by the rollout engine, see docs/envs.md); hanoi,
+// minus the optimal remaining moves; bfcl, the number of user turns passed.
 // Edge cases: a turn index reached by one episode only gets A^turn = 0; equal G at a turn index gives 0.
 import { grpoEpisodeAdvantages, type GrpoOptions } from "./grpo.js";
 import { discountedReturns, mean, sampleStd } from "./stats.js";

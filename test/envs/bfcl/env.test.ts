@@ -123,11 +123,11 @@ describe("bfcl episodes", () => {
   it("follows the model's progress within a turn in the oracle", () => {
     const env = makeEnv();
     const { state } = env.reset(env.decodeTask("multi_turn_base_1"), { seed: 0 });
-    expect(env.oracle(state)).toEqual({ optimal: ["[add(amount=5), add(amount=5)]"], remaining: 4 });
+    expect(env.oracle(state)).toEqual({ optimal: ["[add(amount=5), add(amount=5)]"], remaining: 4, value: 1 });
     const step = env.step(state, env.actionMessage(state, "[add(5)]"));
-    expect(env.oracle(step.state)).toEqual({ optimal: ["[add(amount=5)]"], remaining: 4 });
+    expect(env.oracle(step.state)).toEqual({ optimal: ["[add(amount=5)]"], remaining: 4, value: 1 });
     env.step(step.state, env.actionMessage(step.state, "[add(amount=5)]"));
-    expect(env.oracle(step.state)).toEqual({ optimal: ["[]"], remaining: 3 });
+    expect(env.oracle(step.state)).toEqual({ optimal: ["[]"], remaining: 3, value: 1 });
     expect(env.validActions(step.state)).toEqual(["add()", "get()", "write()", "read()", "delete()", "[]"]);
   });
 

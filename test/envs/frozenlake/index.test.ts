@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { assistantMessage } from "../../../src/core/message.js";
 import { createRng } from "../../../src/core/rng.js";
+import { BudgetrlError } from "../../../src/core/errors.js";
 import { frozenlake, type FrozenLakeState } from "../../../src/envs/frozenlake/index.js";
 import { runEnvContract } from "../contract.js";
 
@@ -92,5 +93,36 @@ describe("frozenlake env", () => {
     const [step] = play(["jump!"]);
     expect(step).toMatchObject({ reward: 0, terminated: false, info: { invalid: true, parsedAction: null } });
     expect(step!.observation[0]!.content).toBe("Invalid action. Answer with one of Up, Down, Left, Right, e.g. <answer>Up</answer>.\nPFFF\nFHFH\nFFFH\nHFFG");
+  });
+});
+
+describe("frozenlake budget-aware oracle", () => {
+  const slippery = frozenlake({ map: "4x4", slippery: true });
+  const task = slippery.generate(0);
+  const start = slippery.reset(task, { seed: 0 }).state;
+  const at = (cell: number): FrozenLakeState => ({ ...start, cell });
+
+  it("answers within the turns left from the finite-horizon table, and without them with the fastest unlimited moves", () => {
+    expect(slippery.oracle(start, 6)).toMatchObject({ optimal: ["Down", "Right"], remaining: 6 });
+    expect(slippery.oracle(start, 6).value).toBeCloseTo(1 / 243, 15);
+    expect(slippery.oracle(start, 5)).toEqual({ optimal: ["Left"], remaining: 6, value: 0 });
+    const unlimited = slippery.oracle(start);
+    expect(unlimited).toMatchObject({ optimal: ["Left"], remaining: 6, legacyOptimal: ["Up", "Down", "Left", "Right"] });
+    expect(unlimited.value).toBeCloseTo(14 / 17, 11);
+    expect(slippery.oracle(start, Infinity)).toEqual(unlimited);
+    expect(slippery.oracle(at(5), 10)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
+    expect(slippery.oracle(at(15), 0)).toEqual({ optimal: [], remaining: 0, value: 1 });
+  });
+
+  it("gives the success probability within the turns left as its rollout progress", () => {
+    for (const t of [0, 1, 6, 24, 100, 5000]) expect(slippery.progressWithin!(start, t)).toBe(slippery.oracle(start, t).value);
+    expect(slippery.progressWithin!(start, 24)).toBeLessThan(slippery.reset(task, { seed: 0 }).info.progress);
+    const dry = frozenlake({ map: "4x4" });
+    const dryStart = dry.reset(task, { seed: 0 }).state;
+    expect([5, 6, 7].map((t) => dry.progressWithin!(dryStart, t))).toEqual([0, 1, 1]);
+  });
+
+  it("refuses a horizon that is not a number of turns", () => {
+    for (const bad of [-1, 1.5, Number.NaN]) expect(() => slippery.oracle(start, bad)).toThrow(BudgetrlError);
   });
 });

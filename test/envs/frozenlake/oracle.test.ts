@@ -75,7 +75,7 @@ describe("frozenlake oracle", () => {
     expect(buildOracle(compileLake(namedMap("4x4")), true).value[0]).toBeCloseTo(14 / 17, 11);
   });
 
-  it("on dry ice: values 1 or 0, remaining = shortest path, optimal = exactly the shortest-path moves", () => {
+  it("on dry ice: values 1 or 0, remaining = shortest path, the legacy optimal set = exactly the shortest-path moves", () => {
     for (const task of MAPS) {
       const lake = compileLake(task);
       const oracle = buildOracle(lake, false);
@@ -86,17 +86,17 @@ describe("frozenlake oracle", () => {
         expect(oracle.value[cell]).toBe(reference[cell]);
         const kind = task.rows.join("")[cell];
         const closer = ["Up", "Down", "Left", "Right"].filter((_, d) => lake.next[cell * 4 + d] !== cell && turns[lake.next[cell * 4 + d]!] === expected - 1);
-        expect(oracle.optimal[cell]).toEqual(kind === "H" || kind === "G" || expected === Infinity ? [] : closer);
+        expect(oracle.legacyOptimal[cell]).toEqual(kind === "H" || kind === "G" || expected === Infinity ? [] : closer);
       });
     }
   });
 
-  it("chooses only actions that maximise the success probability on slippery ice", () => {
+  it("keeps in its legacy set only actions that maximise the success probability on slippery ice", () => {
     for (const task of MAPS) {
       const oracle = buildOracle(compileLake(task), true);
       const reference = referenceValues(task, true);
       const lake = compileLake(task);
-      oracle.optimal.forEach((actions, cell) => {
+      oracle.legacyOptimal.forEach((actions, cell) => {
         for (const action of actions) {
           const direction = ["Up", "Down", "Left", "Right"].indexOf(action);
           const sides = direction < 2 ? [2, 3] : [0, 1];
@@ -112,6 +112,6 @@ describe("frozenlake oracle", () => {
     const oracle = buildOracle(compileLake(task), true);
     expect(oracle.remaining[0]).toBe(Infinity);
     expect(oracle.value[0]).toBe(0);
-    expect(oracle.optimal[0]).toEqual([]);
+    expect(oracle.legacyOptimal[0]).toEqual([]);
   });
 });

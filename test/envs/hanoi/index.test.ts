@@ -47,3 +47,18 @@ describe("hanoi env", () => {
     expect(env.reset(other!, { seed: 0 }).info.stateKey).toBe(moved!.info.stateKey);
   });
 });
+
+describe("hanoi budget-aware oracle", () => {
+  it("gives the same optimal moves within any number of turns left, from every configuration of 4 disks", () => {
+    const env = hanoi({ disks: 4 });
+    const task = env.generate(0);
+    for (let code = 0; code < 3 ** 4; code++) {
+      const pegs = Array.from({ length: 4 }, (_, disk) => Math.floor(code / 3 ** disk) % 3);
+      const state = { task, pegs };
+      const unlimited = env.oracle(state);
+      for (let turnsLeft = 0; turnsLeft <= 20; turnsLeft++) {
+        expect(env.oracle(state, turnsLeft)).toEqual({ optimal: unlimited.optimal, remaining: unlimited.remaining, value: unlimited.remaining <= turnsLeft ? 1 : 0 });
+      }
+    }
+  });
+});

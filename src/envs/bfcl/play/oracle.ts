@@ -5,7 +5,11 @@
 // to finish the entry that way: this turn's (1 response with the calls if any are left, plus 1 closing answer)
 // plus, for every later turn, 2 (calls, then closing) or 1 (closing only, when its ground truth is empty).
 // The oracle does not see whether earlier calls already spoiled the state; that shows at the turn's check.
+// Within t turns left (budget-aware interface) the optimal move is the same at every t (a shortest path), and
+// the value is 1 when the rest of the entry fits in t steps: exact for an episode budget; for a per-user-turn
+// budget (which restarts at each user turn) it is a lower bound.
 import type { OracleAnswer } from "../../../core/env.js";
+import { shortestPathAnswer } from "../../shared/shortest-path-answer.js";
 import type { Call } from "../calls/call.js";
 import { formatCall, formatCalls } from "../calls/format.js";
 import { canonicalCall } from "./canonical.js";
@@ -35,9 +39,9 @@ function laterTurnSteps(state: BfclState): number {
   return steps;
 }
 
-export function bfclOracle(state: BfclState): OracleAnswer {
-  if (state.outcome !== null) return { optimal: [], remaining: state.outcome === "success" ? 0 : Infinity, value: state.outcome === "success" ? 1 : 0 };
+export function bfclOracle(state: BfclState, turnsLeft?: number): OracleAnswer {
+  if (state.outcome !== null) return shortestPathAnswer([], state.outcome === "success" ? 0 : Infinity, turnsLeft);
   const left = remainingTruthCalls(state);
   const optimal = left.length > 0 ? formatCalls(left) : END_TURN_ACTION;
-  return { optimal: [optimal], remaining: (left.length > 0 ? 2 : 1) + laterTurnSteps(state) };
+  return shortestPathAnswer([optimal], (left.length > 0 ? 2 : 1) + laterTurnSteps(state), turnsLeft);
 }

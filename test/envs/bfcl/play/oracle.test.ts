@@ -9,13 +9,16 @@ describe("bfclOracle", () => {
   it("counts remaining steps over later turns (2 with calls, 1 for empty ground truth)", () => {
     const { context, entry } = fakeContext();
     const { state } = startEpisode(context, entry("multi_turn_miss_param_0"));
-    expect(bfclOracle(state)).toEqual({ optimal: ["[add(amount=2)]"], remaining: 5 });
+    expect(bfclOracle(state)).toEqual({ optimal: ["[add(amount=2)]"], remaining: 5, value: 1 });
+    // Within t steps: the same move, worth 1 only when the rest of the entry fits.
+    expect(bfclOracle(state, 5)).toEqual({ optimal: ["[add(amount=2)]"], remaining: 5, value: 1 });
+    expect(bfclOracle(state, 4)).toEqual({ optimal: ["[add(amount=2)]"], remaining: 5, value: 0 });
     stepEpisode(context, state, toolCalls(["add", '{"amount": 2}']));
-    expect(bfclOracle(state)).toEqual({ optimal: ["[]"], remaining: 4 });
+    expect(bfclOracle(state)).toEqual({ optimal: ["[]"], remaining: 4, value: 1 });
     stepEpisode(context, state, ANSWER);
-    expect(bfclOracle(state)).toEqual({ optimal: ["[]"], remaining: 3 });
+    expect(bfclOracle(state)).toEqual({ optimal: ["[]"], remaining: 3, value: 1 });
     stepEpisode(context, state, ANSWER);
-    expect(bfclOracle(state)).toEqual({ optimal: ["[add(amount=3)]"], remaining: 2 });
+    expect(bfclOracle(state)).toEqual({ optimal: ["[add(amount=3)]"], remaining: 2, value: 1 });
   });
 
   it("matches the ground truth's calls in order, as a prefix of what the model ran this turn", () => {
