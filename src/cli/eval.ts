@@ -38,7 +38,7 @@ export const evalCommand = defineCommand({
   schema,
   examples: [
     "budgetrl eval --env sokoban --policy noisy-oracle:0.3 --tasks 200 --samples 16 --k 1,2,4,8,16 --budget 25%,50%,75%,100% --budget-mode announced --seed 1 --db runs.db",
-    "budgetrl eval --env frozenlake --env-opt slippery=true --policy oracle --budget 50%,100% --budget-mode hidden --protocol single",
+    "budgetrl eval --env frozenlake --env-opt slippery=true --policy oracle:unbounded --budget 50%,100% --budget-mode hidden --protocol single",
     "budgetrl eval --env bfcl --category base,miss_func,miss_param,long_context --policy replay --tasks 800 --budget 25%,100% --budget-scope user-turn",
     "budgetrl eval --resume --db runs.db",
   ],

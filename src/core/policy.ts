@@ -46,6 +46,9 @@ export interface Act {
 
 export interface Policy {
   readonly name: string;
+  /** The policy plays by the turns left even when the budget is hidden from the conversation (budget-aware
+   * privileged policies such as the oracle): one run at the largest budget then says nothing about smaller ones. */
+  readonly knowsBudget?: boolean;
   act(conversation: readonly Message[], context: PolicyContext): Promise<Act>;
 }
 

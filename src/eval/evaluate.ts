@@ -3,6 +3,7 @@
 // With a store (`db`), every episode is written as it finishes, and an interrupted run continues with
 // `resume` exactly where it stopped: only missing episodes run, with the seeds they would have had.
 import type { AnyEnv } from "../core/env.js";
+import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import { runEpisodes, plannedCount } from "../agent/run-episodes.js";
@@ -85,10 +86,21 @@ interface Prepared {
   readonly tasks: readonly unknown[];
 }
 
+/** Protocol "single" reads smaller budgets off one run at the largest: wrong for a policy that plays by the turns left. */
+function refuseSingleForBudgetAware(config: Readonly<EvalConfig>, policy: Policy): void {
+  if (config.protocol !== "single" || policy.knowsBudget !== true) return;
+  throw new ConfigError(
+    "protocol",
+    `policy ${policy.name} plays by the turns left even when the budget is hidden, so one run at the largest T does not show how it plays at smaller ones`,
+    "use --protocol separate, or a policy that ignores the budget (e.g. oracle:unbounded)",
+  );
+}
+
 async function prepareNew(options: EvaluateOptions, store: Store | undefined, now: Date): Promise<Prepared> {
   const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
   const policy = await policyOf(options.policy);
   const config = configFrom(options, env, typeof options.policy === "string" ? options.policy : policy.name);
+  refuseSingleForBudgetAware(config, policy);
   const tasks = Array.isArray(options.tasks) ? options.tasks : resolveTasks(env, config);
   const run = options.run ?? runName(env.name, now, store);
   if (store !== undefined) {

@@ -78,10 +78,12 @@ describe("evaluate", () => {
   });
 
   it("protocol single reads every T from one hidden run at the largest T", async () => {
-    const separate = await evaluate({ ...base, budgetMode: "hidden", policy: "oracle", samples: 2, ks: [1] });
-    const single = await evaluate({ ...base, budgetMode: "hidden", policy: "oracle", samples: 2, ks: [1], protocol: "single" });
+    const separate = await evaluate({ ...base, budgetMode: "hidden", policy: "oracle:unbounded", samples: 2, ks: [1] });
+    const single = await evaluate({ ...base, budgetMode: "hidden", policy: "oracle:unbounded", samples: 2, ks: [1], protocol: "single" });
     expect(single.episodes).toHaveLength(6 * 2);
     expect(single.table.cells).toEqual(separate.table.cells);
+    // A policy that plays by the turns left, even hidden ones, cannot be read off the largest budget.
+    await expect(evaluate({ ...base, budgetMode: "hidden", policy: "noisy-oracle:0.2", samples: 2, ks: [1], protocol: "single" })).rejects.toThrow(/plays by the turns left[\s\S]*HINT: use --protocol separate/);
   });
 
   it("refuses bad configs before any work, naming the field", async () => {

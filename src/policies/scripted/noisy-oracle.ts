@@ -9,6 +9,7 @@ export function noisyOraclePolicy(epsilon: number): Policy {
   if (!(epsilon >= 0 && epsilon <= 1)) throw new ConfigError("policy", `noisy-oracle epsilon must be in [0, 1], got ${epsilon}`);
   return {
     name: `noisy-oracle:${epsilon}`,
+    knowsBudget: true,
     act: async (_conversation, context) => {
       let action: string;
       if (context.rng.next() < epsilon) {

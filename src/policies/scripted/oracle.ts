@@ -31,6 +31,7 @@ export function oracleAction(context: PolicyContext, horizon: OracleHorizon = "t
 export function oraclePolicy(horizon: OracleHorizon = "turns-left"): Policy {
   return {
     name: horizon === "unbounded" ? "oracle:unbounded" : "oracle",
+    knowsBudget: horizon === "turns-left",
     act: async (_conversation, context) => ({ message: context.privileged.toMessage(oracleAction(context, horizon)) }),
   };
 }
