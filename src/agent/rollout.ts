@@ -15,11 +15,12 @@
 // progress recorded within the turns left after each step (and at reset, within the whole budget).
 import type { Budget } from "../core/budget.js";
 import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
-import type { Episode, Turn } from "../core/episode.js";
+import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
 import type { Act, Policy, PolicyContext, PrivilegedView } from "../core/policy.js";
 import { createRng, deriveSeed } from "../core/rng.js";
 import { budgetNote } from "./budget-text.js";
+import { playedAction, type Intervention, type InterventionView } from "./interventions.js";
 
 export interface EpisodeSpec<TTask> {
   readonly run: string;
@@ -38,6 +39,8 @@ export interface RolloutOptions {
   readonly annotate?: boolean;
   /** Keep behaviour tokens and log-probs on turns (RL needs them; the store drops them). */
   readonly keepTokens?: boolean;
+  /** Play some actions in the policy's place (teacher-forced or perturbation runs; default none). */
+  readonly intervention?: Intervention;
   readonly signal?: AbortSignal;
 }
 
@@ -89,8 +92,16 @@ function stopAfterStep(result: StepResult<unknown>, budget: Budget, turn: number
   return { stopLimit: null, truncated: false };
 }
 
-/** The recorded turn: what the policy saw and said, what the env made of it, and the oracle's view before it. */
-function turnRecord(turn: number, pending: readonly Message[], act: Act, result: StepResult<unknown>, progress: number, stateKey: string, truncated: boolean, before: OracleAnswer | undefined, keepTokens: boolean): Turn {
+/** What an intervention sees of the current state: the oracle within the turns left, the moves, the parser. */
+function interventionView<TState>(env: Env<unknown, TState>, state: TState, turnsLeft: number, privileged: PrivilegedView): InterventionView {
+  const parse = env.parseAction;
+  if (parse === undefined) throw new Error(`env ${env.name} cannot parse a reply without playing it (no parseAction): interventions need it`);
+  return { optimal: () => env.oracle(state, turnsLeft).optimal, validActions: () => env.validActions(state), toMessage: privileged.toMessage, parse: (reply) => parse(state, reply) };
+}
+
+/** The recorded turn: what the policy saw and said (or what was played in its place, with the reply in `forced`),
+ * what the env made of it, and the oracle's view before it. */
+function turnRecord(turn: number, pending: readonly Message[], act: Act & { readonly forced?: ForcedAction }, result: StepResult<unknown>, progress: number, stateKey: string, truncated: boolean, before: OracleAnswer | undefined, keepTokens: boolean): Turn {
   const parsed = result.info.parsedAction;
   return {
     index: turn,
@@ -107,6 +118,7 @@ function turnRecord(turn: number, pending: readonly Message[], act: Act, result:
     ...(before === undefined ? {} : { optimal: parsed !== null && before.optimal.includes(parsed), remainingBefore: before.remaining }),
     ...(before?.value === undefined ? {} : { valueBefore: before.value }),
     ...(result.info.details === undefined ? {} : { details: result.info.details }),
+    ...(act.forced === undefined ? {} : { forced: act.forced }),
     ...(keepTokens && act.tokens !== undefined ? { tokens: act.tokens, logprobs: act.logprobs ?? [] } : {}),
   };
 }
@@ -123,6 +135,8 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
   const conversation: Message[] = [...preamble, ...pending];
   const turns: Turn[] = [];
   const rng = createRng(deriveSeed(spec.seed, "policy"));
+  const intervention = options.intervention ?? { kind: "none" };
+  const interventionRng = createRng(deriveSeed(spec.seed, "intervention"));
   const privileged: PrivilegedView = {
     oracle: (horizon = "turns-left") => (horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeftOf(budget, now))),
     validActions: () => env.validActions(now.state),
@@ -146,7 +160,8 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
       break;
     }
     const stateKey = now.stateKey;
-    const result = env.step(now.state, act.message);
+    const played = intervention.kind === "none" ? { message: act.message } : playedAction(intervention, turn, act.message, interventionView(env, now.state, turnsLeftOf(budget, now), privileged), interventionRng);
+    const result = env.step(now.state, played.message);
     now.state = result.state;
     now.stateKey = result.info.stateKey;
     if (result.tools !== undefined) now.tools = result.tools;
@@ -162,8 +177,8 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
     stop = ending;
     if (ending.stopReason === "success") successTurn = turn;
     const progress = progressOf(env, now.state, turnsLeftOf(budget, now), result.info.progress);
-    turns.push(turnRecord(turn, pending, act, result, progress, stateKey, ending.truncated, before, options.keepTokens === true));
-    conversation.push(act.message);
+    turns.push(turnRecord(turn, pending, played.forced === undefined ? act : played, result, progress, stateKey, ending.truncated, before, options.keepTokens === true));
+    conversation.push(played.message);
     if (stop.stopReason !== undefined) break;
     pending = withBudgetNote(result.observation, budgetNote(budget, (budget.scope === "episode" ? turn : now.segmentTurns) + 1));
     for (const message of pending) conversation.push(message);

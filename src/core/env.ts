@@ -100,6 +100,9 @@ export interface Env<TTask = unknown, TState = unknown> {
    * (frozenlake: the success probability within the turns left). The rollout engine records it in place of
    * `info.progress`, which is the unlimited-horizon progress; envs without it have budget-free progress. */
   progressWithin?(state: TState, turnsLeft: number): number;
+  /** The canonical action a reply would play in this state, without playing it (null: it does not parse).
+   * Teacher-forced rollouts judge the policy's answer with it while the expert's action is played. */
+  parseAction?(state: TState, action: Message): string | null;
   /** Canonical texts of the actions available in a state (what a random policy chooses from). */
   validActions(state: TState): readonly string[];
   stateKey(state: TState): string;

@@ -5,6 +5,17 @@ import type { StopReason } from "./env.js";
 import type { Json } from "./json.js";
 import type { Message } from "./message.js";
 
+/** What an intervention played in the policy's place at a turn (teacher-forced or perturbation runs), and how
+ * the policy's own reply, asked for and set aside, compares with the oracle's optimal set. */
+export interface ForcedAction {
+  readonly by: "expert" | "perturbation";
+  readonly policyAction: Message;
+  /** The reply's canonical action, null when it did not parse. */
+  readonly policyParsed: string | null;
+  /** Whether it was in the optimal set within the turns left. */
+  readonly policyOptimal: boolean;
+}
+
 export interface Turn {
   /** 1-based turn index within the episode. */
   readonly index: number;
@@ -32,6 +43,8 @@ export interface Turn {
   readonly remainingBefore?: number;
   readonly valueBefore?: number;
   readonly details?: Json;
+  /** Set when the action played was not the policy's reply (`action` is what was played). */
+  readonly forced?: ForcedAction;
   /** Behaviour-policy tokens and log-probs (in-memory only; the store does not keep them). */
   readonly tokens?: readonly number[];
   readonly logprobs?: readonly number[];

@@ -8,6 +8,7 @@ import { BUDGET_MODES, BUDGET_SCOPES, largestBudget, type BudgetSpec } from "../
 import { budgetListField, encodeConfig, integerListField, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
+import { interventionField } from "../agent/interventions.js";
 
 export const PROTOCOLS = ["separate", "single"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -29,6 +30,7 @@ export const evalConfigSchema = z.object({
   seed: z.number().int().min(0).default(1).describe("run seed: tasks, samples and bootstrap derive from it"),
   bootstrap: z.number().int().min(0).max(100_000).default(1000).describe("bootstrap resamples for confidence intervals (0: none)"),
   annotate: z.boolean().default(true).describe("record the oracle's view of every state (step-quality analyses need it)"),
+  intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); perturb:J (a random non-optimal action at turn J, then the policy again)"),
 });
 
 export type EvalConfig = z.output<typeof evalConfigSchema>;

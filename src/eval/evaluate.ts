@@ -101,6 +101,7 @@ async function prepareNew(options: EvaluateOptions, store: Store | undefined, no
   const policy = await policyOf(options.policy);
   const config = configFrom(options, env, typeof options.policy === "string" ? options.policy : policy.name);
   refuseSingleForBudgetAware(config, policy);
+  if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
   const tasks = Array.isArray(options.tasks) ? options.tasks : resolveTasks(env, config);
   const run = options.run ?? runName(env.name, now, store);
   if (store !== undefined) {
@@ -155,7 +156,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
       scope: config.budgetScope,
       samples: config.samples,
       concurrency: options.concurrency ?? 1,
-      rollout: { annotate: config.annotate },
+      rollout: { annotate: config.annotate, intervention: config.intervention },
       skip: (key) => completed.has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
       onEpisode: (episode) => {
         writer?.write(episode);

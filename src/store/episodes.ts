@@ -1,7 +1,7 @@
 // Writing and reading episodes. The writer batches episodes into transactions (each episode with all its turns),
 // ignores an episode whose key is already stored, and flushes on demand, so a kill -9 loses only episodes that
 // were never committed, and those are recomputed identically on resume.
-import type { Episode } from "../core/episode.js";
+import type { Episode, ForcedAction } from "../core/episode.js";
 import type { Message } from "../core/message.js";
 import type { Json } from "../core/json.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
@@ -22,7 +22,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
   );
   const insertTurn = store.db.prepare(
     `INSERT INTO turns (run_id, task_index, budget_label, sample, turn_index, segment, observation, action, parsed_action, invalid, reward,
-       terminated, truncated, progress, state_key, optimal, remaining_before, value_before, details) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       terminated, truncated, progress, state_key, optimal, remaining_before, value_before, details, forced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const deleteEpisode = store.db.prepare("DELETE FROM episodes WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? AND stop_reason = 'error'");
   const deleteTurns = store.db.prepare("DELETE FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ?");
@@ -69,6 +69,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
           turn.remainingBefore === undefined || !Number.isFinite(turn.remainingBefore) ? null : turn.remainingBefore,
           turn.valueBefore ?? null,
           turn.details === undefined ? null : JSON.stringify(turn.details),
+          turn.forced === undefined ? null : JSON.stringify(turn.forced),
         );
       }
     }
@@ -147,6 +148,7 @@ export function* readEpisodes(store: Store, runId: string, env: string, taskIds:
         ...(turn["remaining_before"] === null ? {} : { remainingBefore: turn["remaining_before"] as number }),
         ...(turn["value_before"] === null || turn["value_before"] === undefined ? {} : { valueBefore: turn["value_before"] as number }),
         ...(turn["details"] === null ? {} : { details: JSON.parse(turn["details"] as string) as Json }),
+        ...(turn["forced"] === null || turn["forced"] === undefined ? {} : { forced: JSON.parse(turn["forced"] as string) as ForcedAction }),
       })),
       success: row["success"] === 1,
       stopReason: row["stop_reason"] as Episode["stopReason"],

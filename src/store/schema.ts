@@ -1,8 +1,9 @@
 // The run store's tables. An episode's identity is (run, task index, budget label, sample): the primary key, so
 // writes are idempotent and a resumed run never double-counts. Turns hang off their episode's key.
 // Turn annotations (optimal, remaining_before, value_before) are the oracle's view within the turns left.
-// value_before was added within schema version 1: stores made before it get the column on opening
-// (SCHEMA_MIGRATIONS), and readers treat it as absent where it is missing or NULL.
+// value_before and forced (JSON: what an intervention played in the policy's place) were added within schema
+// version 1: stores made before them get the columns on opening (SCHEMA_MIGRATIONS), and readers treat them as
+// absent where they are missing or NULL.
 export const SCHEMA_VERSION = 1;
 
 export const SCHEMA_SQL = `
@@ -64,6 +65,7 @@ CREATE TABLE IF NOT EXISTS turns (
   optimal INTEGER,
   remaining_before REAL,
   value_before REAL,
+  forced TEXT,
   details TEXT,
   PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
 ) WITHOUT ROWID;
@@ -76,4 +78,7 @@ CREATE TABLE IF NOT EXISTS train_steps (
 `;
 
 /** Columns added to version-1 tables after their first release: [table, column, SQL type]. */
-export const SCHEMA_MIGRATIONS: readonly (readonly [string, string, string])[] = [["turns", "value_before", "REAL"]];
+export const SCHEMA_MIGRATIONS: readonly (readonly [string, string, string])[] = [
+  ["turns", "value_before", "REAL"],
+  ["turns", "forced", "TEXT"],
+];

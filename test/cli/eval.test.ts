@@ -32,7 +32,7 @@ describe("budgetrl eval", () => {
     expect(fromCli.code).toBe(0);
     const library = await evaluate({ env: "sokoban", policy: "oracle", db: join(dir, "defaults-lib.db"), run: "defaults" });
     const printed = JSON.parse(fromCli.stdout) as { config: unknown };
-    expect(printed.config).toEqual({ env: "sokoban", envOptions: {}, policy: "oracle", tasks: 100, samples: 8, ks: [1], budgets: ["100%"], budgetMode: "announced", budgetScope: "episode", protocol: "separate", seed: 1, bootstrap: 1000, annotate: true });
+    expect(printed.config).toEqual({ env: "sokoban", envOptions: {}, policy: "oracle", tasks: 100, samples: 8, ks: [1], budgets: ["100%"], budgetMode: "announced", budgetScope: "episode", protocol: "separate", seed: 1, bootstrap: 1000, annotate: true, intervention: "none" });
     const exported = async (db: string): Promise<string> => {
       const out = join(dir, `${db}.jsonl`);
       expect((await cli("export", "defaults", "--db", join(dir, db), "--out", out)).code).toBe(0);

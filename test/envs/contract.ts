@@ -292,7 +292,11 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       const validTexts = [...new Set(pool.flatMap((waypoint) => env.validActions(restore(env, waypoint))))];
       const check = (index: number, reply: string, asAction: boolean): void => {
         const state = restore(env, pool[index]!);
-        const result = env.step(state, asAction ? actionReply(env, state, reply) : act(reply));
+        const message = asAction ? actionReply(env, state, reply) : act(reply);
+        // parseAction reads a reply as the step would, without playing it (teacher-forced rollouts judge with it).
+        const parsed = env.parseAction?.(state, message);
+        const result = env.step(state, message);
+        if (parsed !== undefined) expect(parsed).toBe(result.info.parsedAction);
         expectWellFormedStep(env, result, shape);
         if (listsActions && result.info.parsedAction !== null && !result.info.invalid) expect(validTexts).toContain(result.info.parsedAction);
       };

@@ -43,6 +43,7 @@ import { resolveDataDir } from "./load/bundled-data.js";
 import { loadBfclDataset, type BfclDataset } from "./load/dataset.js";
 import type { BfclEntry } from "./load/entries.js";
 import { canonicalCall, canonicalText, toolArguments } from "./play/canonical.js";
+import { decodeResponse } from "./play/decode.js";
 import { startEpisode, stepEpisode, type BfclState, type EpisodeStep } from "./play/inference-loop.js";
 import { bfclOracle, END_TURN_ACTION } from "./play/oracle.js";
 import { CLOSING_TEXT } from "./play/prompts.js";
@@ -89,6 +90,13 @@ function stepDetails(state: BfclState, step: EpisodeStep): Json | undefined {
 function parsedActionOf(state: BfclState, step: EpisodeStep): string | null {
   if (step.malformed) return null;
   return step.calls.length === 0 ? END_TURN_ACTION : canonicalText(step.calls, state.classes);
+}
+
+/** The canonical call list a response would make, without running it (null: it does not decode). */
+function parseResponse(context: BfclContext, state: BfclState, action: Message): string | null {
+  const decoded = decodeResponse(action, context.rules.mode);
+  if (decoded.kind === "none") return decoded.malformed ? null : END_TURN_ACTION;
+  return canonicalText(decoded.calls.map((item) => item.call), state.classes);
 }
 
 function info(state: BfclState, extra: Pick<StepInfo, "invalid" | "parsedAction"> & { details?: Json | undefined }): StepInfo {
@@ -167,6 +175,7 @@ export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classe
       };
       return step.tools === undefined ? result : { ...result, tools: step.tools };
     },
+    parseAction: (state, action) => parseResponse(context, state, action),
     oracle: (state, turnsLeft) => bfclOracle(state, turnsLeft),
     validActions: (state) => (state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION]),
     stateKey: stateKeyOf,

@@ -27,7 +27,7 @@ import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
-import { DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { parseEnvOptions } from "../shared/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
@@ -150,6 +150,7 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
       return { state, observation: [systemMessage(systemPrompt), userMessage(gridOf(state))], info: info(state, false, null) };
     },
     step: stepState,
+    parseAction: (_state, action) => directionOfReply(action),
     oracle: (state, turnsLeft): OracleAnswer => state.compiled.answers.answer(state.cell, turnsLeft),
     progressWithin: (state, turnsLeft) => state.compiled.answers.value(state.cell, turnsLeft),
     validActions: (state) => (state.compiled.lake.kind[state.cell] !== FROZEN ? NO_ACTIONS : DIRECTIONS),

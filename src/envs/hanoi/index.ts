@@ -67,9 +67,17 @@ function decode(json: Json): HanoiTask {
   return hanoiTask(record.disks, record.start, "task");
 }
 
+function moveOfReply(action: Message): readonly [number, number] | null {
+  return parseMove(typeof action.content === "string" ? action.content : "");
+}
+
+function parsedMove(move: readonly [number, number] | null): string | null {
+  return move === null ? null : moveText(move[0], move[1]);
+}
+
 function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
-  const move = parseMove(typeof action.content === "string" ? action.content : "");
-  const parsedAction = move === null ? null : moveText(move[0], move[1]);
+  const move = moveOfReply(action);
+  const parsedAction = parsedMove(move);
   const show = (target: HanoiState, line: string): Message[] => [userMessage(`${line}\n${renderPegs(target.pegs)}`)];
   if (isSolved(state.pegs)) {
     return { state, observation: show(state, "The puzzle is already solved."), reward: 0, terminated: true, info: info(state, move === null, parsedAction) };
@@ -108,6 +116,7 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
       return { state, observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))], info: info(state, false, null) };
     },
     step: stepState,
+    parseAction: (_state, action) => parsedMove(moveOfReply(action)),
     oracle(state, turnsLeft): OracleAnswer {
       return shortestPathAnswer(optimalMoves(state.pegs), distanceTo(state.pegs), turnsLeft);
     },

@@ -25,6 +25,12 @@ export function parseDirection(reply: string): number {
   return canonical === null ? -1 : (INDEX.get(canonical) ?? -1);
 }
 
+/** The canonical direction a reply message names, or null (the envs' parseAction). */
+export function directionOfReply(reply: { readonly content: string }): Direction | null {
+  const index = parseDirection(typeof reply.content === "string" ? reply.content : "");
+  return index < 0 ? null : DIRECTIONS[index]!;
+}
+
 /** Offset of each direction in a row-major flat grid of the given width. */
 export function flatOffsets(width: number): readonly number[] {
   return DIRECTIONS.map((_, index) => ROW_DELTA[index]! * width + COLUMN_DELTA[index]!);

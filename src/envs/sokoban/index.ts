@@ -28,7 +28,7 @@ import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
-import { DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { parseEnvOptions } from "../shared/options.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
 import { createTaskCache } from "../shared/task-cache.js";
@@ -156,6 +156,7 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
       return { state, observation, info: info(state, false, null) };
     },
     step: stepState,
+    parseAction: (_state, action) => directionOfReply(action),
     oracle(state, turnsLeft): OracleAnswer {
       const { oracle } = state.compiled;
       return shortestPathAnswer(oracle.optimal(state.node), oracle.distance(state.node), turnsLeft);
