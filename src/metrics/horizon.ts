@@ -6,11 +6,10 @@
 //              "<1", "1-1.5", "1.5-2", "2-3", "3-4", ">=4"; a 25% budget of a 4x reference is ratio 1 exactly)
 //   success(bin) = mean over the tasks in the bin of c_t / n_t (episode success within the budget)
 // By length: one curve per budget label (and "pooled"); by ratio: every budget together. Intervals: percentile
-// bootstrap over tasks (task-mean.ts), each cell seeded by (seed, cell).
+// bootstrap over tasks (task-mean.ts).
 // Edge cases: episodes whose task has no finite optimal length (not annotated, unsolvable) are counted in
 // `unknown` and left out; a bin without tasks is not listed.
 import type { HorizonCounts } from "../core/analysis-rows.js";
-import { deriveSeed } from "../core/rng.js";
 import { orderBudgetLabels } from "./budget-axis.js";
 import { addRatio, cellOf, ratioEstimate, ratiosPerTask, type Estimate, type IntervalOptions, type TaskRatios } from "./task-mean.js";
 
@@ -78,16 +77,15 @@ export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions =
     }
     addRatio(cellOf(byRatio, ratioBin(row.budgetTurns / row.optimalLength, edges)), row.taskIndex, row.c, row.n);
   }
-  const seeded = (...labels: (string | number)[]): IntervalOptions => ({ ...options, seed: deriveSeed(options.seed ?? 0, "horizon", ...labels) });
   const budgets = [...orderBudgetLabels([...byLength.keys()].filter((label) => label !== "pooled")), ...(byLength.has("pooled") ? ["pooled"] : [])];
   return {
     byLength: budgets.map((budget) => ({
       budget,
       bins: [...(byLength.get(budget) as Map<number, TaskRatios>).entries()]
         .sort((a, b) => a[0] - b[0])
-        .map(([low, cell]) => ({ label: lengthLabel(low), low, high: 2 * low, estimate: ratioEstimate(cell, seeded("length", budget, low)) })),
+        .map(([low, cell]) => ({ label: lengthLabel(low), low, high: 2 * low, estimate: ratioEstimate(cell, options) })),
     })),
-    byRatio: [...byRatio.entries()].sort((a, b) => a[0] - b[0]).map(([bin, cell]) => ({ ...ratioBounds(bin, edges), estimate: ratioEstimate(cell, seeded("ratio", bin)) })),
+    byRatio: [...byRatio.entries()].sort((a, b) => a[0] - b[0]).map(([bin, cell]) => ({ ...ratioBounds(bin, edges), estimate: ratioEstimate(cell, options) })),
     unknown,
   };
 }

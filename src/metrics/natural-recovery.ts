@@ -6,12 +6,11 @@
 //   recovery(any) = the same over every episode with an error (any j): the recovery rate
 //   clean         = success of the clean episodes (with a budget-aware oracle, ~1 by construction)
 //   errorRate     = mean over tasks of the share of episodes with an error
-// Intervals: percentile bootstrap over tasks (task-mean.ts), each cell seeded by (seed, budget, cell). "pooled"
+// Intervals: percentile bootstrap over tasks (task-mean.ts). "pooled"
 // repeats every cell over all budgets together.
 // Edge cases: a budget with no erring episode has NaN recovery; only annotated episodes count (the store leaves
 // out episodes without oracle annotations); policy errors never reach this function.
 import type { FirstErrorCounts } from "../core/analysis-rows.js";
-import { deriveSeed } from "../core/rng.js";
 import { orderBudgetLabels } from "./budget-axis.js";
 import { addRatio, cellOf, ratioEstimate, ratiosPerTask, type Estimate, type IntervalOptions, type TaskRatios } from "./task-mean.js";
 
@@ -48,13 +47,12 @@ function add(cells: Cells, row: FirstErrorCounts): void {
 }
 
 function summarise(budget: string, cells: Cells, options: IntervalOptions): RecoveryCells {
-  const seeded = (...labels: (string | number)[]): IntervalOptions => ({ ...options, seed: deriveSeed(options.seed ?? 0, "recovery", budget, ...labels) });
   return {
     budget,
-    clean: ratioEstimate(cells.clean, seeded("clean")),
-    anyError: ratioEstimate(cells.anyError, seeded("any")),
-    errorRate: ratioEstimate(cells.errorRate, seeded("rate")),
-    byFirstError: [...cells.byFirstError.entries()].sort((a, b) => a[0] - b[0]).map(([turn, cell]) => ({ turn, estimate: ratioEstimate(cell, seeded("turn", turn)) })),
+    clean: ratioEstimate(cells.clean, options),
+    anyError: ratioEstimate(cells.anyError, options),
+    errorRate: ratioEstimate(cells.errorRate, options),
+    byFirstError: [...cells.byFirstError.entries()].sort((a, b) => a[0] - b[0]).map(([turn, cell]) => ({ turn, estimate: ratioEstimate(cell, options) })),
   };
 }
 

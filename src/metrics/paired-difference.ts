@@ -7,8 +7,7 @@
 // separately computed intervals overlap: overlapping intervals can hide a consistent per-task gain.
 // `sharedSeeds` is for the caller to state whether the two runs also shared sampling seeds.
 // Edge cases: no shared task gives NaN estimates (shared = 0); tasks only one side has are counted, not used.
-import { bootstrapIndices } from "./bootstrap.js";
-import { meanWithInterval, type Estimate, type IntervalOptions } from "./task-mean.js";
+import { meanWithInterval, taskResamples, type Estimate, type IntervalOptions } from "./task-mean.js";
 
 export interface PairedDifference {
   readonly a: Estimate;
@@ -25,7 +24,7 @@ export function pairedDifference(a: ReadonlyMap<number, number>, b: ReadonlyMap<
   const valuesA = Float64Array.from(shared, (task) => a.get(task) as number);
   const valuesB = Float64Array.from(shared, (task) => b.get(task) as number);
   const differences = valuesA.map((value, i) => value - (valuesB[i] as number));
-  const indices = bootstrapIndices(shared.length, shared.length === 0 ? 0 : (options.bootstrap ?? 1000), options.seed ?? 0);
+  const indices = taskResamples(shared.length, options.bootstrap ?? 1000, options.seed ?? 0);
   return {
     a: meanWithInterval(valuesA, indices, shared.length, options.level),
     b: meanWithInterval(valuesB, indices, shared.length, options.level),

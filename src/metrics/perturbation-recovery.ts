@@ -11,10 +11,8 @@
 // status: no control episode, seeds differ (the runs were not made with the same seed), or turn j not reached.
 // Edge cases: no usable pair gives NaN estimates; a negative drop means the perturbation hurt.
 import type { EpisodeOutcome } from "../core/analysis-rows.js";
-import { deriveSeed } from "../core/rng.js";
 import { orderBudgetLabels } from "./budget-axis.js";
-import { bootstrapIndices } from "./bootstrap.js";
-import { meanWithInterval, orderedValues, type Estimate, type IntervalOptions } from "./task-mean.js";
+import { meanWithInterval, orderedValues, taskResamples, type Estimate, type IntervalOptions } from "./task-mean.js";
 
 export interface PerturbationPair {
   /** The turn at which the perturbed episode was forced off the optimal set (1-based). */
@@ -96,7 +94,7 @@ export function perturbationRecovery(pairs: Iterable<PerturbationPair>, options:
 function summariseCell(perturbTurn: number, budget: string, tasks: Map<number, Sums>, options: IntervalOptions): PerturbationCell {
   const per = (pick: (sums: Sums) => number): Float64Array => orderedValues(new Map([...tasks].map(([task, sums]) => [task, pick(sums) / sums.pairs])));
   const pairs = [...tasks.values()].reduce((sum, sums) => sum + sums.pairs, 0);
-  const indices = bootstrapIndices(tasks.size, tasks.size === 0 ? 0 : (options.bootstrap ?? 1000), deriveSeed(options.seed ?? 0, "perturbation", perturbTurn, budget));
+  const indices = taskResamples(tasks.size, options.bootstrap ?? 1000, options.seed ?? 0);
   return {
     perturbTurn,
     budget,

@@ -7,9 +7,8 @@
 // is the same, the caller keeps the two apart. An unparseable or invalid reply counts as non-optimal (the store
 // records optimal = false for it). Turns without an oracle annotation never reach this function.
 // Edge cases: no annotated turn gives NaN estimates (tasks = 0); a task seen at one turn index only counts in
-// that cell; every cell resamples its own tasks, seeded by (seed, cell), so cells are reproducible one by one.
+// that cell.
 import type { StepCounts } from "../core/analysis-rows.js";
-import { deriveSeed } from "../core/rng.js";
 import { orderBudgetLabels } from "./budget-axis.js";
 import { addRatio, cellOf, ratioEstimate, ratiosPerTask, type Estimate, type IntervalOptions, type TaskRatios } from "./task-mean.js";
 
@@ -18,10 +17,6 @@ export interface StepQuality {
   readonly byTurn: readonly { readonly turn: number; readonly estimate: Estimate }[];
   readonly byTurnsLeft: readonly { readonly turnsLeft: number; readonly estimate: Estimate }[];
   readonly byBudget: readonly { readonly budget: string; readonly estimate: Estimate }[];
-}
-
-function seeded(options: IntervalOptions, ...labels: (string | number)[]): IntervalOptions {
-  return { ...options, seed: deriveSeed(options.seed ?? 0, "step-quality", ...labels) };
 }
 
 export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions = {}): StepQuality {
@@ -35,12 +30,12 @@ export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions
     addRatio(cellOf(byTurnsLeft, row.turnsLeft), row.taskIndex, row.optimal, row.total);
     addRatio(cellOf(byBudget, row.budget), row.taskIndex, row.optimal, row.total);
   }
-  const numeric = <Key extends number>(cells: Map<Key, TaskRatios>, label: string) => [...cells.entries()].sort((a, b) => a[0] - b[0]).map(([key, cell]) => [key, ratioEstimate(cell, seeded(options, label, key))] as const);
+  const numeric = <Key extends number>(cells: Map<Key, TaskRatios>) => [...cells.entries()].sort((a, b) => a[0] - b[0]).map(([key, cell]) => [key, ratioEstimate(cell, options)] as const);
   return {
-    overall: ratioEstimate(overall, seeded(options, "overall")),
-    byTurn: numeric(byTurn, "turn").map(([turn, estimate]) => ({ turn, estimate })),
-    byTurnsLeft: numeric(byTurnsLeft, "left").map(([turnsLeft, estimate]) => ({ turnsLeft, estimate })),
-    byBudget: orderBudgetLabels(byBudget.keys()).map((budget) => ({ budget, estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, seeded(options, "budget", budget)) })),
+    overall: ratioEstimate(overall, options),
+    byTurn: numeric(byTurn).map(([turn, estimate]) => ({ turn, estimate })),
+    byTurnsLeft: numeric(byTurnsLeft).map(([turnsLeft, estimate]) => ({ turnsLeft, estimate })),
+    byBudget: orderBudgetLabels(byBudget.keys()).map((budget) => ({ budget, estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options) })),
   };
 }
 

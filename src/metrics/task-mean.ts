@@ -3,9 +3,12 @@
 //   interval = the (1-level)/2 and (1+level)/2 quantiles of that mean over B resamples of S with replacement
 // S holds the tasks that have a value: a task with no observation in a cell is left out, never counted as 0.
 // Every task weighs the same whatever its number of observations, as in Pass@(K,T). Tasks are ordered by
-// index before resampling and the resamples are seeded, so the same input gives the same interval.
+// index before resampling and the resamples are seeded by (seed, number of tasks), so the same input gives the
+// same interval, and cells of one analysis with as many tasks share their resamples (as the cells of a
+// Pass@(K,T) table do), which keeps a report with thousands of cells fast.
 // Edge cases: no task gives NaN for the value and the interval; one task collapses the interval to the value;
 // B = 0 gives NaN bounds.
+import { deriveSeed } from "../core/rng.js";
 import { bootstrapIndices, bootstrapInterval } from "./bootstrap.js";
 
 /** A mean over tasks with its interval: `tasks` tasks behind it, `n` observations (episodes or turns). */
@@ -42,11 +45,24 @@ export function meanWithInterval(values: Float64Array, indices: Int32Array, n: n
   return { value: sum / values.length, low: interval.low, high: interval.high, tasks: values.length, n };
 }
 
+const recentResamples = new Map<string, Int32Array>();
+
+/** B resamples of `tasks` task positions, seeded by (seed, tasks); the last few are kept for reuse. */
+export function taskResamples(tasks: number, resamples: number, seed: number): Int32Array {
+  const key = `${tasks}:${resamples}:${seed}`;
+  let indices = recentResamples.get(key);
+  if (indices === undefined) {
+    if (recentResamples.size >= 64) recentResamples.delete(recentResamples.keys().next().value as string);
+    indices = bootstrapIndices(tasks, tasks === 0 ? 0 : resamples, deriveSeed(seed, "tasks", tasks));
+    recentResamples.set(key, indices);
+  }
+  return indices;
+}
+
 /** Mean over tasks of `perTask` (task -> value), `n` observations behind it. */
 export function taskMean(perTask: ReadonlyMap<number, number>, n: number, options: IntervalOptions = {}): Estimate {
   const values = orderedValues(perTask);
-  const indices = bootstrapIndices(values.length, values.length === 0 ? 0 : (options.bootstrap ?? 1000), options.seed ?? 0);
-  return meanWithInterval(values, indices, n, options.level);
+  return meanWithInterval(values, taskResamples(values.length, options.bootstrap ?? 1000, options.seed ?? 0), n, options.level);
 }
 
 /** Hits and trials per task of one cell; a task's value is its ratio hits / trials over everything added. */
