@@ -146,3 +146,54 @@ export function* perturbationPairRows(store: Store, perturbedRun: string, contro
     yield { perturbed, control: controlSeed === null ? null : outcome([task, label, sample, controlSeed, controlSuccess as number, controlTurns as number]) };
   }
 }
+
+export interface ExampleTurn {
+  readonly turn: number;
+  /** The policy's reply as written (tool calls as `name(arguments)` lines after the text). */
+  readonly reply: string;
+  readonly parsedAction: string | null;
+  readonly invalid: boolean;
+  readonly optimal: boolean | null;
+}
+
+export interface ExampleEpisode {
+  readonly taskIndex: number;
+  readonly taskId: string;
+  readonly budget: string;
+  readonly budgetTurns: number;
+  readonly sample: number;
+  readonly success: boolean;
+  readonly stopReason: string;
+  readonly turns: readonly ExampleTurn[];
+}
+
+function replyText(action: string): string {
+  const message = JSON.parse(action) as { content?: unknown; toolCalls?: { name?: unknown; arguments?: unknown }[] };
+  const text = typeof message.content === "string" ? message.content : "";
+  const calls = (message.toolCalls ?? []).map((call) => `${String(call.name)}(${String(call.arguments)})`);
+  return [text, ...calls].filter((part) => part !== "").join("\n");
+}
+
+/** The first finished episode (in key order) under a budget with the given outcome, with its replies. */
+export function exampleEpisode(store: Store, runId: string, budgetLabel: string, success: boolean): ExampleEpisode | null {
+  const row = store.db
+    .prepare(
+      `SELECT e.task_index, k.task_id, e.budget_label, e.budget_turns, e.sample, e.success, e.stop_reason FROM episodes e JOIN tasks k ON k.run_id = e.run_id AND k.task_index = e.task_index
+       WHERE e.run_id = ? AND e.budget_label = ? AND e.success = ? AND e.stop_reason != 'error' ORDER BY e.task_index, e.sample LIMIT 1`,
+    )
+    .raw()
+    .get(runId, budgetLabel, success ? 1 : 0) as [number, string, string, number, number, number, string] | undefined;
+  if (row === undefined) return null;
+  const [taskIndex, taskId, budget, budgetTurns, sample, won, stopReason] = row;
+  const turns = store.db.prepare("SELECT turn_index, action, parsed_action, invalid, optimal FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index").raw().all(runId, taskIndex, budget, sample) as [number, string, string | null, number, number | null][];
+  return {
+    taskIndex,
+    taskId,
+    budget,
+    budgetTurns,
+    sample,
+    success: won === 1,
+    stopReason,
+    turns: turns.map(([turn, action, parsedAction, invalid, optimal]) => ({ turn, reply: replyText(action), parsedAction, invalid: invalid === 1, optimal: optimal === null ? null : optimal === 1 })),
+  };
+}
