@@ -2,11 +2,11 @@
 // per (model, budget mode), and for every budget T two columns, Pass@(1,T) and Pass@(K,T), read from each
 // model's Pass@(K,T) table (pass-at-kt.ts) without recomputing anything:
 //   row(model, mode)[T] = { pass1: cell(K = 1, T), passK: cell(K, T) }
-// Budgets: the labels of any table, in axis order (25%, 50%, 75%, 100%). K: the largest K that every table
-// holds (K > 1), unless given. Modes side by side (announced, remaining, hidden) answer "does the gain survive
+// Budgets: the labels of any table, in axis order (25%, 50%, 75%, 100%). K: the K > 1 that the most tables
+// hold (the larger on a tie), unless given. Modes side by side (announced, remaining, hidden) answer "does the gain survive
 // when the agent is not told its budget?".
-// Edge cases: a table without the budget or K gives null in that column; no K > 1 common to every table gives
-// k = null and only Pass@1 columns; rows keep the order of the entries.
+// Edge cases: a table without the budget or K gives null in that column; no table with a K > 1 gives k = null
+// and only Pass@1 columns; rows keep the order of the entries.
 import type { PassAtKTTable, PassCell } from "./pass-at-kt.js";
 import { orderBudgetLabels } from "./budget-axis.js";
 
@@ -39,11 +39,13 @@ function cellAt(table: PassAtKTTable, k: number, budget: string): PassCell | nul
   return cell === undefined || cell.tasks === 0 ? null : cell;
 }
 
-/** The largest K > 1 present in every table, or null. */
+/** The K > 1 held by the most tables (the larger on a tie), or null when no table has one. */
 export function commonK(tables: readonly PassAtKTTable[]): number | null {
-  if (tables.length === 0) return null;
-  const shared = (tables[0] as PassAtKTTable).ks.filter((k) => k > 1 && tables.every((table) => table.ks.includes(k)));
-  return shared.length === 0 ? null : Math.max(...shared);
+  const counts = new Map<number, number>();
+  for (const table of tables) for (const k of table.ks) if (k > 1) counts.set(k, (counts.get(k) ?? 0) + 1);
+  let best: number | null = null;
+  for (const [k, count] of counts) if (best === null || count > (counts.get(best) as number) || (count === counts.get(best) && k > best)) best = k;
+  return best;
 }
 
 export function budgetTable(entries: readonly BudgetTableEntry[], options: { readonly budgets?: readonly string[]; readonly k?: number } = {}): BudgetTable {

@@ -37,9 +37,12 @@ describe("budgetTable", () => {
     expect(table.rows[1]?.passK[0]?.value).toBeCloseTo(passAtK(8, 2, 4) / 2, 12);
   });
 
-  it("picks the largest K every table holds, and leaves missing cells empty", () => {
+  it("picks the K most tables hold, and leaves missing cells empty", () => {
     expect(commonK([base, trained])).toBe(4);
-    expect(commonK([passAtKT(counts(1, 1), { ks: [1], budgets, bootstrap: 0 }), base])).toBeNull();
+    const only1 = passAtKT(counts(1, 1), { ks: [1], budgets, bootstrap: 0 });
+    expect(commonK([only1, base])).toBe(8);
+    expect(commonK([only1])).toBeNull();
+    expect(budgetTable([{ model: "x", mode: "announced", table: only1 }, { model: "y", mode: "announced", table: trained }]).rows[0]?.passK).toEqual([null, null]);
     const partial = budgetTable([{ model: "base", mode: "announced", table: base }], { budgets: ["25%", "50%"], k: 8 });
     expect(partial.rows[0]?.pass1[1]).toBeNull();
     expect(partial.rows[0]?.passK[0]?.value).toBeCloseTo(passAtK(8, 1, 8) / 2, 12);
