@@ -7,7 +7,7 @@
 // separately computed intervals overlap: overlapping intervals can hide a consistent per-task gain.
 // `sharedSeeds` is for the caller to state whether the two runs also shared sampling seeds.
 // Edge cases: no shared task gives NaN estimates (shared = 0); tasks only one side has are counted, not used.
-import { meanWithInterval, taskResamples, type Estimate, type IntervalOptions } from "./task-mean.js";
+import { estimateFrom, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
 
 export interface PairedDifference {
   readonly a: Estimate;
@@ -24,11 +24,11 @@ export function pairedDifference(a: ReadonlyMap<number, number>, b: ReadonlyMap<
   const valuesA = Float64Array.from(shared, (task) => a.get(task) as number);
   const valuesB = Float64Array.from(shared, (task) => b.get(task) as number);
   const differences = valuesA.map((value, i) => value - (valuesB[i] as number));
-  const indices = taskResamples(shared.length, options.bootstrap ?? 1000, options.seed ?? 0);
+  const [meansA, meansB, meansDifference] = resampledMeans([valuesA, valuesB, differences], options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array, Float64Array, Float64Array];
   return {
-    a: meanWithInterval(valuesA, indices, shared.length, options.level),
-    b: meanWithInterval(valuesB, indices, shared.length, options.level),
-    difference: meanWithInterval(differences, indices, shared.length, options.level),
+    a: estimateFrom(valuesA, meansA, shared.length, options.level),
+    b: estimateFrom(valuesB, meansB, shared.length, options.level),
+    difference: estimateFrom(differences, meansDifference, shared.length, options.level),
     shared: shared.length,
     onlyA: a.size - shared.length,
     onlyB: b.size - shared.length,

@@ -12,7 +12,7 @@
 // Edge cases: no usable pair gives NaN estimates; a negative drop means the perturbation hurt.
 import type { EpisodeOutcome } from "../core/analysis-rows.js";
 import { orderBudgetLabels } from "./budget-axis.js";
-import { meanWithInterval, orderedValues, taskResamples, type Estimate, type IntervalOptions } from "./task-mean.js";
+import { estimateFrom, orderedValues, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
 
 export interface PerturbationPair {
   /** The turn at which the perturbed episode was forced off the optimal set (1-based). */
@@ -94,13 +94,14 @@ export function perturbationRecovery(pairs: Iterable<PerturbationPair>, options:
 function summariseCell(perturbTurn: number, budget: string, tasks: Map<number, Sums>, options: IntervalOptions): PerturbationCell {
   const per = (pick: (sums: Sums) => number): Float64Array => orderedValues(new Map([...tasks].map(([task, sums]) => [task, pick(sums) / sums.pairs])));
   const pairs = [...tasks.values()].reduce((sum, sums) => sum + sums.pairs, 0);
-  const indices = taskResamples(tasks.size, options.bootstrap ?? 1000, options.seed ?? 0);
+  const series = [per((sums) => sums.perturbed), per((sums) => sums.control), per((sums) => sums.perturbed - sums.control)] as const;
+  const [perturbed, control, difference] = resampledMeans(series, options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array, Float64Array, Float64Array];
   return {
     perturbTurn,
     budget,
-    perturbed: meanWithInterval(per((sums) => sums.perturbed), indices, pairs, options.level),
-    control: meanWithInterval(per((sums) => sums.control), indices, pairs, options.level),
-    difference: meanWithInterval(per((sums) => sums.perturbed - sums.control), indices, pairs, options.level),
+    perturbed: estimateFrom(series[0], perturbed, pairs, options.level),
+    control: estimateFrom(series[1], control, pairs, options.level),
+    difference: estimateFrom(series[2], difference, pairs, options.level),
     pairs,
   };
 }

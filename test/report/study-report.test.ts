@@ -29,6 +29,15 @@ const HOSTILE = `</script><img src=x onerror="document.title='pwned'"><script>do
 const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));
 const CHROMIUM = process.env["BUDGETRL_CHROMIUM"] ?? "/usr/bin/chromium";
 
+interface PageState {
+  readonly charts: string | null;
+  readonly title: string;
+  readonly images: number;
+  readonly scripts: number;
+  readonly containers: readonly { readonly id: string; readonly rendered: string | null; readonly drawn: boolean }[];
+  readonly text: string;
+}
+
 let models: Map<string, string[]>;
 let report: StudyReport;
 
@@ -149,15 +158,16 @@ describe("the HTML report in headless chromium", () => {
         if (!request.url().startsWith("file:")) problems.push(`request: ${request.url()}`);
       });
       await tab.goto(`file://${file}`);
-      await tab.waitForFunction(() => document.body.getAttribute("data-charts") !== null, undefined, { timeout: 60_000 });
-      const state = await tab.evaluate(() => ({
+      // Page-side code as text: the tests compile without the DOM's types.
+      await tab.waitForFunction('document.body.getAttribute("data-charts") !== null', undefined, { timeout: 60_000 });
+      const state = (await tab.evaluate(`({
         charts: document.body.getAttribute("data-charts"),
         title: document.title,
         images: document.querySelectorAll("img").length,
         scripts: document.querySelectorAll("script").length,
         containers: [...document.querySelectorAll(".chart")].map((element) => ({ id: element.id, rendered: element.getAttribute("data-rendered"), drawn: element.querySelector("svg, canvas") !== null })),
         text: document.body.innerText,
-      }));
+      })`)) as PageState;
       mkdirSync(outputDir, { recursive: true });
       await tab.screenshot({ path: join(outputDir, "report.png"), fullPage: true });
       expect(problems).toEqual([]);
