@@ -72,118 +72,170 @@ function summaryOf(verdict: Verdict, scopes: readonly Scope[]): string {
   return `${verdict === "inconclusive" && parts.length > 1 ? "Mixed: " : ""}${parts.join("; ")}.`;
 }
 
-export function studyFindings(inputs: FindingInputs, options: IntervalOptions = {}): StudyFinding[] {
+/** What every finding uses: the inputs, the models by role, and paired comparisons. */
+interface FindingContext {
+  readonly inputs: FindingInputs;
+  readonly base: string | undefined;
+  readonly grpo: string | undefined;
+  readonly process: string | undefined;
+  readonly budgetmix: string | undefined;
+  compare(metric: string, a: string, b: string, scope: string, mode: string, valuesA: ReadonlyMap<number, number>, valuesB: ReadonlyMap<number, number>): StudyComparison;
+}
+
+function contextOf(inputs: FindingInputs, options: IntervalOptions): FindingContext {
   const byRole = (role: ModelRole): string | undefined => inputs.models.find((model) => model.role === role)?.name;
-  const compare = (metric: string, a: string, b: string, scope: string, mode: string, valuesA: ReadonlyMap<number, number>, valuesB: ReadonlyMap<number, number>): StudyComparison => {
-    const result = pairedDifference(valuesA, valuesB, { ...options, seed: deriveSeed(options.seed ?? 0, "finding", metric, a, b, scope, mode) });
-    return { metric, a, b, scope, mode, meanA: jsonEstimate(result.a), meanB: jsonEstimate(result.b), difference: jsonEstimate(result.difference), direction: differenceDirection(result.difference) };
+  return {
+    inputs,
+    base: byRole("base"),
+    grpo: byRole("grpo"),
+    process: byRole("process"),
+    budgetmix: byRole("budgetmix"),
+    compare: (metric, a, b, scope, mode, valuesA, valuesB) => {
+      const result = pairedDifference(valuesA, valuesB, { ...options, seed: deriveSeed(options.seed ?? 0, "finding", metric, a, b, scope, mode) });
+      return { metric, a, b, scope, mode, meanA: jsonEstimate(result.a), meanB: jsonEstimate(result.b), difference: jsonEstimate(result.difference), direction: differenceDirection(result.difference) };
+    },
   };
-  const sharedBudgets = (a: string, b: string, scope: PassScope, mode: string): string[] => {
-    const other = new Set(inputs.budgets(b, scope, mode));
-    return inputs.budgets(a, scope, mode).filter((label) => other.has(label));
-  };
-  const base = byRole("base");
-  const grpo = byRole("grpo");
-  const process = byRole("process");
-  const budgetmix = byRole("budgetmix");
-  const missing = (...needs: [string, string | undefined][]): string | null => {
-    const absent = needs.filter(([, name]) => name === undefined).map(([role]) => role);
-    return absent.length === 0 ? null : `Needs a model with role ${absent.join(" and a model with role ")} (--role NAME=ROLE, or a name such as "GRPO-Full", "BudgetMix", "base", "turn-level"); present: ${inputs.models.map((model) => `${model.name} (${model.role})`).join(", ") || "none"}.`;
-  };
+}
 
-  const finding = (id: StudyFinding["id"], title: string, claim: string, absent: string | null, scopes: () => Scope[]): StudyFinding => {
-    if (absent !== null) return { id, title, claim, verdict: "no data", summary: absent, scopes: [] };
-    const list = scopes();
-    const verdict = combine(list);
-    return { id, title, claim, verdict, summary: summaryOf(verdict, list), scopes: list };
-  };
+function missing(context: FindingContext, ...needs: [string, string | undefined][]): string | null {
+  const absent = needs.filter(([, name]) => name === undefined).map(([role]) => role);
+  if (absent.length === 0) return null;
+  const present = context.inputs.models.map((model) => `${model.name} (${model.role})`).join(", ") || "none";
+  return `Needs a model with role ${absent.join(" and a model with role ")} (--role NAME=ROLE, or a name such as "GRPO-Full", "BudgetMix", "base", "turn-level"); present: ${present}.`;
+}
 
-  const scopeName = (scope: PassScope): string => ("variant" in scope ? scope.variant : scope.env);
-  const passAt = (a: string, b: string, scope: PassScope, mode: string, budget: string): StudyComparison => compare(`Pass@(1,${budget})`, a, b, scopeName(scope), mode, inputs.pass(a, scope, mode, budget), inputs.pass(b, scope, mode, budget));
+function finding(id: StudyFinding["id"], title: string, claim: string, absent: string | null, scopes: () => Scope[]): StudyFinding {
+  if (absent !== null) return { id, title, claim, verdict: "no data", summary: absent, scopes: [] };
+  const list = scopes();
+  const verdict = combine(list);
+  return { id, title, claim, verdict, summary: summaryOf(verdict, list), scopes: list };
+}
 
-  const rlBudgets = finding("rl-budgets", "Trajectory-level RL helps with generous budgets, not tight ones", "GRPO-Full raises Pass@1 over the base model when the budget is generous, but not when it is tight.", missing(["base", base], ["grpo", grpo]), () =>
-    inputs.variants.map(({ variant }) => {
-      const budgets = sharedBudgets(grpo as string, base as string, { variant }, "announced");
+const scopeName = (scope: PassScope): string => ("variant" in scope ? scope.variant : scope.env);
+
+function sharedBudgets(context: FindingContext, a: string, b: string, scope: PassScope, mode: string): string[] {
+  const other = new Set(context.inputs.budgets(b, scope, mode));
+  return context.inputs.budgets(a, scope, mode).filter((label) => other.has(label));
+}
+
+function passAt(context: FindingContext, a: string, b: string, scope: PassScope, mode: string, budget: string): StudyComparison {
+  return context.compare(`Pass@(1,${budget})`, a, b, scopeName(scope), mode, context.inputs.pass(a, scope, mode, budget), context.inputs.pass(b, scope, mode, budget));
+}
+
+/** Step quality on teacher-forced states when both models have them, else on their own states. */
+function stepComparison(context: FindingContext, a: string, b: string, env: string): StudyComparison {
+  const { inputs } = context;
+  const source = inputs.stepQuality(a, env, "announced", "teacher-forced").size > 0 && inputs.stepQuality(b, env, "announced", "teacher-forced").size > 0 ? "teacher-forced" : "self";
+  return context.compare(source === "self" ? "step quality (own states)" : "step quality (teacher-forced states)", a, b, env, "announced", inputs.stepQuality(a, env, "announced", source), inputs.stepQuality(b, env, "announced", source));
+}
+
+function recoveryComparison(context: FindingContext, a: string, b: string, env: string): StudyComparison {
+  return context.compare("success after a first error", a, b, env, "announced", context.inputs.recovery(a, env, "announced"), context.inputs.recovery(b, env, "announced"));
+}
+
+/** Success on the longest optimal-length bin both models have episodes in. */
+function longComparison(context: FindingContext, a: string, b: string, env: string): StudyComparison | null {
+  const { inputs } = context;
+  const bins = new Set(inputs.lengthBins(b, env, "announced"));
+  const shared = inputs.lengthBins(a, env, "announced").filter((bin) => bins.has(bin));
+  if (shared.length === 0) return null;
+  const longest = Math.max(...shared);
+  return context.compare(`success on the longest tasks (optimal length ${longest === 1 ? "1" : `${longest}-${2 * longest - 1}`})`, a, b, env, "announced", inputs.longTasks(a, env, "announced", longest), inputs.longTasks(b, env, "announced", longest));
+}
+
+function rlBudgetsFinding(context: FindingContext): StudyFinding {
+  const { base, grpo } = context;
+  return finding("rl-budgets", "Trajectory-level RL helps with generous budgets, not tight ones", "GRPO-Full raises Pass@1 over the base model when the budget is generous, but not when it is tight.", missing(context, ["base", base], ["grpo", grpo]), () =>
+    context.inputs.variants.map(({ variant }) => {
+      const [a, b] = [grpo as string, base as string];
+      const budgets = sharedBudgets(context, a, b, { variant }, "announced");
       if (budgets.length < 2) return { scope: variant, verdict: "no data" as Verdict, text: `${variant}: needs announced runs of both models at two or more shared budgets.`, comparisons: [] };
-      const generous = passAt(grpo as string, base as string, { variant }, "announced", budgets[budgets.length - 1] as string);
-      const tight = passAt(grpo as string, base as string, { variant }, "announced", budgets[0] as string);
-      const verdict: Verdict =
-        generous.direction === "no data" || tight.direction === "no data" ? "no data" : generous.direction === "higher" ? (tight.direction === "higher" ? "not supported" : "supported") : generous.direction === "lower" ? "not supported" : "inconclusive";
-      return { scope: variant, verdict, text: `${variant}: ${grpo} - ${base}, ${describe(generous)}; ${describe(tight)}.`, comparisons: [generous, tight] };
+      const generous = passAt(context, a, b, { variant }, "announced", budgets[budgets.length - 1] as string);
+      const tight = passAt(context, a, b, { variant }, "announced", budgets[0] as string);
+      const verdict: Verdict = generous.direction === "no data" || tight.direction === "no data" ? "no data" : generous.direction === "higher" ? (tight.direction === "higher" ? "not supported" : "supported") : generous.direction === "lower" ? "not supported" : "inconclusive";
+      return { scope: variant, verdict, text: `${variant}: ${a} - ${b}, ${describe(generous)}; ${describe(tight)}.`, comparisons: [generous, tight] };
     }),
   );
+}
 
-  const stepSource = (a: string, b: string, env: string): "self" | "teacher-forced" => (inputs.stepQuality(a, env, "announced", "teacher-forced").size > 0 && inputs.stepQuality(b, env, "announced", "teacher-forced").size > 0 ? "teacher-forced" : "self");
-  const stepComparison = (a: string, b: string, env: string): StudyComparison => {
-    const source = stepSource(a, b, env);
-    return compare(source === "self" ? "step quality (own states)" : "step quality (teacher-forced states)", a, b, env, "announced", inputs.stepQuality(a, env, "announced", source), inputs.stepQuality(b, env, "announced", source));
-  };
-  const recoveryComparison = (a: string, b: string, env: string): StudyComparison => compare("success after a first error", a, b, env, "announced", inputs.recovery(a, env, "announced"), inputs.recovery(b, env, "announced"));
-  const longComparison = (a: string, b: string, env: string): StudyComparison | null => {
-    const bins = new Set(inputs.lengthBins(b, env, "announced"));
-    const shared = inputs.lengthBins(a, env, "announced").filter((bin) => bins.has(bin));
-    if (shared.length === 0) return null;
-    const longest = Math.max(...shared);
-    return compare(`success on the longest tasks (optimal length ${longest === 1 ? "1" : `${longest}-${2 * longest - 1}`})`, a, b, env, "announced", inputs.longTasks(a, env, "announced", longest), inputs.longTasks(b, env, "announced", longest));
-  };
-
-  const recoveryHorizon = finding("recovery-horizon", "RL's gains sit in error recovery and long-horizon resilience, not single-step quality", "Against the base model, GRPO-Full recovers more often after a mistake and succeeds more on long tasks, while the quality of its single decisions barely changes.", missing(["base", base], ["grpo", grpo]), () =>
-    inputs.envs.map((env) => {
-      const step = stepComparison(grpo as string, base as string, env);
-      const recovery = recoveryComparison(grpo as string, base as string, env);
-      const long = longComparison(grpo as string, base as string, env);
+function recoveryHorizonFinding(context: FindingContext): StudyFinding {
+  const { base, grpo } = context;
+  return finding("recovery-horizon", "RL's gains sit in error recovery and long-horizon resilience, not single-step quality", "Against the base model, GRPO-Full recovers more often after a mistake and succeeds more on long tasks, while the quality of its single decisions barely changes.", missing(context, ["base", base], ["grpo", grpo]), () =>
+    context.inputs.envs.map((env) => {
+      const [a, b] = [grpo as string, base as string];
+      const step = stepComparison(context, a, b, env);
+      const recovery = recoveryComparison(context, a, b, env);
+      const long = longComparison(context, a, b, env);
       const comparisons = [step, recovery, ...(long === null ? [] : [long])];
       const concentrated = recovery.direction === "higher" || long?.direction === "higher";
       const stepGain = step.direction === "higher";
       const verdict: Verdict = comparisons.every((comparison) => comparison.direction === "no data") ? "no data" : concentrated && !stepGain ? "supported" : stepGain ? "not supported" : "inconclusive";
-      return { scope: env, verdict, text: `${env}: ${grpo} - ${base}, ${comparisons.map(describe).join("; ")}.`, comparisons };
-    }),
-  );
-
-  const processReference = grpo ?? base;
-  const processFinding = finding("process", "Process supervision has benefits and limits", "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything: tight budgets and recovery stay hard.", missing(["process", process], ["grpo (or base)", processReference]), () =>
-    inputs.envs.map((env) => {
-      const a = process as string;
-      const b = processReference as string;
-      const budgets = sharedBudgets(a, b, { env }, "announced");
-      const step = stepComparison(a, b, env);
-      const recovery = recoveryComparison(a, b, env);
-      const largest = budgets.length === 0 ? null : passAt(a, b, { env }, "announced", budgets[budgets.length - 1] as string);
-      const smallest = budgets.length < 2 ? null : passAt(a, b, { env }, "announced", budgets[0] as string);
-      const comparisons = [step, ...(largest === null ? [] : [largest]), ...(smallest === null ? [] : [smallest]), recovery];
-      const measured = comparisons.filter((comparison) => comparison.direction !== "no data");
-      const benefits = measured.filter((comparison) => comparison.direction === "higher");
-      const limits = [smallest, recovery].filter((comparison): comparison is StudyComparison => comparison !== null && comparison.direction !== "no data" && comparison.direction !== "higher");
-      const verdict: Verdict =
-        measured.length === 0 ? "no data" : benefits.length > 0 && limits.length > 0 ? "supported" : benefits.length === 0 ? (measured.some((comparison) => comparison.direction === "lower") ? "not supported" : "inconclusive") : limits.length === 0 && measured.length === benefits.length ? "not supported" : "inconclusive";
       return { scope: env, verdict, text: `${env}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
     }),
   );
+}
 
-  const mixReference = grpo ?? base;
-  const acrossBudgets = (mode: string, rule: (comparisons: StudyComparison[]) => Verdict): Scope[] =>
-    inputs.variants.map(({ variant }) => {
-      const a = budgetmix as string;
-      const b = mixReference as string;
-      const budgets = sharedBudgets(a, b, { variant }, mode);
-      if (budgets.length === 0) return { scope: variant, verdict: "no data" as Verdict, text: `${variant}: needs ${mode} runs of ${a} and ${b} at shared budgets.`, comparisons: [] };
-      const comparisons = budgets.map((budget) => passAt(a, b, { variant }, mode, budget));
-      return { scope: variant, verdict: rule(comparisons), text: `${variant} (${mode}): ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
-    });
-  const budgetmixFinding = finding("budgetmix", "BudgetMix is robust across budgets", "Training over a mix of announced budgets keeps Pass@1 at least as high as GRPO-Full at every budget and raises it at tight ones.", missing(["budgetmix", budgetmix], ["grpo (or base)", mixReference]), () =>
-    acrossBudgets("announced", (comparisons) => {
+/** A benefit is any comparison that is higher; a limit is the smallest budget or recovery not being higher. */
+function processVerdict(comparisons: readonly StudyComparison[], limitsAt: readonly (StudyComparison | null)[]): Verdict {
+  const measured = comparisons.filter((comparison) => comparison.direction !== "no data");
+  if (measured.length === 0) return "no data";
+  const benefits = measured.filter((comparison) => comparison.direction === "higher").length;
+  const limits = limitsAt.filter((comparison) => comparison !== null && comparison.direction !== "no data" && comparison.direction !== "higher").length;
+  if (benefits > 0 && limits > 0) return "supported";
+  if (benefits === 0) return measured.some((comparison) => comparison.direction === "lower") ? "not supported" : "inconclusive";
+  return benefits === measured.length ? "not supported" : "inconclusive";
+}
+
+function processFinding(context: FindingContext): StudyFinding {
+  const reference = context.grpo ?? context.base;
+  return finding("process", "Process supervision has benefits and limits", "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything: tight budgets and recovery stay hard.", missing(context, ["process", context.process], ["grpo (or base)", reference]), () =>
+    context.inputs.envs.map((env) => {
+      const [a, b] = [context.process as string, reference as string];
+      const budgets = sharedBudgets(context, a, b, { env }, "announced");
+      const step = stepComparison(context, a, b, env);
+      const recovery = recoveryComparison(context, a, b, env);
+      const largest = budgets.length === 0 ? null : passAt(context, a, b, { env }, "announced", budgets[budgets.length - 1] as string);
+      const smallest = budgets.length < 2 ? null : passAt(context, a, b, { env }, "announced", budgets[0] as string);
+      const comparisons = [step, ...(largest === null ? [] : [largest]), ...(smallest === null ? [] : [smallest]), recovery];
+      return { scope: env, verdict: processVerdict(comparisons, [smallest, recovery]), text: `${env}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
+    }),
+  );
+}
+
+/** BudgetMix against GRPO-Full (else base) at every shared budget of each env variant, in one budget mode. */
+function acrossBudgets(context: FindingContext, mode: string, rule: (comparisons: StudyComparison[]) => Verdict): Scope[] {
+  const a = context.budgetmix as string;
+  const b = (context.grpo ?? context.base) as string;
+  return context.inputs.variants.map(({ variant }) => {
+    const budgets = sharedBudgets(context, a, b, { variant }, mode);
+    if (budgets.length === 0) return { scope: variant, verdict: "no data" as Verdict, text: `${variant}: needs ${mode} runs of ${a} and ${b} at shared budgets.`, comparisons: [] };
+    const comparisons = budgets.map((budget) => passAt(context, a, b, { variant }, mode, budget));
+    return { scope: variant, verdict: rule(comparisons), text: `${variant} (${mode}): ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
+  });
+}
+
+function budgetmixFinding(context: FindingContext): StudyFinding {
+  return finding("budgetmix", "BudgetMix is robust across budgets", "Training over a mix of announced budgets keeps Pass@1 at least as high as GRPO-Full at every budget and raises it at tight ones.", missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]), () =>
+    acrossBudgets(context, "announced", (comparisons) => {
       if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
       if (comparisons.some((comparison) => comparison.direction === "lower")) return "not supported";
       return comparisons[0]?.direction === "higher" ? "supported" : "inconclusive";
     }),
   );
-  const hiddenFinding = finding("hidden-budget", "Beyond the paper: does BudgetMix help when the budget is hidden?", "With the budget never stated, BudgetMix still beats GRPO-Full somewhere and loses nowhere.", missing(["budgetmix", budgetmix], ["grpo (or base)", mixReference]), () =>
-    acrossBudgets("hidden", (comparisons) => {
+}
+
+function hiddenBudgetFinding(context: FindingContext): StudyFinding {
+  return finding("hidden-budget", "Beyond the paper: does BudgetMix help when the budget is hidden?", "With the budget never stated, BudgetMix still beats GRPO-Full somewhere and loses nowhere.", missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]), () =>
+    acrossBudgets(context, "hidden", (comparisons) => {
       if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
       const higher = comparisons.some((comparison) => comparison.direction === "higher");
       const lower = comparisons.some((comparison) => comparison.direction === "lower");
       return higher && !lower ? "supported" : lower && !higher ? "not supported" : "inconclusive";
     }),
   );
-  return [rlBudgets, recoveryHorizon, processFinding, budgetmixFinding, hiddenFinding];
+}
+
+export function studyFindings(inputs: FindingInputs, options: IntervalOptions = {}): StudyFinding[] {
+  const context = contextOf(inputs, options);
+  return [rlBudgetsFinding(context), recoveryHorizonFinding(context), processFinding(context), budgetmixFinding(context), hiddenBudgetFinding(context)];
 }

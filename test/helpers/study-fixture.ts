@@ -41,7 +41,7 @@ export async function buildStudyFixture(options: StudyFixtureOptions): Promise<M
           policy: model.policy,
           tasks: options.tasks ?? 12,
           samples: options.samples ?? 4,
-          ks: [1, 2, 4].filter((k) => k <= (options.samples ?? 4)),
+          ks: [1, 2, 4, 8].filter((k) => k <= (options.samples ?? 4)),
           budgets: ["25%", "50%", "75%", "100%"],
           budgetMode: mode,
           seed: 7,

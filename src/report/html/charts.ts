@@ -116,11 +116,11 @@ export function recoveryCharts(report: StudyReport): Chart[] {
         data: { values: perturbed },
         facet: { column: header("env", "", envs) },
         spec: {
-          width: 240,
-          height: 160,
+          width: 300,
+          height: 170,
           layer: [
             { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { y: { datum: 0, type: "quantitative" } } },
-            { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "turn", type: "ordinal", title: "perturbed turn j" }, xOffset: { field: "model", sort: models }, y: { field: "low", type: "quantitative", title: "success change" }, y2: { field: "high" }, color: modelColor(models) } },
+            { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "turn", type: "ordinal", title: "perturbed turn j", axis: { labelAngle: 0 } }, xOffset: { field: "model", sort: models }, y: { field: "low", type: "quantitative", title: "success change" }, y2: { field: "high" }, color: modelColor(models) } },
             { mark: { type: "point", filled: true, size: 60 }, encoding: { x: { field: "turn", type: "ordinal" }, xOffset: { field: "model", sort: models }, y: { field: "value", type: "quantitative" }, color: modelColor(models), tooltip: [{ field: "model" }, { field: "label", title: "change [95% CI]" }, { field: "pairs" }, { field: "tasks" }] } },
           ],
         },

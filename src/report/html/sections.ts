@@ -73,18 +73,30 @@ export function trainingExtras(report: StudyReport): SafeHtml {
   if (report.training.length === 0) return html``;
   const rows = report.training.map((entry) => {
     const overlap = entry.overlap;
-    const study = overlap.studyRuns.map((run) => `${run.run}: ${run.seenInTraining}/${run.tasks}`).join(", ");
+    // Runs on the same tasks have the same overlap: one line per distinct count.
+    const counts = new Map<string, number>();
+    for (const run of overlap.studyRuns) counts.set(`${run.seenInTraining}/${run.tasks}`, (counts.get(`${run.seenInTraining}/${run.tasks}`) ?? 0) + 1);
+    const study = [...counts].map(([count, runs]) => `${count} tasks (${runs} run${runs === 1 ? "" : "s"})`).join("; ");
     return html`<tr><td class="name"><strong>${entry.name}</strong></td><td class="name">${entry.dir}</td><td>${entry.steps.length}</td><td>${entry.evals.length === 0 ? 0 : new Set(entry.evals.map((point) => point.step)).size}</td><td>${overlap.trainingTasks ?? "?"}</td><td>${overlap.heldOutSeenInTraining === null ? "?" : `${overlap.heldOutSeenInTraining}/${overlap.heldOutTasks}`}</td><td class="wrap-text">${study === "" ? "-" : study}</td></tr>`;
   });
   const notes = report.training.flatMap((entry) => entry.notes.map((note) => html`<li>${entry.name}: ${note}</li>`));
   return html`<h3>Training runs and held-out overlap</h3><div class="scroll"><table class="data"><tr><th class="name">training run</th><th class="name">folder</th><th>steps logged</th><th>evaluations</th><th>distinct training tasks</th><th>held-out tasks seen in training</th><th class="name">study runs' tasks seen in training</th></tr>${rows}</table></div>${notes.length === 0 ? null : html`<ul class="notes">${notes}</ul>`}`;
 }
 
+function excludedText(excluded: StudyReport["perturbation"][number]["excluded"]): string {
+  const parts = [
+    [excluded.notReached, "ended before turn j"],
+    [excluded.noControl, "without a control episode"],
+    [excluded.seedMismatch, "with another seed than their control"],
+  ].filter(([count]) => (count as number) > 0);
+  return parts.length === 0 ? "every episode paired" : `left out: ${parts.map(([count, what]) => `${count} ${what}`).join(", ")}`;
+}
+
 export function perturbationExtras(report: StudyReport): SafeHtml {
   if (report.perturbation.length === 0) return html`<p class="note">No perturbed runs: perturbation recovery (force one non-optimal action at turn j, compare with the same episode left alone) needs runs whose config sets perturbTurn (see the README).</p>`;
   const rows = report.perturbation.flatMap((entry) => {
     const pooled = entry.cells.find((cell) => cell.budget === "pooled");
-    return [html`<tr><td class="name">${entry.model}</td><td class="name">${entry.run}</td><td class="name">${entry.controlRun ?? "-"}</td><td>${entry.perturbTurn}</td><td>${pooled?.pairs ?? 0}</td>${estimateCell(pooled?.perturbed ?? null, "fraction")}${estimateCell(pooled?.control ?? null, "fraction")}${estimateCell(pooled?.difference ?? null, "fraction")}<td class="wrap-text">${entry.problem ?? `excluded: ${entry.excluded.notReached} not reached, ${entry.excluded.noControl} without control, ${entry.excluded.seedMismatch} seed mismatch`}</td></tr>`];
+    return [html`<tr><td class="name">${entry.model}</td><td class="name">${entry.run}</td><td class="name">${entry.controlRun ?? "-"}</td><td>${entry.perturbTurn}</td><td>${pooled?.pairs ?? 0}</td>${estimateCell(pooled?.perturbed ?? null, "fraction")}${estimateCell(pooled?.control ?? null, "fraction")}${estimateCell(pooled?.difference ?? null, "fraction")}<td class="wrap-text">${entry.problem ?? excludedText(entry.excluded)}</td></tr>`];
   });
   return html`<h3>Perturbed runs</h3><div class="scroll"><table class="data"><tr><th class="name">model</th><th class="name">run</th><th class="name">control</th><th>j</th><th>pairs</th><th>perturbed</th><th>control</th><th>difference</th><th class="name">notes</th></tr>${rows}</table></div>`;
 }
