@@ -6,12 +6,13 @@ import { bfclRunCommand } from "./bfcl.js";
 import { envsCommand } from "./envs.js";
 import { evalCommand } from "./eval.js";
 import { exportCommand } from "./export.js";
+import { reportCommand } from "./report.js";
 import { runsCommand } from "./runs.js";
 import { sftCommand } from "./sft.js";
 import { showCommand } from "./show.js";
 import { trainCommand } from "./train.js";
 
-const commands: readonly CommandDefinition[] = [evalCommand, runsCommand, showCommand, exportCommand, envsCommand, sftCommand, trainCommand, bfclRunCommand] as unknown as readonly CommandDefinition[];
+const commands: readonly CommandDefinition[] = [evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, bfclRunCommand] as unknown as readonly CommandDefinition[];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -6,6 +6,9 @@ import { parseEvalConfig } from "../eval/config.js";
 import { storedRunOutcomes, tableFor } from "../eval/table.js";
 import { openStore } from "../store/open.js";
 import { getRun, latestRunId } from "../store/runs.js";
+import { passTableJson } from "../report/pass-table.js";
+import { buildStudyReport } from "../report/study-build.js";
+import { renderAnalyses } from "../report/study-tables.js";
 import { defineCommand } from "./command.js";
 import { printRunTable } from "./run-summary.js";
 
@@ -14,6 +17,7 @@ const schema = z.object({
   db: z.string().default("budgetrl.db").describe("SQLite run store"),
   ks: integerListField().optional().meta({ flag: "k" }).describe("comma-separated K values (default: the run's)"),
   json: z.boolean().default(false).describe("print the table as JSON"),
+  analyses: z.boolean().default(false).describe("also print the run's analyses: step quality, natural recovery, horizon (needs oracle annotations)"),
 });
 
 export const showCommand = defineCommand({
@@ -21,7 +25,7 @@ export const showCommand = defineCommand({
   summary: "Print the Pass@(K,T) table of a stored run.",
   positionals: ["run"],
   schema,
-  examples: ["budgetrl show sokoban-20261202-101500 --db runs.db", "budgetrl show --db runs.db --k 1,8"],
+  examples: ["budgetrl show sokoban-20261202-101500 --db runs.db", "budgetrl show --db runs.db --k 1,8", "budgetrl show sokoban-20261202-101500 --db runs.db --analyses"],
   async run(options, io) {
     const store = openStore(options.db, { readonly: true });
     try {
@@ -32,7 +36,15 @@ export const showCommand = defineCommand({
       const ks = options.ks ?? config.ks;
       const outcomes = storedRunOutcomes(store, run, config);
       const table = tableFor(config, outcomes, ks);
-      printRunTable(io, run, options.db, config, table, options.json);
+      if (options.analyses) {
+        const report = buildStudyReport(store, { selection: { runs: [run] }, bootstrap: config.bootstrap, seed: config.seed });
+        if (options.json) io.stdout(`${JSON.stringify({ run, db: options.db, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`);
+        else {
+          printRunTable(io, run, options.db, config, table, false);
+          const analyses = renderAnalyses(report);
+          io.stdout(`\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`);
+        }
+      } else printRunTable(io, run, options.db, config, table, options.json);
       if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: budgetrl eval --resume --run ${run} --db ${options.db}\n`);
       return 0;
     } finally {

@@ -1,4 +1,5 @@
 // Core types shared by every layer: messages, budgets, the env and policy contracts, episodes, seeded RNG.
+export * from "./analysis-rows.js";
 export * from "./budget.js";
 export * from "./env.js";
 export * from "./episode.js";

@@ -1,6 +1,6 @@
 // Ordering budgets on one axis for curves and areas: "25%" sits at x = 0.25 (a fraction of each task's
 // reference budget), "8" at x = 8 turns. A curve mixes only one kind; mixing gives no axis (null).
-import { budgetSize, type BudgetSpec } from "../core/budget.js";
+import { budgetSize, isBudgetProblem, readBudgetSpec, type BudgetSpec } from "../core/budget.js";
 
 export interface BudgetPoint {
   readonly label: string;
@@ -11,4 +11,14 @@ export interface BudgetPoint {
 export function budgetAxis(budgets: readonly BudgetSpec[]): BudgetPoint[] | null {
   if (new Set(budgets.map((spec) => spec.kind)).size > 1) return null;
   return budgets.map((spec) => ({ label: spec.label, x: budgetSize(spec) })).sort((a, b) => a.x - b.x);
+}
+
+/** Budget labels in axis order ("25%" < "50%" < "100%"; absolute turns by size after fractions); labels that
+ * are not budgets keep their order at the end. */
+export function orderBudgetLabels(labels: Iterable<string>): string[] {
+  const keyed = [...new Set(labels)].map((label, position) => {
+    const spec = readBudgetSpec(label);
+    return { label, position, rank: isBudgetProblem(spec) ? 2 : spec.kind === "fraction" ? 0 : 1, size: isBudgetProblem(spec) ? 0 : budgetSize(spec) };
+  });
+  return keyed.sort((a, b) => a.rank - b.rank || a.size - b.size || a.position - b.position).map((entry) => entry.label);
 }

@@ -22,11 +22,17 @@ export interface RolloutStepOptions {
   readonly budgetScope: BudgetScope;
 }
 
+/** The seed of training task `index` at `step`: the report regenerates training tasks from it to count how many
+ * held-out tasks training also saw. */
+export function trainTaskSeed(seed: number, step: number, index: number): number {
+  return deriveSeed(seed, "train-task", step, index);
+}
+
 /** Episodes of one step, grouped: groups[i] holds the `group` rollouts of task i under its drawn budget. */
 export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutStepOptions): Promise<Episode[][]> {
   const groups: Promise<Episode[]>[] = [];
   for (let index = 0; index < options.tasksPerStep; index++) {
-    const task = env.generate(deriveSeed(options.seed, "train-task", options.step, index));
+    const task = env.generate(trainTaskSeed(options.seed, options.step, index));
     const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
     const budget = resolveBudget(spec, env.referenceBudget(task, options.budgetScope), options.budgetMode, options.budgetScope);
     const taskId = env.taskId(task);

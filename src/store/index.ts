@@ -1,4 +1,5 @@
 // The SQLite run store: runs, tasks, episodes and turns; resumable writes; JSONL export.
+export * from "./analysis-rows.js";
 export * from "./episodes.js";
 export * from "./export.js";
 export * from "./open.js";

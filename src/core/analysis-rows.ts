@@ -1,0 +1,72 @@
+// Rows that the store's analysis readers produce (SQL aggregates over stored episodes and turns) and the study
+// analyses in metrics/ consume, so that neither layer imports the other (as with outcome.ts). Every row is
+// already aggregated per task, so a 1M-episode run comes back as a few thousand rows. `taskIndex` is the task's
+// position in its run, or any integer that identifies a task within one analysis (the report renumbers tasks
+// so that runs of several models on the same tasks share numbers).
+
+/** Oracle-annotated turns of one task: how many were taken at turn `turn` with `turnsLeft` turns left (this
+ * one included) under budget `budget`, and how many of those actions were in the oracle's optimal set. */
+export interface StepCounts {
+  readonly taskIndex: number;
+  readonly budget: string;
+  /** 1-based turn index within the episode. */
+  readonly turn: number;
+  /** Turns left including this one (budget turns - turns already used in the budget's scope). */
+  readonly turnsLeft: number;
+  readonly optimal: number;
+  readonly total: number;
+}
+
+/** Annotated episodes of one task under one budget whose first non-optimal action came at `firstError`
+ * (null: every action was optimal): n episodes, c of them successful. */
+export interface FirstErrorCounts {
+  readonly taskIndex: number;
+  readonly budget: string;
+  readonly firstError: number | null;
+  readonly n: number;
+  readonly c: number;
+}
+
+/** Episodes of one task under one budget, with the task's optimal length (the oracle's remaining turns at turn
+ * 1; null when not annotated or unsolvable) and the budget in turns: n episodes, c successful. */
+export interface HorizonCounts {
+  readonly taskIndex: number;
+  readonly budget: string;
+  readonly budgetTurns: number;
+  readonly optimalLength: number | null;
+  readonly n: number;
+  readonly c: number;
+}
+
+/** One episode's outcome, with its identity (task, budget, sample) and seed: what pairing needs. */
+export interface EpisodeOutcome {
+  readonly taskIndex: number;
+  readonly budget: string;
+  readonly sample: number;
+  readonly seed: number;
+  readonly success: boolean;
+  readonly turnsUsed: number;
+}
+
+/**
+ * How many turns of the budget each turn of an episode had already used, plus one (its position in the budget's
+ * scope, 1-based), from the turns' recorded segments. Scope "episode": 1, 2, 3, ... Scope "user-turn": the
+ * count restarts after a turn whose step moved the episode to a new user turn (turns record the segment after
+ * their step, and the rollout resets its count when that changes), as in agent/rollout.ts. Turns left, this
+ * one included, are budget turns - position + 1.
+ */
+export function positionsInScope(scope: "episode" | "user-turn", segments: readonly number[], initialSegment = 0): number[] {
+  if (scope === "episode") return segments.map((_, i) => i + 1);
+  const positions: number[] = [];
+  let current = initialSegment;
+  let used = 0;
+  for (const segment of segments) {
+    positions.push(used + 1);
+    used += 1;
+    if (segment !== current) {
+      current = segment;
+      used = 0;
+    }
+  }
+  return positions;
+}

@@ -1,0 +1,60 @@
+// The analyses' input rows from episodes held in memory (the store computes the same rows with SQL, in
+// store/analysis-rows.ts; a test checks that both agree on real runs). Policy errors are left out, as in
+// outcomes.ts; turns without an oracle annotation are left out of the step and first-error rows, and an episode
+// without any annotated turn is left out of the first-error rows.
+import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type StepCounts } from "../core/analysis-rows.js";
+import type { Episode } from "../core/episode.js";
+
+type Counted = { taskIndex: number; budget: string; n: number; c: number };
+
+function bump<Row extends Counted>(rows: Map<string, Row>, key: string, make: () => Row, success: boolean): void {
+  let row = rows.get(key);
+  if (row === undefined) rows.set(key, (row = make()));
+  row.n += 1;
+  if (success) row.c += 1;
+}
+
+const finished = (episodes: Iterable<Episode>): Episode[] => [...episodes].filter((episode) => episode.stopReason !== "error");
+
+export function stepCountsOf(episodes: Iterable<Episode>): StepCounts[] {
+  const rows = new Map<string, { taskIndex: number; budget: string; turn: number; turnsLeft: number; optimal: number; total: number }>();
+  for (const episode of finished(episodes)) {
+    const positions = positionsInScope(episode.budget.scope, episode.turns.map((turn) => turn.segment));
+    episode.turns.forEach((turn, i) => {
+      if (turn.optimal === undefined) return;
+      const turnsLeft = episode.budget.turns - (positions[i] as number) + 1;
+      const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${turn.index}\u0000${turnsLeft}`;
+      let row = rows.get(key);
+      if (row === undefined) rows.set(key, (row = { taskIndex: episode.taskIndex, budget: episode.budget.label, turn: turn.index, turnsLeft, optimal: 0, total: 0 }));
+      row.total += 1;
+      if (turn.optimal) row.optimal += 1;
+    });
+  }
+  return [...rows.values()];
+}
+
+export function firstErrorCountsOf(episodes: Iterable<Episode>): FirstErrorCounts[] {
+  const rows = new Map<string, { taskIndex: number; budget: string; firstError: number | null; n: number; c: number }>();
+  for (const episode of finished(episodes)) {
+    const annotated = episode.turns.filter((turn) => turn.optimal !== undefined);
+    if (annotated.length === 0) continue;
+    const firstError = annotated.find((turn) => turn.optimal === false)?.index ?? null;
+    bump(rows, `${episode.taskIndex}\u0000${episode.budget.label}\u0000${firstError}`, () => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, firstError, n: 0, c: 0 }), episode.success);
+  }
+  return [...rows.values()];
+}
+
+export function horizonCountsOf(episodes: Iterable<Episode>): HorizonCounts[] {
+  const rows = new Map<string, { taskIndex: number; budget: string; budgetTurns: number; optimalLength: number | null; n: number; c: number }>();
+  for (const episode of finished(episodes)) {
+    const first = episode.turns[0]?.remainingBefore;
+    const optimalLength = first === undefined || !Number.isFinite(first) ? null : first;
+    const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${episode.budget.turns}\u0000${optimalLength}`;
+    bump(rows, key, () => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, budgetTurns: episode.budget.turns, optimalLength, n: 0, c: 0 }), episode.success);
+  }
+  return [...rows.values()];
+}
+
+export function episodeOutcomesOf(episodes: Iterable<Episode>): EpisodeOutcome[] {
+  return finished(episodes).map((episode) => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, sample: episode.sample, seed: episode.seed, success: episode.success, turnsUsed: episode.turnsUsed }));
+}

@@ -1,0 +1,241 @@
+// The paper's four findings, and the hidden-budget question beyond it, checked against whatever runs a study
+// holds. Each finding compares models by role (base, grpo = GRPO-Full, process, budgetmix) with paired
+// differences on shared tasks (metrics/paired-difference.ts): a difference "higher" or "lower" has a 95%
+// paired bootstrap interval that excludes zero, "unclear" one that contains it. Verdict rules (per env or env
+// variant, then combined: the same verdict everywhere, else inconclusive; scopes without data are left out):
+//   rl-budgets        GRPO-Full - base, Pass@1 at the largest and the smallest budget (announced):
+//                     supported if higher at the largest and not higher at the smallest; not supported if
+//                     higher at both or lower at the largest; inconclusive if unclear at the largest.
+//   recovery-horizon  GRPO-Full - base: step quality (teacher-forced states when both have them, else their
+//                     own), recovery after a first error, success on the longest tasks: supported if recovery
+//                     or long tasks are higher and step quality is not; not supported if step quality is higher.
+//   process           process - GRPO-Full (else base): step quality, Pass@1 at the largest and smallest
+//                     budgets, recovery: supported if something is higher (a benefit) and the smallest budget or
+//                     recovery is not (a limit); not supported if nothing is higher and something is lower, or
+//                     everything is higher.
+//   budgetmix         BudgetMix - GRPO-Full (else base), Pass@1 at every budget (announced): supported if lower
+//                     nowhere and higher at the smallest budget; not supported if lower somewhere.
+//   hidden-budget     the same comparison with hidden budgets: supported (BudgetMix helps) if higher somewhere
+//                     and lower nowhere; not supported if lower somewhere and higher nowhere.
+import { deriveSeed } from "../core/rng.js";
+import { differenceDirection, pairedDifference } from "../metrics/paired-difference.js";
+import type { IntervalOptions } from "../metrics/task-mean.js";
+import { jsonEstimate, type JsonEstimate, type ModelRole, type StudyComparison, type StudyFinding, type Verdict } from "./study-model.js";
+
+/** Pass@(K,T) data of one env variant ("hanoi disks=4"), or of every variant of an env pooled. */
+export type PassScope = { readonly variant: string } | { readonly env: string };
+
+/** What the findings read: per-task values of each model, by env variant or env. */
+export interface FindingInputs {
+  readonly models: readonly { readonly name: string; readonly role: ModelRole }[];
+  /** Env variants with Pass@(K,T) data, with their env. */
+  readonly variants: readonly { readonly variant: string; readonly env: string }[];
+  readonly envs: readonly string[];
+  /** Budget labels of a model's runs in a variant (or env) and mode, in axis order. */
+  budgets(model: string, scope: PassScope, mode: string): readonly string[];
+  /** Task -> pass@1 at a budget, over a variant or all variants of an env. */
+  pass(model: string, scope: PassScope, mode: string, budget: string): ReadonlyMap<number, number>;
+  stepQuality(model: string, env: string, mode: string, source: "self" | "teacher-forced"): ReadonlyMap<number, number>;
+  recovery(model: string, env: string, mode: string): ReadonlyMap<number, number>;
+  /** Lower bounds of the optimal-length bins a model has episodes in. */
+  lengthBins(model: string, env: string, mode: string): readonly number[];
+  longTasks(model: string, env: string, mode: string, binLow: number): ReadonlyMap<number, number>;
+}
+
+type Scope = StudyFinding["scopes"][number];
+
+const signed = (value: number | null): string => (value === null ? "n/a" : `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(3)}`);
+
+/** "+0.120 [+0.050, +0.190] (200 tasks)". */
+export function formatDifference(estimate: JsonEstimate): string {
+  if (estimate.value === null) return "no shared tasks";
+  const interval = estimate.low === null ? "" : ` [${signed(estimate.low)}, ${signed(estimate.high)}]`;
+  return `${signed(estimate.value)}${interval} (${estimate.tasks} tasks)`;
+}
+
+function describe(comparison: StudyComparison): string {
+  const means = comparison.meanA.value === null ? "" : ` (${comparison.meanA.value.toFixed(3)} vs ${(comparison.meanB.value as number).toFixed(3)})`;
+  return `${comparison.metric}: ${formatDifference(comparison.difference)}${means}`;
+}
+
+function combine(scopes: readonly Scope[]): Verdict {
+  const measured = scopes.filter((scope) => scope.verdict !== "no data").map((scope) => scope.verdict);
+  if (measured.length === 0) return "no data";
+  return measured.every((verdict) => verdict === measured[0]) ? (measured[0] as Verdict) : "inconclusive";
+}
+
+function summaryOf(verdict: Verdict, scopes: readonly Scope[]): string {
+  const measured = scopes.filter((scope) => scope.verdict !== "no data");
+  if (measured.length === 0) return scopes.length === 0 ? "No runs to test it: see what it needs below." : scopes.map((scope) => scope.text).join(" ");
+  const by = (wanted: Verdict): string[] => measured.filter((scope) => scope.verdict === wanted).map((scope) => scope.scope);
+  const parts = (["supported", "not supported", "inconclusive"] as const).filter((wanted) => by(wanted).length > 0).map((wanted) => `${wanted} in ${by(wanted).join(", ")}`);
+  return `${verdict === "inconclusive" && parts.length > 1 ? "Mixed: " : ""}${parts.join("; ")}.`;
+}
+
+/** What every finding uses: the inputs, the models by role, and paired comparisons. */
+interface FindingContext {
+  readonly inputs: FindingInputs;
+  readonly base: string | undefined;
+  readonly grpo: string | undefined;
+  readonly process: string | undefined;
+  readonly budgetmix: string | undefined;
+  compare(metric: string, a: string, b: string, scope: string, mode: string, valuesA: ReadonlyMap<number, number>, valuesB: ReadonlyMap<number, number>): StudyComparison;
+}
+
+function contextOf(inputs: FindingInputs, options: IntervalOptions): FindingContext {
+  const byRole = (role: ModelRole): string | undefined => inputs.models.find((model) => model.role === role)?.name;
+  return {
+    inputs,
+    base: byRole("base"),
+    grpo: byRole("grpo"),
+    process: byRole("process"),
+    budgetmix: byRole("budgetmix"),
+    compare: (metric, a, b, scope, mode, valuesA, valuesB) => {
+      const result = pairedDifference(valuesA, valuesB, { ...options, seed: deriveSeed(options.seed ?? 0, "finding", metric, a, b, scope, mode) });
+      return { metric, a, b, scope, mode, meanA: jsonEstimate(result.a), meanB: jsonEstimate(result.b), difference: jsonEstimate(result.difference), direction: differenceDirection(result.difference) };
+    },
+  };
+}
+
+function missing(context: FindingContext, ...needs: [string, string | undefined][]): string | null {
+  const absent = needs.filter(([, name]) => name === undefined).map(([role]) => role);
+  if (absent.length === 0) return null;
+  const present = context.inputs.models.map((model) => `${model.name} (${model.role})`).join(", ") || "none";
+  return `Needs a model with role ${absent.join(" and a model with role ")} (--role NAME=ROLE, or a name such as "GRPO-Full", "BudgetMix", "base", "turn-level"); present: ${present}.`;
+}
+
+function finding(id: StudyFinding["id"], title: string, claim: string, absent: string | null, scopes: () => Scope[]): StudyFinding {
+  if (absent !== null) return { id, title, claim, verdict: "no data", summary: absent, scopes: [] };
+  const list = scopes();
+  const verdict = combine(list);
+  return { id, title, claim, verdict, summary: summaryOf(verdict, list), scopes: list };
+}
+
+const scopeName = (scope: PassScope): string => ("variant" in scope ? scope.variant : scope.env);
+
+function sharedBudgets(context: FindingContext, a: string, b: string, scope: PassScope, mode: string): string[] {
+  const other = new Set(context.inputs.budgets(b, scope, mode));
+  return context.inputs.budgets(a, scope, mode).filter((label) => other.has(label));
+}
+
+function passAt(context: FindingContext, a: string, b: string, scope: PassScope, mode: string, budget: string): StudyComparison {
+  return context.compare(`Pass@(1,${budget})`, a, b, scopeName(scope), mode, context.inputs.pass(a, scope, mode, budget), context.inputs.pass(b, scope, mode, budget));
+}
+
+/** Step quality on teacher-forced states when both models have them, else on their own states. */
+function stepComparison(context: FindingContext, a: string, b: string, env: string): StudyComparison {
+  const { inputs } = context;
+  const source = inputs.stepQuality(a, env, "announced", "teacher-forced").size > 0 && inputs.stepQuality(b, env, "announced", "teacher-forced").size > 0 ? "teacher-forced" : "self";
+  return context.compare(source === "self" ? "step quality (own states)" : "step quality (teacher-forced states)", a, b, env, "announced", inputs.stepQuality(a, env, "announced", source), inputs.stepQuality(b, env, "announced", source));
+}
+
+function recoveryComparison(context: FindingContext, a: string, b: string, env: string): StudyComparison {
+  return context.compare("success after a first error", a, b, env, "announced", context.inputs.recovery(a, env, "announced"), context.inputs.recovery(b, env, "announced"));
+}
+
+/** Success on the longest optimal-length bin both models have episodes in. */
+function longComparison(context: FindingContext, a: string, b: string, env: string): StudyComparison | null {
+  const { inputs } = context;
+  const bins = new Set(inputs.lengthBins(b, env, "announced"));
+  const shared = inputs.lengthBins(a, env, "announced").filter((bin) => bins.has(bin));
+  if (shared.length === 0) return null;
+  const longest = Math.max(...shared);
+  return context.compare(`success on the longest tasks (optimal length ${longest === 1 ? "1" : `${longest}-${2 * longest - 1}`})`, a, b, env, "announced", inputs.longTasks(a, env, "announced", longest), inputs.longTasks(b, env, "announced", longest));
+}
+
+function rlBudgetsFinding(context: FindingContext): StudyFinding {
+  const { base, grpo } = context;
+  return finding("rl-budgets", "Trajectory-level RL helps with generous budgets, not tight ones", "GRPO-Full raises Pass@1 over the base model when the budget is generous, but not when it is tight.", missing(context, ["base", base], ["grpo", grpo]), () =>
+    context.inputs.variants.map(({ variant }) => {
+      const [a, b] = [grpo as string, base as string];
+      const budgets = sharedBudgets(context, a, b, { variant }, "announced");
+      if (budgets.length < 2) return { scope: variant, verdict: "no data" as Verdict, text: `${variant}: needs announced runs of both models at two or more shared budgets.`, comparisons: [] };
+      const generous = passAt(context, a, b, { variant }, "announced", budgets[budgets.length - 1] as string);
+      const tight = passAt(context, a, b, { variant }, "announced", budgets[0] as string);
+      const verdict: Verdict = generous.direction === "no data" || tight.direction === "no data" ? "no data" : generous.direction === "higher" ? (tight.direction === "higher" ? "not supported" : "supported") : generous.direction === "lower" ? "not supported" : "inconclusive";
+      return { scope: variant, verdict, text: `${variant}: ${a} - ${b}, ${describe(generous)}; ${describe(tight)}.`, comparisons: [generous, tight] };
+    }),
+  );
+}
+
+function recoveryHorizonFinding(context: FindingContext): StudyFinding {
+  const { base, grpo } = context;
+  return finding("recovery-horizon", "RL's gains sit in error recovery and long-horizon resilience, not single-step quality", "Against the base model, GRPO-Full recovers more often after a mistake and succeeds more on long tasks, while the quality of its single decisions barely changes.", missing(context, ["base", base], ["grpo", grpo]), () =>
+    context.inputs.envs.map((env) => {
+      const [a, b] = [grpo as string, base as string];
+      const step = stepComparison(context, a, b, env);
+      const recovery = recoveryComparison(context, a, b, env);
+      const long = longComparison(context, a, b, env);
+      const comparisons = [step, recovery, ...(long === null ? [] : [long])];
+      const concentrated = recovery.direction === "higher" || long?.direction === "higher";
+      const stepGain = step.direction === "higher";
+      const verdict: Verdict = comparisons.every((comparison) => comparison.direction === "no data") ? "no data" : concentrated && !stepGain ? "supported" : stepGain ? "not supported" : "inconclusive";
+      return { scope: env, verdict, text: `${env}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
+    }),
+  );
+}
+
+/** A benefit is any comparison that is higher; a limit is the smallest budget or recovery not being higher. */
+function processVerdict(comparisons: readonly StudyComparison[], limitsAt: readonly (StudyComparison | null)[]): Verdict {
+  const measured = comparisons.filter((comparison) => comparison.direction !== "no data");
+  if (measured.length === 0) return "no data";
+  const benefits = measured.filter((comparison) => comparison.direction === "higher").length;
+  const limits = limitsAt.filter((comparison) => comparison !== null && comparison.direction !== "no data" && comparison.direction !== "higher").length;
+  if (benefits > 0 && limits > 0) return "supported";
+  if (benefits === 0) return measured.some((comparison) => comparison.direction === "lower") ? "not supported" : "inconclusive";
+  return benefits === measured.length ? "not supported" : "inconclusive";
+}
+
+function processFinding(context: FindingContext): StudyFinding {
+  const reference = context.grpo ?? context.base;
+  return finding("process", "Process supervision has benefits and limits", "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything: tight budgets and recovery stay hard.", missing(context, ["process", context.process], ["grpo (or base)", reference]), () =>
+    context.inputs.envs.map((env) => {
+      const [a, b] = [context.process as string, reference as string];
+      const budgets = sharedBudgets(context, a, b, { env }, "announced");
+      const step = stepComparison(context, a, b, env);
+      const recovery = recoveryComparison(context, a, b, env);
+      const largest = budgets.length === 0 ? null : passAt(context, a, b, { env }, "announced", budgets[budgets.length - 1] as string);
+      const smallest = budgets.length < 2 ? null : passAt(context, a, b, { env }, "announced", budgets[0] as string);
+      const comparisons = [step, ...(largest === null ? [] : [largest]), ...(smallest === null ? [] : [smallest]), recovery];
+      return { scope: env, verdict: processVerdict(comparisons, [smallest, recovery]), text: `${env}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
+    }),
+  );
+}
+
+/** BudgetMix against GRPO-Full (else base) at every shared budget of each env variant, in one budget mode. */
+function acrossBudgets(context: FindingContext, mode: string, rule: (comparisons: StudyComparison[]) => Verdict): Scope[] {
+  const a = context.budgetmix as string;
+  const b = (context.grpo ?? context.base) as string;
+  return context.inputs.variants.map(({ variant }) => {
+    const budgets = sharedBudgets(context, a, b, { variant }, mode);
+    if (budgets.length === 0) return { scope: variant, verdict: "no data" as Verdict, text: `${variant}: needs ${mode} runs of ${a} and ${b} at shared budgets.`, comparisons: [] };
+    const comparisons = budgets.map((budget) => passAt(context, a, b, { variant }, mode, budget));
+    return { scope: variant, verdict: rule(comparisons), text: `${variant} (${mode}): ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
+  });
+}
+
+function budgetmixFinding(context: FindingContext): StudyFinding {
+  return finding("budgetmix", "BudgetMix is robust across budgets", "Training over a mix of announced budgets keeps Pass@1 at least as high as GRPO-Full at every budget and raises it at tight ones.", missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]), () =>
+    acrossBudgets(context, "announced", (comparisons) => {
+      if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
+      if (comparisons.some((comparison) => comparison.direction === "lower")) return "not supported";
+      return comparisons[0]?.direction === "higher" ? "supported" : "inconclusive";
+    }),
+  );
+}
+
+function hiddenBudgetFinding(context: FindingContext): StudyFinding {
+  return finding("hidden-budget", "Beyond the paper: does BudgetMix help when the budget is hidden?", "With the budget never stated, BudgetMix still beats GRPO-Full somewhere and loses nowhere.", missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]), () =>
+    acrossBudgets(context, "hidden", (comparisons) => {
+      if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
+      const higher = comparisons.some((comparison) => comparison.direction === "higher");
+      const lower = comparisons.some((comparison) => comparison.direction === "lower");
+      return higher && !lower ? "supported" : lower && !higher ? "not supported" : "inconclusive";
+    }),
+  );
+}
+
+export function studyFindings(inputs: FindingInputs, options: IntervalOptions = {}): StudyFinding[] {
+  const context = contextOf(inputs, options);
+  return [rlBudgetsFinding(context), recoveryHorizonFinding(context), processFinding(context), budgetmixFinding(context), hiddenBudgetFinding(context)];
+}

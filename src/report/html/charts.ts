@@ -1,0 +1,191 @@
+// The report's charts, one function per section, each turning a part of the StudyReport into Vega-Lite specs:
+// Pass@(K,T) heatmaps and curves, announced vs hidden, step quality, recovery, horizon, training, and a forest
+// plot of each finding's paired differences. Cells measured on fewer than MIN_TASKS tasks are left out of the
+// curves (their intervals say little); the tables keep them.
+import type { JsonObject } from "../../core/json.js";
+import type { JsonEstimate, StudyReport } from "../study-model.js";
+import { bandedLines, barsWithIntervals, estimateFields, modelColor, valueHeatmap, type Chart } from "./chart-kit.js";
+import { slug } from "./escape.js";
+
+export const MIN_TASKS = 5;
+
+const modelNames = (report: StudyReport): string[] => report.models.map((model) => model.name);
+const modesOf = (report: StudyReport): string[] => [...new Set(report.passTables.map((table) => table.mode))];
+const enough = (estimate: JsonEstimate): boolean => estimate.value !== null && estimate.tasks >= MIN_TASKS;
+const row = (fields: JsonObject, estimate: JsonEstimate): JsonObject => ({ ...fields, ...estimateFields(estimate), short: estimate.value === null ? "-" : estimate.value.toFixed(2) });
+const header = (field: string, title: string, sort?: readonly (string | number)[]): JsonObject => ({ field, type: "ordinal", title, ...(sort === undefined ? {} : { sort: [...sort] }), header: { labelFontSize: 12, labelFontWeight: 600 } });
+
+export function passCharts(report: StudyReport): Chart[] {
+  const models = modelNames(report);
+  const modes = modesOf(report);
+  const charts: Chart[] = [];
+  for (const variant of [...new Set(report.passTables.map((table) => table.variant))]) {
+    const tables = report.passTables.filter((table) => table.variant === variant);
+    const budgets = [...new Set(tables.flatMap((table) => table.budgets))];
+    const ks = [...new Set(tables.flatMap((table) => table.ks))].sort((a, b) => a - b);
+    const rows = tables.flatMap((table) => table.ks.flatMap((k, i) => table.budgets.map((budget, j) => row({ model: table.model, mode: table.mode, k, budget }, table.cells[i]?.[j] as JsonEstimate))));
+    const id = slug(variant);
+    charts.push({
+      id: `heatmap-${id}`,
+      title: `Pass@(K,T) on ${variant}`,
+      caption: "One panel per model (columns) and budget mode (rows); darker is better. Hover a cell for its 95% interval.",
+      spec: valueHeatmap(rows, {
+        x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T" },
+        y: { field: "k", type: "ordinal", sort: ks, title: "K" },
+        colorTitle: "Pass@(K,T)",
+        facets: { column: header("model", "", models), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) },
+        columns: budgets.length,
+        rowsCount: ks.length,
+      }),
+    });
+    if (ks.length > 1)
+      charts.push({
+        id: `pass-k-${id}`,
+        title: `Pass@K at each budget T on ${variant}`,
+        caption: "More samples K help most where single attempts fail; bands are 95% bootstrap intervals over tasks.",
+        spec: bandedLines(rows.filter((entry) => entry["value"] !== null), { x: { field: "k", type: "quantitative", title: "K", scale: { type: "log", base: 2 }, axis: { values: ks, format: "d" } }, y: "Pass@(K,T)", color: modelColor(models), facets: { column: header("budget", "budget T", budgets), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) }, width: 170, height: 140, yDomain: [0, 1] }),
+      });
+    charts.push({
+      id: `pass-t-${id}`,
+      title: `Pass@T for each K on ${variant}`,
+      caption: "How success grows with the turn budget; the first point is the tightest budget.",
+      spec: bandedLines(rows.filter((entry) => entry["value"] !== null), { x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } }, y: "Pass@(K,T)", color: modelColor(models), facets: { column: header("k", "K", ks), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) }, width: 170, height: 140, yDomain: [0, 1] }),
+    });
+  }
+  return charts;
+}
+
+/** Pass@(1,T) with the budget announced and hidden, side by side. */
+export function hiddenCharts(report: StudyReport): Chart[] {
+  const models = modelNames(report);
+  const modes = modesOf(report);
+  if (modes.length < 2) return [];
+  return [...new Set(report.passTables.map((table) => table.variant))].map((variant) => {
+    const tables = report.passTables.filter((table) => table.variant === variant);
+    const budgets = [...new Set(tables.flatMap((table) => table.budgets))];
+    const rows = tables.flatMap((table) => (table.ks.includes(1) ? table.budgets.map((budget, j) => row({ model: table.model, mode: table.mode, budget }, table.cells[table.ks.indexOf(1)]?.[j] as JsonEstimate)) : []));
+    return {
+      id: `hidden-${slug(variant)}`,
+      title: `Announced vs hidden budgets on ${variant}: Pass@(1,T)`,
+      caption: "Left: the agent is told its budget; right: it is not. A model that only wins when told relies on the announcement.",
+      spec: bandedLines(rows.filter((entry) => entry["value"] !== null), { x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } }, y: "Pass@(1,T)", color: modelColor(models), facets: { column: header("mode", "", modes) }, width: 260, height: 170, yDomain: [0, 1] }),
+    };
+  });
+}
+
+export function stepCharts(report: StudyReport): Chart[] {
+  if (report.stepQuality.length === 0) return [];
+  const models = modelNames(report);
+  const envs = [...new Set(report.stepQuality.map((entry) => entry.env))];
+  const modes = [...new Set(report.stepQuality.map((entry) => entry.mode))];
+  const facets = { column: header("env", "", envs), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) };
+  const key = (entry: StudyReport["stepQuality"][number]): JsonObject => ({ model: entry.model, env: entry.env, mode: entry.mode, source: entry.source });
+  const overall = report.stepQuality.map((entry) => row(key(entry), entry.overall));
+  const byTurn = report.stepQuality.flatMap((entry) => entry.byTurn.filter((cell) => enough(cell.estimate)).map((cell) => row({ ...key(entry), turn: cell.turn }, cell.estimate)));
+  const byLeft = report.stepQuality.flatMap((entry) => entry.byTurnsLeft.filter((cell) => enough(cell.estimate)).map((cell) => row({ ...key(entry), turnsLeft: cell.turnsLeft }, cell.estimate)));
+  const sources = [...new Set(report.stepQuality.map((entry) => entry.source))];
+  const dash = { field: "source", type: "nominal", title: "states", scale: { domain: sources, range: sources.map((source) => (source === "self" ? [1, 0] : [5, 3])) }, ...(sources.length === 1 ? { legend: null } : {}) };
+  return [
+    { id: "step-overall", title: "Single-step decision quality", caption: "Share of actions in the oracle's optimal set, averaged over tasks (own states; teacher-forced states when present).", spec: barsWithIntervals(overall, { x: { field: "source", type: "nominal", title: "states", axis: { labelAngle: 0 } }, offset: { field: "model", sort: models }, y: "optimal actions", color: modelColor(models), facets }) },
+    { id: "step-turn", title: "Step quality by turn index", caption: `Later turns are reached by fewer tasks (cells with fewer than ${MIN_TASKS} tasks are not drawn).`, spec: bandedLines(byTurn, { x: { field: "turn", type: "quantitative", title: "turn" }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets, yDomain: [0, 1], independentX: true, points: false }) },
+    { id: "step-left", title: "Step quality by turns left in the budget", caption: "Does the policy decide differently when the budget runs out? x = turns left, this one included.", spec: bandedLines(byLeft, { x: { field: "turnsLeft", type: "quantitative", title: "turns left", scale: { reverse: true } }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets, yDomain: [0, 1], independentX: true, points: false }) },
+  ];
+}
+
+export function recoveryCharts(report: StudyReport): Chart[] {
+  const models = modelNames(report);
+  const charts: Chart[] = [];
+  if (report.recovery.length > 0) {
+    const envs = [...new Set(report.recovery.map((entry) => entry.env))];
+    const modes = [...new Set(report.recovery.map((entry) => entry.mode))];
+    const facets = { column: header("env", "", envs), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) };
+    const byTurn = report.recovery.flatMap((entry) => entry.pooled.byFirstError.filter((cell) => enough(cell.estimate)).map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: cell.turn }, cell.estimate)));
+    const budgets = [...new Set(report.recovery.flatMap((entry) => entry.perBudget.map((cells) => cells.budget)))];
+    const rates = report.recovery.flatMap((entry) => entry.perBudget.map((cells) => row({ model: entry.model, env: entry.env, mode: entry.mode, budget: cells.budget }, cells.anyError)));
+    charts.push({ id: "recovery-turn", title: "Natural recovery: success after the first mistake, by its turn", caption: "Among episodes whose first non-optimal action came at turn j, the share that still succeeded within the budget (all budgets).", spec: bandedLines(byTurn, { x: { field: "turn", type: "quantitative", title: "turn of the first mistake" }, y: "success", color: modelColor(models), facets, yDomain: [0, 1], independentX: true }) });
+    charts.push({ id: "recovery-budget", title: "Recovery rate by budget", caption: "Success of the episodes that made at least one mistake; tight budgets leave no room to recover.", spec: barsWithIntervals(rates, { x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } }, offset: { field: "model", sort: models }, y: "success after a mistake", color: modelColor(models), facets }) });
+  }
+  const perturbed = report.perturbation.flatMap((entry) => entry.cells.filter((cell) => cell.budget === "pooled").map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: entry.perturbTurn, pairs: cell.pairs }, cell.difference)));
+  if (perturbed.length > 0) {
+    const envs = [...new Set(report.perturbation.map((entry) => entry.env))];
+    charts.push({
+      id: "recovery-perturbation",
+      title: "Perturbation recovery: success lost to one forced mistake",
+      caption: "Perturbed minus unperturbed success on the same states and seeds (paired); 0 means a full recovery.",
+      spec: {
+        data: { values: perturbed },
+        facet: { column: header("env", "", envs) },
+        spec: {
+          width: 300,
+          height: 170,
+          layer: [
+            { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { y: { datum: 0, type: "quantitative" } } },
+            { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "turn", type: "ordinal", title: "perturbed turn j", axis: { labelAngle: 0 } }, xOffset: { field: "model", sort: models }, y: { field: "low", type: "quantitative", title: "success change" }, y2: { field: "high" }, color: modelColor(models) } },
+            { mark: { type: "point", filled: true, size: 60 }, encoding: { x: { field: "turn", type: "ordinal" }, xOffset: { field: "model", sort: models }, y: { field: "value", type: "quantitative" }, color: modelColor(models), tooltip: [{ field: "model" }, { field: "label", title: "change [95% CI]" }, { field: "pairs" }, { field: "tasks" }] } },
+          ],
+        },
+      },
+    });
+  }
+  return charts;
+}
+
+export function horizonCharts(report: StudyReport): Chart[] {
+  if (report.horizon.length === 0) return [];
+  const models = modelNames(report);
+  const envs = [...new Set(report.horizon.map((entry) => entry.env))];
+  const modes = [...new Set(report.horizon.map((entry) => entry.mode))];
+  const facets = { column: header("env", "", envs), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) };
+  const key = (entry: StudyReport["horizon"][number]): JsonObject => ({ model: entry.model, env: entry.env, mode: entry.mode });
+  const lengths = report.horizon.flatMap((entry) => (entry.byLength.find((curve) => curve.budget === "pooled")?.bins ?? []).filter((bin) => enough(bin.estimate)).map((bin) => row({ ...key(entry), bin: bin.label, order: bin.low }, bin.estimate)));
+  const lengthOrder = [...new Map(lengths.map((entry) => [entry["bin"] as string, entry["order"] as number])).entries()].sort((a, b) => a[1] - b[1]).map(([bin]) => bin);
+  const ratios = report.horizon.flatMap((entry) => entry.byRatio.filter((bin) => enough(bin.estimate)).map((bin) => row({ ...key(entry), bin: bin.label, order: bin.low }, bin.estimate)));
+  const ratioOrder = [...new Map(ratios.map((entry) => [entry["bin"] as string, entry["order"] as number])).entries()].sort((a, b) => a[1] - b[1]).map(([bin]) => bin);
+  return [
+    { id: "horizon-length", title: "Long-horizon resilience: success by the task's optimal length", caption: "Tasks binned by the oracle's solution length (all budgets together); hanoi's disk count is the horizon dial.", spec: bandedLines(lengths, { x: { field: "bin", type: "ordinal", sort: lengthOrder, title: "optimal length (turns)", axis: { labelAngle: 0 } }, y: "success", color: modelColor(models), facets, yDomain: [0, 1], independentX: true }) },
+    { id: "horizon-ratio", title: "Success by budget ratio T / optimal length", caption: "Ratio 1 leaves no room for a single mistake; larger ratios leave room to recover.", spec: bandedLines(ratios, { x: { field: "bin", type: "ordinal", sort: ratioOrder, title: "T / optimal length", axis: { labelAngle: 0 } }, y: "success", color: modelColor(models), facets, yDomain: [0, 1], independentX: true }) },
+  ];
+}
+
+export function trainingCharts(report: StudyReport): Chart[] {
+  if (report.training.length === 0) return [];
+  const names = report.training.map((entry) => entry.name);
+  const runColor = { field: "model", type: "nominal", title: "training run", scale: { domain: names } };
+  const steps = report.training.flatMap((entry) => entry.steps.flatMap((step) => (["reward", "success"] as const).flatMap((metric) => (step[metric] === null ? [] : [{ model: entry.name, step: step.step, metric, value: step[metric], low: step[metric], high: step[metric], tasks: 0, label: (step[metric] as number).toFixed(3) }]))));
+  const budgets = [...new Set(report.training.flatMap((entry) => entry.evals.map((point) => point.budget)))];
+  const evals = report.training.flatMap((entry) => entry.evals.map((point) => row({ model: entry.name, run: entry.name, step: point.step, budget: point.budget }, point.estimate)));
+  const charts: Chart[] = [];
+  if (steps.length > 0) charts.push({ id: "training-steps", title: "Training: reward and success per step", caption: "Means over each step's rollouts (fresh training tasks, the step's budgets).", spec: bandedLines(steps, { x: { field: "step", type: "quantitative", title: "step" }, y: "mean", color: runColor, facets: { column: header("metric", "", ["reward", "success"]) }, width: 300, height: 170, independentY: true }) });
+  if (evals.length > 0)
+    charts.push({
+      id: "training-heldout",
+      title: "Training: held-out Pass@(1,T) at each evaluation",
+      caption: "The held-out tasks are generated from another seed than the training tasks (their overlap is counted in the table below).",
+      spec: bandedLines(evals, { x: { field: "step", type: "quantitative", title: "step" }, y: "Pass@(1,T)", color: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", scale: { scheme: "viridis" } }, facets: { column: header("run", "", names) }, width: 300, height: 170, yDomain: [0, 1] }),
+    });
+  return charts;
+}
+
+/** A forest plot of a finding's paired differences (a - b with its 95% interval). */
+export function findingChart(report: StudyReport, index: number): Chart | null {
+  const finding = report.findings[index];
+  if (finding === undefined) return null;
+  const rows = finding.scopes.flatMap((scope) => scope.comparisons.filter((comparison) => comparison.difference.value !== null).map((comparison) => ({ ...estimateFields(comparison.difference), model: `${comparison.a} - ${comparison.b}`, what: `${comparison.metric} · ${scope.scope}${comparison.mode === "announced" ? "" : ` (${comparison.mode})`}`, direction: comparison.direction })));
+  if (rows.length === 0) return null;
+  const order = rows.map((entry) => entry.what);
+  return {
+    id: `finding-${finding.id}`,
+    title: "Paired differences",
+    caption: "Paired differences on shared tasks with 95% bootstrap intervals; right of the dashed line favours the first model.",
+    spec: {
+      data: { values: rows },
+      width: 420,
+      height: { step: 22 },
+      layer: [
+        { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { x: { datum: 0, type: "quantitative" } } },
+        { mark: { type: "rule", strokeWidth: 2 }, encoding: { y: { field: "what", type: "nominal", sort: order, title: null, axis: { labelLimit: 320 } }, x: { field: "low", type: "quantitative", title: "difference" }, x2: { field: "high" }, color: { field: "direction", type: "nominal", scale: { domain: ["higher", "lower", "unclear"], range: ["#2e7d32", "#c62828", "#78909c"] }, title: "interval" } } },
+        { mark: { type: "point", filled: true, size: 70 }, encoding: { y: { field: "what", type: "nominal", sort: order }, x: { field: "value", type: "quantitative" }, color: { field: "direction", type: "nominal" }, tooltip: [{ field: "model", title: "comparison" }, { field: "what" }, { field: "label", title: "difference [95% CI]" }, { field: "tasks" }] } },
+      ],
+    },
+  };
+}

@@ -1,0 +1,226 @@
+// Building the study report from runs in a store: select runs and models (study-runs.ts), load their rows
+// (study-data.ts), compute every table and analysis with seeded bootstrap intervals over tasks, read the
+// training folders, check the findings. The result is plain data (study-model.ts); nothing here renders.
+import { deriveSeed } from "../core/rng.js";
+import { budgetTable } from "../metrics/budget-table.js";
+import { orderBudgetLabels } from "../metrics/budget-axis.js";
+import { horizon, horizonPerTask, lengthBin } from "../metrics/horizon.js";
+import { naturalRecovery, recoveryPerTask, type RecoveryCells } from "../metrics/natural-recovery.js";
+import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
+import { perTaskPassAtK } from "../metrics/per-task-pass.js";
+import { stepQuality, stepQualityPerTask } from "../metrics/step-quality.js";
+import type { Estimate, IntervalOptions } from "../metrics/task-mean.js";
+import type { HorizonBin } from "../metrics/horizon.js";
+import { codeVersion } from "../eval/code-version.js";
+import { policyKinds } from "../policies/spec.js";
+import { budgetsToRun } from "../eval/config.js";
+import { exampleEpisode } from "../store/analysis-rows.js";
+import type { Store } from "../store/open.js";
+import { listRuns } from "../store/runs.js";
+import { studyFindings, type FindingInputs, type PassScope } from "./findings.js";
+import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
+import { EXAMPLE_REPLY_CHARS, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
+import { modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
+import { readTraining, type TrainingSelection } from "./training-curves.js";
+
+export interface StudyReportOptions {
+  readonly selection: StudySelection;
+  readonly training?: readonly TrainingSelection[];
+  /** Bootstrap resamples for every interval (default 1000). */
+  readonly bootstrap?: number;
+  /** Seed of every bootstrap (default 1). */
+  readonly seed?: number;
+  readonly level?: number;
+  readonly title?: string;
+  readonly now?: () => Date;
+}
+
+const estimates = <Cell extends { estimate: Estimate }>(cells: readonly Cell[]): (Omit<Cell, "estimate"> & { estimate: JsonEstimate })[] => cells.map((cell) => ({ ...cell, estimate: jsonEstimate(cell.estimate) }));
+
+function policyDescription(policy: string): string {
+  const kind = policyKinds().find((entry) => policy === entry.kind || policy.startsWith(`${entry.kind}:`));
+  return kind === undefined ? policy : `${policy} (${kind.description})`;
+}
+
+function modelsOf(runs: readonly SelectedRun[], selection: StudySelection, training: readonly TrainingSelection[]): StudyModel[] {
+  const names = [...new Set(runs.map((run) => run.model))];
+  const roles = modelRoles(names, selection.roles);
+  return names.map((name) => {
+    const own = runs.filter((run) => run.model === name);
+    const policies = [...new Set(own.map((run) => run.record.policy))];
+    const role = roles.get(name) ?? { role: "other" as const, source: "none" as const };
+    const roleText = role.role === "other" ? "no role in the findings" : `${ROLE_NAMES[role.role]}${role.source === "name" ? ", role read from its name" : ""}`;
+    return { name, role: role.role, roleSource: role.source, description: `${roleText}; policy ${policies.map(policyDescription).join("; ")}`, policies, runs: own.map((run) => run.record.id), training: training.filter((entry) => entry.model === name).map((entry) => entry.name) };
+  });
+}
+
+function runsOf(store: Store, runs: readonly SelectedRun[]): StudyRun[] {
+  const summaries = new Map(listRuns(store).map((summary) => [summary.id, summary]));
+  return runs.map((run) => ({
+    id: run.record.id,
+    model: run.model,
+    env: run.config.env,
+    variant: run.variant,
+    mode: run.config.budgetMode,
+    scope: run.config.budgetScope,
+    protocol: run.config.protocol,
+    kind: run.kind,
+    perturbTurn: run.perturbTurn,
+    controlRun: run.controlRun,
+    policy: run.record.policy,
+    seed: run.record.seed,
+    tasks: run.config.tasks,
+    samples: run.config.samples,
+    budgets: run.config.budgets.map((spec) => spec.label),
+    ks: [...run.config.ks],
+    episodes: summaries.get(run.record.id)?.episodes ?? 0,
+    status: run.record.status,
+    createdAt: run.record.createdAt,
+    codeVersion: run.record.codeVersion,
+    config: run.record.config,
+  }));
+}
+
+function computePassTable(cell: PassCellData, options: IntervalOptions): PassAtKTTable {
+  return passAtKT(cell.counts, { ks: cell.ks, budgets: cell.budgets, bootstrap: options.bootstrap ?? 1000, seed: deriveSeed(options.seed ?? 0, "pass", cell.model, cell.variant, cell.mode), ...(options.level === undefined ? {} : { level: options.level }) });
+}
+
+function passTable(cell: PassCellData, table: PassAtKTTable): StudyPassTable {
+  return {
+    model: cell.model,
+    variant: cell.variant,
+    env: cell.env,
+    mode: cell.mode,
+    runs: cell.runs,
+    tasks: table.tasks,
+    minSamples: table.minSamples,
+    ks: table.ks,
+    budgets: table.budgets,
+    cells: table.cells.map((row) => row.map(jsonEstimate)),
+    auc: table.auc.map((cell) => (cell === null ? null : jsonEstimate(cell))),
+  };
+}
+
+const recoveryCells = (cells: RecoveryCells): StudyRecoveryCells => ({ budget: cells.budget, clean: jsonEstimate(cells.clean), anyError: jsonEstimate(cells.anyError), errorRate: jsonEstimate(cells.errorRate), byFirstError: estimates(cells.byFirstError) });
+const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({ label: bin.label, low: bin.low, high: Number.isFinite(bin.high) ? bin.high : null, estimate: jsonEstimate(bin.estimate) });
+
+function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions): Pick<StudyReport, "stepQuality" | "recovery" | "horizon"> {
+  const seeded = (cell: AnalysisCellData, label: string): IntervalOptions => ({ ...options, seed: deriveSeed(options.seed ?? 0, label, cell.model, cell.env, cell.mode) });
+  const out: { stepQuality: StudyReport["stepQuality"][number][]; recovery: StudyReport["recovery"][number][]; horizon: StudyReport["horizon"][number][] } = { stepQuality: [], recovery: [], horizon: [] };
+  for (const cell of cells) {
+    const key = { model: cell.model, env: cell.env, mode: cell.mode };
+    for (const [source, rows] of [["self", cell.steps], ["teacher-forced", cell.teacherSteps]] as const) {
+      if (rows.length === 0) continue;
+      const quality = stepQuality(rows, seeded(cell, `steps-${source}`));
+      out.stepQuality.push({ ...key, source, overall: jsonEstimate(quality.overall), byTurn: estimates(quality.byTurn), byTurnsLeft: estimates(quality.byTurnsLeft), byBudget: estimates(quality.byBudget) });
+    }
+    if (cell.firstErrors.length > 0) {
+      const recovery = naturalRecovery(cell.firstErrors, seeded(cell, "recovery"));
+      out.recovery.push({ ...key, perBudget: recovery.perBudget.map(recoveryCells), pooled: recoveryCells(recovery.pooled) });
+    }
+    const result = horizon(cell.horizon, seeded(cell, "horizon"));
+    if (result.byRatio.length > 0) out.horizon.push({ ...key, byLength: result.byLength.map((curve) => ({ budget: curve.budget, bins: curve.bins.map(horizonBin) })), byRatio: result.byRatio.map(horizonBin), unknown: result.unknown });
+  }
+  return out;
+}
+
+function findingInputs(models: readonly StudyModel[], data: StudyData): FindingInputs {
+  const inScope = (cell: PassCellData, scope: PassScope): boolean => ("variant" in scope ? cell.variant === scope.variant : cell.env === scope.env);
+  const passCells = (model: string, scope: PassScope, mode: string): PassCellData[] => data.passCells.filter((cell) => cell.model === model && cell.mode === mode && inScope(cell, scope));
+  const analysis = (model: string, env: string, mode: string): AnalysisCellData | undefined => data.analysisCells.find((cell) => cell.model === model && cell.env === env && cell.mode === mode);
+  const variants = new Map(data.passCells.map((cell) => [cell.variant, cell.env]));
+  return {
+    models: models.map((model) => ({ name: model.name, role: model.role })),
+    variants: [...variants].map(([variant, env]) => ({ variant, env })),
+    envs: [...new Set([...data.passCells.map((cell) => cell.env), ...data.analysisCells.map((cell) => cell.env)])],
+    budgets: (model, scope, mode) => orderBudgetLabels(passCells(model, scope, mode).flatMap((cell) => cell.budgets.map((spec) => spec.label))),
+    pass: (model, scope, mode, budget) => perTaskPassAtK(passCells(model, scope, mode).flatMap((cell) => cell.counts), 1, budget),
+    stepQuality: (model, env, mode, source) => stepQualityPerTask((source === "self" ? analysis(model, env, mode)?.steps : analysis(model, env, mode)?.teacherSteps) ?? []),
+    recovery: (model, env, mode) => recoveryPerTask(analysis(model, env, mode)?.firstErrors ?? []),
+    lengthBins: (model, env, mode) => [...new Set((analysis(model, env, mode)?.horizon ?? []).filter((row) => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0).map((row) => lengthBin(row.optimalLength as number)))].sort((a, b) => a - b),
+    longTasks: (model, env, mode, binLow) => horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow),
+  };
+}
+
+function examplesOf(store: Store, runs: readonly SelectedRun[], models: readonly StudyModel[]): StudyExample[] {
+  const examples: StudyExample[] = [];
+  for (const model of models) {
+    const own = runs.filter((run) => run.model === model.name && run.kind === "policy");
+    const run = own.find((candidate) => candidate.config.budgetMode === "announced") ?? own[0];
+    if (run === undefined) continue;
+    const tightest = orderBudgetLabels(budgetsToRun(run.config).map((spec) => spec.label))[0];
+    if (tightest === undefined) continue;
+    const episode = exampleEpisode(store, run.record.id, tightest, false) ?? exampleEpisode(store, run.record.id, tightest, true);
+    if (episode === null) continue;
+    examples.push({
+      model: model.name,
+      run: run.record.id,
+      variant: run.variant,
+      taskId: episode.taskId,
+      budget: episode.budget,
+      budgetTurns: episode.budgetTurns,
+      sample: episode.sample,
+      success: episode.success,
+      stopReason: episode.stopReason,
+      turns: episode.turns.map((turn) => ({ ...turn, reply: turn.reply.length > EXAMPLE_REPLY_CHARS ? `${turn.reply.slice(0, EXAMPLE_REPLY_CHARS)}...` : turn.reply })),
+    });
+  }
+  return examples;
+}
+
+function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data: StudyData): string[] {
+  const notes: string[] = [];
+  for (const run of runs) if (run.status !== "complete") notes.push(`run ${run.id} is not complete (${run.episodes} episodes stored): its numbers may change when it is resumed`);
+  const roleless = models.filter((model) => model.role === "other").map((model) => model.name);
+  if (roleless.length > 0) notes.push(`models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=base|grpo|process|budgetmix)`);
+  for (const entry of data.repeatedTasks) notes.push(`run ${entry.run} lists ${entry.tasks} tasks but only ${entry.distinct} distinct ones; repeated tasks played identical episodes (same seeds) and count once`);
+  for (const perturbation of data.perturbations) if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
+  if (!runs.some((run) => run.kind === "teacher-forced")) notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
+  if (!runs.some((run) => run.kind === "perturbed")) notes.push("no perturbed runs: error recovery is measured on natural errors only");
+  return notes;
+}
+
+export function buildStudyReport(store: Store, options: StudyReportOptions): StudyReport {
+  const interval: IntervalOptions = { bootstrap: options.bootstrap ?? 1000, seed: options.seed ?? 1, ...(options.level === undefined ? {} : { level: options.level }) };
+  const training = options.training ?? [];
+  const selected = selectRuns(store, options.selection);
+  const models = modelsOf(selected, options.selection, training);
+  const runs = runsOf(store, selected);
+  const data = loadStudyData(store, selected, interval);
+  const computed = data.passCells.map((cell) => ({ cell, table: computePassTable(cell, interval) }));
+  const passTables = computed.map(({ cell, table }) => passTable(cell, table));
+  const budgetTables = [...new Set(data.passCells.map((cell) => cell.variant))].map((variant) => {
+    const entries = computed.filter(({ cell }) => cell.variant === variant).map(({ cell, table }) => ({ model: cell.model, mode: cell.mode, table }));
+    const table = budgetTable(entries);
+    return { variant, budgets: table.budgets, k: table.k, rows: table.rows.map((row) => ({ model: row.model, mode: row.mode, pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))), passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))) })) };
+  });
+  const studyTasks = selected.map((run) => ({ run: run.record.id, variant: run.variant, taskIds: data.taskIds.get(run.record.id) ?? [] }));
+  return {
+    version: STUDY_REPORT_VERSION,
+    title: options.title ?? "budgetrl study report",
+    generatedAt: (options.now ?? (() => new Date()))().toISOString(),
+    store: store.path,
+    codeVersion: codeVersion(),
+    settings: { bootstrap: interval.bootstrap ?? 1000, seed: interval.seed ?? 1, level: interval.level ?? 0.95 },
+    models,
+    runs,
+    passTables,
+    budgetTables,
+    ...analyses(data.analysisCells, interval),
+    perturbation: data.perturbations.map((entry) => ({
+      model: entry.model,
+      env: entry.env,
+      mode: entry.mode,
+      run: entry.run,
+      controlRun: entry.controlRun,
+      perturbTurn: entry.perturbTurn,
+      cells: (entry.result?.cells ?? []).map((cell) => ({ budget: cell.budget, perturbed: jsonEstimate(cell.perturbed), control: jsonEstimate(cell.control), difference: jsonEstimate(cell.difference), pairs: cell.pairs })),
+      excluded: entry.result?.excluded ?? { noControl: 0, seedMismatch: 0, notReached: 0 },
+      problem: entry.problem,
+    })),
+    training: training.map((entry) => readTraining(entry, studyTasks, interval)),
+    examples: examplesOf(store, selected, models),
+    findings: studyFindings(findingInputs(models, data), interval),
+    notes: notesOf(runs, models, data),
+  };
+}

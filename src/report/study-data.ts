@@ -1,0 +1,164 @@
+// Loading a study's rows from the store: outcome counts per (model, env variant, budget mode) for the Pass@(K,T)
+// tables, analysis rows per (model, env, mode), and perturbation pairs streamed into their analysis. Tasks are
+// renumbered across runs by (variant, task id, occurrence), so two models evaluated on the same tasks share task
+// numbers (the paired comparisons pair on them) and runs of one model pool their episodes per task.
+import { resolveTurns, type BudgetSpec } from "../core/budget.js";
+import type { FirstErrorCounts, HorizonCounts, StepCounts } from "../core/analysis-rows.js";
+import type { OutcomeCounts } from "../core/outcome.js";
+import { storedRunOutcomes } from "../eval/table.js";
+import { countsWithinBudgets } from "../metrics/pass-at-kt.js";
+import { perturbationRecovery, type PerturbationRecovery } from "../metrics/perturbation-recovery.js";
+import type { IntervalOptions } from "../metrics/task-mean.js";
+import { firstErrorCounts, horizonCounts, perturbationPairRows, stepCounts, taskIdsOf, taskListsMatch } from "../store/analysis-rows.js";
+import type { Store } from "../store/open.js";
+import { runExists } from "../store/runs.js";
+import type { SelectedRun } from "./study-runs.js";
+
+export interface PassCellData {
+  readonly model: string;
+  readonly variant: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly runs: string[];
+  readonly counts: OutcomeCounts[];
+  readonly budgets: BudgetSpec[];
+  readonly ks: number[];
+}
+
+export interface AnalysisCellData {
+  readonly model: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly steps: StepCounts[];
+  readonly teacherSteps: StepCounts[];
+  readonly firstErrors: FirstErrorCounts[];
+  readonly horizon: HorizonCounts[];
+}
+
+export interface PerturbationData {
+  readonly model: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly run: string;
+  readonly controlRun: string | null;
+  readonly perturbTurn: number;
+  readonly result: PerturbationRecovery | null;
+  readonly problem: string | null;
+}
+
+export interface StudyData {
+  readonly passCells: readonly PassCellData[];
+  readonly analysisCells: readonly AnalysisCellData[];
+  readonly perturbations: readonly PerturbationData[];
+  /** Task ids of each run, by task index. */
+  readonly taskIds: ReadonlyMap<string, readonly string[]>;
+  /** Runs that list a task more than once, with their number of distinct tasks. */
+  readonly repeatedTasks: readonly { readonly run: string; readonly tasks: number; readonly distinct: number }[];
+}
+
+/**
+ * Global task numbers from (variant, task id). A run that lists one task several times (hanoi without random
+ * starts: every task is the same) played identical episodes for each copy (episode seeds derive from the task
+ * id), so only the first copy counts: the others get -1 and their rows are dropped.
+ */
+function taskNumbering(): (variant: string, ids: readonly string[]) => number[] {
+  const numbers = new Map<string, number>();
+  return (variant, ids) => {
+    const seen = new Set<string>();
+    return ids.map((id) => {
+      if (seen.has(id)) return -1;
+      seen.add(id);
+      const key = `${variant}\u0000${id}`;
+      let number = numbers.get(key);
+      if (number === undefined) numbers.set(key, (number = numbers.size));
+      return number;
+    });
+  };
+}
+
+/** Outcome counts of a run under either protocol (protocol "single": success within each T from one run). */
+function runCounts(store: Store, run: SelectedRun): OutcomeCounts[] {
+  const outcomes = storedRunOutcomes(store, run.record.id, run.config);
+  if (run.config.protocol === "separate") return [...outcomes.counts];
+  return countsWithinBudgets(outcomes.firstSuccesses, run.config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.referenceBudgets.get(taskIndex) ?? 1));
+}
+
+function cellIn<Cell>(cells: Map<string, Cell>, key: string, make: () => Cell): Cell {
+  let cell = cells.get(key);
+  if (cell === undefined) cells.set(key, (cell = make()));
+  return cell;
+}
+
+/** Rows with their tasks' global numbers; rows of repeated tasks are dropped. */
+const renumber = <Row extends { taskIndex: number }>(rows: readonly Row[], numbers: readonly number[]): Row[] => rows.flatMap((row) => {
+  const task = numbers[row.taskIndex] ?? -1;
+  return task < 0 ? [] : [{ ...row, taskIndex: task }];
+});
+
+export function loadStudyData(store: Store, runs: readonly SelectedRun[], options: IntervalOptions): StudyData {
+  const number = taskNumbering();
+  const taskIds = new Map<string, readonly string[]>();
+  const numbers = new Map<string, number[]>();
+  for (const run of runs) {
+    const ids = taskIdsOf(store, run.record.id);
+    taskIds.set(run.record.id, ids);
+    numbers.set(run.record.id, number(run.variant, ids));
+  }
+  const passCells = new Map<string, PassCellData>();
+  const analysisCells = new Map<string, AnalysisCellData>();
+  const perturbations: PerturbationData[] = [];
+  for (const run of runs) {
+    const id = run.record.id;
+    const mode = run.config.budgetMode;
+    const runNumbers = numbers.get(id) as number[];
+    const analysis = cellIn(analysisCells, `${run.model}\u0000${run.config.env}\u0000${mode}`, () => ({ model: run.model, env: run.config.env, mode, steps: [], teacherSteps: [], firstErrors: [], horizon: [] }));
+    if (run.kind === "teacher-forced") {
+      analysis.teacherSteps.push(...renumber(stepCounts(store, id), runNumbers));
+      continue;
+    }
+    if (run.kind === "perturbed") {
+      perturbations.push(loadPerturbation(store, run, runs, numbers, options));
+      continue;
+    }
+    const pass = cellIn(passCells, `${run.model}\u0000${run.variant}\u0000${mode}`, () => ({ model: run.model, variant: run.variant, env: run.config.env, mode, runs: [], counts: [], budgets: [], ks: [] }));
+    pass.runs.push(id);
+    pass.counts.push(...renumber(runCounts(store, run), runNumbers));
+    for (const spec of run.config.budgets) if (!pass.budgets.some((known) => known.label === spec.label)) pass.budgets.push(spec);
+    for (const k of run.config.ks) if (!pass.ks.includes(k)) pass.ks.push(k);
+    pass.ks.sort((a, b) => a - b);
+    analysis.steps.push(...renumber(stepCounts(store, id), runNumbers));
+    analysis.firstErrors.push(...renumber(firstErrorCounts(store, id), runNumbers));
+    analysis.horizon.push(...renumber(horizonCounts(store, id), runNumbers));
+  }
+  const repeatedTasks = [...taskIds].map(([run, ids]) => ({ run, tasks: ids.length, distinct: new Set(ids).size })).filter((entry) => entry.distinct < entry.tasks);
+  return { passCells: [...passCells.values()], analysisCells: [...analysisCells.values()], perturbations, taskIds, repeatedTasks };
+}
+
+/** The control of a perturbed run: the one named in its config, else the model's policy run with the same env
+ * variant, budget mode and seed. */
+function controlOf(run: SelectedRun, runs: readonly SelectedRun[]): string | null {
+  if (run.controlRun !== null) return run.controlRun;
+  const match = runs.find((other) => other.kind === "policy" && other.model === run.model && other.variant === run.variant && other.config.budgetMode === run.config.budgetMode && other.config.seed === run.config.seed);
+  return match?.record.id ?? null;
+}
+
+function loadPerturbation(store: Store, run: SelectedRun, runs: readonly SelectedRun[], numbers: ReadonlyMap<string, number[]>, options: IntervalOptions): PerturbationData {
+  const id = run.record.id;
+  const perturbTurn = run.perturbTurn as number;
+  const base = { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: id, perturbTurn };
+  const controlRun = controlOf(run, runs);
+  if (controlRun === null) return { ...base, controlRun, result: null, problem: `no control run: no policy run of ${run.model} on ${run.variant} (${run.config.budgetMode}, seed ${run.config.seed}) is in the report; name one with controlRun in the perturbed run's config` };
+  if (!runExists(store, controlRun)) return { ...base, controlRun, result: null, problem: `control run ${controlRun} is not in the store` };
+  if (!taskListsMatch(store, id, controlRun)) return { ...base, controlRun, result: null, problem: `control run ${controlRun} holds other tasks than ${id}: perturbed and control episodes must share tasks, budgets, samples and seeds` };
+  const runNumbers = numbers.get(id) as number[];
+  const pairs = (function* () {
+    for (const pair of perturbationPairRows(store, id, controlRun)) {
+      const task = runNumbers[pair.perturbed.taskIndex] ?? -1;
+      if (task < 0) continue;
+      yield { perturbTurn, perturbed: { ...pair.perturbed, taskIndex: task }, control: pair.control === null ? null : { ...pair.control, taskIndex: task } };
+    }
+  })();
+  const result = perturbationRecovery(pairs, options);
+  const used = result.cells.reduce((sum, cell) => sum + (cell.budget === "pooled" ? cell.pairs : 0), 0);
+  return { ...base, controlRun, result, problem: used === 0 ? "no usable pair (see the excluded counts)" : null };
+}

@@ -1,0 +1,246 @@
+// The study report's data model: one typed, JSON-serialisable object built from runs in a store (study-build.ts),
+// rendered as HTML (html/) and as terminal tables (study-tables.ts). Numbers that could not be measured are
+// null (never NaN), so the JSON reads back to the same object. Every estimate is a mean over tasks with a 95%
+// percentile bootstrap interval over tasks; every comparison between models is a paired difference on shared
+// tasks (metrics/paired-difference.ts).
+import type { Json } from "../core/json.js";
+import type { DifferenceDirection } from "../metrics/paired-difference.js";
+import type { Estimate } from "../metrics/task-mean.js";
+import type { PassCell } from "../metrics/pass-at-kt.js";
+
+export const STUDY_REPORT_VERSION = 1;
+
+/** What a model is in the paper's comparisons. */
+export const MODEL_ROLES = ["base", "grpo", "process", "budgetmix", "other"] as const;
+export type ModelRole = (typeof MODEL_ROLES)[number];
+
+export const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
+  base: "base model",
+  grpo: "GRPO-Full (trajectory-level RL)",
+  process: "process supervision (turn-level credit)",
+  budgetmix: "BudgetMix (RL over mixed budgets)",
+  other: "other",
+};
+
+/** How a run was played: the policy on its own states, on an expert's states (teacher-forced), or perturbed at
+ * one turn (see study-runs.ts for the config fields that mark them). */
+export type RunKind = "policy" | "teacher-forced" | "perturbed";
+
+export interface JsonEstimate {
+  readonly value: number | null;
+  readonly low: number | null;
+  readonly high: number | null;
+  readonly tasks: number;
+  /** Observations behind the estimate (episodes, turns or pairs). */
+  readonly n: number;
+}
+
+export interface StudyModel {
+  /** Display name (unique): the --model name, or the policy spec. */
+  readonly name: string;
+  readonly role: ModelRole;
+  /** Where the role came from: given (--role), inferred from the name, or none. */
+  readonly roleSource: "given" | "name" | "none";
+  /** What the model is: its role and its policies, in words. */
+  readonly description: string;
+  readonly policies: readonly string[];
+  readonly runs: readonly string[];
+  /** Training runs (--train) attached to this model. */
+  readonly training: readonly string[];
+}
+
+export interface StudyRun {
+  readonly id: string;
+  readonly model: string;
+  readonly env: string;
+  /** Env with its options ("hanoi disks=4"): tasks of different variants are different tasks. */
+  readonly variant: string;
+  readonly mode: string;
+  readonly scope: string;
+  readonly protocol: string;
+  readonly kind: RunKind;
+  readonly perturbTurn: number | null;
+  readonly controlRun: string | null;
+  readonly policy: string;
+  readonly seed: number;
+  readonly tasks: number;
+  readonly samples: number;
+  readonly budgets: readonly string[];
+  readonly ks: readonly number[];
+  readonly episodes: number;
+  readonly status: string;
+  readonly createdAt: string;
+  readonly codeVersion: string;
+  /** The run's stored config, as written. */
+  readonly config: Json;
+}
+
+export interface StudyPassTable {
+  readonly model: string;
+  readonly variant: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly runs: readonly string[];
+  readonly tasks: number;
+  readonly minSamples: number;
+  readonly ks: readonly number[];
+  readonly budgets: readonly string[];
+  /** cells[i][j]: K = ks[i], T = budgets[j]. */
+  readonly cells: readonly (readonly JsonEstimate[])[];
+  readonly auc: readonly (JsonEstimate | null)[];
+}
+
+export interface StudyBudgetTable {
+  readonly variant: string;
+  readonly budgets: readonly string[];
+  readonly k: number | null;
+  readonly rows: readonly { readonly model: string; readonly mode: string; readonly pass1: readonly (JsonEstimate | null)[]; readonly passK: readonly (JsonEstimate | null)[] }[];
+}
+
+export interface StudyStepQuality {
+  readonly model: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly source: "self" | "teacher-forced";
+  readonly overall: JsonEstimate;
+  readonly byTurn: readonly { readonly turn: number; readonly estimate: JsonEstimate }[];
+  readonly byTurnsLeft: readonly { readonly turnsLeft: number; readonly estimate: JsonEstimate }[];
+  readonly byBudget: readonly { readonly budget: string; readonly estimate: JsonEstimate }[];
+}
+
+export interface StudyRecoveryCells {
+  readonly budget: string;
+  readonly clean: JsonEstimate;
+  readonly anyError: JsonEstimate;
+  readonly errorRate: JsonEstimate;
+  readonly byFirstError: readonly { readonly turn: number; readonly estimate: JsonEstimate }[];
+}
+
+export interface StudyRecovery {
+  readonly model: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly perBudget: readonly StudyRecoveryCells[];
+  readonly pooled: StudyRecoveryCells;
+}
+
+export interface StudyPerturbation {
+  readonly model: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly run: string;
+  readonly controlRun: string | null;
+  readonly perturbTurn: number;
+  readonly cells: readonly { readonly budget: string; readonly perturbed: JsonEstimate; readonly control: JsonEstimate; readonly difference: JsonEstimate; readonly pairs: number }[];
+  readonly excluded: { readonly noControl: number; readonly seedMismatch: number; readonly notReached: number };
+  /** Why the run could not be paired, when it could not. */
+  readonly problem: string | null;
+}
+
+export interface StudyHorizonBin {
+  readonly label: string;
+  readonly low: number;
+  /** null for an open last bin. */
+  readonly high: number | null;
+  readonly estimate: JsonEstimate;
+}
+
+export interface StudyHorizon {
+  readonly model: string;
+  readonly env: string;
+  readonly mode: string;
+  readonly byLength: readonly { readonly budget: string; readonly bins: readonly StudyHorizonBin[] }[];
+  readonly byRatio: readonly StudyHorizonBin[];
+  readonly unknown: number;
+}
+
+export interface StudyTraining {
+  readonly name: string;
+  readonly dir: string;
+  readonly model: string | null;
+  readonly config: Json | null;
+  readonly steps: readonly { readonly step: number; readonly reward: number | null; readonly success: number | null; readonly turns: number | null; readonly entropy: number | null; readonly kl: number | null }[];
+  readonly evals: readonly { readonly step: number; readonly run: string; readonly budget: string; readonly estimate: JsonEstimate }[];
+  /** Held-out tasks that also appeared among the training tasks (by task id), and study runs' tasks that did. */
+  readonly overlap: {
+    readonly trainingTasks: number | null;
+    readonly heldOutTasks: number;
+    readonly heldOutSeenInTraining: number | null;
+    readonly studyRuns: readonly { readonly run: string; readonly tasks: number; readonly seenInTraining: number }[];
+  };
+  readonly notes: readonly string[];
+}
+
+/** One stored episode of a model, to show what it actually replied (replies are untrusted text). */
+export interface StudyExample {
+  readonly model: string;
+  readonly run: string;
+  readonly variant: string;
+  readonly taskId: string;
+  readonly budget: string;
+  readonly budgetTurns: number;
+  readonly sample: number;
+  readonly success: boolean;
+  readonly stopReason: string;
+  /** Replies longer than EXAMPLE_REPLY_CHARS are cut (the store keeps them whole). */
+  readonly turns: readonly { readonly turn: number; readonly reply: string; readonly parsedAction: string | null; readonly invalid: boolean; readonly optimal: boolean | null }[];
+}
+
+export const EXAMPLE_REPLY_CHARS = 400;
+
+export type Verdict = "supported" | "not supported" | "inconclusive" | "no data";
+
+export interface StudyComparison {
+  /** What is compared, in words ("Pass@(1,25%)", "step quality", ...). */
+  readonly metric: string;
+  readonly a: string;
+  readonly b: string;
+  readonly scope: string;
+  readonly mode: string;
+  /** Mean of a, mean of b and a - b on the shared tasks. */
+  readonly meanA: JsonEstimate;
+  readonly meanB: JsonEstimate;
+  readonly difference: JsonEstimate;
+  readonly direction: DifferenceDirection;
+}
+
+export interface StudyFinding {
+  readonly id: "rl-budgets" | "recovery-horizon" | "process" | "budgetmix" | "hidden-budget";
+  readonly title: string;
+  /** The claim as the paper states it (or the question, beyond the paper). */
+  readonly claim: string;
+  readonly verdict: Verdict;
+  /** One paragraph with the numbers. */
+  readonly summary: string;
+  readonly scopes: readonly { readonly scope: string; readonly verdict: Verdict; readonly text: string; readonly comparisons: readonly StudyComparison[] }[];
+}
+
+export interface StudyReport {
+  readonly version: typeof STUDY_REPORT_VERSION;
+  readonly title: string;
+  readonly generatedAt: string;
+  readonly store: string;
+  readonly codeVersion: string;
+  readonly settings: { readonly bootstrap: number; readonly seed: number; readonly level: number };
+  readonly models: readonly StudyModel[];
+  readonly runs: readonly StudyRun[];
+  readonly passTables: readonly StudyPassTable[];
+  readonly budgetTables: readonly StudyBudgetTable[];
+  readonly stepQuality: readonly StudyStepQuality[];
+  readonly recovery: readonly StudyRecovery[];
+  readonly perturbation: readonly StudyPerturbation[];
+  readonly horizon: readonly StudyHorizon[];
+  readonly training: readonly StudyTraining[];
+  /** A failed episode of each model at its tightest announced budget (else any), to read its replies. */
+  readonly examples: readonly StudyExample[];
+  readonly findings: readonly StudyFinding[];
+  /** Things a reader should know (runs left out, pairings that failed, ...). */
+  readonly notes: readonly string[];
+}
+
+const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
+
+/** An estimate or a Pass@(K,T) cell in its JSON form (NaN -> null). */
+export function jsonEstimate(estimate: Estimate | PassCell): JsonEstimate {
+  return { value: finite(estimate.value), low: finite(estimate.low), high: finite(estimate.high), tasks: estimate.tasks, n: "n" in estimate ? estimate.n : estimate.tasks };
+}

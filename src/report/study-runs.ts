@@ -1,0 +1,136 @@
+// Which runs make up a study, and what each one is.
+// Models: `--model NAME=RUN[,RUN...]` names a model and its runs (an announced and a hidden run, teacher-forced
+// and perturbed runs); every other run of `--runs` joins the model of its policy spec, named after it. A model's
+// role in the paper's comparisons (base, grpo, process, budgetmix) is given with `--role NAME=ROLE` or read from
+// its name ("GRPO-Full" -> grpo, "BudgetMix" -> budgetmix, "turn-level"/"process" -> process, "base"/"SFT" ->
+// base); without one it is "other" and takes part in no finding.
+// Run kinds come from fields of the run's stored config that the study's producers write (the rest of the
+// config is the ordinary eval config):
+//   rollout: "teacher-forced"   the policy's action is recorded at each state of the oracle's trajectory
+//   perturbTurn: j              one random non-optimal action was forced at turn j (controlRun: the run it
+//                               pairs with; default: the model's policy run with the same env, mode and seed)
+import { z } from "zod";
+import { DataError, ConfigError } from "../core/errors.js";
+import type { Json } from "../core/json.js";
+import { parseEvalConfig, type EvalConfig } from "../eval/config.js";
+import type { Store } from "../store/open.js";
+import { getRun, type RunRecord } from "../store/runs.js";
+import { MODEL_ROLES, type ModelRole, type RunKind } from "./study-model.js";
+
+export interface ModelSelection {
+  readonly name: string;
+  readonly runs: readonly string[];
+}
+
+export interface StudySelection {
+  /** Runs grouped into models by their policy spec. */
+  readonly runs?: readonly string[];
+  /** Named models with their runs. */
+  readonly models?: readonly ModelSelection[];
+  /** Model name -> role. */
+  readonly roles?: Readonly<Record<string, ModelRole>>;
+}
+
+export interface SelectedRun {
+  readonly record: RunRecord;
+  readonly config: Readonly<EvalConfig>;
+  readonly model: string;
+  readonly kind: RunKind;
+  readonly perturbTurn: number | null;
+  readonly controlRun: string | null;
+  readonly variant: string;
+}
+
+const studyFieldsSchema = z.object({
+  rollout: z.enum(["policy", "teacher-forced"]).optional(),
+  perturbTurn: z.number().int().min(1).optional(),
+  controlRun: z.string().optional(),
+});
+
+/** The study fields of a stored config (kind, perturbation turn, control run); other fields are ignored. */
+export function runKindOf(config: Json, runId = "run"): { kind: RunKind; perturbTurn: number | null; controlRun: string | null } {
+  const parsed = studyFieldsSchema.safeParse(config !== null && typeof config === "object" && !Array.isArray(config) ? config : {});
+  if (!parsed.success) throw new DataError(`run ${runId}: bad study fields in its config: ${parsed.error.issues[0]?.message ?? "invalid"}`, "rollout is \"policy\" or \"teacher-forced\"; perturbTurn a turn (1, 2, ...)");
+  const fields = parsed.data;
+  if (fields.perturbTurn !== undefined) return { kind: "perturbed", perturbTurn: fields.perturbTurn, controlRun: fields.controlRun ?? null };
+  return { kind: fields.rollout === "teacher-forced" ? "teacher-forced" : "policy", perturbTurn: null, controlRun: null };
+}
+
+/** "hanoi", or "hanoi disks=4 randomStart=true" when the run set env options (sorted by key). */
+export function envVariant(env: string, options: Readonly<Record<string, unknown>>): string {
+  const parts = Object.keys(options).sort().map((key) => `${key}=${String(options[key])}`);
+  return [env, ...parts].join(" ");
+}
+
+const ROLE_PATTERNS: readonly [ModelRole, RegExp][] = [
+  ["budgetmix", /budget[-_ ]?mix/i],
+  ["process", /process|turn[-_ ]?level|gigpo|\bprm\b/i],
+  ["grpo", /grpo/i],
+  ["base", /\bbase\b|\bsft\b|untrained/i],
+];
+
+/** The role a model name suggests, if any. */
+export function roleFromName(name: string): ModelRole | undefined {
+  return ROLE_PATTERNS.find(([, pattern]) => pattern.test(name))?.[0];
+}
+
+export function parseRole(text: string, flag = "--role"): ModelRole {
+  const role = MODEL_ROLES.find((candidate) => candidate === text.trim().toLowerCase());
+  if (role === undefined) throw new ConfigError(flag, `unknown role "${text}"`, `use one of: ${MODEL_ROLES.join(", ")}`);
+  return role;
+}
+
+function readRun(store: Store, id: string, model: string): SelectedRun {
+  const record = getRun(store, id);
+  let config: Readonly<EvalConfig>;
+  try {
+    config = parseEvalConfig(record.config);
+  } catch (error) {
+    throw new DataError(`run ${id} is not an evaluation run this report can read: ${(error as Error).message}`, "list the runs with `budgetrl runs --db FILE`; training runs go in with --train DIR");
+  }
+  return { record, config, model, ...runKindOf(record.config, id), variant: envVariant(config.env, config.envOptions) };
+}
+
+/** The runs of a study with their models, in the order given (named models first). */
+export function selectRuns(store: Store, selection: StudySelection): SelectedRun[] {
+  const out: SelectedRun[] = [];
+  const seen = new Map<string, string>();
+  const add = (id: string, model: string | undefined): void => {
+    const trimmed = id.trim();
+    if (trimmed === "") return;
+    const owner = seen.get(trimmed);
+    if (owner !== undefined) {
+      if (model === undefined || owner === model) return;
+      throw new ConfigError("--model", `run ${trimmed} is given to two models (${owner} and ${model})`);
+    }
+    const run = readRun(store, trimmed, model ?? "");
+    const name = model ?? run.record.policy;
+    seen.set(trimmed, name);
+    out.push({ ...run, model: name });
+  };
+  for (const model of selection.models ?? []) {
+    if (model.name.trim() === "") throw new ConfigError("--model", "a model needs a name: NAME=RUN[,RUN...]");
+    for (const id of model.runs) add(id, model.name);
+  }
+  for (const id of selection.runs ?? []) add(id, undefined);
+  if (out.length === 0) throw new ConfigError("--runs", "no runs selected", "name runs with --runs A,B,C or --model NAME=RUN[,RUN]");
+  return out;
+}
+
+/** The role of each model: given, from its name, or "other". */
+export interface RoleChoice {
+  readonly role: ModelRole;
+  readonly source: "given" | "name" | "none";
+}
+
+/** The role of each model: given, from its name, or "other". */
+export function modelRoles(models: readonly string[], given: Readonly<Record<string, ModelRole>> = {}): Map<string, RoleChoice> {
+  for (const name of Object.keys(given)) if (!models.includes(name)) throw new ConfigError("--role", `no model named "${name}"`, `models: ${models.join(", ")}`);
+  const roles = new Map<string, RoleChoice>();
+  for (const name of models) {
+    const explicit = given[name];
+    const inferred = roleFromName(name);
+    roles.set(name, explicit !== undefined ? { role: explicit, source: "given" } : inferred !== undefined ? { role: inferred, source: "name" } : { role: "other", source: "none" });
+  }
+  return roles;
+}

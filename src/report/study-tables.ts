@@ -1,0 +1,76 @@
+// The study report's tables for the terminal (`budgetrl show RUN --analyses`, `budgetrl report`): the budget
+// table, step quality, natural and perturbation recovery, horizon and the findings, from the same StudyReport
+// the HTML renders, so both show the same numbers.
+import type { JsonEstimate, StudyReport } from "./study-model.js";
+import { renderTextTable } from "./text-table.js";
+
+const LONG_LISTS = 12;
+
+export function formatEstimate(estimate: JsonEstimate | null, scale: "fraction" | "percent" = "fraction"): string {
+  if (estimate === null || estimate.value === null) return "-";
+  const format = (value: number | null): string => (value === null ? "-" : scale === "percent" ? (100 * value).toFixed(1) : value.toFixed(3));
+  return estimate.low === null ? format(estimate.value) : `${format(estimate.value)} [${format(estimate.low)}, ${format(estimate.high)}]`;
+}
+
+/** A long list keeps its first rows and says how many it left out. */
+function capped(rows: string[][], width: number): string[][] {
+  if (rows.length <= LONG_LISTS) return rows;
+  return [...rows.slice(0, LONG_LISTS), [`(${rows.length - LONG_LISTS} more)`, ...Array.from({ length: width - 1 }, () => "")]];
+}
+
+export function renderBudgetTables(report: StudyReport): string {
+  return report.budgetTables
+    .map((table) => {
+      const header = ["model", "budget", ...table.budgets.flatMap((budget) => [`${budget} P@1`, ...(table.k === null ? [] : [`${budget} P@${table.k}`])])];
+      const rows = table.rows.map((row) => [row.model, row.mode, ...table.budgets.flatMap((_, j) => [formatEstimate(row.pass1[j] ?? null, "percent"), ...(table.k === null ? [] : [formatEstimate(row.passK[j] ?? null, "percent")])])]);
+      return `Budget table, ${table.variant} (Pass@1 and Pass@K in %, 95% intervals over tasks)\n${renderTextTable(header, rows)}`;
+    })
+    .join("\n\n");
+}
+
+export function renderStepQuality(report: StudyReport): string {
+  return report.stepQuality
+    .map((entry) => {
+      const title = `Step quality, ${entry.model} on ${entry.env} (${entry.mode}, ${entry.source === "self" ? "own states" : "teacher-forced states"}): share of actions in the oracle's optimal set`;
+      const rows = [["all turns", formatEstimate(entry.overall), String(entry.overall.tasks), String(entry.overall.n)], ...entry.byBudget.map((cell) => [`budget ${cell.budget}`, formatEstimate(cell.estimate), String(cell.estimate.tasks), String(cell.estimate.n)])];
+      const left = capped(entry.byTurnsLeft.slice().reverse().map((cell) => [`${cell.turnsLeft} turns left`, formatEstimate(cell.estimate), String(cell.estimate.tasks), String(cell.estimate.n)]), 4);
+      return `${title}\n${renderTextTable(["", "optimal", "tasks", "turns"], [...rows, ...left])}`;
+    })
+    .join("\n\n");
+}
+
+export function renderRecovery(report: StudyReport): string {
+  const natural = report.recovery.map((entry) => {
+    const rows = [...entry.perBudget, entry.pooled].map((cells) => [cells.budget === "pooled" ? "all budgets" : cells.budget, formatEstimate(cells.errorRate), formatEstimate(cells.anyError), formatEstimate(cells.clean)]);
+    const turns = capped(entry.pooled.byFirstError.map((cell) => [`first mistake at turn ${cell.turn}`, formatEstimate(cell.estimate), String(cell.estimate.tasks), String(cell.estimate.n)]), 4);
+    return `Natural recovery, ${entry.model} on ${entry.env} (${entry.mode})\n${renderTextTable(["budget", "episodes with a mistake", "success after a mistake", "success without one"], rows)}\n\n${renderTextTable(["all budgets", "success", "tasks", "episodes"], turns)}`;
+  });
+  const perturbed = report.perturbation.map((entry) => {
+    if (entry.problem !== null && entry.cells.length === 0) return `Perturbation recovery, ${entry.model}, run ${entry.run} (j = ${entry.perturbTurn}): ${entry.problem}`;
+    const rows = entry.cells.map((cell) => [cell.budget === "pooled" ? "all budgets" : cell.budget, String(cell.pairs), formatEstimate(cell.perturbed), formatEstimate(cell.control), formatEstimate(cell.difference)]);
+    return `Perturbation recovery, ${entry.model} on ${entry.env}, run ${entry.run} vs ${entry.controlRun ?? "-"} (one forced mistake at turn ${entry.perturbTurn}; paired)\n${renderTextTable(["budget", "pairs", "perturbed", "control", "difference"], rows)}`;
+  });
+  return [...natural, ...perturbed].join("\n\n");
+}
+
+export function renderHorizon(report: StudyReport): string {
+  return report.horizon
+    .map((entry) => {
+      const pooled = entry.byLength.find((curve) => curve.budget === "pooled");
+      const budgets = entry.byLength.filter((curve) => curve.budget !== "pooled");
+      const bins = pooled?.bins.map((bin) => bin.label) ?? [];
+      const lengthRows = [...budgets, ...(pooled === undefined ? [] : [pooled])].map((curve) => [curve.budget === "pooled" ? "all budgets" : curve.budget, ...bins.map((label) => formatEstimate(curve.bins.find((bin) => bin.label === label)?.estimate ?? null))]);
+      const ratioRows = entry.byRatio.map((bin) => [bin.label, formatEstimate(bin.estimate), String(bin.estimate.tasks), String(bin.estimate.n)]);
+      return `Horizon, ${entry.model} on ${entry.env} (${entry.mode}): success by optimal length\n${renderTextTable(["budget \\ length", ...bins], lengthRows)}\n\nsuccess by T / optimal length\n${renderTextTable(["ratio", "success", "tasks", "episodes"], ratioRows)}`;
+    })
+    .join("\n\n");
+}
+
+export function renderFindings(report: StudyReport): string {
+  return report.findings.map((finding) => [`[${finding.verdict}] ${finding.title}`, `  ${finding.summary}`, ...finding.scopes.map((scope) => `  - ${scope.text}`)].join("\n")).join("\n\n");
+}
+
+/** The analyses of a report (what `show --analyses` prints), each section only when it has data. */
+export function renderAnalyses(report: StudyReport): string {
+  return [renderStepQuality(report), renderRecovery(report), renderHorizon(report)].filter((text) => text !== "").join("\n\n");
+}
