@@ -27,7 +27,8 @@ export function stepCountsOf(episodes: Iterable<Episode>): StepCounts[] {
       let row = rows.get(key);
       if (row === undefined) rows.set(key, (row = { taskIndex: episode.taskIndex, budget: episode.budget.label, turn: turn.index, turnsLeft, optimal: 0, total: 0 }));
       row.total += 1;
-      if (turn.optimal) row.optimal += 1;
+      // The policy's own decision: its judged reply where an intervention played in its place (teacher-forced).
+      if (turn.forced?.policyOptimal ?? turn.optimal) row.optimal += 1;
     });
   }
   return [...rows.values()];

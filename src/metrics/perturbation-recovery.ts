@@ -2,7 +2,8 @@
 // within the remaining budget with the same episode left alone. The two runs share tasks, budgets, samples and
 // seeds, so until turn j both episodes saw exactly the same states; the comparison is paired:
 //   pair     = (perturbed episode, control episode) with equal (task, budget label, sample) and equal seeds,
-//              both of which reached turn j (an episode that ended before j was never perturbed)
+//              both of which reached turn j (an episode that ended before j was never perturbed) and whose
+//              turn j was forced (when every valid action at j was optimal, nothing could be forced)
 //   d_t(j)   = mean over task t's pairs of (success_perturbed - success_control)
 //   drop(j)  = mean over tasks of d_t(j), with a paired percentile bootstrap interval over tasks (resampling a
 //              task keeps its pairs together); perturbed(j) and control(j) are the two success rates on the
@@ -19,9 +20,11 @@ export interface PerturbationPair {
   readonly perturbTurn: number;
   readonly perturbed: EpisodeOutcome;
   readonly control: EpisodeOutcome | null;
+  /** Whether an action was forced at turn j (false: every valid action there was optimal); unknown counts as forced. */
+  readonly forced?: boolean;
 }
 
-export type PairStatus = "paired" | "no-control" | "seed-mismatch" | "not-reached";
+export type PairStatus = "paired" | "no-control" | "seed-mismatch" | "not-reached" | "not-forced";
 
 export interface PerturbationCell {
   readonly perturbTurn: number;
@@ -36,7 +39,7 @@ export interface PerturbationCell {
 
 export interface PerturbationRecovery {
   readonly cells: readonly PerturbationCell[];
-  readonly excluded: { readonly noControl: number; readonly seedMismatch: number; readonly notReached: number };
+  readonly excluded: { readonly noControl: number; readonly seedMismatch: number; readonly notReached: number; readonly notForced: number };
 }
 
 function episodeKey(episode: Pick<EpisodeOutcome, "taskIndex" | "budget" | "sample">): string {
@@ -54,6 +57,7 @@ export function pairStatus(pair: PerturbationPair): PairStatus {
   if (pair.control === null) return "no-control";
   if (pair.control.seed !== pair.perturbed.seed) return "seed-mismatch";
   if (pair.perturbed.turnsUsed < pair.perturbTurn || pair.control.turnsUsed < pair.perturbTurn) return "not-reached";
+  if (pair.forced === false) return "not-forced";
   return "paired";
 }
 
@@ -65,12 +69,13 @@ interface Sums {
 
 export function perturbationRecovery(pairs: Iterable<PerturbationPair>, options: IntervalOptions = {}): PerturbationRecovery {
   const cells = new Map<string, { perturbTurn: number; budget: string; tasks: Map<number, Sums> }>();
-  const excluded = { noControl: 0, seedMismatch: 0, notReached: 0 };
+  const excluded = { noControl: 0, seedMismatch: 0, notReached: 0, notForced: 0 };
   for (const pair of pairs) {
     const status = pairStatus(pair);
     if (status === "no-control") excluded.noControl++;
     else if (status === "seed-mismatch") excluded.seedMismatch++;
     else if (status === "not-reached") excluded.notReached++;
+    else if (status === "not-forced") excluded.notForced++;
     if (status !== "paired") continue;
     for (const budget of [pair.perturbed.budget, "pooled"]) {
       const key = `${pair.perturbTurn}\u0000${budget}`;

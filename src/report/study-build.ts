@@ -215,7 +215,7 @@ export function buildStudyReport(store: Store, options: StudyReportOptions): Stu
       controlRun: entry.controlRun,
       perturbTurn: entry.perturbTurn,
       cells: (entry.result?.cells ?? []).map((cell) => ({ budget: cell.budget, perturbed: jsonEstimate(cell.perturbed), control: jsonEstimate(cell.control), difference: jsonEstimate(cell.difference), pairs: cell.pairs })),
-      excluded: entry.result?.excluded ?? { noControl: 0, seedMismatch: 0, notReached: 0 },
+      excluded: entry.result?.excluded ?? { noControl: 0, seedMismatch: 0, notReached: 0, notForced: 0 },
       problem: entry.problem,
     })),
     training: training.map((entry) => readTraining(entry, studyTasks, interval)),

@@ -147,15 +147,15 @@ function loadPerturbation(store: Store, run: SelectedRun, runs: readonly Selecte
   const perturbTurn = run.perturbTurn as number;
   const base = { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: id, perturbTurn };
   const controlRun = controlOf(run, runs);
-  if (controlRun === null) return { ...base, controlRun, result: null, problem: `no control run: no policy run of ${run.model} on ${run.variant} (${run.config.budgetMode}, seed ${run.config.seed}) is in the report; name one with controlRun in the perturbed run's config` };
+  if (controlRun === null) return { ...base, controlRun, result: null, problem: `no control run: no policy run of ${run.model} on ${run.variant} (${run.config.budgetMode}, seed ${run.config.seed}) is in the report; evaluate it with the same seed and budget mode` };
   if (!runExists(store, controlRun)) return { ...base, controlRun, result: null, problem: `control run ${controlRun} is not in the store` };
   if (!taskListsMatch(store, id, controlRun)) return { ...base, controlRun, result: null, problem: `control run ${controlRun} holds other tasks than ${id}: perturbed and control episodes must share tasks, budgets, samples and seeds` };
   const runNumbers = numbers.get(id) as number[];
   const pairs = (function* () {
-    for (const pair of perturbationPairRows(store, id, controlRun)) {
+    for (const pair of perturbationPairRows(store, id, controlRun, perturbTurn)) {
       const task = runNumbers[pair.perturbed.taskIndex] ?? -1;
       if (task < 0) continue;
-      yield { perturbTurn, perturbed: { ...pair.perturbed, taskIndex: task }, control: pair.control === null ? null : { ...pair.control, taskIndex: task } };
+      yield { perturbTurn, perturbed: { ...pair.perturbed, taskIndex: task }, control: pair.control === null ? null : { ...pair.control, taskIndex: task }, forced: pair.forced };
     }
   })();
   const result = perturbationRecovery(pairs, options);

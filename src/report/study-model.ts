@@ -132,7 +132,7 @@ export interface StudyPerturbation {
   readonly controlRun: string | null;
   readonly perturbTurn: number;
   readonly cells: readonly { readonly budget: string; readonly perturbed: JsonEstimate; readonly control: JsonEstimate; readonly difference: JsonEstimate; readonly pairs: number }[];
-  readonly excluded: { readonly noControl: number; readonly seedMismatch: number; readonly notReached: number };
+  readonly excluded: { readonly noControl: number; readonly seedMismatch: number; readonly notReached: number; readonly notForced: number };
   /** Why the run could not be paired, when it could not. */
   readonly problem: string | null;
 }

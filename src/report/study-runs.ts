@@ -4,14 +4,11 @@
 // role in the paper's comparisons (base, grpo, process, budgetmix) is given with `--role NAME=ROLE` or read from
 // its name ("GRPO-Full" -> grpo, "BudgetMix" -> budgetmix, "turn-level"/"process" -> process, "base"/"SFT" ->
 // base); without one it is "other" and takes part in no finding.
-// Run kinds come from fields of the run's stored config that the study's producers write (the rest of the
-// config is the ordinary eval config):
-//   rollout: "teacher-forced"   the policy's action is recorded at each state of the oracle's trajectory
-//   perturbTurn: j              one random non-optimal action was forced at turn j (controlRun: the run it
-//                               pairs with; default: the model's policy run with the same env, mode and seed)
-import { z } from "zod";
+// Run kinds come from the run's stored intervention (eval --intervention):
+//   teacher-forced   the policy answers at each state of the expert's trajectory (its replies judged, set aside)
+//   perturb:J        one random non-optimal action was forced at turn J; it pairs with the model's own run with
+//                    the same env variant, budget mode and seed (same states before J)
 import { DataError, ConfigError } from "../core/errors.js";
-import type { Json } from "../core/json.js";
 import { parseEvalConfig, type EvalConfig } from "../eval/config.js";
 import type { Store } from "../store/open.js";
 import { getRun, type RunRecord } from "../store/runs.js";
@@ -41,19 +38,12 @@ export interface SelectedRun {
   readonly variant: string;
 }
 
-const studyFieldsSchema = z.object({
-  rollout: z.enum(["policy", "teacher-forced"]).optional(),
-  perturbTurn: z.number().int().min(1).optional(),
-  controlRun: z.string().optional(),
-});
-
-/** The study fields of a stored config (kind, perturbation turn, control run); other fields are ignored. */
-export function runKindOf(config: Json, runId = "run"): { kind: RunKind; perturbTurn: number | null; controlRun: string | null } {
-  const parsed = studyFieldsSchema.safeParse(config !== null && typeof config === "object" && !Array.isArray(config) ? config : {});
-  if (!parsed.success) throw new DataError(`run ${runId}: bad study fields in its config: ${parsed.error.issues[0]?.message ?? "invalid"}`, "rollout is \"policy\" or \"teacher-forced\"; perturbTurn a turn (1, 2, ...)");
-  const fields = parsed.data;
-  if (fields.perturbTurn !== undefined) return { kind: "perturbed", perturbTurn: fields.perturbTurn, controlRun: fields.controlRun ?? null };
-  return { kind: fields.rollout === "teacher-forced" ? "teacher-forced" : "policy", perturbTurn: null, controlRun: null };
+/** How a run was played, from its stored intervention: the policy throughout, teacher-forced, or perturbed at j.
+ * The control of a perturbed run is the model's own run with the same env variant, budget mode and seed. */
+export function runKindOf(config: Pick<EvalConfig, "intervention">): { kind: RunKind; perturbTurn: number | null; controlRun: string | null } {
+  const { intervention } = config;
+  if (intervention.kind === "perturb") return { kind: "perturbed", perturbTurn: intervention.turn, controlRun: null };
+  return { kind: intervention.kind === "teacher-forced" ? "teacher-forced" : "policy", perturbTurn: null, controlRun: null };
 }
 
 /** "hanoi", or "hanoi disks=4 randomStart=true" when the run set env options (sorted by key). */
@@ -88,7 +78,7 @@ function readRun(store: Store, id: string, model: string): SelectedRun {
   } catch (error) {
     throw new DataError(`run ${id} is not an evaluation run this report can read: ${(error as Error).message}`, "list the runs with `budgetrl runs --db FILE`; training runs go in with --train DIR");
   }
-  return { record, config, model, ...runKindOf(record.config, id), variant: envVariant(config.env, config.envOptions) };
+  return { record, config, model, ...runKindOf(config), variant: envVariant(config.env, config.envOptions) };
 }
 
 /** The runs of a study with their models, in the order given (named models first). */

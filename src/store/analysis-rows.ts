@@ -6,6 +6,9 @@ import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type Hori
 import type { Store } from "./open.js";
 
 const EPISODE_KEY = "t.run_id = e.run_id AND t.task_index = e.task_index AND t.budget_label = e.budget_label AND t.sample = e.sample";
+/** Was the policy's own decision optimal: its judged reply where an intervention played in its place
+ * (teacher-forced: the expert's state), else the played action's annotation. */
+const POLICY_OPTIMAL = "COALESCE(json_extract(t.forced, '$.policyOptimal'), t.optimal)";
 
 /** Task ids of a run, by task index. */
 export function taskIdsOf(store: Store, runId: string): string[] {
@@ -28,7 +31,7 @@ function hasPolicyErrors(store: Store, runId: string): boolean {
   return store.db.prepare("SELECT 1 FROM episodes WHERE run_id = ? AND stop_reason = 'error' LIMIT 1").get(runId) !== undefined;
 }
 
-/** Annotated turns per (task, budget, turn index, turns left), with how many were optimal. */
+/** Annotated turns per (task, budget, turn index, turns left), with how many of the policy's decisions were optimal. */
 export function stepCounts(store: Store, runId: string): StepCounts[] {
   const scopes = store.db.prepare("SELECT DISTINCT budget_scope FROM episodes WHERE run_id = ?").pluck().all(runId) as string[];
   if (scopes.some((scope) => scope !== "episode")) return stepCountsBySegment(store, runId);
@@ -39,9 +42,9 @@ export function stepCounts(store: Store, runId: string): StepCounts[] {
   for (const [task, label, turns] of budgets) budgetTurns.set(`${task}\u0000${label}`, turns);
   const errors = hasPolicyErrors(store, runId);
   const sql = errors
-    ? `SELECT t.task_index, t.budget_label, t.turn_index, SUM(t.optimal), COUNT(*) FROM turns t JOIN episodes e ON ${EPISODE_KEY}
+    ? `SELECT t.task_index, t.budget_label, t.turn_index, SUM(${POLICY_OPTIMAL}), COUNT(*) FROM turns t JOIN episodes e ON ${EPISODE_KEY}
        WHERE t.run_id = ? AND t.optimal IS NOT NULL AND e.stop_reason != 'error' GROUP BY t.task_index, t.budget_label, t.turn_index`
-    : "SELECT task_index, budget_label, turn_index, SUM(optimal), COUNT(*) FROM turns t WHERE run_id = ? AND optimal IS NOT NULL GROUP BY task_index, budget_label, turn_index";
+    : `SELECT task_index, budget_label, turn_index, SUM(${POLICY_OPTIMAL}), COUNT(*) FROM turns t WHERE run_id = ? AND optimal IS NOT NULL GROUP BY task_index, budget_label, turn_index`;
   const rows = store.db.prepare(sql).raw().iterate(runId) as IterableIterator<[number, string, number, number, number]>;
   const out: StepCounts[] = [];
   for (const [taskIndex, budget, turn, optimal, total] of rows) {
@@ -55,7 +58,7 @@ export function stepCounts(store: Store, runId: string): StepCounts[] {
 function stepCountsBySegment(store: Store, runId: string): StepCounts[] {
   const rows = store.db
     .prepare(
-      `SELECT e.task_index, e.budget_label, e.sample, e.budget_turns, e.budget_scope, t.turn_index, t.segment, t.optimal FROM episodes e JOIN turns t ON ${EPISODE_KEY}
+      `SELECT e.task_index, e.budget_label, e.sample, e.budget_turns, e.budget_scope, t.turn_index, t.segment, CASE WHEN t.optimal IS NULL THEN NULL ELSE ${POLICY_OPTIMAL} END FROM episodes e JOIN turns t ON ${EPISODE_KEY}
        WHERE e.run_id = ? AND e.stop_reason != 'error' ORDER BY e.task_index, e.budget_label, e.sample, t.turn_index`,
     )
     .raw()
@@ -129,21 +132,23 @@ export function* episodeOutcomes(store: Store, runId: string): Generator<Episode
 
 /**
  * The episodes of a perturbed run joined with those of its control run on (task index, budget label, sample),
- * streamed in key order; the control is null when the control run has no such finished episode. Task indices
- * only pair the same tasks when both runs hold the same task list: check `taskListsMatch` first.
+ * streamed in key order; the control is null when the control run has no such finished episode; `forced` says
+ * whether an action was forced at turn j of the perturbed episode. Task indices only pair the same tasks when
+ * both runs hold the same task list: check `taskListsMatch` first.
  */
-export function* perturbationPairRows(store: Store, perturbedRun: string, controlRun: string): Generator<{ perturbed: EpisodeOutcome; control: EpisodeOutcome | null }> {
+export function* perturbationPairRows(store: Store, perturbedRun: string, controlRun: string, perturbTurn: number): Generator<{ perturbed: EpisodeOutcome; control: EpisodeOutcome | null; forced: boolean }> {
   const rows = store.db
     .prepare(
-      `SELECT p.task_index, p.budget_label, p.sample, p.seed, p.success, p.turns_used, c.seed, c.success, c.turns_used
+      `SELECT p.task_index, p.budget_label, p.sample, p.seed, p.success, p.turns_used, c.seed, c.success, c.turns_used,
+         EXISTS (SELECT 1 FROM turns t WHERE t.run_id = p.run_id AND t.task_index = p.task_index AND t.budget_label = p.budget_label AND t.sample = p.sample AND t.turn_index = ? AND t.forced IS NOT NULL)
        FROM episodes p LEFT JOIN episodes c ON c.run_id = ? AND c.task_index = p.task_index AND c.budget_label = p.budget_label AND c.sample = p.sample AND c.stop_reason != 'error'
        WHERE p.run_id = ? AND p.stop_reason != 'error' ORDER BY p.task_index, p.budget_label, p.sample`,
     )
     .raw()
-    .iterate(controlRun, perturbedRun) as IterableIterator<[number, string, number, number, number, number, number | null, number | null, number | null]>;
-  for (const [task, label, sample, seed, success, turnsUsed, controlSeed, controlSuccess, controlTurns] of rows) {
+    .iterate(perturbTurn, controlRun, perturbedRun) as IterableIterator<[number, string, number, number, number, number, number | null, number | null, number | null, number]>;
+  for (const [task, label, sample, seed, success, turnsUsed, controlSeed, controlSuccess, controlTurns, forced] of rows) {
     const perturbed = outcome([task, label, sample, seed, success, turnsUsed]);
-    yield { perturbed, control: controlSeed === null ? null : outcome([task, label, sample, controlSeed, controlSuccess as number, controlTurns as number]) };
+    yield { perturbed, control: controlSeed === null ? null : outcome([task, label, sample, controlSeed, controlSuccess as number, controlTurns as number]), forced: forced === 1 };
   }
 }
 

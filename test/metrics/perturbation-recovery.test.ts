@@ -43,11 +43,15 @@ describe("perturbation recovery", () => {
     // Another budget label or sample never pairs.
     const other = pairPerturbedEpisodes(episodeOutcomesOf([episode({ task: 0, budget: "25%", success: true, turns: steps(3) })]), episodeOutcomesOf(control), 2);
     expect(pairStatus(other[0] as (typeof other)[number])).toBe("no-control");
+    // Turn j reached, but nothing could be forced there (every valid action was optimal): left out.
+    const unforced = { ...(pairs[0] as (typeof pairs)[number]), forced: false };
+    expect(pairStatus(unforced)).toBe("not-forced");
+    expect(perturbationRecovery([unforced], { bootstrap: 0 }).excluded).toEqual({ noControl: 0, seedMismatch: 0, notReached: 0, notForced: 1 });
   });
 
   it("gives the paired drop in success, over tasks", () => {
     const result = perturbationRecovery(pairs, { bootstrap: 0 });
-    expect(result.excluded).toEqual({ noControl: 1, seedMismatch: 1, notReached: 1 });
+    expect(result.excluded).toEqual({ noControl: 1, seedMismatch: 1, notReached: 1, notForced: 0 });
     expect(result.cells.map((cell) => [cell.perturbTurn, cell.budget])).toEqual([
       [2, "100%"],
       [2, "pooled"],

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
+import type { Episode } from "../../src/core/episode.js";
 import { policyFromFunction } from "../../src/core/policy.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { storedRunOutcomes, tableFor } from "../../src/eval/table.js";
@@ -39,14 +40,17 @@ interface PageState {
 }
 
 let models: Map<string, string[]>;
+let teacherEpisodes: readonly Episode[];
 let report: StudyReport;
 
 beforeAll(async () => {
   models = await buildStudyFixture({ db, tasks: 10, samples: 4 });
-  // Teacher-forced: the expert's states, the policy's actions recorded (here: the base run with every action
-  // marked optimal); perturbed at turn 2: the GRPO run with every episode that reached turn 2 failing.
-  deriveRun(db, "base-sokoban-announced", { id: "base-sokoban-teacher", config: { rollout: "teacher-forced" }, change: (episode) => ({ ...episode, turns: episode.turns.map((turn) => ({ ...turn, optimal: true })) }) });
-  deriveRun(db, "GRPO-Full-sokoban-announced", { id: "GRPO-Full-sokoban-perturbed-2", config: { perturbTurn: 2 }, change: (episode) => (episode.turnsUsed >= 2 ? { ...episode, success: false, stopReason: "max_turns", successTurn: null } : episode) });
+  // Teacher-forced: the base policy answers on the expert's states (its replies judged, the expert's played);
+  // perturbed at turn 2: the GRPO stand-in with one non-optimal action forced at turn 2. Same seeds as their
+  // models' own runs, so the perturbed episodes pair with the announced run's.
+  const study = { env: "sokoban", tasks: 10, samples: 4, ks: [1, 2, 4], budgets: ["25%", "50%", "75%", "100%"], seed: 7, bootstrap: 0, db, concurrency: 4, now: () => new Date("2026-01-01T00:00:00Z") } as const;
+  teacherEpisodes = (await evaluate({ ...study, policy: "noisy-oracle:0.5", run: "base-sokoban-teacher", intervention: "teacher-forced", keepEpisodes: true })).episodes;
+  await evaluate({ ...study, policy: "noisy-oracle:0.3", run: "GRPO-Full-sokoban-perturbed-2", intervention: "perturb:2" });
   // Hostile text in a run name, a policy name, a config and every reply.
   const agent = policyFromFunction(HOSTILE, () => HOSTILE);
   await evaluate({ env: "sokoban", policy: agent, tasks: 3, samples: 1, ks: [1], budgets: ["25%", "100%"], seed: 7, bootstrap: 0, db, run: "hostile-source", now: () => new Date(0) });
@@ -101,18 +105,33 @@ describe("the study report's data", () => {
     expect(sokoban?.rows.map((row) => `${row.model}/${row.mode}`)).toEqual(["base/announced", "base/hidden", "GRPO-Full/announced", "GRPO-Full/hidden", "turn-level/announced", "turn-level/hidden", "BudgetMix/announced", "BudgetMix/hidden", `Evil ${HOSTILE}/announced`]);
     // The hostile run has K = 1 only: its Pass@K cells stay empty.
     expect(sokoban?.rows.at(-1)?.passK.every((cell) => cell === null)).toBe(true);
+    // Teacher-forced step quality: each task's share of judged replies in the optimal set, averaged over tasks.
     const teacher = report.stepQuality.find((entry) => entry.model === "base" && entry.source === "teacher-forced");
-    expect(teacher?.overall.value).toBe(1);
+    const perTask = new Map<number, { optimal: number; total: number }>();
+    for (const episode of teacherEpisodes) {
+      let sums = perTask.get(episode.taskIndex);
+      if (sums === undefined) perTask.set(episode.taskIndex, (sums = { optimal: 0, total: 0 }));
+      for (const turn of episode.turns) {
+        sums.total += 1;
+        if (turn.forced?.policyOptimal === true) sums.optimal += 1;
+      }
+    }
+    const expected = [...perTask.values()].reduce((sum, sums) => sum + sums.optimal / sums.total, 0) / perTask.size;
+    expect(teacher?.overall.value).toBeCloseTo(expected, 12);
+    expect(expected).toBeGreaterThan(0.4);
+    expect(expected).toBeLessThan(0.95);
     const own = report.stepQuality.find((entry) => entry.model === "base" && entry.env === "sokoban" && entry.mode === "announced" && entry.source === "self");
     expect(own?.overall.value).toBeLessThan(0.9);
     expect(report.recovery.find((entry) => entry.model === "BudgetMix" && entry.env === "hanoi")?.perBudget.map((cells) => cells.budget)).toEqual(["25%", "50%", "75%", "100%"]);
     expect(report.horizon.find((entry) => entry.env === "hanoi")?.byLength.at(-1)?.bins.length).toBeGreaterThan(1);
-    // Perturbed episodes that reached turn 2 all fail: the paired drop equals minus the control's success.
+    // At 25% (exactly the optimal length) one forced non-optimal move makes success impossible: the perturbed
+    // episodes all fail, and the paired drop is minus the control's success.
     const perturbation = report.perturbation[0];
-    const pooled = perturbation?.cells.find((cell) => cell.budget === "pooled");
+    const tight = perturbation?.cells.find((cell) => cell.budget === "25%");
     expect(perturbation?.controlRun).toBe("GRPO-Full-sokoban-announced");
-    expect(pooled?.perturbed.value).toBe(0);
-    expect(pooled?.difference.value).toBeCloseTo(-(pooled?.control.value ?? NaN), 12);
+    expect(tight?.pairs).toBeGreaterThan(0);
+    expect(tight?.perturbed.value).toBe(0);
+    expect(tight?.difference.value).toBeCloseTo(-(tight?.control.value ?? NaN), 12);
     const training = report.training[0];
     expect(training?.steps.map((step) => step.step)).toEqual([0, 1, 2, 3]);
     expect([...new Set(training?.evals.map((point) => point.step))]).toEqual([0, 2, 4]);

@@ -58,17 +58,24 @@ describe("analysis rows from the store", () => {
     // Stand-ins for a perturbed run: the same seed (tasks and episode seeds pair), and another seed (they do not).
     await evaluate({ ...common, policy: "noisy-oracle:0.5", seed: 5, samples: 3, run: "same-seed" });
     await evaluate({ ...common, policy: "noisy-oracle:0.5", seed: 6, run: "other-seed" });
+    await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "perturbed", intervention: "perturb:2" });
     const store = openStore(db, { readonly: true });
     try {
       expect(taskListsMatch(store, "control", "same-seed")).toBe(true);
       expect(taskListsMatch(store, "control", "other-seed")).toBe(false);
-      const joined = [...perturbationPairRows(store, "same-seed", "control")];
+      const joined = [...perturbationPairRows(store, "same-seed", "control", 2)];
       const inMemory = pairPerturbedEpisodes(episodeOutcomes(store, "same-seed"), episodeOutcomes(store, "control"), 2).map(({ perturbed, control }) => ({ perturbed, control }));
-      expect(joined).toEqual(inMemory);
+      expect(joined.map(({ perturbed, control }) => ({ perturbed, control }))).toEqual(inMemory);
+      // Not an intervention run: nothing was forced at turn 2.
+      expect(joined.every((pair) => !pair.forced)).toBe(true);
       expect(joined).toHaveLength(4 * 2 * 3);
       // Samples 0 and 1 pair with equal seeds; sample 2 has no control.
       expect(joined.filter((pair) => pair.control !== null && pair.control.seed === pair.perturbed.seed)).toHaveLength(16);
       expect(joined.filter((pair) => pair.control === null)).toHaveLength(8);
+      // A real perturbed run: forced at turn 2 exactly where the episode reached it.
+      const forced = [...perturbationPairRows(store, "perturbed", "control", 2)];
+      expect(forced.length).toBe(16);
+      expect(forced.map((pair) => pair.forced)).toEqual(forced.map((pair) => pair.perturbed.turnsUsed >= 2));
     } finally {
       store.close();
     }

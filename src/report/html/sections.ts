@@ -86,6 +86,7 @@ export function trainingExtras(report: StudyReport): SafeHtml {
 function excludedText(excluded: StudyReport["perturbation"][number]["excluded"]): string {
   const parts = [
     [excluded.notReached, "ended before turn j"],
+    [excluded.notForced, "every action at turn j was optimal"],
     [excluded.noControl, "without a control episode"],
     [excluded.seedMismatch, "with another seed than their control"],
   ].filter(([count]) => (count as number) > 0);
