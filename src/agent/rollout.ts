@@ -7,12 +7,13 @@
 // and the episode is truncated when one segment uses up its turns. Truncation gives stopReason "max_turns" and
 // stopLimit = the scope. The env's own ends (success, failure, force_terminated) are terminations.
 // A policy that throws ends the episode with stopReason "error" (the store keeps it; metrics skip it; resume
-// runs it again). Model text never throws: envs turn it into observations.
+// runs it again), except a ContextLengthError: the conversation outgrew the model, stopReason "context_length",
+// counted as a failure of the agent. Model text never throws: envs turn it into observations.
 import type { Budget } from "../core/budget.js";
 import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
 import type { Episode, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
-import type { Act, Policy, PolicyContext, PrivilegedView } from "../core/policy.js";
+import { ContextLengthError, type Act, type Policy, type PolicyContext, type PrivilegedView } from "../core/policy.js";
 import { createRng, deriveSeed } from "../core/rng.js";
 import { budgetNote } from "./budget-text.js";
 
@@ -88,7 +89,16 @@ function turnRecord(turn: number, pending: readonly Message[], act: Act, result:
     stateKey,
     ...(before === undefined ? {} : { optimal: parsed !== null && before.optimal.includes(parsed), remainingBefore: before.remaining }),
     ...(result.info.details === undefined ? {} : { details: result.info.details }),
-    ...(keepTokens && act.tokens !== undefined ? { tokens: act.tokens, logprobs: act.logprobs ?? [] } : {}),
+    ...(keepTokens ? tokenFields(act) : {}),
+  };
+}
+
+/** What a turn keeps of the policy's token data: ids, log-probs (also without ids) and the sampling record. */
+function tokenFields(act: Act): Pick<Turn, "tokens" | "logprobs" | "sampling"> {
+  return {
+    ...(act.tokens === undefined ? {} : { tokens: act.tokens, logprobs: act.logprobs ?? [] }),
+    ...(act.tokens === undefined && act.logprobs !== undefined ? { logprobs: act.logprobs } : {}),
+    ...(act.sampling === undefined ? {} : { sampling: act.sampling }),
   };
 }
 
@@ -121,7 +131,7 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
       act = await policy.act(conversation, context);
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
-      stop = { stopReason: "error", stopLimit: null };
+      stop = { stopReason: caught instanceof ContextLengthError ? "context_length" : "error", stopLimit: null };
       break;
     }
     const stateKey = now.stateKey;

@@ -4,6 +4,7 @@ import type { Budget } from "./budget.js";
 import type { StopReason } from "./env.js";
 import type { Json } from "./json.js";
 import type { Message } from "./message.js";
+import type { SamplingRecord } from "./policy.js";
 
 export interface Turn {
   /** 1-based turn index within the episode. */
@@ -28,9 +29,10 @@ export interface Turn {
   readonly optimal?: boolean;
   readonly remainingBefore?: number;
   readonly details?: Json;
-  /** Behaviour-policy tokens and log-probs (in-memory only; the store does not keep them). */
+  /** Behaviour-policy tokens and log-probs, and how they were sampled (stored in turn_tokens, exported). */
   readonly tokens?: readonly number[];
   readonly logprobs?: readonly number[];
+  readonly sampling?: SamplingRecord;
 }
 
 export interface Episode {
@@ -56,6 +58,6 @@ export interface Episode {
   readonly return: number;
   /** Env progress at reset (turn-level rewards are progress differences, starting from this). */
   readonly initialProgress: number;
-  /** Error text when stopReason is "error". */
+  /** Error text when stopReason is "error" (or the server's message for "context_length"). */
   readonly error?: string;
 }

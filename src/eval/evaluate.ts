@@ -7,7 +7,9 @@ import type { Episode } from "../core/episode.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import { runEpisodes, plannedCount } from "../agent/run-episodes.js";
 import { createEnv } from "../envs/registry.js";
-import { createPolicy } from "../policies/spec.js";
+import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies/spec.js";
+import { ConfigError } from "../core/errors.js";
+import { canonicalJson } from "../core/json.js";
 import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
@@ -34,6 +36,9 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   /** Continue the named run (or the latest one in `db`) instead of starting a new one. */
   readonly resume?: boolean;
   readonly concurrency?: number;
+  /** How to run the policy, not stored with the run (openai: baseUrl, apiKeyEnv, concurrency, rpm, timeoutMs,
+   * retries, backoffMs, maxBackoffMs, cache, cacheDir); given again on resume. */
+  readonly policyClient?: Readonly<Record<string, unknown>>;
   /** Called after every episode with (done, total, doneBeforeStart). */
   readonly onProgress?: (done: number, total: number, initial: number) => void;
   readonly signal?: AbortSignal;
@@ -49,6 +54,8 @@ export interface EvaluationResult {
   readonly episodes: readonly Episode[];
   /** Episodes that ended in a policy error (not counted; a resumed run retries them). */
   readonly errors: number;
+  /** Episodes ended by the model's context length in this invocation (counted as failures). */
+  readonly contextLength: number;
   /** True when the signal stopped the run before every episode finished. */
   readonly interrupted: boolean;
   readonly total: number;
@@ -62,8 +69,8 @@ function configFrom(options: EvaluateOptions, env: AnyEnv, policyName: string): 
   return parseEvalConfig({ ...fields, env: env.name, policy: policyName, tasks });
 }
 
-async function policyOf(spec: EvaluateOptions["policy"]): Promise<Policy> {
-  if (typeof spec === "string") return createPolicy(spec);
+async function policyOf(spec: EvaluateOptions["policy"], setup: PolicySetup): Promise<Policy> {
+  if (typeof spec === "string") return createPolicy(spec, setup);
   if (typeof spec === "function") return policyFromFunction(spec.name === "" ? "agent" : spec.name, spec);
   return spec;
 }
@@ -85,10 +92,21 @@ interface Prepared {
   readonly tasks: readonly unknown[];
 }
 
+/** What a policy is built with: its stored options, this invocation's client options, the run's seed. */
+function policySetup(config: Readonly<EvalConfig>, options: EvaluateOptions): PolicySetup {
+  return { ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }), ...(options.policyClient === undefined ? {} : { client: options.policyClient }), runSeed: config.seed };
+}
+
+function policyNameOf(spec: EvaluateOptions["policy"]): string {
+  if (typeof spec === "string") return spec;
+  return typeof spec === "function" ? (spec.name === "" ? "agent" : spec.name) : spec.name;
+}
+
 async function prepareNew(options: EvaluateOptions, store: Store | undefined, now: Date): Promise<Prepared> {
   const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
-  const policy = await policyOf(options.policy);
-  const config = configFrom(options, env, typeof options.policy === "string" ? options.policy : policy.name);
+  const policyOptions = typeof options.policy === "string" ? storedPolicyOptions(options.policy, options.policyOptions) : options.policyOptions;
+  const config = configFrom({ ...options, policyOptions: policyOptions as EvaluateOptions["policyOptions"] }, env, policyNameOf(options.policy));
+  const policy = await policyOf(options.policy, policySetup(config, options));
   const tasks = Array.isArray(options.tasks) ? options.tasks : resolveTasks(env, config);
   const run = options.run ?? runName(env.name, now, store);
   if (store !== undefined) {
@@ -104,7 +122,11 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   const record = getRun(store, run);
   const config = parseEvalConfig(record.config);
   const env = typeof options.env === "string" || options.env === undefined ? createEnv(config.env, config.envOptions) : options.env;
-  const policy = typeof options.policy === "string" || options.policy === undefined ? await createPolicy(config.policy) : await policyOf(options.policy);
+  if (options.policyOptions !== undefined && canonicalJson(storedPolicyOptions(config.policy, options.policyOptions)) !== canonicalJson(config.policyOptions)) {
+    throw new ConfigError("policyOptions", `run ${run} was made with other policy options (${canonicalJson(config.policyOptions ?? {})}); they are part of the run and cannot change on resume`, "resume without --policy-opt, or start a new run");
+  }
+  const setup = policySetup(config, options);
+  const policy = typeof options.policy === "string" || options.policy === undefined ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
   const tasks = loadTasks(store, run).map((stored) => env.decodeTask(stored.task));
   return { run, config, env, policy, tasks };
 }
@@ -131,6 +153,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
   const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
   let done = initial;
   let errors = 0;
+  let contextLength = 0;
   let lastFlush = performance.now();
   options.onProgress?.(done, total, initial);
   try {
@@ -143,7 +166,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
       scope: config.budgetScope,
       samples: config.samples,
       concurrency: options.concurrency ?? 1,
-      rollout: { annotate: config.annotate },
+      rollout: { annotate: config.annotate, keepTokens: true },
       skip: (key) => completed.has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
       onEpisode: (episode) => {
         writer?.write(episode);
@@ -154,6 +177,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
         if (keep) episodes.push(episode);
         if (episode.stopReason === "error") errors++;
         else done++;
+        if (episode.stopReason === "context_length") contextLength++;
         options.onProgress?.(done, total, initial);
       },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -164,7 +188,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
   const interrupted = options.signal?.aborted === true || done < total;
   if (store !== undefined && !interrupted) setRunStatus(store, run, "complete");
   const table = tableFor(config, outcomesOf(store, run, config, env, tasks, episodes));
-  return { run, config, table, episodes, errors, interrupted, total, done };
+  return { run, config, table, episodes, errors, contextLength, interrupted, total, done };
 }
 
 function outcomesOf(store: Store | undefined, run: string, config: Readonly<EvalConfig>, env: AnyEnv, tasks: readonly unknown[], episodes: readonly Episode[]): RunOutcomes {

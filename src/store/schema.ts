@@ -1,5 +1,8 @@
 // The run store's tables. An episode's identity is (run, task index, budget label, sample): the primary key, so
 // writes are idempotent and a resumed run never double-counts. Turns hang off their episode's key.
+// turn_tokens (added within version 1: CREATE IF NOT EXISTS adds it to older stores when they are opened for
+// writing; readers treat a store without it as one without token data) keeps what RL needs from a turn: the
+// sampled token ids, their log-probs and how they were sampled (temperature, prompt token ids), as JSON text.
 export const SCHEMA_VERSION = 1;
 
 export const SCHEMA_SQL = `
@@ -61,6 +64,17 @@ CREATE TABLE IF NOT EXISTS turns (
   optimal INTEGER,
   remaining_before REAL,
   details TEXT,
+  PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS turn_tokens (
+  run_id TEXT NOT NULL,
+  task_index INTEGER NOT NULL,
+  budget_label TEXT NOT NULL,
+  sample INTEGER NOT NULL,
+  turn_index INTEGER NOT NULL,
+  tokens TEXT,
+  logprobs TEXT,
+  sampling TEXT,
   PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS train_steps (
