@@ -4,6 +4,8 @@
 // seeded, bounded wait that holds no slot. What finally fails throws: RequestFailedError (the episode becomes
 // an error, retried by --resume) or ContextLengthError (the episode ends with stopReason "context_length").
 // Counters say how many requests, retries and failures there were (tests bound them; bench reports them).
+// Error bodies in vLLM's older top-level form ({"object": "error", "message": ...}) are wrapped as
+// {"error": {...}} before the client reads them, so that their message (context length!) is not lost.
 import OpenAI from "openai";
 import { ContextLengthError } from "../../core/policy.js";
 import type { JsonObject } from "../../core/json.js";
@@ -46,10 +48,25 @@ export interface TransportSettings extends Pick<ClientOptions, "baseUrl" | "conc
   readonly onRetry?: (event: { readonly attempt: number; readonly delayMs: number; readonly reason: string }) => void;
 }
 
+/** fetch, with error bodies that carry their message at the top level wrapped as {"error": body}. */
+export const errorBodyFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (response.ok) return response;
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  const topLevel = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && !("error" in parsed) && "message" in parsed;
+  return new Response(topLevel ? JSON.stringify({ error: parsed }) : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+};
+
 export function createOpenaiTransport(settings: TransportSettings): ChatTransport {
   const now = settings.now ?? Date.now;
   const sleep = settings.sleep ?? realSleep;
-  const client = new OpenAI({ apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs, ...(settings.baseUrl === undefined ? {} : { baseURL: settings.baseUrl }) });
+  const client = new OpenAI({ apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs, fetch: errorBodyFetch, ...(settings.baseUrl === undefined ? {} : { baseURL: settings.baseUrl }) });
   const limiter: RequestLimiter = createRequestLimiter({ concurrency: settings.concurrency, rpm: settings.rpm, now, sleep });
   const counts = { requests: 0, retries: 0, failures: 0 };
 
