@@ -5,13 +5,13 @@
 // answers are stored (never errors, never missing choices); base URL and API key are never part of it.
 //
 // Folder: --cache DIR, else $BUDGETRL_CACHE_DIR, else $XDG_CACHE_HOME/budgetrl, else ~/.cache/budgetrl.
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { DataError } from "../../core/errors.js";
-import { canonicalJson, type JsonObject } from "../../core/json.js";
+import { canonicalJson, type Json, type JsonObject } from "../../core/json.js";
 import type { SampledChoice } from "./response.js";
 
 export const CACHE_FILE = "openai-responses.sqlite";
@@ -29,8 +29,43 @@ export function defaultCacheDir(environment: NodeJS.ProcessEnv = process.env): s
   return join(xdg !== undefined && xdg !== "" ? xdg : join(homedir(), ".cache"), "budgetrl");
 }
 
-export function cacheKey(model: string, request: JsonObject, sample: number, seed: number): string {
-  return createHash("sha256").update(canonicalJson({ model, request, sample, seed })).digest("hex");
+/** A request's identity, hashed once per call: every sample's key continues from it. */
+export interface RequestIdentity {
+  readonly hash: Hash;
+}
+
+/** Hash states of tool lists: about 15 kB of JSON schema per BFCL request, the same array for many calls. */
+const toolHashes = new WeakMap<object, Hash>();
+/** Canonical texts of messages: a conversation's messages are the same objects from turn to turn. */
+const messageTexts = new WeakMap<object, string>();
+
+function messageText(message: Json): string {
+  if (message === null || typeof message !== "object") return canonicalJson(message);
+  let text = messageTexts.get(message);
+  if (text === undefined) messageTexts.set(message, (text = canonicalJson(message)));
+  return text;
+}
+
+/** The identity of (model, canonical request JSON): the canonical texts of the tools, of each message, of the
+ * rest of the body, and of the model, in that order (JSON text has no raw newline, so the parts cannot blur). */
+export function requestIdentity(model: string, request: JsonObject): RequestIdentity {
+  const tools = request["tools"];
+  let hash: Hash;
+  if (tools !== undefined && tools !== null && typeof tools === "object") {
+    let toolsHash = toolHashes.get(tools);
+    if (toolsHash === undefined) toolHashes.set(tools, (toolsHash = createHash("sha256").update(canonicalJson(tools))));
+    hash = toolsHash.copy();
+  } else hash = createHash("sha256").update("null");
+  const messages = request["messages"];
+  hash.update("\n");
+  if (Array.isArray(messages)) for (const message of messages as readonly Json[]) hash.update(messageText(message)).update(",");
+  else hash.update(canonicalJson(messages));
+  return { hash: hash.update("\n").update(canonicalJson({ ...request, tools: null, messages: null })).update("\n").update(JSON.stringify(model)) };
+}
+
+/** The cache key of one sample: (model, canonical request JSON, sample index, seed) as a SHA-256 hex digest. */
+export function cacheKey(identity: RequestIdentity, sample: number, seed: number): string {
+  return identity.hash.copy().update(`\n${sample}\n${seed}`).digest("hex");
 }
 
 const SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, choice TEXT NOT NULL) WITHOUT ROWID";
@@ -40,6 +75,7 @@ function openDatabase(dir: string): Database.Database {
     mkdirSync(dir, { recursive: true });
     const db = new Database(join(dir, CACHE_FILE));
     db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
     db.pragma("busy_timeout = 10000");
     db.exec(SCHEMA);
     return db;

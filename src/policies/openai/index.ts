@@ -1,6 +1,6 @@
 // The openai policy: any model behind an OpenAI-compatible server (vLLM, SGLang, llama.cpp, Ollama, hosted APIs),
 // with native tool calls, token ids and log-probs, faults survived, and an on-disk response cache.
-export { cacheKey, cacheSummary, clearResponseCache, defaultCacheDir, openResponseCache, CACHE_FILE, type ResponseCache } from "./cache.js";
+export { cacheKey, cacheSummary, requestIdentity, type RequestIdentity, clearResponseCache, defaultCacheDir, openResponseCache, CACHE_FILE, type ResponseCache } from "./cache.js";
 export { openaiPolicyFromSpec, type OpenaiSetup } from "./create.js";
 export { classifyFault, isContextLengthText, retryAfterMs, retryDelay, type FaultVerdict } from "./faults.js";
 export { createRequestLimiter, realSleep, type RequestLimiter, type Sleep } from "./limiter.js";

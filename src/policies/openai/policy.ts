@@ -15,7 +15,7 @@
 import type { JsonObject } from "../../core/json.js";
 import type { Act, Policy, PolicyContext, SamplingRecord } from "../../core/policy.js";
 import { deriveSeed } from "../../core/rng.js";
-import { cacheKey, type ResponseCache } from "./cache.js";
+import { cacheKey, requestIdentity, type RequestIdentity, type ResponseCache } from "./cache.js";
 import type { SamplingOptions } from "./options.js";
 import { chatRequest } from "./request.js";
 import { EMPTY_CHOICE, readChoices, type SampledChoice } from "./response.js";
@@ -85,24 +85,28 @@ export function createOpenaiPolicy(options: OpenaiPolicyOptions): OpenaiPolicy {
   let cacheHits = 0;
 
   /** Send one planned request (shared by the callers of its block) and cache every choice it returned. */
-  const fetchChoices = (request: JsonObject, plan: Plan, turn: number, signal?: AbortSignal): Promise<(SampledChoice | undefined)[]> => {
-    const flightKey = cacheKey(model, request, plan.firstSample, plan.seed);
-    let pending = inFlight.get(flightKey);
+  const fetchChoices = (request: JsonObject, identity: RequestIdentity | undefined, plan: Plan, turn: number, signal?: AbortSignal): Promise<(SampledChoice | undefined)[]> => {
+    const flightKey = identity === undefined ? undefined : cacheKey(identity, plan.firstSample, plan.seed);
+    let pending = flightKey === undefined ? undefined : inFlight.get(flightKey);
     if (pending === undefined) {
       const body: JsonObject = { ...request, seed: plan.seed, ...(plan.n > 1 ? { n: plan.n } : {}) };
       pending = transport.complete(body, plan.seed, signal).then((response) => {
         const choices = readChoices(response, `call_t${turn}`).slice(0, plan.n);
-        choices.forEach((choice, j) => {
-          if (choice === undefined) return;
-          const key = cacheKey(model, request, plan.firstSample + j, plan.seed);
-          cache?.put(key, model, choice);
-          if (plan.n > 1) unclaimed.set(key, choice);
-        });
+        if (identity !== undefined) {
+          choices.forEach((choice, j) => {
+            if (choice === undefined) return;
+            const key = cacheKey(identity, plan.firstSample + j, plan.seed);
+            cache?.put(key, model, choice);
+            if (plan.n > 1) unclaimed.set(key, choice);
+          });
+        }
         return choices;
       });
-      const settled = pending.finally(() => inFlight.delete(flightKey));
-      settled.catch(() => undefined);
-      inFlight.set(flightKey, pending);
+      if (flightKey !== undefined) {
+        const settled = pending.finally(() => inFlight.delete(flightKey));
+        settled.catch(() => undefined);
+        inFlight.set(flightKey, pending);
+      }
     }
     return pending;
   };
@@ -112,19 +116,23 @@ export function createOpenaiPolicy(options: OpenaiPolicyOptions): OpenaiPolicy {
     async act(conversation, context) {
       const request = chatRequest(model, conversation, context.tools, sampling);
       const plan = planRequest(sampling, context, runSeed);
-      const key = cacheKey(model, request, context.sample, plan.seed);
-      const waiting = unclaimed.get(key);
-      if (waiting !== undefined) {
-        unclaimed.delete(key);
-        return actOf(waiting, sampling);
+      // Keys are needed to read or fill the cache, and to share blocks of n choices; without either, no hashing.
+      const identity = cache !== undefined || plan.n > 1 ? requestIdentity(model, request) : undefined;
+      const key = identity === undefined ? undefined : cacheKey(identity, context.sample, plan.seed);
+      if (key !== undefined) {
+        const waiting = unclaimed.get(key);
+        if (waiting !== undefined) {
+          unclaimed.delete(key);
+          return actOf(waiting, sampling);
+        }
+        const cached = cache?.get(key);
+        if (cached !== undefined) {
+          cacheHits++;
+          return actOf(cached, sampling);
+        }
       }
-      const cached = cache?.get(key);
-      if (cached !== undefined) {
-        cacheHits++;
-        return actOf(cached, sampling);
-      }
-      const choices = await fetchChoices(request, plan, context.turn, context.signal);
-      unclaimed.delete(key);
+      const choices = await fetchChoices(request, identity, plan, context.turn, context.signal);
+      if (key !== undefined) unclaimed.delete(key);
       return actOf(choices[context.sample - plan.firstSample] ?? EMPTY_CHOICE, sampling);
     },
     stats: () => ({ cacheHits, transport: transport.stats() }),

@@ -12,7 +12,16 @@ import type { Json, JsonObject } from "../../core/json.js";
 import type { Message, ToolSpec } from "../../core/message.js";
 import type { SamplingOptions } from "./options.js";
 
+const chatMessages = new WeakMap<Message, JsonObject>();
+
+/** A message as the API takes it; the same message object (a conversation grows turn by turn) gives the same object. */
 export function chatMessage(message: Message): JsonObject {
+  let mapped = chatMessages.get(message);
+  if (mapped === undefined) chatMessages.set(message, (mapped = toChatMessage(message)));
+  return mapped;
+}
+
+function toChatMessage(message: Message): JsonObject {
   if (message.role === "tool") return { role: "tool", tool_call_id: message.toolCallId ?? "", content: message.content };
   if (message.role === "assistant" && message.toolCalls !== undefined && message.toolCalls.length > 0) {
     return {
@@ -28,10 +37,19 @@ export function chatTool(tool: ToolSpec): JsonObject {
   return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
 }
 
+const chatToolLists = new WeakMap<readonly ToolSpec[], readonly JsonObject[]>();
+
+/** The `tools` field for a tool list; the same list (an env's tools for many turns) gives the same array. */
+export function chatTools(tools: readonly ToolSpec[]): readonly JsonObject[] {
+  let mapped = chatToolLists.get(tools);
+  if (mapped === undefined) chatToolLists.set(tools, (mapped = tools.map(chatTool)));
+  return mapped;
+}
+
 /** The request body for a conversation (without seed and n): model, messages, tools, sampling fields. */
 export function chatRequest(model: string, conversation: readonly Message[], tools: readonly ToolSpec[], sampling: SamplingOptions): JsonObject {
   const body: Record<string, Json> = { ...sampling.extraBody, model, messages: conversation.map(chatMessage) };
-  if (tools.length > 0) body["tools"] = tools.map(chatTool);
+  if (tools.length > 0) body["tools"] = chatTools(tools);
   body["temperature"] = sampling.temperature;
   body["top_p"] = sampling.topP;
   if (sampling.maxTokens !== undefined) body["max_tokens"] = sampling.maxTokens;
