@@ -6,7 +6,7 @@ import type { ToolCall } from "../../../src/core/message.js";
 import { episodeSeed } from "../../../src/agent/run-episodes.js";
 import { bfcl } from "../../../src/envs/bfcl/index.js";
 import { parseSamplingOptions, planRequest } from "../../../src/policies/openai/index.js";
-import { completion, startFakeServer, type FakeReply, type FakeRequest, type FakeServer } from "./fake-server.js";
+import { completion, startFakeServer, type FakeReply, type FakeRequest, type FakeServer, type Responder } from "./fake-server.js";
 
 /** Most steps an entry can take here: two per user turn (calls, closing text). */
 const MAX_STEPS = 40;
@@ -21,16 +21,19 @@ function turnKey(entry: string, userContents: readonly string[], toolNames: read
   return JSON.stringify([entry, userContents, [...toolNames].sort()]);
 }
 
-/** The entry of every request seed the policy can send in this run. */
-function seedTable(entries: readonly string[], runSeed: number): Map<number, string> {
+/** The entries of every request seed the policy can send in this run (32-bit seeds may rarely coincide). */
+function seedTable(entries: readonly string[], runSeed: number, samples: number): Map<number, string[]> {
   const sampling = parseSamplingOptions({});
-  const table = new Map<number, string>();
+  const table = new Map<number, string[]>();
   for (const entry of entries) {
-    const seed = episodeSeed(runSeed, entry, 0);
-    for (let turn = 1; turn <= MAX_STEPS; turn++) {
-      const requestSeed = planRequest(sampling, { seed, sample: 0, turn, taskId: entry }, runSeed).seed;
-      if (table.has(requestSeed)) throw new Error(`request seed ${requestSeed} is shared`);
-      table.set(requestSeed, entry);
+    for (let sample = 0; sample < samples; sample++) {
+      const seed = episodeSeed(runSeed, entry, sample);
+      for (let turn = 1; turn <= MAX_STEPS; turn++) {
+        const requestSeed = planRequest(sampling, { seed, sample, turn, taskId: entry }, runSeed).seed;
+        const known = table.get(requestSeed);
+        if (known === undefined) table.set(requestSeed, [entry]);
+        else if (!known.includes(entry)) known.push(entry);
+      }
     }
   }
   return table;
@@ -61,22 +64,27 @@ function groundTruthTable(dataDir: string, categories: string): Map<string, read
 }
 
 /** The server's answer: the turn's ground-truth calls when no reply followed the last user message, else a closing text. */
-function answer(table: ReadonlyMap<string, readonly ToolCall[]>, entries: ReadonlyMap<number, string>, request: FakeRequest): FakeReply {
+function answer(table: ReadonlyMap<string, readonly ToolCall[]>, entries: ReadonlyMap<number, readonly string[]>, request: FakeRequest): FakeReply {
   const messages = (request.body["messages"] ?? []) as RequestMessage[];
   const tools = ((request.body["tools"] ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
   const users = messages.filter((message) => message.role === "user").map((message) => String(message.content));
   const lastUser = messages.map((message) => message.role).lastIndexOf("user");
   const answered = messages.slice(lastUser + 1).some((message) => message.role === "assistant");
-  const calls = table.get(turnKey(entries.get(request.body["seed"] as number) ?? "", users, tools));
+  const candidates = entries.get(request.body["seed"] as number) ?? [];
+  const calls = candidates.map((entry) => table.get(turnKey(entry, users, tools))).find((found) => found !== undefined);
   if (calls === undefined) return { kind: "json", status: 404, body: { error: { message: "unknown turn" } } };
   if (answered || calls.length === 0) return { kind: "json", body: completion([{ content: "Done." }]) };
   return { kind: "json", body: completion([{ content: null, toolCalls: calls }]) };
 }
 
-/** Start the ground-truth server for the entries of `categories` in a run with seed `runSeed`. */
-export async function startGroundTruthServer(dataDir: string, categories: string, runSeed: number): Promise<FakeServer> {
+/** The ground-truth answers for the entries of `categories` in a run with seed `runSeed` and `samples` samples (n = 1). */
+export function groundTruthResponder(dataDir: string, categories: string, runSeed: number, samples = 1): Responder {
   const table = groundTruthTable(dataDir, categories);
   const ids = bfcl({ dataDir, categories }).listTasks().map((entry) => entry.id);
-  const entries = seedTable(ids, runSeed);
-  return startFakeServer((request) => answer(table, entries, request));
+  const entries = seedTable(ids, runSeed, samples);
+  return (request) => answer(table, entries, request);
+}
+
+export function startGroundTruthServer(dataDir: string, categories: string, runSeed: number): Promise<FakeServer> {
+  return startFakeServer(groundTruthResponder(dataDir, categories, runSeed));
 }
