@@ -67,6 +67,8 @@ export class ContextLengthError extends Error {
 export interface Policy {
   readonly name: string;
   act(conversation: readonly Message[], context: PolicyContext): Promise<Act>;
+  /** Release what the policy holds (files, connections); whoever created the policy calls it once, at the end. */
+  close?(): void | Promise<void>;
 }
 
 /** Any async function from conversation to reply, as a policy: how users evaluate their own agents. */

@@ -89,6 +89,8 @@ interface Prepared {
   readonly config: Readonly<EvalConfig>;
   readonly env: AnyEnv;
   readonly policy: Policy;
+  /** True when the policy was made here from its spec (and is closed here). */
+  readonly ownsPolicy: boolean;
   readonly tasks: readonly unknown[];
 }
 
@@ -113,7 +115,7 @@ async function prepareNew(options: EvaluateOptions, store: Store | undefined, no
     const stored = tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) }));
     createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
   }
-  return { run, config, env, policy, tasks };
+  return { run, config, env, policy, ownsPolicy: typeof options.policy === "string", tasks };
 }
 
 async function prepareResume(options: EvaluateOptions, store: Store): Promise<Prepared> {
@@ -128,7 +130,7 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   const setup = policySetup(config, options);
   const policy = typeof options.policy === "string" || options.policy === undefined ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
   const tasks = loadTasks(store, run).map((stored) => env.decodeTask(stored.task));
-  return { run, config, env, policy, tasks };
+  return { run, config, env, policy, ownsPolicy: typeof options.policy === "string" || options.policy === undefined, tasks };
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
@@ -136,7 +138,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   try {
     const now = (options.now ?? (() => new Date()))();
     const prepared = options.resume === true && store !== undefined ? await prepareResume(options, store) : await prepareNew(options, store, now);
-    return await execute(prepared, options, store);
+    try {
+      return await execute(prepared, options, store);
+    } finally {
+      if (prepared.ownsPolicy) await prepared.policy.close?.();
+    }
   } finally {
     store?.close();
   }

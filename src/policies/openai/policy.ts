@@ -136,5 +136,6 @@ export function createOpenaiPolicy(options: OpenaiPolicyOptions): OpenaiPolicy {
       return actOf(choices[context.sample - plan.firstSample] ?? EMPTY_CHOICE, sampling);
     },
     stats: () => ({ cacheHits, transport: transport.stats() }),
+    close: () => cache?.close(),
   };
 }
