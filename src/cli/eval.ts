@@ -42,8 +42,10 @@ function envOptionsOf(pairs: readonly string[], dataDir: string | undefined, cat
   return options;
 }
 
+type ClientFlags = Pick<z.output<typeof schema>, "baseUrl" | "apiKeyEnv" | "requestConcurrency" | "rpm" | "requestTimeout" | "retries" | "retryBackoff" | "retryMaxWait" | "cache" | "noCache">;
+
 /** The client options of an openai policy from their flags (only those given). */
-function policyClientOf(options: { baseUrl?: string | undefined; apiKeyEnv?: string | undefined; requestConcurrency?: number | undefined; rpm?: number | undefined; requestTimeout?: number | undefined; retries?: number | undefined; retryBackoff?: number | undefined; retryMaxWait?: number | undefined; cache?: string | undefined; noCache: boolean }): Record<string, unknown> {
+function policyClientOf(options: ClientFlags): Record<string, unknown> {
   const pairs: [string, unknown][] = [
     ["baseUrl", options.baseUrl],
     ["apiKeyEnv", options.apiKeyEnv],
