@@ -2,9 +2,9 @@
 export type Json = null | boolean | number | string | readonly Json[] | { readonly [key: string]: Json };
 export type JsonObject = { readonly [key: string]: Json };
 
-/** JSON with object keys sorted at every level: equal values give byte-identical text. The same text as
- * JSON.stringify of a copy with sorted keys, written directly (no copy: requests of a few hundred kilobytes are
- * keyed this way on every model call). */
+/** JSON with object keys sorted at every level (integer-like keys too, which JSON.stringify would put first):
+ * equal values give byte-identical text. Written directly, without copying the value (model requests of
+ * hundreds of kilobytes are keyed this way on every call). */
 export function canonicalJson(value: unknown): string {
   return writeCanonical(value, false) ?? "null";
 }

@@ -71,7 +71,7 @@ function configFrom(options: EvaluateOptions, env: AnyEnv, policyName: string): 
 
 async function policyOf(spec: EvaluateOptions["policy"], setup: PolicySetup): Promise<Policy> {
   if (typeof spec === "string") return createPolicy(spec, setup);
-  if (typeof spec === "function") return policyFromFunction(spec.name === "" ? "agent" : spec.name, spec);
+  if (typeof spec === "function") return policyFromFunction(policyNameOf(spec), spec);
   return spec;
 }
 
@@ -124,13 +124,15 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   const record = getRun(store, run);
   const config = parseEvalConfig(record.config);
   const env = typeof options.env === "string" || options.env === undefined ? createEnv(config.env, config.envOptions) : options.env;
-  if (options.policyOptions !== undefined && canonicalJson(storedPolicyOptions(config.policy, options.policyOptions)) !== canonicalJson(config.policyOptions)) {
+  // The stored spec is rebuilt unless the caller hands over a policy object or function.
+  const fromSpec = typeof options.policy === "string" || options.policy === undefined;
+  if (fromSpec && options.policyOptions !== undefined && canonicalJson(storedPolicyOptions(config.policy, options.policyOptions)) !== canonicalJson(config.policyOptions)) {
     throw new ConfigError("policyOptions", `run ${run} was made with other policy options (${canonicalJson(config.policyOptions ?? {})}); they are part of the run and cannot change on resume`, "resume without --policy-opt, or start a new run");
   }
   const setup = policySetup(config, options);
-  const policy = typeof options.policy === "string" || options.policy === undefined ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
+  const policy = fromSpec ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
   const tasks = loadTasks(store, run).map((stored) => env.decodeTask(stored.task));
-  return { run, config, env, policy, ownsPolicy: typeof options.policy === "string" || options.policy === undefined, tasks };
+  return { run, config, env, policy, ownsPolicy: fromSpec, tasks };
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
