@@ -47,4 +47,30 @@ describe.skipIf(!HAS_BFCL_DATA)("bfcl through the openai policy", () => {
       await server.close();
     }
   }, 120_000);
+
+  it("passes in prompting mode too: plain chat, no tools, the calls written as text", async () => {
+    const server = await startGroundTruthServer(BFCL_DATA_DIR, "base", RUN_SEED, "prompting");
+    try {
+      const result = await evaluate({
+        env: "bfcl",
+        envOptions: { dataDir: BFCL_DATA_DIR, categories: "base", mode: "prompting" },
+        policy: "openai:ground-truth",
+        policyClient: { baseUrl: server.url, concurrency: 16, cache: false, retries: 0 },
+        tasks: 200,
+        samples: 1,
+        budgets: ["100%"],
+        budgetScope: "user-turn",
+        budgetMode: "hidden",
+        bootstrap: 0,
+        seed: RUN_SEED,
+        concurrency: 16,
+      });
+      expect(result.errors).toBe(0);
+      expect(result.table.cells[0]?.[0]?.value).toBe(1);
+      expect(server.requests.some((request) => "tools" in request.body)).toBe(false);
+      expect((server.requests[0]?.body["messages"] as { role: string }[])[0]?.role).toBe("system");
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });
