@@ -62,7 +62,8 @@ export function classifyFault(error: unknown, now: number): FaultVerdict {
   if (error instanceof APIConnectionError) return { kind: "retry", reason: error.message };
   if (error instanceof APIError) {
     const status = error.status ?? 0;
-    const reason = `${status} ${error.message}`;
+    // The client's message starts with the status: "429 rate limited".
+    const reason = error.message.startsWith(String(status)) ? error.message : `${status} ${error.message}`;
     if (RETRY_STATUSES.has(status) || status >= 500) {
       const after = retryAfterMs(error.headers, now);
       return after === undefined ? { kind: "retry", reason } : { kind: "retry", reason, retryAfterMs: after };

@@ -11,7 +11,7 @@ describe("faults", () => {
     expect(classifyFault(new APIConnectionTimeoutError(), now).kind).toBe("retry");
     expect(classifyFault(new APIConnectionError({ message: "socket hang up" }), now).kind).toBe("retry");
     for (const status of [408, 409, 429, 500, 502, 503]) expect(classifyFault(APIError.generate(status, { message: "x" }, "x", headers({})), now).kind, String(status)).toBe("retry");
-    expect(classifyFault(APIError.generate(429, {}, "slow down", headers({ "retry-after": "2" })), now)).toEqual({ kind: "retry", reason: "429 429 slow down", retryAfterMs: 2000 });
+    expect(classifyFault(APIError.generate(429, {}, "slow down", headers({ "retry-after": "2" })), now)).toEqual({ kind: "retry", reason: "429 slow down", retryAfterMs: 2000 });
     const vllm = APIError.generate(400, { error: { message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", type: "BadRequestError" } }, undefined, headers({}));
     expect(classifyFault(vllm, now).kind).toBe("context_length");
     expect(classifyFault(APIError.generate(400, { error: { message: "the request exceeds the available context size", type: "exceed_context_size_error" } }, undefined, headers({})), now).kind).toBe("context_length");
