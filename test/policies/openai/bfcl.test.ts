@@ -8,31 +8,36 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../../src/eval/evaluate.js";
 import { BFCL_DATA_DIR, HAS_BFCL_DATA } from "../../envs/bfcl/data-dir.js";
+import type { FakeServer } from "./fake-server.js";
 import { startGroundTruthServer } from "./ground-truth-server.js";
 
 const CATEGORIES = "base,miss_func,miss_param,long_context";
 const RUN_SEED = 1;
 
+/** The first `tasks` entries of `categories` once each, at the full per-user-turn budget (hidden), through the openai policy. */
+function groundTruthEval(server: FakeServer, categories: string, tasks: number, mode: "tools" | "prompting", client: Record<string, unknown>, db?: string) {
+  return evaluate({
+    env: "bfcl",
+    envOptions: { dataDir: BFCL_DATA_DIR, categories, mode },
+    policy: "openai:ground-truth",
+    policyClient: { baseUrl: server.url, retries: 0, ...client },
+    tasks,
+    samples: 1,
+    budgets: ["100%"],
+    budgetScope: "user-turn",
+    budgetMode: "hidden",
+    bootstrap: 0,
+    seed: RUN_SEED,
+    concurrency: 32,
+    ...(db === undefined ? {} : { db }),
+  });
+}
+
 describe.skipIf(!HAS_BFCL_DATA)("bfcl through the openai policy", () => {
   it("passes all 800 entries when the server answers the ground truth as tool calls, and reruns from the cache", async () => {
     const server = await startGroundTruthServer(BFCL_DATA_DIR, CATEGORIES, RUN_SEED);
     const cacheDir = mkdtempSync(join(tmpdir(), "budgetrl-bfcl-openai-"));
-    const run = (db: string) =>
-      evaluate({
-        env: "bfcl",
-        envOptions: { dataDir: BFCL_DATA_DIR, categories: CATEGORIES, mode: "tools" },
-        policy: "openai:ground-truth",
-        policyClient: { baseUrl: server.url, concurrency: 32, cacheDir, retries: 0 },
-        tasks: 800,
-        samples: 1,
-        budgets: ["100%"],
-        budgetScope: "user-turn",
-        budgetMode: "hidden",
-        bootstrap: 0,
-        seed: RUN_SEED,
-        concurrency: 32,
-        db: join(cacheDir, db),
-      });
+    const run = (db: string) => groundTruthEval(server, CATEGORIES, 800, "tools", { concurrency: 32, cacheDir }, join(cacheDir, db));
     try {
       const first = await run("first.db");
       expect(first.errors).toBe(0);
@@ -51,21 +56,9 @@ describe.skipIf(!HAS_BFCL_DATA)("bfcl through the openai policy", () => {
   it("passes in prompting mode too: plain chat, no tools, the calls written as text", async () => {
     const server = await startGroundTruthServer(BFCL_DATA_DIR, "base", RUN_SEED, "prompting");
     try {
-      const result = await evaluate({
-        env: "bfcl",
-        envOptions: { dataDir: BFCL_DATA_DIR, categories: "base", mode: "prompting" },
-        policy: "openai:ground-truth",
-        policyClient: { baseUrl: server.url, concurrency: 16, cache: false, retries: 0 },
-        tasks: 200,
-        samples: 1,
-        budgets: ["100%"],
-        budgetScope: "user-turn",
-        budgetMode: "hidden",
-        bootstrap: 0,
-        seed: RUN_SEED,
-        concurrency: 16,
-      });
+      const result = await groundTruthEval(server, "base", 200, "prompting", { concurrency: 32, cache: false });
       expect(result.errors).toBe(0);
+      expect(result.done).toBe(200);
       expect(result.table.cells[0]?.[0]?.value).toBe(1);
       expect(server.requests.some((request) => "tools" in request.body)).toBe(false);
       expect((server.requests[0]?.body["messages"] as { role: string }[])[0]?.role).toBe("system");
