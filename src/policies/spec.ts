@@ -102,7 +102,7 @@ registerPolicyKind({
   description: "a model behind an OpenAI-compatible server (--base-url; vLLM, SGLang, llama.cpp, Ollama, hosted APIs), options with --policy-opt",
   usesClient: true,
   storedOptions: (options) => storedSamplingOptions(options),
-  create: (argument, setup) => openaiPolicyFromSpec(argument, { ...(setup.options === undefined ? {} : { options: setup.options }), ...(setup.client === undefined ? {} : { client: setup.client }), ...(setup.runSeed === undefined ? {} : { runSeed: setup.runSeed }) }),
+  create: (argument, setup) => openaiPolicyFromSpec(argument, setup),
 });
 
 /** Sampling settings saved next to a checkpoint by sft/train (policy.json); the window depends on maxNewTokens. */

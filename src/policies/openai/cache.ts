@@ -1,6 +1,7 @@
 // The on-disk response cache: one SQLite file (better-sqlite3, WAL, shared safely by concurrent processes) in
-// the cache folder, mapping a key to one sampled choice. The key is the SHA-256 of the canonical JSON of
-// (model, request body without seed and n, sample index, seed): a rerun asks the same things and is answered
+// the cache folder, mapping a key to one sampled choice. The key is a SHA-256 over (model, canonical JSON of the
+// request body without seed and n, sample index, seed), the request hashed in parts (tools, each message, the
+// rest) so that parts repeated from call to call are written once: a rerun asks the same things and is answered
 // from disk, while the K samples of a task, with their own seeds and indices, stay independent. Only good
 // answers are stored (never errors, never missing choices); base URL and API key are never part of it.
 //
