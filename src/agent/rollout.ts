@@ -7,7 +7,8 @@
 // and the episode is truncated when one segment uses up its turns. Truncation gives stopReason "max_turns" and
 // stopLimit = the scope. The env's own ends (success, failure, force_terminated) are terminations.
 // A policy that throws ends the episode with stopReason "error" (the store keeps it; metrics skip it; resume
-// runs it again). Model text never throws: envs turn it into observations.
+// runs it again), except a ContextLengthError: the conversation outgrew the model, stopReason "context_length",
+// counted as a failure of the agent. Model text never throws: envs turn it into observations.
 // The engine knows the turns left (budget.turns minus the turns used, per scope) and hands them to the oracle:
 // privileged policies ask `privileged.oracle()` for the optimal actions within the turns left (even when the
 // budget is hidden from the agent), annotations record the oracle's view within the turns left (optimal?,
@@ -17,7 +18,7 @@ import type { Budget } from "../core/budget.js";
 import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
 import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
-import type { Act, Policy, PolicyContext, PrivilegedView } from "../core/policy.js";
+import { ContextLengthError, type Act, type Policy, type PolicyContext, type PrivilegedView } from "../core/policy.js";
 import { createRng, deriveSeed } from "../core/rng.js";
 import { budgetNote } from "./budget-text.js";
 import { playedAction, type Intervention, type InterventionView } from "./interventions.js";
@@ -119,7 +120,16 @@ function turnRecord(turn: number, pending: readonly Message[], act: Act & { read
     ...(before?.value === undefined ? {} : { valueBefore: before.value }),
     ...(result.info.details === undefined ? {} : { details: result.info.details }),
     ...(act.forced === undefined ? {} : { forced: act.forced }),
-    ...(keepTokens && act.tokens !== undefined ? { tokens: act.tokens, logprobs: act.logprobs ?? [] } : {}),
+    ...(keepTokens ? tokenFields(act) : {}),
+  };
+}
+
+/** What a turn keeps of the policy's token data: ids, log-probs (also without ids) and the sampling record. */
+function tokenFields(act: Act): Pick<Turn, "tokens" | "logprobs" | "sampling"> {
+  return {
+    ...(act.tokens === undefined ? {} : { tokens: act.tokens, logprobs: act.logprobs ?? [] }),
+    ...(act.tokens === undefined && act.logprobs !== undefined ? { logprobs: act.logprobs } : {}),
+    ...(act.sampling === undefined ? {} : { sampling: act.sampling }),
   };
 }
 
@@ -156,7 +166,7 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
       act = await policy.act(conversation, context);
     } catch (caught) {
       error = caught instanceof Error ? caught.message : String(caught);
-      stop = { stopReason: "error", stopLimit: null };
+      stop = { stopReason: caught instanceof ContextLengthError ? "context_length" : "error", stopLimit: null };
       break;
     }
     const stateKey = now.stateKey;

@@ -7,9 +7,10 @@ import { createProgress } from "./progress.js";
 import { keyValues } from "./key-values.js";
 import { printRunTable } from "./run-summary.js";
 
-// The eval config's fields and defaults, plus what only the command line needs: env options as KEY=VALUE
-// flags, the store, resume, concurrency and output.
-const schema = evalConfigSchema.omit({ envOptions: true }).extend({
+// The eval config's fields and defaults, plus what only the command line needs: env and policy options as
+// KEY=VALUE flags, the store, resume, concurrency, output, and how to reach a model server (openai policies:
+// these client options are not stored with the run and are given again on --resume).
+const schema = evalConfigSchema.omit({ envOptions: true, policyOptions: true }).extend({
   env: evalConfigSchema.shape.env.default("sokoban"),
   policy: evalConfigSchema.shape.policy.default("oracle"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE, e.g. --env-opt boxes=2"),
@@ -19,6 +20,17 @@ const schema = evalConfigSchema.omit({ envOptions: true }).extend({
   run: z.string().optional().describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
   resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
   concurrency: z.number().int().min(1).max(1024).default(1).describe("episodes in flight at once (raise for remote policies)"),
+  policyOpt: z.array(z.string()).default([]).describe("policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, extraBody='{...}')"),
+  baseUrl: z.string().optional().describe("openai: server URL up to /v1, e.g. http://localhost:8000/v1 (default: $OPENAI_BASE_URL, else OpenAI's)"),
+  apiKeyEnv: z.string().optional().describe("openai: environment variable holding the API key (default OPENAI_API_KEY; never printed or stored)"),
+  requestConcurrency: z.number().int().min(1).optional().describe("openai: requests in flight at once across all episodes (default 16)"),
+  rpm: z.number().int().min(0).optional().describe("openai: requests per minute at most (default 0: no limit)"),
+  requestTimeout: z.number().int().min(1).optional().describe("openai: milliseconds allowed per request (default 120000)"),
+  retries: z.number().int().min(0).optional().describe("openai: retries after timeouts, dropped connections, 408/409/429/5xx (default 6)"),
+  retryBackoff: z.number().int().min(0).optional().describe("openai: first retry delay in ms, doubled each retry, jittered (default 500)"),
+  retryMaxWait: z.number().int().min(0).optional().describe("openai: longest wait before a retry in ms, Retry-After included (default 30000)"),
+  cache: z.string().optional().describe("openai: response cache folder (default $BUDGETRL_CACHE_DIR, else ~/.cache/budgetrl)"),
+  noCache: z.boolean().default(false).describe("openai: neither read nor write the response cache"),
   json: z.boolean().default(false).describe("print the table as JSON"),
   progress: z.boolean().default(true).describe("show a progress bar on stderr"),
 });
@@ -28,6 +40,25 @@ function envOptionsOf(pairs: readonly string[], dataDir: string | undefined, cat
   if (dataDir !== undefined) options["dataDir"] = dataDir;
   if (category !== undefined) options["categories"] = category;
   return options;
+}
+
+type ClientFlags = Pick<z.output<typeof schema>, "baseUrl" | "apiKeyEnv" | "requestConcurrency" | "rpm" | "requestTimeout" | "retries" | "retryBackoff" | "retryMaxWait" | "cache" | "noCache">;
+
+/** The client options of an openai policy from their flags (only those given). */
+function policyClientOf(options: ClientFlags): Record<string, unknown> {
+  const pairs: [string, unknown][] = [
+    ["baseUrl", options.baseUrl],
+    ["apiKeyEnv", options.apiKeyEnv],
+    ["concurrency", options.requestConcurrency],
+    ["rpm", options.rpm],
+    ["timeoutMs", options.requestTimeout],
+    ["retries", options.retries],
+    ["backoffMs", options.retryBackoff],
+    ["maxBackoffMs", options.retryMaxWait],
+    ["cacheDir", options.cache],
+    ["cache", options.noCache ? false : undefined],
+  ];
+  return Object.fromEntries(pairs.filter(([, value]) => value !== undefined));
 }
 
 export const evalCommand = defineCommand({
@@ -40,6 +71,7 @@ export const evalCommand = defineCommand({
     "budgetrl eval --env sokoban --policy noisy-oracle:0.3 --tasks 200 --samples 16 --k 1,2,4,8,16 --budget 25%,50%,75%,100% --budget-mode announced --seed 1 --db runs.db",
     "budgetrl eval --env frozenlake --env-opt slippery=true --policy oracle:unbounded --budget 50%,100% --budget-mode hidden --protocol single",
     "budgetrl eval --env bfcl --category base,miss_func,miss_param,long_context --policy replay --tasks 800 --budget 25%,100% --budget-scope user-turn",
+    "budgetrl eval --env bfcl --policy openai:Qwen/Qwen3-8B --base-url http://localhost:8000/v1 --policy-opt temperature=0.7 --policy-opt logprobs=true --samples 4 --k 1,4 --concurrency 32 --budget-scope user-turn",
     "budgetrl eval --resume --db runs.db",
   ],
   async run(options, io) {
@@ -49,10 +81,13 @@ export const evalCommand = defineCommand({
     process.once("SIGTERM", onSignal);
     let bar: ReturnType<typeof createProgress> | undefined;
     try {
-      const { envOpt, dataDir, category, db, run, resume, concurrency, json, progress, ...config } = options;
+      const { envOpt, dataDir, category, db, run, resume, concurrency, json, progress, policyOpt, baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache, ...config } = options;
+      const policyClient = policyClientOf({ baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
       const result = await evaluate({
         ...config,
         envOptions: envOptionsOf(envOpt, dataDir, category),
+        ...(policyOpt.length === 0 ? {} : { policyOptions: keyValues(policyOpt, "--policy-opt") }),
+        ...(Object.keys(policyClient).length === 0 ? {} : { policyClient }),
         db,
         ...(run === undefined ? {} : { run }),
         resume,
@@ -66,6 +101,7 @@ export const evalCommand = defineCommand({
       });
       bar?.finish();
       printRunTable(io, result.run, db, result.config, result.table, json);
+      if (result.contextLength > 0) io.stderr(`${result.contextLength} episodes ended at the model's context length (stop reason context_length, counted as failures).\n`);
       if (result.errors > 0) io.stderr(`${result.errors} episodes ended in a policy error and are not counted; run again with --resume --run ${result.run} to retry them.\n`);
       if (result.interrupted) {
         io.stderr(`Interrupted after ${result.done}/${result.total} episodes. Continue with: budgetrl eval --resume --run ${result.run} --db ${db}\n`);

@@ -3,6 +3,7 @@
 import { BudgetrlError } from "../core/errors.js";
 import { commandHelp, parseCommandLine, type CliIo, type CommandDefinition } from "./command.js";
 import { bfclRunCommand } from "./bfcl.js";
+import { cacheClearCommand, cacheInfoCommand } from "./cache.js";
 import { envsCommand } from "./envs.js";
 import { evalCommand } from "./eval.js";
 import { exportCommand } from "./export.js";
@@ -12,7 +13,7 @@ import { sftCommand } from "./sft.js";
 import { showCommand } from "./show.js";
 import { trainCommand } from "./train.js";
 
-const commands: readonly CommandDefinition[] = [evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, bfclRunCommand] as unknown as readonly CommandDefinition[];
+const commands: readonly CommandDefinition[] = [evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

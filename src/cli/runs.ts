@@ -1,4 +1,5 @@
-// `budgetrl runs`: the runs in a store, one line each.
+// `budgetrl runs`: the runs in a store, one line each, with the episodes that ended in a policy error (not
+// counted, retried by --resume) and those ended by the model's context length (counted as failures).
 import { z } from "zod";
 import { openStore } from "../store/open.js";
 import { listRuns } from "../store/runs.js";
@@ -26,8 +27,19 @@ export const runsCommand = defineCommand({
         io.stdout(`no runs in ${options.db}\n`);
         return 0;
       }
-      const rows = runs.map((run) => [run.id, run.env, run.policy, String(run.seed), String(run.episodes), run.episodes === 0 ? "-" : (run.successes / run.episodes).toFixed(3), run.status, run.createdAt.slice(0, 19).replace("T", " ")]);
-      io.stdout(`${renderTextTable(["run", "env", "policy", "seed", "episodes", "success", "status", "created"], rows)}\n`);
+      const rows = runs.map((run) => [
+        run.id,
+        run.env,
+        run.policy,
+        String(run.seed),
+        String(run.episodes),
+        run.episodes === 0 ? "-" : (run.successes / run.episodes).toFixed(3),
+        String(run.errors),
+        String(run.contextLength),
+        run.status,
+        run.createdAt.slice(0, 19).replace("T", " "),
+      ]);
+      io.stdout(`${renderTextTable(["run", "env", "policy", "seed", "episodes", "success", "errors", "context-length", "status", "created"], rows)}\n`);
       return 0;
     } finally {
       store.close();

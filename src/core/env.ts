@@ -12,9 +12,10 @@ import type { BudgetScope } from "./budget.js";
 import type { Json } from "./json.js";
 import type { Message, ToolSpec } from "./message.js";
 
-export const STOP_REASONS = ["success", "failure", "max_turns", "force_terminated", "error"] as const;
+export const STOP_REASONS = ["success", "failure", "max_turns", "force_terminated", "error", "context_length"] as const;
 /** Why an episode ended: success, failure (env end without success), max_turns (our budget),
- * force_terminated (an env's own hard limit, e.g. BFCL's 20 steps per user turn), error (policy failed). */
+ * force_terminated (an env's own hard limit, e.g. BFCL's 20 steps per user turn), error (policy failed),
+ * context_length (the conversation outgrew the model's context: counted as a failure of the agent). */
 export type StopReason = (typeof STOP_REASONS)[number];
 
 export interface StepInfo {

@@ -4,6 +4,7 @@ import type { Budget } from "./budget.js";
 import type { StopReason } from "./env.js";
 import type { Json } from "./json.js";
 import type { Message } from "./message.js";
+import type { SamplingRecord } from "./policy.js";
 
 /** What an intervention played in the policy's place at a turn (teacher-forced or perturbation runs), and how
  * the policy's own reply, asked for and set aside, compares with the oracle's optimal set. */
@@ -45,9 +46,10 @@ export interface Turn {
   readonly details?: Json;
   /** Set when the action played was not the policy's reply (`action` is what was played). */
   readonly forced?: ForcedAction;
-  /** Behaviour-policy tokens and log-probs (in-memory only; the store does not keep them). */
+  /** Behaviour-policy tokens and log-probs, and how they were sampled (stored in turn_tokens, exported). */
   readonly tokens?: readonly number[];
   readonly logprobs?: readonly number[];
+  readonly sampling?: SamplingRecord;
 }
 
 export interface Episode {
@@ -74,6 +76,6 @@ export interface Episode {
   /** Env progress at reset (turn-level rewards are progress differences, starting from this); within the whole
    * budget for envs with budget-aware progress. */
   readonly initialProgress: number;
-  /** Error text when stopReason is "error". */
+  /** Error text when stopReason is "error" (or the server's message for "context_length"). */
   readonly error?: string;
 }

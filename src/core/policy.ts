@@ -42,6 +42,32 @@ export interface Act {
   /** Sampled token ids and their log-probs under the behaviour policy (RL needs them). */
   readonly tokens?: readonly number[];
   readonly logprobs?: readonly number[];
+  /** How the reply was sampled (temperature, prompt token ids, ...), for policies that know. */
+  readonly sampling?: SamplingRecord;
+}
+
+/** How one reply was sampled, kept with the turn for RL: log-probs mean little without the temperature (vLLM
+ * reports raw log-probs, before temperature, by default). JSON-only so that the store keeps it as it is. */
+export interface SamplingRecord {
+  readonly temperature: number;
+  readonly topP?: number;
+  /** Token texts as the server reported them, aligned with the log-probs (servers that give no ids). */
+  readonly tokenTexts?: readonly string[];
+  /** The prompt as token ids, where the server returns them (vLLM, SGLang). */
+  readonly promptTokens?: readonly number[];
+  /** Why the server stopped: stop, length, tool_calls, ... */
+  readonly finishReason?: string;
+  /** The model that answered, as the server names it. */
+  readonly model?: string;
+}
+
+/** Thrown by a policy whose prompt no longer fits the model's context: the rollout engine ends the episode with
+ * stopReason "context_length" (a failure of the agent, not an error; it is not retried on resume). */
+export class ContextLengthError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ContextLengthError";
+  }
 }
 
 export interface Policy {
@@ -50,6 +76,8 @@ export interface Policy {
    * privileged policies such as the oracle): one run at the largest budget then says nothing about smaller ones. */
   readonly knowsBudget?: boolean;
   act(conversation: readonly Message[], context: PolicyContext): Promise<Act>;
+  /** Release what the policy holds (files, connections); whoever created the policy calls it once, at the end. */
+  close?(): void | Promise<void>;
 }
 
 /** Any async function from conversation to reply, as a policy: how users evaluate their own agents. */

@@ -8,7 +8,8 @@ import type { Episode } from "../core/episode.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import { runEpisodes, plannedCount } from "../agent/run-episodes.js";
 import { createEnv } from "../envs/registry.js";
-import { createPolicy } from "../policies/spec.js";
+import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies/spec.js";
+import { canonicalJson } from "../core/json.js";
 import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
@@ -35,6 +36,9 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   /** Continue the named run (or the latest one in `db`) instead of starting a new one. */
   readonly resume?: boolean;
   readonly concurrency?: number;
+  /** How to run the policy, not stored with the run (openai: baseUrl, apiKeyEnv, concurrency, rpm, timeoutMs,
+   * retries, backoffMs, maxBackoffMs, cache, cacheDir); given again on resume. */
+  readonly policyClient?: Readonly<Record<string, unknown>>;
   /** Called after every episode with (done, total, doneBeforeStart). */
   readonly onProgress?: (done: number, total: number, initial: number) => void;
   readonly signal?: AbortSignal;
@@ -50,6 +54,8 @@ export interface EvaluationResult {
   readonly episodes: readonly Episode[];
   /** Episodes that ended in a policy error (not counted; a resumed run retries them). */
   readonly errors: number;
+  /** Episodes ended by the model's context length in this invocation (counted as failures). */
+  readonly contextLength: number;
   /** True when the signal stopped the run before every episode finished. */
   readonly interrupted: boolean;
   readonly total: number;
@@ -63,9 +69,9 @@ function configFrom(options: EvaluateOptions, env: AnyEnv, policyName: string): 
   return parseEvalConfig({ ...fields, env: env.name, policy: policyName, tasks });
 }
 
-async function policyOf(spec: EvaluateOptions["policy"]): Promise<Policy> {
-  if (typeof spec === "string") return createPolicy(spec);
-  if (typeof spec === "function") return policyFromFunction(spec.name === "" ? "agent" : spec.name, spec);
+async function policyOf(spec: EvaluateOptions["policy"], setup: PolicySetup): Promise<Policy> {
+  if (typeof spec === "string") return createPolicy(spec, setup);
+  if (typeof spec === "function") return policyFromFunction(policyNameOf(spec), spec);
   return spec;
 }
 
@@ -83,6 +89,8 @@ interface Prepared {
   readonly config: Readonly<EvalConfig>;
   readonly env: AnyEnv;
   readonly policy: Policy;
+  /** True when the policy was made here from its spec (and is closed here). */
+  readonly ownsPolicy: boolean;
   readonly tasks: readonly unknown[];
 }
 
@@ -96,10 +104,21 @@ function refuseSingleForBudgetAware(config: Readonly<EvalConfig>, policy: Policy
   );
 }
 
+/** What a policy is built with: its stored options, this invocation's client options, the run's seed. */
+function policySetup(config: Readonly<EvalConfig>, options: EvaluateOptions): PolicySetup {
+  return { ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }), ...(options.policyClient === undefined ? {} : { client: options.policyClient }), runSeed: config.seed };
+}
+
+function policyNameOf(spec: EvaluateOptions["policy"]): string {
+  if (typeof spec === "string") return spec;
+  return typeof spec === "function" ? (spec.name === "" ? "agent" : spec.name) : spec.name;
+}
+
 async function prepareNew(options: EvaluateOptions, store: Store | undefined, now: Date): Promise<Prepared> {
   const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
-  const policy = await policyOf(options.policy);
-  const config = configFrom(options, env, typeof options.policy === "string" ? options.policy : policy.name);
+  const policyOptions = typeof options.policy === "string" ? storedPolicyOptions(options.policy, options.policyOptions) : options.policyOptions;
+  const config = configFrom({ ...options, policyOptions: policyOptions as EvaluateOptions["policyOptions"] }, env, policyNameOf(options.policy));
+  const policy = await policyOf(options.policy, policySetup(config, options));
   refuseSingleForBudgetAware(config, policy);
   if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
   const tasks = Array.isArray(options.tasks) ? options.tasks : resolveTasks(env, config);
@@ -108,7 +127,7 @@ async function prepareNew(options: EvaluateOptions, store: Store | undefined, no
     const stored = tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) }));
     createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
   }
-  return { run, config, env, policy, tasks };
+  return { run, config, env, policy, ownsPolicy: typeof options.policy === "string", tasks };
 }
 
 async function prepareResume(options: EvaluateOptions, store: Store): Promise<Prepared> {
@@ -117,9 +136,15 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   const record = getRun(store, run);
   const config = parseEvalConfig(record.config);
   const env = typeof options.env === "string" || options.env === undefined ? createEnv(config.env, config.envOptions) : options.env;
-  const policy = typeof options.policy === "string" || options.policy === undefined ? await createPolicy(config.policy) : await policyOf(options.policy);
+  // The stored spec is rebuilt unless the caller hands over a policy object or function.
+  const fromSpec = typeof options.policy === "string" || options.policy === undefined;
+  if (fromSpec && options.policyOptions !== undefined && canonicalJson(storedPolicyOptions(config.policy, options.policyOptions)) !== canonicalJson(config.policyOptions)) {
+    throw new ConfigError("policyOptions", `run ${run} was made with other policy options (${canonicalJson(config.policyOptions ?? {})}); they are part of the run and cannot change on resume`, "resume without --policy-opt, or start a new run");
+  }
+  const setup = policySetup(config, options);
+  const policy = fromSpec ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
   const tasks = loadTasks(store, run).map((stored) => env.decodeTask(stored.task));
-  return { run, config, env, policy, tasks };
+  return { run, config, env, policy, ownsPolicy: fromSpec, tasks };
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
@@ -127,7 +152,11 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   try {
     const now = (options.now ?? (() => new Date()))();
     const prepared = options.resume === true && store !== undefined ? await prepareResume(options, store) : await prepareNew(options, store, now);
-    return await execute(prepared, options, store);
+    try {
+      return await execute(prepared, options, store);
+    } finally {
+      if (prepared.ownsPolicy) await prepared.policy.close?.();
+    }
   } finally {
     store?.close();
   }
@@ -144,6 +173,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
   const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
   let done = initial;
   let errors = 0;
+  let contextLength = 0;
   let lastFlush = performance.now();
   options.onProgress?.(done, total, initial);
   try {
@@ -156,7 +186,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
       scope: config.budgetScope,
       samples: config.samples,
       concurrency: options.concurrency ?? 1,
-      rollout: { annotate: config.annotate, intervention: config.intervention },
+      rollout: { annotate: config.annotate, intervention: config.intervention, keepTokens: true },
       skip: (key) => completed.has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
       onEpisode: (episode) => {
         writer?.write(episode);
@@ -167,6 +197,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
         if (keep) episodes.push(episode);
         if (episode.stopReason === "error") errors++;
         else done++;
+        if (episode.stopReason === "context_length") contextLength++;
         options.onProgress?.(done, total, initial);
       },
       ...(options.signal === undefined ? {} : { signal: options.signal }),
@@ -177,7 +208,7 @@ async function execute(prepared: Prepared, options: EvaluateOptions, store: Stor
   const interrupted = options.signal?.aborted === true || done < total;
   if (store !== undefined && !interrupted) setRunStatus(store, run, "complete");
   const table = tableFor(config, outcomesOf(store, run, config, env, tasks, episodes));
-  return { run, config, table, episodes, errors, interrupted, total, done };
+  return { run, config, table, episodes, errors, contextLength, interrupted, total, done };
 }
 
 function outcomesOf(store: Store | undefined, run: string, config: Readonly<EvalConfig>, env: AnyEnv, tasks: readonly unknown[], episodes: readonly Episode[]): RunOutcomes {

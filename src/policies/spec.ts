@@ -1,6 +1,10 @@
-// Policy specs as users write them on the command line: "random", "oracle", "oracle:unbounded", "noisy-oracle:0.3",
-// "replay", "replay:FILE", "tiny:CHECKPOINT". Every kind is registered below, in this file; `registerPolicyKind`
-// adds more (library users' own kinds).
+// Policy specs as users write them on the command line: "random", "oracle", "oracle:unbounded", "noisy-oracle:0.3", "replay",
+// "replay:FILE", "tiny:CHECKPOINT", "openai:MODEL". Every kind is registered below, in this file;
+// `registerPolicyKind` adds more (library users' own kinds).
+//
+// A kind may take options (`--policy-opt KEY=VALUE`): those that change results are stored with the run
+// (`storedOptions` validates them and fills in every default), those that only say how to run it (server URL,
+// limits, cache) come with every invocation (`PolicySetup.client`) and are never stored.
 import { readFileSync } from "node:fs";
 import { ConfigError } from "../core/errors.js";
 import type { Policy } from "../core/policy.js";
@@ -10,14 +14,30 @@ import { randomPolicy } from "./scripted/random.js";
 import { parseReplayScript, replayPolicy } from "./scripted/replay.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createTinyPolicy } from "./tiny/policy.js";
+import type { JsonObject } from "../core/json.js";
+import { openaiPolicyFromSpec, storedSamplingOptions } from "./openai/index.js";
+
+/** What a policy is built with besides its spec. */
+export interface PolicySetup {
+  /** The options stored with the run (from `storedOptions`). */
+  readonly options?: JsonObject;
+  /** Options of this invocation only (openai: base URL, limits, retries, cache); validated by the kind. */
+  readonly client?: Readonly<Record<string, unknown>>;
+  /** The run's seed. */
+  readonly runSeed?: number;
+}
 
 export interface PolicyKind {
   /** The part before the first ":". */
   readonly kind: string;
   readonly usage: string;
   readonly description: string;
+  /** True for kinds that take client options (PolicySetup.client); others refuse them. */
+  readonly usesClient?: boolean;
+  /** Validates options and returns their stored form (defaults filled in); kinds without it take none. */
+  storedOptions?(options: Readonly<Record<string, unknown>>): JsonObject;
   /** Builds the policy from the part after ":" (undefined when absent); throws ConfigError naming "policy". */
-  create(argument: string | undefined): Policy | Promise<Policy>;
+  create(argument: string | undefined, setup: PolicySetup): Policy | Promise<Policy>;
 }
 
 const kinds = new Map<string, PolicyKind>();
@@ -76,6 +96,15 @@ registerPolicyKind({
   },
 });
 
+registerPolicyKind({
+  kind: "openai",
+  usage: "openai:MODEL",
+  description: "a model behind an OpenAI-compatible server (--base-url; vLLM, SGLang, llama.cpp, Ollama, hosted APIs), options with --policy-opt",
+  usesClient: true,
+  storedOptions: (options) => storedSamplingOptions(options),
+  create: (argument, setup) => openaiPolicyFromSpec(argument, setup),
+});
+
 /** Sampling settings saved next to a checkpoint by sft/train (policy.json); the window depends on maxNewTokens. */
 export function readPolicySettings(dir: string): { maxNewTokens: number } {
   try {
@@ -87,13 +116,31 @@ export function readPolicySettings(dir: string): { maxNewTokens: number } {
   return { maxNewTokens: 16 };
 }
 
-export async function createPolicy(spec: string): Promise<Policy> {
+function kindOf(spec: string): { kind: PolicyKind; argument: string | undefined } {
   const colon = spec.indexOf(":");
   const kindName = colon < 0 ? spec : spec.slice(0, colon);
-  const argument = colon < 0 ? undefined : spec.slice(colon + 1);
   const kind = kinds.get(kindName);
   if (kind === undefined) {
     throw new ConfigError("policy", `unknown policy "${spec}"`, `use one of: ${[...kinds.values()].map((entry) => entry.usage).join(", ")}`);
   }
-  return kind.create(argument);
+  return { kind, argument: colon < 0 ? undefined : spec.slice(colon + 1) };
+}
+
+/** The stored form of a spec's options (undefined when there are none); throws ConfigError for a bad one, or
+ * for options given to a kind that takes none. */
+export function storedPolicyOptions(spec: string, options: Readonly<Record<string, unknown>> | undefined): JsonObject | undefined {
+  const { kind } = kindOf(spec);
+  if (kind.storedOptions === undefined) {
+    const given = Object.keys(options ?? {});
+    if (given.length > 0) throw new ConfigError(`policyOptions.${given[0] as string}`, `policy ${kind.kind} takes no options`);
+    return undefined;
+  }
+  return kind.storedOptions(options ?? {});
+}
+
+export async function createPolicy(spec: string, setup: PolicySetup = {}): Promise<Policy> {
+  const { kind, argument } = kindOf(spec);
+  const client = Object.keys(setup.client ?? {});
+  if (kind.usesClient !== true && client.length > 0) throw new ConfigError(client[0] as string, `applies to openai policies only, not to ${kind.kind}`);
+  return kind.create(argument, setup);
 }

@@ -6,6 +6,7 @@ import type { Message } from "../core/message.js";
 import type { Json } from "../core/json.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import type { Store } from "./open.js";
+import { createTurnTokenReader, createTurnTokenWriter } from "./turn-tokens.js";
 
 export interface EpisodeWriter {
   write(episode: Episode): void;
@@ -26,13 +27,17 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
   );
   const deleteEpisode = store.db.prepare("DELETE FROM episodes WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? AND stop_reason = 'error'");
   const deleteTurns = store.db.prepare("DELETE FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ?");
+  const tokens = createTurnTokenWriter(store.db);
   let pending: Episode[] = [];
   let written = 0;
   const commit = store.db.transaction((batch: readonly Episode[]) => {
     for (const episode of batch) {
       const key = [episode.run, episode.taskIndex, episode.budget.label, episode.sample] as const;
       // An earlier attempt that ended in a policy error is replaced by the new one.
-      if (deleteEpisode.run(...key).changes > 0) deleteTurns.run(...key);
+      if (deleteEpisode.run(...key).changes > 0) {
+        deleteTurns.run(...key);
+        tokens.deleteEpisode(key);
+      }
       const inserted = insertEpisode.run(
         ...key,
         episode.seed,
@@ -71,6 +76,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
           turn.details === undefined ? null : JSON.stringify(turn.details),
           turn.forced === undefined ? null : JSON.stringify(turn.forced),
         );
+        tokens.write([...key, turn.index], turn);
       }
     }
   });
@@ -121,8 +127,11 @@ export function firstSuccesses(store: Store, runId: string, budgetLabel: string)
 export function* readEpisodes(store: Store, runId: string, env: string, taskIds: ReadonlyMap<number, string>): Generator<Episode> {
   const episodes = store.db.prepare("SELECT * FROM episodes WHERE run_id = ? ORDER BY task_index, budget_label, sample").iterate(runId) as IterableIterator<Record<string, unknown>>;
   const turnsOf = store.db.prepare("SELECT * FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index");
+  const tokensOf = createTurnTokenReader(store.db);
   for (const row of episodes) {
-    const turnRows = turnsOf.all(runId, row["task_index"], row["budget_label"], row["sample"]) as Record<string, unknown>[];
+    const key = [runId, row["task_index"] as number, row["budget_label"] as string, row["sample"] as number] as const;
+    const turnRows = turnsOf.all(...key) as Record<string, unknown>[];
+    const tokenData = tokensOf(key);
     yield {
       run: runId,
       env,
@@ -149,6 +158,7 @@ export function* readEpisodes(store: Store, runId: string, env: string, taskIds:
         ...(turn["value_before"] === null || turn["value_before"] === undefined ? {} : { valueBefore: turn["value_before"] as number }),
         ...(turn["details"] === null ? {} : { details: JSON.parse(turn["details"] as string) as Json }),
         ...(turn["forced"] === null || turn["forced"] === undefined ? {} : { forced: JSON.parse(turn["forced"] as string) as ForcedAction }),
+        ...tokenData.get(turn["turn_index"] as number),
       })),
       success: row["success"] === 1,
       stopReason: row["stop_reason"] as Episode["stopReason"],

@@ -1,4 +1,4 @@
-// The SQLite run store: runs, tasks, episodes and turns; resumable writes; JSONL export.
+// The SQLite run store: runs, tasks, episodes and turns (with their token data); resumable writes; JSONL export.
 export * from "./analysis-rows.js";
 export * from "./episodes.js";
 export * from "./export.js";
@@ -6,3 +6,4 @@ export * from "./open.js";
 export * from "./runs.js";
 export * from "./schema.js";
 export * from "./train-log.js";
+export * from "./turn-tokens.js";

@@ -68,18 +68,23 @@ export function getRun(store: Store, id: string): RunRecord {
 export interface RunSummary extends RunRecord {
   readonly episodes: number;
   readonly successes: number;
+  /** Episodes that ended in a policy error (not counted; retried on resume). */
   readonly errors: number;
+  /** Episodes ended by the model's context length (counted as failures). */
+  readonly contextLength: number;
 }
 
 export function listRuns(store: Store): RunSummary[] {
   const rows = store.db
     .prepare(
-      `SELECT r.*, COALESCE(e.episodes, 0) AS episodes, COALESCE(e.successes, 0) AS successes, COALESCE(e.errors, 0) AS errors
-       FROM runs r LEFT JOIN (SELECT run_id, COUNT(*) AS episodes, SUM(success) AS successes, SUM(stop_reason = 'error') AS errors FROM episodes GROUP BY run_id) e
+      `SELECT r.*, COALESCE(e.episodes, 0) AS episodes, COALESCE(e.successes, 0) AS successes, COALESCE(e.errors, 0) AS errors,
+         COALESCE(e.context_length, 0) AS context_length
+       FROM runs r LEFT JOIN (SELECT run_id, COUNT(*) AS episodes, SUM(success) AS successes, SUM(stop_reason = 'error') AS errors,
+         SUM(stop_reason = 'context_length') AS context_length FROM episodes GROUP BY run_id) e
        ON e.run_id = r.id ORDER BY r.created_at, r.id`,
     )
-    .all() as (RunRow & { episodes: number; successes: number; errors: number })[];
-  return rows.map((row) => ({ ...toRecord(row), episodes: row.episodes, successes: row.successes, errors: row.errors }));
+    .all() as (RunRow & { episodes: number; successes: number; errors: number; context_length: number })[];
+  return rows.map((row) => ({ ...toRecord(row), episodes: row.episodes, successes: row.successes, errors: row.errors, contextLength: row.context_length }));
 }
 
 /** The most recently created run, if any. */

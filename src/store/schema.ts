@@ -4,6 +4,9 @@
 // value_before and forced (JSON: what an intervention played in the policy's place) were added within schema
 // version 1: stores made before them get the columns on opening (SCHEMA_MIGRATIONS), and readers treat them as
 // absent where they are missing or NULL.
+// turn_tokens (added within version 1: CREATE IF NOT EXISTS adds it to older stores when they are opened for
+// writing; readers treat a store without it as one without token data) keeps what RL needs from a turn: the
+// sampled token ids, their log-probs and how they were sampled (temperature, prompt token ids), as JSON text.
 export const SCHEMA_VERSION = 1;
 
 export const SCHEMA_SQL = `
@@ -67,6 +70,17 @@ CREATE TABLE IF NOT EXISTS turns (
   value_before REAL,
   forced TEXT,
   details TEXT,
+  PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS turn_tokens (
+  run_id TEXT NOT NULL,
+  task_index INTEGER NOT NULL,
+  budget_label TEXT NOT NULL,
+  sample INTEGER NOT NULL,
+  turn_index INTEGER NOT NULL,
+  tokens TEXT,
+  logprobs TEXT,
+  sampling TEXT,
   PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS train_steps (

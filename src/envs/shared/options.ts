@@ -13,7 +13,7 @@ export interface EnvOptionHelp {
   readonly defaultValue: unknown;
 }
 
-function numberFromText(value: unknown): unknown {
+export function numberFromText(value: unknown): unknown {
   if (typeof value !== "string") return value;
   const trimmed = value.trim();
   return trimmed !== "" && Number.isFinite(Number(trimmed)) ? Number(trimmed) : value;

@@ -1,0 +1,95 @@
+// The openai policy's options, in two groups, each a zod schema validated before any work starts (errors name
+// the option: "openai.temperature: expected a number from 0 to 2").
+//
+// Sampling options change what the model answers: they are part of the run's identity, stored with the run's
+// config (`policyOptions`, with every default filled in), read back by --resume. On the command line:
+// `--policy-opt KEY=VALUE`.
+//
+// Client options say how to reach the server and how hard to push it (base URL, the name of the API key's
+// environment variable, request concurrency, requests per minute, timeout, retries, cache). They never change
+// an answer, so they are not stored and are given again on --resume; none of them is part of a cache key.
+// The API key itself is read from the environment when the client is made, and nowhere kept.
+import { z } from "zod";
+import { ConfigError } from "../../core/errors.js";
+import type { JsonObject } from "../../core/json.js";
+import { booleanOption, integerOption, numberFromText, numberOption, parseEnvOptions } from "../../envs/shared/options.js";
+
+/** Request fields the policy writes itself: extraBody may not set them. */
+export const RESERVED_BODY_FIELDS = ["model", "messages", "tools", "n", "seed", "stream", "temperature", "top_p", "max_tokens", "logprobs", "top_logprobs"] as const;
+
+function jsonObjectFromText(value: unknown): unknown {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+}
+
+const extraBodyField = z
+  .preprocess(jsonObjectFromText, z.record(z.string(), z.json(), { error: "expected a JSON object, e.g. {\"top_k\": 20}" }))
+  .refine((body) => !RESERVED_BODY_FIELDS.some((field) => field in body), { error: `may not set ${RESERVED_BODY_FIELDS.join(", ")} (use the named options)` })
+  .default({})
+  .describe('extra request fields as a JSON object, passed through as they are (server-specific options, e.g. {"top_k": 20})');
+
+export const samplingOptionsSchema = z.object({
+  temperature: numberOption(0, 2, 1, "sampling temperature (kept with every turn's log-probs)"),
+  topP: numberOption(0, 1, 1, "nucleus sampling: top_p"),
+  maxTokens: z
+    .preprocess(numberFromText, z.number({ error: "expected an integer >= 1" }).int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" }))
+    .optional()
+    .describe("longest reply in tokens: max_tokens (unset: the server's default)"),
+  seed: integerOption(0, 2 ** 32 - 1, 0, "base seed: every request's seed derives from it, the episode's seed and the turn"),
+  n: integerOption(1, 128, 1, "choices per request for the first turn, whose prompt the K samples of a task share (servers with n); 1: one request per sample"),
+  logprobs: booleanOption(false, "ask for the sampled tokens' log-probs (logprobs: true)"),
+  topLogprobs: integerOption(0, 20, 0, "alternatives per token with their log-probs: top_logprobs (0: not asked)"),
+  tokenIds: booleanOption(false, "ask vLLM and SGLang for token ids: return_token_ids (prompt and reply), and return_tokens_as_token_ids with logprobs"),
+  extraBody: extraBodyField,
+});
+
+export type SamplingOptions = z.output<typeof samplingOptionsSchema>;
+
+export const clientOptionsSchema = z.object({
+  baseUrl: z.url({ error: "expected a URL, e.g. http://localhost:8000/v1" }).optional().describe("server URL up to /v1 (default: $OPENAI_BASE_URL, else OpenAI's)"),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" })
+    .optional()
+    .describe("environment variable holding the API key (default OPENAI_API_KEY; local servers need none)"),
+  concurrency: integerOption(1, 4096, 16, "requests in flight at once, across all episodes"),
+  rpm: integerOption(0, 10_000_000, 0, "requests started per minute at most (0: no limit)"),
+  timeoutMs: integerOption(1, 3_600_000, 120_000, "time allowed for one request, in milliseconds"),
+  retries: integerOption(0, 100, 6, "retries of a request after a timeout, a dropped connection, 408, 409, 429 or 5xx"),
+  backoffMs: integerOption(0, 600_000, 500, "first retry delay in milliseconds, doubled at every retry, with seeded jitter"),
+  maxBackoffMs: integerOption(0, 3_600_000, 30_000, "longest wait before a retry in milliseconds, Retry-After included"),
+  cache: booleanOption(true, "answer repeated requests from the on-disk response cache"),
+  cacheDir: z.string().min(1).optional().describe("folder of the response cache (default: $BUDGETRL_CACHE_DIR, else $XDG_CACHE_HOME/budgetrl, else ~/.cache/budgetrl)"),
+});
+
+export type ClientOptions = z.output<typeof clientOptionsSchema>;
+
+/** Validate sampling options (typed, or strings from --policy-opt); every default filled in. */
+export function parseSamplingOptions(options: unknown): SamplingOptions {
+  return parseEnvOptions("openai", samplingOptionsSchema, options ?? {});
+}
+
+/** Validate client options; throws ConfigError naming "openai.<option>". */
+export function parseClientOptions(options: unknown): ClientOptions {
+  return parseEnvOptions("openai", clientOptionsSchema, options ?? {});
+}
+
+/** The stored form of sampling options: JSON with defaults filled in, so a later default never changes a run. */
+export function storedSamplingOptions(options: unknown): JsonObject {
+  const parsed = parseSamplingOptions(options);
+  return JSON.parse(JSON.stringify(parsed)) as JsonObject;
+}
+
+/** The API key from the named environment variable. Local servers need none: without the default variable a
+ * placeholder is sent; a variable named explicitly must be set. */
+export function readApiKey(apiKeyEnv: string | undefined, environment: NodeJS.ProcessEnv = process.env): string {
+  const name = apiKeyEnv ?? "OPENAI_API_KEY";
+  const key = environment[name];
+  if (key !== undefined && key !== "") return key;
+  if (apiKeyEnv !== undefined) throw new ConfigError("openai.apiKeyEnv", `the environment variable ${apiKeyEnv} is not set`, "export it, or leave --api-key-env out for servers without keys");
+  return "EMPTY";
+}
