@@ -1,10 +1,11 @@
 // `budgetrl show RUN`: the Pass@(K,T) table of a stored run, recomputed from its episodes.
 import { z } from "zod";
 import { integerListField } from "../core/config.js";
+import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
 import { parseEvalConfig } from "../eval/config.js";
 import { storedRunOutcomes, tableFor } from "../eval/table.js";
-import { openStore } from "../store/open.js";
+import { withStore } from "../store/open.js";
 import { getRun, latestRunId } from "../store/runs.js";
 import { defineCommand } from "./command.js";
 import { printRunTable } from "./run-summary.js";
@@ -23,8 +24,7 @@ export const showCommand = defineCommand({
   schema,
   examples: ["budgetrl show sokoban-20261202-101500 --db runs.db", "budgetrl show --db runs.db --k 1,8"],
   async run(options, io) {
-    const store = openStore(options.db, { readonly: true });
-    try {
+    return withStore(options.db, { mode: "read" }, (store) => {
       const run = options.run ?? latestRunId(store);
       if (run === undefined) throw new ConfigError("RUN", `${options.db} has no runs`);
       const record = getRun(store, run);
@@ -33,10 +33,8 @@ export const showCommand = defineCommand({
       const outcomes = storedRunOutcomes(store, run, config);
       const table = tableFor(config, outcomes, ks);
       printRunTable(io, run, options.db, config, table, options.json);
-      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: budgetrl eval --resume --run ${run} --db ${options.db}\n`);
+      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, options.db)}\n`);
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 });

@@ -63,6 +63,6 @@ describe("run store", () => {
     const bogus = join(dir, "bogus.db");
     writeFileSync(bogus, "not a database at all, just text ".repeat(50));
     expect(() => openStore(bogus)).toThrow(DataError);
-    expect(() => openStore(join(dir, "missing.db"), { readonly: true })).toThrow(/cannot open run store/);
+    expect(() => openStore(join(dir, "missing.db"), { readonly: true })).toThrow(/does not exist/);
   });
 });
