@@ -72,6 +72,7 @@ export const evalCommand = defineCommand({
       ...(run === undefined ? {} : { run }),
       resume,
       signal: context.signal,
+      onStart: (start) => io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${db} as they finish; Ctrl-C stops\n`),
       onProgress: (done, total, initial) => {
         if (!progress) return;
         bar ??= createProgress({ label: "eval", total, initial, interactive: io.interactive, write: io.stderr });

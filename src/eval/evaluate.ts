@@ -19,7 +19,7 @@ import { storeFault } from "../store/faults.js";
 import { openStore, type Store } from "../store/open.js";
 import { createRun, getRun, latestRunId, runExists, storedTaskCount } from "../store/runs.js";
 import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
-import { executeRun, type PreparedRun } from "./execute-run.js";
+import { executeRun, type PreparedRun, type RunStart } from "./execute-run.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
 import { taskSource, tasksAreListed, taskSeed, type TaskSource } from "./tasks.js";
 import { codeVersion } from "./code-version.js";
@@ -39,6 +39,8 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   readonly run?: string;
   /** Continue the named run (or the latest one in `db`) instead of starting a new one. */
   readonly resume?: boolean;
+  /** Called once the run is named and planned, before its first episode. */
+  readonly onStart?: (start: RunStart) => void;
   /** Called after every episode with (done, total, doneBeforeStart). */
   readonly onProgress?: (done: number, total: number, initial: number) => void;
   /** Stops the run at once: finished episodes are kept, the ones in flight are abandoned (resume recomputes them). */
@@ -170,6 +172,7 @@ async function play(prepared: PreparedRun, store: Store | undefined, options: Ev
     runOptions,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.keepEpisodes === undefined ? {} : { keepEpisodes: options.keepEpisodes }),
+    ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
     ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
   });
   const { episodes, errors, firstError, complete, interrupted, total, done } = executed;

@@ -37,7 +37,15 @@ export interface ExecuteOptions {
   readonly runOptions: Readonly<EvalRunOptions>;
   readonly signal?: AbortSignal;
   readonly keepEpisodes?: boolean;
+  readonly onStart?: (start: RunStart) => void;
   readonly onProgress?: (done: number, total: number, initial: number) => void;
+}
+
+/** What a run is about to do: its name, its episodes, and how many were already stored (resume). */
+export interface RunStart {
+  readonly run: string;
+  readonly total: number;
+  readonly initial: number;
 }
 
 export interface ExecutedRun {
@@ -81,6 +89,7 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
   let errors = 0;
   let firstError: string | undefined;
   let lastFlush = performance.now();
+  options.onStart?.({ run, total, initial });
   options.onProgress?.(done, total, initial);
   try {
     await runEpisodes(env, prepared.policy, {

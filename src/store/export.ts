@@ -82,7 +82,13 @@ async function exportToFile(lines: Iterable<string>, out: string, signal: AbortS
     await rename(temporary, out);
     return written;
   } catch (error) {
-    stream.destroy();
+    // Writes still pending fail once the stream is destroyed: expected, and moot, since the file is removed.
+    stream.on("error", () => undefined);
+    if (!stream.closed) {
+      const closed = new Promise<void>((resolve) => stream.once("close", () => resolve()));
+      stream.destroy();
+      await closed;
+    }
     await rm(temporary, { force: true });
     if (error instanceof DataError || error instanceof StoppedError) throw error;
     throw new DataError(`cannot write ${out}: ${(error as Error).message} (${out} was left as it was)`);
