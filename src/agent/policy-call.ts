@@ -7,7 +7,8 @@
 //   - every few milliseconds of back-to-back calls the caller yields to the event loop (setImmediate): scripted
 //     policies answer in microtasks, and without a macrotask turn no signal handler or timer could ever run.
 // One watchdog timer per caller (not one per call) checks the calls in flight, so a guarded call costs a clock
-// read and a promise; the rollout engine shares one caller between all episodes of a run and disposes it at the end.
+// read and a promise, and an unguarded one (no timeout, no signal) costs nothing but a counter; the rollout engine
+// shares one caller between all episodes of a run and disposes it at the end.
 import { BudgetrlError, StoppedError } from "../core/errors.js";
 import type { Message } from "../core/message.js";
 import { PolicyReplyError, type Act, type Policy, type PolicyContext } from "../core/policy.js";
@@ -32,8 +33,8 @@ export interface PolicyCallerOptions {
 }
 
 export interface PolicyCaller {
-  /** Call the policy; resolves with a checked Act, or rejects with the policy's error, a PolicyReplyError, a
-   * PolicyTimeoutError or a StoppedError. */
+  /** Call the policy; resolves with what it answered (check it with `checkedAct`), or rejects with the policy's
+   * error, a PolicyTimeoutError or a StoppedError. */
   call(policy: Policy, conversation: readonly Message[], context: PolicyContext): Promise<Act>;
   /** Stop the watchdog (calls still in flight are left to settle on their own). */
   dispose(): void;
@@ -85,7 +86,8 @@ export function createPolicyCaller(options: PolicyCallerOptions = {}): PolicyCal
   };
   const armWatchdog = (): void => {
     if (watchdog !== undefined || timeoutMs === Infinity) return;
-    // Kept referenced: a call that never settles must still be timed out, not let the process exit.
+    // Kept referenced: a call that never settles must still be timed out, not let the process exit. It checks
+    // every quarter of the timeout (5 ms to 1 s), so a call is stopped between 1 and 1.25 timeouts.
     watchdog = setInterval(check, Math.max(5, Math.min(1000, timeoutMs / 4)));
   };
   const guarded = (pending: Promise<Act>, policy: string): Promise<Act> =>
@@ -102,23 +104,29 @@ export function createPolicyCaller(options: PolicyCallerOptions = {}): PolicyCal
         },
       );
     });
-  const maybeYield = async (): Promise<void> => {
-    if (++calls % CALLS_BETWEEN_CLOCK_READS !== 0) return;
-    const time = now();
-    if (time - lastYield < yieldEvery) return;
-    await new Promise((resolve) => setImmediate(resolve));
-    lastYield = now();
+  /** True every few milliseconds of back-to-back calls (the clock is read once every 64 calls). */
+  const yieldDue = (): boolean => ++calls % CALLS_BETWEEN_CLOCK_READS === 0 && now() - lastYield >= yieldEvery;
+  const afterYield = (): Promise<void> =>
+    new Promise<void>((resolve) =>
+      setImmediate(() => {
+        lastYield = now();
+        resolve();
+      }),
+    );
+  const start = (policy: Policy, conversation: readonly Message[], context: PolicyContext): Promise<Act> => {
+    if (signal?.aborted === true) return Promise.reject(stopped());
+    // Promise.resolve returns a native promise as it is: no extra turn of the microtask queue on the fast path.
+    const pending = Promise.resolve(policy.act(conversation, context));
+    return timeoutMs === Infinity && signal === undefined ? pending : guarded(pending, policy.name);
   };
 
   return {
-    async call(policy, conversation, context) {
-      await maybeYield();
-      if (signal?.aborted === true) throw stopped();
-      const pending = Promise.resolve(policy.act(conversation, context));
-      const act: unknown = timeoutMs === Infinity && signal === undefined ? await pending : await guarded(pending, policy.name);
-      const problem = replyProblem(act);
-      if (problem !== undefined) throw new PolicyReplyError(policy.name, problem);
-      return act as Act;
+    call(policy, conversation, context) {
+      try {
+        return yieldDue() ? afterYield().then(() => start(policy, conversation, context)) : start(policy, conversation, context);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     },
     dispose() {
       if (watchdog !== undefined) clearInterval(watchdog);
@@ -126,4 +134,12 @@ export function createPolicyCaller(options: PolicyCallerOptions = {}): PolicyCal
       signal?.removeEventListener("abort", onAbort);
     },
   };
+}
+
+/** The Act a policy call resolved with, checked: a PolicyReplyError names anything that is not a message with
+ * string content (the rollout loop checks every reply with it). */
+export function checkedAct(policy: Policy, act: unknown): Act {
+  const problem = replyProblem(act);
+  if (problem !== undefined) throw new PolicyReplyError(policy.name, problem);
+  return act as Act;
 }

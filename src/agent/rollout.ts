@@ -18,7 +18,7 @@ import type { Act, Policy, PolicyContext, PrivilegedView } from "../core/policy.
 import { StoppedError } from "../core/errors.js";
 import { createRng, deriveSeed } from "../core/rng.js";
 import { budgetNote } from "./budget-text.js";
-import { createPolicyCaller, type PolicyCaller } from "./policy-call.js";
+import { checkedAct, createPolicyCaller, type PolicyCaller } from "./policy-call.js";
 
 export interface EpisodeSpec<TTask> {
   readonly run: string;
@@ -140,7 +140,7 @@ async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Polic
     const before: OracleAnswer | undefined = annotate ? env.oracle(now.state) : undefined;
     let act: Act;
     try {
-      act = await caller.call(policy, conversation, context);
+      act = checkedAct(policy, await caller.call(policy, conversation, context));
     } catch (caught) {
       if (caught instanceof StoppedError) throw caught;
       error = caught instanceof Error ? caught.message : String(caught);

@@ -80,7 +80,6 @@ export const evalCommand = defineCommand({
       },
     });
     if (result.interrupted) {
-      if (io.interactive) io.stderr("\n");
       io.stderr(`Stopped after ${result.done}/${result.total} episodes, stored in ${db}. Continue with: ${evalResumeCommand(result.run, db)}\n`);
       return 130;
     }

@@ -19,7 +19,7 @@ import { createEnv } from "../envs/registry.js";
 import { createModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
 import { createPolicy } from "../policies/spec.js";
-import { parseEvalConfig } from "../eval/config.js";
+import { encodeEvalConfig, parseEvalConfig } from "../eval/config.js";
 import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
 import { readEpisodes } from "../store/episodes.js";
 import { withStore } from "../store/open.js";
@@ -95,9 +95,20 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   return config;
 }
 
+/** True when `db` already holds demonstrations to continue; refuses ones made with other settings. */
+async function demonstrationsStarted(config: Readonly<SftConfig>, db: string): Promise<boolean> {
+  if (!existsSync(db)) return false;
+  const stored = await withStore(db, { mode: "read" }, (store) => (runExists(store, DEMO_RUN) ? getRun(store, DEMO_RUN).config : undefined));
+  if (stored === undefined) return false;
+  if (JSON.stringify(stored) !== JSON.stringify(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config))))) {
+    throw new ConfigError("out", `${db} holds demonstrations made with other settings than this sft`, "pick another --out (or --db)");
+  }
+  return true;
+}
+
 /** Make (or finish making) the demonstrations; a stop keeps them and ends the SFT run before training. */
 async function makeDemonstrations(config: Readonly<SftConfig>, db: string, options: SftRunOptions): Promise<void> {
-  const resume = existsSync(db) && (await withStore(db, { mode: "read" }, (store) => runExists(store, DEMO_RUN)));
+  const resume = await demonstrationsStarted(config, db);
   const result = await evaluate({
     ...demoEvalConfig(config),
     db,

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,4 +48,11 @@ describe("runSft", () => {
     expect(notices).toEqual([expect.stringMatching(/^run partial in .*partial\.db is not complete: training on the \d+ demonstrations it holds$/)]);
     expect(result.demoRun).toBe("partial");
   }, 120_000);
+
+  it("never continues demonstrations that were made with other settings", async () => {
+    const out = join(dir, "other-settings");
+    mkdirSync(out, { recursive: true });
+    await evaluate({ env: "hanoi", envOptions: { disks: 2 }, policy: "noisy-oracle:0.3", tasks: 5, samples: 2, budgets: ["100%"], bootstrap: 0, db: join(out, "demos.db"), run: "demonstrations" });
+    await expect(runSft({ out, config })).rejects.toThrow(/demos\.db holds demonstrations made with other settings than this sft/);
+  });
 });
