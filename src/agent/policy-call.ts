@@ -17,7 +17,7 @@ import { describeValue } from "../core/describe-value.js";
 /** A policy call did not answer within the turn timeout. */
 export class PolicyTimeoutError extends BudgetrlError {
   constructor(policy: string, seconds: number) {
-    super("policy:timeout", `policy ${policy} did not answer within the turn timeout of ${seconds} s`, "a resumed run retries the episode; raise --turn-timeout for slow policies");
+    super("policy:timeout", `policy ${policy} did not answer within the turn timeout of ${seconds} s (--turn-timeout)`);
     this.name = "PolicyTimeoutError";
   }
 }

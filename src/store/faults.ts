@@ -1,6 +1,7 @@
 // Store faults as errors a user can act on: an SQLite error (locked, read-only, malformed, disk full, ...) becomes
-// one DataError whose single line names the store and the fix, instead of a stack trace. Everything that touches
-// a store file goes through `storeFault` (open.ts, evaluate, the CLI's last resort).
+// one DataError whose single line names the store and the fix, instead of a stack trace. Errors from a store file
+// go through `storeFault` (open.ts and withStore, evaluate) or, without a known path, `storeFaultMessage` (the
+// CLI's last resort).
 import { DataError } from "../core/errors.js";
 
 /** better-sqlite3's SqliteError, recognised by shape (its class is not exported as a type). */
@@ -33,17 +34,4 @@ export function storeFaultMessage(code: string, message: string, path: string | 
 export function storeFault(error: unknown, path: string): DataError | undefined {
   const code = sqliteCode(error);
   return code === undefined ? undefined : new DataError(storeFaultMessage(code, (error as Error).message, path));
-}
-
-/** Run `work`, turning SQLite errors on the store at `path` into DataErrors (sync or async work). */
-export function withStoreFaults<T>(path: string, work: () => T): T {
-  const translate = (error: unknown): never => {
-    throw storeFault(error, path) ?? error;
-  };
-  try {
-    const result = work();
-    return (result instanceof Promise ? result.catch(translate) : result) as T;
-  } catch (error) {
-    return translate(error);
-  }
 }
