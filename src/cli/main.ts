@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point of the `budgetrl` command (package.json "bin"): runs the command line on process.argv and exits with
 // its code (at once, even if a policy left timers or requests pending). A reader that closes stdout early
-// (`budgetrl export RUN | head`, EPIPE) ends the command quietly with code 0.
+// (`budgetrl export RUN | head`, EPIPE) ends the command quietly with code 0; a closed stderr is ignored.
 import type { CliIo } from "./command.js";
 import { runCli } from "./run-cli.js";
 
@@ -10,6 +10,9 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.stderr.write(`budgetrl: cannot write to stdout: ${error.message}\n`);
   process.exit(74);
 });
+
+// With stderr gone (`2>&1 | head`) there is nowhere to report anything: the command carries on without it.
+process.stderr.on("error", () => undefined);
 
 const io: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), interactive: process.stderr.isTTY === true };
 

@@ -6,7 +6,7 @@ import { renderTextTable } from "../report/text-table.js";
 import { defineCommand } from "./command.js";
 
 const schema = z.object({
-  db: z.string().default("budgetrl.db").describe("SQLite run store"),
+  db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
   json: z.boolean().default(false).describe("print as JSON"),
 });
 

@@ -12,7 +12,7 @@ import { printRunTable } from "./run-summary.js";
 
 const schema = z.object({
   run: z.string().optional().describe("run name (default: the latest run)"),
-  db: z.string().default("budgetrl.db").describe("SQLite run store"),
+  db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
   ks: integerListField().optional().meta({ flag: "k" }).describe("comma-separated K values (default: the run's)"),
   json: z.boolean().default(false).describe("print the table as JSON"),
 });

@@ -8,7 +8,7 @@
 // read-only, locked past the busy timeout, or an SQLite file of another program (tables but no budgetrl schema:
 // budgetrl never adds its tables to it). Writers wait for each other (busy timeout), so several evals can write
 // different runs into one store at once.
-import { accessSync, constants, existsSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { DataError } from "../core/errors.js";
@@ -49,6 +49,7 @@ function checkPath(path: string, mode: StoreMode): void {
     if (!existsSync(dirname(path))) throw new DataError(`cannot create run store ${path}: the folder ${dirname(path)} does not exist; create it or use another --db`);
     return;
   }
+  if (statSync(path).isDirectory()) throw new DataError(`${path} is a folder, not a run store: give a file name, e.g. --db ${path.replace(/\/+$/, "")}/runs.db`);
   if (mode === "read") return;
   try {
     accessSync(path, constants.R_OK | constants.W_OK);

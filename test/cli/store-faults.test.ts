@@ -46,7 +46,7 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     expect(readFileSync(text).equals(before)).toBe(true);
   });
 
-  it("refuses --resume on a missing or empty store, creating nothing", async () => {
+  it("refuses --resume on a missing or empty store, and a store path that cannot be one, creating nothing", async () => {
     const missing = fresh();
     expectRefused(await cli("eval", "--resume", "--db", missing), /nothing to resume: .* does not exist; check --db, or start a run with `budgetrl eval --db /);
     expect(existsSync(missing)).toBe(false);
@@ -56,6 +56,7 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     expectRefused(await cli("eval", "--resume", "--db", empty), /nothing to resume: .* has no runs; start one with `budgetrl eval --db /);
     expect(readFileSync(empty).equals(before)).toBe(true);
     expectRefused(await cli("eval", "--db", join(dir, "no-folder", "x.db"), ...small), /cannot create run store .*: the folder .*no-folder does not exist; create it or use another --db/);
+    expectRefused(await cli("eval", "--db", dir, ...small), /is a folder, not a run store: give a file name, e.g. --db .*\/runs\.db/);
   });
 
   it("waits for a store another program is writing, then gives up with a one-line error", async () => {
