@@ -63,34 +63,56 @@ export interface ExecutedRun {
 
 const FLUSH_EVERY_MS = 1000;
 
+/** Where finished episodes go: the store (committed in batches, at least every second), the kept list, the counts
+ * and the progress callback. */
+function episodeSink(store: Store | undefined, keep: boolean, total: number, initial: number, onProgress: ExecuteOptions["onProgress"]) {
+  const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
+  const state = { episodes: [] as Episode[], done: initial, errors: 0, firstError: undefined as string | undefined };
+  let lastFlush = performance.now();
+  const onEpisode = (episode: Episode): void => {
+    writer?.write(episode);
+    if (writer !== undefined && performance.now() - lastFlush > FLUSH_EVERY_MS) {
+      writer.flush();
+      lastFlush = performance.now();
+    }
+    if (keep) state.episodes.push(episode);
+    if (episode.stopReason === "error") {
+      state.errors++;
+      state.firstError ??= episode.error;
+    } else state.done++;
+    onProgress?.(state.done, total, initial);
+  };
+  return { state, onEpisode, flush: () => writer?.flush() };
+}
+
+/** The run's tasks, streamed; `completed()` holds the stored episode keys of the chunk being planned. */
+function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesPerTask: number) {
+  let completed = new Set<string>();
+  const tasks = streamTasks({
+    env: prepared.env,
+    count: prepared.taskCount,
+    scope: prepared.config.budgetScope,
+    ...(store === undefined ? {} : { store: { store, run: prepared.run, readBelow: prepared.storedTasks } }),
+    ...(prepared.makeTask === undefined ? {} : { make: prepared.makeTask }),
+    persist: prepared.persistTasks,
+    chunkSize: taskChunkSize(episodesPerTask),
+    onChunk: (from, to) => {
+      if (store !== undefined) completed = completedEpisodeKeys(store, prepared.run, { from, to });
+    },
+  });
+  return { tasks, completed: () => completed };
+}
+
 export async function executeRun(prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions): Promise<ExecutedRun> {
   const { run, config, env } = prepared;
   const budgets = budgetsToRun(config);
   const total = plannedCount({ taskCount: prepared.taskCount, budgets, samples: config.samples });
   const initial = store === undefined ? 0 : completedEpisodeCount(store, run);
-  const keep = options.keepEpisodes ?? store === undefined;
-  const episodes: Episode[] = [];
   const referenceBudgets = new Map<number, number>();
-  let completed = new Set<string>();
-  const tasks = streamTasks({
-    env,
-    count: prepared.taskCount,
-    scope: config.budgetScope,
-    ...(store === undefined ? {} : { store: { store, run, readBelow: prepared.storedTasks } }),
-    ...(prepared.makeTask === undefined ? {} : { make: prepared.makeTask }),
-    persist: prepared.persistTasks,
-    chunkSize: taskChunkSize(budgets.length * config.samples),
-    onChunk: (from, to) => {
-      if (store !== undefined) completed = completedEpisodeKeys(store, run, { from, to });
-    },
-  });
-  const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
-  let done = initial;
-  let errors = 0;
-  let firstError: string | undefined;
-  let lastFlush = performance.now();
+  const { tasks, completed } = plannedTasks(prepared, store, budgets.length * config.samples);
+  const sink = episodeSink(store, options.keepEpisodes ?? store === undefined, total, initial, options.onProgress);
   options.onStart?.({ run, total, initial });
-  options.onProgress?.(done, total, initial);
+  options.onProgress?.(initial, total, initial);
   try {
     await runEpisodes(env, prepared.policy, {
       run,
@@ -103,25 +125,14 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
       concurrency: options.runOptions.concurrency,
       turnTimeout: options.runOptions.turnTimeout,
       rollout: { annotate: config.annotate },
-      skip: (key) => completed.has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
-      onEpisode: (episode) => {
-        writer?.write(episode);
-        if (writer !== undefined && performance.now() - lastFlush > FLUSH_EVERY_MS) {
-          writer.flush();
-          lastFlush = performance.now();
-        }
-        if (keep) episodes.push(episode);
-        if (episode.stopReason === "error") {
-          errors++;
-          firstError ??= episode.error;
-        } else done++;
-        options.onProgress?.(done, total, initial);
-      },
+      skip: (key) => completed().has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
+      onEpisode: sink.onEpisode,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } finally {
-    writer?.flush();
+    sink.flush();
   }
+  const { episodes, done, errors, firstError } = sink.state;
   const complete = done === total;
   if (store !== undefined && complete) setRunStatus(store, run, "complete");
   const outcomes = (): RunOutcomes => (store === undefined ? memoryOutcomes(episodes, referenceBudgets) : storedOutcomes(store.path, run, config));
