@@ -1,6 +1,8 @@
 // Rollout and metrics throughput, with the issue's targets side by side:
 //   1. sokoban env steps per second with the oracle policy, through the full rollout engine (target >= 200,000/s
 //      on one core), next to the bare env (step + oracle, no engine) measured in the same run as the reference;
+//      also as `evaluate` runs it: many episodes (runEpisodes) with every policy call guarded by a stop signal and a
+//      turn timeout (agent/policy-call.ts);
 //   2. the time to compute the full Pass@(K,T) table (with bootstrap intervals) for 1,000,000 stored episodes
 //      (target < 2 s), from the SQLite store as `budgetrl show` does.
 // Run: npx tsx bench/rollout.ts [--episodes N] [--stored N]
@@ -9,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { runEpisode } from "../src/agent/rollout.js";
+import { runEpisodes } from "../src/agent/run-episodes.js";
 import { parseBudgetList, type Budget } from "../src/core/budget.js";
 import { sokoban } from "../src/envs/sokoban/index.js";
 import { oraclePolicy } from "../src/policies/scripted/oracle.js";
@@ -61,6 +64,28 @@ async function rolloutThroughput(): Promise<void> {
     }
     console.log(`rollout engine, oracle policy${annotate ? ", oracle annotations" : ""}: ${Math.round(best).toLocaleString("en-US")} env steps/s (${(best / 200_000).toFixed(2)}x the 200,000/s target; ${(best / bareRate).toFixed(2)}x the bare env)`);
   }
+
+  // As evaluate plays a run: a planned set of episodes, every policy call guarded (stop signal, turn timeout).
+  let guardedBest = 0;
+  const specs = parseBudgetList("1000");
+  for (let round = 0; round < 2; round++) {
+    let steps = 0;
+    start = performance.now();
+    await runEpisodes(env, policy, {
+      run: "bench",
+      seed: 1,
+      tasks,
+      budgets: specs,
+      mode: "announced",
+      samples: Math.max(1, Math.round(episodes / tasks.length)),
+      rollout: { annotate: false },
+      signal: new AbortController().signal,
+      turnTimeout: 600,
+      onEpisode: (episode) => void (steps += episode.turnsUsed),
+    });
+    guardedBest = Math.max(guardedBest, steps / ((performance.now() - start) / 1000));
+  }
+  console.log(`rollout engine as evaluate runs it (runEpisodes, guarded calls: stop signal + turn timeout): ${Math.round(guardedBest).toLocaleString("en-US")} env steps/s (${(guardedBest / 200_000).toFixed(2)}x the target; ${(guardedBest / bareRate).toFixed(2)}x the bare env)`);
   console.log(`bare env (step + oracle, no engine): ${Math.round(bareRate).toLocaleString("en-US")} steps/s`);
 }
 

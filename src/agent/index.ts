@@ -1,5 +1,7 @@
-// The rollout engine: budget text, one episode, many episodes with seeds and concurrency.
+// The rollout engine: budget text, guarded policy calls (timeout, stop, reply check), one episode, many episodes
+// with seeds and concurrency.
 export * from "./budget-text.js";
+export * from "./policy-call.js";
 export * from "./pool.js";
 export * from "./rollout.js";
 export * from "./run-episodes.js";

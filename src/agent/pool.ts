@@ -1,20 +1,25 @@
 // Run async jobs with at most `limit` in flight. Results are delivered as jobs finish; the caller decides what
 // to do with them (the rollout engine writes them to the store). A failing job rejects the whole pool after the
-// jobs in flight settle, so nothing half-written is left behind.
+// jobs in flight settle, so nothing half-written is left behind. A stop signal ends the pool without error: no new
+// job starts, and jobs that end with a StoppedError (abandoned by the signal) are not failures.
+import { StoppedError } from "../core/errors.js";
 
 export async function runPool<TJob>(jobs: Iterable<TJob>, limit: number, work: (job: TJob) => Promise<void>, signal?: AbortSignal): Promise<void> {
   if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError(`runPool: limit must be a positive integer, got ${limit}`);
   const iterator = jobs[Symbol.iterator]();
   let failure: { error: unknown } | undefined;
+  // A function, not a narrowed expression: the signal may abort while a job is awaited.
+  const aborted = (): boolean => signal?.aborted === true;
   const worker = async (): Promise<void> => {
     for (;;) {
-      if (failure !== undefined || signal?.aborted === true) return;
-      const next = iterator.next();
-      if (next.done === true) return;
+      if (failure !== undefined || aborted()) return;
       try {
+        // Planning the next job may fail too (a task that cannot be made or stored): a failure like any other.
+        const next = iterator.next();
+        if (next.done === true) return;
         await work(next.value);
       } catch (error) {
-        failure ??= { error };
+        if (!(error instanceof StoppedError && aborted())) failure ??= { error };
         return;
       }
     }

@@ -6,9 +6,11 @@
 // budget.turns turns; with scope "user-turn" the count restarts whenever the env's segment (user turn) changes
 // and the episode is truncated when one segment uses up its turns. Truncation gives stopReason "max_turns" and
 // stopLimit = the scope. The env's own ends (success, failure, force_terminated) are terminations.
-// A policy that throws ends the episode with stopReason "error" (the store keeps it; metrics skip it; resume
-// runs it again), except a ContextLengthError: the conversation outgrew the model, stopReason "context_length",
-// counted as a failure of the agent. Model text never throws: envs turn it into observations.
+// A policy that throws, answers something that is not a message, or does not answer within the turn timeout ends
+// the episode with stopReason "error" (the store keeps it; metrics skip it; resume runs it again), except a
+// ContextLengthError: the conversation outgrew the model, stopReason "context_length", counted as a failure of the
+// agent. Policy calls go through a PolicyCaller (policy-call.ts). A stop signal abandons the episode
+// (StoppedError): nothing is recorded. Model text never throws: envs turn it into observations.
 // The engine knows the turns left (budget.turns minus the turns used, per scope) and hands them to the oracle:
 // privileged policies ask `privileged.oracle()` for the optimal actions within the turns left (even when the
 // budget is hidden from the agent), annotations record the oracle's view within the turns left (optimal?,
@@ -19,8 +21,10 @@ import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
 import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
 import { ContextLengthError, type Act, type Policy, type PolicyContext, type PrivilegedView } from "../core/policy.js";
+import { StoppedError } from "../core/errors.js";
 import { createRng, deriveSeed } from "../core/rng.js";
 import { budgetNote } from "./budget-text.js";
+import { checkedAct, createPolicyCaller, type PolicyCaller } from "./policy-call.js";
 import { playedAction, type Intervention, type InterventionView } from "./interventions.js";
 
 export interface EpisodeSpec<TTask> {
@@ -43,7 +47,14 @@ export interface RolloutOptions {
   /** Play some actions in the policy's place (teacher-forced or perturbation runs; default none). */
   readonly intervention?: Intervention;
   readonly signal?: AbortSignal;
+  /** Seconds a policy call may take before the episode ends in a policy error (default: no limit). */
+  readonly turnTimeout?: number;
+  /** The guarded policy calls to use (shared by the episodes of a run; `signal` and `turnTimeout` are then its own). */
+  readonly caller?: PolicyCaller;
 }
+
+/** Calls of episodes run without signal or timeout: only the reply check and the yields to the event loop. */
+const unguarded = createPolicyCaller();
 
 /** Add the budget note to the messages the policy is about to see. */
 export function withBudgetNote(messages: readonly Message[], note: string | null): readonly Message[] {
@@ -134,6 +145,17 @@ function tokenFields(act: Act): Pick<Turn, "tokens" | "logprobs" | "sampling"> {
 }
 
 export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions = {}): Promise<Episode> {
+  if (options.caller !== undefined) return playEpisode(env, policy, spec, options, options.caller);
+  if (options.signal === undefined && options.turnTimeout === undefined) return playEpisode(env, policy, spec, options, unguarded);
+  const caller = createPolicyCaller({ ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }) });
+  try {
+    return await playEpisode(env, policy, spec, options, caller);
+  } finally {
+    caller.dispose();
+  }
+}
+
+async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions, caller: PolicyCaller): Promise<Episode> {
   const { budget } = spec;
   const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
@@ -157,14 +179,15 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
   let error: string | undefined;
 
   while (stop.stopReason === undefined) {
-    if (options.signal?.aborted === true) throw new Error("rollout aborted");
+    if (options.signal?.aborted === true) throw new StoppedError("rollout stopped");
     const turn = turns.length + 1;
     const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, ...(options.signal === undefined ? {} : { signal: options.signal }) };
     const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeftOf(budget, now)) : undefined;
     let act: Act;
     try {
-      act = await policy.act(conversation, context);
+      act = checkedAct(policy, await caller.call(policy, conversation, context));
     } catch (caught) {
+      if (caught instanceof StoppedError) throw caught;
       error = caught instanceof Error ? caught.message : String(caught);
       stop = { stopReason: caught instanceof ContextLengthError ? "context_length" : "error", stopLimit: null };
       break;

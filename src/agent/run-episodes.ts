@@ -3,11 +3,16 @@
 // Seeds use common random numbers: an episode's seed depends on (run seed, task id, sample), not on the budget,
 // so sample s of a task meets the same randomness at every budget (paired comparisons across T). Episodes are
 // independent: a resumed run skips the ones already stored and computes exactly the missing ones.
+// Tasks are pulled one at a time, as the episodes are planned, so a run of a billion tasks never holds its plan in
+// memory: `tasks` may be any iterable (a generator that makes or loads tasks in chunks), and `skip` is asked about
+// a task's episodes right after that task was pulled. All policy calls of a run share one guarded PolicyCaller
+// (turn timeout, stop signal, yields to the event loop).
 import { resolveBudget, type BudgetMode, type BudgetScope, type BudgetSpec } from "../core/budget.js";
 import type { Env } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { deriveSeed } from "../core/rng.js";
+import { createPolicyCaller } from "./policy-call.js";
 import { runPool } from "./pool.js";
 import { runEpisode, type EpisodeSpec, type RolloutOptions } from "./rollout.js";
 
@@ -20,14 +25,17 @@ export interface EpisodeKey {
 export interface RunEpisodesOptions<TTask> {
   readonly run: string;
   readonly seed: number;
-  readonly tasks: readonly TTask[];
+  /** The tasks, in index order (an array, or any iterable pulled lazily). */
+  readonly tasks: Iterable<TTask>;
   readonly budgets: readonly BudgetSpec[];
   readonly mode: BudgetMode;
   readonly scope?: BudgetScope;
   /** Samples per (task, budget). */
   readonly samples: number;
   readonly concurrency?: number;
-  readonly rollout?: RolloutOptions;
+  readonly rollout?: Omit<RolloutOptions, "caller" | "signal">;
+  /** Seconds a policy call may take before its episode ends in a policy error (default: no limit). */
+  readonly turnTimeout?: number;
   /** Episodes to skip (already stored). */
   readonly skip?: (key: EpisodeKey) => boolean;
   /** Called with every finished episode, in completion order; awaited before the next one starts in its slot. */
@@ -42,8 +50,9 @@ export function episodeSeed(runSeed: number, taskId: string, sample: number): nu
 /** The episodes a run consists of, in a fixed order (task, then budget, then sample). */
 export function* planEpisodes<TTask>(env: Env<TTask, unknown>, options: Omit<RunEpisodesOptions<TTask>, "onEpisode">): Generator<EpisodeSpec<TTask>> {
   const scope = options.scope ?? "episode";
-  for (let taskIndex = 0; taskIndex < options.tasks.length; taskIndex++) {
-    const task = options.tasks[taskIndex] as TTask;
+  let taskIndex = -1;
+  for (const task of options.tasks) {
+    taskIndex++;
     const taskId = env.taskId(task);
     const reference = env.referenceBudget(task, scope);
     for (const spec of options.budgets) {
@@ -56,20 +65,27 @@ export function* planEpisodes<TTask>(env: Env<TTask, unknown>, options: Omit<Run
   }
 }
 
-/** Count of episodes `planEpisodes` yields without skipping. */
-export function plannedCount(options: Pick<RunEpisodesOptions<unknown>, "tasks" | "budgets" | "samples">): number {
-  return options.tasks.length * options.budgets.length * options.samples;
+/** Count of episodes `planEpisodes` yields without skipping, for `taskCount` tasks. */
+export function plannedCount(options: { readonly taskCount: number; readonly budgets: readonly unknown[]; readonly samples: number }): number {
+  return options.taskCount * options.budgets.length * options.samples;
 }
 
 export async function runEpisodes<TTask, TState>(env: Env<TTask, TState>, policy: Policy, options: RunEpisodesOptions<TTask>): Promise<void> {
   const jobs = planEpisodes(env as Env<TTask, unknown>, options);
-  await runPool(
-    jobs,
-    options.concurrency ?? 1,
-    async (spec) => {
-      const episode = await runEpisode(env, policy, spec, { ...options.rollout, ...(options.signal === undefined ? {} : { signal: options.signal }) });
-      await options.onEpisode(episode);
-    },
-    options.signal,
-  );
+  const signal = options.signal;
+  const caller = createPolicyCaller({ ...(signal === undefined ? {} : { signal }), ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }) });
+  const rollout = { ...options.rollout, caller, ...(signal === undefined ? {} : { signal }) };
+  try {
+    await runPool(
+      jobs,
+      options.concurrency ?? 1,
+      async (spec) => {
+        const episode = await runEpisode(env, policy, spec, rollout);
+        await options.onEpisode(episode);
+      },
+      signal,
+    );
+  } finally {
+    caller.dispose();
+  }
 }

@@ -2,7 +2,9 @@
 // config type, the command-line flags (camelCase field -> --kebab-case flag, or the field's `meta({ flag })`),
 // the validation (before any work starts, errors name the flag) and the help text. Parsed configs are frozen.
 // List fields that also take one comma-separated value (`meta({ list: true })`, e.g. --budget 25%,50%) are
-// single flags; other array fields repeat (--env-opt a=1 --env-opt b=2).
+// single flags; other array fields repeat (--env-opt a=1 --env-opt b=2). A command also learns which flags were
+// given (so `--resume` can report the ones it ignores) and, when it is `interruptible`, gets the AbortSignal of
+// Ctrl-C / SIGTERM (interrupt.ts, installed by run-cli.ts).
 import { z } from "zod";
 import { parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
@@ -14,6 +16,14 @@ export interface CliIo {
   readonly interactive: boolean;
 }
 
+/** What a command knows about its invocation besides its config. */
+export interface CommandContext {
+  /** Fields given on the command line (not defaulted), each with the flag as written: tasks -> "--tasks". */
+  readonly given: ReadonlyMap<string, string>;
+  /** Aborted by the first Ctrl-C or SIGTERM (interruptible commands; never aborted otherwise). */
+  readonly signal: AbortSignal;
+}
+
 export interface CommandDefinition<Schema extends z.ZodObject = z.ZodObject> {
   /** Words after `budgetrl`, e.g. "eval" or "bfcl run". */
   readonly name: string;
@@ -23,7 +33,9 @@ export interface CommandDefinition<Schema extends z.ZodObject = z.ZodObject> {
   readonly positionals?: readonly string[];
   readonly schema: Schema;
   readonly examples?: readonly string[];
-  run(config: Readonly<z.output<Schema>>, io: CliIo): Promise<number>;
+  /** A long command: Ctrl-C and SIGTERM abort `context.signal` (it stops, keeps what finished, exits 130/143). */
+  readonly interruptible?: boolean;
+  run(config: Readonly<z.output<Schema>>, io: CliIo, context: CommandContext): Promise<number>;
 }
 
 export function defineCommand<Schema extends z.ZodObject>(definition: CommandDefinition<Schema>): CommandDefinition<Schema> {
@@ -109,9 +121,15 @@ function closest(word: string, candidates: readonly string[]): string | undefine
 
 /** Parse argv (after the command words) into a validated, frozen config. Throws ConfigError naming the flag. */
 export function parseCommandLine<Schema extends z.ZodObject>(command: CommandDefinition<Schema>, argv: readonly string[]): Readonly<z.output<Schema>> {
+  return readCommandLine(command, argv).config;
+}
+
+/** The config of a command line and the fields it gave (with their flags as written). */
+export function readCommandLine<Schema extends z.ZodObject>(command: CommandDefinition<Schema>, argv: readonly string[]): { readonly config: Readonly<z.output<Schema>>; readonly given: ReadonlyMap<string, string> } {
   const fields = describeFields(command.schema);
   const byFlag = new Map(fields.map((field) => [field.flag, field]));
   const raw: Record<string, unknown> = {};
+  const given = new Map<string, string>();
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
@@ -131,6 +149,7 @@ export function parseCommandLine<Schema extends z.ZodObject>(command: CommandDef
       const positive = byFlag.get(`--${flag.slice(5)}`);
       if (positive?.type === "boolean" && inline === undefined) {
         raw[positive.key] = false;
+        given.set(positive.key, flag);
         continue;
       }
     }
@@ -139,6 +158,7 @@ export function parseCommandLine<Schema extends z.ZodObject>(command: CommandDef
       throw new ConfigError(flag, "unknown option", suggestion === undefined ? `see \`budgetrl ${command.name} --help\`` : `did you mean ${suggestion}?`);
     }
     flag = field.flag;
+    given.set(field.key, flag);
     if (field.type === "boolean" && inline === undefined) {
       raw[field.key] = true;
       continue;
@@ -159,12 +179,14 @@ export function parseCommandLine<Schema extends z.ZodObject>(command: CommandDef
     const key = slots[index] as string;
     const field = fields.find((candidate) => candidate.key === key);
     raw[key] = field === undefined ? value : coerce(field, value);
+    given.set(key, key.toUpperCase());
   });
   const flagOf = new Map(fields.map((field) => [field.key, field.flag]));
-  return parseConfig(command.schema, raw, (path) => {
+  const config = parseConfig(command.schema, raw, (path) => {
     const key = String(path[0] ?? "");
     return slots.includes(key) ? key.toUpperCase() : (flagOf.get(key) ?? `--${kebab(key)}`);
   }) as Readonly<z.output<Schema>>;
+  return { config, given };
 }
 
 function usageLine(command: CommandDefinition, fields: readonly FieldInfo[]): string {

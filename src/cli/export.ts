@@ -1,30 +1,44 @@
-// `budgetrl export RUN --format jsonl`: one trajectory per line, in key order.
+// `budgetrl export RUN --format jsonl`: one trajectory per line, in key order. A file is written under a temporary
+// name and renamed when complete (a failure or Ctrl-C leaves an existing file as it was); on stdout, a reader that
+// goes away (`| head`) ends the export quietly.
+import { existsSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { z } from "zod";
-import { openStore } from "../store/open.js";
+import { ConfigError, StoppedError } from "../core/errors.js";
 import { exportRunJsonl } from "../store/export.js";
+import { withStore } from "../store/open.js";
 import { defineCommand } from "./command.js";
 
 const schema = z.object({
   run: z.string().describe("run name (see `budgetrl runs`)"),
-  db: z.string().default("budgetrl.db").describe("SQLite run store"),
+  db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
   format: z.enum(["jsonl"]).default("jsonl").describe("output format"),
-  out: z.string().default("-").describe("output file (- for stdout)"),
+  out: z.string().default("-").describe("output file (- for stdout); written whole or not at all"),
 });
+
+/** Refuse an output path that cannot be written before any work: a missing folder, or a folder itself. */
+function checkOut(out: string): void {
+  if (out === "-") return;
+  if (!existsSync(dirname(out))) throw new ConfigError("--out", `the folder ${dirname(out)} does not exist`, "create it first, or write elsewhere");
+  if (existsSync(out) && statSync(out).isDirectory()) throw new ConfigError("--out", `${out} is a folder`, "give a file name, e.g. --out run.jsonl");
+}
 
 export const exportCommand = defineCommand({
   name: "export",
   summary: "Export a run's trajectories (one JSON object per episode, with its turns).",
   positionals: ["run"],
   schema,
-  examples: ["budgetrl export sokoban-20261202-101500 --db runs.db --format jsonl --out run.jsonl"],
-  async run(options, io) {
-    const store = openStore(options.db, { readonly: true });
+  interruptible: true,
+  examples: ["budgetrl export sokoban-20261202-101500 --db runs.db --format jsonl --out run.jsonl", "budgetrl export sokoban-20261202-101500 --db runs.db | head -1"],
+  async run(options, io, context) {
+    checkOut(options.out);
     try {
-      const lines = await exportRunJsonl(store, options.run, options.out);
+      const lines = await withStore(options.db, { mode: "read" }, (store) => exportRunJsonl(store, options.run, options.out, { signal: context.signal }));
       if (options.out !== "-") io.stderr(`wrote ${lines} trajectories to ${options.out}\n`);
       return 0;
-    } finally {
-      store.close();
+    } catch (error) {
+      if (error instanceof StoppedError && options.out !== "-") throw new StoppedError(`export stopped; ${options.out} was left as it was`);
+      throw error;
     }
   },
 });

@@ -1,7 +1,11 @@
 // The `budgetrl` command line: dispatch to one subcommand per file; errors print as one clear message (with a
-// hint) and a non-zero exit code, never a stack trace for bad input. main.ts is the process entry point.
-import { BudgetrlError } from "../core/errors.js";
-import { commandHelp, parseCommandLine, type CliIo, type CommandDefinition } from "./command.js";
+// hint) and exit code 2, never a stack trace for bad input or a store fault. Long (interruptible) commands get
+// the stop signal of Ctrl-C / SIGTERM here, for all of them (interrupt.ts); once a signal arrived the exit code is
+// 130 (SIGINT) or 143 (SIGTERM) whatever the command returns. main.ts is the process entry point.
+import { BudgetrlError, StoppedError } from "../core/errors.js";
+import { isSqliteError, storeFaultMessage } from "../store/faults.js";
+import { commandHelp, readCommandLine, type CliIo, type CommandDefinition } from "./command.js";
+import { listenForInterrupts, signalExitCode } from "./interrupt.js";
 import { bfclRunCommand } from "./bfcl.js";
 import { cacheClearCommand, cacheInfoCommand } from "./cache.js";
 import { envsCommand } from "./envs.js";
@@ -50,14 +54,32 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     io.stdout(`${commandHelp(command)}\n`);
     return 0;
   }
+  const interrupts = command.interruptible === true ? listenForInterrupts({ notify: io.stderr }) : undefined;
+  const stoppedCode = (): number | undefined => {
+    const received = interrupts?.received();
+    return received === undefined ? undefined : signalExitCode(received);
+  };
   try {
-    const config = parseCommandLine(command, rest);
-    return await command.run(config, io);
+    const { config, given } = readCommandLine(command, rest);
+    const code = await command.run(config, io, { given, signal: interrupts?.signal ?? new AbortController().signal });
+    return stoppedCode() ?? code;
   } catch (error) {
+    const stopped = stoppedCode();
+    if (error instanceof StoppedError && stopped !== undefined) {
+      io.stderr(`budgetrl ${command.name}: ${error.message}\n`);
+      return stopped;
+    }
     if (error instanceof BudgetrlError) {
       io.stderr(`budgetrl ${command.name}: ${error.message}\n`);
       return 2;
     }
+    if (isSqliteError(error)) {
+      const { code, message } = error as Error & { code: string };
+      io.stderr(`budgetrl ${command.name}: ${storeFaultMessage(code, message, undefined)}\n`);
+      return 2;
+    }
     throw error;
+  } finally {
+    interrupts?.dispose();
   }
 }

@@ -1,36 +1,45 @@
-// `budgetrl sft`: the supervised warm start that makes a base model from demonstrations of a policy.
+// `budgetrl sft`: the supervised warm start that makes a base model from demonstrations of a policy. Ctrl-C keeps
+// the demonstrations made so far; `budgetrl sft --out DIR --resume` continues them, then trains.
 import { z } from "zod";
 import { sftConfigSchema } from "../rl/sft-config.js";
 import { runSft } from "../rl/sft-run.js";
 import { defineCommand } from "./command.js";
 import { keyNumbers, keyValues } from "./key-values.js";
 import { createProgress } from "./progress.js";
+import { reportIgnoredOnResume } from "./resume-flags.js";
 
 const schema = sftConfigSchema.omit({ envOptions: true, modelConfig: true }).extend({
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
   model: z.array(z.string()).default([]).describe("model config KEY=NUMBER (layers, dModel, heads, hiddenSize, contextLength)"),
   db: z.string().optional().describe("store of the demonstrations (default <out>/demos.db; with --from-run, the store holding that run)"),
   out: z.string().describe("checkpoint folder to write"),
+  resume: z.boolean().default(false).describe("continue the sft in --out (its demonstrations, then the training) with its stored config"),
   progress: z.boolean().default(true).describe("show progress bars on stderr"),
 });
 
 export const sftCommand = defineCommand({
   name: "sft",
   summary: "Make a base model: supervised training of the in-process transformer on a policy's demonstrations.",
-  description: "Demonstrations come from --policy (stored in <out>/demos.db) or from a stored run (--from-run RUN --db FILE). Only the policy's own reply tokens are trained; observations are masked out.",
+  description:
+    "Demonstrations come from --policy (stored in <out>/demos.db) or from a stored run (--from-run RUN --db FILE). Only the policy's own reply tokens are trained; observations are masked out. Interrupt with Ctrl-C (the demonstrations made are kept) and continue with --resume.",
   schema,
-  examples: ["budgetrl sft --env sokoban --policy noisy-oracle:0.3 --tasks 500 --steps 300 --out base.ckpt"],
-  async run(options, io) {
-    const { envOpt, model, db, out, progress, ...rest } = options;
+  interruptible: true,
+  examples: ["budgetrl sft --env sokoban --policy noisy-oracle:0.3 --tasks 500 --steps 300 --out base.ckpt", "budgetrl sft --out base.ckpt --resume"],
+  async run(options, io, context) {
+    const { envOpt, model, db, out, resume, progress, ...rest } = options;
+    if (resume) reportIgnoredOnResume(io, "sft", context.given, ["out", "resume", "progress", "db"]);
     let demos: ReturnType<typeof createProgress> | undefined;
     let steps: ReturnType<typeof createProgress> | undefined;
     const result = await runSft({
       config: { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model") },
       out,
+      resume,
+      signal: context.signal,
       ...(db === undefined ? {} : { db }),
+      onNotice: (text) => io.stderr(`budgetrl sft: ${text}\n`),
       onDemos: (done, total) => {
         if (!progress) return;
-        demos ??= createProgress({ label: "demos", total, interactive: io.interactive, write: io.stderr });
+        demos ??= createProgress({ label: "demos", total, initial: done, interactive: io.interactive, write: io.stderr });
         demos.update(done);
         if (done === total) demos.finish();
       },

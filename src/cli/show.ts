@@ -1,10 +1,11 @@
 // `budgetrl show RUN`: the Pass@(K,T) table of a stored run, recomputed from its episodes.
 import { z } from "zod";
 import { integerListField } from "../core/config.js";
+import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
 import { parseEvalConfig } from "../eval/config.js";
 import { storedRunOutcomes, tableFor } from "../eval/table.js";
-import { openStore } from "../store/open.js";
+import { withStore } from "../store/open.js";
 import { getRun, latestRunId } from "../store/runs.js";
 import { passTableJson } from "../report/pass-table.js";
 import { buildStudyReport } from "../report/study-build.js";
@@ -14,7 +15,7 @@ import { printRunTable } from "./run-summary.js";
 
 const schema = z.object({
   run: z.string().optional().describe("run name (default: the latest run)"),
-  db: z.string().default("budgetrl.db").describe("SQLite run store"),
+  db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
   ks: integerListField().optional().meta({ flag: "k" }).describe("comma-separated K values (default: the run's)"),
   json: z.boolean().default(false).describe("print the table as JSON"),
   analyses: z.boolean().default(false).describe("also print the run's analyses: step quality, natural recovery, horizon (needs oracle annotations)"),
@@ -27,8 +28,7 @@ export const showCommand = defineCommand({
   schema,
   examples: ["budgetrl show sokoban-20261202-101500 --db runs.db", "budgetrl show --db runs.db --k 1,8", "budgetrl show sokoban-20261202-101500 --db runs.db --analyses"],
   async run(options, io) {
-    const store = openStore(options.db, { readonly: true });
-    try {
+    return withStore(options.db, { mode: "read" }, (store) => {
       const run = options.run ?? latestRunId(store);
       if (run === undefined) throw new ConfigError("RUN", `${options.db} has no runs`);
       const record = getRun(store, run);
@@ -45,10 +45,8 @@ export const showCommand = defineCommand({
           io.stdout(`\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`);
         }
       } else printRunTable(io, run, options.db, config, table, options.json);
-      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: budgetrl eval --resume --run ${run} --db ${options.db}\n`);
+      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, options.db)}\n`);
       return 0;
-    } finally {
-      store.close();
-    }
+    });
   },
 });

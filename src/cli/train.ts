@@ -1,12 +1,14 @@
 // `budgetrl train`: RL on the in-process transformer (GRPO-Full, process-supervised, GiGPO; fixed or BudgetMix
 // budgets), with a progress bar, a log line per step, held-out evaluations and resumable checkpoints.
 import { z } from "zod";
+import { trainResumeCommand } from "../core/commands.js";
 import { trainConfigSchema } from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
 import { keyNumbers, keyValues } from "./key-values.js";
 import { createProgress } from "./progress.js";
+import { reportIgnoredOnResume } from "./resume-flags.js";
 
 const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true }).extend({
   env: trainConfigSchema.shape.env.default("sokoban"),
@@ -34,40 +36,35 @@ function stepLine(metrics: StepMetrics, total: number): string {
 export const trainCommand = defineCommand({
   name: "train",
   summary: "Train the in-process transformer with RL (GRPO-Full, turn-level, GiGPO; fixed or BudgetMix budgets).",
-  description: "Each step: fresh tasks, a budget per group from the schedule, --group rollouts per task, advantages, clipped policy-gradient updates. Interrupt with Ctrl-C (a checkpoint is written) and continue with --resume.",
+  description: "Each step: fresh tasks, a budget per group from the schedule, --group rollouts per task, advantages, clipped policy-gradient updates. Interrupt with Ctrl-C (a checkpoint of the steps done is written) and continue with --resume.",
   schema,
+  interruptible: true,
   examples: [
     "budgetrl train --env sokoban --init base.ckpt --algo grpo --budget budgetmix:25%,50%,75%,100% --tasks-per-step 16 --group 8 --steps 200 --seed 1 --out runs/x",
     "budgetrl train --out runs/x --resume",
   ],
-  async run(options, io) {
+  async run(options, io, context) {
     const { envOpt, model, out, resume, progress, ...rest } = options;
+    if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress"]);
     const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model") };
-    const controller = new AbortController();
-    const onSignal = (): void => controller.abort();
-    process.once("SIGINT", onSignal);
     let bar: ReturnType<typeof createProgress> | undefined;
-    try {
-      const result = await train({
-        config,
-        out,
-        resume,
-        signal: controller.signal,
-        onStep: (metrics, total) => {
-          if (progress) {
-            bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });
-            bar.update(metrics.step + 1);
-          }
-          io.stdout(`${stepLine(metrics, total)}\n`);
-        },
-        onEval: (point) => io.stdout(`\nheld-out evaluation at step ${point.step} (run ${point.run} in ${out}/train.db)\n${renderPassTable(point.table)}\n\n`),
-      });
-      bar?.finish();
-      io.stdout(`${result.finished ? "finished" : "stopped"} after ${result.stepsDone} steps; checkpoint ${result.checkpoint}\n`);
-      if (!result.finished) io.stderr(`continue with: budgetrl train --out ${out} --resume\n`);
-      return result.finished ? 0 : 130;
-    } finally {
-      process.off("SIGINT", onSignal);
-    }
+    const result = await train({
+      config,
+      out,
+      resume,
+      signal: context.signal,
+      onStep: (metrics, total) => {
+        if (progress) {
+          bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });
+          bar.update(metrics.step + 1);
+        }
+        io.stdout(`${stepLine(metrics, total)}\n`);
+      },
+      onEval: (point) => io.stdout(`\nheld-out evaluation at step ${point.step} (run ${point.run} in ${out}/train.db)\n${renderPassTable(point.table)}\n\n`),
+    });
+    bar?.finish();
+    io.stdout(`${result.finished ? "finished" : "stopped"} after ${result.stepsDone} steps; checkpoint ${result.checkpoint}\n`);
+    if (!result.finished) io.stderr(`continue with: ${trainResumeCommand(out)}\n`);
+    return result.finished ? 0 : 130;
   },
 });

@@ -4,6 +4,8 @@
 //   spec "25%" -> ceil(0.25 * reference budget of the task), at least 1 (exact rational arithmetic)
 // Modes: announced (total and remaining stated), remaining (only turns left), hidden (no text; cut at T).
 // Scope: "episode" counts every turn; "user-turn" restarts the count at each new user turn (BFCL).
+// Bounds: at most 10,000 turns and at most 1000% of the reference; larger budgets are refused when parsed (an
+// episode keeps its whole conversation in memory, so `--budget 9999999` would exhaust it rather than measure).
 import { ConfigError } from "./errors.js";
 
 export const BUDGET_MODES = ["announced", "remaining", "hidden"] as const;
@@ -26,7 +28,10 @@ export interface Budget {
 }
 
 const PERCENT = /^(\d{1,4})(?:\.(\d{1,4}))?%$/;
-const TURNS = /^\d{1,7}$/;
+const TURNS = /^\d+$/;
+/** The largest turn budget, and the largest percentage of a task's reference budget. */
+export const MAX_BUDGET_TURNS = 10_000;
+export const MAX_BUDGET_PERCENT = 1000;
 
 /** Why a text is not a budget: the problem and how to write one. */
 export interface BudgetSpecProblem {
@@ -40,6 +45,7 @@ export function readBudgetSpec(text: string): BudgetSpec | BudgetSpecProblem {
   if (TURNS.test(trimmed)) {
     const turns = Number(trimmed);
     if (turns < 1) return { problem: `a turn budget must be at least 1, got "${text}"` };
+    if (turns > MAX_BUDGET_TURNS) return { problem: `a turn budget of ${trimmed} is above the largest, ${MAX_BUDGET_TURNS} turns`, hint: `every turn of an episode is kept in memory; use at most ${MAX_BUDGET_TURNS}, or a percentage of the task's reference budget ("100%")` };
     return { kind: "turns", turns, label: String(turns) };
   }
   const match = PERCENT.exec(trimmed);
@@ -48,6 +54,7 @@ export function readBudgetSpec(text: string): BudgetSpec | BudgetSpecProblem {
     const denominator = 100 * 10 ** decimals.length;
     const numerator = Number(`${match[1]}${decimals}`);
     if (numerator === 0) return { problem: `a percentage budget must be above 0%, got "${text}"` };
+    if (numerator > MAX_BUDGET_PERCENT * 10 ** decimals.length) return { problem: `a budget of ${trimmed} is above the largest, ${MAX_BUDGET_PERCENT}% of the reference budget` };
     return { kind: "fraction", numerator, denominator, label: trimmed };
   }
   return { problem: `"${text}" is not a budget`, hint: `write a number of turns ("8") or a percentage of the task's reference budget ("25%")` };

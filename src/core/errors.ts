@@ -32,3 +32,11 @@ export class DataError extends BudgetrlError {
     this.name = "DataError";
   }
 }
+
+/** Work stopped by its AbortSignal (Ctrl-C, SIGTERM): not a failure; what finished is kept and can be resumed. */
+export class StoppedError extends BudgetrlError {
+  constructor(message = "stopped before the end") {
+    super("stopped", message);
+    this.name = "StoppedError";
+  }
+}

@@ -1,6 +1,7 @@
 // Core types shared by every layer: messages, budgets, the env and policy contracts, episodes, seeded RNG.
 export * from "./analysis-rows.js";
 export * from "./budget.js";
+export * from "./commands.js";
 export * from "./env.js";
 export * from "./episode.js";
 export * from "./errors.js";

@@ -3,7 +3,9 @@
 // models, scripted agents and user functions all fit it. Scripted policies may also look at the env through
 // `privileged` (oracle and valid actions); a language-model policy must not. The privileged oracle knows the
 // turns left in the budget even when the budget is hidden from the agent.
+import { describeValue } from "./describe-value.js";
 import type { OracleAnswer } from "./env.js";
+import { BudgetrlError } from "./errors.js";
 import type { Message, ToolSpec } from "./message.js";
 import type { Rng } from "./rng.js";
 
@@ -83,12 +85,31 @@ export interface Policy {
 /** Any async function from conversation to reply, as a policy: how users evaluate their own agents. */
 export type AgentFunction = (conversation: readonly Message[], context: PolicyContext) => Promise<string | Message> | string | Message;
 
+/** A policy answered with something that is not a string or a message with string content: a policy error
+ * (the episode ends with stopReason "error", naming what came back), never a silently invalid turn. */
+export class PolicyReplyError extends BudgetrlError {
+  constructor(policy: string, what: string) {
+    super("policy:reply", `policy ${policy} returned ${what}, not a string or a message with string content`);
+    this.name = "PolicyReplyError";
+  }
+}
+
+/** What is wrong with an agent function's reply (a string or a message with string content), or undefined. */
+export function agentReplyProblem(reply: unknown): string | undefined {
+  if (typeof reply === "string") return undefined;
+  if (reply === null || typeof reply !== "object" || Array.isArray(reply)) return describeValue(reply);
+  const content = (reply as { content?: unknown }).content;
+  return typeof content === "string" ? undefined : `a message whose content is ${describeValue(content)}`;
+}
+
 export function policyFromFunction(name: string, agent: AgentFunction): Policy {
   return {
     name,
     async act(conversation, context) {
-      const reply = await agent(conversation, context);
-      return { message: typeof reply === "string" ? { role: "assistant", content: reply } : { ...reply, role: "assistant" } };
+      const reply: unknown = await agent(conversation, context);
+      const problem = agentReplyProblem(reply);
+      if (problem !== undefined) throw new PolicyReplyError(name, problem);
+      return { message: typeof reply === "string" ? { role: "assistant", content: reply } : { ...(reply as Message), role: "assistant" } };
     },
   };
 }

@@ -24,7 +24,7 @@ export const evalConfigSchema = z.object({
   tasksFile: z.string().optional().describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi lines, bfcl entry ids)"),
   samples: z.number().int().min(1).max(100_000).default(8).describe("samples n per (task, budget)"),
   ks: integerListField().prefault("1").meta({ flag: "k" }).describe("values of K for Pass@(K,T), comma-separated, each <= samples"),
-  budgets: budgetListField().prefault("100%").meta({ flag: "budget" }).describe("turn budgets T, comma-separated: turns (8) or % of the task's reference budget (25%)"),
+  budgets: budgetListField().prefault("100%").meta({ flag: "budget" }).describe("turn budgets T, comma-separated: turns (8) or % of the task's reference budget (25%); at most 10000 turns or 1000%"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the agent is told: total and remaining turns, remaining only, or nothing"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
   protocol: z.enum(PROTOCOLS).default("separate").describe("separate runs per T (always valid), or one run at the largest T read at every T (hidden budgets only)"),

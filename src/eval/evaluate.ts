@@ -1,28 +1,33 @@
 // Evaluating a policy on an env: the library's `evaluate` and the engine behind `budgetrl eval`.
 //   config -> env, policy, tasks -> (store: create or resume the run) -> rollouts -> outcomes -> Pass@(K,T)
-// With a store (`db`), every episode is written as it finishes, and an interrupted run continues with
-// `resume` exactly where it stopped: only missing episodes run, with the seeds they would have had.
+// Everything is validated before the store is touched: a bad config never creates a store file. With a store
+// (`db`), every episode is written as it finishes, and an interrupted run continues with `resume` exactly where it
+// stopped: only missing episodes run, with the seeds they would have had. Resume reads the run's stored config and
+// tasks; it never creates a store (nothing to resume is an error, and nothing is written). Store faults (locked,
+// read-only, damaged, another program's file) are DataErrors naming the store and the fix. How the run is played
+// (concurrency, turn timeout, busy timeout: run-options.ts) never changes its results.
+import { existsSync } from "node:fs";
 import type { AnyEnv } from "../core/env.js";
-import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
+import { shellWord } from "../core/commands.js";
+import { ConfigError, DataError } from "../core/errors.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
-import { runEpisodes, plannedCount } from "../agent/run-episodes.js";
 import { createEnv } from "../envs/registry.js";
 import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies/spec.js";
 import { canonicalJson } from "../core/json.js";
-import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
-import { completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
+import { storeFault } from "../store/faults.js";
 import { openStore, type Store } from "../store/open.js";
-import { createRun, getRun, latestRunId, loadTasks, runExists, setRunStatus } from "../store/runs.js";
-import { budgetsToRun, encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
-import { storedRunOutcomes, tableFor, type RunOutcomes } from "./table.js";
-import { resolveTasks } from "./tasks.js";
+import { createRun, getRun, latestRunId, runExists, storedTaskCount } from "../store/runs.js";
+import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
+import { executeRun, type PreparedRun, type RunStart } from "./execute-run.js";
+import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
+import { taskSource, tasksAreListed, taskSeed, type TaskSource } from "./tasks.js";
 import { codeVersion } from "./code-version.js";
 
 /** What `evaluate` takes: the config fields (all optional but env and policy; defaults as in evalConfigSchema) and
- * how to run it (store, resume, concurrency, progress). */
-export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">> {
+ * how to run it (store, resume, concurrency, timeouts, progress). */
+export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">>, Partial<EvalRunOptions> {
   /** An env name from the registry, or an env object. */
   readonly env: string | AnyEnv;
   /** A policy spec ("oracle", "noisy-oracle:0.3", ...), a Policy, or any async function from conversation to reply. */
@@ -35,12 +40,14 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   readonly run?: string;
   /** Continue the named run (or the latest one in `db`) instead of starting a new one. */
   readonly resume?: boolean;
-  readonly concurrency?: number;
   /** How to run the policy, not stored with the run (openai: baseUrl, apiKeyEnv, concurrency, rpm, timeoutMs,
    * retries, backoffMs, maxBackoffMs, cache, cacheDir); given again on resume. */
   readonly policyClient?: Readonly<Record<string, unknown>>;
+  /** Called once the run is named and planned, before its first episode. */
+  readonly onStart?: (start: RunStart) => void;
   /** Called after every episode with (done, total, doneBeforeStart). */
   readonly onProgress?: (done: number, total: number, initial: number) => void;
+  /** Stops the run at once: finished episodes are kept, the ones in flight are abandoned (resume recomputes them). */
   readonly signal?: AbortSignal;
   /** Keep every episode in the result (default: true without a db, false with one). */
   readonly keepEpisodes?: boolean;
@@ -50,12 +57,17 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
 export interface EvaluationResult {
   readonly run: string;
   readonly config: Readonly<EvalConfig>;
+  /** Pass@(K,T) of the episodes stored so far (computed when first read). */
   readonly table: PassAtKTTable;
   readonly episodes: readonly Episode[];
   /** Episodes that ended in a policy error (not counted; a resumed run retries them). */
   readonly errors: number;
+  /** The error text of the first of them. */
+  readonly firstError?: string;
   /** Episodes ended by the model's context length in this invocation (counted as failures). */
   readonly contextLength: number;
+  /** True when every planned episode finished without a policy error (the run is then marked complete). */
+  readonly complete: boolean;
   /** True when the signal stopped the run before every episode finished. */
   readonly interrupted: boolean;
   readonly total: number;
@@ -71,7 +83,7 @@ function configFrom(options: EvaluateOptions, env: AnyEnv, policyName: string): 
 
 async function policyOf(spec: EvaluateOptions["policy"], setup: PolicySetup): Promise<Policy> {
   if (typeof spec === "string") return createPolicy(spec, setup);
-  if (typeof spec === "function") return policyFromFunction(policyNameOf(spec), spec);
+  if (typeof spec === "function") return policyFromFunction(spec.name === "" ? "agent" : spec.name, spec);
   return spec;
 }
 
@@ -84,14 +96,12 @@ function runName(env: string, now: Date, store: Store | undefined): string {
   return name;
 }
 
-interface Prepared {
-  readonly run: string;
-  readonly config: Readonly<EvalConfig>;
+/** A new run, validated before any store is opened: config, env, policy, and where its tasks come from. */
+interface NewRun {
   readonly env: AnyEnv;
   readonly policy: Policy;
-  /** True when the policy was made here from its spec (and is closed here). */
-  readonly ownsPolicy: boolean;
-  readonly tasks: readonly unknown[];
+  readonly config: Readonly<EvalConfig>;
+  readonly source: TaskSource;
 }
 
 /** Protocol "single" reads smaller budgets off one run at the largest: wrong for a policy that plays by the turns left. */
@@ -114,25 +124,42 @@ function policyNameOf(spec: EvaluateOptions["policy"]): string {
   return typeof spec === "function" ? (spec.name === "" ? "agent" : spec.name) : spec.name;
 }
 
-async function prepareNew(options: EvaluateOptions, store: Store | undefined, now: Date): Promise<Prepared> {
+async function planNew(options: EvaluateOptions): Promise<NewRun> {
   const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
   const policyOptions = typeof options.policy === "string" ? storedPolicyOptions(options.policy, options.policyOptions) : options.policyOptions;
   const config = configFrom({ ...options, policyOptions: policyOptions as EvaluateOptions["policyOptions"] }, env, policyNameOf(options.policy));
+  if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
   const policy = await policyOf(options.policy, policySetup(config, options));
   refuseSingleForBudgetAware(config, policy);
-  if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
-  const tasks = Array.isArray(options.tasks) ? options.tasks : resolveTasks(env, config);
-  const run = options.run ?? runName(env.name, now, store);
-  if (store !== undefined) {
-    const stored = tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) }));
-    createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
-  }
-  return { run, config, env, policy, ownsPolicy: typeof options.policy === "string", tasks };
+  const source = Array.isArray(options.tasks) ? ({ kind: "list", tasks: options.tasks } as const) : taskSource(env, config);
+  return { env, policy, config, source };
 }
 
-async function prepareResume(options: EvaluateOptions, store: Store): Promise<Prepared> {
+/** Name and store a new run (a list of tasks is stored whole now; generated tasks as the run reaches them). */
+function startRun(planned: NewRun, store: Store | undefined, options: EvaluateOptions, now: Date): PreparedRun {
+  const { env, policy, config, source } = planned;
+  const run = options.run ?? runName(env.name, now, store);
+  const listed = source.kind === "list";
+  if (store !== undefined) {
+    const stored = listed ? source.tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) })) : [];
+    createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
+  }
+  return {
+    run,
+    config,
+    env,
+    policy,
+    taskCount: listed ? source.tasks.length : source.count,
+    storedTasks: 0,
+    makeTask: listed ? (index) => source.tasks[index] : source.make,
+    persistTasks: !listed,
+  };
+}
+
+/** The run to continue in `store`, with its stored config; stored tasks are read back, missing generated ones made. */
+async function prepareResume(options: EvaluateOptions, store: Store): Promise<PreparedRun> {
   const run = options.run ?? latestRunId(store);
-  if (run === undefined) throw new Error(`nothing to resume: ${store.path} has no runs`);
+  if (run === undefined) throw new DataError(`nothing to resume: ${store.path} has no runs; start one with \`budgetrl eval --db ${shellWord(store.path)}\``);
   const record = getRun(store, run);
   const config = parseEvalConfig(record.config);
   const env = typeof options.env === "string" || options.env === undefined ? createEnv(config.env, config.envOptions) : options.env;
@@ -143,76 +170,70 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   }
   const setup = policySetup(config, options);
   const policy = fromSpec ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
-  const tasks = loadTasks(store, run).map((stored) => env.decodeTask(stored.task));
-  return { run, config, env, policy, ownsPolicy: fromSpec, tasks };
+  const stored = storedTaskCount(store, run);
+  if (tasksAreListed(env, config)) return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
+  return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, makeTask: (index) => env.generate(taskSeed(config.seed, index)), persistTasks: true };
+}
+
+function openForResume(db: string, runOptions: Readonly<EvalRunOptions>): Store {
+  if (!existsSync(db)) throw new DataError(`nothing to resume: ${db} does not exist; check --db, or start a run with \`budgetrl eval --db ${shellWord(db)}\``);
+  return openStore(db, { mode: "write", busyTimeoutMs: runOptions.busyTimeout * 1000 });
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
-  const store = options.db === undefined ? undefined : openStore(options.db);
+  const runOptions = parseEvalRunOptions(options);
+  const now = (options.now ?? (() => new Date()))();
+  const resume = options.resume === true;
+  const db = options.db;
+  if (db === undefined) {
+    if (resume) throw new ConfigError("resume", "needs the store (db) of the run to continue");
+    return closingOwnPolicy(options, startRun(await planNew(options), undefined, options, now), (prepared) => play(prepared, undefined, options, runOptions));
+  }
+  const planned = resume ? undefined : await planNew(options);
+  let store: Store | undefined;
   try {
-    const now = (options.now ?? (() => new Date()))();
-    const prepared = options.resume === true && store !== undefined ? await prepareResume(options, store) : await prepareNew(options, store, now);
-    try {
-      return await execute(prepared, options, store);
-    } finally {
-      if (prepared.ownsPolicy) await prepared.policy.close?.();
-    }
+    store = resume ? openForResume(db, runOptions) : openStore(db, { mode: "create", busyTimeoutMs: runOptions.busyTimeout * 1000 });
+    const prepared = planned === undefined ? await prepareResume(options, store) : startRun(planned, store, options, now);
+    const opened = store;
+    return await closingOwnPolicy(options, prepared, (run) => play(run, opened, options, runOptions));
+  } catch (error) {
+    throw storeFault(error, db) ?? error;
   } finally {
     store?.close();
   }
 }
 
-async function execute(prepared: Prepared, options: EvaluateOptions, store: Store | undefined): Promise<EvaluationResult> {
-  const { run, config, env, policy, tasks } = prepared;
-  const budgets = budgetsToRun(config);
-  const completed = store === undefined ? new Set<string>() : completedEpisodeKeys(store, run);
-  const total = plannedCount({ tasks, budgets, samples: config.samples });
-  const initial = completed.size;
-  const keep = options.keepEpisodes ?? store === undefined;
-  const episodes: Episode[] = [];
-  const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
-  let done = initial;
-  let errors = 0;
-  let contextLength = 0;
-  let lastFlush = performance.now();
-  options.onProgress?.(done, total, initial);
+/** Play a run, then close its policy when it was made here from a spec (a server connection, a cache). */
+async function closingOwnPolicy(options: EvaluateOptions, prepared: PreparedRun, work: (prepared: PreparedRun) => Promise<EvaluationResult>): Promise<EvaluationResult> {
   try {
-    await runEpisodes(env, policy, {
-      run,
-      seed: config.seed,
-      tasks,
-      budgets,
-      mode: config.budgetMode,
-      scope: config.budgetScope,
-      samples: config.samples,
-      concurrency: options.concurrency ?? 1,
-      rollout: { annotate: config.annotate, intervention: config.intervention, keepTokens: true },
-      skip: (key) => completed.has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
-      onEpisode: (episode) => {
-        writer?.write(episode);
-        if (writer !== undefined && performance.now() - lastFlush > 1000) {
-          writer.flush();
-          lastFlush = performance.now();
-        }
-        if (keep) episodes.push(episode);
-        if (episode.stopReason === "error") errors++;
-        else done++;
-        if (episode.stopReason === "context_length") contextLength++;
-        options.onProgress?.(done, total, initial);
-      },
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    });
+    return await work(prepared);
   } finally {
-    writer?.flush();
+    if (typeof options.policy === "string" || options.policy === undefined) await prepared.policy.close?.();
   }
-  const interrupted = options.signal?.aborted === true || done < total;
-  if (store !== undefined && !interrupted) setRunStatus(store, run, "complete");
-  const table = tableFor(config, outcomesOf(store, run, config, env, tasks, episodes));
-  return { run, config, table, episodes, errors, contextLength, interrupted, total, done };
 }
 
-function outcomesOf(store: Store | undefined, run: string, config: Readonly<EvalConfig>, env: AnyEnv, tasks: readonly unknown[], episodes: readonly Episode[]): RunOutcomes {
-  if (store !== undefined) return storedRunOutcomes(store, run, config);
-  const referenceBudgets = new Map(tasks.map((task, index) => [index, env.referenceBudget(task, config.budgetScope)]));
-  return { counts: countOutcomes(episodes), firstSuccesses: firstSuccessesOf(episodes), referenceBudgets };
+async function play(prepared: PreparedRun, store: Store | undefined, options: EvaluateOptions, runOptions: Readonly<EvalRunOptions>): Promise<EvaluationResult> {
+  const executed = await executeRun(prepared, store, {
+    runOptions,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.keepEpisodes === undefined ? {} : { keepEpisodes: options.keepEpisodes }),
+    ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
+    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+  });
+  const { episodes, errors, firstError, contextLength, complete, interrupted, total, done } = executed;
+  return {
+    run: prepared.run,
+    config: prepared.config,
+    get table(): PassAtKTTable {
+      return executed.table();
+    },
+    episodes,
+    errors,
+    ...(firstError === undefined ? {} : { firstError }),
+    contextLength,
+    complete,
+    interrupted,
+    total,
+    done,
+  };
 }

@@ -3,7 +3,7 @@
 import { resolveTurns } from "../core/budget.js";
 import { firstSuccesses, outcomeCounts } from "../store/episodes.js";
 import type { Store } from "../store/open.js";
-import { loadTasks } from "../store/runs.js";
+import { referenceBudgets } from "../store/runs.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { countsWithinBudgets, passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { budgetsToRun, type EvalConfig } from "./config.js";
@@ -26,8 +26,8 @@ export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" 
 
 /** The outcomes of a stored run, as `tableFor` reads them (protocol b: the single run at the largest budget). */
 export function storedRunOutcomes(store: Store, run: string, config: Pick<EvalConfig, "protocol" | "budgets">): RunOutcomes {
-  const referenceBudgets = new Map(loadTasks(store, run).map((task) => [task.index, task.referenceBudget]));
-  if (config.protocol === "separate") return { counts: outcomeCounts(store, run), firstSuccesses: [], referenceBudgets };
+  const references = referenceBudgets(store, run);
+  if (config.protocol === "separate") return { counts: outcomeCounts(store, run), firstSuccesses: [], referenceBudgets: references };
   const [largest] = budgetsToRun(config);
-  return { counts: [], firstSuccesses: firstSuccesses(store, run, largest?.label ?? ""), referenceBudgets };
+  return { counts: [], firstSuccesses: firstSuccesses(store, run, largest?.label ?? ""), referenceBudgets: references };
 }

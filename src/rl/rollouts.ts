@@ -2,7 +2,8 @@
 // task with the current policy. Everything is seeded by (run seed, step), so a resumed run regenerates exactly
 // the same tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in
 // large batches.
-import { runEpisode } from "../agent/rollout.js";
+import { createPolicyCaller } from "../agent/policy-call.js";
+import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
 import { resolveBudget, type BudgetMode, type BudgetScope } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
@@ -20,6 +21,8 @@ export interface RolloutStepOptions {
   readonly budgetMode: BudgetMode;
   /** What the budget counts: every turn, or the turns of each user turn (BFCL). */
   readonly budgetScope: BudgetScope;
+  /** Abandons the step's rollouts at once (StoppedError). */
+  readonly signal?: AbortSignal;
 }
 
 /** The seed of training task `index` at `step`: the report regenerates training tasks from it to count how many
@@ -30,6 +33,16 @@ export function trainTaskSeed(seed: number, step: number, index: number): number
 
 /** Episodes of one step, grouped: groups[i] holds the `group` rollouts of task i under its drawn budget. */
 export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutStepOptions): Promise<Episode[][]> {
+  const signal = options.signal;
+  const caller = createPolicyCaller(signal === undefined ? {} : { signal });
+  try {
+    return await rolloutGroups(env, policy, options, { caller, ...(signal === undefined ? {} : { signal }) });
+  } finally {
+    caller.dispose();
+  }
+}
+
+function rolloutGroups(env: AnyEnv, policy: Policy, options: RolloutStepOptions, guard: Pick<RolloutOptions, "caller" | "signal">): Promise<Episode[][]> {
   const groups: Promise<Episode[]>[] = [];
   for (let index = 0; index < options.tasksPerStep; index++) {
     const task = env.generate(trainTaskSeed(options.seed, options.step, index));
@@ -39,7 +52,7 @@ export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutS
     groups.push(
       Promise.all(
         Array.from({ length: options.group }, (_, sample) =>
-          runEpisode(env, policy, { run: "train", task, taskId, taskIndex: index, budget, sample, seed: deriveSeed(options.seed, "train-rollout", options.step, index, sample) }, { keepTokens: true, annotate: false }),
+          runEpisode(env, policy, { run: "train", task, taskId, taskIndex: index, budget, sample, seed: deriveSeed(options.seed, "train-rollout", options.step, index, sample) }, { ...guard, keepTokens: true, annotate: false }),
         ),
       ),
     );

@@ -1,29 +1,46 @@
 // `budgetrl sft` as a library function: demonstrations from a policy (stored as an eval run with the core
 // rollout engine, or an existing run), then supervised training of a fresh model on the replies, then a
 // checkpoint: the "base model" RL starts from.
+//   <out>/sft.json     the config, written when the demonstrations start: `resume` continues from it
+//   <out>/demos.db     the demonstrations (eval run "demonstrations"), resumable like any eval run
+//   <out>/budgetrl.json ... the checkpoint, written last
+// Everything that can be refused (config, env, policy) is checked before <out> is touched, so a bad start never
+// leaves a folder that blocks the retry. A stop signal during the demonstrations keeps the finished ones and
+// rejects with a StoppedError naming the resume command; training never starts on an interrupted set, and a set
+// with policy errors (or an incomplete --from-run) is trained on only after saying so (`onNotice`).
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError } from "../core/errors.js";
+import { sftResumeCommand } from "../core/commands.js";
+import { encodeConfig } from "../core/config.js";
+import { ConfigError, StoppedError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
+import { createEnv } from "../envs/registry.js";
 import { createModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
-import { evaluate } from "../eval/evaluate.js";
+import { createPolicy } from "../policies/spec.js";
+import { encodeEvalConfig, parseEvalConfig } from "../eval/config.js";
+import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
 import { readEpisodes } from "../store/episodes.js";
-import { openStore } from "../store/open.js";
-import { getRun, loadTasks } from "../store/runs.js";
+import { withStore } from "../store/open.js";
+import { getRun, loadTasks, runExists } from "../store/runs.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
-import { parseSftConfig, type SftConfig } from "./sft-config.js";
+import { parseSftConfig, sftConfigSchema, type SftConfig } from "./sft-config.js";
 import { tinyBackend } from "./tiny-backend.js";
 
 export interface SftRunOptions {
   readonly config: unknown;
   /** Checkpoint directory to write. */
   readonly out: string;
+  /** Continue the SFT run in `out` (its stored config; `config` is ignored). */
+  readonly resume?: boolean;
   /** Store of the demonstrations (default: <out>/demos.db). */
   readonly db?: string;
+  readonly signal?: AbortSignal;
   readonly onStep?: (step: number, total: number, stats: { readonly loss: number; readonly tokens: number }) => void;
   readonly onDemos?: (done: number, total: number) => void;
+  /** Things the user must know before training starts (a partial demonstration set). */
+  readonly onNotice?: (text: string) => void;
   readonly threads?: number;
 }
 
@@ -35,31 +52,81 @@ export interface SftRunResult {
   readonly checkpoint: string;
 }
 
-export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
-  const config = parseSftConfig(options.config);
+const CONFIG_FILE = "sft.json";
+const DEMO_RUN = "demonstrations";
+
+/** The config of the eval run that makes the demonstrations. */
+function demoEvalConfig(config: Readonly<SftConfig>) {
+  return {
+    env: config.env,
+    envOptions: config.envOptions,
+    policy: config.policy,
+    tasks: config.tasks,
+    samples: config.samples,
+    budgets: [config.budget],
+    budgetMode: config.budgetMode,
+    budgetScope: config.budgetScope,
+    seed: config.seed,
+    bootstrap: 0,
+  } satisfies EvaluateOptions;
+}
+
+/** Refuse now what the demonstrations would refuse later: the env and its options, the policy, the eval config. */
+async function checkDemonstrations(config: Readonly<SftConfig>): Promise<void> {
+  createEnv(config.env, config.envOptions);
+  await createPolicy(config.policy);
+  parseEvalConfig(demoEvalConfig(config));
+}
+
+/** The config to run: a new one (checked in full before <out> is touched), or the stored one on resume. */
+async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>> {
+  const configPath = join(options.out, CONFIG_FILE);
   if (existsSync(join(options.out, "budgetrl.json"))) throw new ConfigError("out", `${options.out} already holds a checkpoint`, "pick another --out");
-  await mkdir(options.out, { recursive: true });
-  const db = options.db ?? join(options.out, "demos.db");
-  let demoRun = config.fromRun;
-  if (demoRun === undefined) {
-    const result = await evaluate({
-      env: config.env,
-      envOptions: config.envOptions,
-      policy: config.policy,
-      tasks: config.tasks,
-      samples: config.samples,
-      budgets: [config.budget],
-      budgetMode: config.budgetMode,
-      budgetScope: config.budgetScope,
-      seed: config.seed,
-      bootstrap: 0,
-      db,
-      run: "demonstrations",
-      ...(options.onDemos === undefined ? {} : { onProgress: (done: number, total: number) => options.onDemos?.(done, total) }),
-    });
-    demoRun = result.run;
+  if (options.resume === true) {
+    if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no ${CONFIG_FILE})`, "start it without --resume");
+    return parseSftConfig(JSON.parse(await readFile(configPath, "utf8")));
   }
-  const episodes = readDemonstrations(db, demoRun);
+  if (existsSync(configPath)) throw new ConfigError("out", `${options.out} holds an unfinished sft`, `continue it with: ${sftResumeCommand(options.out)}, or pick another --out`);
+  const config = parseSftConfig(options.config);
+  if (config.fromRun === undefined) await checkDemonstrations(config);
+  await mkdir(options.out, { recursive: true });
+  await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);
+  await rename(`${configPath}.tmp`, configPath);
+  return config;
+}
+
+/** True when `db` already holds demonstrations to continue; refuses ones made with other settings. */
+async function demonstrationsStarted(config: Readonly<SftConfig>, db: string): Promise<boolean> {
+  if (!existsSync(db)) return false;
+  const stored = await withStore(db, { mode: "read" }, (store) => (runExists(store, DEMO_RUN) ? getRun(store, DEMO_RUN).config : undefined));
+  if (stored === undefined) return false;
+  if (JSON.stringify(stored) !== JSON.stringify(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config))))) {
+    throw new ConfigError("out", `${db} holds demonstrations made with other settings than this sft`, "pick another --out (or --db)");
+  }
+  return true;
+}
+
+/** Make (or finish making) the demonstrations; a stop keeps them and ends the SFT run before training. */
+async function makeDemonstrations(config: Readonly<SftConfig>, db: string, options: SftRunOptions): Promise<void> {
+  const resume = await demonstrationsStarted(config, db);
+  const result = await evaluate({
+    ...demoEvalConfig(config),
+    db,
+    run: DEMO_RUN,
+    resume,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onDemos === undefined ? {} : { onProgress: (done: number, total: number) => options.onDemos?.(done, total) }),
+  });
+  if (result.interrupted) throw new StoppedError(`stopped after ${result.done}/${result.total} demonstrations (kept in ${db}); continue with: ${sftResumeCommand(options.out)}`);
+  if (result.errors > 0) options.onNotice?.(`training on ${result.done} of ${result.total} demonstrations: ${result.errors} ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`);
+}
+
+export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
+  const config = await startConfig(options);
+  const db = options.db ?? join(options.out, "demos.db");
+  const demoRun = config.fromRun ?? DEMO_RUN;
+  if (config.fromRun === undefined) await makeDemonstrations(config, db, options);
+  const episodes = await readDemonstrations(db, demoRun, options.onNotice);
   const model = await createModel({ config: config.modelConfig, seed: config.seed, ...(options.threads === undefined ? {} : { threads: options.threads }) });
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens } });
   try {
@@ -73,6 +140,7 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
       onStep: (step, stats) => {
         finalLoss = stats.loss;
         options.onStep?.(step, config.steps, stats);
+        if (options.signal?.aborted === true && step + 1 < config.steps) throw new StoppedError(`stopped at SFT step ${step + 1}/${config.steps} (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`);
       },
     });
     await backend.save(options.out);
@@ -82,13 +150,14 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   }
 }
 
-function readDemonstrations(db: string, run: string): Episode[] {
-  const store = openStore(db);
-  try {
+/** The demonstrations of a stored run (policy errors left out); an incomplete run is used only after saying so. */
+async function readDemonstrations(db: string, run: string, onNotice: ((text: string) => void) | undefined): Promise<Episode[]> {
+  return withStore(db, { mode: "read" }, (store) => {
     const record = getRun(store, run);
     const taskIds = new Map(loadTasks(store, run).map((task) => [task.index, task.id]));
-    return [...readEpisodes(store, run, record.env, taskIds)].filter((episode) => episode.stopReason !== "error");
-  } finally {
-    store.close();
-  }
+    const episodes = [...readEpisodes(store, run, record.env, taskIds)];
+    const usable = episodes.filter((episode) => episode.stopReason !== "error");
+    if (record.status !== "complete" && run !== DEMO_RUN) onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
+    return usable;
+  });
 }

@@ -6,10 +6,14 @@
 // groups); evaluated on held-out tasks every E steps (an eval run in the same store); checkpointed every C steps.
 // Resume continues from the newest complete checkpoint and, since every random draw is seeded by (seed, step),
 // ends with exactly the weights of an uninterrupted run.
-import { mkdir, readdir, writeFile, readFile } from "node:fs/promises";
+// Start-up: everything that can be refused (config, env, a missing or corrupt --init) is refused before --out is
+// touched, and a new run that fails before its first step removes what it made, so the same command can simply be
+// run again. A stop signal abandons the step (or evaluation) in flight and checkpoints the steps done.
+import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { BudgetrlError, ConfigError } from "../core/errors.js";
+import { trainResumeCommand } from "../core/commands.js";
+import { BudgetrlError, ConfigError, StoppedError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import type { AnyEnv } from "../core/env.js";
 import { deriveSeed } from "../core/rng.js";
@@ -19,7 +23,8 @@ import { createModel, type TinyModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { evaluate } from "../eval/evaluate.js";
-import { openStore } from "../store/open.js";
+import { openStore, type Store } from "../store/open.js";
+import { getRun, runExists } from "../store/runs.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
 import { computeAdvantages, mean } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
@@ -110,12 +115,14 @@ interface Prepared {
   readonly env: AnyEnv;
   readonly model: TinyModel;
   readonly startStep: number;
+  /** What this call created for a new run (undone if it fails before its first step); undefined on resume. */
+  readonly created?: "folder" | "files";
 }
 
 async function prepare(options: TrainOptions): Promise<Prepared> {
   const configPath = join(options.out, "config.json");
   if (options.resume === true) {
-    if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`);
+    if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`, "start the run without --resume");
     const config = parseTrainConfig(JSON.parse(await readFile(configPath, "utf8")));
     const env = createEnv(config.env, config.envOptions);
     const latest = await latestCheckpoint(options.out);
@@ -123,39 +130,91 @@ async function prepare(options: TrainOptions): Promise<Prepared> {
     return { config, env, model: await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), startStep: latest[0] };
   }
   const config = parseTrainConfig(options.config);
-  if (existsSync(configPath)) throw new ConfigError("out", `${options.out} already holds a training run`, "continue it with --resume, or pick another --out");
+  if (existsSync(configPath)) throw new ConfigError("out", `${options.out} already holds a training run`, `continue it with: ${trainResumeCommand(options.out)}, or pick another --out`);
   const env = createEnv(config.env, config.envOptions);
   if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
-  await mkdir(options.out, { recursive: true });
-  await writeFile(configPath, `${JSON.stringify(encodeTrainConfig(config), null, 2)}\n`);
-  return { config, env, model: await initialModel(config, options.threads), startStep: 0 };
+  // Everything that can be refused (a corrupt --init included) is refused before --out is touched.
+  const model = await initialModel(config, options.threads).catch((error: unknown) => {
+    throw error instanceof BudgetrlError ? error : new ConfigError("init", `cannot load ${config.init ?? "the initial model"}: ${(error as Error).message}`);
+  });
+  const created = existsSync(options.out) ? "files" : "folder";
+  try {
+    await mkdir(options.out, { recursive: true });
+    await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeTrainConfig(config), null, 2)}\n`);
+    await rename(`${configPath}.tmp`, configPath);
+  } catch (error) {
+    model.dispose();
+    await undoStart(options.out, created);
+    throw error;
+  }
+  return { config, env, model, startStep: 0, created };
+}
+
+/** Remove what a new run made before it failed, so that the same command can be run again. */
+async function undoStart(out: string, created: "folder" | "files"): Promise<void> {
+  if (created === "folder") {
+    await rm(out, { recursive: true, force: true });
+    return;
+  }
+  for (const name of ["config.json", "config.json.tmp", "train.db", "train.db-wal", "train.db-shm", CHECKPOINTS]) await rm(join(out, name), { recursive: true, force: true });
 }
 
 export async function train(options: TrainOptions): Promise<TrainResult> {
-  const { config, env, model, startStep } = await prepare(options);
+  const prepared = await prepare(options);
+  const progress = { steps: 0 };
+  try {
+    return await trainFrom(prepared, options, progress);
+  } catch (error) {
+    // A new run that fails before its first step leaves nothing behind; later failures keep it for --resume.
+    if (prepared.created !== undefined && progress.steps === 0 && !(error instanceof StoppedError)) await undoStart(options.out, prepared.created);
+    throw error;
+  }
+}
+
+/** Evaluations to recompute on resume: every one after the checkpoint, and the one at it unless it completed. */
+function discardStaleEvaluations(store: Store, config: Readonly<TrainConfig>, startStep: number): boolean {
+  for (let later = startStep + 1; later <= config.steps; later++) deleteRun(store, evalRunName(later));
+  if (config.evalEvery === 0 || startStep % config.evalEvery !== 0) return false;
+  if (runExists(store, evalRunName(startStep)) && getRun(store, evalRunName(startStep)).status === "complete") return false;
+  deleteRun(store, evalRunName(startStep));
+  return true;
+}
+
+async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { steps: number }): Promise<TrainResult> {
+  const { config, env, model, startStep } = prepared;
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } });
   const learningRate = warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 });
-  const store = openStore(join(options.out, "train.db"));
-  const reference: ReferenceScorer | undefined = config.kl > 0 ? await referenceFor(config, options.threads) : undefined;
   const evals: EvalPoint[] = [];
   const end = Math.min(config.steps, options.stopAfter ?? config.steps);
   let step = startStep;
+  let saved = startStep;
+  let store: Store | undefined;
+  let reference: ReferenceScorer | undefined;
   try {
-    // Evaluations stored after the checkpoint we resume from are recomputed.
-    for (let later = startStep; later <= config.steps; later++) deleteRun(store, evalRunName(later));
-    if (startStep === 0 && config.evalEvery > 0) evals.push(await evaluateAt(backend, config, options.out, 0, options));
-    while (step < end && options.signal?.aborted !== true) {
-      const metrics = await trainStep(backend, env, config, step, learningRate(step), reference);
-      writeTrainStep(store, "train", step, metrics as unknown as Json);
-      options.onStep?.(metrics, config.steps);
-      step++;
-      if (config.evalEvery > 0 && step % config.evalEvery === 0) evals.push(await evaluateAt(backend, config, options.out, step, options));
-      if (step % config.checkpointEvery === 0 || step === config.steps) await backend.save(checkpointDir(options.out, step));
+    store = openStore(join(options.out, "train.db"));
+    reference = config.kl > 0 ? await referenceFor(config, options.threads) : undefined;
+    try {
+      if (discardStaleEvaluations(store, config, startStep)) evals.push(await evaluateAt(backend, config, options.out, startStep, options));
+      while (step < end && options.signal?.aborted !== true) {
+        const metrics = await trainStep(backend, env, config, step, learningRate(step), reference, options.signal);
+        writeTrainStep(store, "train", step, metrics as unknown as Json);
+        options.onStep?.(metrics, config.steps);
+        step++;
+        progress.steps++;
+        if (config.evalEvery > 0 && step % config.evalEvery === 0) evals.push(await evaluateAt(backend, config, options.out, step, options));
+        if (step % config.checkpointEvery === 0 || step === config.steps) {
+          await backend.save(checkpointDir(options.out, step));
+          saved = step;
+        }
+      }
+    } catch (error) {
+      // Ctrl-C in the middle of a step or an evaluation: the step is abandoned, the steps done are kept.
+      if (!(error instanceof StoppedError && options.signal?.aborted === true)) throw error;
     }
-    if (step % config.checkpointEvery !== 0 && step !== config.steps) await backend.save(checkpointDir(options.out, step));
+    if (saved !== step) await backend.save(checkpointDir(options.out, step));
     return { config, stepsDone: step, finished: step === config.steps, weightsDigest: backend.weightsDigest(), evals, checkpoint: checkpointDir(options.out, step) };
   } finally {
-    store.close();
+    store?.close();
     reference?.dispose();
     backend.dispose();
   }
@@ -166,11 +225,11 @@ async function referenceFor(config: Readonly<TrainConfig>, threads: number | und
   return tinyBackend({ model }).reference().finally(() => model.dispose());
 }
 
-async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, step: number, learningRate: number, reference: ReferenceScorer | undefined): Promise<StepMetrics> {
+async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, step: number, learningRate: number, reference: ReferenceScorer | undefined, signal: AbortSignal | undefined): Promise<StepMetrics> {
   const started = performance.now();
   const policy = backend.policy();
   // generate
-  const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope });
+  const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope, ...(signal === undefined ? {} : { signal }) });
   // score -> advantages
   const examples: PolicyExample[] = [];
   let zeroGradientGroups = 0;
@@ -235,8 +294,10 @@ async function evaluateAt(backend: TrainerBackend, config: Readonly<TrainConfig>
     run: evalRunName(step),
     concurrency: 256,
     now: () => new Date(0),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
-  if (result.interrupted) throw new BudgetrlError("train:eval", `evaluation at step ${step} did not finish (${result.errors} policy errors)`);
+  if (result.interrupted) throw new StoppedError(`evaluation at step ${step} stopped`);
+  if (!result.complete) throw new BudgetrlError("train:eval", `evaluation at step ${step} did not finish (${result.errors} policy errors${result.firstError === undefined ? "" : `, first: ${result.firstError}`})`);
   const point = { step, run: result.run, table: result.table };
   options.onEval?.(point);
   return point;

@@ -30,7 +30,7 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
   const tokens = createTurnTokenWriter(store.db);
   let pending: Episode[] = [];
   let written = 0;
-  const commit = store.db.transaction((batch: readonly Episode[]) => {
+  const transaction = store.db.transaction((batch: readonly Episode[]) => {
     for (const episode of batch) {
       const key = [episode.run, episode.taskIndex, episode.budget.label, episode.sample] as const;
       // An earlier attempt that ended in a policy error is replaced by the new one.
@@ -84,7 +84,8 @@ export function createEpisodeWriter(store: Store, options: { readonly batchSize?
     if (pending.length === 0) return;
     const batch = pending;
     pending = [];
-    commit(batch);
+    // IMMEDIATE: take the write lock first, so a writer busy in another process is waited for (busy timeout).
+    transaction.immediate(batch);
   };
   return {
     write(episode) {
@@ -100,12 +101,21 @@ export function episodeKey(taskIndex: number, budgetLabel: string, sample: numbe
   return `${taskIndex}\u0000${budgetLabel}\u0000${sample}`;
 }
 
-/** Keys of the stored episodes of a run that need no re-run (policy errors excluded). */
-export function completedEpisodeKeys(store: Store, runId: string): Set<string> {
+/** Keys of the stored episodes of a run that need no re-run (policy errors excluded), optionally only those of
+ * tasks with index in [from, to) (a streamed plan reads them one chunk of tasks at a time). */
+export function completedEpisodeKeys(store: Store, runId: string, range: { readonly from: number; readonly to: number } = { from: 0, to: Number.MAX_SAFE_INTEGER }): Set<string> {
   const keys = new Set<string>();
-  const rows = store.db.prepare("SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND stop_reason != 'error'").raw().iterate(runId) as IterableIterator<[number, string, number]>;
+  const rows = store.db
+    .prepare("SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ? AND stop_reason != 'error'")
+    .raw()
+    .iterate(runId, range.from, range.to) as IterableIterator<[number, string, number]>;
   for (const [taskIndex, label, sample] of rows) keys.add(episodeKey(taskIndex, label, sample));
   return keys;
+}
+
+/** Number of stored episodes of a run that need no re-run (policy errors excluded). */
+export function completedEpisodeCount(store: Store, runId: string): number {
+  return store.db.prepare("SELECT COUNT(*) FROM episodes WHERE run_id = ? AND stop_reason != 'error'").pluck().get(runId) as number;
 }
 
 /** Successes and samples per (task, budget), policy errors excluded: the input of Pass@(K,T). */

@@ -1,5 +1,9 @@
 // Runs and their tasks in the store. A run records everything needed to resume it or recompute its tables:
-// its config (as JSON), seed, code version, and the exact task list (so generated tasks never need regenerating).
+// its config (as JSON), seed, code version, and the exact task list. A task file or dataset is stored whole when
+// the run starts; generated tasks are stored in chunks as the run reaches them (before their first episode), so a
+// run of a billion tasks never plans them all up front. Stored tasks are the source of truth: a resumed run reads
+// them back and never regenerates one.
+import { evalResumeCommand } from "../core/commands.js";
 import { DataError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import type { Store } from "./open.js";
@@ -44,16 +48,29 @@ export function runExists(store: Store, id: string): boolean {
   return store.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(id) !== undefined;
 }
 
-export function createRun(store: Store, record: RunRecord, tasks: readonly StoredTask[]): void {
+/** Store a new run with the tasks known at its start (all of a task file or dataset; none when tasks are generated
+ * as the run reaches them, see `storeTasks`). Refuses a name already taken. */
+export function createRun(store: Store, record: RunRecord, tasks: Iterable<StoredTask>): void {
   const insertRun = store.db.prepare("INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  const insertTask = store.db.prepare("INSERT INTO tasks (run_id, task_index, task_id, task, reference_budget) VALUES (?, ?, ?, ?, ?)");
-  store.db.transaction(() => {
-    if (runExists(store, record.id)) {
-      throw new DataError(`run "${record.id}" already exists in ${store.path}`, "pick another --run name, or continue it with --resume " + record.id);
-    }
-    insertRun.run(record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status);
-    for (const task of tasks) insertTask.run(record.id, task.index, task.id, JSON.stringify(task.task), task.referenceBudget);
-  })();
+  store.db
+    .transaction(() => {
+      if (runExists(store, record.id)) {
+        throw new DataError(`run "${record.id}" already exists in ${store.path}`, `pick another --run name, or continue it with: ${evalResumeCommand(record.id, store.path)}`);
+      }
+      insertRun.run(record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status);
+      insertTasks(store, record.id, tasks);
+    })
+    .immediate();
+}
+
+function insertTasks(store: Store, runId: string, tasks: Iterable<StoredTask>): void {
+  const insertTask = store.db.prepare("INSERT OR IGNORE INTO tasks (run_id, task_index, task_id, task, reference_budget) VALUES (?, ?, ?, ?, ?)");
+  for (const task of tasks) insertTask.run(runId, task.index, task.id, JSON.stringify(task.task), task.referenceBudget);
+}
+
+/** Add tasks to a run as it reaches them (generated tasks are stored in chunks, before their first episode). */
+export function storeTasks(store: Store, runId: string, tasks: Iterable<StoredTask>): void {
+  store.db.transaction(() => insertTasks(store, runId, tasks)).immediate();
 }
 
 export function getRun(store: Store, id: string): RunRecord {
@@ -97,12 +114,35 @@ export function setRunStatus(store: Store, id: string, status: RunStatus): void 
   store.db.prepare("UPDATE runs SET status = ? WHERE id = ?").run(status, id);
 }
 
+interface TaskRow {
+  task_index: number;
+  task_id: string;
+  task: string;
+  reference_budget: number;
+}
+
+function toStoredTask(row: TaskRow): StoredTask {
+  return { index: row.task_index, id: row.task_id, task: JSON.parse(row.task) as Json, referenceBudget: row.reference_budget };
+}
+
 export function loadTasks(store: Store, runId: string): StoredTask[] {
-  const rows = store.db.prepare("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? ORDER BY task_index").all(runId) as {
-    task_index: number;
-    task_id: string;
-    task: string;
-    reference_budget: number;
-  }[];
-  return rows.map((row) => ({ index: row.task_index, id: row.task_id, task: JSON.parse(row.task) as Json, referenceBudget: row.reference_budget }));
+  const rows = store.db.prepare("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? ORDER BY task_index").all(runId) as TaskRow[];
+  return rows.map(toStoredTask);
+}
+
+/** The stored tasks with index in [from, to), in order. */
+export function loadTaskRange(store: Store, runId: string, from: number, to: number): StoredTask[] {
+  const rows = store.db.prepare("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? AND task_index >= ? AND task_index < ? ORDER BY task_index").all(runId, from, to) as TaskRow[];
+  return rows.map(toStoredTask);
+}
+
+/** How many tasks a run has stored (they are stored in index order, so they are tasks 0 .. count-1). */
+export function storedTaskCount(store: Store, runId: string): number {
+  return store.db.prepare("SELECT COUNT(*) FROM tasks WHERE run_id = ?").pluck().get(runId) as number;
+}
+
+/** Reference budget of every stored task, by index (without reading the tasks themselves). */
+export function referenceBudgets(store: Store, runId: string): Map<number, number> {
+  const rows = store.db.prepare("SELECT task_index, reference_budget FROM tasks WHERE run_id = ?").raw().all(runId) as [number, number][];
+  return new Map(rows);
 }

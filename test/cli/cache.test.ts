@@ -68,7 +68,8 @@ describe("budgetrl eval --policy openai:MODEL", () => {
   it("stores the sampling options with the run but not the client options, and never the API key", async () => {
     const db = join(dir, "runs.db");
     const result = await cli(...evalArgs(db, "first", "--json"));
-    expect(result.stderr).toBe("");
+    // Only the start line on stderr.
+    expect(result.stderr).toMatch(/^run first: 6 episodes, stored in .* as they finish; Ctrl-C stops\n$/);
     expect(result.code).toBe(0);
     const config = (JSON.parse(result.stdout) as { config: Record<string, unknown> }).config;
     expect(config["policy"]).toBe("openai:fake");

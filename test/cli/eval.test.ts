@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { openStore } from "../../src/store/open.js";
-import { cli, spawnCli } from "./helpers.js";
+import { cli, spawnCli, textMatching } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-"));
 
@@ -93,20 +93,10 @@ describe("budgetrl eval", () => {
     expect((await cli(...args, "--db", whole)).code).toBe(0);
 
     const killed = join(dir, "killed.db");
-    const child = spawnCli([...args, "--db", killed]);
+    const child = spawnCli([...args.filter((arg) => arg !== "--no-progress"), "--db", killed]);
     const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
-    // Wait until some episodes are committed, then kill without warning.
-    let stored = 0;
-    for (let attempt = 0; attempt < 2000 && stored === 0; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      try {
-        const store = openStore(killed, { readonly: true });
-        stored = (store.db.prepare("SELECT COUNT(*) AS n FROM episodes").get() as { n: number }).n;
-        store.close();
-      } catch {
-        stored = 0;
-      }
-    }
+    // The progress bar's first line comes at 10% (400 episodes): by then batches of 64 episodes are committed.
+    await textMatching(child.stderr!, /eval \[##-+\] \d+\/4000/);
     child.kill("SIGKILL");
     expect(await exited).toBe("SIGKILL");
     const partial = openStore(killed, { readonly: true });

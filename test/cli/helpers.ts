@@ -1,5 +1,7 @@
-// Running the CLI in tests: in-process with captured output, or as a child process (for kill -9).
-import { spawn, type ChildProcess } from "node:child_process";
+// Running the CLI in tests: in-process with captured output, or as a child process (signals, kill -9, EPIPE,
+// another user), with helpers that synchronise on the child's output and exit, never on timers.
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
+import type { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { runCli } from "../../src/cli/run-cli.js";
 
@@ -19,6 +21,42 @@ export async function cli(...argv: string[]): Promise<Captured> {
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
 /** The CLI as a separate process (through tsx, from the sources). */
-export function spawnCli(argv: readonly string[]): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", `${root}src/cli/main.ts`, ...argv], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+export function spawnCli(argv: readonly string[], options: Pick<SpawnOptions, "uid" | "gid"> = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", "tsx", `${root}src/cli/main.ts`, ...argv], { cwd: root, stdio: ["ignore", "pipe", "pipe"], ...options });
+}
+
+/** Resolves with everything read so far once the text read from `stream` matches `pattern`. */
+export function textMatching(stream: Readable, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const onData = (chunk: Buffer): void => {
+      text += chunk.toString();
+      if (!pattern.test(text)) return;
+      stream.off("data", onData);
+      resolve(text);
+    };
+    stream.on("data", onData);
+    stream.once("end", () => reject(new Error(`stream ended without matching ${pattern}: ${text}`)));
+  });
+}
+
+/** All of a stream's text, once it ends. */
+export function allText(stream: Readable): Promise<string> {
+  return new Promise((resolve) => {
+    let text = "";
+    stream.on("data", (chunk: Buffer) => void (text += chunk.toString()));
+    stream.once("end", () => resolve(text));
+  });
+}
+
+/** The exit of a child: its code, or the signal that killed it. */
+export function exitOf(child: ChildProcess): Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }> {
+  return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+}
+
+/** Split a printed command line (as the CLI prints hints: words, or single-quoted words) into argv after `budgetrl`. */
+export function argvOf(command: string): string[] {
+  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((match) => (match[1] === undefined ? (match[2] as string) : match[1].replace(/'\\''/g, "'")));
+  if (words[0] !== "budgetrl") throw new Error(`not a budgetrl command: ${command}`);
+  return words.slice(1);
 }

@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { cli } from "./helpers.js";
+import { argvOf, cli, exitOf, spawnCli, textMatching } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-train-"));
 const model = ["--model", "layers=1", "--model", "dModel=32", "--model", "heads=2", "--model", "hiddenSize=64", "--model", "contextLength=96"];
@@ -39,4 +39,27 @@ describe("budgetrl sft / train", () => {
     expect((await cli("train")).stderr).toMatch(/--out: is required/);
     expect((await cli("sft", "--out", join(dir, "y"), "--steps", "-1")).stderr).toMatch(/--steps: Too small/);
   });
+
+  it("stops on Ctrl-C with a checkpoint of the steps done, exit 130, and the printed command finishes the run", async () => {
+    const base = join(dir, "stop-base");
+    expect((await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--tasks", "4", "--samples", "1", "--steps", "2", "--batch-size", "4", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress")).code).toBe(0);
+    const out = join(dir, "stopped-run");
+    const child = spawnCli(["train", "--env", "hanoi", "--env-opt", "disks=2", "--init", base, "--tasks-per-step", "2", "--group", "2", "--steps", "20", "--eval-every", "0", "--max-new-tokens", "6", "--out", out, "--no-progress"]);
+    const exit = exitOf(child);
+    const stderr = textMatching(child.stderr!, /continue with: .*\n/);
+    const stdout = textMatching(child.stdout!, /stopped after \d+ steps/);
+    await textMatching(child.stdout!, /step +1\/20 \|/);
+    const sent = performance.now();
+    child.kill("SIGINT");
+    expect((await exit).code).toBe(130);
+    expect(performance.now() - sent).toBeLessThan(1000);
+    const done = Number(/stopped after (\d+) steps/.exec(await stdout)?.[1]);
+    expect(done).toBeGreaterThanOrEqual(1);
+    expect(done).toBeLessThan(20);
+    const hint = /continue with: (budgetrl .*)\n/.exec(await stderr)?.[1] ?? "";
+    expect(hint).toBe(`budgetrl train --out ${out} --resume`);
+    const resumed = await cli(...argvOf(hint), "--no-progress");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("finished after 20 steps");
+  }, 120_000);
 });

@@ -31,4 +31,12 @@ describe("budget specs", () => {
     expect(() => parseBudgetList("25%,25%")).toThrow(/twice/);
     expect(() => parseBudgetMode("loud")).toThrow(/announced, remaining, hidden/);
   });
+
+  it("refuses budgets above 10,000 turns or 1000% of the reference, saying what the limit is", () => {
+    expect(parseBudgetSpec("10000")).toMatchObject({ kind: "turns", turns: 10_000 });
+    expect(parseBudgetSpec("1000%").label).toBe("1000%");
+    expect(() => parseBudgetSpec("10001")).toThrow(/a turn budget of 10001 is above the largest, 10000 turns/);
+    expect(() => parseBudgetSpec("99999999999999999999")).toThrow(/above the largest, 10000 turns/);
+    expect(() => parseBudgetSpec("1000.5%")).toThrow(/a budget of 1000.5% is above the largest, 1000% of the reference budget/);
+  });
 });

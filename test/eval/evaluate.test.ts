@@ -1,12 +1,14 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../../src/core/errors.js";
+import Database from "better-sqlite3";
+import { ConfigError, DataError } from "../../src/core/errors.js";
+import type { PolicyContext } from "../../src/core/policy.js";
 import { evaluate, type EvaluateOptions } from "../../src/eval/evaluate.js";
 import { exportRunJsonl } from "../../src/store/export.js";
 import { openStore } from "../../src/store/open.js";
-import { listRuns } from "../../src/store/runs.js";
+import { listRuns, storedTaskCount } from "../../src/store/runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-eval-"));
 let counter = 0;
@@ -93,5 +95,91 @@ describe("evaluate", () => {
     await expect(evaluate({ ...base, budgets: ["25%", "lots"] })).rejects.toThrow(/budgets: "lots" is not a budget/);
     await expect(evaluate({ ...base, policy: "genius" })).rejects.toThrow(/policy: unknown policy "genius"/);
     await expect(evaluate({ ...base, env: "chess" })).rejects.toThrow(/env: unknown env "chess"/);
+  });
+
+  it("turns a hung policy into error episodes that are not counted, and a resume retries exactly those", async () => {
+    const good = (_conversation: readonly unknown[], context: PolicyContext): string => {
+      const best = context.privileged.oracle().optimal[0] ?? "Up";
+      return context.privileged.toMessage(best).content;
+    };
+    const whole = freshDb();
+    await evaluate({ ...base, policy: good, db: whole });
+    // The first attempt at sample 1 of every task (at whichever budget comes first) never answers.
+    const hung = new Set<string>();
+    const flaky = (conversation: readonly unknown[], context: PolicyContext): string | Promise<string> => {
+      const key = `${context.taskId}/${context.sample}`;
+      if (context.sample === 1 && context.turn === 1 && !hung.has(key)) {
+        hung.add(key);
+        return new Promise<string>(() => undefined);
+      }
+      return good(conversation, context);
+    };
+    const db = freshDb();
+    const first = await evaluate({ ...base, policy: flaky, db, turnTimeout: 0.05, concurrency: 8 });
+    expect(first.errors).toBe(6);
+    expect(first.firstError).toMatch(/did not answer within the turn timeout of 0.05 s/);
+    expect(first).toMatchObject({ complete: false, interrupted: false, done: 72 - 6 });
+    const resumed = await evaluate({ env: "sokoban", policy: flaky, db, resume: true, turnTimeout: 0.05 });
+    expect(resumed).toMatchObject({ complete: true, errors: 0, done: 72 });
+    expect(await exported(db)).toBe(await exported(whole));
+  });
+
+  it("streams the tasks of a huge run: nothing planned up front, tasks stored as the run reaches them", async () => {
+    const db = freshDb();
+    const controller = new AbortController();
+    const result = await evaluate({ env: "sokoban", policy: "oracle", tasks: 1_000_000_000, samples: 2, bootstrap: 0, db, run: "huge", signal: controller.signal, onProgress: (done) => done >= 300 && controller.abort() });
+    expect(result).toMatchObject({ interrupted: true, complete: false, total: 2_000_000_000 });
+    const store = openStore(db, { readonly: true });
+    const stored = storedTaskCount(store, "huge");
+    store.close();
+    expect(stored).toBeGreaterThanOrEqual(150);
+    expect(stored).toBeLessThanOrEqual(150 + 64);
+  });
+
+  it("resumes a run stopped in the middle of its streamed tasks to exactly the episodes of an uninterrupted one", async () => {
+    const options = { ...base, tasks: 150, samples: 2, budgets: ["100%"], ks: [1] };
+    const whole = freshDb();
+    await evaluate({ ...options, db: whole });
+    const broken = freshDb();
+    const controller = new AbortController();
+    await evaluate({ ...options, db: broken, concurrency: 3, signal: controller.signal, onProgress: (done) => done >= 170 && controller.abort() });
+    const store = openStore(broken, { readonly: true });
+    expect(storedTaskCount(store, "fixed")).toBe(128);
+    store.close();
+    const resumed = await evaluate({ env: "sokoban", policy: "oracle", db: broken, resume: true });
+    expect(resumed.complete).toBe(true);
+    expect(await exported(broken)).toBe(await exported(whole));
+    expect(resumed.table).toEqual((await evaluate({ ...options, db: whole, resume: true })).table);
+  });
+
+  it("refuses to resume from a store that does not exist or has no runs, creating and writing nothing", async () => {
+    const missing = join(dir, "missing.db");
+    await expect(evaluate({ env: "sokoban", policy: "oracle", db: missing, resume: true })).rejects.toThrow(/nothing to resume: .*missing\.db does not exist/);
+    expect(existsSync(missing)).toBe(false);
+    const empty = freshDb();
+    openStore(empty).close();
+    const before = readFileSync(empty);
+    await expect(evaluate({ env: "sokoban", policy: "oracle", db: empty, resume: true })).rejects.toThrow(/nothing to resume: .* has no runs; start one with `budgetrl eval --db /);
+    expect(readFileSync(empty).equals(before)).toBe(true);
+  });
+
+  it("waits for a store another writer holds, then fails with a one-line error naming the store, writing nothing", async () => {
+    const db = freshDb();
+    openStore(db).close();
+    const other = new Database(db);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      const started = performance.now();
+      const attempt = evaluate({ ...base, db, busyTimeout: 0.2 });
+      await expect(attempt).rejects.toThrow(DataError);
+      await expect(evaluate({ ...base, db, busyTimeout: 0.2 })).rejects.toThrow(/^run store .* is locked by another program writing to it: .*use another --db$/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(400);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    const store = openStore(db, { readonly: true });
+    expect(listRuns(store)).toEqual([]);
+    store.close();
   });
 });

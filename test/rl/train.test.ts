@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync, truncateSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -50,4 +50,18 @@ describe("train", () => {
     await expect(train({ out: join(dir, "bad4"), config: { env: "chess" } })).rejects.toThrow(/env: unknown env/);
     await expect(train({ out: join(dir, "nothing"), config: {}, resume: true })).rejects.toThrow(/nothing to resume/);
   });
+
+  it("refuses a corrupt --init before making --out, so that the same command works once --init is fixed", async () => {
+    const base = join(dir, "small-base");
+    await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2 }, tasks: 4, samples: 1, modelConfig, steps: 2, batchSize: 4, warmupSteps: 0, maxNewTokens: 6 } });
+    const corrupt = join(dir, "corrupt-base");
+    cpSync(base, corrupt, { recursive: true });
+    truncateSync(join(corrupt, "model.safetensors"), 100);
+    const out = join(dir, "from-corrupt");
+    const config = { env: "hanoi", envOptions: { disks: 2 }, init: corrupt, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, maxNewTokens: 6 };
+    await expect(train({ out, config })).rejects.toThrow(/model\.safetensors/);
+    expect(existsSync(out)).toBe(false);
+    cpSync(base, corrupt, { recursive: true });
+    expect((await train({ out, config })).finished).toBe(true);
+  }, 120_000);
 });

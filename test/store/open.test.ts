@@ -1,68 +1,69 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { Episode } from "../../src/core/episode.js";
-import { createEpisodeWriter, readEpisodes } from "../../src/store/episodes.js";
-import { episodeToJsonLine } from "../../src/store/export.js";
-import { openStore } from "../../src/store/open.js";
-import { createRun } from "../../src/store/runs.js";
+import { DataError } from "../../src/core/errors.js";
+import { openStore, withStore } from "../../src/store/open.js";
+import { createRun, listRuns } from "../../src/store/runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-open-"));
-
-function episode(sample: number, valueBefore?: number): Episode {
-  const turn = { index: 1, segment: 0, observation: [], action: { role: "assistant" as const, content: "go" }, parsedAction: "go", invalid: false, reward: 1, terminated: true, truncated: false, progress: 1, stateKey: "k", optimal: true, remainingBefore: 1 };
-  return {
-    run: "r", env: "steps", taskId: "t0", taskIndex: 0, budget: { turns: 3, mode: "hidden", scope: "episode", label: "3" }, sample, seed: sample, preamble: [],
-    turns: [valueBefore === undefined ? turn : { ...turn, valueBefore }],
-    success: true, stopReason: "success", stopLimit: null, turnsUsed: 1, successTurn: 1, return: 1, initialProgress: 0.5,
-  };
-}
-
-const columns = (path: string): string[] => {
-  const store = openStore(path, { readonly: true });
-  const names = (store.db.prepare("PRAGMA table_info(turns)").all() as { name: string }[]).map((column) => column.name);
-  store.close();
-  return names;
-};
+let counter = 0;
+const fresh = (): string => join(dir, `store-${counter++}.db`);
 
 describe("openStore", () => {
-  it("stores the value-before annotation, reads it back, and exports it", () => {
-    const path = join(dir, "new.db");
-    const store = openStore(path);
-    createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3 }]);
-    const writer = createEpisodeWriter(store);
-    writer.write(episode(0, 0.25));
-    writer.write(episode(1));
-    writer.flush();
-    const [annotated, plain] = [...readEpisodes(store, "r", "steps", new Map([[0, "t0"]]))];
-    expect(annotated!.turns[0]!.valueBefore).toBe(0.25);
-    expect(plain!.turns[0]!.valueBefore).toBeUndefined();
-    expect(episodeToJsonLine(annotated!)).toContain('"remainingBefore":1,"valueBefore":0.25');
-    store.close();
+  it("makes a new store with all its tables at once, and opens it again in every mode", () => {
+    const path = fresh();
+    openStore(path).close();
+    const raw = new Database(path, { readonly: true });
+    const tables = raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all();
+    raw.close();
+    expect(tables).toEqual(["episodes", "meta", "runs", "tasks", "train_steps", "turn_tokens", "turns"]);
+    for (const mode of ["read", "write", "create"] as const) openStore(path, { mode }).close();
+    // An empty file (touch) becomes a store too.
+    const touched = fresh();
+    writeFileSync(touched, "");
+    openStore(touched).close();
+    expect(listRuns(openStore(touched, { mode: "read" }))).toEqual([]);
   });
 
-  it("reads stores made before the value_before column, and adds the column when opened for writing", () => {
-    const path = join(dir, "old.db");
-    const store = openStore(path);
-    createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3 }]);
-    const writer = createEpisodeWriter(store);
-    writer.write(episode(0, 0.25));
-    writer.flush();
-    store.db.exec("ALTER TABLE turns DROP COLUMN value_before");
+  it("refuses an SQLite file of another program without adding a table to it", () => {
+    const path = fresh();
+    const other = new Database(path);
+    other.exec("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL); INSERT INTO invoices VALUES (1, 9.5);");
+    other.close();
+    const before = readFileSync(path);
+    for (const mode of ["create", "write", "read"] as const) {
+      expect(() => openStore(path, { mode })).toThrow(/is an SQLite file of another program \(tables: invoices\), not a budgetrl run store; budgetrl will not add its tables to it: use another --db/);
+    }
+    expect(readFileSync(path).equals(before)).toBe(true);
+  });
+
+  it("refuses a file that is not SQLite, or a damaged store, leaving it as it was", async () => {
+    const text = fresh();
+    writeFileSync(text, "not a database at all, just text ".repeat(50));
+    const before = readFileSync(text);
+    expect(() => openStore(text)).toThrow(DataError);
+    expect(() => openStore(text)).toThrow(/is not an SQLite run store \(file is not a database\): check the --db path/);
+    expect(readFileSync(text).equals(before)).toBe(true);
+
+    const damaged = fresh();
+    const store = openStore(damaged);
+    createRun(store, { id: "r", createdAt: "2026", env: "e", policy: "p", seed: 1, config: {}, codeVersion: "t", status: "running" }, Array.from({ length: 2000 }, (_, index) => ({ index, id: `t${index}`, task: { padding: "x".repeat(200) }, referenceBudget: 1 })));
     store.close();
-    expect(columns(path)).not.toContain("value_before");
-    const old = openStore(path, { readonly: true });
-    const [read] = [...readEpisodes(old, "r", "steps", new Map([[0, "t0"]]))];
-    expect(read!.turns[0]).toMatchObject({ optimal: true, remainingBefore: 1 });
-    expect(read!.turns[0]!.valueBefore).toBeUndefined();
-    old.close();
-    const reopened = openStore(path);
-    expect(columns(path)).toContain("value_before");
-    const again = createEpisodeWriter(reopened);
-    again.write(episode(1, 0.5));
-    again.flush();
-    expect([...readEpisodes(reopened, "r", "steps", new Map([[0, "t0"]]))].map((e) => e.turns[0]!.valueBefore)).toEqual([undefined, 0.5]);
-    reopened.close();
+    const bytes = readFileSync(damaged);
+    bytes.fill(0x55, 4096 * 3, 4096 * 6);
+    writeFileSync(damaged, bytes);
+    await expect(withStore(damaged, { mode: "read" }, (opened) => opened.db.prepare("SELECT COUNT(*) FROM tasks WHERE task LIKE '%y%'").get())).rejects.toThrow(
+      /^run store .* is damaged \(database disk image is malformed\): restore it from a copy, or use another --db$/,
+    );
+  });
+
+  it("never creates a store in read or write mode, and names a missing folder", () => {
+    const missing = fresh();
+    expect(() => openStore(missing, { mode: "read" })).toThrow(/run store .* does not exist/);
+    expect(() => openStore(missing, { mode: "write" })).toThrow(/run store .* does not exist/);
+    expect(existsSync(missing)).toBe(false);
+    expect(() => openStore(join(dir, "no-such-folder", "x.db"))).toThrow(/cannot create run store .*: the folder .*no-such-folder does not exist/);
   });
 });

@@ -1,0 +1,167 @@
+// Playing a prepared run: its tasks streamed in chunks (task-stream.ts), the episodes not yet stored, written as
+// they finish; progress after every episode; the Pass@(K,T) table computed when first read.
+//   per chunk of tasks: make/store or read back the tasks -> completed keys of the chunk -> rollouts of the rest
+// Memory stays bounded by a chunk whatever `--tasks` is (plus the episodes kept in memory without a store).
+// A stop signal ends the run at once: episodes in flight are abandoned (recomputed identically on resume), those
+// finished are committed, and the run stays "running" so that `--resume` continues it.
+import type { AnyEnv } from "../core/env.js";
+import type { Episode } from "../core/episode.js";
+import type { Policy } from "../core/policy.js";
+import { plannedCount, runEpisodes } from "../agent/run-episodes.js";
+import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
+import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
+import { completedEpisodeCount, completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
+import { openStore, type Store } from "../store/open.js";
+import { setRunStatus } from "../store/runs.js";
+import { budgetsToRun, type EvalConfig } from "./config.js";
+import type { EvalRunOptions } from "./run-options.js";
+import { storedRunOutcomes, tableFor, type RunOutcomes } from "./table.js";
+import { streamTasks, taskChunkSize } from "./task-stream.js";
+
+/** A run ready to play: its config, env, policy, and where its tasks come from. */
+export interface PreparedRun {
+  readonly run: string;
+  readonly config: Readonly<EvalConfig>;
+  readonly env: AnyEnv;
+  readonly policy: Policy;
+  readonly taskCount: number;
+  /** Tasks below this index are read from the store (resume; 0 for a new run). */
+  readonly storedTasks: number;
+  /** Makes task `index` when it is not read from the store. */
+  readonly makeTask?: (index: number) => unknown;
+  /** Store the made tasks as the run reaches them (generated tasks; a list is stored whole at the start). */
+  readonly persistTasks: boolean;
+}
+
+export interface ExecuteOptions {
+  readonly runOptions: Readonly<EvalRunOptions>;
+  readonly signal?: AbortSignal;
+  readonly keepEpisodes?: boolean;
+  readonly onStart?: (start: RunStart) => void;
+  readonly onProgress?: (done: number, total: number, initial: number) => void;
+}
+
+/** What a run is about to do: its name, its episodes, and how many were already stored (resume). */
+export interface RunStart {
+  readonly run: string;
+  readonly total: number;
+  readonly initial: number;
+}
+
+export interface ExecutedRun {
+  readonly episodes: readonly Episode[];
+  readonly errors: number;
+  /** The error text of the first episode that ended in a policy error. */
+  readonly firstError?: string;
+  /** Episodes ended by the model's context length (counted as failures). */
+  readonly contextLength: number;
+  readonly total: number;
+  readonly done: number;
+  readonly complete: boolean;
+  readonly interrupted: boolean;
+  /** The Pass@(K,T) table, computed on first call (reads the store again when the run has one). */
+  readonly table: () => PassAtKTTable;
+}
+
+const FLUSH_EVERY_MS = 1000;
+
+/** Where finished episodes go: the store (committed in batches, at least every second), the kept list, the counts
+ * and the progress callback. */
+function episodeSink(store: Store | undefined, keep: boolean, total: number, initial: number, onProgress: ExecuteOptions["onProgress"]) {
+  const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
+  const state = { episodes: [] as Episode[], done: initial, errors: 0, contextLength: 0, firstError: undefined as string | undefined };
+  let lastFlush = performance.now();
+  const onEpisode = (episode: Episode): void => {
+    writer?.write(episode);
+    if (writer !== undefined && performance.now() - lastFlush > FLUSH_EVERY_MS) {
+      writer.flush();
+      lastFlush = performance.now();
+    }
+    if (keep) state.episodes.push(episode);
+    if (episode.stopReason === "error") {
+      state.errors++;
+      state.firstError ??= episode.error;
+    } else state.done++;
+    if (episode.stopReason === "context_length") state.contextLength++;
+    onProgress?.(state.done, total, initial);
+  };
+  return { state, onEpisode, flush: () => writer?.flush() };
+}
+
+/** The run's tasks, streamed; `completed()` holds the stored episode keys of the chunk being planned. */
+function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesPerTask: number) {
+  let completed = new Set<string>();
+  const tasks = streamTasks({
+    env: prepared.env,
+    count: prepared.taskCount,
+    scope: prepared.config.budgetScope,
+    ...(store === undefined ? {} : { store: { store, run: prepared.run, readBelow: prepared.storedTasks } }),
+    ...(prepared.makeTask === undefined ? {} : { make: prepared.makeTask }),
+    persist: prepared.persistTasks,
+    chunkSize: taskChunkSize(episodesPerTask),
+    onChunk: (from, to) => {
+      if (store !== undefined) completed = completedEpisodeKeys(store, prepared.run, { from, to });
+    },
+  });
+  return { tasks, completed: () => completed };
+}
+
+export async function executeRun(prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions): Promise<ExecutedRun> {
+  const { run, config, env } = prepared;
+  const budgets = budgetsToRun(config);
+  const total = plannedCount({ taskCount: prepared.taskCount, budgets, samples: config.samples });
+  const initial = store === undefined ? 0 : completedEpisodeCount(store, run);
+  const referenceBudgets = new Map<number, number>();
+  const { tasks, completed } = plannedTasks(prepared, store, budgets.length * config.samples);
+  const sink = episodeSink(store, options.keepEpisodes ?? store === undefined, total, initial, options.onProgress);
+  options.onStart?.({ run, total, initial });
+  options.onProgress?.(initial, total, initial);
+  try {
+    await runEpisodes(env, prepared.policy, {
+      run,
+      seed: config.seed,
+      tasks: store === undefined ? recordingReferences(tasks, env, config, referenceBudgets) : tasks,
+      budgets,
+      mode: config.budgetMode,
+      scope: config.budgetScope,
+      samples: config.samples,
+      concurrency: options.runOptions.concurrency,
+      turnTimeout: options.runOptions.turnTimeout,
+      rollout: { annotate: config.annotate, intervention: config.intervention, keepTokens: true },
+      skip: (key) => completed().has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
+      onEpisode: sink.onEpisode,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  } finally {
+    sink.flush();
+  }
+  const { episodes, done, errors, contextLength, firstError } = sink.state;
+  const complete = done === total;
+  if (store !== undefined && complete) setRunStatus(store, run, "complete");
+  const outcomes = (): RunOutcomes => (store === undefined ? memoryOutcomes(episodes, referenceBudgets) : storedOutcomes(store.path, run, config));
+  let table: PassAtKTTable | undefined;
+  return { episodes, errors, ...(firstError === undefined ? {} : { firstError }), contextLength, total, done, complete, interrupted: !complete && options.signal?.aborted === true, table: () => (table ??= tableFor(config, outcomes())) };
+}
+
+/** Tasks passed through unchanged, recording each one's reference budget (tables of runs without a store). */
+function* recordingReferences(tasks: Iterable<unknown>, env: AnyEnv, config: Readonly<EvalConfig>, into: Map<number, number>): Generator<unknown> {
+  let index = 0;
+  for (const task of tasks) {
+    into.set(index++, env.referenceBudget(task, config.budgetScope));
+    yield task;
+  }
+}
+
+function memoryOutcomes(episodes: readonly Episode[], referenceBudgets: ReadonlyMap<number, number>): RunOutcomes {
+  return { counts: countOutcomes(episodes), firstSuccesses: firstSuccessesOf(episodes), referenceBudgets };
+}
+
+/** A stored run's outcomes, read through a fresh read-only connection (the table may be read after the run ends). */
+function storedOutcomes(path: string, run: string, config: Readonly<EvalConfig>): RunOutcomes {
+  const store = openStore(path, { mode: "read" });
+  try {
+    return storedRunOutcomes(store, run, config);
+  } finally {
+    store.close();
+  }
+}

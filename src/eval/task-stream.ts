@@ -1,0 +1,66 @@
+// A run's tasks as a stream, in index order and in chunks, so that no run plans all its tasks up front:
+//   tasks [0, readBelow)        read back from the store (a resumed run: stored tasks are the source of truth)
+//   tasks [readBelow, count)    made on demand (generated from the seed, or taken from a list in memory) and, with
+//                               `persist`, stored one chunk at a time before any of them is yielded, so an episode
+//                               is never committed for a task the store does not hold.
+// `onChunk(from, to)` runs before the first task of each chunk is yielded (evaluate reads the chunk's completed
+// episode keys there). Chunks are small (at most 64 tasks, fewer when each task has many episodes) so that making
+// one never holds the event loop for long.
+import type { BudgetScope } from "../core/budget.js";
+import type { AnyEnv } from "../core/env.js";
+import { DataError } from "../core/errors.js";
+import type { Store } from "../store/open.js";
+import { loadTaskRange, storeTasks, type StoredTask } from "../store/runs.js";
+
+export interface TaskStreamOptions {
+  readonly env: AnyEnv;
+  /** Tasks in the run. */
+  readonly count: number;
+  readonly scope: BudgetScope;
+  /** Store and run of the tasks; tasks below `readBelow` are read from it. */
+  readonly store?: { readonly store: Store; readonly run: string; readonly readBelow: number };
+  /** Makes task `index` (for index >= readBelow). */
+  readonly make?: (index: number) => unknown;
+  /** Store made tasks (chunk by chunk, before they are yielded). */
+  readonly persist?: boolean;
+  /** Tasks per chunk. */
+  readonly chunkSize: number;
+  readonly onChunk?: (from: number, to: number) => void;
+}
+
+/** Tasks per chunk: at most 64, and at most about 4096 episodes' worth. */
+export function taskChunkSize(episodesPerTask: number): number {
+  return Math.max(1, Math.min(64, Math.floor(4096 / Math.max(1, episodesPerTask))));
+}
+
+function storedChunk(options: TaskStreamOptions, from: number, to: number): unknown[] {
+  const where = options.store;
+  if (where === undefined || from >= to) return [];
+  const stored = loadTaskRange(where.store, where.run, from, to);
+  if (stored.length !== to - from) throw new DataError(`run "${where.run}" in ${where.store.path} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`);
+  return stored.map((task) => options.env.decodeTask(task.task));
+}
+
+function madeChunk(options: TaskStreamOptions, from: number, to: number): unknown[] {
+  if (from >= to) return [];
+  const make = options.make;
+  if (make === undefined) throw new DataError(`tasks ${from}..${to - 1} of the run are neither stored nor can be made`);
+  const tasks = Array.from({ length: to - from }, (_, offset) => make(from + offset));
+  const where = options.store;
+  if (options.persist === true && where !== undefined) {
+    const rows: StoredTask[] = tasks.map((task, offset) => ({ index: from + offset, id: options.env.taskId(task), task: options.env.encodeTask(task), referenceBudget: options.env.referenceBudget(task, options.scope) }));
+    storeTasks(where.store, where.run, rows);
+  }
+  return tasks;
+}
+
+export function* streamTasks(options: TaskStreamOptions): Generator<unknown> {
+  const readBelow = options.store?.readBelow ?? 0;
+  for (let from = 0; from < options.count; from += options.chunkSize) {
+    const to = Math.min(options.count, from + options.chunkSize);
+    const split = Math.max(from, Math.min(to, readBelow));
+    const chunk = [...storedChunk(options, from, split), ...madeChunk(options, split, to)];
+    options.onChunk?.(from, to);
+    yield* chunk;
+  }
+}

@@ -1,0 +1,111 @@
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/open.js";
+import { listRuns } from "../../src/store/runs.js";
+import { allText, cli, exitOf, spawnCli, type Captured } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "budgetrl-faults-"));
+let counter = 0;
+const fresh = (): string => join(dir, `store-${counter++}.db`);
+const small = ["--tasks", "3", "--samples", "2", "--no-progress", "--bootstrap", "0"];
+
+/** Exit 2, nothing on stdout, and exactly one line on stderr that matches. */
+function expectRefused(result: Captured, pattern: RegExp): void {
+  expect(result.code, result.stderr).toBe(2);
+  expect(result.stdout).toBe("");
+  expect(result.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+  expect(result.stderr).toMatch(pattern);
+}
+
+describe("store faults are one-line errors with the fix, exit 2, nothing written", () => {
+  it("refuses a SQLite file of another program, in every command, adding nothing to it", async () => {
+    const foreign = fresh();
+    const other = new Database(foreign);
+    other.exec("CREATE TABLE contacts (name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '555');");
+    other.close();
+    const before = readFileSync(foreign);
+    const refusal = /is an SQLite file of another program \(tables: contacts\), not a budgetrl run store; budgetrl will not add its tables to it: use another --db/;
+    expectRefused(await cli("eval", "--db", foreign, ...small), refusal);
+    expectRefused(await cli("eval", "--db", foreign, "--resume"), refusal);
+    expectRefused(await cli("runs", "--db", foreign), refusal);
+    expectRefused(await cli("show", "r", "--db", foreign), refusal);
+    expectRefused(await cli("export", "r", "--db", foreign), refusal);
+    expect(readFileSync(foreign).equals(before)).toBe(true);
+  });
+
+  it("refuses a file that is not a database", async () => {
+    const text = fresh();
+    writeFileSync(text, "these are my notes, not a database\n".repeat(100));
+    const before = readFileSync(text);
+    for (const args of [["eval", ...small], ["eval", "--resume"], ["runs"], ["show"]]) {
+      expectRefused(await cli(...args, "--db", text), /is not an SQLite run store \(file is not a database\): check the --db path, or use another --db/);
+    }
+    expect(readFileSync(text).equals(before)).toBe(true);
+  });
+
+  it("refuses --resume on a missing or empty store, and a store path that cannot be one, creating nothing", async () => {
+    const missing = fresh();
+    expectRefused(await cli("eval", "--resume", "--db", missing), /nothing to resume: .* does not exist; check --db, or start a run with `budgetrl eval --db /);
+    expect(existsSync(missing)).toBe(false);
+    const empty = fresh();
+    openStore(empty).close();
+    const before = readFileSync(empty);
+    expectRefused(await cli("eval", "--resume", "--db", empty), /nothing to resume: .* has no runs; start one with `budgetrl eval --db /);
+    expect(readFileSync(empty).equals(before)).toBe(true);
+    expectRefused(await cli("eval", "--db", join(dir, "no-folder", "x.db"), ...small), /cannot create run store .*: the folder .*no-folder does not exist; create it or use another --db/);
+    expectRefused(await cli("eval", "--db", dir, ...small), /is a folder, not a run store: give a file name, e.g. --db .*\/runs\.db/);
+  });
+
+  it("waits for a store another program is writing, then gives up with a one-line error", async () => {
+    const db = fresh();
+    openStore(db).close();
+    const other = new Database(db);
+    other.exec("BEGIN IMMEDIATE");
+    try {
+      expectRefused(await cli("eval", "--db", db, "--busy-timeout", "0.2", ...small), /run store .* is locked by another program writing to it: wait for it to finish or close it/);
+    } finally {
+      other.exec("ROLLBACK");
+      other.close();
+    }
+    expect(listRuns(openStore(db, { readonly: true }))).toEqual([]);
+  });
+
+  it("refuses a read-only store before writing anything", async () => {
+    const roDir = mkdtempSync(join(tmpdir(), "budgetrl-ro-"));
+    chmodSync(roDir, 0o755);
+    const db = join(roDir, "runs.db");
+    expect((await cli("eval", "--db", db, "--run", "r", ...small)).code).toBe(0);
+    chmodSync(db, 0o444);
+    const before = readFileSync(db);
+    const args = ["eval", "--db", db, "--run", "r2", ...small];
+    let result: Captured;
+    if (process.getuid?.() === 0) {
+      // root writes to any file: run the command as an unprivileged user, for whom the file is read-only.
+      const child = spawnCli(args, { uid: 65534, gid: 65534 });
+      const [stdout, stderr, { code }] = await Promise.all([allText(child.stdout!), allText(child.stderr!), exitOf(child)]);
+      result = { code: code ?? -1, stdout, stderr };
+    } else {
+      result = await cli(...args);
+    }
+    expectRefused(result, /run store .*runs\.db is read-only: make the file and its folder writable, or use another --db/);
+    expect(readFileSync(db).equals(before)).toBe(true);
+    // Reading it is fine.
+    expect((await cli("show", "r", "--db", db)).code).toBe(0);
+  }, 60_000);
+
+  it("lets several evals write different runs into one store at once (they wait for each other)", async () => {
+    const db = fresh();
+    const runs = ["a", "b", "c"].map((run) => spawnCli(["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "30", "--samples", "20", "--run", run, "--db", db, "--no-progress", "--bootstrap", "0"]));
+    const results = await Promise.all(runs.map(async (child) => ({ stderr: await allText(child.stderr!), ...(await exitOf(child)) })));
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    const stored = listRuns(openStore(db, { readonly: true }));
+    expect(stored.map((run) => [run.id, run.status, run.episodes]).sort()).toEqual([
+      ["a", "complete", 600],
+      ["b", "complete", 600],
+      ["c", "complete", 600],
+    ]);
+  }, 120_000);
+});

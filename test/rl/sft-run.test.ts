@@ -1,0 +1,58 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, StoppedError } from "../../src/core/errors.js";
+import { evaluate } from "../../src/eval/evaluate.js";
+import { runSft } from "../../src/rl/sft-run.js";
+
+const dir = mkdtempSync(join(tmpdir(), "budgetrl-sft-"));
+const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
+const config = { env: "hanoi", envOptions: { disks: 2 }, tasks: 30, samples: 2, modelConfig, steps: 12, batchSize: 8, warmupSteps: 2, maxNewTokens: 6 };
+
+describe("runSft", () => {
+  it("keeps the demonstrations of a stopped run, refuses a plain re-run, and resumes to the checkpoint of an uninterrupted one", async () => {
+    const whole = join(dir, "whole");
+    await runSft({ out: whole, config });
+
+    const out = join(dir, "stopped");
+    const controller = new AbortController();
+    const stopped = runSft({ out, config, signal: controller.signal, onDemos: (done) => done >= 20 && controller.abort() });
+    await expect(stopped).rejects.toBeInstanceOf(StoppedError);
+    await expect(stopped).rejects.toThrow(new RegExp(`stopped after \\d+/60 demonstrations \\(kept in .*demos\\.db\\); continue with: budgetrl sft --out ${out} --resume`));
+    expect(existsSync(join(out, "budgetrl.json"))).toBe(false);
+
+    await expect(runSft({ out, config })).rejects.toThrow(new RegExp(`out: .* holds an unfinished sft\\nHINT: continue it with: budgetrl sft --out ${out} --resume, or pick another --out`));
+    let resumedFrom = -1;
+    const resumed = await runSft({ out, config: {}, resume: true, onDemos: (done) => void (resumedFrom < 0 && (resumedFrom = done)) });
+    expect(resumedFrom).toBeGreaterThanOrEqual(20);
+    expect(resumed.config.tasks).toBe(30);
+    // The manifest holds the SHA-256 of every checkpoint file: equal manifests, equal weights.
+    expect(readFileSync(join(out, "budgetrl.json"), "utf8")).toBe(readFileSync(join(whole, "budgetrl.json"), "utf8"));
+  }, 120_000);
+
+  it("refuses a bad start before making the output folder", async () => {
+    const out = join(dir, "bad");
+    await expect(runSft({ out, config: { ...config, policy: "wizard" } })).rejects.toThrow(/policy: unknown policy "wizard"/);
+    await expect(runSft({ out, config: { ...config, envOptions: { disks: 0 } } })).rejects.toThrow(ConfigError);
+    expect(existsSync(out)).toBe(false);
+    await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(/nothing to resume in .*bad \(no sft\.json\)/);
+  });
+
+  it("says so before training on the demonstrations of an incomplete run", async () => {
+    const db = join(dir, "partial.db");
+    const controller = new AbortController();
+    await evaluate({ env: "hanoi", envOptions: { disks: 2 }, policy: "noisy-oracle:0.3", tasks: 30, samples: 2, bootstrap: 0, db, run: "partial", signal: controller.signal, onProgress: (done) => done >= 25 && controller.abort() });
+    const notices: string[] = [];
+    const result = await runSft({ out: join(dir, "from-partial"), db, config: { ...config, fromRun: "partial" }, onNotice: (text) => void notices.push(text) });
+    expect(notices).toEqual([expect.stringMatching(/^run partial in .*partial\.db is not complete: training on the \d+ demonstrations it holds$/)]);
+    expect(result.demoRun).toBe("partial");
+  }, 120_000);
+
+  it("never continues demonstrations that were made with other settings", async () => {
+    const out = join(dir, "other-settings");
+    mkdirSync(out, { recursive: true });
+    await evaluate({ env: "hanoi", envOptions: { disks: 2 }, policy: "noisy-oracle:0.3", tasks: 5, samples: 2, budgets: ["100%"], bootstrap: 0, db: join(out, "demos.db"), run: "demonstrations" });
+    await expect(runSft({ out, config })).rejects.toThrow(/demos\.db holds demonstrations made with other settings than this sft/);
+  });
+});
