@@ -31,6 +31,10 @@ export const evalConfigSchema = z.object({
   seed: z.number().int().min(0).default(1).describe("run seed: tasks, samples and bootstrap derive from it"),
   bootstrap: z.number().int().min(0).max(100_000).default(1000).describe("bootstrap resamples for confidence intervals (0: none)"),
   annotate: z.boolean().default(true).describe("record the oracle's view of every state (step-quality analyses need it)"),
+  exclude: z
+    .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
+    .optional()
+    .describe("a held-out set to leave out, by content: the tasks generated from this seed and count (training and demonstration runs)"),
   intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); perturb:J (a random non-optimal action at turn J, then the policy again)"),
 });
 

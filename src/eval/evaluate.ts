@@ -22,7 +22,7 @@ import { createRun, getRun, latestRunId, runExists, storedTaskCount } from "../s
 import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
 import { executeRun, type PreparedRun, type RunStart } from "./execute-run.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
-import { taskSource, tasksAreListed, taskSeed, type TaskSource } from "./tasks.js";
+import { taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
 import { codeVersion } from "./code-version.js";
 
 /** What `evaluate` takes: the config fields (all optional but env and policy; defaults as in evalConfigSchema) and
@@ -172,7 +172,9 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   const policy = fromSpec ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
   const stored = storedTaskCount(store, run);
   if (tasksAreListed(env, config)) return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
-  return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, makeTask: (index) => env.generate(taskSeed(config.seed, index)), persistTasks: true };
+  const source = taskSource(env, config);
+  const makeTask = source.kind === "generated" ? source.make : (index: number): unknown => source.tasks[index];
+  return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, makeTask, persistTasks: true };
 }
 
 function openForResume(db: string, runOptions: Readonly<EvalRunOptions>): Store {
