@@ -93,6 +93,15 @@ function turnRecord(turn: number, pending: readonly Message[], act: Act, result:
 }
 
 export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions = {}): Promise<Episode> {
+  const episode = {}; // this episode's identity for the policy (context.episode), released when it ends
+  try {
+    return await playEpisode(env, policy, spec, options, episode);
+  } finally {
+    policy.endEpisode?.(episode);
+  }
+}
+
+async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions, episode: object): Promise<Episode> {
   const { budget } = spec;
   const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
@@ -114,7 +123,7 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
   while (stop.stopReason === undefined) {
     if (options.signal?.aborted === true) throw new Error("rollout aborted");
     const turn = turns.length + 1;
-    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, episode, ...(options.signal === undefined ? {} : { signal: options.signal }) };
     const before: OracleAnswer | undefined = annotate ? env.oracle(now.state) : undefined;
     let act: Act;
     try {

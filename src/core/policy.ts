@@ -29,6 +29,8 @@ export interface PolicyContext {
   /** Env access for scripted policies only. */
   readonly privileged: PrivilegedView;
   readonly signal?: AbortSignal;
+  /** The same object on every turn of one episode, another one in every other episode: a key for per-episode state. */
+  readonly episode?: object;
 }
 
 export interface Act {
@@ -41,6 +43,8 @@ export interface Act {
 export interface Policy {
   readonly name: string;
   act(conversation: readonly Message[], context: PolicyContext): Promise<Act>;
+  /** Called once when an episode ends, however it ends, with its `context.episode`: free per-episode state. */
+  endEpisode?(episode: object): void;
 }
 
 /** Any async function from conversation to reply, as a policy: how users evaluate their own agents. */

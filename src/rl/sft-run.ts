@@ -61,7 +61,7 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   }
   const episodes = readDemonstrations(db, demoRun);
   const model = await createModel({ config: config.modelConfig, seed: config.seed, ...(options.threads === undefined ? {} : { threads: options.threads }) });
-  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens } });
+  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, history: config.history } });
   try {
     const sequences = demonstrationSequences(episodes, backend.policy());
     let finalLoss = NaN;
