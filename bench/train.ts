@@ -1,9 +1,11 @@
 // RL training throughput on the reference model (vocab 260, 4 layers, d_model 128) with 16 tasks x 8 samples
 // per step on sokoban, for several paths in the same run: each path is a context rule (history) and a
 // context length. Per path: a short SFT warm start under that rule (so that replies are mostly valid and
-// groups carry gradients), then timed GRPO steps on the same seeded tasks and budgets. Prints RL steps per
-// minute, tokens per second (sampled + trained) and processed tokens per second (everything the model ran),
-// and each path's steps/min as a ratio to the first path's.
+// groups carry gradients), then GRPO steps on the same seeded tasks and budgets. The paths take turns step by
+// step (each step resumes its path's run from the checkpoint of the step before; loading and saving are not
+// timed), so that a load change on a shared machine hits them alike. Prints per path RL steps per minute,
+// tokens per second (sampled + trained), processed tokens per second (everything the model ran) and CPU
+// seconds per step (all threads), and the ratio of each path's steps/min and CPU time to the first path's.
 //   window:256    the old path: every turn re-renders and re-prefills the newest messages that fit, and is
 //                 trained as its own sequence
 //   segments:N    the KV cache of an episode is kept across turns (each turn prefills its new tokens) and each
@@ -34,52 +36,64 @@ function parsePath(text: string): Path {
 
 interface Measured {
   readonly path: Path;
-  readonly stepsPerMinute: number;
-  readonly tokensPerSecond: number;
-  readonly processedPerSecond: number;
+  readonly steps: StepMetrics[];
+  /** CPU seconds (user + system, every thread) of each step. */
+  readonly cpu: number[];
 }
 
-async function measure(path: Path, dir: string): Promise<Measured> {
-  const label = `${path.history}:${path.contextLength}`;
-  let started = performance.now();
+function label(path: Path): string {
+  return `${path.history}:${path.contextLength}`;
+}
+
+async function warmStart(path: Path, dir: string): Promise<void> {
+  const started = performance.now();
   await runSft({
     out: join(dir, "base"),
     config: { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 200, samples: 2, steps: Number(values["sft-steps"]), batchSize: 32, maxNewTokens: 16, modelConfig: { contextLength: path.contextLength }, history: path.history },
   });
-  console.log(`${label}: SFT warm start, ${values["sft-steps"]} steps in ${((performance.now() - started) / 1000).toFixed(1)} s (demonstrations included)`);
-  const steps: StepMetrics[] = [];
-  started = performance.now();
-  await train({
-    out: join(dir, "rl"),
-    config: {
-      env: "sokoban", init: join(dir, "base"), algo: "grpo", budget: "budgetmix:25%,50%,75%,100%", tasksPerStep: 16, group: 8, steps: Number(values.steps), learningRate: 1e-4,
-      evalEvery: 0, checkpointEvery: 1000, maxNewTokens: 16, history: path.history,
-    },
-    onStep: (metrics) => steps.push(metrics),
-  });
-  for (const metrics of steps) {
-    console.log(`  step ${metrics.step}: ${metrics.seconds.toFixed(1)} s, ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/16`);
-  }
-  const seconds = steps.reduce((sum, metrics) => sum + metrics.seconds, 0);
-  const tokens = steps.reduce((sum, metrics) => sum + metrics.tokens, 0);
-  const processed = steps.reduce((sum, metrics) => sum + metrics.processedTokens, 0);
-  return { path, stepsPerMinute: (steps.length / seconds) * 60, tokensPerSecond: tokens / seconds, processedPerSecond: processed / seconds };
+  console.log(`${label(path)}: SFT warm start, ${values["sft-steps"]} steps in ${((performance.now() - started) / 1000).toFixed(1)} s (demonstrations included)`);
 }
 
-const results: Measured[] = [];
-for (const path of values.paths.split(",").map(parsePath)) {
-  const dir = mkdtempSync(join(tmpdir(), "budgetrl-bench-train-"));
-  try {
-    results.push(await measure(path, dir));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+/** Runs step `step` of the path's RL run (resuming it after the first). */
+async function rlStep(measured: Measured, dir: string, step: number): Promise<void> {
+  const config = {
+    env: "sokoban", init: join(dir, "base"), algo: "grpo", budget: "budgetmix:25%,50%,75%,100%", tasksPerStep: 16, group: 8, steps: Number(values.steps), learningRate: 1e-4,
+    evalEvery: 0, checkpointEvery: 1000, maxNewTokens: 16, history: measured.path.history,
+  };
+  let cpu = process.cpuUsage();
+  await train({
+    out: join(dir, "rl"), config, resume: step > 0, stopAfter: step + 1,
+    onStep: (metrics) => {
+      const used = process.cpuUsage(cpu);
+      measured.cpu.push((used.user + used.system) / 1e6);
+      measured.steps.push(metrics);
+      console.log(`  ${label(measured.path)} step ${metrics.step}: ${metrics.seconds.toFixed(1)} s (${measured.cpu.at(-1)!.toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/16`);
+      cpu = process.cpuUsage();
+    },
+  });
 }
-const reference = results[0]!;
-for (const result of results) {
-  const label = `${result.path.history}:${result.path.contextLength}`.padEnd(14);
-  console.log(
-    `RL (GRPO, BudgetMix, 16 tasks x 8 samples) ${label} ${result.stepsPerMinute.toFixed(1).padStart(5)} steps/min (${(result.stepsPerMinute / reference.stepsPerMinute).toFixed(2)}x ${reference.path.history}:${reference.path.contextLength}), ` +
-      `${Math.round(result.tokensPerSecond).toLocaleString("en-US")} tokens/s (sampled + trained), ${Math.round(result.processedPerSecond).toLocaleString("en-US")} tokens/s processed (prompts prefilled, replies decoded, sequences trained)`,
-  );
+
+const paths = values.paths.split(",").map(parsePath);
+const dirs = paths.map(() => mkdtempSync(join(tmpdir(), "budgetrl-bench-train-")));
+try {
+  for (const [i, path] of paths.entries()) await warmStart(path, dirs[i]!);
+  const results: Measured[] = paths.map((path) => ({ path, steps: [], cpu: [] }));
+  for (let step = 0; step < Number(values.steps); step++) {
+    for (const [i, measured] of results.entries()) await rlStep(measured, dirs[i]!, step);
+  }
+  const summary = results.map((result) => {
+    const seconds = result.steps.reduce((sum, metrics) => sum + metrics.seconds, 0);
+    const total = (key: "tokens" | "processedTokens"): number => result.steps.reduce((sum, metrics) => sum + metrics[key], 0);
+    return { result, stepsPerMinute: (result.steps.length / seconds) * 60, tokensPerSecond: total("tokens") / seconds, processedPerSecond: total("processedTokens") / seconds, cpuPerStep: result.cpu.reduce((a, b) => a + b, 0) / result.cpu.length };
+  });
+  const reference = summary[0]!;
+  for (const row of summary) {
+    console.log(
+      `RL (GRPO, BudgetMix, 16 tasks x 8 samples) ${label(row.result.path).padEnd(13)} ${row.stepsPerMinute.toFixed(2).padStart(5)} steps/min (${(row.stepsPerMinute / reference.stepsPerMinute).toFixed(2)}x ${label(reference.result.path)}), ` +
+        `${Math.round(row.tokensPerSecond).toLocaleString("en-US")} tokens/s (sampled + trained), ${Math.round(row.processedPerSecond).toLocaleString("en-US")} tokens/s processed (prompts prefilled, replies decoded, sequences trained), ` +
+        `${row.cpuPerStep.toFixed(1)} CPU s/step (${(reference.cpuPerStep / row.cpuPerStep).toFixed(2)}x less)`,
+    );
+  }
+} finally {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }
