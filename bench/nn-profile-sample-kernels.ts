@@ -5,7 +5,8 @@ import { referenceViews } from "./nn-views.js";
 import { generateShard } from "../src/nn/generate.js";
 import type { Kernels } from "../src/nn/kernels/types.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsBuild, kernelsModule, wasmKernels } from "../src/nn/kernels/wasm.js";
-import { ensureCache, ensureWorkspace } from "../src/nn/shards.js";
+import { cacheFloats } from "../src/nn/kv-cache.js";
+import { ensureWorkspace } from "../src/nn/shards.js";
 import { createRng } from "../src/core/rng.js";
 
 const { heap, config, model } = referenceViews();
@@ -36,9 +37,10 @@ const kernels: Kernels = {
 };
 const rng = createRng(3);
 const prompts = Array.from({ length: 8 }, () => Int32Array.from({ length: 200 }, () => rng.int(260)));
-const slot = { workspace: undefined, cache: undefined };
-const ws = ensureWorkspace(heap, config, slot, prompts.map((p) => p.length));
-const cache = ensureCache(heap, config, slot, 8);
+const slot = { workspace: undefined };
+const ws = ensureWorkspace(heap, config, slot, prompts.map((p) => p.length), false);
+const blocks = prompts.map(() => heap.allocFloats(cacheFloats(config)));
+const targets = { cache: new Float32Array(heap.memory.buffer), slots: blocks.map((b) => b.byteOffset / 4), pasts: prompts.map(() => 0) };
 const seeds = prompts.map((_, i) => i);
 const options = { maxNewTokens: 32, temperature: 0.8, topP: 1, stopTokens: [] };
 console.log(`kernels: ${kernelsBuild()}`);
@@ -49,7 +51,7 @@ for (let i = 0; i < Number(process.argv[2] ?? 10); i++) {
   totals.clear();
   phase = "prefill";
   const t0 = performance.now();
-  generateShard(kernels, model, ws, cache, prompts, seeds, options);
+  generateShard(kernels, model, ws, prompts, targets, seeds, options);
   bestWall = Math.min(bestWall, performance.now() - t0);
   if (i === 0) continue;
   for (const [k, v] of totals) best.set(k, Math.min(best.get(k) ?? Infinity, v));

@@ -1,39 +1,99 @@
-// RL training throughput on the reference model (vocab 260, context 256, 4 layers, d_model 128) with 16 tasks x 8
-// samples per step on sokoban: a short SFT warm start first (so that replies are mostly valid and groups carry
-// gradients), then timed GRPO steps. Prints RL steps per minute and tokens per second (sampled + trained).
-// Run: npx tsx bench/train.ts [--sft-steps 40] [--steps 3]
+// RL training throughput on the reference model (vocab 260, 4 layers, d_model 128) with 16 tasks x 8 samples
+// per step on sokoban, for several paths in the same run: each path is a context rule (history) and a
+// context length. Per path: a short SFT warm start under that rule (so that replies are mostly valid and
+// groups carry gradients), then GRPO steps on the same seeded tasks and budgets. The paths take turns step by
+// step (each step resumes its path's run from the checkpoint of the step before; loading and saving are not
+// timed), so that a load change on a shared machine hits them alike. Prints per path RL steps per minute,
+// tokens per second (sampled + trained), processed tokens per second (everything the model ran) and CPU
+// seconds per step (all threads), and the ratio of each path's steps/min and CPU time to the first path's.
+//   window:256    the old path: every turn re-renders and re-prefills the newest messages that fit, and is
+//                 trained as its own sequence
+//   segments:N    the KV cache of an episode is kept across turns (each turn prefills its new tokens) and each
+//                 segment of an episode is trained as one sequence
+// Run: npx tsx bench/train.ts [--sft-steps 40] [--steps 3] [--paths window:256,segments:256]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { HISTORIES, type History } from "../src/policies/tiny/context.js";
 import { runSft } from "../src/rl/sft-run.js";
 import { train, type StepMetrics } from "../src/rl/train.js";
 
-const { values } = parseArgs({ options: { "sft-steps": { type: "string", default: "40" }, steps: { type: "string", default: "3" } } });
-const dir = mkdtempSync(join(tmpdir(), "budgetrl-bench-train-"));
-try {
-  let started = performance.now();
-  let sftTokens = 0;
+const { values } = parseArgs({
+  options: { "sft-steps": { type: "string", default: "40" }, steps: { type: "string", default: "3" }, paths: { type: "string", default: "window:256,segments:256" } },
+});
+
+interface Path {
+  readonly history: History;
+  readonly contextLength: number;
+}
+
+function parsePath(text: string): Path {
+  const [history, context] = text.split(":");
+  if (!HISTORIES.includes(history as History) || !(Number(context) > 0)) throw new Error(`--paths: "${text}" is not HISTORY:CONTEXT (history one of ${HISTORIES.join(", ")})`);
+  return { history: history as History, contextLength: Number(context) };
+}
+
+interface Measured {
+  readonly path: Path;
+  readonly steps: StepMetrics[];
+  /** CPU seconds (user + system, every thread) of each step. */
+  readonly cpu: number[];
+}
+
+function label(path: Path): string {
+  return `${path.history}:${path.contextLength}`;
+}
+
+async function warmStart(path: Path, dir: string): Promise<void> {
+  const started = performance.now();
   await runSft({
     out: join(dir, "base"),
-    config: { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 200, samples: 2, steps: Number(values["sft-steps"]), batchSize: 32, maxNewTokens: 16 },
-    onStep: (_step, _total, stats) => void (sftTokens += stats.tokens),
+    config: { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 200, samples: 2, steps: Number(values["sft-steps"]), batchSize: 32, maxNewTokens: 16, modelConfig: { contextLength: path.contextLength }, history: path.history },
   });
-  const sftSeconds = (performance.now() - started) / 1000;
-  console.log(`SFT warm start: ${values["sft-steps"]} steps in ${sftSeconds.toFixed(1)} s (demonstrations included)`);
+  console.log(`${label(path)}: SFT warm start, ${values["sft-steps"]} steps in ${((performance.now() - started) / 1000).toFixed(1)} s (demonstrations included)`);
+}
 
-  const steps: StepMetrics[] = [];
-  started = performance.now();
+/** Runs step `step` of the path's RL run (resuming it after the first). */
+async function rlStep(measured: Measured, dir: string, step: number): Promise<void> {
+  const config = {
+    env: "sokoban", init: join(dir, "base"), algo: "grpo", budget: "budgetmix:25%,50%,75%,100%", tasksPerStep: 16, group: 8, steps: Number(values.steps), learningRate: 1e-4,
+    evalEvery: 0, checkpointEvery: 1000, maxNewTokens: 16, history: measured.path.history,
+  };
+  let cpu = process.cpuUsage();
   await train({
-    out: join(dir, "rl"),
-    config: { env: "sokoban", init: join(dir, "base"), algo: "grpo", budget: "budgetmix:25%,50%,75%,100%", tasksPerStep: 16, group: 8, steps: Number(values.steps), learningRate: 1e-4, evalEvery: 0, checkpointEvery: 1000, maxNewTokens: 16 },
-    onStep: (metrics) => steps.push(metrics),
+    out: join(dir, "rl"), config, resume: step > 0, stopAfter: step + 1,
+    onStep: (metrics) => {
+      const used = process.cpuUsage(cpu);
+      measured.cpu.push((used.user + used.system) / 1e6);
+      measured.steps.push(metrics);
+      console.log(`  ${label(measured.path)} step ${metrics.step}: ${metrics.seconds.toFixed(1)} s (${measured.cpu.at(-1)!.toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/16`);
+      cpu = process.cpuUsage();
+    },
   });
-  const seconds = steps.reduce((sum, metrics) => sum + metrics.seconds, 0);
-  const tokens = steps.reduce((sum, metrics) => sum + metrics.tokens, 0);
-  const processed = steps.reduce((sum, metrics) => sum + metrics.processedTokens, 0);
-  for (const metrics of steps) console.log(`  step ${metrics.step}: ${metrics.seconds.toFixed(1)} s, ${metrics.tokens} tokens, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/16`);
-  console.log(`RL (GRPO, BudgetMix, 16 tasks x 8 samples): ${((steps.length / seconds) * 60).toFixed(1)} steps/min, ${Math.round(tokens / seconds).toLocaleString("en-US")} tokens/s (sampled + trained), ${Math.round(processed / seconds).toLocaleString("en-US")} tokens/s processed (prompts prefilled, replies sampled, sequences trained)`);
+}
+
+const paths = values.paths.split(",").map(parsePath);
+const dirs = paths.map(() => mkdtempSync(join(tmpdir(), "budgetrl-bench-train-")));
+try {
+  for (const [i, path] of paths.entries()) await warmStart(path, dirs[i]!);
+  const results: Measured[] = paths.map((path) => ({ path, steps: [], cpu: [] }));
+  for (let step = 0; step < Number(values.steps); step++) {
+    for (const [i, measured] of results.entries()) await rlStep(measured, dirs[i]!, step);
+  }
+  const summary = results.map((result) => {
+    const seconds = result.steps.reduce((sum, metrics) => sum + metrics.seconds, 0);
+    const total = (key: "tokens" | "processedTokens"): number => result.steps.reduce((sum, metrics) => sum + metrics[key], 0);
+    return { result, stepsPerMinute: (result.steps.length / seconds) * 60, tokensPerSecond: total("tokens") / seconds, processedPerSecond: total("processedTokens") / seconds, cpuPerStep: result.cpu.reduce((a, b) => a + b, 0) / result.cpu.length };
+  });
+  const reference = summary[0]!;
+  for (const row of summary) {
+    console.log(
+      `RL (GRPO, BudgetMix, 16 tasks x 8 samples) ${label(row.result.path).padEnd(13)} ${row.stepsPerMinute.toFixed(2).padStart(5)} steps/min (${(row.stepsPerMinute / reference.stepsPerMinute).toFixed(2)}x ${label(reference.result.path)}), ` +
+        `${Math.round(row.tokensPerSecond).toLocaleString("en-US")} tokens/s (sampled + trained), ${Math.round(row.processedPerSecond).toLocaleString("en-US")} tokens/s processed (prompts prefilled, replies decoded, sequences trained), ` +
+        `${row.cpuPerStep.toFixed(1)} CPU s/step (${(reference.cpuPerStep / row.cpuPerStep).toFixed(2)}x less)`,
+    );
+  }
 } finally {
-  rmSync(dir, { recursive: true, force: true });
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 }

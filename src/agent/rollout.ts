@@ -145,17 +145,18 @@ function tokenFields(act: Act): Pick<Turn, "tokens" | "logprobs" | "sampling"> {
 }
 
 export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions = {}): Promise<Episode> {
-  if (options.caller !== undefined) return playEpisode(env, policy, spec, options, options.caller);
-  if (options.signal === undefined && options.turnTimeout === undefined) return playEpisode(env, policy, spec, options, unguarded);
-  const caller = createPolicyCaller({ ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }) });
+  const episode = {}; // this episode's identity for the policy (context.episode), released when it ends
+  const owned = options.caller === undefined && (options.signal !== undefined || options.turnTimeout !== undefined);
+  const caller = options.caller ?? (owned ? createPolicyCaller({ ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }) }) : unguarded);
   try {
-    return await playEpisode(env, policy, spec, options, caller);
+    return await playEpisode(env, policy, spec, options, caller, episode);
   } finally {
-    caller.dispose();
+    if (owned) caller.dispose();
+    policy.endEpisode?.(episode);
   }
 }
 
-async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions, caller: PolicyCaller): Promise<Episode> {
+async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions, caller: PolicyCaller, episode: object): Promise<Episode> {
   const { budget } = spec;
   const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
@@ -181,7 +182,7 @@ async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Polic
   while (stop.stopReason === undefined) {
     if (options.signal?.aborted === true) throw new StoppedError("rollout stopped");
     const turn = turns.length + 1;
-    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, episode, ...(options.signal === undefined ? {} : { signal: options.signal }) };
     const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeftOf(budget, now)) : undefined;
     let act: Act;
     try {

@@ -37,6 +37,8 @@ export interface PolicyContext {
   /** Env access for scripted policies only. */
   readonly privileged: PrivilegedView;
   readonly signal?: AbortSignal;
+  /** The same object on every turn of one episode, another one in every other episode: a key for per-episode state. */
+  readonly episode?: object;
 }
 
 export interface Act {
@@ -80,6 +82,8 @@ export interface Policy {
   act(conversation: readonly Message[], context: PolicyContext): Promise<Act>;
   /** Release what the policy holds (files, connections); whoever created the policy calls it once, at the end. */
   close?(): void | Promise<void>;
+  /** Called once when an episode ends, however it ends, with its `context.episode`: free per-episode state. */
+  endEpisode?(episode: object): void;
 }
 
 /** Any async function from conversation to reply, as a policy: how users evaluate their own agents. */

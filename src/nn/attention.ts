@@ -1,13 +1,15 @@
-// The two ways a row attends, as AttentionStep functions for the forward pass:
-// - whole sequences (training, scoring, prompt prefill): each packed sequence attends causally within
-//   itself, computed per head as blocked matmuls; softmax weights are kept per layer for the backward pass;
+// The three ways rows attend, as AttentionStep functions for the forward pass:
+// - whole sequences (training, scoring): each packed sequence attends causally within itself, computed per
+//   head as blocked matmuls; softmax weights are kept per layer for the backward pass;
+// - chunks (prompt prefill): each packed sequence is the new tokens of a sequence whose earlier tokens may
+//   be cached; their keys and values join the cache and they attend causally to the whole cached sequence,
+//   with the same blocked matmuls reading the cache (it keeps keys transposed, as q . k^T wants them);
 // - the KV cache (decoding): each row is one sequence's newest token; its k and v are appended to that
 //   sequence's cache, and it attends to everything cached so far (one kernel call per layer).
-// A prompt prefill attends within whole sequences like training, reading keys and values from the cache it
-// has just filled (the cache keeps keys transposed, as the q . k^T product wants them).
 import type { ModelConfig } from "./config.js";
 import type { AttentionStep, ModelViews } from "./forward.js";
 import { cachePositions, type Kernels } from "./kernels/types.js";
+import { layerCache, layerOffset } from "./kv-cache.js";
 import { attentionScale, probsOffsets, type Workspace } from "./workspace.js";
 
 /** Packed sequences: sequence s occupies rows starts[s] .. starts[s] + lengths[s] - 1. */
@@ -26,17 +28,6 @@ export function packLengths(lengths: readonly number[]): Packing {
   return { starts, lengths };
 }
 
-/**
- * KV cache of one shard: per layer, `slots` blocks of C * P floats for keys and as many for values, P =
- * cachePositions(contextLength); within a slot, head h's keys are K^T (headDim, P) in panels of 8 positions
- * and its values a (P, headDim) block, both starting at h * headDim * P (see src/nn/wasm/attention.ts).
- */
-export interface KvCache {
-  readonly slots: number;
-  readonly keys: readonly Float32Array[];
-  readonly values: readonly Float32Array[];
-}
-
 /** Query rows per matmul call of the attention backward: the causal mask skips whole blocks of keys past a block's last row. */
 export const ROW_BLOCK = 16;
 
@@ -51,13 +42,14 @@ export function transposeStrided(out: Float32Array, x: Float32Array, rows: numbe
 export type KeysT = { readonly rows: Float32Array; readonly ld: number } | { readonly panels: Float32Array };
 
 /**
- * One head of one sequence of n rows: probs(n, n) = causalSoftmax(scale * q . k^T), then out(n, hd) =
- * probs . v; q rows have stride qStride, v rows have stride ldv, out rows stride outStride.
+ * One head of one sequence: n query rows at positions past..past+n-1 attend to keys 0..past+n-1:
+ * probs = causalSoftmax(scale * q . k^T) (row stride past + n; all n rows kept with keepProbs, else 16 rows
+ * reused), then out(n, hd) = probs . v; q rows have stride qStride, v rows ldv, out rows outStride.
  */
 export function headForward(kernels: Kernels, q: Float32Array, qStride: number, kT: KeysT, v: Float32Array, ldv: number,
-  out: Float32Array, outStride: number, probs: Float32Array, n: number, hd: number, scale: number): void {
-  if ("panels" in kT) kernels.causalAttention(out, outStride, q, qStride, kT.panels, 8, 8 * hd, v, ldv, probs, n, hd, scale);
-  else kernels.causalAttention(out, outStride, q, qStride, kT.rows, kT.ld, 8, v, ldv, probs, n, hd, scale);
+  out: Float32Array, outStride: number, probs: Float32Array, n: number, hd: number, scale: number, past = 0, keepProbs = true): void {
+  if ("panels" in kT) kernels.causalAttention(out, outStride, q, qStride, kT.panels, 8, 8 * hd, v, ldv, probs, n, hd, scale, past, keepProbs);
+  else kernels.causalAttention(out, outStride, q, qStride, kT.rows, kT.ld, 8, v, ldv, probs, n, hd, scale, past, keepProbs);
 }
 
 export function attendSequences(kernels: Kernels, model: ModelViews, packing: Packing, workspace: Workspace): AttentionStep {
@@ -79,46 +71,52 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
   };
 }
 
-/** Copies each packed sequence's rotated keys and values of `layer` (from its qkv) into cache slot `slots[s]`. */
-export function fillCache(kernels: Kernels, config: ModelConfig, workspace: Workspace, cache: KvCache, packing: Packing, slots: readonly number[], layer: number): void {
+/**
+ * Copies each packed sequence's rotated keys and values of `layer` (from its qkv) into its KV-cache block (at
+ * float offset slots[s] of `cache`, src/nn/kv-cache.ts), at positions pasts[s]...
+ */
+export function fillCache(kernels: Kernels, config: ModelConfig, workspace: Workspace, cache: Float32Array, packing: Packing, slots: readonly number[],
+  pasts: readonly number[], layer: number): void {
   const { dModel: C, heads: H, contextLength: T } = config;
-  const P = cachePositions(T);
   const qkv = workspace.layers[layer]!.qkv;
   packing.lengths.forEach((n, s) => {
-    const base = slots[s]! * C * P;
-    kernels.storeKeysValues(cache.keys[layer]!.subarray(base, base + C * P), cache.values[layer]!.subarray(base, base + C * P),
-      qkv.subarray(packing.starts[s]! * 3 * C), n, 0, T, C, H);
+    const { keys, values } = layerCache(config, cache, slots[s]!, layer);
+    kernels.storeKeysValues(keys, values, qkv.subarray(packing.starts[s]! * 3 * C), n, pasts[s]!, T, C, H);
   });
 }
 
-/** Prefill: remember each sequence's keys and values, and attend within sequences reading them from the cache. */
-export function attendAndCache(kernels: Kernels, model: ModelViews, workspace: Workspace, packing: Packing, cache: KvCache, slots: readonly number[]): AttentionStep {
+/**
+ * Prefill: each packed sequence's rows are new tokens at positions pasts[s].. of a sequence whose first
+ * pasts[s] tokens are cached; their keys and values join the cache, then they attend to the whole cached
+ * sequence, reading keys and values from the cache. No attention weights are kept (no backward pass).
+ */
+export function attendChunks(kernels: Kernels, model: ModelViews, workspace: Workspace, packing: Packing, cache: Float32Array, slots: readonly number[],
+  pasts: readonly number[]): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H, contextLength: T } = config;
   const P = cachePositions(T);
   const hd = C / H;
   const scale = attentionScale(config);
-  const offsets = probsOffsets(config, packing.lengths);
   return (layer, a) => {
-    fillCache(kernels, config, workspace, cache, packing, slots, layer);
+    fillCache(kernels, config, workspace, cache, packing, slots, pasts, layer);
     packing.lengths.forEach((n, s) => {
       const start = packing.starts[s]!;
+      const { keys, values } = layerCache(config, cache, slots[s]!, layer);
       for (let h = 0; h < H; h++) {
-        const block = slots[s]! * C * P + h * hd * P;
-        headForward(kernels, a.qkv.subarray(start * 3 * C + h * hd), 3 * C, { panels: cache.keys[layer]!.subarray(block) }, cache.values[layer]!.subarray(block), hd,
-          a.att.subarray(start * C + h * hd), C, a.probs.subarray(offsets[s]! + h * n * n), n, hd, scale);
+        headForward(kernels, a.qkv.subarray(start * 3 * C + h * hd), 3 * C, { panels: keys.subarray(h * hd * P) }, values.subarray(h * hd * P), hd,
+          a.att.subarray(start * C + h * hd), C, workspace.scores, n, hd, scale, pasts[s]!, false);
       }
     });
   };
 }
 
-/** Decoding: row r is slot slots[r]'s token at workspace.positions[r]. */
-export function attendCache(kernels: Kernels, model: ModelViews, workspace: Workspace, cache: KvCache, slots: readonly number[]): AttentionStep {
+/** Decoding: row r is the newest token, at workspace.positions[r], of the sequence whose block is at float slots[r] of `cache`. */
+export function attendCache(kernels: Kernels, model: ModelViews, workspace: Workspace, cache: Float32Array, slots: readonly number[]): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H, contextLength: T } = config;
   const scale = attentionScale(config);
   workspace.slots.set(slots);
   return (layer, a, rows) => {
-    kernels.cachedAttention(a.att, a.qkv, rows, workspace.positions, workspace.slots, cache.keys[layer]!, cache.values[layer]!, T, C, H, scale, workspace.scratch);
+    kernels.cachedAttention(a.att, a.qkv, rows, workspace.positions, workspace.slots, cache, layerOffset(config, layer), T, C, H, scale, workspace.scratch);
   };
 }

@@ -4,7 +4,8 @@
 export { referenceConfig, resolveConfig, headDim, type ModelConfig } from "./config.js";
 export { ASSISTANT, END, SYSTEM, USER, SPECIAL_TOKENS, TOKENIZER_VOCAB, decodeTokens, describeTokens, encodeText } from "./tokenizer.js";
 export {
-  createModel, type Backend, type BackwardOptions, type ForwardResult, type ModelOptions, type SampleOptions, type TinyModel, type TokenBatch,
+  createModel, type Backend, type BackwardOptions, type ForwardResult, type KvSession, type ModelOptions, type SampleOptions, type TinyModel, type TokenBatch,
+  type TokenCounts,
 } from "./model.js";
 export type { FinishReason, Generated } from "./generate.js";
 export { defaultAdamW, resolveAdamW, type AdamWConfig, type OptimizerState, type UpdateStats } from "./optimizer.js";

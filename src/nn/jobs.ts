@@ -1,11 +1,12 @@
 // The work a shard does, as plain data that can be posted to a worker thread (every tensor is a view of the
 // shared heap) and run by the same function on either side. The model splits a batch into a fixed number
 // of shards and runs them on the threads it has; shard results never depend on the thread that ran them.
-import { attendSequences, type KvCache, type Packing } from "./attention.js";
+import { attendSequences, type Packing } from "./attention.js";
 import { backwardShard } from "./backward.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import { generateShard, type GenerateOptions, type Generated } from "./generate.js";
 import type { Kernels } from "./kernels/types.js";
+import type { ChunkTargets } from "./prefill.js";
 import type { Weights } from "./params.js";
 import type { Workspace } from "./workspace.js";
 
@@ -30,12 +31,13 @@ export interface BackwardJob {
   readonly withEntropy: boolean;
 }
 
+/** Sampling: prefill each chunk (the tokens its sequence has not cached), then decode (generate.ts). */
 export interface GenerateJob {
   readonly kind: "generate";
   readonly model: ModelViews;
   readonly workspace: Workspace;
-  readonly cache: KvCache;
-  readonly prompts: readonly Int32Array[];
+  readonly chunks: readonly Int32Array[];
+  readonly targets: ChunkTargets;
   readonly seeds: readonly number[];
   readonly options: GenerateOptions;
 }
@@ -61,6 +63,6 @@ export function runJob(kernels: Kernels, job: Job): JobResult {
       return { kind: "done" };
     }
     case "generate":
-      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.cache, job.prompts, job.seeds, job.options) };
+      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options) };
   }
 }

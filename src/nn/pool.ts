@@ -5,7 +5,10 @@
 import { Worker } from "node:worker_threads";
 import { BudgetrlError } from "../core/errors.js";
 import { runJob, type Job, type JobResult } from "./jobs.js";
+import type { Heap } from "./heap.js";
+import { referenceKernels } from "./kernels/reference.js";
 import type { Kernels } from "./kernels/types.js";
+import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "./kernels/wasm.js";
 import type { WorkerReply } from "./worker.js";
 
 export interface Pool {
@@ -102,4 +105,20 @@ export function createPool(kernels: Kernels, memory: WebAssembly.Memory, module:
       return results;
     },
   };
+}
+
+const pools = new Map<string, Pool>();
+
+/** The process-wide pool for (backend, threads) over this heap: its calling-thread kernels and its workers. */
+export function poolFor(heap: Heap, backend: "wasm" | "reference", threads: number): Pool {
+  const key = `${backend}:${threads}`;
+  let pool = pools.get(key);
+  if (pool === undefined) {
+    const module = backend === "wasm" ? kernelsModule() : null;
+    const scratches = Array.from({ length: threads }, () => heap.allocFloats(module === null ? 1 : KERNEL_SCRATCH_FLOATS));
+    const kernels = module === null ? referenceKernels : wasmKernels(heap.memory, module, scratches[0]!);
+    pool = createPool(kernels, heap.memory, module, threads, scratches.slice(1));
+    pools.set(key, pool);
+  }
+  return pool;
 }

@@ -5,8 +5,6 @@
 import type { ModelConfig } from "./config.js";
 import type { Heap } from "./heap.js";
 import { allocateWorkspace, freeWorkspace, probsSize, type Workspace } from "./workspace.js";
-import type { KvCache } from "./attention.js";
-import { cachePositions } from "./kernels/types.js";
 
 /** [first, end) sequence index ranges, one per shard. */
 export function shardRanges(sequences: number, shards: number): [number, number][] {
@@ -20,9 +18,10 @@ export interface WorkspaceSlot {
   workspace: Workspace | undefined;
 }
 
-export function ensureWorkspace(heap: Heap, config: ModelConfig, slot: WorkspaceSlot, lengths: readonly number[]): Workspace {
+/** Without keepProbs (sampling) no attention weights are kept, so none are allocated. */
+export function ensureWorkspace(heap: Heap, config: ModelConfig, slot: WorkspaceSlot, lengths: readonly number[], keepProbs = true): Workspace {
   const rows = Math.max(1, lengths.reduce((a, b) => a + b, 0));
-  const probs = Math.max(1, probsSize(config, lengths));
+  const probs = keepProbs ? Math.max(1, probsSize(config, lengths)) : 1;
   const current = slot.workspace;
   if (current !== undefined && current.rowCapacity >= rows && current.probsCapacity >= probs) return current;
   if (current !== undefined) freeWorkspace(heap, current);
@@ -30,27 +29,4 @@ export function ensureWorkspace(heap: Heap, config: ModelConfig, slot: Workspace
   const fresh = allocateWorkspace(heap, config, Math.max(rows, Math.ceil((current?.rowCapacity ?? 0) * 1.25)), Math.max(probs, Math.ceil((current?.probsCapacity ?? 0) * 1.25)));
   slot.workspace = fresh;
   return fresh;
-}
-
-export interface CacheSlot {
-  cache: KvCache | undefined;
-}
-
-export function ensureCache(heap: Heap, config: ModelConfig, slot: CacheSlot, slots: number): KvCache {
-  const current = slot.cache;
-  if (current !== undefined && current.slots >= slots) return current;
-  if (current !== undefined) freeCache(heap, current);
-  const size = slots * cachePositions(config.contextLength) * config.dModel;
-  const keys: Float32Array[] = [];
-  const values: Float32Array[] = [];
-  for (let l = 0; l < config.layers; l++) {
-    keys.push(heap.allocFloats(size));
-    values.push(heap.allocFloats(size));
-  }
-  slot.cache = { slots, keys, values };
-  return slot.cache;
-}
-
-export function freeCache(heap: Heap, cache: KvCache): void {
-  for (const t of [...cache.keys, ...cache.values]) heap.free(t);
 }

@@ -27,7 +27,7 @@ export interface Workspace {
   readonly tokens: Int32Array; // (R)
   readonly targets: Int32Array; // (R), -1 = no target
   readonly positions: Int32Array; // (R)
-  readonly slots: Int32Array; // (R) KV-cache slot of each row when decoding
+  readonly slots: Int32Array; // (R) float offset of each row's KV-cache block when decoding
   readonly layers: readonly LayerActivations[];
   readonly xOut: Float32Array; // (R, C) final residual stream
   readonly xnF: Float32Array; // (R, C) after model.norm
@@ -46,7 +46,7 @@ export interface Workspace {
   readonly dGateUp: Float32Array; // (R, 2F)
   readonly dh: Float32Array; // (R, F)
   readonly scratch: Float32Array; // (contextLength * headDim + 8) a transposed head of k or v; one attention row when decoding
-  readonly scores: Float32Array; // (contextLength, contextLength) attention-weight gradients of one head
+  readonly scores: Float32Array; // (contextLength, max(contextLength, 16)) attention-weight gradients of one head; a prefill's attention weights
 }
 
 function floatsPerRow(config: ModelConfig): number {
@@ -58,7 +58,7 @@ function floatsPerRow(config: ModelConfig): number {
 export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
-  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * T);
+  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * Math.max(T, 16));
   const ints = heap.allocInts(4 * rows);
   let offset = 0;
   const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
@@ -76,7 +76,7 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
     logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
     dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F),
     scratch: take(T * headDim(config) + 8),
-    scores: take(T * T),
+    scores: take(T * Math.max(T, 16)),
   };
 }
 

@@ -14,6 +14,7 @@ import { randomPolicy } from "./scripted/random.js";
 import { parseReplayScript, replayPolicy } from "./scripted/replay.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createTinyPolicy } from "./tiny/policy.js";
+import { DEFAULT_MAX_NEW_TOKENS, HISTORIES, type History } from "./tiny/context.js";
 import type { JsonObject } from "../core/json.js";
 import { openaiPolicyFromSpec, storedSamplingOptions } from "./openai/index.js";
 
@@ -92,7 +93,7 @@ registerPolicyKind({
     } catch (error) {
       throw new ConfigError("policy", `cannot load checkpoint ${argument}: ${(error as Error).message}`);
     }
-    return createTinyPolicy({ model, name: `tiny:${argument}`, maxNewTokens: readPolicySettings(argument).maxNewTokens });
+    return createTinyPolicy({ model, name: `tiny:${argument}`, ...readPolicySettings(argument) });
   },
 });
 
@@ -105,15 +106,19 @@ registerPolicyKind({
   create: (argument, setup) => openaiPolicyFromSpec(argument, setup),
 });
 
-/** Sampling settings saved next to a checkpoint by sft/train (policy.json); the window depends on maxNewTokens. */
-export function readPolicySettings(dir: string): { maxNewTokens: number } {
+/** Sampling settings saved next to a checkpoint by sft/train (policy.json): the prompt window depends on
+ * maxNewTokens, and the history rule is the one the checkpoint was trained with (checkpoints from before the
+ * rule was recorded were trained with "window"). */
+export function readPolicySettings(dir: string): { maxNewTokens: number; history: History } {
+  let parsed: { maxNewTokens?: unknown; history?: unknown } = {};
   try {
-    const parsed = JSON.parse(readFileSync(`${dir}/policy.json`, "utf8")) as { maxNewTokens?: unknown };
-    if (typeof parsed.maxNewTokens === "number" && Number.isInteger(parsed.maxNewTokens) && parsed.maxNewTokens >= 1) return { maxNewTokens: parsed.maxNewTokens };
+    parsed = JSON.parse(readFileSync(`${dir}/policy.json`, "utf8")) as typeof parsed;
   } catch {
-    // No settings saved: the default below.
+    // No settings saved: the defaults below.
   }
-  return { maxNewTokens: 16 };
+  const maxNewTokens = typeof parsed.maxNewTokens === "number" && Number.isInteger(parsed.maxNewTokens) && parsed.maxNewTokens >= 1 ? parsed.maxNewTokens : DEFAULT_MAX_NEW_TOKENS;
+  const history = (HISTORIES as readonly unknown[]).includes(parsed.history) ? (parsed.history as History) : "window";
+  return { maxNewTokens, history };
 }
 
 function kindOf(spec: string): { kind: PolicyKind; argument: string | undefined } {

@@ -1,26 +1,40 @@
 // What the RL loop needs from wherever the weights live. The algorithm code (advantages, the clipped
 // objective, KL) only talks to this interface, so an in-process model and a remote trainer are
-// interchangeable. A training example is a token sequence whose tail is the policy's own answer:
+// interchangeable. A training example is a token sequence the policy sampled in: its prompt, then its own
+// replies, with whatever came between them (observations) as context:
 //
-//   tokens = prompt ++ response;  the loss reads log p(tokens[t] | tokens[<t]) for t >= responseStart
+//   the loss reads log p(tokens[t] | tokens[<t]) for t in the response spans [start, end)
 //
 // `accumulate` runs forward passes, hands the current per-token log-probs of each chunk of sequences to the
 // caller, who returns per-token coefficients c_t (PPO ratios, advantages, KL), and accumulates the gradient of
 // -sum_t c_t log p_t / N, with N given up front (token-mean over the whole minibatch).
 import type { Policy } from "../core/policy.js";
 import type { Message } from "../core/message.js";
+import type { EpisodeMessages, EpisodeSequence } from "../policies/tiny/context.js";
+
+/** tokens[start, end) are response tokens (trained on); start >= 1. */
+export interface ResponseSpan {
+  readonly start: number;
+  readonly end: number;
+}
 
 export interface TrainSequence {
   readonly tokens: readonly number[];
-  /** Index of the first response token (>= 1). */
-  readonly responseStart: number;
+  /** The response spans, ascending and disjoint. Log-probs and coefficients run over their tokens in order. */
+  readonly responses: readonly ResponseSpan[];
 }
 
-/** The rollout policy of a backend: it also says which prompt it built for a conversation. */
+/** The rollout policy of a backend: it also says in which token sequences it sampled an episode's replies. */
 export interface TrainablePolicy extends Policy {
-  promptTokens(conversation: readonly Message[]): number[];
+  /** The sequences an episode's replies were sampled in (replies[t]: turn t's reply tokens), each reply's span in them. */
+  episodeSequences(episode: EpisodeMessages, replies: readonly (readonly number[])[]): EpisodeSequence[];
   /** The tokens this policy would emit for a reply (SFT targets), end-of-turn included. */
   responseTokens(reply: Message): number[];
+}
+
+/** Number of response tokens of a sequence. */
+export function responseLength(sequence: TrainSequence): number {
+  return sequence.responses.reduce((sum, span) => sum + span.end - span.start, 0);
 }
 
 /** Coefficients for sequences [first, first + logprobs.length): one array per sequence, one value per response token. */
@@ -59,5 +73,7 @@ export interface TrainerBackend {
   save(dir: string): Promise<void>;
   /** Digest of the weights (resume tests compare it). */
   weightsDigest(): string;
+  /** Tokens the model has run so far: prompts prefilled, replies decoded, sequences trained and scored. */
+  processedTokens(): number;
   dispose(): void;
 }

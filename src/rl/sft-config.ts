@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetField, parseConfig } from "../core/config.js";
 import { envOptionsField } from "../eval/config.js";
+import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
 
 export const sftConfigSchema = z.object({
   env: z.string().default("sokoban").describe("environment of the demonstrations"),
@@ -18,10 +19,11 @@ export const sftConfigSchema = z.object({
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
   modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
   steps: z.number().int().min(1).default(300).describe("optimiser steps"),
-  batchSize: z.number().int().min(1).default(32).describe("sequences per step"),
+  batchSize: z.number().int().min(1).default(32).describe("sequences per step (a sequence: a segment of an episode, or a turn with history window)"),
   learningRate: z.number().positive().default(3e-3).describe("peak learning rate"),
   warmupSteps: z.number().int().min(0).default(20).describe("warm-up steps"),
-  maxNewTokens: z.number().int().min(1).default(16).describe("longest reply the policy samples (sets the prompt window)"),
+  maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply the policy samples (sets the prompt window)"),
+  history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns) or window (re-rendered each turn)"),
 });
 
 export type SftConfig = z.output<typeof sftConfigSchema>;

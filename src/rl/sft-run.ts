@@ -128,7 +128,7 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   if (config.fromRun === undefined) await makeDemonstrations(config, db, options);
   const episodes = await readDemonstrations(db, demoRun, options.onNotice);
   const model = await createModel({ config: config.modelConfig, seed: config.seed, ...(options.threads === undefined ? {} : { threads: options.threads }) });
-  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens } });
+  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, history: config.history } });
   try {
     const sequences = demonstrationSequences(episodes, backend.policy());
     let finalLoss = NaN;

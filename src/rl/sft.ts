@@ -1,21 +1,19 @@
 // Supervised warm start: train the policy on demonstration rollouts (e.g. of noisy-oracle:0.3), on its own reply
 // tokens only (prompts, i.e. observations, are masked out). This is how a "base model" is made: competent but
-// imperfect, the starting point of every RL run, as a pretrained LLM is in the paper.
-//   loss = -(1/N) sum over reply tokens of log p(token | prompt, earlier reply tokens)
+// imperfect, the starting point of every RL run, as a pretrained LLM is in the paper. The demonstrations are
+// laid out as the policy would have sampled them (one sequence per segment of an episode, or per turn with the
+// "window" history: policies/tiny/context.ts), so the base model learns in the context it will act in.
+//   loss = -(1/N) sum over reply tokens of log p(token | everything before it in its sequence)
 import type { Episode } from "../core/episode.js";
 import { deriveSeed, shuffledIndices } from "../core/rng.js";
-import type { TrainablePolicy, TrainerBackend, TrainSequence } from "./backend.js";
-import { conversationsBeforeTurns } from "./sequences.js";
+import { responseLength, type TrainablePolicy, type TrainerBackend, type TrainSequence } from "./backend.js";
 
-/** One sequence per turn: the prompt the policy would see, then the demonstrated reply. */
+/** The sequences the policy would have sampled each demonstration in, every demonstrated reply a response. */
 export function demonstrationSequences(episodes: Iterable<Pick<Episode, "preamble" | "turns">>, policy: TrainablePolicy): TrainSequence[] {
   const out: TrainSequence[] = [];
   for (const episode of episodes) {
-    const conversations = conversationsBeforeTurns(episode);
-    episode.turns.forEach((turn, t) => {
-      const prompt = policy.promptTokens(conversations[t] ?? []);
-      out.push({ tokens: [...prompt, ...policy.responseTokens(turn.action)], responseStart: prompt.length });
-    });
+    const replies = episode.turns.map((turn) => policy.responseTokens(turn.action));
+    for (const sequence of policy.episodeSequences(episode, replies)) out.push({ tokens: sequence.tokens, responses: sequence.replies.map(({ start, end }) => ({ start, end })) });
   }
   return out;
 }
@@ -45,7 +43,7 @@ export async function trainSft(backend: TrainerBackend, sequences: readonly Trai
     }
     const offset = (step % perEpoch) * options.batchSize;
     const batch = permutation.slice(offset, offset + options.batchSize).map((index) => sequences[index] as TrainSequence);
-    const normaliser = batch.reduce((sum, sequence) => sum + sequence.tokens.length - sequence.responseStart, 0);
+    const normaliser = batch.reduce((sum, sequence) => sum + responseLength(sequence), 0);
     let lossSum = 0;
     const stats = await backend.accumulate(
       batch,

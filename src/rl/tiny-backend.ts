@@ -1,82 +1,111 @@
 // The in-process transformer as a TrainerBackend: sequences are packed into padded batches (row lengths keep
-// padding out of the compute), response-token log-probs are cut out of the per-position outputs, and the
-// caller's coefficients are scattered back into a per-position array for the model's backward pass.
+// padding out of the compute) in chunks of at most `chunkTokens` tokens, response-token log-probs are cut out
+// of the per-position outputs span by span, and the caller's coefficients are scattered back into a
+// per-position array for the model's backward pass.
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { saveCheckpoint } from "../nn/checkpoint.js";
 import { encodeText, END } from "../nn/tokenizer.js";
 import type { TinyModel, TokenBatch } from "../nn/model.js";
+import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
 import { createTinyPolicy, type TinyPolicyOptions } from "../policies/tiny/policy.js";
 import type { AccumulateStats, ReferenceScorer, StepStats, TrainablePolicy, TrainerBackend, TrainSequence } from "./backend.js";
 
-/** A padded batch whose targets are the next tokens; `positions[i]` = first position of sequence i's response. */
-export function packSequences(batch: readonly TrainSequence[]): { batch: TokenBatch; starts: number[] } {
+/** A padded batch whose targets are the next tokens where they are response tokens. */
+export function packSequences(batch: readonly TrainSequence[]): TokenBatch {
   const seqLen = Math.max(1, ...batch.map((sequence) => sequence.tokens.length - 1));
   const tokens = new Int32Array(batch.length * seqLen);
   const targets = new Int32Array(batch.length * seqLen).fill(-1);
   const lengths: number[] = [];
   batch.forEach((sequence, row) => {
     const length = sequence.tokens.length - 1;
-    for (let t = 0; t < length; t++) {
-      tokens[row * seqLen + t] = sequence.tokens[t] as number;
-      // Position t predicts token t + 1; only response tokens are targets.
-      if (t + 1 >= sequence.responseStart) targets[row * seqLen + t] = sequence.tokens[t + 1] as number;
-    }
+    for (let t = 0; t < length; t++) tokens[row * seqLen + t] = sequence.tokens[t] as number;
+    // Position t predicts token t + 1: response token i is the target of position i - 1.
+    for (const span of sequence.responses) for (let i = span.start; i < span.end; i++) targets[row * seqLen + i - 1] = sequence.tokens[i] as number;
     lengths.push(Math.max(1, length));
   });
-  return { batch: { tokens, targets, batchSize: batch.length, seqLen, lengths }, starts: batch.map((sequence) => sequence.responseStart - 1) };
+  return { tokens, targets, batchSize: batch.length, seqLen, lengths };
 }
 
-function responseSlices(values: Float32Array, batch: readonly TrainSequence[], seqLen: number): Float32Array[] {
-  return batch.map((sequence, row) => values.slice(row * seqLen + sequence.responseStart - 1, row * seqLen + sequence.tokens.length - 1));
+/** The per-position values predicting each response token of `sequence`, in order (row starts at `offset`). */
+function responseValues(values: Float32Array, offset: number, sequence: TrainSequence): Float32Array {
+  const parts = sequence.responses.map((span) => values.subarray(offset + span.start - 1, offset + span.end - 1));
+  const out = new Float32Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
 }
 
-/** Response-token log-probs without gradients (the model's scoring path keeps no activations). */
-async function scoreWith(model: TinyModel, batch: readonly TrainSequence[]): Promise<Float32Array[]> {
-  if (batch.length === 0) return [];
-  const scores = await model.logprobs(batch.map((sequence) => sequence.tokens));
-  // scores[i][t] = log p(tokens[t + 1] | tokens[<= t]): the response starts at index responseStart - 1.
-  return scores.map((values, i) => values.slice((batch[i] as TrainSequence).responseStart - 1));
+/** Response-token log-probs without gradients (the model's scoring path keeps no activations), chunk by chunk. */
+async function scoreWith(model: TinyModel, batch: readonly TrainSequence[], chunkTokens: number): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (const part of tokenChunks(batch, chunkTokens)) {
+    const scores = await model.logprobs(part.map((sequence) => sequence.tokens));
+    // scores[i][t] = log p(tokens[t + 1] | tokens[<= t]).
+    out.push(...scores.map((values, i) => responseValues(values, 0, part[i] as TrainSequence)));
+  }
+  return out;
+}
+
+/** Consecutive runs of sequences with at most `budget` tokens each (a longer sequence alone). */
+export function tokenChunks<T extends { readonly tokens: readonly number[] }>(items: readonly T[], budget: number): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    if (current.length > 0 && size + item.tokens.length > budget) {
+      out.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(item);
+    size += item.tokens.length;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
 }
 
 export interface TinyBackendOptions {
   readonly model: TinyModel;
   readonly policy?: Omit<TinyPolicyOptions, "model">;
-  /** Sequences per forward/backward chunk (memory bound); gradients accumulate across chunks. */
-  readonly chunk?: number;
+  /** Most tokens per forward/backward chunk (memory bound); gradients accumulate across chunks. Default 8192. */
+  readonly chunkTokens?: number;
 }
 
 export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
   const { model } = options;
-  const chunk = options.chunk ?? 32;
+  const chunkTokens = options.chunkTokens ?? 8192;
   const tiny = createTinyPolicy({ model, ...options.policy });
-  const policy: TrainablePolicy = { name: tiny.name, act: tiny.act, promptTokens: tiny.promptTokens, responseTokens: (reply) => [...encodeText(reply.content), END] };
-  const chunks = <T>(items: readonly T[]): T[][] => Array.from({ length: Math.ceil(items.length / chunk) }, (_, i) => items.slice(i * chunk, (i + 1) * chunk));
+  const policy: TrainablePolicy = {
+    name: tiny.name, act: tiny.act, endEpisode: tiny.endEpisode, episodeSequences: tiny.episodeSequences, responseTokens: (reply) => [...encodeText(reply.content), END],
+  };
   return {
     name: "tiny",
     policy: () => policy,
-    async logprobs(batch) {
-      const out: Float32Array[] = [];
-      for (const part of chunks(batch)) out.push(...(await scoreWith(model, part)));
-      return out;
-    },
+    logprobs: (batch) => scoreWith(model, batch, chunkTokens),
     async accumulate(batch, coefficientsFor, normaliser): Promise<AccumulateStats> {
       let entropySum = 0;
       let tokens = 0;
       let first = 0;
-      for (const part of chunks(batch)) {
+      for (const part of tokenChunks(batch, chunkTokens)) {
         const packed = packSequences(part);
-        const result = await model.forward(packed.batch);
-        const coefficients = coefficientsFor(responseSlices(result.logprobs, part, packed.batch.seqLen), first);
-        const perPosition = new Float32Array(packed.batch.tokens.length);
+        const T = packed.seqLen;
+        const result = await model.forward(packed);
+        const coefficients = coefficientsFor(part.map((sequence, row) => responseValues(result.logprobs, row * T, sequence)), first);
+        const perPosition = new Float32Array(packed.tokens.length);
         part.forEach((sequence, row) => {
           const values = coefficients[row] as Float32Array;
-          const base = row * packed.batch.seqLen + sequence.responseStart - 1;
-          for (let t = 0; t < values.length; t++) {
-            perPosition[base + t] = values[t] as number;
-            entropySum += result.entropy[base + t] as number;
-            tokens++;
+          let at = 0;
+          for (const span of sequence.responses) {
+            for (let i = span.start; i < span.end; i++, at++) {
+              perPosition[row * T + i - 1] = values[at] as number;
+              entropySum += result.entropy[row * T + i - 1] as number;
+              tokens++;
+            }
           }
         });
         await model.backward(perPosition, { normaliser });
@@ -90,14 +119,19 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
     },
     async reference(): Promise<ReferenceScorer> {
       const frozen = await model.clone();
-      return { logprobs: async (batch) => scoreWith(frozen, batch), dispose: () => frozen.dispose() };
+      return { logprobs: (batch) => scoreWith(frozen, batch, chunkTokens), dispose: () => frozen.dispose() };
     },
     save: async (dir) => {
       await saveCheckpoint(model, dir);
-      // The prompt window depends on maxNewTokens: `tiny:DIR` policies read it back.
-      await writeFile(join(dir, "policy.json"), `${JSON.stringify({ maxNewTokens: options.policy?.maxNewTokens ?? 48 })}\n`);
+      // The prompts depend on maxNewTokens and the history: `tiny:DIR` policies read them back.
+      const settings = { maxNewTokens: options.policy?.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS, history: options.policy?.history ?? DEFAULT_HISTORY };
+      await writeFile(join(dir, "policy.json"), `${JSON.stringify(settings)}\n`);
     },
     weightsDigest: () => createHash("sha256").update(new Uint8Array(model.parameters().buffer, model.parameters().byteOffset, model.parameters().byteLength)).digest("hex"),
+    processedTokens: () => {
+      const counts = model.tokenCounts();
+      return counts.prefill + counts.decode + counts.train + counts.score;
+    },
     dispose: () => model.dispose(),
   };
 }

@@ -5,6 +5,7 @@ import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, encodeConfig, parseConfig } from "../core/config.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
+import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
 import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
 import { TRAJECTORY_REWARDS } from "./advantages/types.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
@@ -34,7 +35,8 @@ export const trainConfigSchema = z.object({
   lambda: z.number().min(0).default(1).describe("turn: weight of the turn-level advantage"),
   gamma: z.number().min(0).max(1).default(0.95).describe("turn, gigpo: discount over turns"),
   stepWeight: z.number().min(0).default(1).describe("gigpo: weight of the step-level advantage"),
-  maxNewTokens: z.number().int().min(1).default(16).describe("longest reply in tokens"),
+  maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
+  history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns) or window (re-rendered each turn)"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
   evalTasks: z.number().int().min(1).default(50).describe("held-out tasks"),
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),

@@ -29,7 +29,7 @@ import { deleteRun, writeTrainStep } from "../store/train-log.js";
 import { computeAdvantages, mean } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { rolloutStep } from "./rollouts.js";
-import { conversationsBeforeTurns, policyExamples, type PolicyExample } from "./sequences.js";
+import { policyExamples, type PolicyExample } from "./sequences.js";
 import { tinyBackend } from "./tiny-backend.js";
 import { encodeTrainConfig, parseTrainConfig, type TrainConfig } from "./train-config.js";
 import { updatePolicy } from "./update.js";
@@ -48,7 +48,7 @@ export interface StepMetrics {
   readonly learningRate: number;
   readonly tokens: number;
   readonly tokensPerSecond: number;
-  /** Every token the model processed: rollout prompts and replies plus training sequences (times epochs). */
+  /** Every token the model ran: prompt tokens prefilled, replies decoded, sequences trained (times epochs) and scored. */
   readonly processedTokens: number;
   readonly zeroGradientGroups: number;
   readonly groups: number;
@@ -182,7 +182,7 @@ function discardStaleEvaluations(store: Store, config: Readonly<TrainConfig>, st
 
 async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { steps: number }): Promise<TrainResult> {
   const { config, env, model, startStep } = prepared;
-  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } });
+  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } });
   const learningRate = warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 });
   const evals: EvalPoint[] = [];
   const end = Math.min(config.steps, options.stopAfter ?? config.steps);
@@ -227,6 +227,7 @@ async function referenceFor(config: Readonly<TrainConfig>, threads: number | und
 
 async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, step: number, learningRate: number, reference: ReferenceScorer | undefined, signal: AbortSignal | undefined): Promise<StepMetrics> {
   const started = performance.now();
+  const processedBefore = backend.processedTokens();
   const policy = backend.policy();
   // generate
   const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope, ...(signal === undefined ? {} : { signal }) });
@@ -239,7 +240,7 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
       zeroGradientGroups++;
       continue;
     }
-    group.forEach((episode, i) => examples.push(...policyExamples(episode, advantages[i] as number[], policy).filter((example) => example.advantage !== 0)));
+    group.forEach((episode, i) => examples.push(...policyExamples(episode, advantages[i] as number[], policy)));
   }
   // loss -> update
   const update =
@@ -248,8 +249,6 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
       : await updatePolicy(backend, examples, { epochs: config.epochs, minibatches: config.minibatches, learningRate, seed: deriveSeed(config.seed, "minibatch", step), clipLow: config.clipLow, clipHigh: config.clipHigh, klCoefficient: config.kl, ...(reference === undefined ? {} : { reference }) });
   const episodes = groups.flat();
   const sampledTokens = episodes.reduce((sum, episode) => sum + episode.turns.reduce((inner, turn) => inner + (turn.tokens?.length ?? 0), 0), 0);
-  const promptTokens = episodes.reduce((sum, episode) => sum + conversationsBeforeTurns(episode).reduce((inner, conversation) => inner + policy.promptTokens(conversation).length, 0), 0);
-  const trainedTokens = examples.reduce((sum, example) => sum + example.sequence.tokens.length, 0) * config.epochs;
   const seconds = (performance.now() - started) / 1000;
   return {
     step,
@@ -265,7 +264,7 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
     learningRate,
     tokens: sampledTokens + update.tokens,
     tokensPerSecond: (sampledTokens + update.tokens) / seconds,
-    processedTokens: promptTokens + sampledTokens + trainedTokens,
+    processedTokens: backend.processedTokens() - processedBefore,
     zeroGradientGroups,
     groups: groups.length,
     seconds,

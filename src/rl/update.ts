@@ -51,7 +51,7 @@ export async function updatePolicy(backend: TrainerBackend, examples: readonly P
               {
                 logprobs: current,
                 oldLogprobs: example.oldLogprobs,
-                advantages: new Float32Array(current.length).fill(example.advantage),
+                advantages: example.advantages,
                 mask: new Float32Array(current.length).fill(1),
                 ...(refLogprobs === undefined ? {} : { refLogprobs: refLogprobs[index] as Float32Array }),
               },

@@ -1,5 +1,6 @@
 // Task lists of runs: a held-out set is left out by content, even where generated tasks repeat often.
 import { describe, expect, it } from "vitest";
+import type { AnyEnv } from "../../src/core/env.js";
 import { frozenlake } from "../../src/envs/frozenlake/index.js";
 import { hanoi } from "../../src/envs/hanoi/index.js";
 import { mkdtempSync } from "node:fs";
@@ -12,7 +13,7 @@ import { drawTask, heldOutTaskIds, resolveTasks, taskSeed } from "../../src/eval
 
 describe("held-out sets", () => {
   it("leave every held-out task out of a generated run, where without exclusion many would be drawn", () => {
-    const env = frozenlake(); // generated 4x4 maps: few distinct ones, so repeats are common
+    const env: AnyEnv = frozenlake(); // generated 4x4 maps: few distinct ones, so repeats are common
     const heldOut = { seed: 9, tasks: 40 };
     const held = heldOutTaskIds(env, heldOut);
     const plain = resolveTasks(env, { tasks: 300, seed: 1 }).map((task) => env.taskId(task));

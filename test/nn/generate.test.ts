@@ -6,7 +6,7 @@ import { sharedHeap } from "../../src/nn/heap.js";
 import { prefill } from "../../src/nn/prefill.js";
 import { referenceKernels } from "../../src/nn/kernels/reference.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../src/nn/kernels/wasm.js";
-import { ensureCache } from "../../src/nn/shards.js";
+import { cacheFloats } from "../../src/nn/kv-cache.js";
 import { allocateWorkspace, probsSize } from "../../src/nn/workspace.js";
 import { createRng } from "../../src/core/rng.js";
 import { buildViews, maxAbsDiff } from "./helpers.js";
@@ -35,14 +35,16 @@ describe.each([
     const expected = Float32Array.from(forwardHead(kernels, model, full, full.xOut, 53));
     // Prefill the prompts, then decode the rest one token per step, both sequences in one batch.
     const ws = allocateWorkspace(heap, model.config, 60, probsSize(model.config, prompts));
-    const cache = ensureCache(heap, model.config, { cache: undefined }, 2);
+    const blocks = [heap.allocFloats(cacheFloats(model.config)), heap.allocFloats(cacheFloats(model.config))];
+    const cache = new Float32Array(heap.memory.buffer);
+    const slots = blocks.map((b) => b.byteOffset / 4);
     const prefillPacking = packLengths(prompts);
     seqs.forEach((s, i) => {
       ws.tokens.set(s.subarray(0, prompts[i]!), prefillPacking.starts[i]!);
       for (let t = 0; t < prompts[i]!; t++) ws.positions[prefillPacking.starts[i]! + t] = t;
     });
     // Only the last prompt rows (8 and 9) go past the last block's keys and values, into rows 0 and 1.
-    prefill(kernels, model, ws, cache, prefillPacking, [0, 1]);
+    prefill(kernels, model, ws, prefillPacking, { cache, slots, pasts: [0, 0] });
     const prefillLogits = forwardHead(kernels, model, ws, ws.xOut, 2);
     const V = 260;
     const row = (s: number, t: number): Float32Array => expected.subarray((packing.starts[s]! + t) * V, (packing.starts[s]! + t + 1) * V);
@@ -55,7 +57,7 @@ describe.each([
         ws.tokens[r] = seqs[s]![prompts[s]! + step]!;
         ws.positions[r] = prompts[s]! + step;
       });
-      forwardBlocks(kernels, model, ws, active.length, attendCache(kernels, model, ws, cache, active));
+      forwardBlocks(kernels, model, ws, active.length, attendCache(kernels, model, ws, cache, active.map((s) => slots[s]!)));
       const logits = forwardHead(kernels, model, ws, ws.xOut, active.length);
       active.forEach((s, r) => {
         worst = Math.max(worst, maxAbsDiff(logits.subarray(r * V, (r + 1) * V), row(s, prompts[s]! + step)));

@@ -25,6 +25,19 @@ function gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number
   }
 }
 
+/** Softmax in place of scale * row[0..keep), zeros over the rest of the row. */
+function causalSoftmaxRow(row: Float32Array, keep: number, scale: number): void {
+  let max = -Infinity;
+  for (let j = 0; j < keep; j++) max = Math.max(max, (row[j] as number) * scale);
+  let sum = 0;
+  for (let j = 0; j < keep; j++) {
+    row[j] = Math.exp((row[j] as number) * scale - max);
+    sum += row[j] as number;
+  }
+  for (let j = 0; j < keep; j++) row[j] = (row[j] as number) / sum;
+  row.fill(0, keep);
+}
+
 function sigmoid(x: number): number {
   return 1 / (1 + Math.exp(-x));
 }
@@ -39,18 +52,7 @@ export const referenceKernels: Kernels = {
   matmulTransposedA: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, 1, m, b, n, m, n, k, accumulate),
 
   causalSoftmax(scores, ld, rows, cols, scale) {
-    for (let i = 0; i < rows; i++) {
-      const base = i * ld;
-      let max = -Infinity;
-      for (let j = 0; j <= i; j++) max = Math.max(max, (scores[base + j] as number) * scale);
-      let sum = 0;
-      for (let j = 0; j <= i; j++) {
-        scores[base + j] = Math.exp((scores[base + j] as number) * scale - max);
-        sum += scores[base + j] as number;
-      }
-      for (let j = 0; j <= i; j++) scores[base + j] = (scores[base + j] as number) / sum;
-      scores.fill(0, base + i + 1, base + Math.max(cols, i + 1));
-    }
+    for (let i = 0; i < rows; i++) causalSoftmaxRow(scores.subarray(i * ld, i * ld + Math.max(cols, i + 1)), i + 1, scale);
   },
 
   causalSoftmaxBackward(d, probs, ld, rows, cols, scale) {
@@ -146,16 +148,21 @@ export const referenceKernels: Kernels = {
     }
   },
 
-  causalAttention(out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale) {
-    for (let i = 0; i < n; i++) {
-      for (let j = 0; j <= i; j++) {
-        let dot = 0;
-        for (let d = 0; d < hd; d++) dot += q[i * qStride + d]! * kT[Math.floor(j / 8) * kPanel + d * ldk + (j % 8)]!;
-        probs[i * n + j] = dot;
+  causalAttention(out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale, past, keepProbs) {
+    const ld = past + n;
+    for (let i0 = 0; i0 < n; i0 += 16) {
+      const rows = Math.min(16, n - i0);
+      const p = keepProbs ? probs.subarray(i0 * ld) : probs;
+      for (let i = 0; i < rows; i++) {
+        for (let j = 0; j <= past + i0 + i; j++) {
+          let dot = 0;
+          for (let d = 0; d < hd; d++) dot += q[(i0 + i) * qStride + d]! * kT[Math.floor(j / 8) * kPanel + d * ldk + (j % 8)]!;
+          p[i * ld + j] = dot;
+        }
+        causalSoftmaxRow(p.subarray(i * ld, (i + 1) * ld), past + i0 + i + 1, scale);
       }
+      gemm(out.subarray(i0 * outStride), outStride, p, ld, 1, v, ldv, rows, hd, ld, false);
     }
-    referenceKernels.causalSoftmax(probs, n, n, n, scale);
-    gemm(out, outStride, probs, n, 1, v, ldv, n, hd, n, false);
   },
 
   storeKeysValues(keys, values, qkv, rows, firstPos, contextLength, dModel, heads) {
@@ -172,16 +179,18 @@ export const referenceKernels: Kernels = {
     }
   },
 
-  cachedAttention(att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) {
+  cachedAttention(att, qkv, rows, positions, slots, cache, layerOffset, contextLength, dModel, heads, scale, scratch) {
     const hd = dModel / heads;
-    const size = dModel * cachePositions(contextLength);
+    const P = cachePositions(contextLength);
+    const size = dModel * P;
     for (let r = 0; r < rows; r++) {
       const pos = positions[r]!;
-      const slot = slots[r]! * size;
+      const keys = cache.subarray(slots[r]! + layerOffset, slots[r]! + layerOffset + size);
+      const values = cache.subarray(slots[r]! + layerOffset + size, slots[r]! + layerOffset + 2 * size);
       const row = qkv.subarray(r * 3 * dModel);
-      referenceKernels.storeKeysValues(keys.subarray(slot, slot + size), values.subarray(slot, slot + size), row, 1, pos, contextLength, dModel, heads);
+      referenceKernels.storeKeysValues(keys, values, row, 1, pos, contextLength, dModel, heads);
       for (let h = 0; h < heads; h++) {
-        const base = slot + h * hd * cachePositions(contextLength);
+        const base = h * hd * P;
         let max = -Infinity;
         for (let j = 0; j <= pos; j++) {
           let dot = 0;

@@ -24,13 +24,15 @@ export interface Kernels {
    */
   gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, panelStride: number, m: number, n: number, k: number, accumulate: boolean): void;
   /**
-   * Whole-sequence causal attention of one head over n rows, in blocks of 16 query rows: probs (n, n) =
-   * causalSoftmax(scale * q . k^T) (zeros above the diagonal), out (n, hd) = probs . v. q rows have stride
-   * qStride, v rows ldv, out rows outStride; k^T element (d, j) is at kT[(j / 8) kPanel + d ldk + j % 8]
-   * (a row-major k^T: kPanel = 8; KV-cache panels: ldk = 8, kPanel = 8 hd).
+   * Causal attention of one head for n query rows at positions past..past+n-1 over keys 0..past+n-1 (past 0:
+   * a whole sequence), in blocks of 16 query rows: probs = causalSoftmax(scale * q . k^T) with row stride
+   * past + n (row i keeps keys 0..past+i, zeros after), out (n, hd) = probs . v. With keepProbs the whole
+   * (n, past + n) matrix is kept (for the backward pass); without, `probs` needs 16 rows and every block
+   * reuses them. q rows have stride qStride, v rows ldv, out rows outStride; k^T element (d, j) is at
+   * kT[(j / 8) kPanel + d ldk + j % 8] (a row-major k^T: kPanel = 8; KV-cache panels: ldk = 8, kPanel = 8 hd).
    */
   causalAttention(out: Float32Array, outStride: number, q: Float32Array, qStride: number, kT: Float32Array, ldk: number, kPanel: number,
-    v: Float32Array, ldv: number, probs: Float32Array, n: number, hd: number, scale: number): void;
+    v: Float32Array, ldv: number, probs: Float32Array, n: number, hd: number, scale: number, past: number, keepProbs: boolean): void;
   /** Causal softmax in place on (rows, ld) scores: row i keeps columns 0..i (times scale), the rest of its `cols` become 0. */
   causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
   /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */
@@ -67,17 +69,19 @@ export interface Kernels {
   swigluBackward(dGateUp: Float32Array, dh: Float32Array, gateUp: Float32Array, rows: number, hidden: number): void;
   /**
    * Writes the keys and values of `rows` qkv rows (stride 3 dModel: q, k, v) at positions firstPos.. of one
-   * KV-cache slot. With P = cachePositions(contextLength), `keys` is the slot's (heads, headDim, P) block,
-   * each head's K^T stored in panels of 8 positions (position j, dimension d at (j / 8) 8 headDim + 8 d +
-   * j % 8), and `values` its (heads, P, headDim) block.
+   * sequence's KV cache for one layer. With P = cachePositions(contextLength), `keys` is that layer's
+   * (heads, headDim, P) block, each head's K^T stored in panels of 8 positions (position j, dimension d at
+   * (j / 8) 8 headDim + 8 d + j % 8), and `values` its (heads, P, headDim) block.
    */
   storeKeysValues(keys: Float32Array, values: Float32Array, qkv: Float32Array, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
   /**
-   * Decoding attention: qkv row r (stride 3 dModel) is the newest token of cache slot slots[r] at position
-   * positions[r]. Stores its key and value in the layer's cache (`keys`, `values`: slots of the layout
-   * above, dModel * P floats each), then att row r (stride dModel) = per head
-   * softmax(scale * q . K^T) . V over positions 0..positions[r]. `scratch` holds P floats.
+   * Decoding attention: qkv row r (stride 3 dModel) is the newest token, at position positions[r], of the
+   * sequence whose KV-cache block starts at cache[slots[r]] (src/nn/kv-cache.ts: per layer, keys then values,
+   * dModel * P floats each); this layer's keys start layerOffset floats into the block. Stores the row's key
+   * and value there, then att row r (stride dModel) = per head softmax(scale * q . K^T) . V over positions
+   * 0..positions[r]. `cache` is a view from the heap's first float (its byteOffset is 0); `scratch` holds P
+   * floats.
    */
-  cachedAttention(att: Float32Array, qkv: Float32Array, rows: number, positions: Int32Array, slots: Int32Array, keys: Float32Array, values: Float32Array,
+  cachedAttention(att: Float32Array, qkv: Float32Array, rows: number, positions: Int32Array, slots: Int32Array, cache: Float32Array, layerOffset: number,
     contextLength: number, dModel: number, heads: number, scale: number, scratch: Float32Array): void;
 }

@@ -29,9 +29,9 @@ interface KernelExports {
   linearSwiglu(h: Ptr, x: Ptr, wT: Ptr, m: number, hidden: number, k: number, panelStride: number): void;
   swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
   causalAttention(out: Ptr, outStride: number, q: Ptr, qStride: number, kT: Ptr, ldk: number, kPanel: number, v: Ptr, ldv: number, probs: Ptr,
-    n: number, hd: number, scale: number): void;
+    n: number, hd: number, scale: number, past: number, keepProbs: number): void;
   storeKeysValues(keys: Ptr, values: Ptr, qkv: Ptr, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
-  cachedAttention(att: Ptr, qkv: Ptr, rows: number, positions: Ptr, slots: Ptr, keys: Ptr, values: Ptr, contextLength: number, dModel: number, heads: number,
+  cachedAttention(att: Ptr, qkv: Ptr, rows: number, positions: Ptr, slots: Ptr, cache: Ptr, layerOffset: number, contextLength: number, dModel: number, heads: number,
     scale: number, scratch: Ptr): void;
   causalSoftmax(s: Ptr, ld: number, rows: number, cols: number, scale: number): void;
   samplingWeights(weights: Ptr, stats: Ptr, logits: Ptr, rows: number, vocab: number, temperature: number): void;
@@ -123,12 +123,12 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
     swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
     linearSwiglu: (h, x, wT, rows, hidden, k) => w.linearSwiglu(h.byteOffset, x.byteOffset, wT.byteOffset, rows, hidden, k, 8 * k),
     swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
-    causalAttention: (out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale) =>
-      w.causalAttention(out.byteOffset, outStride, q.byteOffset, qStride, kT.byteOffset, ldk, kPanel, v.byteOffset, ldv, probs.byteOffset, n, hd, scale),
+    causalAttention: (out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale, past, keepProbs) =>
+      w.causalAttention(out.byteOffset, outStride, q.byteOffset, qStride, kT.byteOffset, ldk, kPanel, v.byteOffset, ldv, probs.byteOffset, n, hd, scale, past, keepProbs ? 1 : 0),
     storeKeysValues: (keys, values, qkv, rows, firstPos, contextLength, dModel, heads) =>
       w.storeKeysValues(keys.byteOffset, values.byteOffset, qkv.byteOffset, rows, firstPos, contextLength, dModel, heads),
-    cachedAttention: (att, qkv, rows, positions, slots, keys, values, contextLength, dModel, heads, scale, scratch) =>
-      w.cachedAttention(att.byteOffset, qkv.byteOffset, rows, positions.byteOffset, slots.byteOffset, keys.byteOffset, values.byteOffset, contextLength, dModel, heads, scale, scratch.byteOffset),
+    cachedAttention: (att, qkv, rows, positions, slots, cache, layerOffset, contextLength, dModel, heads, scale, scratch) =>
+      w.cachedAttention(att.byteOffset, qkv.byteOffset, rows, positions.byteOffset, slots.byteOffset, cache.byteOffset, layerOffset, contextLength, dModel, heads, scale, scratch.byteOffset),
     gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0, 8),
     gemmPanels: (out, ldc, a, ars, acs, b, panelStride, m, n, k, accumulate) =>
       w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, 8, ldc, accumulate ? 1 : 0, panelStride),

@@ -3,14 +3,14 @@
 // sizes count floats, headDim = dModel / heads is a multiple of 4. The plain-TypeScript twins are in
 // src/nn/kernels/reference.ts.
 //
-// Cache layout, per layer, per slot (one sequence), per head h, with P = contextLength rounded up to a
-// multiple of 8 positions:
+// Cache layout: every sequence has its own block (src/nn/kv-cache.ts) holding, per layer, its keys then its
+// values (dModel * P floats each, P = contextLength rounded up to a multiple of 8 positions); per head h:
 //   keys   K^T (headDim, P) in panels of 8 positions: panel q is a contiguous (headDim, 8) block holding
 //          positions 8q..8q+7, so the scores of a query against 8 keys are two SIMD vectors (no horizontal
 //          sums), a decoding step streams the keys sequentially, and a prefill uses the block as the
 //          panel-packed right-hand side of q . k^T (gemmPanels, panel stride 8 headDim);
 //   values (P, headDim): value of position j in row j.
-// A slot holds dModel * P floats of each; head h's blocks start at h * headDim * P.
+// Head h's keys and values start at h * headDim * P within the layer's keys and values.
 
 import { madd, matmul } from "./matmul";
 import { causalSoftmaxFrom, softmaxRow } from "./layers";
@@ -19,19 +19,24 @@ import { causalSoftmaxFrom, softmaxRow } from "./layers";
 const ROW_BLOCK: i32 = 16;
 
 /**
- * Whole-sequence causal attention of one head (training, scoring, prefill), in blocks of ROW_BLOCK query
- * rows: probs rows = causalSoftmax(scale * q . k^T) (the full (n, n) matrix is written, zeros above the
- * diagonal, for the backward pass), out rows = probs . v. k^T element (d, j) is at
- * kT[(j / 8) * kPanel + d * ldk + j % 8] (row-major: kPanel = 8; cache panels: ldk = 8, kPanel = 8 hd).
+ * Causal attention of one head for n query rows at positions past..past+n-1 over keys 0..past+n-1 (training
+ * and scoring: past = 0; a prefill that extends a cached sequence: past = the cached length), in blocks of
+ * ROW_BLOCK query rows: probs rows = causalSoftmax(scale * q . k^T) (row i keeps keys 0..past+i, zeros after,
+ * row stride past + n), out rows = probs . v. With keepProbs the full (n, past + n) matrix is written (the
+ * backward pass reads it); without, every block reuses the first ROW_BLOCK rows of `probs`. k^T element
+ * (d, j) is at kT[(j / 8) * kPanel + d * ldk + j % 8] (row-major: kPanel = 8; cache panels: ldk = 8,
+ * kPanel = 8 hd).
  */
 export function causalAttention(out: usize, outStride: i32, q: usize, qStride: i32, kT: usize, ldk: i32, kPanel: i32, v: usize, ldv: i32,
-  probs: usize, n: i32, hd: i32, scale: f32): void {
+  probs: usize, n: i32, hd: i32, scale: f32, past: i32, keepProbs: bool): void {
+  const ld = past + n;
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
     const rows = min(ROW_BLOCK, n - i0);
-    const p = probs + ((<usize>i0 * n) << 2);
-    matmul(p, q + ((<usize>i0 * qStride) << 2), kT, rows, i0 + rows, hd, qStride, 1, ldk, n, 0, kPanel);
-    causalSoftmaxFrom(p, n, i0, rows, n, scale);
-    matmul(out + ((<usize>i0 * outStride) << 2), p, v, rows, hd, i0 + rows, n, 1, ldv, outStride, 0, 8);
+    const cols = past + i0 + rows;
+    const p = keepProbs ? probs + ((<usize>i0 * ld) << 2) : probs;
+    matmul(p, q + ((<usize>i0 * qStride) << 2), kT, rows, cols, hd, qStride, 1, ldk, ld, 0, kPanel);
+    causalSoftmaxFrom(p, ld, past + i0, rows, ld, scale);
+    matmul(out + ((<usize>i0 * outStride) << 2), p, v, rows, hd, cols, ld, 1, ldv, outStride, 0, 8);
   }
 }
 
@@ -159,24 +164,28 @@ export function storeKeysValues(keys: usize, values: usize, qkv: usize, rows: i3
 }
 
 /**
- * Decoding: row r of qkv (stride 3C) is the newest token of cache slot slots[r], at position positions[r].
- * Stores its key and value in the cache, then attends over positions 0..positions[r] head by head:
- * att row r (stride C) = softmax(scale * q . K^T) . V. scratch holds one row of scores (P floats).
+ * Decoding: row r of qkv (stride 3C) is the newest token of the sequence whose KV-cache block starts at float
+ * slots[r] of `cache`, at position positions[r]. This layer's keys start layerOffset floats into the block and
+ * its values C * P floats after them. Stores the row's key and value there, then attends over positions
+ * 0..positions[r] head by head: att row r (stride C) = softmax(scale * q . K^T) . V. scratch holds one row of
+ * scores (P floats).
  */
-export function cachedAttention(att: usize, qkv: usize, rows: i32, positions: usize, slots: usize, keys: usize, values: usize,
+export function cachedAttention(att: usize, qkv: usize, rows: i32, positions: usize, slots: usize, cache: usize, layerOffset: i32,
   contextLength: i32, dModel: i32, heads: i32, scale: f32, scratch: usize): void {
   const hd = dModel / heads;
   const block = <usize>hd * cachePositions(contextLength);
+  const valuesBytes = (<usize>dModel * cachePositions(contextLength)) << 2;
   for (let r = 0; r < rows; r++) {
     const pos = load<i32>(positions + (<usize>r << 2));
-    const slot = <usize>load<i32>(slots + (<usize>r << 2)) * dModel * cachePositions(contextLength);
+    const keys = cache + ((<usize>load<u32>(slots + (<usize>r << 2)) + <usize>layerOffset) << 2);
+    const values = keys + valuesBytes;
     const row = qkv + ((<usize>r * 3 * dModel) << 2);
-    storeKeysValues(keys + (slot << 2), values + (slot << 2), row, 1, pos, contextLength, dModel, heads);
+    storeKeysValues(keys, values, row, 1, pos, contextLength, dModel, heads);
     for (let h = 0; h < heads; h++) {
-      const base = slot + <usize>h * block;
-      const max = scores(row + ((<usize>h * hd) << 2), keys + (base << 2), pos + 1, hd, scale, scratch);
+      const head = (<usize>h * block) << 2;
+      const max = scores(row + ((<usize>h * hd) << 2), keys + head, pos + 1, hd, scale, scratch);
       softmaxRow(scratch, pos + 1, max);
-      weightedSum(att + ((<usize>r * dModel + h * hd) << 2), scratch, values + (base << 2), pos + 1, hd);
+      weightedSum(att + ((<usize>r * dModel + h * hd) << 2), scratch, values + head, pos + 1, hd);
     }
   }
 }

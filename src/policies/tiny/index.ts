@@ -1,3 +1,8 @@
-// The tiny in-process transformer as a policy: conversation rendering and the batching Policy adapter.
+// The tiny in-process transformer as a policy: conversation rendering, the context rule (what it sees of an
+// episode, and the sequences RL and SFT train on) and the batching Policy adapter.
 export { renderMessage, renderPrompt } from "./render.js";
+export {
+  contextRule, DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, episodeSequences, HISTORIES, turnPrompt,
+  type ContextRule, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn, type ReplySpan,
+} from "./context.js";
 export { createTinyPolicy, policySeed, type TinyPolicy, type TinyPolicyOptions } from "./policy.js";

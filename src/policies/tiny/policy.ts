@@ -1,6 +1,10 @@
-// The in-process transformer as a `Policy` for the rollout engine. The prompt is the conversation rendered
-// with special tokens (render.ts); the answer is sampled up to end-of-turn (or maxNewTokens) and returned
-// with its tokens and their log-probs under the model (temperature 1), which RL needs.
+// The in-process transformer as a `Policy` for the rollout engine. The prompt of each turn follows the context
+// rule (context.ts); the answer is sampled up to end-of-turn (or maxNewTokens) and returned with its tokens and
+// their log-probs under the model (temperature 1), which RL needs.
+//
+// Episodes: with the "segments" history the policy keeps, per episode (keyed by `context.episode`), a KV-cache
+// session and the turn before, so each turn prefills only its new tokens; `endEpisode` frees them. Without an
+// episode handle (a caller other than the rollout engine) every turn renders its prompt like "window".
 //
 // Batching: the rollout engine runs many episodes concurrently; act() calls made while the model is busy,
 // or in the same tick, are sampled together in one batched call (up to maxBatch). Each call's randomness is
@@ -10,33 +14,46 @@ import type { Act, Policy, PolicyContext } from "../../core/policy.js";
 import type { Message } from "../../core/message.js";
 import { ConfigError } from "../../core/errors.js";
 import { deriveSeed } from "../../core/rng.js";
-import type { TinyModel } from "../../nn/model.js";
+import type { KvSession, TinyModel } from "../../nn/model.js";
 import type { Generated } from "../../nn/generate.js";
 import { decodeTokens, END } from "../../nn/tokenizer.js";
-import { renderPrompt } from "./render.js";
+import { contextRule, DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, episodeSequences, turnPrompt, type ContextRule, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn } from "./context.js";
 
 export interface TinyPolicyOptions {
   readonly model: TinyModel;
   readonly name?: string;
-  /** Longest answer in tokens (bytes); default 48. */
+  /** Longest answer in tokens (bytes); default DEFAULT_MAX_NEW_TOKENS (16). */
   readonly maxNewTokens?: number;
   /** Default 1 (the distribution RL trains); 0 is greedy. */
   readonly temperature?: number;
   readonly topP?: number;
   /** Most prompts sampled in one call; default 64. */
   readonly maxBatch?: number;
+  /** What the policy sees of an episode (context.ts); default "segments". */
+  readonly history?: History;
 }
 
 export interface TinyPolicy extends Policy {
-  /** Prompt tokens the policy would use for this conversation (RL rebuilds sequences with it). */
-  promptTokens(conversation: readonly Message[]): number[];
+  readonly rule: ContextRule;
+  /** The sequences an episode's replies were sampled in (RL and SFT train on them); replies[t] = turn t's reply tokens. */
+  episodeSequences(episode: EpisodeMessages, replies: readonly (readonly number[])[]): EpisodeSequence[];
+  endEpisode(episode: object): void;
 }
 
 interface Request {
   readonly prompt: number[];
   readonly seed: number;
+  readonly session: KvSession | undefined;
   readonly resolve: (generated: Generated) => void;
   readonly reject: (error: unknown) => void;
+}
+
+/** What the policy remembers of an episode in flight. */
+interface EpisodeState {
+  readonly session: KvSession;
+  previous?: PreviousTurn;
+  /** The message act() returned last: the conversation extends `previous` when it holds this at previous.messages - 1. */
+  reply?: Message;
 }
 
 export function policySeed(context: Pick<PolicyContext, "seed" | "turn">): number {
@@ -45,15 +62,15 @@ export function policySeed(context: Pick<PolicyContext, "seed" | "turn">): numbe
 
 export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
   const { model } = options;
-  const maxNewTokens = options.maxNewTokens ?? 48;
+  const maxNewTokens = options.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
   const maxBatch = options.maxBatch ?? 64;
   const T = model.config.contextLength;
   if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 1 && maxNewTokens <= T - 3)) throw new ConfigError("policy.maxNewTokens", `must be an integer in [1, ${T - 3}], got ${maxNewTokens}`);
   if (!(Number.isInteger(maxBatch) && maxBatch >= 1)) throw new ConfigError("policy.maxBatch", `must be a positive integer, got ${maxBatch}`);
-  // Room kept for the answer: all of maxNewTokens, but never more than half the context.
-  const budget = T - Math.min(maxNewTokens, Math.floor(T / 2));
+  const rule = contextRule(T, maxNewTokens, options.history ?? DEFAULT_HISTORY);
   const sampleOptions = { maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1, stopTokens: [END] };
   const queue: Request[] = [];
+  const episodes = new Map<object, EpisodeState>();
   let running = false;
 
   const drain = async (): Promise<void> => {
@@ -61,7 +78,7 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
     while (queue.length > 0) {
       const batch = queue.splice(0, maxBatch);
       try {
-        const results = await model.sample(batch.map((r) => r.prompt), { ...sampleOptions, seeds: batch.map((r) => r.seed) });
+        const results = await model.sample(batch.map((r) => r.prompt), { ...sampleOptions, seeds: batch.map((r) => r.seed), sessions: batch.map((r) => r.session) });
         batch.forEach((r, i) => r.resolve(results[i]!));
       } catch (error: unknown) {
         for (const r of batch) r.reject(error);
@@ -70,21 +87,42 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
     running = false;
   };
 
-  const promptTokens = (conversation: readonly Message[]): number[] => renderPrompt(conversation, budget);
+  /** The episode's state when the policy keeps one, and the prompt of this turn. */
+  const prepare = (conversation: readonly Message[], context: PolicyContext): { state: EpisodeState | undefined; prompt: number[] } => {
+    if (rule.history === "window" || context.episode === undefined) return { state: undefined, prompt: turnPrompt(rule, conversation) };
+    let state = episodes.get(context.episode);
+    if (state === undefined) {
+      state = { session: model.openSession() };
+      episodes.set(context.episode, state);
+    }
+    const previous = state.previous !== undefined && conversation[state.previous.messages - 1] === state.reply ? state.previous : undefined;
+    return { state, prompt: turnPrompt(rule, conversation, previous) };
+  };
 
   return {
     name: options.name ?? "tiny",
-    promptTokens,
+    rule,
+    episodeSequences: (episode, replies) => episodeSequences(rule, episode, replies),
     act(conversation, context): Promise<Act> {
-      const prompt = promptTokens(conversation);
+      const { state, prompt } = prepare(conversation, context);
+      const messages = conversation.length + 1;
       return new Promise<Generated>((resolve, reject) => {
-        queue.push({ prompt, seed: policySeed(context), resolve, reject });
+        queue.push({ prompt, seed: policySeed(context), session: state?.session, resolve, reject });
         // Let every act() issued in this tick join the batch before sampling starts.
         if (!running) setImmediate(() => void (running ? undefined : drain()));
       }).then((generated) => {
         const text = generated.tokens.filter((t) => t !== END);
-        return { message: { role: "assistant", content: decodeTokens(text) }, tokens: generated.tokens, logprobs: generated.logprobs };
+        const message: Message = { role: "assistant", content: decodeTokens(text) };
+        if (state !== undefined) {
+          state.previous = { prompt, reply: generated.tokens, messages };
+          state.reply = message;
+        }
+        return { message, tokens: generated.tokens, logprobs: generated.logprobs };
       });
+    },
+    endEpisode(episode) {
+      episodes.get(episode)?.session.close();
+      episodes.delete(episode);
     },
   };
 }

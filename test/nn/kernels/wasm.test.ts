@@ -135,30 +135,29 @@ describe("wasm kernels", () => {
   it.each([4, 8, 20, 32, 36])("the KV cache and decoding attention agree with the reference and with the whole-sequence pass (headDim %i)", (hd) => {
     const heads = 2, C = heads * hd, T = 37, n = 37, P = cachePositions(T), scale = 1 / Math.sqrt(hd);
     const qkv = onHeap(randomArray(n * 3 * C, 14, 2));
-    const [k1, v1, k2, v2] = [heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P), heap.allocFloats(2 * C * P)];
-    // The whole sequence into slot 1: the same copies either way.
-    fast.storeKeysValues(k1.subarray(C * P), v1.subarray(C * P), qkv, n, 0, T, C, heads);
-    ref.storeKeysValues(k2.subarray(C * P), v2.subarray(C * P), qkv, n, 0, T, C, heads);
-    expect(Array.from(k1)).toEqual(Array.from(k2));
-    expect(Array.from(v1)).toEqual(Array.from(v2));
-    expect(k1[C * P + 8 * hd + 8 * 1 + 3]).toBe(qkv[11 * 3 * C + C + 1]); // key 11, dimension 1 of head 0: panel 1, row 1, lane 3
-    expect(v1[C * P + hd * P + 3 * hd + 1]).toBe(qkv[3 * 3 * C + 2 * C + hd + 1]); // value 3, dimension 1 of head 1
-    // Decoding rows: the token at position p of slot 1 (stores its key and value again, attends 0..p).
+    // Two blocks of a one-layer cache each (keys then values); the sequence goes into the second.
+    const [b1, b2] = [heap.allocFloats(2 * 2 * C * P), heap.allocFloats(2 * 2 * C * P)];
+    const [k1, v1, k2, v2] = [b1.subarray(2 * C * P, 3 * C * P), b1.subarray(3 * C * P), b2.subarray(2 * C * P, 3 * C * P), b2.subarray(3 * C * P)];
+    fast.storeKeysValues(k1, v1, qkv, n, 0, T, C, heads);
+    ref.storeKeysValues(k2, v2, qkv, n, 0, T, C, heads);
+    expect(Array.from(b1)).toEqual(Array.from(b2));
+    expect(k1[8 * hd + 8 * 1 + 3]).toBe(qkv[11 * 3 * C + C + 1]); // key 11, dimension 1 of head 0: panel 1, row 1, lane 3
+    expect(v1[hd * P + 3 * hd + 1]).toBe(qkv[3 * 3 * C + 2 * C + hd + 1]); // value 3, dimension 1 of head 1
+    // Decoding rows: the token at position p (stores its key and value again, attends 0..p), the block addressed by its float offset.
     const picks = [0, 5, 36, 17];
     const rows = onHeap(Float32Array.from(picks.flatMap((p) => Array.from(qkv.subarray(p * 3 * C, (p + 1) * 3 * C)))));
     const positions = ints(picks);
-    const slots = ints(picks.map(() => 1));
     const [a1, a2] = [heap.allocFloats(picks.length * C), heap.allocFloats(picks.length * C)];
-    fast.cachedAttention(a1, rows, picks.length, positions, slots, k1, v1, T, C, heads, scale, heap.allocFloats(P));
-    ref.cachedAttention(a2, rows, picks.length, positions, slots, k2, v2, T, C, heads, scale, heap.allocFloats(P));
+    const memory = new Float32Array(heap.memory.buffer);
+    fast.cachedAttention(a1, rows, picks.length, positions, ints(picks.map(() => b1.byteOffset / 4)), memory, 2 * C * P, T, C, heads, scale, heap.allocFloats(P));
+    ref.cachedAttention(a2, rows, picks.length, positions, ints(picks.map(() => b2.byteOffset / 4)), memory, 2 * C * P, T, C, heads, scale, heap.allocFloats(P));
     expect(maxAbsDiff(a1, a2)).toBeLessThan(1e-5);
-    expect(Array.from(k1)).toEqual(Array.from(k2));
-    expect(Array.from(k1.subarray(0, C * P)).every((x) => x === 0)).toBe(true); // slot 0 untouched
+    expect(Array.from(b1)).toEqual(Array.from(b2));
+    expect(Array.from(b1.subarray(0, 2 * C * P)).every((x) => x === 0)).toBe(true); // the other layer untouched
     // The whole-sequence pass over the cached blocks (what a prefill does) gives the same rows.
     const full = heap.allocFloats(n * C);
     for (let h = 0; h < heads; h++) {
-      const block = C * P + h * hd * P;
-      headForward(fast, qkv.subarray(h * hd), 3 * C, { panels: k1.subarray(block) }, v1.subarray(block), hd, full.subarray(h * hd), C, heap.allocFloats(n * n), n, hd, scale);
+      headForward(fast, qkv.subarray(h * hd), 3 * C, { panels: k1.subarray(h * hd * P) }, v1.subarray(h * hd * P), hd, full.subarray(h * hd), C, heap.allocFloats(n * n), n, hd, scale);
     }
     picks.forEach((p, r) => expect(maxAbsDiff(full.subarray(p * C, (p + 1) * C), a1.subarray(r * C, (r + 1) * C))).toBeLessThan(1e-5));
   });
@@ -169,11 +168,27 @@ describe("wasm kernels", () => {
     const kT = onHeap(randomArray(hd * ldk, 23, 2));
     const v = onHeap(randomArray(n * hd, 24));
     const [o1, o2, p1, p2] = [heap.allocFloats(n * hd), heap.allocFloats(n * hd), onHeap(randomArray(n * n, 25)), onHeap(randomArray(n * n, 25))];
-    fast.causalAttention(o1, hd, q, qStride, kT, ldk, 8, v, hd, p1, n, hd, scale);
-    ref.causalAttention(o2, hd, q, qStride, kT, ldk, 8, v, hd, p2, n, hd, scale);
+    fast.causalAttention(o1, hd, q, qStride, kT, ldk, 8, v, hd, p1, n, hd, scale, 0, true);
+    ref.causalAttention(o2, hd, q, qStride, kT, ldk, 8, v, hd, p2, n, hd, scale, 0, true);
     expect(maxAbsDiff(p1, p2)).toBeLessThan(1e-6);
     expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
     expect(p1[5 * n + 6]).toBe(0); // above the diagonal
+  });
+
+  it.each([[1, 20], [16, 21], [19, 1], [0, 37]])("causal attention of a chunk after %i cached positions (%i rows) equals those rows of the whole pass", (past, n) => {
+    const total = past + n, hd = 8, ldk = total + 3, qStride = 3 * hd, scale = 0.3;
+    const q = onHeap(randomArray(total * qStride, 26, 2));
+    const kT = onHeap(randomArray(hd * ldk, 27, 2));
+    const v = onHeap(randomArray(total * hd, 28));
+    const whole = heap.allocFloats(total * hd);
+    fast.causalAttention(whole, hd, q, qStride, kT, ldk, 8, v, hd, heap.allocFloats(total * total), total, hd, scale, 0, true);
+    const [o1, o2] = [heap.allocFloats(n * hd), heap.allocFloats(n * hd)];
+    const [p1, p2] = [heap.allocFloats(16 * total), heap.allocFloats(16 * total)];
+    fast.causalAttention(o1, hd, q.subarray(past * qStride), qStride, kT, ldk, 8, v, hd, p1, n, hd, scale, past, false);
+    ref.causalAttention(o2, hd, q.subarray(past * qStride), qStride, kT, ldk, 8, v, hd, p2, n, hd, scale, past, false);
+    expect(maxAbsDiff(o1, o2)).toBeLessThan(1e-5);
+    // Bit for bit: a row's scores, softmax and weighted sum do not depend on where its block starts.
+    expect(Array.from(o1)).toEqual(Array.from(whole.subarray(past * hd)));
   });
 
   it.each([false, true])("token log-probs, entropy and the logits gradient agree (entropy term: %s)", (withEntropy) => {

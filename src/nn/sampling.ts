@@ -1,0 +1,145 @@
+// Sampling as shard jobs, with KV-cache sessions. Each prompt runs in a KV-cache block: its session's (kept
+// between calls) or a temporary one. A prompt is always the whole sequence to continue; the tokens at the
+// start of it that its session already caches (their common prefix, src/nn/kv-cache.ts) are not computed
+// again, only the rest is prefilled. So a multi-turn conversation sampled turn by turn in one session
+// prefills each turn's new tokens once.
+//
+// Determinism: a sequence's tokens depend on its prompts so far in its session, its seeds and the weights,
+// never on its batch-mates, shards or threads (no kernel mixes rows).
+import { BudgetrlError } from "../core/errors.js";
+import { checkTokens } from "./batch.js";
+import type { ModelConfig } from "./config.js";
+import type { Generated, GenerateOptions } from "./generate.js";
+import type { Heap } from "./heap.js";
+import type { Job } from "./jobs.js";
+import { createCachePool, reusableLength, type KvSession, type SessionState } from "./kv-cache.js";
+import type { ModelMemory } from "./memory.js";
+import type { Pool } from "./pool.js";
+import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
+import { END } from "./tokenizer.js";
+import { freeWorkspace } from "./workspace.js";
+
+export interface SampleOptions {
+  readonly maxNewTokens: number;
+  /** Default 1; 0 is greedy. */
+  readonly temperature?: number;
+  /** Default 1 (no truncation). */
+  readonly topP?: number;
+  /** Default [END]. */
+  readonly stopTokens?: readonly number[];
+  /** One seed per prompt: a sequence's tokens depend only on its prompt, its seed and the weights. */
+  readonly seeds: readonly number[];
+  /** Per prompt, a session of this model to sample in (undefined: a temporary cache); each at most once per call. */
+  readonly sessions?: readonly (KvSession | undefined)[];
+}
+
+/** Tokens the model has run, by kind, since it was created (rows of the forward passes). */
+export interface TokenCounts {
+  /** Prompt tokens prefilled for sampling (what a session already cached is not counted). */
+  prefill: number;
+  /** Sampled tokens fed back in decoding steps. */
+  decode: number;
+  /** Training forward passes (each also runs backward once at most). */
+  train: number;
+  /** Scoring passes (log-probs without gradient). */
+  score: number;
+}
+
+export interface SamplingContext {
+  readonly config: ModelConfig;
+  readonly heap: Heap;
+  readonly pool: Pool;
+  readonly memory: ModelMemory;
+  readonly shards: number;
+  readonly counts: TokenCounts;
+}
+
+export interface Sampler {
+  sample(prompts: readonly (readonly number[])[], options: SampleOptions): Promise<Generated[]>;
+  openSession(): KvSession;
+  /** Frees the workspaces and every cache block (open sessions are closed). */
+  free(): void;
+}
+
+function resolveOptions(options: SampleOptions, prompts: number): GenerateOptions {
+  const resolved: GenerateOptions = {
+    maxNewTokens: options.maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1, stopTokens: options.stopTokens ?? [END],
+  };
+  if (!(Number.isInteger(resolved.maxNewTokens) && resolved.maxNewTokens >= 0)) throw new BudgetrlError("nn:bad-sample", `maxNewTokens must be a non-negative integer, got ${resolved.maxNewTokens}`);
+  if (!(resolved.temperature >= 0)) throw new BudgetrlError("nn:bad-sample", `temperature must be >= 0, got ${resolved.temperature}`);
+  if (!(resolved.topP > 0 && resolved.topP <= 1)) throw new BudgetrlError("nn:bad-sample", `topP must be in (0, 1], got ${resolved.topP}`);
+  if (options.seeds.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one seed per prompt: ${prompts} prompts, ${options.seeds.length} seeds`);
+  if (options.sessions !== undefined && options.sessions.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one session (or undefined) per prompt: ${prompts} prompts, ${options.sessions.length} sessions`);
+  return resolved;
+}
+
+export function createSampler(context: SamplingContext): Sampler {
+  const { config, heap, pool, memory, shards, counts } = context;
+  const caches = createCachePool(heap, config);
+  const states = new WeakMap<KvSession, SessionState>();
+  const slots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));
+
+  /** The cache state each prompt runs in: its session's, or a temporary one. */
+  const statesFor = (sessions: readonly (KvSession | undefined)[] | undefined, count: number): { state: SessionState; temporary: boolean }[] => {
+    const seen = new Set<SessionState>();
+    return Array.from({ length: count }, (_, i) => {
+      const session = sessions?.[i];
+      if (session === undefined) return { state: { block: undefined, cached: [], closed: false }, temporary: true };
+      const state = states.get(session);
+      if (state === undefined) throw new BudgetrlError("nn:bad-session", `sessions[${i}] belongs to another model`);
+      if (state.closed) throw new BudgetrlError("nn:bad-session", `sessions[${i}] is closed`);
+      if (seen.has(state)) throw new BudgetrlError("nn:bad-session", `sessions[${i}] appears twice in one call`, "one sequence per session");
+      seen.add(state);
+      return { state, temporary: false };
+    });
+  };
+
+  const sample = async (prompts: readonly (readonly number[])[], options: SampleOptions): Promise<Generated[]> => {
+    const generate = resolveOptions(options, prompts.length);
+    prompts.forEach((p, i) => {
+      if (p.length === 0 || p.length >= config.contextLength) {
+        throw new BudgetrlError("nn:too-long", `prompt ${i} has ${p.length} tokens; it needs 1..${config.contextLength - 1}`, "keep the newest tokens that fit (the tiny policy does)");
+      }
+      checkTokens(config, `prompts[${i}]`, p, false);
+    });
+    const runs = statesFor(options.sessions, prompts.length);
+    const pasts = runs.map(({ state }, i) => reusableLength(state.cached, prompts[i]!));
+    runs.forEach(({ state }, i) => {
+      state.block ??= caches.take();
+      state.cached = prompts[i]!.slice(0, pasts[i]); // what stays valid if the call fails
+    });
+    const chunks = prompts.map((p, i) => Int32Array.from(p.slice(pasts[i])));
+    try {
+      const ranges = shardRanges(prompts.length, shards);
+      const workspaces = ranges.map(([first, end], s) => ensureWorkspace(heap, config, slots[s]!, chunks.slice(first, end).map((c) => c.length), false));
+      // A view from the heap's first float, made after every allocation: the kernels address blocks by offset.
+      const cache = new Float32Array(heap.memory.buffer);
+      const jobs: Job[] = ranges.map(([first, end], s) => ({
+        kind: "generate", model: memory.views, workspace: workspaces[s]!, chunks: chunks.slice(first, end), seeds: options.seeds.slice(first, end), options: generate,
+        targets: { cache, slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4), pasts: pasts.slice(first, end) },
+      }));
+      const results = (await pool.runAll(jobs)).flatMap((r) => (r.kind === "generated" ? r.results : []));
+      results.forEach((result, i) => {
+        counts.prefill += generate.maxNewTokens > 0 ? chunks[i]!.length : 0;
+        counts.decode += Math.max(0, result.tokens.length - 1);
+        if (generate.maxNewTokens > 0 && !runs[i]!.state.closed) runs[i]!.state.cached = [...prompts[i]!, ...result.tokens.slice(0, -1)];
+      });
+      return results;
+    } finally {
+      for (const { state, temporary } of runs) if (temporary && state.block !== undefined) caches.give(state.block);
+    }
+  };
+
+  return {
+    sample,
+    openSession: () => {
+      const { session, state } = caches.open();
+      states.set(session, state);
+      return session;
+    },
+    free: () => {
+      for (const slot of slots) if (slot.workspace !== undefined) freeWorkspace(heap, slot.workspace);
+      caches.dispose();
+    },
+  };
+}
