@@ -34,7 +34,7 @@ export function drawTask(env: AnyEnv, seedOf: (attempt: number) => number, exclu
     const task = env.generate(seedOf(attempt));
     if (!excluded.has(env.taskId(task))) return task;
   }
-  throw new ConfigError("exclude", `${MAX_TASK_DRAWS} draws in a row gave tasks of the held-out set: this env config has too few distinct tasks to keep them apart`, "use a larger env (more rooms, bigger maps) or a smaller held-out set");
+  throw new ConfigError("exclude", `${MAX_TASK_DRAWS} draws in a row gave tasks of the held-out set: this env config has too few distinct tasks to keep them apart`, "use an env config with more distinct tasks (more rooms, bigger maps, hanoi randomStart=true), a smaller held-out set, or for training --no-exclude-held-out");
 }
 
 /** Task `index` of a generated run: taskSeed(seed, index), drawn again while it falls in the excluded set. */

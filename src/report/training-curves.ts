@@ -1,16 +1,14 @@
 // The training curves of a training run folder (`budgetrl train --out DIR`): the per-step log (reward, success,
 // turns, entropy, KL from `train_steps` in DIR/train.db), the held-out Pass@(1,T) of every evaluation (runs
 // `eval-step-N` in the same store), the config (DIR/config.json), and how many held-out tasks training also saw:
-// training tasks are regenerated from the config's seed (rl/rollouts.ts `trainTaskSeed`) for every logged step
-// and compared by task id with the held-out tasks and with the study runs on the same env variant.
+// every logged step names its training tasks' ids, compared with the held-out tasks and with the study runs on
+// the same env variant (training leaves held-out sets out by content, so the count should read 0).
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Json } from "../core/json.js";
-import { createEnv } from "../envs/registry.js";
 import { parseEvalConfig } from "../eval/config.js";
 import { storedRunOutcomes, tableFor } from "../eval/table.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
-import { trainTaskSeed } from "../rl/rollouts.js";
 import { parseTrainConfig, type TrainConfig } from "../rl/train-config.js";
 import { taskIdsOf } from "../store/analysis-rows.js";
 import { openStore, type Store } from "../store/open.js";
@@ -71,17 +69,19 @@ function evalPoints(store: Store, options: IntervalOptions): StudyTraining["eval
   return points;
 }
 
-/** Task ids of every training task of the logged steps, or null when the env cannot be built here. */
-function trainingTaskIds(config: Readonly<TrainConfig>, steps: readonly number[], notes: string[]): Set<string> | null {
-  try {
-    const env = createEnv(config.env, config.envOptions);
-    const ids = new Set<string>();
-    for (const step of steps) for (let index = 0; index < config.tasksPerStep; index++) ids.add(env.taskId(env.generate(trainTaskSeed(config.seed, step, index))));
-    return ids;
-  } catch (error) {
-    notes.push(`training tasks not regenerated: ${(error as Error).message}`);
-    return null;
+/** Task ids of every training task of the logged steps (each step logs its tasks' ids), or null when the log
+ * predates that (then no overlap count). */
+function trainingTaskIds(logged: readonly { readonly metrics: Json }[], notes: string[]): Set<string> | null {
+  const ids = new Set<string>();
+  for (const { metrics } of logged) {
+    const taskIds = metrics !== null && typeof metrics === "object" && !Array.isArray(metrics) ? (metrics as { taskIds?: unknown }).taskIds : undefined;
+    if (!Array.isArray(taskIds)) {
+      notes.push("the step log does not name its training tasks (a run made before it did): no overlap count");
+      return null;
+    }
+    for (const id of taskIds) if (typeof id === "string") ids.add(id);
   }
+  return ids;
 }
 
 export function readTraining(selection: TrainingSelection, study: readonly StudyTaskList[], options: IntervalOptions = {}): StudyTraining {
@@ -95,7 +95,8 @@ export function readTraining(selection: TrainingSelection, study: readonly Study
   }
   const store = openStore(dbPath, { readonly: true });
   try {
-    const steps = readTrainSteps(store, "train").map(({ step, metrics }) => ({
+    const logged = readTrainSteps(store, "train");
+    const steps = logged.map(({ step, metrics }) => ({
       step,
       reward: numberOf(metrics, "reward"),
       success: numberOf(metrics, "success"),
@@ -105,7 +106,7 @@ export function readTraining(selection: TrainingSelection, study: readonly Study
     }));
     const evals = evalPoints(store, options);
     const heldOut = evals.length === 0 ? [] : taskIdsOf(store, (evals[0] as (typeof evals)[number]).run);
-    const trained = config === null ? null : trainingTaskIds(config, steps.map((entry) => entry.step), notes);
+    const trained = trainingTaskIds(logged, notes);
     const variant = config === null ? null : envVariant(config.env, config.envOptions);
     const seen = (ids: readonly string[]): number => (trained === null ? 0 : ids.filter((id) => trained.has(id)).length);
     return {

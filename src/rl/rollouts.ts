@@ -1,7 +1,8 @@
 // Phase "generate" of an RL step: fresh tasks, one budget per group from the schedule, `group` rollouts per
 // task with the current policy. Everything is seeded by (run seed, step), so a resumed run regenerates exactly
 // the same tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in
-// large batches.
+// large batches. Tasks of the held-out set (`excluded`, task ids: the training run's own evaluation tasks and any
+// study held-out set) are never trained on: a draw that falls in it is drawn again from a derived seed.
 import { createPolicyCaller } from "../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
 import { resolveBudget, type BudgetMode, type BudgetScope } from "../core/budget.js";
@@ -9,6 +10,7 @@ import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { deriveSeed } from "../core/rng.js";
+import { drawTask } from "../eval/tasks.js";
 import { drawBudget, type BudgetSchedule } from "./schedules/schedule.js";
 
 export interface RolloutStepOptions {
@@ -23,12 +25,13 @@ export interface RolloutStepOptions {
   readonly budgetScope: BudgetScope;
   /** Abandons the step's rollouts at once (StoppedError). */
   readonly signal?: AbortSignal;
+  /** Ids of tasks never to train on (held-out tasks). */
+  readonly excluded?: ReadonlySet<string>;
 }
 
-/** The seed of training task `index` at `step`: the report regenerates training tasks from it to count how many
- * held-out tasks training also saw. */
-export function trainTaskSeed(seed: number, step: number, index: number): number {
-  return deriveSeed(seed, "train-task", step, index);
+/** Training task `index` of `step`: seeded by (seed, step, index), drawn again while it is a held-out task. */
+export function trainTask(env: AnyEnv, seed: number, step: number, index: number, excluded: ReadonlySet<string>): unknown {
+  return drawTask(env, (attempt) => (attempt === 0 ? deriveSeed(seed, "train-task", step, index) : deriveSeed(seed, "train-task", step, index, attempt)), excluded);
 }
 
 /** Episodes of one step, grouped: groups[i] holds the `group` rollouts of task i under its drawn budget. */
@@ -45,7 +48,7 @@ export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutS
 function rolloutGroups(env: AnyEnv, policy: Policy, options: RolloutStepOptions, guard: Pick<RolloutOptions, "caller" | "signal">): Promise<Episode[][]> {
   const groups: Promise<Episode[]>[] = [];
   for (let index = 0; index < options.tasksPerStep; index++) {
-    const task = env.generate(trainTaskSeed(options.seed, options.step, index));
+    const task = trainTask(env, options.seed, options.step, index, options.excluded ?? new Set());
     const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
     const budget = resolveBudget(spec, env.referenceBudget(task, options.budgetScope), options.budgetMode, options.budgetScope);
     const taskId = env.taskId(task);

@@ -66,6 +66,7 @@ function demoEvalConfig(config: Readonly<SftConfig>) {
     budgets: [config.budget],
     budgetMode: config.budgetMode,
     budgetScope: config.budgetScope,
+    ...(config.exclude === undefined ? {} : { exclude: config.exclude }),
     seed: config.seed,
     bootstrap: 0,
   } satisfies EvaluateOptions;

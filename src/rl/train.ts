@@ -23,6 +23,7 @@ import { createModel, type TinyModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { evaluate } from "../eval/evaluate.js";
+import { heldOutTaskIds } from "../eval/tasks.js";
 import { openStore, type Store } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
@@ -53,6 +54,8 @@ export interface StepMetrics {
   readonly zeroGradientGroups: number;
   readonly groups: number;
   readonly seconds: number;
+  /** Ids of the step's training tasks (the report counts how many held-out tasks training saw: none). */
+  readonly taskIds: readonly string[];
 }
 
 export interface EvalPoint {
@@ -193,10 +196,11 @@ async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { 
   try {
     store = openStore(join(options.out, "train.db"));
     reference = config.kl > 0 ? await referenceFor(config, options.threads) : undefined;
+    const heldOut = heldOutIds(env, config);
     try {
       if (discardStaleEvaluations(store, config, startStep)) evals.push(await evaluateAt(backend, config, options.out, startStep, options));
       while (step < end && options.signal?.aborted !== true) {
-        const metrics = await trainStep(backend, env, config, step, learningRate(step), reference, options.signal);
+        const metrics = await trainStep(backend, env, config, step, learningRate(step), { excluded: heldOut, ...(reference === undefined ? {} : { reference }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
         writeTrainStep(store, "train", step, metrics as unknown as Json);
         options.onStep?.(metrics, config.steps);
         step++;
@@ -225,12 +229,33 @@ async function referenceFor(config: Readonly<TrainConfig>, threads: number | und
   return tinyBackend({ model }).reference().finally(() => model.dispose());
 }
 
-async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, step: number, learningRate: number, reference: ReferenceScorer | undefined, signal: AbortSignal | undefined): Promise<StepMetrics> {
+/** What a step needs besides the config: the frozen reference (KL), the stop signal, the held-out task ids. */
+interface StepContext {
+  readonly reference?: ReferenceScorer;
+  readonly signal?: AbortSignal;
+  readonly excluded: ReadonlySet<string>;
+}
+
+/** The held-out tasks training never draws: its own evaluation tasks (when it evaluates) and the config's other
+ * held-out set. */
+function heldOutIds(env: AnyEnv, config: Readonly<TrainConfig>): Set<string> {
+  if (!config.excludeHeldOut) return new Set();
+  const ids = config.evalEvery > 0 ? heldOutTaskIds(env, { seed: evalSeedOf(config), tasks: config.evalTasks }) : new Set<string>();
+  if (config.exclude !== undefined) for (const id of heldOutTaskIds(env, config.exclude)) ids.add(id);
+  return ids;
+}
+
+function evalSeedOf(config: Readonly<TrainConfig>): number {
+  return config.evalSeed ?? deriveSeed(config.seed, "eval");
+}
+
+async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<TrainConfig>, step: number, learningRate: number, context: StepContext): Promise<StepMetrics> {
+  const { reference, signal } = context;
   const started = performance.now();
   const processedBefore = backend.processedTokens();
   const policy = backend.policy();
   // generate
-  const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope, ...(signal === undefined ? {} : { signal }) });
+  const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope, excluded: context.excluded, ...(signal === undefined ? {} : { signal }) });
   // score -> advantages
   const examples: PolicyExample[] = [];
   let zeroGradientGroups = 0;
@@ -268,6 +293,7 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
     zeroGradientGroups,
     groups: groups.length,
     seconds,
+    taskIds: groups.map((group) => group[0]?.taskId ?? ""),
   };
 }
 
@@ -286,7 +312,7 @@ async function evaluateAt(backend: TrainerBackend, config: Readonly<TrainConfig>
     budgets: config.evalBudgets,
     budgetMode: config.budgetMode,
     budgetScope: config.budgetScope,
-    seed: deriveSeed(config.seed, "eval"),
+    seed: evalSeedOf(config),
     bootstrap: 200,
     annotate: false,
     db: join(out, "train.db"),

@@ -15,7 +15,7 @@ describe("budgetrl sft / train", () => {
     expect(sft.stdout).toMatch(/sft step 25\/30 \| loss \d+\.\d{4}/);
     expect(sft.stdout).toMatch(/trained on \d+ reply sequences of run demonstrations; final loss/);
     const out = join(dir, "run");
-    const args = ["train", "--env", "hanoi", "--env-opt", "disks=2", "--init", base, "--algo", "turn", "--budget", "budgetmix:50%,100%", "--tasks-per-step", "2", "--group", "2", "--steps", "2", "--eval-every", "2", "--eval-tasks", "2", "--eval-samples", "1", "--eval-budget", "100%", "--max-new-tokens", "6", "--out", out, "--no-progress"];
+    const args = ["train", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--init", base, "--algo", "turn", "--budget", "budgetmix:50%,100%", "--tasks-per-step", "2", "--group", "2", "--steps", "2", "--eval-every", "2", "--eval-tasks", "2", "--eval-samples", "1", "--eval-budget", "100%", "--max-new-tokens", "6", "--out", out, "--no-progress"];
     const trained = await cli(...args);
     expect(trained.code).toBe(0);
     expect(trained.stdout).toMatch(/step 1\/2 \| reward -?\d+\.\d{3} \| success \d\.\d{3} \| turns [\d.]+ \| clip [\d.]+ \| kl [\d.]+ \| entropy [\d.]+ \| \d+ tok\/s \| no-gradient groups \d\/2/);
@@ -44,7 +44,7 @@ describe("budgetrl sft / train", () => {
     const base = join(dir, "stop-base");
     expect((await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--tasks", "4", "--samples", "1", "--steps", "2", "--batch-size", "4", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress")).code).toBe(0);
     const out = join(dir, "stopped-run");
-    const child = spawnCli(["train", "--env", "hanoi", "--env-opt", "disks=2", "--init", base, "--tasks-per-step", "2", "--group", "2", "--steps", "20", "--eval-every", "0", "--max-new-tokens", "6", "--out", out, "--no-progress"]);
+    const child = spawnCli(["train", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--init", base, "--tasks-per-step", "2", "--group", "2", "--steps", "20", "--eval-every", "0", "--max-new-tokens", "6", "--out", out, "--no-progress"]);
     const exit = exitOf(child);
     const stderr = textMatching(child.stderr!, /continue with: .*\n/);
     const stdout = textMatching(child.stdout!, /stopped after \d+ steps/);
