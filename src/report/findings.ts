@@ -15,8 +15,10 @@
 //                     everything is higher.
 //   budgetmix         BudgetMix - GRPO-Full (else base), Pass@1 at every budget (announced): supported if lower
 //                     nowhere and higher at the smallest budget; not supported if lower somewhere.
-//   hidden-budget     the same comparison with hidden budgets: supported (BudgetMix helps) if higher somewhere
-//                     and lower nowhere; not supported if lower somewhere and higher nowhere.
+//   hidden-budget     BudgetMix trained with hidden budgets (role budgetmix-hidden; else the announced BudgetMix)
+//                     - GRPO-Full (else base), Pass@1 at every budget with hidden budgets: supported (BudgetMix
+//                     helps) if higher somewhere and lower nowhere; not supported if lower somewhere and higher
+//                     nowhere.
 import { deriveSeed } from "../core/rng.js";
 import { differenceDirection, pairedDifference } from "../metrics/paired-difference.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
@@ -79,6 +81,8 @@ interface FindingContext {
   readonly grpo: string | undefined;
   readonly process: string | undefined;
   readonly budgetmix: string | undefined;
+  /** BudgetMix trained with hidden budgets, when the study has one. */
+  readonly budgetmixHidden: string | undefined;
   compare(metric: string, a: string, b: string, scope: string, mode: string, valuesA: ReadonlyMap<number, number>, valuesB: ReadonlyMap<number, number>): StudyComparison;
 }
 
@@ -90,6 +94,7 @@ function contextOf(inputs: FindingInputs, options: IntervalOptions): FindingCont
     grpo: byRole("grpo"),
     process: byRole("process"),
     budgetmix: byRole("budgetmix"),
+    budgetmixHidden: byRole("budgetmix-hidden"),
     compare: (metric, a, b, scope, mode, valuesA, valuesB) => {
       const result = pairedDifference(valuesA, valuesB, { ...options, seed: deriveSeed(options.seed ?? 0, "finding", metric, a, b, scope, mode) });
       return { metric, a, b, scope, mode, meanA: jsonEstimate(result.a), meanB: jsonEstimate(result.b), difference: jsonEstimate(result.difference), direction: differenceDirection(result.difference) };
@@ -202,9 +207,8 @@ function processFinding(context: FindingContext): StudyFinding {
   );
 }
 
-/** BudgetMix against GRPO-Full (else base) at every shared budget of each env variant, in one budget mode. */
-function acrossBudgets(context: FindingContext, mode: string, rule: (comparisons: StudyComparison[]) => Verdict): Scope[] {
-  const a = context.budgetmix as string;
+/** A BudgetMix model against GRPO-Full (else base) at every shared budget of each env variant, in one budget mode. */
+function acrossBudgets(context: FindingContext, a: string, mode: string, rule: (comparisons: StudyComparison[]) => Verdict): Scope[] {
   const b = (context.grpo ?? context.base) as string;
   return context.inputs.variants.map(({ variant }) => {
     const budgets = sharedBudgets(context, a, b, { variant }, mode);
@@ -216,7 +220,7 @@ function acrossBudgets(context: FindingContext, mode: string, rule: (comparisons
 
 function budgetmixFinding(context: FindingContext): StudyFinding {
   return finding("budgetmix", "BudgetMix is robust across budgets", "Training over a mix of announced budgets keeps Pass@1 at least as high as GRPO-Full at every budget and raises it at tight ones.", missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]), () =>
-    acrossBudgets(context, "announced", (comparisons) => {
+    acrossBudgets(context, context.budgetmix as string, "announced", (comparisons) => {
       if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
       if (comparisons.some((comparison) => comparison.direction === "lower")) return "not supported";
       return comparisons[0]?.direction === "higher" ? "supported" : "inconclusive";
@@ -225,8 +229,9 @@ function budgetmixFinding(context: FindingContext): StudyFinding {
 }
 
 function hiddenBudgetFinding(context: FindingContext): StudyFinding {
-  return finding("hidden-budget", "Beyond the paper: does BudgetMix help when the budget is hidden?", "With the budget never stated, BudgetMix still beats GRPO-Full somewhere and loses nowhere.", missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]), () =>
-    acrossBudgets(context, "hidden", (comparisons) => {
+  const mixed = context.budgetmixHidden ?? context.budgetmix;
+  return finding("hidden-budget", "Beyond the paper: does BudgetMix help when the budget is hidden?", "With the budget never stated, BudgetMix (trained with hidden budgets when the study has it) still beats GRPO-Full somewhere and loses nowhere.", missing(context, ["budgetmix", mixed], ["grpo (or base)", context.grpo ?? context.base]), () =>
+    acrossBudgets(context, mixed as string, "hidden", (comparisons) => {
       if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
       const higher = comparisons.some((comparison) => comparison.direction === "higher");
       const lower = comparisons.some((comparison) => comparison.direction === "lower");

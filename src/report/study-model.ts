@@ -11,7 +11,7 @@ import type { PassCell } from "../metrics/pass-at-kt.js";
 export const STUDY_REPORT_VERSION = 1;
 
 /** What a model is in the paper's comparisons. */
-export const MODEL_ROLES = ["base", "grpo", "process", "budgetmix", "other"] as const;
+export const MODEL_ROLES = ["base", "grpo", "process", "budgetmix", "budgetmix-hidden", "other"] as const;
 export type ModelRole = (typeof MODEL_ROLES)[number];
 
 export const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
@@ -19,6 +19,7 @@ export const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
   grpo: "GRPO-Full (trajectory-level RL)",
   process: "process supervision (turn-level credit)",
   budgetmix: "BudgetMix (RL over mixed budgets)",
+  "budgetmix-hidden": "BudgetMix trained with hidden budgets (beyond the paper)",
   other: "other",
 };
 

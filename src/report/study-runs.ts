@@ -53,6 +53,7 @@ export function envVariant(env: string, options: Readonly<Record<string, unknown
 }
 
 const ROLE_PATTERNS: readonly [ModelRole, RegExp][] = [
+  ["budgetmix-hidden", /budget[-_ ]?mix.*hidden/i],
   ["budgetmix", /budget[-_ ]?mix/i],
   ["process", /process|turn[-_ ]?level|gigpo|\bprm\b/i],
   ["grpo", /grpo/i],

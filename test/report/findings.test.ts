@@ -54,6 +54,20 @@ describe("studyFindings", () => {
     expect(rl?.scopes[0]?.text).toContain("Pass@(1,100%): +0.100 [+0.100, +0.100] (20 tasks)");
   });
 
+  it("answers the hidden-budget question with the BudgetMix trained on hidden budgets when the study has one", () => {
+    const models = {
+      base: { role: "base" as const, gains: {} },
+      "GRPO-Full": { role: "grpo" as const, gains: {} },
+      BudgetMix: { role: "budgetmix" as const, gains: { "hidden:25%": -0.1 } },
+      "BudgetMix (hidden)": { role: "budgetmix-hidden" as const, gains: { "hidden:25%": 0.1 } },
+    };
+    const hidden = studyFindings(inputs(models, { hidden: true }), { bootstrap: 200, seed: 1 }).find((finding) => finding.id === "hidden-budget");
+    expect(hidden?.verdict).toBe("supported");
+    expect(hidden?.scopes[0]?.text).toContain("BudgetMix (hidden) - GRPO-Full");
+    const { "BudgetMix (hidden)": _dropped, ...announcedOnly } = models;
+    expect(studyFindings(inputs(announcedOnly, { hidden: true }), { bootstrap: 200, seed: 1 }).find((finding) => finding.id === "hidden-budget")?.verdict).toBe("not supported");
+  });
+
   it("rejects findings the runs contradict", () => {
     const findings = studyFindings(
       inputs(
