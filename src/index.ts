@@ -8,6 +8,7 @@ export * from "./metrics/index.js";
 export * from "./eval/index.js";
 export * from "./report/index.js";
 export * from "./rl/index.js";
+export * from "./study/index.js";
 // The in-process transformer, under its own namespace (its token names would collide): nn.createModel, ...
 export * as nn from "./nn/index.js";
 export * from "./policies/tiny/index.js";

@@ -12,12 +12,13 @@ import { envsCommand } from "./envs.js";
 import { evalCommand } from "./eval.js";
 import { exportCommand } from "./export.js";
 import { reportCommand } from "./report.js";
+import { reproduceCommand } from "./reproduce.js";
 import { runsCommand } from "./runs.js";
 import { sftCommand } from "./sft.js";
 import { showCommand } from "./show.js";
 import { trainCommand } from "./train.js";
 
-const commands: readonly CommandDefinition[] = [evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
+const commands: readonly CommandDefinition[] = [reproduceCommand, evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

@@ -1,0 +1,110 @@
+// `reproduce`: the whole study, stage by stage, resumable at every stage. A new study writes its config to
+// <out>/study.json first; `resume` reads it back (a different preset or env on resume is refused: the stored
+// config wins), skips the stages recorded as finished in <out>/stages.json and continues the one that was
+// interrupted from where its own resume mechanism left it (SFT demonstrations, RL checkpoints, evaluation runs).
+// Same seed, same tables: every stage is seeded from the study seed.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { ConfigError, StoppedError } from "../core/errors.js";
+import type { StudyReport } from "../report/study-model.js";
+import { encodeStudyConfig, parseStudyConfig, studyConfig, type StudyChoice, type StudyConfig } from "./config.js";
+import { evalStage, reportStage, rlStage, sftStage, STAGES, tasksStage, type StageContext, type StageEvents, type StageName } from "./stages.js";
+
+export interface ReproduceOptions {
+  /** The study folder. */
+  readonly out: string;
+  /** A new study's preset, env and seed (ignored on resume: the stored config wins). */
+  readonly study?: StudyChoice;
+  readonly resume?: boolean;
+  readonly signal?: AbortSignal;
+  /** A stage starts (with the stages already done), or ends with a one-line summary. */
+  readonly onStage?: (stage: StageName, status: "start" | "done" | "skipped", summary?: string) => void;
+  readonly events?: StageEvents;
+}
+
+export interface ReproduceResult {
+  readonly config: Readonly<StudyConfig>;
+  /** True when every stage finished (false: stopped by the signal). */
+  readonly finished: boolean;
+  readonly report?: StudyReport;
+  readonly reportPath: string;
+}
+
+const QUIET: StageEvents = { job: () => undefined, progress: () => undefined, note: () => undefined };
+
+/** Whether the stop signal fired (read fresh each time: it fires during the awaits). */
+function stopped(signal: AbortSignal | undefined): boolean {
+  return signal?.aborted === true;
+}
+
+function readJson(path: string): unknown {
+  return JSON.parse(readFileSync(path, "utf8")) as unknown;
+}
+
+/** The study's config: made and stored for a new study, read back on resume. */
+function studyOf(options: ReproduceOptions): Readonly<StudyConfig> {
+  const path = join(options.out, "study.json");
+  if (options.resume === true) {
+    if (!existsSync(path)) throw new ConfigError("out", `nothing to resume in ${options.out} (no study.json)`, `start it with: budgetrl reproduce --out ${options.out}`);
+    return parseStudyConfig(readJson(path));
+  }
+  if (existsSync(path)) throw new ConfigError("out", `${options.out} already holds a study`, `continue it with: budgetrl reproduce --out ${options.out} --resume, or pick another --out`);
+  if (options.study === undefined) throw new ConfigError("preset", "a new study needs a preset and an env");
+  const config = studyConfig(options.study);
+  mkdirSync(options.out, { recursive: true });
+  writeFileSync(path, `${JSON.stringify(encodeStudyConfig(config), null, 2)}\n`);
+  return config;
+}
+
+function finishedStages(out: string): Set<StageName> {
+  const path = join(out, "stages.json");
+  return new Set(existsSync(path) ? (readJson(path) as StageName[]) : []);
+}
+
+function recordFinished(out: string, done: ReadonlySet<StageName>): void {
+  writeFileSync(join(out, "stages.json"), `${JSON.stringify(STAGES.filter((stage) => done.has(stage)))}\n`);
+}
+
+export async function reproduce(options: ReproduceOptions): Promise<ReproduceResult> {
+  const config = studyOf(options);
+  const context: StageContext = { config, out: options.out, events: options.events ?? QUIET, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  const done = finishedStages(options.out);
+  const reportPath = join(options.out, "report.html");
+  let report: StudyReport | undefined;
+  for (const stage of STAGES) {
+    if (done.has(stage) && stage !== "report") {
+      options.onStage?.(stage, "skipped");
+      continue;
+    }
+    if (stopped(options.signal)) return { config, finished: false, reportPath };
+    options.onStage?.(stage, "start");
+    let summary: string;
+    try {
+      if (stage === "report") {
+        report = await reportStage(context);
+        summary = `${reportPath}: ${report.models.length} models, ${report.runs.length} runs`;
+      } else summary = await runStage(stage, context);
+    } catch (error) {
+      if (error instanceof StoppedError && stopped(options.signal)) return { config, finished: false, reportPath };
+      throw error;
+    }
+    if (stopped(options.signal)) return { config, finished: false, reportPath };
+    done.add(stage);
+    recordFinished(options.out, done);
+    options.onStage?.(stage, "done", summary);
+  }
+  return { config, finished: true, reportPath, ...(report === undefined ? {} : { report }) };
+}
+
+function runStage(stage: Exclude<StageName, "report">, context: StageContext): Promise<string> | string {
+  switch (stage) {
+    case "tasks":
+      return tasksStage(context);
+    case "sft":
+      return sftStage(context);
+    case "rl":
+      return rlStage(context);
+    case "eval":
+      return evalStage(context);
+  }
+}
