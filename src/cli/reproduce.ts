@@ -9,7 +9,7 @@ import { reproduce } from "../study/reproduce.js";
 import { STAGES, type StageEvents } from "../study/stages.js";
 import { defineCommand, type CliIo } from "./command.js";
 import { keyValues } from "./key-values.js";
-import { createProgress, type Progress } from "./progress.js";
+import { createProgress, formatDuration, type Progress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
 const schema = z.object({
@@ -51,6 +51,7 @@ export const reproduceCommand = defineCommand({
   async run(options, io, context) {
     if (options.resume) reportIgnoredOnResume(io, "reproduce", context.given, ["out", "resume", "progress"]);
     const view = stageView(io, options.progress);
+    let stageStart = performance.now();
     const envOptions = keyValues(options.envOpt, "--env-opt");
     const result = await reproduce({
       out: options.out,
@@ -61,9 +62,11 @@ export const reproduceCommand = defineCommand({
       onStage: (stage, status, summary) => {
         view.close();
         const index = `${STAGES.indexOf(stage) + 1}/${STAGES.length}`;
-        if (status === "start") io.stderr(`[${index}] ${stage}\n`);
-        else if (status === "skipped") io.stderr(`[${index}] ${stage}: done before, skipped\n`);
-        else io.stderr(`[${index}] ${stage}: ${summary ?? "done"}\n`);
+        if (status === "start") {
+          stageStart = performance.now();
+          io.stderr(`[${index}] ${stage}\n`);
+        } else if (status === "skipped") io.stderr(`[${index}] ${stage}: done before, skipped\n`);
+        else io.stderr(`[${index}] ${stage}: ${summary ?? "done"} (${formatDuration((performance.now() - stageStart) / 1000)})\n`);
       },
     });
     view.close();
