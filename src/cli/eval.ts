@@ -39,7 +39,7 @@ const schema = evalConfigSchema
     envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE, e.g. --env-opt boxes=2"),
     dataDir: z.string().optional().describe("data folder of dataset envs (bfcl); same as --env-opt dataDir=DIR"),
     category: z.string().optional().describe("bfcl categories, e.g. base,miss_func,miss_param,long_context; same as --env-opt categories=..."),
-    db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
+    db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL (the database must exist)"),
     run: z.string().optional().describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
     resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
     json: z.boolean().default(false).describe("print the table as JSON"),
