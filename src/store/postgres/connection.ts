@@ -54,7 +54,8 @@ function queriesOn(target: Queryable): SqlQueries {
         const result = await query(insertText(insert, chunk.length, true), chunk.flat(), "array");
         for (const key of result.rows as unknown as unknown[][]) inserted.add(JSON.stringify(key));
       }
-      return rows.map((row) => inserted.has(keyText(insert, row)));
+      // A key given twice is inserted once, by its first row (as in SQLite, row by row).
+      return rows.map((row) => inserted.delete(keyText(insert, row)));
     },
   };
 }

@@ -1,0 +1,76 @@
+// The services the scale-out tests need, from the environment that `scripts/test-services.sh` prints (and .ci/run
+// exports): BUDGETRL_TEST_POSTGRES (a PostgreSQL server's admin URL, for fresh databases) and BUDGETRL_TEST_REDIS.
+// A missing service fails its tests loudly, naming what to start; only a developer may skip them, by setting
+// BUDGETRL_SKIP_SERVICES=1 outside CI.
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { describe, it } from "vitest";
+
+export type Service = "postgres" | "redis";
+
+const VARIABLES: Record<Service, string> = { postgres: "BUDGETRL_TEST_POSTGRES", redis: "BUDGETRL_TEST_REDIS" };
+const START = 'start them with: eval "$(bash scripts/test-services.sh)" (Debian packages redis-server and postgresql)';
+
+export function serviceUrl(service: Service): string | undefined {
+  return process.env[VARIABLES[service]];
+}
+
+const skipping = (): boolean => process.env["BUDGETRL_SKIP_SERVICES"] === "1" && process.env["CI"] !== "true";
+
+/** A describe block that needs services: run when they are given, else a failing test naming what to start (or,
+ * for a developer who set BUDGETRL_SKIP_SERVICES=1, skipped with that message). */
+export function describeWithServices(services: readonly Service[], title: string, body: () => void): void {
+  const missing = services.filter((service) => serviceUrl(service) === undefined);
+  if (missing.length === 0) {
+    describe(title, body);
+    return;
+  }
+  const message = `${missing.map((service) => VARIABLES[service]).join(" and ")} not set: ${START}`;
+  if (skipping()) describe.skip(`${title} (skipped: ${message})`, body);
+  else describe(title, () => it(`needs ${missing.join(" and ")}`, () => {
+    throw new Error(message);
+  }));
+}
+
+let counter = 0;
+
+/** A new, empty PostgreSQL database on the test server; its URL. */
+export async function freshPostgresDatabase(): Promise<string> {
+  const admin = serviceUrl("postgres");
+  if (admin === undefined) throw new Error(`BUDGETRL_TEST_POSTGRES not set: ${START}`);
+  const name = `budgetrl_t_${process.pid}_${counter++}_${randomUUID().slice(0, 8)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A store backend under test: how to get a fresh, empty store of it (an SQLite file path, or a database URL). */
+export interface StoreBackendCase {
+  readonly name: "sqlite" | "postgres";
+  fresh(label?: string): Promise<string>;
+}
+
+const sqliteDir = (): string => mkdtempSync(join(tmpdir(), "budgetrl-stores-"));
+
+export const STORE_BACKENDS: readonly StoreBackendCase[] = [
+  { name: "sqlite", fresh: (label = "store") => Promise.resolve(join(sqliteDir(), `${label}-${counter++}.db`)) },
+  { name: "postgres", fresh: () => freshPostgresDatabase() },
+];
+
+/** One describe block per store backend (the PostgreSQL one needs its service). */
+export function describeEachStore(title: string, body: (backend: StoreBackendCase) => void): void {
+  for (const backend of STORE_BACKENDS) {
+    if (backend.name === "sqlite") describe(`${title} (sqlite)`, () => body(backend));
+    else describeWithServices(["postgres"], `${title} (postgres)`, () => body(backend));
+  }
+}
