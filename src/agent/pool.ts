@@ -17,7 +17,8 @@ export async function runPool<TJob>(jobs: Iterable<TJob> | AsyncIterable<TJob>, 
       try {
         // Planning the next job may fail too (a task that cannot be made or stored): a failure like any other.
         const next = await iterator.next();
-        if (next.done === true) return;
+        // Planning may have awaited: the pool may have stopped meanwhile.
+        if (next.done === true || failure !== undefined || aborted()) return;
         await work(next.value);
       } catch (error) {
         if (!(error instanceof StoppedError && aborted())) failure ??= { error };
