@@ -74,3 +74,20 @@ export function describeEachStore(title: string, body: (backend: StoreBackendCas
     else describeWithServices(["postgres"], `${title} (postgres)`, () => body(backend));
   }
 }
+
+/** The test Redis with its logical database `index` emptied: each test file takes its own, so that the workers of
+ * one file never take the jobs of another running at the same time. */
+export async function freshRedis(index: number): Promise<string> {
+  const base = serviceUrl("redis");
+  if (base === undefined) throw new Error(`BUDGETRL_TEST_REDIS not set: ${START}`);
+  const url = new URL(base);
+  url.pathname = `/${index}`;
+  const { Redis } = await import("ioredis");
+  const client = new Redis(url.toString(), { maxRetriesPerRequest: 1 });
+  try {
+    await client.flushdb();
+  } finally {
+    client.disconnect();
+  }
+  return url.toString();
+}
