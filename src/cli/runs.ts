@@ -1,7 +1,8 @@
 // `budgetrl runs`: the runs in a store, one line each. With --redis, also the queue counts of runs executed with
 // `eval --executor bullmq` on that Redis: episodes queued, running (held by a worker) and failed (attempts used
 // up); done episodes are the stored ones. A run's queue is found from the store and the run's name, so the same
-// --db as the eval's is needed (a path or URL naming the same store).
+// --db as the eval's is needed (a path or URL naming the same store). A run without a queue (local, or finished:
+// a finished run's queue is deleted) shows "-".
 import { z } from "zod";
 import { withStore } from "../store/open.js";
 import { listRuns, type RunSummary } from "../store/runs.js";
@@ -23,12 +24,13 @@ interface QueueColumns {
 async function queueColumns(redis: string, db: string, runs: readonly RunSummary[]): Promise<Map<string, QueueColumns>> {
   const { runQueueCounts } = await import("../eval/bullmq/queue-counts.js");
   const { runQueueName, workerStoreAddress } = await import("../eval/bullmq/names.js");
-  const { connectRedis } = await import("../eval/bullmq/redis.js");
-  (await connectRedis(redis)).disconnect();
   const address = workerStoreAddress(db);
   const names = new Map(runs.map((run) => [run.id, runQueueName(address, run.id)]));
   const counts = await runQueueCounts(redis, [...names.values()]);
-  return new Map(runs.map((run) => [run.id, counts.get(names.get(run.id) as string) as QueueColumns]));
+  return new Map(runs.flatMap((run) => {
+    const found = counts.get(names.get(run.id) as string);
+    return found === undefined ? [] : [[run.id, found] as const];
+  }));
 }
 
 export const runsCommand = defineCommand({
@@ -58,7 +60,7 @@ export const runsCommand = defineCommand({
         run.episodes === 0 ? "-" : (run.successes / run.episodes).toFixed(3),
         String(run.errors),
         String(run.contextLength),
-        ...(queue === undefined ? [] : [String(queue.queued), String(queue.running), String(queue.failed)]),
+        ...(queues === undefined ? [] : queue === undefined ? ["-", "-", "-"] : [String(queue.queued), String(queue.running), String(queue.failed)]),
         run.status,
         run.createdAt.slice(0, 19).replace("T", " "),
       ];

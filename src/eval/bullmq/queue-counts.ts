@@ -2,7 +2,7 @@
 // delayed for a retry), running (held by a worker) and failed (attempts used up, or a job that cannot succeed);
 // done episodes come from the store, where each is stored once.
 import { Queue } from "bullmq";
-import { redisConnection } from "./redis.js";
+import { connectRedis, redisConnection } from "./redis.js";
 
 export interface QueueCounts {
   readonly queued: number;
@@ -15,17 +15,24 @@ export async function queueCounts(queue: Queue): Promise<QueueCounts> {
   return { queued: (counts["waiting"] ?? 0) + (counts["prioritized"] ?? 0) + (counts["delayed"] ?? 0), running: counts["active"] ?? 0, failed: counts["failed"] ?? 0 };
 }
 
-/** The counts of several run queues (for `budgetrl runs --redis`); a queue that never existed counts zeros. */
+/** The counts of the run queues that exist among `queues` (for `budgetrl runs --redis`); looking adds nothing to
+ * Redis (a queue that does not exist is not made). */
 export async function runQueueCounts(redis: string, queues: readonly string[]): Promise<Map<string, QueueCounts>> {
   const out = new Map<string, QueueCounts>();
   const connection = redisConnection(redis);
-  for (const name of queues) {
-    const queue = new Queue(name, { connection });
-    try {
-      out.set(name, await queueCounts(queue));
-    } finally {
-      await queue.close();
+  const client = await connectRedis(redis);
+  try {
+    for (const name of queues) {
+      if ((await client.exists(`bull:${name}:meta`)) === 0) continue;
+      const queue = new Queue(name, { connection });
+      try {
+        out.set(name, await queueCounts(queue));
+      } finally {
+        await queue.close();
+      }
     }
+  } finally {
+    client.disconnect();
   }
   return out;
 }
