@@ -38,14 +38,14 @@ export const showCommand = defineCommand({
       const table = tableFor(config, outcomes, ks);
       if (options.analyses) {
         const report = await buildStudyReport(store, { selection: { runs: [run] }, bootstrap: config.bootstrap, seed: config.seed });
-        if (options.json) io.stdout(`${JSON.stringify({ run, db: options.db, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`);
+        if (options.json) io.stdout(`${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`);
         else {
-          printRunTable(io, run, options.db, config, table, false);
+          printRunTable(io, run, store.location, config, table, false);
           const analyses = renderAnalyses(report);
           io.stdout(`\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`);
         }
-      } else printRunTable(io, run, options.db, config, table, options.json);
-      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, options.db)}\n`);
+      } else printRunTable(io, run, store.location, config, table, options.json);
+      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, store.location)}\n`);
       return 0;
     });
   },

@@ -12,11 +12,13 @@ import { Queue, QueueEvents } from "bullmq";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { runQueueName, workerStoreAddress } from "../../src/eval/bullmq/names.js";
+import { queueCounts } from "../../src/eval/bullmq/queue-counts.js";
+import { startEpisodeWorker } from "../../src/eval/bullmq/worker.js";
 import { withStore } from "../../src/store/open.js";
 import { completion, startFakeServer, type FakeServer } from "../policies/openai/fake-server.js";
 import { describeWithServices, freshRedis, STORE_BACKENDS } from "../helpers/services.js";
 import { until } from "../helpers/until.js";
-import { allText, cli, exitOf, spawnCli, textMatching } from "./helpers.js";
+import { allText, argvOf, cli, exitOf, spawnCli, textMatching } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-workers-"));
 const MOVES = ["Up", "Down", "Left", "Right"];
@@ -83,4 +85,57 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
       }
     }, 120_000);
   }
+
+  it("survives the eval's own kill -9: --resume re-attaches to the queued jobs without adding them twice", async () => {
+    const db = join(dir, "restarted.db");
+    const queue = new Queue(runQueueName(workerStoreAddress(db), "k"), { connection: { url: redis } });
+    const events = new QueueEvents(queue.name, { connection: { url: redis } });
+    const duplicated: string[] = [];
+    events.on("duplicated", ({ jobId }) => duplicated.push(jobId));
+    await events.waitUntilReady();
+    const flags = [...RUN, "--base-url", server.url, "--db", db, "--executor", "bullmq", "--redis", redis];
+    // No worker yet: the eval queues its 32 jobs and waits for them; then it is killed.
+    const first = spawnCli(["eval", ...flags]);
+    const firstExit = exitOf(first);
+    await until(() => queueCounts(queue), (counts) => counts.queued === 32, "32 queued jobs");
+    first.kill("SIGKILL");
+    expect((await firstExit).signal).toBe("SIGKILL");
+    const again = cli("eval", "--resume", "--run", "k", "--db", db, "--executor", "bullmq", "--redis", redis, "--base-url", server.url, "--no-cache", "--no-progress");
+    await until(() => Promise.resolve(duplicated.length), (count) => count === 32, "the re-attached eval to offer its 32 jobs again");
+    expect(await queueCounts(queue)).toEqual({ queued: 32, running: 0, failed: 0 });
+    const worker = await startEpisodeWorker({ redis, concurrency: 8, name: "late" });
+    try {
+      const resumed = await again;
+      expect(resumed.code, resumed.stderr).toBe(0);
+      expect(worker.stats()).toMatchObject({ done: 32, written: 32 });
+    } finally {
+      await worker.close();
+      await events.close();
+      await queue.close();
+    }
+    expect(await exported(db, "restarted")).toBe(await exported(local, "local-restarted"));
+  }, 120_000);
+
+  it("Ctrl-C removes the run's waiting jobs and prints a resume command that re-attaches as printed", async () => {
+    const db = join(dir, "interrupted.db");
+    const queue = new Queue(runQueueName(workerStoreAddress(db), "k"), { connection: { url: redis } });
+    const child = spawnCli(["eval", ...RUN, "--base-url", server.url, "--db", db, "--executor", "bullmq", "--redis", redis]);
+    const exit = exitOf(child);
+    const stderr = allText(child.stderr!);
+    await until(() => queueCounts(queue), (counts) => counts.queued === 32, "32 queued jobs");
+    child.kill("SIGINT");
+    expect((await exit).code).toBe(130);
+    expect(await queueCounts(queue)).toEqual({ queued: 0, running: 0, failed: 0 });
+    const hint = /Continue with: (budgetrl eval .*)\n/.exec(await stderr)?.[1] ?? "";
+    expect(hint).toBe(`budgetrl eval --resume --run k --db ${db} --executor bullmq --redis ${redis}`);
+    const worker = await startEpisodeWorker({ redis, concurrency: 8, name: "after-ctrl-c" });
+    try {
+      const resumed = await cli(...argvOf(hint), "--base-url", server.url, "--no-cache", "--no-progress");
+      expect(resumed.code, resumed.stderr).toBe(0);
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+    expect(await exported(db, "interrupted")).toBe(await exported(local, "local-interrupted"));
+  }, 120_000);
 });

@@ -6,7 +6,9 @@
 // end. Re-attaching (`--resume`) first retries the run's failed jobs. A stop signal removes the run's waiting jobs
 // (running ones finish and are stored) and leaves the run to resume. A run that completes without failed jobs
 // deletes its queue.
-import { Queue, QueueEvents } from "bullmq";
+import { Queue, QueueEvents, type JobsOptions } from "bullmq";
+import type { Redis } from "ioredis";
+import type { EpisodeSpec } from "../../agent/rollout.js";
 import { planEpisodes, plannedCount } from "../../agent/run-episodes.js";
 import { ConfigError } from "../../core/errors.js";
 import { completedEpisodeCount, episodeKey, episodeTotals } from "../../store/episodes.js";
@@ -14,6 +16,7 @@ import { setRunStatus } from "../../store/runs.js";
 import type { Store } from "../../store/store.js";
 import { budgetsToRun } from "../config.js";
 import { lazyTable, plannedTasks, type ExecutedRun, type ExecuteOptions, type PreparedRun } from "../execute-run.js";
+import type { RunExecutor } from "../executor.js";
 import { storedRunOutcomes } from "../table.js";
 import { EPISODE_JOB, shareableClientOptions, type EpisodeJob } from "./job.js";
 import { ACTIVE_QUEUES_KEY, episodeJobId, runQueueName, workerStoreAddress } from "./names.js";
@@ -53,93 +56,147 @@ function nextWake(events: QueueEvents, signal: AbortSignal | undefined): Promise
   });
 }
 
-export function bullmqExecutor(settings: BullmqExecutorOptions) {
-  return async (prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions): Promise<ExecutedRun> => {
+/** The run's side of the queue: its queue, its events, and a client for the set of active queues. */
+interface Attached {
+  readonly queue: Queue;
+  readonly events: QueueEvents;
+  readonly client: Redis;
+  close(): Promise<void>;
+}
+
+/** Open the run's queue, retry its failed jobs (a re-attached eval), and announce it to the workers. */
+async function attach(redis: string, name: string): Promise<Attached> {
+  const client = await connectRedis(redis);
+  const connection = redisConnection(redis);
+  const queue = new Queue(name, { connection });
+  const events = new QueueEvents(name, { connection });
+  const close = async (): Promise<void> => {
+    await events.close();
+    await queue.close();
+    await client.quit().catch(() => undefined);
+  };
+  try {
+    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    await queue.retryJobs({ state: "failed" });
+    await client.sadd(ACTIVE_QUEUES_KEY, name);
+    await client.publish(ACTIVE_QUEUES_KEY, name);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { queue, events, client, close };
+}
+
+type EpisodeJobEntry = { readonly name: string; readonly data: EpisodeJob; readonly opts: JobsOptions };
+
+/** Add up to `room` planned episodes as jobs; true once the plan is exhausted. */
+async function enqueue(queue: Queue, plan: AsyncIterator<EpisodeSpec<unknown>>, room: number, jobOf: (spec: EpisodeSpec<unknown>) => EpisodeJobEntry): Promise<boolean> {
+  const batch: EpisodeJobEntry[] = [];
+  let exhausted = false;
+  while (batch.length < Math.min(ENQUEUE_BATCH, room)) {
+    const next = await plan.next();
+    if (next.done === true) {
+      exhausted = true;
+      break;
+    }
+    batch.push(jobOf(next.value));
+  }
+  // Ids are deterministic: a job already queued (by an eval that was restarted) is not added twice.
+  if (batch.length > 0) await queue.addBulk(batch);
+  return exhausted;
+}
+
+interface Playing {
+  readonly prepared: PreparedRun;
+  readonly store: Store;
+  readonly attached: Attached;
+  readonly options: ExecuteOptions;
+  readonly total: number;
+  readonly initial: number;
+  readonly window: number;
+  readonly jobOf: (spec: EpisodeSpec<unknown>) => EpisodeJobEntry;
+}
+
+/** Keep the queue fed (at most `window` jobs ahead), show progress, until every job finished or the stop signal
+ * came (then the run's waiting jobs are removed). */
+async function play(playing: Playing): Promise<void> {
+  const { prepared, store, attached, options, total, initial, window } = playing;
+  const { run, config, env } = prepared;
+  const budgets = budgetsToRun(config);
+  const { tasks, completed } = plannedTasks(prepared, store, budgets.length * config.samples);
+  const plan = planEpisodes(env, { run, seed: config.seed, tasks, budgets, mode: config.budgetMode, scope: config.budgetScope, samples: config.samples, skip: (key) => completed().has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)) });
+  let planned = false;
+  let lastProgress = 0;
+  for (;;) {
+    if (options.signal?.aborted === true) {
+      await attached.queue.drain(true);
+      return;
+    }
+    const counts = await queueCounts(attached.queue);
+    const outstanding = counts.queued + counts.running;
+    if (!planned && outstanding < window) {
+      planned = await enqueue(attached.queue, plan, window - outstanding, playing.jobOf);
+      continue;
+    }
+    if (performance.now() - lastProgress >= PROGRESS_EVERY_MS || outstanding === 0) {
+      lastProgress = performance.now();
+      options.onProgress?.(await completedEpisodeCount(store, run), total, initial);
+    }
+    if (planned && outstanding === 0) return;
+    await nextWake(attached.events, options.signal);
+  }
+}
+
+/** The run as the store holds it once the queue is done; a finished run's queue is deleted. */
+async function finish(playing: Playing, name: string): Promise<ExecutedRun> {
+  const { prepared, store, attached, options, total } = playing;
+  await attached.client.srem(ACTIVE_QUEUES_KEY, name);
+  await attached.client.publish(ACTIVE_QUEUES_KEY, name);
+  const totals = await episodeTotals(store, prepared.run);
+  const { failed } = await queueCounts(attached.queue);
+  const [firstFailed] = failed === 0 ? [] : await attached.queue.getFailed(0, 0);
+  const complete = totals.done === total;
+  if (complete) await setRunStatus(store, prepared.run, "complete");
+  if (complete && failed === 0) await attached.queue.obliterate({ force: true });
+  const firstError = totals.firstError ?? (firstFailed === undefined ? undefined : `queue job failed: ${firstFailed.failedReason}`);
+  const outcomes = await storedRunOutcomes(store, prepared.run, prepared.config);
+  return {
+    episodes: [],
+    // Jobs that failed for good are retried when the eval re-attaches, as policy errors are on resume.
+    errors: totals.errors + failed,
+    ...(firstError === undefined ? {} : { firstError }),
+    contextLength: totals.contextLength,
+    total,
+    done: totals.done,
+    complete,
+    interrupted: !complete && options.signal?.aborted === true,
+    table: lazyTable(prepared.config, outcomes),
+  };
+}
+
+export function bullmqExecutor(settings: BullmqExecutorOptions): RunExecutor {
+  return async (prepared, store, options) => {
     if (store === undefined) throw new ConfigError("db", "the bullmq executor needs a run store that the workers can open", "give --db a file or a postgres:// URL");
-    const { run, config, env } = prepared;
-    const budgets = budgetsToRun(config);
-    const total = plannedCount({ taskCount: prepared.taskCount, budgets, samples: config.samples });
+    const { run, config } = prepared;
+    const total = plannedCount({ taskCount: prepared.taskCount, budgets: budgetsToRun(config), samples: config.samples });
     const address = workerStoreAddress(settings.db);
     const name = runQueueName(address, run);
-    const client = await connectRedis(settings.redis);
-    const connection = redisConnection(settings.redis);
-    const queue = new Queue(name, { connection });
-    const events = new QueueEvents(name, { connection });
-    const signal = options.signal;
+    const client = shareableClientOptions(settings.policyClient);
+    const jobOf = (spec: EpisodeSpec<unknown>): EpisodeJobEntry => ({
+      name: EPISODE_JOB,
+      data: { version: 1, db: address, run, taskIndex: spec.taskIndex, budget: spec.budget.label, sample: spec.sample, turnTimeout: options.runOptions.turnTimeout, busyTimeout: options.runOptions.busyTimeout, ...(client === undefined ? {} : { policyClient: client }) },
+      opts: { jobId: episodeJobId(name, spec.taskIndex, spec.budget.label, spec.sample), attempts: settings.attempts ?? 5, backoff: { type: "exponential", delay: settings.backoffMs ?? 1000 }, removeOnComplete: true, removeOnFail: false },
+    });
+    const attached = await attach(settings.redis, name);
     try {
-      await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-      await queue.retryJobs({ state: "failed" });
-      await client.sadd(ACTIVE_QUEUES_KEY, name);
-      await client.publish(ACTIVE_QUEUES_KEY, name);
       const initial = await completedEpisodeCount(store, run);
       options.onStart?.({ run, total, initial });
       options.onProgress?.(initial, total, initial);
-      const { tasks, completed } = plannedTasks(prepared, store, budgets.length * config.samples);
-      const plan = planEpisodes(env, { run, seed: config.seed, tasks, budgets, mode: config.budgetMode, scope: config.budgetScope, samples: config.samples, skip: (key) => completed().has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)) });
-      const sharedClient = shareableClientOptions(settings.policyClient);
-      const jobOf = (taskIndex: number, budget: string, sample: number) => {
-        const data: EpisodeJob = { version: 1, db: address, run, taskIndex, budget, sample, turnTimeout: options.runOptions.turnTimeout, busyTimeout: options.runOptions.busyTimeout, ...(sharedClient === undefined ? {} : { policyClient: sharedClient }) };
-        return {
-          name: EPISODE_JOB,
-          data,
-          opts: { jobId: episodeJobId(name, taskIndex, budget, sample), attempts: settings.attempts ?? 5, backoff: { type: "exponential", delay: settings.backoffMs ?? 1000 }, removeOnComplete: true, removeOnFail: false },
-        };
-      };
-      const window = settings.window ?? 10_000;
-      let planned = false;
-      let lastProgress = 0;
-      for (;;) {
-        if (signal?.aborted === true) {
-          await queue.drain(true);
-          break;
-        }
-        const counts = await queueCounts(queue);
-        const outstanding = counts.queued + counts.running;
-        if (!planned && outstanding < window) {
-          const batch: ReturnType<typeof jobOf>[] = [];
-          while (batch.length < Math.min(ENQUEUE_BATCH, window - outstanding)) {
-            const next = await plan.next();
-            if (next.done === true) {
-              planned = true;
-              break;
-            }
-            batch.push(jobOf(next.value.taskIndex, next.value.budget.label, next.value.sample));
-          }
-          if (batch.length > 0) await queue.addBulk(batch);
-          continue;
-        }
-        if (performance.now() - lastProgress >= PROGRESS_EVERY_MS || outstanding === 0) {
-          lastProgress = performance.now();
-          options.onProgress?.(await completedEpisodeCount(store, run), total, initial);
-        }
-        if (planned && outstanding === 0) break;
-        await nextWake(events, signal);
-      }
-      await client.srem(ACTIVE_QUEUES_KEY, name);
-      await client.publish(ACTIVE_QUEUES_KEY, name);
-      const totals = await episodeTotals(store, run);
-      const { failed } = await queueCounts(queue);
-      const [firstFailed] = failed === 0 ? [] : await queue.getFailed(0, 0);
-      const complete = totals.done === total;
-      if (complete) await setRunStatus(store, run, "complete");
-      if (complete && failed === 0) await queue.obliterate({ force: true });
-      const firstError = totals.firstError ?? (firstFailed === undefined ? undefined : `queue job failed: ${firstFailed.failedReason}`);
-      const outcomes = await storedRunOutcomes(store, run, config);
-      return {
-        episodes: [],
-        errors: totals.errors + failed,
-        ...(firstError === undefined ? {} : { firstError }),
-        contextLength: totals.contextLength,
-        total,
-        done: totals.done,
-        complete,
-        interrupted: !complete && signal?.aborted === true,
-        table: lazyTable(config, outcomes),
-      };
+      const playing: Playing = { prepared, store, attached, options, total, initial, window: settings.window ?? 10_000, jobOf };
+      await play(playing);
+      return await finish(playing, name);
     } finally {
-      await events.close();
-      await queue.close();
-      await client.quit().catch(() => undefined);
+      await attached.close();
     }
   };
 }
