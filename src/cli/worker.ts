@@ -58,7 +58,8 @@ export const workerCommand = defineCommand({
     await waitForStop(context.signal);
     await worker.close();
     const stats = worker.stats();
-    say(`stopped: ${stats.done} episodes played (${stats.written} stored, ${stats.done - stats.written} already stored), ${stats.failed} failed attempts`);
+    const cpu = process.cpuUsage();
+    say(`stopped: ${stats.done} episodes played (${stats.written} stored, ${stats.done - stats.written} already stored), ${stats.failed} failed attempts; ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU`);
     return 0;
   },
 });

@@ -2,11 +2,11 @@
 // processes anywhere that reaches Redis and the store. The eval process plans the run exactly as the local executor
 // does (tasks streamed and stored chunk by chunk, episodes already stored skipped), enqueues one job per episode
 // (deterministic ids: a re-attached eval never duplicates a queued job) at most `window` ahead of the workers, shows
-// progress from the store as jobs finish (woken by the queue's events), and reads the table from the store at the
+// progress from the store as jobs finish (the queue's counts read ten times a second), and reads the table from the store at the
 // end. Re-attaching (`--resume`) first retries the run's failed jobs. A stop signal removes the run's waiting jobs
 // (running ones finish and are stored) and leaves the run to resume. A run that completes without failed jobs
 // deletes its queue.
-import { Queue, QueueEvents, type JobsOptions } from "bullmq";
+import { Queue, type JobsOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import type { EpisodeSpec } from "../../agent/rollout.js";
 import { planEpisodes, plannedCount } from "../../agent/run-episodes.js";
@@ -36,30 +36,27 @@ export interface BullmqExecutorOptions {
 }
 
 const ENQUEUE_BATCH = 500;
+/** How often the queue's counts are read while the workers play (a few Redis calls per second, whatever the rate of
+ * episodes: listening to every job's events would cost the eval more than the counts do). */
+const POLL_MS = 100;
 const PROGRESS_EVERY_MS = 200;
-/** Longest wait for a queue event before the counts are read again anyway. */
-const WAKE_MS = 1000;
 
-/** Resolves at the next finished job, at a stop, or after WAKE_MS. */
-function nextWake(events: QueueEvents, signal: AbortSignal | undefined): Promise<void> {
+/** Resolves after POLL_MS, or at once on a stop. */
+function pause(signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
-    const names = ["completed", "failed", "drained", "stalled"] as const;
     const done = (): void => {
       clearTimeout(timer);
-      for (const name of names) events.off(name, done);
       signal?.removeEventListener("abort", done);
       resolve();
     };
-    const timer = setTimeout(done, WAKE_MS);
-    for (const name of names) events.on(name, done);
+    const timer = setTimeout(done, POLL_MS);
     signal?.addEventListener("abort", done, { once: true });
   });
 }
 
-/** The run's side of the queue: its queue, its events, and a client for the set of active queues. */
+/** The run's side of the queue: its queue, and a client for the set of active queues. */
 interface Attached {
   readonly queue: Queue;
-  readonly events: QueueEvents;
   readonly client: Redis;
   close(): Promise<void>;
 }
@@ -69,14 +66,12 @@ async function attach(redis: string, name: string): Promise<Attached> {
   const client = await connectRedis(redis);
   const connection = redisConnection(redis);
   const queue = new Queue(name, { connection });
-  const events = new QueueEvents(name, { connection });
   const close = async (): Promise<void> => {
-    await events.close();
     await queue.close();
     await client.quit().catch(() => undefined);
   };
   try {
-    await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
+    await queue.waitUntilReady();
     await queue.retryJobs({ state: "failed" });
     await client.sadd(ACTIVE_QUEUES_KEY, name);
     await client.publish(ACTIVE_QUEUES_KEY, name);
@@ -84,7 +79,7 @@ async function attach(redis: string, name: string): Promise<Attached> {
     await close();
     throw error;
   }
-  return { queue, events, client, close };
+  return { queue, client, close };
 }
 
 type EpisodeJobEntry = { readonly name: string; readonly data: EpisodeJob; readonly opts: JobsOptions };
@@ -143,7 +138,7 @@ async function play(playing: Playing): Promise<void> {
       options.onProgress?.(await completedEpisodeCount(store, run), total, initial);
     }
     if (planned && outstanding === 0) return;
-    await nextWake(attached.events, options.signal);
+    await pause(options.signal);
   }
 }
 
