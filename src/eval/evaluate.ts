@@ -52,7 +52,8 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   readonly onProgress?: (done: number, total: number, initial: number) => void;
   /** Stops the run at once: finished episodes are kept, the ones in flight are abandoned (resume recomputes them). */
   readonly signal?: AbortSignal;
-  /** Keep every episode in the result (default: true without a db, false with one). */
+  /** Keep every episode in the result (default: true without a db, false with one; never with the bullmq executor,
+   * whose episodes are played elsewhere: read them from the store). */
   readonly keepEpisodes?: boolean;
   readonly now?: () => Date;
 }
