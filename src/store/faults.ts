@@ -3,7 +3,7 @@
 // the store and the fix, instead of a stack trace. Errors from a known store go through `storeFault` (open.ts,
 // withStore, evaluate, the worker) or, without a known store, `storeFaultMessage` (the CLI's last resort).
 import { DataError } from "../core/errors.js";
-import { isPostgresError, postgresFault, postgresFaultMessage } from "./postgres/faults.js";
+import { isPostgresServerError, postgresFault, postgresFaultMessage } from "./postgres/faults.js";
 
 /** better-sqlite3's SqliteError, recognised by shape (its class is not exported as a type). */
 function sqliteCode(error: unknown): string | undefined {
@@ -16,9 +16,10 @@ export function isSqliteError(error: unknown): boolean {
   return sqliteCode(error) !== undefined;
 }
 
-/** True for an error of either store backend. */
+/** True for an error raised by either store backend (a connection failure of PostgreSQL is recognised only where
+ * the store is known to be one: `storeFault`). */
 export function isStoreError(error: unknown): boolean {
-  return isSqliteError(error) || isPostgresError(error);
+  return isSqliteError(error) || isPostgresServerError(error);
 }
 
 /** The one-line message of an SQLite error on the store at `path` (undefined: a store not known here). */

@@ -4,7 +4,7 @@
 // delivered twice, or retried after its worker died mid-write, is stored once). Runs and stores are opened once per
 // worker process and kept (`createJobContexts`). A job that can never succeed (its run is gone or its config is
 // invalid here: an unknown env, a policy that cannot be built) is marked `permanent`, so the queue fails it at once
-// instead of retrying; a store that cannot be reached is transient and retried with backoff.
+// instead of retrying; a store that cannot be opened or reached is transient and retried with backoff.
 import { createPolicyCaller } from "../../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../../agent/rollout.js";
 import { episodeSeed } from "../../agent/run-episodes.js";
@@ -97,7 +97,10 @@ export function createJobContexts(): JobContexts {
   return {
     async play(job) {
       try {
-        const store = await storeOf(job);
+        // A store that cannot be opened now may open later (a server restarting): retried, never permanent.
+        const store = await storeOf(job).catch((error: unknown) => {
+          throw new Error(`cannot open the run store ${job.db}: ${error instanceof Error ? error.message : String(error)}`);
+        });
         const context = await runOf(store, job);
         const [stored] = await loadTaskRange(store, job.run, job.taskIndex, job.taskIndex + 1);
         if (stored === undefined) throw new DataError(`task ${job.taskIndex} of run ${job.run} is not in ${store.location}`);

@@ -13,11 +13,16 @@ function codeOf(error: unknown): string | undefined {
   return Array.isArray(inner) ? codeOf(inner[0]) : undefined;
 }
 
-/** True for errors of the `pg` client or the server (SQLSTATE codes) and for connection failures. */
+/** True for errors a PostgreSQL server sent (they carry a severity and an SQLSTATE code). */
+export function isPostgresServerError(error: unknown): boolean {
+  const code = codeOf(error);
+  return code !== undefined && (error as { severity?: unknown }).severity !== undefined && /^[0-9A-Z]{5}$/.test(code);
+}
+
+/** True for server errors and for connection failures (the latter only mean PostgreSQL when the store is one). */
 export function isPostgresError(error: unknown): boolean {
   const code = codeOf(error);
-  if (code === undefined) return false;
-  return UNREACHABLE.has(code) || ((error as { severity?: unknown }).severity !== undefined && /^[0-9A-Z]{5}$/.test(code));
+  return code !== undefined && (UNREACHABLE.has(code) || isPostgresServerError(error));
 }
 
 /** The one-line message of a PostgreSQL error on the store at `location` (a URL without its password). */
