@@ -1,6 +1,7 @@
 // Reading large ordered results a page at a time (keyset pagination): each page is the next rows after the last
 // key of the page before, read through the primary key's index, so a run of a million episodes streams in bounded
-// memory on both backends, with no cursor held open between pages (a paused reader blocks no writer).
+// memory on both backends, with no cursor held open between pages (a paused reader blocks no writer). The readers
+// (episodes.ts, analysis-rows.ts) page with these pieces.
 import type { SqlValue } from "./sql.js";
 
 /** An episode key: (task index, budget label, sample), compared as a row value in key order. */
@@ -13,18 +14,6 @@ export const BEFORE_FIRST_KEY: EpisodeKeyValues = [-1, "", -1];
 export function afterKey(alias = ""): string {
   const prefix = alias === "" ? "" : `${alias}.`;
   return `(${prefix}task_index, ${prefix}budget_label, ${prefix}sample) > (?, ?, ?)`;
-}
-
-/** Yields the rows of every page: `page(after)` reads up to `size` rows after `after`; `keyOf` gives a row's key. */
-export async function* keysetPages<Row>(page: (after: EpisodeKeyValues, size: number) => Promise<Row[]>, keyOf: (row: Row) => EpisodeKeyValues, size = 2048): AsyncGenerator<Row> {
-  let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
-  for (;;) {
-    const rows = await page(after, size);
-    yield* rows;
-    const last = rows[rows.length - 1];
-    if (last === undefined || rows.length < size) return;
-    after = keyOf(last);
-  }
 }
 
 export const keyParams = (key: EpisodeKeyValues): SqlValue[] => [key[0], key[1], key[2]];
