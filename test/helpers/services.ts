@@ -37,20 +37,43 @@ export function describeWithServices(services: readonly Service[], title: string
 
 let counter = 0;
 
-/** A new, empty PostgreSQL database on the test server; its URL. */
-export async function freshPostgresDatabase(): Promise<string> {
-  const admin = serviceUrl("postgres");
-  if (admin === undefined) throw new Error(`BUDGETRL_TEST_POSTGRES not set: ${START}`);
-  const name = `budgetrl_t_${process.pid}_${counter++}_${randomUUID().slice(0, 8)}`;
-  const client = new pg.Client({ connectionString: admin });
+const SHARED_DATABASE = "budgetrl_test";
+
+async function withAdmin<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    await client.query(`CREATE DATABASE ${name}`);
+    return await work(client);
   } finally {
     await client.end();
   }
+}
+
+/** The test server's database for test stores (made once; test processes racing to make it are fine). */
+async function sharedDatabase(admin: string): Promise<URL> {
+  await withAdmin(admin, async (client) => {
+    const found = await client.query("SELECT 1 FROM pg_database WHERE datname = $1", [SHARED_DATABASE]);
+    if (found.rowCount !== 0) return;
+    try {
+      await client.query(`CREATE DATABASE ${SHARED_DATABASE}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== "42P04" && (error as { code?: string }).code !== "23505") throw error;
+    }
+  });
   const url = new URL(admin);
-  url.pathname = `/${name}`;
+  url.pathname = `/${SHARED_DATABASE}`;
+  return url;
+}
+
+/** A new, empty PostgreSQL store on the test server: its own schema (cheap, unlike a database per test) in a shared
+ * database, reached through the URL's search_path option; its URL. */
+export async function freshPostgresDatabase(): Promise<string> {
+  const admin = serviceUrl("postgres");
+  if (admin === undefined) throw new Error(`BUDGETRL_TEST_POSTGRES not set: ${START}`);
+  const url = await sharedDatabase(admin);
+  const schema = `t_${process.pid}_${counter++}_${randomUUID().slice(0, 8)}`;
+  await withAdmin(url.toString(), (client) => client.query(`CREATE SCHEMA ${schema}`));
+  url.searchParams.set("options", `-c search_path=${schema}`);
   return url.toString();
 }
 

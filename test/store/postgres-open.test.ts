@@ -11,7 +11,7 @@ async function tablesOf(url: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    return (await client.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name")).rows.map((row) => row.table_name);
+    return (await client.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name")).rows.map((row) => row.table_name);
   } finally {
     await client.end();
   }
@@ -46,6 +46,7 @@ describeWithServices(["postgres"], "PostgreSQL run stores", () => {
   it("names a missing database, a refused login and an unreachable server in one line, never showing a password", async () => {
     const base = new URL(await freshPostgresDatabase());
     base.pathname = "/no_such_database";
+    base.search = "";
     await expect(openStore(base.toString())).rejects.toThrow(/^database "no_such_database" does not exist \(run store postgres:\/\/.*\/no_such_database\): create it \(createdb NAME\)/);
     const stranger = new URL(base);
     stranger.username = "nobody_here";
