@@ -31,6 +31,8 @@ if [ ! -f "$pg_data/PG_VERSION" ]; then
   "${as_owner[@]}" "$pg_bin/initdb" -D "$pg_data" -A trust -U postgres -E UTF8 --locale=C --no-sync >"$base/initdb.log"
 fi
 if ! "$pg_bin/pg_isready" -q -h 127.0.0.1 -p "$pg_port"; then
+  # Nothing answers: a pid file left by a server that was killed (the machine's processes ended) is stale.
+  rm -f "$pg_data/postmaster.pid"
   "${as_owner[@]}" "$pg_bin/pg_ctl" -D "$pg_data" -l "$pg_data/server.log" -w -s start \
     -o "-c listen_addresses=127.0.0.1 -p $pg_port -k $pg_data -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200" >&2
 fi
