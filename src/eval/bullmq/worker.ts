@@ -8,7 +8,7 @@ import { UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { ACTIVE_QUEUES_KEY } from "./names.js";
 import { readEpisodeJob } from "./job.js";
-import { createJobContexts, PermanentJobError } from "./play-job.js";
+import { createJobContexts, PermanentJobError, type JobContexts } from "./play-job.js";
 import { connectRedis, redisConnection } from "./redis.js";
 
 export interface EpisodeWorkerOptions {
@@ -40,18 +40,15 @@ export interface EpisodeWorker {
   close(): Promise<void>;
 }
 
-export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise<EpisodeWorker> {
-  const connection = redisConnection(options.redis);
-  const client: Redis = await connectRedis(options.redis);
-  const subscriber = client.duplicate({ maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(times * 200, 2000) });
-  subscriber.on("error", () => undefined);
-  const contexts = createJobContexts();
-  const workers = new Map<string, Worker>();
-  const stats = { done: 0, written: 0, failed: 0 };
-  const emit = (event: WorkerEvent): void => options.onEvent?.(event);
-  let closing = false;
+type Stats = { done: number; written: number; failed: number };
+type Emit = (event: WorkerEvent) => void;
 
-  const processor = async (job: Job): Promise<{ written: boolean; stopReason: string }> => {
+/** Reconnect after a Redis restart, waiting up to 2 s between tries, forever (a worker outlives blips). */
+const reconnecting = { maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(times * 200, 2000) };
+
+/** What BullMQ calls for each job: play it; a job that can never succeed is unrecoverable (no retries). */
+function episodeProcessor(contexts: JobContexts, stats: Stats, emit: Emit): (job: Job) => Promise<{ written: boolean; stopReason: string }> {
+  return async (job) => {
     try {
       const result = await contexts.play(readEpisodeJob(job.data));
       stats.done++;
@@ -63,73 +60,84 @@ export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise
       throw error;
     }
   };
+}
 
-  const rebalance = (): void => {
-    const queues = [...workers.values()];
-    queues.forEach((worker, i) => {
-      const share = Math.floor(options.concurrency / queues.length) + (i < options.concurrency % queues.length ? 1 : 0);
-      worker.concurrency = Math.max(1, share);
-    });
-  };
+/** The BullMQ worker of one run's queue. */
+function queueWorker(queue: string, processor: (job: Job) => Promise<unknown>, options: EpisodeWorkerOptions, stats: Stats, emit: Emit): Worker {
+  const worker = new Worker(queue, processor, {
+    connection: redisConnection(options.redis),
+    name: options.name,
+    concurrency: 1,
+    lockDuration: options.lockDurationMs ?? 30_000,
+    stalledInterval: options.stalledIntervalMs ?? 30_000,
+    maxStalledCount: 2,
+  });
+  worker.on("error", (error) => emit({ kind: "error", message: `${queue}: ${error.message}` }));
+  worker.on("failed", (job, error) => {
+    stats.failed++;
+    const final = job === undefined || error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    emit({ kind: "episode-failed", queue, job: job?.id ?? "", reason: error.message, final });
+  });
+  return worker;
+}
 
-  const add = (queue: string): void => {
-    const worker = new Worker(queue, processor, {
-      connection,
-      name: options.name,
-      concurrency: 1,
-      lockDuration: options.lockDurationMs ?? 30_000,
-      stalledInterval: options.stalledIntervalMs ?? 30_000,
-      maxStalledCount: 2,
-    });
-    worker.on("error", (error) => emit({ kind: "error", message: `${queue}: ${error.message}` }));
-    worker.on("failed", (job, error) => {
-      stats.failed++;
-      const final = job === undefined || error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
-      emit({ kind: "episode-failed", queue, job: job?.id ?? "", reason: error.message, final });
-    });
-    workers.set(queue, worker);
-    emit({ kind: "queue-added", queue });
-  };
+/** Share `total` episodes in flight among the queues' workers, at least one each. */
+function shareConcurrency(workers: readonly Worker[], total: number): void {
+  workers.forEach((worker, i) => {
+    worker.concurrency = Math.max(1, Math.floor(total / workers.length) + (i < total % workers.length ? 1 : 0));
+  });
+}
 
+export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise<EpisodeWorker> {
+  const probe = await connectRedis(options.redis);
+  const client: Redis = probe.duplicate(reconnecting);
+  const subscriber = probe.duplicate(reconnecting);
+  probe.disconnect();
+  client.on("error", () => undefined);
+  subscriber.on("error", () => undefined);
+  const contexts = createJobContexts();
+  const workers = new Map<string, Worker>();
+  const stats: Stats = { done: 0, written: 0, failed: 0 };
+  const emit: Emit = (event) => options.onEvent?.(event);
+  const processor = episodeProcessor(contexts, stats, emit);
+  let closing = false;
   let refreshing: Promise<void> = Promise.resolve();
+  /** Serve the queues in the set of active ones, and stop serving the others (after their episodes in flight). */
   const refresh = (): Promise<void> =>
     (refreshing = refreshing.then(async () => {
-      if (closing) return;
-      let active: string[];
-      try {
-        active = await client.smembers(ACTIVE_QUEUES_KEY);
-      } catch (error) {
-        emit({ kind: "error", message: `reading the active queues: ${(error as Error).message}` });
-        return;
+      const active = await client.smembers(ACTIVE_QUEUES_KEY).catch((error: Error) => {
+        emit({ kind: "error", message: `reading the active queues: ${error.message}` });
+        return undefined;
+      });
+      if (closing || active === undefined) return;
+      for (const queue of active.filter((name) => !workers.has(name))) {
+        workers.set(queue, queueWorker(queue, processor, options, stats, emit));
+        emit({ kind: "queue-added", queue });
       }
-      if (closing) return;
-      for (const queue of active) if (!workers.has(queue)) add(queue);
-      for (const [queue, worker] of workers) {
-        if (active.includes(queue)) continue;
+      for (const [queue, worker] of [...workers].filter(([name]) => !active.includes(name))) {
         workers.delete(queue);
         emit({ kind: "queue-removed", queue });
         void worker.close();
       }
-      rebalance();
+      shareConcurrency([...workers.values()], options.concurrency);
     }));
-
   subscriber.on("message", () => void refresh());
   await subscriber.subscribe(ACTIVE_QUEUES_KEY);
   await refresh();
   const rescan = setInterval(() => void refresh(), options.rescanMs ?? 2000);
   rescan.unref();
-
   return {
     stats: () => ({ ...stats }),
     async close() {
       closing = true;
       clearInterval(rescan);
+      // A refresh waiting for Redis ends with the connection.
+      subscriber.disconnect();
+      client.disconnect();
       await refreshing;
       await Promise.all([...workers.values()].map((worker) => worker.close()));
       workers.clear();
       await contexts.close();
-      subscriber.disconnect();
-      await client.quit().catch(() => undefined);
     },
   };
 }
