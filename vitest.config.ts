@@ -1,4 +1,5 @@
-// Test runner configuration: tests live in test/, mirroring src/ file for file.
+// Test runner configuration: tests live in test/, mirroring src/ file for file. The global set-up starts the
+// loopback Redis and PostgreSQL of the scale-out tests when they are installed and not given (global-services.ts).
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -7,5 +8,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    globalSetup: ["test/global-services.ts"],
   },
 });

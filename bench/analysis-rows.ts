@@ -12,14 +12,14 @@ import { naturalRecovery } from "../src/metrics/natural-recovery.js";
 import { stepQuality } from "../src/metrics/step-quality.js";
 import { episodeOutcomes, firstErrorCounts, horizonCounts, stepCounts } from "../src/store/analysis-rows.js";
 import { outcomeCounts } from "../src/store/episodes.js";
-import { openStore, type Store } from "../src/store/open.js";
+import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/open.js";
 
 const { values } = parseArgs({ options: { stored: { type: "string", default: "1000000" } } });
 const stored = Number(values.stored);
 const TASKS = 1000;
 const BUDGETS = [["25%", 6], ["50%", 12], ["75%", 18], ["100%", 24]] as const;
 
-function fill(store: Store): number {
+function fill(store: SqliteStore): number {
   const samples = Math.ceil(stored / (TASKS * BUDGETS.length));
   const episode = store.db.prepare(
     `INSERT INTO episodes (run_id, task_index, budget_label, sample, seed, budget_turns, budget_mode, budget_scope, success, stop_reason, stop_limit, turns_used, success_turn, return, initial_progress, error, preamble)
@@ -49,9 +49,9 @@ function fill(store: Store): number {
   return turns;
 }
 
-function timed<T>(label: string, run: () => T, reference?: number): { result: T; seconds: number } {
+async function timed<T>(label: string, run: () => T | Promise<T>, reference?: number): Promise<{ result: T; seconds: number }> {
   const start = performance.now();
-  const result = run();
+  const result = await run();
   const seconds = (performance.now() - start) / 1000;
   console.log(`${label}: ${seconds.toFixed(2)} s${reference === undefined ? "" : ` (${(seconds / reference).toFixed(1)}x outcomeCounts)`}`);
   return { result, seconds };
@@ -59,23 +59,23 @@ function timed<T>(label: string, run: () => T, reference?: number): { result: T;
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-bench-analysis-"));
 try {
-  const store = openStore(join(dir, "bench.db"));
+  const store = openSqliteStore(join(dir, "bench.db"), { mode: "create", busyTimeoutMs: 10_000 });
   const fillStart = performance.now();
   const turns = fill(store);
   console.log(`stored ${stored.toLocaleString("en-US")} episodes, ${turns.toLocaleString("en-US")} turns in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
-  const reference = timed("outcomeCounts (reference, the Pass@(K,T) reader)", () => outcomeCounts(store, "bench")).seconds;
-  const steps = timed("stepCounts", () => stepCounts(store, "bench"), reference).result;
-  const errors = timed("firstErrorCounts", () => firstErrorCounts(store, "bench"), reference).result;
-  const lengths = timed("horizonCounts", () => horizonCounts(store, "bench"), reference).result;
-  timed("episodeOutcomes (streamed, counted)", () => {
+  const reference = (await timed("outcomeCounts (reference, the Pass@(K,T) reader)", () => outcomeCounts(store, "bench"))).seconds;
+  const steps = (await timed("stepCounts", () => stepCounts(store, "bench"), reference)).result;
+  const errors = (await timed("firstErrorCounts", () => firstErrorCounts(store, "bench"), reference)).result;
+  const lengths = (await timed("horizonCounts", () => horizonCounts(store, "bench"), reference)).result;
+  await timed("episodeOutcomes (streamed, counted)", async () => {
     let count = 0;
-    for (const _ of episodeOutcomes(store, "bench")) count++;
+    for await (const _ of episodeOutcomes(store, "bench")) count++;
     return count;
   }, reference);
-  timed(`stepQuality on ${steps.length.toLocaleString("en-US")} rows (1000 resamples)`, () => stepQuality(steps, { bootstrap: 1000, seed: 1 }), reference);
-  timed(`naturalRecovery on ${errors.length.toLocaleString("en-US")} rows`, () => naturalRecovery(errors, { bootstrap: 1000, seed: 1 }), reference);
-  timed(`horizon on ${lengths.length.toLocaleString("en-US")} rows`, () => horizon(lengths, { bootstrap: 1000, seed: 1 }), reference);
-  store.close();
+  await timed(`stepQuality on ${steps.length.toLocaleString("en-US")} rows (1000 resamples)`, () => stepQuality(steps, { bootstrap: 1000, seed: 1 }), reference);
+  await timed(`naturalRecovery on ${errors.length.toLocaleString("en-US")} rows`, () => naturalRecovery(errors, { bootstrap: 1000, seed: 1 }), reference);
+  await timed(`horizon on ${lengths.length.toLocaleString("en-US")} rows`, () => horizon(lengths, { bootstrap: 1000, seed: 1 }), reference);
+  await store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -17,7 +17,7 @@ import { sokoban } from "../src/envs/sokoban/index.js";
 import { oraclePolicy } from "../src/policies/scripted/oracle.js";
 import { tableFor } from "../src/eval/table.js";
 import { outcomeCounts } from "../src/store/episodes.js";
-import { openStore } from "../src/store/open.js";
+import { openSqliteStore } from "../src/store/sqlite/open.js";
 
 const { values } = parseArgs({ options: { episodes: { type: "string", default: "20000" }, stored: { type: "string", default: "1000000" } } });
 const episodes = Number(values.episodes);
@@ -89,9 +89,9 @@ async function rolloutThroughput(): Promise<void> {
   console.log(`bare env (step + oracle, no engine): ${Math.round(bareRate).toLocaleString("en-US")} steps/s`);
 }
 
-function tableTime(): void {
+async function tableTime(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "budgetrl-bench-"));
-  const store = openStore(join(dir, "bench.db"));
+  const store = openSqliteStore(join(dir, "bench.db"), { mode: "create", busyTimeoutMs: 10_000 });
   const tasks = 1000;
   const budgets = ["25%", "50%", "75%", "100%"];
   const samples = Math.ceil(storedEpisodes / (tasks * budgets.length));
@@ -117,13 +117,13 @@ function tableTime(): void {
   console.log(`(setup: ${total.toLocaleString("en-US")} episodes stored in ${((performance.now() - start) / 1000).toFixed(1)} s)`);
   const config = { protocol: "separate" as const, budgets: parseBudgetList(budgets.join(",")), ks: [1, 2, 4, 8, 16, 32, 64, 128, 250].filter((k) => k <= samples), bootstrap: 1000, seed: 1 };
   start = performance.now();
-  const counts = outcomeCounts(store, "bench");
+  const counts = await outcomeCounts(store, "bench");
   const table = tableFor(config, { counts, firstSuccesses: [], referenceBudgets: new Map() });
   const seconds = (performance.now() - start) / 1000;
   console.log(`Pass@(K,T) table for ${total.toLocaleString("en-US")} stored episodes (${table.ks.length} K x ${table.budgets.length} T, 1000 bootstrap resamples): ${seconds.toFixed(2)} s (target < 2 s: ${(2 / seconds).toFixed(1)}x headroom)`);
-  store.close();
+  await store.close();
   rmSync(dir, { recursive: true, force: true });
 }
 
 await rolloutThroughput();
-tableTime();
+await tableTime();

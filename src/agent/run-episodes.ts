@@ -4,7 +4,7 @@
 // so sample s of a task meets the same randomness at every budget (paired comparisons across T). Episodes are
 // independent: a resumed run skips the ones already stored and computes exactly the missing ones.
 // Tasks are pulled one at a time, as the episodes are planned, so a run of a billion tasks never holds its plan in
-// memory: `tasks` may be any iterable (a generator that makes or loads tasks in chunks), and `skip` is asked about
+// memory: `tasks` may be any iterable, sync or async (a generator that makes or loads tasks in chunks), and `skip` is asked about
 // a task's episodes right after that task was pulled. All policy calls of a run share one guarded PolicyCaller
 // (turn timeout, stop signal, yields to the event loop).
 import { resolveBudget, type BudgetMode, type BudgetScope, type BudgetSpec } from "../core/budget.js";
@@ -25,8 +25,8 @@ export interface EpisodeKey {
 export interface RunEpisodesOptions<TTask> {
   readonly run: string;
   readonly seed: number;
-  /** The tasks, in index order (an array, or any iterable pulled lazily). */
-  readonly tasks: Iterable<TTask>;
+  /** The tasks, in index order (an array, or any iterable, sync or async, pulled lazily). */
+  readonly tasks: Iterable<TTask> | AsyncIterable<TTask>;
   readonly budgets: readonly BudgetSpec[];
   readonly mode: BudgetMode;
   readonly scope?: BudgetScope;
@@ -48,10 +48,10 @@ export function episodeSeed(runSeed: number, taskId: string, sample: number): nu
 }
 
 /** The episodes a run consists of, in a fixed order (task, then budget, then sample). */
-export function* planEpisodes<TTask>(env: Env<TTask, unknown>, options: Omit<RunEpisodesOptions<TTask>, "onEpisode">): Generator<EpisodeSpec<TTask>> {
+export async function* planEpisodes<TTask>(env: Env<TTask, unknown>, options: Omit<RunEpisodesOptions<TTask>, "onEpisode">): AsyncGenerator<EpisodeSpec<TTask>> {
   const scope = options.scope ?? "episode";
   let taskIndex = -1;
-  for (const task of options.tasks) {
+  for await (const task of options.tasks) {
     taskIndex++;
     const taskId = env.taskId(task);
     const reference = env.referenceBudget(task, scope);

@@ -4,6 +4,7 @@
 // fault, 130/143 stopped by a signal.
 import { z } from "zod";
 import { evalResumeCommand } from "../core/commands.js";
+import { storeLocation } from "../store/open.js";
 import { evaluate, type EvaluationResult } from "../eval/evaluate.js";
 import { evalConfigSchema } from "../eval/config.js";
 import { evalRunOptionsSchema } from "../eval/run-options.js";
@@ -39,7 +40,7 @@ const schema = evalConfigSchema
     envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE, e.g. --env-opt boxes=2"),
     dataDir: z.string().optional().describe("data folder of dataset envs (bfcl); same as --env-opt dataDir=DIR"),
     category: z.string().optional().describe("bfcl categories, e.g. base,miss_func,miss_param,long_context; same as --env-opt categories=..."),
-    db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
+    db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL (the database must exist)"),
     run: z.string().optional().describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
     resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
     json: z.boolean().default(false).describe("print the table as JSON"),
@@ -79,10 +80,21 @@ function envOptionsOf(pairs: readonly string[], dataDir: string | undefined, cat
   return options;
 }
 
-function reportEnd(io: CliIo, result: EvaluationResult, db: string): number {
+/** Where the run is and how to continue it, as printed (a URL without its password; the executor's flags). */
+interface Printed {
+  readonly db: string;
+  readonly resumeFlags: readonly string[];
+}
+
+function printedRun(db: string, executor: string, redis: string | undefined): Printed {
+  const withoutPassword = (url: string): string => url.replace(/^(rediss?:\/\/[^:@/]*):[^@/]*@/i, "$1@");
+  return { db: storeLocation(db), resumeFlags: executor === "bullmq" && redis !== undefined ? ["--executor", "bullmq", "--redis", withoutPassword(redis)] : [] };
+}
+
+function reportEnd(io: CliIo, result: EvaluationResult, printed: Printed): number {
   if (result.contextLength > 0) io.stderr(`${result.contextLength} episodes ended at the model's context length (stop reason context_length, counted as failures).\n`);
   if (result.errors > 0) {
-    io.stderr(`${result.errors} episodes ended in a policy error and are not counted${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}; retry them with: ${evalResumeCommand(result.run, db)}\n`);
+    io.stderr(`${result.errors} episodes ended in a policy error and are not counted${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}; retry them with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`);
   }
   return result.complete ? 0 : 1;
 }
@@ -100,11 +112,13 @@ export const evalCommand = defineCommand({
     "budgetrl eval --env bfcl --category base,miss_func,miss_param,long_context --policy replay --tasks 800 --budget 25%,100% --budget-scope user-turn",
     "budgetrl eval --env bfcl --policy openai:Qwen/Qwen3-8B --base-url http://localhost:8000/v1 --policy-opt temperature=0.7 --policy-opt logprobs=true --samples 4 --k 1,4 --concurrency 32 --budget-scope user-turn",
     "budgetrl eval --resume --db runs.db",
+    "budgetrl eval --env sokoban --policy noisy-oracle:0.3 --tasks 5000 --samples 16 --db postgres://me@db-host/budgetrl --executor bullmq --redis redis://queue-host:6379",
   ],
   async run(options, io, context) {
     const { envOpt, dataDir, category, db, run, resume, json, progress, policyOpt, baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache, ...config } = options;
     if (resume) reportIgnoredOnResume(io, "eval", context.given, KEPT_ON_RESUME);
     const policyClient = policyClientOf({ baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
+    const printed = printedRun(db, config.executor, config.redis);
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await evaluate({
       ...config,
@@ -115,7 +129,7 @@ export const evalCommand = defineCommand({
       ...(run === undefined ? {} : { run }),
       resume,
       signal: context.signal,
-      onStart: (start) => io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${db} as they finish; Ctrl-C stops\n`),
+      onStart: (start) => io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${printed.db} as they finish${config.executor === "bullmq" ? " by the workers (budgetrl worker)" : ""}; Ctrl-C stops\n`),
       onProgress: (done, total, initial) => {
         if (!progress) return;
         bar ??= createProgress({ label: "eval", total, initial, interactive: io.interactive, write: io.stderr });
@@ -123,11 +137,11 @@ export const evalCommand = defineCommand({
       },
     });
     if (result.interrupted) {
-      io.stderr(`Stopped after ${result.done}/${result.total} episodes, stored in ${db}. Continue with: ${evalResumeCommand(result.run, db)}\n`);
+      io.stderr(`Stopped after ${result.done}/${result.total} episodes, stored in ${printed.db}. Continue with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`);
       return 130;
     }
     bar?.finish();
-    printRunTable(io, result.run, db, result.config, result.table, json);
-    return reportEnd(io, result, db);
+    printRunTable(io, result.run, printed.db, result.config, result.table, json);
+    return reportEnd(io, result, printed);
   },
 });

@@ -11,7 +11,7 @@ import { defineCommand } from "./command.js";
 
 const schema = z.object({
   run: z.string().describe("run name (see `budgetrl runs`)"),
-  db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
+  db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
   format: z.enum(["jsonl"]).default("jsonl").describe("output format"),
   out: z.string().default("-").describe("output file (- for stdout); written whole or not at all"),
 });

@@ -15,7 +15,7 @@ import { listRuns } from "../store/runs.js";
 import { defineCommand } from "./command.js";
 
 const schema = z.object({
-  db: z.string().default("budgetrl.db").describe("SQLite run store"),
+  db: z.string().default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
   runs: z.string().optional().describe("runs to include, comma-separated; each joins the model of its policy spec (default: every run in the store, unless --model names them)"),
   model: z.array(z.string()).default([]).describe("a named model and its runs: NAME=RUN[,RUN...] (e.g. its announced and hidden runs)"),
   role: z.array(z.string()).default([]).describe("a model's role in the findings: NAME=base|grpo|process|budgetmix (default: read from the model's name)"),
@@ -71,22 +71,22 @@ export const reportCommand = defineCommand({
     "budgetrl report --db runs.db --model base=base-ann,base-hid --model GRPO-Full=grpo-ann,grpo-hid --model BudgetMix=mix-ann,mix-hid --train GRPO-Full=runs/grpo --out study.html",
   ],
   async run(options, io) {
-    const store = openStore(options.db, { readonly: true });
+    const store = await openStore(options.db, { readonly: true });
     try {
       const models = modelsFromFlags(options.model);
       const listed = options.runs?.split(",").map((run) => run.trim()).filter((run) => run !== "");
-      const runs = listed ?? (models.length === 0 ? listRuns(store).map((run) => run.id) : []);
+      const runs = listed ?? (models.length === 0 ? (await listRuns(store)).map((run) => run.id) : []);
       if (runs.length === 0 && models.length === 0) throw new ConfigError("--runs", `${options.db} has no runs`);
       const selection = { runs, models, roles: rolesFromFlags(options.role) };
       const names = [...models.map((model) => model.name)];
-      const report = buildStudyReport(store, { selection, training: trainingFromFlags(options.train, names), bootstrap: options.bootstrap, seed: options.seed, title: options.title });
+      const report = await buildStudyReport(store, { selection, training: trainingFromFlags(options.train, names), bootstrap: options.bootstrap, seed: options.seed, title: options.title });
       writeFileSync(options.out, renderStudyHtml(report));
       if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
       io.stdout(`${renderBudgetTables(report)}\n\n${renderFindings(report)}\n\n`);
       io.stdout(`wrote ${options.out}: ${report.models.length} models, ${report.runs.length} runs${report.training.length === 0 ? "" : `, ${report.training.length} training runs`}${options.json === undefined ? "" : `; data in ${options.json}`}\n`);
       return 0;
     } finally {
-      store.close();
+      await store.close();
     }
   },
 });

@@ -3,7 +3,7 @@
 // the stop signal of Ctrl-C / SIGTERM here, for all of them (interrupt.ts); once a signal arrived the exit code is
 // 130 (SIGINT) or 143 (SIGTERM) whatever the command returns. main.ts is the process entry point.
 import { BudgetrlError, StoppedError } from "../core/errors.js";
-import { isSqliteError, storeFaultMessage } from "../store/faults.js";
+import { isStoreError, storeFaultMessage } from "../store/faults.js";
 import { commandHelp, readCommandLine, type CliIo, type CommandDefinition } from "./command.js";
 import { listenForInterrupts, signalExitCode } from "./interrupt.js";
 import { bfclRunCommand } from "./bfcl.js";
@@ -17,8 +17,9 @@ import { runsCommand } from "./runs.js";
 import { sftCommand } from "./sft.js";
 import { showCommand } from "./show.js";
 import { trainCommand } from "./train.js";
+import { workerCommand } from "./worker.js";
 
-const commands: readonly CommandDefinition[] = [reproduceCommand, evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
+const commands: readonly CommandDefinition[] = [reproduceCommand, evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, workerCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
@@ -74,9 +75,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`budgetrl ${command.name}: ${error.message}\n`);
       return 2;
     }
-    if (isSqliteError(error)) {
-      const { code, message } = error as Error & { code: string };
-      io.stderr(`budgetrl ${command.name}: ${storeFaultMessage(code, message, undefined)}\n`);
+    if (isStoreError(error)) {
+      io.stderr(`budgetrl ${command.name}: ${storeFaultMessage(error as Error & { code: string })}\n`);
       return 2;
     }
     throw error;

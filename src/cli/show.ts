@@ -15,7 +15,7 @@ import { printRunTable } from "./run-summary.js";
 
 const schema = z.object({
   run: z.string().optional().describe("run name (default: the latest run)"),
-  db: z.string().min(1).default("budgetrl.db").describe("SQLite run store"),
+  db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
   ks: integerListField().optional().meta({ flag: "k" }).describe("comma-separated K values (default: the run's)"),
   json: z.boolean().default(false).describe("print the table as JSON"),
   analyses: z.boolean().default(false).describe("also print the run's analyses: step quality, natural recovery, horizon (needs oracle annotations)"),
@@ -28,24 +28,24 @@ export const showCommand = defineCommand({
   schema,
   examples: ["budgetrl show sokoban-20261202-101500 --db runs.db", "budgetrl show --db runs.db --k 1,8", "budgetrl show sokoban-20261202-101500 --db runs.db --analyses"],
   async run(options, io) {
-    return withStore(options.db, { mode: "read" }, (store) => {
-      const run = options.run ?? latestRunId(store);
+    return withStore(options.db, { mode: "read" }, async (store) => {
+      const run = options.run ?? (await latestRunId(store));
       if (run === undefined) throw new ConfigError("RUN", `${options.db} has no runs`);
-      const record = getRun(store, run);
+      const record = await getRun(store, run);
       const config = parseEvalConfig(record.config);
       const ks = options.ks ?? config.ks;
-      const outcomes = storedRunOutcomes(store, run, config);
+      const outcomes = await storedRunOutcomes(store, run, config);
       const table = tableFor(config, outcomes, ks);
       if (options.analyses) {
-        const report = buildStudyReport(store, { selection: { runs: [run] }, bootstrap: config.bootstrap, seed: config.seed });
-        if (options.json) io.stdout(`${JSON.stringify({ run, db: options.db, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`);
+        const report = await buildStudyReport(store, { selection: { runs: [run] }, bootstrap: config.bootstrap, seed: config.seed });
+        if (options.json) io.stdout(`${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`);
         else {
-          printRunTable(io, run, options.db, config, table, false);
+          printRunTable(io, run, store.location, config, table, false);
           const analyses = renderAnalyses(report);
           io.stdout(`\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`);
         }
-      } else printRunTable(io, run, options.db, config, table, options.json);
-      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, options.db)}\n`);
+      } else printRunTable(io, run, store.location, config, table, options.json);
+      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, store.location)}\n`);
       return 0;
     });
   },

@@ -7,9 +7,9 @@ export function shellWord(text: string): string {
   return PLAIN.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Continue (or retry the policy errors of) an eval run. */
-export function evalResumeCommand(run: string, db: string): string {
-  return `budgetrl eval --resume --run ${shellWord(run)} --db ${shellWord(db)}`;
+/** Continue (or retry the policy errors of) an eval run; `extra`: more flags it needs (the executor's). */
+export function evalResumeCommand(run: string, db: string, extra: readonly string[] = []): string {
+  return [`budgetrl eval --resume --run ${shellWord(run)} --db ${shellWord(db)}`, ...extra.map(shellWord)].join(" ");
 }
 
 /** Continue a training run from its newest checkpoint. */

@@ -4,8 +4,9 @@
 // (`db`), every episode is written as it finishes, and an interrupted run continues with `resume` exactly where it
 // stopped: only missing episodes run, with the seeds they would have had. Resume reads the run's stored config and
 // tasks; it never creates a store (nothing to resume is an error, and nothing is written). Store faults (locked,
-// read-only, damaged, another program's file) are DataErrors naming the store and the fix. How the run is played
-// (concurrency, turn timeout, busy timeout: run-options.ts) never changes its results.
+// read-only, damaged, another program's file, an unreachable server) are DataErrors naming the store and the fix.
+// How the run is played (concurrency, timeouts, and the executor: in this process, or as jobs for `budgetrl
+// worker` processes on a BullMQ queue; run-options.ts, executor.ts) never changes its results.
 import { existsSync } from "node:fs";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
@@ -17,10 +18,12 @@ import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies
 import { canonicalJson } from "../core/json.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { storeFault } from "../store/faults.js";
-import { openStore, type Store } from "../store/open.js";
+import { isPostgresUrl } from "../store/postgres/open.js";
+import { openStore, storeLocation, type Store } from "../store/open.js";
 import { createRun, getRun, latestRunId, runExists, storedTaskCount } from "../store/runs.js";
 import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
-import { executeRun, type PreparedRun, type RunStart } from "./execute-run.js";
+import type { PreparedRun, RunStart } from "./execute-run.js";
+import { checkExecutable, executorFor } from "./executor.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
 import { taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
 import { codeVersion } from "./code-version.js";
@@ -34,7 +37,7 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   readonly policy: string | Policy | AgentFunction;
   /** Number of tasks (default 100), or the tasks themselves. */
   readonly tasks?: number | readonly unknown[];
-  /** SQLite file to store the run in (optional: without it everything stays in memory). */
+  /** The run store: an SQLite file, or a postgres:// URL (optional: without it everything stays in memory). */
   readonly db?: string;
   /** Run name (default: "<env>-<timestamp>"). */
   readonly run?: string;
@@ -49,7 +52,8 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   readonly onProgress?: (done: number, total: number, initial: number) => void;
   /** Stops the run at once: finished episodes are kept, the ones in flight are abandoned (resume recomputes them). */
   readonly signal?: AbortSignal;
-  /** Keep every episode in the result (default: true without a db, false with one). */
+  /** Keep every episode in the result (default: true without a db, false with one; never with the bullmq executor,
+   * whose episodes are played elsewhere: read them from the store). */
   readonly keepEpisodes?: boolean;
   readonly now?: () => Date;
 }
@@ -87,12 +91,12 @@ async function policyOf(spec: EvaluateOptions["policy"], setup: PolicySetup): Pr
   return spec;
 }
 
-function runName(env: string, now: Date, store: Store | undefined): string {
+async function runName(env: string, now: Date, store: Store | undefined): Promise<string> {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
   const base = `${env}-${stamp}`;
   if (store === undefined) return base;
   let name = base;
-  for (let i = 2; runExists(store, name); i++) name = `${base}-${i}`;
+  for (let i = 2; await runExists(store, name); i++) name = `${base}-${i}`;
   return name;
 }
 
@@ -136,13 +140,13 @@ async function planNew(options: EvaluateOptions): Promise<NewRun> {
 }
 
 /** Name and store a new run (a list of tasks is stored whole now; generated tasks as the run reaches them). */
-function startRun(planned: NewRun, store: Store | undefined, options: EvaluateOptions, now: Date): PreparedRun {
+async function startRun(planned: NewRun, store: Store | undefined, options: EvaluateOptions, now: Date): Promise<PreparedRun> {
   const { env, policy, config, source } = planned;
-  const run = options.run ?? runName(env.name, now, store);
+  const run = options.run ?? (await runName(env.name, now, store));
   const listed = source.kind === "list";
   if (store !== undefined) {
     const stored = listed ? source.tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) })) : [];
-    createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
+    await createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
   }
   return {
     run,
@@ -158,9 +162,9 @@ function startRun(planned: NewRun, store: Store | undefined, options: EvaluateOp
 
 /** The run to continue in `store`, with its stored config; stored tasks are read back, missing generated ones made. */
 async function prepareResume(options: EvaluateOptions, store: Store): Promise<PreparedRun> {
-  const run = options.run ?? latestRunId(store);
-  if (run === undefined) throw new DataError(`nothing to resume: ${store.path} has no runs; start one with \`budgetrl eval --db ${shellWord(store.path)}\``);
-  const record = getRun(store, run);
+  const run = options.run ?? (await latestRunId(store));
+  if (run === undefined) throw new DataError(`nothing to resume: ${store.location} has no runs; start one with \`budgetrl eval --db ${shellWord(store.location)}\``);
+  const record = await getRun(store, run);
   const config = parseEvalConfig(record.config);
   const env = typeof options.env === "string" || options.env === undefined ? createEnv(config.env, config.envOptions) : options.env;
   // The stored spec is rebuilt unless the caller hands over a policy object or function.
@@ -170,15 +174,15 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   }
   const setup = policySetup(config, options);
   const policy = fromSpec ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
-  const stored = storedTaskCount(store, run);
+  const stored = await storedTaskCount(store, run);
   if (tasksAreListed(env, config)) return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
   const source = taskSource(env, config);
   const makeTask = source.kind === "generated" ? source.make : (index: number): unknown => source.tasks[index];
   return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, makeTask, persistTasks: true };
 }
 
-function openForResume(db: string, runOptions: Readonly<EvalRunOptions>): Store {
-  if (!existsSync(db)) throw new DataError(`nothing to resume: ${db} does not exist; check --db, or start a run with \`budgetrl eval --db ${shellWord(db)}\``);
+function openForResume(db: string, runOptions: Readonly<EvalRunOptions>): Promise<Store> {
+  if (!isPostgresUrl(db) && !existsSync(db)) throw new DataError(`nothing to resume: ${db} does not exist; check --db, or start a run with \`budgetrl eval --db ${shellWord(db)}\``);
   return openStore(db, { mode: "write", busyTimeoutMs: runOptions.busyTimeout * 1000 });
 }
 
@@ -187,21 +191,22 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const now = (options.now ?? (() => new Date()))();
   const resume = options.resume === true;
   const db = options.db;
+  checkExecutable(runOptions, options);
   if (db === undefined) {
     if (resume) throw new ConfigError("resume", "needs the store (db) of the run to continue");
-    return closingOwnPolicy(options, startRun(await planNew(options), undefined, options, now), (prepared) => play(prepared, undefined, options, runOptions));
+    return closingOwnPolicy(options, await startRun(await planNew(options), undefined, options, now), (prepared) => play(prepared, undefined, options, runOptions));
   }
   const planned = resume ? undefined : await planNew(options);
   let store: Store | undefined;
   try {
-    store = resume ? openForResume(db, runOptions) : openStore(db, { mode: "create", busyTimeoutMs: runOptions.busyTimeout * 1000 });
-    const prepared = planned === undefined ? await prepareResume(options, store) : startRun(planned, store, options, now);
+    store = resume ? await openForResume(db, runOptions) : await openStore(db, { mode: "create", busyTimeoutMs: runOptions.busyTimeout * 1000 });
+    const prepared = planned === undefined ? await prepareResume(options, store) : await startRun(planned, store, options, now);
     const opened = store;
     return await closingOwnPolicy(options, prepared, (run) => play(run, opened, options, runOptions));
   } catch (error) {
-    throw storeFault(error, db) ?? error;
+    throw storeFault(error, storeLocation(db)) ?? error;
   } finally {
-    store?.close();
+    await store?.close();
   }
 }
 
@@ -215,7 +220,8 @@ async function closingOwnPolicy(options: EvaluateOptions, prepared: PreparedRun,
 }
 
 async function play(prepared: PreparedRun, store: Store | undefined, options: EvaluateOptions, runOptions: Readonly<EvalRunOptions>): Promise<EvaluationResult> {
-  const executed = await executeRun(prepared, store, {
+  const execute = await executorFor(runOptions, { ...(options.db === undefined ? {} : { db: options.db }), ...(options.policyClient === undefined ? {} : { policyClient: options.policyClient }) });
+  const executed = await execute(prepared, store, {
     runOptions,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.keepEpisodes === undefined ? {} : { keepEpisodes: options.keepEpisodes }),

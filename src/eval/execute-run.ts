@@ -1,5 +1,6 @@
-// Playing a prepared run: its tasks streamed in chunks (task-stream.ts), the episodes not yet stored, written as
-// they finish; progress after every episode; the Pass@(K,T) table computed when first read.
+// The local executor: playing a prepared run in this process (the default; executor.ts says how runs are played),
+// its tasks streamed in chunks (task-stream.ts), the episodes not yet stored, written as they finish; progress after
+// every episode; the outcomes read back from the store at the end, the Pass@(K,T) table computed when first read.
 //   per chunk of tasks: make/store or read back the tasks -> completed keys of the chunk -> rollouts of the rest
 // Memory stays bounded by a chunk whatever `--tasks` is (plus the episodes kept in memory without a store).
 // A stop signal ends the run at once: episodes in flight are abandoned (recomputed identically on resume), those
@@ -11,7 +12,7 @@ import { plannedCount, runEpisodes } from "../agent/run-episodes.js";
 import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { completedEpisodeCount, completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
-import { openStore, type Store } from "../store/open.js";
+import type { Store } from "../store/store.js";
 import { setRunStatus } from "../store/runs.js";
 import { budgetsToRun, type EvalConfig } from "./config.js";
 import type { EvalRunOptions } from "./run-options.js";
@@ -59,7 +60,7 @@ export interface ExecutedRun {
   readonly done: number;
   readonly complete: boolean;
   readonly interrupted: boolean;
-  /** The Pass@(K,T) table, computed on first call (reads the store again when the run has one). */
+  /** The Pass@(K,T) table, computed on first call from the outcomes read at the end of the run. */
   readonly table: () => PassAtKTTable;
 }
 
@@ -71,11 +72,11 @@ function episodeSink(store: Store | undefined, keep: boolean, total: number, ini
   const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
   const state = { episodes: [] as Episode[], done: initial, errors: 0, contextLength: 0, firstError: undefined as string | undefined };
   let lastFlush = performance.now();
-  const onEpisode = (episode: Episode): void => {
-    writer?.write(episode);
+  const onEpisode = async (episode: Episode): Promise<void> => {
+    await writer?.write(episode);
     if (writer !== undefined && performance.now() - lastFlush > FLUSH_EVERY_MS) {
-      writer.flush();
       lastFlush = performance.now();
+      await writer.flush();
     }
     if (keep) state.episodes.push(episode);
     if (episode.stopReason === "error") {
@@ -85,11 +86,11 @@ function episodeSink(store: Store | undefined, keep: boolean, total: number, ini
     if (episode.stopReason === "context_length") state.contextLength++;
     onProgress?.(state.done, total, initial);
   };
-  return { state, onEpisode, flush: () => writer?.flush() };
+  return { state, onEpisode, flush: async () => writer?.flush() };
 }
 
-/** The run's tasks, streamed; `completed()` holds the stored episode keys of the chunk being planned. */
-function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesPerTask: number) {
+/** The run's tasks, streamed (made ones stored chunk by chunk); `completed()` holds the stored episode keys of the chunk being planned. */
+export function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesPerTask: number) {
   let completed = new Set<string>();
   const tasks = streamTasks({
     env: prepared.env,
@@ -99,8 +100,8 @@ function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesP
     ...(prepared.makeTask === undefined ? {} : { make: prepared.makeTask }),
     persist: prepared.persistTasks,
     chunkSize: taskChunkSize(episodesPerTask),
-    onChunk: (from, to) => {
-      if (store !== undefined) completed = completedEpisodeKeys(store, prepared.run, { from, to });
+    onChunk: async (from, to) => {
+      if (store !== undefined) completed = await completedEpisodeKeys(store, prepared.run, { from, to });
     },
   });
   return { tasks, completed: () => completed };
@@ -110,7 +111,7 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
   const { run, config, env } = prepared;
   const budgets = budgetsToRun(config);
   const total = plannedCount({ taskCount: prepared.taskCount, budgets, samples: config.samples });
-  const initial = store === undefined ? 0 : completedEpisodeCount(store, run);
+  const initial = store === undefined ? 0 : await completedEpisodeCount(store, run);
   const referenceBudgets = new Map<number, number>();
   const { tasks, completed } = plannedTasks(prepared, store, budgets.length * config.samples);
   const sink = episodeSink(store, options.keepEpisodes ?? store === undefined, total, initial, options.onProgress);
@@ -133,20 +134,25 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   } finally {
-    sink.flush();
+    await sink.flush();
   }
   const { episodes, done, errors, contextLength, firstError } = sink.state;
   const complete = done === total;
-  if (store !== undefined && complete) setRunStatus(store, run, "complete");
-  const outcomes = (): RunOutcomes => (store === undefined ? memoryOutcomes(episodes, referenceBudgets) : storedOutcomes(store.path, run, config));
+  if (store !== undefined && complete) await setRunStatus(store, run, "complete");
+  const outcomes = store === undefined ? memoryOutcomes(episodes, referenceBudgets) : await storedRunOutcomes(store, run, config);
+  return { episodes, errors, ...(firstError === undefined ? {} : { firstError }), contextLength, total, done, complete, interrupted: !complete && options.signal?.aborted === true, table: lazyTable(config, outcomes) };
+}
+
+/** The Pass@(K,T) table of a run's outcomes, computed on first call (the bootstrap is the costly part). */
+export function lazyTable(config: Readonly<EvalConfig>, outcomes: RunOutcomes): () => PassAtKTTable {
   let table: PassAtKTTable | undefined;
-  return { episodes, errors, ...(firstError === undefined ? {} : { firstError }), contextLength, total, done, complete, interrupted: !complete && options.signal?.aborted === true, table: () => (table ??= tableFor(config, outcomes())) };
+  return () => (table ??= tableFor(config, outcomes));
 }
 
 /** Tasks passed through unchanged, recording each one's reference budget (tables of runs without a store). */
-function* recordingReferences(tasks: Iterable<unknown>, env: AnyEnv, config: Readonly<EvalConfig>, into: Map<number, number>): Generator<unknown> {
+async function* recordingReferences(tasks: AsyncIterable<unknown>, env: AnyEnv, config: Readonly<EvalConfig>, into: Map<number, number>): AsyncGenerator<unknown> {
   let index = 0;
-  for (const task of tasks) {
+  for await (const task of tasks) {
     into.set(index++, env.referenceBudget(task, config.budgetScope));
     yield task;
   }
@@ -154,14 +160,4 @@ function* recordingReferences(tasks: Iterable<unknown>, env: AnyEnv, config: Rea
 
 function memoryOutcomes(episodes: readonly Episode[], referenceBudgets: ReadonlyMap<number, number>): RunOutcomes {
   return { counts: countOutcomes(episodes), firstSuccesses: firstSuccessesOf(episodes), referenceBudgets };
-}
-
-/** A stored run's outcomes, read through a fresh read-only connection (the table may be read after the run ends). */
-function storedOutcomes(path: string, run: string, config: Readonly<EvalConfig>): RunOutcomes {
-  const store = openStore(path, { mode: "read" });
-  try {
-    return storedRunOutcomes(store, run, config);
-  } finally {
-    store.close();
-  }
 }

@@ -2,7 +2,7 @@
 // (b) "single" reads every requested T from the first-success turns of the one run at the largest T.
 import { resolveTurns } from "../core/budget.js";
 import { firstSuccesses, outcomeCounts } from "../store/episodes.js";
-import type { Store } from "../store/open.js";
+import type { Store } from "../store/store.js";
 import { referenceBudgets } from "../store/runs.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { countsWithinBudgets, passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
@@ -25,9 +25,9 @@ export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" 
 }
 
 /** The outcomes of a stored run, as `tableFor` reads them (protocol b: the single run at the largest budget). */
-export function storedRunOutcomes(store: Store, run: string, config: Pick<EvalConfig, "protocol" | "budgets">): RunOutcomes {
-  const references = referenceBudgets(store, run);
-  if (config.protocol === "separate") return { counts: outcomeCounts(store, run), firstSuccesses: [], referenceBudgets: references };
+export async function storedRunOutcomes(store: Store, run: string, config: Pick<EvalConfig, "protocol" | "budgets">): Promise<RunOutcomes> {
+  const references = await referenceBudgets(store, run);
+  if (config.protocol === "separate") return { counts: await outcomeCounts(store, run), firstSuccesses: [], referenceBudgets: references };
   const [largest] = budgetsToRun(config);
-  return { counts: [], firstSuccesses: firstSuccesses(store, run, largest?.label ?? ""), referenceBudgets: references };
+  return { counts: [], firstSuccesses: await firstSuccesses(store, run, largest?.label ?? ""), referenceBudgets: references };
 }

@@ -9,7 +9,7 @@
 import type { BudgetScope } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import { DataError } from "../core/errors.js";
-import type { Store } from "../store/open.js";
+import type { Store } from "../store/store.js";
 import { loadTaskRange, storeTasks, type StoredTask } from "../store/runs.js";
 
 export interface TaskStreamOptions {
@@ -25,7 +25,7 @@ export interface TaskStreamOptions {
   readonly persist?: boolean;
   /** Tasks per chunk. */
   readonly chunkSize: number;
-  readonly onChunk?: (from: number, to: number) => void;
+  readonly onChunk?: (from: number, to: number) => void | Promise<void>;
 }
 
 /** Tasks per chunk: at most 64, and at most about 4096 episodes' worth. */
@@ -33,15 +33,15 @@ export function taskChunkSize(episodesPerTask: number): number {
   return Math.max(1, Math.min(64, Math.floor(4096 / Math.max(1, episodesPerTask))));
 }
 
-function storedChunk(options: TaskStreamOptions, from: number, to: number): unknown[] {
+async function storedChunk(options: TaskStreamOptions, from: number, to: number): Promise<unknown[]> {
   const where = options.store;
   if (where === undefined || from >= to) return [];
-  const stored = loadTaskRange(where.store, where.run, from, to);
-  if (stored.length !== to - from) throw new DataError(`run "${where.run}" in ${where.store.path} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`);
+  const stored = await loadTaskRange(where.store, where.run, from, to);
+  if (stored.length !== to - from) throw new DataError(`run "${where.run}" in ${where.store.location} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`);
   return stored.map((task) => options.env.decodeTask(task.task));
 }
 
-function madeChunk(options: TaskStreamOptions, from: number, to: number): unknown[] {
+async function madeChunk(options: TaskStreamOptions, from: number, to: number): Promise<unknown[]> {
   if (from >= to) return [];
   const make = options.make;
   if (make === undefined) throw new DataError(`tasks ${from}..${to - 1} of the run are neither stored nor can be made`);
@@ -49,18 +49,18 @@ function madeChunk(options: TaskStreamOptions, from: number, to: number): unknow
   const where = options.store;
   if (options.persist === true && where !== undefined) {
     const rows: StoredTask[] = tasks.map((task, offset) => ({ index: from + offset, id: options.env.taskId(task), task: options.env.encodeTask(task), referenceBudget: options.env.referenceBudget(task, options.scope) }));
-    storeTasks(where.store, where.run, rows);
+    await storeTasks(where.store, where.run, rows);
   }
   return tasks;
 }
 
-export function* streamTasks(options: TaskStreamOptions): Generator<unknown> {
+export async function* streamTasks(options: TaskStreamOptions): AsyncGenerator<unknown> {
   const readBelow = options.store?.readBelow ?? 0;
   for (let from = 0; from < options.count; from += options.chunkSize) {
     const to = Math.min(options.count, from + options.chunkSize);
     const split = Math.max(from, Math.min(to, readBelow));
-    const chunk = [...storedChunk(options, from, split), ...madeChunk(options, split, to)];
-    options.onChunk?.(from, to);
+    const chunk = [...(await storedChunk(options, from, split)), ...(await madeChunk(options, split, to))];
+    await options.onChunk?.(from, to);
     yield* chunk;
   }
 }

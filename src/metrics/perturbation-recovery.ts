@@ -67,16 +67,22 @@ interface Sums {
   pairs: number;
 }
 
-export function perturbationRecovery(pairs: Iterable<PerturbationPair>, options: IntervalOptions = {}): PerturbationRecovery {
+/** The pairs' counts, added one pair at a time (pairs streamed from a store need not sit in memory). */
+export interface PerturbationTally {
+  add(pair: PerturbationPair): void;
+  result(options?: IntervalOptions): PerturbationRecovery;
+}
+
+export function perturbationTally(): PerturbationTally {
   const cells = new Map<string, { perturbTurn: number; budget: string; tasks: Map<number, Sums> }>();
   const excluded = { noControl: 0, seedMismatch: 0, notReached: 0, notForced: 0 };
-  for (const pair of pairs) {
+  const add = (pair: PerturbationPair): void => {
     const status = pairStatus(pair);
     if (status === "no-control") excluded.noControl++;
     else if (status === "seed-mismatch") excluded.seedMismatch++;
     else if (status === "not-reached") excluded.notReached++;
     else if (status === "not-forced") excluded.notForced++;
-    if (status !== "paired") continue;
+    if (status !== "paired") return;
     for (const budget of [pair.perturbed.budget, "pooled"]) {
       const key = `${pair.perturbTurn}\u0000${budget}`;
       let cell = cells.get(key);
@@ -87,13 +93,22 @@ export function perturbationRecovery(pairs: Iterable<PerturbationPair>, options:
       sums.control += (pair.control as EpisodeOutcome).success ? 1 : 0;
       sums.pairs += 1;
     }
-  }
-  const order = orderBudgetLabels([...cells.values()].map((cell) => cell.budget).filter((budget) => budget !== "pooled"));
-  const rank = (budget: string): number => (budget === "pooled" ? order.length : order.indexOf(budget));
-  const summarised = [...cells.values()]
-    .sort((a, b) => a.perturbTurn - b.perturbTurn || rank(a.budget) - rank(b.budget))
-    .map((cell) => summariseCell(cell.perturbTurn, cell.budget, cell.tasks, options));
-  return { cells: summarised, excluded };
+  };
+  const result = (options: IntervalOptions = {}): PerturbationRecovery => {
+    const order = orderBudgetLabels([...cells.values()].map((cell) => cell.budget).filter((budget) => budget !== "pooled"));
+    const rank = (budget: string): number => (budget === "pooled" ? order.length : order.indexOf(budget));
+    const summarised = [...cells.values()]
+      .sort((a, b) => a.perturbTurn - b.perturbTurn || rank(a.budget) - rank(b.budget))
+      .map((cell) => summariseCell(cell.perturbTurn, cell.budget, cell.tasks, options));
+    return { cells: summarised, excluded: { ...excluded } };
+  };
+  return { add, result };
+}
+
+export function perturbationRecovery(pairs: Iterable<PerturbationPair>, options: IntervalOptions = {}): PerturbationRecovery {
+  const tally = perturbationTally();
+  for (const pair of pairs) tally.add(pair);
+  return tally.result(options);
 }
 
 function summariseCell(perturbTurn: number, budget: string, tasks: Map<number, Sums>, options: IntervalOptions): PerturbationCell {

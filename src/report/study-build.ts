@@ -15,7 +15,7 @@ import { codeVersion } from "../eval/code-version.js";
 import { policyKinds } from "../policies/spec.js";
 import { budgetsToRun } from "../eval/config.js";
 import { exampleEpisode } from "../store/analysis-rows.js";
-import type { Store } from "../store/open.js";
+import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
 import { studyFindings, type FindingInputs, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
@@ -54,8 +54,8 @@ function modelsOf(runs: readonly SelectedRun[], selection: StudySelection, train
   });
 }
 
-function runsOf(store: Store, runs: readonly SelectedRun[]): StudyRun[] {
-  const summaries = new Map(listRuns(store).map((summary) => [summary.id, summary]));
+async function runsOf(store: Store, runs: readonly SelectedRun[]): Promise<StudyRun[]> {
+  const summaries = new Map((await listRuns(store)).map((summary) => [summary.id, summary]));
   return runs.map((run) => ({
     id: run.record.id,
     model: run.model,
@@ -142,7 +142,7 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
   };
 }
 
-function examplesOf(store: Store, runs: readonly SelectedRun[], models: readonly StudyModel[]): StudyExample[] {
+async function examplesOf(store: Store, runs: readonly SelectedRun[], models: readonly StudyModel[]): Promise<StudyExample[]> {
   const examples: StudyExample[] = [];
   for (const model of models) {
     const own = runs.filter((run) => run.model === model.name && run.kind === "policy");
@@ -150,7 +150,7 @@ function examplesOf(store: Store, runs: readonly SelectedRun[], models: readonly
     if (run === undefined) continue;
     const tightest = orderBudgetLabels(budgetsToRun(run.config).map((spec) => spec.label))[0];
     if (tightest === undefined) continue;
-    const episode = exampleEpisode(store, run.record.id, tightest, false) ?? exampleEpisode(store, run.record.id, tightest, true);
+    const episode = (await exampleEpisode(store, run.record.id, tightest, false)) ?? (await exampleEpisode(store, run.record.id, tightest, true));
     if (episode === null) continue;
     examples.push({
       model: model.name,
@@ -180,13 +180,13 @@ function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data:
   return notes;
 }
 
-export function buildStudyReport(store: Store, options: StudyReportOptions): StudyReport {
+export async function buildStudyReport(store: Store, options: StudyReportOptions): Promise<StudyReport> {
   const interval: IntervalOptions = { bootstrap: options.bootstrap ?? 1000, seed: options.seed ?? 1, ...(options.level === undefined ? {} : { level: options.level }) };
   const training = options.training ?? [];
-  const selected = selectRuns(store, options.selection);
+  const selected = await selectRuns(store, options.selection);
   const models = modelsOf(selected, options.selection, training);
-  const runs = runsOf(store, selected);
-  const data = loadStudyData(store, selected, interval);
+  const runs = await runsOf(store, selected);
+  const data = await loadStudyData(store, selected, interval);
   const computed = data.passCells.map((cell) => ({ cell, table: computePassTable(cell, interval) }));
   const passTables = computed.map(({ cell, table }) => passTable(cell, table));
   const budgetTables = [...new Set(data.passCells.map((cell) => cell.variant))].map((variant) => {
@@ -199,7 +199,7 @@ export function buildStudyReport(store: Store, options: StudyReportOptions): Stu
     version: STUDY_REPORT_VERSION,
     title: options.title ?? "budgetrl study report",
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
-    store: store.path,
+    store: store.location,
     codeVersion: codeVersion(),
     settings: { bootstrap: interval.bootstrap ?? 1000, seed: interval.seed ?? 1, level: interval.level ?? 0.95 },
     models,
@@ -218,8 +218,8 @@ export function buildStudyReport(store: Store, options: StudyReportOptions): Stu
       excluded: entry.result?.excluded ?? { noControl: 0, seedMismatch: 0, notReached: 0, notForced: 0 },
       problem: entry.problem,
     })),
-    training: training.map((entry) => readTraining(entry, studyTasks, interval)),
-    examples: examplesOf(store, selected, models),
+    training: await Promise.all(training.map((entry) => readTraining(entry, studyTasks, interval))),
+    examples: await examplesOf(store, selected, models),
     findings: studyFindings(findingInputs(models, data), interval),
     notes: notesOf(runs, models, data),
   };

@@ -7,10 +7,10 @@ import type { FirstErrorCounts, HorizonCounts, StepCounts } from "../core/analys
 import type { OutcomeCounts } from "../core/outcome.js";
 import { storedRunOutcomes } from "../eval/table.js";
 import { countsWithinBudgets } from "../metrics/pass-at-kt.js";
-import { perturbationRecovery, type PerturbationRecovery } from "../metrics/perturbation-recovery.js";
+import { perturbationTally, type PerturbationRecovery } from "../metrics/perturbation-recovery.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
 import { firstErrorCounts, horizonCounts, perturbationPairRows, stepCounts, taskIdsOf, taskListsMatch } from "../store/analysis-rows.js";
-import type { Store } from "../store/open.js";
+import type { Store } from "../store/store.js";
 import { runExists } from "../store/runs.js";
 import type { SelectedRun } from "./study-runs.js";
 
@@ -77,8 +77,8 @@ function taskNumbering(): (variant: string, ids: readonly string[]) => number[] 
 }
 
 /** Outcome counts of a run under either protocol (protocol "single": success within each T from one run). */
-function runCounts(store: Store, run: SelectedRun): OutcomeCounts[] {
-  const outcomes = storedRunOutcomes(store, run.record.id, run.config);
+async function runCounts(store: Store, run: SelectedRun): Promise<OutcomeCounts[]> {
+  const outcomes = await storedRunOutcomes(store, run.record.id, run.config);
   if (run.config.protocol === "separate") return [...outcomes.counts];
   return countsWithinBudgets(outcomes.firstSuccesses, run.config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.referenceBudgets.get(taskIndex) ?? 1));
 }
@@ -95,12 +95,12 @@ const renumber = <Row extends { taskIndex: number }>(rows: readonly Row[], numbe
   return task < 0 ? [] : [{ ...row, taskIndex: task }];
 });
 
-export function loadStudyData(store: Store, runs: readonly SelectedRun[], options: IntervalOptions): StudyData {
+export async function loadStudyData(store: Store, runs: readonly SelectedRun[], options: IntervalOptions): Promise<StudyData> {
   const number = taskNumbering();
   const taskIds = new Map<string, readonly string[]>();
   const numbers = new Map<string, number[]>();
   for (const run of runs) {
-    const ids = taskIdsOf(store, run.record.id);
+    const ids = await taskIdsOf(store, run.record.id);
     taskIds.set(run.record.id, ids);
     numbers.set(run.record.id, number(run.variant, ids));
   }
@@ -113,22 +113,22 @@ export function loadStudyData(store: Store, runs: readonly SelectedRun[], option
     const runNumbers = numbers.get(id) as number[];
     const analysis = cellIn(analysisCells, `${run.model}\u0000${run.config.env}\u0000${mode}`, () => ({ model: run.model, env: run.config.env, mode, steps: [], teacherSteps: [], firstErrors: [], horizon: [] }));
     if (run.kind === "teacher-forced") {
-      analysis.teacherSteps.push(...renumber(stepCounts(store, id), runNumbers));
+      analysis.teacherSteps.push(...renumber(await stepCounts(store, id), runNumbers));
       continue;
     }
     if (run.kind === "perturbed") {
-      perturbations.push(loadPerturbation(store, run, runs, numbers, options));
+      perturbations.push(await loadPerturbation(store, run, runs, numbers, options));
       continue;
     }
     const pass = cellIn(passCells, `${run.model}\u0000${run.variant}\u0000${mode}`, () => ({ model: run.model, variant: run.variant, env: run.config.env, mode, runs: [], counts: [], budgets: [], ks: [] }));
     pass.runs.push(id);
-    pass.counts.push(...renumber(runCounts(store, run), runNumbers));
+    pass.counts.push(...renumber(await runCounts(store, run), runNumbers));
     for (const spec of run.config.budgets) if (!pass.budgets.some((known) => known.label === spec.label)) pass.budgets.push(spec);
     for (const k of run.config.ks) if (!pass.ks.includes(k)) pass.ks.push(k);
     pass.ks.sort((a, b) => a - b);
-    analysis.steps.push(...renumber(stepCounts(store, id), runNumbers));
-    analysis.firstErrors.push(...renumber(firstErrorCounts(store, id), runNumbers));
-    analysis.horizon.push(...renumber(horizonCounts(store, id), runNumbers));
+    analysis.steps.push(...renumber(await stepCounts(store, id), runNumbers));
+    analysis.firstErrors.push(...renumber(await firstErrorCounts(store, id), runNumbers));
+    analysis.horizon.push(...renumber(await horizonCounts(store, id), runNumbers));
   }
   const repeatedTasks = [...taskIds].map(([run, ids]) => ({ run, tasks: ids.length, distinct: new Set(ids).size })).filter((entry) => entry.distinct < entry.tasks);
   return { passCells: [...passCells.values()], analysisCells: [...analysisCells.values()], perturbations, taskIds, repeatedTasks };
@@ -142,23 +142,22 @@ function controlOf(run: SelectedRun, runs: readonly SelectedRun[]): string | nul
   return match?.record.id ?? null;
 }
 
-function loadPerturbation(store: Store, run: SelectedRun, runs: readonly SelectedRun[], numbers: ReadonlyMap<string, number[]>, options: IntervalOptions): PerturbationData {
+async function loadPerturbation(store: Store, run: SelectedRun, runs: readonly SelectedRun[], numbers: ReadonlyMap<string, number[]>, options: IntervalOptions): Promise<PerturbationData> {
   const id = run.record.id;
   const perturbTurn = run.perturbTurn as number;
   const base = { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: id, perturbTurn };
   const controlRun = controlOf(run, runs);
   if (controlRun === null) return { ...base, controlRun, result: null, problem: `no control run: no policy run of ${run.model} on ${run.variant} (${run.config.budgetMode}, seed ${run.config.seed}) is in the report; evaluate it with the same seed and budget mode` };
-  if (!runExists(store, controlRun)) return { ...base, controlRun, result: null, problem: `control run ${controlRun} is not in the store` };
-  if (!taskListsMatch(store, id, controlRun)) return { ...base, controlRun, result: null, problem: `control run ${controlRun} holds other tasks than ${id}: perturbed and control episodes must share tasks, budgets, samples and seeds` };
+  if (!(await runExists(store, controlRun))) return { ...base, controlRun, result: null, problem: `control run ${controlRun} is not in the store` };
+  if (!(await taskListsMatch(store, id, controlRun))) return { ...base, controlRun, result: null, problem: `control run ${controlRun} holds other tasks than ${id}: perturbed and control episodes must share tasks, budgets, samples and seeds` };
   const runNumbers = numbers.get(id) as number[];
-  const pairs = (function* () {
-    for (const pair of perturbationPairRows(store, id, controlRun, perturbTurn)) {
-      const task = runNumbers[pair.perturbed.taskIndex] ?? -1;
-      if (task < 0) continue;
-      yield { perturbTurn, perturbed: { ...pair.perturbed, taskIndex: task }, control: pair.control === null ? null : { ...pair.control, taskIndex: task }, forced: pair.forced };
-    }
-  })();
-  const result = perturbationRecovery(pairs, options);
+  const tally = perturbationTally();
+  for await (const pair of perturbationPairRows(store, id, controlRun, perturbTurn)) {
+    const task = runNumbers[pair.perturbed.taskIndex] ?? -1;
+    if (task < 0) continue;
+    tally.add({ perturbTurn, perturbed: { ...pair.perturbed, taskIndex: task }, control: pair.control === null ? null : { ...pair.control, taskIndex: task }, forced: pair.forced });
+  }
+  const result = tally.result(options);
   const used = result.cells.reduce((sum, cell) => sum + (cell.budget === "pooled" ? cell.pairs : 0), 0);
   return { ...base, controlRun, result, problem: used === 0 ? "no usable pair (see the excluded counts)" : null };
 }

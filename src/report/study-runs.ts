@@ -10,7 +10,7 @@
 //                    the same env variant, budget mode and seed (same states before J)
 import { DataError, ConfigError } from "../core/errors.js";
 import { parseEvalConfig, type EvalConfig } from "../eval/config.js";
-import type { Store } from "../store/open.js";
+import type { Store } from "../store/store.js";
 import { getRun, type RunRecord } from "../store/runs.js";
 import { MODEL_ROLES, type ModelRole, type RunKind } from "./study-model.js";
 
@@ -71,8 +71,8 @@ export function parseRole(text: string, flag = "--role"): ModelRole {
   return role;
 }
 
-function readRun(store: Store, id: string, model: string): SelectedRun {
-  const record = getRun(store, id);
+async function readRun(store: Store, id: string, model: string): Promise<SelectedRun> {
+  const record = await getRun(store, id);
   let config: Readonly<EvalConfig>;
   try {
     config = parseEvalConfig(record.config);
@@ -83,10 +83,10 @@ function readRun(store: Store, id: string, model: string): SelectedRun {
 }
 
 /** The runs of a study with their models, in the order given (named models first). */
-export function selectRuns(store: Store, selection: StudySelection): SelectedRun[] {
+export async function selectRuns(store: Store, selection: StudySelection): Promise<SelectedRun[]> {
   const out: SelectedRun[] = [];
   const seen = new Map<string, string>();
-  const add = (id: string, model: string | undefined): void => {
+  const add = async (id: string, model: string | undefined): Promise<void> => {
     const trimmed = id.trim();
     if (trimmed === "") return;
     const owner = seen.get(trimmed);
@@ -94,16 +94,16 @@ export function selectRuns(store: Store, selection: StudySelection): SelectedRun
       if (model === undefined || owner === model) return;
       throw new ConfigError("--model", `run ${trimmed} is given to two models (${owner} and ${model})`);
     }
-    const run = readRun(store, trimmed, model ?? "");
+    const run = await readRun(store, trimmed, model ?? "");
     const name = model ?? run.record.policy;
     seen.set(trimmed, name);
     out.push({ ...run, model: name });
   };
   for (const model of selection.models ?? []) {
     if (model.name.trim() === "") throw new ConfigError("--model", "a model needs a name: NAME=RUN[,RUN...]");
-    for (const id of model.runs) add(id, model.name);
+    for (const id of model.runs) await add(id, model.name);
   }
-  for (const id of selection.runs ?? []) add(id, undefined);
+  for (const id of selection.runs ?? []) await add(id, undefined);
   if (out.length === 0) throw new ConfigError("--runs", "no runs selected", "name runs with --runs A,B,C or --model NAME=RUN[,RUN]");
   return out;
 }

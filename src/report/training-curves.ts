@@ -52,15 +52,15 @@ function readConfig(dir: string, notes: string[]): { config: Readonly<TrainConfi
   }
 }
 
-function evalPoints(store: Store, options: IntervalOptions): StudyTraining["evals"] {
+async function evalPoints(store: Store, options: IntervalOptions): Promise<StudyTraining["evals"]> {
   const points: { step: number; run: string; budget: string; estimate: ReturnType<typeof jsonEstimate> }[] = [];
-  const runs = listRuns(store)
+  const runs = (await listRuns(store))
     .map((run) => ({ run, step: /^eval-step-(\d+)$/.exec(run.id)?.[1] }))
     .filter((entry): entry is { run: (typeof entry)["run"]; step: string } => entry.step !== undefined)
     .sort((a, b) => Number(a.step) - Number(b.step));
   for (const { run, step } of runs) {
     const config = parseEvalConfig(run.config);
-    const table = tableFor({ ...config, bootstrap: options.bootstrap ?? config.bootstrap }, storedRunOutcomes(store, run.id, config), [1]);
+    const table = tableFor({ ...config, bootstrap: options.bootstrap ?? config.bootstrap }, await storedRunOutcomes(store, run.id, config), [1]);
     table.budgets.forEach((budget, j) => {
       const cell = table.cells[0]?.[j];
       if (cell !== undefined) points.push({ step: Number(step), run: run.id, budget, estimate: jsonEstimate(cell) });
@@ -84,7 +84,7 @@ function trainingTaskIds(logged: readonly { readonly metrics: Json }[], notes: s
   return ids;
 }
 
-export function readTraining(selection: TrainingSelection, study: readonly StudyTaskList[], options: IntervalOptions = {}): StudyTraining {
+export async function readTraining(selection: TrainingSelection, study: readonly StudyTaskList[], options: IntervalOptions = {}): Promise<StudyTraining> {
   const notes: string[] = [];
   const { config, json } = readConfig(selection.dir, notes);
   const dbPath = join(selection.dir, "train.db");
@@ -93,9 +93,9 @@ export function readTraining(selection: TrainingSelection, study: readonly Study
     notes.push(`${dbPath} is missing: no curves`);
     return { ...base, steps: [], evals: [], overlap: { trainingTasks: null, heldOutTasks: 0, heldOutSeenInTraining: null, studyRuns: [] }, notes };
   }
-  const store = openStore(dbPath, { readonly: true });
+  const store = await openStore(dbPath, { readonly: true });
   try {
-    const logged = readTrainSteps(store, "train");
+    const logged = await readTrainSteps(store, "train");
     const steps = logged.map(({ step, metrics }) => ({
       step,
       reward: numberOf(metrics, "reward"),
@@ -104,8 +104,8 @@ export function readTraining(selection: TrainingSelection, study: readonly Study
       entropy: numberOf(metrics, "entropy"),
       kl: numberOf(metrics, "kl"),
     }));
-    const evals = evalPoints(store, options);
-    const heldOut = evals.length === 0 ? [] : taskIdsOf(store, (evals[0] as (typeof evals)[number]).run);
+    const evals = await evalPoints(store, options);
+    const heldOut = evals.length === 0 ? [] : await taskIdsOf(store, (evals[0] as (typeof evals)[number]).run);
     const trained = trainingTaskIds(logged, notes);
     const variant = config === null ? null : envVariant(config.env, config.envOptions);
     const seen = (ids: readonly string[]): number => (trained === null ? 0 : ids.filter((id) => trained.has(id)).length);
@@ -122,6 +122,6 @@ export function readTraining(selection: TrainingSelection, study: readonly Study
       notes,
     };
   } finally {
-    store.close();
+    await store.close();
   }
 }

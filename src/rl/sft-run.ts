@@ -99,7 +99,7 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
 /** True when `db` already holds demonstrations to continue; refuses ones made with other settings. */
 async function demonstrationsStarted(config: Readonly<SftConfig>, db: string): Promise<boolean> {
   if (!existsSync(db)) return false;
-  const stored = await withStore(db, { mode: "read" }, (store) => (runExists(store, DEMO_RUN) ? getRun(store, DEMO_RUN).config : undefined));
+  const stored = await withStore(db, { mode: "read" }, async (store) => ((await runExists(store, DEMO_RUN)) ? (await getRun(store, DEMO_RUN)).config : undefined));
   if (stored === undefined) return false;
   if (JSON.stringify(stored) !== JSON.stringify(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config))))) {
     throw new ConfigError("out", `${db} holds demonstrations made with other settings than this sft`, "pick another --out (or --db)");
@@ -153,10 +153,11 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
 
 /** The demonstrations of a stored run (policy errors left out); an incomplete run is used only after saying so. */
 async function readDemonstrations(db: string, run: string, onNotice: ((text: string) => void) | undefined): Promise<Episode[]> {
-  return withStore(db, { mode: "read" }, (store) => {
-    const record = getRun(store, run);
-    const taskIds = new Map(loadTasks(store, run).map((task) => [task.index, task.id]));
-    const episodes = [...readEpisodes(store, run, record.env, taskIds)];
+  return withStore(db, { mode: "read" }, async (store) => {
+    const record = await getRun(store, run);
+    const taskIds = new Map((await loadTasks(store, run)).map((task) => [task.index, task.id]));
+    const episodes: Episode[] = [];
+    for await (const episode of readEpisodes(store, run, record.env, taskIds)) episodes.push(episode);
     const usable = episodes.filter((episode) => episode.stopReason !== "error");
     if (record.status !== "complete" && run !== DEMO_RUN) onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
     return usable;

@@ -175,11 +175,11 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
 }
 
 /** Evaluations to recompute on resume: every one after the checkpoint, and the one at it unless it completed. */
-function discardStaleEvaluations(store: Store, config: Readonly<TrainConfig>, startStep: number): boolean {
-  for (let later = startStep + 1; later <= config.steps; later++) deleteRun(store, evalRunName(later));
+async function discardStaleEvaluations(store: Store, config: Readonly<TrainConfig>, startStep: number): Promise<boolean> {
+  for (let later = startStep + 1; later <= config.steps; later++) await deleteRun(store, evalRunName(later));
   if (config.evalEvery === 0 || startStep % config.evalEvery !== 0) return false;
-  if (runExists(store, evalRunName(startStep)) && getRun(store, evalRunName(startStep)).status === "complete") return false;
-  deleteRun(store, evalRunName(startStep));
+  if ((await runExists(store, evalRunName(startStep))) && (await getRun(store, evalRunName(startStep))).status === "complete") return false;
+  await deleteRun(store, evalRunName(startStep));
   return true;
 }
 
@@ -194,14 +194,14 @@ async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { 
   let store: Store | undefined;
   let reference: ReferenceScorer | undefined;
   try {
-    store = openStore(join(options.out, "train.db"));
+    store = await openStore(join(options.out, "train.db"));
     reference = config.kl > 0 ? await referenceFor(config, options.threads) : undefined;
     const heldOut = heldOutIds(env, config);
     try {
-      if (discardStaleEvaluations(store, config, startStep)) evals.push(await evaluateAt(backend, config, options.out, startStep, options));
+      if (await discardStaleEvaluations(store, config, startStep)) evals.push(await evaluateAt(backend, config, options.out, startStep, options));
       while (step < end && options.signal?.aborted !== true) {
         const metrics = await trainStep(backend, env, config, step, learningRate(step), { excluded: heldOut, ...(reference === undefined ? {} : { reference }), ...(options.signal === undefined ? {} : { signal: options.signal }) });
-        writeTrainStep(store, "train", step, metrics as unknown as Json);
+        await writeTrainStep(store, "train", step, metrics as unknown as Json);
         options.onStep?.(metrics, config.steps);
         step++;
         progress.steps++;
@@ -218,7 +218,7 @@ async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { 
     if (saved !== step) await backend.save(checkpointDir(options.out, step));
     return { config, stepsDone: step, finished: step === config.steps, weightsDigest: backend.weightsDigest(), evals, checkpoint: checkpointDir(options.out, step) };
   } finally {
-    store?.close();
+    await store?.close();
     reference?.dispose();
     backend.dispose();
   }

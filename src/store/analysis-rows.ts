@@ -1,122 +1,127 @@
 // Read-only queries behind the study's analyses: each returns rows already aggregated per task (SQL GROUP BY
-// over `episodes` and `turns`), or streams one row per episode, so a 1M-episode run never sits in memory.
+// over `episodes` and `turns`), or streams one row per episode a page at a time (pages.ts), so a 1M-episode run
+// never sits in memory. The SQL is shared by both backends; JSON access comes from the dialect.
 // Policy errors (stop_reason 'error') are left out everywhere, as in outcomeCounts. The row shapes live in
 // core/analysis-rows.ts; metrics/episode-rows.ts computes the same rows from episodes in memory.
 import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type StepCounts } from "../core/analysis-rows.js";
-import type { Store } from "./open.js";
+import { afterKey, keyParams, BEFORE_FIRST_KEY, type EpisodeKeyValues } from "./pages.js";
+import type { Store } from "./store.js";
 
 const EPISODE_KEY = "t.run_id = e.run_id AND t.task_index = e.task_index AND t.budget_label = e.budget_label AND t.sample = e.sample";
 /** Was the policy's own decision optimal: its judged reply where an intervention played in its place
  * (teacher-forced: the expert's state), else the played action's annotation. */
-const POLICY_OPTIMAL = "COALESCE(json_extract(t.forced, '$.policyOptimal'), t.optimal)";
+const policyOptimal = (store: Store): string => `COALESCE(${store.sql.dialect.jsonFlag("t.forced", "policyOptimal")}, t.optimal)`;
+const PAGE = 2048;
 
 /** Task ids of a run, by task index. */
-export function taskIdsOf(store: Store, runId: string): string[] {
-  return (store.db.prepare("SELECT task_id FROM tasks WHERE run_id = ? ORDER BY task_index").pluck().all(runId) as string[]);
+export async function taskIdsOf(store: Store, runId: string): Promise<string[]> {
+  return (await store.sql.rows<[string]>("SELECT task_id FROM tasks WHERE run_id = ? ORDER BY task_index", [runId])).map(([id]) => id);
 }
 
 /** True when two runs hold the same tasks at the same indices (what pairing by task index needs). */
-export function taskListsMatch(store: Store, runA: string, runB: string): boolean {
-  const a = taskIdsOf(store, runA);
-  const b = taskIdsOf(store, runB);
+export async function taskListsMatch(store: Store, runA: string, runB: string): Promise<boolean> {
+  const a = await taskIdsOf(store, runA);
+  const b = await taskIdsOf(store, runB);
   return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 /** True when some turn of the run carries an oracle annotation (step quality, recovery and horizon need them). */
-export function hasAnnotations(store: Store, runId: string): boolean {
-  return store.db.prepare("SELECT 1 FROM turns WHERE run_id = ? AND optimal IS NOT NULL LIMIT 1").get(runId) !== undefined;
+export async function hasAnnotations(store: Store, runId: string): Promise<boolean> {
+  return (await store.sql.rows("SELECT 1 FROM turns WHERE run_id = ? AND optimal IS NOT NULL LIMIT 1", [runId])).length > 0;
 }
 
-function hasPolicyErrors(store: Store, runId: string): boolean {
-  return store.db.prepare("SELECT 1 FROM episodes WHERE run_id = ? AND stop_reason = 'error' LIMIT 1").get(runId) !== undefined;
+async function hasPolicyErrors(store: Store, runId: string): Promise<boolean> {
+  return (await store.sql.rows("SELECT 1 FROM episodes WHERE run_id = ? AND stop_reason = 'error' LIMIT 1", [runId])).length > 0;
 }
 
 /** Annotated turns per (task, budget, turn index, turns left), with how many of the policy's decisions were optimal. */
-export function stepCounts(store: Store, runId: string): StepCounts[] {
-  const scopes = store.db.prepare("SELECT DISTINCT budget_scope FROM episodes WHERE run_id = ?").pluck().all(runId) as string[];
-  if (scopes.some((scope) => scope !== "episode")) return stepCountsBySegment(store, runId);
+export async function stepCounts(store: Store, runId: string): Promise<StepCounts[]> {
+  const scopes = await store.sql.rows<[string]>("SELECT DISTINCT budget_scope FROM episodes WHERE run_id = ?", [runId]);
+  if (scopes.some(([scope]) => scope !== "episode")) return stepCountsBySegment(store, runId);
   // Scope "episode": turns left = budget turns - turn index + 1, and the budget's turns are the same for every
   // sample of a (task, budget label), so the turns aggregate on their own, without a join per turn.
   const budgetTurns = new Map<string, number>();
-  const budgets = store.db.prepare("SELECT task_index, budget_label, MAX(budget_turns) FROM episodes WHERE run_id = ? GROUP BY task_index, budget_label").raw().iterate(runId) as IterableIterator<[number, string, number]>;
+  const budgets = await store.sql.rows<[number, string, number]>("SELECT task_index, budget_label, MAX(budget_turns) FROM episodes WHERE run_id = ? GROUP BY task_index, budget_label", [runId]);
   for (const [task, label, turns] of budgets) budgetTurns.set(`${task}\u0000${label}`, turns);
-  const errors = hasPolicyErrors(store, runId);
-  const sql = errors
-    ? `SELECT t.task_index, t.budget_label, t.turn_index, SUM(${POLICY_OPTIMAL}), COUNT(*) FROM turns t JOIN episodes e ON ${EPISODE_KEY}
+  const optimal = policyOptimal(store);
+  const sql = (await hasPolicyErrors(store, runId))
+    ? `SELECT t.task_index, t.budget_label, t.turn_index, SUM(${optimal}), COUNT(*) FROM turns t JOIN episodes e ON ${EPISODE_KEY}
        WHERE t.run_id = ? AND t.optimal IS NOT NULL AND e.stop_reason != 'error' GROUP BY t.task_index, t.budget_label, t.turn_index`
-    : `SELECT task_index, budget_label, turn_index, SUM(${POLICY_OPTIMAL}), COUNT(*) FROM turns t WHERE run_id = ? AND optimal IS NOT NULL GROUP BY task_index, budget_label, turn_index`;
-  const rows = store.db.prepare(sql).raw().iterate(runId) as IterableIterator<[number, string, number, number, number]>;
-  const out: StepCounts[] = [];
-  for (const [taskIndex, budget, turn, optimal, total] of rows) {
-    out.push({ taskIndex, budget, turn, turnsLeft: (budgetTurns.get(`${taskIndex}\u0000${budget}`) ?? turn) - turn + 1, optimal, total });
-  }
-  return out;
+    : `SELECT task_index, budget_label, turn_index, SUM(${optimal}), COUNT(*) FROM turns t WHERE run_id = ? AND optimal IS NOT NULL GROUP BY task_index, budget_label, turn_index`;
+  const rows = await store.sql.rows<[number, string, number, number, number]>(sql, [runId]);
+  return rows.map(([taskIndex, budget, turn, optimalCount, total]) => ({ taskIndex, budget, turn, turnsLeft: (budgetTurns.get(`${taskIndex}\u0000${budget}`) ?? turn) - turn + 1, optimal: optimalCount, total }));
 }
 
+type SegmentTurn = readonly [number, number, number | null];
+
 /** Scope "user-turn": the count of the budget restarts with each user turn, so turns left come from each
- * episode's segments (streamed in key order, aggregated as they pass). */
-function stepCountsBySegment(store: Store, runId: string): StepCounts[] {
-  const rows = store.db
-    .prepare(
-      `SELECT e.task_index, e.budget_label, e.sample, e.budget_turns, e.budget_scope, t.turn_index, t.segment, CASE WHEN t.optimal IS NULL THEN NULL ELSE ${POLICY_OPTIMAL} END FROM episodes e JOIN turns t ON ${EPISODE_KEY}
-       WHERE e.run_id = ? AND e.stop_reason != 'error' ORDER BY e.task_index, e.budget_label, e.sample, t.turn_index`,
-    )
-    .raw()
-    .iterate(runId) as IterableIterator<[number, string, number, number, "episode" | "user-turn", number, number, number | null]>;
+ * episode's segments (a page of episodes at a time, aggregated as they pass). */
+async function stepCountsBySegment(store: Store, runId: string): Promise<StepCounts[]> {
   const counts = new Map<string, { taskIndex: number; budget: string; turn: number; turnsLeft: number; optimal: number; total: number }>();
-  let episode: { key: string; task: number; label: string; budgetTurns: number; scope: "episode" | "user-turn"; turns: [number, number, number | null][] } | undefined;
-  const flush = (): void => {
-    if (episode === undefined) return;
-    const positions = positionsInScope(episode.scope, episode.turns.map((turn) => turn[1]));
-    episode.turns.forEach(([turn, , optimal], i) => {
+  const tally = (task: number, label: string, budgetTurns: number, scope: "episode" | "user-turn", turns: readonly SegmentTurn[]): void => {
+    const positions = positionsInScope(scope, turns.map((turn) => turn[1]));
+    turns.forEach(([turn, , optimal], i) => {
       if (optimal === null) return;
-      const turnsLeft = (episode as { budgetTurns: number }).budgetTurns - (positions[i] as number) + 1;
-      const key = `${episode?.task}\u0000${episode?.label}\u0000${turn}\u0000${turnsLeft}`;
+      const turnsLeft = budgetTurns - (positions[i] as number) + 1;
+      const key = `${task}\u0000${label}\u0000${turn}\u0000${turnsLeft}`;
       let row = counts.get(key);
-      if (row === undefined) counts.set(key, (row = { taskIndex: episode?.task as number, budget: episode?.label as string, turn, turnsLeft, optimal: 0, total: 0 }));
+      if (row === undefined) counts.set(key, (row = { taskIndex: task, budget: label, turn, turnsLeft, optimal: 0, total: 0 }));
       row.total += 1;
       row.optimal += optimal;
     });
   };
-  for (const [task, label, sample, budgetTurns, scope, turn, segment, optimal] of rows) {
-    const key = `${task}\u0000${label}\u0000${sample}`;
-    if (episode?.key !== key) {
-      flush();
-      episode = { key, task, label, budgetTurns, scope, turns: [] };
+  const optimal = policyOptimal(store);
+  let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
+  for (;;) {
+    const episodes = await store.sql.rows<[number, string, number, number, "episode" | "user-turn"]>(
+      `SELECT task_index, budget_label, sample, budget_turns, budget_scope FROM episodes WHERE run_id = ? AND stop_reason != 'error' AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`,
+      [runId, ...keyParams(after), PAGE],
+    );
+    const first = episodes[0];
+    const last = episodes[episodes.length - 1];
+    if (first === undefined || last === undefined) break;
+    const turns = await store.sql.rows<[number, string, number, number, number, number | null]>(
+      `SELECT task_index, budget_label, sample, turn_index, segment, CASE WHEN t.optimal IS NULL THEN NULL ELSE ${optimal} END FROM turns t
+       WHERE run_id = ? AND (task_index, budget_label, sample) >= (?, ?, ?) AND (task_index, budget_label, sample) <= (?, ?, ?) ORDER BY task_index, budget_label, sample, turn_index`,
+      [runId, first[0], first[1], first[2], last[0], last[1], last[2]],
+    );
+    const byEpisode = new Map<string, SegmentTurn[]>();
+    for (const [task, label, sample, turn, segment, flag] of turns) {
+      const key = `${task}\u0000${label}\u0000${sample}`;
+      let list = byEpisode.get(key);
+      if (list === undefined) byEpisode.set(key, (list = []));
+      list.push([turn, segment, flag]);
     }
-    episode.turns.push([turn, segment, optimal]);
+    for (const [task, label, sample, budgetTurns, scope] of episodes) tally(task, label, budgetTurns, scope, byEpisode.get(`${task}\u0000${label}\u0000${sample}`) ?? []);
+    if (episodes.length < PAGE) break;
+    after = [last[0], last[1], last[2]];
   }
-  flush();
   return [...counts.values()];
 }
 
 /** Annotated episodes per (task, budget, first non-optimal turn), with successes. */
-export function firstErrorCounts(store: Store, runId: string): FirstErrorCounts[] {
-  const rows = store.db
-    .prepare(
-      `SELECT task_index, budget_label, first_error, COUNT(*), SUM(success) FROM (
-         SELECT e.task_index, e.budget_label, e.success,
-           (SELECT MIN(t.turn_index) FROM turns t WHERE ${EPISODE_KEY} AND t.optimal = 0) AS first_error
-         FROM episodes e
-         WHERE e.run_id = ? AND e.stop_reason != 'error' AND EXISTS (SELECT 1 FROM turns t WHERE ${EPISODE_KEY} AND t.optimal IS NOT NULL)
-       ) GROUP BY task_index, budget_label, first_error`,
-    )
-    .raw()
-    .all(runId) as [number, string, number | null, number, number][];
+export async function firstErrorCounts(store: Store, runId: string): Promise<FirstErrorCounts[]> {
+  const rows = await store.sql.rows<[number, string, number | null, number, number]>(
+    `SELECT task_index, budget_label, first_error, COUNT(*), SUM(success) FROM (
+       SELECT e.task_index, e.budget_label, e.success,
+         (SELECT MIN(t.turn_index) FROM turns t WHERE ${EPISODE_KEY} AND t.optimal = 0) AS first_error
+       FROM episodes e
+       WHERE e.run_id = ? AND e.stop_reason != 'error' AND EXISTS (SELECT 1 FROM turns t WHERE ${EPISODE_KEY} AND t.optimal IS NOT NULL)
+     ) AS annotated GROUP BY task_index, budget_label, first_error`,
+    [runId],
+  );
   return rows.map(([taskIndex, budget, firstError, n, c]) => ({ taskIndex, budget, firstError, n, c }));
 }
 
 /** Episodes per (task, budget, budget turns, optimal length at turn 1), with successes. */
-export function horizonCounts(store: Store, runId: string): HorizonCounts[] {
-  const rows = store.db
-    .prepare(
-      `SELECT e.task_index, e.budget_label, e.budget_turns, t.remaining_before, COUNT(*), SUM(e.success)
-       FROM episodes e LEFT JOIN turns t ON ${EPISODE_KEY} AND t.turn_index = 1
-       WHERE e.run_id = ? AND e.stop_reason != 'error'
-       GROUP BY e.task_index, e.budget_label, e.budget_turns, t.remaining_before`,
-    )
-    .raw()
-    .all(runId) as [number, string, number, number | null, number, number][];
+export async function horizonCounts(store: Store, runId: string): Promise<HorizonCounts[]> {
+  const rows = await store.sql.rows<[number, string, number, number | null, number, number]>(
+    `SELECT e.task_index, e.budget_label, e.budget_turns, t.remaining_before, COUNT(*), SUM(e.success)
+     FROM episodes e LEFT JOIN turns t ON ${EPISODE_KEY} AND t.turn_index = 1
+     WHERE e.run_id = ? AND e.stop_reason != 'error'
+     GROUP BY e.task_index, e.budget_label, e.budget_turns, t.remaining_before`,
+    [runId],
+  );
   return rows.map(([taskIndex, budget, budgetTurns, optimalLength, n, c]) => ({ taskIndex, budget, budgetTurns, optimalLength, n, c }));
 }
 
@@ -125,10 +130,18 @@ type OutcomeRow = [number, string, number, number, number, number];
 const outcome = (row: OutcomeRow): EpisodeOutcome => ({ taskIndex: row[0], budget: row[1], sample: row[2], seed: row[3], success: row[4] === 1, turnsUsed: row[5] });
 
 /** Every finished episode's outcome, streamed in key order. */
-export function* episodeOutcomes(store: Store, runId: string): Generator<EpisodeOutcome> {
-  const rows = store.db.prepare(`SELECT ${OUTCOME_COLUMNS} FROM episodes WHERE run_id = ? AND stop_reason != 'error' ORDER BY task_index, budget_label, sample`).raw().iterate(runId) as IterableIterator<OutcomeRow>;
-  for (const row of rows) yield outcome(row);
+export async function* episodeOutcomes(store: Store, runId: string): AsyncGenerator<EpisodeOutcome> {
+  let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
+  for (;;) {
+    const rows = await store.sql.rows<OutcomeRow>(`SELECT ${OUTCOME_COLUMNS} FROM episodes WHERE run_id = ? AND stop_reason != 'error' AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`, [runId, ...keyParams(after), PAGE]);
+    for (const row of rows) yield outcome(row);
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < PAGE) return;
+    after = [last[0], last[1], last[2]];
+  }
 }
+
+type PairRow = [number, string, number, number, number, number, number | null, number | null, number | null, number];
 
 /**
  * The episodes of a perturbed run joined with those of its control run on (task index, budget label, sample),
@@ -136,19 +149,23 @@ export function* episodeOutcomes(store: Store, runId: string): Generator<Episode
  * whether an action was forced at turn j of the perturbed episode. Task indices only pair the same tasks when
  * both runs hold the same task list: check `taskListsMatch` first.
  */
-export function* perturbationPairRows(store: Store, perturbedRun: string, controlRun: string, perturbTurn: number): Generator<{ perturbed: EpisodeOutcome; control: EpisodeOutcome | null; forced: boolean }> {
-  const rows = store.db
-    .prepare(
+export async function* perturbationPairRows(store: Store, perturbedRun: string, controlRun: string, perturbTurn: number): AsyncGenerator<{ perturbed: EpisodeOutcome; control: EpisodeOutcome | null; forced: boolean }> {
+  let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
+  for (;;) {
+    const rows = await store.sql.rows<PairRow>(
       `SELECT p.task_index, p.budget_label, p.sample, p.seed, p.success, p.turns_used, c.seed, c.success, c.turns_used,
-         EXISTS (SELECT 1 FROM turns t WHERE t.run_id = p.run_id AND t.task_index = p.task_index AND t.budget_label = p.budget_label AND t.sample = p.sample AND t.turn_index = ? AND t.forced IS NOT NULL)
+         CASE WHEN EXISTS (SELECT 1 FROM turns t WHERE t.run_id = p.run_id AND t.task_index = p.task_index AND t.budget_label = p.budget_label AND t.sample = p.sample AND t.turn_index = ? AND t.forced IS NOT NULL) THEN 1 ELSE 0 END
        FROM episodes p LEFT JOIN episodes c ON c.run_id = ? AND c.task_index = p.task_index AND c.budget_label = p.budget_label AND c.sample = p.sample AND c.stop_reason != 'error'
-       WHERE p.run_id = ? AND p.stop_reason != 'error' ORDER BY p.task_index, p.budget_label, p.sample`,
-    )
-    .raw()
-    .iterate(perturbTurn, controlRun, perturbedRun) as IterableIterator<[number, string, number, number, number, number, number | null, number | null, number | null, number]>;
-  for (const [task, label, sample, seed, success, turnsUsed, controlSeed, controlSuccess, controlTurns, forced] of rows) {
-    const perturbed = outcome([task, label, sample, seed, success, turnsUsed]);
-    yield { perturbed, control: controlSeed === null ? null : outcome([task, label, sample, controlSeed, controlSuccess as number, controlTurns as number]), forced: forced === 1 };
+       WHERE p.run_id = ? AND p.stop_reason != 'error' AND ${afterKey("p")} ORDER BY p.task_index, p.budget_label, p.sample LIMIT ?`,
+      [perturbTurn, controlRun, perturbedRun, ...keyParams(after), PAGE],
+    );
+    for (const [task, label, sample, seed, success, turnsUsed, controlSeed, controlSuccess, controlTurns, forced] of rows) {
+      const perturbed = outcome([task, label, sample, seed, success, turnsUsed]);
+      yield { perturbed, control: controlSeed === null ? null : outcome([task, label, sample, controlSeed, controlSuccess as number, controlTurns as number]), forced: forced === 1 };
+    }
+    const last = rows[rows.length - 1];
+    if (last === undefined || rows.length < PAGE) return;
+    after = [last[0], last[1], last[2]];
   }
 }
 
@@ -180,17 +197,15 @@ function replyText(action: string): string {
 }
 
 /** The first finished episode (in key order) under a budget with the given outcome, with its replies. */
-export function exampleEpisode(store: Store, runId: string, budgetLabel: string, success: boolean): ExampleEpisode | null {
-  const row = store.db
-    .prepare(
-      `SELECT e.task_index, k.task_id, e.budget_label, e.budget_turns, e.sample, e.success, e.stop_reason FROM episodes e JOIN tasks k ON k.run_id = e.run_id AND k.task_index = e.task_index
-       WHERE e.run_id = ? AND e.budget_label = ? AND e.success = ? AND e.stop_reason != 'error' ORDER BY e.task_index, e.sample LIMIT 1`,
-    )
-    .raw()
-    .get(runId, budgetLabel, success ? 1 : 0) as [number, string, string, number, number, number, string] | undefined;
+export async function exampleEpisode(store: Store, runId: string, budgetLabel: string, success: boolean): Promise<ExampleEpisode | null> {
+  const [row] = await store.sql.rows<[number, string, string, number, number, number, string]>(
+    `SELECT e.task_index, k.task_id, e.budget_label, e.budget_turns, e.sample, e.success, e.stop_reason FROM episodes e JOIN tasks k ON k.run_id = e.run_id AND k.task_index = e.task_index
+     WHERE e.run_id = ? AND e.budget_label = ? AND e.success = ? AND e.stop_reason != 'error' ORDER BY e.task_index, e.sample LIMIT 1`,
+    [runId, budgetLabel, success ? 1 : 0],
+  );
   if (row === undefined) return null;
   const [taskIndex, taskId, budget, budgetTurns, sample, won, stopReason] = row;
-  const turns = store.db.prepare("SELECT turn_index, action, parsed_action, invalid, optimal FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index").raw().all(runId, taskIndex, budget, sample) as [number, string, string | null, number, number | null][];
+  const turns = await store.sql.rows<[number, string, string | null, number, number | null]>("SELECT turn_index, action, parsed_action, invalid, optimal FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index", [runId, taskIndex, budget, sample]);
   return {
     taskIndex,
     taskId,

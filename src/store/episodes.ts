@@ -1,96 +1,146 @@
 // Writing and reading episodes. The writer batches episodes into transactions (each episode with all its turns),
 // ignores an episode whose key is already stored, and flushes on demand, so a kill -9 loses only episodes that
-// were never committed, and those are recomputed identically on resume.
-import type { Episode, ForcedAction } from "../core/episode.js";
+// were never committed, and those are recomputed identically on resume; a queue job delivered twice writes its
+// episode once. Readers stream in key order a page at a time (pages.ts), on either backend.
+import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message } from "../core/message.js";
 import type { Json } from "../core/json.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
-import type { Store } from "./open.js";
-import { createTurnTokenReader, createTurnTokenWriter } from "./turn-tokens.js";
+import { afterKey, BEFORE_FIRST_KEY, keyParams, type EpisodeKeyValues } from "./pages.js";
+import type { InsertStatement, SqlQueries, SqlValue } from "./sql.js";
+import type { Store } from "./store.js";
+import { hasTurnTokenTable, tokenFields, TURN_TOKEN_INSERT, turnTokenRow, type TurnTokenFields, type TurnTokenRecord } from "./turn-tokens.js";
 
 export interface EpisodeWriter {
-  write(episode: Episode): void;
-  flush(): void;
+  /** Queue an episode; when the batch is full it is committed, and the promise settles after that. */
+  write(episode: Episode): Promise<void>;
+  /** Commit the queued episodes (batches commit one after the other, in order). */
+  flush(): Promise<void>;
   /** Episodes committed so far by this writer (duplicates excluded). */
   readonly written: () => number;
 }
 
-export function createEpisodeWriter(store: Store, options: { readonly batchSize?: number } = {}): EpisodeWriter {
-  const batchSize = options.batchSize ?? 64;
-  const insertEpisode = store.db.prepare(
-    `INSERT OR IGNORE INTO episodes (run_id, task_index, budget_label, sample, seed, budget_turns, budget_mode, budget_scope, success, stop_reason,
-       stop_limit, turns_used, success_turn, return, initial_progress, error, preamble) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const insertTurn = store.db.prepare(
-    `INSERT INTO turns (run_id, task_index, budget_label, sample, turn_index, segment, observation, action, parsed_action, invalid, reward,
-       terminated, truncated, progress, state_key, optimal, remaining_before, value_before, details, forced) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const deleteEpisode = store.db.prepare("DELETE FROM episodes WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? AND stop_reason = 'error'");
-  const deleteTurns = store.db.prepare("DELETE FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ?");
-  const tokens = createTurnTokenWriter(store.db);
-  let pending: Episode[] = [];
-  let written = 0;
-  const transaction = store.db.transaction((batch: readonly Episode[]) => {
-    for (const episode of batch) {
-      const key = [episode.run, episode.taskIndex, episode.budget.label, episode.sample] as const;
-      // An earlier attempt that ended in a policy error is replaced by the new one.
-      if (deleteEpisode.run(...key).changes > 0) {
-        deleteTurns.run(...key);
-        tokens.deleteEpisode(key);
-      }
-      const inserted = insertEpisode.run(
-        ...key,
-        episode.seed,
-        episode.budget.turns,
-        episode.budget.mode,
-        episode.budget.scope,
-        episode.success ? 1 : 0,
-        episode.stopReason,
-        episode.stopLimit,
-        episode.turnsUsed,
-        episode.successTurn,
-        episode.return,
-        episode.initialProgress,
-        episode.error ?? null,
-        JSON.stringify(episode.preamble),
-      );
-      if (inserted.changes === 0) continue;
-      written++;
+const EPISODE_KEY = ["run_id", "task_index", "budget_label", "sample"];
+
+const EPISODE_INSERT: InsertStatement = {
+  table: "episodes",
+  columns: [...EPISODE_KEY, "seed", "budget_turns", "budget_mode", "budget_scope", "success", "stop_reason", "stop_limit", "turns_used", "success_turn", "return", "initial_progress", "error", "preamble"],
+  key: EPISODE_KEY,
+  onConflict: "nothing",
+};
+
+const TURN_INSERT: InsertStatement = {
+  table: "turns",
+  columns: [...EPISODE_KEY, "turn_index", "segment", "observation", "action", "parsed_action", "invalid", "reward", "terminated", "truncated", "progress", "state_key", "optimal", "remaining_before", "value_before", "details", "forced"],
+  key: [...EPISODE_KEY, "turn_index"],
+  onConflict: "nothing",
+};
+
+type KeyTuple = readonly [string, number, string, number];
+const keyOf = (episode: Episode): KeyTuple => [episode.run, episode.taskIndex, episode.budget.label, episode.sample];
+
+function episodeRow(episode: Episode): SqlValue[] {
+  return [
+    ...keyOf(episode),
+    episode.seed,
+    episode.budget.turns,
+    episode.budget.mode,
+    episode.budget.scope,
+    episode.success ? 1 : 0,
+    episode.stopReason,
+    episode.stopLimit,
+    episode.turnsUsed,
+    episode.successTurn,
+    episode.return,
+    episode.initialProgress,
+    episode.error ?? null,
+    JSON.stringify(episode.preamble),
+  ];
+}
+
+function turnRow(key: KeyTuple, turn: Turn): SqlValue[] {
+  return [
+    ...key,
+    turn.index,
+    turn.segment,
+    JSON.stringify(turn.observation),
+    JSON.stringify(turn.action),
+    turn.parsedAction,
+    turn.invalid ? 1 : 0,
+    turn.reward,
+    turn.terminated ? 1 : 0,
+    turn.truncated ? 1 : 0,
+    turn.progress,
+    turn.stateKey,
+    turn.optimal === undefined ? null : turn.optimal ? 1 : 0,
+    turn.remainingBefore === undefined || !Number.isFinite(turn.remainingBefore) ? null : turn.remainingBefore,
+    turn.valueBefore ?? null,
+    turn.details === undefined ? null : JSON.stringify(turn.details),
+    turn.forced === undefined ? null : JSON.stringify(turn.forced),
+  ];
+}
+
+const KEYS_PER_STATEMENT = 100;
+const KEY_MATCH = "(run_id = ? AND task_index = ? AND budget_label = ? AND sample = ?)";
+
+/** Remove the stored attempts of these episodes that ended in a policy error, with their turns and token data. */
+async function deleteErroredAttempts(tx: SqlQueries, keys: readonly KeyTuple[]): Promise<void> {
+  for (let start = 0; start < keys.length; start += KEYS_PER_STATEMENT) {
+    const chunk = keys.slice(start, start + KEYS_PER_STATEMENT);
+    const deleted = await tx.rows<[string, number, string, number]>(
+      `DELETE FROM episodes WHERE stop_reason = 'error' AND (${chunk.map(() => KEY_MATCH).join(" OR ")}) RETURNING run_id, task_index, budget_label, sample`,
+      chunk.flat(),
+    );
+    if (deleted.length === 0) continue;
+    const match = deleted.map(() => KEY_MATCH).join(" OR ");
+    await tx.run(`DELETE FROM turns WHERE ${match}`, deleted.flat());
+    await tx.run(`DELETE FROM turn_tokens WHERE ${match}`, deleted.flat());
+  }
+}
+
+/** Commit a batch of episodes in one transaction; returns how many were new. An earlier attempt that ended in a
+ * policy error is replaced by the new one; an episode already stored otherwise is left as it is. */
+export async function writeEpisodes(store: Store, batch: readonly Episode[]): Promise<number> {
+  if (batch.length === 0) return 0;
+  return store.sql.transaction(async (tx) => {
+    await deleteErroredAttempts(tx, batch.map(keyOf));
+    const inserted = await tx.insertNewRows(EPISODE_INSERT, batch.map(episodeRow));
+    const fresh = batch.filter((_, i) => inserted[i] === true);
+    const turns: SqlValue[][] = [];
+    const tokens: SqlValue[][] = [];
+    for (const episode of fresh) {
+      const key = keyOf(episode);
       for (const turn of episode.turns) {
-        insertTurn.run(
-          ...key,
-          turn.index,
-          turn.segment,
-          JSON.stringify(turn.observation),
-          JSON.stringify(turn.action),
-          turn.parsedAction,
-          turn.invalid ? 1 : 0,
-          turn.reward,
-          turn.terminated ? 1 : 0,
-          turn.truncated ? 1 : 0,
-          turn.progress,
-          turn.stateKey,
-          turn.optimal === undefined ? null : turn.optimal ? 1 : 0,
-          turn.remainingBefore === undefined || !Number.isFinite(turn.remainingBefore) ? null : turn.remainingBefore,
-          turn.valueBefore ?? null,
-          turn.details === undefined ? null : JSON.stringify(turn.details),
-          turn.forced === undefined ? null : JSON.stringify(turn.forced),
-        );
-        tokens.write([...key, turn.index], turn);
+        turns.push(turnRow(key, turn));
+        const tokenRow = turnTokenRow([...key, turn.index], turn);
+        if (tokenRow !== undefined) tokens.push(tokenRow);
       }
     }
+    if (turns.length > 0) await tx.insertRows(TURN_INSERT, turns);
+    if (tokens.length > 0) await tx.insertRows(TURN_TOKEN_INSERT, tokens);
+    return fresh.length;
   });
-  const flush = (): void => {
-    if (pending.length === 0) return;
+}
+
+export function createEpisodeWriter(store: Store, options: { readonly batchSize?: number } = {}): EpisodeWriter {
+  const batchSize = options.batchSize ?? 64;
+  let pending: Episode[] = [];
+  let written = 0;
+  let committed: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
+    if (pending.length === 0) return committed;
     const batch = pending;
     pending = [];
-    // IMMEDIATE: take the write lock first, so a writer busy in another process is waited for (busy timeout).
-    transaction.immediate(batch);
+    // Batches commit in order; after a failure every later flush fails with it (nothing is written out of order).
+    committed = committed.then(async () => {
+      written += await writeEpisodes(store, batch);
+    });
+    return committed;
   };
   return {
     write(episode) {
       pending.push(episode);
-      if (pending.length >= batchSize) flush();
+      return pending.length >= batchSize ? flush() : Promise.resolve();
     },
     flush,
     written: () => written,
@@ -103,81 +153,125 @@ export function episodeKey(taskIndex: number, budgetLabel: string, sample: numbe
 
 /** Keys of the stored episodes of a run that need no re-run (policy errors excluded), optionally only those of
  * tasks with index in [from, to) (a streamed plan reads them one chunk of tasks at a time). */
-export function completedEpisodeKeys(store: Store, runId: string, range: { readonly from: number; readonly to: number } = { from: 0, to: Number.MAX_SAFE_INTEGER }): Set<string> {
-  const keys = new Set<string>();
-  const rows = store.db
-    .prepare("SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ? AND stop_reason != 'error'")
-    .raw()
-    .iterate(runId, range.from, range.to) as IterableIterator<[number, string, number]>;
-  for (const [taskIndex, label, sample] of rows) keys.add(episodeKey(taskIndex, label, sample));
-  return keys;
+export async function completedEpisodeKeys(store: Store, runId: string, range: { readonly from: number; readonly to: number } = { from: 0, to: Number.MAX_SAFE_INTEGER }): Promise<Set<string>> {
+  const rows = await store.sql.rows<[number, string, number]>("SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ? AND stop_reason != 'error'", [runId, range.from, range.to]);
+  return new Set(rows.map(([taskIndex, label, sample]) => episodeKey(taskIndex, label, sample)));
 }
 
 /** Number of stored episodes of a run that need no re-run (policy errors excluded). */
-export function completedEpisodeCount(store: Store, runId: string): number {
-  return store.db.prepare("SELECT COUNT(*) FROM episodes WHERE run_id = ? AND stop_reason != 'error'").pluck().get(runId) as number;
+export async function completedEpisodeCount(store: Store, runId: string): Promise<number> {
+  const [row] = await store.sql.rows<[number]>("SELECT COUNT(*) FROM episodes WHERE run_id = ? AND stop_reason != 'error'", [runId]);
+  return row?.[0] ?? 0;
+}
+
+/** What a run's stored episodes came to: finished ones (policy errors excluded), policy errors (with the first
+ * one's text, in key order), and episodes ended by the model's context length. */
+export async function episodeTotals(store: Store, runId: string): Promise<{ readonly done: number; readonly errors: number; readonly contextLength: number; readonly firstError?: string }> {
+  const [row] = await store.sql.rows<[number, number | null, number | null]>(
+    "SELECT COUNT(*), SUM(CASE WHEN stop_reason = 'error' THEN 1 ELSE 0 END), SUM(CASE WHEN stop_reason = 'context_length' THEN 1 ELSE 0 END) FROM episodes WHERE run_id = ?",
+    [runId],
+  );
+  const [total, errors, contextLength] = [row?.[0] ?? 0, row?.[1] ?? 0, row?.[2] ?? 0];
+  const [first] = errors === 0 ? [] : await store.sql.rows<[string | null]>("SELECT error FROM episodes WHERE run_id = ? AND stop_reason = 'error' ORDER BY task_index, budget_label, sample LIMIT 1", [runId]);
+  return { done: total - errors, errors, contextLength, ...(first?.[0] === undefined || first[0] === null ? {} : { firstError: first[0] }) };
 }
 
 /** Successes and samples per (task, budget), policy errors excluded: the input of Pass@(K,T). */
-export function outcomeCounts(store: Store, runId: string): OutcomeCounts[] {
-  const rows = store.db
-    .prepare("SELECT task_index, budget_label, COUNT(*), SUM(success) FROM episodes WHERE run_id = ? AND stop_reason != 'error' GROUP BY task_index, budget_label")
-    .raw()
-    .all(runId) as [number, string, number, number][];
+export async function outcomeCounts(store: Store, runId: string): Promise<OutcomeCounts[]> {
+  const rows = await store.sql.rows<[number, string, number, number]>("SELECT task_index, budget_label, COUNT(*), SUM(success) FROM episodes WHERE run_id = ? AND stop_reason != 'error' GROUP BY task_index, budget_label", [runId]);
   return rows.map(([taskIndex, budget, n, c]) => ({ taskIndex, budget, n, c }));
 }
 
 /** First-success turns of every episode under one budget label (protocol b). */
-export function firstSuccesses(store: Store, runId: string, budgetLabel: string): FirstSuccess[] {
-  const rows = store.db.prepare("SELECT task_index, success_turn FROM episodes WHERE run_id = ? AND budget_label = ? AND stop_reason != 'error'").raw().all(runId, budgetLabel) as [number, number | null][];
+export async function firstSuccesses(store: Store, runId: string, budgetLabel: string): Promise<FirstSuccess[]> {
+  const rows = await store.sql.rows<[number, number | null]>("SELECT task_index, success_turn FROM episodes WHERE run_id = ? AND budget_label = ? AND stop_reason != 'error'", [runId, budgetLabel]);
   return rows.map(([taskIndex, successTurn]) => ({ taskIndex, successTurn }));
 }
 
-/** Every stored episode of a run with its turns, in key order (what export writes). */
-export function* readEpisodes(store: Store, runId: string, env: string, taskIds: ReadonlyMap<number, string>): Generator<Episode> {
-  const episodes = store.db.prepare("SELECT * FROM episodes WHERE run_id = ? ORDER BY task_index, budget_label, sample").iterate(runId) as IterableIterator<Record<string, unknown>>;
-  const turnsOf = store.db.prepare("SELECT * FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index");
-  const tokensOf = createTurnTokenReader(store.db);
-  for (const row of episodes) {
-    const key = [runId, row["task_index"] as number, row["budget_label"] as string, row["sample"] as number] as const;
-    const turnRows = turnsOf.all(...key) as Record<string, unknown>[];
-    const tokenData = tokensOf(key);
-    yield {
-      run: runId,
-      env,
-      taskId: taskIds.get(row["task_index"] as number) ?? String(row["task_index"]),
-      taskIndex: row["task_index"] as number,
-      budget: { turns: row["budget_turns"] as number, mode: row["budget_mode"] as Episode["budget"]["mode"], scope: row["budget_scope"] as Episode["budget"]["scope"], label: row["budget_label"] as string },
-      sample: row["sample"] as number,
-      seed: row["seed"] as number,
-      preamble: JSON.parse(row["preamble"] as string) as Message[],
-      turns: turnRows.map((turn) => ({
-        index: turn["turn_index"] as number,
-        segment: turn["segment"] as number,
-        observation: JSON.parse(turn["observation"] as string) as Message[],
-        action: JSON.parse(turn["action"] as string) as Message,
-        parsedAction: turn["parsed_action"] as string | null,
-        invalid: turn["invalid"] === 1,
-        reward: turn["reward"] as number,
-        terminated: turn["terminated"] === 1,
-        truncated: turn["truncated"] === 1,
-        progress: turn["progress"] as number,
-        stateKey: turn["state_key"] as string,
-        ...(turn["optimal"] === null ? {} : { optimal: turn["optimal"] === 1 }),
-        ...(turn["remaining_before"] === null ? {} : { remainingBefore: turn["remaining_before"] as number }),
-        ...(turn["value_before"] === null || turn["value_before"] === undefined ? {} : { valueBefore: turn["value_before"] as number }),
-        ...(turn["details"] === null ? {} : { details: JSON.parse(turn["details"] as string) as Json }),
-        ...(turn["forced"] === null || turn["forced"] === undefined ? {} : { forced: JSON.parse(turn["forced"] as string) as ForcedAction }),
-        ...tokenData.get(turn["turn_index"] as number),
-      })),
-      success: row["success"] === 1,
-      stopReason: row["stop_reason"] as Episode["stopReason"],
-      stopLimit: row["stop_limit"] as string | null,
-      turnsUsed: row["turns_used"] as number,
-      successTurn: row["success_turn"] as number | null,
-      return: row["return"] as number,
-      initialProgress: row["initial_progress"] as number,
-      ...(row["error"] === null ? {} : { error: row["error"] as string }),
-    };
+type Row = Record<string, unknown>;
+const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string => `${String(taskIndex)}\u0000${String(label)}\u0000${String(sample)}`;
+const RANGE = "(task_index, budget_label, sample) >= (?, ?, ?) AND (task_index, budget_label, sample) <= (?, ?, ?)";
+
+function toTurn(turn: Row, tokens: TurnTokenFields | undefined): Turn {
+  return {
+    index: turn["turn_index"] as number,
+    segment: turn["segment"] as number,
+    observation: JSON.parse(turn["observation"] as string) as Message[],
+    action: JSON.parse(turn["action"] as string) as Message,
+    parsedAction: turn["parsed_action"] as string | null,
+    invalid: turn["invalid"] === 1,
+    reward: turn["reward"] as number,
+    terminated: turn["terminated"] === 1,
+    truncated: turn["truncated"] === 1,
+    progress: turn["progress"] as number,
+    stateKey: turn["state_key"] as string,
+    ...(turn["optimal"] === null ? {} : { optimal: turn["optimal"] === 1 }),
+    ...(turn["remaining_before"] === null ? {} : { remainingBefore: turn["remaining_before"] as number }),
+    ...(turn["value_before"] === null || turn["value_before"] === undefined ? {} : { valueBefore: turn["value_before"] as number }),
+    ...(turn["details"] === null ? {} : { details: JSON.parse(turn["details"] as string) as Json }),
+    ...(turn["forced"] === null || turn["forced"] === undefined ? {} : { forced: JSON.parse(turn["forced"] as string) as ForcedAction }),
+    ...tokens,
+  };
+}
+
+function toEpisode(row: Row, runId: string, env: string, taskIds: ReadonlyMap<number, string>, turns: readonly Row[], tokens: ReadonlyMap<string, TurnTokenFields>): Episode {
+  const taskIndex = row["task_index"] as number;
+  const key = textKey(taskIndex, row["budget_label"], row["sample"]);
+  return {
+    run: runId,
+    env,
+    taskId: taskIds.get(taskIndex) ?? String(taskIndex),
+    taskIndex,
+    budget: { turns: row["budget_turns"] as number, mode: row["budget_mode"] as Episode["budget"]["mode"], scope: row["budget_scope"] as Episode["budget"]["scope"], label: row["budget_label"] as string },
+    sample: row["sample"] as number,
+    seed: row["seed"] as number,
+    preamble: JSON.parse(row["preamble"] as string) as Message[],
+    turns: turns.map((turn) => toTurn(turn, tokens.get(`${key}\u0000${String(turn["turn_index"])}`))),
+    success: row["success"] === 1,
+    stopReason: row["stop_reason"] as Episode["stopReason"],
+    stopLimit: row["stop_limit"] as string | null,
+    turnsUsed: row["turns_used"] as number,
+    successTurn: row["success_turn"] as number | null,
+    return: row["return"] as number,
+    initialProgress: row["initial_progress"] as number,
+    ...(row["error"] === null ? {} : { error: row["error"] as string }),
+  };
+}
+
+/** The turns (and their token data) of the episodes with keys in [first, last], grouped by episode key. */
+async function turnsBetween(store: Store, runId: string, first: EpisodeKeyValues, last: EpisodeKeyValues, withTokens: boolean): Promise<{ turns: Map<string, Row[]>; tokens: Map<string, TurnTokenFields> }> {
+  const params = [runId, ...keyParams(first), ...keyParams(last)];
+  const turns = new Map<string, Row[]>();
+  for (const turn of await store.sql.records<Row>(`SELECT * FROM turns WHERE run_id = ? AND ${RANGE} ORDER BY task_index, budget_label, sample, turn_index`, params)) {
+    const key = textKey(turn["task_index"], turn["budget_label"], turn["sample"]);
+    let list = turns.get(key);
+    if (list === undefined) turns.set(key, (list = []));
+    list.push(turn);
+  }
+  const tokens = new Map<string, TurnTokenFields>();
+  if (withTokens) {
+    for (const row of await store.sql.records<TurnTokenRecord>(`SELECT task_index, budget_label, sample, turn_index, tokens, logprobs, sampling FROM turn_tokens WHERE run_id = ? AND ${RANGE}`, params)) {
+      tokens.set(`${textKey(row.task_index, row.budget_label, row.sample)}\u0000${String(row.turn_index)}`, tokenFields(row));
+    }
+  }
+  return { turns, tokens };
+}
+
+const EPISODES_PER_PAGE = 256;
+const episodeKeyOf = (row: Row): EpisodeKeyValues => [row["task_index"] as number, row["budget_label"] as string, row["sample"] as number];
+
+/** Every stored episode of a run with its turns, in key order (what export writes), a page at a time. */
+export async function* readEpisodes(store: Store, runId: string, env: string, taskIds: ReadonlyMap<number, string>): AsyncGenerator<Episode> {
+  const withTokens = await hasTurnTokenTable(store);
+  let after = BEFORE_FIRST_KEY;
+  for (;;) {
+    const rows = await store.sql.records<Row>(`SELECT * FROM episodes WHERE run_id = ? AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`, [runId, ...keyParams(after), EPISODES_PER_PAGE]);
+    const first = rows[0];
+    const last = rows[rows.length - 1];
+    if (first === undefined || last === undefined) return;
+    const { turns, tokens } = await turnsBetween(store, runId, episodeKeyOf(first), episodeKeyOf(last), withTokens);
+    for (const row of rows) yield toEpisode(row, runId, env, taskIds, turns.get(textKey(row["task_index"], row["budget_label"], row["sample"])) ?? [], tokens);
+    if (rows.length < EPISODES_PER_PAGE) return;
+    after = episodeKeyOf(last);
   }
 }

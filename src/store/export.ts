@@ -9,7 +9,7 @@ import { once } from "node:events";
 import type { Writable } from "node:stream";
 import { DataError, StoppedError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
-import type { Store } from "./open.js";
+import type { Store } from "./store.js";
 import { readEpisodes } from "./episodes.js";
 import { getRun, loadTasks } from "./runs.js";
 
@@ -30,7 +30,7 @@ function isBrokenPipe(error: unknown): boolean {
 }
 
 /** Write lines to a stream with back-pressure; lets the event loop run every few hundred lines (signals, errors). */
-async function writeLines(stream: Writable, lines: Iterable<string>, signal: AbortSignal | undefined): Promise<Written> {
+async function writeLines(stream: Writable, lines: AsyncIterable<string>, signal: AbortSignal | undefined): Promise<Written> {
   let failure: unknown;
   const onError = (error: unknown): void => {
     failure ??= error;
@@ -38,7 +38,7 @@ async function writeLines(stream: Writable, lines: Iterable<string>, signal: Abo
   stream.on("error", onError);
   let written = 0;
   try {
-    for (const line of lines) {
+    for await (const line of lines) {
       if (!stream.write(line)) await once(stream, "drain");
       written++;
       if (written % YIELD_EVERY === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -56,22 +56,22 @@ async function writeLines(stream: Writable, lines: Iterable<string>, signal: Abo
 }
 
 /** The lines of a run, with a stored episode that cannot be read named in the error. */
-function* runLines(store: Store, runId: string): Generator<string> {
-  const run = getRun(store, runId);
-  const taskIds = new Map(loadTasks(store, runId).map((task) => [task.index, task.id]));
+async function* runLines(store: Store, runId: string): AsyncGenerator<string> {
+  const run = await getRun(store, runId);
+  const taskIds = new Map((await loadTasks(store, runId)).map((task) => [task.index, task.id]));
   let count = 0;
   try {
-    for (const episode of readEpisodes(store, runId, run.env, taskIds)) {
+    for await (const episode of readEpisodes(store, runId, run.env, taskIds)) {
       count++;
       yield `${episodeToJsonLine(episode)}\n`;
     }
   } catch (error) {
-    if (error instanceof SyntaxError) throw new DataError(`run "${runId}" in ${store.path} holds a damaged episode (after ${count} readable ones): ${error.message}; the store cannot be exported whole`);
+    if (error instanceof SyntaxError) throw new DataError(`run "${runId}" in ${store.location} holds a damaged episode (after ${count} readable ones): ${error.message}; the store cannot be exported whole`);
     throw error;
   }
 }
 
-async function exportToFile(lines: Iterable<string>, out: string, signal: AbortSignal | undefined): Promise<number> {
+async function exportToFile(lines: AsyncIterable<string>, out: string, signal: AbortSignal | undefined): Promise<number> {
   const temporary = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
   const stream = createWriteStream(temporary, { flags: "wx" });
   try {
@@ -98,7 +98,7 @@ async function exportToFile(lines: Iterable<string>, out: string, signal: AbortS
 /** Write a run's trajectories to `out` (a path, or "-" for stdout). Returns the number of lines written. A signal
  * stops it with a StoppedError (a file target is then left as it was). */
 export async function exportRunJsonl(store: Store, runId: string, out: string, options: { readonly signal?: AbortSignal } = {}): Promise<number> {
-  getRun(store, runId);
+  await getRun(store, runId);
   const lines = runLines(store, runId);
   if (out !== "-") return exportToFile(lines, out, options.signal);
   return (await writeLines(process.stdout, lines, options.signal)).written;

@@ -1,8 +1,9 @@
-// Store faults as errors a user can act on: an SQLite error (locked, read-only, malformed, disk full, ...) becomes
-// one DataError whose single line names the store and the fix, instead of a stack trace. Errors from a store file
-// go through `storeFault` (open.ts and withStore, evaluate) or, without a known path, `storeFaultMessage` (the
-// CLI's last resort).
+// Store faults as errors a user can act on: an SQLite error (locked, read-only, malformed, disk full, ...) or a
+// PostgreSQL one (unreachable, login refused, missing database, ...) becomes one DataError whose single line names
+// the store and the fix, instead of a stack trace. Errors from a known store go through `storeFault` (open.ts,
+// withStore, evaluate, the worker) or, without a known store, `storeFaultMessage` (the CLI's last resort).
 import { DataError } from "../core/errors.js";
+import { isPostgresServerError, postgresFault, postgresFaultMessage } from "./postgres/faults.js";
 
 /** better-sqlite3's SqliteError, recognised by shape (its class is not exported as a type). */
 function sqliteCode(error: unknown): string | undefined {
@@ -15,8 +16,14 @@ export function isSqliteError(error: unknown): boolean {
   return sqliteCode(error) !== undefined;
 }
 
+/** True for an error raised by either store backend (a connection failure of PostgreSQL is recognised only where
+ * the store is known to be one: `storeFault`). */
+export function isStoreError(error: unknown): boolean {
+  return isSqliteError(error) || isPostgresServerError(error);
+}
+
 /** The one-line message of an SQLite error on the store at `path` (undefined: a store not known here). */
-export function storeFaultMessage(code: string, message: string, path: string | undefined): string {
+export function sqliteFaultMessage(code: string, message: string, path: string | undefined): string {
   const store = path === undefined ? "the run store" : `run store ${path}`;
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
     return `${store} is locked by another program writing to it: wait for it to finish or close it (an open sqlite3 session?), or use another --db`;
@@ -30,8 +37,15 @@ export function storeFaultMessage(code: string, message: string, path: string | 
   return `${store}: ${message} (${code})`;
 }
 
-/** The DataError for an SQLite error on the store at `path`, or undefined when `error` is not an SQLite error. */
-export function storeFault(error: unknown, path: string): DataError | undefined {
+/** The one-line message of a store error without a known store (the CLI's last resort). */
+export function storeFaultMessage(error: Error & { code: string }): string {
+  if (isSqliteError(error)) return sqliteFaultMessage(error.code, error.message, undefined);
+  return postgresFaultMessage(error.code, error.message, "(PostgreSQL)");
+}
+
+/** The DataError for a store error on the store at `location`, or undefined when `error` is not one. */
+export function storeFault(error: unknown, location: string): DataError | undefined {
+  if (/^postgres(ql)?:\/\//i.test(location)) return postgresFault(error, location);
   const code = sqliteCode(error);
-  return code === undefined ? undefined : new DataError(storeFaultMessage(code, (error as Error).message, path));
+  return code === undefined ? undefined : new DataError(sqliteFaultMessage(code, (error as Error).message, location));
 }

@@ -1,147 +1,52 @@
-// Opening the SQLite run store (better-sqlite3 12.x). WAL journal with synchronous=NORMAL: a process killed at
-// any moment (kill -9) loses at most the transaction in flight, never a committed episode, and never leaves a
-// half-written one (an episode and its turns commit together). Tables and columns added within the current
-// schema version (turn_tokens; SCHEMA_MIGRATIONS) are added to older stores when they are opened for writing.
-//
-// Three modes: "read" (show, runs, export: the store must exist), "write" (resume: the store must exist and
-// nothing is created), "create" (a new run: the file is made and its tables added in one transaction, so a store
-// has all its tables or none). A file that cannot be a store is refused before anything is written: not SQLite,
-// read-only, locked past the busy timeout, or an SQLite file of another program (tables but no budgetrl schema:
-// budgetrl never adds its tables to it). Writers wait for each other (busy timeout), so several evals can write
-// different runs into one store at once.
-import { accessSync, constants, existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
-import Database from "better-sqlite3";
+// Opening the run store named by --db: a PostgreSQL database for a postgres:// or postgresql:// URL, else an SQLite
+// file (the default). Both take the same modes (store.ts) and refuse what cannot be a store before writing
+// anything (sqlite/open.ts, postgres/open.ts); `withStore` closes the store after the work and turns store
+// errors into one-line DataErrors naming it.
 import { DataError } from "../core/errors.js";
 import { storeFault } from "./faults.js";
-import { SCHEMA_MIGRATIONS, SCHEMA_SQL, SCHEMA_VERSION } from "./schema.js";
+import { isPostgresUrl, openPostgresStore, postgresLocation } from "./postgres/open.js";
+import { openSqliteStore } from "./sqlite/open.js";
+import type { Store, StoreMode } from "./store.js";
 
-export type Db = Database.Database;
-
-export interface Store {
-  readonly db: Db;
-  readonly path: string;
-  close(): void;
-}
-
-export type StoreMode = "read" | "write" | "create";
+export type { Store, StoreBackend, StoreMode } from "./store.js";
 
 export interface OpenStoreOptions {
   /** Same as mode "read" (kept for callers that only read). */
   readonly readonly?: boolean;
   /** Default "create". */
   readonly mode?: StoreMode;
-  /** How long a writer waits for another one before giving up (ms, default 10,000). */
+  /** SQLite: how long a writer waits for another one before giving up (ms, default 10,000). */
   readonly busyTimeoutMs?: number;
+  /** PostgreSQL: connections in the pool (default 4). */
+  readonly poolSize?: number;
 }
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
-
-const SCHEMA_TABLES = [...SCHEMA_SQL.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((match) => match[1] as string);
 
 function modeOf(options: OpenStoreOptions): StoreMode {
   return options.mode ?? (options.readonly === true ? "read" : "create");
 }
 
-/** Refusals that need no SQLite: a missing store, a missing folder, a file we may not write. */
-function checkPath(path: string, mode: StoreMode): void {
-  if (!existsSync(path)) {
-    if (mode !== "create") throw new DataError(`run store ${path} does not exist: check the --db path (\`budgetrl runs --db FILE\` lists what a store holds)`);
-    if (!existsSync(dirname(path))) throw new DataError(`cannot create run store ${path}: the folder ${dirname(path)} does not exist; create it or use another --db`);
-    return;
-  }
-  if (statSync(path).isDirectory()) throw new DataError(`${path} is a folder, not a run store: give a file name, e.g. --db ${path.replace(/\/+$/, "")}/runs.db`);
-  if (mode === "read") return;
-  try {
-    accessSync(path, constants.R_OK | constants.W_OK);
-  } catch {
-    throw new DataError(`run store ${path} is read-only: make the file and its folder writable, or use another --db`);
-  }
+/** Where `db` is, as messages show it (a URL loses its password). */
+export function storeLocation(db: string): string {
+  return isPostgresUrl(db) ? postgresLocation(db) : db;
 }
 
-function tableNames(db: Db): string[] {
-  return (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[]);
-}
-
-function storedVersion(db: Db): string | undefined {
-  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
-  return row?.value;
-}
-
-/** What a file holds: a budgetrl store, nothing yet, or another program's tables. */
-function classify(db: Db, path: string): "store" | "empty" {
-  const tables = tableNames(db);
-  if (tables.length === 0) return "empty";
-  if (tables.includes("meta") && storedVersion(db) !== undefined) return "store";
-  const shown = tables.slice(0, 5).join(", ") + (tables.length > 5 ? ", ..." : "");
-  throw new DataError(`${path} is an SQLite file of another program (tables: ${shown}), not a budgetrl run store; budgetrl will not add its tables to it: use another --db`);
-}
-
-/** Add the schema to an empty file, or the tables a store lacks, in one transaction. */
-function ensureSchema(db: Db): void {
-  const complete = (tables: readonly string[]): boolean => SCHEMA_TABLES.every((table) => tables.includes(table));
-  if (complete(tableNames(db))) return;
-  db.transaction(() => {
-    const tables = tableNames(db);
-    if (tables.length > 0 && !tables.includes("meta")) throw new DataError("another program created tables in this file while budgetrl was opening it");
-    if (complete(tables)) return;
-    db.exec(SCHEMA_SQL);
-    if (storedVersion(db) === undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
-  }).immediate();
-}
-
-/** Columns added within the current schema version, added to stores made before them (one transaction). */
-function addMissingColumns(db: Db): void {
-  const missing = SCHEMA_MIGRATIONS.filter(([table, column]) => !(db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((existing) => existing.name === column));
-  if (missing.length === 0) return;
-  db.transaction(() => {
-    for (const [table, column, type] of missing) {
-      const present = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((existing) => existing.name === column);
-      if (!present) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
-    }
-  }).immediate();
-}
-
-function prepare(db: Db, path: string, mode: StoreMode): void {
-  const kind = classify(db, path);
-  if (kind === "empty" && mode !== "create") throw new DataError(`${path} is not a budgetrl run store (it has no tables): check the --db path`);
-  if (mode === "read") return;
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  // A new store gets every table; an existing one (create or write) the tables added since it was made.
-  ensureSchema(db);
-  const version = storedVersion(db);
-  if (Number(version) !== SCHEMA_VERSION) throw new DataError(`run store ${path} has schema version ${version}; this budgetrl reads version ${SCHEMA_VERSION}: use a matching budgetrl, or another --db`);
-  addMissingColumns(db);
-}
-
-export function openStore(path: string, options: OpenStoreOptions = {}): Store {
+export async function openStore(db: string, options: OpenStoreOptions = {}): Promise<Store> {
+  if (db === "") throw new DataError("the run store (--db) is empty: give a file, or a postgres:// URL");
   const mode = modeOf(options);
-  checkPath(path, mode);
-  let db: Db;
-  try {
-    db = new Database(path, { readonly: mode === "read", fileMustExist: mode !== "create", timeout: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
-  } catch (error) {
-    throw storeFault(error, path) ?? new DataError(`cannot open run store ${path}: ${(error as Error).message}`);
-  }
-  try {
-    prepare(db, path, mode);
-  } catch (error) {
-    db.close();
-    if (error instanceof DataError) throw error;
-    throw storeFault(error, path) ?? error;
-  }
-  return { db, path, close: () => db.close() };
+  if (isPostgresUrl(db)) return openPostgresStore(db, { mode, ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }) });
+  return openSqliteStore(db, { mode, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
 }
 
-/** Open the store at `path`, run `work` with it, close it; SQLite errors become one-line DataErrors naming it. */
-export async function withStore<T>(path: string, options: OpenStoreOptions, work: (store: Store) => T | Promise<T>): Promise<T> {
-  const store = openStore(path, options);
+/** Open the store `db`, run `work` with it, close it; store errors become one-line DataErrors naming it. */
+export async function withStore<T>(db: string, options: OpenStoreOptions, work: (store: Store) => T | Promise<T>): Promise<T> {
+  const store = await openStore(db, options);
   try {
     return await work(store);
   } catch (error) {
-    throw storeFault(error, path) ?? error;
+    throw storeFault(error, store.location) ?? error;
   } finally {
-    store.close();
+    await store.close();
   }
 }

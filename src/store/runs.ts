@@ -2,11 +2,12 @@
 // its config (as JSON), seed, code version, and the exact task list. A task file or dataset is stored whole when
 // the run starts; generated tasks are stored in chunks as the run reaches them (before their first episode), so a
 // run of a billion tasks never plans them all up front. Stored tasks are the source of truth: a resumed run reads
-// them back and never regenerates one.
+// them back and never regenerates one. Every function is async: the store may be SQLite or PostgreSQL (sql.ts).
 import { evalResumeCommand } from "../core/commands.js";
 import { DataError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
-import type { Store } from "./open.js";
+import type { InsertStatement } from "./sql.js";
+import type { Store } from "./store.js";
 
 export type RunStatus = "running" | "complete";
 
@@ -44,40 +45,37 @@ function toRecord(row: RunRow): RunRecord {
   return { id: row.id, createdAt: row.created_at, env: row.env, policy: row.policy, seed: row.seed, config: JSON.parse(row.config) as Json, codeVersion: row.code_version, status: row.status as RunStatus };
 }
 
-export function runExists(store: Store, id: string): boolean {
-  return store.db.prepare("SELECT 1 FROM runs WHERE id = ?").get(id) !== undefined;
+const TASK_INSERT: InsertStatement = { table: "tasks", columns: ["run_id", "task_index", "task_id", "task", "reference_budget"], key: ["run_id", "task_index"], onConflict: "nothing" };
+const RUN_INSERT: InsertStatement = { table: "runs", columns: ["id", "created_at", "env", "policy", "seed", "config", "code_version", "status"], key: ["id"], onConflict: "nothing" };
+
+export async function runExists(store: Store, id: string): Promise<boolean> {
+  return (await store.sql.rows("SELECT 1 FROM runs WHERE id = ?", [id])).length > 0;
 }
+
+const taskRow = (runId: string, task: StoredTask) => [runId, task.index, task.id, JSON.stringify(task.task), task.referenceBudget];
 
 /** Store a new run with the tasks known at its start (all of a task file or dataset; none when tasks are generated
  * as the run reaches them, see `storeTasks`). Refuses a name already taken. */
-export function createRun(store: Store, record: RunRecord, tasks: Iterable<StoredTask>): void {
-  const insertRun = store.db.prepare("INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  store.db
-    .transaction(() => {
-      if (runExists(store, record.id)) {
-        throw new DataError(`run "${record.id}" already exists in ${store.path}`, `pick another --run name, or continue it with: ${evalResumeCommand(record.id, store.path)}`);
-      }
-      insertRun.run(record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status);
-      insertTasks(store, record.id, tasks);
-    })
-    .immediate();
-}
-
-function insertTasks(store: Store, runId: string, tasks: Iterable<StoredTask>): void {
-  const insertTask = store.db.prepare("INSERT OR IGNORE INTO tasks (run_id, task_index, task_id, task, reference_budget) VALUES (?, ?, ?, ?, ?)");
-  for (const task of tasks) insertTask.run(runId, task.index, task.id, JSON.stringify(task.task), task.referenceBudget);
+export async function createRun(store: Store, record: RunRecord, tasks: Iterable<StoredTask>): Promise<void> {
+  await store.sql.transaction(async (tx) => {
+    const [created] = await tx.insertNewRows(RUN_INSERT, [[record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status]]);
+    if (created !== true) {
+      throw new DataError(`run "${record.id}" already exists in ${store.location}`, `pick another --run name, or continue it with: ${evalResumeCommand(record.id, store.location)}`);
+    }
+    await tx.insertRows(TASK_INSERT, [...tasks].map((task) => taskRow(record.id, task)));
+  });
 }
 
 /** Add tasks to a run as it reaches them (generated tasks are stored in chunks, before their first episode). */
-export function storeTasks(store: Store, runId: string, tasks: Iterable<StoredTask>): void {
-  store.db.transaction(() => insertTasks(store, runId, tasks)).immediate();
+export async function storeTasks(store: Store, runId: string, tasks: Iterable<StoredTask>): Promise<void> {
+  await store.sql.insertRows(TASK_INSERT, [...tasks].map((task) => taskRow(runId, task)));
 }
 
-export function getRun(store: Store, id: string): RunRecord {
-  const row = store.db.prepare("SELECT * FROM runs WHERE id = ?").get(id) as RunRow | undefined;
+export async function getRun(store: Store, id: string): Promise<RunRecord> {
+  const [row] = await store.sql.records<RunRow>("SELECT * FROM runs WHERE id = ?", [id]);
   if (row === undefined) {
-    const known = listRuns(store).map((run) => run.id);
-    throw new DataError(`no run "${id}" in ${store.path}`, known.length === 0 ? "the store has no runs yet" : `runs here: ${known.slice(-10).join(", ")}`);
+    const known = (await listRuns(store)).map((run) => run.id);
+    throw new DataError(`no run "${id}" in ${store.location}`, known.length === 0 ? "the store has no runs yet" : `runs here: ${known.slice(-10).join(", ")}`);
   }
   return toRecord(row);
 }
@@ -91,27 +89,25 @@ export interface RunSummary extends RunRecord {
   readonly contextLength: number;
 }
 
-export function listRuns(store: Store): RunSummary[] {
-  const rows = store.db
-    .prepare(
-      `SELECT r.*, COALESCE(e.episodes, 0) AS episodes, COALESCE(e.successes, 0) AS successes, COALESCE(e.errors, 0) AS errors,
-         COALESCE(e.context_length, 0) AS context_length
-       FROM runs r LEFT JOIN (SELECT run_id, COUNT(*) AS episodes, SUM(success) AS successes, SUM(stop_reason = 'error') AS errors,
-         SUM(stop_reason = 'context_length') AS context_length FROM episodes GROUP BY run_id) e
-       ON e.run_id = r.id ORDER BY r.created_at, r.id`,
-    )
-    .all() as (RunRow & { episodes: number; successes: number; errors: number; context_length: number })[];
+export async function listRuns(store: Store): Promise<RunSummary[]> {
+  const rows = await store.sql.records<RunRow & { episodes: number; successes: number; errors: number; context_length: number }>(
+    `SELECT r.*, COALESCE(e.episodes, 0) AS episodes, COALESCE(e.successes, 0) AS successes, COALESCE(e.errors, 0) AS errors,
+       COALESCE(e.context_length, 0) AS context_length
+     FROM runs r LEFT JOIN (SELECT run_id, COUNT(*) AS episodes, SUM(success) AS successes, SUM(CASE WHEN stop_reason = 'error' THEN 1 ELSE 0 END) AS errors,
+       SUM(CASE WHEN stop_reason = 'context_length' THEN 1 ELSE 0 END) AS context_length FROM episodes GROUP BY run_id) e
+     ON e.run_id = r.id ORDER BY r.created_at, r.id`,
+  );
   return rows.map((row) => ({ ...toRecord(row), episodes: row.episodes, successes: row.successes, errors: row.errors, contextLength: row.context_length }));
 }
 
 /** The most recently created run, if any. */
-export function latestRunId(store: Store): string | undefined {
-  const row = store.db.prepare("SELECT id FROM runs ORDER BY created_at DESC, rowid DESC LIMIT 1").get() as { id: string } | undefined;
-  return row?.id;
+export async function latestRunId(store: Store): Promise<string | undefined> {
+  const [row] = await store.sql.rows<[string]>(`SELECT id FROM runs ORDER BY ${store.sql.dialect.newestRunFirst} LIMIT 1`);
+  return row?.[0];
 }
 
-export function setRunStatus(store: Store, id: string, status: RunStatus): void {
-  store.db.prepare("UPDATE runs SET status = ? WHERE id = ?").run(status, id);
+export async function setRunStatus(store: Store, id: string, status: RunStatus): Promise<void> {
+  await store.sql.run("UPDATE runs SET status = ? WHERE id = ?", [status, id]);
 }
 
 interface TaskRow {
@@ -125,24 +121,24 @@ function toStoredTask(row: TaskRow): StoredTask {
   return { index: row.task_index, id: row.task_id, task: JSON.parse(row.task) as Json, referenceBudget: row.reference_budget };
 }
 
-export function loadTasks(store: Store, runId: string): StoredTask[] {
-  const rows = store.db.prepare("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? ORDER BY task_index").all(runId) as TaskRow[];
+export async function loadTasks(store: Store, runId: string): Promise<StoredTask[]> {
+  const rows = await store.sql.records<TaskRow>("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? ORDER BY task_index", [runId]);
   return rows.map(toStoredTask);
 }
 
 /** The stored tasks with index in [from, to), in order. */
-export function loadTaskRange(store: Store, runId: string, from: number, to: number): StoredTask[] {
-  const rows = store.db.prepare("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? AND task_index >= ? AND task_index < ? ORDER BY task_index").all(runId, from, to) as TaskRow[];
+export async function loadTaskRange(store: Store, runId: string, from: number, to: number): Promise<StoredTask[]> {
+  const rows = await store.sql.records<TaskRow>("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? AND task_index >= ? AND task_index < ? ORDER BY task_index", [runId, from, to]);
   return rows.map(toStoredTask);
 }
 
 /** How many tasks a run has stored (they are stored in index order, so they are tasks 0 .. count-1). */
-export function storedTaskCount(store: Store, runId: string): number {
-  return store.db.prepare("SELECT COUNT(*) FROM tasks WHERE run_id = ?").pluck().get(runId) as number;
+export async function storedTaskCount(store: Store, runId: string): Promise<number> {
+  const [row] = await store.sql.rows<[number]>("SELECT COUNT(*) FROM tasks WHERE run_id = ?", [runId]);
+  return row?.[0] ?? 0;
 }
 
 /** Reference budget of every stored task, by index (without reading the tasks themselves). */
-export function referenceBudgets(store: Store, runId: string): Map<number, number> {
-  const rows = store.db.prepare("SELECT task_index, reference_budget FROM tasks WHERE run_id = ?").raw().all(runId) as [number, number][];
-  return new Map(rows);
+export async function referenceBudgets(store: Store, runId: string): Promise<Map<number, number>> {
+  return new Map(await store.sql.rows<[number, number]>("SELECT task_index, reference_budget FROM tasks WHERE run_id = ?", [runId]));
 }

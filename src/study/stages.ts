@@ -17,7 +17,7 @@ import { buildStudyReport } from "../report/study-build.js";
 import type { StudyReport } from "../report/study-model.js";
 import { runSft } from "../rl/sft-run.js";
 import { train } from "../rl/train.js";
-import { openStore, withStore } from "../store/open.js";
+import { withStore } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
 import type { StudyConfig } from "./config.js";
 import { baseDir, evalRuns, heldOutSet, rlDir, rlVariants, studyDb, studyModels, type RlVariant, type StudyEvalRun } from "./plan.js";
@@ -141,20 +141,15 @@ export async function rlStage(context: StageContext): Promise<string> {
 }
 
 /** Where an evaluation run stands in the store: absent, interrupted, or complete. */
-function runState(db: string, run: string): "absent" | "running" | "complete" {
+async function runState(db: string, run: string): Promise<"absent" | "running" | "complete"> {
   if (!existsSync(db)) return "absent";
-  const store = openStore(db, { mode: "read" });
-  try {
-    return runExists(store, run) ? (getRun(store, run).status === "complete" ? "complete" : "running") : "absent";
-  } finally {
-    store.close();
-  }
+  return withStore(db, { mode: "read" }, async (store) => ((await runExists(store, run)) ? ((await getRun(store, run)).status === "complete" ? "complete" : "running") : "absent"));
 }
 
 async function evalRun(context: StageContext, planned: StudyEvalRun): Promise<void> {
   const { config, out, events } = context;
   const db = studyDb(out);
-  const state = runState(db, planned.run);
+  const state = await runState(db, planned.run);
   if (state === "complete") return;
   let started = false;
   await evaluate({

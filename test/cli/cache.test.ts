@@ -4,7 +4,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "../../src/store/open.js";
+import { openSqlite } from "../helpers/sqlite.js";
 import { completion, startFakeServer, type FakeServer } from "../policies/openai/fake-server.js";
 import { cli } from "./helpers.js";
 
@@ -78,7 +78,7 @@ describe("budgetrl eval --policy openai:MODEL", () => {
     expect(server.requests).toHaveLength(PER_RUN);
     expect(server.requests[0]?.headers["authorization"]).toBe(`Bearer ${SECRET}`);
     expect(server.requests[0]?.body).toMatchObject({ temperature: 0.5, top_k: 20, model: "fake" });
-    const store = openStore(db);
+    const store = openSqlite(db);
     store.db.pragma("wal_checkpoint(TRUNCATE)");
     store.close();
     const everything = [result.stdout, result.stderr, folderText(dir)];
@@ -133,7 +133,7 @@ describe("budgetrl eval --policy openai:MODEL", () => {
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr, args.join(" ")).toMatch(pattern);
     }
-    const store = openStore(db);
+    const store = openSqlite(db);
     expect(store.db.prepare("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 0 });
     store.close();
   });

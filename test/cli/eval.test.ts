@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/eval/evaluate.js";
-import { openStore } from "../../src/store/open.js";
+import { openSqlite } from "../helpers/sqlite.js";
 import { cli, spawnCli, textMatching } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-"));
@@ -67,7 +67,7 @@ describe("budgetrl eval", () => {
       expect(result.stderr, args.join(" ")).toMatch(pattern);
       expect(result.stdout).toBe("");
     }
-    const store = openStore(db);
+    const store = openSqlite(db);
     expect(store.db.prepare("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 0 });
     store.close();
   });
@@ -99,7 +99,7 @@ describe("budgetrl eval", () => {
     await textMatching(child.stderr!, /eval \[##-+\] \d+\/4000/);
     child.kill("SIGKILL");
     expect(await exited).toBe("SIGKILL");
-    const partial = openStore(killed, { readonly: true });
+    const partial = openSqlite(killed, { readonly: true });
     const before = (partial.db.prepare("SELECT COUNT(*) AS n FROM episodes").get() as { n: number }).n;
     partial.close();
     expect(before).toBeGreaterThan(0);

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { openStore } from "../../src/store/open.js";
+import { openSqlite } from "../helpers/sqlite.js";
 import { allText, cli, exitOf, spawnCli } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-export-"));
@@ -36,7 +36,7 @@ describe("budgetrl export", () => {
     const before = readFileSync(out);
     const damagedDb = join(dir, "damaged.db");
     writeFileSync(damagedDb, readFileSync(db));
-    const store = openStore(damagedDb);
+    const store = openSqlite(damagedDb);
     store.db.prepare("UPDATE turns SET action = 'not json' WHERE task_index = 30 AND turn_index = 1").run();
     store.close();
     const failed = await cli("export", "r", "--db", damagedDb, "--out", out);

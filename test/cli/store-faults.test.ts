@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { openStore } from "../../src/store/open.js";
+import { openStore, withStore } from "../../src/store/open.js";
 import { listRuns } from "../../src/store/runs.js";
 import { allText, cli, exitOf, spawnCli, type Captured } from "./helpers.js";
 
@@ -51,7 +51,7 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     expectRefused(await cli("eval", "--resume", "--db", missing), /nothing to resume: .* does not exist; check --db, or start a run with `budgetrl eval --db /);
     expect(existsSync(missing)).toBe(false);
     const empty = fresh();
-    openStore(empty).close();
+    await (await openStore(empty)).close();
     const before = readFileSync(empty);
     expectRefused(await cli("eval", "--resume", "--db", empty), /nothing to resume: .* has no runs; start one with `budgetrl eval --db /);
     expect(readFileSync(empty).equals(before)).toBe(true);
@@ -61,7 +61,7 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
 
   it("waits for a store another program is writing, then gives up with a one-line error", async () => {
     const db = fresh();
-    openStore(db).close();
+    await (await openStore(db)).close();
     const other = new Database(db);
     other.exec("BEGIN IMMEDIATE");
     try {
@@ -70,7 +70,7 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
       other.exec("ROLLBACK");
       other.close();
     }
-    expect(listRuns(openStore(db, { readonly: true }))).toEqual([]);
+    expect(await withStore(db, { readonly: true }, listRuns)).toEqual([]);
   });
 
   it("refuses a read-only store before writing anything", async () => {
@@ -101,7 +101,7 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     const runs = ["a", "b", "c"].map((run) => spawnCli(["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "30", "--samples", "20", "--run", run, "--db", db, "--no-progress", "--bootstrap", "0"]));
     const results = await Promise.all(runs.map(async (child) => ({ stderr: await allText(child.stderr!), ...(await exitOf(child)) })));
     for (const result of results) expect(result.code, result.stderr).toBe(0);
-    const stored = listRuns(openStore(db, { readonly: true }));
+    const stored = await withStore(db, { readonly: true }, listRuns);
     expect(stored.map((run) => [run.id, run.status, run.episodes]).sort()).toEqual([
       ["a", "complete", 600],
       ["b", "complete", 600],

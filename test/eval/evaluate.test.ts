@@ -30,11 +30,11 @@ const base: EvaluateOptions = {
 
 async function exported(db: string, run = "fixed"): Promise<string> {
   const out = join(dir, `export-${counter++}.jsonl`);
-  const store = openStore(db);
+  const store = await openStore(db);
   try {
     await exportRunJsonl(store, run, out);
   } finally {
-    store.close();
+    await store.close();
   }
   return readFileSync(out, "utf8");
 }
@@ -63,9 +63,9 @@ describe("evaluate", () => {
     const partial = await evaluate({ ...base, db: broken, signal: controller.signal, onProgress: (done) => done >= 30 && controller.abort() });
     expect(partial.interrupted).toBe(true);
     expect(partial.done).toBeLessThan(72);
-    const store = openStore(broken);
-    expect(listRuns(store)[0]?.status).toBe("running");
-    store.close();
+    const store = await openStore(broken);
+    expect((await listRuns(store))[0]?.status).toBe("running");
+    await store.close();
     const resumed = await evaluate({ env: "sokoban", policy: "oracle", db: broken, resume: true });
     expect(resumed.interrupted).toBe(false);
     expect(resumed.config.policy).toBe("noisy-oracle:0.3");
@@ -129,9 +129,9 @@ describe("evaluate", () => {
     const controller = new AbortController();
     const result = await evaluate({ env: "sokoban", policy: "oracle", tasks: 1_000_000_000, samples: 2, bootstrap: 0, db, run: "huge", signal: controller.signal, onProgress: (done) => done >= 300 && controller.abort() });
     expect(result).toMatchObject({ interrupted: true, complete: false, total: 2_000_000_000 });
-    const store = openStore(db, { readonly: true });
-    const stored = storedTaskCount(store, "huge");
-    store.close();
+    const store = await openStore(db, { readonly: true });
+    const stored = await storedTaskCount(store, "huge");
+    await store.close();
     expect(stored).toBeGreaterThanOrEqual(150);
     expect(stored).toBeLessThanOrEqual(150 + 64);
   });
@@ -143,9 +143,9 @@ describe("evaluate", () => {
     const broken = freshDb();
     const controller = new AbortController();
     await evaluate({ ...options, db: broken, concurrency: 3, signal: controller.signal, onProgress: (done) => done >= 170 && controller.abort() });
-    const store = openStore(broken, { readonly: true });
-    expect(storedTaskCount(store, "fixed")).toBe(128);
-    store.close();
+    const store = await openStore(broken, { readonly: true });
+    expect(await storedTaskCount(store, "fixed")).toBe(128);
+    await store.close();
     const resumed = await evaluate({ env: "sokoban", policy: "oracle", db: broken, resume: true });
     expect(resumed.complete).toBe(true);
     expect(await exported(broken)).toBe(await exported(whole));
@@ -157,7 +157,7 @@ describe("evaluate", () => {
     await expect(evaluate({ env: "sokoban", policy: "oracle", db: missing, resume: true })).rejects.toThrow(/nothing to resume: .*missing\.db does not exist/);
     expect(existsSync(missing)).toBe(false);
     const empty = freshDb();
-    openStore(empty).close();
+    await (await openStore(empty)).close();
     const before = readFileSync(empty);
     await expect(evaluate({ env: "sokoban", policy: "oracle", db: empty, resume: true })).rejects.toThrow(/nothing to resume: .* has no runs; start one with `budgetrl eval --db /);
     expect(readFileSync(empty).equals(before)).toBe(true);
@@ -165,7 +165,7 @@ describe("evaluate", () => {
 
   it("waits for a store another writer holds, then fails with a one-line error naming the store, writing nothing", async () => {
     const db = freshDb();
-    openStore(db).close();
+    await (await openStore(db)).close();
     const other = new Database(db);
     other.exec("BEGIN IMMEDIATE");
     try {
@@ -178,8 +178,8 @@ describe("evaluate", () => {
       other.exec("ROLLBACK");
       other.close();
     }
-    const store = openStore(db, { readonly: true });
-    expect(listRuns(store)).toEqual([]);
-    store.close();
+    const store = await openStore(db, { readonly: true });
+    expect(await listRuns(store)).toEqual([]);
+    await store.close();
   });
 });

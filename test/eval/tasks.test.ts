@@ -49,10 +49,10 @@ describe("held-out sets", () => {
     expect(stopped.interrupted).toBe(true);
     await evaluate({ ...common, run: "r", resume: true });
     await evaluate({ ...common, run: "whole" });
-    const store = openStore(db, { readonly: true });
-    const ids = (run: string): string[] => loadTasks(store, run).map((task) => task.id);
-    const [resumed, whole] = [ids("r"), ids("whole")];
-    store.close();
+    const store = await openStore(db, { readonly: true });
+    const ids = async (run: string): Promise<string[]> => (await loadTasks(store, run)).map((task) => task.id);
+    const [resumed, whole] = [await ids("r"), await ids("whole")];
+    await store.close();
     expect(resumed).toHaveLength(200);
     expect(resumed).toEqual(whole);
     expect(resumed.filter((id) => held.has(id))).toEqual([]);

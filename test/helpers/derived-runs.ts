@@ -7,18 +7,19 @@ import type { Json, JsonObject } from "../../src/core/json.js";
 import { createEpisodeWriter, readEpisodes } from "../../src/store/episodes.js";
 import { openStore } from "../../src/store/open.js";
 import { createRun, getRun, loadTasks } from "../../src/store/runs.js";
+import { collect } from "./collect.js";
 
-export function deriveRun(db: string, source: string, target: { readonly id: string; readonly policy?: string; readonly config: JsonObject; readonly change: (episode: Episode) => Episode }): void {
-  const store = openStore(db);
+export async function deriveRun(db: string, source: string, target: { readonly id: string; readonly policy?: string; readonly config: JsonObject; readonly change: (episode: Episode) => Episode }): Promise<void> {
+  const store = await openStore(db);
   try {
-    const record = getRun(store, source);
-    const tasks = loadTasks(store, source);
-    createRun(store, { ...record, id: target.id, policy: target.policy ?? record.policy, config: { ...(record.config as JsonObject), ...target.config } as Json, status: "complete" }, tasks);
-    const episodes = [...readEpisodes(store, source, record.env, new Map())];
+    const record = await getRun(store, source);
+    const tasks = await loadTasks(store, source);
+    await createRun(store, { ...record, id: target.id, policy: target.policy ?? record.policy, config: { ...(record.config as JsonObject), ...target.config } as Json, status: "complete" }, tasks);
+    const episodes = await collect(readEpisodes(store, source, record.env, new Map()));
     const writer = createEpisodeWriter(store);
-    for (const episode of episodes) writer.write({ ...target.change(episode), run: target.id });
-    writer.flush();
+    for (const episode of episodes) await writer.write({ ...target.change(episode), run: target.id });
+    await writer.flush();
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -54,7 +54,7 @@ beforeAll(async () => {
   // Hostile text in a run name, a policy name, a config and every reply.
   const agent = policyFromFunction(HOSTILE, () => HOSTILE);
   await evaluate({ env: "sokoban", policy: agent, tasks: 3, samples: 1, ks: [1], budgets: ["25%", "100%"], seed: 7, bootstrap: 0, db, run: "hostile-source", now: () => new Date(0) });
-  deriveRun(db, "hostile-source", { id: `evil${HOSTILE}`, policy: HOSTILE, config: { note: HOSTILE }, change: (episode) => episode });
+  await deriveRun(db, "hostile-source", { id: `evil${HOSTILE}`, policy: HOSTILE, config: { note: HOSTILE }, change: (episode) => episode });
   await train({ out: trainDir, config: { env: "frozenlake", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, steps: 4, tasksPerStep: 4, group: 2, evalEvery: 2, evalTasks: 8, evalSamples: 1, evalBudgets: ["50%", "100%"], checkpointEvery: 4, maxNewTokens: 4, learningRate: 5e-4, warmupSteps: 1, reward: "success" } });
   const selection = {
     models: [
@@ -62,11 +62,11 @@ beforeAll(async () => {
       { name: `Evil ${HOSTILE}`, runs: [`evil${HOSTILE}`] },
     ],
   };
-  const store = openStore(db, { readonly: true });
+  const store = await openStore(db, { readonly: true });
   try {
-    report = buildStudyReport(store, { selection, training: [{ name: "GRPO-Full", dir: trainDir, model: "GRPO-Full" }], bootstrap: 200, now: () => new Date("2026-01-02T00:00:00Z") });
+    report = await buildStudyReport(store, { selection, training: [{ name: "GRPO-Full", dir: trainDir, model: "GRPO-Full" }], bootstrap: 200, now: () => new Date("2026-01-02T00:00:00Z") });
   } finally {
-    store.close();
+    await store.close();
   }
 }, 120_000);
 
@@ -84,17 +84,17 @@ describe("the study report's data", () => {
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 
-  it("gives the same Pass@(K,T) values as the stored run's own table", () => {
-    const store = openStore(db, { readonly: true });
+  it("gives the same Pass@(K,T) values as the stored run's own table", async () => {
+    const store = await openStore(db, { readonly: true });
     try {
       for (const run of ["base-sokoban-announced", "BudgetMix-frozenlake-hidden"]) {
-        const config = parseEvalConfig(getRun(store, run).config);
-        const own = tableFor(config, storedRunOutcomes(store, run, config));
+        const config = parseEvalConfig((await getRun(store, run)).config);
+        const own = tableFor(config, await storedRunOutcomes(store, run, config));
         const table = report.passTables.find((entry) => entry.runs.includes(run));
         expect(table?.cells.map((cells) => cells.map((cell) => cell.value))).toEqual(own.cells.map((cells) => cells.map((cell) => cell.value)));
       }
     } finally {
-      store.close();
+      await store.close();
     }
   });
 

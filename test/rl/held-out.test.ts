@@ -16,11 +16,11 @@ const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLe
 
 async function trainedTaskIds(out: string, extra: Record<string, unknown>): Promise<string[]> {
   await train({ out, config: { env: "frozenlake", modelConfig, steps: 6, tasksPerStep: 16, group: 2, evalEvery: 6, evalTasks: 40, evalSamples: 1, evalBudgets: ["100%"], checkpointEvery: 6, maxNewTokens: 4, ...extra } });
-  const store = openStore(join(out, "train.db"), { readonly: true });
+  const store = await openStore(join(out, "train.db"), { readonly: true });
   try {
-    return readTrainSteps(store, "train").flatMap(({ metrics }) => (metrics as { taskIds: string[] }).taskIds);
+    return (await readTrainSteps(store, "train")).flatMap(({ metrics }) => (metrics as { taskIds: string[] }).taskIds);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

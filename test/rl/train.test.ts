@@ -17,9 +17,9 @@ describe("train", () => {
     const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, init: base, steps: 4, tasksPerStep: 4, group: 4, evalEvery: 2, evalTasks: 3, evalSamples: 1, checkpointEvery: 2, maxNewTokens: 6, learningRate: 5e-4, budget: "budgetmix:50%,100%", kl: 0.05, epochs: 2, minibatches: 2 };
     const whole = await train({ out: join(dir, "whole"), config });
     expect(whole.finished).toBe(true);
-    const wholeStore = openStore(join(dir, "whole", "train.db"));
-    const gradNorms = readTrainSteps(wholeStore, "train").map((row) => (row.metrics as { gradNorm: number }).gradNorm);
-    wholeStore.close();
+    const wholeStore = await openStore(join(dir, "whole", "train.db"));
+    const gradNorms = (await readTrainSteps(wholeStore, "train")).map((row) => (row.metrics as { gradNorm: number }).gradNorm);
+    await wholeStore.close();
     // The run really learned something at most steps (a run without gradients would trivially resume).
     expect(gradNorms.filter((norm) => norm > 0).length).toBeGreaterThanOrEqual(2);
 
@@ -36,11 +36,11 @@ describe("train", () => {
     rmSync(join(crashed, "checkpoints", "step-000003"), { recursive: true });
     expect((await train({ out: crashed, config: {}, resume: true })).weightsDigest).toBe(whole.weightsDigest);
 
-    const store = openStore(join(crashed, "train.db"));
-    const steps = readTrainSteps(store, "train");
+    const store = await openStore(join(crashed, "train.db"));
+    const steps = await readTrainSteps(store, "train");
     expect(steps.map((row) => row.step)).toEqual([0, 1, 2, 3]);
     expect(Object.keys(steps[0]?.metrics as object)).toEqual(expect.arrayContaining(["reward", "success", "turns", "clipFraction", "kl", "entropy", "tokensPerSecond", "zeroGradientGroups"]));
-    store.close();
+    await store.close();
   }, 240_000);
 
   it("refuses bad configs before any work", async () => {

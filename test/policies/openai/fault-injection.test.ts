@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { hash53 } from "../../../src/core/hash.js";
 import { evaluate } from "../../../src/eval/evaluate.js";
 import { openaiPolicyFromSpec } from "../../../src/policies/openai/create.js";
-import { openStore } from "../../../src/store/open.js";
+import { openSqlite } from "../../helpers/sqlite.js";
 import { BUNDLED_BFCL_DATA_DIR as BFCL_DATA_DIR } from "../../../src/envs/bfcl/load/bundled-data.js";
 import { completion, startFakeServer, type FakeReply, type FakeRequest, type Responder } from "./fake-server.js";
 import { groundTruthResponder } from "./ground-truth-server.js";
@@ -110,7 +110,7 @@ describe("the openai policy under injected faults", () => {
       // Every 429 that was retried waited its Retry-After (1 s, recorded, not slept).
       expect(waits.filter((ms) => ms === 1000).length).toBeGreaterThan(0);
       expect(waits.filter((ms) => ms === 1000).length).toBeLessThanOrEqual(log.rateLimited);
-      const store = openStore(db);
+      const store = openSqlite(db);
       const count = (sql: string): number => (store.db.prepare(sql).get() as { n: number }).n;
       expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults'")).toBe(total);
       expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults' AND stop_reason = 'error'")).toBe(first.errors);
@@ -124,7 +124,7 @@ describe("the openai policy under injected faults", () => {
       const resumed = await evaluate({ ...options, policy: policy(), resume: true });
       expect(resumed.errors).toBe(0);
       expect(resumed.done).toBe(total);
-      const after = openStore(db);
+      const after = openSqlite(db);
       expect((after.db.prepare("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults'").get() as { n: number }).n).toBe(total);
       const kept = after.db.prepare(`SELECT task_index, sample, success, turns_used FROM episodes WHERE (task_index, sample) IN (${finished.map(() => "(?, ?)").join(",")}) ORDER BY task_index, sample`).all(
         ...finished.flatMap((row) => [(row as { task_index: number }).task_index, (row as { sample: number }).sample]),

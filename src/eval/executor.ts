@@ -1,0 +1,31 @@
+// How a prepared run's episodes are played: in this process (local, the default: execute-run.ts), or as one
+// BullMQ job per episode that `budgetrl worker` processes take (bullmq: bullmq/executor.ts). Either way every
+// episode gets the same key, seed and rollout options and lands in the store once, so the same run gives the same
+// stored episodes, and the table is read from the store at the end. The bullmq code is loaded only when used.
+import { ConfigError } from "../core/errors.js";
+import type { Store } from "../store/store.js";
+import { executeRun, type ExecutedRun, type ExecuteOptions, type PreparedRun } from "./execute-run.js";
+import type { EvalRunOptions } from "./run-options.js";
+
+export type RunExecutor = (prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions) => Promise<ExecutedRun>;
+
+export interface ExecutorContext {
+  /** The run store as given (--db). */
+  readonly db?: string;
+  readonly policyClient?: Readonly<Record<string, unknown>>;
+}
+
+/** Refuse, before any work, what the bullmq executor cannot do: workers rebuild the run from the store, so it
+ * needs a store, and an env and a policy given by name (not objects living in this process). */
+export function checkExecutable(runOptions: Readonly<EvalRunOptions>, options: { readonly db?: string | undefined; readonly env?: unknown; readonly policy?: unknown }): void {
+  if (runOptions.executor !== "bullmq") return;
+  if (options.db === undefined) throw new ConfigError("db", "the bullmq executor needs a run store that the workers open too", "give --db a file (workers on this machine) or a postgres:// URL");
+  if (options.env !== undefined && typeof options.env !== "string") throw new ConfigError("env", "the bullmq executor needs the env by name: workers build it from the stored run");
+  if (options.policy !== undefined && typeof options.policy !== "string") throw new ConfigError("policy", "the bullmq executor needs the policy as a spec (e.g. noisy-oracle:0.3, openai:MODEL): workers build it from the stored run");
+}
+
+export async function executorFor(runOptions: Readonly<EvalRunOptions>, context: ExecutorContext): Promise<RunExecutor> {
+  if (runOptions.executor === "local") return executeRun;
+  const { bullmqExecutor } = await import("./bullmq/executor.js");
+  return bullmqExecutor({ redis: runOptions.redis as string, db: context.db as string, ...(context.policyClient === undefined ? {} : { policyClient: context.policyClient }) });
+}

@@ -1,0 +1,103 @@
+// The SQL seam (sql.ts) over PostgreSQL's `pg` client: a small pool; `?` placeholders become $1, $2, ... (the
+// store's SQL has no other question marks); rows as arrays or objects; 64-bit integers and numerics (COUNT, SUM)
+// parsed as JavaScript numbers (every value the store keeps is below 2^53); many rows per INSERT statement, and the
+// keys of new rows from RETURNING. A transaction holds one pooled client from BEGIN to COMMIT.
+import pg from "pg";
+import { insertText, keyText, type InsertStatement, type SqlConnection, type SqlQueries, type SqlValue } from "../sql.js";
+import { postgresDialect } from "./dialect.js";
+
+const INT8 = 20;
+const NUMERIC = 1700;
+/** PostgreSQL takes at most 65,535 parameters per statement. */
+const MAX_PARAMETERS = 60_000;
+const MAX_ROWS_PER_INSERT = 1000;
+
+const types = {
+  getTypeParser: ((oid: number, format?: string) => {
+    if (oid === INT8 || oid === NUMERIC) return (text: string) => Number(text);
+    return pg.types.getTypeParser(oid, format as "text");
+  }) as typeof pg.types.getTypeParser,
+};
+
+const numbered = new Map<string, string>();
+function numberedText(text: string): string {
+  let found = numbered.get(text);
+  if (found === undefined) {
+    let n = 0;
+    found = text.replace(/\?/g, () => `$${++n}`);
+    if (numbered.size < 10_000) numbered.set(text, found);
+  }
+  return found;
+}
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function queriesOn(target: Queryable): SqlQueries {
+  const query = (text: string, params: readonly SqlValue[], rowMode?: "array") => target.query({ text: numberedText(text), values: params as SqlValue[], ...(rowMode === undefined ? {} : { rowMode }) });
+  const rowsPerStatement = (insert: InsertStatement): number => Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / insert.columns.length)));
+  return {
+    rows: async <Row extends readonly unknown[]>(text: string, params: readonly SqlValue[] = []) => (await query(text, params, "array")).rows as unknown as Row[],
+    records: async <Row extends object>(text: string, params: readonly SqlValue[] = []) => (await query(text, params)).rows as Row[],
+    run: async (text, params = []) => (await query(text, params)).rowCount ?? 0,
+    insertRows: async (insert, rows) => {
+      for (const chunk of chunks(rows, rowsPerStatement(insert))) await query(insertText(insert, chunk.length), chunk.flat());
+    },
+    insertNewRows: async (insert, rows) => {
+      const inserted = new Set<string>();
+      for (const chunk of chunks(rows, rowsPerStatement(insert))) {
+        const result = await query(insertText(insert, chunk.length, true), chunk.flat(), "array");
+        for (const key of result.rows as unknown as unknown[][]) inserted.add(JSON.stringify(key));
+      }
+      // A key given twice is inserted once, by its first row (as in SQLite, row by row).
+      return rows.map((row) => inserted.delete(keyText(insert, row)));
+    },
+  };
+}
+
+export interface PostgresConnectionOptions {
+  readonly url: string;
+  /** Connections in the pool (default 4). */
+  readonly poolSize?: number;
+  /** Called with errors of idle pooled connections (a server restart), which would otherwise crash the process. */
+  readonly onIdleError?: (error: Error) => void;
+}
+
+export function postgresConnection(options: PostgresConnectionOptions): SqlConnection {
+  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, types, connectionTimeoutMillis: 10_000 });
+  pool.on("error", (error) => options.onIdleError?.(error));
+  const direct = queriesOn(pool);
+  return {
+    dialect: postgresDialect,
+    ...direct,
+    // Many-row inserts run as one transaction, as in SQLite.
+    insertRows: (insert, rows) => transaction((tx) => tx.insertRows(insert, rows)),
+    insertNewRows: (insert, rows) => transaction((tx) => tx.insertNewRows(insert, rows)),
+    transaction,
+    close: () => pool.end(),
+  };
+  async function transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
+    const client = await pool.connect();
+    let broken = false;
+    try {
+      await client.query("BEGIN");
+      const result = await work(queriesOn(client));
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      try {
+        await client.query("ROLLBACK");
+      } catch {
+        broken = true;
+      }
+      throw error;
+    } finally {
+      client.release(broken);
+    }
+  }
+}
