@@ -13,7 +13,8 @@
 //                   scaling the advantages gives update.ts's token mean; one pass, no KL
 //   step            optim_step with Adam settings equal to the in-process AdamW (beta 0.9 / 0.95, eps 1e-8,
 //                   decoupled weight decay 0.1, gradient clip 1)
-//   reference       a sampling session on the current weights, scored with prompt_logprobs
+//   reference       a second model on the server, loaded with the current state and never stepped, scored
+//                   with forward (baseReference: a fresh LoRA on the base model, which is the initial policy)
 //   save            save_weights (state and optimiser, for --resume) and save_weights_for_sampler, their
 //                   tinker:// paths in the checkpoint folder's budgetrl.json (no weights leave the server)
 // Entropy is not available from the API (NaN in the stats); the weights digest names the weights on the
@@ -81,20 +82,14 @@ async function resolveContext(client: TinkerClient, options: TinkerBackendOption
   return contextLength;
 }
 
-/** A scorer over a sampling session: log p of each response token from the prompt log-probs of the sequence. */
-function samplerScorer(client: TinkerClient, samplingSessionId: string, counter: () => number): ReferenceScorer {
-  return {
-    logprobs: (batch) =>
-      Promise.all(
-        batch.map(async (sequence) => {
-          const output = await api.sample(client, { samplingSessionId, seqId: counter(), prompt: modelInput(sequence.tokens), params: { max_tokens: 1, seed: 0, stop: [], temperature: 1, top_k: -1, top_p: 1 }, promptLogprobs: true });
-          const values = output.prompt_logprobs;
-          if (values === undefined || values === null || values.length !== sequence.tokens.length) throw new TinkerProtocolError(`asample returned ${values?.length ?? "no"} prompt log-probs for ${sequence.tokens.length} tokens`);
-          return Float32Array.from(sequence.responses.flatMap((span) => values.slice(span.start, span.end).map((value) => value ?? Number.NaN)));
-        }),
-      ),
-    dispose: () => undefined,
-  };
+/** Response-token log-probs of a model on the server, without gradients: forward with cross_entropy, weights 0. */
+async function scoreOn(client: TinkerClient, modelId: string, nextSeq: () => number, batch: readonly TrainSequence[], requestTokens: number): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (const part of tokenChunks(batch, requestTokens)) {
+    const output = await api.forward(client, modelId, nextSeq(), { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" });
+    out.push(...responseLogprobs(output, part));
+  }
+  return out;
 }
 
 export async function openTinkerBackend(options: TinkerBackendOptions): Promise<TinkerBackend> {
@@ -141,10 +136,25 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
   const policy = createTinkerPolicy(`tinker:${options.baseModel}`, renderer, sampleReply);
 
   const trained = (batch: readonly TrainSequence[]): number => batch.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
-  const forwardLogprobs = async (part: readonly TrainSequence[]): Promise<Float32Array[]> => {
+  const forwardLogprobs = (part: readonly TrainSequence[]): Promise<Float32Array[]> => {
     counts.tokens += trained(part);
-    const output = await api.forward(client, modelId, nextTrain(), { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" });
-    return responseLogprobs(output, part);
+    return scoreOn(client, modelId, nextTrain, part, requestTokens);
+  };
+  let modelSeq = 0;
+  let references = 0;
+  /** A frozen model for the KL term: a new model on the base, with `statePath` loaded when given. */
+  const frozen = async (statePath?: string): Promise<ReferenceScorer> => {
+    const frozenId = await api.createModel(client, { sessionId, modelSeqId: ++modelSeq, baseModel: options.baseModel, loraRank: options.loraRank, seed: options.seed });
+    let seq = 0;
+    const nextSeq = (): number => ++seq;
+    if (statePath !== undefined) await api.loadWeights(client, frozenId, nextSeq(), statePath);
+    return {
+      logprobs: (batch) => {
+        counts.tokens += trained(batch);
+        return scoreOn(client, frozenId, nextSeq, batch, requestTokens);
+      },
+      dispose: () => undefined,
+    };
   };
 
   return {
@@ -152,11 +162,7 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
     modelId,
     contextLength,
     policy: () => policy,
-    async logprobs(batch) {
-      const out: Float32Array[] = [];
-      for (const part of tokenChunks(batch, requestTokens)) out.push(...(await forwardLogprobs(part)));
-      return out;
-    },
+    logprobs: (batch) => forwardLogprobs(batch),
     async accumulate(batch, coefficientsFor, normaliser): Promise<AccumulateStats> {
       let first = 0;
       let tokens = 0;
@@ -193,12 +199,8 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
       const gradNorm = Object.entries(metrics).find(([key]) => /grad_norm/.test(key))?.[1] ?? Number.NaN;
       return { gradNorm, learningRate };
     },
-    async reference() {
-      return samplerScorer(client, await api.samplerForCurrentWeights(client, modelId, nextTrain(), samplerSeq++), nextSample);
-    },
-    async baseReference() {
-      return samplerScorer(client, await api.createSamplingSession(client, sessionId, samplerSeq++, { baseModel: options.baseModel }), nextSample);
-    },
+    reference: async () => frozen(await api.saveWeights(client, modelId, nextTrain(), `budgetrl-reference-${++references}`)),
+    baseReference: () => frozen(),
     async save(dir) {
       const name = `budgetrl-${basename(dir).replace(/[^A-Za-z0-9_-]/g, "-")}`;
       const statePath = await api.saveWeights(client, modelId, nextTrain(), name);
