@@ -356,8 +356,10 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       const adam = body.adam_params as Record<string, number>;
       const own = entry.model.optimizerConfig;
       const expected = { beta1: own.beta1, beta2: own.beta2, eps: own.eps, weight_decay: own.weightDecay, grad_clip_norm: own.clipNorm };
-      for (const [key, value] of Object.entries(expected)) if (adam[key] !== value) throw new RequestFailure(`adam_params.${key} = ${adam[key]}: the stand-in applies its model's AdamW (${key} = ${value})`);
-      return { request_id: trainingFuture(entry, body.seq_id, async () => ({ type: "optim_step", metrics: { grad_norm: entry.model.step({ learningRate: adam.learning_rate as number }).gradNorm } })) };
+      return { request_id: trainingFuture(entry, body.seq_id, async () => {
+        for (const [key, value] of Object.entries(expected)) if (adam[key] !== value) throw new RequestFailure(`adam_params.${key} = ${adam[key]}: the stand-in applies its model's AdamW (${key} = ${value})`);
+        return { type: "optim_step", metrics: { grad_norm: entry.model.step({ learningRate: adam.learning_rate as number }).gradNorm } };
+      }) };
     },
     "/api/v1/save_weights": (body) => {
       const entry = trainedModel(body.model_id);
