@@ -267,6 +267,9 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
   const policy = backend.policy();
   // generate
   const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope, ...(signal === undefined ? {} : { signal }) });
+  // A policy that failed (a Tinker server that stopped answering) stops the run, resumable, instead of training on error episodes.
+  const failed = groups.flat().find((episode) => episode.stopReason === "error");
+  if (failed !== undefined) throw new BudgetrlError("train:rollout", `a rollout of step ${step} failed: ${failed.error ?? "policy error"}`, "fix the cause, then continue with --resume");
   // score -> advantages
   const examples: PolicyExample[] = [];
   let zeroGradientGroups = 0;

@@ -5,6 +5,7 @@
 // Polls wait pollMs after a pending answer, doubling up to maxPollMs (servers that long-poll, like SkyRL's,
 // answer when the result is ready, so the wait is rarely reached). The API key is sent and never kept in
 // errors, logs or stats.
+import { BudgetrlError } from "../../core/errors.js";
 import { createRng, type Rng } from "../../core/rng.js";
 import { realSleep, type Sleep } from "../../policies/openai/limiter.js";
 import { classifyStatus, classifyThrown, errorDetail, retryAfterMs, retryDelay, type HttpVerdict } from "./faults.js";
@@ -51,9 +52,9 @@ export interface TinkerClient {
 }
 
 /** A Tinker request that failed after its retries, or could not succeed. */
-export class TinkerRequestError extends Error {
+export class TinkerRequestError extends BudgetrlError {
   constructor(message: string) {
-    super(message);
+    super("tinker:request", message);
     this.name = "TinkerRequestError";
   }
 }

@@ -31,6 +31,7 @@
 // with loss_fn_config {clip_low_threshold, clip_high_threshold} as ratio bounds, default 0.8 / 1.2). Losses are
 // sums over tokens, not means. Auth: header X-API-Key.
 import { z } from "zod";
+import { BudgetrlError } from "../../core/errors.js";
 
 export const TINKER_LOSSES = ["cross_entropy", "importance_sampling", "ppo"] as const;
 export type TinkerLoss = (typeof TINKER_LOSSES)[number];
@@ -137,9 +138,9 @@ export function readBody<S extends z.ZodType>(schema: S, body: unknown, endpoint
 }
 
 /** A server answer that does not fit the API (not retried). */
-export class TinkerProtocolError extends Error {
+export class TinkerProtocolError extends BudgetrlError {
   constructor(message: string) {
-    super(message);
+    super("tinker:protocol", message);
     this.name = "TinkerProtocolError";
   }
 }

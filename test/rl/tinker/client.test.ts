@@ -40,7 +40,7 @@ describe("tinker client", () => {
     await newModel();
     expect(standin.requests.at(-1)?.headers["x-api-key"]).toBe("tml-secret");
     const { client: wrong, waits } = client({ apiKey: "tml-wrong" });
-    const error = await api.createSession(wrong, []).catch((caught: unknown) => caught as Error);
+    const error = (await api.createSession(wrong, []).catch((caught: unknown) => caught)) as Error;
     expect(error).toBeInstanceOf(TinkerRequestError);
     expect(error.message).toMatch(/create_session answered 401: invalid API key/);
     expect(error.message).not.toContain("tml-wrong");

@@ -144,6 +144,16 @@ describe("train --backend tinker against the stand-in", () => {
     }
   }, 120_000);
 
+  it("stops a run whose server fails a sampling request, instead of training on error episodes", async () => {
+    const failing = await startStandin({ baseModels: { "hanoi-base": { init: base } }, fault: (path, index) => (path === "/api/v1/asample" && index === 5 ? { status: 404, body: { detail: "Sampler not found" } } : undefined) });
+    try {
+      const out = join(dir, "failing");
+      await expect(train({ out, config: { ...shared, steps: 1, evalEvery: 0, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: failing.url } })).rejects.toThrow(/a rollout of step 0 failed: .*404: Sampler not found[\s\S]*--resume/);
+    } finally {
+      await failing.close();
+    }
+  }, 60_000);
+
   it("refuses what cannot work before --out is made", async () => {
     const tinker = { ...shared, backend: "tinker", baseModel: "hanoi-base" };
     await expect(train({ out: join(dir, "no-url"), config: tinker })).rejects.toThrow(/tinkerUrl: [\s\S]*--tinker-url/);
