@@ -1,7 +1,11 @@
 // `budgetrl train`: RL on the in-process transformer (GRPO-Full, process-supervised, GiGPO; fixed or BudgetMix
-// budgets), with a progress bar, a log line per step, held-out evaluations and resumable checkpoints.
+// budgets), with a progress bar, a log line per step, held-out evaluations and resumable checkpoints; or on a
+// model behind a Tinker server (--backend tinker --tinker-url URL --base-model NAME): the server's address and
+// the environment variable holding its API key are run options, given again on --resume, never stored; the key
+// itself is read from the environment and never printed.
 import { z } from "zod";
 import { trainResumeCommand } from "../core/commands.js";
+import { ConfigError } from "../core/errors.js";
 import { trainConfigSchema } from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
@@ -17,7 +21,19 @@ const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true }).e
   out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
   progress: z.boolean().default(true).describe("show a progress bar on stderr"),
+  tinkerUrl: z.string().optional().describe("tinker: the server, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume"),
+  tinkerApiKeyEnv: z.string().default("TINKER_API_KEY").describe("tinker: environment variable holding the API key (never printed or stored; local servers need none)"),
+  tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker: milliseconds allowed per HTTP request"),
 });
+
+/** The run option `tinker` of train(): URL from the flag or $TINKER_BASE_URL, key from the named variable. */
+export function tinkerConnection(options: { readonly tinkerUrl?: string | undefined; readonly tinkerApiKeyEnv: string; readonly tinkerTimeout: number }, environment: NodeJS.ProcessEnv = process.env): { baseUrl: string; apiKey?: string; timeoutMs: number } | undefined {
+  const baseUrl = options.tinkerUrl ?? environment.TINKER_BASE_URL;
+  if (baseUrl === undefined || baseUrl === "") return undefined;
+  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ConfigError("tinkerUrl", `${JSON.stringify(baseUrl)} is not an http(s) URL`, "e.g. --tinker-url http://localhost:8000");
+  const apiKey = environment[options.tinkerApiKeyEnv];
+  return { baseUrl, timeoutMs: options.tinkerTimeout, ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }) };
+}
 
 function stepLine(metrics: StepMetrics, total: number): string {
   return [
@@ -27,7 +43,7 @@ function stepLine(metrics: StepMetrics, total: number): string {
     `turns ${metrics.turns.toFixed(2)}`,
     `clip ${metrics.clipFraction.toFixed(3)}`,
     `kl ${metrics.kl.toFixed(4)}`,
-    `entropy ${metrics.entropy.toFixed(3)}`,
+    `entropy ${Number.isFinite(metrics.entropy) ? metrics.entropy.toFixed(3) : "n/a"}`,
     `${Math.round(metrics.tokensPerSecond)} tok/s`,
     `no-gradient groups ${metrics.zeroGradientGroups}/${metrics.groups}`,
   ].join(" | ");
@@ -42,17 +58,20 @@ export const trainCommand = defineCommand({
   examples: [
     "budgetrl train --env sokoban --init base.ckpt --algo grpo --budget budgetmix:25%,50%,75%,100% --tasks-per-step 16 --group 8 --steps 200 --seed 1 --out runs/x",
     "budgetrl train --out runs/x --resume",
+    "TINKER_API_KEY=... budgetrl train --backend tinker --tinker-url URL --base-model Qwen/Qwen3-8B --lora-rank 32 --backend-loss ppo --env sokoban --out runs/t",
   ],
   async run(options, io, context) {
-    const { envOpt, model, out, resume, progress, ...rest } = options;
-    if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress"]);
+    const { envOpt, model, out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, ...rest } = options;
+    if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress", "tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout"]);
     const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model") };
+    const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout });
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({
       config,
       out,
       resume,
       signal: context.signal,
+      ...(tinker === undefined ? {} : { tinker }),
       onStep: (metrics, total) => {
         if (progress) {
           bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });

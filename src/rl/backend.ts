@@ -8,6 +8,10 @@
 // `accumulate` runs forward passes, hands the current per-token log-probs of each chunk of sequences to the
 // caller, who returns per-token coefficients c_t (PPO ratios, advantages, KL), and accumulates the gradient of
 // -sum_t c_t log p_t / N, with N given up front (token-mean over the whole minibatch).
+//
+// A backend may also offer `accumulateLoss` (optional): the policy-gradient loss computed by the backend itself
+// from per-token behaviour log-probs and advantages (a remote trainer's own loss, Tinker's `ppo` and
+// `importance_sampling`), one pass instead of a forward for the caller's coefficients and then a backward.
 import type { Policy } from "../core/policy.js";
 import type { Message } from "../core/message.js";
 import type { EpisodeMessages, EpisodeSequence } from "../policies/tiny/context.js";
@@ -46,6 +50,29 @@ export interface AccumulateStats {
   readonly tokens: number;
 }
 
+/** The policy-gradient losses a backend may compute itself (r_t = exp(logp_t - logp_old_t), N the normaliser):
+ *   ppo:                 -(1/N) sum_t min(r_t A_t, clip(r_t, 1 - clipLow, 1 + clipHigh) A_t)   (update.ts without KL)
+ *   importance_sampling: -(1/N) sum_t r_t A_t                                                   (no clipping) */
+export const BACKEND_LOSSES = ["ppo", "importance_sampling"] as const;
+export type BackendLossName = (typeof BACKEND_LOSSES)[number];
+
+export interface BackendLoss {
+  readonly name: BackendLossName;
+  readonly clipLow: number;
+  readonly clipHigh: number;
+}
+
+/** Per response token of one sequence, in order: the behaviour log-probs and the advantages. */
+export interface LossTokens {
+  readonly oldLogprobs: Float32Array;
+  readonly advantages: Float32Array;
+}
+
+export interface LossAccumulateStats extends AccumulateStats {
+  /** log p of each sequence's response tokens under the weights the gradient was taken at. */
+  readonly logprobs: readonly Float32Array[];
+}
+
 export interface StepStats {
   readonly gradNorm: number;
   readonly learningRate: number;
@@ -65,6 +92,8 @@ export interface TrainerBackend {
   logprobs(batch: readonly TrainSequence[]): Promise<Float32Array[]>;
   /** Forward, coefficients from the caller, backward (gradients accumulate until `step`). */
   accumulate(batch: readonly TrainSequence[], coefficients: CoefficientFunction, normaliser: number): Promise<AccumulateStats>;
+  /** Optional: forward and backward of the backend's own `loss` (gradients accumulate until `step`). */
+  accumulateLoss?(batch: readonly TrainSequence[], tokens: readonly LossTokens[], loss: BackendLoss, normaliser: number): Promise<LossAccumulateStats>;
   /** One optimiser update (clip, AdamW) with this learning rate; zeroes the gradients. */
   step(learningRate: number): Promise<StepStats>;
   /** A frozen copy of the current weights. */

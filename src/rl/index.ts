@@ -9,6 +9,7 @@ export * from "./sft.js";
 export * from "./sft-config.js";
 export * from "./sft-run.js";
 export * from "./tiny-backend.js";
+export * from "./tinker/index.js";
 export * from "./train.js";
 export * from "./train-config.js";
 export { updatePolicy, type UpdateOptions } from "./update.js";

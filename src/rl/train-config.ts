@@ -3,12 +3,18 @@
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, encodeConfig, parseConfig } from "../core/config.js";
+import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
 import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
 import { TRAJECTORY_REWARDS } from "./advantages/types.js";
+import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
+import { RENDERERS } from "./tinker/renderer.js";
+
+/** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */
+export const TRAINER_BACKENDS = ["tiny", "tinker"] as const;
 
 export const trainConfigSchema = z.object({
   env: z.string().min(1).describe("environment to train on"),
@@ -48,12 +54,34 @@ export const trainConfigSchema = z.object({
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
   evalBudgets: budgetListField().prefault("25%,50%,100%").meta({ flag: "eval-budget" }).describe("budgets of the held-out evaluation, comma-separated"),
   checkpointEvery: z.number().int().min(1).default(20).describe("save a checkpoint every C steps"),
+  backend: z.enum(TRAINER_BACKENDS).default("tiny").describe("where the weights live: tiny (the in-process transformer) or tinker (a Tinker server: --tinker-url, --base-model)"),
+  baseModel: z.string().min(1).optional().describe("tinker: the base model to train a LoRA of, as the server names it"),
+  loraRank: z.number().int().min(1).default(32).describe("tinker: LoRA rank"),
+  contextLength: z.number().int().min(8).optional().describe("tinker: the model's context in tokens (default: the server's max_context_length)"),
+  renderer: z.enum(RENDERERS).default("bytes").describe("tinker: how conversations become tokens (bytes: budgetrl's byte tokenizer, for byte-level models like the stand-in's)"),
+  backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("none: the loss as per-token coefficients (any backend, KL included); ppo or importance_sampling: the tinker server's own loss, one pass per minibatch, no KL"),
 });
 
 export type TrainConfig = z.output<typeof trainConfigSchema>;
 
 export function parseTrainConfig(input: unknown): Readonly<TrainConfig> {
-  return parseConfig(trainConfigSchema, input);
+  const config = parseConfig(trainConfigSchema, input);
+  checkBackendFields(config);
+  return config;
+}
+
+/** The fields that only one backend reads are refused with the other, before any work. */
+function checkBackendFields(config: Readonly<TrainConfig>): void {
+  if (config.backend === "tiny") {
+    if (config.baseModel !== undefined) throw new ConfigError("baseModel", "is read by --backend tinker only", "the in-process model starts from --init or a fresh --model config");
+    if (config.contextLength !== undefined) throw new ConfigError("contextLength", "is read by --backend tinker only", "the in-process model's context is --model contextLength=N");
+    if (config.backendLoss !== "none") throw new ConfigError("backendLoss", "the in-process backend computes the loss from coefficients", "leave --backend-loss at none, or use --backend tinker");
+    return;
+  }
+  if (config.baseModel === undefined) throw new ConfigError("baseModel", "is required with --backend tinker", "name the server's base model, e.g. --base-model Qwen/Qwen3-8B");
+  if (config.init !== undefined) throw new ConfigError("init", "is an in-process checkpoint; a tinker run starts from --base-model", "drop --init");
+  if (Object.keys(config.modelConfig).length > 0) throw new ConfigError("modelConfig", "configures the in-process model; a tinker run trains --base-model", "drop --model");
+  if (config.backendLoss !== "none" && config.kl > 0) throw new ConfigError("backendLoss", `the server's ${config.backendLoss} loss has no KL term`, "use --kl 0, or --backend-loss none (the KL then enters the coefficients)");
 }
 
 /** The stored (JSON) form of a train config: the schedule and budgets as written. */

@@ -9,6 +9,8 @@
 // Start-up: everything that can be refused (config, env, a missing or corrupt --init) is refused before --out is
 // touched, and a new run that fails before its first step removes what it made, so the same command can simply be
 // run again. A stop signal abandons the step (or evaluation) in flight and checkpoints the steps done.
+// Backends (config `backend`): the in-process transformer, or a model on a Tinker server (src/rl/tinker/, reached
+// through the run option `tinker`, never stored); a tinker run's checkpoints hold the server paths of its state.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -29,6 +31,9 @@ import { getRun, runExists } from "../store/runs.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
 import { computeAdvantages, mean } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
+import { openTinkerBackend } from "./tinker/backend.js";
+import { readTinkerCheckpoint, type TinkerCheckpoint } from "./tinker/checkpoint.js";
+import { createTinkerClient, type TinkerClientOptions } from "./tinker/client.js";
 import { rolloutStep } from "./rollouts.js";
 import { policyExamples, type PolicyExample } from "./sequences.js";
 import { tinyBackend } from "./tiny-backend.js";
@@ -75,6 +80,8 @@ export interface TrainOptions {
   readonly onEval?: (point: EvalPoint) => void;
   /** Model threads (results do not depend on it). */
   readonly threads?: number;
+  /** How to reach the Tinker server of a `backend: "tinker"` run (URL, API key, timeouts); never stored. */
+  readonly tinker?: Omit<TinkerClientOptions, "signal">;
 }
 
 export interface TrainResult {
@@ -116,10 +123,31 @@ async function initialModel(config: Readonly<TrainConfig>, threads: number | und
 interface Prepared {
   readonly config: Readonly<TrainConfig>;
   readonly env: AnyEnv;
-  readonly model: TinyModel;
+  readonly backend: OpenedBackend;
   readonly startStep: number;
   /** What this call created for a new run (undone if it fails before its first step); undefined on resume. */
   readonly created?: "folder" | "files";
+}
+
+/** A trainer backend, and the frozen initial policy for the KL term. */
+interface OpenedBackend {
+  readonly backend: TrainerBackend;
+  initialReference(): Promise<ReferenceScorer>;
+}
+
+function tinyBackendOf(config: Readonly<TrainConfig>, model: TinyModel, threads: number | undefined): OpenedBackend {
+  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } }), initialReference: () => referenceFor(config, threads) };
+}
+
+/** The tinker backend of a run (a new model on the base model, or one loaded with a checkpoint's state). */
+async function tinkerBackendOf(config: Readonly<TrainConfig>, options: TrainOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
+  if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
+  const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const backend = await openTinkerBackend({
+    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history,
+    ...(config.contextLength === undefined ? {} : { contextLength: config.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
+  });
+  return { backend, initialReference: () => backend.baseReference() };
 }
 
 async function prepare(options: TrainOptions): Promise<Prepared> {
@@ -129,28 +157,36 @@ async function prepare(options: TrainOptions): Promise<Prepared> {
     const config = parseTrainConfig(JSON.parse(await readFile(configPath, "utf8")));
     const env = createEnv(config.env, config.envOptions);
     const latest = await latestCheckpoint(options.out);
-    if (latest === undefined) return { config, env, model: await initialModel(config, options.threads), startStep: 0 };
-    return { config, env, model: await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), startStep: latest[0] };
+    if (config.backend === "tinker") return { config, env, backend: await tinkerBackendOf(config, options, latest === undefined ? undefined : await readTinkerCheckpoint(latest[1])), startStep: latest?.[0] ?? 0 };
+    if (latest === undefined) return { config, env, backend: tinyBackendOf(config, await initialModel(config, options.threads), options.threads), startStep: 0 };
+    return { config, env, backend: tinyBackendOf(config, await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), options.threads), startStep: latest[0] };
   }
   const config = parseTrainConfig(options.config);
   if (existsSync(configPath)) throw new ConfigError("out", `${options.out} already holds a training run`, `continue it with: ${trainResumeCommand(options.out)}, or pick another --out`);
   const env = createEnv(config.env, config.envOptions);
   if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
-  // Everything that can be refused (a corrupt --init included) is refused before --out is touched.
-  const model = await initialModel(config, options.threads).catch((error: unknown) => {
-    throw error instanceof BudgetrlError ? error : new ConfigError("init", `cannot load ${config.init ?? "the initial model"}: ${(error as Error).message}`);
-  });
+  // Everything that can be refused (a corrupt --init, an unreachable tinker server included) is refused before --out is touched.
+  const backend =
+    config.backend === "tinker"
+      ? await tinkerBackendOf(config, options)
+      : tinyBackendOf(
+          config,
+          await initialModel(config, options.threads).catch((error: unknown) => {
+            throw error instanceof BudgetrlError ? error : new ConfigError("init", `cannot load ${config.init ?? "the initial model"}: ${(error as Error).message}`);
+          }),
+          options.threads,
+        );
   const created = existsSync(options.out) ? "files" : "folder";
   try {
     await mkdir(options.out, { recursive: true });
     await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeTrainConfig(config), null, 2)}\n`);
     await rename(`${configPath}.tmp`, configPath);
   } catch (error) {
-    model.dispose();
+    backend.backend.dispose();
     await undoStart(options.out, created);
     throw error;
   }
-  return { config, env, model, startStep: 0, created };
+  return { config, env, backend, startStep: 0, created };
 }
 
 /** Remove what a new run made before it failed, so that the same command can be run again. */
@@ -184,8 +220,8 @@ async function discardStaleEvaluations(store: Store, config: Readonly<TrainConfi
 }
 
 async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { steps: number }): Promise<TrainResult> {
-  const { config, env, model, startStep } = prepared;
-  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } });
+  const { config, env, startStep } = prepared;
+  const backend = prepared.backend.backend;
   const learningRate = warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 });
   const evals: EvalPoint[] = [];
   const end = Math.min(config.steps, options.stopAfter ?? config.steps);
@@ -195,7 +231,7 @@ async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { 
   let reference: ReferenceScorer | undefined;
   try {
     store = await openStore(join(options.out, "train.db"));
-    reference = config.kl > 0 ? await referenceFor(config, options.threads) : undefined;
+    reference = config.kl > 0 ? await prepared.backend.initialReference() : undefined;
     const heldOut = heldOutIds(env, config);
     try {
       if (await discardStaleEvaluations(store, config, startStep)) evals.push(await evaluateAt(backend, config, options.out, startStep, options));
@@ -256,6 +292,9 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
   const policy = backend.policy();
   // generate
   const groups = await rolloutStep(env, policy, { step, totalSteps: config.steps, seed: config.seed, tasksPerStep: config.tasksPerStep, group: config.group, schedule: config.budget, budgetMode: config.budgetMode, budgetScope: config.budgetScope, excluded: context.excluded, ...(signal === undefined ? {} : { signal }) });
+  // A policy that failed (a Tinker server that stopped answering) stops the run, resumable, instead of training on error episodes.
+  const failed = groups.flat().find((episode) => episode.stopReason === "error");
+  if (failed !== undefined) throw new BudgetrlError("train:rollout", `a rollout of step ${step} failed: ${failed.error ?? "policy error"}`, "fix the cause, then continue with --resume");
   // score -> advantages
   const examples: PolicyExample[] = [];
   let zeroGradientGroups = 0;
@@ -271,7 +310,7 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
   const update =
     examples.length === 0
       ? { loss: 0, clipFraction: 0, kl: 0, entropy: 0, gradNorm: 0, tokens: 0, updates: 0 }
-      : await updatePolicy(backend, examples, { epochs: config.epochs, minibatches: config.minibatches, learningRate, seed: deriveSeed(config.seed, "minibatch", step), clipLow: config.clipLow, clipHigh: config.clipHigh, klCoefficient: config.kl, ...(reference === undefined ? {} : { reference }) });
+      : await updatePolicy(backend, examples, { epochs: config.epochs, minibatches: config.minibatches, learningRate, seed: deriveSeed(config.seed, "minibatch", step), clipLow: config.clipLow, clipHigh: config.clipHigh, klCoefficient: config.kl, ...(reference === undefined ? {} : { reference }), ...(config.backendLoss === "none" ? {} : { backendLoss: config.backendLoss }) });
   const episodes = groups.flat();
   const sampledTokens = episodes.reduce((sum, episode) => sum + episode.turns.reduce((inner, turn) => inner + (turn.tokens?.length ?? 0), 0), 0);
   const seconds = (performance.now() - started) / 1000;

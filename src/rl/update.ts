@@ -1,8 +1,12 @@
 // One policy update from a batch of examples: several epochs over shuffled minibatches; in each minibatch,
 // current log-probs -> clipped-ratio coefficients (with KL to the reference, if any) -> backward -> AdamW step.
 //   loss = (1/N) sum_t [ -min(r_t A_t, clip(r_t) A_t) + beta KL_t ],  N = policy tokens of the minibatch
+// With `backendLoss` the backend computes the loss itself from the behaviour log-probs and advantages
+// (accumulateLoss: a remote trainer's ppo or importance_sampling loss, no KL); the statistics are then computed
+// here from the log-probs it returns, as on the coefficient path.
+import { ConfigError } from "../core/errors.js";
 import { shuffledIndices } from "../core/rng.js";
-import type { ReferenceScorer, TrainerBackend } from "./backend.js";
+import type { BackendLossName, ReferenceScorer, TrainerBackend } from "./backend.js";
 import { ppoCoefficients, type PpoOptions } from "./loss/ppo.js";
 import type { PolicyExample } from "./sequences.js";
 
@@ -12,6 +16,8 @@ export interface UpdateOptions extends PpoOptions {
   readonly learningRate: number;
   readonly seed: number;
   readonly reference?: ReferenceScorer;
+  /** The backend's own loss instead of coefficients (the backend must offer accumulateLoss; no KL). */
+  readonly backendLoss?: BackendLossName;
 }
 
 export interface UpdateStats {
@@ -25,6 +31,7 @@ export interface UpdateStats {
 }
 
 export async function updatePolicy(backend: TrainerBackend, examples: readonly PolicyExample[], options: UpdateOptions): Promise<UpdateStats> {
+  if (options.backendLoss !== undefined) checkBackendLoss(backend, options);
   const refLogprobs = options.reference !== undefined && options.klCoefficient > 0 ? await options.reference.logprobs(examples.map((example) => example.sequence)) : undefined;
   let loss = 0;
   let clipped = 0;
@@ -41,7 +48,12 @@ export async function updatePolicy(backend: TrainerBackend, examples: readonly P
       const batch = members.map((index) => (examples[index] as PolicyExample).sequence);
       const normaliser = Math.max(1, members.reduce((sum, index) => sum + (examples[index] as PolicyExample).oldLogprobs.length, 0));
       let minibatchLoss = 0;
-      const stats = await backend.accumulate(
+      const tally = (result: { readonly loss: number; readonly tokens: number; readonly clipFraction: number; readonly kl: number }): void => {
+        minibatchLoss += result.loss * result.tokens;
+        clipped += result.clipFraction * result.tokens;
+        kl += result.kl * result.tokens;
+      };
+      const stats = options.backendLoss !== undefined ? await backendLossPass(backend, members.map((index) => examples[index] as PolicyExample), normaliser, options, tally) : await backend.accumulate(
         batch,
         (logprobs, first) =>
           logprobs.map((current, offset) => {
@@ -57,9 +69,7 @@ export async function updatePolicy(backend: TrainerBackend, examples: readonly P
               },
               options,
             );
-            minibatchLoss += result.loss * result.tokens;
-            clipped += result.clipFraction * result.tokens;
-            kl += result.kl * result.tokens;
+            tally(result);
             return result.coefficients;
           }),
         normaliser,
@@ -74,4 +84,23 @@ export async function updatePolicy(backend: TrainerBackend, examples: readonly P
   }
   const perToken = Math.max(1, tokens);
   return { loss: loss / Math.max(1, updates), clipFraction: clipped / perToken, kl: kl / perToken, entropy: entropy / perToken, gradNorm: gradNorm / Math.max(1, updates), tokens, updates };
+}
+
+function checkBackendLoss(backend: TrainerBackend, options: UpdateOptions): void {
+  if (backend.accumulateLoss === undefined) throw new ConfigError("backendLoss", `the ${backend.name} backend computes no loss of its own`, "leave --backend-loss at none");
+  if (options.klCoefficient > 0) throw new ConfigError("backendLoss", `${options.backendLoss} has no KL term`, "use --kl 0, or --backend-loss none (the KL then enters the coefficients)");
+}
+
+/** One minibatch through the backend's own loss; its statistics from the log-probs the backend returns. */
+async function backendLossPass(backend: TrainerBackend, members: readonly PolicyExample[], normaliser: number, options: UpdateOptions, tally: (result: ReturnType<typeof ppoCoefficients>) => void) {
+  const name = options.backendLoss as BackendLossName;
+  const tokens = members.map((example) => ({ oldLogprobs: example.oldLogprobs, advantages: example.advantages }));
+  const stats = await (backend.accumulateLoss as NonNullable<TrainerBackend["accumulateLoss"]>)(members.map((example) => example.sequence), tokens, { name, clipLow: options.clipLow, clipHigh: options.clipHigh }, normaliser);
+  // importance_sampling is the clipped objective with bounds that never bind: [0, infinity).
+  const bounds = name === "ppo" ? { clipLow: options.clipLow, clipHigh: options.clipHigh } : { clipLow: 1, clipHigh: Number.POSITIVE_INFINITY };
+  members.forEach((example, i) => {
+    const current = stats.logprobs[i] as Float32Array;
+    tally(ppoCoefficients({ logprobs: current, oldLogprobs: example.oldLogprobs, advantages: example.advantages, mask: new Float32Array(current.length).fill(1) }, { ...bounds, klCoefficient: 0 }));
+  });
+  return stats;
 }

@@ -1,0 +1,219 @@
+// A model trained on a Tinker server (hosted Tinker, SkyRL's Tinker API, the loopback stand-in) as the RL
+// loop's TrainerBackend. One session, one LoRA model created on the base model (or loaded from a checkpoint's
+// saved state), and the mapping from the interface to the API:
+//
+//   policy()        sampling sessions on the current weights (save_weights_for_sampler after every step),
+//                   one asample per turn; prompts and replies through the renderer (renderer.ts)
+//   logprobs        forward, cross_entropy with weights 0: the log-probs of the response tokens
+//   accumulate      forward (current log-probs) -> the caller's coefficients c_t -> forward_backward with
+//                   cross_entropy and weights c_t / N: loss = -sum_t (c_t / N) log p_t, exactly the interface's
+//                   objective (KL included); two passes per chunk, the SDK's forward_backward_custom pattern
+//   accumulateLoss  forward_backward with the server's ppo (clip thresholds 1 - clipLow, 1 + clipHigh) or
+//                   importance_sampling loss on advantages A_t / N: Tinker's losses are sums over tokens, so
+//                   scaling the advantages gives update.ts's token mean; one pass, no KL
+//   step            optim_step with Adam settings equal to the in-process AdamW (beta 0.9 / 0.95, eps 1e-8,
+//                   decoupled weight decay 0.1, gradient clip 1)
+//   reference       a second model on the server, loaded with the current state and never stepped, scored
+//                   with forward (baseReference: a fresh LoRA on the base model, which is the initial policy)
+//   save            save_weights (state and optimiser, for --resume) and save_weights_for_sampler, their
+//                   tinker:// paths in the checkpoint folder's budgetrl.json (no weights leave the server)
+// Entropy is not available from the API (NaN in the stats); the weights digest names the weights on the
+// server (model id and optimiser steps), not their bytes.
+import { createHash } from "node:crypto";
+import { mkdir, rename, writeFile } from "node:fs/promises";
+import { basename, join } from "node:path";
+import { ConfigError } from "../../core/errors.js";
+import { defaultAdamW } from "../../nn/optimizer.js";
+import type { History } from "../../policies/tiny/context.js";
+import { createRequestLimiter, realSleep } from "../../policies/openai/limiter.js";
+import { responseLength, type AccumulateStats, type LossAccumulateStats, type ReferenceScorer, type TrainerBackend, type TrainSequence } from "../backend.js";
+import { tokenChunks } from "../tiny-backend.js";
+import type { TinkerClient } from "./client.js";
+import { crossEntropyDatum, policyLossDatum, responseLogprobs } from "./datum.js";
+import { TINKER_CHECKPOINT_FORMAT, type TinkerCheckpoint } from "./checkpoint.js";
+import * as api from "./operations.js";
+import { createTinkerPolicy, type SampledReply } from "./policy.js";
+import { byteRenderer, type Renderer } from "./renderer.js";
+import { modelInput, TinkerProtocolError, type AdamParams } from "./wire.js";
+
+export interface TinkerBackendOptions {
+  readonly client: TinkerClient;
+  /** The base model, as the server names it. */
+  readonly baseModel: string;
+  readonly loraRank: number;
+  /** Seed of the LoRA initialisation. */
+  readonly seed: number;
+  readonly maxNewTokens: number;
+  readonly history: History;
+  /** The model's context in tokens; default: the server's max_context_length for the base model. */
+  readonly contextLength?: number;
+  /** Default: the byte renderer for the context (renderer.ts). */
+  readonly renderer?: (contextLength: number) => Renderer;
+  readonly temperature?: number;
+  /** Most tokens per forward / forward_backward request (a minibatch is sent in such chunks). Default 8192. */
+  readonly requestTokens?: number;
+  /** Sampling requests in flight. Default 64. */
+  readonly sampleConcurrency?: number;
+  /** Continue from a saved checkpoint (its state and optimiser are loaded into the new model). */
+  readonly resumeFrom?: TinkerCheckpoint;
+  /** Session heartbeat period; 0: none. Default 10000 (the SDK's). */
+  readonly heartbeatMs?: number;
+}
+
+export interface TinkerBackend extends TrainerBackend {
+  readonly modelId: string;
+  readonly contextLength: number;
+  /** The base model as a reference scorer: LoRA starts at zero, so this is the initial policy (KL). */
+  baseReference(): Promise<ReferenceScorer>;
+}
+
+/** The Adam settings of the in-process AdamW, for a learning rate. */
+export function adamParams(learningRate: number): AdamParams {
+  const adam = defaultAdamW;
+  return { learning_rate: learningRate, beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps, weight_decay: adam.weightDecay, grad_clip_norm: adam.clipNorm };
+}
+
+async function resolveContext(client: TinkerClient, options: TinkerBackendOptions): Promise<number> {
+  const models = await api.serverModels(client);
+  const served = models.find((model) => model.name === options.baseModel);
+  if (models.length > 0 && served === undefined) throw new ConfigError("baseModel", `${client.baseUrl} does not serve ${options.baseModel}`, `it serves: ${models.map((model) => model.name).join(", ")}`);
+  const contextLength = options.contextLength ?? served?.maxContextLength;
+  if (contextLength === undefined) throw new ConfigError("contextLength", `the server does not say the context length of ${options.baseModel}`, "give it with --context-length");
+  return contextLength;
+}
+
+/** Response-token log-probs of a model on the server, without gradients: forward with cross_entropy, weights 0. */
+async function scoreOn(client: TinkerClient, modelId: string, nextSeq: () => number, batch: readonly TrainSequence[], requestTokens: number): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  for (const part of tokenChunks(batch, requestTokens)) {
+    const output = await api.forward(client, modelId, nextSeq(), { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" });
+    out.push(...responseLogprobs(output, part));
+  }
+  return out;
+}
+
+export async function openTinkerBackend(options: TinkerBackendOptions): Promise<TinkerBackend> {
+  const { client } = options;
+  const contextLength = await resolveContext(client, options);
+  const renderer = (options.renderer ?? ((context: number) => byteRenderer(context, options.maxNewTokens, options.history)))(contextLength);
+  const requestTokens = options.requestTokens ?? 8192;
+  const sessionId = await api.createSession(client, ["budgetrl"]);
+  const modelId = await api.createModel(client, { sessionId, modelSeqId: 0, baseModel: options.baseModel, loraRank: options.loraRank, seed: options.seed });
+  let trainSeq = 0;
+  let samplerSeq = 0;
+  let sampleSeq = 0;
+  const nextTrain = (): number => ++trainSeq;
+  const nextSample = (): number => sampleSeq++;
+  if (options.resumeFrom !== undefined) await api.loadWeights(client, modelId, nextTrain(), options.resumeFrom.statePath);
+  let optimizerSteps = options.resumeFrom?.optimizerSteps ?? 0;
+  const counts = { tokens: 0 };
+  let sampler: Promise<string> | undefined;
+  const currentSampler = (): Promise<string> => {
+    // One sampler per set of weights, shared by every request; a failed save is tried again by the next request.
+    sampler ??= api.samplerForCurrentWeights(client, modelId, nextTrain(), samplerSeq++).catch((error: unknown) => {
+      sampler = undefined;
+      throw error;
+    });
+    return sampler;
+  };
+  const limiter = createRequestLimiter({ concurrency: options.sampleConcurrency ?? 64, rpm: 0, now: Date.now, sleep: realSleep });
+  const heartbeatMs = options.heartbeatMs ?? 10_000;
+  const heartbeat = heartbeatMs > 0 ? setInterval(() => void api.heartbeat(client, sessionId).catch(() => undefined), heartbeatMs) : undefined;
+  heartbeat?.unref();
+
+  const sampleReply = (prompt: readonly number[], seed: number): Promise<SampledReply> =>
+    limiter.run(async () => {
+      const samplingSessionId = await currentSampler();
+      const params = { max_tokens: options.maxNewTokens, seed, stop: [...renderer.stopTokens], temperature: options.temperature ?? 1, top_k: -1, top_p: 1 };
+      const output = await api.sample(client, { samplingSessionId, seqId: nextSample(), prompt: modelInput(prompt), params });
+      const sequence = output.sequences[0];
+      if (sequence === undefined || sequence.logprobs === undefined || sequence.logprobs === null || sequence.logprobs.length !== sequence.tokens.length) {
+        throw new TinkerProtocolError("asample returned no sequence with one log-prob per token");
+      }
+      counts.tokens += prompt.length + sequence.tokens.length;
+      return { tokens: sequence.tokens, logprobs: sequence.logprobs };
+    });
+  const policy = createTinkerPolicy(`tinker:${options.baseModel}`, renderer, sampleReply);
+
+  const trained = (batch: readonly TrainSequence[]): number => batch.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
+  const forwardLogprobs = (part: readonly TrainSequence[]): Promise<Float32Array[]> => {
+    counts.tokens += trained(part);
+    return scoreOn(client, modelId, nextTrain, part, requestTokens);
+  };
+  let modelSeq = 0;
+  let references = 0;
+  /** A frozen model for the KL term: a new model on the base, with `statePath` loaded when given. */
+  const frozen = async (statePath?: string): Promise<ReferenceScorer> => {
+    const frozenId = await api.createModel(client, { sessionId, modelSeqId: ++modelSeq, baseModel: options.baseModel, loraRank: options.loraRank, seed: options.seed });
+    let seq = 0;
+    const nextSeq = (): number => ++seq;
+    if (statePath !== undefined) await api.loadWeights(client, frozenId, nextSeq(), statePath);
+    return {
+      logprobs: (batch) => {
+        counts.tokens += trained(batch);
+        return scoreOn(client, frozenId, nextSeq, batch, requestTokens);
+      },
+      dispose: () => undefined,
+    };
+  };
+
+  return {
+    name: "tinker",
+    modelId,
+    contextLength,
+    policy: () => policy,
+    logprobs: (batch) => forwardLogprobs(batch),
+    async accumulate(batch, coefficientsFor, normaliser): Promise<AccumulateStats> {
+      let first = 0;
+      let tokens = 0;
+      for (const part of tokenChunks(batch, requestTokens)) {
+        const coefficients = coefficientsFor(await forwardLogprobs(part), first);
+        // Float32 division of float32 values: what the in-process kernel computes for c_t / N.
+        const data = part.map((sequence, i) => crossEntropyDatum(sequence, Float32Array.from(coefficients[i] as Float32Array, (value) => Math.fround(value / normaliser))));
+        counts.tokens += trained(part);
+        responseLogprobs(await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: "cross_entropy" }), part);
+        tokens += part.reduce((sum, sequence) => sum + responseLength(sequence), 0);
+        first += part.length;
+      }
+      return { entropy: Number.NaN, tokens };
+    },
+    async accumulateLoss(batch, inputs, loss, normaliser): Promise<LossAccumulateStats> {
+      const config = loss.name === "ppo" ? { loss_fn_config: { clip_low_threshold: 1 - loss.clipLow, clip_high_threshold: 1 + loss.clipHigh } } : {};
+      const logprobs: Float32Array[] = [];
+      let first = 0;
+      for (const part of tokenChunks(batch, requestTokens)) {
+        const data = part.map((sequence, i) => {
+          const { oldLogprobs, advantages } = inputs[first + i] as (typeof inputs)[number];
+          return policyLossDatum(sequence, oldLogprobs, Float32Array.from(advantages, (value) => Math.fround(value / normaliser)));
+        });
+        counts.tokens += trained(part);
+        logprobs.push(...responseLogprobs(await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: loss.name, ...config }), part));
+        first += part.length;
+      }
+      return { entropy: Number.NaN, tokens: logprobs.reduce((sum, values) => sum + values.length, 0), logprobs };
+    },
+    async step(learningRate) {
+      const metrics = await api.optimStep(client, modelId, nextTrain(), adamParams(learningRate));
+      optimizerSteps++;
+      sampler = undefined;
+      const gradNorm = Object.entries(metrics).find(([key]) => /grad_norm/.test(key))?.[1] ?? Number.NaN;
+      return { gradNorm, learningRate };
+    },
+    reference: async () => frozen(await api.saveWeights(client, modelId, nextTrain(), `budgetrl-reference-${++references}`)),
+    baseReference: () => frozen(),
+    async save(dir) {
+      const name = `budgetrl-${basename(dir).replace(/[^A-Za-z0-9_-]/g, "-")}`;
+      const statePath = await api.saveWeights(client, modelId, nextTrain(), name);
+      const samplerPath = await api.saveSamplerWeights(client, modelId, nextTrain(), `${name}-sampler`);
+      const manifest: TinkerCheckpoint = { format: TINKER_CHECKPOINT_FORMAT, server: client.baseUrl, baseModel: options.baseModel, loraRank: options.loraRank, modelId, statePath, samplerPath, optimizerSteps, contextLength, maxNewTokens: options.maxNewTokens, history: options.history, renderer: renderer.name };
+      await mkdir(dir, { recursive: true });
+      await writeFile(join(dir, "budgetrl.json.tmp"), `${JSON.stringify(manifest, null, 2)}\n`);
+      await rename(join(dir, "budgetrl.json.tmp"), join(dir, "budgetrl.json"));
+    },
+    weightsDigest: () => createHash("sha256").update(`tinker\u0000${client.baseUrl}\u0000${modelId}\u0000${optimizerSteps}`).digest("hex"),
+    processedTokens: () => counts.tokens,
+    dispose: () => {
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+    },
+  };
+}

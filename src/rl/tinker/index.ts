@@ -1,0 +1,12 @@
+// The Tinker trainer backend: a small client of the Tinker HTTP API (futures, faults), the endpoints budgetrl
+// uses, training sequences as Tinker data, renderers (conversation <-> tokens), the policy that samples through
+// the server, and the backend itself.
+export { openTinkerBackend, adamParams, type TinkerBackend, type TinkerBackendOptions } from "./backend.js";
+export { readTinkerCheckpoint, TINKER_CHECKPOINT_FORMAT, type TinkerCheckpoint } from "./checkpoint.js";
+export { createTinkerClient, TinkerRequestError, type TinkerClient, type TinkerClientOptions, type TinkerClientStats } from "./client.js";
+export { crossEntropyDatum, policyLossDatum, responseLogprobs, responsePositions } from "./datum.js";
+export { classifyStatus, classifyThrown, errorDetail, type HttpVerdict } from "./faults.js";
+export * as tinkerApi from "./operations.js";
+export { createTinkerPolicy, type SampledReply, type SampleReply } from "./policy.js";
+export { byteRenderer, RENDERERS, type Renderer, type RendererName } from "./renderer.js";
+export { futureState, modelInput, tensor, TINKER_LOSSES, TinkerProtocolError, type AdamParams, type Datum, type ForwardBackwardOutput, type LossRequest, type ModelInput, type SampleOutput, type SamplingParams, type TensorData, type TinkerLoss } from "./wire.js";

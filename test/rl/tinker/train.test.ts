@@ -1,0 +1,169 @@
+// The whole RL loop over real HTTP: `train` with the tinker backend against the loopback stand-in server
+// (standin-server.ts, backed by the in-process model), next to the in-process backend on the same seed and
+// base model. What this proves: the client's requests, futures, data layout, loss scaling, Adam settings,
+// sampler refresh after each step, checkpoint paths and resume; not that a hosted server accepts them (see
+// README, "Scaling out").
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSft } from "../../../src/rl/sft-run.js";
+import { train } from "../../../src/rl/train.js";
+import { openStore } from "../../../src/store/open.js";
+import { readTrainSteps } from "../../../src/store/train-log.js";
+import { startStandin, type Standin } from "./standin-server.js";
+
+const dir = mkdtempSync(join(tmpdir(), "budgetrl-tinker-train-"));
+const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
+const base = join(dir, "base");
+const shared = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, steps: 3, tasksPerStep: 4, group: 4, evalEvery: 3, evalTasks: 4, evalSamples: 2, checkpointEvery: 1, maxNewTokens: 6, learningRate: 5e-4, budget: "budgetmix:50%,100%", epochs: 2, minibatches: 2 };
+let standin: Standin;
+
+const modelIdOf = (out: string, step: number): string => (JSON.parse(readFileSync(join(out, "checkpoints", `step-${String(step).padStart(6, "0")}`, "budgetrl.json"), "utf8")) as { modelId: string }).modelId;
+
+interface Logged {
+  readonly reward: number;
+  readonly loss: number;
+  readonly clipFraction: number;
+  readonly kl: number;
+  readonly gradNorm: number;
+  readonly zeroGradientGroups: number;
+  readonly groups: number;
+}
+
+async function logged(out: string): Promise<Logged[]> {
+  const store = await openStore(join(out, "train.db"));
+  try {
+    return (await readTrainSteps(store, "train")).map((row) => row.metrics as unknown as Logged);
+  } finally {
+    await store.close();
+  }
+}
+
+const pick = (rows: readonly Logged[]): unknown[] => rows.map(({ reward, loss, clipFraction, kl, gradNorm }) => ({ reward, loss, clipFraction, kl, gradNorm }));
+
+beforeAll(async () => {
+  await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 40, samples: 2, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
+  standin = await startStandin({ baseModels: { "hanoi-base": { init: base } } });
+}, 120_000);
+
+afterAll(async () => {
+  await standin.close();
+});
+
+describe("train --backend tinker against the stand-in", () => {
+  it("gives the in-process run's logged losses, held-out tables and weights bit for bit (coefficients, KL)", async () => {
+    const config = { ...shared, kl: 0.05 };
+    const local = await train({ out: join(dir, "local"), config: { ...config, init: base } });
+    const remoteOut = join(dir, "remote");
+    const before = standin.requests.length;
+    const remote = await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: standin.url } });
+    expect(remote.finished).toBe(true);
+    // The run learned: gradients at some steps, clipped tokens, a KL, and training requests went over HTTP.
+    const steps = await logged(remoteOut);
+    expect(steps.filter((step) => step.gradNorm > 0).length).toBeGreaterThanOrEqual(1);
+    expect(steps.some((step) => step.clipFraction > 0 && step.kl > 0)).toBe(true);
+    const paths = standin.requests.slice(before).map((request) => request.path);
+    for (const path of ["/api/v1/forward", "/api/v1/forward_backward", "/api/v1/optim_step", "/api/v1/asample", "/api/v1/save_weights_for_sampler", "/api/v1/save_weights"]) expect(paths).toContain(path);
+    expect(pick(steps)).toEqual(pick(await logged(join(dir, "local"))));
+    expect(remote.evals.map((point) => point.table)).toEqual(local.evals.map((point) => point.table));
+    expect(standin.weightsDigest(modelIdOf(remoteOut, 3))).toBe(local.weightsDigest);
+  }, 240_000);
+
+  it.each(["turn", "gigpo"])("runs --algo %s unchanged: the in-process run's weights bit for bit", async (algo) => {
+    const config = { ...shared, steps: 2, evalEvery: 0, algo };
+    const local = await train({ out: join(dir, `local-${algo}`), config: { ...config, init: base } });
+    const remoteOut = join(dir, `remote-${algo}`);
+    await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: standin.url } });
+    expect((await logged(remoteOut)).some((step) => step.gradNorm > 0)).toBe(true);
+    expect(standin.weightsDigest(modelIdOf(remoteOut, 2))).toBe(local.weightsDigest);
+  }, 240_000);
+
+  it("resumes a stopped run from the server's saved state to the weights of an uninterrupted one", async () => {
+    const config = { ...shared, backend: "tinker", baseModel: "hanoi-base", evalEvery: 0 };
+    const whole = join(dir, "whole");
+    await train({ out: whole, config, tinker: { baseUrl: standin.url } });
+    const broken = join(dir, "broken");
+    expect(await train({ out: broken, config, stopAfter: 2, tinker: { baseUrl: standin.url } })).toMatchObject({ stepsDone: 2, finished: false });
+    const resumed = await train({ out: broken, config: {}, resume: true, tinker: { baseUrl: standin.url } });
+    expect(resumed.finished).toBe(true);
+    expect(modelIdOf(broken, 3)).not.toBe(modelIdOf(broken, 2));
+    expect(standin.weightsDigest(modelIdOf(broken, 3))).toBe(standin.weightsDigest(modelIdOf(whole, 3)));
+  }, 240_000);
+
+  it("with the server's ppo loss: the coefficient path's step-0 numbers, and weights within float rounding", async () => {
+    const config = { ...shared, steps: 1, evalEvery: 0 };
+    const coefficients = await train({ out: join(dir, "coef"), config: { ...config, init: base } });
+    const serverOut = join(dir, "ppo");
+    const before = standin.requests.length;
+    await train({ out: serverOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", backendLoss: "ppo" }, tinker: { baseUrl: standin.url } });
+    const sent = standin.requests.slice(before).filter((request) => request.path === "/api/v1/forward_backward").map((request) => request.body.forward_backward_input as { loss_fn: string; loss_fn_config: unknown });
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((input) => input.loss_fn === "ppo")).toBe(true);
+    expect(sent[0]?.loss_fn_config).toEqual({ clip_low_threshold: 0.8, clip_high_threshold: 1.28 });
+    expect(standin.requests.slice(before).some((request) => request.path === "/api/v1/forward")).toBe(false);
+    const [server] = await logged(serverOut);
+    const [local] = await logged(join(dir, "coef"));
+    expect(server?.reward).toBe(local?.reward);
+    expect(server?.zeroGradientGroups).toBeLessThan(server?.groups ?? 0);
+    expect(server?.loss).toBeCloseTo(local?.loss ?? Number.NaN, 5);
+    expect(server?.clipFraction).toBeCloseTo(local?.clipFraction ?? Number.NaN, 5);
+    // Same objective, different float rounding (A/N on the wire, r A in the server): weights agree closely.
+    const trained = standin.model(modelIdOf(serverOut, 1)).parameters();
+    const { loadCheckpoint } = await import("../../../src/nn/checkpoint.js");
+    const [reference, initial] = await Promise.all([loadCheckpoint(join(dir, "coef", "checkpoints", "step-000001")), loadCheckpoint(base)]);
+    let maxDiff = 0;
+    let moved = 0;
+    for (let i = 0; i < trained.length; i++) {
+      maxDiff = Math.max(maxDiff, Math.abs((trained[i] as number) - (reference.parameters()[i] as number)));
+      if (trained[i] !== initial.parameters()[i]) moved++;
+    }
+    reference.dispose();
+    initial.dispose();
+    expect(moved).toBeGreaterThan(trained.length / 2);
+    expect(maxDiff).toBeLessThan(1e-4);
+    expect(coefficients.finished).toBe(true);
+  }, 240_000);
+
+  it("with the server's importance_sampling loss: learns, nothing is clipped", async () => {
+    const out = join(dir, "is");
+    await train({ out, config: { ...shared, steps: 1, evalEvery: 0, backend: "tinker", baseModel: "hanoi-base", backendLoss: "importance_sampling" }, tinker: { baseUrl: standin.url } });
+    const [step] = await logged(out);
+    expect(step?.gradNorm).toBeGreaterThan(0);
+    expect(step?.clipFraction).toBe(0);
+  }, 120_000);
+
+  it("polls SkyRL-style futures (408 while pending, 400 on failure) through a whole step", async () => {
+    const skyrl = await startStandin({ baseModels: { "hanoi-base": { init: base } }, pending: "408", failure: "400", holdMs: 0 });
+    try {
+      const out = join(dir, "skyrl");
+      expect((await train({ out, config: { ...shared, steps: 1, evalEvery: 0, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: skyrl.url, pollMs: 1, maxPollMs: 4 } })).finished).toBe(true);
+      expect(skyrl.requests.some((request) => request.path === "/api/v1/retrieve_future")).toBe(true);
+    } finally {
+      await skyrl.close();
+    }
+  }, 120_000);
+
+  it("stops a run whose server fails a sampling request, instead of training on error episodes", async () => {
+    const failing = await startStandin({ baseModels: { "hanoi-base": { init: base } }, fault: (path, index) => (path === "/api/v1/asample" && index === 5 ? { status: 404, body: { detail: "Sampler not found" } } : undefined) });
+    try {
+      const out = join(dir, "failing");
+      await expect(train({ out, config: { ...shared, steps: 1, evalEvery: 0, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: failing.url } })).rejects.toThrow(/a rollout of step 0 failed: .*404: Sampler not found[\s\S]*--resume/);
+    } finally {
+      await failing.close();
+    }
+  }, 60_000);
+
+  it("refuses what cannot work before --out is made", async () => {
+    const tinker = { ...shared, backend: "tinker", baseModel: "hanoi-base" };
+    await expect(train({ out: join(dir, "no-url"), config: tinker })).rejects.toThrow(/tinkerUrl: [\s\S]*--tinker-url/);
+    await expect(train({ out: join(dir, "unknown"), config: { ...tinker, baseModel: "Qwen/Qwen3-8B" }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/does not serve Qwen\/Qwen3-8B[\s\S]*hanoi-base/);
+    await expect(train({ out: join(dir, "no-base"), config: { ...shared, backend: "tinker" }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/baseModel: is required/);
+    await expect(train({ out: join(dir, "kl"), config: { ...tinker, backendLoss: "ppo", kl: 0.1 }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/backendLoss: .*no KL/);
+    await expect(train({ out: join(dir, "init"), config: { ...tinker, init: base }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/init: /);
+    await expect(train({ out: join(dir, "tiny-base"), config: { ...shared, baseModel: "x" } })).rejects.toThrow(/baseModel: is read by --backend tinker only/);
+    await expect(train({ out: join(dir, "tiny-loss"), config: { ...shared, backendLoss: "ppo" } })).rejects.toThrow(/backendLoss: /);
+    await expect(train({ out: join(dir, "down"), config: tinker, tinker: { baseUrl: "http://127.0.0.1:9", retries: 0 } })).rejects.toThrow(/tinker request failed/);
+    for (const name of ["no-url", "unknown", "no-base", "kl", "init", "tiny-base", "tiny-loss", "down"]) expect(existsSync(join(dir, name))).toBe(false);
+  }, 60_000);
+});
