@@ -61,6 +61,8 @@ export interface CompletionEngine {
   complete(request: ChatRequest): Promise<Completion>;
   /** Sequences waiting for the model. */
   waiting(): number;
+  /** Model calls made so far, and the sequences they sampled. */
+  stats(): { readonly calls: number; readonly rows: number };
 }
 
 /** The seed choice j of a request is sampled with. */
@@ -113,5 +115,6 @@ export function createCompletionEngine(model: Pick<TinyModel, "sample" | "config
       return { promptTokens: prompt, choices };
     },
     waiting: () => batcher.waiting(),
+    stats: () => batcher.stats(),
   };
 }

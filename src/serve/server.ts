@@ -3,7 +3,8 @@
 //
 //   GET  /v1/models, /v1/models/{name}     the served model (max_model_len: its context)
 //   POST /v1/chat/completions              request.ts, completions.ts, response.ts; `stream: true` as SSE
-//   GET  /health                           200 while serving
+//   GET  /health                           200 while serving, with counters: requests, in flight (now, most at
+//                                          once), sequences waiting, model calls and the sequences they sampled
 //   other paths 404, other methods 405 (Allow), bodies over maxBodyBytes 413, an unknown model 404
 //   (model_not_found), a full queue 429 and a stopping server 503 (both with Retry-After).
 //
@@ -41,6 +42,9 @@ export interface ServerStats {
   readonly peakInFlight: number;
   /** Sequences waiting for the model. */
   readonly waiting: number;
+  /** Model calls so far, and the sequences they sampled (sequences / calls: how much batching there was). */
+  readonly modelCalls: number;
+  readonly sequences: number;
 }
 
 export interface RunningServer {
@@ -90,6 +94,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let closing = false;
   let idle: (() => void) | undefined;
 
+  const stats = (): ServerStats => {
+    const model = options.engine.stats();
+    return { requests, inFlight, peakInFlight: peak, waiting: options.engine.waiting(), modelCalls: model.calls, sequences: model.rows };
+  };
   const modelCard = (): JsonObject => ({ id: options.name, object: "model", created: 0, owned_by: "budgetrl", max_model_len: options.contextLength });
   /** Response ids number the requests in arrival order. */
   const meta = (number: number): ResponseMeta => ({ id: `chatcmpl-${number.toString(16).padStart(8, "0")}`, created: Math.floor(clock() / 1000), model: options.name });
@@ -107,7 +115,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const answer = async (request: IncomingMessage, response: ServerResponse, number: number): Promise<number> => {
     const path = route(request.method ?? "GET", (request.url ?? "/").split("?")[0]!.replace(/(.)\/$/, "$1"));
     if (closing) throw new HttpError(503, "the server is stopping", { headers: { "retry-after": "1" } });
-    if (path === "/health") sendJson(response, 200, { status: "ok" });
+    if (path === "/health") {
+      const now = stats();
+      sendJson(response, 200, { status: "ok", requests: now.requests, in_flight: now.inFlight, peak_in_flight: now.peakInFlight, waiting: now.waiting, model_calls: now.modelCalls, sequences: now.sequences });
+    }
     else if (path === "/v1/models") sendJson(response, 200, { object: "list", data: [modelCard()] });
     else if (path.startsWith("/v1/models/")) {
       const name = decodeURIComponent(path.slice("/v1/models/".length));
@@ -147,7 +158,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     url: `http://${hostText}:${address.port}/v1`,
     host: address.address,
     port: address.port,
-    stats: () => ({ requests, inFlight, peakInFlight: peak, waiting: options.engine.waiting() }),
+    stats,
     async close() {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -130,9 +130,13 @@ describe("budgetrl serve over HTTP", () => {
     await until(() => gate.started > started);
     const rest = seeds.slice(1).map((seed) => postChat(serving.url, ask({ seed })));
     await until(() => serving.stats().waiting === 3);
+    const before = serving.stats();
     open();
     const answers = await Promise.all([first, ...rest]);
     expect(calls).toEqual([1, 3]);
+    const health = JSON.parse((await rawRequest(serving.url.replace("/v1", "/health"), "GET")).text) as Record<string, number>;
+    expect(health).toMatchObject({ status: "ok", waiting: 0, model_calls: before.modelCalls + 1, sequences: before.sequences + 3 });
+    expect(health["peak_in_flight"]).toBeGreaterThanOrEqual(4);
     expect(answers.map((answer) => (answer.json as { choices: unknown }).choices)).toEqual(alone);
   });
 

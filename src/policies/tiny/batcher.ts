@@ -31,6 +31,8 @@ export interface SampleBatcher {
   sample(rows: readonly SampleRow[]): Promise<Generated[]>;
   /** Rows waiting for a call (not counting those being sampled). */
   waiting(): number;
+  /** Model calls made so far, and the rows they sampled. */
+  stats(): { readonly calls: number; readonly rows: number };
 }
 
 interface Waiting {
@@ -55,6 +57,7 @@ function nextBatch(queue: Waiting[], maxBatch: number): Waiting[] {
 
 export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: number): SampleBatcher {
   const queue: Waiting[] = [];
+  const counts = { calls: 0, rows: 0 };
   let running = false;
 
   const drain = async (): Promise<void> => {
@@ -62,6 +65,8 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
     while (queue.length > 0) {
       const batch = nextBatch(queue, maxBatch);
       const { settings } = batch[0]!.row;
+      counts.calls++;
+      counts.rows += batch.length;
       try {
         const results = await model.sample(batch.map((w) => w.row.prompt), { ...settings, stopTokens: [END], seeds: batch.map((w) => w.row.seed), sessions: batch.map((w) => w.row.session) });
         batch.forEach((w, i) => w.resolve(results[i]!));
@@ -80,5 +85,6 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
       return Promise.all(answers);
     },
     waiting: () => queue.length,
+    stats: () => ({ ...counts }),
   };
 }

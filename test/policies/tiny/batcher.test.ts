@@ -30,7 +30,7 @@ describe("sample batcher", () => {
     base.dispose();
   });
 
-  it("bounds a call by maxBatch and counts the rows waiting", async () => {
+  it("bounds a call by maxBatch and counts the rows waiting, the calls and the rows sampled", async () => {
     const base = await createModel({ config, seed: 6 });
     const { model, calls } = counting(base);
     const batcher = createSampleBatcher(model, 2);
@@ -40,6 +40,7 @@ describe("sample batcher", () => {
     expect(results).toHaveLength(5);
     expect(calls.map((call) => call.rows)).toEqual([2, 2, 1]);
     expect(batcher.waiting()).toBe(0);
+    expect(batcher.stats()).toEqual({ calls: 3, rows: 5 });
     base.dispose();
   });
 
