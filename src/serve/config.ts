@@ -18,6 +18,7 @@ export const serveConfigSchema = z.object({
   maxBatch: z.number().int().min(1).default(64).describe("most sequences per model call (concurrent requests are batched)"),
   maxQueue: z.number().int().min(1).default(1024).describe("most sequences waiting for the model; beyond it requests get 429 with Retry-After"),
   maxBody: z.number().int().min(1024).default(4 * 1024 * 1024).describe("largest request body in bytes (413 beyond)"),
+  sessions: z.number().int().min(0).default(256).describe("KV caches kept for conversations' next turns, so a turn prefills only its new tokens (each holds 2 x layers x context x dModel floats; 0: none, every request prefills its whole prompt)"),
   replyMemo: z.number().int().min(0).default(65536).describe("replies whose text loses sampled tokens (invalid UTF-8) kept to prompt as tiny:CKPT does (0: none)"),
 }).refine((config) => config.maxN <= config.maxQueue, { path: ["maxQueue"], error: "must be at least the most choices per request (--max-n): a request of n choices waits as n sequences" });
 

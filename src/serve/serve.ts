@@ -50,7 +50,7 @@ export async function serveCheckpoint(input: unknown, hooks: ServeHooks = {}): P
   const name = config.name ?? config.ckpt;
   try {
     if (maxTokens > contextLength - 3) throw new ConfigError("maxTokens", `at most ${contextLength - 3} for this checkpoint (its context is ${contextLength} tokens), got ${maxTokens}`);
-    const engine = createCompletionEngine(model, { history, defaultMaxTokens: maxTokens, cutLongMessages: config.cutLongMessages, maxQueue: config.maxQueue, logprobsMode: config.logprobsMode, maxBatch: config.maxBatch }, createReplyMemo(config.replyMemo));
+    const engine = createCompletionEngine(model, { history, defaultMaxTokens: maxTokens, cutLongMessages: config.cutLongMessages, maxQueue: config.maxQueue, logprobsMode: config.logprobsMode, maxBatch: config.maxBatch, sessions: config.sessions }, createReplyMemo(config.replyMemo));
     const server = await startServer({
       engine, name, contextLength, host: config.host, port: config.port, maxBodyBytes: config.maxBody, maxN: config.maxN,
       ...(hooks.clock === undefined ? {} : { clock: hooks.clock }),

@@ -4,7 +4,8 @@
 //   GET  /v1/models, /v1/models/{name}     the served model (max_model_len: its context)
 //   POST /v1/chat/completions              request.ts, completions.ts, response.ts; `stream: true` as SSE
 //   GET  /health                           200 while serving, with counters: requests, in flight (now, most at
-//                                          once), sequences waiting, model calls and the sequences they sampled
+//                                          once), sequences waiting, model calls and the sequences they sampled,
+//                                          KV-cache sessions reused, opened and idle
 //   other paths 404, other methods 405 (Allow), bodies over maxBodyBytes 413, an unknown model 404
 //   (model_not_found), a full queue 429 and a stopping server 503 (both with Retry-After).
 //
@@ -45,6 +46,10 @@ export interface ServerStats {
   /** Model calls so far, and the sequences they sampled (sequences / calls: how much batching there was). */
   readonly modelCalls: number;
   readonly sequences: number;
+  /** KV-cache sessions: found for a conversation's next turn, opened anew, kept idle now. */
+  readonly sessionsReused: number;
+  readonly sessionsOpened: number;
+  readonly sessionsIdle: number;
 }
 
 export interface RunningServer {
@@ -96,7 +101,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const stats = (): ServerStats => {
     const model = options.engine.stats();
-    return { requests, inFlight, peakInFlight: peak, waiting: options.engine.waiting(), modelCalls: model.calls, sequences: model.rows };
+    return {
+      requests, inFlight, peakInFlight: peak, waiting: options.engine.waiting(), modelCalls: model.calls, sequences: model.rows,
+      sessionsReused: model.sessions.reused, sessionsOpened: model.sessions.opened, sessionsIdle: model.sessions.idle,
+    };
   };
   const modelCard = (): JsonObject => ({ id: options.name, object: "model", created: 0, owned_by: "budgetrl", max_model_len: options.contextLength });
   /** Response ids number the requests in arrival order. */
@@ -117,7 +125,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     if (closing) throw new HttpError(503, "the server is stopping", { headers: { "retry-after": "1" } });
     if (path === "/health") {
       const now = stats();
-      sendJson(response, 200, { status: "ok", requests: now.requests, in_flight: now.inFlight, peak_in_flight: now.peakInFlight, waiting: now.waiting, model_calls: now.modelCalls, sequences: now.sequences });
+      sendJson(response, 200, {
+        status: "ok", requests: now.requests, in_flight: now.inFlight, peak_in_flight: now.peakInFlight, waiting: now.waiting, model_calls: now.modelCalls, sequences: now.sequences,
+        sessions_reused: now.sessionsReused, sessions_opened: now.sessionsOpened, sessions_idle: now.sessionsIdle,
+      });
     }
     else if (path === "/v1/models") sendJson(response, 200, { object: "list", data: [modelCard()] });
     else if (path.startsWith("/v1/models/")) {

@@ -17,7 +17,7 @@ import { createReplyMemo } from "../../src/serve/reply-memo.js";
 import type { ChatRequest } from "../../src/serve/request.js";
 
 const config = { vocabSize: 260, contextLength: 128, layers: 1, dModel: 16, heads: 2, hiddenSize: 24 };
-const settings: CompletionSettings = { history: "segments", defaultMaxTokens: 6, cutLongMessages: false, maxQueue: 64, logprobsMode: "raw", maxBatch: 64 };
+const settings: CompletionSettings = { history: "segments", defaultMaxTokens: 6, cutLongMessages: false, maxQueue: 64, logprobsMode: "raw", maxBatch: 64, sessions: 16 };
 const user = (content: string): Message => ({ role: "user", content });
 
 function request(messages: readonly Message[], overrides: Partial<ChatRequest> = {}): ChatRequest {
@@ -43,26 +43,50 @@ async function refusal(promise: Promise<unknown>): Promise<HttpError> {
 
 describe("completion engine", () => {
   for (const history of ["segments", "window"] as const) {
-    it(`answers each turn of an episode as the in-process ${history} policy does, given its turn seed`, async () => {
+    it(`answers each turn of an episode as the in-process ${history} policy does, given its turn seed, prefilling as much`, async () => {
       const model = await createModel({ config, seed: 8 });
+      const served = await createModel({ config, seed: 8 });
       const policy = createTinyPolicy({ model, maxNewTokens: 6, history });
-      const engine = createCompletionEngine(model, { ...settings, history }, createReplyMemo(100));
+      const engine = createCompletionEngine(served, { ...settings, history }, createReplyMemo(100));
       for (const seed of [1, 2, 3]) {
         const episode = {};
         const conversation: Message[] = [{ role: "system", content: "push the box" }, user("observation 0")];
         for (let turn = 1; turn <= 8; turn++) {
           const act = await policy.act([...conversation], context(seed, turn, episode));
-          const served = await engine.complete(request(conversation, { seed: policySeed({ seed, turn }) }));
-          expect(served.choices[0]!.tokens).toEqual(act.tokens);
-          expect(served.choices[0]!.logprobs).toEqual(act.logprobs);
-          expect(served.choices[0]!.text).toBe(act.message.content);
+          const answer = await engine.complete(request(conversation, { seed: policySeed({ seed, turn }) }));
+          expect(answer.choices[0]!.tokens).toEqual(act.tokens);
+          expect(answer.choices[0]!.logprobs).toEqual(act.logprobs);
+          expect(answer.choices[0]!.text).toBe(act.message.content);
           conversation.push(act.message, user(`observation ${turn}: ${"#".repeat(3 * turn)}`));
         }
         policy.endEpisode(episode);
       }
+      // Each turn found the session of the turn before: only the new tokens were prefilled, as in the episode.
+      expect(served.tokenCounts().prefill).toBe(model.tokenCounts().prefill);
+      expect(engine.stats().sessions).toMatchObject(history === "segments" ? { reused: 21, opened: 3 } : { reused: 0, opened: 0 });
       model.dispose();
+      served.dispose();
     });
   }
+
+  it("prefills every whole prompt without sessions, with the same answers", async () => {
+    const model = await createModel({ config, seed: 8 });
+    const withSessions = createCompletionEngine(model, settings, createReplyMemo(100));
+    const without = createCompletionEngine(model, { ...settings, sessions: 0 }, createReplyMemo(100));
+    const conversation: Message[] = [user("observation 0")];
+    for (let turn = 1; turn <= 4; turn++) {
+      const before = model.tokenCounts().prefill;
+      const cached = await withSessions.complete(request(conversation, { seed: turn }));
+      const prefilledCached = model.tokenCounts().prefill - before;
+      const whole = await without.complete(request(conversation, { seed: turn }));
+      expect(whole).toEqual(cached);
+      expect(model.tokenCounts().prefill - before - prefilledCached).toBe(cached.promptTokens.length);
+      if (turn > 1) expect(prefilledCached).toBeLessThan(cached.promptTokens.length);
+      conversation.push({ role: "assistant", content: cached.choices[0]!.text }, user(`observation ${turn}`));
+    }
+    expect(without.stats().sessions).toEqual({ idle: 0, reused: 0, opened: 0 });
+    model.dispose();
+  });
 
   it("samples choice j with its own seed: choice 0 with the request's, the same answer for the same request", async () => {
     const model = await createModel({ config, seed: 9 });

@@ -24,14 +24,25 @@ export function textReplyTokens(reply: Message): number[] {
 /** Tokens of an earlier reply, given the prompt it answered. */
 export type ReplyTokens = (reply: Message, prompt: readonly number[]) => readonly number[];
 
-/** The prompt of the next assistant turn of `conversation` under the rule, its earlier turns replayed. */
-export function conversationPrompt(rule: ContextRule, conversation: readonly Message[], replyTokens: ReplyTokens = textReplyTokens): number[] {
-  if (rule.history === "window") return turnPrompt(rule, conversation);
+/** The next turn of a conversation: its prompt, and the turn before as the policy kept it (segments only). */
+export interface ConversationTurn {
+  readonly prompt: number[];
+  readonly previous?: PreviousTurn;
+}
+
+/** The next assistant turn of `conversation` under the rule, its earlier turns replayed. */
+export function conversationTurn(rule: ContextRule, conversation: readonly Message[], replyTokens: ReplyTokens = textReplyTokens): ConversationTurn {
+  if (rule.history === "window") return { prompt: turnPrompt(rule, conversation) };
   let previous: PreviousTurn | undefined;
   conversation.forEach((message, index) => {
     if (message.role !== "assistant") return;
     const prompt = turnPrompt(rule, conversation.slice(0, index), previous);
     previous = { prompt, reply: replyTokens(message, prompt), messages: index + 1 };
   });
-  return turnPrompt(rule, conversation, previous);
+  return { prompt: turnPrompt(rule, conversation, previous), ...(previous === undefined ? {} : { previous }) };
+}
+
+/** The prompt of the next assistant turn of `conversation` under the rule, its earlier turns replayed. */
+export function conversationPrompt(rule: ContextRule, conversation: readonly Message[], replyTokens: ReplyTokens = textReplyTokens): number[] {
+  return conversationTurn(rule, conversation, replyTokens).prompt;
 }

@@ -6,6 +6,6 @@ export {
   contextRule, DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, episodeSequences, HISTORIES, turnPrompt,
   type ContextRule, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn, type ReplySpan,
 } from "./context.js";
-export { conversationPrompt, textReplyTokens, type ReplyTokens } from "./conversation.js";
+export { conversationPrompt, conversationTurn, textReplyTokens, type ConversationTurn, type ReplyTokens } from "./conversation.js";
 export { createSampleBatcher, type SampleBatcher, type SampleRow, type SampleSettings } from "./batcher.js";
 export { createTinyPolicy, policySeed, type TinyPolicy, type TinyPolicyOptions } from "./policy.js";
