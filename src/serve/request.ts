@@ -64,6 +64,7 @@ const bodySchema = z.object({
   n: optionalNumber(z.number().int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" })),
   max_tokens: optionalNumber(z.number().int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" })),
   max_completion_tokens: optionalNumber(z.number().int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" })),
+  // zod's int() is a safe integer.
   seed: optionalNumber(z.number().int({ error: "expected a safe integer" })),
   logprobs: z.boolean().nullable().optional(),
   top_logprobs: optionalNumber(z.number().int().min(0).max(20)),
@@ -136,7 +137,6 @@ export function parseChatRequest(raw: unknown, maxN: number): ChatRequest {
   refuseUnsupported(raw as Record<string, unknown>, body);
   const n = body.n ?? 1;
   if (n > maxN) throw badRequest("n", `at most ${maxN} choices per request (budgetrl serve --max-n)`);
-  if (body.seed !== undefined && body.seed !== null && !Number.isSafeInteger(body.seed)) throw badRequest("seed", "expected a safe integer");
   return {
     model: body.model,
     messages: body.messages.map(messageOf),

@@ -11,7 +11,7 @@
 //
 // Stopping: close() refuses new requests (503), lets those in flight finish, then closes every connection.
 // Ids and times of responses come from an injected counter and clock.
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JsonObject } from "../core/json.js";
 import type { CompletionEngine } from "./completions.js";
@@ -91,59 +91,72 @@ function route(method: string, path: string): string {
   return path;
 }
 
+function modelCard(options: ServerOptions): JsonObject {
+  return { id: options.name, object: "model", created: 0, owned_by: "budgetrl", max_model_len: options.contextLength };
+}
+
+function unknownModel(name: string, served: string, param: string | null): HttpError {
+  return new HttpError(404, `The model \`${name}\` does not exist: this server serves \`${served}\``, { param, code: "model_not_found" });
+}
+
+function healthBody(now: ServerStats): JsonObject {
+  return {
+    status: "ok", requests: now.requests, in_flight: now.inFlight, peak_in_flight: now.peakInFlight, waiting: now.waiting, model_calls: now.modelCalls,
+    sequences: now.sequences, sessions_reused: now.sessionsReused, sessions_opened: now.sessionsOpened, sessions_idle: now.sessionsIdle,
+  };
+}
+
+/** POST /v1/chat/completions; resolves with the number of choices sampled. `number` numbers the response's id. */
+async function answerChat(options: ServerOptions, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
+  const parsed = parseChatRequest(parseJsonBody(await readBody(request, options.maxBodyBytes)), options.maxN);
+  if (parsed.model !== options.name) throw unknownModel(parsed.model, options.name, "model");
+  const meta: ResponseMeta = { id: `chatcmpl-${number.toString(16).padStart(8, "0")}`, created: Math.floor((options.clock ?? Date.now)() / 1000), model: options.name };
+  const completion = await options.engine.complete(parsed);
+  if (parsed.stream) sendStream(response, streamChunks(completion, parsed, meta));
+  else sendJson(response, 200, completionBody(completion, parsed, meta));
+  return parsed.n;
+}
+
+/** One request, routed; resolves with the choices sampled (0 for other paths), rejects with what to answer. */
+async function answer(options: ServerOptions, stats: () => ServerStats, closing: boolean, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
+  const path = route(request.method ?? "GET", (request.url ?? "/").split("?")[0]!.replace(/(.)\/$/, "$1"));
+  if (closing) throw new HttpError(503, "the server is stopping", { headers: { "retry-after": "1" } });
+  if (path === "/v1/chat/completions") return answerChat(options, request, response, number);
+  if (path === "/health") sendJson(response, 200, healthBody(stats()));
+  else if (path === "/v1/models") sendJson(response, 200, { object: "list", data: [modelCard(options)] });
+  else {
+    const name = decodeURIComponent(path.slice("/v1/models/".length));
+    if (name !== options.name) throw unknownModel(name, options.name, null);
+    sendJson(response, 200, modelCard(options));
+  }
+  return 0;
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const clock = options.clock ?? Date.now;
-  let requests = 0;
-  let inFlight = 0;
-  let peak = 0;
+  const counts = { requests: 0, inFlight: 0, peak: 0 };
   let closing = false;
   let idle: (() => void) | undefined;
-
   const stats = (): ServerStats => {
     const model = options.engine.stats();
     return {
-      requests, inFlight, peakInFlight: peak, waiting: options.engine.waiting(), modelCalls: model.calls, sequences: model.rows,
+      requests: counts.requests, inFlight: counts.inFlight, peakInFlight: counts.peak, waiting: options.engine.waiting(), modelCalls: model.calls, sequences: model.rows,
       sessionsReused: model.sessions.reused, sessionsOpened: model.sessions.opened, sessionsIdle: model.sessions.idle,
     };
   };
-  const modelCard = (): JsonObject => ({ id: options.name, object: "model", created: 0, owned_by: "budgetrl", max_model_len: options.contextLength });
-  /** Response ids number the requests in arrival order. */
-  const meta = (number: number): ResponseMeta => ({ id: `chatcmpl-${number.toString(16).padStart(8, "0")}`, created: Math.floor(clock() / 1000), model: options.name });
-
-  const chat = async (request: IncomingMessage, response: ServerResponse, number: number): Promise<number> => {
-    const parsed = parseChatRequest(parseJsonBody(await readBody(request, options.maxBodyBytes)), options.maxN);
-    if (parsed.model !== options.name) throw new HttpError(404, `The model \`${parsed.model}\` does not exist: this server serves \`${options.name}\``, { param: "model", code: "model_not_found" });
-    const identity = meta(number);
-    const completion = await options.engine.complete(parsed);
-    if (parsed.stream) sendStream(response, streamChunks(completion, parsed, identity));
-    else sendJson(response, 200, completionBody(completion, parsed, identity));
-    return parsed.n;
-  };
-
-  const answer = async (request: IncomingMessage, response: ServerResponse, number: number): Promise<number> => {
-    const path = route(request.method ?? "GET", (request.url ?? "/").split("?")[0]!.replace(/(.)\/$/, "$1"));
-    if (closing) throw new HttpError(503, "the server is stopping", { headers: { "retry-after": "1" } });
-    if (path === "/health") {
-      const now = stats();
-      sendJson(response, 200, {
-        status: "ok", requests: now.requests, in_flight: now.inFlight, peak_in_flight: now.peakInFlight, waiting: now.waiting, model_calls: now.modelCalls, sequences: now.sequences,
-        sessions_reused: now.sessionsReused, sessions_opened: now.sessionsOpened, sessions_idle: now.sessionsIdle,
-      });
-    }
-    else if (path === "/v1/models") sendJson(response, 200, { object: "list", data: [modelCard()] });
-    else if (path.startsWith("/v1/models/")) {
-      const name = decodeURIComponent(path.slice("/v1/models/".length));
-      if (name !== options.name) throw new HttpError(404, `The model \`${name}\` does not exist: this server serves \`${options.name}\``, { code: "model_not_found" });
-      sendJson(response, 200, modelCard());
-    } else return chat(request, response, number);
-    return 0;
-  };
-
   const server = createServer((request, response) => {
-    const number = requests++;
-    inFlight++;
-    peak = Math.max(peak, inFlight);
-    void answer(request, response, number)
+    const number = counts.requests++;
+    counts.peak = Math.max(counts.peak, ++counts.inFlight);
+    void answer(options, stats, closing, request, response, number)
       .then((sequences) => options.log?.(`${request.method} ${request.url} 200${sequences > 0 ? ` n=${sequences}` : ""}`))
       .catch((error: unknown) => {
         const failure = error instanceof HttpError ? error : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -152,18 +165,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         else response.end();
       })
       .finally(() => {
-        inFlight--;
-        if (inFlight === 0) idle?.();
+        if (--counts.inFlight === 0) idle?.();
       });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, options.host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
+  const address = await listen(server, options.port, options.host);
   const hostText = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${hostText}:${address.port}/v1`,
@@ -173,7 +178,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     async close() {
       closing = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+      if (counts.inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
       server.closeAllConnections();
       await closed;
     },
