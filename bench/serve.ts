@@ -1,14 +1,15 @@
 // Episodes per second of the openai policy against `budgetrl serve` (a child process on a loopback port), beside
 // the in-process tiny policy on the same checkpoint, measured in the same run at several concurrency levels
 // (episodes in flight = requests in flight). The server's /health counters say how many sequences each model
-// call sampled (how much of the concurrency the server batched) and how many turns continued in a kept KV cache. The two runs use the same seeds
+// call sampled (how much of the concurrency the server batched), the most requests in flight (since the start:
+// give the levels in increasing order) and how many turns continued in a kept KV cache. The two runs use the same seeds
 // (the openai policy with seedScheme=tiny; log-probs and token ids asked for, as RL would), so their episodes
 // must be equal (replies and tokens); the bench checks it.
 //
 // The checkpoint: --ckpt DIR, or a freshly initialised model of the reference size (4 layers, d_model 128,
 // context 256; 16-token answers, history segments). A fresh model writes garbage, so every sokoban reply is
 // invalid and every episode takes exactly --turns turns (requests).
-// Run: npx tsx bench/serve.ts [--ckpt DIR] [--turns 4] [--concurrency 1,8,32] [--rounds 4]
+// Run: npx tsx bench/serve.ts [--ckpt DIR] [--turns 4] [--concurrency 1,8,32] [--rounds 8]
 import { spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +25,7 @@ const { values } = parseArgs({
     ckpt: { type: "string" },
     turns: { type: "string", default: "4" },
     concurrency: { type: "string", default: "1,8,32" },
-    rounds: { type: "string", default: "4" },
+    rounds: { type: "string", default: "8" },
   },
 });
 const turns = Number(values.turns);
@@ -106,7 +107,7 @@ try {
     const calls = after.model_calls - before.model_calls;
     const perCall = (after.sequences - before.sequences) / Math.max(1, calls);
     console.log(
-      `concurrency ${String(concurrency).padStart(3)}: in-process ${(episodes / localSeconds).toFixed(1).padStart(6)} episodes/s | served ${(episodes / servedSeconds).toFixed(1).padStart(6)} episodes/s (${(localSeconds / servedSeconds).toFixed(2)}x) | ${after.requests - before.requests - 1} requests (${after.sessions_reused - before.sessions_reused} in a kept KV cache), ${perCall.toFixed(1)} sequences per model call | same episodes: ${sameEpisodes(local, served) ? "yes" : "NO"}, log-probs within ${logprobGap(local, served).toExponential(1)}`,
+      `concurrency ${String(concurrency).padStart(3)}: in-process ${(episodes / localSeconds).toFixed(1).padStart(6)} episodes/s | served ${(episodes / servedSeconds).toFixed(1).padStart(6)} episodes/s (${(localSeconds / servedSeconds).toFixed(2)}x) | ${after.requests - before.requests - 1} requests (${after.sessions_reused - before.sessions_reused} in a kept KV cache), at most ${after.peak_in_flight} in flight, ${perCall.toFixed(1)} sequences per model call | same episodes: ${sameEpisodes(local, served) ? "yes" : "NO"}, log-probs within ${logprobGap(local, served).toExponential(1)}`,
     );
   }
 } finally {
