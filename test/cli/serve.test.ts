@@ -74,11 +74,13 @@ describe("budgetrl serve, end to end", () => {
       }
     }
     expect(worst).toBeLessThan(1e-4);
-    // Enough play to mean something: many turns, some of them successes, and replies whose bytes were not all
-    // valid UTF-8 (the server kept their tokens to prompt as the in-process policy does).
+    // Enough play to mean something: many turns, moves and garbage among the replies, and replies whose bytes were
+    // not all valid UTF-8 (the server kept their tokens to prompt as the in-process policy does).
+    const all = servedEpisodes.flatMap((episode) => episode.turns);
     expect(turns).toBeGreaterThan(150);
-    expect(servedEpisodes.some((episode) => episode.success)).toBe(true);
-    expect(servedEpisodes.some((episode) => episode.turns.some((turn) => turn.action.content.includes("\uFFFD")))).toBe(true);
+    expect(all.filter((turn) => !turn.invalid).length).toBeGreaterThan(50);
+    expect(all.filter((turn) => turn.invalid).length).toBeGreaterThan(10);
+    expect(all.some((turn) => turn.action.content.includes("\uFFFD"))).toBe(true);
     model.dispose();
   }, 120_000);
 
