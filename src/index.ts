@@ -12,3 +12,5 @@ export * from "./study/index.js";
 // The in-process transformer, under its own namespace (its token names would collide): nn.createModel, ...
 export * as nn from "./nn/index.js";
 export * from "./policies/tiny/index.js";
+// `budgetrl serve` as a library call (the rest of src/serve is reachable from its index).
+export { serveCheckpoint, serveConfigSchema, type ServeConfig, type ServeHooks, type Serving } from "./serve/index.js";

@@ -45,7 +45,7 @@ const schema = evalConfigSchema
     resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
     json: z.boolean().default(false).describe("print the table as JSON"),
     progress: z.boolean().default(true).describe("show a progress bar on stderr"),
-    policyOpt: z.array(z.string()).default([]).describe("policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, extraBody='{...}')"),
+    policyOpt: z.array(z.string()).default([]).describe("policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, seedScheme, extraBody='{...}')"),
     ...clientFlags,
   })
   .extend(evalRunOptionsSchema.shape);

@@ -14,12 +14,13 @@ import { exportCommand } from "./export.js";
 import { reportCommand } from "./report.js";
 import { reproduceCommand } from "./reproduce.js";
 import { runsCommand } from "./runs.js";
+import { serveCommand } from "./serve.js";
 import { sftCommand } from "./sft.js";
 import { showCommand } from "./show.js";
 import { trainCommand } from "./train.js";
 import { workerCommand } from "./worker.js";
 
-const commands: readonly CommandDefinition[] = [reproduceCommand, evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, workerCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
+const commands: readonly CommandDefinition[] = [reproduceCommand, evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, serveCommand, workerCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));

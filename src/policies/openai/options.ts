@@ -32,6 +32,9 @@ const extraBodyField = z
   .default({})
   .describe('extra request fields as a JSON object, passed through as they are (server-specific options, e.g. {"top_k": 20})');
 
+/** How request seeds are derived (policy.ts, planRequest). */
+export const SEED_SCHEMES = ["openai", "tiny"] as const;
+
 export const samplingOptionsSchema = z.object({
   temperature: numberOption(0, 2, 1, "sampling temperature (kept with every turn's log-probs)"),
   topP: numberOption(0, 1, 1, "nucleus sampling: top_p"),
@@ -41,6 +44,11 @@ export const samplingOptionsSchema = z.object({
     .describe("longest reply in tokens: max_tokens (unset: the server's default)"),
   seed: integerOption(0, 2 ** 32 - 1, 0, "base seed: every request's seed derives from it, the episode's seed and the turn"),
   n: integerOption(1, 128, 1, "choices per request for the first turn, whose prompt the K samples of a task share (servers with n); 1: one request per sample"),
+  // Optional without a default: runs stored before it existed keep their stored options unchanged.
+  seedScheme: z
+    .enum(SEED_SCHEMES, { error: `expected one of ${SEED_SCHEMES.join(", ")}` })
+    .optional()
+    .describe('how each request\'s seed is made: "openai" (unset) from the seed option, the episode\'s seed and the turn; "tiny" the in-process tiny policy\'s own turn seed, so that `budgetrl serve` answers as --policy tiny:CKPT does (needs n = 1, seed 0)'),
   logprobs: booleanOption(false, "ask for the sampled tokens' log-probs (logprobs: true)"),
   topLogprobs: integerOption(0, 20, 0, "alternatives per token with their log-probs: top_logprobs (0: not asked)"),
   tokenIds: booleanOption(false, "ask vLLM and SGLang for token ids: return_token_ids (prompt and reply), and return_tokens_as_token_ids with logprobs"),
@@ -70,7 +78,11 @@ export type ClientOptions = z.output<typeof clientOptionsSchema>;
 
 /** Validate sampling options (typed, or strings from --policy-opt); every default filled in. */
 export function parseSamplingOptions(options: unknown): SamplingOptions {
-  return parseEnvOptions("openai", samplingOptionsSchema, options ?? {});
+  const parsed = parseEnvOptions("openai", samplingOptionsSchema, options ?? {});
+  if (parsed.seedScheme === "tiny" && (parsed.n !== 1 || parsed.seed !== 0)) {
+    throw new ConfigError("openai.seedScheme", `"tiny" sends the tiny policy's seed of each episode's turn, which takes no seed option and one request per sample (got n = ${parsed.n}, seed = ${parsed.seed})`, "leave n and seed at their defaults (1 and 0) with seedScheme=tiny");
+  }
+  return parsed;
 }
 
 /** Validate client options; throws ConfigError naming "openai.<option>". */

@@ -6,6 +6,9 @@
 //   one request per sample (n = 1, or any turn after the first):  deriveSeed(seed option, "openai", episode seed, turn)
 //   n > 1, first turn: samples s of a task go in blocks b = floor(s / n) sharing one request of n choices (their
 //   first prompts are equal), choice j answering sample b*n + j:  deriveSeed(seed option, "openai-n", run seed, task, b)
+//   seedScheme "tiny" (n = 1):                                     deriveSeed(episode seed, "tiny-policy", turn), the
+//   in-process tiny policy's own seed (tiny/policy.ts), so that `budgetrl serve` (which samples a request's first
+//   choice with the request's seed) answers as --policy tiny:CKPT does
 // The cache key holds (model, request without seed and n, sample index, seed), so every choice of a block is
 // stored under its own sample, and the samples stay independent. Concurrent callers of one block share the
 // request in flight; choices not yet claimed wait in memory for their sample (so --no-cache sends a block once).
@@ -15,6 +18,7 @@
 import type { JsonObject } from "../../core/json.js";
 import type { Act, Policy, PolicyContext, SamplingRecord } from "../../core/policy.js";
 import { deriveSeed } from "../../core/rng.js";
+import { policySeed } from "../tiny/policy.js";
 import { cacheKey, requestIdentity, type RequestIdentity, type ResponseCache } from "./cache.js";
 import type { SamplingOptions } from "./options.js";
 import { chatRequest } from "./request.js";
@@ -48,7 +52,8 @@ interface Plan {
   readonly firstSample: number;
 }
 
-export function planRequest(sampling: Pick<SamplingOptions, "n" | "seed">, context: Pick<PolicyContext, "seed" | "sample" | "turn" | "taskId">, runSeed: number): Plan {
+export function planRequest(sampling: Pick<SamplingOptions, "n" | "seed" | "seedScheme">, context: Pick<PolicyContext, "seed" | "sample" | "turn" | "taskId">, runSeed: number): Plan {
+  if (sampling.seedScheme === "tiny") return { seed: policySeed(context), n: 1, firstSample: context.sample };
   if (sampling.n > 1 && context.turn === 1) {
     const block = Math.floor(context.sample / sampling.n);
     return { seed: deriveSeed(sampling.seed, "openai-n", runSeed, context.taskId, block), n: sampling.n, firstSample: block * sampling.n };

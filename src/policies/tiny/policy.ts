@@ -7,7 +7,7 @@
 // episode handle (a caller other than the rollout engine) every turn renders its prompt like "window".
 //
 // Batching: the rollout engine runs many episodes concurrently; act() calls made while the model is busy,
-// or in the same tick, are sampled together in one batched call (up to maxBatch). Each call's randomness is
+// or in the same tick, are sampled together in one batched call (batcher.ts, up to maxBatch). Each call's randomness is
 // its own seed, deriveSeed(context.seed, "tiny-policy", context.turn), and the model never mixes rows, so
 // an answer does not depend on which batch it landed in or how the rollouts were scheduled.
 import type { Act, Policy, PolicyContext } from "../../core/policy.js";
@@ -15,8 +15,8 @@ import type { Message } from "../../core/message.js";
 import { ConfigError } from "../../core/errors.js";
 import { deriveSeed } from "../../core/rng.js";
 import type { KvSession, TinyModel } from "../../nn/model.js";
-import type { Generated } from "../../nn/generate.js";
 import { decodeTokens, END } from "../../nn/tokenizer.js";
+import { createSampleBatcher, type SampleSettings } from "./batcher.js";
 import { contextRule, DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, episodeSequences, turnPrompt, type ContextRule, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn } from "./context.js";
 
 export interface TinyPolicyOptions {
@@ -40,14 +40,6 @@ export interface TinyPolicy extends Policy {
   endEpisode(episode: object): void;
 }
 
-interface Request {
-  readonly prompt: number[];
-  readonly seed: number;
-  readonly session: KvSession | undefined;
-  readonly resolve: (generated: Generated) => void;
-  readonly reject: (error: unknown) => void;
-}
-
 /** What the policy remembers of an episode in flight. */
 interface EpisodeState {
   readonly session: KvSession;
@@ -68,24 +60,9 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
   if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 1 && maxNewTokens <= T - 3)) throw new ConfigError("policy.maxNewTokens", `must be an integer in [1, ${T - 3}], got ${maxNewTokens}`);
   if (!(Number.isInteger(maxBatch) && maxBatch >= 1)) throw new ConfigError("policy.maxBatch", `must be a positive integer, got ${maxBatch}`);
   const rule = contextRule(T, maxNewTokens, options.history ?? DEFAULT_HISTORY);
-  const sampleOptions = { maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1, stopTokens: [END] };
-  const queue: Request[] = [];
+  const settings: SampleSettings = { maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1 };
+  const batcher = createSampleBatcher(model, maxBatch);
   const episodes = new Map<object, EpisodeState>();
-  let running = false;
-
-  const drain = async (): Promise<void> => {
-    running = true;
-    while (queue.length > 0) {
-      const batch = queue.splice(0, maxBatch);
-      try {
-        const results = await model.sample(batch.map((r) => r.prompt), { ...sampleOptions, seeds: batch.map((r) => r.seed), sessions: batch.map((r) => r.session) });
-        batch.forEach((r, i) => r.resolve(results[i]!));
-      } catch (error: unknown) {
-        for (const r of batch) r.reject(error);
-      }
-    }
-    running = false;
-  };
 
   /** The episode's state when the policy keeps one, and the prompt of this turn. */
   const prepare = (conversation: readonly Message[], context: PolicyContext): { state: EpisodeState | undefined; prompt: number[] } => {
@@ -106,11 +83,8 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
     act(conversation, context): Promise<Act> {
       const { state, prompt } = prepare(conversation, context);
       const messages = conversation.length + 1;
-      return new Promise<Generated>((resolve, reject) => {
-        queue.push({ prompt, seed: policySeed(context), session: state?.session, resolve, reject });
-        // Let every act() issued in this tick join the batch before sampling starts.
-        if (!running) setImmediate(() => void (running ? undefined : drain()));
-      }).then((generated) => {
+      return batcher.sample([{ prompt, seed: policySeed(context), settings, ...(state === undefined ? {} : { session: state.session }) }]).then((results) => {
+        const generated = results[0]!;
         const text = generated.tokens.filter((t) => t !== END);
         const message: Message = { role: "assistant", content: decodeTokens(text) };
         if (state !== undefined) {

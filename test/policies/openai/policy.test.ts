@@ -9,7 +9,9 @@ import { ContextLengthError, type PolicyContext } from "../../../src/core/policy
 import { createRng } from "../../../src/core/rng.js";
 import { sokoban } from "../../../src/envs/sokoban/index.js";
 import { openaiPolicyFromSpec, type OpenaiSetup } from "../../../src/policies/openai/create.js";
+import { storedSamplingOptions } from "../../../src/policies/openai/options.js";
 import { RequestFailedError } from "../../../src/policies/openai/transport.js";
+import { policySeed } from "../../../src/policies/tiny/policy.js";
 import { completion, startFakeServer, type FakeReply, type FakeServer, type Responder } from "./fake-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-openai-policy-"));
@@ -122,6 +124,19 @@ describe("openai policy", () => {
     // Later turns: one request per sample, no n.
     await policy.act(hello, context({ sample: 0, turn: 2 }));
     expect(server.requests[2]?.body).not.toHaveProperty("n");
+  });
+
+  it("sends the tiny policy's turn seed with seedScheme=tiny, and refuses it with n or a seed option", async () => {
+    const server = await serve(() => ({ kind: "json", body: completion([{ content: "Up" }]) }));
+    const policy = policyFor(server, {}, { seedScheme: "tiny" });
+    await policy.act(hello, context({ seed: 11, turn: 3 }));
+    await policy.act(hello, context({ seed: 12, turn: 1, sample: 4 }));
+    expect(server.requests.map((request) => request.body["seed"])).toEqual([policySeed({ seed: 11, turn: 3 }), policySeed({ seed: 12, turn: 1 })]);
+    expect(server.requests[1]?.body).not.toHaveProperty("n");
+    expect(storedSamplingOptions({})).not.toHaveProperty("seedScheme");
+    expect(() => policyFor(server, {}, { seedScheme: "tiny", n: "2" })).toThrow(/openai.seedScheme: "tiny" sends the tiny policy's seed .* \(got n = 2, seed = 0\)/);
+    expect(() => policyFor(server, {}, { seedScheme: "tiny", seed: "5" })).toThrow(/openai.seedScheme/);
+    expect(() => policyFor(server, {}, { seedScheme: "vllm" })).toThrow(/openai.seedScheme: expected one of openai, tiny/);
   });
 
   it("retries 429 after Retry-After, 5xx, dropped connections, timeouts and unreadable bodies, bounded", async () => {

@@ -1,4 +1,4 @@
-// The server contract run against the loopback reference model; `budgetrl serve` will run the same suite.
+// The server contract run against the loopback reference model; `budgetrl serve` runs the same suite (test/serve).
 import { openaiServerContract } from "./server-contract.js";
 import { startFakeServer } from "./fake-server.js";
 import { referenceModel } from "./reference-server.js";

@@ -1,7 +1,8 @@
 // What the openai policy needs from an OpenAI-compatible server, as one contract suite that any server can be
-// run through: the loopback reference below today, `budgetrl serve` (our own checkpoints) when it exists:
+// run through: the loopback reference model (server-contract.test.ts) and `budgetrl serve` over a checkpoint
+// (test/serve/server-contract.test.ts):
 //
-//   openaiServerContract("budgetrl serve", async () => { const serve = await startServe(ckpt, 0); return { url, model, close } })
+//   openaiServerContract("budgetrl serve", async () => { const s = await serveCheckpoint({ ckpt, port: 0 }); return { url: s.url, model: s.name, close: () => s.close() } })
 //
 // POST {url}/chat/completions, non-streaming, with the fields the policy sends (model, messages, tools, temperature,
 // top_p, max_tokens, seed, n, logprobs, top_logprobs, return_token_ids, return_tokens_as_token_ids). The server

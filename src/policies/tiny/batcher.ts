@@ -1,0 +1,90 @@
+// Batching sampling requests into the model: rows (a prompt, its seed, an optional KV-cache session) asked for
+// while the model is busy, or in the same tick, are sampled together in one `model.sample` call (up to
+// maxBatch rows). Rows with other sampling settings (answer length, temperature, top-p) cannot share a call:
+// a call takes the oldest waiting row's settings and every waiting row with the same ones, in arrival order;
+// the others wait for the next call. The tiny policy (one setting for every row) and `budgetrl serve` (settings
+// per request) both sample through it.
+//
+// Each row's randomness is its own seed and the model never mixes rows, so an answer does not depend on which
+// batch it landed in or on how requests were scheduled.
+import type { TinyModel } from "../../nn/model.js";
+import type { KvSession } from "../../nn/kv-cache.js";
+import type { Generated } from "../../nn/generate.js";
+import { END } from "../../nn/tokenizer.js";
+
+/** How a row is sampled; rows share a call only when these are equal. */
+export interface SampleSettings {
+  readonly maxNewTokens: number;
+  readonly temperature: number;
+  readonly topP: number;
+}
+
+export interface SampleRow {
+  readonly prompt: readonly number[];
+  readonly seed: number;
+  readonly session?: KvSession;
+  readonly settings: SampleSettings;
+}
+
+export interface SampleBatcher {
+  /** Samples the rows (in one call when they fit, and with whatever else is waiting); one result per row. */
+  sample(rows: readonly SampleRow[]): Promise<Generated[]>;
+  /** Rows waiting for a call (not counting those being sampled). */
+  waiting(): number;
+  /** Model calls made so far, and the rows they sampled. */
+  stats(): { readonly calls: number; readonly rows: number };
+}
+
+interface Waiting {
+  readonly row: SampleRow;
+  readonly key: string;
+  readonly resolve: (generated: Generated) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+const settingsKey = (settings: SampleSettings): string => `${settings.maxNewTokens}|${settings.temperature}|${settings.topP}`;
+
+/** The next call's rows: the oldest row's settings, every waiting row with them, at most maxBatch; removed from `queue`. */
+function nextBatch(queue: Waiting[], maxBatch: number): Waiting[] {
+  const key = queue[0]!.key;
+  const batch: Waiting[] = [];
+  for (let i = 0; i < queue.length && batch.length < maxBatch; ) {
+    if (queue[i]!.key === key) batch.push(...queue.splice(i, 1));
+    else i++;
+  }
+  return batch;
+}
+
+export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: number): SampleBatcher {
+  const queue: Waiting[] = [];
+  const counts = { calls: 0, rows: 0 };
+  let running = false;
+
+  const drain = async (): Promise<void> => {
+    running = true;
+    while (queue.length > 0) {
+      const batch = nextBatch(queue, maxBatch);
+      const { settings } = batch[0]!.row;
+      counts.calls++;
+      counts.rows += batch.length;
+      try {
+        const results = await model.sample(batch.map((w) => w.row.prompt), { ...settings, stopTokens: [END], seeds: batch.map((w) => w.row.seed), sessions: batch.map((w) => w.row.session) });
+        batch.forEach((w, i) => w.resolve(results[i]!));
+      } catch (error: unknown) {
+        for (const w of batch) w.reject(error);
+      }
+    }
+    running = false;
+  };
+
+  return {
+    sample(rows) {
+      const answers = rows.map((row) => new Promise<Generated>((resolve, reject) => queue.push({ row, key: settingsKey(row.settings), resolve, reject })));
+      // Let every row asked for in this tick join the batch before sampling starts.
+      if (!running) setImmediate(() => void (running ? undefined : drain()));
+      return Promise.all(answers);
+    },
+    waiting: () => queue.length,
+    stats: () => ({ ...counts }),
+  };
+}
