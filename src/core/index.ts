@@ -12,3 +12,4 @@ export * from "./message.js";
 export * from "./outcome.js";
 export * from "./policy.js";
 export * from "./rng.js";
+export * from "./url-location.js";

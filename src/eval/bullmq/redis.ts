@@ -3,6 +3,7 @@
 // which is right for a long-lived worker and wrong for a command that has not started yet).
 import { Redis } from "ioredis";
 import { ConfigError, DataError } from "../../core/errors.js";
+import { withoutPassword } from "../../core/url-location.js";
 
 export interface RedisConnectionOptions {
   readonly url: string;
@@ -17,14 +18,7 @@ export function redisConnection(url: string): RedisConnectionOptions {
 
 /** The URL without its password, as messages show it. */
 export function redisLocation(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === "") return url;
-    parsed.password = "";
-    return parsed.toString();
-  } catch {
-    return url;
-  }
+  return withoutPassword(url);
 }
 
 /** A plain client for our own keys (the set of active queues), failing fast when Redis cannot be reached. */

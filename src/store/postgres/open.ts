@@ -11,6 +11,7 @@ import type { Store, StoreMode } from "../store.js";
 import { postgresConnection } from "./connection.js";
 import { POSTGRES_SCHEMA_SQL } from "./dialect.js";
 import { postgresFault } from "./faults.js";
+import { withoutPassword } from "../../core/url-location.js";
 
 /** An arbitrary constant: the advisory lock taken while tables are added. */
 const SCHEMA_LOCK = 7_311_004;
@@ -19,16 +20,9 @@ export function isPostgresUrl(db: string): boolean {
   return /^postgres(ql)?:\/\//i.test(db);
 }
 
-/** The URL without its password (what messages and printed commands show). */
+/** The URL without its password, as messages show it. */
 export function postgresLocation(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password === "") return url;
-    parsed.password = "";
-    return parsed.toString();
-  } catch {
-    return url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1@");
-  }
+  return withoutPassword(url);
 }
 
 async function tableNames(sql: SqlConnection): Promise<string[]> {
