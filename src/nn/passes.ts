@@ -9,6 +9,7 @@ import type { ModelConfig } from "./config.js";
 import type { Heap } from "./heap.js";
 import type { Job } from "./jobs.js";
 import type { ModelMemory } from "./memory.js";
+import { findOutputRows, type OutputRows } from "./outputs.js";
 import type { Pool } from "./pool.js";
 import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
 import type { TokenCounts } from "./sampling.js";
@@ -51,15 +52,21 @@ interface ForwardLayout {
   readonly packings: Packing[];
   readonly ranges: [number, number][];
   readonly seqLen: number;
+  /** Per shard, the rows the last block and the head ran on (undefined: every row). */
+  readonly outputs: (OutputRows | undefined)[];
 }
 
 type Row = { readonly tokens: ArrayLike<number>; readonly targets: ArrayLike<number>; readonly length: number };
 
-/** Writes sequences into shard workspaces and runs the forward jobs. */
-async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number): Promise<ForwardLayout> {
+/**
+ * Writes sequences into shard workspaces and runs the forward jobs. With `targetRowsOnly` the last block and
+ * the head run on the rows that have a target (outputs.ts); else on every row.
+ */
+async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number, targetRowsOnly: boolean): Promise<ForwardLayout> {
   const { heap, config, shards, memory } = context;
   const ranges = shardRanges(rows.length, shards);
   const packings: Packing[] = [];
+  const outputs: (OutputRows | undefined)[] = [];
   const jobs: Job[] = ranges.map(([first, end], s) => {
     const lengths = rows.slice(first, end).map((r) => r.length);
     const workspace = ensureWorkspace(heap, config, slots[s]!, lengths);
@@ -74,10 +81,12 @@ async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: 
         workspace.positions[start + t] = t;
       }
     }
-    return { kind: "forward", model: memory.views, workspace, packing, rows: lengths.reduce((a, b) => a + b, 0) };
+    const shardOutputs = targetRowsOnly ? findOutputRows(packing, workspace.targets) : undefined;
+    outputs.push(shardOutputs);
+    return { kind: "forward", model: memory.views, workspace, packing, rows: lengths.reduce((a, b) => a + b, 0), ...(shardOutputs === undefined ? {} : { outputs: shardOutputs }) };
   });
   await context.pool.runAll(jobs);
-  return { packings, ranges, seqLen };
+  return { packings, ranges, seqLen, outputs };
 }
 
 /** The per-token outputs of a training forward in the batch's (batchSize, seqLen) layout, and the weighted loss. */
@@ -125,7 +134,8 @@ function backwardJobs(context: PassesContext, slots: readonly WorkspaceSlot[], l
       }
     }
     const rows = packing.lengths.reduce((a, n) => a + n, 0);
-    return { kind: "backward", model: context.memory.views, workspace: ws, packing, rows, grads: context.memory.shardGrads[s]!, normaliser, withEntropy: entropyCoefficients !== undefined };
+    const outputs = last.outputs[s];
+    return { kind: "backward", model: context.memory.views, workspace: ws, packing, rows, grads: context.memory.shardGrads[s]!, normaliser, withEntropy: entropyCoefficients !== undefined, ...(outputs === undefined ? {} : { outputs }) };
   });
 }
 
@@ -140,7 +150,7 @@ export function createPasses(context: PassesContext): Passes {
       const T = batch.seqLen;
       const rows = lengths.map((n, b) => ({ tokens: batch.tokens.subarray(b * T, b * T + n), targets: batch.targets.subarray(b * T, b * T + n), length: n }));
       pending = undefined;
-      pending = await runForward(context, trainSlots, rows, T);
+      pending = await runForward(context, trainSlots, rows, T, true);
       context.counts.train += lengths.reduce((a, b) => a + b, 0);
       return gatherForward(pending, trainSlots, batch, lengths, weights);
     },
@@ -157,7 +167,7 @@ export function createPasses(context: PassesContext): Passes {
         checkTokens(config, `sequences[${i}]`, seq, false);
       });
       const rows = sequences.map((seq) => ({ tokens: seq, targets: [...seq.slice(1), -1], length: seq.length }));
-      const done = await runForward(context, scoreSlots, rows, config.contextLength);
+      const done = await runForward(context, scoreSlots, rows, config.contextLength, false);
       context.counts.score += sequences.reduce((a, seq) => a + seq.length, 0);
       return sequences.map((seq, i) => {
         const s = done.ranges.findIndex(([first, end]) => i >= first && i < end);

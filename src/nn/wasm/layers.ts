@@ -258,14 +258,15 @@ export function causalSoftmax(s: usize, ld: i32, rows: i32, cols: i32, scale: f3
 
 /**
  * Softmax backward in place: on entry d holds dloss/dprobs, on exit dloss/dscores (times `scale`, the
- * factor the scores were multiplied by): d_ij = scale * p_ij * (d_ij - sum_k p_ik d_ik) for j <= i, else 0.
+ * factor the scores were multiplied by): d_ij = scale * p_ij * (d_ij - sum_k p_ik d_ik) for j <= past + i,
+ * else 0 (past > 0: query rows at positions past.. of their sequence).
  */
-export function causalSoftmaxBackward(d: usize, p: usize, ld: i32, rows: i32, cols: i32, scale: f32): void {
+export function causalSoftmaxBackward(d: usize, p: usize, ld: i32, rows: i32, cols: i32, scale: f32, past: i32): void {
   const sv = f32x4.splat(scale);
   for (let i = 0; i < rows; i++) {
     const dr = d + ((<usize>i * ld) << 2);
     const pr = p + ((<usize>i * ld) << 2);
-    const n = i + 1;
+    const n = past + i + 1;
     const n4 = n & ~3;
     let tv = f32x4.splat(0);
     for (let j = 0; j < n4; j += 4) tv = f32x4.add(tv, f32x4.mul(v128.load(pr + (<usize>j << 2)), v128.load(dr + (<usize>j << 2))));

@@ -243,5 +243,14 @@ describe("wasm kernels", () => {
     fast.causalSoftmaxBackward(d1, s1, ld, rows, 11, 0.5);
     ref.causalSoftmaxBackward(d2, s2, ld, rows, 11, 0.5);
     expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-6);
+    // Query rows at positions past.. (an output span, src/nn/outputs.ts): row i keeps columns 0..past+i.
+    const past = 5, spanRows = 4, width = past + spanRows;
+    const probs = randomArray(spanRows * width, 21).map(Math.abs);
+    const [p1, e1, e2] = [onHeap(probs), onHeap(randomArray(spanRows * width, 22)), onHeap(randomArray(spanRows * width, 22))];
+    fast.causalSoftmaxBackward(e1, p1, width, spanRows, width, 0.5, past);
+    ref.causalSoftmaxBackward(e2, p1, width, spanRows, width, 0.5, past);
+    expect(maxAbsDiff(e1, e2)).toBeLessThan(1e-6);
+    expect(e1[past + 1]).toBe(0);
+    expect(e1[past]).not.toBe(0);
   });
 });
