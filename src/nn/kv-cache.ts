@@ -72,7 +72,7 @@ export function createCachePool(heap: Heap, config: ModelConfig): CachePool {
   const pool: CachePool = {
     take: () => {
       if (disposed) throw new BudgetrlError("nn:disposed", "this model was disposed");
-      return spare.pop() ?? heap.allocFloats(cacheFloats(config));
+      return spare.pop() ?? heap.allocFloats(cacheFloats(config), false);
     },
     give: (block) => void spare.push(block),
     open: () => {

@@ -64,7 +64,7 @@ type Row = { readonly tokens: ArrayLike<number>; readonly targets: ArrayLike<num
  */
 async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number, targetRowsOnly: boolean): Promise<ForwardLayout> {
   const { heap, config, shards, memory } = context;
-  const ranges = shardRanges(rows.length, shards);
+  const ranges = shardRanges(rows.map((row) => row.length), shards);
   const packings: Packing[] = [];
   const outputs: (OutputRows | undefined)[] = [];
   const jobs: Job[] = ranges.map(([first, end], s) => {

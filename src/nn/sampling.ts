@@ -19,6 +19,9 @@ import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
 import { END } from "./tokenizer.js";
 import { freeWorkspace } from "./workspace.js";
 
+/** What a prompt's decoding steps weigh against its prefill rows when splitting a call over the shards. */
+const DECODE_WEIGHT = 8;
+
 export interface SampleOptions {
   readonly maxNewTokens: number;
   /** Default 1; 0 is greedy. */
@@ -110,7 +113,8 @@ export function createSampler(context: SamplingContext): Sampler {
     });
     const chunks = prompts.map((p, i) => Int32Array.from(p.slice(pasts[i])));
     try {
-      const ranges = shardRanges(prompts.length, shards);
+      // Work per prompt: its prefill rows, and a few decoding steps.
+      const ranges = shardRanges(chunks.map((chunk) => chunk.length + DECODE_WEIGHT), shards);
       const workspaces = ranges.map(([first, end], s) => ensureWorkspace(heap, config, slots[s]!, chunks.slice(first, end).map((c) => c.length), false));
       // A view from the heap's first float, made after every allocation: the kernels address blocks by offset.
       const cache = new Float32Array(heap.memory.buffer);

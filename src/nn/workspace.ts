@@ -61,7 +61,8 @@ function floatsPerRow(config: ModelConfig): number {
 export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
-  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * Math.max(T, 16));
+  // Not zeroed: every kernel writes what it later reads (a fresh workspace for a big batch is hundreds of MB).
+  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * Math.max(T, 16), false);
   const ints = heap.allocInts(6 * rows);
   let offset = 0;
   const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
