@@ -47,6 +47,8 @@ export interface GenerateJob {
   readonly targets: ChunkTargets;
   readonly seeds: readonly number[];
   readonly options: GenerateOptions;
+  /** Per chunk, the chunk whose prefill it shares (prefill.ts sharedSources). */
+  readonly sources: readonly number[];
 }
 
 export type Job = ForwardJob | BackwardJob | GenerateJob;
@@ -97,6 +99,6 @@ export function runJob(kernels: Kernels, job: Job): JobResult {
       return { kind: "done" };
     }
     case "generate":
-      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options) };
+      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options, job.sources) };
   }
 }
