@@ -9,7 +9,7 @@
 // through them), the query projection's on the output rows.
 import type { ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
-import { ROW_BLOCK, transposeStrided, type Packing } from "./attention.js";
+import { ROW_BLOCK, type Packing } from "./attention.js";
 import { allRows, expandRows, scatterAddRows, spanProbsOffsets, spansBySequence, type OutputRows } from "./outputs.js";
 import type { LayerWeights, Weights } from "./params.js";
 import { attentionScale, probsOffsets, type LayerActivations, type Workspace } from "./workspace.js";
@@ -20,7 +20,7 @@ import { attentionScale, probsOffsets, type LayerActivations, type Workspace } f
  */
 export function headBackward(kernels: Kernels, q: Float32Array, k: Float32Array, v: Float32Array, dq: Float32Array, dk: Float32Array, dv: Float32Array, stride: number,
   dout: Float32Array, doutStride: number, probs: Float32Array, dS: Float32Array, vT: Float32Array, n: number, hd: number, scale: number): void {
-  transposeStrided(vT, v, n, hd, stride);
+  kernels.transpose(vT, v, n, hd, stride);
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
     const rows = Math.min(ROW_BLOCK, n - i0);
     kernels.gemm(dS.subarray(i0 * n), n, dout.subarray(i0 * doutStride), doutStride, 1, vT, n, rows, i0 + rows, hd, false);
@@ -101,7 +101,7 @@ function spansBackward(kernels: Kernels, model: ModelViews, a: LayerActivations,
     const start = packing.starts[sequence]!;
     for (let h = 0; h < H; h++) {
       const k = a.qkv.subarray(start * 3 * C + C + h * hd);
-      transposeStrided(vT, a.qkv.subarray(start * 3 * C + 2 * C + h * hd), end, hd, 3 * C);
+      kernels.transpose(vT, a.qkv.subarray(start * 3 * C + 2 * C + h * hd), end, hd, 3 * C);
       for (const span of spans) {
         const n = span.length;
         const keys = span.position + n;

@@ -13,7 +13,7 @@
 // A row's log-prob and entropy are bit-identical to the whole-sequence pass (matmul rows are independent
 // and a row's attention does not depend on the block it starts in); gradients agree to float rounding (the
 // sums skip rows whose gradient is exactly zero, so they are grouped differently).
-import { headForward, transposeStrided, type Packing } from "./attention.js";
+import { headForward, type Packing } from "./attention.js";
 import { linear, type ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
 import { attentionScale, type LayerActivations, type Workspace } from "./workspace.js";
@@ -179,7 +179,7 @@ function attendSpans(kernels: Kernels, model: ModelViews, a: LayerActivations, w
     const start = packing.starts[sequence]!;
     for (let h = 0; h < H; h++) {
       const k = a.qkv.subarray(start * 3 * C + C + h * hd);
-      transposeStrided(workspace.scratch, k, end, hd, 3 * C);
+      kernels.transpose(workspace.scratch, k, end, hd, 3 * C);
       for (const span of spans) {
         const n = span.length;
         const probs = a.probs.subarray(offsets[spanIndex.get(span)!]! + h * n * (span.position + n));

@@ -55,6 +55,12 @@ export const referenceKernels: Kernels = {
     for (let i = 0; i < rows; i++) causalSoftmaxRow(scores.subarray(i * ld, i * ld + Math.max(cols, i + 1)), i + 1, scale);
   },
 
+  transpose(out, x, rows, cols, stride) {
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) out[c * rows + r] = x[r * stride + c] as number;
+    }
+  },
+
   causalSoftmaxBackward(d, probs, ld, rows, cols, scale, past = 0) {
     for (let i = 0; i < rows; i++) {
       const base = i * ld;

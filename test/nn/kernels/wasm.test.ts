@@ -90,6 +90,16 @@ describe("wasm kernels", () => {
     }
   });
 
+  it.each([[1, 4], [7, 32], [37, 13], [256, 32]])("transpose equals the reference bit for bit (rows=%i cols=%i)", (rows, cols) => {
+    const stride = cols + 5;
+    const x = onHeap(randomArray(rows * stride, 30));
+    const [t1, t2] = [heap.allocFloats(rows * cols), heap.allocFloats(rows * cols)];
+    fast.transpose(t1, x, rows, cols, stride);
+    ref.transpose(t2, x, rows, cols, stride);
+    expect(Array.from(t1)).toEqual(Array.from(t2));
+    expect(t2[3 * rows + rows - 1]).toBe(x[(rows - 1) * stride + 3]);
+  });
+
   it("rmsnorm forward and backward agree", () => {
     const rows = 5, dim = 12;
     const x = onHeap(randomArray(rows * dim, 7));
