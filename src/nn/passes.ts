@@ -39,10 +39,17 @@ export interface PassesContext {
   readonly counts: TokenCounts;
 }
 
+/** Token ranges [start, end) of a sequence (start >= 1): the positions whose log-probs a caller wants. */
+export interface TokenSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
 export interface Passes {
   forward(batch: TokenBatch, weights?: Float32Array): Promise<ForwardResult>;
   backward(coefficients: Float32Array, options?: BackwardOptions): Promise<void>;
-  logprobs(sequences: readonly (readonly number[])[]): Promise<Float32Array[]>;
+  /** With `wanted`, only those tokens' log-probs (the others are 0): the last block and the head run on their rows alone. */
+  logprobs(sequences: readonly (readonly number[])[], wanted?: readonly (readonly TokenSpan[])[]): Promise<Float32Array[]>;
   /** Frees the workspaces. */
   free(): void;
 }
@@ -139,6 +146,19 @@ function backwardJobs(context: PassesContext, slots: readonly WorkspaceSlot[], l
   });
 }
 
+/** Row t's target: token t + 1 (every one, or those in the wanted spans), else -1. */
+function scoringTargets(seq: readonly number[], spans: readonly TokenSpan[] | undefined, index: number): number[] {
+  if (spans === undefined) return [...seq.slice(1), -1];
+  const targets = new Array<number>(seq.length).fill(-1);
+  for (const { start, end } of spans) {
+    if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 1 && start <= end && end <= seq.length)) {
+      throw new BudgetrlError("nn:bad-batch", `wanted[${index}] has span [${start}, ${end}); spans need 1 <= start <= end <= ${seq.length} (the sequence's length)`);
+    }
+    for (let t = start; t < end; t++) targets[t - 1] = seq[t]!;
+  }
+  return targets;
+}
+
 export function createPasses(context: PassesContext): Passes {
   const { config, heap, shards } = context;
   const trainSlots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));
@@ -161,13 +181,14 @@ export function createPasses(context: PassesContext): Passes {
       await context.pool.runAll(backwardJobs(context, trainSlots, last, coefficients, options));
       context.memory.sumShardGradients();
     },
-    async logprobs(sequences) {
+    async logprobs(sequences, wanted) {
       sequences.forEach((seq, i) => {
         if (seq.length > config.contextLength) throw new BudgetrlError("nn:too-long", `sequence ${i} has ${seq.length} tokens, more than contextLength ${config.contextLength}`);
         checkTokens(config, `sequences[${i}]`, seq, false);
       });
-      const rows = sequences.map((seq) => ({ tokens: seq, targets: [...seq.slice(1), -1], length: seq.length }));
-      const done = await runForward(context, scoreSlots, rows, config.contextLength, false);
+      if (wanted !== undefined && wanted.length !== sequences.length) throw new BudgetrlError("nn:bad-batch", `wanted must hold one list of spans per sequence: ${sequences.length} sequences, ${wanted.length} lists`);
+      const rows = sequences.map((seq, i) => ({ tokens: seq, targets: scoringTargets(seq, wanted?.[i], i), length: seq.length }));
+      const done = await runForward(context, scoreSlots, rows, config.contextLength, wanted !== undefined);
       context.counts.score += sequences.reduce((a, seq) => a + seq.length, 0);
       return sequences.map((seq, i) => {
         const s = done.ranges.findIndex(([first, end]) => i >= first && i < end);
