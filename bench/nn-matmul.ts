@@ -64,11 +64,9 @@ for (const [name, N, K] of weights) {
   const dx = heap.allocFloats(R * K);
   const dw = heap.allocFloats(N * K);
   const gflop = (ms: number): number => (2 * R * N * K) / (ms * 1e6);
-  const wPanels = heap.allocFloats(N * Math.ceil(K / 8) * 8);
-  for (let n = 0; n < N; n++) for (let k = 0; k < K; k++) wPanels[Math.floor(k / 8) * 8 * N + 8 * n + (k % 8)] = w[n * K + k]!;
   const times = bestOf(builds.flatMap(([, kernels]) => [
     () => kernels.gemmPanels(y, N, x, K, 1, wT, 8 * K, R, N, K, false),
-    () => (process.env["DX_PANELS"] ? kernels.gemmPanels(dx, K, dy, N, 1, wPanels, 8 * N, R, K, N, false) : kernels.matmul(dx, dy, w, R, K, N, false)),
+    () => kernels.matmul(dx, dy, w, R, K, N, false),
     () => kernels.matmulTransposedA(dw, dy, x, N, K, R, true),
   ]));
   const cells = builds.map((_, b) => {
