@@ -31,13 +31,6 @@ export function packLengths(lengths: readonly number[]): Packing {
 /** Query rows per matmul call of the attention backward: the causal mask skips whole blocks of keys past a block's last row. */
 export const ROW_BLOCK = 16;
 
-/** out(cols, rows) = x^T where x is (rows, cols) with row stride `stride`. */
-export function transposeStrided(out: Float32Array, x: Float32Array, rows: number, cols: number, stride: number): void {
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) out[c * rows + r] = x[r * stride + c]!;
-  }
-}
-
 /** k^T (hd, n) of one head: row-major with row stride ld, or in 8-column panels (the KV cache's keys). */
 export type KeysT = { readonly rows: Float32Array; readonly ld: number } | { readonly panels: Float32Array };
 
@@ -63,7 +56,7 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
       const start = packing.starts[s]!;
       for (let h = 0; h < H; h++) {
         const q = a.qkv.subarray(start * 3 * C + h * hd);
-        transposeStrided(workspace.scratch, q.subarray(C), n, hd, 3 * C);
+        kernels.transpose(workspace.scratch, q.subarray(C), n, hd, 3 * C);
         headForward(kernels, q, 3 * C, { rows: workspace.scratch, ld: n }, q.subarray(2 * C), 3 * C, a.att.subarray(start * C + h * hd), C,
           a.probs.subarray(offsets[s]! + h * n * n), n, hd, scale);
       }

@@ -62,12 +62,14 @@ export function block(kernels: Kernels, model: ModelViews, layer: number, a: Lay
 
 /**
  * Runs the blocks over rows whose tokens and positions are in the workspace; returns the final stream.
- * `forBackward` false (sampling) skips keeping what only the backward pass reads.
+ * `forBackward` false (sampling) skips keeping what only the backward pass reads. With `blocks` below the
+ * number of layers, only the first `blocks` run (the next block's input is then in its xIn).
  */
-export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep, forBackward = true): Float32Array {
+export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep, forBackward = true,
+  blocks = model.config.layers): Float32Array {
   embedTokens(model, workspace, rows);
   const L = model.config.layers;
-  for (let l = 0; l < L; l++) {
+  for (let l = 0; l < blocks; l++) {
     const out = l + 1 < L ? workspace.layers[l + 1]!.xIn : workspace.xOut;
     block(kernels, model, l, workspace.layers[l]!, out, workspace, rows, attend, forBackward);
   }

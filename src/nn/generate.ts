@@ -4,10 +4,10 @@
 // no kernel mixes rows, so a sequence's tokens do not depend on which other sequences share its batch or its
 // thread.
 import { createRng, type Rng } from "../core/rng.js";
-import { attendCache, packLengths } from "./attention.js";
+import { attendCache } from "./attention.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
-import { prefill, type ChunkTargets } from "./prefill.js";
+import { computedChunks, prefill, type ChunkTargets } from "./prefill.js";
 import { chooseToken, type PreparedRow, type SamplingParams } from "./sampler.js";
 import type { Workspace } from "./workspace.js";
 
@@ -47,20 +47,23 @@ function pick(out: Generated, logits: Float32Array, prepared: PreparedRow, optio
 
 /**
  * chunks[s]: the tokens of sequence s not cached yet, at positions targets.pasts[s].. of the sequence whose
- * block is at targets.slots[s] (src/nn/kv-cache.ts). Returns what each sequence sampled.
+ * block is at targets.slots[s] (src/nn/kv-cache.ts); sources[s]: the chunk whose prefill it shares
+ * (prefill.ts sharedSources; s itself when it has its own). Returns what each sequence sampled.
  */
 export function generateShard(kernels: Kernels, model: ModelViews, workspace: Workspace, chunks: readonly Int32Array[], targets: ChunkTargets,
-  seeds: readonly number[], options: GenerateOptions): Generated[] {
+  seeds: readonly number[], options: GenerateOptions, sources: readonly number[] = chunks.map((_, s) => s)): Generated[] {
   const { vocabSize: V, contextLength: T } = model.config;
   const results: Generated[] = chunks.map(() => ({ tokens: [], logprobs: [], samplingLogprobs: [], finish: "length" }));
   if (chunks.length === 0 || options.maxNewTokens <= 0) return results;
   const rngs = seeds.map((seed) => createRng(seed));
-  const packing = packLengths(chunks.map((p) => p.length));
-  chunks.forEach((p, s) => {
-    workspace.tokens.set(p, packing.starts[s]!);
-    for (let i = 0; i < p.length; i++) workspace.positions[packing.starts[s]! + i] = targets.pasts[s]! + i;
+  const lengths = chunks.map((p) => p.length);
+  const { own, packing } = computedChunks(lengths, sources);
+  own.forEach((s, k) => {
+    const p = chunks[s]!;
+    workspace.tokens.set(p, packing.starts[k]!);
+    for (let i = 0; i < p.length; i++) workspace.positions[packing.starts[k]! + i] = targets.pasts[s]! + i;
   });
-  prefill(kernels, model, workspace, packing, targets);
+  prefill(kernels, model, workspace, lengths, targets, sources);
   /** Logits of the first `rows` rows of workspace.xOut, and what sampling needs from them. */
   const head = (rows: number): ((r: number) => [Float32Array, PreparedRow]) => {
     const logits = forwardHead(kernels, model, workspace, workspace.xOut, rows);
@@ -68,18 +71,18 @@ export function generateShard(kernels: Kernels, model: ModelViews, workspace: Wo
     kernels.samplingWeights(weights, stats, logits, rows, V, options.temperature > 0 ? options.temperature : 1);
     return (r) => [logits.subarray(r * V, (r + 1) * V), { weights: weights.subarray(r * V, (r + 1) * V), modelLse: stats[2 * r]!, sum: stats[2 * r + 1]! }];
   };
-  const lengths = chunks.map((p, s) => targets.pasts[s]! + p.length);
+  const filled = chunks.map((p, s) => targets.pasts[s]! + p.length);
   const first = head(chunks.length);
-  let active = chunks.map((_, s) => s).filter((s) => pick(results[s]!, ...first(s), options, rngs[s]!, lengths[s]!, T));
+  let active = chunks.map((_, s) => s).filter((s) => pick(results[s]!, ...first(s), options, rngs[s]!, filled[s]!, T));
   while (active.length > 0) {
     active.forEach((s, r) => {
       const out = results[s]!;
       workspace.tokens[r] = out.tokens[out.tokens.length - 1]!;
-      workspace.positions[r] = lengths[s]! + out.tokens.length - 1;
+      workspace.positions[r] = filled[s]! + out.tokens.length - 1;
     });
     forwardBlocks(kernels, model, workspace, active.length, attendCache(kernels, model, workspace, targets.cache, active.map((s) => targets.slots[s]!)), false);
     const step = head(active.length);
-    active = active.filter((s, r) => pick(results[s]!, ...step(r), options, rngs[s]!, lengths[s]! + results[s]!.tokens.length, T));
+    active = active.filter((s, r) => pick(results[s]!, ...step(r), options, rngs[s]!, filled[s]! + results[s]!.tokens.length, T));
   }
   return results;
 }

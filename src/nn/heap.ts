@@ -12,7 +12,8 @@ const MAX_PAGES = 65536;
 
 export interface Heap {
   readonly memory: WebAssembly.Memory;
-  allocFloats(count: number): Float32Array;
+  /** Zeroed unless `zeroed` is false (for buffers every reader writes first: workspaces, KV-cache blocks). */
+  allocFloats(count: number, zeroed?: boolean): Float32Array;
   allocInts(count: number): Int32Array;
   free(view: Float32Array | Int32Array): void;
   /** Bytes currently allocated (for tests and leak checks). */
@@ -40,7 +41,7 @@ export function createHeap(initialBytes = 16 << 20): Heap {
     else freeList.push({ offset: before, size: pages * PAGE });
   };
 
-  const allocBytes = (count: number): number => {
+  const allocBytes = (count: number, zeroed = true): number => {
     const size = Math.max(ALIGN, Math.ceil((count * 4) / ALIGN) * ALIGN);
     let index = freeList.findIndex((b) => b.size >= size);
     if (index < 0) {
@@ -54,7 +55,7 @@ export function createHeap(initialBytes = 16 << 20): Heap {
     if (block.size === 0) freeList.splice(index, 1);
     live.set(offset, size);
     usedBytes += size;
-    new Uint8Array(memory.buffer, offset, size).fill(0);
+    if (zeroed) new Uint8Array(memory.buffer, offset, size).fill(0);
     return offset;
   };
 
@@ -81,8 +82,8 @@ export function createHeap(initialBytes = 16 << 20): Heap {
 
   return {
     memory,
-    allocFloats: (count) => {
-      const offset = allocBytes(count); // may grow the memory: read the buffer after it
+    allocFloats: (count, zeroed) => {
+      const offset = allocBytes(count, zeroed); // may grow the memory: read the buffer after it
       return new Float32Array(memory.buffer, offset, count);
     },
     allocInts: (count) => {

@@ -6,17 +6,22 @@ import { backwardShard } from "./backward.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import { generateShard, type GenerateOptions, type Generated } from "./generate.js";
 import type { Kernels } from "./kernels/types.js";
+import { allRows, expandRows, forwardOutputs, type OutputRows } from "./outputs.js";
 import type { ChunkTargets } from "./prefill.js";
 import type { Weights } from "./params.js";
 import type { Workspace } from "./workspace.js";
 
-/** Forward over packed sequences whose tokens, targets and positions are in the workspace. */
+/**
+ * Forward over packed sequences whose tokens, targets and positions are in the workspace. With `outputs`
+ * (the rows that have a target, outputs.ts) the last block and the head run on those rows only.
+ */
 export interface ForwardJob {
   readonly kind: "forward";
   readonly model: ModelViews;
   readonly workspace: Workspace;
   readonly packing: Packing;
   readonly rows: number;
+  readonly outputs?: OutputRows;
 }
 
 /** Backward of the last forward of this workspace, from workspace.coefficients, into `grads`. */
@@ -29,6 +34,8 @@ export interface BackwardJob {
   readonly grads: Weights;
   readonly normaliser: number;
   readonly withEntropy: boolean;
+  /** The forward's output rows (undefined: every row). */
+  readonly outputs?: OutputRows;
 }
 
 /** Sampling: prefill each chunk (the tokens its sequence has not cached), then decode (generate.ts). */
@@ -40,29 +47,58 @@ export interface GenerateJob {
   readonly targets: ChunkTargets;
   readonly seeds: readonly number[];
   readonly options: GenerateOptions;
+  /** Per chunk, the chunk whose prefill it shares (prefill.ts sharedSources). */
+  readonly sources: readonly number[];
 }
 
 export type Job = ForwardJob | BackwardJob | GenerateJob;
 export type JobResult = { readonly kind: "done" } | { readonly kind: "generated"; readonly results: Generated[] };
 
+/** Per-token log-probs and entropy of every row (0 for rows without a target), activations kept for the backward. */
+function forwardShard(kernels: Kernels, job: ForwardJob): void {
+  const { model, workspace: ws, rows, packing, outputs } = job;
+  const V = model.config.vocabSize;
+  if (rows === 0) return;
+  const attend = attendSequences(kernels, model, packing, ws);
+  if (outputs === undefined || allRows(outputs, rows)) {
+    const logits = forwardHead(kernels, model, ws, forwardBlocks(kernels, model, ws, rows, attend), rows);
+    kernels.tokenLogprobs(logits, ws.targets, rows, V, ws.logprobs, ws.entropy);
+    return;
+  }
+  if (outputs.count > 0) {
+    forwardBlocks(kernels, model, ws, rows, attend, true, model.config.layers - 1);
+    const logits = forwardOutputs(kernels, model, ws, rows, packing, outputs);
+    kernels.tokenLogprobs(logits, ws.outputTargets, outputs.count, V, ws.logprobs, ws.entropy);
+  }
+  expandRows(ws.logprobs, 1, rows, packing, outputs);
+  expandRows(ws.entropy, 1, rows, packing, outputs);
+}
+
+/** In place: the output rows' values of a per-row array, compact at its start (a compact row never lies after its row). */
+function compactOutputs(values: Float32Array, job: BackwardJob): void {
+  for (const span of job.outputs!.spans) values.copyWithin(span.index, job.packing.starts[span.sequence]! + span.position, job.packing.starts[span.sequence]! + span.position + span.length);
+}
+
 export function runJob(kernels: Kernels, job: Job): JobResult {
   const { config } = job.model;
   switch (job.kind) {
-    case "forward": {
-      if (job.rows === 0) return { kind: "done" };
-      const x = forwardBlocks(kernels, job.model, job.workspace, job.rows, attendSequences(kernels, job.model, job.packing, job.workspace));
-      const logits = forwardHead(kernels, job.model, job.workspace, x, job.rows);
-      kernels.tokenLogprobs(logits, job.workspace.targets, job.rows, config.vocabSize, job.workspace.logprobs, job.workspace.entropy);
+    case "forward":
+      forwardShard(kernels, job);
       return { kind: "done" };
-    }
     case "backward": {
-      if (job.rows === 0) return { kind: "done" };
-      const ws = job.workspace;
-      kernels.logitsGradient(ws.logits, ws.targets, job.rows, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
-      backwardShard(kernels, job.model, job.grads, ws, job.rows, job.packing);
+      const { workspace: ws, outputs, rows } = job;
+      if (rows === 0) return { kind: "done" };
+      if (outputs === undefined || allRows(outputs, rows)) {
+        kernels.logitsGradient(ws.logits, ws.targets, rows, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
+      } else {
+        compactOutputs(ws.coefficients, job);
+        if (job.withEntropy) compactOutputs(ws.entropyCoefficients, job);
+        kernels.logitsGradient(ws.logits, ws.outputTargets, outputs.count, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
+      }
+      backwardShard(kernels, job.model, job.grads, ws, rows, job.packing, outputs);
       return { kind: "done" };
     }
     case "generate":
-      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options) };
+      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options, job.sources) };
   }
 }

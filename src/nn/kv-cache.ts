@@ -22,6 +22,25 @@ export function layerOffset(config: ModelConfig, layer: number): number {
   return layer * 2 * config.dModel * cachePositions(config.contextLength);
 }
 
+/**
+ * Copies positions 0..n-1 of every layer from the block at float offset `from` to the block at `to` (both in
+ * `cache`, a view from the heap's first float): keys in whole panels of 8 positions, values row by row.
+ */
+export function copyCachePrefix(config: ModelConfig, cache: Float32Array, from: number, to: number, n: number): void {
+  const { dModel: C, heads: H, layers: L } = config;
+  const P = cachePositions(config.contextLength);
+  const hd = C / H;
+  const keyFloats = Math.ceil(n / 8) * 8 * hd;
+  for (let l = 0; l < L; l++) {
+    for (let h = 0; h < H; h++) {
+      const keys = layerOffset(config, l) + h * hd * P;
+      const values = keys + C * P;
+      cache.copyWithin(to + keys, from + keys, from + keys + keyFloats);
+      cache.copyWithin(to + values, from + values, from + values + n * hd);
+    }
+  }
+}
+
 /** The keys and values of one layer of the block at float offset `slot` of `cache`. */
 export function layerCache(config: ModelConfig, cache: Float32Array, slot: number, layer: number): { keys: Float32Array; values: Float32Array } {
   const size = config.dModel * cachePositions(config.contextLength);
@@ -72,7 +91,7 @@ export function createCachePool(heap: Heap, config: ModelConfig): CachePool {
   const pool: CachePool = {
     take: () => {
       if (disposed) throw new BudgetrlError("nn:disposed", "this model was disposed");
-      return spare.pop() ?? heap.allocFloats(cacheFloats(config));
+      return spare.pop() ?? heap.allocFloats(cacheFloats(config), false);
     },
     give: (block) => void spare.push(block),
     open: () => {

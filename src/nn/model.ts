@@ -16,14 +16,14 @@ import type { KvSession } from "./kv-cache.js";
 import { allocateModelMemory } from "./memory.js";
 import { adamwUpdate, resolveAdamW, type AdamWConfig, type OptimizerState, type UpdateStats } from "./optimizer.js";
 import type { ParameterSpec } from "./params.js";
-import { createPasses, type BackwardOptions, type ForwardResult } from "./passes.js";
+import { createPasses, type BackwardOptions, type ForwardResult, type TokenSpan } from "./passes.js";
 import { poolFor } from "./pool.js";
 import { createSampler, type SampleOptions, type TokenCounts } from "./sampling.js";
 import type { TokenBatch } from "./batch.js";
 
 export type Backend = "wasm" | "reference";
 export type { TokenBatch } from "./batch.js";
-export type { BackwardOptions, ForwardResult } from "./passes.js";
+export type { BackwardOptions, ForwardResult, TokenSpan } from "./passes.js";
 export type { SampleOptions, TokenCounts } from "./sampling.js";
 export type { KvSession } from "./kv-cache.js";
 
@@ -58,8 +58,12 @@ export interface TinyModel {
   lossAndGradient(batch: TokenBatch, weights?: Float32Array): Promise<ForwardResult>;
   step(options?: { readonly learningRate?: number }): UpdateStats;
   zeroGradients(): void;
-  /** log p(seq[t] | seq[<t]) for t = 1..n-1 of each sequence (no gradient). */
-  logprobs(sequences: readonly (readonly number[])[]): Promise<Float32Array[]>;
+  /**
+   * log p(seq[t] | seq[<t]) for t = 1..n-1 of each sequence (no gradient). With `wanted` (per sequence, token
+   * ranges [start, end), start >= 1), only those tokens' log-probs (the others are 0), and the last block and
+   * the head run on their rows alone.
+   */
+  logprobs(sequences: readonly (readonly number[])[], wanted?: readonly (readonly TokenSpan[])[]): Promise<Float32Array[]>;
   /** Samples a continuation of each prompt (in its session's KV cache when `options.sessions` gives one). */
   sample(prompts: readonly (readonly number[])[], options: SampleOptions): Promise<Generated[]>;
   /** A KV cache that keeps a sequence between sample() calls: a prompt that extends it only prefills its new tokens. */
@@ -129,7 +133,7 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
       return stats;
     },
     zeroGradients: () => void memory.gradFlat.fill(0),
-    logprobs: (sequences) => exclusive(() => passes.logprobs(sequences)),
+    logprobs: (sequences, wanted) => exclusive(() => passes.logprobs(sequences, wanted)),
     sample: (prompts, sampleOptions) => exclusive(() => sampler.sample(prompts, sampleOptions)),
     openSession: () => {
       alive();

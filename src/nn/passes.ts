@@ -9,6 +9,7 @@ import type { ModelConfig } from "./config.js";
 import type { Heap } from "./heap.js";
 import type { Job } from "./jobs.js";
 import type { ModelMemory } from "./memory.js";
+import { findOutputRows, type OutputRows } from "./outputs.js";
 import type { Pool } from "./pool.js";
 import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
 import type { TokenCounts } from "./sampling.js";
@@ -38,10 +39,17 @@ export interface PassesContext {
   readonly counts: TokenCounts;
 }
 
+/** Token ranges [start, end) of a sequence (start >= 1): the positions whose log-probs a caller wants. */
+export interface TokenSpan {
+  readonly start: number;
+  readonly end: number;
+}
+
 export interface Passes {
   forward(batch: TokenBatch, weights?: Float32Array): Promise<ForwardResult>;
   backward(coefficients: Float32Array, options?: BackwardOptions): Promise<void>;
-  logprobs(sequences: readonly (readonly number[])[]): Promise<Float32Array[]>;
+  /** With `wanted`, only those tokens' log-probs (the others are 0): the last block and the head run on their rows alone. */
+  logprobs(sequences: readonly (readonly number[])[], wanted?: readonly (readonly TokenSpan[])[]): Promise<Float32Array[]>;
   /** Frees the workspaces. */
   free(): void;
 }
@@ -51,15 +59,21 @@ interface ForwardLayout {
   readonly packings: Packing[];
   readonly ranges: [number, number][];
   readonly seqLen: number;
+  /** Per shard, the rows the last block and the head ran on (undefined: every row). */
+  readonly outputs: (OutputRows | undefined)[];
 }
 
 type Row = { readonly tokens: ArrayLike<number>; readonly targets: ArrayLike<number>; readonly length: number };
 
-/** Writes sequences into shard workspaces and runs the forward jobs. */
-async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number): Promise<ForwardLayout> {
+/**
+ * Writes sequences into shard workspaces and runs the forward jobs. With `targetRowsOnly` the last block and
+ * the head run on the rows that have a target (outputs.ts); else on every row.
+ */
+async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number, targetRowsOnly: boolean): Promise<ForwardLayout> {
   const { heap, config, shards, memory } = context;
-  const ranges = shardRanges(rows.length, shards);
+  const ranges = shardRanges(rows.map((row) => row.length), shards);
   const packings: Packing[] = [];
+  const outputs: (OutputRows | undefined)[] = [];
   const jobs: Job[] = ranges.map(([first, end], s) => {
     const lengths = rows.slice(first, end).map((r) => r.length);
     const workspace = ensureWorkspace(heap, config, slots[s]!, lengths);
@@ -74,10 +88,12 @@ async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: 
         workspace.positions[start + t] = t;
       }
     }
-    return { kind: "forward", model: memory.views, workspace, packing, rows: lengths.reduce((a, b) => a + b, 0) };
+    const shardOutputs = targetRowsOnly ? findOutputRows(packing, workspace.targets) : undefined;
+    outputs.push(shardOutputs);
+    return { kind: "forward", model: memory.views, workspace, packing, rows: lengths.reduce((a, b) => a + b, 0), ...(shardOutputs === undefined ? {} : { outputs: shardOutputs }) };
   });
   await context.pool.runAll(jobs);
-  return { packings, ranges, seqLen };
+  return { packings, ranges, seqLen, outputs };
 }
 
 /** The per-token outputs of a training forward in the batch's (batchSize, seqLen) layout, and the weighted loss. */
@@ -125,8 +141,22 @@ function backwardJobs(context: PassesContext, slots: readonly WorkspaceSlot[], l
       }
     }
     const rows = packing.lengths.reduce((a, n) => a + n, 0);
-    return { kind: "backward", model: context.memory.views, workspace: ws, packing, rows, grads: context.memory.shardGrads[s]!, normaliser, withEntropy: entropyCoefficients !== undefined };
+    const outputs = last.outputs[s];
+    return { kind: "backward", model: context.memory.views, workspace: ws, packing, rows, grads: context.memory.shardGrads[s]!, normaliser, withEntropy: entropyCoefficients !== undefined, ...(outputs === undefined ? {} : { outputs }) };
   });
+}
+
+/** Row t's target: token t + 1 (every one, or those in the wanted spans), else -1. */
+function scoringTargets(seq: readonly number[], spans: readonly TokenSpan[] | undefined, index: number): number[] {
+  if (spans === undefined) return [...seq.slice(1), -1];
+  const targets = new Array<number>(seq.length).fill(-1);
+  for (const { start, end } of spans) {
+    if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 1 && start <= end && end <= seq.length)) {
+      throw new BudgetrlError("nn:bad-batch", `wanted[${index}] has span [${start}, ${end}); spans need 1 <= start <= end <= ${seq.length} (the sequence's length)`);
+    }
+    for (let t = start; t < end; t++) targets[t - 1] = seq[t]!;
+  }
+  return targets;
 }
 
 export function createPasses(context: PassesContext): Passes {
@@ -140,7 +170,7 @@ export function createPasses(context: PassesContext): Passes {
       const T = batch.seqLen;
       const rows = lengths.map((n, b) => ({ tokens: batch.tokens.subarray(b * T, b * T + n), targets: batch.targets.subarray(b * T, b * T + n), length: n }));
       pending = undefined;
-      pending = await runForward(context, trainSlots, rows, T);
+      pending = await runForward(context, trainSlots, rows, T, true);
       context.counts.train += lengths.reduce((a, b) => a + b, 0);
       return gatherForward(pending, trainSlots, batch, lengths, weights);
     },
@@ -151,13 +181,14 @@ export function createPasses(context: PassesContext): Passes {
       await context.pool.runAll(backwardJobs(context, trainSlots, last, coefficients, options));
       context.memory.sumShardGradients();
     },
-    async logprobs(sequences) {
+    async logprobs(sequences, wanted) {
       sequences.forEach((seq, i) => {
         if (seq.length > config.contextLength) throw new BudgetrlError("nn:too-long", `sequence ${i} has ${seq.length} tokens, more than contextLength ${config.contextLength}`);
         checkTokens(config, `sequences[${i}]`, seq, false);
       });
-      const rows = sequences.map((seq) => ({ tokens: seq, targets: [...seq.slice(1), -1], length: seq.length }));
-      const done = await runForward(context, scoreSlots, rows, config.contextLength);
+      if (wanted !== undefined && wanted.length !== sequences.length) throw new BudgetrlError("nn:bad-batch", `wanted must hold one list of spans per sequence: ${sequences.length} sequences, ${wanted.length} lists`);
+      const rows = sequences.map((seq, i) => ({ tokens: seq, targets: scoringTargets(seq, wanted?.[i], i), length: seq.length }));
+      const done = await runForward(context, scoreSlots, rows, config.contextLength, wanted !== undefined);
       context.counts.score += sequences.reduce((a, seq) => a + seq.length, 0);
       return sequences.map((seq, i) => {
         const s = done.ranges.findIndex(([first, end]) => i >= first && i < end);

@@ -2,7 +2,8 @@
 // between calls) or a temporary one. A prompt is always the whole sequence to continue; the tokens at the
 // start of it that its session already caches (their common prefix, src/nn/kv-cache.ts) are not computed
 // again, only the rest is prefilled. So a multi-turn conversation sampled turn by turn in one session
-// prefills each turn's new tokens once.
+// prefills each turn's new tokens once. Prompts of one call that are the same tokens over an empty cache (the
+// samples of one task at their first turn) share one prefill within a shard (prefill.ts).
 //
 // Determinism: a sequence's tokens depend on its prompts so far in its session, its seeds and the weights,
 // never on its batch-mates, shards or threads (no kernel mixes rows).
@@ -15,9 +16,13 @@ import type { Job } from "./jobs.js";
 import { createCachePool, reusableLength, type KvSession, type SessionState } from "./kv-cache.js";
 import type { ModelMemory } from "./memory.js";
 import type { Pool } from "./pool.js";
+import { sharedSources } from "./prefill.js";
 import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
 import { END } from "./tokenizer.js";
 import { freeWorkspace } from "./workspace.js";
+
+/** What a prompt's decoding steps weigh against its prefill rows when splitting a call over the shards. */
+const DECODE_WEIGHT = 8;
 
 export interface SampleOptions {
   readonly maxNewTokens: number;
@@ -35,7 +40,7 @@ export interface SampleOptions {
 
 /** Tokens the model has run, by kind, since it was created (rows of the forward passes). */
 export interface TokenCounts {
-  /** Prompt tokens prefilled for sampling (what a session already cached is not counted). */
+  /** Prompt tokens prefilled for sampling (what a session already cached, or a shared prefill, is not counted). */
   prefill: number;
   /** Sampled tokens fed back in decoding steps. */
   decode: number;
@@ -110,17 +115,23 @@ export function createSampler(context: SamplingContext): Sampler {
     });
     const chunks = prompts.map((p, i) => Int32Array.from(p.slice(pasts[i])));
     try {
-      const ranges = shardRanges(prompts.length, shards);
-      const workspaces = ranges.map(([first, end], s) => ensureWorkspace(heap, config, slots[s]!, chunks.slice(first, end).map((c) => c.length), false));
+      // Work per prompt: its prefill rows (none when it shares another's), and a few decoding steps.
+      const shared = sharedSources(chunks, pasts);
+      const ranges = shardRanges(chunks.map((chunk, i) => (shared[i] === i ? chunk.length : 0) + DECODE_WEIGHT), shards);
+      // Prefills are shared within a shard (its first prompt with those tokens computes them).
+      const sources = ranges.map(([first, end]) => sharedSources(chunks.slice(first, end), pasts.slice(first, end)));
+      // Rows: the computed chunks' rows, and at least one per prompt (the decoding steps).
+      const workspaces = ranges.map(([first, end], s) => ensureWorkspace(heap, config, slots[s]!, chunks.slice(first, end).map((c, i) => (sources[s]![i] === i ? c.length : 1)), false));
       // A view from the heap's first float, made after every allocation: the kernels address blocks by offset.
       const cache = new Float32Array(heap.memory.buffer);
       const jobs: Job[] = ranges.map(([first, end], s) => ({
-        kind: "generate", model: memory.views, workspace: workspaces[s]!, chunks: chunks.slice(first, end), seeds: options.seeds.slice(first, end), options: generate,
+        kind: "generate", model: memory.views, workspace: workspaces[s]!, chunks: chunks.slice(first, end), seeds: options.seeds.slice(first, end), options: generate, sources: sources[s]!,
         targets: { cache, slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4), pasts: pasts.slice(first, end) },
       }));
       const results = (await pool.runAll(jobs)).flatMap((r) => (r.kind === "generated" ? r.results : []));
+      const ownPrefill = sources.flatMap((shard) => shard.map((source, i) => source === i));
       results.forEach((result, i) => {
-        counts.prefill += generate.maxNewTokens > 0 ? chunks[i]!.length : 0;
+        counts.prefill += generate.maxNewTokens > 0 && ownPrefill[i] ? chunks[i]!.length : 0;
         counts.decode += Math.max(0, result.tokens.length - 1);
         if (generate.maxNewTokens > 0 && !runs[i]!.state.closed) runs[i]!.state.cached = [...prompts[i]!, ...result.tokens.slice(0, -1)];
       });

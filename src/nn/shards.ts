@@ -1,15 +1,31 @@
 // Splitting a batch of sequences over a fixed number of shards, and the per-shard workspaces that grow to
-// fit. The split depends only on the number of sequences (shard s takes sequences
-// floor(s B / S) .. floor((s + 1) B / S) - 1), never on the threads, so results are the same on one thread
-// or many; the gradient of a batch is the sum of shard gradients in shard order.
+// fit. Shards take consecutive sequences, split where the work (tokens) is most even, so that the two
+// threads finish together. The split depends only on the sequences' lengths, never on the threads, so
+// results are the same on one thread or many; the gradient of a batch is the sum of shard gradients in shard
+// order.
 import type { ModelConfig } from "./config.js";
 import type { Heap } from "./heap.js";
 import { allocateWorkspace, freeWorkspace, probsSize, type Workspace } from "./workspace.js";
 
-/** [first, end) sequence index ranges, one per shard. */
-export function shardRanges(sequences: number, shards: number): [number, number][] {
+/**
+ * [first, end) sequence index ranges, one per shard, of about equal total weight: shard s ends at the
+ * boundary whose running total is nearest to (s + 1) / shards of the sum (the earlier one on a tie).
+ */
+export function shardRanges(weights: readonly number[], shards: number): [number, number][] {
+  const total = weights.reduce((a, b) => a + b, 0);
   const ranges: [number, number][] = [];
-  for (let s = 0; s < shards; s++) ranges.push([Math.floor((s * sequences) / shards), Math.floor(((s + 1) * sequences) / shards)]);
+  let first = 0;
+  let end = 0;
+  let running = 0;
+  for (let s = 0; s < shards; s++) {
+    if (s === shards - 1) end = weights.length;
+    else {
+      const target = (total * (s + 1)) / shards;
+      while (end < weights.length && running + weights[end]! / 2 < target) running += weights[end++]!;
+    }
+    ranges.push([first, end]);
+    first = end;
+  }
   return ranges;
 }
 

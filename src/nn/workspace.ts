@@ -28,6 +28,8 @@ export interface Workspace {
   readonly targets: Int32Array; // (R), -1 = no target
   readonly positions: Int32Array; // (R)
   readonly slots: Int32Array; // (R) float offset of each row's KV-cache block when decoding
+  readonly outputPositions: Int32Array; // (M <= R) positions of the output rows (outputs.ts), compact
+  readonly outputTargets: Int32Array; // (M) their targets
   readonly layers: readonly LayerActivations[];
   readonly xOut: Float32Array; // (R, C) final residual stream
   readonly xnF: Float32Array; // (R, C) after model.norm
@@ -45,6 +47,7 @@ export interface Workspace {
   readonly datt: Float32Array; // (R, C)
   readonly dGateUp: Float32Array; // (R, 2F)
   readonly dh: Float32Array; // (R, F)
+  readonly gathered: Float32Array; // (M, C) the output rows' input_layernorm output in the last block (outputs.ts)
   readonly scratch: Float32Array; // (contextLength * headDim + 8) a transposed head of k or v; one attention row when decoding
   readonly scores: Float32Array; // (contextLength, max(contextLength, 16)) attention-weight gradients of one head; a prefill's attention weights
 }
@@ -52,14 +55,15 @@ export interface Workspace {
 function floatsPerRow(config: ModelConfig): number {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const perLayer = 8 * C + 3 * F + 2;
-  return config.layers * perLayer + 2 * C + 1 + 2 * V + 2 + 4 + 7 * C + 3 * F;
+  return config.layers * perLayer + 2 * C + 1 + 2 * V + 2 + 4 + 8 * C + 3 * F;
 }
 
 export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
-  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * Math.max(T, 16));
-  const ints = heap.allocInts(4 * rows);
+  // Not zeroed: every kernel writes what it later reads (a fresh workspace for a big batch is hundreds of MB).
+  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * Math.max(T, 16), false);
+  const ints = heap.allocInts(6 * rows);
   let offset = 0;
   const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
   const layers: LayerActivations[] = [];
@@ -72,9 +76,10 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
   return {
     rowCapacity: rows, probsCapacity: probs, floats, ints,
     tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows), slots: ints.subarray(3 * rows, 4 * rows),
+    outputPositions: ints.subarray(4 * rows, 5 * rows), outputTargets: ints.subarray(5 * rows, 6 * rows),
     layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V), sampleWeights: take(rows * V), sampleStats: take(rows * 2),
     logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
-    dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F),
+    dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F), gathered: take(rows * C),
     scratch: take(T * headDim(config) + 8),
     scores: take(T * Math.max(T, 16)),
   };

@@ -40,11 +40,14 @@ function responseValues(values: Float32Array, offset: number, sequence: TrainSeq
   return out;
 }
 
-/** Response-token log-probs without gradients (the model's scoring path keeps no activations), chunk by chunk. */
+/**
+ * Response-token log-probs without gradients, chunk by chunk (the model's scoring path keeps no
+ * activations, and runs its last block and head on the response tokens' rows only).
+ */
 async function scoreWith(model: TinyModel, batch: readonly TrainSequence[], chunkTokens: number): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (const part of tokenChunks(batch, chunkTokens)) {
-    const scores = await model.logprobs(part.map((sequence) => sequence.tokens));
+    const scores = await model.logprobs(part.map((sequence) => sequence.tokens), part.map((sequence) => sequence.responses));
     // scores[i][t] = log p(tokens[t + 1] | tokens[<= t]).
     out.push(...scores.map((values, i) => responseValues(values, 0, part[i] as TrainSequence)));
   }

@@ -74,6 +74,20 @@ describe("backward pass against finite differences", () => {
     await checkAllTensors(backend, batch, weighted);
   });
 
+  // Targets on some rows only (RL: replies between observations): the last block and the head run on those
+  // rows alone (src/nn/outputs.ts); spans of several rows, single rows, a row 0, a sequence without any.
+  const sparseTargets = Int32Array.from(batch.targets, (t, i) => ([1, 2, 5, 7, 9, 10, 11, 16].includes(i) ? t : -1));
+  const sparseBatch = { ...batch, targets: sparseTargets };
+  const sparseMask = Float32Array.from(sparseTargets, (t, i) => (t >= 0 ? mask[i]! : 0));
+  it.each(["reference", "wasm"] as const)("gradient of every tensor with targets on some rows only (%s kernels)", async (backend) => {
+    const spec: LossSpec = {
+      coefficients: randomArray(B * T, 8).map((c, i) => c * sparseMask[i]!),
+      entropyCoefficients: randomArray(B * T, 9, 0.5).map((c, i) => c * sparseMask[i]!),
+      normaliser: 2,
+    };
+    await checkAllTensors(backend, sparseBatch, spec);
+  });
+
   it("tied embeddings get the gradient of both uses", async () => {
     const config = { ...tinyConfig, tiedEmbeddings: true };
     const model = await createModel({ config, seed: 1, backend: "reference", threads: 1 });

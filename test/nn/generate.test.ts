@@ -44,7 +44,7 @@ describe.each([
       for (let t = 0; t < prompts[i]!; t++) ws.positions[prefillPacking.starts[i]! + t] = t;
     });
     // Only the last prompt rows (8 and 9) go past the last block's keys and values, into rows 0 and 1.
-    prefill(kernels, model, ws, prefillPacking, { cache, slots, pasts: [0, 0] });
+    prefill(kernels, model, ws, prompts, { cache, slots, pasts: [0, 0] });
     const prefillLogits = forwardHead(kernels, model, ws, ws.xOut, 2);
     const V = 260;
     const row = (s: number, t: number): Float32Array => expected.subarray((packing.starts[s]! + t) * V, (packing.starts[s]! + t + 1) * V);

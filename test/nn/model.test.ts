@@ -105,6 +105,24 @@ describe("model", () => {
     model.dispose();
   });
 
+  it("scores only the wanted tokens, bit for bit as scoring every token, and refuses spans outside the sequence", async () => {
+    const model = await createModel({ config: small, seed: 10 });
+    const seqs = [Array.from(encodeText("the quick brown fox")), Array.from(encodeText("jumps")), Array.from(encodeText("over the lazy dog"))];
+    const all = await model.logprobs(seqs);
+    const wanted = [[{ start: 1, end: 3 }, { start: 9, end: 12 }], [], [{ start: 16, end: 17 }]];
+    const some = await model.logprobs(seqs, wanted);
+    some.forEach((values, i) => {
+      expect(values.length).toBe(all[i]!.length);
+      values.forEach((value, t) => {
+        const inSpan = wanted[i]!.some(({ start, end }) => t + 1 >= start && t + 1 < end);
+        expect(value).toBe(inSpan ? all[i]![t] : 0);
+      });
+    });
+    await expect(model.logprobs(seqs, [[{ start: 0, end: 2 }], [], []])).rejects.toThrow(/wanted\[0\] has span \[0, 2\)/);
+    await expect(model.logprobs(seqs, [[]])).rejects.toThrow(/one list of spans per sequence/);
+    model.dispose();
+  });
+
   it("handles a single sequence, empty rows and no prompts", async () => {
     const model = await createModel({ config: small, seed: 13 });
     const one = randomBatch(small, 1, 6, 14);

@@ -9,7 +9,7 @@ import { referenceKernels } from "../../src/nn/kernels/reference.js";
 import type { Kernels } from "../../src/nn/kernels/types.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsModule, wasmKernels } from "../../src/nn/kernels/wasm.js";
 import { cacheFloats, layerCache } from "../../src/nn/kv-cache.js";
-import { prefill } from "../../src/nn/prefill.js";
+import { computedChunks, prefill, sharedSources } from "../../src/nn/prefill.js";
 import { allocateWorkspace, probsSize, type Workspace } from "../../src/nn/workspace.js";
 import { createRng } from "../../src/core/rng.js";
 import { buildViews, maxAbsDiff } from "./helpers.js";
@@ -25,7 +25,7 @@ function prefillChunk(kernels: Kernels, model: ModelViews, sequences: readonly I
     ws.tokens.set(seq.subarray(from[s], to[s]), packing.starts[s]!);
     for (let t = 0; t < lengths[s]!; t++) ws.positions[packing.starts[s]! + t] = from[s]! + t;
   });
-  return Float32Array.from(prefill(kernels, model, ws, packing, { cache: new Float32Array(heap.memory.buffer), slots: blocks.map((b) => b.byteOffset / 4), pasts: from }).subarray(0, sequences.length * model.config.dModel));
+  return Float32Array.from(prefill(kernels, model, ws, lengths, { cache: new Float32Array(heap.memory.buffer), slots: blocks.map((b) => b.byteOffset / 4), pasts: from }).subarray(0, sequences.length * model.config.dModel));
 }
 
 describe.each([
@@ -68,5 +68,35 @@ describe.each([
     const second = prefillChunk(kernels, model, sequences, split, lengths, chunked);
     expect(maxAbsDiff(second, out)).toBeLessThan(1e-5);
     chunked.forEach((block, s) => expect(maxAbsDiff(block.subarray(0, cacheFloats(model.config)), whole[s]!)).toBeLessThan(1e-5));
+  });
+});
+
+describe.each([
+  ["wasm", wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS))],
+  ["reference", referenceKernels],
+] as const)("shared prefill (%s kernels)", (_name, kernels) => {
+  it("computes identical prompts over an empty cache once, and leaves every block and last-row stream bit for bit as separate prefills", () => {
+    const model = buildViews(heap, { vocabSize: 260, contextLength: 40, layers: 3, dModel: 16, heads: 2, hiddenSize: 24 }, 23);
+    const rng = createRng(24);
+    const a = Int32Array.from({ length: 13 }, () => rng.int(260));
+    const b = Int32Array.from({ length: 9 }, () => rng.int(260));
+    const chunks = [a, b, a, Int32Array.from(a), b, a];
+    const pasts = chunks.map(() => 0);
+    const sources = sharedSources(chunks, pasts);
+    expect(sources).toEqual([0, 1, 0, 0, 1, 0]);
+    expect(sharedSources(chunks, [0, 0, 3, 0, 0, 0])).toEqual([0, 1, 2, 0, 1, 0]);
+    const separate = chunks.map(() => heap.allocFloats(cacheFloats(model.config)));
+    const together = chunks.map(() => heap.allocFloats(cacheFloats(model.config)));
+    const expected = prefillChunk(kernels, model, chunks, pasts, chunks.map((c) => c.length), separate);
+    const { own, packing } = computedChunks(chunks.map((c) => c.length), sources);
+    expect(own).toEqual([0, 1]);
+    const ws = allocateWorkspace(heap, model.config, 22, 1);
+    own.forEach((s, k) => {
+      ws.tokens.set(chunks[s]!, packing.starts[k]!);
+      for (let t = 0; t < chunks[s]!.length; t++) ws.positions[packing.starts[k]! + t] = t;
+    });
+    const got = prefill(kernels, model, ws, chunks.map((c) => c.length), { cache: new Float32Array(heap.memory.buffer), slots: together.map((block) => block.byteOffset / 4), pasts }, sources);
+    expect(Array.from(got.subarray(0, chunks.length * model.config.dModel))).toEqual(Array.from(expected));
+    together.forEach((block, s) => expect(Array.from(block)).toEqual(Array.from(separate[s]!)));
   });
 });

@@ -59,6 +59,29 @@ describe("sampling in sessions", () => {
     model.dispose();
   });
 
+  it("shares the prefill of a group's identical first prompts, with the answers of separate prefills, bit for bit, turn after turn", async () => {
+    const model = await createModel({ config, seed: 3 });
+    const group = [observation(5, 40), observation(5, 40), observation(6, 12), observation(5, 40), observation(5, 40)];
+    const seeds = [11, 12, 13, 14, 15];
+    const sessions = group.map(() => model.openSession());
+    const before = model.tokenCounts().prefill;
+    const together = await model.sample(group, { maxNewTokens: 6, seeds, sessions });
+    // Two shards (prompt 0, and prompts 1-4: the split weighs the shared ones as decoding only): each computes the
+    // 40-byte prompt once, the second shard the other prompt too.
+    expect(model.tokenCounts().prefill - before).toBe(2 * group[0]!.length + group[2]!.length);
+    const next = group.map((p, i) => [...p, ...together[i]!.tokens, END, ...observation(20 + i, 9)]);
+    const second = await model.sample(next, { maxNewTokens: 6, seeds: seeds.map((s) => s + 100), sessions });
+    for (const [i, prompt] of group.entries()) {
+      const alone = model.openSession();
+      const [first] = await model.sample([prompt], { maxNewTokens: 6, seeds: [seeds[i]!], sessions: [alone] });
+      expect(first).toEqual(together[i]);
+      const [then] = await model.sample([next[i]!], { maxNewTokens: 6, seeds: [seeds[i]! + 100], sessions: [alone] });
+      expect(then).toEqual(second[i]);
+      alone.close();
+    }
+    model.dispose();
+  });
+
   it("samples a session the same alone, among other sessions, and on one or two threads", async () => {
     const results = [];
     for (const threads of [1, 2]) {

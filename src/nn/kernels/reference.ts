@@ -55,13 +55,20 @@ export const referenceKernels: Kernels = {
     for (let i = 0; i < rows; i++) causalSoftmaxRow(scores.subarray(i * ld, i * ld + Math.max(cols, i + 1)), i + 1, scale);
   },
 
-  causalSoftmaxBackward(d, probs, ld, rows, cols, scale) {
+  transpose(out, x, rows, cols, stride) {
+    for (let r = 0; r < rows; r++) {
+      for (let c = 0; c < cols; c++) out[c * rows + r] = x[r * stride + c] as number;
+    }
+  },
+
+  causalSoftmaxBackward(d, probs, ld, rows, cols, scale, past = 0) {
     for (let i = 0; i < rows; i++) {
       const base = i * ld;
+      const last = past + i;
       let total = 0;
-      for (let j = 0; j <= i; j++) total += (probs[base + j] as number) * (d[base + j] as number);
-      for (let j = 0; j <= i; j++) d[base + j] = scale * (probs[base + j] as number) * ((d[base + j] as number) - total);
-      d.fill(0, base + i + 1, base + Math.max(cols, i + 1));
+      for (let j = 0; j <= last; j++) total += (probs[base + j] as number) * (d[base + j] as number);
+      for (let j = 0; j <= last; j++) d[base + j] = scale * (probs[base + j] as number) * ((d[base + j] as number) - total);
+      d.fill(0, base + last + 1, base + Math.max(cols, last + 1));
     }
   },
 

@@ -33,10 +33,15 @@ export interface Kernels {
    */
   causalAttention(out: Float32Array, outStride: number, q: Float32Array, qStride: number, kT: Float32Array, ldk: number, kPanel: number,
     v: Float32Array, ldv: number, probs: Float32Array, n: number, hd: number, scale: number, past: number, keepProbs: boolean): void;
+  /** out(cols, rows) = x^T, where x is (rows, cols) with row stride `stride` (a head's keys or values out of qkv). */
+  transpose(out: Float32Array, x: Float32Array, rows: number, cols: number, stride: number): void;
   /** Causal softmax in place on (rows, ld) scores: row i keeps columns 0..i (times scale), the rest of its `cols` become 0. */
   causalSoftmax(scores: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
-  /** In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..i, 0 after (the scores' gradient). */
-  causalSoftmaxBackward(d: Float32Array, probs: Float32Array, ld: number, rows: number, cols: number, scale: number): void;
+  /**
+   * In place: dProbs -> scale * p * (dProbs - rowsum(p * dProbs)) on columns 0..past+i of row i, 0 after (the
+   * scores' gradient; past > 0: query rows at positions past.. of their sequence, as causalAttention).
+   */
+  causalSoftmaxBackward(d: Float32Array, probs: Float32Array, ld: number, rows: number, cols: number, scale: number, past?: number): void;
   /**
    * What sampling needs per row of logits (rows, vocab): weights (rows, vocab) = exp((logits - rowmax) /
    * temperature), stats (rows, 2) = [log-sum-exp of the row, sum of its weights] (src/nn/sampler.ts).

@@ -37,7 +37,8 @@ interface KernelExports {
   samplingWeights(weights: Ptr, stats: Ptr, logits: Ptr, rows: number, vocab: number, temperature: number): void;
   tokenLogprobs(logits: Ptr, targets: Ptr, rows: number, vocab: number, logprobs: Ptr, entropy: Ptr): void;
   logitsGradient(logits: Ptr, targets: Ptr, rows: number, vocab: number, coefficients: Ptr, entropyCoefficients: Ptr, normaliser: number): void;
-  causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number): void;
+  causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number, past: number): void;
+  transpose(out: Ptr, x: Ptr, rows: number, cols: number, stride: number): void;
 }
 
 export type KernelBuild = "simd" | "fma";
@@ -138,7 +139,8 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
       w.tokenLogprobs(logits.byteOffset, targets.byteOffset, rows, vocab, logprobs.byteOffset, entropy.byteOffset),
     logitsGradient: (logits, targets, rows, vocab, coefficients, entropyCoefficients, normaliser) =>
       w.logitsGradient(logits.byteOffset, targets.byteOffset, rows, vocab, coefficients.byteOffset, entropyCoefficients?.byteOffset ?? 0, normaliser),
+    transpose: (out, x, rows, cols, stride) => w.transpose(out.byteOffset, x.byteOffset, rows, cols, stride),
     causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
-    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale) => w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale),
+    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale, past = 0) => w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale, past),
   };
 }

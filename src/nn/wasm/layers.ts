@@ -144,6 +144,42 @@ export function rope(x: usize, rows: i32, rowStride: i32, vectors: i32, headDim:
   }
 }
 
+/**
+ * out(cols, rows) = x^T, x (rows, cols) with a row stride of `stride` floats: a head's keys or values out of
+ * qkv for the attention matmuls. 4x4 blocks go through registers (two rounds of shuffles), tails one by one.
+ */
+export function transpose(out: usize, x: usize, rows: i32, cols: i32, stride: i32): void {
+  const r4 = rows & ~3;
+  const c4 = cols & ~3;
+  const xs = <usize>stride << 2;
+  const os = <usize>rows << 2;
+  for (let r = 0; r < r4; r += 4) {
+    const row = x + ((<usize>r * stride) << 2);
+    for (let c = 0; c < c4; c += 4) {
+      const p = row + (<usize>c << 2);
+      const a0 = v128.load(p);
+      const a1 = v128.load(p + xs);
+      const a2 = v128.load(p + 2 * xs);
+      const a3 = v128.load(p + 3 * xs);
+      const t0 = v128.shuffle<f32>(a0, a1, 0, 4, 1, 5);
+      const t1 = v128.shuffle<f32>(a2, a3, 0, 4, 1, 5);
+      const t2 = v128.shuffle<f32>(a0, a1, 2, 6, 3, 7);
+      const t3 = v128.shuffle<f32>(a2, a3, 2, 6, 3, 7);
+      const o = out + ((<usize>c * rows + r) << 2);
+      v128.store(o, v128.shuffle<f32>(t0, t1, 0, 1, 4, 5));
+      v128.store(o + os, v128.shuffle<f32>(t0, t1, 2, 3, 6, 7));
+      v128.store(o + 2 * os, v128.shuffle<f32>(t2, t3, 0, 1, 4, 5));
+      v128.store(o + 3 * os, v128.shuffle<f32>(t2, t3, 2, 3, 6, 7));
+    }
+    for (let c = c4; c < cols; c++) {
+      for (let i = 0; i < 4; i++) store<f32>(out + ((<usize>c * rows + r + i) << 2), load<f32>(row + ((<usize>i * stride + c) << 2)));
+    }
+  }
+  for (let r = r4; r < rows; r++) {
+    for (let c = 0; c < cols; c++) store<f32>(out + ((<usize>c * rows + r) << 2), load<f32>(x + ((<usize>r * stride + c) << 2)));
+  }
+}
+
 /** silu(g) * u and its parts on 4 lanes: s = sigmoid(g). */
 @inline export function sigmoid4(g: v128): v128 {
   return f32x4.div(f32x4.splat(1), f32x4.add(f32x4.splat(1), exp4(f32x4.neg(g))));
@@ -258,14 +294,15 @@ export function causalSoftmax(s: usize, ld: i32, rows: i32, cols: i32, scale: f3
 
 /**
  * Softmax backward in place: on entry d holds dloss/dprobs, on exit dloss/dscores (times `scale`, the
- * factor the scores were multiplied by): d_ij = scale * p_ij * (d_ij - sum_k p_ik d_ik) for j <= i, else 0.
+ * factor the scores were multiplied by): d_ij = scale * p_ij * (d_ij - sum_k p_ik d_ik) for j <= past + i,
+ * else 0 (past > 0: query rows at positions past.. of their sequence).
  */
-export function causalSoftmaxBackward(d: usize, p: usize, ld: i32, rows: i32, cols: i32, scale: f32): void {
+export function causalSoftmaxBackward(d: usize, p: usize, ld: i32, rows: i32, cols: i32, scale: f32, past: i32): void {
   const sv = f32x4.splat(scale);
   for (let i = 0; i < rows; i++) {
     const dr = d + ((<usize>i * ld) << 2);
     const pr = p + ((<usize>i * ld) << 2);
-    const n = i + 1;
+    const n = past + i + 1;
     const n4 = n & ~3;
     let tv = f32x4.splat(0);
     for (let j = 0; j < n4; j += 4) tv = f32x4.add(tv, f32x4.mul(v128.load(pr + (<usize>j << 2)), v128.load(dr + (<usize>j << 2))));

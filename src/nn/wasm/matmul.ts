@@ -34,6 +34,9 @@ export const MC: i32 = 64;
 /** Bytes of the per-thread scratch the kernels need (the packed A panels). */
 export const SCRATCH_BYTES: i32 = MC * KC * 4;
 
+/** Elements of C above which the row blocks go first (C no longer fits in half of a 2 MB L2). */
+const C_ROWS_FIRST: u64 = 256 * 1024;
+
 export let scratch: usize = 0;
 
 /** Gives this instance (this thread) its scratch area of SCRATCH_BYTES. */
@@ -94,12 +97,45 @@ function panel4x8(c: usize, a: usize, b: usize, k: i32, lb: usize, lc: usize, ac
   store4x8(c, lc, acc, c00, c01, c10, c11, c20, c21, c30, c31);
 }
 
-/** Packs `tiles` 4-row panels of A (rows from a, stride rs; k values, stride cs) into the scratch. */
+/**
+ * Packs `tiles` 4-row panels of A (rows from a, stride rs; k values, stride cs) into the scratch, by vectors:
+ * when the rows are adjacent (A^T of the weight gradients: rs = 4 bytes) a panel's 4 values of step p are
+ * one load; when the steps are (row-major A: cs = 4 bytes) 4 steps of the 4 rows are a 4x4 transpose.
+ */
 export function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): void {
   let out = scratch;
+  if (rs == 4) {
+    for (let t = 0; t < tiles; t++) {
+      let pa = a + (<usize>t << 4);
+      for (let p = 0; p < k; p++) {
+        v128.store(out, v128.load(pa));
+        out += 16;
+        pa += cs;
+      }
+    }
+    return;
+  }
+  const k4 = cs == 4 ? k & ~3 : 0;
   for (let t = 0; t < tiles; t++) {
     let pa = a + <usize>(4 * t) * rs;
-    for (let p = 0; p < k; p++) {
+    // Row-major A: 4 steps of the 4 rows at a time, a 4x4 transpose through registers.
+    for (let p = 0; p < k4; p += 4) {
+      const r0 = v128.load(pa);
+      const r1 = v128.load(pa + rs);
+      const r2 = v128.load(pa + 2 * rs);
+      const r3 = v128.load(pa + 3 * rs);
+      const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
+      const t1 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
+      const t2 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
+      const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
+      v128.store(out, v128.shuffle<f32>(t0, t1, 0, 1, 4, 5));
+      v128.store(out, v128.shuffle<f32>(t0, t1, 2, 3, 6, 7), 16);
+      v128.store(out, v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), 32);
+      v128.store(out, v128.shuffle<f32>(t2, t3, 2, 3, 6, 7), 48);
+      out += 64;
+      pa += 16;
+    }
+    for (let p = k4; p < k; p++) {
       store<f32>(out, load<f32>(pa));
       store<f32>(out, load<f32>(pa + rs), 4);
       store<f32>(out, load<f32>(pa + 2 * rs), 8);
@@ -220,6 +256,17 @@ export function matmul(c: usize, a: usize, b: usize, m: i32, n: i32, k: i32, ars
   const lc = <usize>ldc << 2;
   if (k == 0) {
     if (accumulate == 0) for (let i = 0; i < m; i++) memory.fill(c + <usize>i * lc, 0, <usize>n << 2);
+    return;
+  }
+  // Each element adds up its KC-deep slabs in k order either way. A C too big for L2 (tall products: the
+  // backward's dx, a forward with K > KC) takes its row blocks one by one, each through every slab while it
+  // is hot; a small C (the weight gradients) stays in L2 while each slab of B serves every row block.
+  if (<u64>m * <u64>n > C_ROWS_FIRST) {
+    for (let i0 = 0; i0 < m; i0 += MC) {
+      for (let k0 = 0; k0 < k; k0 += KC) {
+        slab(c, a + <usize>k0 * cs, b + <usize>k0 * lb, i0, min(i0 + MC, m), n, min(KC, k - k0), rs, cs, lb, ps, lc, accumulate != 0 || k0 > 0);
+      }
+    }
     return;
   }
   for (let k0 = 0; k0 < k; k0 += KC) {

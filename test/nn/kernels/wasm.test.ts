@@ -90,6 +90,16 @@ describe("wasm kernels", () => {
     }
   });
 
+  it.each([[1, 4], [7, 32], [37, 13], [256, 32]])("transpose equals the reference bit for bit (rows=%i cols=%i)", (rows, cols) => {
+    const stride = cols + 5;
+    const x = onHeap(randomArray(rows * stride, 30));
+    const [t1, t2] = [heap.allocFloats(rows * cols), heap.allocFloats(rows * cols)];
+    fast.transpose(t1, x, rows, cols, stride);
+    ref.transpose(t2, x, rows, cols, stride);
+    expect(Array.from(t1)).toEqual(Array.from(t2));
+    expect(t2[3 * rows + rows - 1]).toBe(x[(rows - 1) * stride + 3]);
+  });
+
   it("rmsnorm forward and backward agree", () => {
     const rows = 5, dim = 12;
     const x = onHeap(randomArray(rows * dim, 7));
@@ -243,5 +253,14 @@ describe("wasm kernels", () => {
     fast.causalSoftmaxBackward(d1, s1, ld, rows, 11, 0.5);
     ref.causalSoftmaxBackward(d2, s2, ld, rows, 11, 0.5);
     expect(maxAbsDiff(d1, d2)).toBeLessThan(1e-6);
+    // Query rows at positions past.. (an output span, src/nn/outputs.ts): row i keeps columns 0..past+i.
+    const past = 5, spanRows = 4, width = past + spanRows;
+    const probs = randomArray(spanRows * width, 21).map(Math.abs);
+    const [p1, e1, e2] = [onHeap(probs), onHeap(randomArray(spanRows * width, 22)), onHeap(randomArray(spanRows * width, 22))];
+    fast.causalSoftmaxBackward(e1, p1, width, spanRows, width, 0.5, past);
+    ref.causalSoftmaxBackward(e2, p1, width, spanRows, width, 0.5, past);
+    expect(maxAbsDiff(e1, e2)).toBeLessThan(1e-6);
+    expect(e1[past + 1]).toBe(0);
+    expect(e1[past]).not.toBe(0);
   });
 });
