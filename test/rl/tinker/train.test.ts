@@ -40,7 +40,37 @@ async function logged(out: string): Promise<Logged[]> {
   }
 }
 
-const pick = (rows: readonly Logged[]): unknown[] => rows.map(({ reward, loss, clipFraction, kl, gradNorm }) => ({ reward, loss, clipFraction, kl, gradNorm }));
+
+/**
+ * The step logs agree: rewards and clip fractions exactly, losses, KL and gradient norms to float rounding. The
+ * in-process backend runs the last block and the head on the response rows only; the stand-in gets every position
+ * (Tinker's datums carry weights, not a response mask), so the two sum the same terms in a different order.
+ */
+function expectSameSteps(remote: readonly Logged[], local: readonly Logged[]): void {
+  expect(remote.length).toBe(local.length);
+  remote.forEach((step, i) => {
+    const other = local[i] as Logged;
+    expect(step.reward).toBe(other.reward);
+    expect(step.clipFraction).toBe(other.clipFraction);
+    for (const key of ["loss", "kl", "gradNorm"] as const) expect(Math.abs(step[key] - other[key])).toBeLessThanOrEqual(1e-5 * Math.max(1, Math.abs(other[key])));
+  });
+}
+
+/** The largest absolute difference between the stand-in's weights for a checkpoint and a local checkpoint's. */
+async function weightsGap(remoteOut: string, localOut: string, step: number): Promise<number> {
+  const { loadCheckpoint } = await import("../../../src/nn/checkpoint.js");
+  const trained = standin.model(modelIdOf(remoteOut, step)).parameters();
+  const reference = await loadCheckpoint(join(localOut, "checkpoints", `step-${String(step).padStart(6, "0")}`));
+  try {
+    const weights = reference.parameters();
+    expect(weights.length).toBe(trained.length);
+    let gap = 0;
+    for (let i = 0; i < trained.length; i++) gap = Math.max(gap, Math.abs((trained[i] as number) - (weights[i] as number)));
+    return gap;
+  } finally {
+    reference.dispose();
+  }
+}
 
 beforeAll(async () => {
   await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 40, samples: 2, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
@@ -52,7 +82,7 @@ afterAll(async () => {
 });
 
 describe("train --backend tinker against the stand-in", () => {
-  it("gives the in-process run's logged losses, held-out tables and weights bit for bit (coefficients, KL)", async () => {
+  it("gives the in-process run's logged losses, held-out tables and weights to float rounding (coefficients, KL)", async () => {
     const config = { ...shared, kl: 0.05 };
     const local = await train({ out: join(dir, "local"), config: { ...config, init: base } });
     const remoteOut = join(dir, "remote");
@@ -65,18 +95,20 @@ describe("train --backend tinker against the stand-in", () => {
     expect(steps.some((step) => step.clipFraction > 0 && step.kl > 0)).toBe(true);
     const paths = standin.requests.slice(before).map((request) => request.path);
     for (const path of ["/api/v1/forward", "/api/v1/forward_backward", "/api/v1/optim_step", "/api/v1/asample", "/api/v1/save_weights_for_sampler", "/api/v1/save_weights"]) expect(paths).toContain(path);
-    expect(pick(steps)).toEqual(pick(await logged(join(dir, "local"))));
+    expectSameSteps(steps, await logged(join(dir, "local")));
     expect(remote.evals.map((point) => point.table)).toEqual(local.evals.map((point) => point.table));
-    expect(standin.weightsDigest(modelIdOf(remoteOut, 3))).toBe(local.weightsDigest);
+    expect(await weightsGap(remoteOut, join(dir, "local"), 3)).toBeLessThan(1e-6);
+    expect(local.weightsDigest).toMatch(/^[0-9a-f]{64}$/);
   }, 240_000);
 
-  it.each(["turn", "gigpo"])("runs --algo %s unchanged: the in-process run's weights bit for bit", async (algo) => {
+  it.each(["turn", "gigpo"])("runs --algo %s unchanged: the in-process run's weights to float rounding", async (algo) => {
     const config = { ...shared, steps: 2, evalEvery: 0, algo };
     const local = await train({ out: join(dir, `local-${algo}`), config: { ...config, init: base } });
     const remoteOut = join(dir, `remote-${algo}`);
     await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: standin.url } });
     expect((await logged(remoteOut)).some((step) => step.gradNorm > 0)).toBe(true);
-    expect(standin.weightsDigest(modelIdOf(remoteOut, 2))).toBe(local.weightsDigest);
+    expect(await weightsGap(remoteOut, join(dir, `local-${algo}`), 2)).toBeLessThan(1e-6);
+    expect(local.finished).toBe(true);
   }, 240_000);
 
   it("resumes a stopped run from the server's saved state to the weights of an uninterrupted one", async () => {
