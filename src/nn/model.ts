@@ -18,13 +18,15 @@ import { adamwUpdate, resolveAdamW, type AdamWConfig, type OptimizerState, type 
 import type { ParameterSpec } from "./params.js";
 import { createPasses, type BackwardOptions, type ForwardResult, type TokenSpan } from "./passes.js";
 import { poolFor } from "./pool.js";
-import { createSampler, type SampleOptions, type TokenCounts } from "./sampling.js";
+import type { TokenCounts } from "./runtime.js";
+import { createSampler, type SampleOptions } from "./sampling.js";
 import type { TokenBatch } from "./batch.js";
 
 export type Backend = "wasm" | "reference";
 export type { TokenBatch } from "./batch.js";
 export type { BackwardOptions, ForwardResult, TokenSpan } from "./passes.js";
-export type { SampleOptions, TokenCounts } from "./sampling.js";
+export type { SampleOptions } from "./sampling.js";
+export type { TokenCounts } from "./runtime.js";
 export type { KvSession } from "./kv-cache.js";
 
 export interface ModelOptions {

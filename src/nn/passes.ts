@@ -5,14 +5,10 @@
 import { BudgetrlError } from "../core/errors.js";
 import { packLengths, type Packing } from "./attention.js";
 import { checkBatch, checkTokens, type TokenBatch } from "./batch.js";
-import type { ModelConfig } from "./config.js";
-import type { Heap } from "./heap.js";
 import type { Job } from "./jobs.js";
-import type { ModelMemory } from "./memory.js";
 import { findOutputRows, type OutputRows } from "./outputs.js";
-import type { Pool } from "./pool.js";
 import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
-import type { TokenCounts } from "./sampling.js";
+import type { ModelRuntime } from "./runtime.js";
 import { freeWorkspace } from "./workspace.js";
 
 export interface ForwardResult {
@@ -28,15 +24,6 @@ export interface BackwardOptions {
   readonly normaliser?: number;
   /** e_t: adds -sum_t e_t H_t / normaliser to the loss (entropy bonus). */
   readonly entropyCoefficients?: Float32Array;
-}
-
-export interface PassesContext {
-  readonly config: ModelConfig;
-  readonly heap: Heap;
-  readonly pool: Pool;
-  readonly memory: ModelMemory;
-  readonly shards: number;
-  readonly counts: TokenCounts;
 }
 
 /** Token ranges [start, end) of a sequence (start >= 1): the positions whose log-probs a caller wants. */
@@ -69,7 +56,7 @@ type Row = { readonly tokens: ArrayLike<number>; readonly targets: ArrayLike<num
  * Writes sequences into shard workspaces and runs the forward jobs. With `targetRowsOnly` the last block and
  * the head run on the rows that have a target (outputs.ts); else on every row.
  */
-async function runForward(context: PassesContext, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number, targetRowsOnly: boolean): Promise<ForwardLayout> {
+async function runForward(context: ModelRuntime, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number, targetRowsOnly: boolean): Promise<ForwardLayout> {
   const { heap, config, shards, memory } = context;
   const ranges = shardRanges(rows.map((row) => row.length), shards);
   const packings: Packing[] = [];
@@ -121,7 +108,7 @@ function gatherForward(layout: ForwardLayout, slots: readonly WorkspaceSlot[], b
 }
 
 /** The backward jobs of the forward described by `last`, its coefficients written into the workspaces. */
-function backwardJobs(context: PassesContext, slots: readonly WorkspaceSlot[], last: ForwardLayout, coefficients: Float32Array, options: BackwardOptions): Job[] {
+function backwardJobs(context: ModelRuntime, slots: readonly WorkspaceSlot[], last: ForwardLayout, coefficients: Float32Array, options: BackwardOptions): Job[] {
   const normaliser = options.normaliser ?? 1;
   if (!(normaliser > 0)) throw new BudgetrlError("nn:bad-normaliser", `normaliser must be > 0, got ${normaliser}`);
   const entropyCoefficients = options.entropyCoefficients;
@@ -159,7 +146,7 @@ function scoringTargets(seq: readonly number[], spans: readonly TokenSpan[] | un
   return targets;
 }
 
-export function createPasses(context: PassesContext): Passes {
+export function createPasses(context: ModelRuntime): Passes {
   const { config, heap, shards } = context;
   const trainSlots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));
   const scoreSlots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));

@@ -9,14 +9,11 @@
 // never on its batch-mates, shards or threads (no kernel mixes rows).
 import { BudgetrlError } from "../core/errors.js";
 import { checkTokens } from "./batch.js";
-import type { ModelConfig } from "./config.js";
 import type { Generated, GenerateOptions } from "./generate.js";
-import type { Heap } from "./heap.js";
 import type { Job } from "./jobs.js";
 import { createCachePool, reusableLength, type KvSession, type SessionState } from "./kv-cache.js";
-import type { ModelMemory } from "./memory.js";
-import type { Pool } from "./pool.js";
 import { sharedSources } from "./prefill.js";
+import type { ModelRuntime } from "./runtime.js";
 import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
 import { END } from "./tokenizer.js";
 import { freeWorkspace } from "./workspace.js";
@@ -39,26 +36,6 @@ export interface SampleOptions {
 }
 
 /** Tokens the model has run, by kind, since it was created (rows of the forward passes). */
-export interface TokenCounts {
-  /** Prompt tokens prefilled for sampling (what a session already cached, or a shared prefill, is not counted). */
-  prefill: number;
-  /** Sampled tokens fed back in decoding steps. */
-  decode: number;
-  /** Training forward passes (each also runs backward once at most). */
-  train: number;
-  /** Scoring passes (log-probs without gradient). */
-  score: number;
-}
-
-export interface SamplingContext {
-  readonly config: ModelConfig;
-  readonly heap: Heap;
-  readonly pool: Pool;
-  readonly memory: ModelMemory;
-  readonly shards: number;
-  readonly counts: TokenCounts;
-}
-
 export interface Sampler {
   sample(prompts: readonly (readonly number[])[], options: SampleOptions): Promise<Generated[]>;
   openSession(): KvSession;
@@ -78,7 +55,7 @@ function resolveOptions(options: SampleOptions, prompts: number): GenerateOption
   return resolved;
 }
 
-export function createSampler(context: SamplingContext): Sampler {
+export function createSampler(context: ModelRuntime): Sampler {
   const { config, heap, pool, memory, shards, counts } = context;
   const caches = createCachePool(heap, config);
   const states = new WeakMap<KvSession, SessionState>();
