@@ -168,12 +168,27 @@ async function examplesOf(store: Store, runs: readonly SelectedRun[], models: re
   return examples;
 }
 
+/** One note per (tasks listed, distinct) count: a study's runs share their task list, so they would repeat it. */
+export function repeatedTaskNotes(entries: StudyData["repeatedTasks"]): string[] {
+  const groups = new Map<string, { tasks: number; distinct: number; runs: string[] }>();
+  for (const entry of entries) {
+    const key = `${entry.tasks}/${entry.distinct}`;
+    const group = groups.get(key) ?? { tasks: entry.tasks, distinct: entry.distinct, runs: [] };
+    group.runs.push(entry.run);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map(({ tasks, distinct, runs }) => {
+    const which = runs.length === 1 ? `run ${runs[0]} lists` : `${runs.length} runs (${runs.slice(0, 3).join(", ")}${runs.length > 3 ? ", ..." : ""}) list`;
+    return `${which} ${tasks} tasks but only ${distinct} distinct ${distinct === 1 ? "one" : "ones"}; repeated tasks played identical episodes (same seeds) and count once`;
+  });
+}
+
 function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data: StudyData): string[] {
   const notes: string[] = [];
   for (const run of runs) if (run.status !== "complete") notes.push(`run ${run.id} is not complete (${run.episodes} episodes stored): its numbers may change when it is resumed`);
   const roleless = models.filter((model) => model.role === "other").map((model) => model.name);
   if (roleless.length > 0) notes.push(`models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=base|grpo|process|budgetmix)`);
-  for (const entry of data.repeatedTasks) notes.push(`run ${entry.run} lists ${entry.tasks} tasks but only ${entry.distinct} distinct ones; repeated tasks played identical episodes (same seeds) and count once`);
+  notes.push(...repeatedTaskNotes(data.repeatedTasks));
   for (const perturbation of data.perturbations) if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
   if (!runs.some((run) => run.kind === "teacher-forced")) notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
   if (!runs.some((run) => run.kind === "perturbed")) notes.push("no perturbed runs: error recovery is measured on natural errors only");

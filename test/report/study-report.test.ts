@@ -15,7 +15,7 @@ import { evaluate } from "../../src/eval/evaluate.js";
 import { storedRunOutcomes, tableFor } from "../../src/eval/table.js";
 import { parseEvalConfig } from "../../src/eval/config.js";
 import { renderStudyHtml } from "../../src/report/html/render.js";
-import { buildStudyReport } from "../../src/report/study-build.js";
+import { buildStudyReport, repeatedTaskNotes } from "../../src/report/study-build.js";
 import type { StudyReport } from "../../src/report/study-model.js";
 import { train } from "../../src/rl/train.js";
 import { openStore } from "../../src/store/open.js";
@@ -146,6 +146,21 @@ describe("the study report's data", () => {
     expect(report.findings[0]?.scopes.find((scope) => scope.scope === "sokoban")?.comparisons[1]?.direction).toBe("higher");
     expect(report.findings[3]?.verdict).toBe("supported");
     expect(report.examples.find((example) => example.model === `Evil ${HOSTILE}`)?.turns[0]?.reply).toBe(HOSTILE);
+  });
+
+  it("says once, not once per run, that runs sharing a task list repeat tasks", () => {
+    const notes = repeatedTaskNotes([
+      { run: "base/announced", tasks: 200, distinct: 137 },
+      { run: "base/hidden", tasks: 200, distinct: 137 },
+      { run: "grpo/announced", tasks: 200, distinct: 137 },
+      { run: "grpo/hidden", tasks: 200, distinct: 137 },
+      { run: "hanoi", tasks: 4, distinct: 1 },
+    ]);
+    expect(notes).toEqual([
+      "4 runs (base/announced, base/hidden, grpo/announced, ...) list 200 tasks but only 137 distinct ones; repeated tasks played identical episodes (same seeds) and count once",
+      "run hanoi lists 4 tasks but only 1 distinct one; repeated tasks played identical episodes (same seeds) and count once",
+    ]);
+    expect(report.notes.filter((note) => note.includes(" distinct on"))).toEqual([]);
   });
 });
 
