@@ -15,7 +15,7 @@ import { createTinkerClient } from "../../../src/rl/tinker/client.js";
 import { train } from "../../../src/rl/train.js";
 import { parseTrainConfig } from "../../../src/rl/train-config.js";
 import { readHfFiles } from "../../../src/rl/tinker/hf-files.js";
-import { hfRenderer } from "../../../src/rl/tinker/hf-renderer.js";
+import { hfRenderer, templateMessage, turnStarts } from "../../../src/rl/tinker/hf-renderer.js";
 import { openRenderer, type Renderer } from "../../../src/rl/tinker/renderer.js";
 import { startStandin, type Standin } from "./standin-server.js";
 
@@ -94,6 +94,27 @@ describe("hf renderer: prompts", () => {
     expect(tokens.at(-1)).toBe(END);
     expect(tokens.every((token) => token >= 0 && token < 260)).toBe(true);
     expect(r.decode(tokens).content).toBe(text);
+  });
+});
+
+describe("hf renderer: messages as templates read them", () => {
+  it("passes tool calls in OpenAI's shape, JSON arguments parsed (templates apply tojson), other text as written", () => {
+    const calls = [{ id: "c1", name: "move", arguments: '{"from": "A", "to": "C"}' }, { id: "c2", name: "move", arguments: "not json" }];
+    expect(templateMessage({ role: "assistant", content: "", toolCalls: calls })).toEqual({
+      role: "assistant",
+      content: "",
+      tool_calls: [
+        { id: "c1", type: "function", function: { name: "move", arguments: { from: "A", to: "C" } } },
+        { id: "c2", type: "function", function: { name: "move", arguments: "not json" } },
+      ],
+    });
+    expect(templateMessage({ role: "tool", content: "ok", toolCallId: "c1" })).toEqual({ role: "tool", content: "ok", tool_call_id: "c1" });
+    expect(templateMessage(userMessage("hi"))).toEqual({ role: "user", content: "hi" });
+  });
+
+  it("splits turns after each assistant reply (the window drops whole turns)", () => {
+    const tool: Message = { role: "tool", content: "r", toolCallId: "c" };
+    expect(turnStarts([userMessage("a"), assistantMessage("b"), tool, userMessage("c"), assistantMessage("d"), assistantMessage("e"), userMessage("f")])).toEqual([0, 2, 6]);
   });
 });
 
