@@ -11,7 +11,8 @@ import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
 import { TRAJECTORY_REWARDS } from "./advantages/types.js";
 import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
-import { RENDERERS } from "./tinker/renderer.js";
+import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
+import { rendererNameProblem } from "./tinker/renderer.js";
 
 /** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */
 export const TRAINER_BACKENDS = ["tiny", "tinker"] as const;
@@ -58,7 +59,14 @@ export const trainConfigSchema = z.object({
   baseModel: z.string().min(1).optional().describe("tinker: the base model to train a LoRA of, as the server names it"),
   loraRank: z.number().int().min(1).default(32).describe("tinker: LoRA rank"),
   contextLength: z.number().int().min(8).optional().describe("tinker: the model's context in tokens (default: the server's max_context_length)"),
-  renderer: z.enum(RENDERERS).default("bytes").describe("tinker: how conversations become tokens (bytes: budgetrl's byte tokenizer, for byte-level models like the stand-in's)"),
+  renderer: z
+    .string()
+    .default("bytes")
+    .superRefine((name, context) => {
+      const problem = rendererNameProblem(name);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
+    })
+    .describe("tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)"),
   backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("none: the loss as per-token coefficients (any backend, KL included); ppo or importance_sampling: the tinker server's own loss, one pass per minibatch, no KL"),
 });
 
@@ -76,11 +84,15 @@ function checkBackendFields(config: Readonly<TrainConfig>): void {
     if (config.baseModel !== undefined) throw new ConfigError("baseModel", "is read by --backend tinker only", "the in-process model starts from --init or a fresh --model config");
     if (config.contextLength !== undefined) throw new ConfigError("contextLength", "is read by --backend tinker only", "the in-process model's context is --model contextLength=N");
     if (config.backendLoss !== "none") throw new ConfigError("backendLoss", "the in-process backend computes the loss from coefficients", "leave --backend-loss at none, or use --backend tinker");
+    if (config.renderer !== "bytes") throw new ConfigError("renderer", "is read by --backend tinker only", "the in-process model reads bytes: drop --renderer");
     return;
   }
   if (config.baseModel === undefined) throw new ConfigError("baseModel", "is required with --backend tinker", "name the server's base model, e.g. --base-model Qwen/Qwen3-8B");
   if (config.init !== undefined) throw new ConfigError("init", "is an in-process checkpoint; a tinker run starts from --base-model", "drop --init");
   if (Object.keys(config.modelConfig).length > 0) throw new ConfigError("modelConfig", "configures the in-process model; a tinker run trains --base-model", "drop --model");
+  const hfDir = hfRendererDir(config.renderer);
+  const hfProblem = hfDir === undefined ? undefined : hfDirProblem(hfDir);
+  if (hfProblem !== undefined) throw new ConfigError("renderer", hfProblem, "DIR must hold the model's tokenizer.json and tokenizer_config.json, copied from its repository (nothing downloads)");
   if (config.backendLoss !== "none" && config.kl > 0) throw new ConfigError("backendLoss", `the server's ${config.backendLoss} loss has no KL term`, "use --kl 0, or --backend-loss none (the KL then enters the coefficients)");
 }
 

@@ -32,6 +32,7 @@ import { deleteRun, writeTrainStep } from "../store/train-log.js";
 import { computeAdvantages, mean } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { openTinkerBackend } from "./tinker/backend.js";
+import { openRenderer } from "./tinker/renderer.js";
 import { readTinkerCheckpoint, type TinkerCheckpoint } from "./tinker/checkpoint.js";
 import { createTinkerClient, type TinkerClientOptions } from "./tinker/client.js";
 import { rolloutStep } from "./rollouts.js";
@@ -142,9 +143,11 @@ function tinyBackendOf(config: Readonly<TrainConfig>, model: TinyModel, threads:
 /** The tinker backend of a run (a new model on the base model, or one loaded with a checkpoint's state). */
 async function tinkerBackendOf(config: Readonly<TrainConfig>, options: TrainOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
   if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
+  // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
+  const renderer = openRenderer(config.renderer, config.maxNewTokens, config.history);
   const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const backend = await openTinkerBackend({
-    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history,
+    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer,
     ...(config.contextLength === undefined ? {} : { contextLength: config.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
   });
   return { backend, initialReference: () => backend.baseReference() };

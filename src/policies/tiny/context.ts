@@ -77,21 +77,34 @@ function startsWith(tokens: readonly number[], prefix: readonly number[]): boole
   return prefix.length <= tokens.length && prefix.every((token, i) => tokens[i] === token);
 }
 
+/** The prompt of an episode's next turn from the conversation so far and the turn before (a renderer's `prompt`). */
+export type TurnPrompter = (conversation: readonly Message[], previous?: PreviousTurn) => number[];
+
 /**
  * The sequences an episode's replies were sampled in, `replies[t]` being turn t's reply tokens. Under
  * "segments" a turn joins the sequence before while its prompt extends it (one sequence per segment); under
  * "window" every turn is its own sequence.
  */
 export function episodeSequences(rule: ContextRule, episode: EpisodeMessages, replies: readonly (readonly number[])[]): EpisodeSequence[] {
+  return promptSequences((conversation, previous) => turnPrompt(rule, conversation, previous), episode, replies, rule.history === "segments");
+}
+
+/**
+ * The sequences of an episode whose turn prompts come from `prompter`: with `join`, a turn joins the sequence
+ * before when its prompt starts with that sequence's tokens (the earlier prompts and replies as sampled), and a
+ * turn whose prompt does not starts a new sequence; without, every turn is its own sequence. Each reply's span
+ * marks where its tokens sit in its sequence.
+ */
+export function promptSequences(prompter: TurnPrompter, episode: EpisodeMessages, replies: readonly (readonly number[])[], join: boolean): EpisodeSequence[] {
   const conversation: Message[] = [...episode.preamble];
   const out: { tokens: number[]; replies: ReplySpan[] }[] = [];
   let previous: PreviousTurn | undefined;
   episode.turns.forEach((turn, t) => {
     conversation.push(...turn.observation);
-    const prompt = turnPrompt(rule, conversation, previous);
+    const prompt = prompter(conversation, previous);
     const reply = replies[t] ?? [];
     const current = out[out.length - 1];
-    if (rule.history === "segments" && current !== undefined && startsWith(prompt, current.tokens)) current.tokens.push(...prompt.slice(current.tokens.length));
+    if (join && current !== undefined && startsWith(prompt, current.tokens)) current.tokens.push(...prompt.slice(current.tokens.length));
     else out.push({ tokens: [...prompt], replies: [] });
     const sequence = out[out.length - 1]!;
     sequence.replies.push({ turn: t, start: sequence.tokens.length, end: sequence.tokens.length + reply.length });

@@ -8,5 +8,7 @@ export { crossEntropyDatum, policyLossDatum, responseLogprobs, responsePositions
 export { classifyStatus, classifyThrown, errorDetail, type HttpVerdict } from "./faults.js";
 export * as tinkerApi from "./operations.js";
 export { createTinkerPolicy, type SampledReply, type SampleReply } from "./policy.js";
-export { byteRenderer, RENDERERS, type Renderer, type RendererName } from "./renderer.js";
+export { hfDirProblem, hfRendererDir, readHfFiles, type HfTokenizerFiles } from "./hf-files.js";
+export { hfRenderer } from "./hf-renderer.js";
+export { byteRenderer, openRenderer, RENDERER_NAMES, rendererNameProblem, type Renderer } from "./renderer.js";
 export { futureState, modelInput, tensor, TINKER_LOSSES, TinkerProtocolError, type AdamParams, type Datum, type ForwardBackwardOutput, type LossRequest, type ModelInput, type SampleOutput, type SamplingParams, type TensorData, type TinkerLoss } from "./wire.js";

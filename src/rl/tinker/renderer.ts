@@ -3,14 +3,20 @@
 // the exact sequences the replies were sampled in (to train on them) and a turn's prompt that extends the
 // turn before (so that an episode is one sequence, as with the tiny policy's "segments" history).
 //
-// The one renderer shipped is "bytes": budgetrl's byte tokenizer and role markers (src/nn/tokenizer.ts), with
-// the tiny policy's context rule (src/policies/tiny/context.ts), for models that read bytes: the loopback
-// stand-in server's tiny models. A real LLM needs its own tokenizer and chat template: implement `Renderer`
-// (for example with @huggingface/tokenizers reading a local tokenizer.json and @huggingface/jinja for the
-// chat template; nothing may download at run time) and pass it to `tinkerBackend({ renderer })`.
+// Two renderers, named by the train config's `renderer` field:
+// - "bytes": budgetrl's byte tokenizer and role markers (src/nn/tokenizer.ts), with the tiny policy's context
+//   rule (src/policies/tiny/context.ts), for models that read bytes: the loopback stand-in server's tiny models.
+// - "hf:DIR": a real LLM's Hugging Face tokenizer and chat template, read from the model's tokenizer.json and
+//   tokenizer_config.json (chat_template.jinja, generation_config.json when present) copied into DIR: nothing
+//   downloads (hf-files.ts reads them, hf-renderer.ts renders; an episode is one sequence while each turn's
+//   prompt starts with the turn before's prompt and reply tokens).
+// A library user may also pass any other `Renderer` to `openTinkerBackend({ renderer })`.
+import { ConfigError } from "../../core/errors.js";
 import type { Message } from "../../core/message.js";
 import { decodeTokens, encodeText, END } from "../../nn/tokenizer.js";
 import { contextRule, episodeSequences, turnPrompt, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn } from "../../policies/tiny/context.js";
+import { hfRendererDir, readHfFiles } from "./hf-files.js";
+import { hfRenderer } from "./hf-renderer.js";
 
 export interface Renderer {
   readonly name: string;
@@ -27,8 +33,29 @@ export interface Renderer {
   responseTokens(reply: Message): number[];
 }
 
-export const RENDERERS = ["bytes"] as const;
-export type RendererName = (typeof RENDERERS)[number];
+/** The renderer names the train config accepts: "bytes", or "hf:" and a folder. */
+export const RENDERER_NAMES = ["bytes", "hf:DIR"] as const;
+
+/** Why `name` is not a renderer name (its folder not checked), or undefined when it is one. */
+export function rendererNameProblem(name: string): string | undefined {
+  if (name === "bytes" || hfRendererDir(name) !== undefined) return undefined;
+  return `unknown renderer "${name}": expected bytes or hf:DIR (a folder holding a Hugging Face model's tokenizer.json and tokenizer_config.json)`;
+}
+
+/**
+ * The renderer of a name, for the backend to build once it knows the context length. An "hf:DIR" folder is
+ * read here, at once, so that a bad one is refused before any request (ConfigError naming `renderer`).
+ */
+export function openRenderer(name: string, maxNewTokens: number, history: History): (contextLength: number) => Renderer {
+  const dir = hfRendererDir(name);
+  if (dir !== undefined) {
+    const files = readHfFiles(dir);
+    return (contextLength) => hfRenderer(name, files, contextLength, maxNewTokens);
+  }
+  const problem = rendererNameProblem(name);
+  if (problem !== undefined) throw new ConfigError("renderer", problem);
+  return (contextLength) => byteRenderer(contextLength, maxNewTokens, history);
+}
 
 /** The byte renderer for a model of `contextLength` tokens with replies of at most `maxNewTokens`. */
 export function byteRenderer(contextLength: number, maxNewTokens: number, history: History): Renderer {

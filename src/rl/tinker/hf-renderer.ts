@@ -1,0 +1,163 @@
+// The renderer of a real LLM (`--renderer hf:DIR`): its Hugging Face tokenizer (tokenizer.json through
+// @huggingface/tokenizers) and chat template (through @huggingface/jinja, an interpreter of the template
+// language: nothing is eval'd), from the files of hf-files.ts.
+//
+// - prompt: the conversation through the chat template with add_generation_prompt, the special tokens of
+//   tokenizer_config (bos_token, eos_token, ...) as template variables, encoded without adding special tokens
+//   (only those the template writes), as transformers' apply_chat_template does. Every turn is rendered from
+//   the messages (the turn before is not needed). Context window: when the prompt passes the budget
+//   (contextLength - maxNewTokens, at most half the context kept free: contextRule), the oldest non-system
+//   messages are dropped, whole turns at a time (a turn: the messages up to and including an assistant
+//   reply), until it fits; the system messages at the start are always kept. When the newest turn alone does
+//   not fit, the start of its last message's text is cut (its newest text kept).
+// - stopTokens: the id of tokenizer_config's eos_token, then generation_config.json's eos_token_id ids.
+// - decode: the text of the sampled tokens without the stop tokens, as an assistant message (no tool calls;
+//   a reply of the stop token alone is "", ids outside the vocabulary give no text: never an error).
+// - responseTokens: the reply's text encoded, then the first stop token (SFT targets).
+// - episodeSequences: a turn joins the sequence before when its prompt starts with that sequence (the earlier
+//   prompts and the replies as sampled); where it does not (a template that rewrites earlier turns, a reply
+//   whose re-encoded text differs from its sampled tokens, the window dropping messages) a new sequence starts
+//   at that turn. This holds whatever --history says (it is read by the bytes renderer only): a reply is
+//   always trained on the exact tokens it was sampled after.
+import { Template } from "@huggingface/jinja";
+import { Tokenizer } from "@huggingface/tokenizers";
+import { BudgetrlError, ConfigError } from "../../core/errors.js";
+import type { JsonObject } from "../../core/json.js";
+import { userMessage, systemMessage, type Message } from "../../core/message.js";
+import { contextRule, promptSequences } from "../../policies/tiny/context.js";
+import type { HfTokenizerFiles } from "./hf-files.js";
+import type { Renderer } from "./renderer.js";
+
+const SPECIAL_TOKEN_FIELDS = ["bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token"] as const;
+
+/** A special token of tokenizer_config: its text, written as a string or as an AddedToken object {content}. */
+export function specialTokenText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (value !== null && typeof value === "object" && typeof (value as { content?: unknown }).content === "string") return (value as { content: string }).content;
+  return undefined;
+}
+
+/** The template variables of the special tokens tokenizer_config names. */
+function specialTokenVariables(config: JsonObject): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const field of SPECIAL_TOKEN_FIELDS) {
+    const text = specialTokenText(config[field]);
+    if (text !== undefined) out[field] = text;
+  }
+  return out;
+}
+
+/** A tool call's arguments as templates expect them: the parsed JSON object when the text is one, else the text. */
+function callArguments(text: string): unknown {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : text;
+  } catch {
+    return text;
+  }
+}
+
+/** A message as chat templates read it (OpenAI's shape: tool_calls with function {name, arguments}, tool_call_id). */
+export function templateMessage(message: Message): Record<string, unknown> {
+  return {
+    role: message.role,
+    content: message.content,
+    ...(message.toolCalls === undefined || message.toolCalls.length === 0
+      ? {}
+      : { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: callArguments(call.arguments) } })) }),
+    ...(message.toolCallId === undefined ? {} : { tool_call_id: message.toolCallId }),
+  };
+}
+
+/** Where the turns of `messages` start: at 0 and after every assistant message that a non-assistant one follows. */
+export function turnStarts(messages: readonly Message[]): number[] {
+  const starts = messages.length === 0 ? [] : [0];
+  for (let i = 1; i < messages.length; i++) if (messages[i - 1]!.role === "assistant" && messages[i]!.role !== "assistant") starts.push(i);
+  return starts;
+}
+
+/** `message` with the first `cut` characters (code points) of its text removed. */
+function withoutStart(message: Message, cut: number): Message {
+  return { ...message, content: Array.from(message.content).slice(cut).join("") };
+}
+
+interface Encoder {
+  encode(messages: readonly Message[]): number[];
+}
+
+/** The newest turn alone passes the budget: the fewest leading characters of its last message cut to fit. */
+function cutToFit(encoder: Encoder, system: readonly Message[], turn: readonly Message[], budget: number): number[] {
+  const last = turn[turn.length - 1]!;
+  const head = [...system, ...turn.slice(0, -1)];
+  let low = 1;
+  let high = Array.from(last.content).length;
+  const fitted = encoder.encode([...head, withoutStart(last, high)]);
+  if (fitted.length > budget) throw new BudgetrlError("tinker:context", `the prompt needs ${fitted.length} tokens without the newest message's text, more than the ${budget} the context leaves`, "raise --context-length, or lower --max-new-tokens");
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    if (encoder.encode([...head, withoutStart(last, mid)]).length <= budget) high = mid;
+    else low = mid + 1;
+  }
+  return encoder.encode([...head, withoutStart(last, high)]);
+}
+
+/** The prompt of `conversation` within `budget` tokens: the oldest whole turns dropped, the leading system messages kept. */
+export function windowPrompt(encoder: Encoder, conversation: readonly Message[], budget: number): number[] {
+  const firstOther = conversation.findIndex((message) => message.role !== "system");
+  const split = firstOther === -1 ? conversation.length : firstOther;
+  const system = conversation.slice(0, split);
+  const rest = conversation.slice(split);
+  const starts = turnStarts(rest);
+  if (starts.length === 0) return encoder.encode(system);
+  for (const start of starts) {
+    const tokens = encoder.encode([...system, ...rest.slice(start)]);
+    if (tokens.length <= budget) return tokens;
+  }
+  return cutToFit(encoder, system, rest.slice(starts[starts.length - 1]!), budget);
+}
+
+/** The text of sampled tokens: "" for none (the library refuses an empty list); ids outside the vocabulary give no text. */
+function decodeText(tokenizer: Tokenizer, tokens: readonly number[]): string {
+  return tokens.length === 0 ? "" : tokenizer.decode([...tokens], { skip_special_tokens: false });
+}
+
+function tokenId(tokenizer: Tokenizer, text: string, what: string): number {
+  const id = tokenizer.token_to_id(text);
+  if (id === undefined) throw new ConfigError("renderer", `${what} ${JSON.stringify(text)} is not a token of tokenizer.json`, "tokenizer.json and tokenizer_config.json must come from the same model");
+  return id;
+}
+
+/** The renderer of a model's tokenizer files for a model of `contextLength` tokens with replies of at most `maxNewTokens`. */
+export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength: number, maxNewTokens: number): Renderer {
+  let tokenizer: Tokenizer;
+  let template: Template;
+  try {
+    tokenizer = new Tokenizer(files.tokenizer, files.config);
+    template = new Template(files.chatTemplate);
+  } catch (error) {
+    throw new ConfigError("renderer", `${files.dir}: cannot load the tokenizer or chat template: ${(error as Error).message}`);
+  }
+  const variables = specialTokenVariables(files.config);
+  if (variables.eos_token === undefined) throw new ConfigError("renderer", `${files.dir}/tokenizer_config.json names no eos_token`, "the renderer stops replies at the eos token");
+  const stopTokens = [...new Set([tokenId(tokenizer, variables.eos_token, "eos_token"), ...files.generationEosIds])];
+  const stops = new Set(stopTokens);
+  const encodeText = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
+  const encoder: Encoder = {
+    encode: (messages) => encodeText(template.render({ ...variables, messages: messages.map(templateMessage), add_generation_prompt: true })),
+  };
+  try {
+    encoder.encode([systemMessage("s"), userMessage("u")]);
+  } catch (error) {
+    throw new ConfigError("renderer", `${files.dir}: the chat template fails on a system and a user message: ${(error as Error).message}`);
+  }
+  const budget = contextRule(contextLength, maxNewTokens).budget;
+  const prompt = (conversation: readonly Message[]): number[] => windowPrompt(encoder, conversation, budget);
+  return {
+    name,
+    stopTokens,
+    prompt,
+    episodeSequences: (episode, replies) => promptSequences(prompt, episode, replies, true),
+    decode: (tokens) => ({ role: "assistant", content: decodeText(tokenizer, tokens.filter((token) => !stops.has(token))) }),
+    responseTokens: (reply) => [...encodeText(reply.content), stopTokens[0]!],
+  };
+}
