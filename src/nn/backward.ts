@@ -52,6 +52,23 @@ function attentionBackward(kernels: Kernels, model: ModelViews, a: LayerActivati
 }
 
 /**
+ * A block's MLP (x_out = x_mid + down(silu(gate) * up)) and attention output projection (x_mid = x_in + o(att))
+ * backward over `rows` rows: dx holds dloss/dx_out on entry, dloss/dx_mid's residual part after the MLP; datt
+ * gets dloss/d(attention output). Every block runs it over all its rows, the last one over its output rows.
+ */
+function mlpAndOutputBackward(kernels: Kernels, w: LayerWeights, g: LayerWeights, a: LayerActivations, workspace: Workspace, rows: number, C: number, F: number): void {
+  const { dx, dxn, datt, dGateUp, dh } = workspace;
+  kernels.matmul(dh, dx, w.down, rows, F, C, false);
+  kernels.matmulTransposedA(g.down, dx, a.h, C, F, rows, true);
+  kernels.swigluBackward(dGateUp, dh, a.gateUp, rows, F);
+  kernels.matmul(dxn, dGateUp, w.gateUp, rows, C, 2 * F, false);
+  kernels.matmulTransposedA(g.gateUp, dGateUp, a.xn2, 2 * F, C, rows, true);
+  kernels.rmsnormBackward(dx, g.mlpNorm, dxn, a.xMid, w.mlpNorm, a.rstd2, rows, C);
+  kernels.matmul(datt, dx, w.o, rows, C, C, false);
+  kernels.matmulTransposedA(g.o, dx, a.att, C, C, rows, true);
+}
+
+/**
  * The last block over the output rows (outputs.ts): dx holds dloss/d(block output) of the M output rows
  * (compact) on entry, dloss/d(block input) of every row on exit.
  */
@@ -61,15 +78,8 @@ function outputBlockBackward(kernels: Kernels, model: ModelViews, grads: Weights
   const w = model.weights.layers[L - 1]!;
   const g = grads.layers[L - 1]!;
   const a = workspace.layers[L - 1]!;
-  const { dx, dxn, dqkv, datt, dGateUp, dh, gathered } = workspace;
-  kernels.matmul(dh, dx, w.down, M, F, C, false);
-  kernels.matmulTransposedA(g.down, dx, a.h, C, F, M, true);
-  kernels.swigluBackward(dGateUp, dh, a.gateUp, M, F);
-  kernels.matmul(dxn, dGateUp, w.gateUp, M, C, 2 * F, false);
-  kernels.matmulTransposedA(g.gateUp, dGateUp, a.xn2, 2 * F, C, M, true);
-  kernels.rmsnormBackward(dx, g.mlpNorm, dxn, a.xMid, w.mlpNorm, a.rstd2, M, C);
-  kernels.matmul(datt, dx, w.o, M, C, C, false);
-  kernels.matmulTransposedA(g.o, dx, a.att, C, C, M, true);
+  const { dx, dxn, dqkv, datt, gathered } = workspace;
+  mlpAndOutputBackward(kernels, w, g, a, workspace, M, C, F);
   // Queries of the output rows (compact, in dqkv's first M rows), keys and values of every row.
   dqkv.fill(0, 0, rows * 3 * C);
   spansBackward(kernels, model, a, workspace, packing, outputs);
@@ -121,17 +131,8 @@ function spansBackward(kernels: Kernels, model: ModelViews, a: LayerActivations,
 /** dx holds dloss/d(block output) on entry and dloss/d(block input) on exit. */
 function blockBackward(kernels: Kernels, model: ModelViews, w: LayerWeights, g: LayerWeights, a: LayerActivations, workspace: Workspace, rows: number, packing: Packing): void {
   const { dModel: C, hiddenSize: F, heads: H } = model.config;
-  const { dx, dxn, dqkv, datt, dGateUp, dh } = workspace;
-  // MLP: x_out = x_mid + down(silu(gate) * up)
-  kernels.matmul(dh, dx, w.down, rows, F, C, false);
-  kernels.matmulTransposedA(g.down, dx, a.h, C, F, rows, true);
-  kernels.swigluBackward(dGateUp, dh, a.gateUp, rows, F);
-  kernels.matmul(dxn, dGateUp, w.gateUp, rows, C, 2 * F, false);
-  kernels.matmulTransposedA(g.gateUp, dGateUp, a.xn2, 2 * F, C, rows, true);
-  kernels.rmsnormBackward(dx, g.mlpNorm, dxn, a.xMid, w.mlpNorm, a.rstd2, rows, C);
-  // Attention: x_mid = x_in + o(attention(rope(qkv(rmsnorm(x_in)))))
-  kernels.matmul(datt, dx, w.o, rows, C, C, false);
-  kernels.matmulTransposedA(g.o, dx, a.att, C, C, rows, true);
+  const { dx, dxn, dqkv } = workspace;
+  mlpAndOutputBackward(kernels, w, g, a, workspace, rows, C, F);
   attentionBackward(kernels, model, a, workspace, packing);
   kernels.rope(dqkv, rows, 3 * C, 2 * H, C / H, model.cos, model.sin, workspace.positions, true);
   kernels.matmul(dxn, dqkv, w.qkv, rows, C, 3 * C, false);
