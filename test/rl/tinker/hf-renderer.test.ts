@@ -278,3 +278,20 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
     }
   }, 60_000);
 });
+
+describe("the fixture's tokenizer against Hugging Face's own tokenizers (Rust, through Python)", () => {
+  // reference-ids.json comes from scripts/hf-reference-ids.py: an independent implementation of the same files.
+  const reference = JSON.parse(readFileSync(join(FIXTURE, "reference-ids.json"), "utf8")) as { cases: { text: string; ids: number[]; decoded: string }[] };
+
+  it("encodes every reference text to the same ids and decodes them to the same text", () => {
+    expect(reference.cases.length).toBeGreaterThanOrEqual(8);
+    const hf = renderer();
+    for (const { text, ids, decoded } of reference.cases) {
+      expect(hf.responseTokens(assistantMessage(text))).toEqual([...ids, END]);
+      // decode leaves out the stop token <|im_end|>; the reference keeps every special token.
+      expect(hf.decode(ids).content).toBe(decoded.replaceAll("<|im_end|>", ""));
+    }
+    expect(reference.cases.some(({ ids }) => ids.includes(START) && ids.includes(END))).toBe(true);
+    expect(reference.cases.some(({ text, ids }) => ids.length < Buffer.byteLength(text))).toBe(true);
+  });
+});
