@@ -11,6 +11,7 @@ import { perturbationTally, type PerturbationRecovery } from "../metrics/perturb
 import type { IntervalOptions } from "../metrics/task-mean.js";
 import { firstErrorCounts, horizonCounts, perturbationPairRows, stepCounts, taskIdsOf, taskListsMatch } from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
+import type { PerturbationRunKey } from "./study-model.js";
 import { runExists } from "../store/runs.js";
 import type { SelectedRun } from "./study-runs.js";
 
@@ -35,13 +36,7 @@ export interface AnalysisCellData {
   readonly horizon: HorizonCounts[];
 }
 
-export interface PerturbationData {
-  readonly model: string;
-  readonly env: string;
-  readonly mode: string;
-  readonly run: string;
-  readonly controlRun: string | null;
-  readonly perturbTurn: number;
+export interface PerturbationData extends PerturbationRunKey {
   readonly result: PerturbationRecovery | null;
   readonly problem: string | null;
 }

@@ -125,13 +125,17 @@ export interface StudyRecovery {
   readonly pooled: StudyRecoveryCells;
 }
 
-export interface StudyPerturbation {
+/** Which perturbed run of which model, and the run it pairs with (null when none matches). */
+export interface PerturbationRunKey {
   readonly model: string;
   readonly env: string;
   readonly mode: string;
   readonly run: string;
   readonly controlRun: string | null;
   readonly perturbTurn: number;
+}
+
+export interface StudyPerturbation extends PerturbationRunKey {
   readonly cells: readonly { readonly budget: string; readonly perturbed: JsonEstimate; readonly control: JsonEstimate; readonly difference: JsonEstimate; readonly pairs: number }[];
   readonly excluded: { readonly noControl: number; readonly seedMismatch: number; readonly notReached: number; readonly notForced: number };
   /** Why the run could not be paired, when it could not. */
