@@ -3,7 +3,7 @@
 // offsets; sizes count floats. The plain-TypeScript twins live in src/nn/kernels/reference.ts; the tests
 // compare the two.
 
-import { madd } from "./matmul";
+import { madd, transpose4x4 } from "./matmul";
 
 /**
  * exp on 4 lanes (Cephes expf scheme): x = n ln2 + r with |r| <= ln2/2, exp(r) by a degree-6 polynomial,
@@ -156,20 +156,7 @@ export function transpose(out: usize, x: usize, rows: i32, cols: i32, stride: i3
   for (let r = 0; r < r4; r += 4) {
     const row = x + ((<usize>r * stride) << 2);
     for (let c = 0; c < c4; c += 4) {
-      const p = row + (<usize>c << 2);
-      const a0 = v128.load(p);
-      const a1 = v128.load(p + xs);
-      const a2 = v128.load(p + 2 * xs);
-      const a3 = v128.load(p + 3 * xs);
-      const t0 = v128.shuffle<f32>(a0, a1, 0, 4, 1, 5);
-      const t1 = v128.shuffle<f32>(a2, a3, 0, 4, 1, 5);
-      const t2 = v128.shuffle<f32>(a0, a1, 2, 6, 3, 7);
-      const t3 = v128.shuffle<f32>(a2, a3, 2, 6, 3, 7);
-      const o = out + ((<usize>c * rows + r) << 2);
-      v128.store(o, v128.shuffle<f32>(t0, t1, 0, 1, 4, 5));
-      v128.store(o + os, v128.shuffle<f32>(t0, t1, 2, 3, 6, 7));
-      v128.store(o + 2 * os, v128.shuffle<f32>(t2, t3, 0, 1, 4, 5));
-      v128.store(o + 3 * os, v128.shuffle<f32>(t2, t3, 2, 3, 6, 7));
+      transpose4x4(out + ((<usize>c * rows + r) << 2), os, row + (<usize>c << 2), xs);
     }
     for (let c = c4; c < cols; c++) {
       for (let i = 0; i < 4; i++) store<f32>(out + ((<usize>c * rows + r + i) << 2), load<f32>(row + ((<usize>i * stride + c) << 2)));

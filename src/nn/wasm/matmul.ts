@@ -45,6 +45,23 @@ export function setScratch(pointer: usize): void {
 }
 
 /** Writes (or adds, when acc) a 4x8 tile's accumulators to C rows c, c + lc, c + 2 lc, c + 3 lc. */
+/** A 4x4 block of f32 transposed through registers: row i of src (src + i * srcStride bytes) becomes column i
+ * of dst (rows dst + j * dstStride bytes). */
+@inline export function transpose4x4(dst: usize, dstStride: usize, src: usize, srcStride: usize): void {
+  const r0 = v128.load(src);
+  const r1 = v128.load(src + srcStride);
+  const r2 = v128.load(src + 2 * srcStride);
+  const r3 = v128.load(src + 3 * srcStride);
+  const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
+  const t1 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
+  const t2 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
+  const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
+  v128.store(dst, v128.shuffle<f32>(t0, t1, 0, 1, 4, 5));
+  v128.store(dst + dstStride, v128.shuffle<f32>(t0, t1, 2, 3, 6, 7));
+  v128.store(dst + 2 * dstStride, v128.shuffle<f32>(t2, t3, 0, 1, 4, 5));
+  v128.store(dst + 3 * dstStride, v128.shuffle<f32>(t2, t3, 2, 3, 6, 7));
+}
+
 @inline function store4x8(c: usize, lc: usize, acc: bool, c00: v128, c01: v128, c10: v128, c11: v128, c20: v128, c21: v128, c30: v128, c31: v128): void {
   if (acc) {
     c00 = f32x4.add(v128.load(c), c00);
@@ -120,18 +137,7 @@ export function packPanels(a: usize, tiles: i32, k: i32, rs: usize, cs: usize): 
     let pa = a + <usize>(4 * t) * rs;
     // Row-major A: 4 steps of the 4 rows at a time, a 4x4 transpose through registers.
     for (let p = 0; p < k4; p += 4) {
-      const r0 = v128.load(pa);
-      const r1 = v128.load(pa + rs);
-      const r2 = v128.load(pa + 2 * rs);
-      const r3 = v128.load(pa + 3 * rs);
-      const t0 = v128.shuffle<f32>(r0, r1, 0, 4, 1, 5);
-      const t1 = v128.shuffle<f32>(r2, r3, 0, 4, 1, 5);
-      const t2 = v128.shuffle<f32>(r0, r1, 2, 6, 3, 7);
-      const t3 = v128.shuffle<f32>(r2, r3, 2, 6, 3, 7);
-      v128.store(out, v128.shuffle<f32>(t0, t1, 0, 1, 4, 5));
-      v128.store(out, v128.shuffle<f32>(t0, t1, 2, 3, 6, 7), 16);
-      v128.store(out, v128.shuffle<f32>(t2, t3, 0, 1, 4, 5), 32);
-      v128.store(out, v128.shuffle<f32>(t2, t3, 2, 3, 6, 7), 48);
+      transpose4x4(out, 16, pa, rs);
       out += 64;
       pa += 16;
     }
