@@ -152,16 +152,12 @@ async function examplesOf(store: Store, runs: readonly SelectedRun[], models: re
     if (tightest === undefined) continue;
     const episode = (await exampleEpisode(store, run.record.id, tightest, false)) ?? (await exampleEpisode(store, run.record.id, tightest, true));
     if (episode === null) continue;
+    const { taskIndex: _taskIndex, ...shown } = episode;
     examples.push({
       model: model.name,
       run: run.record.id,
       variant: run.variant,
-      taskId: episode.taskId,
-      budget: episode.budget,
-      budgetTurns: episode.budgetTurns,
-      sample: episode.sample,
-      success: episode.success,
-      stopReason: episode.stopReason,
+      ...shown,
       turns: episode.turns.map((turn) => ({ ...turn, reply: turn.reply.length > EXAMPLE_REPLY_CHARS ? `${turn.reply.slice(0, EXAMPLE_REPLY_CHARS)}...` : turn.reply })),
     });
   }

@@ -7,6 +7,7 @@ import type { Json } from "../core/json.js";
 import type { DifferenceDirection } from "../metrics/paired-difference.js";
 import type { Estimate } from "../metrics/task-mean.js";
 import type { PassCell } from "../metrics/pass-at-kt.js";
+import type { ExampleEpisode, ExampleTurn } from "../store/analysis-rows.js";
 
 export const STUDY_REPORT_VERSION = 1;
 
@@ -177,18 +178,12 @@ export interface StudyTraining {
 }
 
 /** One stored episode of a model, to show what it actually replied (replies are untrusted text). */
-export interface StudyExample {
+export interface StudyExample extends Omit<ExampleEpisode, "taskIndex"> {
   readonly model: string;
   readonly run: string;
   readonly variant: string;
-  readonly taskId: string;
-  readonly budget: string;
-  readonly budgetTurns: number;
-  readonly sample: number;
-  readonly success: boolean;
-  readonly stopReason: string;
   /** Replies longer than EXAMPLE_REPLY_CHARS are cut (the store keeps them whole). */
-  readonly turns: readonly { readonly turn: number; readonly reply: string; readonly parsedAction: string | null; readonly invalid: boolean; readonly optimal: boolean | null }[];
+  readonly turns: readonly ExampleTurn[];
 }
 
 export const EXAMPLE_REPLY_CHARS = 400;
