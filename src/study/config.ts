@@ -77,29 +77,21 @@ const QUICK: PresetSizes = {
   bootstrap: 500,
 };
 
+/** The quick preset with more tasks, samples, steps and perturbations: the same model, learning rates and budgets. */
 const FULL: PresetSizes = {
-  model: { layers: 2, dModel: 64, heads: 4, hiddenSize: 172, contextLength: 128 },
+  ...QUICK,
   heldOutTasks: 200,
-  demoPolicy: "noisy-oracle:0.5",
   demoTasks: 500,
-  demoSamples: 2,
   sftSteps: 400,
-  sftLearningRate: 3e-3,
   rlSteps: 100,
   tasksPerStep: 16,
-  group: 8,
-  rlLearningRate: 5e-4,
-  maxNewTokens: 8,
   trainEvalEvery: 20,
   trainEvalTasks: 100,
   samples: 16,
   ks: "1,2,4,8,16",
-  budgets: "25%,50%,75%,100%",
   teacherForcedSamples: 4,
   perturbTurns: [1, 2, 3],
   perturbSamples: 8,
-  perturbBudgets: "50%,100%",
-  hiddenBudgetMix: true,
   bootstrap: 1000,
 };
 
