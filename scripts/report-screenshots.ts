@@ -8,9 +8,7 @@
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { chromium } from "playwright-core";
-
-const CHROMIUM = process.env["BUDGETRL_CHROMIUM"] ?? "/usr/bin/chromium";
+import { launchChromium } from "../test/helpers/chromium.js";
 
 async function main(args: readonly string[]): Promise<void> {
   const [report, outDir, ...parts] = args;
@@ -22,13 +20,7 @@ async function main(args: readonly string[]): Promise<void> {
   });
   mkdirSync(outDir, { recursive: true });
   const profile = mkdtempSync(join(tmpdir(), "budgetrl-screenshots-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-    viewport: { width: 1300, height: 900 },
-    deviceScaleFactor: 1,
-  });
+  const context = await launchChromium(profile);
   try {
     const tab = await context.newPage();
     await tab.route((url) => url.protocol !== "file:", (route) => route.abort());

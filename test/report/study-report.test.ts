@@ -7,7 +7,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Episode } from "../../src/core/episode.js";
 import { policyFromFunction } from "../../src/core/policy.js";
@@ -21,6 +20,7 @@ import { train } from "../../src/rl/train.js";
 import { openStore } from "../../src/store/open.js";
 import { getRun } from "../../src/store/runs.js";
 import { deriveRun } from "../helpers/derived-runs.js";
+import { launchChromium } from "../helpers/chromium.js";
 import { buildStudyFixture } from "../helpers/study-fixture.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-study-"));
@@ -28,7 +28,6 @@ const db = join(dir, "runs.db");
 const trainDir = join(dir, "grpo-train");
 const HOSTILE = `</script><img src=x onerror="document.title='pwned'"><script>document.title='pwned'</script>`;
 const outputDir = fileURLToPath(new URL("../../test-output/", import.meta.url));
-const CHROMIUM = process.env["BUDGETRL_CHROMIUM"] ?? "/usr/bin/chromium";
 
 interface PageState {
   readonly charts: string | null;
@@ -166,7 +165,6 @@ describe("the study report's data", () => {
 
 describe("the HTML report in headless chromium", () => {
   it("draws every chart with no console error, no network and nothing injected, and saves a screenshot", async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`headless chromium not found at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (bash .ci/run does), or point BUDGETRL_CHROMIUM at it`);
     const page = renderStudyHtml(report);
     // The hostile text is in the page only escaped (the vega-embed bundle has its own "<img" in a template).
     expect(page.includes("<img src=x onerror")).toBe(false);
@@ -174,12 +172,7 @@ describe("the HTML report in headless chromium", () => {
     expect(page.match(/<script/g)?.length).toBe(6);
     const file = join(dir, "report.html");
     writeFileSync(file, page);
-    const context = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), "budgetrl-chromium-")), {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-      viewport: { width: 1300, height: 900 },
-    });
+    const context = await launchChromium(mkdtempSync(join(tmpdir(), "budgetrl-chromium-")));
     const problems: string[] = [];
     try {
       const tab = await context.newPage();
