@@ -30,7 +30,7 @@ const rng = createRng(3);
 const prefixes = Array.from({ length: P }, () => Int32Array.from({ length: past }, () => rng.int(260)));
 const chunks = Array.from({ length: P }, () => Int32Array.from({ length: N }, () => rng.int(260)));
 const slot = { workspace: undefined };
-const ws = ensureWorkspace(heap, config, slot, chunks.map(() => Math.max(N, past)), false);
+const ws = ensureWorkspace(heap, config, slot, chunks.map(() => Math.max(N, past)), "sample");
 const blocks = chunks.map(() => heap.allocFloats(cacheFloats(config)));
 const cache = new Float32Array(heap.memory.buffer);
 const slots = blocks.map((b) => b.byteOffset / 4);

@@ -38,7 +38,7 @@ const kernels: Kernels = {
 const rng = createRng(3);
 const prompts = Array.from({ length: 8 }, () => Int32Array.from({ length: 200 }, () => rng.int(260)));
 const slot = { workspace: undefined };
-const ws = ensureWorkspace(heap, config, slot, prompts.map((p) => p.length), false);
+const ws = ensureWorkspace(heap, config, slot, prompts.map((p) => p.length), "sample");
 const blocks = prompts.map(() => heap.allocFloats(cacheFloats(config)));
 const targets = { cache: new Float32Array(heap.memory.buffer), slots: blocks.map((b) => b.byteOffset / 4), pasts: prompts.map(() => 0) };
 const seeds = prompts.map((_, i) => i);

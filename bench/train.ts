@@ -67,7 +67,7 @@ async function rlStep(measured: Measured, dir: string, step: number): Promise<vo
       const used = process.cpuUsage(cpu);
       measured.cpu.push((used.user + used.system) / 1e6);
       measured.steps.push(metrics);
-      console.log(`  ${label(measured.path)} step ${metrics.step}: ${metrics.seconds.toFixed(1)} s (${measured.cpu.at(-1)!.toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/16`);
+      console.log(`  ${label(measured.path)} step ${metrics.step}: ${metrics.seconds.toFixed(1)} s (generate ${metrics.generateSeconds.toFixed(1)}, update ${metrics.updateSeconds.toFixed(1)}; ${measured.cpu.at(-1)!.toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/16`);
       cpu = process.cpuUsage();
     },
   });
@@ -86,12 +86,16 @@ try {
     const total = (key: "tokens" | "processedTokens"): number => result.steps.reduce((sum, metrics) => sum + metrics[key], 0);
     return { result, stepsPerMinute: (result.steps.length / seconds) * 60, tokensPerSecond: total("tokens") / seconds, processedPerSecond: total("processedTokens") / seconds, cpuPerStep: result.cpu.reduce((a, b) => a + b, 0) / result.cpu.length };
   });
-  const reference = summary[0]!;
+  // Each path is compared with the old path at its own context (the same config), else with the first path.
+  const referenceOf = (row: (typeof summary)[number]) => summary.find((other) => other.result.path.history === "window" && other.result.path.contextLength === row.result.path.contextLength) ?? summary[0]!;
   for (const row of summary) {
+    const reference = referenceOf(row);
+    const processedPerStep = row.result.steps.reduce((sum, metrics) => sum + metrics.processedTokens, 0) / row.result.steps.length;
+    const referencePerStep = reference.result.steps.reduce((sum, metrics) => sum + metrics.processedTokens, 0) / reference.result.steps.length;
     console.log(
-      `RL (GRPO, BudgetMix, 16 tasks x 8 samples) ${label(row.result.path).padEnd(13)} ${row.stepsPerMinute.toFixed(2).padStart(5)} steps/min (${(row.stepsPerMinute / reference.stepsPerMinute).toFixed(2)}x ${label(reference.result.path)}), ` +
+      `RL (GRPO, BudgetMix, 16 tasks x 8 samples) ${label(row.result.path).padEnd(14)} ${row.stepsPerMinute.toFixed(2).padStart(5)} steps/min (${(row.stepsPerMinute / reference.stepsPerMinute).toFixed(2)}x ${label(reference.result.path)}), ` +
         `${Math.round(row.tokensPerSecond).toLocaleString("en-US")} tokens/s (sampled + trained), ${Math.round(row.processedPerSecond).toLocaleString("en-US")} tokens/s processed (prompts prefilled, replies decoded, sequences trained), ` +
-        `${row.cpuPerStep.toFixed(1)} CPU s/step (${(reference.cpuPerStep / row.cpuPerStep).toFixed(2)}x less)`,
+        `${Math.round(processedPerStep).toLocaleString("en-US")} tokens processed per step (${(referencePerStep / processedPerStep).toFixed(2)}x fewer), ${row.cpuPerStep.toFixed(1)} CPU s/step (${(reference.cpuPerStep / row.cpuPerStep).toFixed(2)}x less)`,
     );
   }
 } finally {

@@ -98,7 +98,7 @@ export function createSampler(context: ModelRuntime): Sampler {
       // Prefills are shared within a shard (its first prompt with those tokens computes them).
       const sources = ranges.map(([first, end]) => sharedSources(chunks.slice(first, end), pasts.slice(first, end)));
       // Rows: the computed chunks' rows, and at least one per prompt (the decoding steps).
-      const workspaces = ranges.map(([first, end], s) => ensureWorkspace(heap, config, slots[s]!, chunks.slice(first, end).map((c, i) => (sources[s]![i] === i ? c.length : 1)), false));
+      const workspaces = ranges.map(([first, end], s) => ensureWorkspace(heap, config, slots[s]!, chunks.slice(first, end).map((c, i) => (sources[s]![i] === i ? c.length : 1)), "sample"));
       // A view from the heap's first float, made after every allocation: the kernels address blocks by offset.
       const cache = new Float32Array(heap.memory.buffer);
       const jobs: Job[] = ranges.map(([first, end], s) => ({

@@ -20,6 +20,7 @@ export interface LayerActivations {
 }
 
 export interface Workspace {
+  readonly kind: WorkspaceKind;
   readonly rowCapacity: number;
   readonly probsCapacity: number;
   readonly floats: Float32Array;
@@ -30,7 +31,7 @@ export interface Workspace {
   readonly slots: Int32Array; // (R) float offset of each row's KV-cache block when decoding
   readonly outputPositions: Int32Array; // (M <= R) positions of the output rows (outputs.ts), compact
   readonly outputTargets: Int32Array; // (M) their targets
-  readonly layers: readonly LayerActivations[];
+  readonly layers: readonly LayerActivations[]; // "sample": layer l uses activation set l % 2
   readonly xOut: Float32Array; // (R, C) final residual stream
   readonly xnF: Float32Array; // (R, C) after model.norm
   readonly rstdF: Float32Array; // (R)
@@ -41,7 +42,7 @@ export interface Workspace {
   readonly entropy: Float32Array; // (R)
   readonly coefficients: Float32Array; // (R) c_t of the backward pass
   readonly entropyCoefficients: Float32Array; // (R)
-  readonly dx: Float32Array; // (R, C)
+  readonly dx: Float32Array; // (R, C); this and the rest of the backward's buffers are empty in a "sample" workspace
   readonly dxn: Float32Array; // (R, C)
   readonly dqkv: Float32Array; // (R, 3C)
   readonly datt: Float32Array; // (R, C)
@@ -52,34 +53,55 @@ export interface Workspace {
   readonly scores: Float32Array; // (contextLength, max(contextLength, 16)) attention-weight gradients of one head; a prefill's attention weights
 }
 
-function floatsPerRow(config: ModelConfig): number {
-  const { dModel: C, hiddenSize: F, vocabSize: V } = config;
-  const perLayer = 8 * C + 3 * F + 2;
-  return config.layers * perLayer + 2 * C + 1 + 2 * V + 2 + 4 + 8 * C + 3 * F;
+/**
+ * "train" keeps every layer's activations (for a backward pass) and the backward's buffers; "sample" (a
+ * prefill and decoding, no backward) needs each layer's activations only until the next layer has run, so
+ * its layers alternate between two activation sets and it has no backward buffers: less than half the memory
+ * per row, which lets a batch of long prompts prefill in one go.
+ */
+export type WorkspaceKind = "train" | "sample";
+
+function layerFloats(config: ModelConfig): number {
+  return 8 * config.dModel + 3 * config.hiddenSize + 2;
 }
 
-export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number): Workspace {
+function floatsPerRow(config: ModelConfig, kind: WorkspaceKind): number {
+  const { dModel: C, hiddenSize: F, vocabSize: V } = config;
+  const head = 2 * C + 1 + 2 * V + 2 + 4;
+  return kind === "train" ? config.layers * layerFloats(config) + head + 8 * C + 3 * F : Math.min(2, config.layers) * layerFloats(config) + head;
+}
+
+export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number, kind: WorkspaceKind = "train"): Workspace {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
+  const sets = kind === "train" ? config.layers : Math.min(2, config.layers);
   // Not zeroed: every kernel writes what it later reads (a fresh workspace for a big batch is hundreds of MB).
-  const floats = heap.allocFloats(rows * floatsPerRow(config) + config.layers * probs + T * headDim(config) + 8 + T * Math.max(T, 16), false);
-  const ints = heap.allocInts(6 * rows);
+  const floats = heap.allocFloats(rows * floatsPerRow(config, kind) + sets * probs + T * headDim(config) + 8 + T * Math.max(T, 16), false);
+  let ints: Int32Array;
+  try {
+    ints = heap.allocInts(6 * rows);
+  } catch (error) {
+    heap.free(floats);
+    throw error;
+  }
   let offset = 0;
   const take = (n: number): Float32Array => floats.subarray(offset, (offset += n));
-  const layers: LayerActivations[] = [];
-  for (let l = 0; l < config.layers; l++) {
-    layers.push({
+  const activationSets: LayerActivations[] = [];
+  for (let l = 0; l < sets; l++) {
+    activationSets.push({
       xIn: take(rows * C), xn1: take(rows * C), rstd1: take(rows), qkv: take(rows * 3 * C), probs: take(probs),
       att: take(rows * C), xMid: take(rows * C), xn2: take(rows * C), rstd2: take(rows), gateUp: take(rows * 2 * F), h: take(rows * F),
     });
   }
+  const layers = Array.from({ length: config.layers }, (_, l) => activationSets[l % sets]!);
+  const backward = (n: number): Float32Array => (kind === "train" ? take(n) : floats.subarray(0, 0));
   return {
-    rowCapacity: rows, probsCapacity: probs, floats, ints,
+    kind, rowCapacity: rows, probsCapacity: probs, floats, ints,
     tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows), slots: ints.subarray(3 * rows, 4 * rows),
     outputPositions: ints.subarray(4 * rows, 5 * rows), outputTargets: ints.subarray(5 * rows, 6 * rows),
     layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V), sampleWeights: take(rows * V), sampleStats: take(rows * 2),
     logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
-    dx: take(rows * C), dxn: take(rows * C), dqkv: take(rows * 3 * C), datt: take(rows * C), dGateUp: take(rows * 2 * F), dh: take(rows * F), gathered: take(rows * C),
+    dx: backward(rows * C), dxn: backward(rows * C), dqkv: backward(rows * 3 * C), datt: backward(rows * C), dGateUp: backward(rows * 2 * F), dh: backward(rows * F), gathered: backward(rows * C),
     scratch: take(T * headDim(config) + 8),
     scores: take(T * Math.max(T, 16)),
   };

@@ -60,6 +60,9 @@ export interface StepMetrics {
   readonly zeroGradientGroups: number;
   readonly groups: number;
   readonly seconds: number;
+  /** Of `seconds`: the rollouts (sampling and env steps), then advantages and the policy update. */
+  readonly generateSeconds: number;
+  readonly updateSeconds: number;
   /** Ids of the step's training tasks (the report counts how many held-out tasks training saw: none). */
   readonly taskIds: readonly string[];
 }
@@ -298,6 +301,7 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
   // A policy that failed (a Tinker server that stopped answering) stops the run, resumable, instead of training on error episodes.
   const failed = groups.flat().find((episode) => episode.stopReason === "error");
   if (failed !== undefined) throw new BudgetrlError("train:rollout", `a rollout of step ${step} failed: ${failed.error ?? "policy error"}`, "fix the cause, then continue with --resume");
+  const generated = performance.now();
   // score -> advantages
   const examples: PolicyExample[] = [];
   let zeroGradientGroups = 0;
@@ -316,7 +320,8 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
       : await updatePolicy(backend, examples, { epochs: config.epochs, minibatches: config.minibatches, learningRate, seed: deriveSeed(config.seed, "minibatch", step), clipLow: config.clipLow, clipHigh: config.clipHigh, klCoefficient: config.kl, ...(reference === undefined ? {} : { reference }), ...(config.backendLoss === "none" ? {} : { backendLoss: config.backendLoss }) });
   const episodes = groups.flat();
   const sampledTokens = episodes.reduce((sum, episode) => sum + episode.turns.reduce((inner, turn) => inner + (turn.tokens?.length ?? 0), 0), 0);
-  const seconds = (performance.now() - started) / 1000;
+  const ended = performance.now();
+  const seconds = (ended - started) / 1000;
   return {
     step,
     reward: mean(episodes.map((episode) => episode.return)),
@@ -335,6 +340,8 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
     zeroGradientGroups,
     groups: groups.length,
     seconds,
+    generateSeconds: (generated - started) / 1000,
+    updateSeconds: (ended - generated) / 1000,
     taskIds: groups.map((group) => group[0]?.taskId ?? ""),
   };
 }

@@ -24,3 +24,15 @@ describe("heap", () => {
     expect(heap.used()).toBe(0);
   });
 });
+
+describe("heap ceiling", () => {
+  it("refuses an allocation past its ceiling with nn:out-of-memory and stays usable", () => {
+    const heap = createHeap(1 << 16, 4 << 20);
+    const small = heap.allocFloats(1000);
+    expect(() => heap.allocFloats(2 << 20)).toThrow(/cannot grow past/);
+    expect(heap.used()).toBe(4032);
+    heap.free(small);
+    expect(heap.used()).toBe(0);
+    expect(heap.allocFloats(1 << 19).length).toBe(1 << 19);
+  });
+});

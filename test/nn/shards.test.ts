@@ -1,7 +1,10 @@
 // Splitting a batch over shards: consecutive sequences, every one exactly once, totals as even as the order
 // allows, and a split that depends on the weights alone.
 import { describe, expect, it } from "vitest";
-import { shardRanges } from "../../src/nn/shards.js";
+import { resolveConfig } from "../../src/nn/config.js";
+import { createHeap } from "../../src/nn/heap.js";
+import { allocateWorkspace } from "../../src/nn/workspace.js";
+import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "../../src/nn/shards.js";
 
 describe("shardRanges", () => {
   it("splits where the running total is nearest to each shard's share", () => {
@@ -27,5 +30,35 @@ describe("shardRanges", () => {
         expect(Math.abs(sum - total / shards)).toBeLessThanOrEqual(256);
       });
     }
+  });
+});
+
+describe("ensureWorkspace when the heap runs out", () => {
+  it("throws out-of-memory, leaves the slot empty and frees what it took, so freeing the model afterwards is clean", () => {
+    const heap = createHeap(1 << 16, 64 << 20);
+    const config = resolveConfig({ contextLength: 64 });
+    const slot: WorkspaceSlot = { workspace: undefined };
+    ensureWorkspace(heap, config, slot, [8]);
+    const before = heap.used();
+    expect(before).toBeGreaterThan(0);
+    expect(() => ensureWorkspace(heap, config, slot, Array.from({ length: 4000 }, () => 64))).toThrow(/cannot grow past/);
+    expect(slot.workspace).toBeUndefined();
+    expect(heap.used()).toBe(0);
+    ensureWorkspace(heap, config, slot, [8]);
+    expect(heap.used()).toBe(before);
+  });
+});
+
+describe("sample workspaces", () => {
+  it("hold less than half the floats per row of a training workspace, and are reallocated when the kind changes", () => {
+    const heap = createHeap(1 << 16);
+    const config = resolveConfig({ contextLength: 64 });
+    const train = allocateWorkspace(heap, config, 1000, 1, "train");
+    const sample = allocateWorkspace(heap, config, 1000, 1, "sample");
+    expect(sample.floats.length).toBeLessThan(train.floats.length / 2);
+    expect(sample.layers[2]).toBe(sample.layers[0]);
+    expect(sample.layers[1]).not.toBe(sample.layers[0]);
+    const slot: WorkspaceSlot = { workspace: sample };
+    expect(ensureWorkspace(heap, config, slot, [10], "train").kind).toBe("train");
   });
 });
