@@ -5,12 +5,16 @@
 // step (each step resumes its path's run from the checkpoint of the step before; loading and saving are not
 // timed), so that a load change on a shared machine hits them alike. Prints per path RL steps per minute,
 // tokens per second (sampled + trained), processed tokens per second (everything the model ran) and CPU
-// seconds per step (all threads), and the ratio of each path's steps/min and CPU time to the first path's.
+// seconds per step (all threads), tokens processed per step, and the ratios of each to the old path at the same
+// context (the same config; else to the first path). Two contexts by default: the reference model's 256 tokens
+// (a window of two to three sokoban turns, so the old path re-runs each token two to three times) and 1024
+// (about half of a median sokoban episode, where it re-runs each token about ten times).
 //   window:256    the old path: every turn re-renders and re-prefills the newest messages that fit, and is
 //                 trained as its own sequence
 //   segments:N    the KV cache of an episode is kept across turns (each turn prefills its new tokens) and each
 //                 segment of an episode is trained as one sequence
-// Run: npx tsx bench/train.ts [--sft-steps 40] [--steps 3] [--paths window:256,segments:256]
+// Run: npx tsx bench/train.ts [--sft-steps 40] [--steps 3] [--paths window:256,segments:256,window:1024,segments:1024]
+// (about 15 minutes on 2 cores; window:1024 takes most of it)
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,7 +24,7 @@ import { runSft } from "../src/rl/sft-run.js";
 import { train, type StepMetrics } from "../src/rl/train.js";
 
 const { values } = parseArgs({
-  options: { "sft-steps": { type: "string", default: "40" }, steps: { type: "string", default: "3" }, paths: { type: "string", default: "window:256,segments:256" } },
+  options: { "sft-steps": { type: "string", default: "40" }, steps: { type: "string", default: "3" }, paths: { type: "string", default: "window:256,segments:256,window:1024,segments:1024" } },
 });
 
 interface Path {
