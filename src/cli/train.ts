@@ -45,6 +45,7 @@ function stepLine(metrics: StepMetrics, total: number): string {
     `kl ${metrics.kl.toFixed(4)}`,
     `entropy ${Number.isFinite(metrics.entropy) ? metrics.entropy.toFixed(3) : "n/a"}`,
     `${Math.round(metrics.tokensPerSecond)} tok/s`,
+    `${metrics.seconds.toFixed(1)} s (rollouts ${metrics.generateSeconds.toFixed(1)}, update ${metrics.updateSeconds.toFixed(1)})`,
     `no-gradient groups ${metrics.zeroGradientGroups}/${metrics.groups}`,
   ].join(" | ");
 }

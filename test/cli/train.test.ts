@@ -18,7 +18,7 @@ describe("budgetrl sft / train", () => {
     const args = ["train", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--init", base, "--algo", "turn", "--budget", "budgetmix:50%,100%", "--tasks-per-step", "2", "--group", "2", "--steps", "2", "--eval-every", "2", "--eval-tasks", "2", "--eval-samples", "1", "--eval-budget", "100%", "--max-new-tokens", "6", "--out", out, "--no-progress"];
     const trained = await cli(...args);
     expect(trained.code).toBe(0);
-    expect(trained.stdout).toMatch(/step 1\/2 \| reward -?\d+\.\d{3} \| success \d\.\d{3} \| turns [\d.]+ \| clip [\d.]+ \| kl [\d.]+ \| entropy [\d.]+ \| \d+ tok\/s \| no-gradient groups \d\/2/);
+    expect(trained.stdout).toMatch(/step 1\/2 \| reward -?\d+\.\d{3} \| success \d\.\d{3} \| turns [\d.]+ \| clip [\d.]+ \| kl [\d.]+ \| entropy [\d.]+ \| \d+ tok\/s \| [\d.]+ s \(rollouts [\d.]+, update [\d.]+\) \| no-gradient groups \d\/2/);
     expect(trained.stdout).toContain("held-out evaluation at step 2");
     expect(trained.stdout).toContain("finished after 2 steps");
     const again = await cli(...args);
