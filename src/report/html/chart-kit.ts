@@ -43,13 +43,13 @@ function tooltip(series: string, x: JsonObject): Json[] {
 
 /**
  * Lines with a shaded interval band per model: x from `x`, y = value, band = [low, high]. Faceted by column
- * and row when given.
+ * and row when given. The legend is the lines' (solid line and point), not the bands' pale fill.
  */
 export function bandedLines(rows: readonly JsonObject[], options: { readonly x: JsonObject; readonly y: string; readonly color: JsonObject; readonly facets?: Facets; readonly strokeDash?: JsonObject; readonly width?: number; readonly height?: number; readonly yDomain?: readonly number[]; readonly independentY?: boolean; readonly independentX?: boolean; readonly points?: boolean }): JsonObject {
   const y: JsonObject = { field: "value", type: "quantitative", title: options.y, scale: options.yDomain === undefined ? { zero: false } : { domain: [...options.yDomain] } };
   const dash: JsonObject = options.strokeDash === undefined ? {} : { strokeDash: options.strokeDash };
   const layer: Json = [
-    { mark: { type: "area", opacity: 0.18 }, encoding: { x: options.x, y: { field: "low", type: "quantitative", title: options.y }, y2: { field: "high" }, color: options.color, ...(options.strokeDash === undefined ? {} : { detail: options.strokeDash }) } },
+    { mark: { type: "area", fillOpacity: 0.18 }, encoding: { x: options.x, y: { field: "low", type: "quantitative", title: options.y }, y2: { field: "high" }, color: options.color, ...(options.strokeDash === undefined ? {} : { detail: options.strokeDash }) } },
     { mark: { type: "line", point: options.points ?? true, strokeWidth: 2 }, encoding: { x: options.x, y, color: options.color, ...dash, tooltip: tooltip(String(options.color["field"]), options.x) } },
   ];
   const inner: JsonObject = { width: options.width ?? 220, height: options.height ?? 150, layer };
