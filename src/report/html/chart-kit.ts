@@ -16,8 +16,13 @@ export interface Chart {
 /** Tableau 10: distinct, colour-blind friendlier than the defaults, and readable on white. */
 export const PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"] as const;
 
-export function modelColor(models: readonly string[], title = "model"): JsonObject {
-  return { field: "model", type: "nominal", title, scale: { domain: [...models], range: models.map((_, i) => PALETTE[i % PALETTE.length] as string) } };
+/**
+ * The colour of each model, the same in every chart: model i of `models` gets PALETTE[i]. With `shown`, only
+ * those models are in the legend (a chart of some of the models), each keeping its colour.
+ */
+export function modelColor(models: readonly string[], title = "model", shown: readonly string[] = models): JsonObject {
+  const colourOf = (name: string): string => PALETTE[Math.max(0, models.indexOf(name)) % PALETTE.length] as string;
+  return { field: "model", type: "nominal", title, scale: { domain: [...shown], range: shown.map(colourOf) } };
 }
 
 /** The fields of an estimate as chart data: value, low, high, tasks, and a label for tooltips. */
@@ -29,6 +34,8 @@ export function estimateFields(estimate: JsonEstimate): JsonObject {
 export interface Facets {
   readonly column?: JsonObject;
   readonly row?: JsonObject;
+  /** One facet field wrapped into rows of `columns` panels (instead of column/row), for many panels. */
+  readonly wrap?: { readonly facet: JsonObject; readonly columns: number };
 }
 
 const TOOLTIP: Json[] = [
@@ -88,6 +95,7 @@ export function barsWithIntervals(rows: readonly JsonObject[], options: { readon
 
 function facetOrPlain(rows: readonly JsonObject[], inner: JsonObject, facets: Facets | undefined): JsonObject {
   const data: JsonObject = { values: [...rows] };
+  if (facets?.wrap !== undefined) return { data, facet: facets.wrap.facet, columns: facets.wrap.columns, spec: inner };
   if (facets === undefined || (facets.column === undefined && facets.row === undefined)) return { data, ...inner };
   const facet: JsonObject = { ...(facets.column === undefined ? {} : { column: facets.column }), ...(facets.row === undefined ? {} : { row: facets.row }) };
   return { data, facet, spec: inner };

@@ -147,21 +147,47 @@ export function horizonCharts(report: StudyReport): Chart[] {
   ];
 }
 
+/** Steps averaged over for the per-step training curves. */
+export const SMOOTHING_STEPS = 10;
+
+/**
+ * Trailing means of `values` over windows of `window` entries (fewer at the start), with the smallest and
+ * largest single value of each window: the curve and the spread the per-step chart draws.
+ */
+export function trailingMeans(values: readonly number[], window: number): { mean: number; low: number; high: number }[] {
+  return values.map((_, i) => {
+    const part = values.slice(Math.max(0, i - window + 1), i + 1);
+    return { mean: part.reduce((sum, value) => sum + value, 0) / part.length, low: Math.min(...part), high: Math.max(...part) };
+  });
+}
+
 export function trainingCharts(report: StudyReport): Chart[] {
   if (report.training.length === 0) return [];
   const names = report.training.map((entry) => entry.name);
-  const runColor = { field: "model", type: "nominal", title: "training run", scale: { domain: names } };
-  const steps = report.training.flatMap((entry) => entry.steps.flatMap((step) => (["reward", "success"] as const).flatMap((metric) => (step[metric] === null ? [] : [{ model: entry.name, step: step.step, metric, value: step[metric], low: step[metric], high: step[metric], tasks: 0, label: (step[metric] as number).toFixed(3) }]))));
+  const runColor = modelColor(modelNames(report), "training run", names);
+  const steps = report.training.flatMap((entry) =>
+    (["reward", "success"] as const).flatMap((metric) => {
+      const measured = entry.steps.filter((step) => step[metric] !== null);
+      const smoothed = trailingMeans(measured.map((step) => step[metric] as number), SMOOTHING_STEPS);
+      return measured.map((step, i) => ({ model: entry.name, step: step.step, metric, value: smoothed[i]!.mean, low: smoothed[i]!.low, high: smoothed[i]!.high, tasks: 0, label: `${smoothed[i]!.mean.toFixed(3)} (this step ${(step[metric] as number).toFixed(3)})` }));
+    }),
+  );
   const budgets = [...new Set(report.training.flatMap((entry) => entry.evals.map((point) => point.budget)))];
   const evals = report.training.flatMap((entry) => entry.evals.map((point) => row({ model: entry.name, run: entry.name, step: point.step, budget: point.budget }, point.estimate)));
   const charts: Chart[] = [];
-  if (steps.length > 0) charts.push({ id: "training-steps", title: "Training: reward and success per step", caption: "Means over each step's rollouts (fresh training tasks, the step's budgets).", spec: bandedLines(steps, { x: { field: "step", type: "quantitative", title: "step" }, y: "mean", color: runColor, facets: { column: header("metric", "", ["reward", "success"]) }, width: 300, height: 170, independentY: true }) });
+  if (steps.length > 0)
+    charts.push({
+      id: "training-steps",
+      title: "Training: reward and success per step",
+      caption: `Lines: the mean of each step's rollouts (fresh training tasks, the step's budgets), averaged over the last ${SMOOTHING_STEPS} steps; bands: the lowest and highest single step in those ${SMOOTHING_STEPS}.`,
+      spec: bandedLines(steps, { x: { field: "step", type: "quantitative", title: "step" }, y: `mean (last ${SMOOTHING_STEPS} steps)`, color: runColor, facets: { column: header("metric", "", ["reward", "success"]) }, width: 300, height: 170, independentY: true, points: false }),
+    });
   if (evals.length > 0)
     charts.push({
       id: "training-heldout",
       title: "Training: held-out Pass@(1,T) at each evaluation",
       caption: "The held-out tasks are generated from another seed than the training tasks (their overlap is counted in the table below).",
-      spec: bandedLines(evals, { x: { field: "step", type: "quantitative", title: "step" }, y: "Pass@(1,T)", color: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", scale: { scheme: "viridis" } }, facets: { column: header("run", "", names) }, width: 300, height: 170, yDomain: [0, 1] }),
+      spec: bandedLines(evals, { x: { field: "step", type: "quantitative", title: "step" }, y: "Pass@(1,T)", color: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", scale: { scheme: "viridis" } }, facets: { wrap: { facet: header("run", "", names), columns: 3 } }, width: 240, height: 150, yDomain: [0, 1] }),
     });
   return charts;
 }
