@@ -6,6 +6,7 @@
 // Counters say how many requests, retries and failures there were (tests bound them; bench reports them).
 // Error bodies in vLLM's older top-level form ({"object": "error", "message": ...}) are wrapped as
 // {"error": {...}} before the client reads them, so that their message (context length!) is not lost.
+import { setMaxListeners } from "node:events";
 import OpenAI from "openai";
 import { ContextLengthError } from "../../core/policy.js";
 import type { JsonObject } from "../../core/json.js";
@@ -69,6 +70,23 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
   const client = new OpenAI({ apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs, fetch: errorBodyFetch, ...(settings.baseUrl === undefined ? {} : { baseURL: settings.baseUrl }) });
   const limiter: RequestLimiter = createRequestLimiter({ concurrency: settings.concurrency, rpm: settings.rpm, now, sleep });
   const counts = { requests: 0, retries: 0, failures: 0 };
+  const ownSignals = new WeakMap<AbortSignal, AbortSignal>();
+  /**
+   * The signal requests listen on in place of the caller's: ours, aborted with it (one listener on the
+   * caller's). Every request in flight or waiting for a slot adds a listener to it (the OpenAI client links
+   * each request's fetch to its signal), so its listener count is the number of such requests, bounded by the
+   * episodes in flight, not a leak; Node's default warning past 10 is off for this signal alone.
+   */
+  const requestSignal = (signal: AbortSignal): AbortSignal => {
+    const known = ownSignals.get(signal);
+    if (known !== undefined) return known;
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+    ownSignals.set(signal, controller.signal);
+    return controller.signal;
+  };
 
   const send = (body: JsonObject, signal?: AbortSignal): Promise<unknown> =>
     limiter.run(async () => {
@@ -78,7 +96,8 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
     }, signal);
 
   return {
-    async complete(body, seed, signal) {
+    async complete(body, seed, callerSignal) {
+      const signal = callerSignal === undefined ? undefined : requestSignal(callerSignal);
       const rng = createRng(seed);
       for (let attempt = 0; ; attempt++) {
         try {
