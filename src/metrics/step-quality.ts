@@ -2,7 +2,8 @@
 //   q_t(cell) = optimal_t(cell) / annotated_t(cell)           for task t, over its annotated turns in the cell
 //   quality(cell) = mean over the tasks with a turn in the cell of q_t(cell)
 // with a percentile bootstrap interval over tasks (task-mean.ts). Cells: overall, by turn index, by turns left
-// in the budget (this turn included), by budget label. Pass rows from states the policy reached itself, or from
+// in the budget (this turn included), by budget label, and by turns left within each budget label (pooled over
+// budgets, turns left t mixes the first turns of a budget of t with later turns of larger budgets). Pass rows from states the policy reached itself, or from
 // teacher-forced states (the expert's trajectory, with the policy's action recorded at each state): the formula
 // is the same, the caller keeps the two apart. An unparseable or invalid reply counts as non-optimal (the store
 // records optimal = false for it). Turns without an oracle annotation never reach this function.
@@ -17,6 +18,8 @@ export interface StepQuality {
   readonly byTurn: readonly { readonly turn: number; readonly estimate: Estimate }[];
   readonly byTurnsLeft: readonly { readonly turnsLeft: number; readonly estimate: Estimate }[];
   readonly byBudget: readonly { readonly budget: string; readonly estimate: Estimate }[];
+  /** Turns left within each budget label: budgets on their axis, turns left ascending. */
+  readonly byBudgetAndTurnsLeft: readonly { readonly budget: string; readonly turnsLeft: number; readonly estimate: Estimate }[];
 }
 
 export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions = {}): StepQuality {
@@ -24,11 +27,15 @@ export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions
   const byTurn = new Map<number, TaskRatios>();
   const byTurnsLeft = new Map<number, TaskRatios>();
   const byBudget = new Map<string, TaskRatios>();
+  const byBudgetAndTurnsLeft = new Map<string, Map<number, TaskRatios>>();
   for (const row of rows) {
     addRatio(overall, row.taskIndex, row.optimal, row.total);
     addRatio(cellOf(byTurn, row.turn), row.taskIndex, row.optimal, row.total);
     addRatio(cellOf(byTurnsLeft, row.turnsLeft), row.taskIndex, row.optimal, row.total);
     addRatio(cellOf(byBudget, row.budget), row.taskIndex, row.optimal, row.total);
+    const budgetCells = byBudgetAndTurnsLeft.get(row.budget) ?? new Map<number, TaskRatios>();
+    byBudgetAndTurnsLeft.set(row.budget, budgetCells);
+    addRatio(cellOf(budgetCells, row.turnsLeft), row.taskIndex, row.optimal, row.total);
   }
   const numeric = <Key extends number>(cells: Map<Key, TaskRatios>) => [...cells.entries()].sort((a, b) => a[0] - b[0]).map(([key, cell]) => [key, ratioEstimate(cell, options)] as const);
   return {
@@ -36,6 +43,7 @@ export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions
     byTurn: numeric(byTurn).map(([turn, estimate]) => ({ turn, estimate })),
     byTurnsLeft: numeric(byTurnsLeft).map(([turnsLeft, estimate]) => ({ turnsLeft, estimate })),
     byBudget: orderBudgetLabels(byBudget.keys()).map((budget) => ({ budget, estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options) })),
+    byBudgetAndTurnsLeft: orderBudgetLabels(byBudgetAndTurnsLeft.keys()).flatMap((budget) => numeric(byBudgetAndTurnsLeft.get(budget) as Map<number, TaskRatios>).map(([turnsLeft, estimate]) => ({ budget, turnsLeft, estimate }))),
   };
 }
 

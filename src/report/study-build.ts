@@ -112,7 +112,7 @@ function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions):
     for (const [source, rows] of [["self", cell.steps], ["teacher-forced", cell.teacherSteps]] as const) {
       if (rows.length === 0) continue;
       const quality = stepQuality(rows, seeded(cell, `steps-${source}`));
-      out.stepQuality.push({ ...key, source, overall: jsonEstimate(quality.overall), byTurn: estimates(quality.byTurn), byTurnsLeft: estimates(quality.byTurnsLeft), byBudget: estimates(quality.byBudget) });
+      out.stepQuality.push({ ...key, source, overall: jsonEstimate(quality.overall), byTurn: estimates(quality.byTurn), byTurnsLeft: estimates(quality.byTurnsLeft), byBudget: estimates(quality.byBudget), byBudgetAndTurnsLeft: estimates(quality.byBudgetAndTurnsLeft) });
     }
     if (cell.firstErrors.length > 0) {
       const recovery = naturalRecovery(cell.firstErrors, seeded(cell, "recovery"));

@@ -108,6 +108,7 @@ export interface StudyStepQuality {
   readonly byTurn: readonly { readonly turn: number; readonly estimate: JsonEstimate }[];
   readonly byTurnsLeft: readonly { readonly turnsLeft: number; readonly estimate: JsonEstimate }[];
   readonly byBudget: readonly { readonly budget: string; readonly estimate: JsonEstimate }[];
+  readonly byBudgetAndTurnsLeft: readonly { readonly budget: string; readonly turnsLeft: number; readonly estimate: JsonEstimate }[];
 }
 
 export interface StudyRecoveryCells {

@@ -36,6 +36,29 @@ describe("stepQuality", () => {
     ]);
   });
 
+  it("splits turns left within each budget, so that a budget's first turns do not mix with larger budgets' later ones", () => {
+    const mixed = stepQuality(
+      stepCountsOf([
+        episode({ task: 0, budget: "100%", budgetTurns: 4, success: false, turns: [true, false] }),
+        episode({ task: 0, budget: "50%", budgetTurns: 2, success: true, turns: [false, true] }),
+      ]),
+      { bootstrap: 0 },
+    );
+    expect(mixed.byBudgetAndTurnsLeft.map((cell) => [cell.budget, cell.turnsLeft, cell.estimate.value])).toEqual([
+      ["50%", 1, 1],
+      ["50%", 2, 0],
+      ["100%", 3, 0],
+      ["100%", 4, 1],
+    ]);
+    // Pooled, turns left 2 holds only the 50% budget's first turn: nothing of the 100% budget's.
+    expect(mixed.byTurnsLeft.map((cell) => [cell.turnsLeft, cell.estimate.value])).toEqual([
+      [1, 1],
+      [2, 0],
+      [3, 0],
+      [4, 1],
+    ]);
+  });
+
   it("orders budgets on their axis and gives NaN without annotated turns", () => {
     const two = stepQuality(stepCountsOf([episode({ task: 0, budget: "100%", success: true, turns: [true] }), episode({ task: 0, budget: "25%", success: false, turns: [false] })]), { bootstrap: 0 });
     expect(two.byBudget.map((cell) => [cell.budget, cell.estimate.value])).toEqual([

@@ -3,6 +3,7 @@
 // plot of each finding's paired differences. Cells measured on fewer than MIN_TASKS tasks are left out of the
 // curves (their intervals say little); the tables keep them.
 import type { JsonObject } from "../../core/json.js";
+import { orderBudgetLabels } from "../../metrics/budget-axis.js";
 import type { JsonEstimate, StudyReport } from "../study-model.js";
 import { bandedLines, barsWithIntervals, estimateFields, modelColor, valueHeatmap, type Chart } from "./chart-kit.js";
 import { slug } from "./escape.js";
@@ -82,13 +83,16 @@ export function stepCharts(report: StudyReport): Chart[] {
   const key = (entry: StudyReport["stepQuality"][number]): JsonObject => ({ model: entry.model, env: entry.env, mode: entry.mode, source: entry.source });
   const overall = report.stepQuality.map((entry) => row(key(entry), entry.overall));
   const byTurn = report.stepQuality.flatMap((entry) => entry.byTurn.filter((cell) => enough(cell.estimate)).map((cell) => row({ ...key(entry), turn: cell.turn }, cell.estimate)));
-  const byLeft = report.stepQuality.flatMap((entry) => entry.byTurnsLeft.filter((cell) => enough(cell.estimate)).map((cell) => row({ ...key(entry), turnsLeft: cell.turnsLeft }, cell.estimate)));
+  // Turns left per budget (pooled, turns left t would mix a budget's first turns with larger budgets' later ones).
+  const byLeft = report.stepQuality.flatMap((entry) => entry.byBudgetAndTurnsLeft.filter((cell) => enough(cell.estimate)).map((cell) => row({ ...key(entry), budget: cell.budget, panel: modes.length > 1 ? `${entry.env} · ${entry.mode}` : entry.env, turnsLeft: cell.turnsLeft }, cell.estimate)));
+  const leftBudgets = orderBudgetLabels(new Set(byLeft.map((cell) => String(cell["budget"]))));
+  const panels = [...new Set(byLeft.map((cell) => String(cell["panel"])))];
   const sources = [...new Set(report.stepQuality.map((entry) => entry.source))];
   const dash = { field: "source", type: "nominal", title: "states", scale: { domain: sources, range: sources.map((source) => (source === "self" ? [1, 0] : [5, 3])) }, ...(sources.length === 1 ? { legend: null } : {}) };
   return [
     { id: "step-overall", title: "Single-step decision quality", caption: "Share of actions in the oracle's optimal set, averaged over tasks (own states; teacher-forced states when present).", spec: barsWithIntervals(overall, { x: { field: "source", type: "nominal", title: "states", axis: { labelAngle: 0 } }, offset: { field: "model", sort: models }, y: "optimal actions", color: modelColor(models), facets }) },
     { id: "step-turn", title: "Step quality by turn index", caption: `Later turns are reached by fewer tasks (cells with fewer than ${MIN_TASKS} tasks are not drawn).`, spec: bandedLines(byTurn, { x: { field: "turn", type: "quantitative", title: "turn" }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets, yDomain: [0, 1], independentX: true, points: false }) },
-    { id: "step-left", title: "Step quality by turns left in the budget", caption: "Does the policy decide differently when the budget runs out? x = turns left, this one included.", spec: bandedLines(byLeft, { x: { field: "turnsLeft", type: "quantitative", title: "turns left", scale: { reverse: true } }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets, yDomain: [0, 1], independentX: true, points: false }) },
+    { id: "step-left", title: "Step quality by turns left in the budget", caption: "Does the policy decide differently when the budget runs out? One panel per budget; x = turns left, this one included.", spec: bandedLines(byLeft, { x: { field: "turnsLeft", type: "quantitative", title: "turns left", scale: { reverse: true } }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets: { column: header("budget", "budget T", leftBudgets), row: header("panel", "", panels) }, width: 170, height: 140, yDomain: [0, 1], independentX: true, points: false }) },
   ];
 }
 
