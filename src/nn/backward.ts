@@ -10,7 +10,7 @@
 import type { ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
 import { ROW_BLOCK, type Packing } from "./attention.js";
-import { allRows, expandRows, scatterAddRows, spanProbsOffsets, spansBySequence, type OutputRows } from "./outputs.js";
+import { allRows, expandRows, scatterAddRows, spansBySequence, type OutputRows } from "./outputs.js";
 import type { LayerWeights, Weights } from "./params.js";
 import { attentionScale, probsOffsets, type LayerActivations, type Workspace } from "./workspace.js";
 
@@ -104,18 +104,16 @@ function spansBackward(kernels: Kernels, model: ModelViews, a: LayerActivations,
   const { dModel: C, heads: H } = model.config;
   const hd = C / H;
   const scale = attentionScale(model.config);
-  const offsets = spanProbsOffsets(outputs, H);
-  const spanIndex = new Map(outputs.spans.map((span, i) => [span, i]));
   const { dqkv, datt, scores: dS, scratch: vT } = workspace;
-  for (const [sequence, { spans, end }] of spansBySequence(outputs)) {
+  for (const [sequence, { spans, end }] of spansBySequence(outputs, H)) {
     const start = packing.starts[sequence]!;
     for (let h = 0; h < H; h++) {
       const k = a.qkv.subarray(start * 3 * C + C + h * hd);
       kernels.transpose(vT, a.qkv.subarray(start * 3 * C + 2 * C + h * hd), end, hd, 3 * C);
-      for (const span of spans) {
+      for (const { span, probs: offset } of spans) {
         const n = span.length;
         const keys = span.position + n;
-        const probs = a.probs.subarray(offsets[spanIndex.get(span)!]! + h * n * keys);
+        const probs = a.probs.subarray(offset + h * n * keys);
         const dout = datt.subarray(span.index * C + h * hd);
         const q = a.qkv.subarray(span.index * 3 * C + h * hd);
         kernels.gemm(dS, keys, dout, C, 1, vT, end, n, keys, hd, false);

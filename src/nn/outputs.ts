@@ -91,25 +91,25 @@ export function expandRows(x: Float32Array, width: number, rows: number, packing
   x.fill(0, 0, end * width);
 }
 
-/** Offsets of each span's attention weights, per span then per head an (length, position + length) block. */
-export function spanProbsOffsets(outputs: OutputRows, heads: number): number[] {
-  const offsets: number[] = [];
-  let offset = 0;
-  for (const span of outputs.spans) {
-    offsets.push(offset);
-    offset += heads * span.length * (span.position + span.length);
-  }
-  return offsets;
+/** A span and the offset of its attention weights in a layer's probs: per head an (length, position + length) block. */
+export interface WeightedSpan {
+  readonly span: OutputSpan;
+  readonly probs: number;
 }
 
-/** The spans of each sequence, and how far into it the last one reaches (keys and values needed). */
-export function spansBySequence(outputs: OutputRows): Map<number, { spans: OutputSpan[]; end: number }> {
-  const bySequence = new Map<number, { spans: OutputSpan[]; end: number }>();
+/**
+ * The spans of each sequence with their attention weights' offsets (spans in order, each after the one
+ * before), and how far into the sequence the last one reaches (keys and values needed).
+ */
+export function spansBySequence(outputs: OutputRows, heads: number): Map<number, { spans: WeightedSpan[]; end: number }> {
+  const bySequence = new Map<number, { spans: WeightedSpan[]; end: number }>();
+  let probs = 0;
   for (const span of outputs.spans) {
     const entry = bySequence.get(span.sequence) ?? { spans: [], end: 0 };
-    entry.spans.push(span);
+    entry.spans.push({ span, probs });
     entry.end = Math.max(entry.end, span.position + span.length);
     bySequence.set(span.sequence, entry);
+    probs += heads * span.length * (span.position + span.length);
   }
   return bySequence;
 }
@@ -173,16 +173,14 @@ function attendSpans(kernels: Kernels, model: ModelViews, a: LayerActivations, w
   const { dModel: C, heads: H } = model.config;
   const hd = C / H;
   const scale = attentionScale(model.config);
-  const offsets = spanProbsOffsets(outputs, H);
-  const spanIndex = new Map(outputs.spans.map((span, i) => [span, i]));
-  for (const [sequence, { spans, end }] of spansBySequence(outputs)) {
+  for (const [sequence, { spans, end }] of spansBySequence(outputs, H)) {
     const start = packing.starts[sequence]!;
     for (let h = 0; h < H; h++) {
       const k = a.qkv.subarray(start * 3 * C + C + h * hd);
       kernels.transpose(workspace.scratch, k, end, hd, 3 * C);
-      for (const span of spans) {
+      for (const { span, probs: offset } of spans) {
         const n = span.length;
-        const probs = a.probs.subarray(offsets[spanIndex.get(span)!]! + h * n * (span.position + n));
+        const probs = a.probs.subarray(offset + h * n * (span.position + n));
         headForward(kernels, a.qkv.subarray(span.index * 3 * C + h * hd), 3 * C, { rows: workspace.scratch, ld: end }, a.qkv.subarray(start * 3 * C + 2 * C + h * hd), 3 * C,
           a.att.subarray(span.index * C + h * hd), C, probs, n, hd, scale, span.position, true);
       }
