@@ -15,6 +15,7 @@ import { createRng } from "../../src/core/rng.js";
 import { buildViews, maxAbsDiff } from "./helpers.js";
 
 const heap = sharedHeap();
+const CONFIG = { vocabSize: 260, contextLength: 40, layers: 3, dModel: 16, heads: 2, hiddenSize: 24 };
 
 /** Prefills tokens[from..to) of each sequence (packed) into its block; returns the last rows' streams. */
 function prefillChunk(kernels: Kernels, model: ModelViews, sequences: readonly Int32Array[], from: readonly number[], to: readonly number[], blocks: readonly Float32Array[]): Float32Array {
@@ -33,7 +34,7 @@ describe.each([
   ["reference", referenceKernels],
 ] as const)("prefill (%s kernels)", (_name, kernels) => {
   it("caches every layer's keys and values and returns each prompt's last-row stream, in one chunk or two", () => {
-    const model = buildViews(heap, { vocabSize: 260, contextLength: 40, layers: 3, dModel: 16, heads: 2, hiddenSize: 24 }, 21);
+    const model = buildViews(heap, CONFIG, 21);
     const { dModel: C, heads: H, contextLength: T, layers: L } = model.config;
     const lengths = [5, 33, 1];
     const rng = createRng(22);
@@ -69,14 +70,9 @@ describe.each([
     expect(maxAbsDiff(second, out)).toBeLessThan(1e-5);
     chunked.forEach((block, s) => expect(maxAbsDiff(block.subarray(0, cacheFloats(model.config)), whole[s]!)).toBeLessThan(1e-5));
   });
-});
 
-describe.each([
-  ["wasm", wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS))],
-  ["reference", referenceKernels],
-] as const)("shared prefill (%s kernels)", (_name, kernels) => {
-  it("computes identical prompts over an empty cache once, and leaves every block and last-row stream bit for bit as separate prefills", () => {
-    const model = buildViews(heap, { vocabSize: 260, contextLength: 40, layers: 3, dModel: 16, heads: 2, hiddenSize: 24 }, 23);
+  it("shares: computes identical prompts over an empty cache once, and leaves every block and last-row stream bit for bit as separate prefills", () => {
+    const model = buildViews(heap, CONFIG, 23);
     const rng = createRng(24);
     const a = Int32Array.from({ length: 13 }, () => rng.int(260));
     const b = Int32Array.from({ length: 9 }, () => rng.int(260));
