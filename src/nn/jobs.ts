@@ -6,7 +6,7 @@ import { backwardShard } from "./backward.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import { generateShard, type GenerateOptions, type Generated } from "./generate.js";
 import type { Kernels } from "./kernels/types.js";
-import { allRows, expandRows, forwardOutputs, type OutputRows } from "./outputs.js";
+import { allRows, expandRows, forwardOutputs, gatherRows, type OutputRows } from "./outputs.js";
 import type { ChunkTargets } from "./prefill.js";
 import type { Weights } from "./params.js";
 import type { Workspace } from "./workspace.js";
@@ -74,11 +74,6 @@ function forwardShard(kernels: Kernels, job: ForwardJob): void {
   expandRows(ws.entropy, 1, rows, packing, outputs);
 }
 
-/** In place: the output rows' values of a per-row array, compact at its start (a compact row never lies after its row). */
-function compactOutputs(values: Float32Array, job: BackwardJob): void {
-  for (const span of job.outputs!.spans) values.copyWithin(span.index, job.packing.starts[span.sequence]! + span.position, job.packing.starts[span.sequence]! + span.position + span.length);
-}
-
 export function runJob(kernels: Kernels, job: Job): JobResult {
   const { config } = job.model;
   switch (job.kind) {
@@ -91,8 +86,9 @@ export function runJob(kernels: Kernels, job: Job): JobResult {
       if (outputs === undefined || allRows(outputs, rows)) {
         kernels.logitsGradient(ws.logits, ws.targets, rows, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
       } else {
-        compactOutputs(ws.coefficients, job);
-        if (job.withEntropy) compactOutputs(ws.entropyCoefficients, job);
+        // In place, compact at the start (gatherRows onto its own array: a compact row never lies after its row).
+        gatherRows(ws.coefficients, ws.coefficients, 1, job.packing, outputs);
+        if (job.withEntropy) gatherRows(ws.entropyCoefficients, ws.entropyCoefficients, 1, job.packing, outputs);
         kernels.logitsGradient(ws.logits, ws.outputTargets, outputs.count, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
       }
       backwardShard(kernels, job.model, job.grads, ws, rows, job.packing, outputs);
