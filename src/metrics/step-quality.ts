@@ -3,9 +3,9 @@
 //   quality(cell) = mean over the tasks with a turn in the cell of q_t(cell)
 // with a percentile bootstrap interval over tasks (task-mean.ts). Cells: overall, by turn index, by turns left
 // in the budget (this turn included), by budget label, and by turns left within each budget label (pooled over
-// budgets, turns left t mixes the first turns of a budget of t with later turns of larger budgets). Pass rows from states the policy reached itself, or from
-// teacher-forced states (the expert's trajectory, with the policy's action recorded at each state): the formula
-// is the same, the caller keeps the two apart. An unparseable or invalid reply counts as non-optimal (the store
+// budgets, turns left t mixes the first turns of a budget of t with later turns of larger budgets). Pass rows
+// from states the policy reached itself, or from teacher-forced states (the expert's trajectory, with the
+// policy's action recorded at each state): the formula is the same, the caller keeps the two apart. An unparseable or invalid reply counts as non-optimal (the store
 // records optimal = false for it). Turns without an oracle annotation never reach this function.
 // Edge cases: no annotated turn gives NaN estimates (tasks = 0); a task seen at one turn index only counts in
 // that cell.
