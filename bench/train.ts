@@ -88,18 +88,16 @@ try {
   const summary = results.map((result) => {
     const seconds = result.steps.reduce((sum, metrics) => sum + metrics.seconds, 0);
     const total = (key: "tokens" | "processedTokens"): number => result.steps.reduce((sum, metrics) => sum + metrics[key], 0);
-    return { result, stepsPerMinute: (result.steps.length / seconds) * 60, tokensPerSecond: total("tokens") / seconds, processedPerSecond: total("processedTokens") / seconds, cpuPerStep: result.cpu.reduce((a, b) => a + b, 0) / result.cpu.length };
+    return { result, stepsPerMinute: (result.steps.length / seconds) * 60, tokensPerSecond: total("tokens") / seconds, processedPerSecond: total("processedTokens") / seconds, processedPerStep: total("processedTokens") / result.steps.length, cpuPerStep: result.cpu.reduce((a, b) => a + b, 0) / result.cpu.length };
   });
   // Each path is compared with the old path at its own context (the same config), else with the first path.
   const referenceOf = (row: (typeof summary)[number]) => summary.find((other) => other.result.path.history === "window" && other.result.path.contextLength === row.result.path.contextLength) ?? summary[0]!;
   for (const row of summary) {
     const reference = referenceOf(row);
-    const processedPerStep = row.result.steps.reduce((sum, metrics) => sum + metrics.processedTokens, 0) / row.result.steps.length;
-    const referencePerStep = reference.result.steps.reduce((sum, metrics) => sum + metrics.processedTokens, 0) / reference.result.steps.length;
     console.log(
       `RL (GRPO, BudgetMix, 16 tasks x 8 samples) ${label(row.result.path).padEnd(14)} ${row.stepsPerMinute.toFixed(2).padStart(5)} steps/min (${(row.stepsPerMinute / reference.stepsPerMinute).toFixed(2)}x ${label(reference.result.path)}), ` +
         `${Math.round(row.tokensPerSecond).toLocaleString("en-US")} tokens/s (sampled + trained), ${Math.round(row.processedPerSecond).toLocaleString("en-US")} tokens/s processed (prompts prefilled, replies decoded, sequences trained), ` +
-        `${Math.round(processedPerStep).toLocaleString("en-US")} tokens processed per step (${(referencePerStep / processedPerStep).toFixed(2)}x fewer), ${row.cpuPerStep.toFixed(1)} CPU s/step (${(reference.cpuPerStep / row.cpuPerStep).toFixed(2)}x less)`,
+        `${Math.round(row.processedPerStep).toLocaleString("en-US")} tokens processed per step (${(reference.processedPerStep / row.processedPerStep).toFixed(2)}x fewer), ${row.cpuPerStep.toFixed(1)} CPU s/step (${(reference.cpuPerStep / row.cpuPerStep).toFixed(2)}x less)`,
     );
   }
 } finally {
