@@ -18,6 +18,7 @@ import { rolloutStep } from "../src/rl/rollouts.js";
 import { parseBudgetSchedule } from "../src/rl/schedules/schedule.js";
 import { runSft } from "../src/rl/sft-run.js";
 import { tinyBackend } from "../src/rl/tiny-backend.js";
+import { BUDGET, ENV, GROUP, MAX_NEW_TOKENS, TASKS_PER_STEP, warmStartConfig } from "./rl-setup.js";
 
 const { values } = parseArgs({ options: { steps: { type: "string", default: "3" } } });
 const steps = Number(values.steps);
@@ -49,14 +50,14 @@ function groupTokens(group: readonly Episode[], policy: TrainablePolicy): { tota
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-bench-prefix-"));
 try {
-  await runSft({ out: join(dir, "base"), config: { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 200, samples: 2, steps: 40, batchSize: 32, maxNewTokens: 16 } });
-  const backend = tinyBackend({ model: await loadCheckpoint(join(dir, "base")), policy: { maxNewTokens: 16 } });
+  await runSft({ out: join(dir, "base"), config: warmStartConfig(40) });
+  const backend = tinyBackend({ model: await loadCheckpoint(join(dir, "base")), policy: { maxNewTokens: MAX_NEW_TOKENS } });
   const policy = backend.policy();
-  const env = createEnv("sokoban", {});
+  const env = createEnv(ENV, {});
   let total = 0;
   let distinct = 0;
   for (let step = 0; step < steps; step++) {
-    const groups = await rolloutStep(env, policy, { step, totalSteps: steps, seed: 1, tasksPerStep: 16, group: 8, schedule: parseBudgetSchedule("budgetmix:25%,50%,75%,100%"), budgetMode: "announced", budgetScope: "episode" });
+    const groups = await rolloutStep(env, policy, { step, totalSteps: steps, seed: 1, tasksPerStep: TASKS_PER_STEP, group: GROUP, schedule: parseBudgetSchedule(BUDGET), budgetMode: "announced", budgetScope: "episode" });
     for (const group of groups) {
       const counted = groupTokens(group, policy);
       total += counted.total;

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import type { History } from "../src/policies/tiny/context.js";
 import { runSft } from "../src/rl/sft-run.js";
 import { train } from "../src/rl/train.js";
+import { rlConfig, warmStartConfig } from "./rl-setup.js";
 
 const { values } = parseArgs({
   options: { path: { type: "string", default: "segments:256" }, base: { type: "string", default: join(tmpdir(), "budgetrl-profile-base") }, steps: { type: "string", default: "1" } },
@@ -18,18 +19,18 @@ const [history, context] = values.path.split(":") as [History, string];
 const base = `${values.base}-${history}-${context}`;
 if (!existsSync(join(base, "budgetrl.json"))) {
   rmSync(base, { recursive: true, force: true });
-  await runSft({ out: base, config: { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 200, samples: 2, steps: 40, batchSize: 32, maxNewTokens: 16, modelConfig: { contextLength: Number(context) }, history } });
+  await runSft({ out: base, config: warmStartConfig(40, Number(context), history) });
 }
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-profile-"));
 try {
   let cpu = process.cpuUsage();
   await train({
     out: dir,
-    config: { env: "sokoban", init: base, algo: "grpo", budget: "budgetmix:25%,50%,75%,100%", tasksPerStep: 16, group: 8, steps: Number(values.steps), learningRate: 1e-4, evalEvery: 0, checkpointEvery: 1000, maxNewTokens: 16, history },
+    config: rlConfig(base, Number(values.steps), history),
     onStep: (metrics) => {
       const used = process.cpuUsage(cpu);
       cpu = process.cpuUsage();
-      console.log(`${values.path} step ${metrics.step}: ${metrics.seconds.toFixed(2)} s (${((used.user + used.system) / 1e6).toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, zero-gradient groups ${metrics.zeroGradientGroups}`);
+      console.log(`${values.path} step ${metrics.step}: ${metrics.seconds.toFixed(2)} s (generate ${metrics.generateSeconds.toFixed(2)}, update ${metrics.updateSeconds.toFixed(2)}; ${((used.user + used.system) / 1e6).toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, zero-gradient groups ${metrics.zeroGradientGroups}`);
     },
   });
 } finally {

@@ -22,6 +22,7 @@ import { parseArgs } from "node:util";
 import { HISTORIES, type History } from "../src/policies/tiny/context.js";
 import { runSft } from "../src/rl/sft-run.js";
 import { train, type StepMetrics } from "../src/rl/train.js";
+import { rlConfig, TASKS_PER_STEP, warmStartConfig } from "./rl-setup.js";
 
 const { values } = parseArgs({
   options: { "sft-steps": { type: "string", default: "40" }, steps: { type: "string", default: "3" }, paths: { type: "string", default: "window:256,segments:256,window:1024,segments:1024" } },
@@ -53,17 +54,14 @@ async function warmStart(path: Path, dir: string): Promise<void> {
   const started = performance.now();
   await runSft({
     out: join(dir, "base"),
-    config: { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 200, samples: 2, steps: Number(values["sft-steps"]), batchSize: 32, maxNewTokens: 16, modelConfig: { contextLength: path.contextLength }, history: path.history },
+    config: warmStartConfig(Number(values["sft-steps"]), path.contextLength, path.history),
   });
   console.log(`${label(path)}: SFT warm start, ${values["sft-steps"]} steps in ${((performance.now() - started) / 1000).toFixed(1)} s (demonstrations included)`);
 }
 
 /** Runs step `step` of the path's RL run (resuming it after the first). */
 async function rlStep(measured: Measured, dir: string, step: number): Promise<void> {
-  const config = {
-    env: "sokoban", init: join(dir, "base"), algo: "grpo", budget: "budgetmix:25%,50%,75%,100%", tasksPerStep: 16, group: 8, steps: Number(values.steps), learningRate: 1e-4,
-    evalEvery: 0, checkpointEvery: 1000, maxNewTokens: 16, history: measured.path.history,
-  };
+  const config = rlConfig(join(dir, "base"), Number(values.steps), measured.path.history);
   let cpu = process.cpuUsage();
   await train({
     out: join(dir, "rl"), config, resume: step > 0, stopAfter: step + 1,
@@ -71,7 +69,7 @@ async function rlStep(measured: Measured, dir: string, step: number): Promise<vo
       const used = process.cpuUsage(cpu);
       measured.cpu.push((used.user + used.system) / 1e6);
       measured.steps.push(metrics);
-      console.log(`  ${label(measured.path)} step ${metrics.step}: ${metrics.seconds.toFixed(1)} s (generate ${metrics.generateSeconds.toFixed(1)}, update ${metrics.updateSeconds.toFixed(1)}; ${measured.cpu.at(-1)!.toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/16`);
+      console.log(`  ${label(measured.path)} step ${metrics.step}: ${metrics.seconds.toFixed(1)} s (generate ${metrics.generateSeconds.toFixed(1)}, update ${metrics.updateSeconds.toFixed(1)}; ${measured.cpu.at(-1)!.toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, invalid ${metrics.invalid.toFixed(2)}, no-gradient groups ${metrics.zeroGradientGroups}/${TASKS_PER_STEP}`);
       cpu = process.cpuUsage();
     },
   });
