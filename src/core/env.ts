@@ -91,6 +91,10 @@ export interface Env<TTask = unknown, TState = unknown> {
   parseTasks(text: string): TTask[];
   /** What "100%" means for this task, in turns. */
   referenceBudget(task: TTask, scope: BudgetScope): number;
+  /** The fewest turns in which the task can succeed (the oracle's `remaining` at reset, per user turn under
+   * scope "user-turn"): what a budget written as a multiple of the optimum ("1.5x") multiplies. Envs that cannot
+   * say omit it, and such budgets are refused for them. */
+  optimalTurns?(task: TTask, scope: BudgetScope): number;
   reset(task: TTask, options: { readonly seed: number }): ResetResult<TState>;
   step(state: TState, action: Message): StepResult<TState>;
   /** Optimal actions, remaining turns and value from any state: within `turnsLeft` turns (an integer >= 0)

@@ -18,8 +18,8 @@
 // Oracle: value iteration for success probabilities, shortest paths for the remaining turns (oracle.ts);
 //   within t turns left: finite-horizon dynamic programming on slippery ice (horizon.ts), shortest paths on
 //   dry ice; among equally valued actions the fewest expected turns to success (fastest.ts, answers.ts).
-// Reference budget: referenceFactor x the shortest path length from S to G, ignoring slipperiness
-//   (unreachable goals: x the number of cells).
+// Reference budget: referenceFactor x the optimal length, the shortest path length from S to G, ignoring
+//   slipperiness (unreachable goals: the number of cells).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -130,6 +130,12 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
   const config: FrozenLakeConfig = parseEnvOptions("frozenlake", frozenLakeConfigSchema, options);
   const cache = createTaskCache<FrozenLakeTask, CompiledFrozenLake>(printMap, (task) => compile(task, config.slippery), 256);
   const systemPrompt = frozenLakeSystemPrompt(config.slippery);
+  /** The shortest path length from S to G (ignoring slipperiness); unreachable goals: the number of cells. */
+  const optimalTurns = (task: FrozenLakeTask): number => {
+    const compiled = cache.get(task);
+    const shortest = compiled.oracle.remaining[compiled.lake.start]!;
+    return Number.isFinite(shortest) ? shortest : compiled.lake.kind.length;
+  };
   return {
     name: "frozenlake",
     config,
@@ -138,11 +144,8 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     encodeTask: (task) => ({ rows: [...task.rows] }),
     decodeTask: decode,
     parseTasks: parseMaps,
-    referenceBudget(task) {
-      const compiled = cache.get(task);
-      const shortest = compiled.oracle.remaining[compiled.lake.start]!;
-      return config.referenceFactor * (Number.isFinite(shortest) ? shortest : compiled.lake.kind.length);
-    },
+    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+    optimalTurns,
     reset(task, { seed }) {
       const compiled = cache.get(task);
       const rng = config.slippery ? createRng(deriveSeed(seed, "frozenlake-slip")).snapshot() : null;

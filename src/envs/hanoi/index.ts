@@ -111,6 +111,7 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
     decodeTask: decode,
     parseTasks: parseHanoiTasks,
     referenceBudget: (task) => config.referenceFactor * distanceTo(startPegs(task)),
+    optimalTurns: (task) => distanceTo(startPegs(task)),
     reset(task) {
       const state: HanoiState = { task, pegs: startPegs(task) };
       return { state, observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))], info: info(state, false, null) };

@@ -132,6 +132,12 @@ function stepState(state: SokobanState, action: Message): StepResult<SokobanStat
 export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, SokobanState> {
   const config: SokobanConfig = parseEnvOptions("sokoban", sokobanConfigSchema, options);
   const cache = createTaskCache<SokobanTask, CompiledSokoban>(printLevel, (task) => compile(task, config.maxStates));
+  /** The optimal solution length; unsolvable imported levels: the number of floor cells. */
+  const optimalTurns = (task: SokobanTask): number => {
+    const compiled = cache.get(task);
+    const optimal = compiled.oracle.startDistance;
+    return Number.isFinite(optimal) ? optimal : compiled.board.floorCells.length;
+  };
   return {
     name: "sokoban",
     config,
@@ -144,11 +150,8 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
     encodeTask: (task) => ({ rows: [...task.rows] }),
     decodeTask: decode,
     parseTasks: parseLevels,
-    referenceBudget(task) {
-      const compiled = cache.get(task);
-      const optimal = compiled.oracle.startDistance;
-      return config.referenceFactor * (Number.isFinite(optimal) ? optimal : compiled.board.floorCells.length);
-    },
+    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+    optimalTurns,
     reset(task) {
       const compiled = cache.get(task);
       const state = makeState(task, compiled, compiled.board.startPlayer, compiled.board.startBoxes);
