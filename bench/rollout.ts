@@ -118,7 +118,7 @@ async function tableTime(): Promise<void> {
   const config = { protocol: "separate" as const, budgets: parseBudgetList(budgets.join(",")), ks: [1, 2, 4, 8, 16, 32, 64, 128, 250].filter((k) => k <= samples), bootstrap: 1000, seed: 1 };
   start = performance.now();
   const counts = await outcomeCounts(store, "bench");
-  const table = tableFor(config, { counts, firstSuccesses: [], referenceBudgets: new Map() });
+  const table = tableFor(config, { counts, firstSuccesses: [], bases: new Map() });
   const seconds = (performance.now() - start) / 1000;
   console.log(`Pass@(K,T) table for ${total.toLocaleString("en-US")} stored episodes (${table.ks.length} K x ${table.budgets.length} T, 1000 bootstrap resamples): ${seconds.toFixed(2)} s (target < 2 s: ${(2 / seconds).toFixed(1)}x headroom)`);
   await store.close();

@@ -7,7 +7,7 @@
 // memory: `tasks` may be any iterable, sync or async (a generator that makes or loads tasks in chunks), and `skip` is asked about
 // a task's episodes right after that task was pulled. All policy calls of a run share one guarded PolicyCaller
 // (turn timeout, stop signal, yields to the event loop).
-import { resolveBudget, type BudgetMode, type BudgetScope, type BudgetSpec } from "../core/budget.js";
+import { resolveBudget, taskBudgetBasis, type BudgetMode, type BudgetScope, type BudgetSpec } from "../core/budget.js";
 import type { Env } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
@@ -54,9 +54,9 @@ export async function* planEpisodes<TTask>(env: Env<TTask, unknown>, options: Om
   for await (const task of options.tasks) {
     taskIndex++;
     const taskId = env.taskId(task);
-    const reference = env.referenceBudget(task, scope);
+    const basis = taskBudgetBasis(env, task, scope);
     for (const spec of options.budgets) {
-      const budget = resolveBudget(spec, reference, options.mode, scope);
+      const budget = resolveBudget(spec, basis, options.mode, scope);
       for (let sample = 0; sample < options.samples; sample++) {
         if (options.skip?.({ taskIndex, budgetLabel: budget.label, sample }) === true) continue;
         yield { run: options.run, task, taskId, taskIndex, budget, sample, seed: episodeSeed(options.seed, taskId, sample) };

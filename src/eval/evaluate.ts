@@ -11,6 +11,7 @@ import { existsSync } from "node:fs";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import { shellWord } from "../core/commands.js";
+import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, DataError } from "../core/errors.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import { createEnv } from "../envs/registry.js";
@@ -20,7 +21,7 @@ import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { storeFault } from "../store/faults.js";
 import { isPostgresUrl } from "../store/postgres/open.js";
 import { openStore, storeLocation, type Store } from "../store/open.js";
-import { createRun, getRun, latestRunId, runExists, storedTaskCount } from "../store/runs.js";
+import { createRun, getRun, latestRunId, runExists, storedTask, storedTaskCount } from "../store/runs.js";
 import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
 import type { PreparedRun, RunStart } from "./execute-run.js";
 import { checkExecutable, executorFor } from "./executor.js";
@@ -132,6 +133,7 @@ async function planNew(options: EvaluateOptions): Promise<NewRun> {
   const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
   const policyOptions = typeof options.policy === "string" ? storedPolicyOptions(options.policy, options.policyOptions) : options.policyOptions;
   const config = configFrom({ ...options, policyOptions: policyOptions as EvaluateOptions["policyOptions"] }, env, policyNameOf(options.policy));
+  checkBudgetsFit(config.budgets, env, "budget");
   if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
   const policy = await policyOf(options.policy, policySetup(config, options));
   refuseSingleForBudgetAware(config, policy);
@@ -145,7 +147,7 @@ async function startRun(planned: NewRun, store: Store | undefined, options: Eval
   const run = options.run ?? (await runName(env.name, now, store));
   const listed = source.kind === "list";
   if (store !== undefined) {
-    const stored = listed ? source.tasks.map((task, index) => ({ index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: env.referenceBudget(task, config.budgetScope) })) : [];
+    const stored = listed ? source.tasks.map((task, index) => storedTask(env, task, index, config.budgetScope)) : [];
     await createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
   }
   return {

@@ -5,6 +5,7 @@
 // Memory stays bounded by a chunk whatever `--tasks` is (plus the episodes kept in memory without a store).
 // A stop signal ends the run at once: episodes in flight are abandoned (recomputed identically on resume), those
 // finished are committed, and the run stays "running" so that `--resume` continues it.
+import { taskBudgetBasis, type BudgetBasis } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
@@ -112,7 +113,7 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
   const budgets = budgetsToRun(config);
   const total = plannedCount({ taskCount: prepared.taskCount, budgets, samples: config.samples });
   const initial = store === undefined ? 0 : await completedEpisodeCount(store, run);
-  const referenceBudgets = new Map<number, number>();
+  const bases = new Map<number, BudgetBasis>();
   const { tasks, completed } = plannedTasks(prepared, store, budgets.length * config.samples);
   const sink = episodeSink(store, options.keepEpisodes ?? store === undefined, total, initial, options.onProgress);
   options.onStart?.({ run, total, initial });
@@ -121,7 +122,7 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
     await runEpisodes(env, prepared.policy, {
       run,
       seed: config.seed,
-      tasks: store === undefined ? recordingReferences(tasks, env, config, referenceBudgets) : tasks,
+      tasks: store === undefined ? recordingBases(tasks, env, config, bases) : tasks,
       budgets,
       mode: config.budgetMode,
       scope: config.budgetScope,
@@ -139,7 +140,7 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
   const { episodes, done, errors, contextLength, firstError } = sink.state;
   const complete = done === total;
   if (store !== undefined && complete) await setRunStatus(store, run, "complete");
-  const outcomes = store === undefined ? memoryOutcomes(episodes, referenceBudgets) : await storedRunOutcomes(store, run, config);
+  const outcomes = store === undefined ? memoryOutcomes(episodes, bases) : await storedRunOutcomes(store, run, config);
   return { episodes, errors, ...(firstError === undefined ? {} : { firstError }), contextLength, total, done, complete, interrupted: !complete && options.signal?.aborted === true, table: lazyTable(config, outcomes) };
 }
 
@@ -149,15 +150,15 @@ export function lazyTable(config: Readonly<EvalConfig>, outcomes: RunOutcomes): 
   return () => (table ??= tableFor(config, outcomes));
 }
 
-/** Tasks passed through unchanged, recording each one's reference budget (tables of runs without a store). */
-async function* recordingReferences(tasks: AsyncIterable<unknown>, env: AnyEnv, config: Readonly<EvalConfig>, into: Map<number, number>): AsyncGenerator<unknown> {
+/** Tasks passed through unchanged, recording each one's budget basis (tables of runs without a store). */
+async function* recordingBases(tasks: AsyncIterable<unknown>, env: AnyEnv, config: Readonly<EvalConfig>, into: Map<number, BudgetBasis>): AsyncGenerator<unknown> {
   let index = 0;
   for await (const task of tasks) {
-    into.set(index++, env.referenceBudget(task, config.budgetScope));
+    into.set(index++, taskBudgetBasis(env, task, config.budgetScope));
     yield task;
   }
 }
 
-function memoryOutcomes(episodes: readonly Episode[], referenceBudgets: ReadonlyMap<number, number>): RunOutcomes {
-  return { counts: countOutcomes(episodes), firstSuccesses: firstSuccessesOf(episodes), referenceBudgets };
+function memoryOutcomes(episodes: readonly Episode[], bases: ReadonlyMap<number, BudgetBasis>): RunOutcomes {
+  return { counts: countOutcomes(episodes), firstSuccesses: firstSuccessesOf(episodes), bases };
 }

@@ -1,9 +1,9 @@
 // Pass@(K,T) of a run from its outcomes, under either protocol: (a) "separate" reads each budget's own episodes;
 // (b) "single" reads every requested T from the first-success turns of the one run at the largest T.
-import { resolveTurns } from "../core/budget.js";
+import { resolveTurns, UNKNOWN_BASIS, type BudgetBasis } from "../core/budget.js";
 import { firstSuccesses, outcomeCounts } from "../store/episodes.js";
 import type { Store } from "../store/store.js";
-import { referenceBudgets } from "../store/runs.js";
+import { budgetBases } from "../store/runs.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { countsWithinBudgets, passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { budgetsToRun, type EvalConfig } from "./config.js";
@@ -13,21 +13,21 @@ export interface RunOutcomes {
   readonly counts: readonly OutcomeCounts[];
   /** Protocol (b): first successes of the single run. */
   readonly firstSuccesses: readonly FirstSuccess[];
-  /** Reference budget of each task (for resolving percentages under protocol b). */
-  readonly referenceBudgets: ReadonlyMap<number, number>;
+  /** Each task's budget basis, by index (what percentages and multiples resolve against). */
+  readonly bases: ReadonlyMap<number, BudgetBasis>;
 }
 
 export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" | "bootstrap" | "seed">, outcomes: RunOutcomes, ks: readonly number[] = config.ks): PassAtKTTable {
   const options = { ks, budgets: config.budgets, bootstrap: config.bootstrap, seed: config.seed };
   if (config.protocol === "separate") return passAtKT(outcomes.counts, options);
-  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.referenceBudgets.get(taskIndex) ?? 1));
+  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS));
   return passAtKT(counts, options);
 }
 
 /** The outcomes of a stored run, as `tableFor` reads them (protocol b: the single run at the largest budget). */
 export async function storedRunOutcomes(store: Store, run: string, config: Pick<EvalConfig, "protocol" | "budgets">): Promise<RunOutcomes> {
-  const references = await referenceBudgets(store, run);
-  if (config.protocol === "separate") return { counts: await outcomeCounts(store, run), firstSuccesses: [], referenceBudgets: references };
+  const bases = await budgetBases(store, run);
+  if (config.protocol === "separate") return { counts: await outcomeCounts(store, run), firstSuccesses: [], bases };
   const [largest] = budgetsToRun(config);
-  return { counts: [], firstSuccesses: await firstSuccesses(store, run, largest?.label ?? ""), referenceBudgets: references };
+  return { counts: [], firstSuccesses: await firstSuccesses(store, run, largest?.label ?? ""), bases };
 }

@@ -10,7 +10,7 @@ import type { BudgetScope } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import { DataError } from "../core/errors.js";
 import type { Store } from "../store/store.js";
-import { loadTaskRange, storeTasks, type StoredTask } from "../store/runs.js";
+import { loadTaskRange, storedTask, storeTasks, type StoredTask } from "../store/runs.js";
 
 export interface TaskStreamOptions {
   readonly env: AnyEnv;
@@ -48,7 +48,7 @@ async function madeChunk(options: TaskStreamOptions, from: number, to: number): 
   const tasks = Array.from({ length: to - from }, (_, offset) => make(from + offset));
   const where = options.store;
   if (options.persist === true && where !== undefined) {
-    const rows: StoredTask[] = tasks.map((task, offset) => ({ index: from + offset, id: options.env.taskId(task), task: options.env.encodeTask(task), referenceBudget: options.env.referenceBudget(task, options.scope) }));
+    const rows: StoredTask[] = tasks.map((task, offset) => storedTask(options.env, task, from + offset, options.scope));
     await storeTasks(where.store, where.run, rows);
   }
   return tasks;

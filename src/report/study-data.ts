@@ -2,7 +2,7 @@
 // tables, analysis rows per (model, env, mode), and perturbation pairs streamed into their analysis. Tasks are
 // renumbered across runs by (variant, task id, occurrence), so two models evaluated on the same tasks share task
 // numbers (the paired comparisons pair on them) and runs of one model pool their episodes per task.
-import { resolveTurns, type BudgetSpec } from "../core/budget.js";
+import { resolveTurns, UNKNOWN_BASIS, type BudgetSpec } from "../core/budget.js";
 import type { FirstErrorCounts, HorizonCounts, StepCounts } from "../core/analysis-rows.js";
 import type { OutcomeCounts } from "../core/outcome.js";
 import { storedRunOutcomes } from "../eval/table.js";
@@ -75,7 +75,7 @@ function taskNumbering(): (variant: string, ids: readonly string[]) => number[] 
 async function runCounts(store: Store, run: SelectedRun): Promise<OutcomeCounts[]> {
   const outcomes = await storedRunOutcomes(store, run.record.id, run.config);
   if (run.config.protocol === "separate") return [...outcomes.counts];
-  return countsWithinBudgets(outcomes.firstSuccesses, run.config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.referenceBudgets.get(taskIndex) ?? 1));
+  return countsWithinBudgets(outcomes.firstSuccesses, run.config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS));
 }
 
 function cellIn<Cell>(cells: Map<string, Cell>, key: string, make: () => Cell): Cell {

@@ -5,7 +5,7 @@
 // study held-out set) are never trained on: a draw that falls in it is drawn again from a derived seed.
 import { createPolicyCaller } from "../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
-import { resolveBudget, type BudgetMode, type BudgetScope } from "../core/budget.js";
+import { resolveBudget, taskBudgetBasis, type BudgetMode, type BudgetScope } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
@@ -50,7 +50,7 @@ function rolloutGroups(env: AnyEnv, policy: Policy, options: RolloutStepOptions,
   for (let index = 0; index < options.tasksPerStep; index++) {
     const task = trainTask(env, options.seed, options.step, index, options.excluded ?? new Set());
     const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
-    const budget = resolveBudget(spec, env.referenceBudget(task, options.budgetScope), options.budgetMode, options.budgetScope);
+    const budget = resolveBudget(spec, taskBudgetBasis(env, task, options.budgetScope), options.budgetMode, options.budgetScope);
     const taskId = env.taskId(task);
     groups.push(
       Promise.all(

@@ -13,6 +13,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sftResumeCommand } from "../core/commands.js";
 import { encodeConfig } from "../core/config.js";
+import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, StoppedError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import { createEnv } from "../envs/registry.js";
@@ -74,7 +75,7 @@ function demoEvalConfig(config: Readonly<SftConfig>) {
 
 /** Refuse now what the demonstrations would refuse later: the env and its options, the policy, the eval config. */
 async function checkDemonstrations(config: Readonly<SftConfig>): Promise<void> {
-  createEnv(config.env, config.envOptions);
+  checkBudgetsFit([config.budget], createEnv(config.env, config.envOptions), "budget");
   await createPolicy(config.policy);
   parseEvalConfig(demoEvalConfig(config));
 }

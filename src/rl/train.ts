@@ -15,6 +15,7 @@ import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promise
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { trainResumeCommand } from "../core/commands.js";
+import { checkBudgetsFit } from "../core/budget.js";
 import { BudgetrlError, ConfigError, StoppedError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import type { AnyEnv } from "../core/env.js";
@@ -170,6 +171,8 @@ async function prepare(options: TrainOptions): Promise<Prepared> {
   const config = parseTrainConfig(options.config);
   if (existsSync(configPath)) throw new ConfigError("out", `${options.out} already holds a training run`, `continue it with: ${trainResumeCommand(options.out)}, or pick another --out`);
   const env = createEnv(config.env, config.envOptions);
+  checkBudgetsFit(config.budget.choices.map((choice) => choice.spec), env, "budget");
+  checkBudgetsFit(config.evalBudgets, env, "eval-budget");
   if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
   // Everything that can be refused (a corrupt --init, an unreachable tinker server included) is refused before --out is touched.
   const backend =

@@ -4,6 +4,8 @@
 // run of a billion tasks never plans them all up front. Stored tasks are the source of truth: a resumed run reads
 // them back and never regenerates one. Every function is async: the store may be SQLite or PostgreSQL (sql.ts).
 import { evalResumeCommand } from "../core/commands.js";
+import { taskBudgetBasis, type BudgetBasis, type BudgetScope } from "../core/budget.js";
+import type { AnyEnv } from "../core/env.js";
 import { DataError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import type { InsertStatement } from "./sql.js";
@@ -28,6 +30,8 @@ export interface StoredTask {
   readonly task: Json;
   /** Reference budget of the task for the run's budget scope. */
   readonly referenceBudget: number;
+  /** Its optimal length for that scope (what "1.5x" multiplies); null when the env cannot say. */
+  readonly optimalTurns: number | null;
 }
 
 interface RunRow {
@@ -45,14 +49,20 @@ function toRecord(row: RunRow): RunRecord {
   return { id: row.id, createdAt: row.created_at, env: row.env, policy: row.policy, seed: row.seed, config: JSON.parse(row.config) as Json, codeVersion: row.code_version, status: row.status as RunStatus };
 }
 
-const TASK_INSERT: InsertStatement = { table: "tasks", columns: ["run_id", "task_index", "task_id", "task", "reference_budget"], key: ["run_id", "task_index"], onConflict: "nothing" };
+const TASK_INSERT: InsertStatement = { table: "tasks", columns: ["run_id", "task_index", "task_id", "task", "reference_budget", "optimal_turns"], key: ["run_id", "task_index"], onConflict: "nothing" };
 const RUN_INSERT: InsertStatement = { table: "runs", columns: ["id", "created_at", "env", "policy", "seed", "config", "code_version", "status"], key: ["id"], onConflict: "nothing" };
+
+/** A task as the store keeps it: index, id, JSON form and its budget basis under the run's scope. */
+export function storedTask(env: AnyEnv, task: unknown, index: number, scope: BudgetScope): StoredTask {
+  const basis = taskBudgetBasis(env, task, scope);
+  return { index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: basis.reference, optimalTurns: basis.optimal };
+}
 
 export async function runExists(store: Store, id: string): Promise<boolean> {
   return (await store.sql.rows("SELECT 1 FROM runs WHERE id = ?", [id])).length > 0;
 }
 
-const taskRow = (runId: string, task: StoredTask) => [runId, task.index, task.id, JSON.stringify(task.task), task.referenceBudget];
+const taskRow = (runId: string, task: StoredTask) => [runId, task.index, task.id, JSON.stringify(task.task), task.referenceBudget, task.optimalTurns];
 
 /** Store a new run with the tasks known at its start (all of a task file or dataset; none when tasks are generated
  * as the run reaches them, see `storeTasks`). Refuses a name already taken. */
@@ -115,20 +125,22 @@ interface TaskRow {
   task_id: string;
   task: string;
   reference_budget: number;
+  /** Absent in stores made before it and opened read-only. */
+  optimal_turns?: number | null;
 }
 
 function toStoredTask(row: TaskRow): StoredTask {
-  return { index: row.task_index, id: row.task_id, task: JSON.parse(row.task) as Json, referenceBudget: row.reference_budget };
+  return { index: row.task_index, id: row.task_id, task: JSON.parse(row.task) as Json, referenceBudget: row.reference_budget, optimalTurns: row.optimal_turns ?? null };
 }
 
 export async function loadTasks(store: Store, runId: string): Promise<StoredTask[]> {
-  const rows = await store.sql.records<TaskRow>("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? ORDER BY task_index", [runId]);
+  const rows = await store.sql.records<TaskRow>("SELECT * FROM tasks WHERE run_id = ? ORDER BY task_index", [runId]);
   return rows.map(toStoredTask);
 }
 
 /** The stored tasks with index in [from, to), in order. */
 export async function loadTaskRange(store: Store, runId: string, from: number, to: number): Promise<StoredTask[]> {
-  const rows = await store.sql.records<TaskRow>("SELECT task_index, task_id, task, reference_budget FROM tasks WHERE run_id = ? AND task_index >= ? AND task_index < ? ORDER BY task_index", [runId, from, to]);
+  const rows = await store.sql.records<TaskRow>("SELECT * FROM tasks WHERE run_id = ? AND task_index >= ? AND task_index < ? ORDER BY task_index", [runId, from, to]);
   return rows.map(toStoredTask);
 }
 
@@ -138,7 +150,8 @@ export async function storedTaskCount(store: Store, runId: string): Promise<numb
   return row?.[0] ?? 0;
 }
 
-/** Reference budget of every stored task, by index (without reading the tasks themselves). */
-export async function referenceBudgets(store: Store, runId: string): Promise<Map<number, number>> {
-  return new Map(await store.sql.rows<[number, number]>("SELECT task_index, reference_budget FROM tasks WHERE run_id = ?", [runId]));
+/** The budget basis (reference budget, optimal length) of every stored task, by index, without reading the tasks. */
+export async function budgetBases(store: Store, runId: string): Promise<Map<number, BudgetBasis>> {
+  const rows = await store.sql.records<Omit<TaskRow, "task_id" | "task">>("SELECT * FROM tasks WHERE run_id = ?", [runId]);
+  return new Map(rows.map((row) => [row.task_index, { reference: row.reference_budget, optimal: row.optimal_turns ?? null }]));
 }

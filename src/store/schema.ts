@@ -2,7 +2,8 @@
 // episode's identity is (run, task index, budget label, sample): the primary key, so writes are idempotent and a
 // resumed run (or a queue job delivered twice) never double-counts. Turns hang off their episode's key.
 // Turn annotations (optimal, remaining_before, value_before) are the oracle's view within the turns left.
-// value_before and forced (JSON: what an intervention played in the policy's place) were added within schema
+// value_before and forced (JSON: what an intervention played in the policy's place), and tasks.optimal_turns (what
+// a budget written as a multiple of the optimum multiplies), were added within schema
 // version 1: stores made before them get the columns on opening (SCHEMA_MIGRATIONS), and readers treat them as
 // absent where they are missing or NULL.
 // turn_tokens (added within version 1: CREATE IF NOT EXISTS adds it to older stores when they are opened for
@@ -17,4 +18,5 @@ export const SCHEMA_TABLES = ["meta", "runs", "tasks", "episodes", "turns", "tur
 export const SCHEMA_MIGRATIONS: readonly (readonly [string, string, string, string])[] = [
   ["turns", "value_before", "REAL", "DOUBLE PRECISION"],
   ["turns", "forced", "TEXT", "TEXT"],
+  ["tasks", "optimal_turns", "INTEGER", "BIGINT"],
 ];

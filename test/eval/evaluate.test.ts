@@ -88,6 +88,20 @@ describe("evaluate", () => {
     await expect(evaluate({ ...base, budgetMode: "hidden", policy: "noisy-oracle:0.2", samples: 2, ks: [1], protocol: "single" })).rejects.toThrow(/plays by the turns left[\s\S]*HINT: use --protocol separate/);
   });
 
+  it("sizes budgets written as multiples by each task's optimal length, stores that length, and reads them back in a single run", async () => {
+    const options: EvaluateOptions = { ...base, env: "hanoi", envOptions: { disks: 4, randomStart: true }, policy: "oracle:unbounded", budgets: ["1x", "1.5x", "3x"], budgetMode: "hidden", samples: 2, ks: [1], db: freshDb() };
+    const result = await evaluate(options);
+    for (const episode of result.episodes) {
+      const optimal = episode.turns.length; // the unbounded oracle on hanoi plays exactly the optimal moves
+      const multiple = Number(episode.budget.label.slice(0, -1));
+      expect(episode.budget.turns).toBe(Math.max(1, Math.ceil(multiple * optimal)));
+    }
+    expect(result.table.cells.flat().map((cell) => cell.value)).toEqual([1, 1, 1]);
+    const single = await evaluate({ ...options, protocol: "single", db: freshDb() });
+    expect(single.table.cells).toEqual(result.table.cells);
+    await expect(evaluate({ ...base, env: "bfcl", budgets: ["2x"] })).rejects.toThrow(/budget 2x is a multiple of the optimal length, which env bfcl cannot say/);
+  });
+
   it("refuses bad configs before any work, naming the field", async () => {
     await expect(evaluate({ ...base, ks: [8], samples: 4 })).rejects.toThrow(/ks: K = 8 is larger than the number of samples/);
     await expect(evaluate({ ...base, protocol: "single" })).rejects.toThrow(ConfigError);

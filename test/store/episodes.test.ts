@@ -40,7 +40,7 @@ describeEachStore("run store", (backend) => {
   it("writes each episode once, replaces policy-error attempts, and counts outcomes", async () => {
     const store = await openStore(await backend.fresh());
     try {
-      await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 7, config: { x: 1 }, codeVersion: "test", status: "running" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3 }]);
+      await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 7, config: { x: 1 }, codeVersion: "test", status: "running" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3, optimalTurns: null }]);
       const writer = createEpisodeWriter(store, { batchSize: 2 });
       await writer.write(episode(0, 0, true));
       await writer.write(episode(0, 0, false));
@@ -68,7 +68,7 @@ describeEachStore("run store", (backend) => {
   it("keeps numbers exact (doubles, 32-bit seeds), labels in byte order, and reads a large run back a page at a time", async () => {
     const store = await openStore(await backend.fresh());
     try {
-      const tasks = Array.from({ length: 3 }, (_, index) => ({ index, id: `t${index}`, task: { index }, referenceBudget: 8 }));
+      const tasks = Array.from({ length: 3 }, (_, index) => ({ index, id: `t${index}`, task: { index }, referenceBudget: 8, optimalTurns: null }));
       await createRun(store, { id: "big", createdAt: "2026-01-02", env: "steps", policy: "p", seed: 4294967295, config: {}, codeVersion: "test", status: "running" }, tasks);
       await createRun(store, { id: "later", createdAt: "2026-01-03", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "running" }, []);
       expect(await latestRunId(store)).toBe("later");

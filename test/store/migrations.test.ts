@@ -36,7 +36,7 @@ describeEachStore("openStore", (backend) => {
   it("stores the value-before annotation, reads it back, and exports it", async () => {
     const path = await backend.fresh("new");
     const store = await openStore(path);
-    await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3 }]);
+    await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3, optimalTurns: null }]);
     const writer = createEpisodeWriter(store);
     await writer.write(episode(0, 0.25));
     await writer.write(episode(1));
@@ -51,7 +51,7 @@ describeEachStore("openStore", (backend) => {
   it("reads stores made before the value_before column, and adds the column when opened for writing", async () => {
     const path = await backend.fresh("old");
     const store = await openStore(path);
-    await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3 }]);
+    await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3, optimalTurns: null }]);
     const writer = createEpisodeWriter(store);
     await writer.write(episode(0, 0.25));
     await writer.flush();

@@ -50,7 +50,7 @@ describe("openStore", () => {
 
     const damaged = fresh();
     const store = await openStore(damaged);
-    await createRun(store, { id: "r", createdAt: "2026", env: "e", policy: "p", seed: 1, config: {}, codeVersion: "t", status: "running" }, Array.from({ length: 2000 }, (_, index) => ({ index, id: `t${index}`, task: { padding: "x".repeat(200) }, referenceBudget: 1 })));
+    await createRun(store, { id: "r", createdAt: "2026", env: "e", policy: "p", seed: 1, config: {}, codeVersion: "t", status: "running" }, Array.from({ length: 2000 }, (_, index) => ({ index, id: `t${index}`, task: { padding: "x".repeat(200) }, referenceBudget: 1, optimalTurns: null })));
     await store.close();
     const bytes = readFileSync(damaged);
     bytes.fill(0x55, 4096 * 3, 4096 * 6);

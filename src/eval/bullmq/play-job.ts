@@ -109,7 +109,7 @@ export function createJobContexts(): JobContexts {
         const { env, config } = context;
         const task = env.decodeTask(stored.task);
         const taskId = env.taskId(task);
-        const budget = resolveBudget(spec, env.referenceBudget(task, config.budgetScope), config.budgetMode, config.budgetScope);
+        const budget = resolveBudget(spec, { reference: stored.referenceBudget, optimal: stored.optimalTurns ?? env.optimalTurns?.(task, config.budgetScope) ?? null }, config.budgetMode, config.budgetScope);
         const episode = await runEpisode(env, context.policy, { run: job.run, task, taskId, taskIndex: job.taskIndex, budget, sample: job.sample, seed: episodeSeed(config.seed, taskId, job.sample) }, context.rollout);
         const written = await writeEpisodes(store, [episode]);
         return { written: written === 1, stopReason: episode.stopReason };

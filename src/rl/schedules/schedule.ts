@@ -50,7 +50,7 @@ export function parseBudgetSchedule(text: string, field = "budget"): BudgetSched
     return { spec: parseBudgetSpec(budget, field), weight };
   });
   if (choices.length === 0) throw new ConfigError(field, "budgetmix needs at least one budget, e.g. budgetmix:25%,50%,75%,100%");
-  if (new Set(choices.map((choice) => choice.spec.kind)).size > 1) throw new ConfigError(field, "budgetmix budgets must all be turns or all be percentages");
+  if (new Set(choices.map((choice) => choice.spec.kind)).size > 1) throw new ConfigError(field, "budgetmix budgets must be of one kind: all turns, all percentages or all multiples of the optimum");
   if (new Set(choices.map((choice) => choice.spec.label)).size !== choices.length) throw new ConfigError(field, "a budget is listed twice");
   return { kind: "budgetmix", choices, curriculum, text: trimmed };
 }

@@ -31,6 +31,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   task_id TEXT NOT NULL,
   task TEXT NOT NULL,
   reference_budget BIGINT NOT NULL,
+  optimal_turns BIGINT,
   PRIMARY KEY (run_id, task_index)
 );
 CREATE TABLE IF NOT EXISTS episodes (

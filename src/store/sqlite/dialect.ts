@@ -29,6 +29,7 @@ CREATE TABLE IF NOT EXISTS tasks (
   task_id TEXT NOT NULL,
   task TEXT NOT NULL,
   reference_budget INTEGER NOT NULL,
+  optimal_turns INTEGER,
   PRIMARY KEY (run_id, task_index)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS episodes (

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runEpisode } from "../../../src/agent/rollout.js";
-import { resolveBudget } from "../../../src/core/budget.js";
+import { resolveBudget, taskBudgetBasis } from "../../../src/core/budget.js";
 import { sokoban } from "../../../src/envs/sokoban/index.js";
 import { oraclePolicy } from "../../../src/policies/scripted/oracle.js";
 import { drawBudget, eligibleChoices, parseBudgetSchedule } from "../../../src/rl/schedules/schedule.js";
@@ -58,7 +58,7 @@ describe("budget schedules", () => {
     for (let group = 0; group < 8; group++) {
       const task = env.generate(group);
       const spec = drawBudget(schedule, { step: 0, group, totalSteps: 1, seed: 4 });
-      const budget = resolveBudget(spec, env.referenceBudget(task, "episode"), "announced");
+      const budget = resolveBudget(spec, taskBudgetBasis(env, task, "episode"), "announced");
       const episode = await runEpisode(env, oraclePolicy(), { run: "t", task, taskId: "t", taskIndex: 0, budget, sample: 0, seed: group });
       expect(episode.turns[0]?.observation.at(-1)?.content.endsWith(`Turn 1 of ${budget.turns}: ${budget.turns} turns left.`)).toBe(true);
     }
