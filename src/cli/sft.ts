@@ -52,7 +52,7 @@ export const sftCommand = defineCommand({
       },
     });
     steps?.finish();
-    io.stdout(`trained on ${result.sequences} reply sequences of run ${result.demoRun}; final loss ${result.finalLoss.toFixed(4)}; checkpoint ${result.checkpoint}\n`);
+    io.stdout(`trained on ${result.sequences} reply sequences of ${result.demoRuns.length === 1 ? "run" : "runs"} ${result.demoRuns.join(", ")}; final loss ${result.finalLoss.toFixed(4)}; checkpoint ${result.checkpoint}\n`);
     return 0;
   },
 });

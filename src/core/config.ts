@@ -67,6 +67,28 @@ export function budgetField() {
   });
 }
 
+/** A list of choices from `values`: "announced,hidden" or ["announced", "hidden"] (each listed once, at least one). */
+export function choiceListField<const Values extends readonly [string, ...string[]]>(values: Values) {
+  return z
+    .codec(z.union([z.string(), z.array(z.string()).readonly()]), z.custom<readonly Values[number][]>(), {
+      decode: (input, context) => {
+        const items = (typeof input === "string" ? input.split(",") : input).map((part) => part.trim()).filter((part) => part !== "");
+        const unknown = items.find((item) => !(values as readonly string[]).includes(item));
+        if (items.length === 0 || unknown !== undefined) {
+          context.issues.push({ code: "custom", message: `expected one or more of ${values.join(", ")} separated by commas, got "${String(input)}"`, input });
+          return z.NEVER;
+        }
+        if (new Set(items).size !== items.length) {
+          context.issues.push({ code: "custom", message: "a value is listed twice", input });
+          return z.NEVER;
+        }
+        return items as Values[number][];
+      },
+      encode: (items) => [...items],
+    })
+    .meta({ list: true });
+}
+
 /** A list of positive integers: "1,2,4" or [1, 2, 4] (each listed once). */
 export function integerListField() {
   return z

@@ -2,9 +2,13 @@
 // (errors name the field); the CLI's flags, help and defaults come from it.
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
-import { budgetField, parseConfig } from "../core/config.js";
+import { budgetListField, choiceListField, parseConfig } from "../core/config.js";
 import { envOptionsField } from "../eval/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
+
+/** Which demonstrated replies are SFT targets. */
+export const SFT_TARGETS = ["all", "optimal"] as const;
+export type SftTargets = (typeof SFT_TARGETS)[number];
 
 export const sftConfigSchema = z.object({
   env: z.string().default("sokoban").describe("environment of the demonstrations"),
@@ -12,9 +16,10 @@ export const sftConfigSchema = z.object({
   policy: z.string().default("noisy-oracle:0.3").describe("demonstrator policy"),
   tasks: z.number().int().min(1).default(500).describe("demonstration tasks"),
   samples: z.number().int().min(1).default(2).describe("demonstrations per task"),
-  budget: budgetField().prefault("100%").describe("turn budget of the demonstrations"),
-  budgetMode: z.enum(BUDGET_MODES).default("announced").describe("budget text in the demonstrations"),
+  budgets: budgetListField().prefault("100%").meta({ flag: "budget" }).describe("turn budgets of the demonstrations: every task is demonstrated at each (so the base model follows budget text rather than one budget)"),
+  budgetModes: choiceListField(BUDGET_MODES).prefault("announced").meta({ flag: "budget-mode" }).describe("budget texts of the demonstrations: every budget is demonstrated in each mode (e.g. announced,hidden)"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
+  imitate: z.enum(SFT_TARGETS).default("all").describe("which demonstrated replies are trained on: all, or only those the oracle judged optimal within the turns left (the others stay in the context: the base sees off-path states and learns to recover from them, not to make the noise)"),
   fromRun: z.string().optional().describe("use this stored run as the demonstrations instead of generating them"),
   exclude: z
     .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })

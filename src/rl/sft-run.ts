@@ -1,8 +1,9 @@
-// `budgetrl sft` as a library function: demonstrations from a policy (stored as an eval run with the core
-// rollout engine, or an existing run), then supervised training of a fresh model on the replies, then a
-// checkpoint: the "base model" RL starts from.
+// `budgetrl sft` as a library function: demonstrations from a policy (stored as eval runs with the core
+// rollout engine, one per budget mode, every task at every budget; or an existing run), then supervised training of
+// a fresh model on the replies (all of them, or only the oracle-optimal ones), then a checkpoint: the "base model"
+// RL starts from.
 //   <out>/sft.json     the config, written when the demonstrations start: `resume` continues from it
-//   <out>/demos.db     the demonstrations (eval run "demonstrations"), resumable like any eval run
+//   <out>/demos.db     the demonstrations (eval runs "demonstrations/<mode>"), resumable like any eval run
 //   <out>/budgetrl.json ... the checkpoint, written last
 // Everything that can be refused (config, env, policy) is checked before <out> is touched, so a bad start never
 // leaves a folder that blocks the retry. A stop signal during the demonstrations keeps the finished ones and
@@ -15,6 +16,7 @@ import { sftResumeCommand } from "../core/commands.js";
 import { encodeConfig } from "../core/config.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, StoppedError } from "../core/errors.js";
+import type { BudgetMode } from "../core/budget.js";
 import type { Episode } from "../core/episode.js";
 import { createEnv } from "../envs/registry.js";
 import { createModel } from "../nn/model.js";
@@ -47,25 +49,28 @@ export interface SftRunOptions {
 
 export interface SftRunResult {
   readonly config: Readonly<SftConfig>;
-  readonly demoRun: string;
+  /** The runs of demos.db (or the --from-run run) the model was trained on. */
+  readonly demoRuns: readonly string[];
   readonly sequences: number;
   readonly finalLoss: number;
   readonly checkpoint: string;
 }
 
 const CONFIG_FILE = "sft.json";
-const DEMO_RUN = "demonstrations";
 
-/** The config of the eval run that makes the demonstrations. */
-function demoEvalConfig(config: Readonly<SftConfig>) {
+/** The eval run that makes the demonstrations in one budget mode. */
+const demoRun = (mode: BudgetMode): string => `demonstrations/${mode}`;
+
+/** The config of the eval run that makes the demonstrations in one budget mode. */
+function demoEvalConfig(config: Readonly<SftConfig>, mode: BudgetMode) {
   return {
     env: config.env,
     envOptions: config.envOptions,
     policy: config.policy,
     tasks: config.tasks,
     samples: config.samples,
-    budgets: [config.budget],
-    budgetMode: config.budgetMode,
+    budgets: config.budgets,
+    budgetMode: mode,
     budgetScope: config.budgetScope,
     ...(config.exclude === undefined ? {} : { exclude: config.exclude }),
     seed: config.seed,
@@ -75,9 +80,9 @@ function demoEvalConfig(config: Readonly<SftConfig>) {
 
 /** Refuse now what the demonstrations would refuse later: the env and its options, the policy, the eval config. */
 async function checkDemonstrations(config: Readonly<SftConfig>): Promise<void> {
-  checkBudgetsFit([config.budget], createEnv(config.env, config.envOptions), "budget");
+  checkBudgetsFit(config.budgets, createEnv(config.env, config.envOptions), "budget");
   await createPolicy(config.policy);
-  parseEvalConfig(demoEvalConfig(config));
+  for (const mode of config.budgetModes) parseEvalConfig(demoEvalConfig(config, mode));
 }
 
 /** The config to run: a new one (checked in full before <out> is touched), or the stored one on resume. */
@@ -97,42 +102,49 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   return config;
 }
 
-/** True when `db` already holds demonstrations to continue; refuses ones made with other settings. */
-async function demonstrationsStarted(config: Readonly<SftConfig>, db: string): Promise<boolean> {
+/** True when `db` already holds demonstrations in `mode` to continue; refuses ones made with other settings. */
+async function demonstrationsStarted(config: Readonly<SftConfig>, db: string, mode: BudgetMode): Promise<boolean> {
   if (!existsSync(db)) return false;
-  const stored = await withStore(db, { mode: "read" }, async (store) => ((await runExists(store, DEMO_RUN)) ? (await getRun(store, DEMO_RUN)).config : undefined));
+  const run = demoRun(mode);
+  const stored = await withStore(db, { mode: "read" }, async (store) => ((await runExists(store, run)) ? (await getRun(store, run)).config : undefined));
   if (stored === undefined) return false;
-  if (JSON.stringify(stored) !== JSON.stringify(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config))))) {
+  if (JSON.stringify(stored) !== JSON.stringify(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config, mode))))) {
     throw new ConfigError("out", `${db} holds demonstrations made with other settings than this sft`, "pick another --out (or --db)");
   }
   return true;
 }
 
-/** Make (or finish making) the demonstrations; a stop keeps them and ends the SFT run before training. */
+/** Make (or finish making) the demonstrations, mode by mode; a stop keeps them and ends the SFT run before
+ * training. Progress counts the episodes of every mode together. */
 async function makeDemonstrations(config: Readonly<SftConfig>, db: string, options: SftRunOptions): Promise<void> {
-  const resume = await demonstrationsStarted(config, db);
-  const result = await evaluate({
-    ...demoEvalConfig(config),
-    db,
-    run: DEMO_RUN,
-    resume,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.onDemos === undefined ? {} : { onProgress: (done: number, total: number) => options.onDemos?.(done, total) }),
-  });
-  if (result.interrupted) throw new StoppedError(`stopped after ${result.done}/${result.total} demonstrations (kept in ${db}); continue with: ${sftResumeCommand(options.out)}`);
-  if (result.errors > 0) options.onNotice?.(`training on ${result.done} of ${result.total} demonstrations: ${result.errors} ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`);
+  const modes = config.budgetModes;
+  for (const [position, mode] of modes.entries()) {
+    const resume = await demonstrationsStarted(config, db, mode);
+    const result = await evaluate({
+      ...demoEvalConfig(config, mode),
+      db,
+      run: demoRun(mode),
+      resume,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onDemos === undefined ? {} : { onProgress: (done: number, total: number) => options.onDemos?.(position * total + done, modes.length * total) }),
+    });
+    if (result.interrupted) throw new StoppedError(`stopped after ${position * result.total + result.done}/${modes.length * result.total} demonstrations (kept in ${db}); continue with: ${sftResumeCommand(options.out)}`);
+    if (result.errors > 0) options.onNotice?.(`training on ${result.done} of ${result.total} ${mode} demonstrations: ${result.errors} ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`);
+  }
 }
 
 export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   const config = await startConfig(options);
   const db = options.db ?? join(options.out, "demos.db");
-  const demoRun = config.fromRun ?? DEMO_RUN;
+  const runs = config.fromRun === undefined ? config.budgetModes.map(demoRun) : [config.fromRun];
   if (config.fromRun === undefined) await makeDemonstrations(config, db, options);
-  const episodes = await readDemonstrations(db, demoRun, options.onNotice);
+  const episodes: Episode[] = [];
+  for (const run of runs) episodes.push(...(await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined)));
   const model = await createModel({ config: config.modelConfig, seed: config.seed, ...(options.threads === undefined ? {} : { threads: options.threads }) });
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, history: config.history } });
   try {
-    const sequences = demonstrationSequences(episodes, backend.policy());
+    const sequences = demonstrationSequences(episodes, backend.policy(), config.imitate);
+    if (sequences.length === 0) throw new ConfigError("imitate", `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes.length} episodes)`, config.imitate === "optimal" ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies" : "the demonstrations are empty");
     let finalLoss = NaN;
     await trainSft(backend, sequences, {
       steps: config.steps,
@@ -146,13 +158,14 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
       },
     });
     await backend.save(options.out);
-    return { config, demoRun, sequences: sequences.length, finalLoss, checkpoint: options.out };
+    return { config, demoRuns: runs, sequences: sequences.length, finalLoss, checkpoint: options.out };
   } finally {
     backend.dispose();
   }
 }
 
-/** The demonstrations of a stored run (policy errors left out); an incomplete run is used only after saying so. */
+/** The demonstrations of a stored run (policy errors left out); an incomplete --from-run run is used only after
+ * saying so (`onNotice`, given for such runs only). */
 async function readDemonstrations(db: string, run: string, onNotice: ((text: string) => void) | undefined): Promise<Episode[]> {
   return withStore(db, { mode: "read" }, async (store) => {
     const record = await getRun(store, run);
@@ -160,7 +173,7 @@ async function readDemonstrations(db: string, run: string, onNotice: ((text: str
     const episodes: Episode[] = [];
     for await (const episode of readEpisodes(store, run, record.env, taskIds)) episodes.push(episode);
     const usable = episodes.filter((episode) => episode.stopReason !== "error");
-    if (record.status !== "complete" && run !== DEMO_RUN) onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
+    if (record.status !== "complete") onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
     return usable;
   });
 }

@@ -7,13 +7,20 @@
 import type { Episode } from "../core/episode.js";
 import { deriveSeed, shuffledIndices } from "../core/rng.js";
 import { responseLength, type TrainablePolicy, type TrainerBackend, type TrainSequence } from "./backend.js";
+import type { SftTargets } from "./sft-config.js";
 
-/** The sequences the policy would have sampled each demonstration in, every demonstrated reply a response. */
-export function demonstrationSequences(episodes: Iterable<Pick<Episode, "preamble" | "turns">>, policy: TrainablePolicy): TrainSequence[] {
+/** The sequences the policy would have sampled each demonstration in, with the demonstrated replies as responses:
+ * all of them, or ("optimal") only those the oracle annotated optimal within the turns left; the others stay in
+ * the sequence as context. Sequences left without a response are dropped. */
+export function demonstrationSequences(episodes: Iterable<Pick<Episode, "preamble" | "turns">>, policy: TrainablePolicy, targets: SftTargets = "all"): TrainSequence[] {
   const out: TrainSequence[] = [];
   for (const episode of episodes) {
     const replies = episode.turns.map((turn) => policy.responseTokens(turn.action));
-    for (const sequence of policy.episodeSequences(episode, replies)) out.push({ tokens: sequence.tokens, responses: sequence.replies.map(({ start, end }) => ({ start, end })) });
+    const isTarget = (turn: number): boolean => targets === "all" || episode.turns[turn]?.optimal === true;
+    for (const sequence of policy.episodeSequences(episode, replies)) {
+      const responses = sequence.replies.filter((span) => isTarget(span.turn)).map(({ start, end }) => ({ start, end }));
+      if (responses.length > 0) out.push({ tokens: sequence.tokens, responses });
+    }
   }
   return out;
 }

@@ -31,6 +31,18 @@ describe("runSft", () => {
     expect(readFileSync(join(out, "budgetrl.json"), "utf8")).toBe(readFileSync(join(whole, "budgetrl.json"), "utf8"));
   }, 120_000);
 
+  it("demonstrates every task at every budget in every mode, and can train on the oracle-optimal replies only", async () => {
+    const counts: number[] = [];
+    const db = join(dir, "grid", "demos.db");
+    const grid = { ...config, envOptions: { disks: 3, randomStart: true }, tasks: 6, samples: 1, budgets: "1x,2x", budgetModes: "announced,hidden", policy: "noisy-oracle:0.5", imitate: "optimal", steps: 2 };
+    const result = await runSft({ out: join(dir, "grid"), config: grid, onDemos: (_done, total) => void counts.push(total) });
+    expect(new Set(counts)).toEqual(new Set([6 * 2 * 2]));
+    expect(result.demoRuns).toEqual(["demonstrations/announced", "demonstrations/hidden"]);
+    const all = await runSft({ out: join(dir, "grid-all"), db, config: { ...grid, imitate: "all" } });
+    expect(result.sequences).toBeLessThanOrEqual(all.sequences);
+    await expect(runSft({ out: join(dir, "bad-mode"), config: { ...grid, budgetModes: "announced,loud" } })).rejects.toThrow(/budgetModes: expected one or more of announced, remaining, hidden/);
+  }, 120_000);
+
   it("refuses a bad start before making the output folder", async () => {
     const out = join(dir, "bad");
     await expect(runSft({ out, config: { ...config, policy: "wizard" } })).rejects.toThrow(/policy: unknown policy "wizard"/);
@@ -46,13 +58,13 @@ describe("runSft", () => {
     const notices: string[] = [];
     const result = await runSft({ out: join(dir, "from-partial"), db, config: { ...config, fromRun: "partial" }, onNotice: (text) => void notices.push(text) });
     expect(notices).toEqual([expect.stringMatching(/^run partial in .*partial\.db is not complete: training on the \d+ demonstrations it holds$/)]);
-    expect(result.demoRun).toBe("partial");
+    expect(result.demoRuns).toEqual(["partial"]);
   }, 120_000);
 
   it("never continues demonstrations that were made with other settings", async () => {
     const out = join(dir, "other-settings");
     mkdirSync(out, { recursive: true });
-    await evaluate({ env: "hanoi", envOptions: { disks: 2 }, policy: "noisy-oracle:0.3", tasks: 5, samples: 2, budgets: ["100%"], bootstrap: 0, db: join(out, "demos.db"), run: "demonstrations" });
+    await evaluate({ env: "hanoi", envOptions: { disks: 2 }, policy: "noisy-oracle:0.3", tasks: 5, samples: 2, budgets: ["100%"], bootstrap: 0, db: join(out, "demos.db"), run: "demonstrations/announced" });
     await expect(runSft({ out, config })).rejects.toThrow(/demos\.db holds demonstrations made with other settings than this sft/);
   });
 });
