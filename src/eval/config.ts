@@ -35,7 +35,7 @@ export const evalConfigSchema = z.object({
     .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
     .optional()
     .describe("a held-out set to leave out, by content: the tasks generated from this seed and count (training and demonstration runs)"),
-  intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); perturb:J (a random non-optimal action at turn J, then the policy again)"),
+  intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); recover:J (the expert plays up to J, a random non-optimal action is forced at J, then the policy plays on: recovery on states every model shares)"),
 });
 
 export type EvalConfig = z.output<typeof evalConfigSchema>;

@@ -1,14 +1,20 @@
 // The paper's four findings, and the hidden-budget question beyond it, checked against whatever runs a study
-// holds. Each finding compares models by role (base, grpo = GRPO-Full, process, budgetmix) with paired
-// differences on shared tasks (metrics/paired-difference.ts): a difference "higher" or "lower" has a 95%
-// paired bootstrap interval that excludes zero, "unclear" one that contains it. Verdict rules (per env or env
-// variant, then combined: the same verdict everywhere, else inconclusive; scopes without data are left out):
-//   rl-budgets        GRPO-Full - base, Pass@1 at the largest and the smallest budget (announced):
-//                     supported if higher at the largest and not higher at the smallest; not supported if
-//                     higher at both or lower at the largest; inconclusive if unclear at the largest.
+// holds. Each finding compares models by role (base, grpo = GRPO-Full, process, budgetmix) with the statistic
+// that answers it, paired over the same distinct tasks (and seeds): differences (metrics/paired-difference.ts)
+// and, for "gains shrink when budgets tighten", a difference of differences (metrics/difference-of-differences.ts).
+// A statistic is "higher" or "lower" when its 95% paired bootstrap interval excludes zero, "unclear" when it
+// contains it. Verdict rules (per env or env variant, then combined: the same verdict everywhere, else
+// inconclusive; scopes without data are left out; `claimScopes` limits a finding to the envs a study built for it):
+//   rl-budgets        GRPO-Full - base at the largest budget (G) and at the smallest (T), announced, and the
+//                     difference of the two gains, (GRPO - base at G) - (GRPO - base at T), with the relative
+//                     gains beside them: supported if the gain at G is higher and the difference of gains is
+//                     higher (the gain shrinks when the budget tightens); not supported if the difference of
+//                     gains is lower or the gain at G is lower; else inconclusive. Whether GRPO-Full falls below
+//                     the base at T (the paper's BFCL Table 1: 2.5 vs 3.0) is stated beside the verdict.
 //   recovery-horizon  GRPO-Full - base: step quality (teacher-forced states when both have them, else their
-//                     own), recovery after a first error, success on the longest tasks: supported if recovery
-//                     or long tasks are higher and step quality is not; not supported if step quality is higher.
+//                     own), recovery (from errors forced on the same expert states when both have such runs, else
+//                     after their own first errors), success on the longest tasks: supported if recovery or long
+//                     tasks are higher and step quality is not; not supported if step quality is higher.
 //   process           process - GRPO-Full (else base): step quality, Pass@1 at the largest and smallest
 //                     budgets, recovery: supported if something is higher (a benefit) and the smallest budget or
 //                     recovery is not (a limit); not supported if nothing is higher and something is lower, or
@@ -20,9 +26,11 @@
 //                     helps) if higher somewhere and lower nowhere; not supported if lower somewhere and higher
 //                     nowhere.
 import { deriveSeed } from "../core/rng.js";
+import { differenceOfDifferences } from "../metrics/difference-of-differences.js";
 import { differenceDirection, pairedDifference } from "../metrics/paired-difference.js";
+import { relativeGain } from "../metrics/relative-gain.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
-import { jsonEstimate, type JsonEstimate, type ModelRole, type StudyComparison, type StudyFinding, type Verdict } from "./study-model.js";
+import { jsonEstimate, type FindingId, type JsonEstimate, type ModelRole, type StudyComparison, type StudyFinding, type Verdict } from "./study-model.js";
 
 /** Pass@(K,T) data of one env variant ("hanoi disks=4"), or of every variant of an env pooled. */
 export type PassScope = { readonly variant: string } | { readonly env: string };
@@ -39,6 +47,8 @@ export interface FindingInputs {
   pass(model: string, scope: PassScope, mode: string, budget: string): ReadonlyMap<number, number>;
   stepQuality(model: string, env: string, mode: string, source: "self" | "teacher-forced"): ReadonlyMap<number, number>;
   recovery(model: string, env: string, mode: string): ReadonlyMap<number, number>;
+  /** Task -> success after an error forced on the expert's states (recover:J runs; empty without them). */
+  forcedRecovery(model: string, env: string, mode: string): ReadonlyMap<number, number>;
   /** Lower bounds of the optimal-length bins a model has episodes in. */
   lengthBins(model: string, env: string, mode: string): readonly number[];
   longTasks(model: string, env: string, mode: string, binLow: number): ReadonlyMap<number, number>;
@@ -46,18 +56,27 @@ export interface FindingInputs {
 
 type Scope = StudyFinding["scopes"][number];
 
-const signed = (value: number | null): string => (value === null ? "n/a" : `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(3)}`);
+const points = (value: number): string => (100 * value).toFixed(1);
+const signed = (value: number | null, unit = ""): string => (value === null ? "n/a" : `${value >= 0 ? "+" : "-"}${points(Math.abs(value))}${unit}`);
 
-/** "+0.120 [+0.050, +0.190] (200 tasks)". */
+/** "+12.0 [+5.0, +19.0] points (200 tasks)": differences of rates in percentage points. */
 export function formatDifference(estimate: JsonEstimate): string {
   if (estimate.value === null) return "no shared tasks";
   const interval = estimate.low === null ? "" : ` [${signed(estimate.low)}, ${signed(estimate.high)}]`;
-  return `${signed(estimate.value)}${interval} (${estimate.tasks} tasks)`;
+  return `${signed(estimate.value)}${interval} points (${estimate.tasks} tasks)`;
+}
+
+/** "+67% [+20%, +140%]". */
+function formatRelative(estimate: JsonEstimate): string {
+  if (estimate.value === null) return "relative n/a";
+  const interval = estimate.low === null ? "" : ` [${signed(estimate.low, "%")}, ${estimate.high === null ? "inf" : signed(estimate.high, "%")}]`;
+  return `${signed(estimate.value, "%")}${interval} relative`;
 }
 
 function describe(comparison: StudyComparison): string {
-  const means = comparison.meanA.value === null ? "" : ` (${comparison.meanA.value.toFixed(3)} vs ${(comparison.meanB.value as number).toFixed(3)})`;
-  return `${comparison.metric}: ${formatDifference(comparison.difference)}${means}`;
+  const means = comparison.meanA.value === null ? "" : comparison.statistic === "difference of differences" ? ` (gains ${signed(comparison.meanA.value)} vs ${signed(comparison.meanB.value)})` : ` (${points(comparison.meanA.value)}% vs ${points(comparison.meanB.value as number)}%)`;
+  const relative = comparison.relative === undefined ? "" : `, ${formatRelative(comparison.relative)}`;
+  return `${comparison.metric}: ${formatDifference(comparison.difference)}${means}${relative}`;
 }
 
 function combine(scopes: readonly Scope[]): Verdict {
@@ -84,23 +103,36 @@ interface FindingContext {
   /** BudgetMix trained with hidden budgets, when the study has one. */
   readonly budgetmixHidden: string | undefined;
   compare(metric: string, a: string, b: string, scope: string, mode: string, valuesA: ReadonlyMap<number, number>, valuesB: ReadonlyMap<number, number>): StudyComparison;
+  /** compare with the relative view beside the difference (success rates). */
+  compareRates(metric: string, a: string, b: string, scope: string, mode: string, valuesA: ReadonlyMap<number, number>, valuesB: ReadonlyMap<number, number>): StudyComparison;
+  /** Whether a finding is tested in an env (the study's claim scopes; every env by default). */
+  inScope(id: FindingId, env: string): boolean;
+  readonly options: IntervalOptions;
 }
 
-function contextOf(inputs: FindingInputs, options: IntervalOptions): FindingContext {
+function contextOf(inputs: FindingInputs, options: IntervalOptions, claimScopes: ClaimScopes): FindingContext {
   const byRole = (role: ModelRole): string | undefined => inputs.models.find((model) => model.role === role)?.name;
+  const seeded = (...parts: string[]): IntervalOptions => ({ ...options, seed: deriveSeed(options.seed ?? 0, "finding", ...parts) });
+  const compare: FindingContext["compare"] = (metric, a, b, scope, mode, valuesA, valuesB) => {
+    const result = pairedDifference(valuesA, valuesB, seeded(metric, a, b, scope, mode));
+    return { metric, a, b, scope, mode, meanA: jsonEstimate(result.a), meanB: jsonEstimate(result.b), difference: jsonEstimate(result.difference), direction: differenceDirection(result.difference), statistic: "difference" };
+  };
   return {
+    options,
+    inScope: (id, env) => claimScopes[id]?.includes(env) ?? true,
+    compareRates: (metric, a, b, scope, mode, valuesA, valuesB) => ({ ...compare(metric, a, b, scope, mode, valuesA, valuesB), relative: jsonEstimate(relativeGain(valuesA, valuesB, seeded("relative", metric, a, b, scope, mode))) }),
     inputs,
     base: byRole("base"),
     grpo: byRole("grpo"),
     process: byRole("process"),
     budgetmix: byRole("budgetmix"),
     budgetmixHidden: byRole("budgetmix-hidden"),
-    compare: (metric, a, b, scope, mode, valuesA, valuesB) => {
-      const result = pairedDifference(valuesA, valuesB, { ...options, seed: deriveSeed(options.seed ?? 0, "finding", metric, a, b, scope, mode) });
-      return { metric, a, b, scope, mode, meanA: jsonEstimate(result.a), meanB: jsonEstimate(result.b), difference: jsonEstimate(result.difference), direction: differenceDirection(result.difference) };
-    },
+    compare,
   };
 }
+
+/** Envs each finding is tested in (a study says which env it built for which claim); absent: every env. */
+export type ClaimScopes = Readonly<Partial<Record<FindingId, readonly string[]>>>;
 
 function missing(context: FindingContext, ...needs: [string, string | undefined][]): string | null {
   const absent = needs.filter(([, name]) => name === undefined).map(([role]) => role);
@@ -124,7 +156,15 @@ function sharedBudgets(context: FindingContext, a: string, b: string, scope: Pas
 }
 
 function passAt(context: FindingContext, a: string, b: string, scope: PassScope, mode: string, budget: string): StudyComparison {
-  return context.compare(`Pass@(1,${budget})`, a, b, scopeName(scope), mode, context.inputs.pass(a, scope, mode, budget), context.inputs.pass(b, scope, mode, budget));
+  return context.compareRates(`Pass@(1,${budget})`, a, b, scopeName(scope), mode, context.inputs.pass(a, scope, mode, budget), context.inputs.pass(b, scope, mode, budget));
+}
+
+/** (a - b at `generous`) - (a - b at `tight`), Pass@1, paired over the tasks all four cells share. */
+function gainShrink(context: FindingContext, a: string, b: string, scope: PassScope, mode: string, generous: string, tight: string): StudyComparison {
+  const { inputs } = context;
+  const metric = `gain at ${generous} minus gain at ${tight}`;
+  const result = differenceOfDifferences(inputs.pass(a, scope, mode, generous), inputs.pass(b, scope, mode, generous), inputs.pass(a, scope, mode, tight), inputs.pass(b, scope, mode, tight), { ...context.options, seed: deriveSeed(context.options.seed ?? 0, "finding", metric, a, b, scopeName(scope), mode) });
+  return { metric, a, b, scope: scopeName(scope), mode, meanA: jsonEstimate(result.first), meanB: jsonEstimate(result.second), difference: jsonEstimate(result.difference), direction: differenceDirection(result.difference), statistic: "difference of differences" };
 }
 
 /** Step quality on teacher-forced states when both models have them, else on their own states. */
@@ -134,8 +174,14 @@ function stepComparison(context: FindingContext, a: string, b: string, env: stri
   return context.compare(source === "self" ? "step quality (own states)" : "step quality (teacher-forced states)", a, b, env, "announced", inputs.stepQuality(a, env, "announced", source), inputs.stepQuality(b, env, "announced", source));
 }
 
+/** Recovery from errors forced on the same expert states when both models have such runs, else from each one's
+ * own first errors (states that differ between the models: the weaker comparison). */
 function recoveryComparison(context: FindingContext, a: string, b: string, env: string): StudyComparison {
-  return context.compare("success after a first error", a, b, env, "announced", context.inputs.recovery(a, env, "announced"), context.inputs.recovery(b, env, "announced"));
+  const { inputs } = context;
+  const forcedA = inputs.forcedRecovery(a, env, "announced");
+  const forcedB = inputs.forcedRecovery(b, env, "announced");
+  if (forcedA.size > 0 && forcedB.size > 0) return context.compare("success after a forced error (same states)", a, b, env, "announced", forcedA, forcedB);
+  return context.compare("success after a first error (own states)", a, b, env, "announced", inputs.recovery(a, env, "announced"), inputs.recovery(b, env, "announced"));
 }
 
 /** Success on the longest optimal-length bin both models have episodes in. */
@@ -148,17 +194,28 @@ function longComparison(context: FindingContext, a: string, b: string, env: stri
   return context.compare(`success on the longest tasks (optimal length ${longest === 1 ? "1" : `${longest}-${2 * longest - 1}`})`, a, b, env, "announced", inputs.longTasks(a, env, "announced", longest), inputs.longTasks(b, env, "announced", longest));
 }
 
+/** The paper's Table 1 reading: is GRPO-Full below the base at the tight budget? */
+function belowBaseText(tight: StudyComparison): string {
+  const where = tight.metric.replace("Pass@(1,", "").replace(")", "");
+  if (tight.direction === "lower") return `GRPO-Full falls below the base at ${where}`;
+  if (tight.direction === "higher") return `GRPO-Full stays above the base at ${where}`;
+  return `whether GRPO-Full falls below the base at ${where} is unclear`;
+}
+
 function rlBudgetsFinding(context: FindingContext): StudyFinding {
   const { base, grpo } = context;
-  return finding("rl-budgets", "Trajectory-level RL helps with generous budgets, not tight ones", "GRPO-Full raises Pass@1 over the base model when the budget is generous, but not when it is tight.", missing(context, ["base", base], ["grpo", grpo]), () =>
-    context.inputs.variants.map(({ variant }) => {
+  return finding("rl-budgets", "Trajectory-level RL helps with generous budgets, not tight ones", "GRPO-Full raises Pass@1 over the base model when the budget is generous, and much less (or not at all) when it is tight: its gain shrinks as the budget tightens.", missing(context, ["base", base], ["grpo", grpo]), () =>
+    context.inputs.variants.filter(({ env }) => context.inScope("rl-budgets", env)).map(({ variant }) => {
       const [a, b] = [grpo as string, base as string];
       const budgets = sharedBudgets(context, a, b, { variant }, "announced");
       if (budgets.length < 2) return { scope: variant, verdict: "no data" as Verdict, text: `${variant}: needs announced runs of both models at two or more shared budgets.`, comparisons: [] };
-      const generous = passAt(context, a, b, { variant }, "announced", budgets[budgets.length - 1] as string);
-      const tight = passAt(context, a, b, { variant }, "announced", budgets[0] as string);
-      const verdict: Verdict = generous.direction === "no data" || tight.direction === "no data" ? "no data" : generous.direction === "higher" ? (tight.direction === "higher" ? "not supported" : "supported") : generous.direction === "lower" ? "not supported" : "inconclusive";
-      return { scope: variant, verdict, text: `${variant}: ${a} - ${b}, ${describe(generous)}; ${describe(tight)}.`, comparisons: [generous, tight] };
+      const [tightest, largest] = [budgets[0] as string, budgets[budgets.length - 1] as string];
+      const generous = passAt(context, a, b, { variant }, "announced", largest);
+      const tight = passAt(context, a, b, { variant }, "announced", tightest);
+      const shrink = gainShrink(context, a, b, { variant }, "announced", largest, tightest);
+      const directions = [generous.direction, tight.direction, shrink.direction];
+      const verdict: Verdict = directions.includes("no data") ? "no data" : generous.direction === "higher" && shrink.direction === "higher" ? "supported" : shrink.direction === "lower" || generous.direction === "lower" ? "not supported" : "inconclusive";
+      return { scope: variant, verdict, text: `${variant}: ${a} - ${b}, ${describe(generous)}; ${describe(tight)}; ${describe(shrink)}; ${belowBaseText(tight)}.`, comparisons: [generous, tight, shrink] };
     }),
   );
 }
@@ -166,7 +223,7 @@ function rlBudgetsFinding(context: FindingContext): StudyFinding {
 function recoveryHorizonFinding(context: FindingContext): StudyFinding {
   const { base, grpo } = context;
   return finding("recovery-horizon", "RL's gains sit in error recovery and long-horizon resilience, not single-step quality", "Against the base model, GRPO-Full recovers more often after a mistake and succeeds more on long tasks, while the quality of its single decisions barely changes.", missing(context, ["base", base], ["grpo", grpo]), () =>
-    context.inputs.envs.map((env) => {
+    context.inputs.envs.filter((env) => context.inScope("recovery-horizon", env)).map((env) => {
       const [a, b] = [grpo as string, base as string];
       const step = stepComparison(context, a, b, env);
       const recovery = recoveryComparison(context, a, b, env);
@@ -194,7 +251,7 @@ function processVerdict(comparisons: readonly StudyComparison[], limitsAt: reado
 function processFinding(context: FindingContext): StudyFinding {
   const reference = context.grpo ?? context.base;
   return finding("process", "Process supervision has benefits and limits", "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything: tight budgets and recovery stay hard.", missing(context, ["process", context.process], ["grpo (or base)", reference]), () =>
-    context.inputs.envs.map((env) => {
+    context.inputs.envs.filter((env) => context.inScope("process", env)).map((env) => {
       const [a, b] = [context.process as string, reference as string];
       const budgets = sharedBudgets(context, a, b, { env }, "announced");
       const step = stepComparison(context, a, b, env);
@@ -208,9 +265,9 @@ function processFinding(context: FindingContext): StudyFinding {
 }
 
 /** A BudgetMix model against GRPO-Full (else base) at every shared budget of each env variant, in one budget mode. */
-function acrossBudgets(context: FindingContext, a: string, mode: string, rule: (comparisons: StudyComparison[]) => Verdict): Scope[] {
+function acrossBudgets(context: FindingContext, id: FindingId, a: string, mode: string, rule: (comparisons: StudyComparison[]) => Verdict): Scope[] {
   const b = (context.grpo ?? context.base) as string;
-  return context.inputs.variants.map(({ variant }) => {
+  return context.inputs.variants.filter(({ env }) => context.inScope(id, env)).map(({ variant }) => {
     const budgets = sharedBudgets(context, a, b, { variant }, mode);
     if (budgets.length === 0) return { scope: variant, verdict: "no data" as Verdict, text: `${variant}: needs ${mode} runs of ${a} and ${b} at shared budgets.`, comparisons: [] };
     const comparisons = budgets.map((budget) => passAt(context, a, b, { variant }, mode, budget));
@@ -220,7 +277,7 @@ function acrossBudgets(context: FindingContext, a: string, mode: string, rule: (
 
 function budgetmixFinding(context: FindingContext): StudyFinding {
   return finding("budgetmix", "BudgetMix is robust across budgets", "Training over a mix of announced budgets keeps Pass@1 at least as high as GRPO-Full at every budget and raises it at tight ones.", missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]), () =>
-    acrossBudgets(context, context.budgetmix as string, "announced", (comparisons) => {
+    acrossBudgets(context, "budgetmix", context.budgetmix as string, "announced", (comparisons) => {
       if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
       if (comparisons.some((comparison) => comparison.direction === "lower")) return "not supported";
       return comparisons[0]?.direction === "higher" ? "supported" : "inconclusive";
@@ -231,7 +288,7 @@ function budgetmixFinding(context: FindingContext): StudyFinding {
 function hiddenBudgetFinding(context: FindingContext): StudyFinding {
   const mixed = context.budgetmixHidden ?? context.budgetmix;
   return finding("hidden-budget", "Beyond the paper: does BudgetMix help when the budget is hidden?", "With the budget never stated, BudgetMix (trained with hidden budgets when the study has it) still beats GRPO-Full somewhere and loses nowhere.", missing(context, ["budgetmix", mixed], ["grpo (or base)", context.grpo ?? context.base]), () =>
-    acrossBudgets(context, mixed as string, "hidden", (comparisons) => {
+    acrossBudgets(context, "hidden-budget", mixed as string, "hidden", (comparisons) => {
       if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
       const higher = comparisons.some((comparison) => comparison.direction === "higher");
       const lower = comparisons.some((comparison) => comparison.direction === "lower");
@@ -240,7 +297,7 @@ function hiddenBudgetFinding(context: FindingContext): StudyFinding {
   );
 }
 
-export function studyFindings(inputs: FindingInputs, options: IntervalOptions = {}): StudyFinding[] {
-  const context = contextOf(inputs, options);
+export function studyFindings(inputs: FindingInputs, options: IntervalOptions = {}, claimScopes: ClaimScopes = {}): StudyFinding[] {
+  const context = contextOf(inputs, options, claimScopes);
   return [rlBudgetsFinding(context), recoveryHorizonFinding(context), processFinding(context), budgetmixFinding(context), hiddenBudgetFinding(context)];
 }

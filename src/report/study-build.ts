@@ -17,7 +17,7 @@ import { budgetsToRun } from "../eval/config.js";
 import { exampleEpisode } from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
-import { studyFindings, type FindingInputs, type PassScope } from "./findings.js";
+import { studyFindings, type ClaimScopes, type FindingInputs, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
 import { EXAMPLE_REPLY_CHARS, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
 import { modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
@@ -33,6 +33,9 @@ export interface StudyReportOptions {
   readonly level?: number;
   readonly title?: string;
   readonly now?: () => Date;
+  /** The envs each finding is tested in (a study's design: its trade-off env for the budget claims, its horizon
+   * env for recovery and horizon); absent: every env. */
+  readonly claimScopes?: ClaimScopes;
 }
 
 const estimates = <Cell extends { estimate: Estimate }>(cells: readonly Cell[]): (Omit<Cell, "estimate"> & { estimate: JsonEstimate })[] => cells.map((cell) => ({ ...cell, estimate: jsonEstimate(cell.estimate) }));
@@ -66,7 +69,6 @@ async function runsOf(store: Store, runs: readonly SelectedRun[]): Promise<Study
     protocol: run.config.protocol,
     kind: run.kind,
     perturbTurn: run.perturbTurn,
-    controlRun: run.controlRun,
     policy: run.record.policy,
     seed: run.record.seed,
     tasks: run.config.tasks,
@@ -124,6 +126,20 @@ function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions):
   return out;
 }
 
+/** Task -> the mean of its values over the maps that have it (recovery at each forced turn j, weighted alike). */
+function meanPerTask(maps: readonly ReadonlyMap<number, number>[]): Map<number, number> {
+  const sums = new Map<number, { sum: number; count: number }>();
+  for (const map of maps) {
+    for (const [task, value] of map) {
+      const entry = sums.get(task) ?? { sum: 0, count: 0 };
+      entry.sum += value;
+      entry.count += 1;
+      sums.set(task, entry);
+    }
+  }
+  return new Map([...sums].map(([task, { sum, count }]) => [task, sum / count]));
+}
+
 function findingInputs(models: readonly StudyModel[], data: StudyData): FindingInputs {
   const inScope = (cell: PassCellData, scope: PassScope): boolean => ("variant" in scope ? cell.variant === scope.variant : cell.env === scope.env);
   const passCells = (model: string, scope: PassScope, mode: string): PassCellData[] => data.passCells.filter((cell) => cell.model === model && cell.mode === mode && inScope(cell, scope));
@@ -137,6 +153,7 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
     pass: (model, scope, mode, budget) => perTaskPassAtK(passCells(model, scope, mode).flatMap((cell) => cell.counts), 1, budget),
     stepQuality: (model, env, mode, source) => stepQualityPerTask((source === "self" ? analysis(model, env, mode)?.steps : analysis(model, env, mode)?.teacherSteps) ?? []),
     recovery: (model, env, mode) => recoveryPerTask(analysis(model, env, mode)?.firstErrors ?? []),
+    forcedRecovery: (model, env, mode) => meanPerTask(data.perturbations.filter((entry) => entry.model === model && entry.env === env && entry.mode === mode).map((entry) => entry.perTask)),
     lengthBins: (model, env, mode) => [...new Set((analysis(model, env, mode)?.horizon ?? []).filter((row) => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0).map((row) => lengthBin(row.optimalLength as number)))].sort((a, b) => a - b),
     longTasks: (model, env, mode, binLow) => horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow),
   };
@@ -223,15 +240,14 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       env: entry.env,
       mode: entry.mode,
       run: entry.run,
-      controlRun: entry.controlRun,
       perturbTurn: entry.perturbTurn,
-      cells: (entry.result?.cells ?? []).map((cell) => ({ budget: cell.budget, perturbed: jsonEstimate(cell.perturbed), control: jsonEstimate(cell.control), difference: jsonEstimate(cell.difference), pairs: cell.pairs })),
-      excluded: entry.result?.excluded ?? { noControl: 0, seedMismatch: 0, notReached: 0, notForced: 0 },
+      cells: entry.result.cells.map((cell) => ({ budget: cell.budget, recovery: jsonEstimate(cell.recovery), episodes: cell.episodes })),
+      excluded: entry.result.excluded,
       problem: entry.problem,
     })),
     training: await Promise.all(training.map((entry) => readTraining(entry, studyTasks, interval))),
     examples: await examplesOf(store, selected, models),
-    findings: studyFindings(findingInputs(models, data), interval),
+    findings: studyFindings(findingInputs(models, data), interval, options.claimScopes ?? {}),
     notes: notesOf(runs, models, data),
   };
 }

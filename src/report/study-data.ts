@@ -1,5 +1,5 @@
 // Loading a study's rows from the store: outcome counts per (model, env variant, budget mode) for the Pass@(K,T)
-// tables, analysis rows per (model, env, mode), and perturbation pairs streamed into their analysis. Tasks are
+// tables, analysis rows per (model, env, mode), and the episodes of recover:J runs streamed into their analysis. Tasks are
 // renumbered across runs by (variant, task id, occurrence), so two models evaluated on the same tasks share task
 // numbers (the paired comparisons pair on them) and runs of one model pool their episodes per task.
 import { resolveTurns, UNKNOWN_BASIS, type BudgetSpec } from "../core/budget.js";
@@ -7,12 +7,11 @@ import type { FirstErrorCounts, HorizonCounts, StepCounts } from "../core/analys
 import type { OutcomeCounts } from "../core/outcome.js";
 import { storedRunOutcomes } from "../eval/table.js";
 import { countsWithinBudgets } from "../metrics/pass-at-kt.js";
-import { perturbationTally, type PerturbationRecovery } from "../metrics/perturbation-recovery.js";
+import { recoveryTally, type PerturbationRecovery } from "../metrics/perturbation-recovery.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
-import { firstErrorCounts, horizonCounts, perturbationPairRows, stepCounts, taskIdsOf, taskListsMatch } from "../store/analysis-rows.js";
+import { firstErrorCounts, horizonCounts, recoveryRows, stepCounts, taskIdsOf } from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
 import type { PerturbationRunKey } from "./study-model.js";
-import { runExists } from "../store/runs.js";
 import type { SelectedRun } from "./study-runs.js";
 
 export interface PassCellData {
@@ -37,7 +36,9 @@ export interface AnalysisCellData {
 }
 
 export interface PerturbationData extends PerturbationRunKey {
-  readonly result: PerturbationRecovery | null;
+  readonly result: PerturbationRecovery;
+  /** Task -> success after the forced error, pooled over budgets (what models are compared on). */
+  readonly perTask: ReadonlyMap<number, number>;
   readonly problem: string | null;
 }
 
@@ -112,7 +113,7 @@ export async function loadStudyData(store: Store, runs: readonly SelectedRun[], 
       continue;
     }
     if (run.kind === "perturbed") {
-      perturbations.push(await loadPerturbation(store, run, runs, numbers, options));
+      perturbations.push(await loadPerturbation(store, run, runNumbers, options));
       continue;
     }
     const pass = cellIn(passCells, `${run.model}\u0000${run.variant}\u0000${mode}`, () => ({ model: run.model, variant: run.variant, env: run.config.env, mode, runs: [], counts: [], budgets: [], ks: [] }));
@@ -129,30 +130,15 @@ export async function loadStudyData(store: Store, runs: readonly SelectedRun[], 
   return { passCells: [...passCells.values()], analysisCells: [...analysisCells.values()], perturbations, taskIds, repeatedTasks };
 }
 
-/** The control of a perturbed run: the one named in its config, else the model's policy run with the same env
- * variant, budget mode and seed. */
-function controlOf(run: SelectedRun, runs: readonly SelectedRun[]): string | null {
-  if (run.controlRun !== null) return run.controlRun;
-  const match = runs.find((other) => other.kind === "policy" && other.model === run.model && other.variant === run.variant && other.config.budgetMode === run.config.budgetMode && other.config.seed === run.config.seed);
-  return match?.record.id ?? null;
-}
-
-async function loadPerturbation(store: Store, run: SelectedRun, runs: readonly SelectedRun[], numbers: ReadonlyMap<string, number[]>, options: IntervalOptions): Promise<PerturbationData> {
-  const id = run.record.id;
+/** A recover:J run's episodes, numbered like every other run's tasks, into their analysis. */
+async function loadPerturbation(store: Store, run: SelectedRun, runNumbers: readonly number[], options: IntervalOptions): Promise<PerturbationData> {
   const perturbTurn = run.perturbTurn as number;
-  const base = { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: id, perturbTurn };
-  const controlRun = controlOf(run, runs);
-  if (controlRun === null) return { ...base, controlRun, result: null, problem: `no control run: no policy run of ${run.model} on ${run.variant} (${run.config.budgetMode}, seed ${run.config.seed}) is in the report; evaluate it with the same seed and budget mode` };
-  if (!(await runExists(store, controlRun))) return { ...base, controlRun, result: null, problem: `control run ${controlRun} is not in the store` };
-  if (!(await taskListsMatch(store, id, controlRun))) return { ...base, controlRun, result: null, problem: `control run ${controlRun} holds other tasks than ${id}: perturbed and control episodes must share tasks, budgets, samples and seeds` };
-  const runNumbers = numbers.get(id) as number[];
-  const tally = perturbationTally();
-  for await (const pair of perturbationPairRows(store, id, controlRun, perturbTurn)) {
-    const task = runNumbers[pair.perturbed.taskIndex] ?? -1;
-    if (task < 0) continue;
-    tally.add({ perturbTurn, perturbed: { ...pair.perturbed, taskIndex: task }, control: pair.control === null ? null : { ...pair.control, taskIndex: task }, forced: pair.forced });
+  const tally = recoveryTally();
+  for await (const row of recoveryRows(store, run.record.id, perturbTurn)) {
+    const task = runNumbers[row.outcome.taskIndex] ?? -1;
+    if (task >= 0) tally.add({ perturbTurn, outcome: { ...row.outcome, taskIndex: task }, forced: row.forced });
   }
   const result = tally.result(options);
-  const used = result.cells.reduce((sum, cell) => sum + (cell.budget === "pooled" ? cell.pairs : 0), 0);
-  return { ...base, controlRun, result, problem: used === 0 ? "no usable pair (see the excluded counts)" : null };
+  const used = result.cells.reduce((sum, cell) => sum + (cell.budget === "pooled" ? cell.episodes : 0), 0);
+  return { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: run.record.id, perturbTurn, result, perTask: tally.perTask(), problem: used === 0 ? "no usable episode (see the excluded counts)" : null };
 }

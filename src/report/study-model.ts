@@ -24,8 +24,8 @@ export const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
   other: "other",
 };
 
-/** How a run was played: the policy on its own states, on an expert's states (teacher-forced), or perturbed at
- * one turn (see study-runs.ts for the config fields that mark them). */
+/** How a run was played: the policy on its own states, on an expert's states (teacher-forced), or after one forced
+ * error on the expert's states (recover:J; see study-runs.ts for the config fields that mark them). */
 export type RunKind = "policy" | "teacher-forced" | "perturbed";
 
 export interface JsonEstimate {
@@ -62,7 +62,6 @@ export interface StudyRun {
   readonly protocol: string;
   readonly kind: RunKind;
   readonly perturbTurn: number | null;
-  readonly controlRun: string | null;
   readonly policy: string;
   readonly seed: number;
   readonly tasks: number;
@@ -127,20 +126,21 @@ export interface StudyRecovery {
   readonly pooled: StudyRecoveryCells;
 }
 
-/** Which perturbed run of which model, and the run it pairs with (null when none matches). */
+/** Which recover:J run of which model. */
 export interface PerturbationRunKey {
   readonly model: string;
   readonly env: string;
   readonly mode: string;
   readonly run: string;
-  readonly controlRun: string | null;
   readonly perturbTurn: number;
 }
 
+/** Success after one error forced at turn j on the expert's states (the same states for every model), per budget
+ * and pooled ("pooled"), with the episodes left out (the expert finished before j; nothing could be forced). */
 export interface StudyPerturbation extends PerturbationRunKey {
-  readonly cells: readonly { readonly budget: string; readonly perturbed: JsonEstimate; readonly control: JsonEstimate; readonly difference: JsonEstimate; readonly pairs: number }[];
-  readonly excluded: { readonly noControl: number; readonly seedMismatch: number; readonly notReached: number; readonly notForced: number };
-  /** Why the run could not be paired, when it could not. */
+  readonly cells: readonly { readonly budget: string; readonly recovery: JsonEstimate; readonly episodes: number }[];
+  readonly excluded: { readonly notReached: number; readonly notForced: number };
+  /** Why the run has no usable episode, when it has none. */
   readonly problem: string | null;
 }
 
@@ -203,10 +203,18 @@ export interface StudyComparison {
   readonly meanB: JsonEstimate;
   readonly difference: JsonEstimate;
   readonly direction: DifferenceDirection;
+  /** The relative view, mean(a) / mean(b) - 1 on the shared tasks (comparisons of success rates only). */
+  readonly relative?: JsonEstimate;
+  /** What kind of statistic `difference` is: a paired difference a - b, or a difference of two such differences
+   * (then meanA and meanB are the two differences). */
+  readonly statistic?: "difference" | "difference of differences";
 }
 
+export const FINDING_IDS = ["rl-budgets", "recovery-horizon", "process", "budgetmix", "hidden-budget"] as const;
+export type FindingId = (typeof FINDING_IDS)[number];
+
 export interface StudyFinding {
-  readonly id: "rl-budgets" | "recovery-horizon" | "process" | "budgetmix" | "hidden-budget";
+  readonly id: FindingId;
   readonly title: string;
   /** The claim as the paper states it (or the question, beyond the paper). */
   readonly claim: string;

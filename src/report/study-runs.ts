@@ -6,8 +6,8 @@
 // base); without one it is "other" and takes part in no finding.
 // Run kinds come from the run's stored intervention (eval --intervention):
 //   teacher-forced   the policy answers at each state of the expert's trajectory (its replies judged, set aside)
-//   perturb:J        one random non-optimal action was forced at turn J; it pairs with the model's own run with
-//                    the same env variant, budget mode and seed (same states before J)
+//   recover:J        the expert played up to J, one random non-optimal action was forced at turn J, then the
+//                    policy played on: the same perturbed states for every model run with the same seed
 import { DataError, ConfigError } from "../core/errors.js";
 import { parseEvalConfig, type EvalConfig } from "../eval/config.js";
 import type { Store } from "../store/store.js";
@@ -34,16 +34,15 @@ export interface SelectedRun {
   readonly model: string;
   readonly kind: RunKind;
   readonly perturbTurn: number | null;
-  readonly controlRun: string | null;
   readonly variant: string;
 }
 
-/** How a run was played, from its stored intervention: the policy throughout, teacher-forced, or perturbed at j.
- * The control of a perturbed run is the model's own run with the same env variant, budget mode and seed. */
-export function runKindOf(config: Pick<EvalConfig, "intervention">): { kind: RunKind; perturbTurn: number | null; controlRun: string | null } {
+/** How a run was played, from its stored intervention: the policy throughout, teacher-forced, or recovering from
+ * an error forced at j on the expert's states. */
+export function runKindOf(config: Pick<EvalConfig, "intervention">): { kind: RunKind; perturbTurn: number | null } {
   const { intervention } = config;
-  if (intervention.kind === "perturb") return { kind: "perturbed", perturbTurn: intervention.turn, controlRun: null };
-  return { kind: intervention.kind === "teacher-forced" ? "teacher-forced" : "policy", perturbTurn: null, controlRun: null };
+  if (intervention.kind === "recover") return { kind: "perturbed", perturbTurn: intervention.turn };
+  return { kind: intervention.kind === "teacher-forced" ? "teacher-forced" : "policy", perturbTurn: null };
 }
 
 /** "hanoi", or "hanoi disks=4 randomStart=true" when the run set env options (sorted by key). */

@@ -46,9 +46,9 @@ export function renderRecovery(report: StudyReport): string {
     return `Natural recovery, ${entry.model} on ${entry.env} (${entry.mode})\n${renderTextTable(["budget", "episodes with a mistake", "success after a mistake", "success without one"], rows)}\n\n${renderTextTable(["all budgets", "success", "tasks", "episodes"], turns)}`;
   });
   const perturbed = report.perturbation.map((entry) => {
-    if (entry.problem !== null && entry.cells.length === 0) return `Perturbation recovery, ${entry.model}, run ${entry.run} (j = ${entry.perturbTurn}): ${entry.problem}`;
-    const rows = entry.cells.map((cell) => [cell.budget === "pooled" ? "all budgets" : cell.budget, String(cell.pairs), formatEstimate(cell.perturbed), formatEstimate(cell.control), formatEstimate(cell.difference)]);
-    return `Perturbation recovery, ${entry.model} on ${entry.env}, run ${entry.run} vs ${entry.controlRun ?? "-"} (one forced mistake at turn ${entry.perturbTurn}; paired)\n${renderTextTable(["budget", "pairs", "perturbed", "control", "difference"], rows)}`;
+    if (entry.problem !== null && entry.cells.length === 0) return `Recovery from a forced mistake, ${entry.model}, run ${entry.run} (j = ${entry.perturbTurn}): ${entry.problem}`;
+    const rows = entry.cells.map((cell) => [cell.budget === "pooled" ? "all budgets" : cell.budget, String(cell.episodes), formatEstimate(cell.recovery)]);
+    return `Recovery from a forced mistake, ${entry.model} on ${entry.env}, run ${entry.run} (the expert plays up to turn ${entry.perturbTurn}, one mistake is forced there, the model plays on)\n${renderTextTable(["budget", "episodes", "success after the mistake"], rows)}`;
   });
   return [...natural, ...perturbed].join("\n\n");
 }

@@ -18,13 +18,6 @@ export async function taskIdsOf(store: Store, runId: string): Promise<string[]> 
   return (await store.sql.rows<[string]>("SELECT task_id FROM tasks WHERE run_id = ? ORDER BY task_index", [runId])).map(([id]) => id);
 }
 
-/** True when two runs hold the same tasks at the same indices (what pairing by task index needs). */
-export async function taskListsMatch(store: Store, runA: string, runB: string): Promise<boolean> {
-  const a = await taskIdsOf(store, runA);
-  const b = await taskIdsOf(store, runB);
-  return a.length === b.length && a.every((id, i) => id === b[i]);
-}
-
 /** True when some turn of the run carries an oracle annotation (step quality, recovery and horizon need them). */
 export async function hasAnnotations(store: Store, runId: string): Promise<boolean> {
   return (await store.sql.rows("SELECT 1 FROM turns WHERE run_id = ? AND optimal IS NOT NULL LIMIT 1", [runId])).length > 0;
@@ -141,28 +134,22 @@ export async function* episodeOutcomes(store: Store, runId: string): AsyncGenera
   }
 }
 
-type PairRow = [number, string, number, number, number, number, number | null, number | null, number | null, number];
+type RecoveryRow = [number, string, number, number, number, number, number];
 
 /**
- * The episodes of a perturbed run joined with those of its control run on (task index, budget label, sample),
- * streamed in key order; the control is null when the control run has no such finished episode; `forced` says
- * whether an action was forced at turn j of the perturbed episode. Task indices only pair the same tasks when
- * both runs hold the same task list: check `taskListsMatch` first.
+ * The episodes of a recover:J run, streamed in key order, each with whether its turn J carried a forced action
+ * (false when the expert finished before J or every valid action at J was optimal).
  */
-export async function* perturbationPairRows(store: Store, perturbedRun: string, controlRun: string, perturbTurn: number): AsyncGenerator<{ perturbed: EpisodeOutcome; control: EpisodeOutcome | null; forced: boolean }> {
+export async function* recoveryRows(store: Store, runId: string, perturbTurn: number): AsyncGenerator<{ outcome: EpisodeOutcome; forced: boolean }> {
   let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
   for (;;) {
-    const rows = await store.sql.rows<PairRow>(
-      `SELECT p.task_index, p.budget_label, p.sample, p.seed, p.success, p.turns_used, c.seed, c.success, c.turns_used,
-         CASE WHEN EXISTS (SELECT 1 FROM turns t WHERE t.run_id = p.run_id AND t.task_index = p.task_index AND t.budget_label = p.budget_label AND t.sample = p.sample AND t.turn_index = ? AND t.forced IS NOT NULL) THEN 1 ELSE 0 END
-       FROM episodes p LEFT JOIN episodes c ON c.run_id = ? AND c.task_index = p.task_index AND c.budget_label = p.budget_label AND c.sample = p.sample AND c.stop_reason != 'error'
-       WHERE p.run_id = ? AND p.stop_reason != 'error' AND ${afterKey("p")} ORDER BY p.task_index, p.budget_label, p.sample LIMIT ?`,
-      [perturbTurn, controlRun, perturbedRun, ...keyParams(after), PAGE],
+    const rows = await store.sql.rows<RecoveryRow>(
+      `SELECT e.task_index, e.budget_label, e.sample, e.seed, e.success, e.turns_used,
+         CASE WHEN EXISTS (SELECT 1 FROM turns t WHERE t.run_id = e.run_id AND t.task_index = e.task_index AND t.budget_label = e.budget_label AND t.sample = e.sample AND t.turn_index = ? AND t.forced IS NOT NULL) THEN 1 ELSE 0 END
+       FROM episodes e WHERE e.run_id = ? AND e.stop_reason != 'error' AND ${afterKey("e")} ORDER BY e.task_index, e.budget_label, e.sample LIMIT ?`,
+      [perturbTurn, runId, ...keyParams(after), PAGE],
     );
-    for (const [task, label, sample, seed, success, turnsUsed, controlSeed, controlSuccess, controlTurns, forced] of rows) {
-      const perturbed = outcome([task, label, sample, seed, success, turnsUsed]);
-      yield { perturbed, control: controlSeed === null ? null : outcome([task, label, sample, controlSeed, controlSuccess as number, controlTurns as number]), forced: forced === 1 };
-    }
+    for (const [task, label, sample, seed, success, turnsUsed, forced] of rows) yield { outcome: outcome([task, label, sample, seed, success, turnsUsed]), forced: forced === 1 };
     const last = rows[rows.length - 1];
     if (last === undefined || rows.length < PAGE) return;
     after = [last[0], last[1], last[2]];

@@ -80,6 +80,6 @@ export function evalRuns(config: StudyConfig, models: readonly TrainedModel[]): 
     ...(config.teacherForcedSamples === 0 ? [] : [{ run: `${model.slug}/teacher-forced`, model, budgetMode: "announced" as const, intervention: "teacher-forced", samples: config.teacherForcedSamples, ks: [1], budgets: ["100%"] }]),
     ...(config.perturbSamples === 0
       ? []
-      : config.perturbTurns.map((turn) => ({ run: `${model.slug}/perturb-${turn}`, model, budgetMode: "announced" as const, intervention: `perturb:${turn}`, samples: config.perturbSamples, ks: [1], budgets: config.perturbBudgets.map((spec) => spec.label) }))),
+      : config.perturbTurns.map((turn) => ({ run: `${model.slug}/recover-${turn}`, model, budgetMode: "announced" as const, intervention: `recover:${turn}`, samples: config.perturbSamples, ks: [1], budgets: config.perturbBudgets.map((spec) => spec.label) }))),
   ]);
 }

@@ -1,5 +1,6 @@
-// Interventions in the rollout engine: teacher-forced rollouts play the expert while judging the policy, and a
-// perturbation at turn J forces one non-optimal action on the same states as the unperturbed run (same seeds).
+// Interventions in the rollout engine: teacher-forced rollouts play the expert while judging the policy, and
+// recover:J plays the expert up to J, forces one non-optimal action at J and hands over (the same states for every
+// policy with the same seeds).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -52,41 +53,49 @@ describe("teacher-forced rollouts", () => {
   });
 });
 
-describe("perturbation at turn J", () => {
-  it("shares the states of the unperturbed run before J, forces one non-optimal action at J, then hands control back", async () => {
+describe("recovery at turn J", () => {
+  it("plays the expert before J, forces one non-optimal action at J, then hands control to the policy", async () => {
     const env = sokoban();
     const task = env.generate(3);
-    const policy = noisyOraclePolicy(0.1);
-    const control = await runEpisode(env, policy, spec(task, 11));
-    const perturbed = await runEpisode(env, policy, spec(task, 11), { intervention: { kind: "perturb", turn: 2 } });
-    expect(perturbed.turns[0]).toEqual(control.turns[0]);
-    const forced = perturbed.turns[1]!;
+    const expert = await runEpisode(env, randomPolicy(), spec(task, 11), { intervention: { kind: "teacher-forced" } });
+    const recovered = await runEpisode(env, noisyOraclePolicy(0.1), spec(task, 11), { intervention: { kind: "recover", turn: 3 } });
+    // Turns 1-2: the expert's moves (the same as a teacher-forced run of any policy with the same seed).
+    expect(recovered.turns.slice(0, 2).map((turn) => [turn.action.content, turn.forced?.by])).toEqual(expert.turns.slice(0, 2).map((turn) => [turn.action.content, "expert"]));
+    const forced = recovered.turns[2]!;
     expect(forced.forced?.by).toBe("perturbation");
     expect(forced.optimal).toBe(false);
-    expect(forced.observation).toEqual(control.turns[1]!.observation);
-    // The policy was asked and its own reply judged: here the same reply the control run played.
-    expect(forced.forced?.policyAction).toEqual(control.turns[1]!.action);
-    expect(perturbed.turns.slice(2).every((turn) => turn.forced === undefined)).toBe(true);
+    expect(forced.observation).toEqual(expert.turns[2]!.observation);
+    expect(recovered.turns.slice(3).every((turn) => turn.forced === undefined)).toBe(true);
   });
 
-  it("is stored with the run and paired by seed with an ordinary run", async () => {
+  it("meets the same perturbed states whatever the policy, so models compare on them", async () => {
+    const env = hanoi({ disks: 4 });
+    const task = env.generate(0);
+    const runs = await Promise.all([randomPolicy(), oraclePolicy(), noisyOraclePolicy(0.5)].map((policy) => runEpisode(env, policy, spec(task, 21), { intervention: { kind: "recover", turn: 4 } })));
+    const upToError = runs.map((episode) => episode.turns.slice(0, 4).map((turn) => [turn.observation, turn.action.content]));
+    expect(upToError[1]).toEqual(upToError[0]);
+    expect(upToError[2]).toEqual(upToError[0]);
+    // After it, the policies differ: the oracle recovers.
+    expect(runs[1]!.success).toBe(true);
+  });
+
+  it("is stored with the run, and refuses the retired perturb:J with a hint", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "budgetrl-interventions-")), "runs.db");
     const common = { env: "sokoban", policy: "noisy-oracle:0.2", tasks: 4, samples: 3, budgets: ["100%"], seed: 3, db, bootstrap: 0 } as const;
-    await evaluate({ ...common, run: "control" });
-    const perturbed = await evaluate({ ...common, run: "perturbed", intervention: "perturb:1", keepEpisodes: true });
-    expect(perturbed.config.intervention).toEqual({ kind: "perturb", turn: 1 });
-    const first = perturbed.episodes.map((episode) => episode.turns[0]?.forced?.by);
-    expect(first.every((by) => by === "perturbation")).toBe(true);
+    const recovered = await evaluate({ ...common, run: "recovered", intervention: "recover:1", keepEpisodes: true });
+    expect(recovered.config.intervention).toEqual({ kind: "recover", turn: 1 });
+    expect(recovered.episodes.every((episode) => episode.turns[0]?.forced?.by === "perturbation")).toBe(true);
     const store = await openStore(db, { readonly: true });
-    const stored = await collect(readEpisodes(store, "perturbed", "sokoban", new Map()));
+    const stored = await collect(readEpisodes(store, "recovered", "sokoban", new Map()));
     await store.close();
-    expect(stored.map((episode) => episode.turns[0]?.forced)).toEqual(perturbed.episodes.map((episode) => episode.turns[0]?.forced));
-    await expect(evaluate({ ...common, run: "bad", intervention: "perturb:0" })).rejects.toThrow(/intervention: "perturb:0" is not an intervention/);
+    expect(stored.map((episode) => episode.turns[0]?.forced)).toEqual(recovered.episodes.map((episode) => episode.turns[0]?.forced));
+    await expect(evaluate({ ...common, run: "bad", intervention: "recover:0" })).rejects.toThrow(/intervention: "recover:0" is not an intervention/);
+    await expect(evaluate({ ...common, run: "old", intervention: "perturb:2" })).rejects.toThrow(/"perturb:2" was retired[\s\S]*use recover:J/);
   });
 
   it("reads intervention texts", () => {
     expect(readIntervention("teacher-forced")).toEqual({ kind: "teacher-forced" });
-    expect(readIntervention(" perturb:12 ")).toEqual({ kind: "perturb", turn: 12 });
-    expect(readIntervention("perturb:x")).toHaveProperty("problem");
+    expect(readIntervention(" recover:12 ")).toEqual({ kind: "recover", turn: 12 });
+    expect(readIntervention("recover:x")).toHaveProperty("problem");
   });
 });

@@ -9,8 +9,9 @@ const BUDGETS = ["25%", "50%", "100%"];
 const baseline = (task: number): number => 0.2 + 0.5 * ((task * 7) % 10) / 10;
 const values = (gain: number): Map<number, number> => new Map(Array.from({ length: TASKS }, (_, task) => [task, baseline(task) + gain] as const));
 
-/** Gains over the base model per model and metric ("pass:25%", "step", "recovery", "long"); hidden-mode pass gains as "hidden:25%". */
-function inputs(models: Record<string, { role: ModelRole; gains: Record<string, number> }>, options: { hidden?: boolean; teacher?: boolean } = {}): FindingInputs {
+/** Gains over the base model per model and metric ("pass:25%", "step", "recovery", "forced", "long"); hidden-mode
+ * pass gains as "hidden:25%". */
+function inputs(models: Record<string, { role: ModelRole; gains: Record<string, number> }>, options: { hidden?: boolean; teacher?: boolean; forced?: boolean } = {}): FindingInputs {
   const gain = (model: string, metric: string): number | undefined => models[model]?.gains[metric] ?? (models[model]?.role === "base" ? 0 : undefined);
   const scopeOk = (scope: PassScope): boolean => ("variant" in scope ? scope.variant === "sokoban" : scope.env === "sokoban");
   return {
@@ -24,6 +25,7 @@ function inputs(models: Record<string, { role: ModelRole; gains: Record<string, 
     },
     stepQuality: (model, _env, _mode, source) => (source === "teacher-forced" && options.teacher !== true ? new Map() : values(gain(model, source === "teacher-forced" ? "teacher" : "step") ?? 0)),
     recovery: (model) => values(gain(model, "recovery") ?? 0),
+    forcedRecovery: (model) => (options.forced === true ? values(gain(model, "forced") ?? 0) : new Map()),
     lengthBins: () => [4, 8],
     longTasks: (model, _env, _mode, bin) => values(bin === 8 ? (gain(model, "long") ?? 0) : 0),
   };
@@ -47,11 +49,17 @@ describe("studyFindings", () => {
     );
     expect(verdicts(findings)).toEqual({ "rl-budgets": "supported", "recovery-horizon": "supported", process: "supported", budgetmix: "supported", "hidden-budget": "supported" });
     const rl = findings[0];
-    expect(rl?.scopes[0]?.comparisons.map((comparison) => [comparison.metric, comparison.direction])).toEqual([
-      ["Pass@(1,100%)", "higher"],
-      ["Pass@(1,25%)", "unclear"],
+    expect(rl?.scopes[0]?.comparisons.map((comparison) => [comparison.metric, comparison.direction, comparison.statistic])).toEqual([
+      ["Pass@(1,100%)", "higher", "difference"],
+      ["Pass@(1,25%)", "unclear", "difference"],
+      ["gain at 100% minus gain at 25%", "higher", "difference of differences"],
     ]);
-    expect(rl?.scopes[0]?.text).toContain("Pass@(1,100%): +0.100 [+0.100, +0.100] (20 tasks)");
+    expect(rl?.scopes[0]?.text).toContain("Pass@(1,100%): +10.0 [+10.0, +10.0] points (20 tasks)");
+    expect(rl?.scopes[0]?.text).toContain("gain at 100% minus gain at 25%: +10.0 [+10.0, +10.0] points (20 tasks) (gains +10.0 vs +0.0)");
+    expect(rl?.scopes[0]?.text).toContain("whether GRPO-Full falls below the base at 25% is unclear");
+    // The relative view: +0.1 over the base's mean success.
+    const mean = [...values(0).values()].reduce((sum, value) => sum + value, 0) / TASKS;
+    expect(rl?.scopes[0]?.comparisons[0]?.relative?.value).toBeCloseTo(0.1 / mean, 12);
   });
 
   it("answers the hidden-budget question with the BudgetMix trained on hidden budgets when the study has one", () => {
@@ -73,7 +81,7 @@ describe("studyFindings", () => {
       inputs(
         {
           base: { role: "base", gains: {} },
-          "GRPO-Full": { role: "grpo", gains: { "pass:25%": 0.1, "pass:100%": 0.1, step: 0.1 } },
+          "GRPO-Full": { role: "grpo", gains: { "pass:25%": 0.2, "pass:100%": 0.1, step: 0.1 } },
           "turn-level": { role: "process", gains: { step: -0.05 } },
           BudgetMix: { role: "budgetmix", gains: { "pass:25%": 0.1, "pass:100%": -0.05, "hidden:50%": -0.1 } },
         },
@@ -95,6 +103,26 @@ describe("studyFindings", () => {
     expect(findings[1]?.verdict).toBe("supported");
   });
 
+  it("calls equal gains at both budgets inconclusive, not a contradiction, and says when GRPO-Full falls below the base", () => {
+    const same = studyFindings(inputs({ base: { role: "base", gains: {} }, "GRPO-Full": { role: "grpo", gains: { "pass:25%": 0.1, "pass:100%": 0.1 } } }), { bootstrap: 200, seed: 1 });
+    expect(same[0]?.verdict).toBe("inconclusive");
+    const below = studyFindings(inputs({ base: { role: "base", gains: {} }, "GRPO-Full": { role: "grpo", gains: { "pass:25%": -0.05, "pass:100%": 0.1 } } }), { bootstrap: 200, seed: 1 });
+    expect(below[0]?.verdict).toBe("supported");
+    expect(below[0]?.scopes[0]?.text).toContain("GRPO-Full falls below the base at 25%");
+  });
+
+  it("compares recovery on the same forced-error states when both models have them, and tests claims only where the study built them", () => {
+    const models = { base: { role: "base" as const, gains: {} }, "GRPO-Full": { role: "grpo" as const, gains: { recovery: -0.1, forced: 0.1 } } };
+    const forced = studyFindings(inputs(models, { forced: true }), { bootstrap: 200, seed: 1 });
+    expect(forced[1]?.scopes[0]?.comparisons[1]).toMatchObject({ metric: "success after a forced error (same states)", direction: "higher" });
+    expect(forced[1]?.verdict).toBe("supported");
+    const own = studyFindings(inputs(models), { bootstrap: 200, seed: 1 });
+    expect(own[1]?.scopes[0]?.comparisons[1]).toMatchObject({ metric: "success after a first error (own states)", direction: "lower" });
+    const scoped = studyFindings(inputs(models), { bootstrap: 200, seed: 1 }, { "rl-budgets": ["vault"], "recovery-horizon": ["sokoban"] });
+    expect(scoped[0]?.verdict).toBe("no data");
+    expect(scoped[1]?.scopes.map((scope) => scope.scope)).toEqual(["sokoban"]);
+  });
+
   it("says which roles are missing, and which scopes lack data", () => {
     const findings = studyFindings(inputs({ "noisy-oracle:0.3": { role: "other", gains: {} } }), { bootstrap: 0 });
     expect(findings.every((finding) => finding.verdict === "no data")).toBe(true);
@@ -106,7 +134,7 @@ describe("studyFindings", () => {
   });
 
   it("formats paired differences with their intervals", () => {
-    expect(formatDifference({ value: 0.0854, low: -0.01, high: 0.2, tasks: 40, n: 40 })).toBe("+0.085 [-0.010, +0.200] (40 tasks)");
+    expect(formatDifference({ value: 0.0854, low: -0.01, high: 0.2, tasks: 40, n: 40 })).toBe("+8.5 [-1.0, +20.0] points (40 tasks)");
     expect(formatDifference({ value: null, low: null, high: null, tasks: 0, n: 0 })).toBe("no shared tasks");
   });
 });

@@ -45,11 +45,11 @@ let report: StudyReport;
 beforeAll(async () => {
   models = await buildStudyFixture({ db, tasks: 10, samples: 4 });
   // Teacher-forced: the base policy answers on the expert's states (its replies judged, the expert's played);
-  // perturbed at turn 2: the GRPO stand-in with one non-optimal action forced at turn 2. Same seeds as their
-  // models' own runs, so the perturbed episodes pair with the announced run's.
+  // recovery at turn 2: the expert plays turn 1, one non-optimal action is forced at turn 2, then the GRPO
+  // stand-in plays on.
   const study = { env: "sokoban", tasks: 10, samples: 4, ks: [1, 2, 4], budgets: ["25%", "50%", "75%", "100%"], seed: 7, bootstrap: 0, db, concurrency: 4, now: () => new Date("2026-01-01T00:00:00Z") } as const;
   teacherEpisodes = (await evaluate({ ...study, policy: "noisy-oracle:0.5", run: "base-sokoban-teacher", intervention: "teacher-forced", keepEpisodes: true })).episodes;
-  await evaluate({ ...study, policy: "noisy-oracle:0.3", run: "GRPO-Full-sokoban-perturbed-2", intervention: "perturb:2" });
+  await evaluate({ ...study, policy: "noisy-oracle:0.3", run: "GRPO-Full-sokoban-perturbed-2", intervention: "recover:2" });
   // Hostile text in a run name, a policy name, a config and every reply.
   const agent = policyFromFunction(HOSTILE, () => HOSTILE);
   await evaluate({ env: "sokoban", policy: agent, tasks: 3, samples: 1, ks: [1], budgets: ["25%", "100%"], seed: 7, bootstrap: 0, db, run: "hostile-source", now: () => new Date(0) });
@@ -123,14 +123,13 @@ describe("the study report's data", () => {
     expect(own?.overall.value).toBeLessThan(0.9);
     expect(report.recovery.find((entry) => entry.model === "BudgetMix" && entry.env === "hanoi")?.perBudget.map((cells) => cells.budget)).toEqual(["25%", "50%", "75%", "100%"]);
     expect(report.horizon.find((entry) => entry.env === "hanoi")?.byLength.at(-1)?.bins.length).toBeGreaterThan(1);
-    // At 25% (exactly the optimal length) one forced non-optimal move makes success impossible: the perturbed
-    // episodes all fail, and the paired drop is minus the control's success.
+    // At 25% (exactly the optimal length) one forced non-optimal move makes success impossible: every episode
+    // after a forced error fails; with room to spare some recover.
     const perturbation = report.perturbation[0];
     const tight = perturbation?.cells.find((cell) => cell.budget === "25%");
-    expect(perturbation?.controlRun).toBe("GRPO-Full-sokoban-announced");
-    expect(tight?.pairs).toBeGreaterThan(0);
-    expect(tight?.perturbed.value).toBe(0);
-    expect(tight?.difference.value).toBeCloseTo(-(tight?.control.value ?? NaN), 12);
+    expect(tight?.episodes).toBeGreaterThan(0);
+    expect(tight?.recovery.value).toBe(0);
+    expect(perturbation?.cells.find((cell) => cell.budget === "100%")?.recovery.value).toBeGreaterThan(0);
     const training = report.training[0];
     expect(training?.steps.map((step) => step.step)).toEqual([0, 1, 2, 3]);
     expect([...new Set(training?.evals.map((point) => point.step))]).toEqual([0, 2, 4]);

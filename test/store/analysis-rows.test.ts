@@ -1,12 +1,11 @@
 // The SQL readers give exactly the rows that the in-memory functions compute from the same episodes, on real
-// runs (noisy oracle, with policy errors in the store), and pair a perturbed run with its control; on both backends.
+// runs (noisy oracle, with policy errors in the store), and read recovery runs; on both backends.
 import { expect, it } from "vitest";
 import type { Policy } from "../../src/core/policy.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { episodeOutcomesOf, firstErrorCountsOf, horizonCountsOf, stepCountsOf } from "../../src/metrics/episode-rows.js";
-import { pairPerturbedEpisodes } from "../../src/metrics/perturbation-recovery.js";
 import { createPolicy } from "../../src/policies/spec.js";
-import { episodeOutcomes, firstErrorCounts, hasAnnotations, horizonCounts, perturbationPairRows, stepCounts, taskIdsOf, taskListsMatch } from "../../src/store/analysis-rows.js";
+import { episodeOutcomes, firstErrorCounts, hasAnnotations, horizonCounts, recoveryRows, stepCounts, taskIdsOf } from "../../src/store/analysis-rows.js";
 import { readEpisodes } from "../../src/store/episodes.js";
 import { openStore } from "../../src/store/open.js";
 import { collect } from "../helpers/collect.js";
@@ -48,31 +47,22 @@ describeEachStore("analysis rows from the store", (backend) => {
     }
   });
 
-  it("join a perturbed run with its control on (task, budget, sample), like the in-memory pairing", async () => {
-    const db = await backend.fresh("pairs");
+  it("read a recover:J run's episodes with whether turn J was forced", async () => {
+    const db = await backend.fresh("recovery");
     const common = { env: "sokoban", tasks: 4, samples: 2, ks: [1], budgets: ["50%", "100%"], bootstrap: 0, db, now: () => new Date(0) };
-    await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "control" });
-    // Stand-ins for a perturbed run: the same seed (tasks and episode seeds pair), and another seed (they do not).
-    await evaluate({ ...common, policy: "noisy-oracle:0.5", seed: 5, samples: 3, run: "same-seed" });
-    await evaluate({ ...common, policy: "noisy-oracle:0.5", seed: 6, run: "other-seed" });
-    await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "perturbed", intervention: "perturb:2" });
+    await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "plain" });
+    await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "recovered", intervention: "recover:2" });
     const store = await openStore(db, { readonly: true });
     try {
-      expect(await taskListsMatch(store, "control", "same-seed")).toBe(true);
-      expect(await taskListsMatch(store, "control", "other-seed")).toBe(false);
-      const joined = await collect(perturbationPairRows(store, "same-seed", "control", 2));
-      const inMemory = pairPerturbedEpisodes(await collect(episodeOutcomes(store, "same-seed")), await collect(episodeOutcomes(store, "control")), 2).map(({ perturbed, control }) => ({ perturbed, control }));
-      expect(joined.map(({ perturbed, control }) => ({ perturbed, control }))).toEqual(inMemory);
+      const plain = await collect(recoveryRows(store, "plain", 2));
+      expect(plain.map((row) => row.outcome)).toEqual(await collect(episodeOutcomes(store, "plain")));
       // Not an intervention run: nothing was forced at turn 2.
-      expect(joined.every((pair) => !pair.forced)).toBe(true);
-      expect(joined).toHaveLength(4 * 2 * 3);
-      // Samples 0 and 1 pair with equal seeds; sample 2 has no control.
-      expect(joined.filter((pair) => pair.control !== null && pair.control.seed === pair.perturbed.seed)).toHaveLength(16);
-      expect(joined.filter((pair) => pair.control === null)).toHaveLength(8);
-      // A real perturbed run: forced at turn 2 exactly where the episode reached it.
-      const forced = await collect(perturbationPairRows(store, "perturbed", "control", 2));
-      expect(forced.length).toBe(16);
-      expect(forced.map((pair) => pair.forced)).toEqual(forced.map((pair) => pair.perturbed.turnsUsed >= 2));
+      expect(plain.every((row) => !row.forced)).toBe(true);
+      const forced = await collect(recoveryRows(store, "recovered", 2));
+      expect(forced).toHaveLength(4 * 2 * 2);
+      // Forced at turn 2 exactly where the expert had not finished before it.
+      expect(forced.map((row) => row.forced)).toEqual(forced.map((row) => row.outcome.turnsUsed >= 2));
+      expect(forced.some((row) => row.forced)).toBe(true);
     } finally {
       await store.close();
     }

@@ -52,7 +52,7 @@ describe("reproduce", () => {
       ["BudgetMix", "budgetmix"],
       ["BudgetMix (hidden)", "budgetmix-hidden"],
     ]);
-    expect(evalRuns(config, models).filter((run) => run.model.slug === "budgetmix").map((run) => run.run)).toEqual(["budgetmix/announced", "budgetmix/hidden", "budgetmix/teacher-forced", "budgetmix/perturb-1"]);
+    expect(evalRuns(config, models).filter((run) => run.model.slug === "budgetmix").map((run) => run.run)).toEqual(["budgetmix/announced", "budgetmix/hidden", "budgetmix/teacher-forced", "budgetmix/recover-1"]);
     expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, ks: "1,4" } })).toThrow(/ks: K = 4 is larger than the samples per task/);
   });
 

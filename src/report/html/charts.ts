@@ -109,13 +109,13 @@ export function recoveryCharts(report: StudyReport): Chart[] {
     charts.push({ id: "recovery-turn", title: "Natural recovery: success after the first mistake, by its turn", caption: "Among episodes whose first non-optimal action came at turn j, the share that still succeeded within the budget (all budgets).", spec: bandedLines(byTurn, { x: { field: "turn", type: "quantitative", title: "turn of the first mistake" }, y: "success", color: modelColor(models), facets, yDomain: [0, 1], independentX: true }) });
     charts.push({ id: "recovery-budget", title: "Recovery rate by budget", caption: "Success of the episodes that made at least one mistake; tight budgets leave no room to recover.", spec: barsWithIntervals(rates, { x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } }, offset: { field: "model", sort: models }, y: "success after a mistake", color: modelColor(models), facets }) });
   }
-  const perturbed = report.perturbation.flatMap((entry) => entry.cells.filter((cell) => cell.budget === "pooled").map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: entry.perturbTurn, pairs: cell.pairs }, cell.difference)));
+  const perturbed = report.perturbation.flatMap((entry) => entry.cells.filter((cell) => cell.budget === "pooled").map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: entry.perturbTurn, episodes: cell.episodes }, cell.recovery)));
   if (perturbed.length > 0) {
     const envs = [...new Set(report.perturbation.map((entry) => entry.env))];
     charts.push({
       id: "recovery-perturbation",
-      title: "Perturbation recovery: success lost to one forced mistake",
-      caption: "Perturbed minus unperturbed success on the same states and seeds (paired); 0 means a full recovery.",
+      title: "Recovery from one forced mistake, on the same states for every model",
+      caption: "The expert plays up to turn j, one random non-optimal action is forced at j, then the model plays on: success within the budget (every model meets the same perturbed states).",
       spec: {
         data: { values: perturbed },
         facet: { column: header("env", "", envs) },
@@ -123,9 +123,8 @@ export function recoveryCharts(report: StudyReport): Chart[] {
           width: 300,
           height: 170,
           layer: [
-            { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { y: { datum: 0, type: "quantitative" } } },
-            { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "turn", type: "ordinal", title: "perturbed turn j", axis: { labelAngle: 0 } }, xOffset: { field: "model", sort: models }, y: { field: "low", type: "quantitative", title: "success change" }, y2: { field: "high" }, color: modelColor(models) } },
-            { mark: { type: "point", filled: true, size: 60 }, encoding: { x: { field: "turn", type: "ordinal" }, xOffset: { field: "model", sort: models }, y: { field: "value", type: "quantitative" }, color: modelColor(models), tooltip: [{ field: "model" }, { field: "label", title: "change [95% CI]" }, { field: "pairs" }, { field: "tasks" }] } },
+            { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "turn", type: "ordinal", title: "forced mistake at turn j", axis: { labelAngle: 0 } }, xOffset: { field: "model", sort: models }, y: { field: "low", type: "quantitative", title: "success after the mistake", scale: { domain: [0, 1] } }, y2: { field: "high" }, color: modelColor(models) } },
+            { mark: { type: "point", filled: true, size: 60 }, encoding: { x: { field: "turn", type: "ordinal" }, xOffset: { field: "model", sort: models }, y: { field: "value", type: "quantitative" }, color: modelColor(models), tooltip: [{ field: "model" }, { field: "label", title: "success [95% CI]" }, { field: "episodes" }, { field: "tasks" }] } },
           ],
         },
       },

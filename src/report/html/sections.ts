@@ -85,21 +85,19 @@ export function trainingExtras(report: StudyReport): SafeHtml {
 
 function excludedText(excluded: StudyReport["perturbation"][number]["excluded"]): string {
   const parts = [
-    [excluded.notReached, "ended before turn j"],
+    [excluded.notReached, "finished by the expert before turn j"],
     [excluded.notForced, "every action at turn j was optimal"],
-    [excluded.noControl, "without a control episode"],
-    [excluded.seedMismatch, "with another seed than their control"],
   ].filter(([count]) => (count as number) > 0);
-  return parts.length === 0 ? "every episode paired" : `left out: ${parts.map(([count, what]) => `${count} ${what}`).join(", ")}`;
+  return parts.length === 0 ? "every episode used" : `left out: ${parts.map(([count, what]) => `${count} ${what}`).join(", ")}`;
 }
 
 export function perturbationExtras(report: StudyReport): SafeHtml {
-  if (report.perturbation.length === 0) return html`<p class="note">No perturbed runs: perturbation recovery (force one non-optimal action at turn j, compare with the same episode left alone) needs runs whose config sets perturbTurn (see the README).</p>`;
+  if (report.perturbation.length === 0) return html`<p class="note">No recovery runs: recovery from a forced mistake (the expert plays up to turn j, one non-optimal action is forced at j, the model plays on) needs runs with --intervention recover:J.</p>`;
   const rows = report.perturbation.flatMap((entry) => {
     const pooled = entry.cells.find((cell) => cell.budget === "pooled");
-    return [html`<tr><td class="name">${entry.model}</td><td class="name">${entry.run}</td><td class="name">${entry.controlRun ?? "-"}</td><td>${entry.perturbTurn}</td><td>${pooled?.pairs ?? 0}</td>${estimateCell(pooled?.perturbed ?? null, "fraction")}${estimateCell(pooled?.control ?? null, "fraction")}${estimateCell(pooled?.difference ?? null, "fraction")}<td class="wrap-text">${entry.problem ?? excludedText(entry.excluded)}</td></tr>`];
+    return [html`<tr><td class="name">${entry.model}</td><td class="name">${entry.run}</td><td>${entry.perturbTurn}</td><td>${pooled?.episodes ?? 0}</td>${estimateCell(pooled?.recovery ?? null, "fraction")}<td class="wrap-text">${entry.problem ?? excludedText(entry.excluded)}</td></tr>`];
   });
-  return html`<h3>Perturbed runs</h3><div class="scroll"><table class="data"><tr><th class="name">model</th><th class="name">run</th><th class="name">control</th><th>j</th><th>pairs</th><th>perturbed</th><th>control</th><th>difference</th><th class="name">notes</th></tr>${rows}</table></div>`;
+  return html`<h3>Recovery runs</h3><div class="scroll"><table class="data"><tr><th class="name">model</th><th class="name">run</th><th>j</th><th>episodes</th><th>success after the mistake</th><th class="name">notes</th></tr>${rows}</table></div>`;
 }
 
 export function examplesSection(report: StudyReport): SafeHtml {
