@@ -14,7 +14,7 @@ import { reportIgnoredOnResume } from "./resume-flags.js";
 
 const schema = z.object({
   preset: z.enum(STUDY_PRESETS).default("quick").describe("study size: quick (minutes; CI runs it) or full (under 45 minutes on 2 cores; what README quotes)"),
-  env: z.enum(STUDY_ENVS).default("frozenlake").describe("environment of the study"),
+  env: z.enum(STUDY_ENVS).optional().describe("test every claim on this one env (default: the two-env design: vault, a budget trade-off, for the budget claims; hanoi with random starts, a horizon dial, for recovery and horizon)"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
   seed: z.number().int().min(0).default(1).describe("seed of every stage"),
   out: z.string().min(1).default("study").describe("study folder: config, base model, RL runs, study.db, report.html"),
@@ -42,12 +42,12 @@ function stageView(io: CliIo, enabled: boolean): StageEvents & { close(): void }
 
 export const reproduceCommand = defineCommand({
   name: "reproduce",
-  summary: "Rerun the paper's study here: base model, four RL runs, the Pass@(K,T) grid, analyses and an HTML report.",
+  summary: "Rerun the paper's study here: base models, the RL runs, the Pass@(K,T) grid, analyses and an HTML report.",
   description:
-    "Stages: held-out tasks -> demonstrations and SFT (the base model) -> RL runs from the same base with the same compute (GRPO-Full at 100% and at 25%, turn-level process supervision, BudgetMix 25-100%, and BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and perturbation runs) -> report (report.html, report.json). Interrupt with Ctrl-C and continue with --resume.",
+    "Stages, for each env of the study: distinct held-out tasks -> demonstrations of a budget-aware noisy oracle at every budget, announced and hidden, and SFT on its optimal replies (the base model) -> RL runs from the same base with the same compute (GRPO-Full at the most generous budget and at the tightest, turn-level process supervision, BudgetMix over every budget, BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and recovery runs) -> report (report.html, report.json). Budgets are multiples of each task's optimal length (1.25x, 1.5x, 2x, 3x). Interrupt with Ctrl-C and continue with --resume.",
   schema,
   interruptible: true,
-  examples: ["budgetrl reproduce --preset quick", "budgetrl reproduce --preset full --env sokoban --out runs/study", "budgetrl reproduce --out runs/study --resume"],
+  examples: ["budgetrl reproduce --preset quick", "budgetrl reproduce --preset full --out runs/study", "budgetrl reproduce --preset full --env thinice --out runs/thinice", "budgetrl reproduce --out runs/study --resume"],
   async run(options, io, context) {
     if (options.resume) reportIgnoredOnResume(io, "reproduce", context.given, ["out", "resume", "progress"]);
     const view = stageView(io, options.progress);
@@ -56,7 +56,7 @@ export const reproduceCommand = defineCommand({
     const result = await reproduce({
       out: options.out,
       resume: options.resume,
-      study: { preset: options.preset, env: options.env, envOptions, seed: options.seed },
+      study: { preset: options.preset, ...(options.env === undefined ? {} : { env: options.env }), envOptions, seed: options.seed },
       signal: context.signal,
       events: view,
       onStage: (stage, status, summary) => {

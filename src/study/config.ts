@@ -1,30 +1,47 @@
-// The configuration of a study (`budgetrl reproduce`): the env, the seed, and the size of every stage (held-out
-// tasks, demonstrations, SFT, the RL runs, the evaluation grid, the controlled runs). Two presets fill every
-// field: `quick` (under 5 minutes on 2 cores; CI runs it) and `full` (under 45 minutes; what README quotes).
-// A few fields can be overridden; the resolved config is stored in <out>/study.json, so `--resume` continues
-// exactly the same study.
+// The configuration of a study (`budgetrl reproduce`): the envs and the claims each one tests, the seed, and the
+// size of every stage (held-out tasks, demonstrations, SFT, the RL runs, the evaluation grid, the controlled
+// runs). A study's design is data: each env names the claims it is built to test (a budget trade-off env for the
+// budget claims, a horizon env for recovery and horizon), its budgets (multiples of each task's optimal length, so
+// tasks of different lengths get the same slack) and the RL variants trained on it. Two presets fill every field:
+// `quick` (under 5 minutes on 2 cores; CI runs it) and `full` (under 45 minutes; what README quotes). Sizes can be
+// overridden; the resolved config is stored in <out>/study.json, so `--resume` continues exactly the same study.
 import { z } from "zod";
 import { budgetListField, encodeConfig, integerListField, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
+import { FINDING_IDS, type FindingId } from "../report/study-model.js";
 
 export const STUDY_PRESETS = ["quick", "full"] as const;
 export type StudyPreset = (typeof STUDY_PRESETS)[number];
-export const STUDY_ENVS = ["sokoban", "frozenlake", "hanoi"] as const;
+export const STUDY_ENVS = ["vault", "thinice", "hanoi", "frozenlake", "sokoban"] as const;
+export type StudyEnvName = (typeof STUDY_ENVS)[number];
+
+/** The RL runs a study can train from an env's base model (plan.ts says what each one is). */
+export const VARIANT_SLUGS = ["grpo-full", "grpo-tight", "turn-level", "budgetmix", "budgetmix-hidden"] as const;
+export type VariantSlug = (typeof VARIANT_SLUGS)[number];
 
 const count = (max: number) => z.number().int().min(1).max(max);
 
+/** One env of a study: what it tests and what is trained and evaluated on it. */
+export const studyEnvSchema = z.object({
+  env: z.enum(STUDY_ENVS).describe("environment"),
+  envOptions: envOptionsField,
+  claims: z.array(z.enum(FINDING_IDS)).min(1).describe("the findings this env is built to test"),
+  budgets: budgetListField().describe("budgets T of the evaluation grid, demonstrations and RL (the tightest and the most generous set the fixed-budget RL runs)"),
+  variants: z.array(z.enum(VARIANT_SLUGS)).describe("RL runs trained from this env's base model"),
+});
+export type StudyEnv = z.output<typeof studyEnvSchema>;
+
 export const studyConfigSchema = z.object({
   preset: z.enum(STUDY_PRESETS).describe("study size: quick (minutes; CI) or full (what README quotes)"),
-  env: z.enum(STUDY_ENVS).describe("environment of the study"),
-  envOptions: envOptionsField,
+  envs: z.array(studyEnvSchema).min(1).describe("the envs of the study, each with its claims, budgets and RL runs"),
   seed: z.number().int().min(0).describe("seed of every stage (tasks, demonstrations, initialisation, rollouts, bootstrap)"),
-  model: z.record(z.string(), z.number()).describe("model config of the base model (layers, dModel, heads, hiddenSize, contextLength)"),
-  heldOutTasks: count(100_000).describe("held-out tasks every model is evaluated on (never trained on)"),
-  demoPolicy: z.string().describe("policy whose replies the base model imitates"),
-  demoTasks: count(100_000).describe("demonstration tasks (never held-out ones)"),
-  demoSamples: count(64).describe("demonstrations per task"),
+  model: z.record(z.string(), z.number()).describe("model config of the base models (layers, dModel, heads, hiddenSize, contextLength)"),
+  heldOutTasks: count(100_000).describe("distinct held-out tasks every model is evaluated on (never trained on), per env"),
+  demoPolicy: z.string().describe("policy whose states the base model learns from (a budget-aware noisy oracle)"),
+  demoTasks: count(100_000).describe("demonstration tasks (never held-out ones), each demonstrated at every budget in both modes"),
+  demoSamples: count(64).describe("demonstrations per task, budget and mode"),
   sftSteps: count(100_000).describe("SFT optimiser steps"),
   sftLearningRate: z.number().positive().describe("SFT peak learning rate"),
   rlSteps: count(100_000).describe("RL steps of every RL run (the same compute for each)"),
@@ -36,28 +53,34 @@ export const studyConfigSchema = z.object({
   trainEvalTasks: count(100_000).describe("held-out tasks of the training curves (the first of the held-out list)"),
   samples: count(1024).describe("samples per (task, budget) in the evaluation grid"),
   ks: integerListField().describe("values of K of the Pass@(K,T) grid"),
-  budgets: budgetListField().describe("budgets T of the evaluation grid"),
-  teacherForcedSamples: z.number().int().min(0).max(1024).describe("samples per task of the teacher-forced runs (step quality on expert states; 0: none)"),
-  perturbTurns: z.array(count(10_000)).describe("turns j at which the perturbation runs force one non-optimal action"),
-  perturbSamples: z.number().int().min(0).max(1024).describe("samples per (task, budget) of the perturbation runs"),
-  perturbBudgets: budgetListField().describe("budgets of the perturbation runs"),
-  hiddenBudgetMix: z.boolean().describe("also train BudgetMix with hidden budgets (beyond the paper)"),
+  teacherForcedSamples: z.number().int().min(0).max(1024).describe("samples per (task, budget, mode) of the teacher-forced runs (step quality on expert states; 0: none)"),
+  perturbTurns: z.array(count(10_000)).describe("turns j at which the recovery runs force one non-optimal action after the expert's turns"),
+  perturbSamples: z.number().int().min(0).max(1024).describe("samples per (task, budget) of the recovery runs"),
   bootstrap: z.number().int().min(0).max(100_000).describe("bootstrap resamples of the report's intervals"),
 });
 
 export type StudyConfig = z.output<typeof studyConfigSchema>;
 export type StudyConfigInput = z.input<typeof studyConfigSchema>;
 
-/** What a preset fixes besides the env (sizes that fit its time target). */
-type PresetSizes = Omit<StudyConfigInput, "preset" | "env" | "envOptions" | "seed">;
+/** What a preset fixes besides the envs and the seed (sizes that fit its time target). */
+type PresetSizes = Omit<StudyConfigInput, "preset" | "envs" | "seed">;
+
+/** Slack over each task's optimum: 1.25x leaves a turn or two to spare, 3x room for the long safe plays. */
+const STUDY_BUDGETS = "1.25x,1.5x,2x,3x";
+const EVERY_VARIANT: readonly VariantSlug[] = VARIANT_SLUGS;
+const BUDGET_CLAIMS: readonly FindingId[] = ["rl-budgets", "process", "budgetmix", "hidden-budget"];
+
+/** The env a study tests the budget claims on (a budget trade-off), and the one it tests recovery and horizon on. */
+const TRADE_OFF_ENV: z.input<typeof studyEnvSchema> = { env: "frozenlake", envOptions: {}, claims: [...BUDGET_CLAIMS], budgets: STUDY_BUDGETS, variants: [...EVERY_VARIANT] };
+const HORIZON_ENV: z.input<typeof studyEnvSchema> = { env: "hanoi", envOptions: { disks: 4, randomStart: true }, claims: ["recovery-horizon"], budgets: STUDY_BUDGETS, variants: ["grpo-full"] };
 
 const QUICK: PresetSizes = {
   model: { layers: 2, dModel: 64, heads: 4, hiddenSize: 172, contextLength: 128 },
   heldOutTasks: 40,
-  demoPolicy: "noisy-oracle:0.5",
+  demoPolicy: "noisy-oracle:0.2",
   demoTasks: 200,
-  demoSamples: 2,
-  sftSteps: 150,
+  demoSamples: 1,
+  sftSteps: 200,
   sftLearningRate: 3e-3,
   rlSteps: 20,
   tasksPerStep: 8,
@@ -68,12 +91,9 @@ const QUICK: PresetSizes = {
   trainEvalTasks: 40,
   samples: 8,
   ks: "1,2,4,8",
-  budgets: "25%,50%,75%,100%",
-  teacherForcedSamples: 2,
-  perturbTurns: [1, 2],
-  perturbSamples: 4,
-  perturbBudgets: "50%,100%",
-  hiddenBudgetMix: true,
+  teacherForcedSamples: 1,
+  perturbTurns: [2],
+  perturbSamples: 2,
   bootstrap: 500,
 };
 
@@ -81,24 +101,26 @@ const QUICK: PresetSizes = {
 const FULL: PresetSizes = {
   ...QUICK,
   heldOutTasks: 200,
-  demoTasks: 500,
-  sftSteps: 400,
+  demoTasks: 1000,
+  sftSteps: 800,
   rlSteps: 100,
   tasksPerStep: 16,
   trainEvalEvery: 20,
   trainEvalTasks: 100,
   samples: 16,
   ks: "1,2,4,8,16",
-  teacherForcedSamples: 4,
-  perturbTurns: [1, 2, 3],
-  perturbSamples: 8,
+  teacherForcedSamples: 2,
+  perturbTurns: [2, 4],
+  perturbSamples: 4,
   bootstrap: 1000,
 };
 
 export const PRESETS: Readonly<Record<StudyPreset, PresetSizes>> = { quick: QUICK, full: FULL };
 
-/** Env options a study needs beyond the env's defaults: hanoi starts anywhere (a horizon dial within one env). */
-const ENV_DEFAULTS: Readonly<Record<(typeof STUDY_ENVS)[number], Record<string, string | number | boolean>>> = {
+/** Env options a single-env study needs beyond the env's defaults: hanoi starts anywhere (a horizon dial). */
+const ENV_DEFAULTS: Readonly<Record<StudyEnvName, Record<string, string | number | boolean>>> = {
+  vault: {},
+  thinice: {},
   sokoban: {},
   frozenlake: {},
   hanoi: { disks: 4, randomStart: true },
@@ -106,32 +128,45 @@ const ENV_DEFAULTS: Readonly<Record<(typeof STUDY_ENVS)[number], Record<string, 
 
 export interface StudyChoice {
   readonly preset: StudyPreset;
-  readonly env: (typeof STUDY_ENVS)[number];
+  /** One env tested for every claim with every RL run; default: the two-env design (a budget trade-off env for
+   * the budget claims, a horizon env for recovery and horizon). */
+  readonly env?: StudyEnvName;
   readonly envOptions?: Readonly<Record<string, string | number | boolean | null>>;
   readonly seed?: number;
   /** Fields of the preset to override (sizes), as a user would write them. */
   readonly overrides?: Partial<PresetSizes>;
+  /** The envs in full (library users): overrides `env`. */
+  readonly envs?: readonly z.input<typeof studyEnvSchema>[];
 }
 
-/** The full config of a study from a preset, an env, and overrides; throws ConfigError naming a bad field. */
+/** The envs of a study: given in full, one env for everything, or the two-env design. */
+function envsOf(choice: StudyChoice): z.input<typeof studyEnvSchema>[] {
+  if (choice.envs !== undefined) return [...choice.envs];
+  if (choice.env === undefined) return [TRADE_OFF_ENV, HORIZON_ENV];
+  return [{ env: choice.env, envOptions: { ...ENV_DEFAULTS[choice.env], ...choice.envOptions }, claims: [...FINDING_IDS], budgets: STUDY_BUDGETS, variants: [...EVERY_VARIANT] }];
+}
+
+/** The full config of a study from a preset, its envs, and overrides; throws ConfigError naming a bad field. */
 export function studyConfig(choice: StudyChoice): Readonly<StudyConfig> {
-  return parseStudyConfig({
-    ...PRESETS[choice.preset],
-    ...choice.overrides,
-    preset: choice.preset,
-    env: choice.env,
-    envOptions: { ...ENV_DEFAULTS[choice.env], ...choice.envOptions },
-    seed: choice.seed ?? 1,
-  });
+  if (choice.env === undefined && choice.envOptions !== undefined && Object.keys(choice.envOptions).length > 0) throw new ConfigError("env-opt", "env options need one env", "name it with --env");
+  return parseStudyConfig({ ...PRESETS[choice.preset], ...choice.overrides, preset: choice.preset, envs: envsOf(choice), seed: choice.seed ?? 1 });
 }
 
-/** Validate a study config; cross-field rules: K <= samples, perturbation samples <= samples (they pair with the
- * grid's episodes), the training curves' tasks among the held-out ones. */
+/** Validate a study config; cross-field rules: K <= samples, perturbation samples <= samples, the training curves'
+ * tasks among the held-out ones, each env once, each claim tested in one env, at least two budgets per env. */
 export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
   const config = parseConfig(studyConfigSchema, input);
   if (Math.max(...config.ks) > config.samples) throw new ConfigError("ks", `K = ${Math.max(...config.ks)} is larger than the samples per task (${config.samples})`);
-  if (config.perturbSamples > config.samples) throw new ConfigError("perturbSamples", `${config.perturbSamples} perturbation samples, but the grid has ${config.samples} to pair them with`);
+  if (config.perturbSamples > config.samples) throw new ConfigError("perturbSamples", `${config.perturbSamples} recovery samples, but the grid has ${config.samples}`);
   if (config.trainEvalTasks > config.heldOutTasks) throw new ConfigError("trainEvalTasks", `the training curves' ${config.trainEvalTasks} tasks must be among the ${config.heldOutTasks} held-out ones`);
+  const names = config.envs.map((entry) => entry.env);
+  if (new Set(names).size !== names.length) throw new ConfigError("envs", "an env is listed twice");
+  const claims = config.envs.flatMap((entry) => entry.claims);
+  if (new Set(claims).size !== claims.length) throw new ConfigError("envs", "a claim is tested in two envs", "give each claim one env");
+  for (const entry of config.envs) {
+    if (entry.budgets.length < 2) throw new ConfigError(`envs.${entry.env}.budgets`, "a study needs at least two budgets (a tight and a generous one)");
+    if (new Set(entry.budgets.map((spec) => spec.kind)).size > 1) throw new ConfigError(`envs.${entry.env}.budgets`, "budgets of one kind only");
+  }
   return config;
 }
 

@@ -1,12 +1,14 @@
-// The stages of a study, each resumable where it stopped (a stage that finished is skipped on --resume):
-//   tasks   the held-out set (ids written to held-out.json)
-//   sft     demonstrations from a noisy oracle (never on held-out tasks), then SFT: the base model
-//   rl      one RL run per variant, from the same base with the same compute (each resumes from its checkpoint)
-//   eval    every model on the held-out tasks: the Pass@(K,T) grid announced and hidden, teacher-forced runs,
-//           perturbation runs (each a run in study.db; a finished run is skipped, an interrupted one resumed)
+// The stages of a study, each over every env of the study and resumable where it stopped (a stage that finished is
+// skipped on --resume):
+//   tasks   each env's held-out set (ids written to <env>/held-out.json)
+//   sft     demonstrations from a budget-aware noisy oracle at every budget, announced and hidden (never on
+//           held-out tasks), then SFT on the oracle-optimal replies: each env's base model
+//   rl      one RL run per variant, from the env's base with the same compute (each resumes from its checkpoint)
+//   eval    every model on its env's held-out tasks: the Pass@(K,T) grid and teacher-forced runs, announced and
+//           hidden, and recovery runs (each a run in study.db; a finished run is skipped, an interrupted one resumed)
 //   report  the analyses and the HTML report (rebuilt every time: it only reads)
 // Progress goes to the caller as events; a stop signal ends the stage at once (what finished is kept).
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { deriveSeed } from "../core/rng.js";
 import { createEnv } from "../envs/registry.js";
@@ -19,8 +21,8 @@ import { runSft } from "../rl/sft-run.js";
 import { train } from "../rl/train.js";
 import { withStore } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
-import type { StudyConfig } from "./config.js";
-import { baseDir, evalRuns, heldOutSet, rlDir, rlVariants, studyDb, studyModels, type RlVariant, type StudyEvalRun } from "./plan.js";
+import type { StudyConfig, StudyEnv } from "./config.js";
+import { baseDir, envDir, evalRuns, heldOutSet, rlDir, rlVariants, studyDb, studyModels, type RlVariant, type StudyEvalRun } from "./plan.js";
 
 export const STAGES = ["tasks", "sft", "rl", "eval", "report"] as const;
 export type StageName = (typeof STAGES)[number];
@@ -43,69 +45,84 @@ export interface StageContext {
 
 const signalOf = (context: StageContext): { signal?: AbortSignal } => (context.signal === undefined ? {} : { signal: context.signal });
 
-/** The held-out task ids: what every model is evaluated on and what demonstrations and RL leave out. */
+/** Each env's held-out task ids: what every model is evaluated on and what demonstrations and RL leave out. */
 export function tasksStage(context: StageContext): string {
   const { config, out } = context;
-  const path = join(out, "held-out.json");
-  const set = heldOutSet(config);
-  const ids = [...heldOutTaskIds(createEnv(config.env, config.envOptions), set)];
-  writeFileSync(path, `${JSON.stringify({ ...set, distinct: ids.length, ids }, null, 2)}\n`);
-  return `${set.tasks} held-out tasks (${ids.length} distinct), left out of demonstrations and RL`;
+  return config.envs.map((entry) => {
+    const set = heldOutSet(config, entry);
+    const ids = [...heldOutTaskIds(createEnv(entry.env, entry.envOptions), set)];
+    mkdirSync(envDir(out, entry), { recursive: true });
+    writeFileSync(join(envDir(out, entry), "held-out.json"), `${JSON.stringify({ ...set, distinct: ids.length, ids }, null, 2)}\n`);
+    return `${entry.env}: ${ids.length} distinct held-out tasks`;
+  }).join("; ") + ", left out of demonstrations and RL";
 }
 
-export async function sftStage(context: StageContext): Promise<string> {
+/** One env's base model: demonstrations at every budget in both modes, SFT on the oracle-optimal replies. */
+async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
   const { config, out, events } = context;
-  const dir = baseDir(out);
-  if (existsSync(join(dir, "budgetrl.json"))) return "base model already trained";
+  const dir = baseDir(out, entry);
+  if (existsSync(join(dir, "budgetrl.json"))) return `${entry.env}: base model already trained`;
   const resume = existsSync(join(dir, "sft.json"));
   let phase: "demos" | "sft" | undefined;
   const result = await runSft({
     out: dir,
     resume,
     config: {
-      env: config.env,
-      envOptions: config.envOptions,
+      env: entry.env,
+      envOptions: entry.envOptions,
       policy: config.demoPolicy,
       tasks: config.demoTasks,
       samples: config.demoSamples,
+      budgets: entry.budgets.map((spec) => spec.label),
+      budgetModes: ["announced", "hidden"],
+      imitate: "optimal",
       // Its own stream: sizing the demonstrations never shifts the RL runs' randomness.
-      seed: deriveSeed(config.seed, "sft"),
+      seed: deriveSeed(config.seed, "sft", entry.env),
       modelConfig: config.model,
       steps: config.sftSteps,
       learningRate: config.sftLearningRate,
       maxNewTokens: config.maxNewTokens,
-      exclude: heldOutSet(config),
+      exclude: heldOutSet(config, entry),
     },
     ...signalOf(context),
     onDemos: (done, total) => {
-      if (phase !== "demos") events.job("demonstrations", total, done, "episodes");
+      if (phase !== "demos") events.job(`${entry.env} demonstrations`, total, done, "episodes");
       phase = "demos";
       events.progress(done);
     },
     onStep: (step, total) => {
-      if (phase !== "sft") events.job("sft", total, step, "steps");
+      if (phase !== "sft") events.job(`${entry.env} sft`, total, step, "steps");
       phase = "sft";
       events.progress(step + 1);
     },
     onNotice: (text) => events.note(text),
   });
-  return `base model: ${result.sequences} demonstration sequences, final loss ${result.finalLoss.toFixed(3)}`;
+  return `${entry.env}: base model from ${result.sequences} demonstration sequences, final loss ${result.finalLoss.toFixed(3)}`;
+}
+
+export async function sftStage(context: StageContext): Promise<string> {
+  const done: string[] = [];
+  for (const entry of context.config.envs) {
+    done.push(await sftRun(context, entry));
+    if (context.signal?.aborted === true) break;
+  }
+  return done.join("; ");
 }
 
 /** One RL run, resumed from its newest checkpoint when it was started before. */
-async function rlRun(context: StageContext, variant: RlVariant): Promise<string> {
+async function rlRun(context: StageContext, entry: StudyEnv, variant: RlVariant): Promise<string> {
   const { config, out, events } = context;
-  const dir = rlDir(out, variant);
+  const dir = rlDir(out, entry, variant);
   const resume = existsSync(join(dir, "config.json"));
-  events.job(variant.name, config.rlSteps, 0, "steps");
-  const heldOut = heldOutSet(config);
+  events.job(`${entry.env} ${variant.name}`, config.rlSteps, 0, "steps");
+  const heldOut = heldOutSet(config, entry);
   const result = await train({
     out: dir,
     resume,
     config: {
-      env: config.env,
-      envOptions: config.envOptions,
-      init: baseDir(out),
+      env: entry.env,
+      envOptions: entry.envOptions,
+      init: baseDir(out, entry),
       algo: variant.algo,
       budget: variant.budget,
       budgetMode: variant.budgetMode,
@@ -121,21 +138,23 @@ async function rlRun(context: StageContext, variant: RlVariant): Promise<string>
       evalTasks: config.trainEvalTasks,
       evalSeed: heldOut.seed,
       evalSamples: 2,
-      evalBudgets: config.budgets.map((spec) => spec.label),
+      evalBudgets: entry.budgets.map((spec) => spec.label),
       exclude: heldOut,
       checkpointEvery: Math.max(1, Math.min(config.rlSteps, 10)),
     },
     ...signalOf(context),
     onStep: (metrics) => events.progress(metrics.step + 1),
   });
-  return `${variant.name}: ${result.stepsDone}/${config.rlSteps} steps`;
+  return `${entry.env} ${variant.name}: ${result.stepsDone}/${config.rlSteps} steps`;
 }
 
 export async function rlStage(context: StageContext): Promise<string> {
   const done: string[] = [];
-  for (const variant of rlVariants(context.config)) {
-    done.push(await rlRun(context, variant));
-    if (context.signal?.aborted === true) break;
+  for (const entry of context.config.envs) {
+    for (const variant of rlVariants(entry)) {
+      done.push(await rlRun(context, entry, variant));
+      if (context.signal?.aborted === true) return done.join("; ");
+    }
   }
   return done.join("; ");
 }
@@ -151,17 +170,18 @@ async function evalRun(context: StageContext, planned: StudyEvalRun): Promise<vo
   const db = studyDb(out);
   const state = await runState(db, planned.run);
   if (state === "complete") return;
+  const entry = config.envs.find((candidate) => candidate.env === planned.model.env) as StudyEnv;
   let started = false;
   await evaluate({
-    env: config.env,
-    envOptions: config.envOptions,
+    env: entry.env,
+    envOptions: entry.envOptions,
     policy: `tiny:${planned.model.checkpoint}`,
     tasks: config.heldOutTasks,
     samples: planned.samples,
     ks: planned.ks,
     budgets: planned.budgets,
     budgetMode: planned.budgetMode,
-    seed: heldOutSet(config).seed,
+    seed: heldOutSet(config, entry).seed,
     bootstrap: 0,
     intervention: planned.intervention,
     db,
@@ -186,18 +206,22 @@ export async function evalStage(context: StageContext): Promise<string> {
   return `${runs.length} evaluation runs in ${studyDb(context.out)}`;
 }
 
-/** The report of the study's runs: models with their runs and roles, the training curves of every RL run. */
+/** The report of the study's runs: models (one name per role across envs) with their runs and roles, the
+ * training curves of every RL run, each claim tested in the env built for it. */
 export async function reportStage(context: StageContext): Promise<StudyReport> {
   const { config, out } = context;
   const models = studyModels(config, out);
   const runs = evalRuns(config, models);
+  const names = [...new Set(models.map((model) => model.name))];
   const selection = {
-    models: models.map((model) => ({ name: model.name, runs: runs.filter((run) => run.model.slug === model.slug).map((run) => run.run) })),
+    models: names.map((name) => ({ name, runs: runs.filter((run) => run.model.name === name).map((run) => run.run) })),
     roles: Object.fromEntries(models.map((model) => [model.name, model.role])),
   };
-  const training = rlVariants(config).map((variant) => ({ name: variant.name, dir: rlDir(out, variant), model: variant.name }));
+  const training = config.envs.flatMap((entry) => rlVariants(entry).map((variant) => ({ name: config.envs.length === 1 ? variant.name : `${variant.name} (${entry.env})`, dir: rlDir(out, entry, variant), model: variant.name })));
+  const claimScopes = Object.fromEntries(config.envs.flatMap((entry) => entry.claims.map((claim) => [claim, [entry.env]])));
+  const envNames = config.envs.map((entry) => entry.env).join(" + ");
   const report = await withStore(studyDb(out), { mode: "read" }, (store) =>
-    buildStudyReport(store, { selection, training, bootstrap: config.bootstrap, seed: config.seed, title: `budgetrl study: ${config.env}, preset ${config.preset}, seed ${config.seed}` }),
+    buildStudyReport(store, { selection, training, claimScopes, bootstrap: config.bootstrap, seed: config.seed, title: `budgetrl study: ${envNames}, preset ${config.preset}, seed ${config.seed}` }),
   );
   writeFileSync(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(out, "report.html"), renderStudyHtml(report));

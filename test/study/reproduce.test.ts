@@ -7,15 +7,19 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StudyReport } from "../../src/report/study-model.js";
 import { studyConfig, type StudyChoice } from "../../src/study/config.js";
-import { evalRuns, studyModels } from "../../src/study/plan.js";
+import { evalRuns, rlVariants, studyModels } from "../../src/study/plan.js";
 import { reproduce } from "../../src/study/reproduce.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-study-"));
 
+/** The two-env design at a toy size: a budget env with every RL run, a horizon env with GRPO-Full only. */
 const toy: StudyChoice = {
   preset: "quick",
-  env: "frozenlake",
   seed: 3,
+  envs: [
+    { env: "frozenlake", envOptions: {}, claims: ["rl-budgets", "process", "budgetmix", "hidden-budget"], budgets: "1x,2x", variants: ["grpo-full", "grpo-tight", "turn-level", "budgetmix", "budgetmix-hidden"] },
+    { env: "hanoi", envOptions: { disks: 3, randomStart: true }, claims: ["recovery-horizon"], budgets: "1.5x,3x", variants: ["grpo-full"] },
+  ],
   overrides: {
     model: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 },
     heldOutTasks: 6,
@@ -41,19 +45,36 @@ const toy: StudyChoice = {
 const tables = (report: StudyReport | undefined): unknown => ({ pass: report?.passTables, budget: report?.budgetTables, steps: report?.stepQuality, recovery: report?.recovery, perturbation: report?.perturbation, horizon: report?.horizon, findings: report?.findings });
 
 describe("reproduce", () => {
-  it("plans the paper's runs: base and five RL models, each with its grid, teacher-forced and perturbed runs", () => {
+  it("plans the paper's runs env by env: a base and its RL models, each with its grid, teacher-forced and recovery runs", () => {
     const config = studyConfig(toy);
     const models = studyModels(config, "/s");
-    expect(models.map((model) => [model.name, model.role])).toEqual([
-      ["base", "base"],
-      ["GRPO-Full", "grpo"],
-      ["GRPO-Full@25%", "other"],
-      ["turn-level", "process"],
-      ["BudgetMix", "budgetmix"],
-      ["BudgetMix (hidden)", "budgetmix-hidden"],
+    expect(models.map((model) => [model.env, model.name, model.role])).toEqual([
+      ["frozenlake", "base", "base"],
+      ["frozenlake", "GRPO-Full", "grpo"],
+      ["frozenlake", "GRPO-Full@1x", "other"],
+      ["frozenlake", "turn-level", "process"],
+      ["frozenlake", "BudgetMix", "budgetmix"],
+      ["frozenlake", "BudgetMix (hidden)", "budgetmix-hidden"],
+      ["hanoi", "base", "base"],
+      ["hanoi", "GRPO-Full", "grpo"],
     ]);
-    expect(evalRuns(config, models).filter((run) => run.model.slug === "budgetmix").map((run) => run.run)).toEqual(["budgetmix/announced", "budgetmix/hidden", "budgetmix/teacher-forced", "budgetmix/recover-1"]);
+    expect(evalRuns(config, models).filter((run) => run.model.slug === "budgetmix").map((run) => [run.run, run.budgets.join(",")])).toEqual([
+      ["frozenlake/budgetmix/announced", "1x,2x"],
+      ["frozenlake/budgetmix/hidden", "1x,2x"],
+      ["frozenlake/budgetmix/teacher-forced-announced", "1x,2x"],
+      ["frozenlake/budgetmix/teacher-forced-hidden", "1x,2x"],
+      ["frozenlake/budgetmix/recover-1", "2x"],
+    ]);
+    expect(rlVariants(config.envs[0]!).map((variant) => [variant.slug, variant.budget])).toEqual([
+      ["grpo-full", "fixed:2x"],
+      ["grpo-tight", "fixed:1x"],
+      ["turn-level", "fixed:2x"],
+      ["budgetmix", "budgetmix:1x,2x"],
+      ["budgetmix-hidden", "budgetmix:1x,2x"],
+    ]);
     expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, ks: "1,4" } })).toThrow(/ks: K = 4 is larger than the samples per task/);
+    expect(() => studyConfig({ ...toy, envs: [toy.envs![0]!, { ...toy.envs![1]!, claims: ["process"] }] })).toThrow(/a claim is tested in two envs/);
+    expect(() => studyConfig({ preset: "quick", envOptions: { size: 5 } })).toThrow(/env options need one env/);
   });
 
   it("runs every stage, and a study stopped in a stage resumes to the same tables", async () => {
@@ -61,10 +82,14 @@ describe("reproduce", () => {
     expect(straight.finished).toBe(true);
     expect(existsSync(straight.reportPath)).toBe(true);
     const report = straight.report as StudyReport;
-    expect(report.models).toHaveLength(6);
-    expect(report.runs.map((run) => run.kind).sort()).toEqual([...Array(12).fill("policy"), ...Array(6).fill("perturbed"), ...Array(6).fill("teacher-forced")].sort());
-    expect(report.training).toHaveLength(5);
+    expect(report.models.map((model) => model.name)).toEqual(["base", "GRPO-Full", "GRPO-Full@1x", "turn-level", "BudgetMix", "BudgetMix (hidden)"]);
+    // 8 models x (2 grid + 2 teacher-forced + 1 recovery) runs.
+    expect(report.runs.map((run) => run.kind).sort()).toEqual([...Array(16).fill("policy"), ...Array(8).fill("perturbed"), ...Array(16).fill("teacher-forced")].sort());
+    expect(report.training).toHaveLength(6);
     expect(report.training.every((training) => training.overlap.heldOutSeenInTraining === 0)).toBe(true);
+    // Each claim is tested in the env built for it.
+    expect(report.findings.find((finding) => finding.id === "recovery-horizon")?.scopes.map((scope) => scope.scope)).toEqual(["hanoi"]);
+    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.scopes.map((scope) => scope.scope)).toEqual(["frozenlake"]);
     expect(readFileSync(straight.reportPath, "utf8")).toContain("<html");
 
     // Stopped during the second RL run's first step, then resumed: the same tables.
@@ -75,7 +100,7 @@ describe("reproduce", () => {
       out,
       study: toy,
       signal: controller.signal,
-      events: { job: (name) => void (name.startsWith("GRPO-Full") && ++rlJobs === 2 && controller.abort()), progress: () => undefined, note: () => undefined },
+      events: { job: (name) => void (name.includes("GRPO-Full") && ++rlJobs === 2 && controller.abort()), progress: () => undefined, note: () => undefined },
     });
     expect(stopped.finished).toBe(false);
     const resumed = await reproduce({ out, resume: true });
