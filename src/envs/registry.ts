@@ -15,6 +15,8 @@ import { sokobanConfigSchema } from "./sokoban/config.js";
 import { sokoban } from "./sokoban/index.js";
 import { bfcl } from "./bfcl/env.js";
 import { bfclConfigSchema } from "./bfcl/config.js";
+import { vaultConfigSchema } from "./vault/config.js";
+import { vault } from "./vault/index.js";
 
 export interface EnvDefinition {
   /** One line saying what the env is. */
@@ -40,6 +42,7 @@ export const ENV_DEFINITIONS = {
   sokoban: defineEnv("sokoban", "Push every box onto a goal; procedural rooms as in RAGEN, BFS oracle.", sokobanConfigSchema, (config) => sokoban(config)),
   frozenlake: defineEnv("frozenlake", "Cross a frozen lake without falling into a hole; Gymnasium maps, value-iteration oracle.", frozenLakeConfigSchema, (config) => frozenlake(config)),
   hanoi: defineEnv("hanoi", "Tower of Hanoi with n disks: the optimal horizon is 2^n - 1 moves.", hanoiConfigSchema, (config) => hanoi(config)),
+  vault: defineEnv("vault", "Open a vault's locks in order; uncertain hints can be checked at the cost of a turn: verify only when the budget allows.", vaultConfigSchema, (config) => vault(config)),
   bfcl: defineEnv("bfcl", "BFCL v4 multi-turn: eight stateful APIs, upstream's loop and checkers (data bundled; --data-dir overrides).", bfclConfigSchema, (config) => bfcl(config)),
 } as const satisfies Readonly<Record<string, EnvDefinition>>;
 

@@ -16,12 +16,12 @@ export type Protocol = (typeof PROTOCOLS)[number];
 export const envOptionsField = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}).describe("environment options");
 
 export const evalConfigSchema = z.object({
-  env: z.string().min(1).describe("environment: sokoban, frozenlake, hanoi, bfcl (see `budgetrl envs`)"),
+  env: z.string().min(1).describe("environment: sokoban, frozenlake, hanoi, vault, bfcl (see `budgetrl envs`)"),
   envOptions: envOptionsField,
   policy: z.string().min(1).describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL"),
   policyOptions: z.record(z.string(), z.json()).optional().describe("the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...), stored with the run"),
   tasks: z.number().int().min(1).default(100).describe("number of tasks (generated from the seed, or the first N of a task file or dataset)"),
-  tasksFile: z.string().optional().describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi lines, bfcl entry ids)"),
+  tasksFile: z.string().optional().describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi or vault lines, bfcl entry ids)"),
   samples: z.number().int().min(1).max(100_000).default(8).describe("samples n per (task, budget)"),
   ks: integerListField().prefault("1").meta({ flag: "k" }).describe("values of K for Pass@(K,T), comma-separated, each <= samples"),
   budgets: budgetListField().prefault("100%").meta({ flag: "budget" }).describe("turn budgets T, comma-separated: turns (8) or % of the task's reference budget (25%); at most 10000 turns or 1000%"),
