@@ -71,7 +71,7 @@ const EVERY_VARIANT: readonly VariantSlug[] = VARIANT_SLUGS;
 const BUDGET_CLAIMS: readonly FindingId[] = ["rl-budgets", "process", "budgetmix", "hidden-budget"];
 
 /** The env a study tests the budget claims on (a budget trade-off), and the one it tests recovery and horizon on. */
-const TRADE_OFF_ENV: z.input<typeof studyEnvSchema> = { env: "frozenlake", envOptions: {}, claims: [...BUDGET_CLAIMS], budgets: STUDY_BUDGETS, variants: [...EVERY_VARIANT] };
+const TRADE_OFF_ENV: z.input<typeof studyEnvSchema> = { env: "vault", envOptions: {}, claims: [...BUDGET_CLAIMS], budgets: STUDY_BUDGETS, variants: [...EVERY_VARIANT] };
 const HORIZON_ENV: z.input<typeof studyEnvSchema> = { env: "hanoi", envOptions: { disks: 4, randomStart: true }, claims: ["recovery-horizon"], budgets: STUDY_BUDGETS, variants: ["grpo-full"] };
 
 const QUICK: PresetSizes = {
