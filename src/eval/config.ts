@@ -20,7 +20,7 @@ export const evalConfigSchema = z.object({
   envOptions: envOptionsField,
   policy: z.string().min(1).describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL"),
   policyOptions: z.record(z.string(), z.json()).optional().describe("the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...), stored with the run"),
-  tasks: z.number().int().min(1).default(100).describe("number of tasks (generated from the seed, or the first N of a task file or dataset)"),
+  tasks: z.number().int().min(1).default(100).describe("number of tasks, distinct by content (generated from the seed, or the first N of a task file or dataset)"),
   tasksFile: z.string().optional().describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi lines, bfcl entry ids)"),
   samples: z.number().int().min(1).max(100_000).default(8).describe("samples n per (task, budget)"),
   ks: integerListField().prefault("1").meta({ flag: "k" }).describe("values of K for Pass@(K,T), comma-separated, each <= samples"),
@@ -34,7 +34,7 @@ export const evalConfigSchema = z.object({
   exclude: z
     .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
     .optional()
-    .describe("a held-out set to leave out, by content: the tasks generated from this seed and count (training and demonstration runs)"),
+    .describe("a held-out set to leave out, by content: the first distinct tasks generated from this seed, this many (training and demonstration runs)"),
   intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); perturb:J (a random non-optimal action at turn J, then the policy again)"),
 });
 

@@ -10,7 +10,7 @@ export const sftConfigSchema = z.object({
   env: z.string().default("sokoban").describe("environment of the demonstrations"),
   envOptions: envOptionsField,
   policy: z.string().default("noisy-oracle:0.3").describe("demonstrator policy"),
-  tasks: z.number().int().min(1).default(500).describe("demonstration tasks"),
+  tasks: z.number().int().min(1).default(500).describe("demonstration tasks, distinct by content"),
   samples: z.number().int().min(1).default(2).describe("demonstrations per task"),
   budget: budgetField().prefault("100%").describe("turn budget of the demonstrations"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("budget text in the demonstrations"),
@@ -19,7 +19,7 @@ export const sftConfigSchema = z.object({
   exclude: z
     .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
     .optional()
-    .describe("a held-out set the demonstrations leave out, by content: the tasks generated from this seed and count"),
+    .describe("a held-out set the demonstrations leave out, by content: the first distinct tasks generated from this seed, this many"),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
   modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
   steps: z.number().int().min(1).default(300).describe("optimiser steps"),
