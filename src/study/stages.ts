@@ -43,14 +43,14 @@ export interface StageContext {
 
 const signalOf = (context: StageContext): { signal?: AbortSignal } => (context.signal === undefined ? {} : { signal: context.signal });
 
-/** The held-out task ids: what every model is evaluated on and what demonstrations and RL leave out. */
+/** The held-out task ids: what every model is evaluated on (the eval runs draw the same distinct tasks from the
+ * same seed) and what demonstrations and RL leave out. */
 export function tasksStage(context: StageContext): string {
   const { config, out } = context;
-  const path = join(out, "held-out.json");
   const set = heldOutSet(config);
-  const ids = [...heldOutTaskIds(createEnv(config.env, config.envOptions), set)];
-  writeFileSync(path, `${JSON.stringify({ ...set, distinct: ids.length, ids }, null, 2)}\n`);
-  return `${set.tasks} held-out tasks (${ids.length} distinct), left out of demonstrations and RL`;
+  const ids = [...heldOutTaskIds(createEnv(config.env, config.envOptions), set, "heldOutTasks")];
+  writeFileSync(join(out, "held-out.json"), `${JSON.stringify({ ...set, ids }, null, 2)}\n`);
+  return `${ids.length} distinct held-out tasks, left out of demonstrations and RL`;
 }
 
 export async function sftStage(context: StageContext): Promise<string> {
