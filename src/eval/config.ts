@@ -9,6 +9,7 @@ import { budgetListField, encodeConfig, integerListField, parseConfig } from "..
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { interventionField } from "../agent/interventions.js";
+import { heldOutSetField } from "./held-out-field.js";
 
 export const PROTOCOLS = ["separate", "single"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -31,10 +32,7 @@ export const evalConfigSchema = z.object({
   seed: z.number().int().min(0).default(1).describe("run seed: tasks, samples and bootstrap derive from it"),
   bootstrap: z.number().int().min(0).max(100_000).default(1000).describe("bootstrap resamples for confidence intervals (0: none)"),
   annotate: z.boolean().default(true).describe("record the oracle's view of every state (step-quality analyses need it)"),
-  exclude: z
-    .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
-    .optional()
-    .describe("a held-out set to leave out, by content: the first distinct tasks generated from this seed, this many (training and demonstration runs)"),
+  exclude: heldOutSetField().optional().describe("a held-out set to leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (training and demonstration runs)"),
   intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); perturb:J (a random non-optimal action at turn J, then the policy again)"),
 });
 

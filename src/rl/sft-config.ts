@@ -5,6 +5,7 @@ import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetField, parseConfig } from "../core/config.js";
 import { envOptionsField } from "../eval/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
+import { heldOutSetField } from "../eval/held-out-field.js";
 
 export const sftConfigSchema = z.object({
   env: z.string().default("sokoban").describe("environment of the demonstrations"),
@@ -16,10 +17,7 @@ export const sftConfigSchema = z.object({
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("budget text in the demonstrations"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
   fromRun: z.string().optional().describe("use this stored run as the demonstrations instead of generating them"),
-  exclude: z
-    .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
-    .optional()
-    .describe("a held-out set the demonstrations leave out, by content: the first distinct tasks generated from this seed, this many"),
+  exclude: heldOutSetField().optional().describe("a held-out set the demonstrations leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it"),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
   modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
   steps: z.number().int().min(1).default(300).describe("optimiser steps"),

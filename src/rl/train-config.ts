@@ -13,6 +13,7 @@ import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
 import { rendererNameProblem } from "./tinker/renderer.js";
+import { heldOutSetField } from "../eval/held-out-field.js";
 
 /** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */
 export const TRAINER_BACKENDS = ["tiny", "tinker"] as const;
@@ -48,10 +49,7 @@ export const trainConfigSchema = z.object({
   evalTasks: z.number().int().min(1).default(50).describe("held-out tasks, distinct by content (never trained on)"),
   evalSeed: z.number().int().min(0).optional().describe("seed of the held-out task list (default: derived from --seed)"),
   excludeHeldOut: z.boolean().default(true).describe("never train on a held-out task (by content); off only for envs with too few distinct tasks (hanoi without randomStart)"),
-  exclude: z
-    .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
-    .optional()
-    .describe("another held-out set never to train on: the first distinct tasks generated from this seed, this many (a study's evaluation tasks)"),
+  exclude: heldOutSetField().optional().describe("another held-out set never to train on, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (a study's evaluation tasks)"),
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
   evalBudgets: budgetListField().prefault("25%,50%,100%").meta({ flag: "eval-budget" }).describe("budgets of the held-out evaluation, comma-separated"),
   checkpointEvery: z.number().int().min(1).default(20).describe("save a checkpoint every C steps"),

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { deriveSeed } from "../core/rng.js";
 import { createEnv } from "../envs/registry.js";
 import { evaluate } from "../eval/evaluate.js";
+import { HELD_OUT_FILE, heldOutFileText } from "../eval/held-out-field.js";
 import { heldOutTaskIds } from "../eval/tasks.js";
 import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
@@ -49,7 +50,7 @@ export function tasksStage(context: StageContext): string {
   const { config, out } = context;
   const set = heldOutSet(config);
   const ids = [...heldOutTaskIds(createEnv(config.env, config.envOptions), set, "heldOutTasks")];
-  writeFileSync(join(out, "held-out.json"), `${JSON.stringify({ ...set, ids }, null, 2)}\n`);
+  writeFileSync(join(out, HELD_OUT_FILE), heldOutFileText(set, ids));
   return `${ids.length} distinct held-out tasks, left out of demonstrations and RL`;
 }
 
