@@ -3,7 +3,8 @@
 // the file); generated tasks are a source made on demand, so `--tasks 1000000000` plans nothing up front (see
 // task-stream.ts). Tasks are stored with the run, so resume and show never regenerate a stored one.
 // A run's tasks are distinct by content (the task id is a content hash), so that its means are over N distinct
-// tasks and the bootstrap over tasks never counts one twice (200 plain draws of 4x4 frozenlake maps hold only 137):
+// tasks and the bootstrap over tasks never counts one twice (200 plain draws of 4x4 frozenlake maps hold about
+// 140 distinct ones):
 //   generated  task i is drawn from taskSeed(seed, i), and again from seeds derived from (seed, i, attempt) while
 //              its id was drawn before in the run or belongs to a held-out set left out (`exclude`). Task i depends
 //              on the tasks before it, which depend on the seed only, so every run with the same seed draws the same
