@@ -113,6 +113,11 @@ export interface Env<TTask = unknown, TState = unknown> {
   stateKey(state: TState): string;
   /** Dataset envs (BFCL): every task of the configured set, in a fixed order. Generated envs omit it. */
   listTasks?(): readonly TTask[];
+  /** How many distinct tasks (distinct `taskId`s) `generate` can give with this config, for envs that can say
+   * exactly and cheaply (hanoi: 3^disks - 1 random starts, or the one standard start; a named frozenlake map: 1).
+   * Runs draw distinct tasks, so they refuse up front to draw more than this; envs that cannot say omit it, and
+   * running out is then noticed while drawing (many draws in a row that give no new task). */
+  distinctTasks?(): number;
   /** The message a scripted policy sends for a canonical action text (envs with tools turn it into tool calls);
    * without it the text is sent as the assistant's content. */
   actionMessage?(state: TState, action: string): Message;
@@ -120,3 +125,10 @@ export interface Env<TTask = unknown, TState = unknown> {
 
 /** An env of any task and state type, as the registry and the rollout engine hold it. */
 export type AnyEnv = Env<unknown, unknown>;
+
+/** An env and the config it was built with, for messages: "hanoi disks=3 randomStart=true referenceFactor=4". */
+export function envLabel(env: AnyEnv): string {
+  const config = env.config !== null && typeof env.config === "object" && !Array.isArray(env.config) ? env.config : {};
+  const options = Object.entries(config).filter(([, value]) => value !== null && value !== undefined);
+  return [env.name, ...options.map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)].join(" ");
+}

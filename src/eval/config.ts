@@ -9,6 +9,7 @@ import { budgetListField, encodeConfig, integerListField, parseConfig } from "..
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { interventionField } from "../agent/interventions.js";
+import { heldOutSetField } from "./held-out-field.js";
 
 export const PROTOCOLS = ["separate", "single"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
@@ -20,7 +21,7 @@ export const evalConfigSchema = z.object({
   envOptions: envOptionsField,
   policy: z.string().min(1).describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL"),
   policyOptions: z.record(z.string(), z.json()).optional().describe("the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...), stored with the run"),
-  tasks: z.number().int().min(1).default(100).describe("number of tasks (generated from the seed, or the first N of a task file or dataset)"),
+  tasks: z.number().int().min(1).default(100).describe("number of tasks, distinct by content (generated from the seed, or the first N of a task file or dataset)"),
   tasksFile: z.string().optional().describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi or vault lines, bfcl entry ids)"),
   samples: z.number().int().min(1).max(100_000).default(8).describe("samples n per (task, budget)"),
   ks: integerListField().prefault("1").meta({ flag: "k" }).describe("values of K for Pass@(K,T), comma-separated, each <= samples"),
@@ -31,10 +32,7 @@ export const evalConfigSchema = z.object({
   seed: z.number().int().min(0).default(1).describe("run seed: tasks, samples and bootstrap derive from it"),
   bootstrap: z.number().int().min(0).max(100_000).default(1000).describe("bootstrap resamples for confidence intervals (0: none)"),
   annotate: z.boolean().default(true).describe("record the oracle's view of every state (step-quality analyses need it)"),
-  exclude: z
-    .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
-    .optional()
-    .describe("a held-out set to leave out, by content: the tasks generated from this seed and count (training and demonstration runs)"),
+  exclude: heldOutSetField().optional().describe("a held-out set to leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (training and demonstration runs)"),
   intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); recover:J (the expert plays up to J, a random non-optimal action is forced at J, then the policy plays on: recovery on states every model shares)"),
 });
 

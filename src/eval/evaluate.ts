@@ -26,7 +26,7 @@ import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, t
 import type { PreparedRun, RunStart } from "./execute-run.js";
 import { checkExecutable, executorFor } from "./executor.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
-import { taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
+import { checkListedDistinct, taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
 import { codeVersion } from "./code-version.js";
 
 /** What `evaluate` takes: the config fields (all optional but env and policy; defaults as in evalConfigSchema) and
@@ -36,7 +36,7 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   readonly env: string | AnyEnv;
   /** A policy spec ("oracle", "noisy-oracle:0.3", ...), a Policy, or any async function from conversation to reply. */
   readonly policy: string | Policy | AgentFunction;
-  /** Number of tasks (default 100), or the tasks themselves. */
+  /** Number of tasks (default 100), or the tasks themselves (each once). */
   readonly tasks?: number | readonly unknown[];
   /** The run store: an SQLite file, or a postgres:// URL (optional: without it everything stays in memory). */
   readonly db?: string;
@@ -129,6 +129,12 @@ function policyNameOf(spec: EvaluateOptions["policy"]): string {
   return typeof spec === "function" ? (spec.name === "" ? "agent" : spec.name) : spec.name;
 }
 
+/** Tasks handed over as a list (a library call): used as they are, but never one twice. */
+function givenTasks(env: AnyEnv, tasks: readonly unknown[]): TaskSource {
+  checkListedDistinct(env, tasks, "tasks", (index) => `tasks[${index}]`);
+  return { kind: "list", tasks };
+}
+
 async function planNew(options: EvaluateOptions): Promise<NewRun> {
   const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
   const policyOptions = typeof options.policy === "string" ? storedPolicyOptions(options.policy, options.policyOptions) : options.policyOptions;
@@ -137,7 +143,7 @@ async function planNew(options: EvaluateOptions): Promise<NewRun> {
   if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
   const policy = await policyOf(options.policy, policySetup(config, options));
   refuseSingleForBudgetAware(config, policy);
-  const source = Array.isArray(options.tasks) ? ({ kind: "list", tasks: options.tasks } as const) : taskSource(env, config);
+  const source = Array.isArray(options.tasks) ? givenTasks(env, options.tasks) : taskSource(env, config);
   return { env, policy, config, source };
 }
 
@@ -157,7 +163,7 @@ async function startRun(planned: NewRun, store: Store | undefined, options: Eval
     policy,
     taskCount: listed ? source.tasks.length : source.count,
     storedTasks: 0,
-    makeTask: listed ? (index) => source.tasks[index] : source.make,
+    tasks: listed ? { make: (index) => source.tasks[index] } : source.draws,
     persistTasks: !listed,
   };
 }
@@ -179,8 +185,8 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   const stored = await storedTaskCount(store, run);
   if (tasksAreListed(env, config)) return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
   const source = taskSource(env, config);
-  const makeTask = source.kind === "generated" ? source.make : (index: number): unknown => source.tasks[index];
-  return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, makeTask, persistTasks: true };
+  const tasks = source.kind === "generated" ? source.draws : { make: (index: number): unknown => source.tasks[index] };
+  return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, tasks, persistTasks: true };
 }
 
 function openForResume(db: string, runOptions: Readonly<EvalRunOptions>): Promise<Store> {

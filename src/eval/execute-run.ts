@@ -18,7 +18,7 @@ import { setRunStatus } from "../store/runs.js";
 import { budgetsToRun, type EvalConfig } from "./config.js";
 import type { EvalRunOptions } from "./run-options.js";
 import { storedRunOutcomes, tableFor, type RunOutcomes } from "./table.js";
-import { streamTasks, taskChunkSize } from "./task-stream.js";
+import { streamTasks, taskChunkSize, type TaskMaker } from "./task-stream.js";
 
 /** A run ready to play: its config, env, policy, and where its tasks come from. */
 export interface PreparedRun {
@@ -29,8 +29,8 @@ export interface PreparedRun {
   readonly taskCount: number;
   /** Tasks below this index are read from the store (resume; 0 for a new run). */
   readonly storedTasks: number;
-  /** Makes task `index` when it is not read from the store. */
-  readonly makeTask?: (index: number) => unknown;
+  /** Makes the tasks not read from the store, in index order (generated: distinct draws that recall the stored ones). */
+  readonly tasks?: TaskMaker;
   /** Store the made tasks as the run reaches them (generated tasks; a list is stored whole at the start). */
   readonly persistTasks: boolean;
 }
@@ -98,7 +98,7 @@ export function plannedTasks(prepared: PreparedRun, store: Store | undefined, ep
     count: prepared.taskCount,
     scope: prepared.config.budgetScope,
     ...(store === undefined ? {} : { store: { store, run: prepared.run, readBelow: prepared.storedTasks } }),
-    ...(prepared.makeTask === undefined ? {} : { make: prepared.makeTask }),
+    ...(prepared.tasks === undefined ? {} : { tasks: prepared.tasks }),
     persist: prepared.persistTasks,
     chunkSize: taskChunkSize(episodesPerTask),
     onChunk: async (from, to) => {

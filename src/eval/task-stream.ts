@@ -3,6 +3,8 @@
 //   tasks [readBelow, count)    made on demand (generated from the seed, or taken from a list in memory) and, with
 //                               `persist`, stored one chunk at a time before any of them is yielded, so an episode
 //                               is never committed for a task the store does not hold.
+// Generated tasks are distinct, so task i depends on the ones before it: the stream hands every stored task's id to
+// `tasks.recall` before it makes the first new one (a resumed run draws on exactly as the uninterrupted run did).
 // `onChunk(from, to)` runs before the first task of each chunk is yielded (evaluate reads the chunk's completed
 // episode keys there). Chunks are small (at most 64 tasks, fewer when each task has many episodes) so that making
 // one never holds the event loop for long.
@@ -19,13 +21,19 @@ export interface TaskStreamOptions {
   readonly scope: BudgetScope;
   /** Store and run of the tasks; tasks below `readBelow` are read from it. */
   readonly store?: { readonly store: Store; readonly run: string; readonly readBelow: number };
-  /** Makes task `index` (for index >= readBelow). */
-  readonly make?: (index: number) => unknown;
+  /** Makes the tasks at index >= readBelow, in index order. */
+  readonly tasks?: TaskMaker;
   /** Store made tasks (chunk by chunk, before they are yielded). */
   readonly persist?: boolean;
   /** Tasks per chunk. */
   readonly chunkSize: number;
   readonly onChunk?: (from: number, to: number) => void | Promise<void>;
+}
+
+/** Where new tasks come from: a list in memory (make only), or distinct draws (TaskDraws, which recall stored ones). */
+export interface TaskMaker {
+  make(index: number): unknown;
+  recall?(index: number, id: string): void;
 }
 
 /** Tasks per chunk: at most 64, and at most about 4096 episodes' worth. */
@@ -38,14 +46,15 @@ async function storedChunk(options: TaskStreamOptions, from: number, to: number)
   if (where === undefined || from >= to) return [];
   const stored = await loadTaskRange(where.store, where.run, from, to);
   if (stored.length !== to - from) throw new DataError(`run "${where.run}" in ${where.store.location} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`);
+  for (const task of stored) options.tasks?.recall?.(task.index, task.id);
   return stored.map((task) => options.env.decodeTask(task.task));
 }
 
 async function madeChunk(options: TaskStreamOptions, from: number, to: number): Promise<unknown[]> {
   if (from >= to) return [];
-  const make = options.make;
-  if (make === undefined) throw new DataError(`tasks ${from}..${to - 1} of the run are neither stored nor can be made`);
-  const tasks = Array.from({ length: to - from }, (_, offset) => make(from + offset));
+  const maker = options.tasks;
+  if (maker === undefined) throw new DataError(`tasks ${from}..${to - 1} of the run are neither stored nor can be made`);
+  const tasks = Array.from({ length: to - from }, (_, offset) => maker.make(from + offset));
   const where = options.store;
   if (options.persist === true && where !== undefined) {
     const rows: StoredTask[] = tasks.map((task, offset) => storedTask(options.env, task, from + offset, options.scope));

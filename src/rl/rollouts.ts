@@ -1,16 +1,18 @@
 // Phase "generate" of an RL step: fresh tasks, one budget per group from the schedule, `group` rollouts per
 // task with the current policy. Everything is seeded by (run seed, step), so a resumed run regenerates exactly
 // the same tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in
-// large batches. Tasks of the held-out set (`excluded`, task ids: the training run's own evaluation tasks and any
-// study held-out set) are never trained on: a draw that falls in it is drawn again from a derived seed.
+// large batches. A step's tasks are distinct by content, and tasks of the held-out set (`excluded`, task ids: the
+// training run's own evaluation tasks and any study held-out set) are never trained on: a draw that falls in either
+// is drawn again from a derived seed (tasks of different steps may repeat).
 import { createPolicyCaller } from "../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
 import { resolveBudget, taskBudgetBasis, type BudgetMode, type BudgetScope } from "../core/budget.js";
-import type { AnyEnv } from "../core/env.js";
+import { envLabel, type AnyEnv } from "../core/env.js";
+import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { deriveSeed } from "../core/rng.js";
-import { drawTask } from "../eval/tasks.js";
+import { drawTask, MAX_TASK_DRAWS, type TakenIds } from "../eval/tasks.js";
 import { drawBudget, type BudgetSchedule } from "./schedules/schedule.js";
 
 export interface RolloutStepOptions {
@@ -29,9 +31,20 @@ export interface RolloutStepOptions {
   readonly excluded?: ReadonlySet<string>;
 }
 
-/** Training task `index` of `step`: seeded by (seed, step, index), drawn again while it is a held-out task. */
-export function trainTask(env: AnyEnv, seed: number, step: number, index: number, excluded: ReadonlySet<string>): unknown {
-  return drawTask(env, (attempt) => (attempt === 0 ? deriveSeed(seed, "train-task", step, index) : deriveSeed(seed, "train-task", step, index, attempt)), excluded);
+/** The training tasks of `step`: task i seeded by (seed, step, i), drawn again while it is a held-out task or one
+ * drawn before in the step. */
+export function stepTasks(env: AnyEnv, seed: number, step: number, count: number, excluded: ReadonlySet<string>): unknown[] {
+  const drawn = new Set<string>();
+  const taken: TakenIds = { has: (id) => drawn.has(id) || excluded.has(id) };
+  return Array.from({ length: count }, (_, index) => {
+    const found = drawTask(env, (attempt) => (attempt === 0 ? deriveSeed(seed, "train-task", step, index) : deriveSeed(seed, "train-task", step, index, attempt)), taken);
+    if (found === undefined) {
+      const held = excluded.size > 0 ? ` besides the ${excluded.size} held-out ones` : "";
+      throw new ConfigError("tasksPerStep", `${envLabel(env)} gave no new task in ${MAX_TASK_DRAWS} draws in a row after ${drawn.size} distinct training tasks${held}: too few for ${count} distinct tasks per step`, "lower --tasks-per-step, use an env config with more distinct tasks, or (hanoi without randomStart) --no-exclude-held-out");
+    }
+    drawn.add(found.id);
+    return found.task;
+  });
 }
 
 /** Episodes of one step, grouped: groups[i] holds the `group` rollouts of task i under its drawn budget. */
@@ -47,8 +60,8 @@ export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutS
 
 function rolloutGroups(env: AnyEnv, policy: Policy, options: RolloutStepOptions, guard: Pick<RolloutOptions, "caller" | "signal">): Promise<Episode[][]> {
   const groups: Promise<Episode[]>[] = [];
-  for (let index = 0; index < options.tasksPerStep; index++) {
-    const task = trainTask(env, options.seed, options.step, index, options.excluded ?? new Set());
+  const tasks = stepTasks(env, options.seed, options.step, options.tasksPerStep, options.excluded ?? new Set());
+  for (const [index, task] of tasks.entries()) {
     const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
     const budget = resolveBudget(spec, taskBudgetBasis(env, task, options.budgetScope), options.budgetMode, options.budgetScope);
     const taskId = env.taskId(task);

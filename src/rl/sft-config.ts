@@ -5,6 +5,7 @@ import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, choiceListField, parseConfig } from "../core/config.js";
 import { envOptionsField } from "../eval/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
+import { heldOutSetField } from "../eval/held-out-field.js";
 
 /** Which demonstrated replies are SFT targets. */
 export const SFT_TARGETS = ["all", "optimal"] as const;
@@ -14,17 +15,14 @@ export const sftConfigSchema = z.object({
   env: z.string().default("sokoban").describe("environment of the demonstrations"),
   envOptions: envOptionsField,
   policy: z.string().default("noisy-oracle:0.3").describe("demonstrator policy"),
-  tasks: z.number().int().min(1).default(500).describe("demonstration tasks"),
+  tasks: z.number().int().min(1).default(500).describe("demonstration tasks, distinct by content"),
   samples: z.number().int().min(1).default(2).describe("demonstrations per task"),
   budgets: budgetListField().prefault("100%").meta({ flag: "budget" }).describe("turn budgets of the demonstrations: every task is demonstrated at each (so the base model follows budget text rather than one budget)"),
   budgetModes: choiceListField(BUDGET_MODES).prefault("announced").meta({ flag: "budget-mode" }).describe("budget texts of the demonstrations: every budget is demonstrated in each mode (e.g. announced,hidden)"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
   imitate: z.enum(SFT_TARGETS).default("all").describe("which demonstrated replies are trained on: all, or only those the oracle judged optimal within the turns left (the others stay in the context: the base sees off-path states and learns to recover from them, not to make the noise)"),
   fromRun: z.string().optional().describe("use this stored run as the demonstrations instead of generating them"),
-  exclude: z
-    .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
-    .optional()
-    .describe("a held-out set the demonstrations leave out, by content: the tasks generated from this seed and count"),
+  exclude: heldOutSetField().optional().describe("a held-out set the demonstrations leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it"),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
   modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
   steps: z.number().int().min(1).default(300).describe("optimiser steps"),

@@ -5,10 +5,11 @@
 //   <out>/sft.json     the config, written when the demonstrations start: `resume` continues from it
 //   <out>/demos.db     the demonstrations (eval runs "demonstrations/<mode>"), resumable like any eval run
 //   <out>/budgetrl.json ... the checkpoint, written last
-// Everything that can be refused (config, env, policy) is checked before <out> is touched, so a bad start never
-// leaves a folder that blocks the retry. A stop signal during the demonstrations keeps the finished ones and
-// rejects with a StoppedError naming the resume command; training never starts on an interrupted set, and a set
-// with policy errors (or an incomplete --from-run) is trained on only after saying so (`onNotice`).
+// Everything that can be refused (config, env, policy, more distinct tasks than the env has) is checked before
+// <out> is touched, so a bad start never leaves a folder that blocks the retry. A stop signal during the
+// demonstrations keeps the finished ones and rejects with a StoppedError naming the resume command; training never
+// starts on an interrupted set, and a set with policy errors (or an incomplete --from-run) is trained on only after
+// saying so (`onNotice`).
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -24,6 +25,7 @@ import { warmupCosine } from "../nn/schedule.js";
 import { createPolicy } from "../policies/spec.js";
 import { encodeEvalConfig, parseEvalConfig } from "../eval/config.js";
 import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
+import { taskSource } from "../eval/tasks.js";
 import { readEpisodes } from "../store/episodes.js";
 import { withStore } from "../store/open.js";
 import { getRun, loadTasks, runExists } from "../store/runs.js";
@@ -78,11 +80,13 @@ function demoEvalConfig(config: Readonly<SftConfig>, mode: BudgetMode) {
   } satisfies EvaluateOptions;
 }
 
-/** Refuse now what the demonstrations would refuse later: the env and its options, the policy, the eval config. */
+/** Refuse now what the demonstrations would refuse later: the env and its options, the policy, the eval config,
+ * more distinct tasks than the env has. */
 async function checkDemonstrations(config: Readonly<SftConfig>): Promise<void> {
-  checkBudgetsFit(config.budgets, createEnv(config.env, config.envOptions), "budget");
+  const env = createEnv(config.env, config.envOptions);
+  checkBudgetsFit(config.budgets, env, "budget");
   await createPolicy(config.policy);
-  for (const mode of config.budgetModes) parseEvalConfig(demoEvalConfig(config, mode));
+  for (const mode of config.budgetModes) taskSource(env, parseEvalConfig(demoEvalConfig(config, mode)));
 }
 
 /** The config to run: a new one (checked in full before <out> is touched), or the stored one on resume. */

@@ -13,6 +13,7 @@ import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
 import { rendererNameProblem } from "./tinker/renderer.js";
+import { heldOutSetField } from "../eval/held-out-field.js";
 
 /** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */
 export const TRAINER_BACKENDS = ["tiny", "tinker"] as const;
@@ -26,7 +27,7 @@ export const trainConfigSchema = z.object({
   budget: budgetScheduleField().prefault("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
-  tasksPerStep: z.number().int().min(1).default(16).describe("fresh tasks per step (one group each)"),
+  tasksPerStep: z.number().int().min(1).default(16).describe("fresh tasks per step, distinct by content (one group each)"),
   group: z.number().int().min(1).default(8).describe("rollouts per task (group size)"),
   steps: z.number().int().min(1).default(200).describe("training steps"),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, rollouts, budgets and minibatches"),
@@ -45,13 +46,10 @@ export const trainConfigSchema = z.object({
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
   history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns) or window (re-rendered each turn)"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
-  evalTasks: z.number().int().min(1).default(50).describe("held-out tasks (never trained on)"),
+  evalTasks: z.number().int().min(1).default(50).describe("held-out tasks, distinct by content (never trained on)"),
   evalSeed: z.number().int().min(0).optional().describe("seed of the held-out task list (default: derived from --seed)"),
   excludeHeldOut: z.boolean().default(true).describe("never train on a held-out task (by content); off only for envs with too few distinct tasks (hanoi without randomStart)"),
-  exclude: z
-    .object({ seed: z.number().int().min(0), tasks: z.number().int().min(1).max(1_000_000) })
-    .optional()
-    .describe("another held-out set never to train on: the tasks generated from this seed and count (a study's evaluation tasks)"),
+  exclude: heldOutSetField().optional().describe("another held-out set never to train on, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (a study's evaluation tasks)"),
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
   evalBudgets: budgetListField().prefault("25%,50%,100%").meta({ flag: "eval-budget" }).describe("budgets of the held-out evaluation, comma-separated"),
   checkpointEvery: z.number().int().min(1).default(20).describe("save a checkpoint every C steps"),

@@ -1,14 +1,16 @@
 // The RL loop: every step reads as generate -> score -> advantages -> loss -> update.
-//   generate:   fresh tasks, a budget per group (schedule), `group` rollouts per task (rollouts.ts)
+//   generate:   fresh tasks (distinct within the step), a budget per group (schedule), `group` rollouts per task
+//               (rollouts.ts)
 //   score:      advantages per group with the chosen estimator (advantages/)
 //   loss/update: clipped-ratio objective with optional KL, epochs x minibatches of AdamW (update.ts)
 // Logged per step to the store (reward, success, turns, clip fraction, KL, entropy, tokens/s, zero-gradient
 // groups); evaluated on held-out tasks every E steps (an eval run in the same store); checkpointed every C steps.
 // Resume continues from the newest complete checkpoint and, since every random draw is seeded by (seed, step),
 // ends with exactly the weights of an uninterrupted run.
-// Start-up: everything that can be refused (config, env, a missing or corrupt --init) is refused before --out is
-// touched, and a new run that fails before its first step removes what it made, so the same command can simply be
-// run again. A stop signal abandons the step (or evaluation) in flight and checkpoints the steps done.
+// Start-up: everything that can be refused (config, env, more distinct tasks than the env has, a missing or corrupt
+// --init) is refused before --out is touched, and a new run that fails before its first step removes what it made,
+// so the same command can simply be run again. A stop signal abandons the step (or evaluation) in flight and
+// checkpoints the steps done.
 // Backends (config `backend`): the in-process transformer, or a model on a Tinker server (src/rl/tinker/, reached
 // through the run option `tinker`, never stored); a tinker run's checkpoints hold the server paths of its state.
 import { mkdir, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
@@ -26,7 +28,7 @@ import { createModel, type TinyModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { evaluate } from "../eval/evaluate.js";
-import { heldOutTaskIds } from "../eval/tasks.js";
+import { checkDistinctCount, heldOutTaskIds } from "../eval/tasks.js";
 import { openStore, type Store } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
@@ -130,6 +132,8 @@ interface Prepared {
   readonly env: AnyEnv;
   readonly backend: OpenedBackend;
   readonly startStep: number;
+  /** Ids of the held-out tasks training never draws. */
+  readonly heldOut: ReadonlySet<string>;
   /** What this call created for a new run (undone if it fails before its first step); undefined on resume. */
   readonly created?: "folder" | "files";
 }
@@ -163,10 +167,11 @@ async function prepare(options: TrainOptions): Promise<Prepared> {
     if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`, "start the run without --resume");
     const config = parseTrainConfig(JSON.parse(await readFile(configPath, "utf8")));
     const env = createEnv(config.env, config.envOptions);
+    const heldOut = checkedHeldOut(env, config);
     const latest = await latestCheckpoint(options.out);
-    if (config.backend === "tinker") return { config, env, backend: await tinkerBackendOf(config, options, latest === undefined ? undefined : await readTinkerCheckpoint(latest[1])), startStep: latest?.[0] ?? 0 };
-    if (latest === undefined) return { config, env, backend: tinyBackendOf(config, await initialModel(config, options.threads), options.threads), startStep: 0 };
-    return { config, env, backend: tinyBackendOf(config, await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), options.threads), startStep: latest[0] };
+    if (config.backend === "tinker") return { config, env, heldOut, backend: await tinkerBackendOf(config, options, latest === undefined ? undefined : await readTinkerCheckpoint(latest[1])), startStep: latest?.[0] ?? 0 };
+    if (latest === undefined) return { config, env, heldOut, backend: tinyBackendOf(config, await initialModel(config, options.threads), options.threads), startStep: 0 };
+    return { config, env, heldOut, backend: tinyBackendOf(config, await loadCheckpoint(latest[1], options.threads === undefined ? {} : { threads: options.threads }), options.threads), startStep: latest[0] };
   }
   const config = parseTrainConfig(options.config);
   if (existsSync(configPath)) throw new ConfigError("out", `${options.out} already holds a training run`, `continue it with: ${trainResumeCommand(options.out)}, or pick another --out`);
@@ -174,6 +179,7 @@ async function prepare(options: TrainOptions): Promise<Prepared> {
   checkBudgetsFit(config.budget.choices.map((choice) => choice.spec), env, "budget");
   checkBudgetsFit(config.evalBudgets, env, "eval-budget");
   if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
+  const heldOut = checkedHeldOut(env, config);
   // Everything that can be refused (a corrupt --init, an unreachable tinker server included) is refused before --out is touched.
   const backend =
     config.backend === "tinker"
@@ -195,7 +201,7 @@ async function prepare(options: TrainOptions): Promise<Prepared> {
     await undoStart(options.out, created);
     throw error;
   }
-  return { config, env, backend, startStep: 0, created };
+  return { config, env, heldOut, backend, startStep: 0, created };
 }
 
 /** Remove what a new run made before it failed, so that the same command can be run again. */
@@ -241,7 +247,7 @@ async function trainFrom(prepared: Prepared, options: TrainOptions, progress: { 
   try {
     store = await openStore(join(options.out, "train.db"));
     reference = config.kl > 0 ? await prepared.backend.initialReference() : undefined;
-    const heldOut = heldOutIds(env, config);
+    const heldOut = prepared.heldOut;
     try {
       if (await discardStaleEvaluations(store, config, startStep)) evals.push(await evaluateAt(backend, config, options.out, startStep, options));
       while (step < end && options.signal?.aborted !== true) {
@@ -281,12 +287,20 @@ interface StepContext {
   readonly excluded: ReadonlySet<string>;
 }
 
-/** The held-out tasks training never draws: its own evaluation tasks (when it evaluates) and the config's other
- * held-out set. */
+/** The held-out tasks training never draws: its own evaluation tasks (when it evaluates: the first evalTasks
+ * distinct tasks from evalSeed, the tasks its evaluations play) and the config's other held-out set. */
 function heldOutIds(env: AnyEnv, config: Readonly<TrainConfig>): Set<string> {
   if (!config.excludeHeldOut) return new Set();
-  const ids = config.evalEvery > 0 ? heldOutTaskIds(env, { seed: evalSeedOf(config), tasks: config.evalTasks }) : new Set<string>();
+  const ids = config.evalEvery > 0 ? heldOutTaskIds(env, { seed: evalSeedOf(config), tasks: config.evalTasks }, "evalTasks") : new Set<string>();
   if (config.exclude !== undefined) for (const id of heldOutTaskIds(env, config.exclude)) ids.add(id);
+  return ids;
+}
+
+/** The held-out ids, after refusing (before any work) evaluations or steps with more distinct tasks than the env has. */
+function checkedHeldOut(env: AnyEnv, config: Readonly<TrainConfig>): Set<string> {
+  if (config.evalEvery > 0) checkDistinctCount(env, config.evalTasks, 0, "evalTasks");
+  const ids = heldOutIds(env, config);
+  checkDistinctCount(env, config.tasksPerStep, ids.size, "tasksPerStep");
   return ids;
 }
 

@@ -2,10 +2,14 @@
 // <out>/study.json first; `resume` reads it back (a different preset or env on resume is refused: the stored
 // config wins), skips the stages recorded as finished in <out>/stages.json and continues the one that was
 // interrupted from where its own resume mechanism left it (SFT demonstrations, RL checkpoints, evaluation runs).
-// Same seed, same tables: every stage is seeded from the study seed.
+// Same seed, same tables: every stage is seeded from the study seed. A new study whose env has too few distinct tasks
+// for its held-out, demonstration and per-step training tasks is refused before anything is written.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { envLabel } from "../core/env.js";
 import { ConfigError, StoppedError } from "../core/errors.js";
+import { createEnv } from "../envs/registry.js";
+import { checkDistinctCount } from "../eval/tasks.js";
 import type { StudyReport } from "../report/study-model.js";
 import { encodeStudyConfig, parseStudyConfig, studyConfig, type StudyChoice, type StudyConfig } from "./config.js";
 import { evalStage, reportStage, rlStage, sftStage, STAGES, tasksStage, type StageContext, type StageEvents, type StageName } from "./stages.js";
@@ -51,9 +55,25 @@ function studyOf(options: ReproduceOptions): Readonly<StudyConfig> {
   if (existsSync(path)) throw new ConfigError("out", `${options.out} already holds a study`, `continue it with: budgetrl reproduce --out ${options.out} --resume, or pick another --out`);
   if (options.study === undefined) throw new ConfigError("preset", "a new study needs a preset and an env");
   const config = studyConfig(options.study);
+  checkStudyTasks(config);
   mkdirSync(options.out, { recursive: true });
   writeFileSync(path, `${JSON.stringify(encodeStudyConfig(config), null, 2)}\n`);
   return config;
+}
+
+/** Refuses, before anything is written, a study whose env config has too few distinct tasks (when the env can say):
+ * the held-out tasks and the demonstration tasks are drawn distinct and apart, and each RL step's tasks distinct and
+ * outside the held-out set. */
+function checkStudyTasks(config: Readonly<StudyConfig>): void {
+  for (const entry of config.envs) {
+    const env = createEnv(entry.env, entry.envOptions);
+    const distinct = env.distinctTasks?.();
+    const needed = config.heldOutTasks + config.demoTasks;
+    if (distinct !== undefined && distinct < needed) {
+      throw new ConfigError("envOptions", `${envLabel(env)} has only ${distinct} distinct tasks; the study draws ${config.heldOutTasks} held-out and ${config.demoTasks} demonstration tasks, all distinct: ${needed}`, "use an env config with more distinct tasks (hanoi: more disks, each triples the count: --env-opt disks=6 has 728)");
+    }
+    checkDistinctCount(env, config.tasksPerStep, config.heldOutTasks, "tasksPerStep");
+  }
 }
 
 function finishedStages(out: string): Set<StageName> {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { deriveSeed } from "../core/rng.js";
 import { createEnv } from "../envs/registry.js";
 import { evaluate } from "../eval/evaluate.js";
+import { HELD_OUT_FILE, heldOutFileText } from "../eval/held-out-field.js";
 import { heldOutTaskIds } from "../eval/tasks.js";
 import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
@@ -45,16 +46,18 @@ export interface StageContext {
 
 const signalOf = (context: StageContext): { signal?: AbortSignal } => (context.signal === undefined ? {} : { signal: context.signal });
 
-/** Each env's held-out task ids: what every model is evaluated on and what demonstrations and RL leave out. */
+/** Each env's held-out task ids: what every model is evaluated on (the eval runs draw the same distinct tasks
+ * from the same seed) and what demonstrations and RL leave out. */
 export function tasksStage(context: StageContext): string {
   const { config, out } = context;
-  return config.envs.map((entry) => {
+  const counts = config.envs.map((entry) => {
     const set = heldOutSet(config, entry);
-    const ids = [...heldOutTaskIds(createEnv(entry.env, entry.envOptions), set)];
+    const ids = [...heldOutTaskIds(createEnv(entry.env, entry.envOptions), set, "heldOutTasks")];
     mkdirSync(envDir(out, entry), { recursive: true });
-    writeFileSync(join(envDir(out, entry), "held-out.json"), `${JSON.stringify({ ...set, distinct: ids.length, ids }, null, 2)}\n`);
-    return `${entry.env}: ${ids.length} distinct held-out tasks`;
-  }).join("; ") + ", left out of demonstrations and RL";
+    writeFileSync(join(envDir(out, entry), HELD_OUT_FILE), heldOutFileText(set, ids));
+    return `${entry.env}: ${ids.length}`;
+  });
+  return `distinct held-out tasks ${counts.join(", ")}, left out of demonstrations and RL`;
 }
 
 /** One env's base model: demonstrations at every budget in both modes, SFT on the oracle-optimal replies. */

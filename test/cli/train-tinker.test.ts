@@ -49,7 +49,8 @@ describe("budgetrl train --backend tinker", () => {
   }, 120_000);
 
   it("refuses a missing URL, a bad URL and a missing key before any work", async () => {
-    const base = ["train", "--backend", "tinker", "--base-model", "tiny-bytes", "--env", "hanoi", "--steps", "1", "--no-progress"];
+    // Default hanoi has one task: one per step and no held-out evaluation.
+    const base = ["train", "--backend", "tinker", "--base-model", "tiny-bytes", "--env", "hanoi", "--steps", "1", "--tasks-per-step", "1", "--eval-every", "0", "--no-progress"];
     const previous = process.env.TINKER_BASE_URL;
     delete process.env.TINKER_BASE_URL;
     try {

@@ -10,7 +10,7 @@ const model = ["--model", "layers=1", "--model", "dModel=32", "--model", "heads=
 describe("budgetrl sft / train", () => {
   it("makes a base model, trains from it, stops and resumes, and evaluates the checkpoint", async () => {
     const base = join(dir, "base");
-    const sft = await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--tasks", "20", "--steps", "30", "--batch-size", "16", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress");
+    const sft = await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--tasks", "8", "--samples", "5", "--steps", "30", "--batch-size", "16", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress");
     expect(sft.code).toBe(0);
     expect(sft.stdout).toMatch(/sft step 25\/30 \| loss \d+\.\d{4}/);
     expect(sft.stdout).toMatch(/trained on \d+ reply sequences of run demonstrations; final loss/);
@@ -27,7 +27,7 @@ describe("budgetrl sft / train", () => {
     const resumed = await cli("train", "--out", out, "--resume", "--no-progress");
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain("finished after 2 steps");
-    const evaluated = await cli("eval", "--env", "hanoi", "--env-opt", "disks=2", "--policy", `tiny:${out}/checkpoints/step-000002`, "--tasks", "2", "--samples", "1", "--db", join(dir, "e.db"), "--no-progress");
+    const evaluated = await cli("eval", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--policy", `tiny:${out}/checkpoints/step-000002`, "--tasks", "2", "--samples", "1", "--db", join(dir, "e.db"), "--no-progress");
     expect(evaluated.code).toBe(0);
     expect(evaluated.stdout).toContain(`policy tiny:${out}/checkpoints/step-000002`);
   }, 120_000);
@@ -42,7 +42,7 @@ describe("budgetrl sft / train", () => {
 
   it("stops on Ctrl-C with a checkpoint of the steps done, exit 130, and the printed command finishes the run", async () => {
     const base = join(dir, "stop-base");
-    expect((await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--tasks", "4", "--samples", "1", "--steps", "2", "--batch-size", "4", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress")).code).toBe(0);
+    expect((await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--tasks", "4", "--samples", "1", "--steps", "2", "--batch-size", "4", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress")).code).toBe(0);
     const out = join(dir, "stopped-run");
     const child = spawnCli(["train", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--init", base, "--tasks-per-step", "2", "--group", "2", "--steps", "20", "--eval-every", "0", "--max-new-tokens", "6", "--out", out, "--no-progress"]);
     const exit = exitOf(child);

@@ -176,6 +176,14 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
+    it("never generates more distinct tasks than it says it has (when it says)", () => {
+      const distinct = env.distinctTasks?.();
+      if (distinct === undefined) return;
+      expect(Number.isInteger(distinct) && distinct >= 1).toBe(true);
+      const ids = new Set(Array.from({ length: 500 }, (_, seed) => env.taskId(env.generate(seed))));
+      expect(ids.size).toBeLessThanOrEqual(distinct);
+    });
+
     it("gives every task a positive integer reference budget", () => {
       for (const task of tasks) {
         const reference = env.referenceBudget(task, "episode");

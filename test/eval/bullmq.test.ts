@@ -1,6 +1,7 @@
 // The bullmq executor with workers in this process: the stored episodes equal a local run's with the same seeds
 // (export byte for byte) on both store backends; a job that can never succeed fails at once and is retried by a
-// re-attached eval; a stop removes the run's waiting jobs; `runs --redis` shows the queue's counts.
+// re-attached eval; a generated run stopped mid-way and continued by workers draws the uninterrupted run's distinct
+// tasks; a stop removes the run's waiting jobs; `runs --redis` shows the queue's counts.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +13,7 @@ import { runQueueName, workerStoreAddress } from "../../src/eval/bullmq/names.js
 import { startEpisodeWorker, type EpisodeWorker } from "../../src/eval/bullmq/worker.js";
 import { exportRunJsonl } from "../../src/store/export.js";
 import { withStore } from "../../src/store/open.js";
+import { loadTasks } from "../../src/store/runs.js";
 import { cli } from "../cli/helpers.js";
 import { describeWithServices, freshRedis, STORE_BACKENDS } from "../helpers/services.js";
 import { until } from "../helpers/until.js";
@@ -95,6 +97,24 @@ describeWithServices(["redis", "postgres"], "the bullmq executor", () => {
     await queue.close();
     expect(await queueKeys(redis, runQueueName(workerStoreAddress(db), "f"))).toEqual([]);
     await stopWorker();
+  }, 60_000);
+
+  it("continues a generated run stopped mid-way with the distinct tasks an uninterrupted run draws", async () => {
+    // 4x4 frozenlake: plain draws repeat, so the tasks made on resume depend on the stored ones they must avoid.
+    const lake = { env: "frozenlake", policy: "oracle", tasks: 200, samples: 1, ks: [1], budgets: ["100%"], seed: 2, bootstrap: 0, now: () => new Date(0) } satisfies EvaluateOptions;
+    const local = join(dir, "lake-local.db");
+    await evaluate({ ...lake, db: local, run: "l" });
+    const db = join(dir, "lake-queued.db");
+    const controller = new AbortController();
+    const stopped = await evaluate({ ...lake, db, run: "l", signal: controller.signal, onProgress: (done) => void (done >= 5 && controller.abort()) });
+    expect(stopped.interrupted).toBe(true);
+    await startWorker();
+    const resumed = await evaluate({ db, run: "l", resume: true, executor: "bullmq", redis, env: "frozenlake", policy: undefined as unknown as string });
+    await stopWorker();
+    expect(resumed).toMatchObject({ complete: true, done: 200 });
+    const ids = await withStore(db, { mode: "read" }, async (store) => (await loadTasks(store, "l")).map((task) => task.id));
+    expect(new Set(ids).size).toBe(200);
+    expect(await exported(db, "l")).toBe(await exported(local, "l"));
   }, 60_000);
 
   it("removes the run's waiting jobs on a stop, and continues with --resume", async () => {

@@ -73,7 +73,8 @@ describe("evaluate", () => {
   });
 
   it("keeps episodes in memory without a store and accepts any async function as the agent", async () => {
-    const result = await evaluate({ env: "hanoi", policy: async () => "<answer>A->C</answer>", tasks: 2, samples: 2, budgets: ["100%"], seed: 1, bootstrap: 0 });
+    // Default hanoi has one task (every disk on A).
+    const result = await evaluate({ env: "hanoi", policy: async () => "<answer>A->C</answer>", tasks: 1, samples: 4, budgets: ["100%"], seed: 1, bootstrap: 0 });
     expect(result.episodes).toHaveLength(4);
     expect(result.table.cells[0]?.[0]?.value).toBe(0);
     expect(result.episodes[0]?.turns[1]?.invalid).toBe(true);

@@ -1,35 +1,111 @@
-// Task lists of runs: a held-out set is left out by content, even where generated tasks repeat often.
+// Task lists of runs: generated tasks are distinct by content (where plain draws repeat often), the same on every
+// run with the same seed and on resume; a held-out set is the first tasks of its seed and is left out by content;
+// an env with too few distinct tasks is refused up front or noticed while drawing; listed tasks never repeat.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AnyEnv } from "../../src/core/env.js";
 import { frozenlake } from "../../src/envs/frozenlake/index.js";
 import { hanoi } from "../../src/envs/hanoi/index.js";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { evaluate } from "../../src/eval/evaluate.js";
+import { heldOutTaskIds, resolveTasks, taskDraws, taskSeed } from "../../src/eval/tasks.js";
 import { openStore } from "../../src/store/open.js";
 import { loadTasks } from "../../src/store/runs.js";
-import { drawTask, heldOutTaskIds, resolveTasks, taskSeed } from "../../src/eval/tasks.js";
 
-describe("held-out sets", () => {
-  it("leave every held-out task out of a generated run, where without exclusion many would be drawn", () => {
-    const env: AnyEnv = frozenlake(); // generated 4x4 maps: few distinct ones, so repeats are common
-    const heldOut = { seed: 9, tasks: 40 };
-    const held = heldOutTaskIds(env, heldOut);
-    const plain = resolveTasks(env, { tasks: 300, seed: 1 }).map((task) => env.taskId(task));
-    expect(plain.filter((id) => held.has(id)).length).toBeGreaterThan(20);
-    const kept = resolveTasks(env, { tasks: 300, seed: 1, exclude: heldOut }).map((task) => env.taskId(task));
-    expect(kept.filter((id) => held.has(id))).toEqual([]);
-    // Tasks outside the set keep the seeds they had without exclusion.
-    kept.forEach((id, index) => {
-      if (!held.has(plain[index] as string)) expect(id).toBe(plain[index]);
+const dir = mkdtempSync(join(tmpdir(), "budgetrl-tasks-"));
+
+const idsOf = (env: AnyEnv, tasks: readonly unknown[]): string[] => tasks.map((task) => env.taskId(task));
+
+/** Hanoi with 2 disks and random starts (8 distinct tasks), as an env that cannot say how many it has. */
+function uncountedHanoi(): AnyEnv {
+  const { distinctTasks: _counted, ...env } = hanoi({ disks: 2, randomStart: true });
+  return env as AnyEnv;
+}
+
+async function storedIds(db: string, run: string): Promise<string[]> {
+  const store = await openStore(db, { readonly: true });
+  try {
+    return (await loadTasks(store, run)).map((task) => task.id);
+  } finally {
+    await store.close();
+  }
+}
+
+describe("generated tasks", () => {
+  it("are distinct by content, where plain draws repeat, and keep every seed's first draw that is new", () => {
+    const env: AnyEnv = frozenlake(); // generated 4x4 maps: 200 plain draws hold about 137 distinct ones
+    const plain = Array.from({ length: 200 }, (_, index) => env.taskId(env.generate(taskSeed(1, index))));
+    expect(new Set(plain).size).toBeLessThan(160);
+    const drawn = idsOf(env, resolveTasks(env, { tasks: 200, seed: 1 }));
+    expect(new Set(drawn).size).toBe(200);
+    // Task i is the plain draw i whenever that draw is new to the run: redraws only replace repeats.
+    drawn.forEach((id, index) => {
+      if (!drawn.slice(0, index).includes(plain[index] as string)) expect(id).toBe(plain[index]);
     });
+    expect(idsOf(env, resolveTasks(env, { tasks: 200, seed: 1 }))).toEqual(drawn);
   });
 
-  it("refuse, naming the field, when the env has too few distinct tasks to keep them apart", () => {
-    const env = hanoi({ disks: 2 }); // one task only
-    const held = heldOutTaskIds(env, { seed: 1, tasks: 1 });
-    expect(() => drawTask(env, (attempt) => taskSeed(5, attempt), held)).toThrow(/exclude: 1000 draws in a row gave tasks of the held-out set/);
+  it("refuse more distinct tasks than the env says it has before drawing, and notice running out otherwise", () => {
+    expect(() => resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 40, seed: 1 })).toThrow(/^tasks: hanoi disks=3 randomStart=true referenceFactor=4 has only 26 distinct tasks, fewer than the 40 asked for/);
+    const all = hanoi({ disks: 3, randomStart: true });
+    expect(new Set(idsOf(all, resolveTasks(all, { tasks: 26, seed: 1 }))).size).toBe(26);
+    expect(() => resolveTasks(hanoi(), { tasks: 2, seed: 1 })).toThrow(/hanoi disks=3 randomStart=false referenceFactor=4 has only 1 distinct task, fewer than the 2 asked for/);
+    const env = uncountedHanoi();
+    expect(new Set(idsOf(env, resolveTasks(env, { tasks: 8, seed: 1 }))).size).toBe(8);
+    expect(() => resolveTasks(env, { tasks: 9, seed: 1 })).toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 gave no new task in 1000 draws in a row after 8 distinct tasks: it has too few distinct tasks for the 9 asked for/);
+  });
+
+  it("are drawn in index order, and a run whose stored tasks repeat (made before they were distinct) is not continued", () => {
+    const env = frozenlake();
+    const draws = taskDraws(env, 1, { count: 5, field: "tasks" });
+    expect(() => draws.make(1)).toThrow(/task 1 was asked for before task 0/);
+    const old = taskDraws(env, 1, { count: 5, field: "tasks" });
+    old.recall(0, "frozenlake-a");
+    old.recall(1, "frozenlake-a");
+    expect(() => old.make(2)).toThrow(/stored task 1 repeats an earlier one: the run was made before runs drew distinct tasks/);
+  });
+
+  it("continue a resumed run exactly: the ids drawn are rebuilt from its stored tasks", async () => {
+    const db = join(dir, "resume.db");
+    const common = { env: "frozenlake", policy: "oracle", tasks: 200, samples: 1, seed: 2, bootstrap: 0, db } as const;
+    const controller = new AbortController();
+    // Stopped in the first chunk of 64 stored tasks: the resumed run reads them back and draws tasks 64.. after them.
+    const stopped = await evaluate({ ...common, run: "r", signal: controller.signal, onProgress: (done) => void (done >= 5 && controller.abort()) });
+    expect(stopped.interrupted).toBe(true);
+    expect((await storedIds(db, "r")).length).toBeLessThan(200);
+    await evaluate({ ...common, run: "r", resume: true });
+    await evaluate({ ...common, run: "whole" });
+    const [resumed, whole] = [await storedIds(db, "r"), await storedIds(db, "whole")];
+    expect(resumed).toHaveLength(200);
+    expect(new Set(resumed).size).toBe(200);
+    expect(resumed).toEqual(whole);
+  });
+});
+
+describe("held-out sets", () => {
+  it("are the first distinct tasks of their seed: what an eval with that seed draws", async () => {
+    const env = frozenlake();
+    const held = heldOutTaskIds(env, { seed: 9, tasks: 150 });
+    expect(held.size).toBe(150);
+    const db = join(dir, "held-out.db");
+    await evaluate({ env: "frozenlake", policy: "oracle", tasks: 150, samples: 1, seed: 9, bootstrap: 0, db, run: "held-out" });
+    expect(await storedIds(db, "held-out")).toEqual([...held]);
+  });
+
+  it("are left out of a generated run whose tasks stay distinct, where plain draws would hit many", () => {
+    const env: AnyEnv = frozenlake();
+    const heldOut = { seed: 9, tasks: 40 };
+    const held = heldOutTaskIds(env, heldOut);
+    const plain = idsOf(env, resolveTasks(env, { tasks: 300, seed: 1 }));
+    expect(plain.filter((id) => held.has(id)).length).toBeGreaterThan(20);
+    const kept = idsOf(env, resolveTasks(env, { tasks: 300, seed: 1, exclude: heldOut }));
+    expect(new Set(kept).size).toBe(300);
+    expect(kept.filter((id) => held.has(id))).toEqual([]);
+    // The up-front count leaves the held-out tasks out too: 26 distinct hanoi tasks, 20 held out, 6 left.
+    expect(() => resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 7, seed: 1, exclude: { seed: 2, tasks: 20 } })).toThrow(/has only 26 distinct tasks, 20 of them held out \(6 left\), fewer than the 7 asked for/);
+    expect(resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 6, seed: 1, exclude: { seed: 2, tasks: 20 } })).toHaveLength(6);
+    expect(() => heldOutTaskIds(hanoi(), { seed: 1, tasks: 2 })).toThrow(/^exclude: hanoi disks=3 randomStart=false referenceFactor=4 has only 1 distinct task/);
   });
 
   it("are stored with an evaluation run and respected on resume", async () => {
@@ -40,21 +116,30 @@ describe("held-out sets", () => {
     const held = heldOutTaskIds(env, heldOut);
     expect(result.episodes.filter((episode) => held.has(episode.taskId))).toEqual([]);
     await expect(evaluate({ env: "bfcl", policy: "replay", tasks: 2, samples: 1, exclude: heldOut })).rejects.toThrow(/exclude: a held-out set can only be left out of generated tasks/);
-    // Stopped after a few episodes and resumed: the tasks made on resume leave the set out too, and the list is
-    // the uninterrupted run's.
-    const db = join(mkdtempSync(join(tmpdir(), "budgetrl-held-out-")), "runs.db");
+    const db = join(dir, "held-out-resume.db");
     const controller = new AbortController();
     const common = { env: "frozenlake", policy: "oracle", tasks: 200, samples: 1, exclude: heldOut, seed: 2, bootstrap: 0, db } as const;
     const stopped = await evaluate({ ...common, run: "r", signal: controller.signal, onProgress: (done) => void (done >= 5 && controller.abort()) });
     expect(stopped.interrupted).toBe(true);
     await evaluate({ ...common, run: "r", resume: true });
     await evaluate({ ...common, run: "whole" });
-    const store = await openStore(db, { readonly: true });
-    const ids = async (run: string): Promise<string[]> => (await loadTasks(store, run)).map((task) => task.id);
-    const [resumed, whole] = [await ids("r"), await ids("whole")];
-    await store.close();
+    const [resumed, whole] = [await storedIds(db, "r"), await storedIds(db, "whole")];
     expect(resumed).toHaveLength(200);
+    expect(new Set(resumed).size).toBe(200);
     expect(resumed).toEqual(whole);
     expect(resumed.filter((id) => held.has(id))).toEqual([]);
+  });
+});
+
+describe("listed tasks", () => {
+  it("refuse a task twice, naming both, in a task file and in a list handed to evaluate", async () => {
+    const file = join(dir, "twice.txt");
+    writeFileSync(file, "# three tasks, the third the first again\n3 BAA\n3 ABA\n\n3 baa\n");
+    await expect(evaluate({ env: "hanoi", policy: "oracle", tasksFile: file, samples: 1, bootstrap: 0 })).rejects.toThrow(/^tasks-file: task 3 of .*twice\.txt repeats task 1 of .*twice\.txt \(hanoi-3-BAA\)/);
+    // Only the tasks the run uses count: the first two are distinct.
+    expect((await evaluate({ env: "hanoi", policy: "oracle", tasksFile: file, tasks: 2, samples: 1, bootstrap: 0 })).done).toBe(2);
+    const env = hanoi({ disks: 3, randomStart: true });
+    const [first, second] = env.parseTasks("3 BAA\n3 ABA");
+    await expect(evaluate({ env, policy: "oracle", tasks: [first, second, first], samples: 1, bootstrap: 0 })).rejects.toThrow(/^tasks: tasks\[2\] repeats tasks\[0\]/);
   });
 });

@@ -8,7 +8,9 @@ import { runSft } from "../../src/rl/sft-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-sft-"));
 const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
-const config = { env: "hanoi", envOptions: { disks: 2 }, tasks: 30, samples: 2, modelConfig, steps: 12, batchSize: 8, warmupSteps: 2, maxNewTokens: 6 };
+// 2-disk hanoi from random starts has 8 distinct tasks: 6 of them x 10 samples.
+const envOptions = { disks: 2, randomStart: true };
+const config = { env: "hanoi", envOptions, tasks: 6, samples: 10, modelConfig, steps: 12, batchSize: 8, warmupSteps: 2, maxNewTokens: 6 };
 
 describe("runSft", () => {
   it("keeps the demonstrations of a stopped run, refuses a plain re-run, and resumes to the checkpoint of an uninterrupted one", async () => {
@@ -26,7 +28,7 @@ describe("runSft", () => {
     let resumedFrom = -1;
     const resumed = await runSft({ out, config: {}, resume: true, onDemos: (done) => void (resumedFrom < 0 && (resumedFrom = done)) });
     expect(resumedFrom).toBeGreaterThanOrEqual(20);
-    expect(resumed.config.tasks).toBe(30);
+    expect(resumed.config.tasks).toBe(6);
     // The manifest holds the SHA-256 of every checkpoint file: equal manifests, equal weights.
     expect(readFileSync(join(out, "budgetrl.json"), "utf8")).toBe(readFileSync(join(whole, "budgetrl.json"), "utf8"));
   }, 120_000);
@@ -47,6 +49,7 @@ describe("runSft", () => {
     const out = join(dir, "bad");
     await expect(runSft({ out, config: { ...config, policy: "wizard" } })).rejects.toThrow(/policy: unknown policy "wizard"/);
     await expect(runSft({ out, config: { ...config, envOptions: { disks: 0 } } })).rejects.toThrow(ConfigError);
+    await expect(runSft({ out, config: { ...config, tasks: 9 } })).rejects.toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 has only 8 distinct tasks, fewer than the 9 asked for/);
     expect(existsSync(out)).toBe(false);
     await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(/nothing to resume in .*bad \(no sft\.json\)/);
   });
@@ -54,7 +57,7 @@ describe("runSft", () => {
   it("says so before training on the demonstrations of an incomplete run", async () => {
     const db = join(dir, "partial.db");
     const controller = new AbortController();
-    await evaluate({ env: "hanoi", envOptions: { disks: 2 }, policy: "noisy-oracle:0.3", tasks: 30, samples: 2, bootstrap: 0, db, run: "partial", signal: controller.signal, onProgress: (done) => done >= 25 && controller.abort() });
+    await evaluate({ env: "hanoi", envOptions, policy: "noisy-oracle:0.3", tasks: 6, samples: 10, bootstrap: 0, db, run: "partial", signal: controller.signal, onProgress: (done) => done >= 25 && controller.abort() });
     const notices: string[] = [];
     const result = await runSft({ out: join(dir, "from-partial"), db, config: { ...config, fromRun: "partial" }, onNotice: (text) => void notices.push(text) });
     expect(notices).toEqual([expect.stringMatching(/^run partial in .*partial\.db is not complete: training on the \d+ demonstrations it holds$/)]);
@@ -64,7 +67,7 @@ describe("runSft", () => {
   it("never continues demonstrations that were made with other settings", async () => {
     const out = join(dir, "other-settings");
     mkdirSync(out, { recursive: true });
-    await evaluate({ env: "hanoi", envOptions: { disks: 2 }, policy: "noisy-oracle:0.3", tasks: 5, samples: 2, budgets: ["100%"], bootstrap: 0, db: join(out, "demos.db"), run: "demonstrations/announced" });
+    await evaluate({ env: "hanoi", envOptions, policy: "noisy-oracle:0.3", tasks: 5, samples: 2, budgets: ["100%"], bootstrap: 0, db: join(out, "demos.db"), run: "demonstrations/announced" });
     await expect(runSft({ out, config })).rejects.toThrow(/demos\.db holds demonstrations made with other settings than this sft/);
   });
 });

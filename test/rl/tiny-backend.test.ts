@@ -18,7 +18,7 @@ const config = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength:
 async function examplesOf(model: TinyModel, history: History): Promise<{ backend: TrainerBackend; examples: PolicyExample[] }> {
   const backend = tinyBackend({ model, policy: { maxNewTokens: 6, history } });
   const groups = await rolloutStep(createEnv("hanoi", { disks: 2 }), backend.policy(), {
-    step: 0, totalSteps: 1, seed: 2, tasksPerStep: 2, group: 2, schedule: parseBudgetSchedule("fixed:5"), budgetMode: "announced", budgetScope: "episode",
+    step: 0, totalSteps: 1, seed: 2, tasksPerStep: 1, group: 4, schedule: parseBudgetSchedule("fixed:5"), budgetMode: "announced", budgetScope: "episode",
   });
   const examples = groups.flat().flatMap((episode) => policyExamples(episode, episode.turns.map((_, t) => 1 + t), backend.policy()));
   return { backend, examples };

@@ -13,7 +13,7 @@ const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLe
 describe("train", () => {
   it("resumes an interrupted run to bit-identical weights", async () => {
     const base = join(dir, "base");
-    await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 40, samples: 2, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
+    await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 8, samples: 10, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
     const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, init: base, steps: 4, tasksPerStep: 4, group: 4, evalEvery: 2, evalTasks: 3, evalSamples: 1, checkpointEvery: 2, maxNewTokens: 6, learningRate: 5e-4, budget: "budgetmix:50%,100%", kl: 0.05, epochs: 2, minibatches: 2 };
     const whole = await train({ out: join(dir, "whole"), config });
     expect(whole.finished).toBe(true);
@@ -53,12 +53,12 @@ describe("train", () => {
 
   it("refuses a corrupt --init before making --out, so that the same command works once --init is fixed", async () => {
     const base = join(dir, "small-base");
-    await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2 }, tasks: 4, samples: 1, modelConfig, steps: 2, batchSize: 4, warmupSteps: 0, maxNewTokens: 6 } });
+    await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 4, samples: 1, modelConfig, steps: 2, batchSize: 4, warmupSteps: 0, maxNewTokens: 6 } });
     const corrupt = join(dir, "corrupt-base");
     cpSync(base, corrupt, { recursive: true });
     truncateSync(join(corrupt, "model.safetensors"), 100);
     const out = join(dir, "from-corrupt");
-    const config = { env: "hanoi", envOptions: { disks: 2 }, init: corrupt, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, maxNewTokens: 6 };
+    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, init: corrupt, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, maxNewTokens: 6 };
     await expect(train({ out, config })).rejects.toThrow(/model\.safetensors/);
     expect(existsSync(out)).toBe(false);
     cpSync(base, corrupt, { recursive: true });

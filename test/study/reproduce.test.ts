@@ -6,6 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StudyReport } from "../../src/report/study-model.js";
+import { openStore } from "../../src/store/open.js";
+import { loadTasks } from "../../src/store/runs.js";
 import { studyConfig, type StudyChoice } from "../../src/study/config.js";
 import { evalRuns, rlVariants, studyModels } from "../../src/study/plan.js";
 import { reproduce } from "../../src/study/reproduce.js";
@@ -40,6 +42,15 @@ const toy: StudyChoice = {
     bootstrap: 50,
   },
 };
+
+async function storedIds(db: string, run: string): Promise<string[]> {
+  const store = await openStore(db, { readonly: true });
+  try {
+    return (await loadTasks(store, run)).map((task) => task.id);
+  } finally {
+    await store.close();
+  }
+}
 
 /** What must not change between runs of one study: every table and finding (not paths or clocks). */
 const tables = (report: StudyReport | undefined): unknown => ({ pass: report?.passTables, budget: report?.budgetTables, steps: report?.stepQuality, recovery: report?.recovery, perturbation: report?.perturbation, horizon: report?.horizon, findings: report?.findings });
@@ -91,6 +102,11 @@ describe("reproduce", () => {
     expect(report.findings.find((finding) => finding.id === "recovery-horizon")?.scopes.map((scope) => scope.scope)).toEqual(["hanoi"]);
     expect(report.findings.find((finding) => finding.id === "rl-budgets")?.scopes.map((scope) => scope.scope)).toEqual(["frozenlake"]);
     expect(readFileSync(straight.reportPath, "utf8")).toContain("<html");
+    // The held-out set is the tasks of every evaluation run and, its first trainEvalTasks, of the training curves.
+    const heldOut = JSON.parse(readFileSync(join(dir, "straight", "frozenlake", "held-out.json"), "utf8")) as { seed: number; tasks: number; ids: string[] };
+    expect(new Set(heldOut.ids).size).toBe(6);
+    expect(await storedIds(join(dir, "straight", "study.db"), "frozenlake/base/hidden")).toEqual(heldOut.ids);
+    expect(await storedIds(join(dir, "straight", "frozenlake", "rl", "budgetmix", "train.db"), "eval-step-2")).toEqual(heldOut.ids.slice(0, 3));
 
     // Stopped during the second RL run's first step, then resumed: the same tables.
     const out = join(dir, "stopped");
@@ -111,5 +127,8 @@ describe("reproduce", () => {
   it("refuses to start over a study or to resume where there is none", async () => {
     await expect(reproduce({ out: join(dir, "straight"), study: toy })).rejects.toThrow(/already holds a study[\s\S]*--resume/);
     await expect(reproduce({ out: join(dir, "nothing"), resume: true })).rejects.toThrow(/nothing to resume/);
+    // Held-out and demonstration tasks are drawn distinct: 4-disk hanoi has 80 tasks, the quick preset needs 240.
+    await expect(reproduce({ out: join(dir, "hanoi"), study: { preset: "quick", env: "hanoi" } })).rejects.toThrow(/^envOptions: hanoi disks=4 randomStart=true referenceFactor=4 has only 80 distinct tasks; the study draws 40 held-out and 200 demonstration tasks, all distinct: 240/);
+    expect(existsSync(join(dir, "hanoi"))).toBe(false);
   });
 });

@@ -20,6 +20,8 @@
 //   dry ice; among equally valued actions the fewest expected turns to success (fastest.ts, answers.ts).
 // Reference budget: referenceFactor x the optimal length, the shortest path length from S to G, ignoring
 //   slipperiness (unreachable goals: the number of cells).
+// Distinct tasks: a named map is one task; generated maps are counted exactly up to 4x4 (distinct-maps.ts), and
+//   not at all beyond (the env then has no distinctTasks).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -31,6 +33,7 @@ import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directio
 import { parseEnvOptions } from "../shared/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
+import { generatedMapCount, mapsCountable } from "./distinct-maps.js";
 import { generateMap } from "./generator.js";
 import { mapFromRows, namedMap, parseMaps, printMap, type FrozenLakeTask } from "./maps.js";
 import { createAnswers, type FrozenLakeAnswers } from "./answers.js";
@@ -136,10 +139,12 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     const shortest = compiled.oracle.remaining[compiled.lake.start]!;
     return Number.isFinite(shortest) ? shortest : compiled.lake.kind.length;
   };
+  const distinctTasks = config.map !== null ? () => 1 : mapsCountable(config.size, config.p) ? () => generatedMapCount(config.size, config.p) : undefined;
   return {
     name: "frozenlake",
     config,
     generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
+    ...(distinctTasks === undefined ? {} : { distinctTasks }),
     taskId: frozenLakeTaskId,
     encodeTask: (task) => ({ rows: [...task.rows] }),
     decodeTask: decode,

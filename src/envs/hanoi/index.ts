@@ -19,6 +19,7 @@
 //   step closer, at every horizon; value within t turns: 1 when the distance is at most t
 //   (shared/shortest-path-answer.ts).
 // Reference budget: referenceFactor x the optimal number of moves from the start.
+// Distinct tasks: with randomStart 3^disks - 1 (every configuration but the target), else 1 (distinctTasks).
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -106,6 +107,7 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
     name: "hanoi",
     config,
     generate: (seed) => generateHanoi(config.disks, config.randomStart, seed),
+    distinctTasks: () => (config.randomStart ? 3 ** config.disks - 1 : 1),
     taskId: (task) => `hanoi-${task.disks}-${task.start}`,
     encodeTask: (task) => ({ disks: task.disks, start: task.start }),
     decodeTask: decode,

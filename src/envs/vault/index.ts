@@ -44,7 +44,7 @@ import { parseEnvOptions } from "../shared/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { parseVaultAction } from "./actions.js";
 import { checkVaultConfig, vaultConfigSchema, type VaultConfig } from "./config.js";
-import { generateVault } from "./generator.js";
+import { distinctVaultTasks, generateVault } from "./generator.js";
 import { stateId } from "./mdp.js";
 import { buildVaultOracle, type VaultOracle } from "./oracle.js";
 import { effectFeedback, renderVault, VAULT_INVALID_FEEDBACK, VAULT_OVER_FEEDBACK, vaultSystemPrompt } from "./render.js";
@@ -127,6 +127,8 @@ export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState
     name: "vault",
     config,
     generate: (seed) => generateVault(config, seed),
+    // Exact as a number up to 2^53 (the default config's 1.4e15 is); past it, a float that still compares right.
+    distinctTasks: () => Number(distinctVaultTasks(config)),
     taskId: vaultTaskId,
     encodeTask: (task) => ({ locks: printVaultTask(task) }),
     decodeTask: decode,

@@ -35,6 +35,22 @@ describe("frozenlake env", () => {
     expect(env.validActions(steps[1]!.state)).toEqual([]);
   });
 
+  it("says how many distinct maps it generates where counting is cheap: all of them turn up from enough seeds", () => {
+    const drawn = (options: Parameters<typeof frozenlake>[0], seeds: number): number => {
+      const lake = frozenlake(options);
+      return new Set(Array.from({ length: seeds }, (_, seed) => lake.taskId(lake.generate(seed)))).size;
+    };
+    // 3x3 at p = 0.5: every hole pattern is equally likely before the reachability filter (51 of 128 pass).
+    expect(frozenlake({ size: 3, p: 0.5 }).distinctTasks?.()).toBe(51);
+    expect(drawn({ size: 3, p: 0.5 }, 5000)).toBe(51);
+    expect(frozenlake({ size: 2 }).distinctTasks?.()).toBe(3);
+    expect(drawn({ size: 2 }, 500)).toBe(3);
+    expect(frozenlake().distinctTasks?.()).toBe(3828);
+    expect(frozenlake({ size: 6, p: 1 }).distinctTasks?.()).toBe(1);
+    expect(frozenlake({ map: "8x8" }).distinctTasks?.()).toBe(1);
+    expect(frozenlake({ size: 5 }).distinctTasks).toBeUndefined();
+  });
+
   it("has a reference budget of 4x the shortest path", () => {
     expect(env.referenceBudget(task, "episode")).toBe(24);
     expect(frozenlake({ map: "8x8", referenceFactor: 2 }).referenceBudget(task, "episode")).toBe(12);

@@ -32,6 +32,19 @@ describe("hanoi env", () => {
     expect(illegal!.observation[0]!.content).toBe("Illegal move A->C: disk 2 cannot go onto the smaller disk 1. Valid moves now: A->B, C->A, C->B.\nA: 3 2\nB:\nC: 1");
   });
 
+  it("says how many distinct tasks it generates: 3^n - 1 random starts, or the one standard start", () => {
+    const drawn = (disks: number, randomStart: boolean): number => {
+      const towers = hanoi({ disks, randomStart });
+      return new Set(Array.from({ length: 3000 }, (_, seed) => towers.taskId(towers.generate(seed)))).size;
+    };
+    expect(hanoi({ disks: 2, randomStart: true }).distinctTasks?.()).toBe(8);
+    expect(drawn(2, true)).toBe(8);
+    expect(hanoi({ disks: 4, randomStart: true }).distinctTasks?.()).toBe(80);
+    expect(drawn(4, true)).toBe(80);
+    expect(hanoi({ disks: 12 }).distinctTasks?.()).toBe(1);
+    expect(drawn(5, false)).toBe(1);
+  });
+
   it("has a reference budget of 4 x (2^n - 1) and ids naming the task", () => {
     expect(env.referenceBudget(task, "episode")).toBe(28);
     expect(env.taskId(task)).toBe("hanoi-3-AAA");

@@ -73,7 +73,7 @@ async function weightsGap(remoteOut: string, localOut: string, step: number): Pr
 }
 
 beforeAll(async () => {
-  await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 40, samples: 2, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
+  await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 8, samples: 10, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
   standin = await startStandin({ baseModels: { "hanoi-base": { init: base } } });
 }, 120_000);
 
