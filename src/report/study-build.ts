@@ -4,7 +4,8 @@
 import { deriveSeed } from "../core/rng.js";
 import { budgetTable } from "../metrics/budget-table.js";
 import { orderBudgetLabels } from "../metrics/budget-axis.js";
-import { horizon, horizonPerTask, lengthBin } from "../metrics/horizon.js";
+import { horizon, horizonBinning, horizonPerTask } from "../metrics/horizon.js";
+import { lengthBin } from "../metrics/horizon-bins.js";
 import { naturalRecovery, recoveryPerTask, type RecoveryCells } from "../metrics/natural-recovery.js";
 import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { perTaskPassAtK } from "../metrics/per-task-pass.js";
@@ -102,10 +103,13 @@ function passTable(cell: PassCellData, table: PassAtKTTable): StudyPassTable {
 }
 
 const recoveryCells = (cells: RecoveryCells): StudyRecoveryCells => ({ budget: cells.budget, clean: jsonEstimate(cells.clean), anyError: jsonEstimate(cells.anyError), errorRate: jsonEstimate(cells.errorRate), byFirstError: estimates(cells.byFirstError) });
-const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({ label: bin.label, low: bin.low, high: Number.isFinite(bin.high) ? bin.high : null, estimate: jsonEstimate(bin.estimate) });
+const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({ label: bin.label, low: bin.low, high: bin.high, estimate: jsonEstimate(bin.estimate) });
 
 function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions): Pick<StudyReport, "stepQuality" | "recovery" | "horizon"> {
   const seeded = (cell: AnalysisCellData, label: string): IntervalOptions => ({ ...options, seed: deriveSeed(options.seed ?? 0, label, cell.model, cell.env, cell.mode) });
+  // One binning per env, over every model and mode: each curve of a chart labels a bin the same way.
+  const envs = [...new Set(cells.map((cell) => cell.env))];
+  const binnings = new Map(envs.map((env) => [env, horizonBinning(cells.filter((cell) => cell.env === env).flatMap((cell) => cell.horizon))]));
   const out: { stepQuality: StudyReport["stepQuality"][number][]; recovery: StudyReport["recovery"][number][]; horizon: StudyReport["horizon"][number][] } = { stepQuality: [], recovery: [], horizon: [] };
   for (const cell of cells) {
     const key = { model: cell.model, env: cell.env, mode: cell.mode };
@@ -118,7 +122,7 @@ function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions):
       const recovery = naturalRecovery(cell.firstErrors, seeded(cell, "recovery"));
       out.recovery.push({ ...key, perBudget: recovery.perBudget.map(recoveryCells), pooled: recoveryCells(recovery.pooled) });
     }
-    const result = horizon(cell.horizon, seeded(cell, "horizon"));
+    const result = horizon(cell.horizon, { ...seeded(cell, "horizon"), binning: binnings.get(cell.env) });
     if (result.byRatio.length > 0) out.horizon.push({ ...key, byLength: result.byLength.map((curve) => ({ budget: curve.budget, bins: curve.bins.map(horizonBin) })), byRatio: result.byRatio.map(horizonBin), unknown: result.unknown });
   }
   return out;

@@ -144,11 +144,12 @@ export interface StudyPerturbation extends PerturbationRunKey {
   readonly problem: string | null;
 }
 
+/** A horizon bin: what it holds (its label, and its smallest and largest optimal length or ratio T / length, over
+ * every model of its env) and the success of the tasks in it (metrics/horizon-bins.ts). */
 export interface StudyHorizonBin {
   readonly label: string;
   readonly low: number;
-  /** null for an open last bin. */
-  readonly high: number | null;
+  readonly high: number;
   readonly estimate: JsonEstimate;
 }
 
