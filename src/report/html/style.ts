@@ -35,10 +35,12 @@ figure.chart-box figcaption { color: var(--muted); font-size: 13px; margin-top: 
 .badge.v-inconclusive { background: var(--maybe); }
 .badge.small { font-size: 11px; padding: 1px 7px; text-transform: none; }
 table.data { border-collapse: collapse; font-size: 13.5px; margin: 6px 0 14px; }
-table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 5px 10px; text-align: right; white-space: nowrap; vertical-align: top; }
+table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: right; white-space: nowrap; vertical-align: top; }
 table.data th { background: var(--wash); font-weight: 600; }
 table.data td.name, table.data th.name { text-align: left; }
+table.data th { white-space: normal; }
 table.data td.wrap-text { white-space: normal; text-align: left; max-width: 46em; }
+table.data td.path { white-space: normal; overflow-wrap: break-word; text-align: left; }
 table.data .ci { color: var(--muted); font-size: 12px; display: block; }
 table.data td.best { font-weight: 700; }
 .scroll { overflow-x: auto; }
