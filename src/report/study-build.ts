@@ -20,7 +20,7 @@ import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
 import { studyFindings, type FindingInputs, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
-import { EXAMPLE_REPLY_CHARS, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
+import { EXAMPLE_REPLY_CHARS, MODEL_ROLES, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
 import { modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
 import { readTraining, type TrainingSelection } from "./training-curves.js";
 
@@ -134,7 +134,7 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
   const analysis = (model: string, env: string, mode: string): AnalysisCellData | undefined => data.analysisCells.find((cell) => cell.model === model && cell.env === env && cell.mode === mode);
   const variants = new Map(data.passCells.map((cell) => [cell.variant, cell.env]));
   return {
-    models: models.map((model) => ({ name: model.name, role: model.role })),
+    models: models.map((model) => ({ name: model.name, role: model.role, roleSource: model.roleSource })),
     variants: [...variants].map(([variant, env]) => ({ variant, env })),
     envs: [...new Set([...data.passCells.map((cell) => cell.env), ...data.analysisCells.map((cell) => cell.env)])],
     budgets: (model, scope, mode) => orderBudgetLabels(passCells(model, scope, mode).flatMap((cell) => cell.budgets.map((spec) => spec.label))),
@@ -186,8 +186,11 @@ export function repeatedTaskNotes(entries: StudyData["repeatedTasks"]): string[]
 function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data: StudyData): string[] {
   const notes: string[] = [];
   for (const run of runs) if (run.status !== "complete") notes.push(`run ${run.id} is not complete (${run.episodes} episodes stored): its numbers may change when it is resumed`);
-  const roleless = models.filter((model) => model.role === "other").map((model) => model.name);
-  if (roleless.length > 0) notes.push(`models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=base|grpo|process|budgetmix)`);
+  // A role given as "other" (reproduce's GRPO-Full@25%) was chosen: only models left without one get the hint.
+  const named = models.filter((model) => model.role === "other" && model.roleSource === "given").map((model) => model.name);
+  const roleless = models.filter((model) => model.role === "other" && model.roleSource !== "given").map((model) => model.name);
+  if (named.length > 0) notes.push(`models with role "other" take part in no finding: ${named.join(", ")}`);
+  if (roleless.length > 0) notes.push(`models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=${MODEL_ROLES.filter((role) => role !== "other").join("|")})`);
   notes.push(...repeatedTaskNotes(data.repeatedTasks));
   for (const perturbation of data.perturbations) if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
   if (!runs.some((run) => run.kind === "teacher-forced")) notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
