@@ -5,6 +5,7 @@ import { deriveSeed } from "../core/rng.js";
 import { budgetTable } from "../metrics/budget-table.js";
 import { orderBudgetLabels } from "../metrics/budget-axis.js";
 import { horizon, horizonBinning, horizonPerTask } from "../metrics/horizon.js";
+import { invalidReplies } from "../metrics/invalid-replies.js";
 import { lengthBin } from "../metrics/horizon-bins.js";
 import { naturalRecovery, recoveryPerTask, type RecoveryCells } from "../metrics/natural-recovery.js";
 import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
@@ -20,7 +21,7 @@ import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
 import { studyFindings, type FindingInputs, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
-import { EXAMPLE_REPLY_CHARS, MODEL_ROLES, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
+import { EXAMPLE_REPLY_CHARS, MODEL_ROLES, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyInvalidTable, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
 import { modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
 import { readTraining, type TrainingSelection } from "./training-curves.js";
 
@@ -100,6 +101,15 @@ function passTable(cell: PassCellData, table: PassAtKTTable): StudyPassTable {
     cells: table.cells.map((row) => row.map(jsonEstimate)),
     auc: table.auc.map((cell) => (cell === null ? null : jsonEstimate(cell))),
   };
+}
+
+/** Invalid-reply rates beside a budget table: its rows (model, mode) and budgets. */
+function invalidTable(variant: string, budgets: readonly string[], cells: readonly PassCellData[], options: IntervalOptions): StudyInvalidTable {
+  const rows = cells.map((cell) => {
+    const rates = new Map(invalidReplies(cell.invalid, { ...options, seed: deriveSeed(options.seed ?? 0, "invalid", cell.model, cell.variant, cell.mode) }).map((rate) => [rate.budget, jsonEstimate(rate.estimate)]));
+    return { model: cell.model, mode: cell.mode, rates: budgets.map((budget) => rates.get(budget) ?? null) };
+  });
+  return { variant, budgets: [...budgets], rows };
 }
 
 const recoveryCells = (cells: RecoveryCells): StudyRecoveryCells => ({ budget: cells.budget, clean: jsonEstimate(cells.clean), anyError: jsonEstimate(cells.anyError), errorRate: jsonEstimate(cells.errorRate), byFirstError: estimates(cells.byFirstError) });
@@ -212,6 +222,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     const table = budgetTable(entries);
     return { variant, budgets: table.budgets, k: table.k, rows: table.rows.map((row) => ({ model: row.model, mode: row.mode, pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))), passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))) })) };
   });
+  const invalid = budgetTables.map((table) => invalidTable(table.variant, table.budgets, data.passCells.filter((cell) => cell.variant === table.variant), interval));
   const studyTasks = selected.map((run) => ({ run: run.record.id, variant: run.variant, taskIds: data.taskIds.get(run.record.id) ?? [] }));
   return {
     version: STUDY_REPORT_VERSION,
@@ -224,6 +235,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     runs,
     passTables,
     budgetTables,
+    invalidReplies: invalid,
     ...analyses(data.analysisCells, interval),
     perturbation: data.perturbations.map((entry) => ({
       model: entry.model,

@@ -99,6 +99,14 @@ export interface StudyBudgetTable {
   readonly rows: readonly { readonly model: string; readonly mode: string; readonly pass1: readonly (JsonEstimate | null)[]; readonly passK: readonly (JsonEstimate | null)[] }[];
 }
 
+/** Invalid replies beside the budget table: per (model, budget mode), the share of the policy's own turns whose
+ * reply could not be parsed or was not a valid action, at each budget of the table (metrics/invalid-replies.ts). */
+export interface StudyInvalidTable {
+  readonly variant: string;
+  readonly budgets: readonly string[];
+  readonly rows: readonly { readonly model: string; readonly mode: string; readonly rates: readonly (JsonEstimate | null)[] }[];
+}
+
 export interface StudyStepQuality {
   readonly model: string;
   readonly env: string;
@@ -228,6 +236,8 @@ export interface StudyReport {
   readonly runs: readonly StudyRun[];
   readonly passTables: readonly StudyPassTable[];
   readonly budgetTables: readonly StudyBudgetTable[];
+  /** One per budget table, same variant, rows and budgets. */
+  readonly invalidReplies: readonly StudyInvalidTable[];
   readonly stepQuality: readonly StudyStepQuality[];
   readonly recovery: readonly StudyRecovery[];
   readonly perturbation: readonly StudyPerturbation[];

@@ -58,11 +58,21 @@ export function budgetTableSection(report: StudyReport, charts: readonly Chart[]
           return html`${estimateCell(pass1, "percent", pass1?.value !== null && pass1?.value !== undefined && pass1.value === best("pass1", mode, j))}${table.k === null ? null : estimateCell(passK, "percent", passK?.value !== null && passK?.value !== undefined && passK.value === best("passK", mode, j))}`;
         })}</tr>`),
     );
-    return html`<h3>${table.variant}</h3><div class="scroll"><table class="data"><tr><th class="name" rowspan="2">model</th><th class="name" rowspan="2">budget</th>${head1}</tr><tr>${head2}</tr>${body}</table></div>`;
+    return html`<h3>${table.variant}</h3><div class="scroll"><table class="data"><tr><th class="name" rowspan="2">model</th><th class="name" rowspan="2">budget</th>${head1}</tr><tr>${head2}</tr>${body}</table></div>${invalidTable(report, table.variant)}`;
   });
   return html`<section id="budget-table"><h2>Budget table</h2>
-<p class="lead">Pass@1 and Pass@K (in %) at each turn budget, one row per model and budget mode, laid out like the paper's Table 1; 95% intervals underneath, the best of each column in bold. "hidden" rows are the same models evaluated without being told their budget.</p>
+<p class="lead">Pass@1 and Pass@K (in %) at each turn budget, one row per model and budget mode, laid out like the paper's Table 1; 95% intervals underneath, the best of each column in bold. "hidden" rows are the same models evaluated without being told their budget. Beside each, the invalid replies: the share of the policy's turns (in %) whose reply could not be parsed or was not a valid action, a turn lost.</p>
 ${tables}${charts.map(figure)}</section>`;
+}
+
+/** The invalid-reply rates of a budget table's rows (in %), same rows and budgets. */
+function invalidTable(report: StudyReport, variant: string): SafeHtml | null {
+  const table = report.invalidReplies.find((entry) => entry.variant === variant);
+  if (table === undefined || table.rows.length === 0) return null;
+  // Grouped by budget mode, as the budget table above.
+  const modes = [...new Set(table.rows.map((row) => row.mode))];
+  const rows = modes.flatMap((mode) => table.rows.filter((row) => row.mode === mode).map((row) => html`<tr><td class="name"><strong>${row.model}</strong></td><td class="name">${row.mode}</td>${table.budgets.map((_, j) => estimateCell(row.rates[j] ?? null, "percent"))}</tr>`));
+  return html`<h4 class="invalid-replies">Invalid replies on ${variant} (% of the policy's turns)</h4><div class="scroll"><table class="data invalid-replies"><tr><th class="name">model</th><th class="name">budget</th>${table.budgets.map((budget) => html`<th>T = ${budget}</th>`)}</tr>${rows}</table></div>`;
 }
 
 export function chartSection(id: string, title: string, lead: string, charts: readonly Chart[], empty: string, extra?: SafeHtml): SafeHtml {

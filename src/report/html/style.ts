@@ -15,6 +15,7 @@ section { background: var(--paper); margin: 22px 0; padding: 22px 26px; border-r
 section > h2 { margin: 0 0 4px; font-size: 21px; }
 section > p.lead { margin: 0 0 16px; color: var(--muted); max-width: 70em; }
 h3 { font-size: 16px; margin: 22px 0 8px; }
+h4.invalid-replies { font-size: 14px; margin: 4px 0 4px; color: var(--muted); font-weight: 600; }
 figure.chart-box { margin: 14px 0 22px; overflow-x: auto; }
 figure.chart-box h4 { margin: 0 0 6px; font-size: 15px; }
 figure.chart-box figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; }
