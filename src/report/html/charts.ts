@@ -129,6 +129,8 @@ export function recoveryCharts(report: StudyReport): Chart[] {
   const perturbed = report.perturbation.flatMap((entry) => entry.cells.filter((cell) => cell.budget === "pooled").map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: entry.perturbTurn, pairs: cell.pairs }, cell.difference)));
   if (perturbed.length > 0) {
     const envs = [...new Set(report.perturbation.map((entry) => entry.env))];
+    // Zero (a full recovery) always in view, as in the forest plots.
+    const change = { type: "quantitative", scale: { domain: forestDomain(perturbed.flatMap((entry) => [entry["value"], entry["low"], entry["high"]] as (number | null)[]), 0.005), nice: false } };
     charts.push({
       id: "recovery-perturbation",
       title: "Perturbation recovery: success lost to one forced mistake",
@@ -140,9 +142,9 @@ export function recoveryCharts(report: StudyReport): Chart[] {
           width: 300,
           height: 170,
           layer: [
-            { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { y: { datum: 0, type: "quantitative" } } },
-            { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "turn", type: "ordinal", title: "perturbed turn j", axis: { labelAngle: 0 } }, xOffset: { field: "model", sort: models }, y: { field: "low", type: "quantitative", title: "success change" }, y2: { field: "high" }, color: modelColor(models) } },
-            { mark: { type: "point", filled: true, size: 60 }, encoding: { x: { field: "turn", type: "ordinal" }, xOffset: { field: "model", sort: models }, y: { field: "value", type: "quantitative" }, color: modelColor(models), tooltip: [{ field: "model" }, { field: "label", title: "change [95% CI]" }, { field: "pairs" }, { field: "tasks" }] } },
+            { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { y: { datum: 0, ...change } } },
+            { mark: { type: "rule", strokeWidth: 2 }, encoding: { x: { field: "turn", type: "ordinal", title: "perturbed turn j", axis: { labelAngle: 0 } }, xOffset: { field: "model", sort: models }, y: { field: "low", ...change, title: "success change" }, y2: { field: "high" }, color: modelColor(models) } },
+            { mark: { type: "point", filled: true, size: 60 }, encoding: { x: { field: "turn", type: "ordinal" }, xOffset: { field: "model", sort: models }, y: { field: "value", ...change }, color: modelColor(models), tooltip: [{ field: "model" }, { field: "label", title: "change [95% CI]" }, { field: "pairs" }, { field: "tasks" }] } },
           ],
         },
       },
@@ -217,13 +219,14 @@ export function trainingCharts(report: StudyReport): Chart[] {
 export const FOREST_MARGIN = 0.08;
 export const FOREST_MIN_MARGIN = 0.5;
 
-/** The x domain of a forest plot: every interval and zero, with a margin on both sides, so that the zero line
- * never sits on the plot's edge (or outside it) whatever side the intervals fall on. */
-export function forestDomain(values: readonly (number | null)[]): [number, number] {
+/** The x domain of a forest plot (and the y domain of the perturbation chart, in fractions: minMargin 0.005):
+ * every interval and zero, with a margin on both sides, so that the zero line never sits on the plot's edge (or
+ * outside it) whatever side the intervals fall on. */
+export function forestDomain(values: readonly (number | null)[], minMargin = FOREST_MIN_MARGIN): [number, number] {
   const known = values.filter((value): value is number => value !== null && Number.isFinite(value));
   const low = Math.min(0, ...known);
   const high = Math.max(0, ...known);
-  const margin = Math.max(FOREST_MIN_MARGIN, FOREST_MARGIN * (high - low));
+  const margin = Math.max(minMargin, FOREST_MARGIN * (high - low));
   return [low - margin, high + margin];
 }
 
