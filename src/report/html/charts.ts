@@ -38,7 +38,8 @@ function passHeatmap(report: StudyReport, variant: string, tables: StudyReport["
       x: { field: "budget", type: "ordinal", sort: [...budgets], title: "budget T" },
       y: { field: "k", type: "ordinal", sort: [...ks], title: "K" },
       colorTitle: "Pass@(K,T) (%)",
-      facets: { wrap: { facet: header("panel", "", shown), columns } },
+      // Long model names are cut to their panel's width rather than spill over the next panel.
+      facets: { wrap: { facet: { ...header("panel", "", shown), header: { labelFontSize: 12, labelFontWeight: 600, labelLimit: HEATMAP_CELL_WIDTH * budgets.length + 30 } }, columns } },
       columns: budgets.length,
       rowsCount: ks.length,
     }),
@@ -236,14 +237,14 @@ const points = (value: number): string => `${value >= 0 ? "+" : "-"}${Math.abs(v
 export function findingChart(report: StudyReport, index: number): Chart | null {
   const finding = report.findings[index];
   if (finding === undefined) return null;
+  const inPoints = (value: number | null): number | null => (value === null ? null : 100 * value);
   const rows = finding.scopes.flatMap((scope) =>
-    scope.comparisons
-      .filter((comparison) => comparison.difference.value !== null)
-      .map((comparison) => {
-        const { value, low, high } = estimateFields(comparison.difference, "percent") as { value: number; low: number | null; high: number | null };
-        const interval = low === null || high === null ? "" : ` [${points(low)}, ${points(high)}]`;
-        return { value, low, high, tasks: comparison.difference.tasks, label: `${points(value)}${interval} pp`, model: `${comparison.a} - ${comparison.b}`, what: `${comparison.metric} · ${scope.scope}${comparison.mode === "announced" ? "" : ` (${comparison.mode})`}`, direction: comparison.direction };
-      }),
+    scope.comparisons.flatMap((comparison) => {
+      const { value, low, high, tasks } = comparison.difference;
+      if (value === null) return [];
+      const interval = low === null || high === null ? "" : ` [${points(100 * low)}, ${points(100 * high)}]`;
+      return [{ value: 100 * value, low: inPoints(low), high: inPoints(high), tasks, label: `${points(100 * value)}${interval} pp`, model: `${comparison.a} - ${comparison.b}`, what: `${comparison.metric} · ${scope.scope}${comparison.mode === "announced" ? "" : ` (${comparison.mode})`}`, direction: comparison.direction }];
+    }),
   );
   if (rows.length === 0) return null;
   const order = rows.map((entry) => entry.what);

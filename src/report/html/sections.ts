@@ -37,7 +37,7 @@ export function findingsSection(report: StudyReport, charts: ReadonlyMap<string,
 }
 
 export function modelsSection(report: StudyReport): SafeHtml {
-  const rows = report.models.map((model) => html`<tr><td class="name"><strong>${model.name}</strong></td><td class="name">${ROLE_NAMES[model.role]}${model.roleSource === "name" ? " (from its name)" : ""}</td><td class="wrap-text">${model.description}</td><td class="wrap-text">${model.runs.join(", ")}</td></tr>`);
+  const rows = report.models.map((model) => html`<tr><td class="model"><strong>${model.name}</strong></td><td class="name">${ROLE_NAMES[model.role]}${model.roleSource === "name" ? " (from its name)" : ""}</td><td class="wrap-text">${model.description}</td><td class="wrap-text">${model.runs.join(", ")}</td></tr>`);
   return html`<section id="models"><h2>Models</h2>
 <p class="lead">A model is a policy evaluated in one or more runs (budget announced or hidden; teacher-forced and perturbed runs when present). Roles decide which comparisons the findings make.</p>
 <div class="scroll"><table class="data"><tr><th class="name">model</th><th class="name">role</th><th class="name">what it is</th><th class="name">runs</th></tr>${rows}</table></div></section>`;
@@ -52,7 +52,7 @@ export function budgetTableSection(report: StudyReport, charts: readonly Chart[]
     const body = modes.flatMap((mode) =>
       table.rows
         .filter((row) => row.mode === mode)
-        .map((row) => html`<tr><td class="name"><strong>${row.model}</strong></td><td class="name">${row.mode}</td>${table.budgets.map((_, j) => {
+        .map((row) => html`<tr><td class="model"><strong>${row.model}</strong></td><td class="name">${row.mode}</td>${table.budgets.map((_, j) => {
           const pass1 = row.pass1[j] ?? null;
           const passK = row.passK[j] ?? null;
           return html`${estimateCell(pass1, "percent", pass1?.value !== null && pass1?.value !== undefined && pass1.value === best("pass1", mode, j))}${table.k === null ? null : estimateCell(passK, "percent", passK?.value !== null && passK?.value !== undefined && passK.value === best("passK", mode, j))}`;
@@ -71,7 +71,7 @@ function invalidTable(report: StudyReport, variant: string): SafeHtml | null {
   if (table === undefined || table.rows.length === 0) return null;
   // Grouped by budget mode, as the budget table above.
   const modes = [...new Set(table.rows.map((row) => row.mode))];
-  const rows = modes.flatMap((mode) => table.rows.filter((row) => row.mode === mode).map((row) => html`<tr><td class="name"><strong>${row.model}</strong></td><td class="name">${row.mode}</td>${table.budgets.map((_, j) => estimateCell(row.rates[j] ?? null, "percent"))}</tr>`));
+  const rows = modes.flatMap((mode) => table.rows.filter((row) => row.mode === mode).map((row) => html`<tr><td class="model"><strong>${row.model}</strong></td><td class="name">${row.mode}</td>${table.budgets.map((_, j) => estimateCell(row.rates[j] ?? null, "percent"))}</tr>`));
   return html`<h4 class="invalid-replies">Invalid replies on ${variant} (% of the policy's turns)</h4><div class="scroll"><table class="data invalid-replies"><tr><th class="name">model</th><th class="name">budget</th>${table.budgets.map((budget) => html`<th>T = ${budget}</th>`)}</tr>${rows}</table></div>`;
 }
 
@@ -87,7 +87,7 @@ export function trainingExtras(report: StudyReport): SafeHtml {
     const counts = new Map<string, number>();
     for (const run of overlap.studyRuns) counts.set(`${run.seenInTraining}/${run.tasks}`, (counts.get(`${run.seenInTraining}/${run.tasks}`) ?? 0) + 1);
     const study = [...counts].map(([count, runs]) => `${count} tasks (${runs} run${runs === 1 ? "" : "s"})`).join("; ");
-    return html`<tr><td class="name"><strong>${entry.name}</strong></td><td class="path">${breakAfterSlashes(entry.dir)}</td><td>${entry.steps.length}</td><td>${entry.evals.length === 0 ? 0 : new Set(entry.evals.map((point) => point.step)).size}</td><td>${overlap.trainingTasks ?? "?"}</td><td>${overlap.heldOutSeenInTraining === null ? "?" : `${overlap.heldOutSeenInTraining}/${overlap.heldOutTasks}`}</td><td class="wrap-text">${study === "" ? "-" : study}</td></tr>`;
+    return html`<tr><td class="model"><strong>${entry.name}</strong></td><td class="path">${breakAfterSlashes(entry.dir)}</td><td>${entry.steps.length}</td><td>${entry.evals.length === 0 ? 0 : new Set(entry.evals.map((point) => point.step)).size}</td><td>${overlap.trainingTasks ?? "?"}</td><td>${overlap.heldOutSeenInTraining === null ? "?" : `${overlap.heldOutSeenInTraining}/${overlap.heldOutTasks}`}</td><td class="wrap-text">${study === "" ? "-" : study}</td></tr>`;
   });
   const notes = report.training.flatMap((entry) => entry.notes.map((note) => html`<li>${entry.name}: ${note}</li>`));
   return html`<h3>Training runs and held-out overlap</h3><div class="scroll"><table class="data"><tr><th class="name">training run</th><th class="name">folder</th><th>steps logged</th><th>evaluations</th><th>distinct training tasks</th><th>held-out tasks seen in training</th><th class="name">study runs' tasks seen in training</th></tr>${rows}</table></div>${notes.length === 0 ? null : html`<ul class="notes">${notes}</ul>`}`;
@@ -107,7 +107,7 @@ export function perturbationExtras(report: StudyReport): SafeHtml {
   if (report.perturbation.length === 0) return html`<p class="note">No perturbed runs: perturbation recovery (force one non-optimal action at turn j, compare with the same episode left alone) needs runs whose config sets perturbTurn (see the README).</p>`;
   const rows = report.perturbation.flatMap((entry) => {
     const pooled = entry.cells.find((cell) => cell.budget === "pooled");
-    return [html`<tr><td class="name">${entry.model}</td><td class="name">${entry.run}</td><td class="name">${entry.controlRun ?? "-"}</td><td>${entry.perturbTurn}</td><td>${pooled?.pairs ?? 0}</td>${estimateCell(pooled?.perturbed ?? null, "fraction")}${estimateCell(pooled?.control ?? null, "fraction")}${estimateCell(pooled?.difference ?? null, "fraction")}<td class="wrap-text">${entry.problem ?? excludedText(entry.excluded)}</td></tr>`];
+    return [html`<tr><td class="model">${entry.model}</td><td class="path">${breakAfterSlashes(entry.run)}</td><td class="path">${breakAfterSlashes(entry.controlRun ?? "-")}</td><td>${entry.perturbTurn}</td><td>${pooled?.pairs ?? 0}</td>${estimateCell(pooled?.perturbed ?? null, "fraction")}${estimateCell(pooled?.control ?? null, "fraction")}${estimateCell(pooled?.difference ?? null, "fraction")}<td class="wrap-text">${entry.problem ?? excludedText(entry.excluded)}</td></tr>`];
   });
   return html`<h3>Perturbed runs</h3><div class="scroll"><table class="data"><tr><th class="name">model</th><th class="name">run</th><th class="name">control</th><th>j</th><th>pairs</th><th>perturbed</th><th>control</th><th>difference</th><th class="name">notes</th></tr>${rows}</table></div>`;
 }
@@ -123,13 +123,13 @@ export function examplesSection(report: StudyReport): SafeHtml {
 /** A column of the configs table: its title, how its cells wrap, and a run's value in it. */
 interface RunColumn {
   readonly title: string;
-  readonly cell: "path" | "wrap-text" | "name" | "number";
+  readonly cell: "path" | "model" | "wrap-text" | "name" | "number";
   readonly value: (run: StudyRun) => string;
 }
 
 const RUN_COLUMNS: readonly RunColumn[] = [
   { title: "run", cell: "path", value: (run) => run.id },
-  { title: "model", cell: "wrap-text", value: (run) => run.model },
+  { title: "model", cell: "model", value: (run) => run.model },
   { title: "env", cell: "wrap-text", value: (run) => run.variant },
   { title: "budget", cell: "name", value: (run) => run.mode },
   { title: "kind", cell: "name", value: (run) => `${run.kind}${run.perturbTurn === null ? "" : ` (j = ${run.perturbTurn})`}` },

@@ -41,7 +41,8 @@ table.data th { background: var(--wash); font-weight: 600; }
 table.data td.name, table.data th.name { text-align: left; }
 table.data th { white-space: normal; }
 table.data td.wrap-text { white-space: normal; text-align: left; max-width: 46em; }
-table.data td.path { white-space: normal; overflow-wrap: break-word; text-align: left; }
+table.data td.path { white-space: normal; overflow-wrap: anywhere; text-align: left; }
+table.data td.model { white-space: normal; overflow-wrap: anywhere; text-align: left; max-width: 16em; }
 table.data .ci { color: var(--muted); font-size: 12px; display: block; }
 table.data td.best { font-weight: 700; }
 .scroll { overflow-x: auto; }
