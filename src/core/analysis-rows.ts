@@ -38,6 +38,16 @@ export interface HorizonCounts {
   readonly c: number;
 }
 
+/** The turns the policy played itself (its own reply, not an intervention's action) in the finished episodes of
+ * one task under one budget, and how many of those replies were invalid: they could not be parsed, or named an
+ * action the env refused (the turn's `invalid` flag). */
+export interface InvalidCounts {
+  readonly taskIndex: number;
+  readonly budget: string;
+  readonly invalid: number;
+  readonly turns: number;
+}
+
 /** One episode's outcome, with its identity (task, budget, sample) and seed: what pairing needs. */
 export interface EpisodeOutcome {
   readonly taskIndex: number;

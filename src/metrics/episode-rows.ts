@@ -1,8 +1,9 @@
 // The analyses' input rows from episodes held in memory (the store computes the same rows with SQL, in
 // store/analysis-rows.ts; a test checks that both agree on real runs). Policy errors are left out, as in
-// outcomes.ts; turns without an oracle annotation are left out of the step and first-error rows, and an episode
-// without any annotated turn is left out of the first-error rows.
-import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type StepCounts } from "../core/analysis-rows.js";
+// outcomes.ts; turns without an oracle annotation are left out of the step and first-error rows, an episode
+// without any annotated turn is left out of the first-error rows, and turns an intervention played (forced) are
+// left out of the invalid-reply rows.
+import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type InvalidCounts, type StepCounts } from "../core/analysis-rows.js";
 import type { Episode } from "../core/episode.js";
 
 type Counted = { taskIndex: number; budget: string; n: number; c: number };
@@ -52,6 +53,21 @@ export function horizonCountsOf(episodes: Iterable<Episode>): HorizonCounts[] {
     const optimalLength = first === undefined || !Number.isFinite(first) ? null : first;
     const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${episode.budget.turns}\u0000${optimalLength}`;
     bump(rows, key, () => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, budgetTurns: episode.budget.turns, optimalLength, n: 0, c: 0 }), episode.success);
+  }
+  return [...rows.values()];
+}
+
+export function invalidCountsOf(episodes: Iterable<Episode>): InvalidCounts[] {
+  const rows = new Map<string, { taskIndex: number; budget: string; invalid: number; turns: number }>();
+  for (const episode of finished(episodes)) {
+    for (const turn of episode.turns) {
+      if (turn.forced !== undefined) continue;
+      const key = `${episode.taskIndex}\u0000${episode.budget.label}`;
+      let row = rows.get(key);
+      if (row === undefined) rows.set(key, (row = { taskIndex: episode.taskIndex, budget: episode.budget.label, invalid: 0, turns: 0 }));
+      row.turns += 1;
+      if (turn.invalid) row.invalid += 1;
+    }
   }
   return [...rows.values()];
 }

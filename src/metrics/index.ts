@@ -7,6 +7,8 @@ export * from "./budget-table.js";
 export * from "./difference-of-differences.js";
 export * from "./episode-rows.js";
 export * from "./horizon.js";
+export * from "./horizon-bins.js";
+export * from "./invalid-replies.js";
 export * from "./natural-recovery.js";
 export * from "./outcomes.js";
 export * from "./paired-difference.js";

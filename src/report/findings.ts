@@ -37,7 +37,9 @@ export type PassScope = { readonly variant: string } | { readonly env: string };
 
 /** What the findings read: per-task values of each model, by env variant or env. */
 export interface FindingInputs {
-  readonly models: readonly { readonly name: string; readonly role: ModelRole }[];
+  /** roleSource "given": the role came from the caller (--role, or `reproduce`'s own models); else the "Needs a
+   * model with role" text says how to give one. */
+  readonly models: readonly { readonly name: string; readonly role: ModelRole; readonly roleSource?: "given" | "name" | "none" }[];
   /** Env variants with Pass@(K,T) data, with their env. */
   readonly variants: readonly { readonly variant: string; readonly env: string }[];
   readonly envs: readonly string[];
@@ -138,7 +140,8 @@ function missing(context: FindingContext, ...needs: [string, string | undefined]
   const absent = needs.filter(([, name]) => name === undefined).map(([role]) => role);
   if (absent.length === 0) return null;
   const present = context.inputs.models.map((model) => `${model.name} (${model.role})`).join(", ") || "none";
-  return `Needs a model with role ${absent.join(" and a model with role ")} (--role NAME=ROLE, or a name such as "GRPO-Full", "BudgetMix", "base", "turn-level"); present: ${present}.`;
+  const hint = context.inputs.models.every((model) => model.roleSource === "given") ? "" : ' (--role NAME=ROLE, or a name such as "GRPO-Full", "BudgetMix", "base", "turn-level")';
+  return `Needs a model with role ${absent.join(" and a model with role ")}${hint}; present: ${present}.`;
 }
 
 function finding(id: StudyFinding["id"], title: string, claim: string, absent: string | null, scopes: () => Scope[]): StudyFinding {

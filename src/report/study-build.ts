@@ -4,7 +4,9 @@
 import { deriveSeed } from "../core/rng.js";
 import { budgetTable } from "../metrics/budget-table.js";
 import { orderBudgetLabels } from "../metrics/budget-axis.js";
-import { horizon, horizonPerTask, lengthBin } from "../metrics/horizon.js";
+import { horizon, horizonBinning, horizonPerTask } from "../metrics/horizon.js";
+import { invalidReplies } from "../metrics/invalid-replies.js";
+import { lengthBin } from "../metrics/horizon-bins.js";
 import { naturalRecovery, recoveryPerTask, type RecoveryCells } from "../metrics/natural-recovery.js";
 import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { perTaskPassAtK } from "../metrics/per-task-pass.js";
@@ -19,7 +21,7 @@ import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
 import { studyFindings, type ClaimScopes, type FindingInputs, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
-import { EXAMPLE_REPLY_CHARS, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
+import { EXAMPLE_REPLY_CHARS, MODEL_ROLES, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyInvalidTable, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
 import { modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
 import { readTraining, type TrainingSelection } from "./training-curves.js";
 
@@ -103,11 +105,23 @@ function passTable(cell: PassCellData, table: PassAtKTTable): StudyPassTable {
   };
 }
 
+/** Invalid-reply rates beside a budget table: its rows (model, mode) and budgets. */
+function invalidTable(variant: string, budgets: readonly string[], cells: readonly PassCellData[], options: IntervalOptions): StudyInvalidTable {
+  const rows = cells.map((cell) => {
+    const rates = new Map(invalidReplies(cell.invalid, { ...options, seed: deriveSeed(options.seed ?? 0, "invalid", cell.model, cell.variant, cell.mode) }).map((rate) => [rate.budget, jsonEstimate(rate.estimate)]));
+    return { model: cell.model, mode: cell.mode, rates: budgets.map((budget) => rates.get(budget) ?? null) };
+  });
+  return { variant, budgets: [...budgets], rows };
+}
+
 const recoveryCells = (cells: RecoveryCells): StudyRecoveryCells => ({ budget: cells.budget, clean: jsonEstimate(cells.clean), anyError: jsonEstimate(cells.anyError), errorRate: jsonEstimate(cells.errorRate), byFirstError: estimates(cells.byFirstError) });
-const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({ label: bin.label, low: bin.low, high: Number.isFinite(bin.high) ? bin.high : null, estimate: jsonEstimate(bin.estimate) });
+const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({ label: bin.label, low: bin.low, high: bin.high, estimate: jsonEstimate(bin.estimate) });
 
 function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions): Pick<StudyReport, "stepQuality" | "recovery" | "horizon"> {
   const seeded = (cell: AnalysisCellData, label: string): IntervalOptions => ({ ...options, seed: deriveSeed(options.seed ?? 0, label, cell.model, cell.env, cell.mode) });
+  // One binning per env, over every model and mode: each curve of a chart labels a bin the same way.
+  const envs = [...new Set(cells.map((cell) => cell.env))];
+  const binnings = new Map(envs.map((env) => [env, horizonBinning(cells.filter((cell) => cell.env === env).flatMap((cell) => cell.horizon))]));
   const out: { stepQuality: StudyReport["stepQuality"][number][]; recovery: StudyReport["recovery"][number][]; horizon: StudyReport["horizon"][number][] } = { stepQuality: [], recovery: [], horizon: [] };
   for (const cell of cells) {
     const key = { model: cell.model, env: cell.env, mode: cell.mode };
@@ -120,7 +134,7 @@ function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions):
       const recovery = naturalRecovery(cell.firstErrors, seeded(cell, "recovery"));
       out.recovery.push({ ...key, perBudget: recovery.perBudget.map(recoveryCells), pooled: recoveryCells(recovery.pooled) });
     }
-    const result = horizon(cell.horizon, seeded(cell, "horizon"));
+    const result = horizon(cell.horizon, { ...seeded(cell, "horizon"), binning: binnings.get(cell.env) });
     if (result.byRatio.length > 0) out.horizon.push({ ...key, byLength: result.byLength.map((curve) => ({ budget: curve.budget, bins: curve.bins.map(horizonBin) })), byRatio: result.byRatio.map(horizonBin), unknown: result.unknown });
   }
   return out;
@@ -146,7 +160,7 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
   const analysis = (model: string, env: string, mode: string): AnalysisCellData | undefined => data.analysisCells.find((cell) => cell.model === model && cell.env === env && cell.mode === mode);
   const variants = new Map(data.passCells.map((cell) => [cell.variant, cell.env]));
   return {
-    models: models.map((model) => ({ name: model.name, role: model.role })),
+    models: models.map((model) => ({ name: model.name, role: model.role, roleSource: model.roleSource })),
     variants: [...variants].map(([variant, env]) => ({ variant, env })),
     envs: [...new Set([...data.passCells.map((cell) => cell.env), ...data.analysisCells.map((cell) => cell.env)])],
     budgets: (model, scope, mode) => orderBudgetLabels(passCells(model, scope, mode).flatMap((cell) => cell.budgets.map((spec) => spec.label))),
@@ -199,8 +213,11 @@ export function repeatedTaskNotes(entries: StudyData["repeatedTasks"]): string[]
 function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data: StudyData): string[] {
   const notes: string[] = [];
   for (const run of runs) if (run.status !== "complete") notes.push(`run ${run.id} is not complete (${run.episodes} episodes stored): its numbers may change when it is resumed`);
-  const roleless = models.filter((model) => model.role === "other").map((model) => model.name);
-  if (roleless.length > 0) notes.push(`models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=base|grpo|process|budgetmix)`);
+  // A role given as "other" (reproduce's GRPO-Full@25%) was chosen: only models left without one get the hint.
+  const named = models.filter((model) => model.role === "other" && model.roleSource === "given").map((model) => model.name);
+  const roleless = models.filter((model) => model.role === "other" && model.roleSource !== "given").map((model) => model.name);
+  if (named.length > 0) notes.push(`models with role "other" take part in no finding: ${named.join(", ")}`);
+  if (roleless.length > 0) notes.push(`models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=${MODEL_ROLES.filter((role) => role !== "other").join("|")})`);
   notes.push(...repeatedTaskNotes(data.repeatedTasks));
   for (const perturbation of data.perturbations) if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
   if (!runs.some((run) => run.kind === "teacher-forced")) notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
@@ -222,6 +239,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     const table = budgetTable(entries);
     return { variant, budgets: table.budgets, k: table.k, rows: table.rows.map((row) => ({ model: row.model, mode: row.mode, pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))), passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))) })) };
   });
+  const invalid = budgetTables.map((table) => invalidTable(table.variant, table.budgets, data.passCells.filter((cell) => cell.variant === table.variant), interval));
   const studyTasks = selected.map((run) => ({ run: run.record.id, variant: run.variant, taskIds: data.taskIds.get(run.record.id) ?? [] }));
   return {
     version: STUDY_REPORT_VERSION,
@@ -234,6 +252,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     runs,
     passTables,
     budgetTables,
+    invalidReplies: invalid,
     ...analyses(data.analysisCells, interval),
     perturbation: data.perturbations.map((entry) => ({
       model: entry.model,

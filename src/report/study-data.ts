@@ -1,15 +1,16 @@
 // Loading a study's rows from the store: outcome counts per (model, env variant, budget mode) for the Pass@(K,T)
-// tables, analysis rows per (model, env, mode), and the episodes of recover:J runs streamed into their analysis. Tasks are
-// renumbered across runs by (variant, task id, occurrence), so two models evaluated on the same tasks share task
-// numbers (the paired comparisons pair on them) and runs of one model pool their episodes per task.
+// tables and invalid-reply counts beside them, analysis rows per (model, env, mode), and the episodes of recover:J
+// runs streamed into their analysis. Tasks are renumbered across runs by (variant, task id, occurrence), so two
+// models evaluated on the same tasks share task numbers (the paired comparisons pair on them) and runs of one model
+// pool their episodes per task.
 import { resolveTurns, UNKNOWN_BASIS, type BudgetSpec } from "../core/budget.js";
-import type { FirstErrorCounts, HorizonCounts, StepCounts } from "../core/analysis-rows.js";
+import type { FirstErrorCounts, HorizonCounts, InvalidCounts, StepCounts } from "../core/analysis-rows.js";
 import type { OutcomeCounts } from "../core/outcome.js";
 import { storedRunOutcomes } from "../eval/table.js";
 import { countsWithinBudgets } from "../metrics/pass-at-kt.js";
 import { recoveryTally, type PerturbationRecovery } from "../metrics/perturbation-recovery.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
-import { firstErrorCounts, horizonCounts, recoveryRows, stepCounts, taskIdsOf } from "../store/analysis-rows.js";
+import { firstErrorCounts, horizonCounts, invalidCounts, recoveryRows, stepCounts, taskIdsOf } from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
 import type { PerturbationRunKey } from "./study-model.js";
 import type { SelectedRun } from "./study-runs.js";
@@ -23,6 +24,8 @@ export interface PassCellData {
   readonly counts: OutcomeCounts[];
   readonly budgets: BudgetSpec[];
   readonly ks: number[];
+  /** The policy's own turns and its invalid replies, per task and budget. */
+  readonly invalid: InvalidCounts[];
 }
 
 export interface AnalysisCellData {
@@ -116,9 +119,10 @@ export async function loadStudyData(store: Store, runs: readonly SelectedRun[], 
       perturbations.push(await loadPerturbation(store, run, runNumbers, options));
       continue;
     }
-    const pass = cellIn(passCells, `${run.model}\u0000${run.variant}\u0000${mode}`, () => ({ model: run.model, variant: run.variant, env: run.config.env, mode, runs: [], counts: [], budgets: [], ks: [] }));
+    const pass = cellIn(passCells, `${run.model}\u0000${run.variant}\u0000${mode}`, () => ({ model: run.model, variant: run.variant, env: run.config.env, mode, runs: [], counts: [], budgets: [], ks: [], invalid: [] }));
     pass.runs.push(id);
     pass.counts.push(...renumber(await runCounts(store, run), runNumbers));
+    pass.invalid.push(...renumber(await invalidCounts(store, id), runNumbers));
     for (const spec of run.config.budgets) if (!pass.budgets.some((known) => known.label === spec.label)) pass.budgets.push(spec);
     for (const k of run.config.ks) if (!pass.ks.includes(k)) pass.ks.push(k);
     pass.ks.sort((a, b) => a - b);

@@ -98,6 +98,14 @@ export interface StudyBudgetTable {
   readonly rows: readonly { readonly model: string; readonly mode: string; readonly pass1: readonly (JsonEstimate | null)[]; readonly passK: readonly (JsonEstimate | null)[] }[];
 }
 
+/** Invalid replies beside the budget table: per (model, budget mode), the share of the policy's own turns whose
+ * reply could not be parsed or was not a valid action, at each budget of the table (metrics/invalid-replies.ts). */
+export interface StudyInvalidTable {
+  readonly variant: string;
+  readonly budgets: readonly string[];
+  readonly rows: readonly { readonly model: string; readonly mode: string; readonly rates: readonly (JsonEstimate | null)[] }[];
+}
+
 export interface StudyStepQuality {
   readonly model: string;
   readonly env: string;
@@ -144,11 +152,12 @@ export interface StudyPerturbation extends PerturbationRunKey {
   readonly problem: string | null;
 }
 
+/** A horizon bin: what it holds (its label, and its smallest and largest optimal length or ratio T / length, over
+ * every model of its env) and the success of the tasks in it (metrics/horizon-bins.ts). */
 export interface StudyHorizonBin {
   readonly label: string;
   readonly low: number;
-  /** null for an open last bin. */
-  readonly high: number | null;
+  readonly high: number;
   readonly estimate: JsonEstimate;
 }
 
@@ -235,6 +244,8 @@ export interface StudyReport {
   readonly runs: readonly StudyRun[];
   readonly passTables: readonly StudyPassTable[];
   readonly budgetTables: readonly StudyBudgetTable[];
+  /** One per budget table, same variant, rows and budgets. */
+  readonly invalidReplies: readonly StudyInvalidTable[];
   readonly stepQuality: readonly StudyStepQuality[];
   readonly recovery: readonly StudyRecovery[];
   readonly perturbation: readonly StudyPerturbation[];

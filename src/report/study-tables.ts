@@ -18,12 +18,15 @@ function capped(rows: string[][], width: number): string[][] {
   return [...rows.slice(0, LONG_LISTS), [`(${rows.length - LONG_LISTS} more)`, ...Array.from({ length: width - 1 }, () => "")]];
 }
 
+/** The budget table of each env variant, each followed by its invalid-reply rates (same rows, one column per budget). */
 export function renderBudgetTables(report: StudyReport): string {
   return report.budgetTables
     .map((table) => {
       const header = ["model", "budget", ...table.budgets.flatMap((budget) => [`${budget} P@1`, ...(table.k === null ? [] : [`${budget} P@${table.k}`])])];
       const rows = table.rows.map((row) => [row.model, row.mode, ...table.budgets.flatMap((_, j) => [formatEstimate(row.pass1[j] ?? null, "percent"), ...(table.k === null ? [] : [formatEstimate(row.passK[j] ?? null, "percent")])])]);
-      return `Budget table, ${table.variant} (Pass@1 and Pass@K in %, 95% intervals over tasks)\n${renderTextTable(header, rows)}`;
+      const invalid = report.invalidReplies.find((entry) => entry.variant === table.variant);
+      const invalidText = invalid === undefined || invalid.rows.length === 0 ? "" : `\n\nInvalid replies, ${table.variant} (% of the policy's turns that could not be parsed or were not a valid action)\n${renderTextTable(["model", "budget", ...invalid.budgets], invalid.rows.map((row) => [row.model, row.mode, ...invalid.budgets.map((_, j) => formatEstimate(row.rates[j] ?? null, "percent"))]))}`;
+      return `Budget table, ${table.variant} (Pass@1 and Pass@K in %, 95% intervals over tasks)\n${renderTextTable(header, rows)}${invalidText}`;
     })
     .join("\n\n");
 }

@@ -3,7 +3,7 @@
 // never sits in memory. The SQL is shared by both backends; JSON access comes from the dialect.
 // Policy errors (stop_reason 'error') are left out everywhere, as in outcomeCounts. The row shapes live in
 // core/analysis-rows.ts; metrics/episode-rows.ts computes the same rows from episodes in memory.
-import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type StepCounts } from "../core/analysis-rows.js";
+import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type InvalidCounts, type StepCounts } from "../core/analysis-rows.js";
 import { afterKey, keyParams, BEFORE_FIRST_KEY, type EpisodeKeyValues } from "./pages.js";
 import type { Store } from "./store.js";
 
@@ -116,6 +116,17 @@ export async function horizonCounts(store: Store, runId: string): Promise<Horizo
     [runId],
   );
   return rows.map(([taskIndex, budget, budgetTurns, optimalLength, n, c]) => ({ taskIndex, budget, budgetTurns, optimalLength, n, c }));
+}
+
+/** The policy's own turns per (task, budget), with how many of its replies were invalid (turns an intervention
+ * played are left out). */
+export async function invalidCounts(store: Store, runId: string): Promise<InvalidCounts[]> {
+  const sql = (await hasPolicyErrors(store, runId))
+    ? `SELECT t.task_index, t.budget_label, SUM(t.invalid), COUNT(*) FROM turns t JOIN episodes e ON ${EPISODE_KEY}
+       WHERE t.run_id = ? AND t.forced IS NULL AND e.stop_reason != 'error' GROUP BY t.task_index, t.budget_label`
+    : "SELECT task_index, budget_label, SUM(invalid), COUNT(*) FROM turns WHERE run_id = ? AND forced IS NULL GROUP BY task_index, budget_label";
+  const rows = await store.sql.rows<[number, string, number, number]>(sql, [runId]);
+  return rows.map(([taskIndex, budget, invalid, turns]) => ({ taskIndex, budget, invalid, turns }));
 }
 
 const OUTCOME_COLUMNS = "task_index, budget_label, sample, seed, success, turns_used";

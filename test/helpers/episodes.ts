@@ -8,6 +8,10 @@ export interface TurnSketch {
   readonly optimal?: boolean;
   readonly remainingBefore?: number;
   readonly segment?: number;
+  /** The reply could not be played (its parsed action is then null). */
+  readonly invalid?: boolean;
+  /** An intervention (an expert) played in the policy's place. */
+  readonly forced?: boolean;
 }
 
 export interface EpisodeSketch {
@@ -31,8 +35,8 @@ export function episode(sketch: EpisodeSketch): Episode {
       segment: turn.segment ?? 0,
       observation: [],
       action: { role: "assistant", content: "a" },
-      parsedAction: "a",
-      invalid: false,
+      parsedAction: turn.invalid === true ? null : "a",
+      invalid: turn.invalid === true,
       reward: 0,
       terminated: false,
       truncated: false,
@@ -40,6 +44,7 @@ export function episode(sketch: EpisodeSketch): Episode {
       stateKey: `s${i}`,
       ...(turn.optimal === undefined ? {} : { optimal: turn.optimal }),
       ...(turn.remainingBefore === undefined ? {} : { remainingBefore: turn.remainingBefore }),
+      ...(turn.forced === true ? { forced: { by: "expert" as const, policyAction: { role: "assistant" as const, content: "?" }, policyParsed: null, policyOptimal: false } } : {}),
     };
   });
   const stopReason = sketch.stopReason ?? (sketch.success ? "success" : "max_turns");

@@ -9,10 +9,18 @@ export interface StudyFixtureOptions {
   readonly samples?: number;
   readonly envs?: readonly FixtureEnv[];
   readonly modes?: readonly ("announced" | "hidden")[];
+  /** Default FIXTURE_MODELS. */
+  readonly models?: readonly FixtureModel[];
+}
+
+export interface FixtureModel {
+  readonly name: string;
+  /** A policy spec ("noisy-oracle:0.3", "tiny:CHECKPOINT"). */
+  readonly policy: string;
 }
 
 /** The models: display name -> policy. */
-export const FIXTURE_MODELS: readonly { readonly name: string; readonly policy: string }[] = [
+export const FIXTURE_MODELS: readonly FixtureModel[] = [
   { name: "base", policy: "noisy-oracle:0.5" },
   { name: "GRPO-Full", policy: "noisy-oracle:0.3" },
   { name: "turn-level", policy: "noisy-oracle:0.25" },
@@ -29,7 +37,7 @@ export const FIXTURE_ENVS: readonly FixtureEnv[] = [{ env: "sokoban" }, { env: "
 /** Runs "<model>-<env>[-<disks>]-<mode>"; returns model name -> run ids. */
 export async function buildStudyFixture(options: StudyFixtureOptions): Promise<Map<string, string[]>> {
   const runs = new Map<string, string[]>();
-  for (const model of FIXTURE_MODELS) {
+  for (const model of options.models ?? FIXTURE_MODELS) {
     const ids: string[] = [];
     for (const target of options.envs ?? FIXTURE_ENVS) {
       for (const mode of options.modes ?? ["announced", "hidden"]) {

@@ -1,22 +1,33 @@
 // The SQL readers give exactly the rows that the in-memory functions compute from the same episodes, on real
-// runs (noisy oracle, with policy errors in the store), and read recovery runs; on both backends.
+// runs (noisy oracle, with policy errors and unreadable replies in the store) and on hand-built episodes whose
+// answer is known, and read recovery runs; on both backends.
 import { expect, it } from "vitest";
 import type { Policy } from "../../src/core/policy.js";
 import { evaluate } from "../../src/eval/evaluate.js";
-import { episodeOutcomesOf, firstErrorCountsOf, horizonCountsOf, stepCountsOf } from "../../src/metrics/episode-rows.js";
+import { episodeOutcomesOf, firstErrorCountsOf, horizonCountsOf, invalidCountsOf, stepCountsOf } from "../../src/metrics/episode-rows.js";
 import { createPolicy } from "../../src/policies/spec.js";
-import { episodeOutcomes, firstErrorCounts, hasAnnotations, horizonCounts, recoveryRows, stepCounts, taskIdsOf } from "../../src/store/analysis-rows.js";
-import { readEpisodes } from "../../src/store/episodes.js";
+import { episodeOutcomes, firstErrorCounts, hasAnnotations, horizonCounts, invalidCounts, recoveryRows, stepCounts, taskIdsOf } from "../../src/store/analysis-rows.js";
+import { readEpisodes, writeEpisodes } from "../../src/store/episodes.js";
+import { createRun } from "../../src/store/runs.js";
 import { openStore } from "../../src/store/open.js";
 import { collect } from "../helpers/collect.js";
+import { episode } from "../helpers/episodes.js";
 import { describeEachStore } from "../helpers/services.js";
 
 const sorted = <Row>(rows: readonly Row[]): Row[] => [...rows].map((row) => JSON.stringify(row)).sort().map((text) => JSON.parse(text) as Row);
 
-/** A noisy oracle that fails (throws) on the second turn of every third sample: policy errors in the store. */
+/** A noisy oracle that fails (throws) on the second turn of every third sample, and answers nonsense on the
+ * third turn of the second: policy errors and invalid replies in the store. */
 async function flakyPolicy(): Promise<Policy> {
   const inner = await createPolicy("noisy-oracle:0.4");
-  return { name: "flaky", act: (conversation, context) => (context.sample === 2 && context.turn === 2 ? Promise.reject(new Error("boom")) : inner.act(conversation, context)) };
+  return {
+    name: "flaky",
+    act: (conversation, context) => {
+      if (context.sample === 2 && context.turn === 2) return Promise.reject(new Error("boom"));
+      if (context.sample === 1 && context.turn === 3) return Promise.resolve({ message: { role: "assistant", content: "no idea" } });
+      return inner.act(conversation, context);
+    },
+  };
 }
 
 describeEachStore("analysis rows from the store", (backend) => {
@@ -34,6 +45,7 @@ describeEachStore("analysis rows from the store", (backend) => {
         expect(sorted(await stepCounts(store, run))).toEqual(sorted(stepCountsOf(episodes)));
         expect(sorted(await firstErrorCounts(store, run))).toEqual(sorted(firstErrorCountsOf(episodes)));
         expect(sorted(await horizonCounts(store, run))).toEqual(sorted(horizonCountsOf(episodes)));
+        expect(sorted(await invalidCounts(store, run))).toEqual(sorted(invalidCountsOf(episodes)));
         expect(await collect(episodeOutcomes(store, run))).toEqual(sorted(episodeOutcomesOf(episodes)).sort((a, b) => a.taskIndex - b.taskIndex || a.budget.localeCompare(b.budget) || a.sample - b.sample));
       }
       expect(await hasAnnotations(store, "hanoi")).toBe(true);
@@ -42,6 +54,8 @@ describeEachStore("analysis rows from the store", (backend) => {
       expect((await stepCounts(store, "hanoi")).length).toBeGreaterThan(0);
       expect((await horizonCounts(store, "hanoi")).every((row) => row.optimalLength !== null)).toBe(true);
       expect(await taskIdsOf(store, "hanoi")).toHaveLength(5);
+      // The nonsense replies are there, and counted.
+      expect((await invalidCounts(store, "sokoban")).reduce((sum, row) => sum + row.invalid, 0)).toBeGreaterThan(0);
     } finally {
       await store.close();
     }
@@ -63,6 +77,31 @@ describeEachStore("analysis rows from the store", (backend) => {
       // Forced at turn 2 exactly where the expert had not finished before it.
       expect(forced.map((row) => row.forced)).toEqual(forced.map((row) => row.outcome.turnsUsed >= 2));
       expect(forced.some((row) => row.forced)).toBe(true);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("count invalid replies among the policy's own turns, without policy errors or forced turns", async () => {
+    const db = await backend.fresh("invalid");
+    const store = await openStore(db);
+    try {
+      const tasks = [0, 1].map((index) => ({ index, id: `t${index}`, task: {}, referenceBudget: 8, optimalTurns: null }));
+      await createRun(store, { id: "hand", createdAt: "2026-01-01", env: "hand", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, tasks);
+      const bad = { invalid: true };
+      await writeEpisodes(store, [
+        episode({ task: 0, budget: "25%", success: false, turns: [{}, bad] }),
+        episode({ task: 0, budget: "25%", sample: 1, success: true, turns: [{}, {}] }),
+        episode({ task: 1, budget: "25%", success: false, turns: [bad, bad, bad] }),
+        episode({ task: 1, budget: "100%", success: false, turns: [bad, {}, { invalid: true, forced: true }] }),
+        episode({ task: 1, budget: "100%", sample: 1, success: false, stopReason: "error", turns: [bad, bad] }),
+      ].map((entry) => ({ ...entry, run: "hand" })));
+      const rows = (await invalidCounts(store, "hand")).map((row) => [row.taskIndex, row.budget, row.invalid, row.turns]);
+      expect(sorted(rows)).toEqual(sorted([
+        [0, "25%", 1, 4],
+        [1, "25%", 3, 3],
+        [1, "100%", 1, 2],
+      ]));
     } finally {
       await store.close();
     }

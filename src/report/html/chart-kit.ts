@@ -1,7 +1,9 @@
 // Building blocks of the report's Vega-Lite charts: a chart record, one colour per model (the same in every
-// chart), and the two layouts every chart uses: a line with its interval band, and a heatmap with the value
-// in each cell. Specs are plain JSON; model names appear only as data values, never in field names or
-// expressions, so no text from a store can reach Vega's expression language.
+// chart), the layouts every chart uses (a line with its interval band, a heatmap with the value in each cell,
+// bars with intervals), and the widths that keep every chart inside the page: a section holds CHART_WIDTH
+// pixels at a 1280-px window, so panels side by side shrink (fitWidth) or wrap into rows (wrapColumns). Specs
+// are plain JSON; model names appear only as data values, never in field names or expressions, so no text from
+// a store can reach Vega's expression language.
 import type { Json, JsonObject } from "../../core/json.js";
 import type { JsonEstimate } from "../study-model.js";
 
@@ -25,10 +27,39 @@ export function modelColor(models: readonly string[], title = "model", shown: re
   return { field: "model", type: "nominal", title, scale: { domain: [...shown], range: shown.map(colourOf) } };
 }
 
-/** The fields of an estimate as chart data: value, low, high, tasks, and a label for tooltips. */
-export function estimateFields(estimate: JsonEstimate): JsonObject {
-  const interval = estimate.low === null || estimate.high === null ? "" : ` [${estimate.low.toFixed(3)}, ${estimate.high.toFixed(3)}]`;
-  return { value: estimate.value, low: estimate.low, high: estimate.high, tasks: estimate.tasks, label: estimate.value === null ? "-" : `${estimate.value.toFixed(3)}${interval}` };
+/** Widest chart, in pixels: a section's content at a 1280-px window (1140) less room for the browser's rounding. */
+export const CHART_WIDTH = 1080;
+/** What a faceted chart draws besides its panels: the y axis with its title and the row headers on the left. */
+export const LEFT_MARGIN = 90;
+/** Room for a legend of model names on the right (Vega-Lite cuts labels at 160 px). */
+export const LEGEND_WIDTH = 190;
+/** Vega-Lite's space between facet panels. */
+export const PANEL_SPACING = 20;
+
+/** The width of each of `count` panels side by side: `preferred`, or less so that they fit in CHART_WIDTH. */
+export function fitWidth(count: number, preferred: number, reserve = LEFT_MARGIN + LEGEND_WIDTH): number {
+  const room = Math.floor((CHART_WIDTH - reserve - PANEL_SPACING * Math.max(0, count - 1)) / Math.max(1, count));
+  return Math.max(1, Math.min(preferred, room));
+}
+
+/** How many panels of `panelWidth` (with their own y axis, `panelMargin`) fit in one row; `multiple` keeps
+ * panels that belong together (a model's announced and hidden panels) on the same row. */
+export function wrapColumns(count: number, panelWidth: number, options: { readonly panelMargin?: number; readonly reserve?: number; readonly multiple?: number } = {}): number {
+  const fit = Math.floor((CHART_WIDTH - (options.reserve ?? 0) + PANEL_SPACING) / (panelWidth + (options.panelMargin ?? 0) + PANEL_SPACING));
+  const multiple = options.multiple ?? 1;
+  const columns = fit >= multiple ? fit - (fit % multiple) : Math.max(1, fit);
+  return Math.max(1, Math.min(count, columns));
+}
+
+/** The fields of an estimate as chart data: value, low, high, tasks, and a label for tooltips; with scale
+ * "percent", the numbers are in % (0-100). */
+export function estimateFields(estimate: JsonEstimate, scale: "fraction" | "percent" = "fraction"): JsonObject {
+  const factor = scale === "percent" ? 100 : 1;
+  const digits = scale === "percent" ? 1 : 3;
+  const at = (value: number | null): number | null => (value === null ? null : value * factor);
+  const text = (value: number): string => `${(value * factor).toFixed(digits)}${scale === "percent" ? "%" : ""}`;
+  const interval = estimate.low === null || estimate.high === null ? "" : ` [${text(estimate.low)}, ${text(estimate.high)}]`;
+  return { value: at(estimate.value), low: at(estimate.low), high: at(estimate.high), tasks: estimate.tasks, label: estimate.value === null ? "-" : `${text(estimate.value)}${interval}` };
 }
 
 export interface Facets {
@@ -65,15 +96,22 @@ export function bandedLines(rows: readonly JsonObject[], options: { readonly x: 
   return Object.keys(independent).length === 0 ? spec : { ...spec, resolve: { scale: independent } };
 }
 
-/** A heatmap with the value printed in each cell (white on dark cells). */
+/** Width of a heatmap cell, and the room a heatmap's legend (a colour gradient with its title) takes. */
+export const HEATMAP_CELL_WIDTH = 46;
+export const HEATMAP_LEGEND_WIDTH = 100;
+
+/**
+ * A heatmap of percentages (rows' value in 0-100) with the value printed in each cell (white on dark cells) and
+ * a colour legend in %. Each panel of a wrapped facet has its own axes (`panelMargin` of `wrapColumns`).
+ */
 export function valueHeatmap(rows: readonly JsonObject[], options: { readonly x: JsonObject; readonly y: JsonObject; readonly colorTitle: string; readonly facets?: Facets; readonly cellWidth?: number; readonly cellHeight?: number; readonly columns: number; readonly rowsCount: number }): JsonObject {
   const inner: JsonObject = {
-    width: (options.cellWidth ?? 62) * options.columns,
-    height: (options.cellHeight ?? 30) * options.rowsCount,
+    width: (options.cellWidth ?? HEATMAP_CELL_WIDTH) * options.columns,
+    height: (options.cellHeight ?? 28) * options.rowsCount,
     encoding: { x: { ...options.x, axis: { labelAngle: 0 } }, y: options.y },
     layer: [
-      { mark: { type: "rect", stroke: "white", strokeWidth: 1 }, encoding: { color: { field: "value", type: "quantitative", title: options.colorTitle, scale: { domain: [0, 1], scheme: "blues" }, legend: null }, tooltip: TOOLTIP } },
-      { mark: { type: "text", fontSize: 12, fontWeight: 500 }, encoding: { text: { field: "short", type: "nominal" }, color: { condition: { test: "datum.value > 0.55", value: "white" }, value: "#1d2733" } } },
+      { mark: { type: "rect", stroke: "white", strokeWidth: 1 }, encoding: { color: { field: "value", type: "quantitative", title: options.colorTitle, scale: { domain: [0, 100], scheme: "blues" }, legend: { orient: "right", gradientLength: 120, titleLimit: HEATMAP_LEGEND_WIDTH - 10 } }, tooltip: TOOLTIP } },
+      { mark: { type: "text", fontSize: 12, fontWeight: 500 }, encoding: { text: { field: "short", type: "nominal" }, color: { condition: { test: "datum.value > 55", value: "white" }, value: "#1d2733" } } },
     ],
   };
   return facetOrPlain(rows, inner, options.facets);

@@ -5,7 +5,7 @@
 import type { JsonObject } from "../../core/json.js";
 import { orderBudgetLabels } from "../../metrics/budget-axis.js";
 import type { JsonEstimate, StudyReport } from "../study-model.js";
-import { bandedLines, barsWithIntervals, estimateFields, modelColor, valueHeatmap, type Chart } from "./chart-kit.js";
+import { bandedLines, barsWithIntervals, estimateFields, fitWidth, HEATMAP_CELL_WIDTH, HEATMAP_LEGEND_WIDTH, modelColor, valueHeatmap, wrapColumns, type Chart } from "./chart-kit.js";
 import { slug } from "./escape.js";
 
 export const MIN_TASKS = 5;
@@ -15,6 +15,36 @@ const modesOf = (report: StudyReport): string[] => [...new Set(report.passTables
 const enough = (estimate: JsonEstimate): boolean => estimate.value !== null && estimate.tasks >= MIN_TASKS;
 const row = (fields: JsonObject, estimate: JsonEstimate): JsonObject => ({ ...fields, ...estimateFields(estimate), short: estimate.value === null ? "-" : estimate.value.toFixed(2) });
 const header = (field: string, title: string, sort?: readonly (string | number)[]): JsonObject => ({ field, type: "ordinal", title, ...(sort === undefined ? {} : { sort: [...sort] }), header: { labelFontSize: 12, labelFontWeight: 600 } });
+
+/** A heatmap panel's title: the model, and the budget mode when the report has more than one. */
+const panelOf = (model: string, mode: string, modes: readonly string[]): string => (modes.length > 1 ? `${model} · ${mode}` : model);
+
+/** Pass@(K,T) in %, one panel per model and budget mode wrapped into rows that fit the page (a model's modes
+ * side by side), with a colour legend in %. */
+function passHeatmap(report: StudyReport, variant: string, tables: StudyReport["passTables"], budgets: readonly string[], ks: readonly number[]): Chart {
+  const modes = modesOf(report);
+  const panels = report.models.flatMap((model) => modes.map((mode) => panelOf(model.name, mode, modes)));
+  const rows = tables.flatMap((table) => table.ks.flatMap((k, i) => table.budgets.map((budget, j) => {
+    const estimate = table.cells[i]?.[j] as JsonEstimate;
+    return { model: table.model, mode: table.mode, panel: panelOf(table.model, table.mode, modes), k, budget, ...estimateFields(estimate, "percent"), short: estimate.value === null ? "-" : (100 * estimate.value).toFixed(0) };
+  })));
+  const shown = panels.filter((panel) => rows.some((entry) => entry["panel"] === panel));
+  const columns = wrapColumns(shown.length, HEATMAP_CELL_WIDTH * budgets.length, { panelMargin: 35, reserve: HEATMAP_LEGEND_WIDTH, multiple: modes.length });
+  return {
+    id: `heatmap-${slug(variant)}`,
+    title: `Pass@(K,T) on ${variant}`,
+    caption: `Pass@(K,T) in %, one panel per model${modes.length > 1 ? " and budget mode" : ""}; darker is better. Hover a cell for its 95% interval.`,
+    spec: valueHeatmap(rows, {
+      x: { field: "budget", type: "ordinal", sort: [...budgets], title: "budget T" },
+      y: { field: "k", type: "ordinal", sort: [...ks], title: "K" },
+      colorTitle: "Pass@(K,T) (%)",
+      // Long model names are cut to their panel's width rather than spill over the next panel.
+      facets: { wrap: { facet: { ...header("panel", "", shown), header: { labelFontSize: 12, labelFontWeight: 600, labelLimit: HEATMAP_CELL_WIDTH * budgets.length + 30 } }, columns } },
+      columns: budgets.length,
+      rowsCount: ks.length,
+    }),
+  };
+}
 
 export function passCharts(report: StudyReport): Chart[] {
   const models = modelNames(report);
@@ -26,31 +56,19 @@ export function passCharts(report: StudyReport): Chart[] {
     const ks = [...new Set(tables.flatMap((table) => table.ks))].sort((a, b) => a - b);
     const rows = tables.flatMap((table) => table.ks.flatMap((k, i) => table.budgets.map((budget, j) => row({ model: table.model, mode: table.mode, k, budget }, table.cells[i]?.[j] as JsonEstimate))));
     const id = slug(variant);
-    charts.push({
-      id: `heatmap-${id}`,
-      title: `Pass@(K,T) on ${variant}`,
-      caption: "One panel per model (columns) and budget mode (rows); darker is better. Hover a cell for its 95% interval.",
-      spec: valueHeatmap(rows, {
-        x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T" },
-        y: { field: "k", type: "ordinal", sort: ks, title: "K" },
-        colorTitle: "Pass@(K,T)",
-        facets: { column: header("model", "", models), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) },
-        columns: budgets.length,
-        rowsCount: ks.length,
-      }),
-    });
+    charts.push(passHeatmap(report, variant, tables, budgets, ks));
     if (ks.length > 1)
       charts.push({
         id: `pass-k-${id}`,
         title: `Pass@K at each budget T on ${variant}`,
         caption: "More samples K help most where single attempts fail; bands are 95% bootstrap intervals over tasks.",
-        spec: bandedLines(rows.filter((entry) => entry["value"] !== null), { x: { field: "k", type: "quantitative", title: "K", scale: { type: "log", base: 2 }, axis: { values: ks, format: "d" } }, y: "Pass@(K,T)", color: modelColor(models), facets: { column: header("budget", "budget T", budgets), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) }, width: 170, height: 140, yDomain: [0, 1] }),
+        spec: bandedLines(rows.filter((entry) => entry["value"] !== null), { x: { field: "k", type: "quantitative", title: "K", scale: { type: "log", base: 2 }, axis: { values: ks, format: "d" } }, y: "Pass@(K,T)", color: modelColor(models), facets: { column: header("budget", "budget T", budgets), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) }, width: fitWidth(budgets.length, 170), height: 140, yDomain: [0, 1] }),
       });
     charts.push({
       id: `pass-t-${id}`,
       title: `Pass@T for each K on ${variant}`,
       caption: "How success grows with the turn budget; the first point is the tightest budget.",
-      spec: bandedLines(rows.filter((entry) => entry["value"] !== null), { x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } }, y: "Pass@(K,T)", color: modelColor(models), facets: { column: header("k", "K", ks), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) }, width: 170, height: 140, yDomain: [0, 1] }),
+      spec: bandedLines(rows.filter((entry) => entry["value"] !== null), { x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } }, y: "Pass@(K,T)", color: modelColor(models), facets: { column: header("k", "K", ks), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) }, width: fitWidth(ks.length, 170), height: 140, yDomain: [0, 1] }),
     });
   }
   return charts;
@@ -92,7 +110,7 @@ export function stepCharts(report: StudyReport): Chart[] {
   return [
     { id: "step-overall", title: "Single-step decision quality", caption: "Share of actions in the oracle's optimal set, averaged over tasks (own states; teacher-forced states when present).", spec: barsWithIntervals(overall, { x: { field: "source", type: "nominal", title: "states", axis: { labelAngle: 0 } }, offset: { field: "model", sort: models }, y: "optimal actions", color: modelColor(models), facets }) },
     { id: "step-turn", title: "Step quality by turn index", caption: `Later turns are reached by fewer tasks (cells with fewer than ${MIN_TASKS} tasks are not drawn).`, spec: bandedLines(byTurn, { x: { field: "turn", type: "quantitative", title: "turn" }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets, yDomain: [0, 1], independentX: true, points: false }) },
-    { id: "step-left", title: "Step quality by turns left in the budget", caption: "Does the policy decide differently when the budget runs out? One panel per budget; x = turns left, this one included.", spec: bandedLines(byLeft, { x: { field: "turnsLeft", type: "quantitative", title: "turns left", scale: { reverse: true } }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets: { column: header("budget", "budget T", leftBudgets), row: header("panel", "", panels) }, width: 170, height: 140, yDomain: [0, 1], independentX: true, points: false }) },
+    { id: "step-left", title: "Step quality by turns left in the budget", caption: "Does the policy decide differently when the budget runs out? One panel per budget; x = turns left, this one included.", spec: bandedLines(byLeft, { x: { field: "turnsLeft", type: "quantitative", title: "turns left", scale: { reverse: true } }, y: "optimal actions", color: modelColor(models), strokeDash: dash, facets: { column: header("budget", "budget T", leftBudgets), row: header("panel", "", panels) }, width: fitWidth(leftBudgets.length, 170), height: 140, yDomain: [0, 1], independentX: true, points: false }) },
   ];
 }
 
@@ -195,25 +213,51 @@ export function trainingCharts(report: StudyReport): Chart[] {
   return charts;
 }
 
-/** A forest plot of a finding's paired differences (a - b with its 95% interval). */
+/** Margin around a forest plot's intervals and zero, as a share of what they span (at least FOREST_MIN_MARGIN pp). */
+export const FOREST_MARGIN = 0.08;
+export const FOREST_MIN_MARGIN = 0.5;
+
+/** The x domain of a forest plot (and the y domain of the perturbation chart, in fractions: minMargin 0.005):
+ * every interval and zero, with a margin on both sides, so that the zero line never sits on the plot's edge (or
+ * outside it) whatever side the intervals fall on. */
+export function forestDomain(values: readonly (number | null)[], minMargin = FOREST_MIN_MARGIN): [number, number] {
+  const known = values.filter((value): value is number => value !== null && Number.isFinite(value));
+  const low = Math.min(0, ...known);
+  const high = Math.max(0, ...known);
+  const margin = Math.max(minMargin, FOREST_MARGIN * (high - low));
+  return [low - margin, high + margin];
+}
+
+const points = (value: number): string => `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(1)}`;
+
+/** A forest plot of a finding's paired differences (a - b with its 95% interval), in percentage points. */
 export function findingChart(report: StudyReport, index: number): Chart | null {
   const finding = report.findings[index];
   if (finding === undefined) return null;
-  const rows = finding.scopes.flatMap((scope) => scope.comparisons.filter((comparison) => comparison.difference.value !== null).map((comparison) => ({ ...estimateFields(comparison.difference), model: `${comparison.a} - ${comparison.b}`, what: `${comparison.metric} · ${scope.scope}${comparison.mode === "announced" ? "" : ` (${comparison.mode})`}`, direction: comparison.direction })));
+  const inPoints = (value: number | null): number | null => (value === null ? null : 100 * value);
+  const rows = finding.scopes.flatMap((scope) =>
+    scope.comparisons.flatMap((comparison) => {
+      const { value, low, high, tasks } = comparison.difference;
+      if (value === null) return [];
+      const interval = low === null || high === null ? "" : ` [${points(100 * low)}, ${points(100 * high)}]`;
+      return [{ value: 100 * value, low: inPoints(low), high: inPoints(high), tasks, label: `${points(100 * value)}${interval} pp`, model: `${comparison.a} - ${comparison.b}`, what: `${comparison.metric} · ${scope.scope}${comparison.mode === "announced" ? "" : ` (${comparison.mode})`}`, direction: comparison.direction }];
+    }),
+  );
   if (rows.length === 0) return null;
   const order = rows.map((entry) => entry.what);
+  const x = { type: "quantitative", title: "difference (percentage points)", scale: { domain: forestDomain(rows.flatMap((entry) => [entry.value, entry.low, entry.high])), nice: false } };
   return {
     id: `finding-${finding.id}`,
     title: "Paired differences",
-    caption: "Paired differences on shared tasks with 95% bootstrap intervals; right of the dashed line favours the first model.",
+    caption: "Paired differences on shared tasks in percentage points, with 95% bootstrap intervals; right of the dashed zero line favours the first model.",
     spec: {
       data: { values: rows },
       width: 420,
       height: { step: 22 },
       layer: [
-        { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { x: { datum: 0, type: "quantitative" } } },
-        { mark: { type: "rule", strokeWidth: 2 }, encoding: { y: { field: "what", type: "nominal", sort: order, title: null, axis: { labelLimit: 320 } }, x: { field: "low", type: "quantitative", title: "difference" }, x2: { field: "high" }, color: { field: "direction", type: "nominal", scale: { domain: ["higher", "lower", "unclear"], range: ["#2e7d32", "#c62828", "#78909c"] }, title: "interval" } } },
-        { mark: { type: "point", filled: true, size: 70 }, encoding: { y: { field: "what", type: "nominal", sort: order }, x: { field: "value", type: "quantitative" }, color: { field: "direction", type: "nominal" }, tooltip: [{ field: "model", title: "comparison" }, { field: "what" }, { field: "label", title: "difference [95% CI]" }, { field: "tasks" }] } },
+        { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { x: { datum: 0, ...x } } },
+        { mark: { type: "rule", strokeWidth: 2 }, encoding: { y: { field: "what", type: "nominal", sort: order, title: null, axis: { labelLimit: 320 } }, x: { field: "low", ...x }, x2: { field: "high" }, color: { field: "direction", type: "nominal", scale: { domain: ["higher", "lower", "unclear"], range: ["#2e7d32", "#c62828", "#78909c"] }, title: "interval" } } },
+        { mark: { type: "point", filled: true, size: 70 }, encoding: { y: { field: "what", type: "nominal", sort: order }, x: { field: "value", ...x }, color: { field: "direction", type: "nominal" }, tooltip: [{ field: "model", title: "comparison" }, { field: "what" }, { field: "label", title: "difference [95% CI]" }, { field: "tasks" }] } },
       ],
     },
   };

@@ -49,3 +49,8 @@ export function html(strings: TemplateStringsArray, ...values: readonly Interpol
   });
   return { html: out };
 }
+
+/** Escaped text that may wrap after each "/" (paths and policy specs in narrow table cells). */
+export function breakAfterSlashes(text: string): SafeHtml {
+  return { html: text.split("/").map(escapeHtml).join("/<wbr>") };
+}

@@ -15,6 +15,7 @@ section { background: var(--paper); margin: 22px 0; padding: 22px 26px; border-r
 section > h2 { margin: 0 0 4px; font-size: 21px; }
 section > p.lead { margin: 0 0 16px; color: var(--muted); max-width: 70em; }
 h3 { font-size: 16px; margin: 22px 0 8px; }
+h4.invalid-replies { font-size: 14px; margin: 4px 0 4px; color: var(--muted); font-weight: 600; }
 figure.chart-box { margin: 14px 0 22px; overflow-x: auto; }
 figure.chart-box h4 { margin: 0 0 6px; font-size: 15px; }
 figure.chart-box figcaption { color: var(--muted); font-size: 13px; margin-top: 4px; }
@@ -35,10 +36,13 @@ figure.chart-box figcaption { color: var(--muted); font-size: 13px; margin-top: 
 .badge.v-inconclusive { background: var(--maybe); }
 .badge.small { font-size: 11px; padding: 1px 7px; text-transform: none; }
 table.data { border-collapse: collapse; font-size: 13.5px; margin: 6px 0 14px; }
-table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 5px 10px; text-align: right; white-space: nowrap; vertical-align: top; }
+table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: right; white-space: nowrap; vertical-align: top; }
 table.data th { background: var(--wash); font-weight: 600; }
 table.data td.name, table.data th.name { text-align: left; }
+table.data th { white-space: normal; }
 table.data td.wrap-text { white-space: normal; text-align: left; max-width: 46em; }
+table.data td.path { white-space: normal; overflow-wrap: anywhere; text-align: left; }
+table.data td.model { white-space: normal; overflow-wrap: anywhere; text-align: left; max-width: 16em; }
 table.data .ci { color: var(--muted); font-size: 12px; display: block; }
 table.data td.best { font-weight: 700; }
 .scroll { overflow-x: auto; }

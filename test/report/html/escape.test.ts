@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { escapeHtml, html, jsonForScript, slug } from "../../../src/report/html/escape.js";
+import { breakAfterSlashes, escapeHtml, html, jsonForScript, slug } from "../../../src/report/html/escape.js";
 
 describe("escaping for the HTML report", () => {
   it("escapes text for element content and quoted attributes", () => {
@@ -19,6 +19,16 @@ describe("escaping for the HTML report", () => {
         const encoded = jsonForScript(hostile);
         expect(encoded).not.toMatch(/[<>&\u2028\u2029]/);
         expect(JSON.parse(encoded)).toEqual(JSON.parse(JSON.stringify(hostile)));
+      }),
+    );
+  });
+
+  it("lets paths wrap after their slashes, still escaped", () => {
+    expect(breakAfterSlashes("tiny:/tmp/rq/base").html).toBe("tiny:/<wbr>tmp/<wbr>rq/<wbr>base");
+    expect(breakAfterSlashes("</script><b>").html).toBe("&lt;/<wbr>script&gt;&lt;b&gt;");
+    fc.assert(
+      fc.property(fc.string(), (text) => {
+        expect(breakAfterSlashes(text).html.replaceAll("<wbr>", "")).toBe(escapeHtml(text));
       }),
     );
   });
