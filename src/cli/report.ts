@@ -8,7 +8,7 @@ import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
 import type { ModelRole } from "../report/study-model.js";
 import { parseRole, type ModelSelection } from "../report/study-runs.js";
-import { renderBudgetTables, renderFindings } from "../report/study-tables.js";
+import { renderBudgetTables, renderFindings, renderStepQualityByBudget } from "../report/study-tables.js";
 import type { TrainingSelection } from "../report/training-curves.js";
 import { openStore } from "../store/open.js";
 import { listRuns } from "../store/runs.js";
@@ -82,7 +82,7 @@ export const reportCommand = defineCommand({
       const report = await buildStudyReport(store, { selection, training: trainingFromFlags(options.train, names), bootstrap: options.bootstrap, seed: options.seed, title: options.title });
       writeFileSync(options.out, renderStudyHtml(report));
       if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
-      io.stdout(`${renderBudgetTables(report)}\n\n${renderFindings(report)}\n\n`);
+      io.stdout(`${[renderBudgetTables(report), renderStepQualityByBudget(report), renderFindings(report)].filter((text) => text !== "").join("\n\n")}\n\n`);
       io.stdout(`wrote ${options.out}: ${report.models.length} models, ${report.runs.length} runs${report.training.length === 0 ? "" : `, ${report.training.length} training runs`}${options.json === undefined ? "" : `; data in ${options.json}`}\n`);
       return 0;
     } finally {

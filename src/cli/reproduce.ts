@@ -3,7 +3,7 @@
 // disk. Ctrl-C stops at once, keeping what finished; `--resume` continues at the stage that was interrupted.
 import { z } from "zod";
 import { shellWord } from "../core/commands.js";
-import { renderBudgetTables, renderFindings } from "../report/study-tables.js";
+import { renderBudgetTables, renderFindings, renderStepQualityByBudget } from "../report/study-tables.js";
 import { STUDY_ENVS, STUDY_PRESETS } from "../study/config.js";
 import { reproduce } from "../study/reproduce.js";
 import { STAGES, type StageEvents } from "../study/stages.js";
@@ -74,7 +74,7 @@ export const reproduceCommand = defineCommand({
       io.stderr(`Stopped; what finished is kept in ${options.out}. Continue with: budgetrl reproduce --out ${shellWord(options.out)} --resume\n`);
       return 130;
     }
-    if (result.report !== undefined) io.stdout(`${renderBudgetTables(result.report)}\n\n${renderFindings(result.report)}\n\n`);
+    if (result.report !== undefined) io.stdout(`${[renderBudgetTables(result.report), renderStepQualityByBudget(result.report), renderFindings(result.report)].filter((text) => text !== "").join("\n\n")}\n\n`);
     io.stdout(`report: ${result.reportPath} (data: ${result.reportPath.replace(/\.html$/, ".json")})\n`);
     return 0;
   },

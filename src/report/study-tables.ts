@@ -31,6 +31,25 @@ export function renderBudgetTables(report: StudyReport): string {
     .join("\n\n");
 }
 
+/** Teacher-forced step quality of each model, env and budget mode, one column per budget (in %): how competent a
+ * base is at single steps at every budget it is told (or not told) about. */
+export function stepQualityByBudget(report: StudyReport): { readonly env: string; readonly budgets: readonly string[]; readonly rows: readonly { readonly model: string; readonly mode: string; readonly overall: JsonEstimate; readonly cells: readonly (JsonEstimate | null)[] }[] }[] {
+  const taught = report.stepQuality.filter((entry) => entry.source === "teacher-forced");
+  return [...new Set(taught.map((entry) => entry.env))].map((env) => {
+    const entries = taught.filter((entry) => entry.env === env);
+    const budgets = [...new Set(entries.flatMap((entry) => entry.byBudget.map((cell) => cell.budget)))];
+    const rows = entries.map((entry) => ({ model: entry.model, mode: entry.mode, overall: entry.overall, cells: budgets.map((budget) => entry.byBudget.find((cell) => cell.budget === budget)?.estimate ?? null) }));
+    return { env, budgets, rows };
+  });
+}
+
+/** The teacher-forced step quality tables, for the terminal. */
+export function renderStepQualityByBudget(report: StudyReport): string {
+  return stepQualityByBudget(report)
+    .map((table) => `Step quality on the expert's states, ${table.env} (% of replies in the oracle's optimal set within the turns left; teacher-forced)\n${renderTextTable(["model", "budget", "all", ...table.budgets], table.rows.map((row) => [row.model, row.mode, formatEstimate(row.overall, "percent"), ...row.cells.map((cell) => formatEstimate(cell, "percent"))]))}`)
+    .join("\n\n");
+}
+
 export function renderStepQuality(report: StudyReport): string {
   return report.stepQuality
     .map((entry) => {

@@ -16,6 +16,7 @@ import { parseEvalConfig } from "../../src/eval/config.js";
 import { renderStudyHtml } from "../../src/report/html/render.js";
 import { buildStudyReport, repeatedTaskNotes } from "../../src/report/study-build.js";
 import type { StudyReport } from "../../src/report/study-model.js";
+import { renderStepQualityByBudget, stepQualityByBudget } from "../../src/report/study-tables.js";
 import { train } from "../../src/rl/train.js";
 import { openStore } from "../../src/store/open.js";
 import { getRun } from "../../src/store/runs.js";
@@ -135,6 +136,17 @@ describe("the study report's data", () => {
     expect([...new Set(training?.evals.map((point) => point.step))]).toEqual([0, 2, 4]);
     expect(training?.overlap).toMatchObject({ trainingTasks: expect.any(Number), heldOutTasks: 8, heldOutSeenInTraining: expect.any(Number) });
     expect(training?.overlap.studyRuns.map((run) => run.run)).toContain("base-frozenlake-announced");
+  });
+
+  it("tabulates teacher-forced step quality per model, budget and mode, as the overall step quality splits it", () => {
+    const [table] = stepQualityByBudget(report);
+    const teacher = report.stepQuality.find((entry) => entry.model === "base" && entry.source === "teacher-forced");
+    const row = table?.rows.find((candidate) => candidate.model === "base");
+    expect(table?.env).toBe(teacher?.env);
+    expect(row?.overall).toEqual(teacher?.overall);
+    expect(row?.cells).toEqual(table?.budgets.map((budget) => teacher?.byBudget.find((cell) => cell.budget === budget)?.estimate ?? null));
+    expect(renderStepQualityByBudget(report)).toContain(`Step quality on the expert's states, ${table?.env}`);
+    expect(renderStudyHtml(report).includes(`states, ${table?.env}</h3>`)).toBe(true);
   });
 
   it("checks every finding and shows the replies", () => {

@@ -9,7 +9,7 @@ import type { StudyReport } from "../study-model.js";
 import { findingChart, hiddenCharts, horizonCharts, passCharts, recoveryCharts, stepCharts, trainingCharts } from "./charts.js";
 import type { Chart } from "./chart-kit.js";
 import { html, jsonForScript, type SafeHtml } from "./escape.js";
-import { budgetTableSection, chartSection, configSection, examplesSection, findingsSection, modelsSection, notesSection, perturbationExtras, trainingExtras } from "./sections.js";
+import { budgetTableSection, chartSection, configSection, examplesSection, findingsSection, modelsSection, notesSection, perturbationExtras, stepQualityTables, trainingExtras } from "./sections.js";
 import { REPORT_CSS } from "./style.js";
 import { vegaBundle } from "./vega-bundle.js";
 
@@ -73,7 +73,7 @@ ${findingsSection(report, new Map(charts.findings.map((chart) => [chart.id, char
 ${modelsSection(report)}
 ${chartSection("pass", "Pass@(K,T)", "Success with K sampled attempts, each allowed at most T turns: heatmaps per model, curves over K at each budget and over T for each K.", charts.pass, "No evaluation runs.")}
 ${budgetTableSection(report, charts.hidden)}
-${chartSection("step-quality", "Single-step decision quality", "How often each action is one the oracle would take, on the states the policy reached itself (solid) and on an expert's states (teacher-forced, dashed, when present).", charts.steps, "No oracle annotations in these runs (evaluate with --annotate, the default).")}
+${chartSection("step-quality", "Single-step decision quality", "How often each action is one the oracle would take within the turns left, on the states the policy reached itself (solid) and on an expert's states (teacher-forced, dashed, when present); the tables give the teacher-forced share (in %) per budget, told (announced) or not (hidden).", charts.steps, "No oracle annotations in these runs (evaluate with --annotate, the default).", stepQualityTables(report) ?? undefined)}
 ${chartSection("recovery", "Error recovery", "What happens after a mistake: success by the turn of the first non-optimal action (natural errors), and the success after one mistake forced on the expert's states (the same states for every model).", charts.recovery, "No oracle annotations in these runs.", perturbationExtras(report))}
 ${chartSection("horizon", "Long-horizon resilience", "Success as tasks get longer, and as the budget leaves more or less slack over the optimal solution.", charts.horizon, "No tasks with a known optimal length.")}
 ${chartSection("training", "Training curves", "Reward and success per RL step, and held-out Pass@(1,T) at every evaluation.", charts.training, "No training runs given (--train DIR).", trainingExtras(report))}

@@ -2,6 +2,7 @@
 // empty containers (`figure`) that the page script fills; their specs travel separately as JSON.
 import type { JsonEstimate, StudyReport, StudyRun, Verdict } from "../study-model.js";
 import { ROLE_NAMES } from "../study-model.js";
+import { stepQualityByBudget } from "../study-tables.js";
 import type { Chart } from "./chart-kit.js";
 import { breakAfterSlashes, html, slug, type SafeHtml } from "./escape.js";
 
@@ -73,6 +74,13 @@ function invalidTable(report: StudyReport, variant: string): SafeHtml | null {
   const modes = [...new Set(table.rows.map((row) => row.mode))];
   const rows = modes.flatMap((mode) => table.rows.filter((row) => row.mode === mode).map((row) => html`<tr><td class="model"><strong>${row.model}</strong></td><td class="name">${row.mode}</td>${table.budgets.map((_, j) => estimateCell(row.rates[j] ?? null, "percent"))}</tr>`));
   return html`<h4 class="invalid-replies">Invalid replies on ${variant} (% of the policy's turns)</h4><div class="scroll"><table class="data invalid-replies"><tr><th class="name">model</th><th class="name">budget</th>${table.budgets.map((budget) => html`<th>T = ${budget}</th>`)}</tr>${rows}</table></div>`;
+}
+
+/** Teacher-forced step quality per model, budget and mode (in %), one table per env. */
+export function stepQualityTables(report: StudyReport): SafeHtml | null {
+  const tables = stepQualityByBudget(report);
+  if (tables.length === 0) return null;
+  return html`${tables.map((table) => html`<h3>Step quality on the expert's states, ${table.env}</h3><div class="scroll"><table class="data"><tr><th class="name">model</th><th class="name">budget</th><th>all</th>${table.budgets.map((budget) => html`<th>T = ${budget}</th>`)}</tr>${table.rows.map((row) => html`<tr><td class="model"><strong>${row.model}</strong></td><td class="name">${row.mode}</td>${estimateCell(row.overall, "percent")}${row.cells.map((cell) => estimateCell(cell, "percent"))}</tr>`)}</table></div>`)}`;
 }
 
 export function chartSection(id: string, title: string, lead: string, charts: readonly Chart[], empty: string, extra?: SafeHtml): SafeHtml {
