@@ -13,6 +13,8 @@ import { hanoi } from "./hanoi/index.js";
 import { describeOptions, formatOptionsHelp, parseEnvOptions, type EnvOptionHelp } from "./shared/options.js";
 import { sokobanConfigSchema } from "./sokoban/config.js";
 import { sokoban } from "./sokoban/index.js";
+import { thinIceConfigSchema } from "./thinice/config.js";
+import { thinice } from "./thinice/index.js";
 import { bfcl } from "./bfcl/env.js";
 import { bfclConfigSchema } from "./bfcl/config.js";
 
@@ -40,6 +42,7 @@ export const ENV_DEFINITIONS = {
   sokoban: defineEnv("sokoban", "Push every box onto a goal; procedural rooms as in RAGEN, BFS oracle.", sokobanConfigSchema, (config) => sokoban(config)),
   frozenlake: defineEnv("frozenlake", "Cross a frozen lake without falling into a hole; Gymnasium maps, value-iteration oracle.", frozenLakeConfigSchema, (config) => frozenlake(config)),
   hanoi: defineEnv("hanoi", "Tower of Hanoi with n disks: the optimal horizon is 2^n - 1 moves.", hanoiConfigSchema, (config) => hanoi(config)),
+  thinice: defineEnv("thinice", "Risk against time: a short route over thin ice that may break, or a safe detour 1.6-2.5x longer; exact finite-horizon oracle.", thinIceConfigSchema, (config) => thinice(config)),
   bfcl: defineEnv("bfcl", "BFCL v4 multi-turn: eight stateful APIs, upstream's loop and checkers (data bundled; --data-dir overrides).", bfclConfigSchema, (config) => bfcl(config)),
 } as const satisfies Readonly<Record<string, EnvDefinition>>;
 
