@@ -12,7 +12,7 @@
 import { budgetBlindness, solveMdp } from "../shared/finite-mdp.js";
 import type { ThinIceConfig } from "./config.js";
 import { generateMap } from "./generator.js";
-import { printMap } from "./maps.js";
+import { printMap, type ThinIceTask } from "./maps.js";
 import { buildIceMdp } from "./mdp.js";
 import { compileIce } from "./rules.js";
 
@@ -45,9 +45,9 @@ export function studyBudgets(length: number): number[] {
 }
 
 /** Distinct generated maps from seeds 0, 1, 2, ... (at most 100 x `count` seeds). */
-export function distinctMaps(config: ThinIceConfig, count: number): { maps: ReturnType<typeof generateMap>[]; seeds: number } {
+export function distinctMaps(config: ThinIceConfig, count: number): { maps: ThinIceTask[]; seeds: number } {
   const seen = new Set<string>();
-  const maps: ReturnType<typeof generateMap>[] = [];
+  const maps: ThinIceTask[] = [];
   let seed = 0;
   for (; maps.length < count && seed < 100 * count; seed++) {
     const map = generateMap(config, seed);
