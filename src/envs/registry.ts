@@ -13,6 +13,8 @@ import { hanoi } from "./hanoi/index.js";
 import { describeOptions, formatOptionsHelp, parseEnvOptions, type EnvOptionHelp } from "./shared/options.js";
 import { sokobanConfigSchema } from "./sokoban/config.js";
 import { sokoban } from "./sokoban/index.js";
+import { thinIceConfigSchema } from "./thinice/config.js";
+import { thinice } from "./thinice/index.js";
 import { bfcl } from "./bfcl/env.js";
 import { bfclConfigSchema } from "./bfcl/config.js";
 import { vaultConfigSchema } from "./vault/config.js";
@@ -43,6 +45,7 @@ export const ENV_DEFINITIONS = {
   frozenlake: defineEnv("frozenlake", "Cross a frozen lake without falling into a hole; Gymnasium maps, value-iteration oracle.", frozenLakeConfigSchema, (config) => frozenlake(config)),
   hanoi: defineEnv("hanoi", "Tower of Hanoi with n disks: the optimal horizon is 2^n - 1 moves.", hanoiConfigSchema, (config) => hanoi(config)),
   vault: defineEnv("vault", "Open a vault's locks in order; uncertain hints can be checked at the cost of a turn: verify only when the budget allows.", vaultConfigSchema, (config) => vault(config)),
+  thinice: defineEnv("thinice", "Risk against time: a short route over thin ice that may break, or a safe detour 1.6-2.5x longer; exact finite-horizon oracle.", thinIceConfigSchema, (config) => thinice(config)),
   bfcl: defineEnv("bfcl", "BFCL v4 multi-turn: eight stateful APIs, upstream's loop and checkers (data bundled; --data-dir overrides).", bfclConfigSchema, (config) => bfcl(config)),
 } as const satisfies Readonly<Record<string, EnvDefinition>>;
 

@@ -17,7 +17,7 @@ export type Protocol = (typeof PROTOCOLS)[number];
 export const envOptionsField = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}).describe("environment options");
 
 export const evalConfigSchema = z.object({
-  env: z.string().min(1).describe("environment: sokoban, frozenlake, hanoi, vault, bfcl (see `budgetrl envs`)"),
+  env: z.string().min(1).describe("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
   envOptions: envOptionsField,
   policy: z.string().min(1).describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL"),
   policyOptions: z.record(z.string(), z.json()).optional().describe("the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...), stored with the run"),

@@ -4,7 +4,7 @@ import { createEnv, ENV_DEFINITIONS, ENV_NAMES, envConfigHelp, envDefinition, en
 
 describe("env registry", () => {
   it("names the built-in envs", () => {
-    expect(ENV_NAMES).toEqual(["sokoban", "frozenlake", "hanoi", "vault", "bfcl"]);
+    expect(ENV_NAMES).toEqual(["sokoban", "frozenlake", "hanoi", "vault", "thinice", "bfcl"]);
     expect(isEnvName("hanoi")).toBe(true);
     expect(isEnvName("toString")).toBe(false);
   });
@@ -28,7 +28,7 @@ describe("env registry", () => {
     })();
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as ConfigError).field).toBe("env");
-    expect((error as ConfigError).message).toContain("use one of sokoban, frozenlake, hanoi, vault, bfcl");
+    expect((error as ConfigError).message).toContain("use one of sokoban, frozenlake, hanoi, vault, thinice, bfcl");
     expect(() => createEnv("sokoban", { boxes: 0 })).toThrow("sokoban.boxes: expected an integer from 1 to 6");
     expect(() => createEnv("hanoi", { pegs: 4 })).toThrow("hanoi.pegs: unknown option");
     expect(() => envConfigHelp("chess")).toThrow(ConfigError);
