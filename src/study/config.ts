@@ -70,27 +70,29 @@ const STUDY_BUDGETS = "1.25x,1.5x,2x,3x";
 const EVERY_VARIANT: readonly VariantSlug[] = VARIANT_SLUGS;
 const BUDGET_CLAIMS: readonly FindingId[] = ["rl-budgets", "process", "budgetmix", "hidden-budget"];
 
-/** The env a study tests the budget claims on (a budget trade-off), and the one it tests recovery and horizon on. */
+/** The env a study tests the budget claims on (vault: information against time), and the one it tests recovery and
+ * horizon on (thinice: lengths 2-10, and a wrong move costs turns that slack can buy back, where a wrong vault code
+ * ends the episode). */
 const TRADE_OFF_ENV: z.input<typeof studyEnvSchema> = { env: "vault", envOptions: {}, claims: [...BUDGET_CLAIMS], budgets: STUDY_BUDGETS, variants: [...EVERY_VARIANT] };
-const HORIZON_ENV: z.input<typeof studyEnvSchema> = { env: "hanoi", envOptions: { disks: 4, randomStart: true }, claims: ["recovery-horizon"], budgets: STUDY_BUDGETS, variants: ["grpo-full"] };
+const HORIZON_ENV: z.input<typeof studyEnvSchema> = { env: "thinice", envOptions: {}, claims: ["recovery-horizon"], budgets: STUDY_BUDGETS, variants: ["grpo-full"] };
 
 const QUICK: PresetSizes = {
   model: { layers: 2, dModel: 64, heads: 4, hiddenSize: 172, contextLength: 128 },
-  heldOutTasks: 40,
+  heldOutTasks: 30,
   demoPolicy: "noisy-oracle:0.2",
-  demoTasks: 200,
+  demoTasks: 300,
   demoSamples: 1,
-  sftSteps: 200,
+  sftSteps: 600,
   sftLearningRate: 3e-3,
-  rlSteps: 20,
+  rlSteps: 10,
   tasksPerStep: 8,
   group: 8,
   rlLearningRate: 5e-4,
   maxNewTokens: 8,
-  trainEvalEvery: 10,
-  trainEvalTasks: 40,
-  samples: 8,
-  ks: "1,2,4,8",
+  trainEvalEvery: 5,
+  trainEvalTasks: 30,
+  samples: 4,
+  ks: "1,2,4",
   teacherForcedSamples: 1,
   perturbTurns: [2],
   perturbSamples: 2,

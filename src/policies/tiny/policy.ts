@@ -17,6 +17,7 @@ import { deriveSeed } from "../../core/rng.js";
 import type { KvSession, TinyModel } from "../../nn/model.js";
 import { decodeTokens, END } from "../../nn/tokenizer.js";
 import { createSampleBatcher, type SampleSettings } from "./batcher.js";
+import { textReplyTokens } from "./conversation.js";
 import { contextRule, DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, episodeSequences, turnPrompt, type ContextRule, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn } from "./context.js";
 
 export interface TinyPolicyOptions {
@@ -48,6 +49,17 @@ interface EpisodeState {
   reply?: Message;
 }
 
+/** The turn before as the segment continues: with the tokens the policy sampled when its reply was played, or, when
+ * an intervention played another message in its place (the expert's, a forced error), with that message's tokens,
+ * so the model reads the history that happened (as `budgetrl serve` replays a conversation). */
+function continuedTurn(state: EpisodeState, conversation: readonly Message[]): PreviousTurn | undefined {
+  const previous = state.previous;
+  if (previous === undefined) return undefined;
+  const played = conversation[previous.messages - 1];
+  if (played === state.reply) return previous;
+  return played?.role === "assistant" ? { ...previous, reply: textReplyTokens(played) } : undefined;
+}
+
 export function policySeed(context: Pick<PolicyContext, "seed" | "turn">): number {
   return deriveSeed(context.seed, "tiny-policy", context.turn);
 }
@@ -72,8 +84,7 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
       state = { session: model.openSession() };
       episodes.set(context.episode, state);
     }
-    const previous = state.previous !== undefined && conversation[state.previous.messages - 1] === state.reply ? state.previous : undefined;
-    return { state, prompt: turnPrompt(rule, conversation, previous) };
+    return { state, prompt: turnPrompt(rule, conversation, continuedTurn(state, conversation)) };
   };
 
   return {

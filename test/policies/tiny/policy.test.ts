@@ -96,6 +96,25 @@ describe("tiny policy", () => {
     base.dispose();
   });
 
+  it("continues the segment with the message an intervention played in its reply's place, as the conversation reads", async () => {
+    const model = await createModel({ config: { ...config, contextLength: 160 }, seed: 6 });
+    const prompts: number[][] = [];
+    const recording: TinyModel = { ...model, sample: (batch, options) => (prompts.push(...batch.map((prompt) => [...prompt])), model.sample(batch, options)) };
+    const policy = createTinyPolicy({ model: recording, maxNewTokens: 6 });
+    const episode = {};
+    const conversation: Message[] = chat("obs 1");
+    const first = await policy.act(conversation, context(3, 1, episode));
+    // The expert's move is played instead of the reply: the next prompt reads it, not the sampled tokens.
+    const expert: Message = { role: "assistant", content: "Up" };
+    conversation.push(expert, { role: "user", content: "obs 2" });
+    await policy.act(conversation, context(3, 2, episode));
+    expect(prompts[1]).toEqual(turnPrompt(policy.rule, conversation, { prompt: prompts[0]!, reply: [...encodeText("Up"), END], messages: 2 }));
+    expect(prompts[1]!.slice(0, prompts[0]!.length)).toEqual(prompts[0]);
+    expect(first.message.content).not.toBe("Up");
+    policy.endEpisode(episode);
+    model.dispose();
+  });
+
   it("answers each episode the same whether its turns are batched with other episodes' or not", async () => {
     const model = await createModel({ config: { ...config, contextLength: 160 }, seed: 5 });
     const policy = createTinyPolicy({ model, maxNewTokens: 6 });
