@@ -52,15 +52,15 @@ interface Sums {
 export interface RecoveryTally {
   add(episode: RecoveryEpisode): void;
   result(options?: IntervalOptions): PerturbationRecovery;
-  /** Task -> success after the error, over every usable episode (all turns J and budgets pooled). */
-  perTask(): Map<number, number>;
+  /** Task -> success after the error, over every usable episode (all turns J pooled; all budgets, or one). */
+  perTask(budget?: string): Map<number, number>;
 }
 
 const key = (turn: number, budget: string): string => `${turn}\u0000${budget}`;
 
 export function recoveryTally(): RecoveryTally {
   const cells = new Map<string, { perturbTurn: number; budget: string; tasks: Map<number, Sums> }>();
-  const pooled = new Map<number, Sums>();
+  const pooled = new Map<string, Map<number, Sums>>();
   const excluded = { notReached: 0, notForced: 0 };
   const count = (tasks: Map<number, Sums>, task: number, success: boolean): void => {
     let sums = tasks.get(task);
@@ -80,7 +80,10 @@ export function recoveryTally(): RecoveryTally {
         if (cell === undefined) cells.set(key(episode.perturbTurn, label), (cell = { perturbTurn: episode.perturbTurn, budget: label, tasks: new Map() }));
         count(cell.tasks, taskIndex, success);
       }
-      count(pooled, taskIndex, success);
+      for (const label of [budget, "pooled"]) {
+        if (!pooled.has(label)) pooled.set(label, new Map());
+        count(pooled.get(label) as Map<number, Sums>, taskIndex, success);
+      }
     },
     result(options = {}) {
       const order = orderBudgetLabels([...cells.values()].map((cell) => cell.budget).filter((budget) => budget !== "pooled"));
@@ -88,7 +91,7 @@ export function recoveryTally(): RecoveryTally {
       const summarised = [...cells.values()].sort((a, b) => a.perturbTurn - b.perturbTurn || rank(a.budget) - rank(b.budget)).map((cell) => summariseCell(cell.perturbTurn, cell.budget, cell.tasks, options));
       return { cells: summarised, excluded: { ...excluded } };
     },
-    perTask: () => new Map([...pooled].map(([task, sums]) => [task, sums.success / sums.episodes])),
+    perTask: (budget = "pooled") => new Map([...(pooled.get(budget) ?? [])].map(([task, sums]) => [task, sums.success / sums.episodes])),
   };
 }
 

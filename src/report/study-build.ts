@@ -140,6 +140,9 @@ function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions):
   return out;
 }
 
+/** The rows at one budget label, or all of them. */
+const atBudget = <Row extends { readonly budget: string }>(rows: readonly Row[], budget: string | undefined): readonly Row[] => (budget === undefined ? rows : rows.filter((row) => row.budget === budget));
+
 /** Task -> the mean of its values over the maps that have it (recovery at each forced turn j, weighted alike). */
 function meanPerTask(maps: readonly ReadonlyMap<number, number>[]): Map<number, number> {
   const sums = new Map<number, { sum: number; count: number }>();
@@ -165,11 +168,11 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
     envs: [...new Set([...data.passCells.map((cell) => cell.env), ...data.analysisCells.map((cell) => cell.env)])],
     budgets: (model, scope, mode) => orderBudgetLabels(passCells(model, scope, mode).flatMap((cell) => cell.budgets.map((spec) => spec.label))),
     pass: (model, scope, mode, budget) => perTaskPassAtK(passCells(model, scope, mode).flatMap((cell) => cell.counts), 1, budget),
-    stepQuality: (model, env, mode, source) => stepQualityPerTask((source === "self" ? analysis(model, env, mode)?.steps : analysis(model, env, mode)?.teacherSteps) ?? []),
-    recovery: (model, env, mode) => recoveryPerTask(analysis(model, env, mode)?.firstErrors ?? []),
-    forcedRecovery: (model, env, mode) => meanPerTask(data.perturbations.filter((entry) => entry.model === model && entry.env === env && entry.mode === mode).map((entry) => entry.perTask)),
-    lengthBins: (model, env, mode) => [...new Set((analysis(model, env, mode)?.horizon ?? []).filter((row) => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0).map((row) => lengthBin(row.optimalLength as number)))].sort((a, b) => a - b),
-    longTasks: (model, env, mode, binLow) => horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow),
+    stepQuality: (model, env, mode, source, budget) => stepQualityPerTask(atBudget((source === "self" ? analysis(model, env, mode)?.steps : analysis(model, env, mode)?.teacherSteps) ?? [], budget)),
+    recovery: (model, env, mode, budget) => recoveryPerTask(analysis(model, env, mode)?.firstErrors ?? [], budget),
+    forcedRecovery: (model, env, mode, budget) => meanPerTask(data.perturbations.filter((entry) => entry.model === model && entry.env === env && entry.mode === mode).map((entry) => entry.perTask(budget))),
+    lengthBins: (model, env, mode, budget) => [...new Set(atBudget(analysis(model, env, mode)?.horizon ?? [], budget).filter((row) => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0).map((row) => lengthBin(row.optimalLength as number)))].sort((a, b) => a - b),
+    longTasks: (model, env, mode, binLow, budget) => horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow, budget),
   };
 }
 

@@ -40,8 +40,8 @@ export interface AnalysisCellData {
 
 export interface PerturbationData extends PerturbationRunKey {
   readonly result: PerturbationRecovery;
-  /** Task -> success after the forced error, pooled over budgets (what models are compared on). */
-  readonly perTask: ReadonlyMap<number, number>;
+  /** Task -> success after the forced error, over every budget or at one (what models are compared on). */
+  perTask(budget?: string): ReadonlyMap<number, number>;
   readonly problem: string | null;
 }
 
@@ -144,5 +144,5 @@ async function loadPerturbation(store: Store, run: SelectedRun, runNumbers: read
   }
   const result = tally.result(options);
   const used = result.cells.reduce((sum, cell) => sum + (cell.budget === "pooled" ? cell.episodes : 0), 0);
-  return { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: run.record.id, perturbTurn, result, perTask: tally.perTask(), problem: used === 0 ? "no usable episode (see the excluded counts)" : null };
+  return { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: run.record.id, perturbTurn, result, perTask: (budget) => tally.perTask(budget), problem: used === 0 ? "no usable episode (see the excluded counts)" : null };
 }

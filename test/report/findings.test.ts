@@ -99,7 +99,7 @@ describe("studyFindings", () => {
     const findings = studyFindings(data, { bootstrap: 300, seed: 2 });
     expect(findings[0]?.verdict).toBe("inconclusive");
     // Teacher-forced step quality (no gain) is used, so the recovery gain makes the finding supported.
-    expect(findings[1]?.scopes[0]?.comparisons[0]?.metric).toBe("step quality (teacher-forced states)");
+    expect(findings[1]?.scopes[0]?.comparisons[0]?.metric).toBe("step quality (teacher-forced states) at 100%");
     expect(findings[1]?.verdict).toBe("supported");
   });
 
@@ -114,13 +114,21 @@ describe("studyFindings", () => {
   it("compares recovery on the same forced-error states when both models have them, and tests claims only where the study built them", () => {
     const models = { base: { role: "base" as const, gains: {} }, "GRPO-Full": { role: "grpo" as const, gains: { recovery: -0.1, forced: 0.1 } } };
     const forced = studyFindings(inputs(models, { forced: true }), { bootstrap: 200, seed: 1 });
-    expect(forced[1]?.scopes[0]?.comparisons[1]).toMatchObject({ metric: "success after a forced error (same states)", direction: "higher" });
+    expect(forced[1]?.scopes[0]?.comparisons[1]).toMatchObject({ metric: "success after a forced error (same states) at 100%", direction: "higher" });
     expect(forced[1]?.verdict).toBe("supported");
     const own = studyFindings(inputs(models), { bootstrap: 200, seed: 1 });
-    expect(own[1]?.scopes[0]?.comparisons[1]).toMatchObject({ metric: "success after a first error (own states)", direction: "lower" });
+    expect(own[1]?.scopes[0]?.comparisons[1]).toMatchObject({ metric: "success after a first error (own states) at 100%", direction: "lower" });
     const scoped = studyFindings(inputs(models), { bootstrap: 200, seed: 1 }, { "rl-budgets": ["vault"], "recovery-horizon": ["sokoban"] });
     expect(scoped[0]?.verdict).toBe("no data");
     expect(scoped[1]?.scopes.map((scope) => scope.scope)).toEqual(["sokoban"]);
+  });
+
+  it("reads BudgetMix's robustness as non-inferiority: a trivial loss within 2 points keeps it, a larger one refutes it", () => {
+    const verdict = (generousGain: number): string | undefined =>
+      studyFindings(inputs({ "GRPO-Full": { role: "grpo", gains: {} }, BudgetMix: { role: "budgetmix", gains: { "pass:25%": 0.1, "pass:100%": generousGain } } }), { bootstrap: 200, seed: 1 }).find((finding) => finding.id === "budgetmix")?.verdict;
+    expect(verdict(-0.005)).toBe("supported");
+    expect(verdict(-0.05)).toBe("not supported");
+    expect(verdict(0)).toBe("supported");
   });
 
   it("says which roles are missing, and which scopes lack data", () => {
