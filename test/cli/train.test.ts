@@ -13,7 +13,7 @@ describe("budgetrl sft / train", () => {
     const sft = await cli("sft", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--tasks", "8", "--samples", "5", "--steps", "30", "--batch-size", "16", "--max-new-tokens", "6", ...model, "--out", base, "--no-progress");
     expect(sft.code).toBe(0);
     expect(sft.stdout).toMatch(/sft step 25\/30 \| loss \d+\.\d{4}/);
-    expect(sft.stdout).toMatch(/trained on \d+ reply sequences of run demonstrations; final loss/);
+    expect(sft.stdout).toMatch(/trained on \d+ reply sequences of run demonstrations\/announced; final loss/);
     const out = join(dir, "run");
     const args = ["train", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--init", base, "--algo", "turn", "--budget", "budgetmix:50%,100%", "--tasks-per-step", "2", "--group", "2", "--steps", "2", "--eval-every", "2", "--eval-tasks", "2", "--eval-samples", "1", "--eval-budget", "100%", "--max-new-tokens", "6", "--out", out, "--no-progress"];
     const trained = await cli(...args);

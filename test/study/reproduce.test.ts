@@ -127,8 +127,8 @@ describe("reproduce", () => {
   it("refuses to start over a study or to resume where there is none", async () => {
     await expect(reproduce({ out: join(dir, "straight"), study: toy })).rejects.toThrow(/already holds a study[\s\S]*--resume/);
     await expect(reproduce({ out: join(dir, "nothing"), resume: true })).rejects.toThrow(/nothing to resume/);
-    // Held-out and demonstration tasks are drawn distinct: 4-disk hanoi has 80 tasks, the quick preset needs 240.
-    await expect(reproduce({ out: join(dir, "hanoi"), study: { preset: "quick", env: "hanoi" } })).rejects.toThrow(/^envOptions: hanoi disks=4 randomStart=true referenceFactor=4 has only 80 distinct tasks; the study draws 40 held-out and 200 demonstration tasks, all distinct: 240/);
+    // Held-out and demonstration tasks are drawn distinct: 4-disk hanoi has 80 tasks, the quick preset needs 440.
+    await expect(reproduce({ out: join(dir, "hanoi"), study: { preset: "quick", env: "hanoi" } })).rejects.toThrow(/^envOptions: hanoi disks=4 randomStart=true referenceFactor=4 has only 80 distinct tasks; the study draws 40 held-out and 400 demonstration tasks, all distinct: 440/);
     expect(existsSync(join(dir, "hanoi"))).toBe(false);
   });
 });

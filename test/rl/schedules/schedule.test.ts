@@ -48,7 +48,7 @@ describe("budget schedules", () => {
     expect(() => parseBudgetSchedule("mix:25%")).toThrow(/budget: unknown budget schedule/);
     expect(() => parseBudgetSchedule("budgetmix:")).toThrow(/at least one budget/);
     expect(() => parseBudgetSchedule("budgetmix:25%=0")).toThrow(/weight of 25% must be a positive number/);
-    expect(() => parseBudgetSchedule("budgetmix:25%,8")).toThrow(/all be turns or all be percentages/);
+    expect(() => parseBudgetSchedule("budgetmix:25%,8")).toThrow(/must be of one kind: all turns, all percentages or all multiples of the optimum/);
     expect(() => parseBudgetSchedule("fixed:")).toThrow(/fixed needs a budget/);
   });
 
