@@ -19,7 +19,12 @@ export function relativeGain(a: ReadonlyMap<number, number>, b: ReadonlyMap<numb
   const value = mean(valuesB) === 0 ? NaN : mean(valuesA) / mean(valuesB) - 1;
   const [meansA, meansB] = resampledMeans([valuesA, valuesB], options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array, Float64Array];
   if (meansA.length === 0 || Number.isNaN(value)) return { value, low: NaN, high: NaN, tasks: shared.length, n: shared.length };
-  const ratios = Float64Array.from(meansA, (meanA, i) => ratio(meanA, meansB[i] as number)).sort();
+  // Infinite ratios sort last as the largest finite float, so the interpolation between two of them stays finite.
+  const ratios = Float64Array.from(meansA, (meanA, i) => Math.min(ratio(meanA, meansB[i] as number), Number.MAX_VALUE)).sort();
   const alpha = (1 - (options.level ?? 0.95)) / 2;
-  return { value, low: quantile(ratios, alpha), high: quantile(ratios, 1 - alpha), tasks: shared.length, n: shared.length };
+  const bound = (q: number): number => {
+    const at = quantile(ratios, q);
+    return at > 1e300 ? Infinity : at;
+  };
+  return { value, low: bound(alpha), high: bound(1 - alpha), tasks: shared.length, n: shared.length };
 }
