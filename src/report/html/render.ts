@@ -66,7 +66,7 @@ export function renderStudyHtml(report: StudyReport): string {
     ["examples", "Replies"],
     ["configs", "Configs & seeds"],
   ];
-  const body: SafeHtml = html`<header class="top"><div class="wrap"><h1>${report.title}</h1><div class="meta">${report.models.length} models, ${report.runs.length} runs from ${report.store} | generated ${report.generatedAt} | budgetrl ${report.codeVersion} | 95% bootstrap intervals over tasks (${report.settings.bootstrap} resamples, seed ${report.settings.seed})</div></div></header>
+  const body: SafeHtml = html`<header class="top"><div class="wrap"><h1>${report.title}</h1><div class="meta">${report.models.length} models, ${report.runs.length} runs from ${report.store} | generated ${report.generatedAt} | budgetrl ${report.codeVersion} | every number a mean over distinct tasks (each task once, whatever its samples), with a 95% bootstrap interval over them (${report.settings.bootstrap} resamples, seed ${report.settings.seed})</div></div></header>
 <nav class="toc"><div class="wrap">${nav.map(([id, label]) => html`<a href="#${id}">${label}</a>`)}</div></nav>
 <main class="wrap">
 ${findingsSection(report, new Map(charts.findings.map((chart) => [chart.id, chart])))}

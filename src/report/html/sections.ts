@@ -33,7 +33,7 @@ export function findingsSection(report: StudyReport, charts: ReadonlyMap<string,
 </article>`;
   });
   return html`<section id="findings"><h2>Findings</h2>
-<p class="lead">Each finding of the paper, and one question beyond it, checked on the runs in this report. Models are compared by paired differences on the tasks both were evaluated on (95% bootstrap intervals over tasks): "higher" and "lower" mean the interval excludes zero.</p>
+<p class="lead">Each finding of the paper, and one question beyond it, checked on the runs in this report. Each finding is tested with the statistic that answers it, paired over the distinct tasks (and seeds) the models share, with 95% bootstrap intervals over tasks: "higher" and "lower" mean the interval excludes zero; finding 1 adds the difference of GRPO-Full's gains at the most generous and the tightest budget, finding 4 reads "robust" as within 2 points.</p>
 <div class="findings">${cards}</div></section>`;
 }
 
