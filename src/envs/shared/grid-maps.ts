@@ -1,11 +1,12 @@
 // Grid maps as text, for the envs whose tasks are rectangular maps of one-character cells (frozenlake, thinice):
 // one row per line, row 1 the top. Each env declares its format once (its name, its cells, the largest side,
 // maps a task file may name); this file reads a map from rows, from a task file or from a stored task, and
-// writes it back. A map's rows are trimmed and upper-cased; it must be non-empty, rectangular, at most
-// maxSide x maxSide, of the env's cells only, with exactly one S and at least one G. A task file holds maps
-// separated by blank lines, lines starting with ";" or "//" being comments; its rows may be lower-case, and a
-// line may name a whole map (frozenlake's "4x4"). Every error is a DataError that starts with the env's name
-// and names the map and the row or line; the cells are listed in the order the env declares them.
+// writes it back, also with the player drawn as P. A map's rows are trimmed and upper-cased; it must be
+// non-empty, rectangular, at most maxSide x maxSide, of the env's cells only, with exactly one S and at least
+// one G. A task file holds maps separated by blank lines, lines starting with ";" or "//" being comments; its
+// rows may be lower-case, and a line may name a whole map (frozenlake's "4x4"). Every error is a DataError that
+// starts with the env's name and names the map and the row or line; the cells are listed in the order the env
+// declares them.
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
@@ -92,6 +93,14 @@ export function parseGridMaps(format: GridMapFormat, text: string): GridMap[] {
 /** The map as text, rows joined by newlines (what parseGridMaps reads back). */
 export function printGridMap(map: GridMap): string {
   return map.rows.join("\n");
+}
+
+/** The map as text with P at the player's cell (row-major from the top-left: cell = row x width + column). */
+export function printGridMapWithPlayer(map: GridMap, cell: number): string {
+  const width = map.rows[0]!.length;
+  const row = Math.floor(cell / width);
+  const column = cell % width;
+  return map.rows.map((line, index) => (index === row ? `${line.slice(0, column)}P${line.slice(column + 1)}` : line)).join("\n");
 }
 
 /** Stable id of a map: the env's name and a hash of its rows. */

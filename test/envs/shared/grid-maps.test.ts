@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DataError } from "../../../src/core/errors.js";
 import type { Json } from "../../../src/core/json.js";
-import { gridMapFromJson, gridMapFromRows, gridMapId, gridMapToJson, parseGridMaps, printGridMap, type GridMapFormat } from "../../../src/envs/shared/grid-maps.js";
+import { gridMapFromJson, gridMapFromRows, gridMapId, gridMapToJson, parseGridMaps, printGridMap, printGridMapWithPlayer, type GridMapFormat } from "../../../src/envs/shared/grid-maps.js";
 
 // A format no env uses, so the tests see what comes from the format and not from an env.
 const TOY: GridMapFormat = { env: "toy", cells: ["S", "W", "G"], maxSide: 3, namedMaps: { tiny: ["SG"], "2x2": ["SW", "WG"] } };
@@ -43,5 +43,13 @@ describe("grid maps", () => {
     expect(gridMapId(PLAIN, map).slice(6)).toBe(gridMapId(TOY, map).slice(4));
     expect(gridMapId(TOY, gridMapFromRows(TOY, ["SG"], "map 1"))).not.toBe(gridMapId(TOY, map));
     expect(() => gridMapFromJson(PLAIN, { rows: [] })).toThrow(DataError);
+  });
+
+  it("draws the player as P on its cell, row-major from the top-left", () => {
+    const map = gridMapFromRows(TOY, ["SWW", "WWG"], "map 1");
+    expect(printGridMapWithPlayer(map, 0)).toBe("PWW\nWWG");
+    expect(printGridMapWithPlayer(map, 2)).toBe("SWP\nWWG");
+    expect(printGridMapWithPlayer(map, 4)).toBe("SWW\nWPG");
+    expect(printGridMap(map)).toBe("SWW\nWWG");
   });
 });
