@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assistantMessage } from "../../../src/core/message.js";
 import { sokoban } from "../../../src/envs/sokoban/index.js";
+import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("sokoban", () => sokoban(), { deterministic: true });
@@ -9,14 +9,7 @@ runEnvContract("sokoban 7x7 with 2 boxes", () => sokoban({ width: 7, height: 7, 
 describe("sokoban env", () => {
   const env = sokoban();
   const [task] = env.parseTasks("#######\n#     #\n# $ . #\n#  @  #\n#######");
-  const play = (actions: readonly string[]) => {
-    let { state } = env.reset(task!, { seed: 0 });
-    return actions.map((action) => {
-      const result = env.step(state, assistantMessage(action));
-      state = result.state;
-      return result;
-    });
-  };
+  const play = (actions: readonly string[]) => playReplies(env, env.reset(task!, { seed: 0 }).state, actions);
 
   it("plays an imported level to success with RAGEN's rewards and the oracle's progress", () => {
     const steps = play(["Left", "<answer>left</answer>", "u", "Right", "RIGHT"]);
