@@ -140,7 +140,7 @@ export const evalCommand = defineCommand({
       return 130;
     }
     bar?.finish();
-    printRunTable(io, result.run, printed.db, result.config, result.table, json);
+    printRunTable(io, result.run, printed.db, result.config, result.table, json, { errors: result.errors, of: result.total });
     return reportEnd(io, result, printed);
   },
 });
