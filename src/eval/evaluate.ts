@@ -199,6 +199,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const now = (options.now ?? (() => new Date()))();
   const resume = options.resume === true;
   const db = options.db;
+  if (options.run !== undefined && options.run.trim() === "") throw new ConfigError("run", "a run's name cannot be empty", "leave it out for <env>-<timestamp>");
   checkExecutable(runOptions, options);
   if (db === undefined) {
     if (resume) throw new ConfigError("resume", "needs the store (db) of the run to continue");

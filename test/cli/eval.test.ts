@@ -60,6 +60,9 @@ describe("budgetrl eval", () => {
       [["--env-opt", "colour=red"], /sokoban.colour: unknown option/],
       [["--tsks", "3"], /--tsks: unknown option\nHINT: did you mean --tasks\?/],
       [["--tasks-file", join(dir, "missing.txt")], /tasks-file: cannot read/],
+      [["--run", ""], /^budgetrl eval: --run: a run's name cannot be empty \(leave out --run for <env>-<timestamp>\)\n$/],
+      [["--run", " "], /--run: a run's name cannot be empty/],
+      [["--resume", "--run", ""], /--run: a run's name cannot be empty/],
     ];
     for (const [args, pattern] of cases) {
       const result = await cli("eval", "--db", db, "--no-progress", ...args);
@@ -67,6 +70,7 @@ describe("budgetrl eval", () => {
       expect(result.stderr, args.join(" ")).toMatch(pattern);
       expect(result.stdout).toBe("");
     }
+    await expect(evaluate({ env: "sokoban", policy: "oracle", run: "", db })).rejects.toThrow(/^run: a run's name cannot be empty/);
     const store = openSqlite(db);
     expect(store.db.prepare("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 0 });
     store.close();
