@@ -49,6 +49,8 @@ describe("runSft", () => {
     const out = join(dir, "bad");
     await expect(runSft({ out, config: { ...config, policy: "wizard" } })).rejects.toThrow(/policy: unknown policy "wizard"/);
     await expect(runSft({ out, config: { ...config, envOptions: { disks: 0 } } })).rejects.toThrow(ConfigError);
+    await expect(runSft({ out, config: { ...config, modelConfig: { ...modelConfig, unknownKey: 1 } } })).rejects.toThrow(/^modelConfig\.unknownKey: unknown model config key \(known: vocabSize, /);
+    await expect(runSft({ out, config: { ...config, modelConfig: { ...modelConfig, heads: 3 } } })).rejects.toThrow(/^modelConfig\.heads: dModel 32 is not divisible by heads 3/);
     await expect(runSft({ out, config: { ...config, tasks: 9 } })).rejects.toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 has only 8 distinct tasks, fewer than the 9 asked for/);
     expect(existsSync(out)).toBe(false);
     await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(/nothing to resume in .*bad \(no sft\.json\)/);
