@@ -17,6 +17,7 @@ import { sftResumeCommand } from "../core/commands.js";
 import { encodeConfig } from "../core/config.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, StoppedError } from "../core/errors.js";
+import { folderOutputProblem } from "../core/output-path.js";
 import type { BudgetMode } from "../core/budget.js";
 import type { Episode } from "../core/episode.js";
 import { createEnv } from "../envs/registry.js";
@@ -92,6 +93,8 @@ async function checkDemonstrations(config: Readonly<SftConfig>): Promise<void> {
 /** The config to run: a new one (checked in full before <out> is touched), or the stored one on resume. */
 async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>> {
   const configPath = join(options.out, CONFIG_FILE);
+  const outProblem = folderOutputProblem(options.out);
+  if (outProblem !== undefined) throw new ConfigError("out", outProblem);
   if (existsSync(join(options.out, "budgetrl.json"))) throw new ConfigError("out", `${options.out} already holds a checkpoint`, "pick another --out");
   if (options.resume === true) {
     if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no ${CONFIG_FILE})`, "start it without --resume");
@@ -100,9 +103,14 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   if (existsSync(configPath)) throw new ConfigError("out", `${options.out} holds an unfinished sft`, `continue it with: ${sftResumeCommand(options.out)}, or pick another --out`);
   const config = parseSftConfig(options.config);
   if (config.fromRun === undefined) await checkDemonstrations(config);
-  await mkdir(options.out, { recursive: true });
-  await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);
-  await rename(`${configPath}.tmp`, configPath);
+  try {
+    await mkdir(options.out, { recursive: true });
+    await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);
+    await rename(`${configPath}.tmp`, configPath);
+  } catch (error) {
+    // A folder that cannot be written (permissions, a full disk): said in one line, before any demonstration.
+    throw new ConfigError("out", `cannot write ${options.out}: ${(error as Error).message}`);
+  }
   return config;
 }
 

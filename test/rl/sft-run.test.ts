@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,6 +54,9 @@ describe("runSft", () => {
     await expect(runSft({ out, config: { ...config, tasks: 9 } })).rejects.toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 has only 8 distinct tasks, fewer than the 9 asked for/);
     expect(existsSync(out)).toBe(false);
     await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(/nothing to resume in .*bad \(no sft\.json\)/);
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    await expect(runSft({ out: file, config })).rejects.toThrow(new ConfigError("out", `${file} is a file, not a folder`));
   });
 
   it("says so before training on the demonstrations of an incomplete run", async () => {
