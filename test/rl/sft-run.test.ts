@@ -69,6 +69,23 @@ describe("runSft", () => {
     expect(result.demoRuns).toEqual(["partial"]);
   }, 120_000);
 
+  it("stops on the signal while the demonstrations are read back and laid out as sequences, before any training step", async () => {
+    const db = join(dir, "whole-demos.db");
+    await evaluate({ env: "hanoi", envOptions, policy: "noisy-oracle:0.3", tasks: 6, samples: 10, bootstrap: 0, db, run: "demos" });
+    const out = join(dir, "stopped-reading");
+    const controller = new AbortController();
+    controller.abort();
+    const steps: number[] = [];
+    const stopped = runSft({ out, db, config: { ...config, fromRun: "demos" }, signal: controller.signal, onStep: (step) => void steps.push(step) });
+    await expect(stopped).rejects.toBeInstanceOf(StoppedError);
+    await expect(stopped).rejects.toThrow(`stopped before SFT training (the demonstrations are kept); continue with: budgetrl sft --out ${out} --resume`);
+    expect(steps).toEqual([]);
+    expect(existsSync(join(out, "budgetrl.json"))).toBe(false);
+    const resumed = await runSft({ out, db, config: {}, resume: true });
+    expect(resumed.demoRuns).toEqual(["demos"]);
+    expect(existsSync(join(out, "budgetrl.json"))).toBe(true);
+  }, 120_000);
+
   it("never continues demonstrations that were made with other settings", async () => {
     const out = join(dir, "other-settings");
     mkdirSync(out, { recursive: true });
