@@ -105,6 +105,8 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   if (existsSync(configPath)) throw new ConfigError("out", `${options.out} holds an unfinished sft`, `continue it with: ${sftResumeCommand(options.out)}, or pick another --out`);
   const config = parseSftConfig(options.config);
   if (config.fromRun === undefined) await checkDemonstrations(config);
+  // A stored run to train on must be there before <out> is made (its store is read only).
+  else await withStore(options.db ?? join(options.out, "demos.db"), { mode: "read" }, (store) => getRun(store, config.fromRun as string));
   try {
     await mkdir(options.out, { recursive: true });
     await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);

@@ -54,6 +54,9 @@ describe("runSft", () => {
     await expect(runSft({ out, config: { ...config, tasks: 9 } })).rejects.toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 has only 8 distinct tasks, fewer than the 9 asked for/);
     expect(existsSync(out)).toBe(false);
     await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(/nothing to resume in .*bad \(no sft\.json\)/);
+    await expect(runSft({ out, config: { ...config, fromRun: "" } })).rejects.toThrow(/^fromRun: a run's name cannot be empty/);
+    await expect(runSft({ out, db: join(dir, "no-such.db"), config: { ...config, fromRun: "demos" } })).rejects.toThrow(/run store .*no-such\.db does not exist/);
+    expect(existsSync(out)).toBe(false);
     const file = join(dir, "a-file");
     writeFileSync(file, "");
     await expect(runSft({ out: file, config })).rejects.toThrow(new ConfigError("out", `${file} is a file, not a folder`));
