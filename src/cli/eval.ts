@@ -41,7 +41,11 @@ const schema = evalConfigSchema
     dataDir: z.string().optional().describe("data folder of dataset envs (bfcl); same as --env-opt dataDir=DIR"),
     category: z.string().optional().describe("bfcl categories, e.g. base,miss_func,miss_param,long_context; same as --env-opt categories=..."),
     db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL (the database must exist)"),
-    run: z.string().optional().describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
+    run: z
+      .string()
+      .refine((name) => name.trim() !== "", "a run's name cannot be empty (leave out --run for <env>-<timestamp>)")
+      .optional()
+      .describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
     resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
     json: z.boolean().default(false).describe("print the table as JSON"),
     progress: z.boolean().default(true).describe("show a progress bar on stderr"),

@@ -76,6 +76,7 @@ describe("reproduce", () => {
     expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, ks: "1,4" } })).toThrow(/ks: K = 4 is larger than the samples per task/);
     expect(() => studyConfig({ ...toy, envs: [toy.envs![0]!, { ...toy.envs![1]!, claims: ["process"] }] })).toThrow(/a claim is tested in two envs/);
     expect(() => studyConfig({ preset: "quick", envOptions: { size: 5 } })).toThrow(/env options need one env/);
+    expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, model: { layers: 1, unknownKey: 1 } } })).toThrow(/^model\.unknownKey: unknown model config key \(known: vocabSize, /);
   });
 
   it("runs every stage, and a study stopped in a stage resumes to the same tables", async () => {

@@ -48,6 +48,17 @@ describe("sokoban env", () => {
     expect(deadlocked.terminated).toBe(false);
   });
 
+  it("says which imported levels cannot be played: unsolvable ones, and ones past the oracle's state cap, apart", () => {
+    const [solvable, unsolvable] = env.parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
+    expect(env.taskProblem?.(solvable!)).toBeUndefined();
+    expect(env.taskProblem?.(unsolvable!)).toBe("cannot be solved: the BFS oracle searched all 7 states reachable from the start and in none is every box on a goal");
+    // An open 12x10 room with three boxes: tens of thousands of states, far past a cap of 1000.
+    const rows = ["#".repeat(14), ...Array.from({ length: 10 }, () => `#${" ".repeat(12)}#`), "#".repeat(14)].map((row) => [...row]);
+    for (const [row, column, char] of [[1, 1, "@"], [3, 3, "$"], [5, 5, "$"], [7, 7, "$"], [9, 9, "."], [9, 10, "."], [9, 11, "."]] as const) rows[row]![column] = char;
+    const [large] = env.parseTasks(rows.map((row) => row.join("")).join("\n"));
+    expect(sokoban({ maxStates: 1000 }).taskProblem?.(large!)).toMatch(/^has more than 1000 reachable states, past what the BFS oracle builds \(sokoban option maxStates\), so whether it can be solved is not known: raise it/);
+  });
+
   it("stays solved if stepped again after the end", () => {
     const steps = play(["Left", "Left", "Up", "Right", "Right", "Left"]);
     expect(steps[5]).toMatchObject({ reward: 0, terminated: true, info: { stopReason: "success" } });
