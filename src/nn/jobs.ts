@@ -4,7 +4,7 @@
 import { attendSequences, type Packing } from "./attention.js";
 import { backwardShard } from "./backward.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
-import { generateShard, type GenerateOptions, type Generated } from "./generate.js";
+import { generateShard, type GenerateOptions, type Generated, type RowOptions } from "./generate.js";
 import type { Kernels } from "./kernels/types.js";
 import { allRows, expandRows, forwardOutputs, gatherRows, type OutputRows } from "./outputs.js";
 import type { ChunkTargets } from "./prefill.js";
@@ -49,6 +49,8 @@ export interface GenerateJob {
   readonly options: GenerateOptions;
   /** Per chunk, the chunk whose prefill it shares (prefill.ts sharedSources). */
   readonly sources: readonly number[];
+  /** Per chunk, the stream state it resumes from and the mask of its first token (generate.ts). */
+  readonly rows?: RowOptions;
 }
 
 export type Job = ForwardJob | BackwardJob | GenerateJob;
@@ -95,6 +97,6 @@ export function runJob(kernels: Kernels, job: Job): JobResult {
       return { kind: "done" };
     }
     case "generate":
-      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options, job.sources) };
+      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options, job.sources, job.rows) };
   }
 }

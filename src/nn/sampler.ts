@@ -2,6 +2,11 @@
 // from the sequence's own seeded stream. Temperature 0 is greedy (ties go to the lowest id). Reports the
 // token's log-prob under the model (temperature 1, no truncation: what `logprobs` recomputes, what RL
 // ratios compare against) and under the distribution actually sampled from.
+//
+// A row may be restricted to some tokens (a mask: constrained decoding, stop tokens held back before a minimum
+// length): the draw is then from the model's distribution renormalised over the allowed tokens (temperature and
+// nucleus applied to them), recomputed in float64 from the logits; the model log-prob stays the unrestricted
+// one. `alternatives` lists the k most likely tokens of a row (the top_logprobs of OpenAI's API).
 import type { Rng } from "../core/rng.js";
 
 export interface SamplingParams {
@@ -14,6 +19,12 @@ export interface Choice {
   readonly logprob: number;
   readonly samplingLogprob: number;
 }
+
+/** Tokens a draw may take: allowed[i] = 1. */
+export type TokenMask = Uint8Array;
+
+/** One of a row's most likely tokens: its log-prob under the model, and under the distribution sampled from (-Infinity outside it). */
+export type Alternative = Choice;
 
 /**
  * What a draw needs from one row of logits: the unnormalised sampling weights w_i = exp((l_i - max) / T)
@@ -42,7 +53,20 @@ export function prepareRow(logits: Float32Array, temperature: number): PreparedR
   return { weights, sum, modelLse: max + Math.log(modelSum) };
 }
 
-export function chooseToken(logits: Float32Array, params: SamplingParams, rng: Rng, prepared: PreparedRow = prepareRow(logits, params.temperature)): Choice {
+/** The nucleus: token ids by weight (ties: lower id first), how many are kept to reach topP of the mass, and their mass. */
+function nucleus(weights: ArrayLike<number>, sum: number, topP: number): { order: number[]; kept: number; mass: number } {
+  const V = weights.length;
+  const order = Array.from({ length: V }, (_, i) => i);
+  order.sort((a, b) => weights[b]! - weights[a]! || a - b);
+  // The smallest prefix of tokens by probability whose mass reaches topP.
+  let kept = 0;
+  let mass = 0;
+  while (kept < V && (kept === 0 || mass < topP * sum)) mass += weights[order[kept++]!]!;
+  return { order, kept, mass };
+}
+
+export function chooseToken(logits: Float32Array, params: SamplingParams, rng: Rng, prepared: PreparedRow = prepareRow(logits, params.temperature), allowed?: TokenMask): Choice {
+  if (allowed !== undefined) return chooseAllowed(logits, params, rng, prepared.modelLse, allowed);
   const V = logits.length;
   const { weights, sum, modelLse } = prepared;
   if (params.temperature === 0) {
@@ -64,12 +88,7 @@ export function chooseToken(logits: Float32Array, params: SamplingParams, rng: R
     }
     return { token: pick, logprob: logits[pick]! - modelLse, samplingLogprob: logProb(pick) };
   }
-  const order = Array.from({ length: V }, (_, i) => i);
-  order.sort((a, b) => weights[b]! - weights[a]! || a - b);
-  // Nucleus: the smallest prefix of tokens by probability whose mass reaches topP.
-  let kept = 0;
-  let mass = 0;
-  while (kept < V && (kept === 0 || mass < params.topP * sum)) mass += weights[order[kept++]!]!;
+  const { order, kept, mass } = nucleus(weights, sum, params.topP);
   let u = rng.next() * mass;
   let pick = order[kept - 1]!;
   for (let i = 0; i < kept; i++) {
@@ -80,4 +99,75 @@ export function chooseToken(logits: Float32Array, params: SamplingParams, rng: R
     }
   }
   return { token: pick, logprob: logits[pick]! - modelLse, samplingLogprob: Math.log(weights[pick]! / mass) };
+}
+
+/**
+ * The distribution sampled from over the allowed tokens: weights exp((l_i - max over allowed) / T) (T = 1 when
+ * greedy), 0 elsewhere, in float64. Undefined when no token is allowed.
+ */
+export function allowedRow(logits: Float32Array, temperature: number, allowed: TokenMask): { weights: Float64Array; sum: number } | undefined {
+  const V = logits.length;
+  let max = -Infinity;
+  for (let i = 0; i < V; i++) if (allowed[i] === 1) max = Math.max(max, logits[i]!);
+  if (max === -Infinity) return undefined;
+  const t = temperature > 0 ? temperature : 1;
+  const weights = new Float64Array(V);
+  let sum = 0;
+  for (let i = 0; i < V; i++) if (allowed[i] === 1) sum += weights[i] = Math.exp((logits[i]! - max) / t);
+  return { weights, sum };
+}
+
+/** chooseToken over the allowed tokens only (at least one must be allowed). */
+function chooseAllowed(logits: Float32Array, params: SamplingParams, rng: Rng, modelLse: number, allowed: TokenMask): Choice {
+  const V = logits.length;
+  const row = allowedRow(logits, params.temperature, allowed);
+  if (row === undefined) throw new RangeError("chooseToken: the mask allows no token");
+  const choice = (token: number, samplingLogprob: number): Choice => ({ token, logprob: logits[token]! - modelLse, samplingLogprob });
+  if (params.temperature === 0) {
+    let best = -1;
+    for (let i = 0; i < V; i++) if (allowed[i] === 1 && (best < 0 || logits[i]! > logits[best]!)) best = i;
+    return choice(best, 0);
+  }
+  const { weights, sum } = row;
+  const { order, kept, mass } = params.topP >= 1 ? { order: undefined, kept: V, mass: sum } : nucleus(weights, sum, params.topP);
+  const at = (i: number): number => (order === undefined ? i : order[i]!);
+  let u = rng.next() * mass;
+  let pick = -1;
+  for (let i = 0; i < kept; i++) {
+    const token = at(i);
+    if (weights[token]! <= 0) continue;
+    pick = token; // the last allowed token with weight, should rounding leave u >= 0
+    u -= weights[token]!;
+    if (u < 0) break;
+  }
+  return choice(pick, Math.log(weights[pick]! / mass));
+}
+
+/**
+ * The k most likely tokens of a row under the model (by logit; ties: lower id first), with their log-probs under
+ * the model and under the distribution sampled from (temperature, nucleus, mask; -Infinity for a token it cannot
+ * give; greedy: 0 for the token it takes).
+ */
+export function alternatives(logits: Float32Array, params: SamplingParams, prepared: PreparedRow, k: number, allowed?: TokenMask): Alternative[] {
+  const V = logits.length;
+  const top = Array.from({ length: V }, (_, i) => i).sort((a, b) => logits[b]! - logits[a]! || a - b).slice(0, Math.min(k, V));
+  const sampling = samplingLogprobs(logits, params, prepared, allowed);
+  return top.map((token) => ({ token, logprob: logits[token]! - prepared.modelLse, samplingLogprob: sampling(token) }));
+}
+
+/** log p(token) under the distribution a row is sampled from (see alternatives). */
+function samplingLogprobs(logits: Float32Array, params: SamplingParams, prepared: PreparedRow, allowed: TokenMask | undefined): (token: number) => number {
+  const V = logits.length;
+  const row = allowed === undefined ? { weights: prepared.weights, sum: prepared.sum } : allowedRow(logits, params.temperature, allowed);
+  if (row === undefined) return () => -Infinity;
+  if (params.temperature === 0) {
+    let best = -1;
+    for (let i = 0; i < V; i++) if ((allowed === undefined || allowed[i] === 1) && (best < 0 || logits[i]! > logits[best]!)) best = i;
+    return (token) => (token === best ? 0 : -Infinity);
+  }
+  const { weights, sum } = row;
+  if (params.topP >= 1) return (token) => (weights[token]! > 0 ? Math.log(weights[token]! / sum) : -Infinity);
+  const { order, kept, mass } = nucleus(weights, sum, params.topP);
+  const inside = new Set(order.slice(0, kept));
+  return (token) => (inside.has(token) && weights[token]! > 0 ? Math.log(weights[token]! / mass) : -Infinity);
 }

@@ -7,9 +7,13 @@
 //
 // Determinism: a sequence's tokens depend on its prompts so far in its session, its seeds and the weights,
 // never on its batch-mates, shards or threads (no kernel mixes rows).
+//
+// Resuming (generate.ts): with `resume`, every prompt is its session's sequence so far, the last token being
+// the one the previous call sampled (the session caches all the others), and sampling goes on from the stream
+// state that call ended with: a reply sampled k tokens per call equals the reply of one call, bit for bit.
 import { BudgetrlError } from "../core/errors.js";
 import { checkTokens } from "./batch.js";
-import type { Generated, GenerateOptions } from "./generate.js";
+import type { Generated, GenerateOptions, RngState } from "./generate.js";
 import type { Job } from "./jobs.js";
 import { createCachePool, reusableLength, type KvSession, type SessionState } from "./kv-cache.js";
 import { sharedSources } from "./prefill.js";
@@ -29,6 +33,16 @@ export interface SampleOptions {
   readonly topP?: number;
   /** Default [END]. */
   readonly stopTokens?: readonly number[];
+  /** Token sequences that end a sequence when its sampled tokens end with one (default none). */
+  readonly stopSequences?: readonly (readonly number[])[];
+  /** Stop tokens masked out, and nothing stops a sequence, before it has this many new tokens (default 0). */
+  readonly minNewTokens?: number;
+  /** The most likely tokens reported per sampled token (Generated.alternatives); default 0. */
+  readonly topLogprobs?: number;
+  /** Per prompt, the stream state of the call it continues (Generated.rngState); all prompts or none (see the header). */
+  readonly resume?: readonly RngState[];
+  /** Per prompt, the tokens its first sampled token may be (1: allowed), or undefined. */
+  readonly masks?: readonly (Uint8Array | undefined)[];
   /** One seed per prompt: a sequence's tokens depend only on its prompt, its seed and the weights. */
   readonly seeds: readonly number[];
   /** Per prompt, a session of this model to sample in (undefined: a temporary cache); each at most once per call. */
@@ -46,7 +60,14 @@ export interface Sampler {
 function resolveOptions(options: SampleOptions, prompts: number): GenerateOptions {
   const resolved: GenerateOptions = {
     maxNewTokens: options.maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1, stopTokens: options.stopTokens ?? [END],
+    ...(options.stopSequences === undefined || options.stopSequences.length === 0 ? {} : { stopSequences: options.stopSequences }),
+    ...(options.minNewTokens === undefined || options.minNewTokens === 0 ? {} : { minNewTokens: options.minNewTokens }),
+    ...(options.topLogprobs === undefined || options.topLogprobs === 0 ? {} : { topLogprobs: options.topLogprobs }),
   };
+  if (!(Number.isInteger(resolved.minNewTokens ?? 0) && (resolved.minNewTokens ?? 0) >= 0)) throw new BudgetrlError("nn:bad-sample", `minNewTokens must be a non-negative integer, got ${resolved.minNewTokens}`);
+  if (!(Number.isInteger(resolved.topLogprobs ?? 0) && (resolved.topLogprobs ?? 0) >= 0)) throw new BudgetrlError("nn:bad-sample", `topLogprobs must be a non-negative integer, got ${resolved.topLogprobs}`);
+  if (options.resume !== undefined && options.resume.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one stream state per prompt to resume: ${prompts} prompts, ${options.resume.length} states`);
+  if (options.masks !== undefined && options.masks.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one mask (or undefined) per prompt: ${prompts} prompts, ${options.masks.length} masks`);
   if (!(Number.isInteger(resolved.maxNewTokens) && resolved.maxNewTokens >= 0)) throw new BudgetrlError("nn:bad-sample", `maxNewTokens must be a non-negative integer, got ${resolved.maxNewTokens}`);
   if (!(resolved.temperature >= 0)) throw new BudgetrlError("nn:bad-sample", `temperature must be >= 0, got ${resolved.temperature}`);
   if (!(resolved.topP > 0 && resolved.topP <= 1)) throw new BudgetrlError("nn:bad-sample", `topP must be in (0, 1], got ${resolved.topP}`);
@@ -86,6 +107,13 @@ export function createSampler(context: ModelRuntime): Sampler {
     });
     const runs = statesFor(options.sessions, prompts.length);
     const pasts = runs.map(({ state }, i) => reusableLength(state.cached, prompts[i]!));
+    if (options.resume !== undefined) {
+      pasts.forEach((past, i) => {
+        if (runs[i]!.temporary || past !== prompts[i]!.length - 1) {
+          throw new BudgetrlError("nn:bad-resume", `prompt ${i} cannot be resumed: its session must cache every token but the last (the one the previous call sampled); it caches ${past} of ${prompts[i]!.length}`);
+        }
+      });
+    }
     runs.forEach(({ state }, i) => {
       state.block ??= caches.take();
       state.cached = prompts[i]!.slice(0, pasts[i]); // what stays valid if the call fails
@@ -104,12 +132,15 @@ export function createSampler(context: ModelRuntime): Sampler {
       const jobs: Job[] = ranges.map(([first, end], s) => ({
         kind: "generate", model: memory.views, workspace: workspaces[s]!, chunks: chunks.slice(first, end), seeds: options.seeds.slice(first, end), options: generate, sources: sources[s]!,
         targets: { cache, slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4), pasts: pasts.slice(first, end) },
+        ...(options.resume === undefined && options.masks === undefined ? {} : { rows: { ...(options.resume === undefined ? {} : { resume: options.resume.slice(first, end) }), ...(options.masks === undefined ? {} : { masks: options.masks.slice(first, end) }) } }),
       }));
       const results = (await pool.runAll(jobs)).flatMap((r) => (r.kind === "generated" ? r.results : []));
       const ownPrefill = sources.flatMap((shard) => shard.map((source, i) => source === i));
+      const resumed = options.resume !== undefined;
       results.forEach((result, i) => {
-        counts.prefill += generate.maxNewTokens > 0 && ownPrefill[i] ? chunks[i]!.length : 0;
-        counts.decode += Math.max(0, result.tokens.length - 1);
+        // A resumed prompt's one token runs as a decoding step.
+        counts.prefill += generate.maxNewTokens > 0 && ownPrefill[i] && !resumed ? chunks[i]!.length : 0;
+        counts.decode += Math.max(0, result.tokens.length - (resumed ? 0 : 1));
         if (generate.maxNewTokens > 0 && !runs[i]!.state.closed) runs[i]!.state.cached = [...prompts[i]!, ...result.tokens.slice(0, -1)];
       });
       return results;

@@ -63,7 +63,8 @@ describe("model", () => {
     const model = await createModel({ config: small, seed: 5 });
     const greedy = await model.sample([[1, 2]], { maxNewTokens: 5, temperature: 0, stopTokens: [], seeds: [1] });
     const again = await model.sample([[1, 2]], { maxNewTokens: 5, temperature: 0, stopTokens: [], seeds: [2] });
-    expect(again).toEqual(greedy);
+    // The same reply whatever the seed (only the unused random streams differ).
+    expect(again.map(({ rngState: _, ...rest }) => rest)).toEqual(greedy.map(({ rngState: _, ...rest }) => rest));
     const first = greedy[0]!.tokens[0]!;
     const stopped = await model.sample([[1, 2]], { maxNewTokens: 5, temperature: 0, stopTokens: [first], seeds: [1] });
     expect(stopped[0]!.tokens).toEqual([first]);

@@ -1,15 +1,16 @@
 // Batching sampling requests into the model: rows (a prompt, its seed, an optional KV-cache session) asked for
 // while the model is busy, or in the same tick, are sampled together in one `model.sample` call (up to
-// maxBatch rows). Rows with other sampling settings (answer length, temperature, top-p) cannot share a call:
-// a call takes the oldest waiting row's settings and every waiting row with the same ones, in arrival order;
-// the others wait for the next call. The tiny policy (one setting for every row) and `budgetrl serve` (settings
-// per request) both sample through it.
+// maxBatch rows). Rows with other sampling settings (answer length, temperature, top-p, stops, top log-probs)
+// cannot share a call, nor can rows that resume an earlier call (nn/sampling.ts) and rows that do not: a call
+// takes the oldest waiting row's settings and every waiting row with the same ones, in arrival order; the others
+// wait for the next call. The tiny policy (one setting for every row) and `budgetrl serve` (settings per
+// request, and a token per call for streamed or constrained replies) both sample through it.
 //
 // Each row's randomness is its own seed and the model never mixes rows, so an answer does not depend on which
 // batch it landed in or on how requests were scheduled.
 import type { TinyModel } from "../../nn/model.js";
 import type { KvSession } from "../../nn/kv-cache.js";
-import type { Generated } from "../../nn/generate.js";
+import type { Generated, RngState } from "../../nn/generate.js";
 import { END } from "../../nn/tokenizer.js";
 
 /** How a row is sampled; rows share a call only when these are equal. */
@@ -17,6 +18,11 @@ export interface SampleSettings {
   readonly maxNewTokens: number;
   readonly temperature: number;
   readonly topP: number;
+  /** Default [END]. */
+  readonly stopTokens?: readonly number[];
+  readonly stopSequences?: readonly (readonly number[])[];
+  readonly minNewTokens?: number;
+  readonly topLogprobs?: number;
 }
 
 export interface SampleRow {
@@ -24,6 +30,10 @@ export interface SampleRow {
   readonly seed: number;
   readonly session?: KvSession;
   readonly settings: SampleSettings;
+  /** The stream state of the call this row continues (its session caches all of the prompt but its last token). */
+  readonly resume?: RngState;
+  /** The tokens the row's first sampled token may be. */
+  readonly mask?: Uint8Array;
 }
 
 export interface SampleBatcher {
@@ -42,7 +52,10 @@ interface Waiting {
   readonly reject: (error: unknown) => void;
 }
 
-const settingsKey = (settings: SampleSettings): string => `${settings.maxNewTokens}|${settings.temperature}|${settings.topP}`;
+const settingsKey = (row: SampleRow): string => {
+  const { maxNewTokens, temperature, topP, stopTokens = [END], stopSequences = [], minNewTokens = 0, topLogprobs = 0 } = row.settings;
+  return JSON.stringify([maxNewTokens, temperature, topP, stopTokens, stopSequences, minNewTokens, topLogprobs, row.resume !== undefined]);
+};
 
 /** The next call's rows: the oldest row's settings, every waiting row with them, at most maxBatch; removed from `queue`. */
 function nextBatch(queue: Waiting[], maxBatch: number): Waiting[] {
@@ -68,7 +81,12 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
       counts.calls++;
       counts.rows += batch.length;
       try {
-        const results = await model.sample(batch.map((w) => w.row.prompt), { ...settings, stopTokens: [END], seeds: batch.map((w) => w.row.seed), sessions: batch.map((w) => w.row.session) });
+        const rows = batch.map((w) => w.row);
+        const results = await model.sample(rows.map((row) => row.prompt), {
+          ...settings, stopTokens: settings.stopTokens ?? [END], seeds: rows.map((row) => row.seed), sessions: rows.map((row) => row.session),
+          ...(rows[0]!.resume === undefined ? {} : { resume: rows.map((row) => row.resume!) }),
+          ...(rows.some((row) => row.mask !== undefined) ? { masks: rows.map((row) => row.mask) } : {}),
+        });
         batch.forEach((w, i) => w.resolve(results[i]!));
       } catch (error: unknown) {
         for (const w of batch) w.reject(error);
@@ -79,7 +97,7 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
 
   return {
     sample(rows) {
-      const answers = rows.map((row) => new Promise<Generated>((resolve, reject) => queue.push({ row, key: settingsKey(row.settings), resolve, reject })));
+      const answers = rows.map((row) => new Promise<Generated>((resolve, reject) => queue.push({ row, key: settingsKey(row), resolve, reject })));
       // Let every row asked for in this tick join the batch before sampling starts.
       if (!running) setImmediate(() => void (running ? undefined : drain()));
       return Promise.all(answers);
