@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { parseConfig } from "../core/config.js";
 import { HISTORIES } from "../policies/tiny/context.js";
-import { LOGPROBS_MODES } from "./completions.js";
+import { TOOL_CALL_FORMATS } from "../policies/tool-call-text.js";
+import { LOGPROBS_MODES } from "./engine.js";
 
 export const serveConfigSchema = z.object({
   ckpt: z.string().min(1).describe("checkpoint folder to serve (budgetrl sft / train), with its policy.json"),
@@ -19,7 +20,8 @@ export const serveConfigSchema = z.object({
   maxQueue: z.number().int().min(1).default(1024).describe("most sequences waiting for the model; beyond it requests get 429 with Retry-After"),
   maxBody: z.number().int().min(1024).default(4 * 1024 * 1024).describe("largest request body in bytes (413 beyond)"),
   sessions: z.number().int().min(0).default(256).describe("KV caches kept for conversations' next turns, so a turn prefills only its new tokens (each holds 2 x layers x context x dModel floats; 0: none, every request prefills its whole prompt)"),
-  replyMemo: z.number().int().min(0).default(65536).describe("replies whose text loses sampled tokens (invalid UTF-8) kept to prompt as tiny:CKPT does (0: none)"),
+  replyMemo: z.number().int().min(0).default(65536).describe("replies whose message loses sampled tokens (invalid UTF-8, tool calls) kept to prompt as tiny:CKPT does (0: none)"),
+  toolCallParser: z.enum(TOOL_CALL_FORMATS).default("hermes").describe("how replies are read as tool calls with tool_choice auto: hermes (<tool_call>{...}</tool_call> blocks, as vLLM's hermes parser) or llama3-json ({\"name\": ..., \"parameters\": ...} objects, as vLLM's llama3_json)"),
 }).refine((config) => config.maxN <= config.maxQueue, { path: ["maxQueue"], error: "must be at least the most choices per request (--max-n): a request of n choices waits as n sequences" });
 
 export type ServeConfig = z.output<typeof serveConfigSchema>;

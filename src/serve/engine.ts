@@ -1,45 +1,41 @@
-// Answering one chat request with the model, as the in-process tiny policy answers the same conversation:
+// Sampling replies to a prompt with the model, for every endpoint (chat.ts builds chat prompts, completions.ts
+// text completions):
 //
-//   prompt    the tiny policy's context rule (history from the checkpoint's policy.json, answer room from the
-//             request's max_tokens, default the checkpoint's) replayed over the conversation
-//             (tiny/conversation.ts), with the sampled tokens of replies whose text lost some (reply-memo.ts).
-//             Older messages are dropped as the policy drops them; a last message that does not fit alone is
-//             refused (400, "maximum context length"), or cut to its newest bytes as the policy does with
-//             cutLongMessages.
-//   seeds     choice 0 is sampled with the request's seed, choice j > 0 with deriveSeed(seed, "serve-choice", j):
-//             a client that sends the tiny policy's turn seed (the openai policy's seedScheme=tiny) gets the
-//             in-process policy's answer, and every choice is its own reproducible stream.
-//   sampling  through the batcher (tiny/batcher.ts): rows of concurrent requests with the same settings share
-//             one model.sample call; a row's tokens do not depend on its batch-mates. Choice 0 samples in the
-//             KV-cache session that holds the conversation's turn before, when the pool kept it
-//             (session-pool.ts), so a turn prefills only its new tokens, as in the in-process episode; other
-//             choices and new conversations prefill their whole prompt. Sessions save work only: the answer is
-//             the same either way (to float rounding; bit for bit on the development machine).
+//   seeds     one per choice; the caller derives them (choiceSeed: choice 0 the request's seed, choice j > 0
+//             deriveSeed(seed, "serve-choice", j)), so that every choice is its own reproducible stream.
+//   batching  through the batcher (tiny/batcher.ts): rows of concurrent requests with the same settings share one
+//             model.sample call; a row's tokens do not depend on its batch-mates.
+//   two ways  a whole reply in one model call (the default: fastest, and what the in-process policy does), or
+//             token by token (`stepwise`: a stream, a constraint), each token one call that resumes the one
+//             before in the row's KV-cache session (nn/sampling.ts): the same tokens and log-probs, bit for bit,
+//             as the whole reply with the same seed. Between two tokens the caller hears of the new one
+//             (onToken: a stream sends it) and a constraint masks the next (json-constraint.ts).
+//   sessions  choice 0 of a chat samples in the KV-cache session that holds the conversation's turn before, when
+//             the pool kept it (session-pool.ts), so that a turn prefills only its new tokens, as in the
+//             in-process episode; after the reply its session goes back to the pool for the next turn. Sessions
+//             save work only: the answer is the same either way (to float rounding; bit for bit on the
+//             development machine). Text completions sample in temporary caches.
+//   stops     stop.ts: stop tokens and strings end a reply in the model call (and between stepwise tokens),
+//             min_tokens masks stop tokens; max_tokens and the context end it with "length".
 //   log-probs "raw" (default): log p(token) under the model at temperature 1, what the in-process policy
-//             returns and vLLM reports by default; "processed": under the distribution sampled from (temperature
-//             and top-p applied; 0 for greedy).
+//             returns and vLLM reports by default; "processed": under the distribution sampled from (temperature,
+//             top-p and masks applied; 0 for greedy). Alternatives (top_logprobs) likewise.
 //   overload  when more than maxQueue sequences would wait for the model: 429 with Retry-After.
 import { deriveSeed } from "../core/rng.js";
+import type { Generated, RngState } from "../nn/generate.js";
+import type { KvSession } from "../nn/kv-cache.js";
 import type { TinyModel } from "../nn/model.js";
-import { decodeTokens, END } from "../nn/tokenizer.js";
-import type { Generated } from "../nn/generate.js";
-import { createSampleBatcher, type SampleBatcher, type SampleRow } from "../policies/tiny/batcher.js";
-import { contextRule, type History, type PreviousTurn } from "../policies/tiny/context.js";
-import { conversationTurn } from "../policies/tiny/conversation.js";
-import { renderMessage } from "../policies/tiny/render.js";
-import { badRequest, HttpError } from "./errors.js";
-import type { ReplyMemo } from "./reply-memo.js";
-import type { ChatRequest } from "./request.js";
+import { createSampleBatcher, type SampleBatcher, type SampleRow, type SampleSettings } from "../policies/tiny/batcher.js";
+import type { PreviousTurn } from "../policies/tiny/context.js";
+import { HttpError } from "./errors.js";
+import type { JsonConstraint } from "./json-constraint.js";
 import { createSessionPool, type SessionPool, type SessionPoolStats } from "./session-pool.js";
+import { stopAt, type StopHit, type StopRule } from "./stop.js";
 
 export const LOGPROBS_MODES = ["raw", "processed"] as const;
 export type LogprobsMode = (typeof LOGPROBS_MODES)[number];
 
-export interface CompletionSettings {
-  readonly history: History;
-  /** max_tokens when a request does not say (the checkpoint's maxNewTokens). */
-  readonly defaultMaxTokens: number;
-  readonly cutLongMessages: boolean;
+export interface EngineSettings {
   /** Most sequences waiting for the model before requests get 429. */
   readonly maxQueue: number;
   readonly logprobsMode: LogprobsMode;
@@ -49,22 +45,58 @@ export interface CompletionSettings {
   readonly sessions: number;
 }
 
-export interface CompletedChoice {
+export interface GenerationRequest {
+  readonly prompt: readonly number[];
+  /** The conversation's turn before: choice 0 samples in its session when the pool kept it. */
+  readonly previous?: PreviousTurn;
+  /** Sample in the pool's sessions and give them back for the conversation's next turn (chat); else temporary caches. */
+  readonly keepSessions: boolean;
+  /** One per choice. */
+  readonly seeds: readonly number[];
+  readonly maxTokens: number;
+  readonly temperature: number;
+  readonly topP: number;
+  /** Alternatives per token (0: none). */
+  readonly topLogprobs: number;
+  readonly stop: StopRule;
+  /** Token by token (a stream, a constraint) instead of one model call per reply. */
+  readonly stepwise: boolean;
+  /** Per choice, its constraint (stepwise only). */
+  readonly constraints?: readonly JsonConstraint[];
+  /** Stops sampling between two tokens when it says so (a stream whose client left). */
+  readonly cancelled?: () => boolean;
+}
+
+export interface TokenAlternative {
+  readonly token: number;
+  readonly logprob: number;
+}
+
+export interface SampledToken {
+  readonly token: number;
+  readonly logprob: number;
+  readonly alternatives: readonly TokenAlternative[] | undefined;
+}
+
+export interface SampledChoice {
   readonly index: number;
-  /** Sampled tokens, the end token included when sampled. */
+  /** Sampled tokens, stop tokens and strings included. */
   readonly tokens: readonly number[];
   readonly logprobs: readonly number[];
-  readonly text: string;
-  readonly finishReason: "stop" | "length";
+  /** Per token, its alternatives (when asked). */
+  readonly alternatives: readonly (readonly TokenAlternative[])[] | undefined;
+  readonly finish: "stop" | "length";
+  /** What stopped it (finish "stop"): how many tokens make its text, the stop string or token. */
+  readonly stop: StopHit | undefined;
 }
 
-export interface Completion {
-  readonly promptTokens: readonly number[];
-  readonly choices: readonly CompletedChoice[];
-}
+/** Told of every token as it is sampled, and of the choice when it ends with it. */
+export type TokenListener = (choice: number, token: SampledToken, ended: SampledChoice | undefined) => void;
 
-export interface CompletionEngine {
-  complete(request: ChatRequest): Promise<Completion>;
+export interface SamplingEngine {
+  /** 429 (HttpError) when n more sequences would pass the queue's limit. */
+  checkRoom(n: number): void;
+  generate(request: GenerationRequest, onToken?: TokenListener): Promise<SampledChoice[]>;
   /** Sequences waiting for the model. */
   waiting(): number;
   /** Model calls made so far and the sequences they sampled; the session pool's counts. */
@@ -76,66 +108,130 @@ export function choiceSeed(seed: number, choice: number): number {
   return choice === 0 ? seed : deriveSeed(seed, "serve-choice", choice);
 }
 
-/** The answer length of a request, checked against the context. */
-function answerLength(request: ChatRequest, settings: CompletionSettings, contextLength: number): number {
-  const maxTokens = request.maxTokens ?? settings.defaultMaxTokens;
-  if (maxTokens > contextLength - 3) throw badRequest("max_tokens", `at most ${contextLength - 3} for this model (its window is ${contextLength} tokens), got ${maxTokens}`);
-  return maxTokens;
+/** What one row of a reply has sampled so far. */
+interface Progress {
+  readonly tokens: number[];
+  readonly logprobs: number[];
+  readonly alternatives: TokenAlternative[][];
+  rngState: RngState | undefined;
+  ended: SampledChoice | undefined;
 }
 
-function refuseLongMessage(request: ChatRequest, budget: number, contextLength: number, maxTokens: number): void {
-  const last = renderMessage(request.messages[request.messages.length - 1]!).length;
-  if (last + 1 <= budget) return;
-  throw badRequest(
-    "messages",
-    `This model's maximum context length is ${contextLength} tokens, with ${contextLength - budget} kept for the answer (max_tokens ${maxTokens}); the last message alone takes ${last} tokens and at most ${budget - 1} fit. Older messages are dropped to fit, as the tiny policy drops them, but a message is never cut (budgetrl serve --cut-long-messages keeps its newest bytes instead).`,
-    "context_length_exceeded",
-  );
-}
-
-/** Samples the rows in sessions from the pool (choice 0 in the conversation's own, if kept), then gives them back. */
-async function sampleInSessions(batcher: SampleBatcher, sessions: SessionPool, rows: readonly SampleRow[], previous: PreviousTurn | undefined): Promise<Generated[]> {
-  const held = rows.map((_, j) => sessions.take(j === 0 ? previous : undefined));
-  try {
-    const generated = await batcher.sample(rows.map((row, j) => (held[j] === undefined ? row : { ...row, session: held[j] })));
-    for (const session of held) if (session !== undefined) sessions.give(session);
-    return generated;
-  } catch (error) {
-    for (const session of held) session?.close();
-    throw error;
-  }
-}
-
-export function createCompletionEngine(model: Pick<TinyModel, "sample" | "config" | "openSession">, settings: CompletionSettings, memo: ReplyMemo): CompletionEngine {
-  const contextLength = model.config.contextLength;
+export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" | "openSession">, settings: EngineSettings, history: "segments" | "window"): SamplingEngine {
+  const { contextLength, vocabSize } = model.config;
   const batcher: SampleBatcher = createSampleBatcher(model, settings.maxBatch);
   // Under "window" no turn extends the one before: no session would be found again.
-  const sessions = createSessionPool(() => model.openSession(), settings.history === "segments" ? settings.sessions : 0);
-  return {
-    async complete(request) {
-      const maxTokens = answerLength(request, settings, contextLength);
-      const rule = contextRule(contextLength, maxTokens, settings.history);
-      if (!settings.cutLongMessages) refuseLongMessage(request, rule.budget, contextLength, maxTokens);
-      const { prompt, previous } = conversationTurn(rule, request.messages, memo.replyTokens);
-      if (batcher.waiting() + request.n > settings.maxQueue) {
-        throw new HttpError(429, `the server is busy: ${batcher.waiting()} sequences are waiting for the model (budgetrl serve --max-queue ${settings.maxQueue}); retry later`, { headers: { "retry-after": "1" } });
-      }
-      const sampleSettings = { maxNewTokens: maxTokens, temperature: request.temperature, topP: request.topP };
-      const rows = Array.from({ length: request.n }, (_, j) => ({ prompt, seed: choiceSeed(request.seed, j), settings: sampleSettings }));
-      const generated = await sampleInSessions(batcher, sessions, rows, previous);
-      const choices = generated.map((g, index): CompletedChoice => {
-        memo.remember(prompt, g.tokens);
+  const pool: SessionPool = createSessionPool(() => model.openSession(), history === "segments" ? settings.sessions : 0);
+  const processed = settings.logprobsMode === "processed";
+
+  const tokenOf = (g: Generated, i: number): SampledToken => ({
+    token: g.tokens[i]!,
+    logprob: processed ? g.samplingLogprobs[i]! : g.logprobs[i]!,
+    alternatives: g.alternatives?.[i]?.map((alt) => ({ token: alt.token, logprob: processed ? alt.samplingLogprob : alt.logprob })),
+  });
+
+  const choiceOf = (index: number, progress: Omit<Progress, "ended" | "rngState">, request: GenerationRequest, stopped: boolean): SampledChoice => {
+    const hit = stopped ? (stopAt(progress.tokens, request.stop) ?? { textTokens: progress.tokens.length, reason: null }) : undefined;
+    return {
+      index, tokens: progress.tokens, logprobs: progress.logprobs, alternatives: request.topLogprobs > 0 ? progress.alternatives : undefined,
+      finish: stopped ? "stop" : "length", stop: hit,
+    };
+  };
+
+  /** Sessions for the rows: choice 0 the conversation's own (if kept); all from the pool, or temporary when asked. */
+  const takeSessions = (request: GenerationRequest): (KvSession | undefined)[] => request.seeds.map((_, j) => {
+    if (request.keepSessions) return pool.take(j === 0 ? request.previous : undefined) ?? (request.stepwise ? model.openSession() : undefined);
+    return request.stepwise ? model.openSession() : undefined;
+  });
+
+  const giveSessions = (request: GenerationRequest, held: readonly (KvSession | undefined)[], failed: boolean): void => {
+    for (const session of held) {
+      if (session === undefined) continue;
+      if (failed || !request.keepSessions) session.close();
+      else pool.give(session);
+    }
+  };
+
+  const baseSettings = (request: GenerationRequest): SampleSettings => ({
+    maxNewTokens: request.maxTokens, temperature: request.temperature, topP: request.topP, stopTokens: request.stop.tokens,
+    ...(request.stop.strings.length === 0 ? {} : { stopSequences: request.stop.strings.map((string) => string.tokens) }),
+    ...(request.stop.minTokens === 0 ? {} : { minNewTokens: request.stop.minTokens }),
+    ...(request.topLogprobs === 0 ? {} : { topLogprobs: request.topLogprobs }),
+  });
+
+  const whole = async (request: GenerationRequest, held: readonly (KvSession | undefined)[]): Promise<SampledChoice[]> => {
+    const settings = baseSettings(request);
+    const rows: SampleRow[] = request.seeds.map((seed, j) => ({ prompt: request.prompt, seed, settings, ...(held[j] === undefined ? {} : { session: held[j] }) }));
+    const generated = await batcher.sample(rows);
+    return generated.map((g, index) => {
+      const tokens = g.tokens.map((_, i) => tokenOf(g, i));
+      return choiceOf(index, { tokens: [...g.tokens], logprobs: tokens.map((t) => t.logprob), alternatives: tokens.map((t) => [...(t.alternatives ?? [])]) }, request, g.finish === "stop");
+    });
+  };
+
+  /** The end of a row after its newest token: a stop, max_tokens, the context; undefined while it goes on. */
+  const endOf = (index: number, progress: Progress, request: GenerationRequest, modelStopped: boolean): SampledChoice | undefined => {
+    if (modelStopped || stopAt(progress.tokens, request.stop) !== undefined) return choiceOf(index, progress, request, true);
+    if (progress.tokens.length >= request.maxTokens || request.prompt.length + progress.tokens.length >= contextLength) return choiceOf(index, progress, request, false);
+    return undefined;
+  };
+
+  const stepwise = async (request: GenerationRequest, held: readonly (KvSession | undefined)[], onToken: TokenListener | undefined): Promise<SampledChoice[]> => {
+    const rows: Progress[] = request.seeds.map(() => ({ tokens: [], logprobs: [], alternatives: [], rngState: undefined, ended: undefined }));
+    const base = baseSettings(request);
+    // Stop strings are checked here, across the calls.
+    const { stopSequences: _, ...settings } = base;
+    const budget = Math.min(request.maxTokens, contextLength - request.prompt.length);
+    for (;;) {
+      const live = rows.map((_, j) => j).filter((j) => rows[j]!.ended === undefined);
+      if (live.length === 0 || request.cancelled?.() === true) break;
+      const asked: SampleRow[] = live.map((j) => {
+        const row = rows[j]!;
+        const mask = request.constraints?.[j]?.mask(budget - row.tokens.length, vocabSize);
         return {
-          index,
-          tokens: g.tokens,
-          logprobs: settings.logprobsMode === "raw" ? g.logprobs : g.samplingLogprobs,
-          text: decodeTokens(g.tokens.filter((token) => token !== END)),
-          finishReason: g.finish === "stop" ? "stop" : "length",
+          prompt: [...request.prompt, ...row.tokens], seed: request.seeds[j]!, session: held[j]!,
+          settings: { ...settings, maxNewTokens: 1, minNewTokens: Math.max(0, request.stop.minTokens - row.tokens.length) },
+          ...(row.rngState === undefined ? {} : { resume: row.rngState }), ...(mask === undefined ? {} : { mask }),
         };
       });
-      return { promptTokens: prompt, choices };
+      const generated = await batcher.sample(asked);
+      live.forEach((j, r) => {
+        const g = generated[r]!;
+        const row = rows[j]!;
+        const sampled = tokenOf(g, 0);
+        row.tokens.push(sampled.token);
+        row.logprobs.push(sampled.logprob);
+        row.alternatives.push([...(sampled.alternatives ?? [])]);
+        row.rngState = g.rngState;
+        request.constraints?.[j]?.advance(sampled.token);
+        row.ended = endOf(j, row, request, g.finish === "stop");
+        onToken?.(j, sampled, row.ended);
+      });
+    }
+    return rows.map((row, j) => row.ended ?? choiceOf(j, row, request, false));
+  };
+
+  const checkRoom = (n: number): void => {
+    if (batcher.waiting() + n > settings.maxQueue) {
+      throw new HttpError(429, `the server is busy: ${batcher.waiting()} sequences are waiting for the model (budgetrl serve --max-queue ${settings.maxQueue}); retry later`, { headers: { "retry-after": "1" } });
+    }
+  };
+
+  return {
+    checkRoom,
+    async generate(request, onToken) {
+      checkRoom(request.seeds.length);
+      const held = takeSessions(request);
+      let failed = true;
+      try {
+        const choices = request.stepwise ? await stepwise(request, held, onToken) : await whole(request, held);
+        failed = false;
+        return choices;
+      } finally {
+        giveSessions(request, held, failed);
+      }
     },
     waiting: () => batcher.waiting(),
-    stats: () => ({ ...batcher.stats(), sessions: sessions.stats() }),
+    stats: () => ({ ...batcher.stats(), sessions: pool.stats() }),
   };
 }

@@ -5,42 +5,42 @@
 //   messages                   required, at least one: system / developer (as system), user, assistant (content
 //                              may be null with tool_calls), tool (tool_call_id); content a string or text parts
 //                              (joined with "\n")
-//   temperature 1, top_p 1     0 <= temperature <= 2 (0: greedy), 0 < top_p <= 1
-//   n 1                        1..maxN choices
-//   max_tokens                 (or max_completion_tokens) >= 1; unset: the checkpoint's answer length
-//   seed 0                     any safe integer; the first choice is sampled with it (choices.ts)
-//   logprobs false             the sampled tokens' log-probs; top_logprobs above 0 is refused (alternatives are
-//                              not computed)
-//   return_token_ids, return_tokens_as_token_ids    vLLM's token-id fields
-//   stream false, stream_options.include_usage     Server-Sent Events
-//   tools, tool_choice         tools are checked as OpenAI and vLLM check them, then not shown to the model (the
-//                              tiny policy does not see them either): each {type: "function" (the default),
-//                              function: {name, description?, parameters?, strict?}}, with parameters a JSON
-//                              Schema object (a JSON object; its type, if given, "object"; properties an object;
-//                              required a list of names); tool_choice "auto" or "none" only
-// Fields that would change the answer and cannot be honoured are refused when set to anything but their
-// neutral value (stop, logit_bias, presence_penalty, frequency_penalty, response_format other than text,
-// top_k, min_p, repetition_penalty). Any other field is ignored (user, metadata, ...).
+//   sampling fields            sampling-options.ts (temperature, top_p, n, max_tokens or max_completion_tokens,
+//                              seed, stop, stop_token_ids, ignore_eos, min_tokens, include_stop_str_in_output,
+//                              return_token_ids, return_tokens_as_token_ids, stream, stream_options)
+//   logprobs false             the sampled tokens' log-probs; top_logprobs 0..20 alternatives each (needs logprobs)
+//   tools, tool_choice         tools are checked as OpenAI and vLLM check them: each {type: "function" (the
+//                              default), function: {name, description?, parameters?, strict?}}, with parameters a
+//                              JSON Schema object (a JSON object; its type, if given, "object"; properties an
+//                              object; required a list of names). tool_choice "none", "auto" (the default with
+//                              tools), "required" or {type: "function", function: {name}} naming one of the tools
+//                              (tool-choice.ts says what each does)
+//   parallel_tool_calls true   false: at most one call per reply
+// Every other field is refused, ignored or accepted at its neutral value by the lists of fields.ts.
 import { z } from "zod";
 import type { Message, ToolCall } from "../core/message.js";
 import { badRequest } from "./errors.js";
+import { refuseUnhonoured } from "./fields.js";
+import { samplingFields, samplingRequest, type SamplingRequest } from "./sampling-options.js";
+
+/** A tool offered: its name and the JSON Schema of its arguments (undefined: none given). */
+export interface ToolDefinition {
+  readonly name: string;
+  readonly parameters: Readonly<Record<string, unknown>> | undefined;
+}
+
+export type ToolChoice = "none" | "auto" | "required" | { readonly name: string };
 
 export interface ChatRequest {
   readonly model: string;
   readonly messages: readonly Message[];
-  readonly temperature: number;
-  readonly topP: number;
-  readonly n: number;
-  /** Unset: the checkpoint's default answer length. */
-  readonly maxTokens: number | undefined;
-  readonly seed: number;
+  readonly sampling: SamplingRequest;
   readonly logprobs: boolean;
-  readonly returnTokenIds: boolean;
-  readonly tokensAsIds: boolean;
-  readonly stream: boolean;
-  readonly includeUsage: boolean;
-  /** Tools offered (accepted, not rendered). */
-  readonly tools: number;
+  /** Alternatives per sampled token (0..20). */
+  readonly topLogprobs: number;
+  readonly tools: readonly ToolDefinition[];
+  readonly toolChoice: ToolChoice;
+  readonly parallelToolCalls: boolean;
 }
 
 const textPart = z.object({ type: z.literal("text", { error: 'only text parts are supported ({"type": "text", "text": ...})' }), text: z.string() });
@@ -83,26 +83,22 @@ const tool = z.object(
   { error: 'expected a tool, {"type": "function", "function": {...}}' },
 );
 
-const optionalNumber = (check: z.ZodNumber) => check.nullable().optional();
+const namedChoice = z.object({
+  type: z.literal("function", { error: 'expected "function"' }).optional(),
+  function: z.object({ name: z.string({ error: "expected the function's name" }) }, { error: "expected {name}" }),
+});
+const toolChoice = z.union([z.enum(["none", "auto", "required"]), namedChoice], { error: 'expected "none", "auto", "required" or {"type": "function", "function": {"name": ...}}' });
 
 const bodySchema = z.object({
+  ...samplingFields,
   model: z.string({ error: "expected the model's name" }),
   messages: z.array(message, { error: "expected an array of messages" }).min(1, { error: "needs at least one message" }),
-  temperature: optionalNumber(z.number().min(0, { error: "expected a number from 0 to 2" }).max(2, { error: "expected a number from 0 to 2" })),
-  top_p: optionalNumber(z.number().gt(0, { error: "expected a number in (0, 1]" }).max(1, { error: "expected a number in (0, 1]" })),
-  n: optionalNumber(z.number().int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" })),
-  max_tokens: optionalNumber(z.number().int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" })),
-  max_completion_tokens: optionalNumber(z.number().int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" })),
-  // zod's int() is a safe integer.
-  seed: optionalNumber(z.number().int({ error: "expected a safe integer" })),
+  max_completion_tokens: samplingFields.max_tokens,
   logprobs: z.boolean().nullable().optional(),
-  top_logprobs: optionalNumber(z.number().int().min(0).max(20)),
-  return_token_ids: z.boolean().nullable().optional(),
-  return_tokens_as_token_ids: z.boolean().nullable().optional(),
-  stream: z.boolean().nullable().optional(),
-  stream_options: z.object({ include_usage: z.boolean().nullable().optional() }).nullable().optional(),
+  top_logprobs: z.number().int({ error: "expected an integer from 0 to 20" }).min(0, { error: "expected an integer from 0 to 20" }).max(20, { error: "expected an integer from 0 to 20" }).nullable().optional(),
   tools: z.array(tool, { error: "expected an array of tools" }).nullable().optional(),
-  tool_choice: z.unknown().optional(),
+  tool_choice: toolChoice.nullable().optional(),
+  parallel_tool_calls: z.boolean().nullable().optional(),
 });
 
 type Body = z.output<typeof bodySchema>;
@@ -122,25 +118,15 @@ function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** Fields that change the answer, with whether a value is neutral (then they are accepted and ignored). */
-const UNSUPPORTED: readonly (readonly [string, (value: unknown) => boolean])[] = [
-  ["stop", (value) => value === null || (Array.isArray(value) && value.length === 0)],
-  ["logit_bias", (value) => value === null || (typeof value === "object" && Object.keys(value as object).length === 0)],
-  ["presence_penalty", (value) => value === null || value === 0],
-  ["frequency_penalty", (value) => value === null || value === 0],
-  ["response_format", (value) => value === null || (typeof value === "object" && (value as { type?: unknown }).type === "text")],
-  ["top_k", (value) => value === null || value === 0 || value === -1],
-  ["min_p", (value) => value === null || value === 0],
-  ["repetition_penalty", (value) => value === null || value === 1],
-];
-
-function refuseUnsupported(raw: Record<string, unknown>, body: Body): void {
-  for (const [field, neutral] of UNSUPPORTED) {
-    if (field in raw && !neutral(raw[field])) throw badRequest(field, "is not supported by budgetrl serve (its byte-level models sample with temperature and top_p only)");
-  }
-  if ((body.top_logprobs ?? 0) > 0) throw badRequest("top_logprobs", "is not supported by budgetrl serve: it returns the log-prob of each sampled token only (logprobs: true)");
-  const choice = body.tool_choice;
-  if (choice !== undefined && choice !== null && choice !== "auto" && choice !== "none") throw badRequest("tool_choice", 'only "auto" and "none" are supported: the model writes text and never a forced call');
+/** The tool choice, checked against the tools offered. */
+function toolChoiceOf(body: Body, tools: readonly ToolDefinition[]): ToolChoice {
+  const choice = body.tool_choice ?? (tools.length > 0 ? "auto" : "none");
+  if (choice === "none" || choice === "auto") return choice;
+  if (tools.length === 0) throw badRequest("tool_choice", "needs tools: a call is asked for, but no tools are offered");
+  if (choice === "required") return choice;
+  const name = choice.function.name;
+  if (!tools.some((tool) => tool.name === name)) throw badRequest("tool_choice.function.name", `no tool is named ${JSON.stringify(name)} (the tools offered: ${tools.map((tool) => tool.name).join(", ")})`);
+  return { name };
 }
 
 function contentText(value: z.output<typeof content>): string {
@@ -164,8 +150,8 @@ function messageOf(raw: z.output<typeof message>, at: number): Message {
   return { role: raw.role, content: text };
 }
 
-/** The typed request, or an HttpError (400) naming the first bad field. `maxN` bounds n. */
-export function parseChatRequest(raw: unknown, maxN: number): ChatRequest {
+/** The typed request, or an HttpError (400) naming the first bad field. `maxN` bounds n, `vocab` the token ids. */
+export function parseChatRequest(raw: unknown, maxN: number, vocab: number): ChatRequest {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw badRequest(null, "the body must be a JSON object");
   const parsed = bodySchema.safeParse(raw);
   if (!parsed.success) {
@@ -173,23 +159,19 @@ export function parseChatRequest(raw: unknown, maxN: number): ChatRequest {
     throw badRequest(paramOf(issue.path), issue.code === "invalid_type" && valueAt(raw, issue.path) === undefined ? "is required" : issue.message);
   }
   const body = parsed.data;
-  refuseUnsupported(raw as Record<string, unknown>, body);
-  const n = body.n ?? 1;
-  if (n > maxN) throw badRequest("n", `at most ${maxN} choices per request (budgetrl serve --max-n)`);
+  refuseUnhonoured(raw as Record<string, unknown>, "chat");
+  const logprobs = body.logprobs ?? false;
+  const topLogprobs = body.top_logprobs ?? 0;
+  if (topLogprobs > 0 && !logprobs) throw badRequest("top_logprobs", "needs logprobs: true");
+  const tools = (body.tools ?? []).map((entry): ToolDefinition => ({ name: entry.function.name, parameters: entry.function.parameters ?? undefined }));
   return {
     model: body.model,
     messages: body.messages.map(messageOf),
-    temperature: body.temperature ?? 1,
-    topP: body.top_p ?? 1,
-    n,
-    maxTokens: body.max_tokens ?? body.max_completion_tokens ?? undefined,
-    seed: body.seed ?? 0,
-    logprobs: body.logprobs ?? false,
-    returnTokenIds: body.return_token_ids ?? false,
-    tokensAsIds: body.return_tokens_as_token_ids ?? false,
-    stream: body.stream ?? false,
-    includeUsage: body.stream_options?.include_usage ?? false,
-    tools: body.tools?.length ?? 0,
+    sampling: samplingRequest({ ...body, max_tokens: body.max_tokens ?? body.max_completion_tokens ?? null }, maxN, vocab),
+    logprobs,
+    topLogprobs,
+    tools,
+    toolChoice: toolChoiceOf(body, tools),
+    parallelToolCalls: body.parallel_tool_calls ?? true,
   };
 }
-

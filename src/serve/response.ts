@@ -1,22 +1,21 @@
-// A completion as the JSON an OpenAI-compatible client reads (pure functions): a `chat.completion` body, or the
-// `chat.completion.chunk` events of a stream.
+// A chat answer as the JSON an OpenAI-compatible client reads (pure functions): the `chat.completion` body, and
+// the pieces its stream's chunks share (chat-stream.ts).
 //
-//   choices[i]            { index, message: { role: "assistant", content }, logprobs, finish_reason: stop | length }
-//   logprobs (asked)      { content: [{ token, logprob, bytes, top_logprobs: [] }] }, one entry per sampled token
-//                         (the end token included), token = its text ("<|end|>" for the end token; a lone
-//                         non-ASCII byte shows as U+FFFD, its byte in `bytes`), or "token_id:N" with
-//                         return_tokens_as_token_ids
+//   choices[i]            { index, message: { role: "assistant", content, tool_calls? }, logprobs,
+//                         finish_reason: stop | length | tool_calls, stop_reason (vLLM's: the stop string or
+//                         token id that ended it, else null) }
+//   logprobs (asked)      { content: [{ token, logprob, bytes, top_logprobs: [{ token, logprob, bytes }] }] },
+//                         one entry per sampled token (the end token and stop strings included), token = its text
+//                         ("<|end|>" for the end token; a lone non-ASCII byte shows as U+FFFD, its byte in
+//                         `bytes`), or "token_id:N" with return_tokens_as_token_ids. A log-prob of -Infinity (a
+//                         token the processed distribution cannot give) is written -9999.0, as vLLM writes it.
 //   token_ids             per choice, with return_token_ids (aligned with logprobs.content)
 //   prompt_token_ids      top level, with return_token_ids
 //   usage                 prompt_tokens, completion_tokens (all choices), total_tokens
-//
-// A stream sends, per choice, a chunk with the role, one with the whole content (and its log-probs and token ids),
-// one with the finish reason; then the usage chunk when stream_options.include_usage asks; then `data: [DONE]`.
-// The reply is complete before its first chunk: the model samples a batch of sequences at a time.
 import type { JsonObject, Json } from "../core/json.js";
+import type { ToolCall } from "../core/message.js";
 import { SPECIAL_TOKENS, decodeTokens } from "../nn/tokenizer.js";
-import type { CompletedChoice, Completion } from "./completions.js";
-import type { ChatRequest } from "./request.js";
+import type { TokenAlternative } from "./engine.js";
 
 /** What identifies a response: its id, creation time (seconds) and the model's name. */
 export interface ResponseMeta {
@@ -25,58 +24,77 @@ export interface ResponseMeta {
   readonly model: string;
 }
 
-type Flags = Pick<ChatRequest, "logprobs" | "returnTokenIds" | "tokensAsIds" | "includeUsage">;
+export interface ChatChoice {
+  readonly index: number;
+  readonly tokens: readonly number[];
+  readonly logprobs: readonly number[];
+  readonly alternatives: readonly (readonly TokenAlternative[])[] | undefined;
+  /** null: tool calls and no text. */
+  readonly content: string | null;
+  readonly toolCalls: readonly ToolCall[];
+  readonly finishReason: "stop" | "length" | "tool_calls";
+  readonly stopReason: string | number | null;
+}
 
-function tokenText(token: number): string {
+export interface ChatAnswer {
+  readonly promptTokens: readonly number[];
+  readonly choices: readonly ChatChoice[];
+}
+
+export interface TokenFlags {
+  readonly logprobs: boolean;
+  readonly returnTokenIds: boolean;
+  readonly tokensAsIds: boolean;
+}
+
+/** vLLM writes -inf log-probs as -9999.0 (JSON has no infinities). */
+export function finiteLogprob(logprob: number): number {
+  return Number.isFinite(logprob) ? logprob : -9999;
+}
+
+export function tokenText(token: number, flags: Pick<TokenFlags, "tokensAsIds">): string {
+  if (flags.tokensAsIds) return `token_id:${token}`;
   return token < 256 ? decodeTokens([token]) : (SPECIAL_TOKENS[token] ?? `<|${token}|>`);
 }
 
-function logprobsOf(choice: CompletedChoice, flags: Flags): Json {
-  if (!flags.logprobs) return null;
-  return {
-    content: choice.tokens.map((token, i) => ({
-      token: flags.tokensAsIds ? `token_id:${token}` : tokenText(token),
-      logprob: choice.logprobs[i]!,
-      bytes: token < 256 ? [token] : null,
-      top_logprobs: [],
-    })),
-  };
+function tokenEntry(token: number, logprob: number, flags: TokenFlags): JsonObject {
+  return { token: tokenText(token, flags), logprob: finiteLogprob(logprob), bytes: token < 256 ? [token] : null };
 }
 
-function usageOf(completion: Completion): JsonObject {
-  const completionTokens = completion.choices.reduce((sum, choice) => sum + choice.tokens.length, 0);
-  return { prompt_tokens: completion.promptTokens.length, completion_tokens: completionTokens, total_tokens: completion.promptTokens.length + completionTokens };
+/** The log-prob entries of tokens [from, to) of a choice. */
+export function logprobEntries(choice: Pick<ChatChoice, "tokens" | "logprobs" | "alternatives">, flags: TokenFlags, from = 0, to = choice.tokens.length): Json[] {
+  const entries: Json[] = [];
+  for (let i = from; i < to; i++) {
+    const top = (choice.alternatives?.[i] ?? []).map((alt) => tokenEntry(alt.token, alt.logprob, flags));
+    entries.push({ ...tokenEntry(choice.tokens[i]!, choice.logprobs[i]!, flags), top_logprobs: top });
+  }
+  return entries;
 }
 
-export function completionBody(completion: Completion, flags: Flags, meta: ResponseMeta): JsonObject {
+export function usageOf(promptTokens: number, completionTokens: number): JsonObject {
+  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+}
+
+export function toolCallsJson(calls: readonly ToolCall[]): Json[] {
+  return calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
+}
+
+export function chatCompletionBody(answer: ChatAnswer, flags: TokenFlags, meta: ResponseMeta): JsonObject {
+  const completionTokens = answer.choices.reduce((sum, choice) => sum + choice.tokens.length, 0);
   return {
     id: meta.id,
     object: "chat.completion",
     created: meta.created,
     model: meta.model,
-    choices: completion.choices.map((choice) => ({
+    choices: answer.choices.map((choice) => ({
       index: choice.index,
-      message: { role: "assistant", content: choice.text },
-      logprobs: logprobsOf(choice, flags),
+      message: { role: "assistant", content: choice.content, ...(choice.toolCalls.length === 0 ? {} : { tool_calls: toolCallsJson(choice.toolCalls) }) },
+      logprobs: flags.logprobs ? { content: logprobEntries(choice, flags) } : null,
       finish_reason: choice.finishReason,
+      stop_reason: choice.stopReason,
       ...(flags.returnTokenIds ? { token_ids: [...choice.tokens] } : {}),
     })),
-    usage: usageOf(completion),
-    ...(flags.returnTokenIds ? { prompt_token_ids: [...completion.promptTokens] } : {}),
+    usage: usageOf(answer.promptTokens.length, completionTokens),
+    ...(flags.returnTokenIds ? { prompt_token_ids: [...answer.promptTokens] } : {}),
   };
-}
-
-/** The events of a stream, in order (each sent as `data: <JSON>`), without the final `[DONE]`. */
-export function streamChunks(completion: Completion, flags: Flags, meta: ResponseMeta): JsonObject[] {
-  const usage: JsonObject = flags.includeUsage ? { usage: null } : {};
-  const chunk = (choice: JsonObject, extra: JsonObject = {}): JsonObject => ({ id: meta.id, object: "chat.completion.chunk", created: meta.created, model: meta.model, choices: [choice], ...usage, ...extra });
-  const chunks: JsonObject[] = [];
-  completion.choices.forEach((choice, position) => {
-    const first: JsonObject = position === 0 && flags.returnTokenIds ? { prompt_token_ids: [...completion.promptTokens] } : {};
-    chunks.push(chunk({ index: choice.index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }, first));
-    chunks.push(chunk({ index: choice.index, delta: { content: choice.text }, logprobs: logprobsOf(choice, flags), finish_reason: null, ...(flags.returnTokenIds ? { token_ids: [...choice.tokens] } : {}) }));
-    chunks.push(chunk({ index: choice.index, delta: {}, logprobs: null, finish_reason: choice.finishReason }));
-  });
-  if (flags.includeUsage) chunks.push({ id: meta.id, object: "chat.completion.chunk", created: meta.created, model: meta.model, choices: [], usage: usageOf(completion) });
-  return chunks;
 }

@@ -6,7 +6,7 @@ import { loadCheckpoint } from "../nn/checkpoint.js";
 import type { TinyModel } from "../nn/model.js";
 import type { History } from "../policies/tiny/context.js";
 import { readPolicySettings } from "../policies/spec.js";
-import { createCompletionEngine } from "./completions.js";
+import { createSamplingEngine } from "./engine.js";
 import { parseServeConfig } from "./config.js";
 import { createReplyMemo } from "./reply-memo.js";
 import { startServer, type RunningServer } from "./server.js";
@@ -59,9 +59,11 @@ export async function serveCheckpoint(input: unknown, hooks: ServeHooks = {}): P
   const name = config.name ?? config.ckpt;
   try {
     if (maxTokens > contextLength - 3) throw new ConfigError("maxTokens", `at most ${contextLength - 3} for this checkpoint (its context is ${contextLength} tokens), got ${maxTokens}`);
-    const engine = createCompletionEngine(model, { history, defaultMaxTokens: maxTokens, cutLongMessages: config.cutLongMessages, maxQueue: config.maxQueue, logprobsMode: config.logprobsMode, maxBatch: config.maxBatch, sessions: config.sessions }, createReplyMemo(config.replyMemo));
+    const engine = createSamplingEngine(model, { maxQueue: config.maxQueue, logprobsMode: config.logprobsMode, maxBatch: config.maxBatch, sessions: config.sessions }, history);
+    const chat = { history, defaultMaxTokens: maxTokens, cutLongMessages: config.cutLongMessages, toolCallParser: config.toolCallParser };
     const server = await startServer({
-      engine, name, contextLength, host: config.host, port: config.port, maxBodyBytes: config.maxBody, maxN: config.maxN,
+      engine, model, chat, memo: createReplyMemo(config.replyMemo), maxQueue: config.maxQueue,
+      name, contextLength, host: config.host, port: config.port, maxBodyBytes: config.maxBody, maxN: config.maxN,
       ...(hooks.clock === undefined ? {} : { clock: hooks.clock }),
       ...(hooks.log === undefined ? {} : { log: hooks.log }),
     }).catch((error: NodeJS.ErrnoException) => {

@@ -1,8 +1,10 @@
 // The HTTP side of `budgetrl serve` (node:http, no framework): routes, limits, errors in OpenAI's shape, and a
-// clean stop. Requests go to the completion engine (completions.ts), which batches concurrent ones into the model.
+// clean stop. Requests go to the sampling engine (engine.ts), which batches concurrent ones into the model.
 //
 //   GET  /v1/models, /v1/models/{name}     the served model (max_model_len: its context)
-//   POST /v1/chat/completions              request.ts, completions.ts, response.ts; `stream: true` as SSE
+//   POST /v1/chat/completions              request.ts, chat.ts, response.ts; `stream: true`: chat-stream.ts
+//   POST /v1/completions                   completions.ts (text or token-id prompts)
+//   POST /tokenize, /detokenize            tokenize.ts (vLLM's shapes)
 //   GET  /health                           200 while serving, with counters: requests, in flight (now, most at
 //                                          once), sequences waiting, model calls and the sequences they sampled,
 //                                          KV-cache sessions reused, opened and idle
@@ -14,14 +16,26 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JsonObject } from "../core/json.js";
-import type { CompletionEngine } from "./completions.js";
+import type { TinyModel } from "../nn/model.js";
+import { answerChat, type ChatSettings } from "./chat.js";
+import { streamChat } from "./chat-stream.js";
+import { answerCompletions, parseCompletionRequest, streamCompletions } from "./completions.js";
+import type { SamplingEngine } from "./engine.js";
 import { errorBody, HttpError } from "./errors.js";
 import { parseJsonBody, readBody } from "./http-body.js";
+import type { ReplyMemo } from "./reply-memo.js";
 import { parseChatRequest } from "./request.js";
-import { completionBody, streamChunks, type ResponseMeta } from "./response.js";
+import { chatCompletionBody, type ResponseMeta } from "./response.js";
+import { eventSink } from "./stream.js";
+import { detokenizeBody, tokenizeBody, type TokenizeContext } from "./tokenize.js";
 
 export interface ServerOptions {
-  readonly engine: CompletionEngine;
+  readonly engine: SamplingEngine;
+  readonly model: Pick<TinyModel, "config" | "logprobs">;
+  readonly chat: ChatSettings;
+  readonly memo: ReplyMemo;
+  /** Most sequences waiting for the model (a text completion of more prompts x n is refused). */
+  readonly maxQueue: number;
   /** The name clients ask for (`model`). */
   readonly name: string;
   readonly contextLength: number;
@@ -71,14 +85,10 @@ function sendError(response: ServerResponse, error: HttpError): void {
   sendJson(response, error.status, errorBody(error), error.headers);
 }
 
-function sendStream(response: ServerResponse, chunks: readonly JsonObject[]): void {
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const chunk of chunks) response.write(`data: ${JSON.stringify(chunk)}\n\n`);
-  response.end("data: [DONE]\n\n");
-}
-
 const ROUTES: readonly { readonly pattern: RegExp; readonly method: string }[] = [
   { pattern: /^\/v1\/chat\/completions$/, method: "POST" },
+  { pattern: /^\/v1\/completions$/, method: "POST" },
+  { pattern: /^\/(tokenize|detokenize)$/, method: "POST" },
   { pattern: /^\/v1\/models(\/.+)?$/, method: "GET" },
   { pattern: /^\/health$/, method: "GET" },
 ];
@@ -86,7 +96,7 @@ const ROUTES: readonly { readonly pattern: RegExp; readonly method: string }[] =
 /** The route's path, or an HttpError for an unknown path (404) or method (405). */
 function route(method: string, path: string): string {
   const found = ROUTES.find((candidate) => candidate.pattern.test(path));
-  if (found === undefined) throw new HttpError(404, `no such path: ${path} (budgetrl serve answers /v1/chat/completions, /v1/models and /health)`);
+  if (found === undefined) throw new HttpError(404, `no such path: ${path} (budgetrl serve answers /v1/chat/completions, /v1/completions, /v1/models, /tokenize, /detokenize and /health)`);
   if (method !== found.method) throw new HttpError(405, `${path} takes ${found.method}, not ${method}`, { headers: { allow: found.method } });
   return path;
 }
@@ -106,23 +116,50 @@ function healthBody(now: ServerStats): JsonObject {
   };
 }
 
+function metaOf(options: ServerOptions, prefix: string, number: number): ResponseMeta {
+  return { id: `${prefix}-${number.toString(16).padStart(8, "0")}`, created: Math.floor((options.clock ?? Date.now)() / 1000), model: options.name };
+}
+
 /** POST /v1/chat/completions; resolves with the number of choices sampled. `number` numbers the response's id. */
-async function answerChat(options: ServerOptions, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
-  const parsed = parseChatRequest(parseJsonBody(await readBody(request, options.maxBodyBytes)), options.maxN);
+async function chatRoute(options: ServerOptions, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
+  const parsed = parseChatRequest(parseJsonBody(await readBody(request, options.maxBodyBytes)), options.maxN, options.model.config.vocabSize);
   if (parsed.model !== options.name) throw unknownModel(parsed.model, options.name, "model");
-  const meta: ResponseMeta = { id: `chatcmpl-${number.toString(16).padStart(8, "0")}`, created: Math.floor((options.clock ?? Date.now)() / 1000), model: options.name };
-  const completion = await options.engine.complete(parsed);
-  if (parsed.stream) sendStream(response, streamChunks(completion, parsed, meta));
-  else sendJson(response, 200, completionBody(completion, parsed, meta));
-  return parsed.n;
+  const meta = metaOf(options, "chatcmpl", number);
+  const context = { engine: options.engine, model: options.model, settings: options.chat, memo: options.memo };
+  if (parsed.sampling.stream) await streamChat(context, parsed, meta, number, eventSink(response));
+  else sendJson(response, 200, chatCompletionBody(await answerChat(context, parsed, number), { logprobs: parsed.logprobs, returnTokenIds: parsed.sampling.returnTokenIds, tokensAsIds: parsed.sampling.tokensAsIds }, meta));
+  return parsed.sampling.n;
+}
+
+/** POST /v1/completions; resolves with the number of sequences sampled. */
+async function completionsRoute(options: ServerOptions, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
+  const parsed = parseCompletionRequest(parseJsonBody(await readBody(request, options.maxBodyBytes)), options.maxN, options.model.config.vocabSize);
+  if (parsed.model !== options.name) throw unknownModel(parsed.model, options.name, "model");
+  const meta = metaOf(options, "cmpl", number);
+  const context = { engine: options.engine, model: options.model, defaultMaxTokens: options.chat.defaultMaxTokens, maxQueue: options.maxQueue };
+  if (parsed.sampling.stream) await streamCompletions(context, parsed, meta, eventSink(response));
+  else sendJson(response, 200, await answerCompletions(context, parsed, meta));
+  return parsed.prompts.length * parsed.sampling.n;
+}
+
+/** POST /tokenize, /detokenize. */
+async function tokenizeRoute(options: ServerOptions, path: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const raw = parseJsonBody(await readBody(request, options.maxBodyBytes));
+  const context: TokenizeContext = { model: options.model, settings: options.chat, memo: options.memo, name: options.name };
+  const checkModel = (name: string | null | undefined): void => {
+    if (name !== undefined && name !== null && name !== options.name) throw unknownModel(name, options.name, "model");
+  };
+  sendJson(response, 200, path === "/tokenize" ? tokenizeBody(context, raw, checkModel) : detokenizeBody(context, raw, checkModel));
 }
 
 /** One request, routed; resolves with the choices sampled (0 for other paths), rejects with what to answer. */
 async function answer(options: ServerOptions, stats: () => ServerStats, closing: boolean, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
   const path = route(request.method ?? "GET", (request.url ?? "/").split("?")[0]!.replace(/(.)\/$/, "$1"));
   if (closing) throw new HttpError(503, "the server is stopping", { headers: { "retry-after": "1" } });
-  if (path === "/v1/chat/completions") return answerChat(options, request, response, number);
-  if (path === "/health") sendJson(response, 200, healthBody(stats()));
+  if (path === "/v1/chat/completions") return chatRoute(options, request, response, number);
+  if (path === "/v1/completions") return completionsRoute(options, request, response, number);
+  if (path === "/tokenize" || path === "/detokenize") await tokenizeRoute(options, path, request, response);
+  else if (path === "/health") sendJson(response, 200, healthBody(stats()));
   else if (path === "/v1/models") sendJson(response, 200, { object: "list", data: [modelCard(options)] });
   else {
     const name = decodeURIComponent(path.slice("/v1/models/".length));

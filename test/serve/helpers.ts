@@ -1,11 +1,13 @@
-// Shared by the serve tests: a small checkpoint on disk (freshly initialised, or a quick SFT on sokoban), a
-// served checkpoint, and raw HTTP calls (node:http, so that status, headers and bodies are seen as sent).
+// Shared by the serve tests: a small checkpoint on disk (freshly initialised, a quick SFT on sokoban, or taught
+// one reply), a served checkpoint, and raw HTTP calls (node:http, so that status, headers and bodies are seen as sent).
 import { writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { join } from "node:path";
 import { createModel } from "../../src/nn/model.js";
 import { saveCheckpoint } from "../../src/nn/checkpoint.js";
+import { encodeText, END } from "../../src/nn/tokenizer.js";
 import type { History } from "../../src/policies/tiny/context.js";
+import { renderPrompt } from "../../src/policies/tiny/render.js";
 import { runSft } from "../../src/rl/sft-run.js";
 
 /** Large enough for a sokoban observation (about 130 tokens) with a 16-token answer. */
@@ -62,3 +64,24 @@ export async function postChat(url: string, body: unknown): Promise<RawResponse 
 }
 
 export const GRID = "######\n##_._#\n##@$_#\n###__#\n####_#\n######\nTurn 1 of 4: 4 turns left.";
+
+/**
+ * A checkpoint taught, by a few hundred steps on one conversation, to answer `question` with `reply` (e.g. a
+ * Hermes tool call): the served model's own greedy reply, not a scripted one. The prompt is the tiny policy's
+ * rendering of [user: question] (what serve samples from).
+ */
+export async function taughtCheckpoint(dir: string, question: string, reply: string, steps = 300): Promise<string> {
+  const model = await createModel({ config: SMALL_MODEL, seed: 3, optimizer: { learningRate: 1e-2 } });
+  const prompt = renderPrompt([{ role: "user", content: question }], SMALL_MODEL.contextLength);
+  const sequence = [...prompt, ...encodeText(reply), END];
+  const tokens = Int32Array.from(sequence.slice(0, -1));
+  const targets = Int32Array.from(sequence.slice(1), (token, i) => (i + 1 >= prompt.length ? token : -1));
+  for (let step = 0; step < steps; step++) {
+    await model.lossAndGradient({ tokens, targets, batchSize: 1, seqLen: tokens.length });
+    model.step();
+  }
+  await saveCheckpoint(model, dir);
+  model.dispose();
+  writeFileSync(join(dir, "policy.json"), `${JSON.stringify({ maxNewTokens: 16, history: "segments" })}\n`);
+  return dir;
+}

@@ -1,9 +1,10 @@
-// The reply memo keeps exactly the replies whose text loses sampled tokens, gives them back for the prompt they
-// answered, forgets the least recently used beyond its capacity, and falls back to the text otherwise.
+// The reply memo keeps exactly the replies whose message loses sampled tokens (invalid UTF-8, role markers, tool
+// calls), gives them back for the prompt they answered, forgets the least recently used beyond its capacity, and
+// falls back to the message otherwise.
 import { describe, expect, it } from "vitest";
 import { ASSISTANT, encodeText, END, USER } from "../../src/nn/tokenizer.js";
 import { textReplyTokens } from "../../src/policies/tiny/conversation.js";
-import { createReplyMemo, roundTrips } from "../../src/serve/reply-memo.js";
+import { createReplyMemo, givesBack, roundTrips } from "../../src/serve/reply-memo.js";
 
 const reply = (content: string) => ({ role: "assistant" as const, content });
 
@@ -28,6 +29,21 @@ describe("reply memo", () => {
     // Another prompt, or another text: the text's own tokens.
     expect(memo.replyTokens(reply("\uFFFDA"), [USER, END, ASSISTANT])).toEqual(textReplyTokens(reply("\uFFFDA")));
     expect(memo.replyTokens(reply("Up"), prompt)).toEqual([...encodeText("Up"), END]);
+  });
+
+  it("keeps a reply answered as tool calls, found again by the message a client sends back", () => {
+    const memo = createReplyMemo(4);
+    const prompt = [USER, 0x41, END, ASSISTANT];
+    const sampled = [...encodeText('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'), END];
+    const answered = { role: "assistant" as const, content: "", toolCalls: [{ id: "call_1", name: "f", arguments: "{}" }] };
+    expect(givesBack(sampled, answered)).toBe(false);
+    memo.remember(prompt, sampled, answered);
+    // The client's copy: another id, the same call.
+    expect(memo.replyTokens({ ...answered, toolCalls: [{ id: "other", name: "f", arguments: "{}" }] }, prompt)).toEqual(sampled);
+    expect(memo.replyTokens({ ...answered, toolCalls: [{ id: "call_1", name: "f", arguments: '{"a": 1}' }] }, prompt)).not.toEqual(sampled);
+    // A reply cut by a stop string whose text gives its bytes back is not kept.
+    memo.remember(prompt, encodeText("Up"), reply("Up"));
+    expect(memo.size()).toBe(1);
   });
 
   it("forgets the least recently used beyond its capacity; capacity 0 keeps nothing", () => {

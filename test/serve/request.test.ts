@@ -1,5 +1,6 @@
 // Request bodies: the fields the openai policy sends become a typed request with defaults; bad ones are a 400
-// naming the field; options that would change the answer and cannot be honoured are refused, others ignored.
+// naming the field; fields that would change the answer and cannot be honoured are refused (at any value but
+// their neutral one), fields that never change it are ignored, unknown fields are refused.
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../src/serve/errors.js";
 import { parseChatRequest } from "../../src/serve/request.js";
@@ -8,7 +9,7 @@ const messages = [{ role: "user", content: "hi" }];
 
 function refusal(body: unknown): HttpError {
   try {
-    parseChatRequest(body, 8);
+    parseChatRequest(body, 8, 260);
   } catch (error) {
     if (error instanceof HttpError) return error;
     throw error;
@@ -18,28 +19,38 @@ function refusal(body: unknown): HttpError {
 
 describe("chat request", () => {
   it("reads what the openai policy sends, with OpenAI's defaults for the rest", () => {
-    expect(parseChatRequest({ model: "m", messages }, 8)).toEqual({
-      model: "m", messages: [{ role: "user", content: "hi" }], temperature: 1, topP: 1, n: 1, maxTokens: undefined, seed: 0,
-      logprobs: false, returnTokenIds: false, tokensAsIds: false, stream: false, includeUsage: false, tools: 0,
-    });
+    const plain = parseChatRequest({ model: "m", messages }, 8, 260);
+    expect(plain).toMatchObject({ model: "m", messages: [{ role: "user", content: "hi" }], logprobs: false, topLogprobs: 0, tools: [], toolChoice: "none", parallelToolCalls: true });
+    expect(plain.sampling).toMatchObject({ temperature: 1, topP: 1, n: 1, maxTokens: undefined, seeded: false, returnTokenIds: false, tokensAsIds: false, stream: false, includeUsage: false, continuousUsage: false });
+    expect(plain.sampling.stop).toEqual({ strings: [], tokens: [256], minTokens: 0, includeInOutput: false });
     const full = parseChatRequest({
-      model: "m", temperature: 0.5, top_p: 0.9, n: 3, max_tokens: 7, seed: 4294967295, logprobs: true, return_token_ids: true, return_tokens_as_token_ids: true,
+      model: "m", temperature: 0.5, top_p: 0.9, n: 3, max_tokens: 7, seed: 4294967295, logprobs: true, top_logprobs: 3, return_token_ids: true, return_tokens_as_token_ids: true,
       stream: true, stream_options: { include_usage: true }, tools: [{ type: "function", function: { name: "f" } }], tool_choice: "auto", user: "ignored", top_k: -1,
+      stop: ["\n", "END"], stop_token_ids: [46], min_tokens: 2, ignore_eos: true, include_stop_str_in_output: true,
       messages: [
         { role: "developer", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
         { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "cd", arguments: '{"x": 1}' } }, { function: { name: "ls", arguments: { all: true } } }] },
         { role: "tool", tool_call_id: "c1", content: "done" },
         { role: "assistant", content: null },
       ],
-    }, 8);
+    }, 8, 260);
     expect(full.messages).toEqual([
       { role: "system", content: "a\nb" },
       { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "cd", arguments: '{"x": 1}' }, { id: "call_1_1", name: "ls", arguments: '{"all":true}' }] },
       { role: "tool", content: "done", toolCallId: "c1" },
       { role: "assistant", content: "" },
     ]);
-    expect(full).toMatchObject({ temperature: 0.5, topP: 0.9, n: 3, maxTokens: 7, seed: 4294967295, logprobs: true, returnTokenIds: true, tokensAsIds: true, stream: true, includeUsage: true, tools: 1 });
-    expect(parseChatRequest({ model: "m", messages, max_completion_tokens: 5, temperature: null }, 8)).toMatchObject({ maxTokens: 5, temperature: 1 });
+    expect(full).toMatchObject({ logprobs: true, topLogprobs: 3, tools: [{ name: "f", parameters: undefined }], toolChoice: "auto" });
+    expect(full.sampling).toMatchObject({ temperature: 0.5, topP: 0.9, n: 3, maxTokens: 7, seed: 4294967295, seeded: true, returnTokenIds: true, tokensAsIds: true, stream: true, includeUsage: true });
+    expect(full.sampling.stop).toEqual({ strings: [{ text: "\n", tokens: [10] }, { text: "END", tokens: [69, 78, 68] }], tokens: [46], minTokens: 2, includeInOutput: true });
+    expect(parseChatRequest({ model: "m", messages, max_completion_tokens: 5, temperature: null }, 8, 260).sampling).toMatchObject({ maxTokens: 5, temperature: 1 });
+    expect(parseChatRequest({ model: "m", messages, stop: "x" }, 8, 260).sampling.stop.strings).toEqual([{ text: "x", tokens: [120] }]);
+  });
+
+  it("draws a fresh seed for a request without one, and keeps the one given", () => {
+    const seeds = new Set(Array.from({ length: 5 }, () => parseChatRequest({ model: "m", messages }, 8, 260).sampling.seed));
+    expect(seeds.size).toBe(5);
+    expect(parseChatRequest({ model: "m", messages, seed: 0 }, 8, 260).sampling).toMatchObject({ seed: 0, seeded: true });
   });
 
   it("answers a bad field with a 400 that names it", () => {
@@ -56,6 +67,16 @@ describe("chat request", () => {
       [{ model: "m", messages, n: 0 }, /^n: expected an integer >= 1$/],
       [{ model: "m", messages, max_tokens: 2.5 }, /^max_tokens: expected an integer >= 1$/],
       [{ model: "m", messages, seed: 2 ** 60 }, /^seed: expected a safe integer$/],
+      [{ model: "m", messages, stop: ["a", ""] }, /^stop\[1\]: a stop string cannot be empty$/],
+      [{ model: "m", messages, stop: Array.from({ length: 65 }, () => "x") }, /^stop: at most 64 stop strings/],
+      [{ model: "m", messages, stop: 3 }, /^stop: expected a string or an array of strings$/],
+      [{ model: "m", messages, stop_token_ids: [300] }, /^stop_token_ids\[0\]: not a token of this model/],
+      [{ model: "m", messages, top_logprobs: 2 }, /^top_logprobs: needs logprobs: true$/],
+      [{ model: "m", messages, logprobs: true, top_logprobs: 21 }, /^top_logprobs: expected an integer from 0 to 20$/],
+      [{ model: "m", messages, stream_options: { include_usage: true } }, /^stream_options: is only allowed with stream: true$/],
+      [{ model: "m", messages, tool_choice: "required" }, /^tool_choice: needs tools/],
+      [{ model: "m", messages, tools: [{ function: { name: "f" } }], tool_choice: { type: "function", function: { name: "g" } } }, /^tool_choice\.function\.name: no tool is named "g" \(the tools offered: f\)$/],
+      [{ model: "m", messages, tool_choice: "sometimes" }, /^tool_choice: expected "none", "auto", "required"/],
     ];
     for (const [body, message] of cases) {
       const error = refusal(body);
@@ -95,15 +116,33 @@ describe("chat request", () => {
       { function: { name: "noop", parameters: {} } },
       { function: { name: "none", parameters: null, description: null } },
     ];
-    expect(parseChatRequest({ model: "m", messages, tools: good }, 8).tools).toBe(4);
+    expect(parseChatRequest({ model: "m", messages, tools: good }, 8, 260).tools).toHaveLength(4);
   });
 
-  it("refuses options it cannot honour, and accepts them at their neutral values", () => {
-    for (const [field, value] of [["stop", ["\n"]], ["logit_bias", { "65": 10 }], ["presence_penalty", 0.5], ["response_format", { type: "json_object" }], ["top_k", 20], ["repetition_penalty", 1.1]] as const) {
-      expect(refusal({ model: "m", messages, [field]: value }).message).toMatch(new RegExp(`^${field}: is not supported by budgetrl serve`));
+  it("refuses fields that would change the answer, unless neutral; ignores those that never do; refuses unknown ones", () => {
+    const refused: [string, unknown][] = [
+      ["logit_bias", { "65": 10 }], ["presence_penalty", 0.5], ["frequency_penalty", -1], ["repetition_penalty", 1.1], ["response_format", { type: "json_object" }],
+      ["top_k", 20], ["min_p", 0.1], ["prompt_logprobs", 1], ["echo", true], ["best_of", 2], ["use_beam_search", true], ["bad_words", ["x"]], ["allowed_token_ids", [1]],
+      ["skip_special_tokens", false], ["guided_json", {}], ["structured_outputs", { json: {} }], ["chat_template", "{{x}}"], ["add_generation_prompt", false],
+      ["continue_final_message", true], ["truncate_prompt_tokens", 10], ["logits_processors", ["x"]], ["functions", [{ name: "f" }]],
+    ];
+    for (const [field, value] of refused) {
+      const error = refusal({ model: "m", messages, [field]: value });
+      expect(error.message, field).toMatch(new RegExp(`^${field}: is not supported by budgetrl serve: `));
+      expect(error.param).toBe(field);
+      expect(error.status).toBe(400);
     }
-    expect(refusal({ model: "m", messages, logprobs: true, top_logprobs: 2 }).message).toMatch(/^top_logprobs: is not supported by budgetrl serve/);
-    expect(refusal({ model: "m", messages, tool_choice: "required" }).message).toMatch(/^tool_choice: only "auto" and "none"/);
-    expect(() => parseChatRequest({ model: "m", messages, stop: null, logit_bias: {}, presence_penalty: 0, frequency_penalty: null, response_format: { type: "text" }, top_logprobs: 0, tool_choice: "none" }, 8)).not.toThrow();
+    expect(refusal({ model: "m", messages, top_a: 0.1 }).message).toMatch(/^top_a: is not a field budgetrl serve knows, so it is refused rather than ignored/);
+    const neutral = { stop: null, logit_bias: {}, presence_penalty: 0, frequency_penalty: null, response_format: { type: "text" }, top_k: -1, min_p: 0, repetition_penalty: 1, best_of: 1, echo: false, skip_special_tokens: true, add_generation_prompt: true, prompt_logprobs: null };
+    const ignored = { user: "u", metadata: { a: "b" }, store: false, service_tier: "auto", request_id: "r", priority: 3, cache_salt: "s", reasoning_effort: "low", spaces_between_special_tokens: false };
+    expect(() => parseChatRequest({ model: "m", messages, ...neutral, ...ignored, top_logprobs: 0, tool_choice: "none" }, 8, 260)).not.toThrow();
+  });
+
+  it("reads tool_choice: none, auto (the default with tools), required, or a named function of the tools", () => {
+    const tools = [{ type: "function", function: { name: "f" } }, { type: "function", function: { name: "g", parameters: { type: "object" } } }];
+    expect(parseChatRequest({ model: "m", messages, tools }, 8, 260).toolChoice).toBe("auto");
+    expect(parseChatRequest({ model: "m", messages, tools, tool_choice: "required", parallel_tool_calls: false }, 8, 260)).toMatchObject({ toolChoice: "required", parallelToolCalls: false });
+    expect(parseChatRequest({ model: "m", messages, tools, tool_choice: { type: "function", function: { name: "g" } } }, 8, 260).toolChoice).toEqual({ name: "g" });
+    expect(parseChatRequest({ model: "m", messages, tools, tool_choice: "none" }, 8, 260).toolChoice).toBe("none");
   });
 });

@@ -2,7 +2,7 @@
 // that depend only on the request, streaming as Server-Sent Events, concurrent requests batched into one model
 // call, 429 when the queue is full, and a stop that lets requests in flight finish.
 import { mkdtempSync } from "node:fs";
-import { createServer } from "node:http";
+import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,7 +62,7 @@ describe("budgetrl serve over HTTP", () => {
 
   it("answers bad requests with OpenAI-shaped errors and the status clients expect", async () => {
     const cases: [Promise<{ status: number; text: string; headers: Record<string, unknown> }>, number, RegExp, string | null][] = [
-      [rawRequest(`${serving.url}/completions`, "POST", "{}"), 404, /no such path: \/v1\/completions/, null],
+      [rawRequest(`${serving.url}/embeddings`, "POST", "{}"), 404, /no such path: \/v1\/embeddings/, null],
       [rawRequest(`${serving.url}/models/other`, "GET"), 404, /The model `other` does not exist/, "model_not_found"],
       [rawRequest(`${serving.url}/chat/completions`, "GET"), 405, /\/v1\/chat\/completions takes POST, not GET/, null],
       [rawRequest(`${serving.url}/chat/completions`, "POST", "{not json"), 400, /the body is not valid JSON/, "invalid_json"],
@@ -86,6 +86,34 @@ describe("budgetrl serve over HTTP", () => {
     expect((await rawRequest(`${serving.url}/chat/completions`, "GET")).headers["allow"]).toBe("POST");
     const tool = JSON.parse((await postChat(serving.url, ask({ tools: [{ type: "function" }] }))).text) as { error: { param: string | null; type: string } };
     expect(tool.error).toMatchObject({ param: "tools[0].function", type: "invalid_request_error" });
+  });
+
+  it("refuses bad text completions and tokenize bodies, naming the field", async () => {
+    const post = async (path: string, body: unknown) => {
+      const response = await rawRequest(`${serving.url.replace(/\/v1$/, "")}${path}`, "POST", JSON.stringify(body));
+      return { status: response.status, error: (JSON.parse(response.text) as { error?: { message: string; param: string | null; code: string | null } }).error };
+    };
+    const cases: [string, unknown, number, string | null, RegExp][] = [
+      ["/v1/completions", { model: "tiny-test" }, 400, "prompt", /^prompt: is required$/],
+      ["/v1/completions", { model: "tiny-test", prompt: "" }, 400, "prompt", /needs at least one token/],
+      ["/v1/completions", { model: "tiny-test", prompt: [[1, 2], [3, 999]] }, 400, "prompt[1]", /token 999 is not a token of this model/],
+      ["/v1/completions", { model: "tiny-test", prompt: "x".repeat(190), max_tokens: 8 }, 400, "prompt", /maximum context length is 192 tokens\. However, you requested 198 tokens/],
+      ["/v1/completions", { model: "tiny-test", prompt: "hi", echo: true, logprobs: 2 }, 400, "echo", /alternatives of prompt tokens are not computed/],
+      ["/v1/completions", { model: "tiny-test", prompt: "hi", top_k: 3 }, 400, "top_k", /is not supported/],
+      ["/v1/completions", { model: "other", prompt: "hi" }, 404, "model", /does not exist/],
+      ["/v1/completions", { model: "tiny-test", prompt: Array.from({ length: 3 }, () => "hi"), n: 2 }, 400, "prompt", /more than the server queues at once/],
+      ["/tokenize", { prompt: 3 }, 400, "prompt", /expected a string/],
+      ["/tokenize", { prompt: "x", colour: "red" }, 400, "colour", /not a field of this endpoint/],
+      ["/tokenize", { messages: [{ role: "wizard", content: "x" }] }, 400, "messages[0].role", /expected one of/],
+      ["/detokenize", { tokens: [1, 400] }, 400, "tokens[1]", /not a token of this model/],
+      ["/detokenize", { model: "other", tokens: [1] }, 404, "model", /does not exist/],
+    ];
+    for (const [path, body, status, param, message] of cases) {
+      const { status: got, error } = await post(path, body);
+      expect(got, JSON.stringify(body)).toBe(status);
+      expect(error?.param, JSON.stringify(body)).toBe(param);
+      expect(error?.message, JSON.stringify(body)).toMatch(message);
+    }
   });
 
   it("refuses a body over the limit whose length is not declared up front", async () => {
@@ -122,6 +150,27 @@ describe("budgetrl serve over HTTP", () => {
     expect(chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => choice.token_ids ?? []))).toEqual(whole.choices[0]!.token_ids);
     expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason)).filter((reason) => reason !== null)).toEqual([whole.choices[0]!.finish_reason]);
     expect(chunks.at(-1)!.usage).toMatchObject({ completion_tokens: whole.choices[0]!.token_ids.length });
+  });
+
+  it("stops sampling a stream whose client has gone", async () => {
+    const before = serving.stats().modelCalls;
+    await new Promise<void>((resolve, reject) => {
+      const call = request(`${serving.url}/chat/completions`, { method: "POST", agent: false, headers: { "content-type": "application/json" } }, (response) => {
+        let events = 0;
+        response.on("data", (chunk: Buffer) => {
+          events += chunk.toString("utf8").split("\n\n").length - 1;
+          if (events >= 3) call.destroy();
+        });
+        response.on("error", () => undefined);
+      });
+      call.on("error", () => undefined);
+      call.on("close", () => resolve());
+      call.end(JSON.stringify(ask({ max_tokens: 180, ignore_eos: true, stream: true, seed: 1 })));
+      setTimeout(() => reject(new Error("the stream never started")), 10_000).unref();
+    });
+    await until(() => serving.stats().inFlight === 0);
+    // One model call per token: far fewer than the 180 the reply was allowed.
+    expect(serving.stats().modelCalls - before).toBeLessThan(60);
   });
 
   it("batches requests that arrive while the model is busy into one call, each answered as if alone", async () => {
