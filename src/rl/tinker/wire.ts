@@ -108,7 +108,6 @@ export const clientConfigSchema = z.object({
   pjwt_auth_enabled: z.boolean().default(false),
   credential_default_source: z.string().default("api_key"),
   proto_compress_fwdbwd: z.boolean().default(false),
-  fwdbwd_max_chunk_len: z.number().int().min(1).default(1024),
   billing_exception_max_pause_duration_sec: z.number().min(0).default(3600),
 });
 export type ClientConfig = z.output<typeof clientConfigSchema>;
