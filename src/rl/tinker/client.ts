@@ -216,8 +216,9 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
   };
 
   const call = async (method: "GET" | "POST", path: string, body: unknown, accept: "json" | "protobuf" = "json"): Promise<Attempt> => {
-    const payload: Payload = body === undefined ? { kind: "none" } : body instanceof Uint8Array ? { kind: "protobuf", bytes: (await config()).proto_compress_fwdbwd ? await zstdCompress(body) : body, zstd: (await config()).proto_compress_fwdbwd } : json(body);
-    return request({ method, path, payload, accept, credential });
+    if (!(body instanceof Uint8Array)) return request({ method, path, payload: body === undefined ? { kind: "none" } : json(body), accept, credential });
+    const zstd = (await config()).proto_compress_fwdbwd;
+    return request({ method, path, payload: { kind: "protobuf", bytes: zstd ? await zstdCompress(body) : body, zstd }, accept, credential });
   };
 
   /** Polls a future until done (its value), failed (throws) or expired (undefined: resubmit). */
