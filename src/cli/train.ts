@@ -72,7 +72,8 @@ export const trainCommand = defineCommand({
       out,
       resume,
       signal: context.signal,
-      ...(tinker === undefined ? {} : { tinker }),
+      // Server messages (session warnings, billing pauses) go to stderr as they come.
+      ...(tinker === undefined ? {} : { tinker: { ...tinker, onNotice: (notice) => io.stderr(`${notice.message}\n`) } }),
       onStep: (metrics, total) => {
         if (progress) {
           bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });

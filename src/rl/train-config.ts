@@ -66,6 +66,7 @@ export const trainConfigSchema = z.object({
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
     })
     .describe("tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)"),
+  groupSampling: z.boolean().default(true).describe("tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)"),
   backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("none: the loss as per-token coefficients (any backend, KL included); ppo or importance_sampling: the tinker server's own loss, one pass per minibatch, no KL"),
 });
 
@@ -84,6 +85,7 @@ function checkBackendFields(config: Readonly<TrainConfig>): void {
     if (config.contextLength !== undefined) throw new ConfigError("contextLength", "is read by --backend tinker only", "the in-process model's context is --model contextLength=N");
     if (config.backendLoss !== "none") throw new ConfigError("backendLoss", "the in-process backend computes the loss from coefficients", "leave --backend-loss at none, or use --backend tinker");
     if (config.renderer !== "bytes") throw new ConfigError("renderer", "is read by --backend tinker only", "the in-process model reads bytes: drop --renderer");
+    if (!config.groupSampling) throw new ConfigError("groupSampling", "is read by --backend tinker only", "the in-process model samples every episode alone: drop --no-group-sampling");
     return;
   }
   if (config.baseModel === undefined) throw new ConfigError("baseModel", "is required with --backend tinker", "name the server's base model, e.g. --base-model Qwen/Qwen3-8B");
