@@ -1,8 +1,10 @@
 // KEY=VALUE flags (--env-opt, --model, --template-opt) into a record; numbers and booleans stay strings here and
 // are read by the schema that owns the keys, which names the key in its errors (template options, whose names no
-// schema knows, are read as JSON where they are JSON).
+// schema knows, are read as JSON where they are JSON). Model overrides are checked here already, so that their
+// errors name the flag as written (--model KEY).
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
+import { modelConfigProblem } from "../nn/config.js";
 
 export function keyValues(pairs: readonly string[], flag: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -37,4 +39,12 @@ export function keyJsonValues(pairs: readonly string[], flag: string): Record<st
     }
   }
   return out;
+}
+
+/** --model KEY=NUMBER pairs: numbers, for keys of the model config, with valid values. */
+export function modelOverrides(pairs: readonly string[], flag = "--model"): Record<string, number> {
+  const overrides = keyNumbers(pairs, flag);
+  const problem = modelConfigProblem(overrides);
+  if (problem !== undefined) throw new ConfigError(problem.key === "" ? flag : `${flag} ${problem.key}`, problem.reason);
+  return overrides;
 }

@@ -10,7 +10,7 @@ import { trainConfigSchema } from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
-import { keyJsonValues, keyNumbers, keyValues } from "./key-values.js";
+import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
@@ -66,7 +66,7 @@ export const trainCommand = defineCommand({
   async run(options, io, context) {
     const { envOpt, model, templateOpt, out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, ...rest } = options;
     if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress", "tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout"]);
-    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model"), templateOptions: keyJsonValues(templateOpt, "--template-opt") };
+    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model), templateOptions: keyJsonValues(templateOpt, "--template-opt") };
     const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout });
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({

@@ -6,6 +6,7 @@ import { budgetListField, encodeConfig, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
+import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
 import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
 import { TRAJECTORY_REWARDS } from "./advantages/types.js";
@@ -23,7 +24,7 @@ export const trainConfigSchema = z.object({
   env: z.string().min(1).describe("environment to train on"),
   envOptions: envOptionsField,
   init: z.string().optional().describe("checkpoint to start from (an SFT base); none: a fresh model"),
-  modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides for a fresh model"),
+  modelConfig: modelConfigField().default({}).describe("model config overrides for a fresh model"),
   algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe("advantage estimator: grpo (GRPO-Full), turn (process supervision), gigpo"),
   budget: budgetScheduleField().prefault("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
