@@ -1,8 +1,12 @@
-// A model behind a Tinker server as the RL loop's policy: each turn's prompt comes from the renderer (for an
-// episode, the turn before extends into this one, as under the tiny policy's "segments" history: the server's
-// prefix cache then holds the episode), one sampling request per turn, and the reply comes back with its
-// tokens and their log-probs (the behaviour log-probs RL needs). Each request's seed is the tiny policy's,
-// deriveSeed(context.seed, "tiny-policy", context.turn), so the same run asks the same things again.
+// A model behind a Tinker server as the RL loop's policy: each turn's prompt comes from the renderer with the
+// env's tools (for an episode, the turn before extends into this one while the tools stay the same, as under
+// the tiny policy's "segments" history: the server's prefix cache then holds the episode), one sampling request
+// per turn, and the reply comes back with its tokens and their log-probs (the behaviour log-probs RL needs). The
+// renderer decodes the reply, tool calls included when tools are offered. The policy remembers the prompt each
+// reply message was sampled after (a WeakMap on the message, nothing stored), and hands it to the renderer's
+// episodeSequences: the prompt of a turn rendered with tools cannot be rebuilt from the episode's messages.
+// Each request's seed is the tiny policy's, deriveSeed(context.seed, "tiny-policy", context.turn), so the same
+// run asks the same things again.
 // Group sampling (on unless `groupSampling` is false): the first turns of an RL group (context.group: `size`
 // episodes of one task and budget, which see the same first prompt) are one request with num_samples = size and
 // the group's seed, deriveSeed(group.seed, "tinker-group"); episode `sample` takes sequence `sample`. Whichever
@@ -10,7 +14,7 @@
 // whose first prompt differs from its group's is sampled alone.
 import { deriveSeed } from "../../core/rng.js";
 import type { Act, EpisodeGroup, PolicyContext } from "../../core/policy.js";
-import type { Message } from "../../core/message.js";
+import type { Message, ToolSpec } from "../../core/message.js";
 import type { PreviousTurn } from "../../policies/tiny/context.js";
 import { policySeed } from "../../policies/tiny/policy.js";
 import type { TrainablePolicy } from "../backend.js";
@@ -57,10 +61,11 @@ function groupReply(groups: Map<number, GroupRequest>, group: EpisodeGroup, samp
   });
 }
 
-/** What the policy remembers of an episode in flight: its turn before, and the message it returned then. */
+/** What the policy remembers of an episode in flight: its turn before, the message it returned then, and the tools offered then. */
 interface EpisodeState {
   previous?: PreviousTurn;
   reply?: Message;
+  tools?: readonly ToolSpec[];
 }
 
 export function createTinkerPolicy(name: string, renderer: Renderer, sampleReplies: SampleReplies, options: { readonly groupSampling?: boolean } = {}): TrainablePolicy {
@@ -70,31 +75,34 @@ export function createTinkerPolicy(name: string, renderer: Renderer, sampleRepli
     const grouped = options.groupSampling !== false && context.group !== undefined && context.turn === 1 ? groupReply(groups, context.group, context.sample, prompt, sampleReplies) : undefined;
     return grouped ?? (await sampleReplies(prompt, policySeed(context), 1))[0] as SampledReply;
   };
+  const prompts = new WeakMap<Message, readonly number[]>();
 
   const prepare = (conversation: readonly Message[], context: PolicyContext): { state: EpisodeState | undefined; prompt: number[] } => {
-    if (context.episode === undefined) return { state: undefined, prompt: renderer.prompt(conversation) };
+    if (context.episode === undefined) return { state: undefined, prompt: renderer.prompt(conversation, undefined, context.tools) };
     let state = episodes.get(context.episode);
     if (state === undefined) {
       state = {};
       episodes.set(context.episode, state);
     }
-    // The conversation extends the turn before only if it still holds the reply returned then.
-    const previous = state.previous !== undefined && conversation[state.previous.messages - 1] === state.reply ? state.previous : undefined;
-    return { state, prompt: renderer.prompt(conversation, previous) };
+    // The conversation extends the turn before only if it still holds the reply returned then, under the same tools.
+    const previous = state.previous !== undefined && conversation[state.previous.messages - 1] === state.reply && state.tools === context.tools ? state.previous : undefined;
+    return { state, prompt: renderer.prompt(conversation, previous, context.tools) };
   };
 
   return {
     name,
-    episodeSequences: (episode, replies) => renderer.episodeSequences(episode, replies),
+    episodeSequences: (episode, replies) => renderer.episodeSequences(episode, replies, (turn) => prompts.get(episode.turns[turn]!.action)),
     responseTokens: (reply) => renderer.responseTokens(reply),
     async act(conversation, context): Promise<Act> {
       const { state, prompt } = prepare(conversation, context);
       const sampled = await sampleOne(prompt, context);
-      const message = renderer.decode(sampled.tokens);
+      const message = renderer.decode(sampled.tokens, context.tools);
       if (state !== undefined) {
         state.previous = { prompt, reply: [...sampled.tokens], messages: conversation.length + 1 };
         state.reply = message;
+        state.tools = context.tools;
       }
+      prompts.set(message, prompt);
       return { message, tokens: [...sampled.tokens], logprobs: [...sampled.logprobs] };
     },
     endEpisode(episode) {
