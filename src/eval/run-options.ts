@@ -17,7 +17,7 @@ export type ExecutorName = (typeof EXECUTORS)[number];
 export const evalRunOptionsSchema = z.object({
   concurrency: z.number().int().min(1).max(1024).default(1).describe("episodes in flight at once (raise for remote policies)"),
   turnTimeout: z.number().positive().max(86_400).default(600).describe("seconds one policy call may take; a slower one ends its episode in a policy error that --resume retries"),
-  busyTimeout: z.number().min(0).max(3600).default(10).describe("seconds to wait for a run store another process is writing to"),
+  busyTimeout: z.number().min(0).max(3600).default(60).describe("seconds to wait for a run store another process is writing to (SQLite)"),
   executor: z.enum(EXECUTORS).default("local").describe("where episodes run: in this process (local), or as jobs on a BullMQ queue that `budgetrl worker` processes take (bullmq: needs --redis)"),
   redis: z.string().min(1).optional().describe("Redis URL of the BullMQ queue, e.g. redis://127.0.0.1:6379 (--executor bullmq)"),
 });

@@ -102,23 +102,18 @@ async function deleteErroredAttempts(tx: SqlQueries, keys: readonly KeyTuple[]):
  * policy error is replaced by the new one; an episode already stored otherwise is left as it is. */
 export async function writeEpisodes(store: Store, batch: readonly Episode[]): Promise<number> {
   if (batch.length === 0) return 0;
+  // Rows are made before the write lock is taken, so that other writers wait only for the inserts.
+  const episodes = batch.map(episodeRow);
+  const turnsOf = batch.map((episode) => episode.turns.map((turn) => turnRow(keyOf(episode), turn)));
+  const tokensOf = batch.map((episode) => episode.turns.map((turn) => turnTokenRow([...keyOf(episode), turn.index], turn)).filter((row) => row !== undefined));
   return store.sql.transaction(async (tx) => {
     await deleteErroredAttempts(tx, batch.map(keyOf));
-    const inserted = await tx.insertNewRows(EPISODE_INSERT, batch.map(episodeRow));
-    const fresh = batch.filter((_, i) => inserted[i] === true);
-    const turns: SqlValue[][] = [];
-    const tokens: SqlValue[][] = [];
-    for (const episode of fresh) {
-      const key = keyOf(episode);
-      for (const turn of episode.turns) {
-        turns.push(turnRow(key, turn));
-        const tokenRow = turnTokenRow([...key, turn.index], turn);
-        if (tokenRow !== undefined) tokens.push(tokenRow);
-      }
-    }
+    const inserted = await tx.insertNewRows(EPISODE_INSERT, episodes);
+    const turns = turnsOf.filter((_, i) => inserted[i] === true).flat();
+    const tokens = tokensOf.filter((_, i) => inserted[i] === true).flat();
     if (turns.length > 0) await tx.insertRows(TURN_INSERT, turns);
     if (tokens.length > 0) await tx.insertRows(TURN_TOKEN_INSERT, tokens);
-    return fresh.length;
+    return inserted.filter(Boolean).length;
   });
 }
 

@@ -15,13 +15,13 @@ export interface OpenStoreOptions {
   readonly readonly?: boolean;
   /** Default "create". */
   readonly mode?: StoreMode;
-  /** SQLite: how long a writer waits for another one before giving up (ms, default 10,000). */
+  /** SQLite: how long a writer waits for another one before giving up (ms, default 60,000). */
   readonly busyTimeoutMs?: number;
   /** PostgreSQL: connections in the pool (default 4). */
   readonly poolSize?: number;
 }
 
-export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+export const DEFAULT_BUSY_TIMEOUT_MS = 60_000;
 
 function modeOf(options: OpenStoreOptions): StoreMode {
   return options.mode ?? (options.readonly === true ? "read" : "create");

@@ -116,7 +116,7 @@ export function openSqliteStore(path: string, options: { readonly mode: StoreMod
     backend: "sqlite",
     db,
     location: path,
-    sql: sqliteConnection(db),
+    sql: sqliteConnection(db, { busyTimeoutMs: options.busyTimeoutMs }),
     close: () => {
       db.close();
       return Promise.resolve();
