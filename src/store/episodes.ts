@@ -146,10 +146,16 @@ export function episodeKey(taskIndex: number, budgetLabel: string, sample: numbe
   return `${taskIndex}\u0000${budgetLabel}\u0000${sample}`;
 }
 
-/** Keys of the stored episodes of a run that need no re-run (policy errors excluded), optionally only those of
- * tasks with index in [from, to) (a streamed plan reads them one chunk of tasks at a time). */
-export async function completedEpisodeKeys(store: Store, runId: string, range: { readonly from: number; readonly to: number } = { from: 0, to: Number.MAX_SAFE_INTEGER }): Promise<Set<string>> {
-  const rows = await store.sql.rows<[number, string, number]>("SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ? AND stop_reason != 'error'", [runId, range.from, range.to]);
+/** Keys of the stored episodes of a run that need no re-run (policy errors excluded, unless `withErrors`),
+ * optionally only those of tasks with index in [from, to) (a streamed plan reads them one chunk of tasks at a time). */
+export async function completedEpisodeKeys(
+  store: Store,
+  runId: string,
+  range: { readonly from: number; readonly to: number } = { from: 0, to: Number.MAX_SAFE_INTEGER },
+  options: { readonly withErrors?: boolean } = {},
+): Promise<Set<string>> {
+  const errors = options.withErrors === true ? "" : " AND stop_reason != 'error'";
+  const rows = await store.sql.rows<[number, string, number]>(`SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ?${errors}`, [runId, range.from, range.to]);
   return new Set(rows.map(([taskIndex, label, sample]) => episodeKey(taskIndex, label, sample)));
 }
 
