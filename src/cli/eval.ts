@@ -4,7 +4,7 @@
 // fault, or a PostgreSQL store or Redis queue lost for longer than --reconnect-timeout (one line with the command to
 // resume; what was committed is kept), 130/143 stopped by a signal.
 import { z } from "zod";
-import { evalResumeCommand } from "../core/commands.js";
+import { evalResumeCommand, evalResumeFlags, type EvalReach } from "../core/commands.js";
 import { ConnectionLostError, DataError, StoppedError } from "../core/errors.js";
 import { storeLocation } from "../store/open.js";
 import { evaluate, type EvaluationResult } from "../eval/evaluate.js";
@@ -43,7 +43,11 @@ const schema = evalConfigSchema
     dataDir: z.string().optional().describe("data folder of dataset envs (bfcl); same as --env-opt dataDir=DIR"),
     category: z.string().optional().describe("bfcl categories, e.g. base,miss_func,miss_param,long_context; same as --env-opt categories=..."),
     db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL (the database must exist)"),
-    run: z.string().optional().describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
+    run: z
+      .string()
+      .refine((name) => name.trim() !== "", "a run's name cannot be empty (leave out --run for <env>-<timestamp>)")
+      .optional()
+      .describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
     resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
     json: z.boolean().default(false).describe("print the table as JSON"),
     progress: z.boolean().default(true).describe("show a progress bar on stderr"),
@@ -82,15 +86,14 @@ function envOptionsOf(pairs: readonly string[], dataDir: string | undefined, cat
   return options;
 }
 
-/** Where the run is and how to continue it, as printed (a URL without its password; the executor's flags). */
+/** Where the run is and how to continue it, as printed (a URL without its password; the flags it needs). */
 interface Printed {
   readonly db: string;
   readonly resumeFlags: readonly string[];
 }
 
-function printedRun(db: string, executor: string, redis: string | undefined): Printed {
-  const withoutPassword = (url: string): string => url.replace(/^(rediss?:\/\/[^:@/]*):[^@/]*@/i, "$1@");
-  return { db: storeLocation(db), resumeFlags: executor === "bullmq" && redis !== undefined ? ["--executor", "bullmq", "--redis", withoutPassword(redis)] : [] };
+function printedRun(db: string, reach: EvalReach): Printed {
+  return { db: storeLocation(db), resumeFlags: evalResumeFlags(reach) };
 }
 
 /** A service lost for longer than --reconnect-timeout, as one line with what to do: the run continues with --resume
@@ -129,7 +132,7 @@ export const evalCommand = defineCommand({
     const { envOpt, dataDir, category, db, run, resume, json, progress, policyOpt, baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache, ...config } = options;
     if (resume) reportIgnoredOnResume(io, "eval", context.given, KEPT_ON_RESUME);
     const policyClient = policyClientOf({ baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
-    const printed = printedRun(db, config.executor, config.redis);
+    const printed = printedRun(db, { executor: config.executor, redis: config.redis, baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
     let bar: ReturnType<typeof createProgress> | undefined;
     let started: string | undefined;
     const result = await evaluate({
@@ -160,7 +163,7 @@ export const evalCommand = defineCommand({
       return 130;
     }
     bar?.finish();
-    printRunTable(io, result.run, printed.db, result.config, result.table, json);
+    printRunTable(io, result.run, printed.db, result.config, result.table, json, { errors: result.errors, of: result.total });
     return reportEnd(io, result, printed);
   },
 });

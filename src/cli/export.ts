@@ -1,10 +1,9 @@
 // `budgetrl export RUN --format jsonl`: one trajectory per line, in key order. A file is written under a temporary
 // name and renamed when complete (a failure or Ctrl-C leaves an existing file as it was); on stdout, a reader that
 // goes away (`| head`) ends the export quietly.
-import { existsSync, statSync } from "node:fs";
-import { dirname } from "node:path";
 import { z } from "zod";
 import { ConfigError, StoppedError } from "../core/errors.js";
+import { fileOutputProblem } from "../core/output-path.js";
 import { exportRunJsonl } from "../store/export.js";
 import { withStore } from "../store/open.js";
 import { defineCommand } from "./command.js";
@@ -18,9 +17,8 @@ const schema = z.object({
 
 /** Refuse an output path that cannot be written before any work: a missing folder, or a folder itself. */
 function checkOut(out: string): void {
-  if (out === "-") return;
-  if (!existsSync(dirname(out))) throw new ConfigError("--out", `the folder ${dirname(out)} does not exist`, "create it first, or write elsewhere");
-  if (existsSync(out) && statSync(out).isDirectory()) throw new ConfigError("--out", `${out} is a folder`, "give a file name, e.g. --out run.jsonl");
+  const problem = out === "-" ? undefined : fileOutputProblem(out);
+  if (problem !== undefined) throw new ConfigError("--out", problem);
 }
 
 export const exportCommand = defineCommand({

@@ -1,6 +1,8 @@
 // KEY=VALUE flags (--env-opt, --model) into a record; numbers and booleans stay strings here and are read by the
-// schema that owns the keys, which names the key in its errors.
+// schema that owns the keys, which names the key in its errors. Model overrides are checked here already, so that
+// their errors name the flag as written (--model KEY).
 import { ConfigError } from "../core/errors.js";
+import { modelConfigProblem } from "../nn/config.js";
 
 export function keyValues(pairs: readonly string[], flag: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -21,4 +23,12 @@ export function keyNumbers(pairs: readonly string[], flag: string): Record<strin
     out[key] = number;
   }
   return out;
+}
+
+/** --model KEY=NUMBER pairs: numbers, for keys of the model config, with valid values. */
+export function modelOverrides(pairs: readonly string[], flag = "--model"): Record<string, number> {
+  const overrides = keyNumbers(pairs, flag);
+  const problem = modelConfigProblem(overrides);
+  if (problem !== undefined) throw new ConfigError(problem.key === "" ? flag : `${flag} ${problem.key}`, problem.reason);
+  return overrides;
 }

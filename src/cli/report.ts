@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
+import { fileOutputProblem } from "../core/output-path.js";
 import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
 import type { ModelRole } from "../report/study-model.js";
@@ -71,6 +72,10 @@ export const reportCommand = defineCommand({
     "budgetrl report --db runs.db --model base=base-ann,base-hid --model GRPO-Full=grpo-ann,grpo-hid --model BudgetMix=mix-ann,mix-hid --train GRPO-Full=runs/grpo --out study.html",
   ],
   async run(options, io) {
+    for (const [flag, path] of [["--out", options.out], ["--json", options.json]] as const) {
+      const problem = path === undefined ? undefined : fileOutputProblem(path);
+      if (problem !== undefined) throw new ConfigError(flag, problem);
+    }
     const store = await openStore(options.db, { readonly: true });
     try {
       const models = modelsFromFlags(options.model);

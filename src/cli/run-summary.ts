@@ -1,15 +1,29 @@
-// What eval and show print about a run: the header and the Pass@(K,T) table (or both as JSON), and where the
-// run is stored.
+// What eval and show print about a run: the header and the Pass@(K,T) table (or both as JSON), how many episodes
+// ended in a policy error and are not in the table (a broken policy or model server must never read as a weak
+// agent), and where the run is stored.
 import { encodeEvalConfig, type EvalConfig } from "../eval/config.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { passTableJson, renderPassTable } from "../report/pass-table.js";
 import { runHeader } from "../report/run-header.js";
 import type { CliIo } from "./command.js";
 
-export function printRunTable(io: CliIo, run: string, db: string, config: Readonly<EvalConfig>, table: PassAtKTTable, json: boolean): void {
+/** Episodes that ended in a policy error (not counted in the table), of how many. */
+export interface PolicyErrorCount {
+  readonly errors: number;
+  readonly of: number;
+}
+
+/** The line under the table when some episodes ended in a policy error, else "". */
+export function policyErrorLine(count: PolicyErrorCount): string {
+  if (count.errors === 0) return "";
+  return `policy errors: ${count.errors} of ${count.of} episodes ended in a policy error and are not counted in this table (the policy or its server failed, not the agent); --resume retries them`;
+}
+
+export function printRunTable(io: CliIo, run: string, db: string, config: Readonly<EvalConfig>, table: PassAtKTTable, json: boolean, errored: PolicyErrorCount = { errors: 0, of: 0 }): void {
   if (json) {
-    io.stdout(`${JSON.stringify({ run, db, config: encodeEvalConfig(config), table: passTableJson(table) }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ run, db, config: encodeEvalConfig(config), table: passTableJson(table), errors: errored.errors }, null, 2)}\n`);
     return;
   }
-  io.stdout(`${runHeader(run, config, table)}\n\n${renderPassTable(table)}\n\nstored in ${db}: budgetrl show ${run} --db ${db}\n`);
+  const errors = policyErrorLine(errored);
+  io.stdout(`${runHeader(run, config, table)}\n\n${renderPassTable(table)}\n\n${errors === "" ? "" : `${errors}\n`}stored in ${db}: budgetrl show ${run} --db ${db}\n`);
 }

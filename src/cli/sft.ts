@@ -4,7 +4,7 @@ import { z } from "zod";
 import { sftConfigSchema } from "../rl/sft-config.js";
 import { runSft } from "../rl/sft-run.js";
 import { defineCommand } from "./command.js";
-import { keyNumbers, keyValues } from "./key-values.js";
+import { keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
@@ -31,7 +31,7 @@ export const sftCommand = defineCommand({
     let demos: ReturnType<typeof createProgress> | undefined;
     let steps: ReturnType<typeof createProgress> | undefined;
     const result = await runSft({
-      config: { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model") },
+      config: { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model) },
       out,
       resume,
       signal: context.signal,

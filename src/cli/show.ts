@@ -5,6 +5,7 @@ import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
 import { parseEvalConfig } from "../eval/config.js";
 import { storedRunOutcomes, tableFor } from "../eval/table.js";
+import { episodeTotals } from "../store/episodes.js";
 import { withStore } from "../store/open.js";
 import { getRun, latestRunId } from "../store/runs.js";
 import { passTableJson } from "../report/pass-table.js";
@@ -36,16 +37,22 @@ export const showCommand = defineCommand({
       const ks = options.ks ?? config.ks;
       const outcomes = await storedRunOutcomes(store, run, config);
       const table = tableFor(config, outcomes, ks);
+      const totals = await episodeTotals(store, run);
+      const errored = { errors: totals.errors, of: totals.done + totals.errors };
       if (options.analyses) {
         const report = await buildStudyReport(store, { selection: { runs: [run] }, bootstrap: config.bootstrap, seed: config.seed });
         if (options.json) io.stdout(`${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`);
         else {
-          printRunTable(io, run, store.location, config, table, false);
+          printRunTable(io, run, store.location, config, table, false, errored);
           const analyses = renderAnalyses(report);
           io.stdout(`\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`);
         }
-      } else printRunTable(io, run, store.location, config, table, options.json);
-      if (record.status !== "complete") io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, store.location)}\n`);
+      } else printRunTable(io, run, store.location, config, table, options.json, errored);
+      if (record.status !== "complete") {
+        // How an openai policy reached its server is never stored: the command needs the flags it ran with.
+        const client = config.policy.startsWith("openai:") ? ", with the --base-url (and --api-key-env, if any) it ran with" : "";
+        io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, store.location)}${client}\n`);
+      }
       return 0;
     });
   },

@@ -10,7 +10,7 @@ import { trainConfigSchema } from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
-import { keyNumbers, keyValues } from "./key-values.js";
+import { keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
@@ -64,7 +64,7 @@ export const trainCommand = defineCommand({
   async run(options, io, context) {
     const { envOpt, model, out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, ...rest } = options;
     if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress", "tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout"]);
-    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: keyNumbers(model, "--model") };
+    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model) };
     const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout });
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({
@@ -72,7 +72,8 @@ export const trainCommand = defineCommand({
       out,
       resume,
       signal: context.signal,
-      ...(tinker === undefined ? {} : { tinker }),
+      // Server messages (session warnings, billing pauses) go to stderr as they come.
+      ...(tinker === undefined ? {} : { tinker: { ...tinker, onNotice: (notice) => io.stderr(`${notice.message}\n`) } }),
       onStep: (metrics, total) => {
         if (progress) {
           bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });

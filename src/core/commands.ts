@@ -1,5 +1,9 @@
 // The `budgetrl` command lines that messages print ("continue with: ..."), built in one place so that each works
-// exactly as printed: the flags exist, and paths with spaces or shell characters are quoted.
+// exactly as printed: the flags exist, paths with spaces or shell characters are quoted, and an eval's resume
+// command carries what the run cannot do without but never stores (the BullMQ queue, how an openai policy
+// reaches its server), with no password or API key in it.
+import { withoutPassword } from "./url-location.js";
+
 const PLAIN = /^[\w@%+=:,./-]+$/;
 
 /** A word as a POSIX shell reads it back: as is when safe, else in single quotes. */
@@ -10,6 +14,44 @@ export function shellWord(text: string): string {
 /** Continue (or retry the policy errors of) an eval run; `extra`: more flags it needs (the executor's). */
 export function evalResumeCommand(run: string, db: string, extra: readonly string[] = []): string {
   return [`budgetrl eval --resume --run ${shellWord(run)} --db ${shellWord(db)}`, ...extra.map(shellWord)].join(" ");
+}
+
+/** What an eval was given, beyond its stored config, to reach its executor and its model server: the `budgetrl
+ * eval` flags of the same names (run options and openai client flags). */
+export interface EvalReach {
+  readonly executor?: string;
+  readonly redis?: string;
+  readonly baseUrl?: string;
+  readonly apiKeyEnv?: string;
+  readonly requestConcurrency?: number;
+  readonly rpm?: number;
+  readonly requestTimeout?: number;
+  readonly retries?: number;
+  readonly retryBackoff?: number;
+  readonly retryMaxWait?: number;
+  readonly cache?: string;
+  readonly noCache?: boolean;
+}
+
+/** The flags an eval's resume command needs to work as printed: the BullMQ queue, and every openai client flag
+ * given (the API key's variable by name, never the key; URLs without their password). */
+export function evalResumeFlags(reach: EvalReach): string[] {
+  const flags: string[] = [];
+  const add = (flag: string, value: string | number | undefined): void => {
+    if (value !== undefined) flags.push(flag, String(value));
+  };
+  if (reach.executor === "bullmq" && reach.redis !== undefined) flags.push("--executor", "bullmq", "--redis", withoutPassword(reach.redis));
+  add("--base-url", reach.baseUrl === undefined ? undefined : withoutPassword(reach.baseUrl));
+  add("--api-key-env", reach.apiKeyEnv);
+  add("--request-concurrency", reach.requestConcurrency);
+  add("--rpm", reach.rpm);
+  add("--request-timeout", reach.requestTimeout);
+  add("--retries", reach.retries);
+  add("--retry-backoff", reach.retryBackoff);
+  add("--retry-max-wait", reach.retryMaxWait);
+  add("--cache", reach.cache);
+  if (reach.noCache === true) flags.push("--no-cache");
+  return flags;
 }
 
 /** Continue a training run from its newest checkpoint. */

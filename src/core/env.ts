@@ -89,6 +89,10 @@ export interface Env<TTask = unknown, TState = unknown> {
   decodeTask(json: Json): TTask;
   /** Tasks from a user file (env-specific text formats); throws DataError naming the line on bad input. */
   parseTasks(text: string): TTask[];
+  /** Why a task that a user gave (a task file, a list) cannot be played as a task, or undefined: sokoban, a level
+   * that no sequence of moves solves, or one too large for its oracle. Runs check every such task with it before
+   * they start; generated tasks never need it, and envs whose every well-formed task is playable omit it. */
+  taskProblem?(task: TTask): string | undefined;
   /** What "100%" means for this task, in turns. */
   referenceBudget(task: TTask, scope: BudgetScope): number;
   /** The fewest turns in which the task can succeed (the oracle's `remaining` at reset, per user turn under

@@ -26,7 +26,7 @@ import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, t
 import type { PreparedRun, RunStart } from "./execute-run.js";
 import { checkExecutable, executorFor } from "./executor.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
-import { checkListedDistinct, taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
+import { checkListedDistinct, checkListedPlayable, taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
 import { codeVersion } from "./code-version.js";
 
 /** What `evaluate` takes: the config fields (all optional but env and policy; defaults as in evalConfigSchema) and
@@ -132,6 +132,7 @@ function policyNameOf(spec: EvaluateOptions["policy"]): string {
 /** Tasks handed over as a list (a library call): used as they are, but never one twice. */
 function givenTasks(env: AnyEnv, tasks: readonly unknown[]): TaskSource {
   checkListedDistinct(env, tasks, "tasks", (index) => `tasks[${index}]`);
+  checkListedPlayable(env, tasks, "tasks", (index) => `tasks[${index}]`);
   return { kind: "list", tasks };
 }
 
@@ -204,6 +205,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const now = (options.now ?? (() => new Date()))();
   const resume = options.resume === true;
   const db = options.db;
+  if (options.run !== undefined && options.run.trim() === "") throw new ConfigError("run", "a run's name cannot be empty", "leave it out for <env>-<timestamp>");
   checkExecutable(runOptions, options);
   if (db === undefined) {
     if (resume) throw new ConfigError("resume", "needs the store (db) of the run to continue");

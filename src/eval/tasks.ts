@@ -168,6 +168,22 @@ export function checkListedDistinct(env: AnyEnv, tasks: readonly unknown[], fiel
   });
 }
 
+/** Refuses a list of tasks that holds one the env cannot play (an unsolvable sokoban level), naming it; problems
+ * the env throws (DataError) are named the same way. */
+export function checkListedPlayable(env: AnyEnv, tasks: readonly unknown[], field: string, name: (index: number) => string): void {
+  if (env.taskProblem === undefined) return;
+  tasks.forEach((task, index) => {
+    let problem: string | undefined;
+    try {
+      problem = env.taskProblem?.(task);
+    } catch (error) {
+      if (!(error instanceof DataError)) throw error;
+      problem = error.message.replace(/\nHINT: /, "; ");
+    }
+    if (problem !== undefined) throw new ConfigError(field, `${name(index)} ${problem}`);
+  });
+}
+
 function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   if (options.tasksFile === undefined) {
     const tasks = (env.listTasks?.() ?? []).slice(0, options.tasks);
@@ -191,5 +207,6 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   if (tasks.length === 0) throw new ConfigError("tasks-file", `${file} holds no tasks`);
   const used = tasks.slice(0, options.tasks);
   checkListedDistinct(env, used, "tasks-file", (index) => `task ${index + 1} of ${file}`);
+  checkListedPlayable(env, used, "tasks-file", (index) => `task ${index + 1} of ${file}`);
   return used;
 }

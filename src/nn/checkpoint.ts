@@ -3,12 +3,12 @@
 //   model.safetensors      weights under Hugging Face names (model.layers.0.self_attn.q_proj.weight, ...)
 //   optimizer.safetensors  AdamW moments (<name>.exp_avg, <name>.exp_avg_sq); the step count in metadata
 //   budgetrl.json          manifest, written last: our config, and the byte size and SHA-256 of every file
-// Loading checks the manifest first, so a truncated file, a flipped byte or a missing file is refused with a
-// clear error before any weight is used.
+// Loading checks the manifest first (its model config too: every field known and valid), so a truncated file, a
+// flipped byte, a missing file or a garbled config is refused with a clear error before any weight is used.
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { DataError } from "../core/errors.js";
+import { ConfigError, DataError } from "../core/errors.js";
 import { resolveConfig, type ModelConfig } from "./config.js";
 import { createModel, type ModelOptions, type TinyModel } from "./model.js";
 import { parameterSpecs } from "./params.js";
@@ -107,8 +107,21 @@ async function readManifest(dir: string): Promise<Manifest> {
   } catch {
     throw new DataError(`${path} is not valid JSON (corrupted)`, "restore the checkpoint from a good copy");
   }
-  if (manifest.format !== FORMAT || typeof manifest.files !== "object" || manifest.files === null) throw new DataError(`${path} is not a ${FORMAT} manifest`);
+  if (manifest === null || typeof manifest !== "object" || manifest.format !== FORMAT || typeof manifest.files !== "object" || manifest.files === null) throw new DataError(`${path} is not a ${FORMAT} manifest`);
+  if (!Number.isSafeInteger(manifest.optimizerStep) || manifest.optimizerStep < 0) throw new DataError(`${path}: optimizerStep must be a whole number >= 0, got ${JSON.stringify(manifest.optimizerStep)} (corrupted): restore the checkpoint from a good copy`);
   return manifest;
+}
+
+/** The model config a manifest holds, checked as resolveConfig checks any (every field known, every value valid). */
+function manifestConfig(dir: string, manifest: Manifest): ModelConfig {
+  const path = join(dir, MANIFEST);
+  if (manifest.config === undefined) throw new DataError(`${path} holds no model config (corrupted): restore the checkpoint from a good copy`);
+  try {
+    return resolveConfig(manifest.config);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    throw new DataError(`${path}: its model config is corrupted (${error.message}): restore the checkpoint from a good copy`);
+  }
 }
 
 export interface CheckpointContents {
@@ -120,7 +133,7 @@ export interface CheckpointContents {
 /** Reads and verifies a checkpoint into flat arrays (weights in parameterSpecs order). */
 export async function readCheckpoint(dir: string): Promise<CheckpointContents> {
   const manifest = await readManifest(dir);
-  const config = resolveConfig(manifest.config);
+  const config = manifestConfig(dir, manifest);
   await readVerified(dir, manifest, "config.json");
   const weightsFile = decodeSafetensors(await readVerified(dir, manifest, "model.safetensors"), join(dir, "model.safetensors"));
   const optimizerFile = decodeSafetensors(await readVerified(dir, manifest, "optimizer.safetensors"), join(dir, "optimizer.safetensors"));

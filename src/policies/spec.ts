@@ -6,7 +6,8 @@
 // (`storedOptions` validates them and fills in every default), those that only say how to run it (server URL,
 // limits, cache) come with every invocation (`PolicySetup.client`) and are never stored.
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../core/errors.js";
+import { join } from "node:path";
+import { ConfigError, DataError } from "../core/errors.js";
 import type { Policy } from "../core/policy.js";
 import { noisyOraclePolicy } from "./scripted/noisy-oracle.js";
 import { oraclePolicy, parseOracleHorizon } from "./scripted/oracle.js";
@@ -88,7 +89,9 @@ registerPolicyKind({
   create: async (argument) => {
     if (argument === undefined || argument === "") throw new ConfigError("policy", "tiny needs a checkpoint folder, e.g. tiny:runs/x/checkpoints/step-000200");
     let model;
+    let settings;
     try {
+      settings = readPolicySettings(argument);
       model = await loadCheckpoint(argument);
     } catch (error) {
       throw new ConfigError("policy", `cannot load checkpoint ${argument}: ${(error as Error).message}`);
@@ -96,7 +99,7 @@ registerPolicyKind({
     const owned = model;
     // The model belongs to this policy: closing it gives its weights, workspaces and KV caches back to the shared
     // heap (a study evaluates dozens of checkpoints in one process; the heap stops at 4 GiB).
-    return { ...createTinyPolicy({ model: owned, name: `tiny:${argument}`, ...readPolicySettings(argument) }), close: () => owned.dispose() };
+    return { ...createTinyPolicy({ model: owned, name: `tiny:${argument}`, ...settings }), close: () => owned.dispose() };
   },
 });
 
@@ -111,17 +114,32 @@ registerPolicyKind({
 
 /** Sampling settings saved next to a checkpoint by sft/train (policy.json): the prompt window depends on
  * maxNewTokens, and the history rule is the one the checkpoint was trained with (checkpoints from before the
- * rule was recorded were trained with "window"). */
+ * rule was recorded were trained with "window"; with no policy.json at all, the defaults). A policy.json that is
+ * not JSON, not an object, or holds an unknown key or a bad value is refused (DataError): played with guessed
+ * settings, the checkpoint would read prompts it was not trained on. */
 export function readPolicySettings(dir: string): { maxNewTokens: number; history: History } {
-  let parsed: { maxNewTokens?: unknown; history?: unknown } = {};
+  const path = join(dir, "policy.json");
+  let text: string;
   try {
-    parsed = JSON.parse(readFileSync(`${dir}/policy.json`, "utf8")) as typeof parsed;
-  } catch {
-    // No settings saved: the defaults below.
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { maxNewTokens: DEFAULT_MAX_NEW_TOKENS, history: "window" };
+    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
   }
-  const maxNewTokens = typeof parsed.maxNewTokens === "number" && Number.isInteger(parsed.maxNewTokens) && parsed.maxNewTokens >= 1 ? parsed.maxNewTokens : DEFAULT_MAX_NEW_TOKENS;
-  const history = (HISTORIES as readonly unknown[]).includes(parsed.history) ? (parsed.history as History) : "window";
-  return { maxNewTokens, history };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new DataError(`${path} is not valid JSON (corrupted): restore the checkpoint from a good copy`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new DataError(`${path} must hold a JSON object of the policy's settings (maxNewTokens, history), got ${JSON.stringify(parsed)}`);
+  const settings = parsed as Record<string, unknown>;
+  const unknown = Object.keys(settings).find((key) => key !== "maxNewTokens" && key !== "history");
+  if (unknown !== undefined) throw new DataError(`${path}: unknown setting "${unknown}" (known: maxNewTokens, history)`);
+  const { maxNewTokens = DEFAULT_MAX_NEW_TOKENS, history = "window" } = settings;
+  if (typeof maxNewTokens !== "number" || !Number.isSafeInteger(maxNewTokens) || maxNewTokens < 1) throw new DataError(`${path}: maxNewTokens must be a whole number >= 1, got ${JSON.stringify(maxNewTokens)}`);
+  if (!(HISTORIES as readonly unknown[]).includes(history)) throw new DataError(`${path}: history must be one of ${HISTORIES.join(", ")}, got ${JSON.stringify(history)}`);
+  return { maxNewTokens, history: history as History };
 }
 
 function kindOf(spec: string): { kind: PolicyKind; argument: string | undefined } {

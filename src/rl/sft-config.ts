@@ -4,6 +4,7 @@ import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, choiceListField, parseConfig } from "../core/config.js";
 import { envOptionsField } from "../eval/config.js";
+import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
 
@@ -21,10 +22,14 @@ export const sftConfigSchema = z.object({
   budgetModes: choiceListField(BUDGET_MODES).prefault("announced").meta({ flag: "budget-mode" }).describe("budget texts of the demonstrations: every budget is demonstrated in each mode (e.g. announced,hidden)"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
   imitate: z.enum(SFT_TARGETS).default("all").describe("which demonstrated replies are trained on: all, or only those the oracle judged optimal within the turns left (the others stay in the context: the base sees off-path states and learns to recover from them, not to make the noise)"),
-  fromRun: z.string().optional().describe("use this stored run as the demonstrations instead of generating them"),
+  fromRun: z
+    .string()
+    .refine((name) => name.trim() !== "", "a run's name cannot be empty")
+    .optional()
+    .describe("use this stored run as the demonstrations instead of generating them"),
   exclude: heldOutSetField().optional().describe("a held-out set the demonstrations leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it"),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
-  modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
+  modelConfig: modelConfigField().default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
   steps: z.number().int().min(1).default(300).describe("optimiser steps"),
   batchSize: z.number().int().min(1).default(32).describe("sequences per step (a sequence: a segment of an episode, or a turn with history window)"),
   learningRate: z.number().positive().default(3e-3).describe("peak learning rate"),

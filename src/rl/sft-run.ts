@@ -7,8 +7,8 @@
 //   <out>/budgetrl.json ... the checkpoint, written last
 // Everything that can be refused (config, env, policy, more distinct tasks than the env has) is checked before
 // <out> is touched, so a bad start never leaves a folder that blocks the retry. A stop signal during the
-// demonstrations keeps the finished ones and rejects with a StoppedError naming the resume command; training never
-// starts on an interrupted set, and a set with policy errors (or an incomplete --from-run) is trained on only after
+// demonstrations keeps the finished ones and rejects with a StoppedError naming the resume command (as it does at
+// once while they are read back and laid out as training sequences); training never starts on an interrupted set, and a set with policy errors (or an incomplete --from-run) is trained on only after
 // saying so (`onNotice`).
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
@@ -17,6 +17,8 @@ import { sftResumeCommand } from "../core/commands.js";
 import { encodeConfig } from "../core/config.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, StoppedError } from "../core/errors.js";
+import { folderOutputProblem } from "../core/output-path.js";
+import { stopPoints } from "../core/stop-points.js";
 import type { BudgetMode } from "../core/budget.js";
 import type { Episode } from "../core/episode.js";
 import { createEnv } from "../envs/registry.js";
@@ -29,6 +31,7 @@ import { taskSource } from "../eval/tasks.js";
 import { readEpisodes } from "../store/episodes.js";
 import { withStore } from "../store/open.js";
 import { getRun, loadTasks, runExists } from "../store/runs.js";
+import type { TrainSequence } from "./backend.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
 import { parseSftConfig, sftConfigSchema, type SftConfig } from "./sft-config.js";
 import { tinyBackend } from "./tiny-backend.js";
@@ -92,6 +95,8 @@ async function checkDemonstrations(config: Readonly<SftConfig>): Promise<void> {
 /** The config to run: a new one (checked in full before <out> is touched), or the stored one on resume. */
 async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>> {
   const configPath = join(options.out, CONFIG_FILE);
+  const outProblem = folderOutputProblem(options.out);
+  if (outProblem !== undefined) throw new ConfigError("out", outProblem);
   if (existsSync(join(options.out, "budgetrl.json"))) throw new ConfigError("out", `${options.out} already holds a checkpoint`, "pick another --out");
   if (options.resume === true) {
     if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no ${CONFIG_FILE})`, "start it without --resume");
@@ -100,9 +105,16 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   if (existsSync(configPath)) throw new ConfigError("out", `${options.out} holds an unfinished sft`, `continue it with: ${sftResumeCommand(options.out)}, or pick another --out`);
   const config = parseSftConfig(options.config);
   if (config.fromRun === undefined) await checkDemonstrations(config);
-  await mkdir(options.out, { recursive: true });
-  await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);
-  await rename(`${configPath}.tmp`, configPath);
+  // A stored run to train on must be there before <out> is made (its store is read only).
+  else await withStore(options.db ?? join(options.out, "demos.db"), { mode: "read" }, (store) => getRun(store, config.fromRun as string));
+  try {
+    await mkdir(options.out, { recursive: true });
+    await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);
+    await rename(`${configPath}.tmp`, configPath);
+  } catch (error) {
+    // A folder that cannot be written (permissions, a full disk): said in one line, before any demonstration.
+    throw new ConfigError("out", `cannot write ${options.out}: ${(error as Error).message}`);
+  }
   return config;
 }
 
@@ -142,14 +154,23 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   const db = options.db ?? join(options.out, "demos.db");
   const runs = config.fromRun === undefined ? config.budgetModes.map(demoRun) : [config.fromRun];
   if (config.fromRun === undefined) await makeDemonstrations(config, db, options);
+  // Reading the demonstrations back and laying them out as sequences takes seconds for thousands of them: both
+  // stop at once on the signal (stop points), and so does everything up to the first training step.
+  const stopPoint = stopPoints(options.signal, () => new StoppedError(`stopped before SFT training (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`));
   const episodes: Episode[] = [];
-  for (const run of runs) episodes.push(...(await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined)));
+  for (const run of runs) episodes.push(...(await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined, stopPoint)));
+  await stopPoint();
   const model = await createModel({ config: config.modelConfig, seed: config.seed, ...(options.threads === undefined ? {} : { threads: options.threads }) });
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, history: config.history } });
   try {
-    const sequences = demonstrationSequences(episodes, backend.policy(), config.imitate);
+    const sequences: TrainSequence[] = [];
+    for (const episode of episodes) {
+      sequences.push(...demonstrationSequences([episode], backend.policy(), config.imitate));
+      await stopPoint();
+    }
     if (sequences.length === 0) throw new ConfigError("imitate", `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes.length} episodes)`, config.imitate === "optimal" ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies" : "the demonstrations are empty");
     let finalLoss = NaN;
+    await stopPoint();
     await trainSft(backend, sequences, {
       steps: config.steps,
       batchSize: config.batchSize,
@@ -170,12 +191,15 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
 
 /** The demonstrations of a stored run (policy errors left out); an incomplete --from-run run is used only after
  * saying so (`onNotice`, given for such runs only). */
-async function readDemonstrations(db: string, run: string, onNotice: ((text: string) => void) | undefined): Promise<Episode[]> {
+async function readDemonstrations(db: string, run: string, onNotice: ((text: string) => void) | undefined, stopPoint: () => Promise<void>): Promise<Episode[]> {
   return withStore(db, { mode: "read" }, async (store) => {
     const record = await getRun(store, run);
     const taskIds = new Map((await loadTasks(store, run)).map((task) => [task.index, task.id]));
     const episodes: Episode[] = [];
-    for await (const episode of readEpisodes(store, run, record.env, taskIds)) episodes.push(episode);
+    for await (const episode of readEpisodes(store, run, record.env, taskIds)) {
+      episodes.push(episode);
+      await stopPoint();
+    }
     const usable = episodes.filter((episode) => episode.stopReason !== "error");
     if (record.status !== "complete") onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
     return usable;

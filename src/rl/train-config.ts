@@ -6,6 +6,7 @@ import { budgetListField, encodeConfig, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
+import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
 import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
 import { TRAJECTORY_REWARDS } from "./advantages/types.js";
@@ -22,7 +23,7 @@ export const trainConfigSchema = z.object({
   env: z.string().min(1).describe("environment to train on"),
   envOptions: envOptionsField,
   init: z.string().optional().describe("checkpoint to start from (an SFT base); none: a fresh model"),
-  modelConfig: z.record(z.string(), z.number()).default({}).describe("model config overrides for a fresh model"),
+  modelConfig: modelConfigField().default({}).describe("model config overrides for a fresh model"),
   algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe("advantage estimator: grpo (GRPO-Full), turn (process supervision), gigpo"),
   budget: budgetScheduleField().prefault("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
@@ -65,6 +66,7 @@ export const trainConfigSchema = z.object({
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
     })
     .describe("tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)"),
+  groupSampling: z.boolean().default(true).describe("tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)"),
   backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("none: the loss as per-token coefficients (any backend, KL included); ppo or importance_sampling: the tinker server's own loss, one pass per minibatch, no KL"),
 });
 
@@ -83,6 +85,7 @@ function checkBackendFields(config: Readonly<TrainConfig>): void {
     if (config.contextLength !== undefined) throw new ConfigError("contextLength", "is read by --backend tinker only", "the in-process model's context is --model contextLength=N");
     if (config.backendLoss !== "none") throw new ConfigError("backendLoss", "the in-process backend computes the loss from coefficients", "leave --backend-loss at none, or use --backend tinker");
     if (config.renderer !== "bytes") throw new ConfigError("renderer", "is read by --backend tinker only", "the in-process model reads bytes: drop --renderer");
+    if (!config.groupSampling) throw new ConfigError("groupSampling", "is read by --backend tinker only", "the in-process model samples every episode alone: drop --no-group-sampling");
     return;
   }
   if (config.baseModel === undefined) throw new ConfigError("baseModel", "is required with --backend tinker", "name the server's base model, e.g. --base-model Qwen/Qwen3-8B");

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { trainResumeCommand } from "../core/commands.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { BudgetrlError, ConfigError, StoppedError } from "../core/errors.js";
+import { folderOutputProblem } from "../core/output-path.js";
 import type { Json } from "../core/json.js";
 import type { AnyEnv } from "../core/env.js";
 import { deriveSeed } from "../core/rng.js";
@@ -155,7 +156,7 @@ async function tinkerBackendOf(config: Readonly<TrainConfig>, options: TrainOpti
   const renderer = openRenderer(config.renderer, config.maxNewTokens, config.history);
   const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const backend = await openTinkerBackend({
-    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer,
+    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer, groupSampling: config.groupSampling,
     ...(config.contextLength === undefined ? {} : { contextLength: config.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
   });
   return { backend, initialReference: () => backend.baseReference() };
@@ -163,6 +164,8 @@ async function tinkerBackendOf(config: Readonly<TrainConfig>, options: TrainOpti
 
 async function prepare(options: TrainOptions): Promise<Prepared> {
   const configPath = join(options.out, "config.json");
+  const outProblem = folderOutputProblem(options.out);
+  if (outProblem !== undefined) throw new ConfigError("out", outProblem);
   if (options.resume === true) {
     if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`, "start the run without --resume");
     const config = parseTrainConfig(JSON.parse(await readFile(configPath, "utf8")));

@@ -13,8 +13,11 @@
 //                              not computed)
 //   return_token_ids, return_tokens_as_token_ids    vLLM's token-id fields
 //   stream false, stream_options.include_usage     Server-Sent Events
-//   tools, tool_choice         tools are accepted and not shown to the model (the tiny policy does not see
-//                              them either); tool_choice "auto" or "none" only
+//   tools, tool_choice         tools are checked as OpenAI and vLLM check them, then not shown to the model (the
+//                              tiny policy does not see them either): each {type: "function" (the default),
+//                              function: {name, description?, parameters?, strict?}}, with parameters a JSON
+//                              Schema object (a JSON object; its type, if given, "object"; properties an object;
+//                              required a list of names); tool_choice "auto" or "none" only
 // Fields that would change the answer and cannot be honoured are refused when set to anything but their
 // neutral value (stop, logit_bias, presence_penalty, frequency_penalty, response_format other than text,
 // top_k, min_p, repetition_penalty). Any other field is ignored (user, metadata, ...).
@@ -54,6 +57,32 @@ const message = z.object({
   tool_call_id: z.string().optional(),
 });
 
+/** A tool's parameters: a JSON Schema object for the function's arguments (always a JSON object). */
+const toolParameters = z
+  .record(z.string(), z.unknown(), { error: "expected a JSON Schema object, e.g. {\"type\": \"object\", \"properties\": {...}}" })
+  .superRefine((schema, context) => {
+    if (schema["type"] !== undefined && schema["type"] !== "object") context.addIssue({ code: "custom", path: ["type"], message: `a function's arguments are a JSON object: expected "object", got ${JSON.stringify(schema["type"])}` });
+    const properties = schema["properties"];
+    if (properties !== undefined && (properties === null || typeof properties !== "object" || Array.isArray(properties))) context.addIssue({ code: "custom", path: ["properties"], message: "expected an object of JSON Schemas, one per argument" });
+    const required = schema["required"];
+    if (required !== undefined && !(Array.isArray(required) && required.every((name) => typeof name === "string"))) context.addIssue({ code: "custom", path: ["required"], message: "expected an array of argument names" });
+  });
+const tool = z.object(
+  {
+    type: z.literal("function", { error: 'expected "function"' }).optional(),
+    function: z.object(
+      {
+        name: z.string({ error: "expected the function's name" }).min(1, { error: "expected the function's name" }),
+        description: z.string({ error: "expected a string" }).nullable().optional(),
+        parameters: toolParameters.nullable().optional(),
+        strict: z.boolean({ error: "expected true or false" }).nullable().optional(),
+      },
+      { error: "expected an object {name, description, parameters}" },
+    ),
+  },
+  { error: 'expected a tool, {"type": "function", "function": {...}}' },
+);
+
 const optionalNumber = (check: z.ZodNumber) => check.nullable().optional();
 
 const bodySchema = z.object({
@@ -72,7 +101,7 @@ const bodySchema = z.object({
   return_tokens_as_token_ids: z.boolean().nullable().optional(),
   stream: z.boolean().nullable().optional(),
   stream_options: z.object({ include_usage: z.boolean().nullable().optional() }).nullable().optional(),
-  tools: z.array(z.object({ type: z.string().optional() }), { error: "expected an array of tools" }).nullable().optional(),
+  tools: z.array(tool, { error: "expected an array of tools" }).nullable().optional(),
   tool_choice: z.unknown().optional(),
 });
 
@@ -81,6 +110,16 @@ type Body = z.output<typeof bodySchema>;
 /** `messages.1.role` as `messages[1].role`. */
 function paramOf(path: readonly PropertyKey[]): string {
   return path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)).join("") || "body";
+}
+
+/** The value at a path of the raw body (undefined where it is missing). */
+function valueAt(raw: unknown, path: readonly PropertyKey[]): unknown {
+  let value = raw;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }
 
 /** Fields that change the answer, with whether a value is neutral (then they are accepted and ignored). */
@@ -131,7 +170,7 @@ export function parseChatRequest(raw: unknown, maxN: number): ChatRequest {
   const parsed = bodySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw badRequest(paramOf(issue.path), issue.code === "invalid_type" && issue.path.length === 1 && !(String(issue.path[0]) in raw) ? "is required" : issue.message);
+    throw badRequest(paramOf(issue.path), issue.code === "invalid_type" && valueAt(raw, issue.path) === undefined ? "is required" : issue.message);
   }
   const body = parsed.data;
   refuseUnsupported(raw as Record<string, unknown>, body);

@@ -39,11 +39,20 @@ async function loadModel(ckpt: string): Promise<TinyModel> {
   }
 }
 
+/** The checkpoint's policy.json (a garbled one is refused, naming --ckpt). */
+function savedSettings(ckpt: string): ReturnType<typeof readPolicySettings> {
+  try {
+    return readPolicySettings(ckpt);
+  } catch (error) {
+    throw new ConfigError("ckpt", `cannot load checkpoint ${ckpt}: ${(error as Error).message}`);
+  }
+}
+
 export async function serveCheckpoint(input: unknown, hooks: ServeHooks = {}): Promise<Serving> {
   const config = parseServeConfig(input);
+  const saved = savedSettings(config.ckpt);
   const loaded = await loadModel(config.ckpt);
   const model = hooks.wrapModel?.(loaded) ?? loaded;
-  const saved = readPolicySettings(config.ckpt);
   const history = config.history ?? saved.history;
   const maxTokens = config.maxTokens ?? saved.maxNewTokens;
   const contextLength = model.config.contextLength;

@@ -10,6 +10,7 @@ import { budgetListField, encodeConfig, integerListField, parseConfig } from "..
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
+import { modelConfigField } from "../nn/config.js";
 import { FINDING_IDS, type FindingId } from "../report/study-model.js";
 
 export const STUDY_PRESETS = ["quick", "full"] as const;
@@ -37,7 +38,7 @@ export const studyConfigSchema = z.object({
   preset: z.enum(STUDY_PRESETS).describe("study size: quick (minutes; CI) or full (what README quotes)"),
   envs: z.array(studyEnvSchema).min(1).describe("the envs of the study, each with its claims, budgets and RL runs"),
   seed: z.number().int().min(0).describe("seed of every stage (tasks, demonstrations, initialisation, rollouts, bootstrap)"),
-  model: z.record(z.string(), z.number()).describe("model config of the base models (layers, dModel, heads, hiddenSize, contextLength)"),
+  model: modelConfigField().describe("model config of the base models (layers, dModel, heads, hiddenSize, contextLength)"),
   heldOutTasks: count(100_000).describe("distinct held-out tasks every model is evaluated on (never trained on), per env"),
   demoPolicy: z.string().describe("policy whose states the base model learns from (a budget-aware noisy oracle)"),
   demoTasks: count(100_000).describe("demonstration tasks (never held-out ones), each demonstrated at every budget in both modes"),

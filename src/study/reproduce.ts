@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { envLabel } from "../core/env.js";
 import { ConfigError, StoppedError } from "../core/errors.js";
+import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
 import { checkDistinctCount } from "../eval/tasks.js";
 import type { StudyReport } from "../report/study-model.js";
@@ -48,6 +49,8 @@ function readJson(path: string): unknown {
 /** The study's config: made and stored for a new study, read back on resume. */
 function studyOf(options: ReproduceOptions): Readonly<StudyConfig> {
   const path = join(options.out, "study.json");
+  const outProblem = folderOutputProblem(options.out);
+  if (outProblem !== undefined) throw new ConfigError("out", outProblem);
   if (options.resume === true) {
     if (!existsSync(path)) throw new ConfigError("out", `nothing to resume in ${options.out} (no study.json)`, `start it with: budgetrl reproduce --out ${options.out}`);
     return parseStudyConfig(readJson(path));
@@ -56,8 +59,13 @@ function studyOf(options: ReproduceOptions): Readonly<StudyConfig> {
   if (options.study === undefined) throw new ConfigError("preset", "a new study needs a preset and an env");
   const config = studyConfig(options.study);
   checkStudyTasks(config);
-  mkdirSync(options.out, { recursive: true });
-  writeFileSync(path, `${JSON.stringify(encodeStudyConfig(config), null, 2)}\n`);
+  try {
+    mkdirSync(options.out, { recursive: true });
+    writeFileSync(path, `${JSON.stringify(encodeStudyConfig(config), null, 2)}\n`);
+  } catch (error) {
+    // A folder that cannot be written (permissions, a full disk): said in one line, before any stage.
+    throw new ConfigError("out", `cannot write ${options.out}: ${(error as Error).message}`);
+  }
   return config;
 }
 

@@ -7,20 +7,10 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEnv } from "../../src/envs/registry.js";
 import { taskSeed } from "../../src/eval/tasks.js";
-import { openStore } from "../../src/store/open.js";
-import { loadTasks } from "../../src/store/runs.js";
 import { cli } from "./helpers.js";
+import { storedIds } from "../helpers/stored-ids.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-distinct-"));
-
-async function storedIds(db: string, run: string): Promise<string[]> {
-  const store = await openStore(db, { readonly: true });
-  try {
-    return (await loadTasks(store, run)).map((task) => task.id);
-  } finally {
-    await store.close();
-  }
-}
 
 /** How many distinct tasks plain draws from seed 1 hold (what runs drew before tasks were distinct). */
 function plainDistinct(env: string, options: Record<string, unknown>, tasks: number): number {

@@ -1,8 +1,10 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { evaluate } from "../../src/eval/evaluate.js";
+import { saveCheckpoint } from "../../src/nn/checkpoint.js";
+import { createModel } from "../../src/nn/model.js";
 import { openSqlite } from "../helpers/sqlite.js";
 import { cli, spawnCli, textMatching } from "./helpers.js";
 
@@ -60,6 +62,9 @@ describe("budgetrl eval", () => {
       [["--env-opt", "colour=red"], /sokoban.colour: unknown option/],
       [["--tsks", "3"], /--tsks: unknown option\nHINT: did you mean --tasks\?/],
       [["--tasks-file", join(dir, "missing.txt")], /tasks-file: cannot read/],
+      [["--run", ""], /^budgetrl eval: --run: a run's name cannot be empty \(leave out --run for <env>-<timestamp>\)\n$/],
+      [["--run", " "], /--run: a run's name cannot be empty/],
+      [["--resume", "--run", ""], /--run: a run's name cannot be empty/],
     ];
     for (const [args, pattern] of cases) {
       const result = await cli("eval", "--db", db, "--no-progress", ...args);
@@ -67,9 +72,51 @@ describe("budgetrl eval", () => {
       expect(result.stderr, args.join(" ")).toMatch(pattern);
       expect(result.stdout).toBe("");
     }
+    await expect(evaluate({ env: "sokoban", policy: "oracle", run: "", db })).rejects.toThrow(/^run: a run's name cannot be empty/);
     const store = openSqlite(db);
     expect(store.db.prepare("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 0 });
     store.close();
+  });
+
+  it("refuses a tiny: checkpoint whose policy.json or model config is garbage before any work, naming --policy (and serve's --ckpt)", async () => {
+    const ckpt = join(dir, "garbled-ckpt");
+    const model = await createModel({ config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 192 }, seed: 1 });
+    await saveCheckpoint(model, ckpt);
+    model.dispose();
+    const manifestPath = join(ckpt, "budgetrl.json");
+    const manifest = JSON.parse(readFileSync(manifestPath, "utf8")) as Record<string, unknown>;
+    const settingsPath = join(ckpt, "policy.json");
+    const settings = `${JSON.stringify({ maxNewTokens: 16, history: "segments" })}\n`;
+    const cases: [string, string, RegExp][] = [
+      [settingsPath, "{maxNewTokens: 16", /policy\.json is not valid JSON \(corrupted\): restore the checkpoint from a good copy$/],
+      [settingsPath, "[16]", /policy\.json must hold a JSON object of the policy's settings \(maxNewTokens, history\), got \[16\]$/],
+      [settingsPath, '{"maxNewTokens": "lots"}', /policy\.json: maxNewTokens must be a whole number >= 1, got "lots"$/],
+      [settingsPath, '{"maxNewTokens": 16, "history": "everything"}', /policy\.json: history must be one of segments, window, got "everything"$/],
+      [settingsPath, '{"maxNewTokens": 16, "temperature": 0}', /policy\.json: unknown setting "temperature" \(known: maxNewTokens, history\)$/],
+      [manifestPath, JSON.stringify({ ...manifest, config: "garbage" }), /budgetrl\.json: its model config is corrupted \(model: expected an object of model config fields, got "garbage"\)/],
+      [manifestPath, JSON.stringify({ ...manifest, config: null }), /budgetrl\.json: its model config is corrupted \(model: expected an object/],
+      [manifestPath, JSON.stringify({ ...manifest, config: { ...(manifest["config"] as object), unknownKey: 1 } }), /budgetrl\.json: its model config is corrupted \(model\.unknownKey: unknown model config key/],
+      [manifestPath, JSON.stringify({ ...manifest, config: { ...(manifest["config"] as object), layers: "two" } }), /budgetrl\.json: its model config is corrupted \(model\.layers: must be a positive integer, got two\)/],
+      [manifestPath, JSON.stringify({ ...manifest, config: undefined }), /budgetrl\.json holds no model config \(corrupted\)/],
+      [manifestPath, JSON.stringify({ ...manifest, optimizerStep: "x" }), /budgetrl\.json: optimizerStep must be a whole number >= 0, got "x" \(corrupted\)/],
+    ];
+    const good = new Map([[settingsPath, settings], [manifestPath, JSON.stringify(manifest)]]);
+    writeFileSync(settingsPath, settings);
+    const db = join(dir, "garbled.db");
+    const played = await cli("eval", "--policy", `tiny:${ckpt}`, "--tasks", "1", "--samples", "1", "--db", join(dir, "ungarbled.db"), "--no-progress", "--bootstrap", "0");
+    expect(played.code, played.stderr).toBe(0);
+    for (const [path, text, pattern] of cases) {
+      writeFileSync(path, text);
+      const result = await cli("eval", "--policy", `tiny:${ckpt}`, "--tasks", "1", "--samples", "1", "--db", db, "--no-progress");
+      expect(result.code, text).toBe(2);
+      expect(result.stderr, text).toMatch(new RegExp(`^budgetrl eval: policy: cannot load checkpoint ${ckpt}: [^\n]*\n$`));
+      expect(result.stderr.trimEnd(), text).toMatch(pattern);
+      const served = await cli("serve", "--ckpt", ckpt, "--port", "0");
+      expect(served.code, text).toBe(2);
+      expect(served.stderr.trimEnd(), text).toMatch(new RegExp(`^budgetrl serve: ckpt: cannot load checkpoint ${ckpt}: .*${pattern.source}`));
+      writeFileSync(path, good.get(path) as string);
+    }
+    expect(existsSync(db)).toBe(false);
   });
 
   it("has complete help for every command", async () => {

@@ -9,9 +9,9 @@ import { createEnv } from "../../src/envs/registry.js";
 import { heldOutFileText } from "../../src/eval/held-out-field.js";
 import { heldOutTaskIds } from "../../src/eval/tasks.js";
 import { openStore } from "../../src/store/open.js";
-import { loadTasks } from "../../src/store/runs.js";
 import { readTrainSteps } from "../../src/store/train-log.js";
 import { cli } from "./helpers.js";
+import { storedIds } from "../helpers/stored-ids.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-exclude-"));
 const model = ["--model", "layers=1", "--model", "dModel=32", "--model", "heads=2", "--model", "hiddenSize=64", "--model", "contextLength=96"];
@@ -25,15 +25,6 @@ function studyFolder(name: string): string {
   mkdirSync(folder, { recursive: true });
   writeFileSync(join(folder, "held-out.json"), heldOutFileText(heldOut, [...held]));
   return folder;
-}
-
-async function storedIds(db: string, run: string): Promise<string[]> {
-  const store = await openStore(db, { readonly: true });
-  try {
-    return (await loadTasks(store, run)).map((task) => task.id);
-  } finally {
-    await store.close();
-  }
 }
 
 const evalArgs = (db: string, run: string): string[] => ["eval", "--env", "frozenlake", "--policy", "oracle", "--tasks", "150", "--samples", "1", "--bootstrap", "0", "--db", db, "--run", run, "--no-progress"];

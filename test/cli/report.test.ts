@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -59,6 +59,23 @@ describe("budgetrl report", () => {
     expect(malformed.stderr).toMatch(/--model: expected NAME=RUN/);
     const twice = await cli("report", "--db", db, "--model", "a=plain", "--model", "b=plain", "--out", join(dir, "x.html"));
     expect(twice.stderr).toMatch(/run plain is given to two models/);
+  });
+
+  it("refuses an --out or --json it cannot write before any work, in one line naming the flag, writing neither", async () => {
+    const good = join(dir, "unwritten.html");
+    const cases: [string[], string][] = [
+      [["--out", "/missing/folder/r.html"], "budgetrl report: --out: the folder /missing/folder does not exist: create it first, or write elsewhere\n"],
+      [["--out", dir], `budgetrl report: --out: ${dir} is a folder: give a file name\n`],
+      [["--out", join(db, "r.html")], `budgetrl report: --out: ${db} is a file, not a folder\n`],
+      [["--out", good, "--json", join(dir, "missing", "r.json")], `budgetrl report: --json: the folder ${join(dir, "missing")} does not exist: create it first, or write elsewhere\n`],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli("report", "--db", db, "--bootstrap", "0", ...args);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toBe(message);
+      expect(result.stdout, args.join(" ")).toBe("");
+    }
+    expect(existsSync(good)).toBe(false);
   });
 });
 

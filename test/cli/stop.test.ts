@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -48,5 +48,26 @@ describe("stopping a long command", () => {
     expect((await cli("export", "long", "--db", whole, "--out", a)).code).toBe(0);
     expect((await cli("export", "long", "--db", stopped, "--out", b)).code).toBe(0);
     expect(readFileSync(b, "utf8")).toBe(readFileSync(a, "utf8"));
+  }, 120_000);
+
+  it("stops sft within a second of SIGTERM as the demonstrations become training data, and the printed command finishes it", async () => {
+    // 2000 demonstrations: turning them into training sequences takes seconds, growing with their number.
+    const out = join(dir, "sft-base");
+    const child = spawnCli(["sft", "--env", "sokoban", "--tasks", "1000", "--samples", "2", "--steps", "1", "--batch-size", "4", "--out", out]);
+    const exit = exitOf(child);
+    const stderr = allText(child.stderr!);
+    // The last demonstration is made: the next phase reads them back and lays them out as sequences.
+    await textMatching(child.stderr!, /demos \[#+\] 2000\/2000 100%/);
+    const sent = performance.now();
+    child.kill("SIGTERM");
+    const { code } = await exit;
+    expect(performance.now() - sent).toBeLessThan(1000);
+    expect(code).toBe(143);
+    const hint = /continue with: (budgetrl sft .*)\n/.exec(await stderr)?.[1];
+    expect(hint).toBe(`budgetrl sft --out ${out} --resume`);
+    expect(existsSync(join(out, "budgetrl.json"))).toBe(false);
+    const resumed = await cli(...argvOf(hint as string), "--no-progress");
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toMatch(/trained on \d+ reply sequences of run demonstrations\/announced; final loss \d+\.\d{4}; checkpoint /);
   }, 120_000);
 });

@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -38,6 +38,43 @@ describe("budgetrl sft / train", () => {
     expect((await cli("train", "--out", join(dir, "x"), "--model", "layers")).stderr).toMatch(/--model: expected KEY=VALUE/);
     expect((await cli("train")).stderr).toMatch(/--out: is required/);
     expect((await cli("sft", "--out", join(dir, "y"), "--steps", "-1")).stderr).toMatch(/--steps: Too small/);
+  });
+
+  it("refuses an --out where a file stands before any work, in one line (not EEXIST or ENOTDIR)", async () => {
+    const file = join(dir, "a-file");
+    writeFileSync(file, "not a folder\n");
+    const cases: [string[], string][] = [
+      [["sft", "--out", file], `budgetrl sft: out: ${file} is a file, not a folder\n`],
+      [["sft", "--out", file, "--resume"], `budgetrl sft: out: ${file} is a file, not a folder\n`],
+      [["sft", "--out", join(file, "base")], `budgetrl sft: out: cannot make ${join(file, "base")}: ${file} is a file, not a folder\n`],
+      [["train", "--out", file], `budgetrl train: out: ${file} is a file, not a folder\n`],
+      [["reproduce", "--out", join(file, "study")], `budgetrl reproduce: out: cannot make ${join(file, "study")}: ${file} is a file, not a folder\n`],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(...args, "--no-progress");
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toBe(message);
+      expect(result.stdout, args.join(" ")).toBe("");
+    }
+    expect(readFileSync(file, "utf8")).toBe("not a folder\n");
+  });
+
+  it("refuses a model override it does not know or cannot build before any demonstration, naming the key", async () => {
+    const known = "known: vocabSize, contextLength, layers, dModel, heads, hiddenSize, ropeTheta, normEps";
+    const cases: [string[], string][] = [
+      [["sft", "--model", "unknownKey=1"], `budgetrl sft: --model unknownKey: unknown model config key (${known})\n`],
+      [["sft", ...model, "--model", "layerz=2"], `budgetrl sft: --model layerz: unknown model config key (${known})\n`],
+      [["sft", "--model", "layers=0"], "budgetrl sft: --model layers: must be a positive integer, got 0\n"],
+      [["train", "--model", "unknownKey=1"], `budgetrl train: --model unknownKey: unknown model config key (${known})\n`],
+      [["train", "--model", "heads=3"], "budgetrl train: --model heads: dModel 128 is not divisible by heads 3\n"],
+    ];
+    for (const [args, message] of cases) {
+      const out = join(dir, "refused-model");
+      const result = await cli(...args, "--out", out, "--no-progress");
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toBe(message);
+      expect(existsSync(out), args.join(" ")).toBe(false);
+    }
   });
 
   it("stops on Ctrl-C with a checkpoint of the steps done, exit 130, and the printed command finishes the run", async () => {

@@ -127,10 +127,10 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
     expect((await exit).code).toBe(130);
     expect(await queueCounts(queue)).toEqual({ queued: 0, running: 0, failed: 0 });
     const hint = /Continue with: (budgetrl eval .*)\n/.exec(await stderr)?.[1] ?? "";
-    expect(hint).toBe(`budgetrl eval --resume --run k --db ${db} --executor bullmq --redis ${redis}`);
+    expect(hint).toBe(`budgetrl eval --resume --run k --db ${db} --executor bullmq --redis ${redis} --base-url ${server.url} --no-cache`);
     const worker = await startEpisodeWorker({ redis, concurrency: 8, name: "after-ctrl-c" });
     try {
-      const resumed = await cli(...argvOf(hint), "--base-url", server.url, "--no-cache", "--no-progress");
+      const resumed = await cli(...argvOf(hint), "--no-progress");
       expect(resumed.code, resumed.stderr).toBe(0);
     } finally {
       await worker.close();

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
 import { ConfigError, DataError } from "../../src/core/errors.js";
 import type { PolicyContext } from "../../src/core/policy.js";
+import { sokoban } from "../../src/envs/sokoban/index.js";
 import { evaluate, type EvaluateOptions } from "../../src/eval/evaluate.js";
 import { exportRunJsonl } from "../../src/store/export.js";
 import { openStore } from "../../src/store/open.js";
@@ -110,6 +111,8 @@ describe("evaluate", () => {
     await expect(evaluate({ ...base, budgets: ["25%", "lots"] })).rejects.toThrow(/budgets: "lots" is not a budget/);
     await expect(evaluate({ ...base, policy: "genius" })).rejects.toThrow(/policy: unknown policy "genius"/);
     await expect(evaluate({ ...base, env: "chess" })).rejects.toThrow(/env: unknown env "chess"/);
+    const levels = sokoban().parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
+    await expect(evaluate({ ...base, env: "sokoban", tasks: levels })).rejects.toThrow(/^tasks: tasks\[1\] cannot be solved: the BFS oracle searched all 7 states/);
   });
 
   it("turns a hung policy into error episodes that are not counted, and a resume retries exactly those", async () => {

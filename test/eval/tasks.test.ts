@@ -10,8 +10,7 @@ import { frozenlake } from "../../src/envs/frozenlake/index.js";
 import { hanoi } from "../../src/envs/hanoi/index.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { heldOutTaskIds, resolveTasks, taskDraws, taskSeed } from "../../src/eval/tasks.js";
-import { openStore } from "../../src/store/open.js";
-import { loadTasks } from "../../src/store/runs.js";
+import { storedIds } from "../helpers/stored-ids.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-tasks-"));
 
@@ -21,15 +20,6 @@ const idsOf = (env: AnyEnv, tasks: readonly unknown[]): string[] => tasks.map((t
 function uncountedHanoi(): AnyEnv {
   const { distinctTasks: _counted, ...env } = hanoi({ disks: 2, randomStart: true });
   return env as AnyEnv;
-}
-
-async function storedIds(db: string, run: string): Promise<string[]> {
-  const store = await openStore(db, { readonly: true });
-  try {
-    return (await loadTasks(store, run)).map((task) => task.id);
-  } finally {
-    await store.close();
-  }
 }
 
 describe("generated tasks", () => {

@@ -76,6 +76,31 @@ describe("checkpoints", () => {
     await expect(readCheckpoint(dir)).rejects.toThrow(DataError);
   });
 
+  it("refuses a manifest whose model config or step is garbage instead of filling it in", async () => {
+    const model = await createModel({ config: tinyConfig, seed: 4 });
+    const dir = join(root, "config");
+    await saveCheckpoint(model, dir);
+    model.dispose();
+    const path = join(dir, "budgetrl.json");
+    const manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+    const config = manifest["config"] as Record<string, unknown>;
+    const garbage: [unknown, unknown, RegExp][] = [
+      ["garbage", 2, /its model config is corrupted \(model: expected an object of model config fields, got "garbage"\)/],
+      [[1, 2], 2, /its model config is corrupted \(model: expected an object/],
+      [undefined, 2, /holds no model config/],
+      [{ ...config, colour: "red" }, 2, /its model config is corrupted \(model\.colour: unknown model config key/],
+      [{ ...config, heads: 3 }, 2, /its model config is corrupted \(model\.heads: dModel 8 is not divisible by heads 3\)/],
+      [config, -1, /optimizerStep must be a whole number >= 0, got -1/],
+    ];
+    for (const [bad, step, pattern] of garbage) {
+      writeFileSync(path, JSON.stringify({ ...manifest, config: bad, optimizerStep: step }));
+      await expect(readCheckpoint(dir)).rejects.toThrow(pattern);
+      await expect(readCheckpoint(dir)).rejects.toBeInstanceOf(DataError);
+    }
+    writeFileSync(path, JSON.stringify(manifest));
+    await expect(readCheckpoint(dir)).resolves.toBeDefined();
+  });
+
   it("decodeSafetensors itself refuses truncated data and bad offsets", async () => {
     const model = await createModel({ config: tinyConfig, seed: 3 });
     const dir = join(root, "c");

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -49,9 +49,17 @@ describe("runSft", () => {
     const out = join(dir, "bad");
     await expect(runSft({ out, config: { ...config, policy: "wizard" } })).rejects.toThrow(/policy: unknown policy "wizard"/);
     await expect(runSft({ out, config: { ...config, envOptions: { disks: 0 } } })).rejects.toThrow(ConfigError);
+    await expect(runSft({ out, config: { ...config, modelConfig: { ...modelConfig, unknownKey: 1 } } })).rejects.toThrow(/^modelConfig\.unknownKey: unknown model config key \(known: vocabSize, /);
+    await expect(runSft({ out, config: { ...config, modelConfig: { ...modelConfig, heads: 3 } } })).rejects.toThrow(/^modelConfig\.heads: dModel 32 is not divisible by heads 3/);
     await expect(runSft({ out, config: { ...config, tasks: 9 } })).rejects.toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 has only 8 distinct tasks, fewer than the 9 asked for/);
     expect(existsSync(out)).toBe(false);
     await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(/nothing to resume in .*bad \(no sft\.json\)/);
+    await expect(runSft({ out, config: { ...config, fromRun: "" } })).rejects.toThrow(/^fromRun: a run's name cannot be empty/);
+    await expect(runSft({ out, db: join(dir, "no-such.db"), config: { ...config, fromRun: "demos" } })).rejects.toThrow(/run store .*no-such\.db does not exist/);
+    expect(existsSync(out)).toBe(false);
+    const file = join(dir, "a-file");
+    writeFileSync(file, "");
+    await expect(runSft({ out: file, config })).rejects.toThrow(new ConfigError("out", `${file} is a file, not a folder`));
   });
 
   it("says so before training on the demonstrations of an incomplete run", async () => {
@@ -62,6 +70,23 @@ describe("runSft", () => {
     const result = await runSft({ out: join(dir, "from-partial"), db, config: { ...config, fromRun: "partial" }, onNotice: (text) => void notices.push(text) });
     expect(notices).toEqual([expect.stringMatching(/^run partial in .*partial\.db is not complete: training on the \d+ demonstrations it holds$/)]);
     expect(result.demoRuns).toEqual(["partial"]);
+  }, 120_000);
+
+  it("stops on the signal while the demonstrations are read back and laid out as sequences, before any training step", async () => {
+    const db = join(dir, "whole-demos.db");
+    await evaluate({ env: "hanoi", envOptions, policy: "noisy-oracle:0.3", tasks: 6, samples: 10, bootstrap: 0, db, run: "demos" });
+    const out = join(dir, "stopped-reading");
+    const controller = new AbortController();
+    controller.abort();
+    const steps: number[] = [];
+    const stopped = runSft({ out, db, config: { ...config, fromRun: "demos" }, signal: controller.signal, onStep: (step) => void steps.push(step) });
+    await expect(stopped).rejects.toBeInstanceOf(StoppedError);
+    await expect(stopped).rejects.toThrow(`stopped before SFT training (the demonstrations are kept); continue with: budgetrl sft --out ${out} --resume`);
+    expect(steps).toEqual([]);
+    expect(existsSync(join(out, "budgetrl.json"))).toBe(false);
+    const resumed = await runSft({ out, db, config: {}, resume: true });
+    expect(resumed.demoRuns).toEqual(["demos"]);
+    expect(existsSync(join(out, "budgetrl.json"))).toBe(true);
   }, 120_000);
 
   it("never continues demonstrations that were made with other settings", async () => {

@@ -66,6 +66,38 @@ describe("chat request", () => {
     expect(refusal({ model: "m", messages, n: 9 }).param).toBe("n");
   });
 
+  it("checks tools as OpenAI-compatible servers do: a function with a name, parameters a JSON Schema object", () => {
+    const cases: [unknown, string, string][] = [
+      [[{ type: "function" }], "tools[0].function", "is required"],
+      [[{ type: "function", function: { name: "f" } }, {}], "tools[1].function", "is required"],
+      [[{ function: {} }], "tools[0].function.name", "is required"],
+      [[{ function: { name: "" } }], "tools[0].function.name", "expected the function's name"],
+      [[{ function: "f" }], "tools[0].function", "expected an object {name, description, parameters}"],
+      [[{ type: "custom", function: { name: "f" } }], "tools[0].type", 'expected "function"'],
+      [[3], "tools[0]", 'expected a tool, {"type": "function", "function": {...}}'],
+      [{ type: "function" }, "tools", "expected an array of tools"],
+      [[{ function: { name: "f", parameters: "x" } }], "tools[0].function.parameters", 'expected a JSON Schema object, e.g. {"type": "object", "properties": {...}}'],
+      [[{ function: { name: "f", parameters: [{ type: "string" }] } }], "tools[0].function.parameters", 'expected a JSON Schema object, e.g. {"type": "object", "properties": {...}}'],
+      [[{ function: { name: "f", parameters: { type: "string" } } }], "tools[0].function.parameters.type", 'a function\'s arguments are a JSON object: expected "object", got "string"'],
+      [[{ function: { name: "f", parameters: { type: "object", properties: ["a"] } } }], "tools[0].function.parameters.properties", "expected an object of JSON Schemas, one per argument"],
+      [[{ function: { name: "f", parameters: { type: "object", required: "a" } } }], "tools[0].function.parameters.required", "expected an array of argument names"],
+      [[{ function: { name: "f", description: 7 } }], "tools[0].function.description", "expected a string"],
+    ];
+    for (const [tools, param, message] of cases) {
+      const error = refusal({ model: "m", messages, tools });
+      expect(error.status, JSON.stringify(tools)).toBe(400);
+      expect(error.param, JSON.stringify(tools)).toBe(param);
+      expect(error.message, JSON.stringify(tools)).toBe(`${param}: ${message}`);
+    }
+    const good = [
+      { type: "function", function: { name: "ls", description: "list files", parameters: { type: "object", properties: { a: { type: "string" } }, required: ["a"] }, strict: false } },
+      { function: { name: "pwd" } },
+      { function: { name: "noop", parameters: {} } },
+      { function: { name: "none", parameters: null, description: null } },
+    ];
+    expect(parseChatRequest({ model: "m", messages, tools: good }, 8).tools).toBe(4);
+  });
+
   it("refuses options it cannot honour, and accepts them at their neutral values", () => {
     for (const [field, value] of [["stop", ["\n"]], ["logit_bias", { "65": 10 }], ["presence_penalty", 0.5], ["response_format", { type: "json_object" }], ["top_k", 20], ["repetition_penalty", 1.1]] as const) {
       expect(refusal({ model: "m", messages, [field]: value }).message).toMatch(new RegExp(`^${field}: is not supported by budgetrl serve`));

@@ -69,6 +69,9 @@ describe("budgetrl serve over HTTP", () => {
       [postChat(serving.url, { model: "tiny-test" }), 400, /^messages: is required$/, null],
       [postChat(serving.url, ask({ model: "gpt-4" })), 404, /The model `gpt-4` does not exist: this server serves `tiny-test`/, "model_not_found"],
       [postChat(serving.url, ask({ n: 5 })), 400, /^n: at most 4 choices per request/, null],
+      [postChat(serving.url, ask({ tools: [{ type: "function" }] })), 400, /^tools\[0\]\.function: is required$/, null],
+      [postChat(serving.url, ask({ tools: [{ type: "function", function: { name: "f", parameters: "x" } }] })), 400, /^tools\[0\]\.function\.parameters: expected a JSON Schema object/, null],
+      [postChat(serving.url, ask({ tools: [{ type: "function", function: { name: "f", parameters: { type: "string" } } }] })), 400, /^tools\[0\]\.function\.parameters\.type: a function's arguments are a JSON object/, null],
       [postChat(serving.url, ask({ messages: [{ role: "user", content: "x".repeat(3000) }] })), 400, /maximum context length is 192 tokens/, "context_length_exceeded"],
       [postChat(serving.url, ask({ messages: [{ role: "user", content: "x".repeat(5000) }] })), 413, /larger than 4096 bytes/, "request_too_large"],
     ];
@@ -81,6 +84,8 @@ describe("budgetrl serve over HTTP", () => {
       expect(typeof body.error.type).toBe("string");
     }
     expect((await rawRequest(`${serving.url}/chat/completions`, "GET")).headers["allow"]).toBe("POST");
+    const tool = JSON.parse((await postChat(serving.url, ask({ tools: [{ type: "function" }] }))).text) as { error: { param: string | null; type: string } };
+    expect(tool.error).toMatchObject({ param: "tools[0].function", type: "invalid_request_error" });
   });
 
   it("refuses a body over the limit whose length is not declared up front", async () => {

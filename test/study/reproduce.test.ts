@@ -6,11 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StudyReport } from "../../src/report/study-model.js";
-import { openStore } from "../../src/store/open.js";
-import { loadTasks } from "../../src/store/runs.js";
 import { studyConfig, type StudyChoice } from "../../src/study/config.js";
 import { evalRuns, rlVariants, studyModels } from "../../src/study/plan.js";
 import { reproduce } from "../../src/study/reproduce.js";
+import { storedIds } from "../helpers/stored-ids.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-study-"));
 
@@ -42,15 +41,6 @@ const toy: StudyChoice = {
     bootstrap: 50,
   },
 };
-
-async function storedIds(db: string, run: string): Promise<string[]> {
-  const store = await openStore(db, { readonly: true });
-  try {
-    return (await loadTasks(store, run)).map((task) => task.id);
-  } finally {
-    await store.close();
-  }
-}
 
 /** What must not change between runs of one study: every table and finding (not paths or clocks). */
 const tables = (report: StudyReport | undefined): unknown => ({ pass: report?.passTables, budget: report?.budgetTables, steps: report?.stepQuality, recovery: report?.recovery, perturbation: report?.perturbation, horizon: report?.horizon, findings: report?.findings });
@@ -86,6 +76,7 @@ describe("reproduce", () => {
     expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, ks: "1,4" } })).toThrow(/ks: K = 4 is larger than the samples per task/);
     expect(() => studyConfig({ ...toy, envs: [toy.envs![0]!, { ...toy.envs![1]!, claims: ["process"] }] })).toThrow(/a claim is tested in two envs/);
     expect(() => studyConfig({ preset: "quick", envOptions: { size: 5 } })).toThrow(/env options need one env/);
+    expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, model: { layers: 1, unknownKey: 1 } } })).toThrow(/^model\.unknownKey: unknown model config key \(known: vocabSize, /);
   });
 
   it("runs every stage, and a study stopped in a stage resumes to the same tables", async () => {

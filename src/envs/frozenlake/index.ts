@@ -24,18 +24,17 @@
 //   not at all beyond (the env then has no distinctTasks).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
-import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
-import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
 import { parseEnvOptions } from "../shared/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
 import { generatedMapCount, mapsCountable } from "./distinct-maps.js";
 import { generateMap } from "./generator.js";
-import { mapFromRows, namedMap, parseMaps, printMap, type FrozenLakeTask } from "./maps.js";
+import { FROZENLAKE_MAPS, namedMap, parseMaps, printMap, type FrozenLakeTask } from "./maps.js";
 import { createAnswers, type FrozenLakeAnswers } from "./answers.js";
 import { buildOracle, type FrozenLakeOracle } from "./oracle.js";
 import { FROZENLAKE_INVALID_FEEDBACK, frozenLakeSystemPrompt, moveFeedback, renderLake } from "./render.js";
@@ -67,7 +66,7 @@ const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
 /** Stable id of a map: a hash of its rows. */
 function frozenLakeTaskId(task: FrozenLakeTask): string {
-  return `frozenlake-${hashHex(printMap(task))}`;
+  return gridMapId(FROZENLAKE_MAPS, task);
 }
 
 function compile(task: FrozenLakeTask, slippery: boolean): CompiledFrozenLake {
@@ -92,14 +91,6 @@ function info(state: FrozenLakeState, invalid: boolean, parsedAction: string | n
   if (kind === GOAL) return { ...base, stopReason: "success" };
   if (kind === HOLE) return { ...base, stopReason: "failure" };
   return base;
-}
-
-function decode(json: Json): FrozenLakeTask {
-  const rows = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
-  if (!Array.isArray(rows) || !rows.every((row): row is string => typeof row === "string")) {
-    throw new DataError('frozenlake: a task must be {"rows": [string, ...]}');
-  }
-  return mapFromRows(rows, "task");
 }
 
 function stepState(state: FrozenLakeState, action: Message): StepResult<FrozenLakeState> {
@@ -146,8 +137,8 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
     ...(distinctTasks === undefined ? {} : { distinctTasks }),
     taskId: frozenLakeTaskId,
-    encodeTask: (task) => ({ rows: [...task.rows] }),
-    decodeTask: decode,
+    encodeTask: gridMapToJson,
+    decodeTask: (json) => gridMapFromJson(FROZENLAKE_MAPS, json),
     parseTasks: parseMaps,
     referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
     optimalTurns,

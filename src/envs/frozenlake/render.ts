@@ -1,6 +1,7 @@
 // What the agent reads in frozenlake: the system prompt (rules, legend, answer format), the map with the
 // player drawn as P, and one line of feedback per turn.
 import { DIRECTIONS } from "../shared/directions.js";
+import { printGridMapWithPlayer } from "../shared/grid-maps.js";
 import type { FrozenLakeTask } from "./maps.js";
 
 export function frozenLakeSystemPrompt(slippery: boolean): string {
@@ -16,12 +17,7 @@ export function frozenLakeSystemPrompt(slippery: boolean): string {
 export const FROZENLAKE_INVALID_FEEDBACK = "Invalid action. Answer with one of Up, Down, Left, Right, e.g. <answer>Up</answer>.";
 
 /** The map with P at the player's cell. */
-export function renderLake(task: FrozenLakeTask, cell: number): string {
-  const width = task.rows[0]!.length;
-  const row = Math.floor(cell / width);
-  const column = cell % width;
-  return task.rows.map((line, index) => (index === row ? `${line.slice(0, column)}P${line.slice(column + 1)}` : line)).join("\n");
-}
+export const renderLake: (task: FrozenLakeTask, cell: number) => string = printGridMapWithPlayer;
 
 /** What a move did: intended and actual directions, and where it ended. */
 export function moveFeedback(intended: number, taken: number, stayed: boolean, landed: "frozen" | "hole" | "goal"): string {

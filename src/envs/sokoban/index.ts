@@ -3,7 +3,8 @@
 // Description: push every box onto a goal in a walled room. Procedural rooms as in RAGEN / gym-sokoban
 //   (random-walk room, reverse playing from the solved position); default 6x6 cells (outer walls
 //   included) with 1 box. Only solvable, not yet solved levels are generated. Levels can also be read
-//   from text files in the common format (see levels.ts); imported levels may be unsolvable.
+//   from text files in the common format (see levels.ts); runs refuse an unsolvable one (taskProblem: the
+//   BFS oracle finds no solved state), and one whose state graph is past maxStates (solvability unknown).
 // Actions: "Up", "Down", "Left", "Right" (bare, or as <answer>Up</answer>; any case; aliases such as
 //   "u", "north", "move up"). Walking into a wall, or pushing a box into a wall or a box, is a legal move
 //   that changes nothing. Text that names no direction is invalid: it costs the turn (-0.1) and the
@@ -35,7 +36,7 @@ import { createTaskCache } from "../shared/task-cache.js";
 import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
 import { generateLevel } from "./generator.js";
 import { levelFromRows, parseLevels, printLevel, type SokobanTask } from "./levels.js";
-import { buildOracle, type SokobanOracle } from "./oracle.js";
+import { buildOracle, tryBuildOracle, type SokobanOracle } from "./oracle.js";
 import { createRenderer, moveFeedback, SOKOBAN_INVALID_FEEDBACK, SOKOBAN_SYSTEM_PROMPT, type Renderer } from "./render.js";
 import { applyMove, compileBoard, countOnGoal, moveReward, REWARD_STEP, type Board } from "./rules.js";
 
@@ -150,6 +151,14 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
     encodeTask: (task) => ({ rows: [...task.rows] }),
     decodeTask: decode,
     parseTasks: parseLevels,
+    taskProblem(task) {
+      const board = compileBoard(task);
+      const oracle = tryBuildOracle(board, config.maxStates);
+      if (oracle === null) return `has more than ${config.maxStates} reachable states, past what the BFS oracle builds (sokoban option maxStates), so whether it can be solved is not known: raise it (--env-opt maxStates=N, at most 50000000) or leave the level out`;
+      if (!Number.isFinite(oracle.startDistance)) return `cannot be solved: the BFS oracle searched all ${oracle.nodeCount} states reachable from the start and in none is every box on a goal`;
+      cache.put(task, compile(task, config.maxStates, board, oracle));
+      return undefined;
+    },
     referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
     optimalTurns,
     reset(task) {

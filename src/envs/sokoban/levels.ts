@@ -3,8 +3,9 @@
 //   (space) floor    +  player on goal  *  box on goal    -  _  floor too (some collections use them)
 // A file holds several levels separated by blank lines or by ";" header lines (as in the Boxoban files:
 // "; 0" then ten rows). Ragged rows are padded with floor. A level must have exactly one player, at least
-// one box, as many goals as boxes, and not already be solved; it may be unsolvable (the oracle then says
-// Infinity). Errors are DataErrors naming the level and the line.
+// one box, as many goals as boxes, and not already be solved. Whether it can be solved is the oracle's question,
+// not the reader's: runs refuse an unsolvable level before they start (the env's taskProblem). Errors are
+// DataErrors naming the level and the line.
 import { DataError } from "../../core/errors.js";
 
 /** A sokoban task: the level's rows in canonical form (standard characters, padded to equal width). */

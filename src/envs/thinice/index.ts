@@ -34,17 +34,16 @@
 //   number of cells), so 100% is 3x the optimum.
 // Arguments: see config.ts (width, height, q, band, mirror, rocks, referenceFactor).
 import type { Env, StepInfo, StepResult } from "../../core/env.js";
-import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
-import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
 import { parseEnvOptions } from "../shared/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { thinIceConfigSchema, type ThinIceConfig } from "./config.js";
 import { distinctTaskCount, generateMap } from "./generator.js";
-import { mapFromRows, parseMaps, printMap, type ThinIceTask } from "./maps.js";
+import { THINICE_MAPS, parseMaps, printMap, type ThinIceTask } from "./maps.js";
 import { buildIceMdp, fallenState } from "./mdp.js";
 import { createAnswers, type ThinIceAnswers } from "./oracle.js";
 import { moveFeedback, renderIce, THINICE_INVALID_FEEDBACK, THINICE_OVER_FEEDBACK, thinIceSystemPrompt, type MoveOutcome } from "./render.js";
@@ -76,7 +75,7 @@ const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
 /** Stable id of a map: a hash of its rows. */
 function thinIceTaskId(task: ThinIceTask): string {
-  return `thinice-${hashHex(printMap(task))}`;
+  return gridMapId(THINICE_MAPS, task);
 }
 
 function compile(task: ThinIceTask, q: number): CompiledThinIce {
@@ -109,14 +108,6 @@ function info(state: ThinIceState, invalid: boolean, parsedAction: string | null
   if (state.fallen) return { ...base, stopReason: "failure" };
   if (state.compiled.ice.kind[state.cell] === GOAL) return { ...base, stopReason: "success" };
   return base;
-}
-
-function decode(json: Json): ThinIceTask {
-  const rows = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
-  if (!Array.isArray(rows) || !rows.every((row): row is string => typeof row === "string")) {
-    throw new DataError('thinice: a task must be {"rows": [string, ...]}');
-  }
-  return mapFromRows(rows, "task");
 }
 
 /** Play a parsed direction from a live state: the next state and what happened. */
@@ -165,8 +156,8 @@ export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, Thin
     // Exact as a number up to 2^53 (the default config's 1.3e14 is); past it, a float that still compares right.
     distinctTasks: () => Number(distinctTaskCount(config)),
     taskId: thinIceTaskId,
-    encodeTask: (task) => ({ rows: [...task.rows] }),
-    decodeTask: decode,
+    encodeTask: gridMapToJson,
+    decodeTask: (json) => gridMapFromJson(THINICE_MAPS, json),
     parseTasks: parseMaps,
     referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
     optimalTurns,

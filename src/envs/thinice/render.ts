@@ -3,6 +3,7 @@
 // largest default map (11x5: 59 bytes) an observation stays within 83 bytes and the rollout engine's budget
 // note ("Turn 12 of 30: 19 turns left.") still fits a 120-byte prompt.
 import { DIRECTIONS } from "../shared/directions.js";
+import { printGridMapWithPlayer } from "../shared/grid-maps.js";
 import type { ThinIceTask } from "./maps.js";
 
 export function thinIceSystemPrompt(q: number): string {
@@ -20,12 +21,7 @@ export const THINICE_INVALID_FEEDBACK = "Say Up/Down/Left/Right.";
 export const THINICE_OVER_FEEDBACK = "The episode is over.";
 
 /** The map with P at the player's cell. */
-export function renderIce(task: ThinIceTask, cell: number): string {
-  const width = task.rows[0]!.length;
-  const row = Math.floor(cell / width);
-  const column = cell % width;
-  return task.rows.map((line, index) => (index === row ? `${line.slice(0, column)}P${line.slice(column + 1)}` : line)).join("\n");
-}
+export const renderIce: (task: ThinIceTask, cell: number) => string = printGridMapWithPlayer;
 
 /** What a move did: where it went and what the cell it reached did. */
 export type MoveOutcome = "blocked" | "moved" | "held" | "broke" | "goal";

@@ -1,31 +1,27 @@
-// The budget trade-off of a thin ice task distribution, measured with the exact oracle (finite-mdp.ts):
-// for each of `tasks` distinct generated maps (seeds 0, 1, 2, ... until that many distinct maps), with L its
-// optimal length and the study budgets T_m = ceil(m L) for m in 1.25, 1.5, 2, 3:
+// The budget trade-off of a thin ice task distribution, measured exactly by shared/budget-tradeoff.ts on each
+// map's MDP (mdp.ts): for each of `tasks` distinct generated maps (seeds 0, 1, 2, ... until that many distinct
+// maps), with L its optimal length (the short route's) and the study budgets T_m = ceil(m L) for m in 1.25,
+// 1.5, 2, 3:
 //   aware[j]        = success within T_j of the budget-aware oracle (its value at the start);
 //   assumed[i][j]   = success within T_j of the oracle believing the budget is T_i (assumedBudgetPolicy),
 //                     i over the four multiples, then the unlimited horizon (row 4);
 //   bestBlind       = the row i with the highest mean over the four real budgets (the best budget-blind
-//                     play), and its loss aware[j] - assumed[i][j] per budget;
-// each a mean over the tasks (every task weighs the same), in probability units (x100: points).
+//                     play; the first of those tied within 1e-9), and its loss aware[j] - assumed[i][j];
+// each a mean over the tasks (every task weighs the same), in probability units (x100: points); and the table
+// as text, in %.
 // The requirements it serves: assumed[3][0] (3x play at 1.25x) and assumed[0][3] (1.25x play at 3x) each at
 // least 20 points below aware (test/envs/thinice/tradeoff.test.ts).
-import { budgetBlindness, solveMdp } from "../shared/finite-mdp.js";
+import { budgetTurns, measureBudgetTradeoff, STUDY_MULTIPLES, UNLIMITED_LABEL } from "../shared/budget-tradeoff.js";
+import { solveMdp } from "../shared/finite-mdp.js";
 import type { ThinIceConfig } from "./config.js";
 import { generateMap } from "./generator.js";
 import { printMap, type ThinIceTask } from "./maps.js";
 import { buildIceMdp } from "./mdp.js";
 import { compileIce } from "./rules.js";
 
-/** The study budgets as multiples of the optimal length, exact fractions [numerator, denominator]. */
-export const STUDY_MULTIPLES: readonly (readonly [number, number])[] = [
-  [5, 4],
-  [3, 2],
-  [2, 1],
-  [3, 1],
-];
-export const MULTIPLE_LABELS = ["1.25x", "1.5x", "2x", "3x"] as const;
+export const MULTIPLE_LABELS: readonly string[] = STUDY_MULTIPLES.map((multiple) => multiple.label);
 /** Labels of the assumed budgets (rows of `assumed`). */
-export const ASSUMED_LABELS = [...MULTIPLE_LABELS, "unlimited"] as const;
+export const ASSUMED_LABELS: readonly string[] = [...MULTIPLE_LABELS, UNLIMITED_LABEL];
 
 export interface TradeoffTable {
   readonly tasks: number;
@@ -41,7 +37,7 @@ export interface TradeoffTable {
 
 /** The study budgets of a task of optimal length `length`, in turns. */
 export function studyBudgets(length: number): number[] {
-  return STUDY_MULTIPLES.map(([numerator, denominator]) => Math.ceil((numerator * length) / denominator));
+  return STUDY_MULTIPLES.map((multiple) => budgetTurns(multiple, length));
 }
 
 /** Distinct generated maps from seeds 0, 1, 2, ... (at most 100 x `count` seeds). */
@@ -65,32 +61,19 @@ function mean(values: readonly number[]): number {
 
 export function measureTradeoff(config: ThinIceConfig, count: number): TradeoffTable {
   const { maps, seeds } = distinctMaps(config, count);
-  const aware: number[][] = [];
-  const assumed: number[][][] = ASSUMED_LABELS.map(() => []);
-  const lengths = new Map<number, number>();
-  for (const map of maps) {
+  const table = measureBudgetTradeoff(maps, (map) => {
     const ice = compileIce(map);
     const solution = solveMdp(buildIceMdp(ice, config.q));
-    const length = solution.remaining[ice.start]!;
-    lengths.set(length, (lengths.get(length) ?? 0) + 1);
-    const blind = budgetBlindness(solution, ice.start, studyBudgets(length));
-    aware.push([...blind.aware]);
-    blind.assumed.forEach((row, index) => assumed[index]!.push([...row]));
-    assumed[STUDY_MULTIPLES.length]!.push([...blind.unbounded]);
-  }
-  const column = (rows: readonly number[][], j: number): number => mean(rows.map((row) => row[j]!));
-  const awareMean = MULTIPLE_LABELS.map((_, j) => column(aware, j));
-  const assumedMean = assumed.map((rows) => MULTIPLE_LABELS.map((_, j) => column(rows, j)));
-  const overall = assumedMean.map((row) => mean(row));
-  const bestBlind = overall.indexOf(Math.max(...overall));
+    return { solution, start: ice.start, optimal: solution.remaining[ice.start]! };
+  });
   return {
-    tasks: maps.length,
+    tasks: table.tasks,
     seeds,
-    aware: awareMean,
-    assumed: assumedMean,
-    bestBlind,
-    bestBlindLoss: awareMean.map((value, j) => value - assumedMean[bestBlind]![j]!),
-    lengths: new Map([...lengths].sort(([a], [b]) => a - b)),
+    aware: table.aware,
+    assumed: [...table.assumed, table.unbounded],
+    bestBlind: ASSUMED_LABELS.indexOf(table.bestBlind.label),
+    bestBlindLoss: table.bestBlind.loss,
+    lengths: new Map(table.lengths),
   };
 }
 

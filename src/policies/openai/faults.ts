@@ -4,6 +4,8 @@
 //   408, 409, 429, 5xx                                          -> retry, after Retry-After / retry-after-ms if given
 //   400 saying the prompt exceeds the context                   -> context_length (ends the episode, counted)
 //   anything else (401, 403, 404, other 400s), our own abort    -> fatal (the episode is an error, retried by --resume)
+//   2xx that is not a chat completion (transport.ts checks it    -> fatal, MalformedResponseError: a broken server or
+//   with response.ts, responseProblem)                              gateway, not the model; asking again does not mend it
 //
 // Waits: Retry-After when the server gives it, else backoff * 2^attempt with "equal jitter" (half fixed, half
 // drawn from the request's seeded stream), both capped at maxBackoffMs. Attempts are bounded by `retries`.

@@ -7,5 +7,5 @@ export { createRequestLimiter, realSleep, type RequestLimiter, type Sleep } from
 export { clientOptionsSchema, parseClientOptions, parseSamplingOptions, readApiKey, samplingOptionsSchema, storedSamplingOptions, type ClientOptions, type SamplingOptions } from "./options.js";
 export { createOpenaiPolicy, planRequest, type OpenaiPolicy, type OpenaiPolicyOptions, type OpenaiPolicyStats } from "./policy.js";
 export { chatMessage, chatRequest, chatTool } from "./request.js";
-export { readChoices, type SampledChoice } from "./response.js";
-export { createOpenaiTransport, RequestFailedError, type ChatTransport, type TransportSettings, type TransportStats } from "./transport.js";
+export { readChoices, responseProblem, type SampledChoice } from "./response.js";
+export { createOpenaiTransport, MalformedResponseError, RequestFailedError, type ChatTransport, type TransportSettings, type TransportStats } from "./transport.js";

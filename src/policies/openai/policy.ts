@@ -13,6 +13,9 @@
 // stored under its own sample, and the samples stay independent. Concurrent callers of one block share the
 // request in flight; choices not yet claimed wait in memory for their sample (so --no-cache sends a block once).
 //
+// Only chat completions reach this file: the transport refuses any other 2xx body as a policy error
+// (MalformedResponseError, response.ts), so what is cached is always a choice the model wrote.
+//
 // Token data: log-probs, token ids and prompt token ids where the server gives them, with the sampling
 // temperature and top-p (`Act.sampling`), which the store keeps per turn.
 import type { JsonObject } from "../../core/json.js";
@@ -22,7 +25,7 @@ import { policySeed } from "../tiny/policy.js";
 import { cacheKey, requestIdentity, type RequestIdentity, type ResponseCache } from "./cache.js";
 import type { SamplingOptions } from "./options.js";
 import { chatRequest } from "./request.js";
-import { EMPTY_CHOICE, readChoices, type SampledChoice } from "./response.js";
+import { readChoices, type SampledChoice } from "./response.js";
 import type { ChatTransport } from "./transport.js";
 
 export interface OpenaiPolicyOptions {
@@ -138,7 +141,10 @@ export function createOpenaiPolicy(options: OpenaiPolicyOptions): OpenaiPolicy {
       }
       const choices = await fetchChoices(request, identity, plan, context.turn, context.signal);
       if (key !== undefined) unclaimed.delete(key);
-      return actOf(choices[context.sample - plan.firstSample] ?? EMPTY_CHOICE, sampling);
+      const choice = choices[context.sample - plan.firstSample];
+      // The transport returns only chat completions with every choice asked for (response.ts, responseProblem).
+      if (choice === undefined) throw new Error(`the transport returned no choice ${context.sample - plan.firstSample} of ${plan.n}: it must check responses with responseProblem`);
+      return actOf(choice, sampling);
     },
     stats: () => ({ cacheHits, transport: transport.stats() }),
     close: () => cache?.close(),

@@ -3,6 +3,10 @@
 // limiter (concurrency, requests per minute), a failed attempt is classified (faults.ts) and retried after a
 // seeded, bounded wait that holds no slot. What finally fails throws: RequestFailedError (the episode becomes
 // an error, retried by --resume) or ContextLengthError (the episode ends with stopReason "context_length").
+// A 2xx answer that is not a chat completion (response.ts, responseProblem: not JSON, no "choices" list, content
+// that is not text, ...) throws MalformedResponseError, a RequestFailedError, at once: the server or a gateway
+// in front of it is broken or misconfigured, which asking again does not mend; it is never returned, so never
+// scored as the model's reply and never cached.
 // Counters say how many requests, retries and failures there were (tests bound them; bench reports them).
 // Error bodies in vLLM's older top-level form ({"object": "error", "message": ...}) are wrapped as
 // {"error": {...}} before the client reads them, so that their message (context length!) is not lost.
@@ -11,9 +15,11 @@ import OpenAI from "openai";
 import { ContextLengthError } from "../../core/policy.js";
 import type { JsonObject } from "../../core/json.js";
 import { createRng } from "../../core/rng.js";
+import { withoutPassword } from "../../core/url-location.js";
 import { classifyFault, retryDelay } from "./faults.js";
 import { createRequestLimiter, realSleep, type RequestLimiter, type Sleep } from "./limiter.js";
 import type { ClientOptions } from "./options.js";
+import { responseProblem } from "./response.js";
 
 /** A request that failed after its retries, or could not succeed (401, 404, ...). */
 export class RequestFailedError extends Error {
@@ -22,6 +28,14 @@ export class RequestFailedError extends Error {
     super(message);
     this.name = "RequestFailedError";
     this.attempts = attempts;
+  }
+}
+
+/** A 2xx response that is not a chat completion: the server's fault, named in one line (not retried). */
+export class MalformedResponseError extends RequestFailedError {
+  constructor(message: string, attempts: number) {
+    super(message, attempts);
+    this.name = "MalformedResponseError";
   }
 }
 
@@ -36,7 +50,8 @@ export interface TransportStats {
 }
 
 export interface ChatTransport {
-  /** POST /chat/completions with `body`; resolves with the parsed JSON response. `seed` seeds the retry jitter. */
+  /** POST /chat/completions with `body`; resolves with the parsed JSON response, a chat completion with the
+   * body's n choices (else MalformedResponseError). `seed` seeds the retry jitter. */
   complete(body: JsonObject, seed: number, signal?: AbortSignal): Promise<unknown>;
   stats(): TransportStats;
 }
@@ -64,6 +79,13 @@ export const errorBodyFetch: typeof fetch = async (input, init) => {
   return new Response(topLevel ? JSON.stringify({ error: parsed }) : text, { status: response.status, statusText: response.statusText, headers: response.headers });
 };
 
+/** What a request that got through brought back. */
+interface Answer {
+  readonly body: unknown;
+  readonly status: number;
+  readonly contentType: string | undefined;
+}
+
 export function createOpenaiTransport(settings: TransportSettings): ChatTransport {
   const now = settings.now ?? Date.now;
   const sleep = settings.sleep ?? realSleep;
@@ -88,11 +110,13 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
     return controller.signal;
   };
 
-  const send = (body: JsonObject, signal?: AbortSignal): Promise<unknown> =>
+  const server = withoutPassword(client.baseURL);
+  const send = (body: JsonObject, signal?: AbortSignal): Promise<Answer> =>
     limiter.run(async () => {
       counts.requests++;
       const params = body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-      return (await client.chat.completions.create(params, signal === undefined ? {} : { signal })) as unknown;
+      const { data, response } = await client.chat.completions.create(params, signal === undefined ? {} : { signal }).withResponse();
+      return { body: data as unknown, status: response.status, contentType: response.headers.get("content-type") ?? undefined };
     }, signal);
 
   return {
@@ -100,8 +124,9 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
       const signal = callerSignal === undefined ? undefined : requestSignal(callerSignal);
       const rng = createRng(seed);
       for (let attempt = 0; ; attempt++) {
+        let answer: Answer;
         try {
-          return await send(body, signal);
+          answer = await send(body, signal);
         } catch (error) {
           const verdict = classifyFault(error, now());
           if (signal?.aborted === true || verdict.kind === "fatal" || (verdict.kind === "retry" && attempt >= settings.retries)) {
@@ -117,7 +142,12 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
           settings.onRetry?.({ attempt, delayMs, reason: verdict.reason });
           counts.retries++;
           await sleep(delayMs, signal);
+          continue;
         }
+        const problem = responseProblem(answer.body, typeof body["n"] === "number" ? body["n"] : 1, answer.contentType);
+        if (problem === undefined) return answer.body;
+        counts.failures++;
+        throw new MalformedResponseError(`the server at ${server} answered ${answer.status} ${problem}`, attempt + 1);
       }
     },
     stats: () => ({ ...counts, peakInFlight: limiter.peak() }),

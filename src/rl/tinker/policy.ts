@@ -3,7 +3,13 @@
 // prefix cache then holds the episode), one sampling request per turn, and the reply comes back with its
 // tokens and their log-probs (the behaviour log-probs RL needs). Each request's seed is the tiny policy's,
 // deriveSeed(context.seed, "tiny-policy", context.turn), so the same run asks the same things again.
-import type { Act, PolicyContext } from "../../core/policy.js";
+// Group sampling (on unless `groupSampling` is false): the first turns of an RL group (context.group: `size`
+// episodes of one task and budget, which see the same first prompt) are one request with num_samples = size and
+// the group's seed, deriveSeed(group.seed, "tinker-group"); episode `sample` takes sequence `sample`. Whichever
+// episode asks first sends the request, so the result does not depend on the order they ask in. An episode
+// whose first prompt differs from its group's is sampled alone.
+import { deriveSeed } from "../../core/rng.js";
+import type { Act, EpisodeGroup, PolicyContext } from "../../core/policy.js";
 import type { Message } from "../../core/message.js";
 import type { PreviousTurn } from "../../policies/tiny/context.js";
 import { policySeed } from "../../policies/tiny/policy.js";
@@ -15,8 +21,41 @@ export interface SampledReply {
   readonly logprobs: readonly number[];
 }
 
-/** Samples one reply to a prompt with the current weights. */
-export type SampleReply = (prompt: readonly number[], seed: number, signal?: AbortSignal) => Promise<SampledReply>;
+/** Samples `count` replies to a prompt with the current weights, in one request with this seed. */
+export type SampleReplies = (prompt: readonly number[], seed: number, count: number) => Promise<readonly SampledReply[]>;
+
+/** A group's first-turn request in flight, and the samples already handed out. */
+interface GroupRequest {
+  readonly prompt: readonly number[];
+  readonly replies: Promise<readonly SampledReply[]>;
+  readonly taken: Set<number>;
+}
+
+/** Group requests kept at most (a group whose episodes never all ask is forgotten, oldest first). */
+const MAX_OPEN_GROUPS = 4096;
+
+function samePrompt(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((token, i) => token === b[i]);
+}
+
+/** The reply of a group's first turn from the group's one request, or undefined when the episode samples alone. */
+function groupReply(groups: Map<number, GroupRequest>, group: EpisodeGroup, sample: number, prompt: readonly number[], sampleReplies: SampleReplies): Promise<SampledReply> | undefined {
+  if (group.size < 2 || sample >= group.size) return undefined;
+  let request = groups.get(group.seed);
+  if (request === undefined) {
+    request = { prompt, replies: sampleReplies(prompt, deriveSeed(group.seed, "tinker-group"), group.size), taken: new Set() };
+    groups.set(group.seed, request);
+    if (groups.size > MAX_OPEN_GROUPS) groups.delete(groups.keys().next().value as number);
+  }
+  if (request.taken.has(sample) || !samePrompt(request.prompt, prompt)) return undefined;
+  request.taken.add(sample);
+  if (request.taken.size === group.size) groups.delete(group.seed);
+  return request.replies.then((replies) => {
+    const reply = replies[sample];
+    if (reply === undefined) throw new Error(`the group's sampling request returned ${replies.length} sequences for ${group.size} episodes`);
+    return reply;
+  });
+}
 
 /** What the policy remembers of an episode in flight: its turn before, and the message it returned then. */
 interface EpisodeState {
@@ -24,8 +63,13 @@ interface EpisodeState {
   reply?: Message;
 }
 
-export function createTinkerPolicy(name: string, renderer: Renderer, sampleReply: SampleReply): TrainablePolicy {
+export function createTinkerPolicy(name: string, renderer: Renderer, sampleReplies: SampleReplies, options: { readonly groupSampling?: boolean } = {}): TrainablePolicy {
   const episodes = new Map<object, EpisodeState>();
+  const groups = new Map<number, GroupRequest>();
+  const sampleOne = async (prompt: readonly number[], context: PolicyContext): Promise<SampledReply> => {
+    const grouped = options.groupSampling !== false && context.group !== undefined && context.turn === 1 ? groupReply(groups, context.group, context.sample, prompt, sampleReplies) : undefined;
+    return grouped ?? (await sampleReplies(prompt, policySeed(context), 1))[0] as SampledReply;
+  };
 
   const prepare = (conversation: readonly Message[], context: PolicyContext): { state: EpisodeState | undefined; prompt: number[] } => {
     if (context.episode === undefined) return { state: undefined, prompt: renderer.prompt(conversation) };
@@ -45,7 +89,7 @@ export function createTinkerPolicy(name: string, renderer: Renderer, sampleReply
     responseTokens: (reply) => renderer.responseTokens(reply),
     async act(conversation, context): Promise<Act> {
       const { state, prompt } = prepare(conversation, context);
-      const sampled = await sampleReply(prompt, policySeed(context), context.signal);
+      const sampled = await sampleOne(prompt, context);
       const message = renderer.decode(sampled.tokens);
       if (state !== undefined) {
         state.previous = { prompt, reply: [...sampled.tokens], messages: conversation.length + 1 };

@@ -3,6 +3,7 @@ import { assistantMessage } from "../../../src/core/message.js";
 import { createRng } from "../../../src/core/rng.js";
 import { BudgetrlError } from "../../../src/core/errors.js";
 import { frozenlake, type FrozenLakeState } from "../../../src/envs/frozenlake/index.js";
+import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("frozenlake", () => frozenlake(), { deterministic: true });
@@ -12,14 +13,7 @@ runEnvContract("frozenlake 8x8", () => frozenlake({ map: "8x8" }), { determinist
 describe("frozenlake env", () => {
   const env = frozenlake({ map: "4x4" });
   const task = env.generate(0);
-  const play = (actions: readonly string[], seed = 0) => {
-    let { state } = env.reset(task, { seed });
-    return actions.map((action) => {
-      const result = env.step(state, assistantMessage(action));
-      state = result.state;
-      return result;
-    });
-  };
+  const play = (actions: readonly string[], seed = 0) => playReplies(env, env.reset(task, { seed }).state, actions);
 
   it("reaches the goal with reward 1 and stopReason success", () => {
     const steps = play(["Down", "Down", "Right", "Down", "Right", "Right"]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assistantMessage } from "../../../src/core/message.js";
 import { hanoi } from "../../../src/envs/hanoi/index.js";
+import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("hanoi", () => hanoi(), { deterministic: true });
@@ -9,14 +9,7 @@ runEnvContract("hanoi random starts", () => hanoi({ disks: 5, randomStart: true 
 describe("hanoi env", () => {
   const env = hanoi();
   const task = env.generate(0);
-  const play = (actions: readonly string[]) => {
-    let { state } = env.reset(task, { seed: 0 });
-    return actions.map((action) => {
-      const result = env.step(state, assistantMessage(action));
-      state = result.state;
-      return result;
-    });
-  };
+  const play = (actions: readonly string[]) => playReplies(env, env.reset(task, { seed: 0 }).state, actions);
 
   it("solves 3 disks in 7 moves with reward 1 at the end", () => {
     const steps = play(["A->C", "A->B", "C->B", "A->C", "B->A", "B->C", "A->C"]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { assistantMessage } from "../../../src/core/message.js";
 import { sokoban } from "../../../src/envs/sokoban/index.js";
+import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("sokoban", () => sokoban(), { deterministic: true });
@@ -9,14 +9,7 @@ runEnvContract("sokoban 7x7 with 2 boxes", () => sokoban({ width: 7, height: 7, 
 describe("sokoban env", () => {
   const env = sokoban();
   const [task] = env.parseTasks("#######\n#     #\n# $ . #\n#  @  #\n#######");
-  const play = (actions: readonly string[]) => {
-    let { state } = env.reset(task!, { seed: 0 });
-    return actions.map((action) => {
-      const result = env.step(state, assistantMessage(action));
-      state = result.state;
-      return result;
-    });
-  };
+  const play = (actions: readonly string[]) => playReplies(env, env.reset(task!, { seed: 0 }).state, actions);
 
   it("plays an imported level to success with RAGEN's rewards and the oracle's progress", () => {
     const steps = play(["Left", "<answer>left</answer>", "u", "Right", "RIGHT"]);
@@ -53,6 +46,17 @@ describe("sokoban env", () => {
     expect(Number.isFinite(deadlocked.info.progress)).toBe(true);
     expect(deadlocked.info.progress).toBeLessThan(-5);
     expect(deadlocked.terminated).toBe(false);
+  });
+
+  it("says which imported levels cannot be played: unsolvable ones, and ones past the oracle's state cap, apart", () => {
+    const [solvable, unsolvable] = env.parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
+    expect(env.taskProblem?.(solvable!)).toBeUndefined();
+    expect(env.taskProblem?.(unsolvable!)).toBe("cannot be solved: the BFS oracle searched all 7 states reachable from the start and in none is every box on a goal");
+    // An open 12x10 room with three boxes: tens of thousands of states, far past a cap of 1000.
+    const rows = ["#".repeat(14), ...Array.from({ length: 10 }, () => `#${" ".repeat(12)}#`), "#".repeat(14)].map((row) => [...row]);
+    for (const [row, column, char] of [[1, 1, "@"], [3, 3, "$"], [5, 5, "$"], [7, 7, "$"], [9, 9, "."], [9, 10, "."], [9, 11, "."]] as const) rows[row]![column] = char;
+    const [large] = env.parseTasks(rows.map((row) => row.join("")).join("\n"));
+    expect(sokoban({ maxStates: 1000 }).taskProblem?.(large!)).toMatch(/^has more than 1000 reachable states, past what the BFS oracle builds \(sokoban option maxStates\), so whether it can be solved is not known: raise it/);
   });
 
   it("stays solved if stepped again after the end", () => {

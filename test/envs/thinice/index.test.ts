@@ -4,6 +4,7 @@ import { assistantMessage } from "../../../src/core/message.js";
 import { DIRECTIONS } from "../../../src/envs/shared/directions.js";
 import { thinice, type ThinIceState } from "../../../src/envs/thinice/index.js";
 import { mapFromRows } from "../../../src/envs/thinice/maps.js";
+import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("thinice", () => thinice(), { deterministic: false, formatHint: "Up/Down/Left/Right" });
@@ -13,14 +14,7 @@ describe("thinice env", () => {
   const env = thinice();
   // Short route: Right x4 over one thin cell; safe route: Down, Down, Right x4, Up, Up (8 turns).
   const task = mapFromRows(["S.~.G", "..#..", "....."], "test");
-  const play = (actions: readonly string[], seed = 0) => {
-    let { state } = env.reset(task, { seed });
-    return actions.map((action) => {
-      const result = env.step(state, assistantMessage(action));
-      state = result.state;
-      return result;
-    });
-  };
+  const play = (actions: readonly string[], seed = 0) => playReplies(env, env.reset(task, { seed }).state, actions);
   /** A reset seed whose first step onto thin ice holds (or breaks). */
   const seedWhere = (holds: boolean): number => {
     for (let seed = 0; ; seed++) if (play(["Right", "Right"], seed)[1]!.info.stopReason === undefined === holds) return seed;

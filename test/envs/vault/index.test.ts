@@ -4,6 +4,7 @@ import { createEnv } from "../../../src/envs/registry.js";
 import { vault, type VaultState } from "../../../src/envs/vault/index.js";
 import { VAULT_FORMAT_HINT } from "../../../src/envs/vault/render.js";
 import { readVaultTask, uncertainCount, type VaultTask } from "../../../src/envs/vault/tasks.js";
+import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("vault", () => vault(), { deterministic: false, formatHint: VAULT_FORMAT_HINT });
@@ -16,14 +17,7 @@ describe("vault env", () => {
   const task = readVaultTask("7 3? 5", "test");
   /** The state after reset, with the hidden codes set by the test. */
   const start = (codes: readonly number[], target: VaultTask = task): VaultState => ({ ...env.reset(target, { seed: 0 }).state, codes });
-  const play = (state: VaultState, actions: readonly string[]) => {
-    let current = state;
-    return actions.map((action) => {
-      const result = env.step(current, assistantMessage(action));
-      current = result.state;
-      return result;
-    });
-  };
+  const play = (state: VaultState, actions: readonly string[]) => playReplies(env, state, actions);
 
   it("is registered with its options, and its task id is a hash of the task's text", () => {
     expect(createEnv("vault", { maxLocks: "6" }).config).toMatchObject({ maxLocks: 6 });

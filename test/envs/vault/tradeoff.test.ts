@@ -4,7 +4,8 @@ import { vaultConfigSchema } from "../../../src/envs/vault/config.js";
 import { vault } from "../../../src/envs/vault/index.js";
 import { spareTurns } from "../../../src/envs/vault/generator.js";
 import { printVaultTask, readVaultTask, uncertainCount } from "../../../src/envs/vault/tasks.js";
-import { budgetTurns, measureVaultTradeoff, STUDY_MULTIPLES, vaultTradeoffMarkdown } from "../../../src/envs/vault/tradeoff.js";
+import { budgetTurns, STUDY_MULTIPLES } from "../../../src/envs/shared/budget-tradeoff.js";
+import { measureVaultTradeoff, vaultTradeoffMarkdown } from "../../../src/envs/vault/tradeoff.js";
 
 describe("vault budget trade-off", () => {
   it("writes budgets as ceil(multiple x optimal) in integers", () => {

@@ -1,7 +1,8 @@
 // A loopback OpenAI-compatible server for tests and bench (node:http on port 0, no mocks of the client): a
 // responder function decides each reply to POST /v1/chat/completions: JSON (any status and headers, optionally
-// after a delay), raw text, a dropped connection, or no answer at all until the client gives up. Every request
-// is recorded (parsed body, headers) so tests can count and inspect them.
+// after a delay), raw text (with any Content-Type), a dropped connection, or no answer at all until the client
+// gives up. Every request is recorded (parsed body, headers) so tests can count and inspect them.
+// MALFORMED_REPLIES: 200 answers of the wrong shape (a broken server or gateway), each with the message it gets.
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -14,7 +15,7 @@ export interface FakeRequest {
 
 export type FakeReply =
   | { readonly kind: "json"; readonly body: unknown; readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly delayMs?: number }
-  | { readonly kind: "raw"; readonly text: string; readonly status?: number }
+  | { readonly kind: "raw"; readonly text: string; readonly status?: number; readonly contentType?: string }
   | { readonly kind: "drop" }
   | { readonly kind: "hang" };
 
@@ -66,7 +67,7 @@ export async function startFakeServer(responder: Responder): Promise<FakeServer>
         }
         if (reply.kind === "hang") return; // answered by nobody: the client's timeout closes the socket
         if (reply.kind === "raw") {
-          send(response, reply.status ?? 200, reply.text);
+          send(response, reply.status ?? 200, reply.text, reply.contentType === undefined ? {} : { "content-type": reply.contentType });
           return;
         }
         const write = (): void => send(response, reply.status ?? 200, JSON.stringify(reply.body), reply.headers);
@@ -127,3 +128,31 @@ export function lastMessage(body: Record<string, unknown>, role: string): string
   const found = [...messages].reverse().find((message) => message.role === role);
   return typeof found?.content === "string" ? found.content : undefined;
 }
+
+/** A completion whose first choice's message is replaced by `message` (shapes no well-made server sends). */
+function withMessage(message: unknown): Record<string, unknown> {
+  const body = completion([{ content: "Up" }]);
+  const [choice] = body["choices"] as Record<string, unknown>[];
+  return { ...body, choices: [{ ...choice, message }] };
+}
+
+/** 200 answers whose structure is not a chat completion (the server's fault, never the model's), each with what
+ * the policy error says about it. */
+export const MALFORMED_REPLIES: readonly { readonly name: string; readonly reply: FakeReply; readonly message: RegExp }[] = [
+  { name: "no choices", reply: { kind: "json", body: { id: "x", object: "chat.completion", model: "fake-model" } }, message: /answered 200 without a "choices" list$/ },
+  { name: "choices not a list", reply: { kind: "json", body: { ...completion([]), choices: { message: { content: "Up" } } } }, message: /answered 200 with "choices" that is an object with keys \{message\}, not a list$/ },
+  { name: "an array body", reply: { kind: "json", body: [completion([{ content: "Up" }])] }, message: /answered 200 with a JSON array of 1 item instead of a chat completion object$/ },
+  { name: "a JSON string body", reply: { kind: "json", body: "Up" }, message: /answered 200 with a string \("Up"\) instead of a chat completion object$/ },
+  { name: "empty choices", reply: { kind: "json", body: completion([]) }, message: /answered 200 with an empty "choices" list$/ },
+  { name: "content a number", reply: { kind: "json", body: withMessage({ role: "assistant", content: 42 }) }, message: /answered 200 with choices\[0\]\.message\.content that is a number \(42\), not text$/ },
+  { name: "content an object", reply: { kind: "json", body: withMessage({ role: "assistant", content: { text: "Up" } }) }, message: /choices\[0\]\.message\.content that is an object with keys \{text\}, not text$/ },
+  { name: "content a list of strings", reply: { kind: "json", body: withMessage({ role: "assistant", content: ["Up", "Left"] }) }, message: /choices\[0\]\.message\.content that is an array of 2 items, not text$/ },
+  { name: "no message", reply: { kind: "json", body: withMessage(undefined) }, message: /answered 200 without choices\[0\]\.message$/ },
+  { name: "tool_calls not a list", reply: { kind: "json", body: withMessage({ role: "assistant", content: null, tool_calls: { name: "cd" } }) }, message: /choices\[0\]\.message\.tool_calls that is an object with keys \{name\}, not a list$/ },
+  { name: "a tool call without function", reply: { kind: "json", body: withMessage({ role: "assistant", content: null, tool_calls: [{ id: "c", name: "cd" }] }) }, message: /without choices\[0\]\.message\.tool_calls\[0\]\.function$/ },
+  {
+    name: "an HTML page",
+    reply: { kind: "raw", contentType: "text/html; charset=utf-8", text: "<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body>Please sign in to continue to the gateway.</body></html>" },
+    message: /answered 200 with a text\/html body instead of JSON: "<!DOCTYPE html> <html><head><title>Sign in<\/title><\/head> <b\.\.\."$/,
+  },
+];

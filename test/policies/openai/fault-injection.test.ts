@@ -1,8 +1,9 @@
 // An evaluation against a loopback server that misbehaves in a seeded pattern: 429s with Retry-After, 500s,
 // responses slower than the request timeout, dropped connections, unreadable bodies, and, among its answers,
-// tool calls with invalid JSON arguments, unknown tool names and empty choices. Transient faults hit a request's
-// first two attempts only (so with 3 retries it gets through); a few "doomed" requests fail on every attempt until
-// the server recovers, before the resume. The eval must complete, store every episode exactly once, keep retries
+// tool calls with invalid JSON arguments, unknown tool names and empty replies (the model's garbage). Transient
+// faults hit a request's first two attempts only (so with 3 retries it gets through); a few "doomed" requests fail
+// on every attempt, and a few get a 200 of the wrong shape (the server's garbage), until the server recovers,
+// before the resume. The eval must complete, store every episode exactly once, keep retries
 // within their bound, count the requests that never succeeded as error episodes, and finish them on resume.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +14,7 @@ import { evaluate } from "../../../src/eval/evaluate.js";
 import { openaiPolicyFromSpec } from "../../../src/policies/openai/create.js";
 import { openSqlite } from "../../helpers/sqlite.js";
 import { BUNDLED_BFCL_DATA_DIR as BFCL_DATA_DIR } from "../../../src/envs/bfcl/load/bundled-data.js";
-import { completion, startFakeServer, type FakeReply, type FakeRequest, type Responder } from "./fake-server.js";
+import { completion, MALFORMED_REPLIES, startFakeServer, type FakeReply, type FakeRequest, type Responder } from "./fake-server.js";
 import { groundTruthResponder } from "./ground-truth-server.js";
 
 const RUN_SEED = 3;
@@ -30,13 +31,13 @@ function draw(...labels: readonly (string | number)[]): number {
   return hash53(labels.join("\u0000"), 20261203) / 2 ** 53;
 }
 
-/** Spoil a good answer: invalid JSON arguments, an unknown tool name, or no choices at all. */
+/** Spoil a good answer as a model might: invalid JSON arguments, an unknown tool name, or an empty reply. */
 function garble(reply: FakeReply, key: string): FakeReply {
   if (reply.kind !== "json") return reply;
   const roll = draw("garble", key);
   const body = reply.body as { choices: { message: { tool_calls?: { function: { name: string; arguments: string } }[] } }[] };
   const calls = body.choices[0]?.message.tool_calls;
-  if (roll < 0.06) return { kind: "json", body: completion([]) };
+  if (roll < 0.06) return { kind: "json", body: completion([{ content: "" }]) };
   if (calls === undefined || calls.length === 0) return reply;
   const spoiled = JSON.parse(JSON.stringify(reply.body)) as typeof body;
   const call = spoiled.choices[0]?.message.tool_calls?.[0];
@@ -50,6 +51,7 @@ function garble(reply: FakeReply, key: string): FakeReply {
 interface FaultLog {
   attempts: Map<string, number>;
   rateLimited: number;
+  malformed: number;
   healthy: boolean;
 }
 
@@ -59,6 +61,11 @@ function faultyResponder(answer: Responder, log: FaultLog): Responder {
     const attempt = log.attempts.get(key) ?? 0;
     log.attempts.set(key, attempt + 1);
     if (!log.healthy && draw("doomed", key) < 0.04) return { kind: "json", status: 503, body: { error: { message: "overloaded" } } };
+    const broken = draw("malformed", key);
+    if (!log.healthy && broken < 0.03) {
+      log.malformed++;
+      return MALFORMED_REPLIES[Math.floor((broken / 0.03) * MALFORMED_REPLIES.length)]?.reply ?? { kind: "json", body: {} };
+    }
     const roll = attempt < 2 ? draw("fault", key, attempt) : 1;
     if (roll < 0.1) {
       log.rateLimited++;
@@ -74,7 +81,7 @@ function faultyResponder(answer: Responder, log: FaultLog): Responder {
 
 describe("the openai policy under injected faults", () => {
   it("completes the eval with every episode stored once, bounded retries, and error episodes finished on resume", async () => {
-    const log: FaultLog = { attempts: new Map(), rateLimited: 0, healthy: false };
+    const log: FaultLog = { attempts: new Map(), rateLimited: 0, malformed: 0, healthy: false };
     const server = await startFakeServer(faultyResponder(groundTruthResponder(BFCL_DATA_DIR, "base,miss_func", RUN_SEED, SAMPLES), log));
     const dir = mkdtempSync(join(tmpdir(), "budgetrl-faults-"));
     const db = join(dir, "faults.db");
@@ -114,6 +121,9 @@ describe("the openai policy under injected faults", () => {
       const count = (sql: string): number => (store.db.prepare(sql).get() as { n: number }).n;
       expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults'")).toBe(total);
       expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults' AND stop_reason = 'error'")).toBe(first.errors);
+      // Every 200 of the wrong shape ended its episode as an error naming it (asked once: never retried).
+      expect(log.malformed).toBeGreaterThan(0);
+      expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults' AND stop_reason = 'error' AND error LIKE 'the server at % answered 200 %'")).toBe(log.malformed);
       const finished = store.db.prepare("SELECT task_index, sample, success, turns_used FROM episodes WHERE stop_reason != 'error' ORDER BY task_index, sample").all();
       // Garbage from the model cost turns but never crashed: some turns were invalid, and still some entries passed.
       expect(count("SELECT COUNT(*) AS n FROM turns WHERE invalid = 1")).toBeGreaterThan(0);

@@ -10,9 +10,10 @@ import { createRng } from "../../../src/core/rng.js";
 import { sokoban } from "../../../src/envs/sokoban/index.js";
 import { openaiPolicyFromSpec, type OpenaiSetup } from "../../../src/policies/openai/create.js";
 import { storedSamplingOptions } from "../../../src/policies/openai/options.js";
-import { RequestFailedError } from "../../../src/policies/openai/transport.js";
+import { cacheSummary } from "../../../src/policies/openai/cache.js";
+import { MalformedResponseError, RequestFailedError } from "../../../src/policies/openai/transport.js";
 import { policySeed } from "../../../src/policies/tiny/policy.js";
-import { completion, startFakeServer, type FakeReply, type FakeServer, type Responder } from "./fake-server.js";
+import { completion, MALFORMED_REPLIES, startFakeServer, type FakeReply, type FakeServer, type Responder } from "./fake-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-openai-policy-"));
 let servers: FakeServer[] = [];
@@ -184,8 +185,40 @@ describe("openai policy", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  it("gives an empty reply for empty choices, which the env turns into an observation", async () => {
-    const server = await serve(() => ({ kind: "json", body: completion([]) }));
+  it("makes a 200 answer of the wrong shape a policy error naming the fault, at once, never cached or scored", async () => {
+    let reply: FakeReply = { kind: "json", body: completion([]) };
+    const server = await serve(() => reply);
+    const cacheDir = join(dir, "cache-malformed");
+    const policy = policyFor(server, { cache: true, cacheDir, retries: 3 });
+    for (const malformed of MALFORMED_REPLIES) {
+      reply = malformed.reply;
+      const before = server.requests.length;
+      const error = await policy.act(hello, context()).catch((caught: unknown) => caught);
+      expect(error, malformed.name).toBeInstanceOf(MalformedResponseError);
+      expect(error, malformed.name).toBeInstanceOf(RequestFailedError);
+      expect((error as Error).message, malformed.name).toMatch(new RegExp(`^the server at ${server.url.replace(/[.]/g, "\\.")} answered 200 `));
+      expect((error as Error).message, malformed.name).toMatch(malformed.message);
+      expect((error as Error).message, malformed.name).not.toContain("\n");
+      // Not retried: asking a broken gateway again does not mend it.
+      expect(server.requests.length - before, malformed.name).toBe(1);
+    }
+    expect(policy.stats().transport).toMatchObject({ requests: MALFORMED_REPLIES.length, retries: 0, failures: MALFORMED_REPLIES.length });
+    expect(cacheSummary(cacheDir)).toEqual([]);
+    // In an episode: stopReason "error" with the message, no turn scored.
+    reply = MALFORMED_REPLIES[0]?.reply ?? reply;
+    const env = sokoban();
+    const budget: Budget = { turns: 2, mode: "announced", scope: "episode", label: "2" };
+    const episode = await runEpisode(env, policyFor(server), { run: "r", task: env.generate(1), taskId: "t", taskIndex: 0, budget, sample: 0, seed: 3 });
+    expect(episode.stopReason).toBe("error");
+    expect(episode.error).toMatch(/answered 200 without a "choices" list$/);
+    expect(episode.turns).toEqual([]);
+    // A block of n choices with one missing is the server's fault too.
+    reply = { kind: "json", body: completion([{ content: "a" }, { content: "b" }]) };
+    await expect(policyFor(server, {}, { n: "3" }).act(hello, context())).rejects.toThrow(/answered 200 without a choice of index 2 \(3 asked for, 2 given\)$/);
+  });
+
+  it("keeps what the model wrote inside a chat completion an observation: empty, null, unknown tools, bad JSON", async () => {
+    const server = await serve(() => ({ kind: "json", body: completion([{ content: null, toolCalls: [{ name: "no_such_tool", arguments: "{oops" }] }]) }));
     const env = sokoban();
     const budget: Budget = { turns: 2, mode: "announced", scope: "episode", label: "2" };
     const episode = await runEpisode(env, policyFor(server), { run: "r", task: env.generate(1), taskId: "t", taskIndex: 0, budget, sample: 0, seed: 3 });

@@ -268,10 +268,12 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
       const stats = await backend.accumulate(batch, (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1)), 10);
       expect(stats.tokens).toBeGreaterThan(0);
       expect((await backend.step(1e-3)).gradNorm).toBeGreaterThan(0);
-      const trained = standin.requests.slice(before).find((request) => request.path === "/api/v1/forward_backward");
-      const datum = (trained?.body.forward_backward_input as { data: { loss_fn_inputs: { weights: { data: number[] } } }[] }).data[0]!;
+      // The pass with a backward (the first is forward_only, for the current log-probs), as the stand-in decoded it.
+      const trained = standin.requests.slice(before).find((request) => request.path === "/api/v1/forward_backward" && request.body.forward_only !== true);
+      const datum = (trained?.body as { data: { loss_fn_inputs: { weights: { dense: Uint8Array } } }[] }).data[0]!;
+      const dense = datum.loss_fn_inputs.weights.dense;
       // Tinker's datums are shifted by one: weight p belongs to target token p + 1, the reply tokens' positions.
-      const weighted = datum.loss_fn_inputs.weights.data.flatMap((weight, p) => (weight === 0 ? [] : [p + 1]));
+      const weighted = Array.from(new Float32Array(dense.buffer.slice(dense.byteOffset, dense.byteOffset + dense.byteLength))).flatMap((weight, p) => (weight === 0 ? [] : [p + 1]));
       expect(weighted).toEqual(sequence!.replies.flatMap((span) => Array.from({ length: span.end - span.start }, (_, i) => span.start + i)));
     } finally {
       backend.dispose();
