@@ -40,3 +40,17 @@ export class StoppedError extends BudgetrlError {
     this.name = "StoppedError";
   }
 }
+
+/** A service a run needs (its PostgreSQL store, its Redis queue) was lost mid-run and did not come back within the
+ * time allowed: what was committed is kept, and the run continues with --resume once the service is back. */
+export class ConnectionLostError extends DataError {
+  readonly service: "PostgreSQL" | "Redis";
+  readonly location: string;
+  constructor(service: "PostgreSQL" | "Redis", location: string, waitedMs: number, reason: string) {
+    const seconds = Number((waitedMs / 1000).toFixed(1));
+    super(`lost the connection to ${service} at ${location} and it did not come back within ${seconds} s (${reason.replace(/\s+/g, " ").trim()})`);
+    this.name = "ConnectionLostError";
+    this.service = service;
+    this.location = location;
+  }
+}

@@ -21,19 +21,22 @@ export function serviceUrl(service: Service): string | undefined {
 
 const skipping = (): boolean => process.env["BUDGETRL_LANE"] === "unit" || (process.env["BUDGETRL_SKIP_SERVICES"] === "1" && process.env["CI"] !== "true");
 
+/** A describe block that needs something this machine may lack: run when `missing` is undefined, else a failing
+ * test with that message (or, for a developer who set BUDGETRL_SKIP_SERVICES=1, skipped with it). */
+export function describeNeeding(missing: { readonly what: string; readonly message: string } | undefined, title: string, body: () => void): void {
+  if (missing === undefined) describe(title, body);
+  else if (skipping()) describe.skip(`${title} (skipped: ${missing.message})`, body);
+  else describe(title, () => it(`needs ${missing.what}`, () => {
+    throw new Error(missing.message);
+  }));
+}
+
 /** A describe block that needs services: run when they are given, else a failing test naming what to start (or,
  * for a developer who set BUDGETRL_SKIP_SERVICES=1, skipped with that message). */
 export function describeWithServices(services: readonly Service[], title: string, body: () => void): void {
   const missing = services.filter((service) => serviceUrl(service) === undefined);
-  if (missing.length === 0) {
-    describe(title, body);
-    return;
-  }
   const message = `${missing.map((service) => VARIABLES[service]).join(" and ")} not set: ${START}`;
-  if (skipping()) describe.skip(`${title} (skipped: ${message})`, body);
-  else describe(title, () => it(`needs ${missing.join(" and ")}`, () => {
-    throw new Error(message);
-  }));
+  describeNeeding(missing.length === 0 ? undefined : { what: missing.join(" and "), message }, title, body);
 }
 
 let counter = 0;
