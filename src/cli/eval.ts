@@ -5,7 +5,7 @@
 // resume; what was committed is kept), 130/143 stopped by a signal.
 import { z } from "zod";
 import { evalResumeCommand, evalResumeFlags, type EvalReach } from "../core/commands.js";
-import { ConnectionLostError, DataError, StoppedError } from "../core/errors.js";
+import { ConnectionLostError, DataError, RunExistsError, StoppedError } from "../core/errors.js";
 import { storeLocation } from "../store/open.js";
 import { evaluate, type EvaluationResult } from "../eval/evaluate.js";
 import { evalConfigSchema } from "../eval/config.js";
@@ -156,6 +156,7 @@ export const evalCommand = defineCommand({
     }).catch((error: unknown) => {
       // The line that says why starts on a line of its own, after the bar's last state.
       if (io.interactive) bar?.finish();
+      if (error instanceof RunExistsError) throw new RunExistsError(error.run, error.location, evalResumeCommand(error.run, printed.db, printed.resumeFlags));
       throw lostConnection(error, started ?? (resume ? run : undefined), printed, context.signal);
     });
     if (result.interrupted) {

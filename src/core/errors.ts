@@ -33,6 +33,15 @@ export class DataError extends BudgetrlError {
   }
 }
 
+/** A new run's name already taken in a store: the hint names the command that continues it (the caller adds the
+ * flags it was given, see core/commands.ts). */
+export class RunExistsError extends DataError {
+  constructor(readonly run: string, readonly location: string, resumeCommand: string) {
+    super(`run "${run}" already exists in ${location}`, `pick another --run name, or continue it with: ${resumeCommand}`);
+    this.name = "RunExistsError";
+  }
+}
+
 /** Work stopped by its AbortSignal (Ctrl-C, SIGTERM): not a failure; what finished is kept and can be resumed. */
 export class StoppedError extends BudgetrlError {
   constructor(message = "stopped before the end") {
