@@ -31,7 +31,7 @@ export interface TinkerClientOptions {
   /** The server, without /api/v1 (hosted: https://tinker.thinkingmachines.dev/services/tinker-prod). */
   readonly baseUrl: string;
   /** Sent as X-API-Key (or exchanged for a JWT); undefined: no header (local servers). */
-  readonly apiKey?: string;
+  readonly apiKey?: string | undefined;
   /** Time allowed per HTTP attempt (a retrieve_future that times out is simply polled again). Default 120000. */
   readonly timeoutMs?: number;
   /** Retries after faults per request. Default 6. */
