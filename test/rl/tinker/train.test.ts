@@ -5,7 +5,7 @@
 // one request (num_samples = group). What this proves: the client's requests (protobuf forward_backward,
 // forward_only passes, the KL reference from the base model's prompt_logprobs), futures, data layout, loss
 // scaling, Adam settings, sampler refresh after each step, checkpoint paths and resume; not that a hosted server
-// accepts them (see README, "Scaling out").
+// accepts them (see docs/tinker.md).
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
