@@ -20,7 +20,7 @@ import type { Budget } from "../core/budget.js";
 import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
 import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
-import { ContextLengthError, type Act, type Policy, type PolicyContext, type PrivilegedView } from "../core/policy.js";
+import { ContextLengthError, type Act, type EpisodeGroup, type Policy, type PolicyContext, type PrivilegedView } from "../core/policy.js";
 import { StoppedError } from "../core/errors.js";
 import { createRng, deriveSeed } from "../core/rng.js";
 import { budgetNote } from "./budget-text.js";
@@ -36,6 +36,8 @@ export interface EpisodeSpec<TTask> {
   readonly sample: number;
   /** Seed of this episode: the env is reset with it, the policy's stream is derived from it. */
   readonly seed: number;
+  /** The group the episode was started in (RL groups), handed to the policy. */
+  readonly group?: EpisodeGroup;
 }
 
 export interface RolloutOptions {
@@ -182,7 +184,7 @@ async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Polic
   while (stop.stopReason === undefined) {
     if (options.signal?.aborted === true) throw new StoppedError("rollout stopped");
     const turn = turns.length + 1;
-    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, episode, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, episode, ...(spec.group === undefined ? {} : { group: spec.group }), ...(options.signal === undefined ? {} : { signal: options.signal }) };
     const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeftOf(budget, now)) : undefined;
     let act: Act;
     try {

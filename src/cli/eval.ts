@@ -1,9 +1,11 @@
 // `budgetrl eval`: run a policy on an env under turn budgets, store every episode, print Pass@(K,T).
 // Ctrl-C / SIGTERM stop it at once (interruptible): finished episodes are kept and the command to resume is printed.
-// Exit codes: 0 complete, 1 finished with policy errors (not counted; --resume retries them), 2 bad input or store
-// fault, 130/143 stopped by a signal.
+// Exit codes: 0 complete, 1 finished with policy errors (not counted; --resume retries them), 2 bad input, a store
+// fault, or a PostgreSQL store or Redis queue lost for longer than --reconnect-timeout (one line with the command to
+// resume; what was committed is kept), 130/143 stopped by a signal.
 import { z } from "zod";
 import { evalResumeCommand, evalResumeFlags, type EvalReach } from "../core/commands.js";
+import { ConnectionLostError, DataError, RunExistsError, StoppedError } from "../core/errors.js";
 import { storeLocation } from "../store/open.js";
 import { evaluate, type EvaluationResult } from "../eval/evaluate.js";
 import { evalConfigSchema } from "../eval/config.js";
@@ -94,6 +96,15 @@ function printedRun(db: string, reach: EvalReach): Printed {
   return { db: storeLocation(db), resumeFlags: evalResumeFlags(reach) };
 }
 
+/** A service lost for longer than --reconnect-timeout, as one line with what to do: the run continues with --resume
+ * once the service is back (a new run lost before it started is started again). A stop signal ends the wait at once. */
+function lostConnection(error: unknown, run: string | undefined, printed: Printed, signal: AbortSignal): unknown {
+  if (!(error instanceof ConnectionLostError)) return error;
+  const next = run === undefined ? "run the command again" : `continue with: ${evalResumeCommand(run, printed.db, printed.resumeFlags)}`;
+  if (signal.aborted) return new StoppedError(`stopped while waiting for ${error.service} at ${error.location}; the episodes stored so far are kept: when it is back, ${next}`);
+  return new DataError(`${error.message}; the episodes stored so far are kept: when it is back, ${next}`);
+}
+
 function reportEnd(io: CliIo, result: EvaluationResult, printed: Printed): number {
   if (result.contextLength > 0) io.stderr(`${result.contextLength} episodes ended at the model's context length (stop reason context_length, counted as failures).\n`);
   if (result.errors > 0) {
@@ -106,7 +117,7 @@ export const evalCommand = defineCommand({
   name: "eval",
   summary: "Run a policy on an environment under turn budgets and print Pass@(K,T) with confidence intervals.",
   description:
-    "Every (task, budget) gets n samples with their own seeds; every episode is stored in --db as it finishes, so an interrupted run (Ctrl-C, kill, crash) continues with --resume. Budgets are turns (8) or percentages of each task's reference budget (25%). Exit code 1: some episodes ended in a policy error (--resume retries them); 2: bad input or a store fault; 130/143: stopped by Ctrl-C/SIGTERM.",
+    "Every (task, budget) gets n samples with their own seeds; every episode is stored in --db as it finishes, so an interrupted run (Ctrl-C, kill, crash) continues with --resume. Budgets are turns (8) or percentages of each task's reference budget (25%). Exit code 1: some episodes ended in a policy error (--resume retries them); 2: bad input, a store fault, or a PostgreSQL store or Redis queue lost for longer than --reconnect-timeout (--resume continues once it is back); 130/143: stopped by Ctrl-C/SIGTERM.",
   schema,
   interruptible: true,
   examples: [
@@ -123,6 +134,7 @@ export const evalCommand = defineCommand({
     const policyClient = policyClientOf({ baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
     const printed = printedRun(db, { executor: config.executor, redis: config.redis, baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
     let bar: ReturnType<typeof createProgress> | undefined;
+    let started: string | undefined;
     const result = await evaluate({
       ...config,
       envOptions: envOptionsOf(envOpt, dataDir, category),
@@ -132,12 +144,20 @@ export const evalCommand = defineCommand({
       ...(run === undefined ? {} : { run }),
       resume,
       signal: context.signal,
-      onStart: (start) => io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${printed.db} as they finish${config.executor === "bullmq" ? " by the workers (budgetrl worker)" : ""}; Ctrl-C stops\n`),
+      onStart: (start) => {
+        started = start.run;
+        io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${printed.db} as they finish${config.executor === "bullmq" ? " by the workers (budgetrl worker)" : ""}; Ctrl-C stops\n`);
+      },
       onProgress: (done, total, initial) => {
         if (!progress) return;
         bar ??= createProgress({ label: "eval", total, initial, interactive: io.interactive, write: io.stderr });
         bar.update(done);
       },
+    }).catch((error: unknown) => {
+      // The line that says why starts on a line of its own, after the bar's last state.
+      if (io.interactive) bar?.finish();
+      if (error instanceof RunExistsError) throw new RunExistsError(error.run, error.location, evalResumeCommand(error.run, printed.db, printed.resumeFlags));
+      throw lostConnection(error, started ?? (resume ? run : undefined), printed, context.signal);
     });
     if (result.interrupted) {
       io.stderr(`Stopped after ${result.done}/${result.total} episodes, stored in ${printed.db}. Continue with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`);

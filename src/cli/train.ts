@@ -10,13 +10,14 @@ import { trainConfigSchema } from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
-import { keyValues, modelOverrides } from "./key-values.js";
+import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
-const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true }).extend({
+const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true, templateOptions: true }).extend({
   env: trainConfigSchema.shape.env.default("sokoban"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
+  templateOpt: z.array(z.string()).default([]).describe("hf renderer: chat-template variable KEY=VALUE, VALUE read as JSON when it is JSON, else as text (enable_thinking=false)"),
   model: z.array(z.string()).default([]).describe("model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
   out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
@@ -60,11 +61,12 @@ export const trainCommand = defineCommand({
     "budgetrl train --env sokoban --init base.ckpt --algo grpo --budget budgetmix:25%,50%,75%,100% --tasks-per-step 16 --group 8 --steps 200 --seed 1 --out runs/x",
     "budgetrl train --out runs/x --resume",
     "TINKER_API_KEY=... budgetrl train --backend tinker --tinker-url URL --base-model Qwen/Qwen3-8B --lora-rank 32 --backend-loss ppo --env sokoban --out runs/t",
+    "budgetrl train --backend tinker --tinker-url URL --base-model Qwen/Qwen3-4B --renderer hf:models/qwen3-4b --template-opt enable_thinking=false --env bfcl --out runs/b",
   ],
   async run(options, io, context) {
-    const { envOpt, model, out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, ...rest } = options;
+    const { envOpt, model, templateOpt, out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, ...rest } = options;
     if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress", "tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout"]);
-    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model) };
+    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model), templateOptions: keyJsonValues(templateOpt, "--template-opt") };
     const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout });
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({
@@ -72,7 +74,8 @@ export const trainCommand = defineCommand({
       out,
       resume,
       signal: context.signal,
-      ...(tinker === undefined ? {} : { tinker }),
+      // Server messages (session warnings, billing pauses) go to stderr as they come.
+      ...(tinker === undefined ? {} : { tinker: { ...tinker, onNotice: (notice) => io.stderr(`${notice.message}\n`) } }),
       onStep: (metrics, total) => {
         if (progress) {
           bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });

@@ -19,18 +19,18 @@ export function evalResumeCommand(run: string, db: string, extra: readonly strin
 /** What an eval was given, beyond its stored config, to reach its executor and its model server: the `budgetrl
  * eval` flags of the same names (run options and openai client flags). */
 export interface EvalReach {
-  readonly executor?: string;
-  readonly redis?: string;
-  readonly baseUrl?: string;
-  readonly apiKeyEnv?: string;
-  readonly requestConcurrency?: number;
-  readonly rpm?: number;
-  readonly requestTimeout?: number;
-  readonly retries?: number;
-  readonly retryBackoff?: number;
-  readonly retryMaxWait?: number;
-  readonly cache?: string;
-  readonly noCache?: boolean;
+  readonly executor?: string | undefined;
+  readonly redis?: string | undefined;
+  readonly baseUrl?: string | undefined;
+  readonly apiKeyEnv?: string | undefined;
+  readonly requestConcurrency?: number | undefined;
+  readonly rpm?: number | undefined;
+  readonly requestTimeout?: number | undefined;
+  readonly retries?: number | undefined;
+  readonly retryBackoff?: number | undefined;
+  readonly retryMaxWait?: number | undefined;
+  readonly cache?: string | undefined;
+  readonly noCache?: boolean | undefined;
 }
 
 /** The flags an eval's resume command needs to work as printed: the BullMQ queue, and every openai client flag

@@ -69,10 +69,6 @@ export interface OracleAnswer {
   /** Success probability under optimal play: within `turnsLeft` turns when asked with it, else with unlimited
    * time; 1 or 0 for deterministic envs. Optional: envs that cannot say omit it. */
   readonly value?: number;
-  /** Unlimited-horizon answers of envs whose tie-breaking changed when oracles learned about budgets (slippery
-   * frozenlake): the optimal set under the earlier rule, which `oracle:unbounded` plays so that runs made
-   * before replay identically. Other envs omit it (their sets did not change). */
-  readonly legacyOptimal?: readonly string[];
 }
 
 export interface Env<TTask = unknown, TState = unknown> {

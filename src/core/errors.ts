@@ -33,10 +33,33 @@ export class DataError extends BudgetrlError {
   }
 }
 
+/** A new run's name already taken in a store: the hint names the command that continues it (the caller adds the
+ * flags it was given, see core/commands.ts). */
+export class RunExistsError extends DataError {
+  constructor(readonly run: string, readonly location: string, resumeCommand: string) {
+    super(`run "${run}" already exists in ${location}`, `pick another --run name, or continue it with: ${resumeCommand}`);
+    this.name = "RunExistsError";
+  }
+}
+
 /** Work stopped by its AbortSignal (Ctrl-C, SIGTERM): not a failure; what finished is kept and can be resumed. */
 export class StoppedError extends BudgetrlError {
   constructor(message = "stopped before the end") {
     super("stopped", message);
     this.name = "StoppedError";
+  }
+}
+
+/** A service a run needs (its PostgreSQL store, its Redis queue) was lost mid-run and did not come back within the
+ * time allowed: what was committed is kept, and the run continues with --resume once the service is back. */
+export class ConnectionLostError extends DataError {
+  readonly service: "PostgreSQL" | "Redis";
+  readonly location: string;
+  constructor(service: "PostgreSQL" | "Redis", location: string, waitedMs: number, reason: string) {
+    const seconds = Number((waitedMs / 1000).toFixed(1));
+    super(`lost the connection to ${service} at ${location} and it did not come back within ${seconds} s (${reason.replace(/\s+/g, " ").trim()})`);
+    this.name = "ConnectionLostError";
+    this.service = service;
+    this.location = location;
   }
 }

@@ -39,6 +39,15 @@ export interface PolicyContext {
   readonly signal?: AbortSignal;
   /** The same object on every turn of one episode, another one in every other episode: a key for per-episode state. */
   readonly episode?: object;
+  /** The group of this episode, when it was started with others on the same task and budget (an RL group):
+   * `size` episodes whose first turns see the same conversation, and the group's own seed. A policy may sample
+   * those first turns in one request (sample `sample` of `size`). */
+  readonly group?: EpisodeGroup;
+}
+
+export interface EpisodeGroup {
+  readonly seed: number;
+  readonly size: number;
 }
 
 export interface Act {

@@ -20,7 +20,7 @@ import { canonicalJson } from "../core/json.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { storeFault } from "../store/faults.js";
 import { isPostgresUrl } from "../store/postgres/open.js";
-import { openStore, storeLocation, type Store } from "../store/open.js";
+import { openStore, storeLocation, type OpenStoreOptions, type Store } from "../store/open.js";
 import { createRun, getRun, latestRunId, runExists, storedTask, storedTaskCount } from "../store/runs.js";
 import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
 import type { PreparedRun, RunStart } from "./execute-run.js";
@@ -190,9 +190,14 @@ async function prepareResume(options: EvaluateOptions, store: Store): Promise<Pr
   return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, tasks, persistTasks: true };
 }
 
-function openForResume(db: string, runOptions: Readonly<EvalRunOptions>): Promise<Store> {
+/** How the run's store is opened: how long it waits for another writer (SQLite) or a lost server (PostgreSQL). */
+function storeOptions(runOptions: Readonly<EvalRunOptions>, signal: AbortSignal | undefined): OpenStoreOptions {
+  return { busyTimeoutMs: runOptions.busyTimeout * 1000, reconnectMs: runOptions.reconnectTimeout * 1000, ...(signal === undefined ? {} : { signal }) };
+}
+
+function openForResume(db: string, options: OpenStoreOptions): Promise<Store> {
   if (!isPostgresUrl(db) && !existsSync(db)) throw new DataError(`nothing to resume: ${db} does not exist; check --db, or start a run with \`budgetrl eval --db ${shellWord(db)}\``);
-  return openStore(db, { mode: "write", busyTimeoutMs: runOptions.busyTimeout * 1000 });
+  return openStore(db, { ...options, mode: "write" });
 }
 
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
@@ -209,7 +214,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
   const planned = resume ? undefined : await planNew(options);
   let store: Store | undefined;
   try {
-    store = resume ? await openForResume(db, runOptions) : await openStore(db, { mode: "create", busyTimeoutMs: runOptions.busyTimeout * 1000 });
+    const opening = storeOptions(runOptions, options.signal);
+    store = resume ? await openForResume(db, opening) : await openStore(db, { ...opening, mode: "create" });
     const prepared = planned === undefined ? await prepareResume(options, store) : await startRun(planned, store, options, now);
     const opened = store;
     return await closingOwnPolicy(options, prepared, (run) => play(run, opened, options, runOptions));

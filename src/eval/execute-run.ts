@@ -90,8 +90,9 @@ function episodeSink(store: Store | undefined, keep: boolean, total: number, ini
   return { state, onEpisode, flush: async () => writer?.flush() };
 }
 
-/** The run's tasks, streamed (made ones stored chunk by chunk); `completed()` holds the stored episode keys of the chunk being planned. */
-export function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesPerTask: number) {
+/** The run's tasks, streamed (made ones stored chunk by chunk); `completed()` holds the stored episode keys of the
+ * chunk being planned (episodes that ended in a policy error count as not stored unless `withErrors`). */
+export function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesPerTask: number, keys: { readonly withErrors?: boolean } = {}) {
   let completed = new Set<string>();
   const tasks = streamTasks({
     env: prepared.env,
@@ -102,7 +103,7 @@ export function plannedTasks(prepared: PreparedRun, store: Store | undefined, ep
     persist: prepared.persistTasks,
     chunkSize: taskChunkSize(episodesPerTask),
     onChunk: async (from, to) => {
-      if (store !== undefined) completed = await completedEpisodeKeys(store, prepared.run, { from, to });
+      if (store !== undefined) completed = await completedEpisodeKeys(store, prepared.run, { from, to }, keys);
     },
   });
   return { tasks, completed: () => completed };

@@ -27,5 +27,5 @@ export function checkExecutable(runOptions: Readonly<EvalRunOptions>, options: {
 export async function executorFor(runOptions: Readonly<EvalRunOptions>, context: ExecutorContext): Promise<RunExecutor> {
   if (runOptions.executor === "local") return executeRun;
   const { bullmqExecutor } = await import("./bullmq/executor.js");
-  return bullmqExecutor({ redis: runOptions.redis as string, db: context.db as string, ...(context.policyClient === undefined ? {} : { policyClient: context.policyClient }) });
+  return bullmqExecutor({ redis: runOptions.redis as string, db: context.db as string, reconnectMs: runOptions.reconnectTimeout * 1000, ...(context.policyClient === undefined ? {} : { policyClient: context.policyClient }) });
 }

@@ -5,6 +5,8 @@
 //   turnTimeout   seconds one policy call may take; a slower call ends its episode in a policy error, which is not
 //                 counted and which `--resume` retries, so a hung policy never hangs a run
 //   busyTimeout   seconds to wait while another process writes to the same store (several evals may share one)
+//   reconnectTimeout  seconds to wait for a PostgreSQL store or a Redis queue lost mid-run before stopping (the run
+//                 then continues with --resume once it is back)
 //   executor      where the episodes run: in this process (local), or as jobs on a BullMQ queue in Redis that
 //                 `budgetrl worker` processes take (bullmq, with redis: the queue's URL); same episodes either way
 import { z } from "zod";
@@ -17,7 +19,8 @@ export type ExecutorName = (typeof EXECUTORS)[number];
 export const evalRunOptionsSchema = z.object({
   concurrency: z.number().int().min(1).max(1024).default(1).describe("episodes in flight at once (raise for remote policies)"),
   turnTimeout: z.number().positive().max(86_400).default(600).describe("seconds one policy call may take; a slower one ends its episode in a policy error that --resume retries"),
-  busyTimeout: z.number().min(0).max(3600).default(10).describe("seconds to wait for a run store another process is writing to"),
+  busyTimeout: z.number().min(0).max(3600).default(60).describe("seconds to wait for a run store another process is writing to (SQLite)"),
+  reconnectTimeout: z.number().min(0).max(86_400).default(60).describe("seconds to keep trying to reach a PostgreSQL store or the Redis queue lost mid-run, before stopping with the command to resume"),
   executor: z.enum(EXECUTORS).default("local").describe("where episodes run: in this process (local), or as jobs on a BullMQ queue that `budgetrl worker` processes take (bullmq: needs --redis)"),
   redis: z.string().min(1).optional().describe("Redis URL of the BullMQ queue, e.g. redis://127.0.0.1:6379 (--executor bullmq)"),
 });
@@ -26,7 +29,7 @@ export type EvalRunOptions = z.output<typeof evalRunOptionsSchema>;
 
 /** Validate run options (any object holding them; other keys are ignored); throws ConfigError naming the field. */
 export function parseEvalRunOptions(input: Partial<Record<keyof EvalRunOptions, unknown>>): Readonly<EvalRunOptions> {
-  const options = parseConfig(evalRunOptionsSchema, { concurrency: input.concurrency, turnTimeout: input.turnTimeout, busyTimeout: input.busyTimeout, executor: input.executor, redis: input.redis });
+  const options = parseConfig(evalRunOptionsSchema, { concurrency: input.concurrency, turnTimeout: input.turnTimeout, busyTimeout: input.busyTimeout, reconnectTimeout: input.reconnectTimeout, executor: input.executor, redis: input.redis });
   if (options.executor === "bullmq" && options.redis === undefined) throw new ConfigError("redis", "the bullmq executor needs the Redis URL of its queue", "give --redis redis://HOST:PORT (the workers take the same one)");
   return options;
 }

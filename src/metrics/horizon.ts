@@ -29,7 +29,7 @@ export interface Horizon {
 
 export interface HorizonOptions extends IntervalOptions {
   /** The bins, built from these rows and any others they are compared with (default: from these rows). */
-  readonly binning?: HorizonBinning;
+  readonly binning?: HorizonBinning | undefined;
 }
 
 const knownLength = (row: HorizonCounts): row is HorizonCounts & { optimalLength: number } => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0;

@@ -4,8 +4,9 @@
 // "" (or the name it gave) and whose arguments are the text it wrote, which the env answers as a malformed call.
 //
 // - hermes (Qwen2.5, Qwen3, Hermes, as vLLM's `hermes` parser): `<tool_call>\n{"name": N, "arguments": {...}}
-//   \n</tool_call>` blocks; the content is the text before the first block (its trailing whitespace dropped; text
-//   after the blocks is dropped, as vLLM drops it); a last block cut before `</tool_call>` runs to the end.
+//   \n</tool_call>` blocks; the content is the text before the first block, its trailing whitespace dropped
+//   (the template writes it back: Qwen3's "\n" after text, "\n\n" after </think>); text after the blocks is
+//   dropped, as vLLM drops it; a last block cut before `</tool_call>` runs to the end.
 // - llama3-json (Llama 3.1 / 3.2 / 3.3 JSON tool calling, as vLLM's `llama3_json`): a reply that starts with
 //   `{` (after whitespace and an optional `<|python_tag|>`) is one or more `{"name": N, "parameters": {...}}`
 //   objects ("arguments" also read), separated by `;`; the content is then "". Other replies are plain text.
@@ -77,11 +78,13 @@ export function parseToolCalls(text: string, format: ToolCallFormat): ParsedRepl
   return format === "hermes" ? parseHermes(text) : parseLlama3Json(text);
 }
 
-/** The text a model writes for content and calls in `format` (parseToolCalls reads it back; llama3-json writes
- * the calls alone when there are any, as its templates do). */
+/** The text a model writes for content and calls in `format`, as the chat templates write an assistant message
+ * (parseToolCalls reads it back; llama3-json writes the calls alone when there are any, as its templates do). */
 export function writeToolCalls(content: string, toolCalls: readonly ToolCall[], format: ToolCallFormat): string {
   if (toolCalls.length === 0) return content;
   const objects = toolCalls.map((call) => `{"name": ${JSON.stringify(call.name)}, "${format === "hermes" ? "arguments" : "parameters"}": ${call.arguments}}`);
   if (format === "llama3-json") return objects.join("; ");
-  return `${content}${content === "" ? "" : "\n"}${objects.map((object) => `${OPEN}\n${object}\n${CLOSE}`).join("\n")}`;
+  // Qwen3's template writes a blank line after the reasoning, one newline after other text.
+  const separator = content === "" ? "" : content.endsWith("</think>") ? "\n\n" : "\n";
+  return `${content}${separator}${objects.map((object) => `${OPEN}\n${object}\n${CLOSE}`).join("\n")}`;
 }

@@ -1,7 +1,8 @@
 // Phase "generate" of an RL step: fresh tasks, one budget per group from the schedule, `group` rollouts per
 // task with the current policy. Everything is seeded by (run seed, step), so a resumed run regenerates exactly
 // the same tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in
-// large batches. A step's tasks are distinct by content, and tasks of the held-out set (`excluded`, task ids: the
+// large batches; each episode knows its group (seed and size), so that a policy may sample a group's first turn
+// in one request. A step's tasks are distinct by content, and tasks of the held-out set (`excluded`, task ids: the
 // training run's own evaluation tasks and any study held-out set) are never trained on: a draw that falls in either
 // is drawn again from a derived seed (tasks of different steps may repeat).
 import { createPolicyCaller } from "../agent/policy-call.js";
@@ -65,10 +66,11 @@ function rolloutGroups(env: AnyEnv, policy: Policy, options: RolloutStepOptions,
     const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
     const budget = resolveBudget(spec, taskBudgetBasis(env, task, options.budgetScope), options.budgetMode, options.budgetScope);
     const taskId = env.taskId(task);
+    const group = { seed: deriveSeed(options.seed, "train-group", options.step, index), size: options.group };
     groups.push(
       Promise.all(
         Array.from({ length: options.group }, (_, sample) =>
-          runEpisode(env, policy, { run: "train", task, taskId, taskIndex: index, budget, sample, seed: deriveSeed(options.seed, "train-rollout", options.step, index, sample) }, { ...guard, keepTokens: true, annotate: false }),
+          runEpisode(env, policy, { run: "train", task, taskId, taskIndex: index, budget, sample, seed: deriveSeed(options.seed, "train-rollout", options.step, index, sample), group }, { ...guard, keepTokens: true, annotate: false }),
         ),
       ),
     );

@@ -13,6 +13,7 @@ import { TRAJECTORY_REWARDS } from "./advantages/types.js";
 import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
+import { templateOptionsField, toolCallFormatField } from "./tinker/hf-options.js";
 import { rendererNameProblem } from "./tinker/renderer.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
 
@@ -45,7 +46,7 @@ export const trainConfigSchema = z.object({
   gamma: z.number().min(0).max(1).default(0.95).describe("turn, gigpo: discount over turns"),
   stepWeight: z.number().min(0).default(1).describe("gigpo: weight of the step-level advantage"),
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
-  history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns) or window (re-rendered each turn)"),
+  history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns; with --renderer hf:DIR, earlier replies, reasoning included, kept as sampled) or window (re-rendered each turn)"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
   evalTasks: z.number().int().min(1).default(50).describe("held-out tasks, distinct by content (never trained on)"),
   evalSeed: z.number().int().min(0).optional().describe("seed of the held-out task list (default: derived from --seed)"),
@@ -66,6 +67,9 @@ export const trainConfigSchema = z.object({
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
     })
     .describe("tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)"),
+  groupSampling: z.boolean().default(true).describe("tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)"),
+  templateOptions: templateOptionsField,
+  toolCallFormat: toolCallFormatField,
   backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("none: the loss as per-token coefficients (any backend, KL included); ppo or importance_sampling: the tinker server's own loss, one pass per minibatch, no KL"),
 });
 
@@ -84,6 +88,8 @@ function checkBackendFields(config: Readonly<TrainConfig>): void {
     if (config.contextLength !== undefined) throw new ConfigError("contextLength", "is read by --backend tinker only", "the in-process model's context is --model contextLength=N");
     if (config.backendLoss !== "none") throw new ConfigError("backendLoss", "the in-process backend computes the loss from coefficients", "leave --backend-loss at none, or use --backend tinker");
     if (config.renderer !== "bytes") throw new ConfigError("renderer", "is read by --backend tinker only", "the in-process model reads bytes: drop --renderer");
+    if (!config.groupSampling) throw new ConfigError("groupSampling", "is read by --backend tinker only", "the in-process model samples every episode alone: drop --no-group-sampling");
+    checkHfOnlyFields(config);
     return;
   }
   if (config.baseModel === undefined) throw new ConfigError("baseModel", "is required with --backend tinker", "name the server's base model, e.g. --base-model Qwen/Qwen3-8B");
@@ -92,7 +98,14 @@ function checkBackendFields(config: Readonly<TrainConfig>): void {
   const hfDir = hfRendererDir(config.renderer);
   const hfProblem = hfDir === undefined ? undefined : hfDirProblem(hfDir);
   if (hfProblem !== undefined) throw new ConfigError("renderer", hfProblem, "DIR must hold the model's tokenizer.json and tokenizer_config.json, copied from its repository (nothing downloads)");
+  if (hfDir === undefined) checkHfOnlyFields(config);
   if (config.backendLoss !== "none" && config.kl > 0) throw new ConfigError("backendLoss", `the server's ${config.backendLoss} loss has no KL term`, "use --kl 0, or --backend-loss none (the KL then enters the coefficients)");
+}
+
+/** The options of the hf renderer are refused with any other renderer (the bytes renderer has no template). */
+function checkHfOnlyFields(config: Readonly<TrainConfig>): void {
+  if (Object.keys(config.templateOptions).length > 0) throw new ConfigError("templateOptions", "is read by --renderer hf:DIR only", "the bytes renderer has no chat template: drop --template-opt");
+  if (config.toolCallFormat !== "auto") throw new ConfigError("toolCallFormat", "is read by --renderer hf:DIR only", "the bytes renderer reads replies as text: drop --tool-call-format");
 }
 
 /** The stored (JSON) form of a train config: the schedule and budgets as written. */

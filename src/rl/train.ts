@@ -153,10 +153,10 @@ function tinyBackendOf(config: Readonly<TrainConfig>, model: TinyModel, threads:
 async function tinkerBackendOf(config: Readonly<TrainConfig>, options: TrainOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
   if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
   // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
-  const renderer = openRenderer(config.renderer, config.maxNewTokens, config.history);
+  const renderer = openRenderer(config.renderer, config.maxNewTokens, config.history, { templateOptions: config.templateOptions, toolCallFormat: config.toolCallFormat });
   const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const backend = await openTinkerBackend({
-    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer,
+    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer, groupSampling: config.groupSampling,
     ...(config.contextLength === undefined ? {} : { contextLength: config.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
   });
   return { backend, initialReference: () => backend.baseReference() };

@@ -102,23 +102,18 @@ async function deleteErroredAttempts(tx: SqlQueries, keys: readonly KeyTuple[]):
  * policy error is replaced by the new one; an episode already stored otherwise is left as it is. */
 export async function writeEpisodes(store: Store, batch: readonly Episode[]): Promise<number> {
   if (batch.length === 0) return 0;
+  // Rows are made before the write lock is taken, so that other writers wait only for the inserts.
+  const episodes = batch.map(episodeRow);
+  const turnsOf = batch.map((episode) => episode.turns.map((turn) => turnRow(keyOf(episode), turn)));
+  const tokensOf = batch.map((episode) => episode.turns.map((turn) => turnTokenRow([...keyOf(episode), turn.index], turn)).filter((row) => row !== undefined));
   return store.sql.transaction(async (tx) => {
     await deleteErroredAttempts(tx, batch.map(keyOf));
-    const inserted = await tx.insertNewRows(EPISODE_INSERT, batch.map(episodeRow));
-    const fresh = batch.filter((_, i) => inserted[i] === true);
-    const turns: SqlValue[][] = [];
-    const tokens: SqlValue[][] = [];
-    for (const episode of fresh) {
-      const key = keyOf(episode);
-      for (const turn of episode.turns) {
-        turns.push(turnRow(key, turn));
-        const tokenRow = turnTokenRow([...key, turn.index], turn);
-        if (tokenRow !== undefined) tokens.push(tokenRow);
-      }
-    }
+    const inserted = await tx.insertNewRows(EPISODE_INSERT, episodes);
+    const turns = turnsOf.filter((_, i) => inserted[i] === true).flat();
+    const tokens = tokensOf.filter((_, i) => inserted[i] === true).flat();
     if (turns.length > 0) await tx.insertRows(TURN_INSERT, turns);
     if (tokens.length > 0) await tx.insertRows(TURN_TOKEN_INSERT, tokens);
-    return fresh.length;
+    return inserted.filter(Boolean).length;
   });
 }
 
@@ -151,10 +146,16 @@ export function episodeKey(taskIndex: number, budgetLabel: string, sample: numbe
   return `${taskIndex}\u0000${budgetLabel}\u0000${sample}`;
 }
 
-/** Keys of the stored episodes of a run that need no re-run (policy errors excluded), optionally only those of
- * tasks with index in [from, to) (a streamed plan reads them one chunk of tasks at a time). */
-export async function completedEpisodeKeys(store: Store, runId: string, range: { readonly from: number; readonly to: number } = { from: 0, to: Number.MAX_SAFE_INTEGER }): Promise<Set<string>> {
-  const rows = await store.sql.rows<[number, string, number]>("SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ? AND stop_reason != 'error'", [runId, range.from, range.to]);
+/** Keys of the stored episodes of a run that need no re-run (policy errors excluded, unless `withErrors`),
+ * optionally only those of tasks with index in [from, to) (a streamed plan reads them one chunk of tasks at a time). */
+export async function completedEpisodeKeys(
+  store: Store,
+  runId: string,
+  range: { readonly from: number; readonly to: number } = { from: 0, to: Number.MAX_SAFE_INTEGER },
+  options: { readonly withErrors?: boolean } = {},
+): Promise<Set<string>> {
+  const errors = options.withErrors === true ? "" : " AND stop_reason != 'error'";
+  const rows = await store.sql.rows<[number, string, number]>(`SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ?${errors}`, [runId, range.from, range.to]);
   return new Set(rows.map(([taskIndex, label, sample]) => episodeKey(taskIndex, label, sample)));
 }
 

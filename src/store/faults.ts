@@ -2,7 +2,7 @@
 // PostgreSQL one (unreachable, login refused, missing database, ...) becomes one DataError whose single line names
 // the store and the fix, instead of a stack trace. Errors from a known store go through `storeFault` (open.ts,
 // withStore, evaluate, the worker) or, without a known store, `storeFaultMessage` (the CLI's last resort).
-import { DataError } from "../core/errors.js";
+import { BudgetrlError, DataError } from "../core/errors.js";
 import { isPostgresServerError, postgresFault, postgresFaultMessage } from "./postgres/faults.js";
 
 /** better-sqlite3's SqliteError, recognised by shape (its class is not exported as a type). */
@@ -45,6 +45,8 @@ export function storeFaultMessage(error: Error & { code: string }): string {
 
 /** The DataError for a store error on the store at `location`, or undefined when `error` is not one. */
 export function storeFault(error: unknown, location: string): DataError | undefined {
+  // Errors of our own (a lost connection, a refusal) already say what to do.
+  if (error instanceof BudgetrlError) return undefined;
   if (/^postgres(ql)?:\/\//i.test(location)) return postgresFault(error, location);
   const code = sqliteCode(error);
   return code === undefined ? undefined : new DataError(sqliteFaultMessage(code, (error as Error).message, location));

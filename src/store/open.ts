@@ -15,13 +15,19 @@ export interface OpenStoreOptions {
   readonly readonly?: boolean;
   /** Default "create". */
   readonly mode?: StoreMode;
-  /** SQLite: how long a writer waits for another one before giving up (ms, default 10,000). */
+  /** SQLite: how long a writer waits for another one before giving up (ms, default 60,000). */
   readonly busyTimeoutMs?: number;
   /** PostgreSQL: connections in the pool (default 4). */
   readonly poolSize?: number;
+  /** PostgreSQL: how long a server lost after the store was opened is waited for before its statements fail with a
+   * ConnectionLostError (ms, default 60,000). */
+  readonly reconnectMs?: number;
+  /** PostgreSQL: ends a wait for a lost server at once (a run being stopped). */
+  readonly signal?: AbortSignal;
 }
 
-export const DEFAULT_BUSY_TIMEOUT_MS = 10_000;
+export const DEFAULT_BUSY_TIMEOUT_MS = 60_000;
+export const DEFAULT_RECONNECT_MS = 60_000;
 
 function modeOf(options: OpenStoreOptions): StoreMode {
   return options.mode ?? (options.readonly === true ? "read" : "create");
@@ -35,7 +41,14 @@ export function storeLocation(db: string): string {
 export async function openStore(db: string, options: OpenStoreOptions = {}): Promise<Store> {
   if (db === "") throw new DataError("the run store (--db) is empty: give a file, or a postgres:// URL");
   const mode = modeOf(options);
-  if (isPostgresUrl(db)) return openPostgresStore(db, { mode, ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }) });
+  if (isPostgresUrl(db)) {
+    return openPostgresStore(db, {
+      mode,
+      reconnectMs: options.reconnectMs ?? DEFAULT_RECONNECT_MS,
+      ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
+  }
   return openSqliteStore(db, { mode, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
 }
 

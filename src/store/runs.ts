@@ -6,7 +6,7 @@
 import { evalResumeCommand } from "../core/commands.js";
 import { taskBudgetBasis, type BudgetBasis, type BudgetScope } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
-import { DataError } from "../core/errors.js";
+import { DataError, RunExistsError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import type { InsertStatement } from "./sql.js";
 import type { Store } from "./store.js";
@@ -70,7 +70,7 @@ export async function createRun(store: Store, record: RunRecord, tasks: Iterable
   await store.sql.transaction(async (tx) => {
     const [created] = await tx.insertNewRows(RUN_INSERT, [[record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status]]);
     if (created !== true) {
-      throw new DataError(`run "${record.id}" already exists in ${store.location}`, `pick another --run name, or continue it with: ${evalResumeCommand(record.id, store.location)}`);
+      throw new RunExistsError(record.id, store.location, evalResumeCommand(record.id, store.location));
     }
     await tx.insertRows(TASK_INSERT, [...tasks].map((task) => taskRow(record.id, task)));
   });

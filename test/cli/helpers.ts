@@ -20,9 +20,21 @@ export async function cli(...argv: string[]): Promise<Captured> {
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
+/** The command line that runs the CLI from the sources (through tsx): the program, then its arguments. */
+export function cliCommandLine(argv: readonly string[]): [string, ...string[]] {
+  return [process.execPath, "--import", "tsx", `${root}src/cli/main.ts`, ...argv];
+}
+
 /** The CLI as a separate process (through tsx, from the sources). */
 export function spawnCli(argv: readonly string[], options: Pick<SpawnOptions, "uid" | "gid"> = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", `${root}src/cli/main.ts`, ...argv], { cwd: root, stdio: ["ignore", "pipe", "pipe"], ...options });
+  const [program, ...args] = cliCommandLine(argv);
+  return spawn(program, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], ...options });
+}
+
+/** A child's exit code and everything it printed. */
+export async function finished(child: ChildProcess): Promise<Captured> {
+  const [stdout, stderr, { code }] = await Promise.all([allText(child.stdout!), allText(child.stderr!), exitOf(child)]);
+  return { code: code ?? -1, stdout, stderr };
 }
 
 /** Resolves with everything read so far once the text read from `stream` matches `pattern`. */

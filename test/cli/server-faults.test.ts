@@ -112,6 +112,11 @@ describe("budgetrl eval against a server that answers 200 with the wrong shape",
     const shown = await cli("show", "mended", "--db", db);
     expect(shown.stdout).toContain(`policy errors: ${errors} of 12 episodes`);
     expect(shown.stderr).toBe(`run mended is not complete; continue it with: budgetrl eval --resume --run mended --db ${db}, with the --base-url (and --api-key-env, if any) it ran with\n`);
+    // Starting it again under the same name is refused, with the command that continues it, client flags included.
+    const again = await cli("eval", ...BFCL, "--run", "mended", ...client(), "--no-cache");
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`run "mended" already exists in ${db}`);
+    expect(again.stderr).toContain(`continue it with: ${hint}`);
     answer = healthy;
     const resumed = await cli(...argvOf(hint));
     expect(resumed.code).toBe(0);

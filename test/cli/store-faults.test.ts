@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { openStore, withStore } from "../../src/store/open.js";
 import { listRuns } from "../../src/store/runs.js";
+import { until } from "../helpers/until.js";
 import { allText, cli, exitOf, spawnCli, type Captured } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-faults-"));
@@ -99,7 +100,25 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
   it("lets several evals write different runs into one store at once (they wait for each other)", async () => {
     const db = fresh();
     const runs = ["a", "b", "c"].map((run) => spawnCli(["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "30", "--samples", "20", "--run", run, "--db", db, "--no-progress", "--bootstrap", "0"]));
-    const results = await Promise.all(runs.map(async (child) => ({ stderr: await allText(child.stderr!), ...(await exitOf(child)) })));
+    const finished = Promise.all(runs.map(async (child) => ({ stderr: await allText(child.stderr!), ...(await exitOf(child)) })));
+    // Once all three are writing, another program holds the write lock for a second, as a slow writer does: every
+    // one of them must wait for it (none can finish without committing its last episodes), then for each other.
+    await until(() => Promise.resolve(existsSync(db)), Boolean, "the store made by one of them");
+    const other = new Database(db, { timeout: 60_000, fileMustExist: true });
+    const writing = (): number => {
+      try {
+        return other.prepare("SELECT COUNT(DISTINCT run_id) FROM episodes").pluck().get() as number;
+      } catch {
+        return 0; // its tables are being added
+      }
+    };
+    await until(() => Promise.resolve(writing()), (count) => count === 3, "three runs writing");
+    other.exec("BEGIN IMMEDIATE");
+    expect(other.prepare("SELECT status FROM runs ORDER BY id").pluck().all()).toEqual(["running", "running", "running"]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    other.exec("COMMIT");
+    other.close();
+    const results = await finished;
     for (const result of results) expect(result.code, result.stderr).toBe(0);
     const stored = await withStore(db, { readonly: true }, listRuns);
     expect(stored.map((run) => [run.id, run.status, run.episodes]).sort()).toEqual([

@@ -69,6 +69,17 @@ describe("budgetrl train --backend tinker", () => {
     }
   }, 60_000);
 
+  it("prints the server's session messages to stderr", async () => {
+    const talking = await startStandin({ baseModels: { "tiny-bytes": { config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, seed: 5 } }, sessionMessages: { warning_message: "Qwen3-8B will be retired on Friday" } });
+    try {
+      const run = await cli("train", "--backend", "tinker", "--tinker-url", talking.url, "--base-model", "tiny-bytes", "--env", "hanoi", "--steps", "1", "--tasks-per-step", "1", "--group", "2", "--eval-every", "0", "--max-new-tokens", "4", "--out", join(dir, "talking"), "--no-progress");
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe("tinker server: Qwen3-8B will be retired on Friday\n");
+    } finally {
+      await talking.close();
+    }
+  }, 60_000);
+
   it("reads the URL from TINKER_BASE_URL and the key from the named variable only", () => {
     expect(tinkerConnection({ tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_BASE_URL: "http://h:1", K: "tml-x" })).toEqual({ baseUrl: "http://h:1", apiKey: "tml-x", timeoutMs: 5 });
     expect(tinkerConnection({ tinkerUrl: "https://a", tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_API_KEY: "tml-y" })).toEqual({ baseUrl: "https://a", timeoutMs: 5 });

@@ -1,7 +1,8 @@
 // The services the scale-out tests need, from the environment that `scripts/test-services.sh` prints (and .ci/run
 // exports): BUDGETRL_TEST_POSTGRES (a PostgreSQL server's admin URL, for fresh databases) and BUDGETRL_TEST_REDIS.
 // A missing service fails its tests loudly, naming what to start; only a developer may skip them, by setting
-// BUDGETRL_SKIP_SERVICES=1 outside CI.
+// BUDGETRL_SKIP_SERVICES=1 outside CI. The unit lane (vitest.unit.config.ts) sets BUDGETRL_LANE=unit: services are the
+// full suite's, so their blocks are skipped there.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,21 +19,24 @@ export function serviceUrl(service: Service): string | undefined {
   return process.env[VARIABLES[service]];
 }
 
-const skipping = (): boolean => process.env["BUDGETRL_SKIP_SERVICES"] === "1" && process.env["CI"] !== "true";
+const skipping = (): boolean => process.env["BUDGETRL_LANE"] === "unit" || (process.env["BUDGETRL_SKIP_SERVICES"] === "1" && process.env["CI"] !== "true");
+
+/** A describe block that needs something this machine may lack: run when `missing` is undefined, else a failing
+ * test with that message (or, for a developer who set BUDGETRL_SKIP_SERVICES=1, skipped with it). */
+export function describeNeeding(missing: { readonly what: string; readonly message: string } | undefined, title: string, body: () => void): void {
+  if (missing === undefined) describe(title, body);
+  else if (skipping()) describe.skip(`${title} (skipped: ${missing.message})`, body);
+  else describe(title, () => it(`needs ${missing.what}`, () => {
+    throw new Error(missing.message);
+  }));
+}
 
 /** A describe block that needs services: run when they are given, else a failing test naming what to start (or,
  * for a developer who set BUDGETRL_SKIP_SERVICES=1, skipped with that message). */
 export function describeWithServices(services: readonly Service[], title: string, body: () => void): void {
   const missing = services.filter((service) => serviceUrl(service) === undefined);
-  if (missing.length === 0) {
-    describe(title, body);
-    return;
-  }
   const message = `${missing.map((service) => VARIABLES[service]).join(" and ")} not set: ${START}`;
-  if (skipping()) describe.skip(`${title} (skipped: ${message})`, body);
-  else describe(title, () => it(`needs ${missing.join(" and ")}`, () => {
-    throw new Error(message);
-  }));
+  describeNeeding(missing.length === 0 ? undefined : { what: missing.join(" and "), message }, title, body);
 }
 
 let counter = 0;

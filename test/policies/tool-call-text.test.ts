@@ -67,6 +67,7 @@ describe("writeToolCalls", () => {
     expect(writeToolCalls("", calls.slice(0, 1), "hermes")).toBe('<tool_call>\n{"name": "f", "arguments": {"a": 1}}\n</tool_call>');
     expect(writeToolCalls("", calls, "llama3-json")).toBe('{"name": "f", "parameters": {"a": 1}}; {"name": "g", "parameters": {}}');
     expect(writeToolCalls("just text", [], "llama3-json")).toBe("just text");
+    expect(writeToolCalls("<think>\nR\n</think>", calls.slice(1), "hermes")).toBe('<think>\nR\n</think>\n\n<tool_call>\n{"name": "g", "arguments": {}}\n</tool_call>');
   });
 
   it("is read back by parseToolCalls for any names, JSON arguments and content", () => {

@@ -2,7 +2,7 @@
 //   dry ice:      the shortest-path answer (shared/shortest-path-answer.ts): the same moves at every horizon,
 //                 value 1 within t turns when the goal is at most t moves away;
 //   slippery ice: unlimited horizon -> value iteration's success probability (oracle.ts) and the fastest
-//                 value-optimal actions (fastest.ts), plus the earlier rule's set as legacyOptimal;
+//                 value-optimal actions (fastest.ts);
 //                 t turns left        -> the finite-horizon table (horizon.ts), grown on demand to the
 //                 largest t asked; past its cap, the unlimited-horizon answer.
 // The fastest sets and the table are computed on first use, once per (map, slipperiness).
@@ -30,7 +30,7 @@ function lazy<T>(make: () => T): () => T {
 export function createAnswers(lake: Lake, slippery: boolean, oracle: FrozenLakeOracle): FrozenLakeAnswers {
   if (!slippery) {
     return {
-      answer: (cell, turnsLeft) => shortestPathAnswer(oracle.legacyOptimal[cell]!, oracle.remaining[cell]!, turnsLeft),
+      answer: (cell, turnsLeft) => shortestPathAnswer(oracle.shortestPathActions[cell]!, oracle.remaining[cell]!, turnsLeft),
       value: (cell, turnsLeft) => shortestPathValue(oracle.remaining[cell]!, turnsLeft),
     };
   }
@@ -40,7 +40,7 @@ export function createAnswers(lake: Lake, slippery: boolean, oracle: FrozenLakeO
   return {
     answer(cell, turnsLeft) {
       const horizon = checkTurnsLeft(turnsLeft);
-      if (horizon === Infinity) return { ...unlimited(cell), legacyOptimal: oracle.legacyOptimal[cell]! };
+      if (horizon === Infinity) return unlimited(cell);
       const layer = table().layer(horizon);
       if (layer === null) return unlimited(cell);
       return { optimal: directionsOfMask(layer.masks[cell]!), remaining: oracle.remaining[cell]!, value: layer.values[cell]! };

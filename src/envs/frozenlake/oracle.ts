@@ -5,12 +5,11 @@
 //   remaining(s) = the fewest turns after which success has positive probability: the shortest path to a
 //                  goal avoiding holes (with slippery ice every direction is a possible outcome of some
 //                  action, so this is the same number as on dry ice); Infinity when no goal is reachable;
-//   legacyOptimal(s) = the actions whose expected value is within 1e-9 of value(s) and, among them, those
-//                  with a possible outcome on a shortest path (all of them if none has one); empty in
-//                  terminal and dead states. This was the oracle's optimal set before budget-aware oracles:
-//                  on slippery ice it lingers (wall bumps that keep the value but waste turns), so the env now
-//                  answers with fastest.ts (unlimited horizon) and horizon.ts (within the turns left), and
-//                  keeps this set for `oracle:unbounded`.
+//   shortestPathActions(s) = the actions whose expected value is within 1e-9 of value(s) and, among them,
+//                  those with a possible outcome on a shortest path (all of them if none has one); empty in
+//                  terminal and dead states. On dry ice these are exactly the optimal moves at every horizon;
+//                  on slippery ice they can linger (wall bumps that keep the value but waste turns), so there
+//                  the env answers with fastest.ts (unlimited horizon) and horizon.ts (within the turns left).
 // Without slipping, value is 1 or 0, the optimal actions are exactly the shortest-path moves, and following
 // any of them reaches the goal in exactly `remaining` turns.
 import { BudgetrlError } from "../../core/errors.js";
@@ -25,7 +24,7 @@ export interface FrozenLakeOracle {
   readonly value: Float64Array;
   /** Shortest number of turns to a goal (Infinity where none is reachable). */
   readonly remaining: Float64Array;
-  readonly legacyOptimal: readonly (readonly string[])[];
+  readonly shortestPathActions: readonly (readonly string[])[];
 }
 
 /** Expected value of an action: intended move only, or the three slip outcomes at 1/3 each. */
@@ -76,7 +75,7 @@ function shortestTurns(lake: Lake): Float64Array {
   return turns;
 }
 
-function legacyOptimalActions(lake: Lake, value: Float64Array, turns: Float64Array, cell: number, slippery: boolean): readonly string[] {
+function shortestPathActionsOf(lake: Lake, value: Float64Array, turns: Float64Array, cell: number, slippery: boolean): readonly string[] {
   if (lake.kind[cell] === HOLE || lake.kind[cell] === GOAL || turns[cell] === Infinity) return [];
   const best = DIRECTIONS.filter((_, direction) => actionValue(lake, value, cell, direction, slippery) >= value[cell]! - TIE_TOLERANCE);
   const onShortestPath = best.filter((name) => {
@@ -90,6 +89,6 @@ function legacyOptimalActions(lake: Lake, value: Float64Array, turns: Float64Arr
 export function buildOracle(lake: Lake, slippery: boolean): FrozenLakeOracle {
   const value = valueIteration(lake, slippery);
   const remaining = shortestTurns(lake);
-  const legacyOptimal = Array.from({ length: value.length }, (_, cell) => legacyOptimalActions(lake, value, remaining, cell, slippery));
-  return { value, remaining, legacyOptimal };
+  const shortestPathActions = Array.from({ length: value.length }, (_, cell) => shortestPathActionsOf(lake, value, remaining, cell, slippery));
+  return { value, remaining, shortestPathActions };
 }

@@ -1,8 +1,10 @@
 // Reaching Redis: the connection options BullMQ's queues and workers take from a redis:// (or rediss://) URL, and a
 // probe that fails fast with one clear line when nothing answers there (BullMQ's own connections retry forever,
-// which is right for a long-lived worker and wrong for a command that has not started yet).
+// which is right for a long-lived worker and wrong for a command that has not started yet). An eval's connections
+// reconnect within bounds (`boundedReconnect`): a Redis lost mid-run is waited for, up to --reconnect-timeout, then
+// the connections give up, their commands fail, and the eval stops with one line (ConnectionLostError).
 import { Redis } from "ioredis";
-import { ConfigError, DataError } from "../../core/errors.js";
+import { BudgetrlError, ConfigError, ConnectionLostError, DataError } from "../../core/errors.js";
 import { withoutPassword } from "../../core/url-location.js";
 
 export interface RedisConnectionOptions {
@@ -34,4 +36,48 @@ export async function connectRedis(url: string): Promise<Redis> {
     throw new DataError(`cannot reach Redis at ${redisLocation(url)} (${(error as Error).message}): start it (redis-server), or check --redis`);
   }
   return client;
+}
+
+/** True for a command that failed because its connection went away: ioredis aborts the pipelines and transactions
+ * in flight when a connection closes (AbortError) and does not send them again, and fails what waits once it gives
+ * up ("Connection is closed."). Worth sending again once the connection is back. */
+export function isRedisConnectionLoss(error: unknown): boolean {
+  if (!(error instanceof Error) || error instanceof BudgetrlError) return false;
+  return error.name === "AbortError" || error.message.startsWith("Connection is closed");
+}
+
+/** The longest pause between two reconnection attempts (ms). */
+const MAX_RECONNECT_PAUSE_MS = 1000;
+
+/** Reconnection of the connections of one command (ioredis's retryStrategy, one per connection) that gives up when
+ * a loss lasted `reconnectMs`, or at the next attempt once `signal` aborted. */
+export interface BoundedReconnect {
+  /** A retryStrategy for one more connection. */
+  strategy(): (times: number) => number | null;
+  /** Remember the latest connection error (the reason a loss is reported with). */
+  noteError(error: Error): void;
+  /** The error to report once a connection gave up; undefined while none did. */
+  lost(): ConnectionLostError | undefined;
+}
+
+export function boundedReconnect(url: string, reconnectMs: number, signal?: AbortSignal): BoundedReconnect {
+  let lost: ConnectionLostError | undefined;
+  let reason = "connection lost";
+  return {
+    strategy() {
+      let lostAt = 0;
+      return (times) => {
+        // ioredis counts attempts from 1 after each loss (the count restarts when a connection is ready again).
+        if (times === 1) lostAt = performance.now();
+        const waited = performance.now() - lostAt;
+        if (waited < reconnectMs && signal?.aborted !== true) return Math.min(100 * times, MAX_RECONNECT_PAUSE_MS);
+        lost ??= new ConnectionLostError("Redis", redisLocation(url), waited, reason);
+        return null;
+      };
+    },
+    noteError(error) {
+      reason = error.message;
+    },
+    lost: () => lost,
+  };
 }

@@ -2,8 +2,7 @@
 // in a state with no optimal action (dead ends), a random valid action.
 // "oracle" plays budget-optimally: the actions that maximise the probability of success within the turns left
 // in the budget (a privileged view: it knows them even when the budget is hidden from the agent), the fewest
-// expected turns among ties. "oracle:unbounded" plays as before budget-aware oracles: the unlimited-horizon
-// optimal set, with the env's earlier tie-breaking where it changed (OracleAnswer.legacyOptimal).
+// expected turns among ties. "oracle:unbounded" ignores the budget: the unlimited-horizon optimal set.
 import { ConfigError } from "../../core/errors.js";
 import type { OracleHorizon, Policy, PolicyContext } from "../../core/policy.js";
 
@@ -14,10 +13,9 @@ export function parseOracleHorizon(variant: string | undefined): OracleHorizon {
   throw new ConfigError("policy", `unknown oracle variant "${variant}"`, 'use "oracle" (budget-aware) or "oracle:unbounded"');
 }
 
-/** The optimal set a scripted policy plays from: within the turns left, or unbounded (earlier tie-breaking). */
+/** The optimal set a scripted policy plays from: within the turns left, or with an unlimited horizon. */
 export function optimalActions(context: PolicyContext, horizon: OracleHorizon): readonly string[] {
-  const answer = context.privileged.oracle(horizon);
-  return horizon === "unbounded" ? (answer.legacyOptimal ?? answer.optimal) : answer.optimal;
+  return context.privileged.oracle(horizon).optimal;
 }
 
 export function oracleAction(context: PolicyContext, horizon: OracleHorizon = "turns-left"): string {

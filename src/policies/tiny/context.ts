@@ -77,8 +77,8 @@ function startsWith(tokens: readonly number[], prefix: readonly number[]): boole
   return prefix.length <= tokens.length && prefix.every((token, i) => tokens[i] === token);
 }
 
-/** The prompt of an episode's next turn from the conversation so far and the turn before (a renderer's `prompt`). */
-export type TurnPrompter = (conversation: readonly Message[], previous?: PreviousTurn) => number[];
+/** The prompt of an episode's turn `turn` (0-based) from the conversation so far and the turn before (a renderer's `prompt`). */
+export type TurnPrompter = (conversation: readonly Message[], previous: PreviousTurn | undefined, turn: number) => number[];
 
 /**
  * The sequences an episode's replies were sampled in, `replies[t]` being turn t's reply tokens. Under
@@ -101,7 +101,7 @@ export function promptSequences(prompter: TurnPrompter, episode: EpisodeMessages
   let previous: PreviousTurn | undefined;
   episode.turns.forEach((turn, t) => {
     conversation.push(...turn.observation);
-    const prompt = prompter(conversation, previous);
+    const prompt = prompter(conversation, previous, t);
     const reply = replies[t] ?? [];
     const current = out[out.length - 1];
     if (join && current !== undefined && startsWith(prompt, current.tokens)) current.tokens.push(...prompt.slice(current.tokens.length));

@@ -3,18 +3,23 @@
 // saved state), and the mapping from the interface to the API:
 //
 //   policy()        sampling sessions on the current weights (save_weights_for_sampler after every step),
-//                   one asample per turn; prompts and replies through the renderer (renderer.ts)
-//   logprobs        forward, cross_entropy with weights 0: the log-probs of the response tokens
-//   accumulate      forward (current log-probs) -> the caller's coefficients c_t -> forward_backward with
-//                   cross_entropy and weights c_t / N: loss = -sum_t (c_t / N) log p_t, exactly the interface's
-//                   objective (KL included); two passes per chunk, the SDK's forward_backward_custom pattern
+//                   one asample per turn, or per group for an RL group's first turn (num_samples = group,
+//                   policy.ts); prompts and replies through the renderer (renderer.ts)
+//   logprobs        forward_backward with forward_only, cross_entropy with weights 0: the log-probs of the
+//                   response tokens
+//   accumulate      forward_only pass (current log-probs) -> the caller's coefficients c_t -> forward_backward
+//                   with cross_entropy and weights c_t / N: loss = -sum_t (c_t / N) log p_t, exactly the
+//                   interface's objective (KL included); two passes per chunk, the SDK's forward_backward_custom
+//                   pattern
 //   accumulateLoss  forward_backward with the server's ppo (clip thresholds 1 - clipLow, 1 + clipHigh) or
 //                   importance_sampling loss on advantages A_t / N: Tinker's losses are sums over tokens, so
 //                   scaling the advantages gives update.ts's token mean; one pass, no KL
 //   step            optim_step with Adam settings equal to the in-process AdamW (beta 0.9 / 0.95, eps 1e-8,
 //                   decoupled weight decay 0.1, gradient clip 1)
-//   reference       a second model on the server, loaded with the current state and never stepped, scored
-//                   with forward (baseReference: a fresh LoRA on the base model, which is the initial policy)
+//   reference       a sampling session on frozen weights, scored through prompt_logprobs (asample with
+//                   max_tokens 1, the SDK's compute_logprobs): baseReference samples the base model itself (a
+//                   LoRA starts at zero: the initial policy), reference() sampler weights saved from the current
+//                   state; no second trained model
 //   save            save_weights (state and optimiser, for --resume) and save_weights_for_sampler, their
 //                   tinker:// paths in the checkpoint folder's budgetrl.json (no weights leave the server)
 // Entropy is not available from the API (NaN in the stats); the weights digest names the weights on the
@@ -58,12 +63,15 @@ export interface TinkerBackendOptions {
   readonly resumeFrom?: TinkerCheckpoint;
   /** Session heartbeat period; 0: none. Default 10000 (the SDK's). */
   readonly heartbeatMs?: number;
+  /** An RL group's first turn in one sampling request (num_samples = group). Default true; false: one request
+   * per episode, with the in-process policy's seeds. */
+  readonly groupSampling?: boolean;
 }
 
 export interface TinkerBackend extends TrainerBackend {
   readonly modelId: string;
   readonly contextLength: number;
-  /** The base model as a reference scorer: LoRA starts at zero, so this is the initial policy (KL). */
+  /** The base model as a reference scorer (its prompt_logprobs): LoRA starts at zero, so this is the initial policy (KL). */
   baseReference(): Promise<ReferenceScorer>;
 }
 
@@ -82,14 +90,23 @@ async function resolveContext(client: TinkerClient, options: TinkerBackendOption
   return contextLength;
 }
 
-/** Response-token log-probs of a model on the server, without gradients: forward with cross_entropy, weights 0. */
+/** Response-token log-probs of a model on the server, without gradients: forward_only, cross_entropy, weights 0. */
 async function scoreOn(client: TinkerClient, modelId: string, nextSeq: () => number, batch: readonly TrainSequence[], requestTokens: number): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (const part of tokenChunks(batch, requestTokens)) {
-    const output = await api.forward(client, modelId, nextSeq(), { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" });
+    const output = await api.forwardBackward(client, modelId, nextSeq(), { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" }, true);
     out.push(...responseLogprobs(output, part));
   }
   return out;
+}
+
+/** The response tokens' log-probs of a sequence, cut out of the prompt log-probs of the whole sequence. */
+function promptResponseLogprobs(output: api.PromptLogprobs, sequence: TrainSequence): Float32Array {
+  if (output.length !== sequence.tokens.length) throw new TinkerProtocolError(`asample returned ${output.length} prompt log-probs for a prompt of ${sequence.tokens.length} tokens`);
+  return Float32Array.from(sequence.responses.flatMap((span) => output.slice(span.start, span.end)), (value) => {
+    if (value === null) throw new TinkerProtocolError("asample returned no prompt log-prob for a response token");
+    return value;
+  });
 }
 
 export async function openTinkerBackend(options: TinkerBackendOptions): Promise<TinkerBackend> {
@@ -121,40 +138,39 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
   const heartbeat = heartbeatMs > 0 ? setInterval(() => void api.heartbeat(client, sessionId).catch(() => undefined), heartbeatMs) : undefined;
   heartbeat?.unref();
 
-  const sampleReply = (prompt: readonly number[], seed: number): Promise<SampledReply> =>
+  const sampleReplies = (prompt: readonly number[], seed: number, count: number): Promise<SampledReply[]> =>
     limiter.run(async () => {
       const samplingSessionId = await currentSampler();
       const params = { max_tokens: options.maxNewTokens, seed, stop: [...renderer.stopTokens], temperature: options.temperature ?? 1, top_k: -1, top_p: 1 };
-      const output = await api.sample(client, { samplingSessionId, seqId: nextSample(), prompt: modelInput(prompt), params });
-      const sequence = output.sequences[0];
-      if (sequence === undefined || sequence.logprobs === undefined || sequence.logprobs === null || sequence.logprobs.length !== sequence.tokens.length) {
-        throw new TinkerProtocolError("asample returned no sequence with one log-prob per token");
-      }
-      counts.tokens += prompt.length + sequence.tokens.length;
-      return { tokens: sequence.tokens, logprobs: sequence.logprobs };
+      const output = await api.sample(client, { samplingSessionId, seqId: nextSample(), prompt: modelInput(prompt), params, numSamples: count });
+      if (output.sequences.length !== count) throw new TinkerProtocolError(`asample returned ${output.sequences.length} sequences for num_samples ${count}`);
+      counts.tokens += prompt.length;
+      return output.sequences.map((sequence) => {
+        if (sequence.logprobs === undefined || sequence.logprobs === null || sequence.logprobs.length !== sequence.tokens.length) throw new TinkerProtocolError("asample returned a sequence without one log-prob per token");
+        counts.tokens += sequence.tokens.length;
+        return { tokens: sequence.tokens, logprobs: sequence.logprobs };
+      });
     });
-  const policy = createTinkerPolicy(`tinker:${options.baseModel}`, renderer, sampleReply);
+  const policy = createTinkerPolicy(`tinker:${options.baseModel}`, renderer, sampleReplies, { groupSampling: options.groupSampling ?? true });
 
   const trained = (batch: readonly TrainSequence[]): number => batch.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
   const forwardLogprobs = (part: readonly TrainSequence[]): Promise<Float32Array[]> => {
     counts.tokens += trained(part);
     return scoreOn(client, modelId, nextTrain, part, requestTokens);
   };
-  let modelSeq = 0;
   let references = 0;
-  /** A frozen model for the KL term: a new model on the base, with `statePath` loaded when given. */
-  const frozen = async (statePath?: string): Promise<ReferenceScorer> => {
-    const frozenId = await api.createModel(client, { sessionId, modelSeqId: ++modelSeq, baseModel: options.baseModel, loraRank: options.loraRank, seed: options.seed });
-    let seq = 0;
-    const nextSeq = (): number => ++seq;
-    if (statePath !== undefined) await api.loadWeights(client, frozenId, nextSeq(), statePath);
-    return {
-      logprobs: (batch) => {
-        counts.tokens += trained(batch);
-        return scoreOn(client, frozenId, nextSeq, batch, requestTokens);
-      },
-      dispose: () => undefined,
-    };
+  /** Frozen weights for the KL term: a sampling session on them, scored with prompt_logprobs (one asample per
+   * sequence, max_tokens 1). */
+  const frozen = async (source: { readonly baseModel: string } | { readonly modelPath: string }): Promise<ReferenceScorer> => {
+    const samplingSessionId = await api.createSamplingSession(client, sessionId, samplerSeq++, source);
+    const params = { max_tokens: 1, seed: 0, stop: [], temperature: 1, top_k: -1, top_p: 1 };
+    const score = (sequence: TrainSequence): Promise<Float32Array> =>
+      limiter.run(async () => {
+        const output = await api.sample(client, { samplingSessionId, seqId: nextSample(), prompt: modelInput(sequence.tokens), params, promptLogprobs: true });
+        counts.tokens += sequence.tokens.length + 1;
+        return promptResponseLogprobs(output.prompt_logprobs ?? [], sequence);
+      });
+    return { logprobs: (batch) => Promise.all(batch.map(score)), dispose: () => undefined };
   };
 
   return {
@@ -199,8 +215,8 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
       const gradNorm = Object.entries(metrics).find(([key]) => /grad_norm/.test(key))?.[1] ?? Number.NaN;
       return { gradNorm, learningRate };
     },
-    reference: async () => frozen(await api.saveWeights(client, modelId, nextTrain(), `budgetrl-reference-${++references}`)),
-    baseReference: () => frozen(),
+    reference: async () => frozen({ modelPath: await api.saveSamplerWeights(client, modelId, nextTrain(), `budgetrl-reference-${++references}`) }),
+    baseReference: () => frozen({ baseModel: options.baseModel }),
     async save(dir) {
       const name = `budgetrl-${basename(dir).replace(/[^A-Za-z0-9_-]/g, "-")}`;
       const statePath = await api.saveWeights(client, modelId, nextTrain(), name);

@@ -1,28 +1,40 @@
-// What a failed Tinker HTTP exchange means (pure functions). The same rules as the openai policy's faults
-// (src/policies/openai/faults.ts: its Retry-After reading and seeded, bounded backoff are reused), plus the
-// two answers that belong to futures:
+// What a failed Tinker HTTP exchange means (pure functions): the rules of the Tinker SDK 0.25.0
+// (lib/internal_client_holder.py execute_with_retries, lib/api_future_impl.py), with our seeded, bounded
+// backoff (src/policies/openai/faults.ts: its Retry-After reading and backoff are reused):
 //
 //   timeout, refused or dropped connection, unreadable body            -> retry (after a backoff)
 //   408 from retrieve_future (SkyRL: still pending), try_again body     -> pending: poll again
-//   408 elsewhere, 425, 429, 5xx                                        -> retry, after Retry-After when given
+//   400 from retrieve_future                                            -> bad-request: polled again, at most 3 times in a
+//                                                                          row (proxies inject bare 400s; SkyRL's failed
+//                                                                          request also answers 400, and fails after them)
+//   402 (billing)                                                       -> pause: wait and send again, with a message,
+//                                                                          until the pause passes the config's limit
+//   408 elsewhere, 409, 425, 429, 5xx                                   -> retry, after Retry-After when given
 //   410 from retrieve_future (the future expired on the server)         -> resubmit the request (same seq_id)
-//   400 from retrieve_future (SkyRL: the request failed), other 4xx    -> fatal, with the server's message
+//   other 4xx                                                           -> fatal, with the server's message
 export { retryAfterMs, retryDelay } from "../../policies/openai/faults.js";
 
 export type HttpVerdict =
   | { readonly kind: "retry"; readonly reason: string }
   | { readonly kind: "pending" }
+  | { readonly kind: "bad-request"; readonly reason: string }
+  | { readonly kind: "pause"; readonly reason: string }
   | { readonly kind: "resubmit"; readonly reason: string }
   | { readonly kind: "fatal"; readonly reason: string };
 
-const RETRY_STATUSES = new Set([408, 425, 429]);
+const RETRY_STATUSES = new Set([408, 409, 425, 429]);
+
+/** 400s from retrieve_future polled again in a row before the 400 is believed (the SDK's budget). */
+export const BAD_REQUEST_RETRIES = 3;
 
 /** The verdict on an HTTP status other than 2xx from `endpoint`, whose body said `detail`. */
 export function classifyStatus(status: number, endpoint: string, detail: string): HttpVerdict {
   const reason = `${endpoint} answered ${status}${detail === "" ? "" : `: ${detail}`}`;
   const polling = endpoint.endsWith("/retrieve_future");
+  if (status === 402) return { kind: "pause", reason };
   if (polling && status === 408) return { kind: "pending" };
   if (polling && status === 410) return { kind: "resubmit", reason };
+  if (polling && status === 400) return { kind: "bad-request", reason };
   if (RETRY_STATUSES.has(status) || status >= 500) return { kind: "retry", reason };
   return { kind: "fatal", reason };
 }
@@ -51,4 +63,28 @@ export function errorDetail(text: string): string {
     // not JSON: the text itself
   }
   return text.slice(0, 500);
+}
+
+/** The billing pause of the SDK: 5 s waits while the server answers 402, a message at most once a minute, a new
+ * incident after 5 minutes without a 402, and a fatal error once one incident has lasted `limitMs`. */
+export const BILLING_PAUSE = { waitMs: 5_000, noticeEveryMs: 60_000, resetAfterMs: 300_000 } as const;
+
+export interface BillingPause {
+  first: number | undefined;
+  lastNotice: number | undefined;
+  last: number | undefined;
+}
+
+/** What to do about a 402 at time `now`: wait (and say so when `notice`), or give up. Updates `pause`. */
+export function billingPause(pause: BillingPause, now: number, limitMs: number): { readonly action: "wait"; readonly notice: boolean } | { readonly action: "stop"; readonly pausedMs: number } {
+  if (pause.last !== undefined && now - pause.last > BILLING_PAUSE.resetAfterMs) {
+    pause.first = undefined;
+    pause.lastNotice = undefined;
+  }
+  pause.last = now;
+  pause.first ??= now;
+  if (now - pause.first > limitMs) return { action: "stop", pausedMs: now - pause.first };
+  const notice = pause.lastNotice === undefined || now - pause.lastNotice > BILLING_PAUSE.noticeEveryMs;
+  if (notice) pause.lastNotice = now;
+  return { action: "wait", notice };
 }

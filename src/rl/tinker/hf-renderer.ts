@@ -1,31 +1,42 @@
 // The renderer of a real LLM (`--renderer hf:DIR`): its Hugging Face tokenizer (tokenizer.json through
 // @huggingface/tokenizers) and chat template (through @huggingface/jinja, an interpreter of the template
-// language: nothing is eval'd), from the files of hf-files.ts.
+// language: nothing is eval'd), from the files of hf-files.ts, with the options of hf-options.ts.
 //
-// - prompt: the conversation through the chat template with add_generation_prompt, the special tokens of
-//   tokenizer_config (bos_token, eos_token, ...) as template variables, encoded without adding special tokens
-//   (only those the template writes), as transformers' apply_chat_template does. Every turn is rendered from
-//   the messages (the turn before is not needed). Context window: when the prompt passes the budget
-//   (contextLength - maxNewTokens, at most half the context kept free: contextRule), the oldest non-system
-//   messages are dropped, whole turns at a time (a turn: the messages up to and including an assistant
-//   reply), until it fits; the system messages at the start are always kept. When the newest turn alone does
-//   not fit, the start of its last message's text is cut (its newest text kept).
+// - prompt: the conversation through the chat template with add_generation_prompt, the env's tools (OpenAI
+//   function schemas, `tools`, as transformers' apply_chat_template(tools=...) and vLLM pass them; none when the
+//   env offers none), the special tokens of tokenizer_config (bos_token, eos_token, ...) and the template options
+//   (enable_thinking, ...) as template variables, encoded without adding special tokens (only those the template
+//   writes). Context window: when the prompt passes the budget (contextLength - maxNewTokens, at most half the
+//   context kept free: contextRule), the oldest non-system messages are dropped, whole turns at a time (a turn:
+//   the messages up to and including an assistant reply), until it fits; the system messages at the start are
+//   always kept. When the newest turn alone does not fit, the start of its last message's text is cut.
+// - history: "segments" (keep thinking, the default): a turn of an episode extends the turn before's prompt and
+//   reply as sampled with the template's text after that reply (hf-extend.ts), so earlier <think> reasoning stays
+//   and the episode is one sequence; the whole conversation is rendered at the first turn, when the tools change,
+//   where the extension would pass the budget, and where the template's text after the reply cannot be found.
+//   "window": every turn is the template's rendering of the conversation (what vLLM would send; Qwen3's drops
+//   the reasoning of replies before the last user message, so the episode splits there).
 // - stopTokens: the id of tokenizer_config's eos_token, then generation_config.json's eos_token_id ids.
-// - decode: the text of the sampled tokens without the stop tokens, as an assistant message (no tool calls;
-//   a reply of the stop token alone is "", ids outside the vocabulary give no text: never an error).
-// - responseTokens: the reply's text encoded, then the first stop token (SFT targets).
-// - episodeSequences: a turn joins the sequence before when its prompt starts with that sequence (the earlier
-//   prompts and the replies as sampled); where it does not (a template that rewrites earlier turns, a reply
-//   whose re-encoded text differs from its sampled tokens, the window dropping messages) a new sequence starts
-//   at that turn. This holds whatever --history says (it is read by the bytes renderer only): a reply is
-//   always trained on the exact tokens it was sampled after.
+// - decode: the text of the sampled tokens without the stop tokens (a reply of the stop token alone is "", ids
+//   outside the vocabulary give no text: never an error); when the env offers tools, the tool calls are read
+//   from the text in the template's format (policies/tool-call-text.ts; a malformed call is a call the env
+//   answers as malformed).
+// - responseTokens: the reply's text encoded (its tool calls written in that format), then the first stop token.
+// - episodeSequences: each turn's prompt is the one the policy remembers sampling the reply after, else the
+//   prompt rendered from the messages (without tools: the episode does not keep them); a turn joins the sequence
+//   before when its prompt starts with that sequence (the earlier prompts and the replies as sampled), else a new
+//   sequence starts at that turn. A reply is always trained on the exact tokens it was sampled after.
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
 import { BudgetrlError, ConfigError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
-import { userMessage, systemMessage, type Message } from "../../core/message.js";
-import { contextRule, promptSequences } from "../../policies/tiny/context.js";
+import { assistantMessage, userMessage, systemMessage, type Message, type ToolSpec } from "../../core/message.js";
+import { chatTools } from "../../policies/openai/request.js";
+import { contextRule, promptSequences, type History } from "../../policies/tiny/context.js";
+import { parseToolCalls, writeToolCalls } from "../../policies/tool-call-text.js";
+import { extendedPrompt, type TemplateText } from "./hf-extend.js";
 import type { HfTokenizerFiles } from "./hf-files.js";
+import { DEFAULT_HF_RENDERER_OPTIONS, resolveToolCallFormat, type HfRendererOptions } from "./hf-options.js";
 import type { Renderer } from "./renderer.js";
 
 const SPECIAL_TOKEN_FIELDS = ["bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token"] as const;
@@ -127,8 +138,13 @@ function tokenId(tokenizer: Tokenizer, text: string, what: string): number {
   return id;
 }
 
+/** The settings of an hf renderer: its options (hf-options.ts) and the run's --history. */
+export interface HfRendererSettings extends HfRendererOptions {
+  readonly history: History;
+}
+
 /** The renderer of a model's tokenizer files for a model of `contextLength` tokens with replies of at most `maxNewTokens`. */
-export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength: number, maxNewTokens: number): Renderer {
+export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength: number, maxNewTokens: number, settings: Partial<HfRendererSettings> = {}): Renderer {
   let tokenizer: Tokenizer;
   let template: Template;
   try {
@@ -137,27 +153,44 @@ export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength:
   } catch (error) {
     throw new ConfigError("renderer", `${files.dir}: cannot load the tokenizer or chat template: ${(error as Error).message}`);
   }
-  const variables = specialTokenVariables(files.config);
-  if (variables.eos_token === undefined) throw new ConfigError("renderer", `${files.dir}/tokenizer_config.json names no eos_token`, "the renderer stops replies at the eos token");
-  const stopTokens = [...new Set([tokenId(tokenizer, variables.eos_token, "eos_token"), ...files.generationEosIds])];
+  const { templateOptions, toolCallFormat } = { ...DEFAULT_HF_RENDERER_OPTIONS, ...settings };
+  const history = settings.history ?? "segments";
+  const format = resolveToolCallFormat(toolCallFormat, files.chatTemplate);
+  const variables = { ...templateOptions, ...specialTokenVariables(files.config) };
+  const eos = variables.eos_token;
+  if (typeof eos !== "string") throw new ConfigError("renderer", `${files.dir}/tokenizer_config.json names no eos_token`, "the renderer stops replies at the eos token");
+  const stopTokens = [...new Set([tokenId(tokenizer, eos, "eos_token"), ...files.generationEosIds])];
   const stops = new Set(stopTokens);
   const encodeText = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
-  const encoder: Encoder = {
-    encode: (messages) => encodeText(template.render({ ...variables, messages: messages.map(templateMessage), add_generation_prompt: true })),
-  };
+  const render = (messages: readonly Message[], tools: readonly ToolSpec[]): string =>
+    template.render({ ...variables, messages: messages.map(templateMessage), ...(tools.length === 0 ? {} : { tools: chatTools(tools) }), add_generation_prompt: true });
+  const encoderOf = (tools: readonly ToolSpec[]): Encoder => ({ encode: (messages) => encodeText(render(messages, tools)) });
+  const textOf = (tools: readonly ToolSpec[]): TemplateText => ({
+    render: (messages) => render(messages, tools),
+    encode: encodeText,
+    stopText: (token) => (stops.has(token) ? decodeText(tokenizer, [token]) : undefined),
+  });
   try {
-    encoder.encode([systemMessage("s"), userMessage("u")]);
+    encoderOf([]).encode([systemMessage("s"), userMessage("u")]);
   } catch (error) {
     throw new ConfigError("renderer", `${files.dir}: the chat template fails on a system and a user message: ${(error as Error).message}`);
   }
   const budget = contextRule(contextLength, maxNewTokens).budget;
-  const prompt = (conversation: readonly Message[]): number[] => windowPrompt(encoder, conversation, budget);
+  const prompt: Renderer["prompt"] = (conversation, previous, tools = []) => {
+    const extended = history === "segments" && previous !== undefined ? extendedPrompt(textOf(tools), conversation, previous) : undefined;
+    return extended !== undefined && extended.length <= budget ? extended : windowPrompt(encoderOf(tools), conversation, budget);
+  };
   return {
     name,
     stopTokens,
     prompt,
-    episodeSequences: (episode, replies) => promptSequences(prompt, episode, replies, true),
-    decode: (tokens) => ({ role: "assistant", content: decodeText(tokenizer, tokens.filter((token) => !stops.has(token))) }),
-    responseTokens: (reply) => [...encodeText(reply.content), stopTokens[0]!],
+    episodeSequences: (episode, replies, sampledPrompt) => promptSequences((conversation, previous, turn) => sampledPrompt?.(turn)?.slice() ?? prompt(conversation, previous), episode, replies, true),
+    decode: (tokens, tools = []) => {
+      const text = decodeText(tokenizer, tokens.filter((token) => !stops.has(token)));
+      if (tools.length === 0 || format === undefined) return { role: "assistant", content: text };
+      const parsed = parseToolCalls(text, format);
+      return assistantMessage(parsed.content, parsed.toolCalls);
+    },
+    responseTokens: (reply) => [...encodeText(format === undefined ? reply.content : writeToolCalls(reply.content, reply.toolCalls ?? [], format)), stopTokens[0]!],
   };
 }

@@ -1,7 +1,10 @@
-// The Tinker endpoints budgetrl uses, one function each: the JSON body it sends (wire.ts gives the shapes and
-// their upstream source) and the checked result. Training requests carry the model's seq_id (1, 2, ... in the
-// order they are sent), so that a request resent after a fault is recognised by the server, not applied twice.
+// The Tinker endpoints budgetrl uses, one function each: the body it sends (JSON, or protobuf for
+// forward_backward; wire.ts gives the shapes and their upstream source) and the checked result (JSON, or the
+// protobuf results of forward_backward and asample, proto.ts). Training requests carry the model's seq_id (1, 2,
+// ... in the order they are sent), so that the server runs them in order and a request resent after a fault is
+// recognised, not applied twice.
 import type { TinkerClient } from "./client.js";
+import { decodeForwardBackwardOutput, decodeSampleResponse, encodeForwardBackwardRequest } from "./proto.js";
 import {
   capabilitiesSchema, createModelSchema, forwardBackwardSchema, optimStepSchema, readBody, sampleSchema, samplerSessionSchema, savedPathSchema, sessionSchema,
   type AdamParams, type ForwardBackwardOutput, type LossRequest, type ModelInput, type SampleOutput, type SamplingParams,
@@ -10,9 +13,14 @@ import {
 /** Sent as sdk_version: servers log it; we are not the Python SDK. */
 export const CLIENT_VERSION = "budgetrl-0.1.0";
 
+/** A new session; the server's info, warning and error messages about it are shown through the client. */
 export async function createSession(client: TinkerClient, tags: readonly string[]): Promise<string> {
-  const body = await client.post("/api/v1/create_session", { tags, user_metadata: {}, sdk_version: CLIENT_VERSION, type: "create_session" });
-  return readBody(sessionSchema, body, "create_session").session_id;
+  const body = readBody(sessionSchema, await client.post("/api/v1/create_session", { tags, user_metadata: {}, sdk_version: CLIENT_VERSION, type: "create_session" }), "create_session");
+  for (const level of ["info", "warning", "error"] as const) {
+    const message = body[`${level}_message`];
+    if (typeof message === "string" && message !== "") client.notice({ level, message: `tinker server: ${message}` });
+  }
+  return body.session_id;
 }
 
 export async function heartbeat(client: TinkerClient, sessionId: string): Promise<void> {
@@ -45,12 +53,11 @@ export async function createModel(client: TinkerClient, request: CreateModelRequ
   return readBody(createModelSchema, body, "create_model").model_id;
 }
 
-export async function forward(client: TinkerClient, modelId: string, seqId: number, input: LossRequest): Promise<ForwardBackwardOutput> {
-  return readBody(forwardBackwardSchema, await client.submit("/api/v1/forward", { model_id: modelId, seq_id: seqId, forward_input: input }), "forward");
-}
-
-export async function forwardBackward(client: TinkerClient, modelId: string, seqId: number, input: LossRequest): Promise<ForwardBackwardOutput> {
-  return readBody(forwardBackwardSchema, await client.submit("/api/v1/forward_backward", { model_id: modelId, seq_id: seqId, forward_backward_input: input }), "forward_backward");
+/** forward_backward as the SDK 0.25 sends it: a protobuf body; `forwardOnly` runs the loss without a backward
+ * pass (what /api/v1/forward did before SDK 0.25). */
+export async function forwardBackward(client: TinkerClient, modelId: string, seqId: number, input: LossRequest, forwardOnly = false): Promise<ForwardBackwardOutput> {
+  const body = await client.submit("/api/v1/forward_backward", encodeForwardBackwardRequest(modelId, seqId, input, forwardOnly), { result: "protobuf" });
+  return body instanceof Uint8Array ? decodeForwardBackwardOutput(body) : readBody(forwardBackwardSchema, body, "forward_backward");
 }
 
 export async function optimStep(client: TinkerClient, modelId: string, seqId: number, adam: AdamParams): Promise<Readonly<Record<string, number>>> {
@@ -93,14 +100,19 @@ export interface SampleRequest {
   readonly seqId: number;
   readonly prompt: ModelInput;
   readonly params: SamplingParams;
+  /** Sequences sampled from the one prompt (the server prefills it once). Default 1. */
+  readonly numSamples?: number;
   readonly promptLogprobs?: boolean;
 }
 
+/** Per prompt token, log p(token | tokens before it); null where the server computed none (the first token). */
+export type PromptLogprobs = readonly (number | null)[];
+
 export async function sample(client: TinkerClient, request: SampleRequest): Promise<SampleOutput> {
   const body = await client.submit("/api/v1/asample", {
-    sampling_session_id: request.samplingSessionId, seq_id: request.seqId, prompt: request.prompt, sampling_params: request.params, num_samples: 1, prompt_logprobs: request.promptLogprobs === true, type: "sample",
-  });
-  return readBody(sampleSchema, body, "asample");
+    sampling_session_id: request.samplingSessionId, seq_id: request.seqId, num_samples: request.numSamples ?? 1, prompt: request.prompt, sampling_params: request.params, prompt_logprobs: request.promptLogprobs === true, topk_prompt_logprobs: 0, type: "sample",
+  }, { result: "protobuf" });
+  return body instanceof Uint8Array ? decodeSampleResponse(body) : readBody(sampleSchema, body, "asample");
 }
 
 export async function unloadModel(client: TinkerClient, modelId: string): Promise<void> {

@@ -8,14 +8,16 @@
 //   rule (src/policies/tiny/context.ts), for models that read bytes: the loopback stand-in server's tiny models.
 // - "hf:DIR": a real LLM's Hugging Face tokenizer and chat template, read from the model's tokenizer.json and
 //   tokenizer_config.json (chat_template.jinja, generation_config.json when present) copied into DIR: nothing
-//   downloads (hf-files.ts reads them, hf-renderer.ts renders; an episode is one sequence while each turn's
-//   prompt starts with the turn before's prompt and reply tokens).
+//   downloads (hf-files.ts reads them, hf-renderer.ts renders with the env's tools and the template options of
+//   hf-options.ts, and reads tool calls back from replies; under --history segments each turn's prompt extends
+//   the turn before's prompt and reply, earlier reasoning kept, so an episode is one sequence: hf-extend.ts).
 // A library user may also pass any other `Renderer` to `openTinkerBackend({ renderer })`.
 import { ConfigError } from "../../core/errors.js";
-import type { Message } from "../../core/message.js";
+import type { Message, ToolSpec } from "../../core/message.js";
 import { decodeTokens, encodeText, END } from "../../nn/tokenizer.js";
 import { contextRule, episodeSequences, turnPrompt, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn } from "../../policies/tiny/context.js";
 import { hfRendererDir, readHfFiles } from "./hf-files.js";
+import { DEFAULT_HF_RENDERER_OPTIONS, type HfRendererOptions } from "./hf-options.js";
 import { hfRenderer } from "./hf-renderer.js";
 
 export interface Renderer {
@@ -23,12 +25,15 @@ export interface Renderer {
   /** Token ids that end a reply (sent as the sampling stop list). */
   readonly stopTokens: readonly number[];
   /** The prompt for the next reply: `conversation` so far (ending with the new observation); `previous` is the
-   * same episode's turn before (its prompt and reply tokens), undefined at its first turn or outside an episode. */
-  prompt(conversation: readonly Message[], previous?: PreviousTurn): number[];
-  /** The sequences an episode's replies were sampled in; replies[t] = turn t's reply tokens as sampled. */
-  episodeSequences(episode: EpisodeMessages, replies: readonly (readonly number[])[]): EpisodeSequence[];
-  /** The assistant message of sampled tokens (stop tokens included or not). */
-  decode(tokens: readonly number[]): Message;
+   * same episode's turn before (its prompt and reply tokens), undefined at its first turn, outside an episode or
+   * when the tools changed since; `tools` are the functions the env offers now (renderers that write them). */
+  prompt(conversation: readonly Message[], previous?: PreviousTurn, tools?: readonly ToolSpec[]): number[];
+  /** The sequences an episode's replies were sampled in; replies[t] = turn t's reply tokens as sampled, and
+   * sampledPrompt(t) the prompt turn t was sampled after where the policy remembers it. */
+  episodeSequences(episode: EpisodeMessages, replies: readonly (readonly number[])[], sampledPrompt?: (turn: number) => readonly number[] | undefined): EpisodeSequence[];
+  /** The assistant message of sampled tokens (stop tokens included or not); with `tools` offered, renderers that
+   * know the model's format read its tool calls. */
+  decode(tokens: readonly number[], tools?: readonly ToolSpec[]): Message;
   /** The tokens the model would emit for `reply`, end of turn included (SFT targets, replies without tokens). */
   responseTokens(reply: Message): number[];
 }
@@ -44,13 +49,14 @@ export function rendererNameProblem(name: string): string | undefined {
 
 /**
  * The renderer of a name, for the backend to build once it knows the context length. An "hf:DIR" folder is
- * read here, at once, so that a bad one is refused before any request (ConfigError naming `renderer`).
+ * read here, at once, so that a bad one is refused before any request (ConfigError naming `renderer`); `options`
+ * are read by hf renderers only.
  */
-export function openRenderer(name: string, maxNewTokens: number, history: History): (contextLength: number) => Renderer {
+export function openRenderer(name: string, maxNewTokens: number, history: History, options: HfRendererOptions = DEFAULT_HF_RENDERER_OPTIONS): (contextLength: number) => Renderer {
   const dir = hfRendererDir(name);
   if (dir !== undefined) {
     const files = readHfFiles(dir);
-    return (contextLength) => hfRenderer(name, files, contextLength, maxNewTokens);
+    return (contextLength) => hfRenderer(name, files, contextLength, maxNewTokens, { ...options, history });
   }
   const problem = rendererNameProblem(name);
   if (problem !== undefined) throw new ConfigError("renderer", problem);

@@ -1,35 +1,44 @@
-// The Tinker HTTP API as JSON on the wire: the request bodies we send and the responses we accept (checked
-// with zod, so that a server that answers something else fails with a message naming the field).
+// The Tinker HTTP API on the wire: the JSON request bodies we send and the JSON responses we accept (checked
+// with zod, so that a server that answers something else fails with a message naming the field); the protobuf
+// bodies are in proto.ts.
 //
 // Written from the public API, no code copied. Shapes follow:
-// - the Tinker Python SDK (github.com/thinking-machines-lab/tinker) 0.22.3, commit b1e4ee3970e1, the last one
-//   whose forward_backward sends JSON by default (0.25.0, commit d595dc2ba62a, sends protobuf for it; the
-//   servers still accept the JSON body, see below), types in src/tinker/types/ and resources/;
-// - SkyRL's Tinker-compatible server (github.com/NovaSky-AI/SkyRL, skyrl/tinker/api.py, commit a9564572eb8e),
-//   which reads forward_backward as JSON unless the content type is protobuf, answers retrieve_future with 408
-//   while a request is pending and 400 {"detail"} when it failed (hosted Tinker: {"type": "try_again"} and
-//   {"error", "category"} bodies; both are handled).
+// - the Tinker Python SDK (github.com/thinking-machines-lab/tinker) 0.25.0, commit d595dc2ba62a: request and
+//   response types in src/tinker/types/, endpoints in resources/, the client config, JWT exchange, session and
+//   retry rules in lib/internal_client_holder.py, lib/_jwt_auth.py and lib/api_future_impl.py, the protobuf
+//   messages in proto/ (see proto.ts);
+// - SkyRL's Tinker-compatible server (github.com/NovaSky-AI/SkyRL, skyrl/tinker/api.py and
+//   proto_serialization.py, commit a9564572eb8e), which reads forward_backward as protobuf (zstd too) or JSON,
+//   answers protobuf results to an Accept: application/x-protobuf, answers retrieve_future with 408 while a
+//   request is pending and 400 {"detail"} when it failed (hosted Tinker: {"type": "try_again"} and
+//   {"error", "category"} bodies; both are handled), and stubs client/config.
 //
-//   POST /api/v1/create_session            {tags, user_metadata, sdk_version, type}       -> {session_id}
+//   POST /api/v1/client/config             {sdk_version}                                  -> flags (clientConfigSchema)
+//   POST /api/v1/auth/token                {}  (X-API-Key: the API key)                    -> {jwt}  (when pjwt_auth_enabled)
+//   POST /api/v1/create_session            {tags, user_metadata, sdk_version, type}       -> {session_id, info/warning/error_message?}
 //   POST /api/v1/session_heartbeat         {session_id, type}                             -> {}
 //   GET  /api/v1/get_server_capabilities                                                  -> {supported_models: [{model_name, max_context_length?}]}
-//   POST /api/v1/create_model              {session_id, model_seq_id, base_model, lora_config: {rank, seed}} -> future {model_id}
-//   POST /api/v1/forward                   {model_id, seq_id, forward_input: {data, loss_fn, loss_fn_config?}} -> future ForwardBackwardOutput
-//   POST /api/v1/forward_backward          {model_id, seq_id, forward_backward_input: {...}}  -> future ForwardBackwardOutput
+//   POST /api/v1/create_model              {session_id, model_seq_id, base_model, lora_config: {rank, seed}, type} -> future {model_id}
+//   POST /api/v1/forward_backward          protobuf ForwardBackwardRequest {model_id, seq_id, data, loss_fn,
+//                                          loss_fn_config, forward_only} (zstd when the config says) -> future ForwardBackwardOutput
 //   POST /api/v1/optim_step                {model_id, seq_id, adam_params, type}          -> future {metrics?}
 //   POST /api/v1/save_weights              {model_id, path, seq_id, type}                 -> future {path}  (state + optimiser)
 //   POST /api/v1/load_weights              {model_id, path, optimizer, seq_id, type}      -> future {}      (a model's first request)
-//   POST /api/v1/save_weights_for_sampler  {model_id, seq_id, sampling_session_seq_id, type} -> future {sampling_session_id}
+//   POST /api/v1/save_weights_for_sampler  {model_id, seq_id, path | sampling_session_seq_id, type} -> future {path | sampling_session_id}
 //   POST /api/v1/create_sampling_session   {session_id, sampling_session_seq_id, base_model | model_path, type} -> {sampling_session_id}
-//   POST /api/v1/asample                   {sampling_session_id, seq_id, prompt, sampling_params, num_samples, prompt_logprobs, type} -> future SampleOutput
+//   POST /api/v1/asample                   {sampling_session_id, seq_id, prompt, sampling_params, num_samples,
+//                                          prompt_logprobs, type}                         -> future SampleOutput
 //   POST /api/v1/retrieve_future           {request_id, allow_metadata_only: false}        -> the result | try_again | error
 //   POST /api/v1/unload_model              {model_id, type}                               -> future
-// A future is {request_id} (SkyRL adds future_id and status). Datum: {model_input: {chunks: [{type:
-// "encoded_text", tokens}]}, loss_fn_inputs: {name: {data, dtype, shape}}}, one value per input position:
-// target_tokens (int64) and weights (cross_entropy: loss = -sum_t weights_t log p_t) or logprobs + advantages
-// (importance_sampling: -sum_t exp(logp_t - logprobs_t) A_t; ppo: -sum_t min(r_t A_t, clip(r_t, low, high) A_t)
-// with loss_fn_config {clip_low_threshold, clip_high_threshold} as ratio bounds, default 0.8 / 1.2). Losses are
-// sums over tokens, not means. Auth: header X-API-Key.
+// There is no /api/v1/forward in SDK 0.25: a forward pass is forward_backward with forward_only. A model runs
+// its training requests in seq_id order (1, 2, ...). A future is {request_id} (SkyRL adds future_id and
+// status); ForwardBackwardOutput and SampleOutput come back as protobuf when asked for (proto.ts), anything
+// else as JSON. Datum: {model_input: {chunks: [{type: "encoded_text", tokens}]}, loss_fn_inputs: {name: {data,
+// dtype, shape}}}, one value per input position: target_tokens (int64) and weights (cross_entropy: loss =
+// -sum_t weights_t log p_t) or logprobs + advantages (importance_sampling: -sum_t exp(logp_t - logprobs_t) A_t;
+// ppo: -sum_t min(r_t A_t, clip(r_t, low, high) A_t) with loss_fn_config {clip_low_threshold,
+// clip_high_threshold} as ratio bounds, default 0.8 / 1.2). Losses are sums over tokens, not means. Auth: header
+// X-API-Key, the API key or, after the JWT exchange, the JWT.
 import { z } from "zod";
 import { BudgetrlError } from "../../core/errors.js";
 
@@ -87,7 +96,23 @@ export function tensor(values: ArrayLike<number>, dtype: TensorData["dtype"]): T
 
 export const futureSchema = z.object({ request_id: z.union([z.string(), z.number()]).transform(String) });
 
-export const sessionSchema = z.object({ session_id: z.string() });
+export const sessionSchema = z.object({
+  session_id: z.string(),
+  info_message: z.string().nullish(),
+  warning_message: z.string().nullish(),
+  error_message: z.string().nullish(),
+});
+
+/** The server's flags for this client (SDK defaults for the ones it leaves out; unknown ones are ignored). */
+export const clientConfigSchema = z.object({
+  pjwt_auth_enabled: z.boolean().default(false),
+  credential_default_source: z.string().default("api_key"),
+  proto_compress_fwdbwd: z.boolean().default(false),
+  billing_exception_max_pause_duration_sec: z.number().min(0).default(3600),
+});
+export type ClientConfig = z.output<typeof clientConfigSchema>;
+
+export const authTokenSchema = z.object({ jwt: z.string().min(1) });
 
 export const capabilitiesSchema = z.object({
   supported_models: z.array(z.object({ model_name: z.string().nullish(), max_context_length: z.number().int().nullish() })),

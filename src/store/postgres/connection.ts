@@ -2,9 +2,17 @@
 // store's SQL has no other question marks); rows as arrays or objects; 64-bit integers and numerics (COUNT, SUM)
 // parsed as JavaScript numbers (every value the store keeps is below 2^53); many rows per INSERT statement, and the
 // keys of new rows from RETURNING. A transaction holds one pooled client from BEGIN to COMMIT.
+// A server that goes away once the store was reached (stopped, restarting, the network broken) is waited for: a
+// statement or transaction that failed for that reason is tried again, with pauses growing to 2 s, for up to
+// `reconnectMs` from the loss; then it fails with a ConnectionLostError. Trying a transaction again is safe because
+// the store's writes are idempotent (rows keyed, inserted ON CONFLICT, updates that set values), even when the lost
+// COMMIT had in fact happened; the one exception, a new run's row, is then refused as "already exists" with the
+// command that resumes it (runs.ts). A server never reached fails at once (open.ts says so in one line).
 import pg from "pg";
+import { ConnectionLostError } from "../../core/errors.js";
 import { insertText, keyText, type InsertStatement, type SqlConnection, type SqlQueries, type SqlValue } from "../sql.js";
 import { postgresDialect } from "./dialect.js";
+import { isConnectionLoss } from "./faults.js";
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -66,23 +74,76 @@ export interface PostgresConnectionOptions {
   readonly poolSize?: number;
   /** Called with errors of idle pooled connections (a server restart), which would otherwise crash the process. */
   readonly onIdleError?: (error: Error) => void;
+  /** How long a lost server is waited for (ms; default 0: not at all). */
+  readonly reconnectMs?: number;
+  /** Where the store is, as the ConnectionLostError names it (the URL without its password). */
+  readonly location?: string;
+  /** Ends a wait for a lost server at once (the run is being stopped). */
+  readonly signal?: AbortSignal;
+}
+
+const MAX_RETRY_PAUSE_MS = 2000;
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+}
+
+/** Runs attempts of work on the server, trying again while a server that was reached is lost (see the header). */
+function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Promise<T>) => Promise<T> {
+  const reconnectMs = options.reconnectMs ?? 0;
+  let reached = false;
+  return async (attempt) => {
+    let lostAt: number | undefined;
+    for (let tries = 0; ; tries++) {
+      try {
+        const result = await attempt();
+        reached = true;
+        return result;
+      } catch (error) {
+        if (!reached || !isConnectionLoss(error)) throw error;
+        lostAt ??= performance.now();
+        const left = lostAt + reconnectMs - performance.now();
+        if (left <= 0 || options.signal?.aborted === true) {
+          throw new ConnectionLostError("PostgreSQL", options.location ?? "(the run store)", performance.now() - lostAt, (error as Error).message);
+        }
+        await pause(Math.min(left, MAX_RETRY_PAUSE_MS, 100 * 2 ** tries), options.signal);
+      }
+    }
+  };
 }
 
 export function postgresConnection(options: PostgresConnectionOptions): SqlConnection {
   const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, types, connectionTimeoutMillis: 10_000 });
   pool.on("error", (error) => options.onIdleError?.(error));
   const direct = queriesOn(pool);
+  const retrying = reconnecting(options);
+  const transaction = <T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> => retrying(() => transactionOnce(work));
   return {
     dialect: postgresDialect,
-    ...direct,
+    rows: (text, params) => retrying(() => direct.rows(text, params)),
+    records: (text, params) => retrying(() => direct.records(text, params)),
+    run: (text, params) => retrying(() => direct.run(text, params)),
     // Many-row inserts run as one transaction, as in SQLite.
     insertRows: (insert, rows) => transaction((tx) => tx.insertRows(insert, rows)),
     insertNewRows: (insert, rows) => transaction((tx) => tx.insertNewRows(insert, rows)),
     transaction,
     close: () => pool.end(),
   };
-  async function transaction<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
+  async function transactionOnce<T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> {
     const client = await pool.connect();
+    // A checked-out client whose server goes away emits an error besides failing its query: without a listener
+    // that event would end the process.
+    const onLost = (): void => undefined;
+    client.on("error", onLost);
     let broken = false;
     try {
       await client.query("BEGIN");
@@ -97,6 +158,7 @@ export function postgresConnection(options: PostgresConnectionOptions): SqlConne
       }
       throw error;
     } finally {
+      client.off("error", onLost);
       client.release(broken);
     }
   }

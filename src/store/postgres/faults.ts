@@ -19,6 +19,18 @@ export function isPostgresServerError(error: unknown): boolean {
   return code !== undefined && (error as { severity?: unknown }).severity !== undefined && /^[0-9A-Z]{5}$/.test(code);
 }
 
+/** Messages of the `pg` client when a connection it had goes away (the server stopped, the network broke). */
+const LOST = /Connection terminated|connection error and is not queryable|timeout exceeded when trying to connect|terminating connection/i;
+
+/** True for an error that means the server went away (stopped, restarting, unreachable) rather than refused the
+ * work: worth trying again once it is back. SQLSTATE class 08 is a connection exception; 57P01-57P03 are a server
+ * shutting down (fast or immediate stop) or not accepting connections yet. */
+export function isConnectionLoss(error: unknown): boolean {
+  const code = codeOf(error);
+  if (code !== undefined && (UNREACHABLE.has(code) || code.startsWith("08") || /^57P0[123]$/.test(code))) return true;
+  return error instanceof Error && LOST.test(error.message);
+}
+
 /** True for server errors and for connection failures (the latter only mean PostgreSQL when the store is one). */
 export function isPostgresError(error: unknown): boolean {
   const code = codeOf(error);

@@ -75,9 +75,25 @@ async function prepare(sql: SqlConnection, location: string, mode: StoreMode): P
   await addMissingColumns(sql);
 }
 
-export async function openPostgresStore(url: string, options: { readonly mode: StoreMode; readonly poolSize?: number }): Promise<Store> {
+export interface PostgresStoreOptions {
+  readonly mode: StoreMode;
+  readonly poolSize?: number;
+  /** How long a server lost mid-run is waited for (ms; connection.ts). */
+  readonly reconnectMs: number;
+  /** Ends that wait at once. */
+  readonly signal?: AbortSignal;
+}
+
+export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<Store> {
   const location = postgresLocation(url);
-  const sql = postgresConnection({ url, ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }), onIdleError: () => undefined });
+  const sql = postgresConnection({
+    url,
+    location,
+    reconnectMs: options.reconnectMs,
+    ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    onIdleError: () => undefined,
+  });
   try {
     await prepare(sql, location, options.mode);
   } catch (error) {

@@ -2,14 +2,49 @@
 // as objects, inserts one prepared row at a time (the fastest way into SQLite). better-sqlite3 is synchronous, so
 // every promise here is already settled when it is returned; a transaction is BEGIN IMMEDIATE .. COMMIT around
 // async work, and the statements of other callers on the connection wait until it ends (they would otherwise land
-// inside it).
+// inside it). Writers of other processes wait for each other at BEGIN IMMEDIATE: while another one writes, BEGIN is
+// tried again every few milliseconds (a random pause, so that waiting writers do not retry in step), for up to the
+// busy timeout, without blocking this process's event loop (SQLite's own busy handler sleeps in the thread, and
+// serves the single statements outside a transaction, for the same time); past it, the SQLITE_BUSY error goes up
+// (faults.ts names the store).
 import type Database from "better-sqlite3";
 import { insertText, type InsertStatement, type SqlConnection, type SqlQueries, type SqlValue } from "../sql.js";
 import { sqliteDialect } from "./dialect.js";
 
 type Statement = Database.Statement<unknown[], unknown>;
 
-export function sqliteConnection(db: Database.Database): SqlConnection {
+export interface SqliteConnectionOptions {
+  /** How long a transaction waits for another process's write to end before failing (ms). */
+  readonly busyTimeoutMs: number;
+  /** Random numbers for the pauses between tries (injected by tests). */
+  readonly random?: () => number;
+}
+
+/** The longest pause between two tries of BEGIN IMMEDIATE (ms). */
+const MAX_RETRY_PAUSE_MS = 20;
+
+function isBusy(error: unknown): boolean {
+  const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
+/** BEGIN IMMEDIATE, tried again while another connection writes, for up to `busyTimeoutMs`. */
+async function beginImmediate(db: Database.Database, options: SqliteConnectionOptions): Promise<void> {
+  const random = options.random ?? Math.random;
+  const deadline = performance.now() + options.busyTimeoutMs;
+  for (let tries = 0; ; tries++) {
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      return;
+    } catch (error) {
+      if (!isBusy(error) || performance.now() >= deadline) throw error;
+    }
+    const pause = Math.min(MAX_RETRY_PAUSE_MS, 2 ** Math.min(tries, 5)) * (0.5 + random());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(pause, deadline - performance.now()))));
+  }
+}
+
+export function sqliteConnection(db: Database.Database, options: SqliteConnectionOptions): SqlConnection {
   const prepared = new Map<string, Statement>();
   const statement = (text: string): Statement => {
     let found = prepared.get(text);
@@ -31,6 +66,15 @@ export function sqliteConnection(db: Database.Database): SqlConnection {
     },
   };
   let open: Promise<unknown> | undefined;
+  /** SQLite's busy handler is off while BEGIN IMMEDIATE is tried (the waits are ours), on for every other statement. */
+  const begin = async (): Promise<void> => {
+    db.pragma("busy_timeout = 0");
+    try {
+      await beginImmediate(db, options);
+    } finally {
+      db.pragma(`busy_timeout = ${Math.round(options.busyTimeoutMs)}`);
+    }
+  };
   /** Wait for the transaction in progress, if any, then do `work`. */
   const outside = async <T>(work: () => Promise<T>): Promise<T> => {
     while (open !== undefined) await open.catch(() => undefined);
@@ -38,8 +82,9 @@ export function sqliteConnection(db: Database.Database): SqlConnection {
   };
   const transaction = <T>(work: (tx: SqlQueries) => Promise<T>): Promise<T> =>
     outside(async () => {
-      db.exec("BEGIN IMMEDIATE");
+      // Set as `open` at once, so that the statements of other callers wait while BEGIN waits for the lock too.
       const running = (async () => {
+        await begin();
         try {
           const result = await work(direct);
           db.exec("COMMIT");

@@ -7,7 +7,8 @@
 // file is made and its tables added in one transaction, so a store has all its tables or none). A file that
 // cannot be a store is refused before anything is written: not SQLite, read-only, locked past the busy timeout, or
 // an SQLite file of another program (tables but no budgetrl schema: budgetrl never adds its tables to it). Writers
-// wait for each other (busy timeout), so several evals and workers can write into one store at once.
+// wait for each other (busy timeout), so several evals and workers can write into one store at once. A store in a
+// folder that cannot be written (a read-only mount, results shared read-only) is still read (read-copy.ts).
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -17,6 +18,7 @@ import { SCHEMA_MIGRATIONS, SCHEMA_TABLES, SCHEMA_VERSION } from "../schema.js";
 import type { Store, StoreMode } from "../store.js";
 import { sqliteConnection } from "./connection.js";
 import { SQLITE_SCHEMA_SQL } from "./dialect.js";
+import { copyForReading, needsWritableFolder } from "./read-copy.js";
 
 export type Db = Database.Database;
 
@@ -96,29 +98,62 @@ function prepare(db: Db, path: string, mode: StoreMode): void {
   addMissingColumns(db);
 }
 
-export function openSqliteStore(path: string, options: { readonly mode: StoreMode; readonly busyTimeoutMs: number }): SqliteStore {
-  const { mode } = options;
-  checkPath(path, mode);
-  let db: Db;
+function openDatabase(file: string, path: string, mode: StoreMode, busyTimeoutMs: number): Db {
   try {
-    db = new Database(path, { readonly: mode === "read", fileMustExist: mode !== "create", timeout: options.busyTimeoutMs });
+    return new Database(file, { readonly: mode === "read", fileMustExist: mode !== "create", timeout: busyTimeoutMs });
   } catch (error) {
     throw storeFault(error, path) ?? new DataError(`cannot open run store ${path}: ${(error as Error).message}`);
   }
+}
+
+/** Open and check the store; `path` is how messages name it, `file` what is opened (the store, or a copy of it). */
+function openChecked(file: string, path: string, mode: StoreMode, busyTimeoutMs: number): Db {
+  const db = openDatabase(file, path, mode, busyTimeoutMs);
   try {
     prepare(db, path, mode);
+    return db;
   } catch (error) {
     db.close();
+    throw error;
+  }
+}
+
+/** A store opened for reading in a folder that cannot be written is read from a copy (read-copy.ts). */
+function openForReading(path: string, busyTimeoutMs: number): { readonly db: Db; readonly release: () => void } {
+  try {
+    return { db: openChecked(path, path, "read", busyTimeoutMs), release: () => undefined };
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string" || !needsWritableFolder(code)) throw error;
+  }
+  const copy = copyForReading(path);
+  try {
+    return { db: openChecked(copy.path, path, "read", busyTimeoutMs), release: copy.remove };
+  } catch (error) {
+    copy.remove();
+    throw error;
+  }
+}
+
+export function openSqliteStore(path: string, options: { readonly mode: StoreMode; readonly busyTimeoutMs: number }): SqliteStore {
+  const { mode, busyTimeoutMs } = options;
+  checkPath(path, mode);
+  let opened: { readonly db: Db; readonly release: () => void };
+  try {
+    opened = mode === "read" ? openForReading(path, busyTimeoutMs) : { db: openChecked(path, path, mode, busyTimeoutMs), release: () => undefined };
+  } catch (error) {
     if (error instanceof DataError) throw error;
     throw storeFault(error, path) ?? error;
   }
+  const { db, release } = opened;
   return {
     backend: "sqlite",
     db,
     location: path,
-    sql: sqliteConnection(db),
+    sql: sqliteConnection(db, { busyTimeoutMs }),
     close: () => {
       db.close();
+      release();
       return Promise.resolve();
     },
   };

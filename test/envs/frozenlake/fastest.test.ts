@@ -66,7 +66,7 @@ describe("frozenlake fastest unlimited-horizon actions", () => {
     // 49 expected turns given success from the start (S / V), by Left, where the old rule took any of four.
     expect(fastest.turns[0]! / value[0]!).toBeCloseTo(48.996, 2);
     expect(directionsOfMask(fastest.masks[0]!)).toEqual(["Left"]);
-    expect(buildOracle(lake, true).legacyOptimal[0]).toEqual(["Up", "Down", "Left", "Right"]);
+    expect(buildOracle(lake, true).shortestPathActions[0]).toEqual(["Up", "Down", "Left", "Right"]);
   });
 
   it("solve the expected-turns equations on 8x8, with a greedy policy that attains them", () => {

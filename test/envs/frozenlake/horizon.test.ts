@@ -104,7 +104,7 @@ describe("frozenlake finite-horizon oracle", () => {
         const layer = table.layer(t)!;
         for (let cell = 0; cell < lake.kind.length; cell++) {
           if (lake.kind[cell] !== FROZEN) continue;
-          expect(layer.masks[cell]).toBe(maskOf(oracle.legacyOptimal[cell]!));
+          expect(layer.masks[cell]).toBe(maskOf(oracle.shortestPathActions[cell]!));
           expect(layer.values[cell]).toBe(oracle.remaining[cell]! <= t ? 1 : 0);
           expect(layer.values[cell]).toBe(exact.value(cell, t));
         }

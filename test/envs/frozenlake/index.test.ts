@@ -117,7 +117,7 @@ describe("frozenlake budget-aware oracle", () => {
     expect(slippery.oracle(start, 6).value).toBeCloseTo(1 / 243, 15);
     expect(slippery.oracle(start, 5)).toEqual({ optimal: ["Left"], remaining: 6, value: 0 });
     const unlimited = slippery.oracle(start);
-    expect(unlimited).toMatchObject({ optimal: ["Left"], remaining: 6, legacyOptimal: ["Up", "Down", "Left", "Right"] });
+    expect(unlimited).toEqual({ optimal: ["Left"], remaining: 6, value: unlimited.value });
     expect(unlimited.value).toBeCloseTo(14 / 17, 11);
     expect(slippery.oracle(start, Infinity)).toEqual(unlimited);
     expect(slippery.oracle(at(5), 10)).toEqual({ optimal: [], remaining: Infinity, value: 0 });

@@ -86,7 +86,7 @@ describe("frozenlake oracle", () => {
         expect(oracle.value[cell]).toBe(reference[cell]);
         const kind = task.rows.join("")[cell];
         const closer = ["Up", "Down", "Left", "Right"].filter((_, d) => lake.next[cell * 4 + d] !== cell && turns[lake.next[cell * 4 + d]!] === expected - 1);
-        expect(oracle.legacyOptimal[cell]).toEqual(kind === "H" || kind === "G" || expected === Infinity ? [] : closer);
+        expect(oracle.shortestPathActions[cell]).toEqual(kind === "H" || kind === "G" || expected === Infinity ? [] : closer);
       });
     }
   });
@@ -96,7 +96,7 @@ describe("frozenlake oracle", () => {
       const oracle = buildOracle(compileLake(task), true);
       const reference = referenceValues(task, true);
       const lake = compileLake(task);
-      oracle.legacyOptimal.forEach((actions, cell) => {
+      oracle.shortestPathActions.forEach((actions, cell) => {
         for (const action of actions) {
           const direction = ["Up", "Down", "Left", "Right"].indexOf(action);
           const sides = direction < 2 ? [2, 3] : [0, 1];
@@ -112,6 +112,6 @@ describe("frozenlake oracle", () => {
     const oracle = buildOracle(compileLake(task), true);
     expect(oracle.remaining[0]).toBe(Infinity);
     expect(oracle.value[0]).toBe(0);
-    expect(oracle.legacyOptimal[0]).toEqual([]);
+    expect(oracle.shortestPathActions[0]).toEqual([]);
   });
 });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
-import { assistantMessage, systemMessage, userMessage, type Message } from "../../../src/core/message.js";
+import { assistantMessage, systemMessage, userMessage, type Message, type ToolSpec } from "../../../src/core/message.js";
 import type { EpisodeMessages } from "../../../src/policies/tiny/context.js";
 import { openTinkerBackend } from "../../../src/rl/tinker/backend.js";
 import { createTinkerClient } from "../../../src/rl/tinker/client.js";
@@ -17,6 +17,7 @@ import { parseTrainConfig } from "../../../src/rl/train-config.js";
 import { readHfFiles } from "../../../src/rl/tinker/hf-files.js";
 import { hfRenderer, templateMessage, turnStarts } from "../../../src/rl/tinker/hf-renderer.js";
 import { openRenderer, type Renderer } from "../../../src/rl/tinker/renderer.js";
+import { cli } from "../../cli/helpers.js";
 import { startStandin, type Standin } from "./standin-server.js";
 
 const FIXTURE = join(import.meta.dirname, "fixtures", "hf-tiny");
@@ -38,6 +39,17 @@ function fixtureCopy(name: string, extra: Readonly<Record<string, string>>, with
   for (const [file, text] of Object.entries(extra)) writeFileSync(join(folder, file), text);
   return folder;
 }
+
+/** A template that writes the tools (tojson), tool calls as <tool_call>NAME</tool_call>, and enable_thinking=false. */
+const TOOLS_TEMPLATE = [
+  '{%- if tools %}{{- "<|im_start|>system\\n" }}{%- for tool in tools %}{{- tool | tojson }}{{- "\\n" }}{%- endfor %}{{- "<|im_end|>\\n" }}{%- endif %}',
+  '{%- for message in messages %}{{- "<|im_start|>" + message.role + "\\n" + message.content }}',
+  '{%- if message.tool_calls %}{%- for call in message.tool_calls %}{{- "<tool_call>" + call.function.name + "</tool_call>" }}{%- endfor %}{%- endif %}',
+  '{{- "<|im_end|>\\n" }}{%- endfor %}',
+  '{%- if add_generation_prompt %}{{- "<|im_start|>assistant\\n" }}{%- if enable_thinking is defined and enable_thinking is false %}{{- "<think></think>" }}{%- endif %}{%- endif %}',
+].join("");
+const toolsFolder = fixtureCopy("tools", { "chat_template.jinja": TOOLS_TEMPLATE });
+const moveTool: ToolSpec = { name: "move", description: "Move a disk", parameters: { type: "object", properties: { disk: { type: "integer" } } } };
 
 function configError(run: () => unknown): ConfigError {
   try {
@@ -118,6 +130,34 @@ describe("hf renderer: messages as templates read them", () => {
   });
 });
 
+describe("hf renderer: tools, template options and tool calls", () => {
+  const conversation = [userMessage("hi")];
+
+  it("writes the env's tools (OpenAI function schemas) and the template options into the prompt", () => {
+    const plain = renderer(4096, 16, toolsFolder);
+    expect(promptText(plain.prompt(conversation))).toBe("<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n");
+    const withTools = promptText(plain.prompt(conversation, undefined, [moveTool]));
+    expect(withTools).toBe('<|im_start|>system\n{"type": "function", "function": {"name": "move", "description": "Move a disk", "parameters": {"type": "object", "properties": {"disk": {"type": "integer"}}}}}\n<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n');
+    const noThinking = hfRenderer(`hf:${toolsFolder}`, readHfFiles(toolsFolder), 4096, 16, { templateOptions: { enable_thinking: false } });
+    expect(promptText(noThinking.prompt(conversation, undefined, [moveTool]))).toBe(`${withTools}<think></think>`);
+  });
+
+  it("reads tool calls when tools are offered, in the format the template teaches (auto) or the one named", () => {
+    const reply = '<tool_call>\n{"name": "move", "arguments": {"disk": 1}}\n</tool_call>';
+    const call = { id: "call_0", name: "move", arguments: '{"disk": 1}' };
+    const hermes = renderer(4096, 16, toolsFolder);
+    const tokens = hermes.responseTokens(assistantMessage(reply));
+    expect(hermes.decode(tokens, [moveTool])).toEqual(assistantMessage("", [call]));
+    expect(hermes.responseTokens(assistantMessage("", [call]))).toEqual(tokens);
+    // No tools offered, a template that teaches no format (the ChatML fixture), or "none": the reply is text.
+    expect(hermes.decode(tokens).content).toBe(reply);
+    expect(renderer().decode(tokens, [moveTool]).content).toBe(reply);
+    expect(hfRenderer(`hf:${toolsFolder}`, readHfFiles(toolsFolder), 4096, 16, { toolCallFormat: "none" }).decode(tokens, [moveTool]).content).toBe(reply);
+    const llama = hfRenderer(`hf:${FIXTURE}`, readHfFiles(FIXTURE), 4096, 16, { toolCallFormat: "llama3-json" });
+    expect(llama.decode(llama.responseTokens(assistantMessage('{"name": "move", "parameters": {"disk": 1}}')), [moveTool])).toEqual(assistantMessage("", [call]));
+  });
+});
+
 describe("hf renderer: episode sequences", () => {
   it("is one sequence when each prompt extends the prompt and reply before, the replies at their positions", () => {
     const r = renderer();
@@ -144,17 +184,20 @@ describe("hf renderer: episode sequences", () => {
     expect(sequences[0]!.replies[1]!.start - sequences[0]!.replies[0]!.end).toBe(1 + 1 + 1 + 4 + 1 + 2 + 2 + 1 + 9 + 1); // <|im_end|>\n<|im_start|>user\nok<|im_end|>\n<|im_start|>assistant\n
   });
 
-  it("starts a new sequence where a reply's sampled tokens are not what its text encodes to", () => {
-    const r = renderer();
-    // "the end" sampled as t, h, e (unmerged): the next prompt re-encodes it as t, he
-    const replies = [[116, 104, 101, 32, 101, 110, 100, END], r.responseTokens(assistantMessage("done"))];
-    const sequences = r.episodeSequences(episode, replies);
+  it("keeps a reply whose sampled tokens are not what its text encodes to; re-rendering (--history window) starts a new sequence there", () => {
+    // "the end" sampled as t, h, e (unmerged): a prompt rendered from the messages re-encodes it as t, he
+    const replies = [[116, 104, 101, 32, 101, 110, 100, END], renderer().responseTokens(assistantMessage("done"))];
+    const [kept, ...none] = renderer().episodeSequences(episode, replies);
+    expect(none).toEqual([]);
+    for (const span of kept!.replies) expect(kept!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
+    const window = hfRenderer(`hf:${FIXTURE}`, readHfFiles(FIXTURE), 4096, 16, { history: "window" });
+    const sequences = window.episodeSequences(episode, replies);
     expect(sequences).toHaveLength(2);
     expect(sequences[0]!.tokens.slice(sequences[0]!.replies[0]!.start)).toEqual(replies[0]);
     expect(sequences[1]!.replies).toEqual([{ turn: 1, start: sequences[1]!.tokens.length - replies[1]!.length, end: sequences[1]!.tokens.length }]);
   });
 
-  it("starts a new sequence where the template rewrites earlier turns (chat_template.jinja taking precedence over the config's)", () => {
+  it("starts a new sequence where the template never writes a reply's text, so the text after it cannot be found (chat_template.jinja taking precedence over the config's)", () => {
     const template = '{%- for message in messages %}{%- if message.role == "assistant" %}{{- "<|im_start|>assistant\\n...<|im_end|>\\n" }}{%- else %}{{- "<|im_start|>" + message.role + "\\n" + message.content + "<|im_end|>\\n" }}{%- endif %}{%- endfor %}{%- if add_generation_prompt %}{{- "<|im_start|>assistant\\n" }}{%- endif %}';
     const r = renderer(4096, 16, fixtureCopy("rewrite", { "chat_template.jinja": template }));
     const replies = episode.turns.map((turn) => r.responseTokens(turn.action));
@@ -213,6 +256,19 @@ describe("hf renderer: configuration", () => {
     expect(configError(() => parseTrainConfig({ env: "hanoi", renderer: `hf:${FIXTURE}` })).field).toBe("renderer");
   });
 
+  it("reads template options and the tool-call format with hf:DIR only, checking what it knows of them", () => {
+    const hf = { ...tinker, renderer: `hf:${FIXTURE}` };
+    expect(parseTrainConfig({ ...hf, templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" })).toMatchObject({ templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" });
+    expect(parseTrainConfig(hf)).toMatchObject({ templateOptions: {}, toolCallFormat: "auto" });
+    const notBoolean = configError(() => parseTrainConfig({ ...hf, templateOptions: { enable_thinking: "no" } }));
+    expect(notBoolean.field).toBe("templateOptions.enable_thinking");
+    const reserved = configError(() => parseTrainConfig({ ...hf, templateOptions: { tools: [] } }));
+    expect([reserved.field, reserved.message]).toEqual(["templateOptions.tools", expect.stringMatching(/set by the renderer/)]);
+    expect(configError(() => parseTrainConfig({ ...hf, toolCallFormat: "xml" })).field).toBe("toolCallFormat");
+    expect(configError(() => parseTrainConfig({ ...tinker, templateOptions: { enable_thinking: false } })).message).toMatch(/templateOptions: is read by --renderer hf:DIR only/);
+    expect(configError(() => parseTrainConfig({ env: "hanoi", toolCallFormat: "hermes" })).field).toBe("toolCallFormat");
+  });
+
   it("refuses a missing folder, one without tokenizer.json, and one without a chat template, naming the renderer field", () => {
     const missing = configError(() => parseTrainConfig({ ...tinker, renderer: `hf:${join(dir, "nowhere")}` }));
     expect([missing.field, missing.message]).toEqual(["renderer", expect.stringMatching(/does not exist/)]);
@@ -257,6 +313,23 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
     expect(manifest.renderer).toBe(`hf:${FIXTURE}`);
   }, 120_000);
 
+  it("takes the renderer's options from the train CLI (--template-opt, --tool-call-format), stores them, and refuses bad ones before any work", async () => {
+    const out = join(dir, "train-cli");
+    const common = ["train", "--backend", "tinker", "--tinker-url", standin.url, "--base-model", "tiny-260", "--env", "hanoi", "--env-opt", "disks=2", "--steps", "1", "--tasks-per-step", "1", "--group", "2", "--eval-every", "0", "--max-new-tokens", "8", "--no-progress"];
+    const args = [...common, "--renderer", `hf:${toolsFolder}`];
+    const before = standin.requests.length;
+    const trained = await cli(...args, "--template-opt", "enable_thinking=false", "--tool-call-format", "hermes", "--out", out);
+    expect([trained.code, trained.stderr]).toEqual([0, ""]);
+    const samples = standin.requests.slice(before).filter((request) => request.path === "/api/v1/asample");
+    expect(samples.length).toBeGreaterThan(0);
+    for (const request of samples) expect((request.body as { prompt: { chunks: { tokens: number[] }[] } }).prompt.chunks.flatMap((chunk) => chunk.tokens).slice(-15)).toEqual(bytes("<think></think>"));
+    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8"))).toMatchObject({ templateOptions: { enable_thinking: false }, toolCallFormat: "hermes" });
+    const maybe = await cli(...args, "--template-opt", "enable_thinking=maybe", "--out", join(dir, "maybe"));
+    expect([maybe.code, maybe.stderr]).toEqual([2, expect.stringMatching(/templateOptions\.enable_thinking/)]);
+    const bytesRenderer = await cli(...common, "--template-opt", "enable_thinking=false", "--out", join(dir, "bytes"));
+    expect([bytesRenderer.code, bytesRenderer.stderr]).toEqual([2, expect.stringMatching(/templateOptions: is read by --renderer hf:DIR only/)]);
+  }, 120_000);
+
   it("trains on an episode's one sequence: forward_backward on the renderer's tokens and reply spans, then optim_step", async () => {
     const client = createTinkerClient({ baseUrl: standin.url });
     const backend = await openTinkerBackend({ client, baseModel: "tiny-260", loraRank: 4, seed: 1, maxNewTokens: 8, history: "segments", renderer: openRenderer(`hf:${FIXTURE}`, 8, "segments"), heartbeatMs: 0 });
@@ -268,10 +341,12 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
       const stats = await backend.accumulate(batch, (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1)), 10);
       expect(stats.tokens).toBeGreaterThan(0);
       expect((await backend.step(1e-3)).gradNorm).toBeGreaterThan(0);
-      const trained = standin.requests.slice(before).find((request) => request.path === "/api/v1/forward_backward");
-      const datum = (trained?.body.forward_backward_input as { data: { loss_fn_inputs: { weights: { data: number[] } } }[] }).data[0]!;
+      // The pass with a backward (the first is forward_only, for the current log-probs), as the stand-in decoded it.
+      const trained = standin.requests.slice(before).find((request) => request.path === "/api/v1/forward_backward" && request.body.forward_only !== true);
+      const datum = (trained?.body as { data: { loss_fn_inputs: { weights: { dense: Uint8Array } } }[] }).data[0]!;
+      const dense = datum.loss_fn_inputs.weights.dense;
       // Tinker's datums are shifted by one: weight p belongs to target token p + 1, the reply tokens' positions.
-      const weighted = datum.loss_fn_inputs.weights.data.flatMap((weight, p) => (weight === 0 ? [] : [p + 1]));
+      const weighted = Array.from(new Float32Array(dense.buffer.slice(dense.byteOffset, dense.byteOffset + dense.byteLength))).flatMap((weight, p) => (weight === 0 ? [] : [p + 1]));
       expect(weighted).toEqual(sequence!.replies.flatMap((span) => Array.from({ length: span.end - span.start }, (_, i) => span.start + i)));
     } finally {
       backend.dispose();

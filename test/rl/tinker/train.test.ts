@@ -1,8 +1,11 @@
 // The whole RL loop over real HTTP: `train` with the tinker backend against the loopback stand-in server
-// (standin-server.ts, backed by the in-process model), next to the in-process backend on the same seed and
-// base model. What this proves: the client's requests, futures, data layout, loss scaling, Adam settings,
-// sampler refresh after each step, checkpoint paths and resume; not that a hosted server accepts them (see
-// README, "Scaling out").
+// (standin-server.ts: built from the Tinker SDK 0.25.0's types, backed by the in-process model), next to the
+// in-process backend on the same seed and base model. The runs compared with the in-process one sample each
+// episode alone (groupSampling false: the in-process policy's seeds); the others sample a group's first turn in
+// one request (num_samples = group). What this proves: the client's requests (protobuf forward_backward,
+// forward_only passes, the KL reference from the base model's prompt_logprobs), futures, data layout, loss
+// scaling, Adam settings, sampler refresh after each step, checkpoint paths and resume; not that a hosted server
+// accepts them (see docs/tinker.md).
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -87,14 +90,26 @@ describe("train --backend tinker against the stand-in", () => {
     const local = await train({ out: join(dir, "local"), config: { ...config, init: base } });
     const remoteOut = join(dir, "remote");
     const before = standin.requests.length;
-    const remote = await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: standin.url } });
+    const remote = await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", groupSampling: false }, tinker: { baseUrl: standin.url } });
     expect(remote.finished).toBe(true);
     // The run learned: gradients at some steps, clipped tokens, a KL, and training requests went over HTTP.
     const steps = await logged(remoteOut);
     expect(steps.filter((step) => step.gradNorm > 0).length).toBeGreaterThanOrEqual(1);
     expect(steps.some((step) => step.clipFraction > 0 && step.kl > 0)).toBe(true);
-    const paths = standin.requests.slice(before).map((request) => request.path);
-    for (const path of ["/api/v1/forward", "/api/v1/forward_backward", "/api/v1/optim_step", "/api/v1/asample", "/api/v1/save_weights_for_sampler", "/api/v1/save_weights"]) expect(paths).toContain(path);
+    const sent = standin.requests.slice(before);
+    const paths = sent.map((request) => request.path);
+    // The stand-in, strict about the SDK's types, accepted every request of the run.
+    expect(sent.filter((request) => request.status !== 200).map((request) => `${request.path} ${request.status}`)).toEqual([]);
+    for (const path of ["/api/v1/forward_backward", "/api/v1/optim_step", "/api/v1/asample", "/api/v1/save_weights_for_sampler", "/api/v1/save_weights"]) expect(paths).toContain(path);
+    // Forward passes are forward_backward with forward_only (SDK 0.25 has no /forward), as protobuf.
+    const passes = sent.filter((request) => request.path === "/api/v1/forward_backward");
+    expect(passes.every((request) => request.headers["content-type"] === "application/x-protobuf")).toBe(true);
+    expect(passes.some((request) => request.body.forward_only === true) && passes.some((request) => request.body.forward_only !== true)).toBe(true);
+    // The KL reference is the base model's prompt_logprobs: one model trained, none for the reference.
+    expect(paths.filter((path) => path === "/api/v1/create_model")).toHaveLength(1);
+    expect(sent.some((request) => request.path === "/api/v1/create_sampling_session" && request.body.base_model === "hanoi-base")).toBe(true);
+    expect(sent.filter((request) => request.path === "/api/v1/asample" && request.body.prompt_logprobs === true).length).toBeGreaterThan(0);
+    expect(sent.every((request) => request.path !== "/api/v1/asample" || request.body.num_samples === 1)).toBe(true);
     expectSameSteps(steps, await logged(join(dir, "local")));
     expect(remote.evals.map((point) => point.table)).toEqual(local.evals.map((point) => point.table));
     expect(await weightsGap(remoteOut, join(dir, "local"), 3)).toBeLessThan(1e-6);
@@ -105,16 +120,21 @@ describe("train --backend tinker against the stand-in", () => {
     const config = { ...shared, steps: 2, evalEvery: 0, algo };
     const local = await train({ out: join(dir, `local-${algo}`), config: { ...config, init: base } });
     const remoteOut = join(dir, `remote-${algo}`);
-    await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: standin.url } });
+    await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", groupSampling: false }, tinker: { baseUrl: standin.url } });
     expect((await logged(remoteOut)).some((step) => step.gradNorm > 0)).toBe(true);
     expect(await weightsGap(remoteOut, join(dir, `local-${algo}`), 2)).toBeLessThan(1e-6);
     expect(local.finished).toBe(true);
   }, 240_000);
 
-  it("resumes a stopped run from the server's saved state to the weights of an uninterrupted one", async () => {
+  it("samples a group's first turn in one request (num_samples), and resumes a stopped run to the weights of an uninterrupted one", async () => {
     const config = { ...shared, backend: "tinker", baseModel: "hanoi-base", evalEvery: 0 };
     const whole = join(dir, "whole");
+    const before = standin.requests.length;
     await train({ out: whole, config, tinker: { baseUrl: standin.url } });
+    // Step 0's first turns: one request per group (tasksPerStep of them) with num_samples = group.
+    const samples = standin.requests.slice(before).filter((request) => request.path === "/api/v1/asample").map((request) => request.body.num_samples);
+    expect(samples.filter((count) => count === shared.group).length).toBe(shared.tasksPerStep * shared.steps);
+    expect(samples.every((count) => count === 1 || count === shared.group)).toBe(true);
     const broken = join(dir, "broken");
     expect(await train({ out: broken, config, stopAfter: 2, tinker: { baseUrl: standin.url } })).toMatchObject({ stepsDone: 2, finished: false });
     const resumed = await train({ out: broken, config: {}, resume: true, tinker: { baseUrl: standin.url } });
@@ -128,12 +148,11 @@ describe("train --backend tinker against the stand-in", () => {
     const coefficients = await train({ out: join(dir, "coef"), config: { ...config, init: base } });
     const serverOut = join(dir, "ppo");
     const before = standin.requests.length;
-    await train({ out: serverOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", backendLoss: "ppo" }, tinker: { baseUrl: standin.url } });
-    const sent = standin.requests.slice(before).filter((request) => request.path === "/api/v1/forward_backward").map((request) => request.body.forward_backward_input as { loss_fn: string; loss_fn_config: unknown });
+    await train({ out: serverOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", backendLoss: "ppo", groupSampling: false }, tinker: { baseUrl: standin.url } });
+    const sent = standin.requests.slice(before).filter((request) => request.path === "/api/v1/forward_backward").map((request) => request.body as { loss_fn: string; loss_fn_config: Record<string, number>; forward_only?: boolean });
     expect(sent.length).toBeGreaterThan(0);
-    expect(sent.every((input) => input.loss_fn === "ppo")).toBe(true);
+    expect(sent.every((input) => input.loss_fn === "ppo" && input.forward_only !== true)).toBe(true);
     expect(sent[0]?.loss_fn_config).toEqual({ clip_low_threshold: 0.8, clip_high_threshold: 1.28 });
-    expect(standin.requests.slice(before).some((request) => request.path === "/api/v1/forward")).toBe(false);
     const [server] = await logged(serverOut);
     const [local] = await logged(join(dir, "coef"));
     expect(server?.reward).toBe(local?.reward);
