@@ -5,3 +5,4 @@ export * from "./policy-call.js";
 export * from "./pool.js";
 export * from "./rollout.js";
 export * from "./run-episodes.js";
+export * from "./task-draws.js";

@@ -13,7 +13,7 @@ import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { deriveSeed } from "../core/rng.js";
-import { drawTask, MAX_TASK_DRAWS, type TakenIds } from "../eval/tasks.js";
+import { drawTask, MAX_TASK_DRAWS, type TakenIds } from "../agent/task-draws.js";
 import { drawBudget, type BudgetSchedule } from "./schedules/schedule.js";
 
 export interface RolloutStepOptions {

@@ -29,7 +29,7 @@ import { createModel, type TinyModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { evaluate } from "../eval/evaluate.js";
-import { checkDistinctCount, heldOutTaskIds } from "../eval/tasks.js";
+import { checkDistinctCount, heldOutTaskIds } from "../agent/task-draws.js";
 import { openStore, type Store } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
