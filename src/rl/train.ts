@@ -33,7 +33,7 @@ import { checkDistinctCount, heldOutTaskIds } from "../agent/task-draws.js";
 import { openStore, type Store } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
 import { deleteRun, writeTrainStep } from "../store/train-log.js";
-import { computeAdvantages, mean } from "./advantages/index.js";
+import { advantageEstimator, mean } from "./advantages/index.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { openTinkerBackend } from "./tinker/backend.js";
 import { openRenderer } from "./tinker/renderer.js";
@@ -326,7 +326,7 @@ async function trainStep(backend: TrainerBackend, env: AnyEnv, config: Readonly<
   const examples: PolicyExample[] = [];
   let zeroGradientGroups = 0;
   for (const group of groups) {
-    const advantages = computeAdvantages(config.algo, group, { reward: config.reward, normalizeStd: config.normalizeStd, lambda: config.lambda, gamma: config.gamma, stepWeight: config.stepWeight });
+    const advantages = advantageEstimator(config.algo).estimate(group, config);
     if (advantages.every((perTurn) => perTurn.every((value) => value === 0))) {
       zeroGradientGroups++;
       continue;
