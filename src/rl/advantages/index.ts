@@ -1,5 +1,4 @@
-// Advantage estimators: pure functions from a group of episodes to per-turn advantages, each declaring the options
-// it reads, looked up by name in one registry.
+// Advantage estimators: pure functions from a group of episodes to per-turn advantages, by name.
 export * from "./estimator.js";
 export * from "./gigpo.js";
 export * from "./grpo.js";
