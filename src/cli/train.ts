@@ -25,7 +25,18 @@ const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true, tem
   tinkerUrl: z.string().optional().describe("tinker: the server, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume"),
   tinkerApiKeyEnv: z.string().default("TINKER_API_KEY").describe("tinker: environment variable holding the API key (never printed or stored; local servers need none)"),
   tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker: milliseconds allowed per HTTP request"),
+  lambda: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo turn only"),
+  stepWeight: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo gigpo only"),
 });
+
+/** The weight fields as train() reads them: --lambda and --step-weight (older names of --turn-weight) as given,
+ * without --turn-weight's default beside them (the config reads the one its --algo read; a given --turn-weight
+ * beside them is refused). */
+function weightFields<Fields extends { readonly turnWeight: number; readonly lambda?: number | undefined; readonly stepWeight?: number | undefined }>(fields: Fields, given: ReadonlyMap<string, string>): Partial<Fields> {
+  if (given.has("turnWeight") || (fields.lambda === undefined && fields.stepWeight === undefined)) return fields;
+  const { turnWeight: _default, ...older } = fields;
+  return older as Partial<Fields>;
+}
 
 /** The run option `tinker` of train(): URL from the flag or $TINKER_BASE_URL, key from the named variable. */
 export function tinkerConnection(options: { readonly tinkerUrl?: string | undefined; readonly tinkerApiKeyEnv: string; readonly tinkerTimeout: number }, environment: NodeJS.ProcessEnv = process.env): { baseUrl: string; apiKey?: string; timeoutMs: number } | undefined {
@@ -66,7 +77,7 @@ export const trainCommand = defineCommand({
   async run(options, io, context) {
     const { envOpt, model, templateOpt, out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, ...rest } = options;
     if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress", "tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout"]);
-    const config = { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model), templateOptions: keyJsonValues(templateOpt, "--template-opt") };
+    const config = { ...weightFields(rest, context.given), envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model), templateOptions: keyJsonValues(templateOpt, "--template-opt") };
     const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout });
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({

@@ -9,7 +9,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import type { HeldOutSet } from "./tasks.js";
+import type { HeldOutSet } from "../agent/task-draws.js";
 
 export const HELD_OUT_FILE = "held-out.json";
 

@@ -1,19 +1,21 @@
-// Phase "generate" of an RL step: fresh tasks, one budget per group from the schedule, `group` rollouts per
-// task with the current policy. Everything is seeded by (run seed, step), so a resumed run regenerates exactly
-// the same tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in
-// large batches; each episode knows its group (seed and size), so that a policy may sample a group's first turn
-// in one request. A step's tasks are distinct by content, and tasks of the held-out set (`excluded`, task ids: the
+// Phase "rollouts" of an RL step: fresh tasks, one budget per group from the schedule, `group` rollouts per
+// task with the current policy, planned by the episode planner evaluations use (agent/plan-episodes.ts) with the
+// step's own seeding. Everything is seeded by (run seed, step), so a resumed run regenerates exactly the same
+// tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in large
+// batches; each episode knows its group (seed and size), so that a policy may sample a group's first turn in one
+// request. A step's tasks are distinct by content, and tasks of the held-out set (`excluded`, task ids: the
 // training run's own evaluation tasks and any study held-out set) are never trained on: a draw that falls in either
 // is drawn again from a derived seed (tasks of different steps may repeat).
+import { planTaskEpisodes, type EpisodeSeeding } from "../agent/plan-episodes.js";
 import { createPolicyCaller } from "../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
-import { resolveBudget, taskBudgetBasis, type BudgetMode, type BudgetScope } from "../core/budget.js";
+import { drawTask, MAX_TASK_DRAWS, type TakenIds } from "../agent/task-draws.js";
+import type { BudgetMode, BudgetScope } from "../core/budget.js";
 import { envLabel, type AnyEnv } from "../core/env.js";
 import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { deriveSeed } from "../core/rng.js";
-import { drawTask, MAX_TASK_DRAWS, type TakenIds } from "../eval/tasks.js";
 import { drawBudget, type BudgetSchedule } from "./schedules/schedule.js";
 
 export interface RolloutStepOptions {
@@ -59,21 +61,20 @@ export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutS
   }
 }
 
+/** The seeding of step `step`: episodes by (seed, step, task index, sample), the samples of a task one group. */
+export function stepSeeding(seed: number, step: number): EpisodeSeeding {
+  return {
+    episode: (_taskId, taskIndex, sample) => deriveSeed(seed, "train-rollout", step, taskIndex, sample),
+    group: (taskIndex, size) => ({ seed: deriveSeed(seed, "train-group", step, taskIndex), size }),
+  };
+}
+
 function rolloutGroups(env: AnyEnv, policy: Policy, options: RolloutStepOptions, guard: Pick<RolloutOptions, "caller" | "signal">): Promise<Episode[][]> {
-  const groups: Promise<Episode[]>[] = [];
   const tasks = stepTasks(env, options.seed, options.step, options.tasksPerStep, options.excluded ?? new Set());
-  for (const [index, task] of tasks.entries()) {
-    const spec = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
-    const budget = resolveBudget(spec, taskBudgetBasis(env, task, options.budgetScope), options.budgetMode, options.budgetScope);
-    const taskId = env.taskId(task);
-    const group = { seed: deriveSeed(options.seed, "train-group", options.step, index), size: options.group };
-    groups.push(
-      Promise.all(
-        Array.from({ length: options.group }, (_, sample) =>
-          runEpisode(env, policy, { run: "train", task, taskId, taskIndex: index, budget, sample, seed: deriveSeed(options.seed, "train-rollout", options.step, index, sample), group }, { ...guard, keepTokens: true, annotate: false }),
-        ),
-      ),
-    );
-  }
-  return Promise.all(groups);
+  const seeding = stepSeeding(options.seed, options.step);
+  const plans = tasks.map((task, index) => {
+    const budget = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
+    return planTaskEpisodes(env, task, index, { run: "train", budgets: [budget], mode: options.budgetMode, scope: options.budgetScope, samples: options.group, seeding });
+  });
+  return Promise.all(plans.map((plan) => Promise.all(plan.map((spec) => runEpisode(env, policy, spec, { ...guard, keepTokens: true, annotate: false })))));
 }

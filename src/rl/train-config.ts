@@ -1,5 +1,7 @@
 // The configuration of an RL run, declared once: validated before any work starts (errors name the field),
 // stored with the run, and compared on --resume so that a run only continues with the config it started with.
+// The advantage estimators' options are fields declared by the estimators (advantages/registry.ts); configs stored
+// before the turn-level weight had one name (`lambda` for turn, `stepWeight` for gigpo) read back to the same weight.
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, encodeConfig, parseConfig } from "../core/config.js";
@@ -8,8 +10,7 @@ import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
-import { ADVANTAGE_ESTIMATORS } from "./advantages/index.js";
-import { TRAJECTORY_REWARDS } from "./advantages/types.js";
+import { ADVANTAGE_ESTIMATORS, advantageOptionFields, estimatorSummaries } from "./advantages/registry.js";
 import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
@@ -25,7 +26,7 @@ export const trainConfigSchema = z.object({
   envOptions: envOptionsField,
   init: z.string().optional().describe("checkpoint to start from (an SFT base); none: a fresh model"),
   modelConfig: modelConfigField().default({}).describe("model config overrides for a fresh model"),
-  algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe("advantage estimator: grpo (GRPO-Full), turn (process supervision), gigpo"),
+  algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe(`advantage estimator: ${estimatorSummaries()}`),
   budget: budgetScheduleField().prefault("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
@@ -40,11 +41,8 @@ export const trainConfigSchema = z.object({
   clipLow: z.number().min(0).max(1).default(0.2).describe("lower clip of the importance ratio"),
   clipHigh: z.number().min(0).default(0.28).describe("upper clip of the importance ratio"),
   kl: z.number().min(0).default(0).describe("KL coefficient beta to the initial model (k3 estimator)"),
-  reward: z.enum(TRAJECTORY_REWARDS).default("return").describe("trajectory reward: env return or 1/0 success"),
-  normalizeStd: z.boolean().default(true).describe("divide group advantages by their std"),
-  lambda: z.number().min(0).default(1).describe("turn: weight of the turn-level advantage"),
-  gamma: z.number().min(0).max(1).default(0.95).describe("turn, gigpo: discount over turns"),
-  stepWeight: z.number().min(0).default(1).describe("gigpo: weight of the step-level advantage"),
+  // The estimators' options (reward, normalizeStd, gamma, turnWeight, normalizeStepStd), declared by the estimators.
+  ...advantageOptionFields,
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
   history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns; with --renderer hf:DIR, earlier replies, reasoning included, kept as sampled) or window (re-rendered each turn)"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
@@ -76,9 +74,24 @@ export const trainConfigSchema = z.object({
 export type TrainConfig = z.output<typeof trainConfigSchema>;
 
 export function parseTrainConfig(input: unknown): Readonly<TrainConfig> {
-  const config = parseConfig(trainConfigSchema, input);
+  const config = parseConfig(trainConfigSchema, withTurnWeight(input));
   checkBackendFields(config);
   return config;
+}
+
+/** The older names of `turnWeight`, each with the estimator that read it (configs stored before it, library calls). */
+export const OLDER_WEIGHT_NAMES = { lambda: "turn", stepWeight: "gigpo" } as const;
+
+/** A config input with the older weight names read into `turnWeight`: the one the config's estimator read (the other
+ * was never read, and is dropped); refused next to `turnWeight`. */
+function withTurnWeight(input: unknown): unknown {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
+  const { lambda, stepWeight, ...rest } = input as Record<string, unknown>;
+  if (lambda === undefined && stepWeight === undefined) return input;
+  const older = lambda === undefined ? "stepWeight" : "lambda";
+  if (rest.turnWeight !== undefined) throw new ConfigError(older, "is the older name of turnWeight, which is given too", "give turnWeight (--turn-weight) only");
+  const read = rest.algo === OLDER_WEIGHT_NAMES.lambda ? lambda : rest.algo === OLDER_WEIGHT_NAMES.stepWeight ? stepWeight : undefined;
+  return read === undefined ? rest : { ...rest, turnWeight: read };
 }
 
 /** The fields that only one backend reads are refused with the other, before any work. */

@@ -32,6 +32,23 @@ describe("budgetrl sft / train", () => {
     expect(evaluated.stdout).toContain(`policy tiny:${out}/checkpoints/step-000002`);
   }, 120_000);
 
+  it("takes --turn-weight, its older names --lambda (turn) and --step-weight (gigpo), and --normalize-step-std", async () => {
+    const stored = async (name: string, ...flags: string[]): Promise<Record<string, unknown>> => {
+      const out = join(dir, name);
+      const result = await cli("train", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--tasks-per-step", "1", "--group", "2", "--steps", "1", "--eval-every", "0", "--max-new-tokens", "4", ...model, ...flags, "--out", out, "--no-progress");
+      expect(result.code, result.stderr).toBe(0);
+      return JSON.parse(readFileSync(join(out, "config.json"), "utf8")) as Record<string, unknown>;
+    };
+    expect(await stored("weight-turn", "--algo", "turn", "--lambda", "0.5")).toMatchObject({ turnWeight: 0.5 });
+    // --lambda was never read by gigpo: it stays unread.
+    expect(await stored("weight-gigpo", "--algo", "gigpo", "--step-weight", "0.25", "--lambda", "3", "--normalize-step-std")).toMatchObject({ turnWeight: 0.25, normalizeStepStd: true });
+    expect(await stored("weight-new", "--algo", "gigpo", "--turn-weight", "2")).toMatchObject({ turnWeight: 2, normalizeStepStd: false });
+    const both = await cli("train", "--algo", "turn", "--lambda", "0.5", "--turn-weight", "1", "--out", join(dir, "weight-both"), "--no-progress");
+    expect(both.code).toBe(2);
+    expect(both.stderr).toMatch(/lambda: is the older name of turnWeight/);
+    expect(existsSync(join(dir, "weight-both"))).toBe(false);
+  }, 60_000);
+
   it("refuses bad arguments naming them", async () => {
     expect((await cli("train", "--out", join(dir, "x"), "--algo", "ppo")).stderr).toMatch(/--algo: Invalid option/);
     expect((await cli("train", "--out", join(dir, "x"), "--budget", "budgetmix:25%,zz")).stderr).toMatch(/budget: "zz" is not a budget/);

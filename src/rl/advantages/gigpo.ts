@@ -3,25 +3,29 @@
 // trajectories of the same task group passed through:
 //   A^E_i      = GRPO advantage of episode i (grpo.ts)
 //   G_{i,t}    = sum_{k >= t} gamma^{k-t} r_{i,k}                 (env rewards, gamma = 0.95 by default)
-//   A^S_{i,t}  = G_{i,t} - mean{ G_{j,s} : stateKey_{j,s} = stateKey_{i,t} }     (optionally / std)
-//   A_{i,t}    = A^E_i + w * A^S_{i,t}
+//   A^S_{i,t}  = G_{i,t} - mean{ G_{j,s} : stateKey_{j,s} = stateKey_{i,t} }     (/ (std + eps) with normalizeStepStd)
+//   A_{i,t}    = A^E_i + w * A^S_{i,t}                                             (w = turnWeight, default 1)
 // The key of a turn is the state in which its action was chosen. Edge cases: an anchor group with one member
 // (a state no other step visited) gives A^S = 0; equal returns in an anchor group give 0.
-import { grpoEpisodeAdvantages, type GrpoOptions } from "./grpo.js";
+import { z } from "zod";
+import { defineAdvantageEstimator, type EstimatorOptions } from "./estimator.js";
+import { grpoEpisodeAdvantages } from "./grpo.js";
+import { groupOptions, turnTermOptions } from "./options.js";
 import { discountedReturns, mean, sampleStd } from "./stats.js";
 import type { GroupEpisode, TurnAdvantages } from "./types.js";
 
-export interface GigpoOptions extends GrpoOptions {
-  /** Weight of the step-level term (default 1). */
-  readonly stepWeight?: number;
-  readonly gamma?: number;
-  /** Divide A^S by the anchor group's std (default false: mean-centred only). */
-  readonly normalizeStepStd?: boolean;
-}
+/** What GiGPO reads: GRPO's options, gamma and w (turnWeight), and whether A^S is divided by its anchor group's std
+ * (the paper's F_norm = std; default false: mean-centred only). */
+export const gigpoOptions = {
+  ...groupOptions,
+  ...turnTermOptions,
+  normalizeStepStd: z.boolean().default(false).describe("divide the step-level advantage by its anchor group's std (default: mean-centred only)"),
+};
+export type GigpoOptions = EstimatorOptions<typeof gigpoOptions>;
 
 export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOptions = {}): TurnAdvantages {
   const gamma = options.gamma ?? 0.95;
-  const weight = options.stepWeight ?? 1;
+  const weight = options.turnWeight ?? 1;
   const episodeAdvantages = grpoEpisodeAdvantages(group, options);
   const returns = group.map((episode) => discountedReturns(episode.turns.map((turn) => turn.reward), gamma));
   const anchors = new Map<string, number[]>();
@@ -43,3 +47,5 @@ export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOp
     }),
   );
 }
+
+export const gigpoEstimator = defineAdvantageEstimator({ name: "gigpo", summary: "GiGPO, step advantages within anchor states", options: gigpoOptions, estimate: gigpoAdvantages });

@@ -3,14 +3,14 @@
 // with R the trajectory reward (env return or 1/0 success), std the sample standard deviation of the group,
 // eps = 1e-6. `normalizeStd: false` gives A_i = R_i - mean (Dr. GRPO's choice). Edge cases: a singleton group
 // has std 0 and A = 0; a group whose rewards are all equal gives A = 0 everywhere (no gradient).
+import { defineAdvantageEstimator, type EstimatorOptions } from "./estimator.js";
+import { groupOptions } from "./options.js";
 import { mean, sampleStd } from "./stats.js";
-import { trajectoryReward, type GroupEpisode, type TrajectoryReward, type TurnAdvantages } from "./types.js";
+import { trajectoryReward, type GroupEpisode, type TurnAdvantages } from "./types.js";
 
-export interface GrpoOptions {
-  readonly reward?: TrajectoryReward;
-  readonly normalizeStd?: boolean;
-  readonly eps?: number;
-}
+/** What GRPO reads: the trajectory reward and whether to divide by the group's std. */
+export const grpoOptions = groupOptions;
+export type GrpoOptions = EstimatorOptions<typeof grpoOptions>;
 
 /** One advantage per episode. */
 export function grpoEpisodeAdvantages(group: readonly GroupEpisode[], options: GrpoOptions = {}): number[] {
@@ -24,3 +24,5 @@ export function grpoAdvantages(group: readonly GroupEpisode[], options: GrpoOpti
   const perEpisode = grpoEpisodeAdvantages(group, options);
   return group.map((episode, i) => episode.turns.map(() => perEpisode[i] as number));
 }
+
+export const grpoEstimator = defineAdvantageEstimator({ name: "grpo", summary: "GRPO-Full", options: grpoOptions, estimate: grpoAdvantages });

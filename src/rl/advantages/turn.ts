@@ -3,21 +3,20 @@
 //   G_t   = sum_{k >= t} gamma^{k-t} r_k             (discounted per turn)
 //   A^turn_{i,t} = (G_{i,t} - mean_j G_{j,t}) / (std_j G_{j,t} + eps)   over the episodes j of the group that
 //                                                                        have a turn t (normalised per turn index)
-//   A_{i,t} = A^traj_i + lambda * A^turn_{i,t}       (A^traj: GRPO over trajectories, grpo.ts)
+//   A_{i,t} = A^traj_i + w * A^turn_{i,t}            (A^traj: GRPO over trajectories, grpo.ts; w = turnWeight)
 // Progress means: sokoban, minus the oracle's remaining distance (a good move earns +1); frozenlake, the
 // success probability within the turns left (recorded so by the rollout engine, see docs/envs.md); hanoi,
 // minus the optimal remaining moves; bfcl, the number of user turns passed.
 // Edge cases: a turn index reached by one episode only gets A^turn = 0; equal G at a turn index gives 0.
-import { grpoEpisodeAdvantages, type GrpoOptions } from "./grpo.js";
+import { defineAdvantageEstimator, type EstimatorOptions } from "./estimator.js";
+import { grpoEpisodeAdvantages } from "./grpo.js";
+import { groupOptions, turnTermOptions } from "./options.js";
 import { discountedReturns, mean, sampleStd } from "./stats.js";
 import type { GroupEpisode, TurnAdvantages } from "./types.js";
 
-export interface TurnOptions extends GrpoOptions {
-  /** Weight of the turn-level term (default 1). */
-  readonly lambda?: number;
-  /** Discount over turns (default 0.95). */
-  readonly gamma?: number;
-}
+/** What the turn-level estimator reads: GRPO's options, the discount gamma (default 0.95) and the weight w (default 1). */
+export const turnOptions = { ...groupOptions, ...turnTermOptions };
+export type TurnOptions = EstimatorOptions<typeof turnOptions>;
 
 /** Turn-level rewards: the change of progress made by each turn. */
 export function progressRewards(episode: GroupEpisode): number[] {
@@ -31,7 +30,7 @@ export function progressRewards(episode: GroupEpisode): number[] {
 
 export function turnAdvantages(group: readonly GroupEpisode[], options: TurnOptions = {}): TurnAdvantages {
   const gamma = options.gamma ?? 0.95;
-  const lambda = options.lambda ?? 1;
+  const weight = options.turnWeight ?? 1;
   const eps = options.eps ?? 1e-6;
   const trajectory = grpoEpisodeAdvantages(group, options);
   const returns = group.map((episode) => discountedReturns(progressRewards(episode), gamma));
@@ -45,5 +44,7 @@ export function turnAdvantages(group: readonly GroupEpisode[], options: TurnOpti
     const scale = options.normalizeStd === false ? 1 : sampleStd(values) + eps;
     for (const [i, value] of members) (normalised[i] as number[])[t] = (value - m) / scale;
   }
-  return group.map((episode, i) => episode.turns.map((_, t) => (trajectory[i] as number) + lambda * ((normalised[i] as number[])[t] as number)));
+  return group.map((episode, i) => episode.turns.map((_, t) => (trajectory[i] as number) + weight * ((normalised[i] as number[])[t] as number)));
 }
+
+export const turnEstimator = defineAdvantageEstimator({ name: "turn", summary: "process supervision", options: turnOptions, estimate: turnAdvantages });

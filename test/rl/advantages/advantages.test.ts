@@ -37,7 +37,7 @@ describe("turn-level (process supervision)", () => {
     const a = episode(1, [{ progress: 1 }, { progress: 2 }]);
     const b = episode(0, [{ progress: 0 }, { progress: 0 }]);
     const c = episode(0, [{ progress: 1 }]);
-    const result = turnAdvantages([a, b, c], { gamma: 1, lambda: 0.5, normalizeStd: false });
+    const result = turnAdvantages([a, b, c], { gamma: 1, turnWeight: 0.5, normalizeStd: false });
     // trajectory: mean 1/3 -> a 2/3, b -1/3, c -1/3
     // turn 0 returns: a 2, b 0, c 1 -> mean 1 -> a 1, b -1, c 0;  turn 1: a 1, b 0 -> mean 0.5 -> a 0.5, b -0.5
     expect(result[0]?.[0]).toBeCloseTo(2 / 3 + 0.5 * 1, 12);

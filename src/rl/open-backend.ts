@@ -1,0 +1,76 @@
+// Opening the trainer backend of a run (config `backend`), with the frozen initial policy its KL term compares to:
+//   tiny    the in-process transformer: a fresh model (--model, --seed), the --init checkpoint with a fresh
+//           optimiser, or the run's checkpoint to resume; the reference is the initial model, loaded again
+//   tinker  a LoRA of --base-model on a Tinker server (src/rl/tinker/), reached through the run option `tinker`
+//           (address, key, timeouts; never stored), loaded with a checkpoint's server paths to resume; the reference
+//           is the base model
+import { ConfigError } from "../core/errors.js";
+import { loadCheckpoint } from "../nn/checkpoint.js";
+import { createModel, type TinyModel } from "../nn/model.js";
+import type { ReferenceScorer, TrainerBackend } from "./backend.js";
+import { openTinkerBackend } from "./tinker/backend.js";
+import { readTinkerCheckpoint, type TinkerCheckpoint } from "./tinker/checkpoint.js";
+import { createTinkerClient, type TinkerClientOptions } from "./tinker/client.js";
+import { openRenderer } from "./tinker/renderer.js";
+import { tinyBackend } from "./tiny-backend.js";
+import type { TrainConfig } from "./train-config.js";
+
+/** How a run reaches its backend; none of it is stored, none of it changes results. */
+export interface BackendOptions {
+  /** Model threads (results do not depend on it). */
+  readonly threads?: number;
+  readonly signal?: AbortSignal;
+  /** How to reach the Tinker server of a `backend: "tinker"` run (URL, API key, timeouts); never stored. */
+  readonly tinker?: Omit<TinkerClientOptions, "signal">;
+}
+
+/** A trainer backend, and the frozen initial policy for the KL term. */
+export interface OpenedBackend {
+  readonly backend: TrainerBackend;
+  initialReference(): Promise<ReferenceScorer>;
+}
+
+/** The backend of a run: new, or resumed from the checkpoint in `checkpoint`. */
+export async function openBackend(config: Readonly<TrainConfig>, options: BackendOptions, checkpoint?: string): Promise<OpenedBackend> {
+  if (config.backend === "tinker") return tinkerBackendOf(config, options, checkpoint === undefined ? undefined : await readTinkerCheckpoint(checkpoint));
+  const model = checkpoint === undefined ? await initialModel(config, options.threads) : await loadCheckpoint(checkpoint, threadsOption(options.threads));
+  return tinyBackendOf(config, model, options.threads);
+}
+
+function threadsOption(threads: number | undefined): { threads?: number } {
+  return threads === undefined ? {} : { threads };
+}
+
+/** The model a tiny run starts from: --init (with a fresh optimiser) or a fresh model. */
+async function initialModel(config: Readonly<TrainConfig>, threads: number | undefined): Promise<TinyModel> {
+  if (config.init === undefined) return createModel({ ...threadsOption(threads), config: config.modelConfig, seed: config.seed });
+  const model = await loadCheckpoint(config.init, threadsOption(threads));
+  // RL starts with a fresh optimiser: the SFT moments describe another objective.
+  const state = model.optimizerState();
+  state.m.fill(0);
+  state.v.fill(0);
+  state.step = 0;
+  return model;
+}
+
+function tinyBackendOf(config: Readonly<TrainConfig>, model: TinyModel, threads: number | undefined): OpenedBackend {
+  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } }), initialReference: () => initialModelReference(config, threads) };
+}
+
+async function initialModelReference(config: Readonly<TrainConfig>, threads: number | undefined): Promise<ReferenceScorer> {
+  const model = await initialModel(config, threads);
+  return tinyBackend({ model }).reference().finally(() => model.dispose());
+}
+
+/** The tinker backend of a run (a new model on the base model, or one loaded with a checkpoint's state). */
+async function tinkerBackendOf(config: Readonly<TrainConfig>, options: BackendOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
+  if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
+  // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
+  const renderer = openRenderer(config.renderer, config.maxNewTokens, config.history, { templateOptions: config.templateOptions, toolCallFormat: config.toolCallFormat });
+  const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const backend = await openTinkerBackend({
+    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer, groupSampling: config.groupSampling,
+    ...(config.contextLength === undefined ? {} : { contextLength: config.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
+  });
+  return { backend, initialReference: () => backend.baseReference() };
+}
