@@ -20,5 +20,5 @@ export { extractAnswer, normalizeAnswer, parseChoice, aliasTable, MAX_ANSWER_LEN
 export { DIRECTIONS, directionsOfMask, parseDirection, type Direction } from "./shared/directions.js";
 export { shortestPathAnswer, shortestPathValue } from "./shared/shortest-path-answer.js";
 export { checkTurnsLeft } from "./shared/turns-left.js";
-export { booleanOption, choiceOption, integerOption, numberOption, parseEnvOptions, type EnvOptionHelp } from "./shared/options.js";
+export { booleanOption, choiceOption, integerOption, numberOption, parseOptions, type OptionHelp } from "../core/options.js";
 export * from "./bfcl/index.js";
