@@ -12,7 +12,7 @@ export * from "./schema.js";
 export * from "./sql.js";
 export * from "./train-log.js";
 export * from "./turn-tokens.js";
-export { isPostgresUrl, postgresLocation } from "./postgres/open.js";
+export { isPostgresUrl, postgresLocation } from "./postgres/url.js";
 export { openSqliteStore, type SqliteStore } from "./sqlite/open.js";
 export { SQLITE_SCHEMA_SQL } from "./sqlite/dialect.js";
 export { POSTGRES_SCHEMA_SQL } from "./postgres/dialect.js";
