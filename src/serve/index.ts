@@ -1,10 +1,6 @@
-// `budgetrl serve`: an OpenAI-compatible HTTP server for the in-process models (node:http), answering a
-// conversation as the tiny policy does (its context rule replayed, concurrent requests batched into the model).
-export { serveCheckpoint, type ServeHooks, type Serving } from "./serve.js";
+// `budgetrl serve`, the package entry "budgetrl/serve": an OpenAI-compatible HTTP server for the in-process models
+// (node:http), answering a conversation as the tiny policy does (its context rule replayed, concurrent requests
+// batched into the model). `serveCheckpoint({ ckpt, port: 0 })` with its config; the server, completion engine,
+// request and response shapes, sessions and reply memo are internal.
 export { parseServeConfig, serveConfigSchema, type ServeConfig } from "./config.js";
-export { startServer, type RunningServer, type ServerOptions, type ServerStats } from "./server.js";
-export { choiceSeed, createCompletionEngine, LOGPROBS_MODES, type CompletedChoice, type Completion, type CompletionEngine, type CompletionSettings, type LogprobsMode } from "./completions.js";
-export { parseChatRequest, type ChatRequest } from "./request.js";
-export { completionBody, streamChunks, type ResponseMeta } from "./response.js";
-export { createReplyMemo, roundTrips, type ReplyMemo } from "./reply-memo.js";
-export { errorBody, HttpError } from "./errors.js";
+export { serveCheckpoint, type ServeHooks, type Serving } from "./serve.js";

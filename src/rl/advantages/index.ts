@@ -5,11 +5,11 @@ import { grpoAdvantages } from "./grpo.js";
 import { turnAdvantages, type TurnOptions } from "./turn.js";
 import type { GroupEpisode, TurnAdvantages } from "./types.js";
 
-export * from "./gigpo.js";
-export * from "./grpo.js";
-export * from "./stats.js";
-export * from "./turn.js";
-export * from "./types.js";
+export { gigpoAdvantages, type GigpoOptions } from "./gigpo.js";
+export { grpoAdvantages, grpoEpisodeAdvantages, type GrpoOptions } from "./grpo.js";
+export { discountedReturns, mean, sampleStd } from "./stats.js";
+export { progressRewards, turnAdvantages, type TurnOptions } from "./turn.js";
+export { TRAJECTORY_REWARDS, trajectoryReward, type GroupEpisode, type TrajectoryReward, type TurnAdvantages } from "./types.js";
 
 export const ADVANTAGE_ESTIMATORS = ["grpo", "turn", "gigpo"] as const;
 export type AdvantageEstimatorName = (typeof ADVANTAGE_ESTIMATORS)[number];
