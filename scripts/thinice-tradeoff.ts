@@ -4,12 +4,12 @@
 import { thinIceConfigSchema } from "../src/envs/thinice/config.js";
 import { dependentShare } from "../src/envs/thinice/decisions.js";
 import { distinctMaps, formatTradeoff, measureTradeoff, MULTIPLE_LABELS } from "../src/envs/thinice/tradeoff.js";
-import { parseEnvOptions } from "../src/envs/shared/options.js";
+import { parseOptions } from "../src/core/options.js";
 
 const args = process.argv.slice(2);
 const count = args[0] !== undefined && !args[0].includes("=") ? Number(args.shift()) : 1000;
 const options = Object.fromEntries(args.map((arg) => arg.split("=", 2) as [string, string]));
-const config = parseEnvOptions("thinice", thinIceConfigSchema, options);
+const config = parseOptions("thinice", thinIceConfigSchema, options);
 console.log(`thinice ${JSON.stringify(config)}`);
 console.log(formatTradeoff(measureTradeoff(config, count)));
 const shares = dependentShare(distinctMaps(config, count).maps, config.q);

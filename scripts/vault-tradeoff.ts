@@ -3,7 +3,7 @@
 // seeds 0..N-1 (src/envs/vault/tradeoff.ts), with the distribution of optimal lengths.
 //
 //   npx tsx scripts/vault-tradeoff.ts [N=300] [KEY=VALUE ...]      (KEY=VALUE: vault options, e.g. reliability=0.7)
-import { parseEnvOptions } from "../src/envs/shared/options.js";
+import { parseOptions } from "../src/core/options.js";
 import { vaultConfigSchema } from "../src/envs/vault/config.js";
 import { vault } from "../src/envs/vault/index.js";
 import { measureVaultTradeoff, vaultTradeoffMarkdown } from "../src/envs/vault/tradeoff.js";
@@ -15,7 +15,7 @@ function main(args: readonly string[]): void {
       .filter((arg) => arg.includes("="))
       .map((arg) => [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)]),
   );
-  const config = parseEnvOptions("vault", vaultConfigSchema, options);
+  const config = parseOptions("vault", vaultConfigSchema, options);
   const env = vault(config);
   const table = measureVaultTradeoff(
     Array.from({ length: count }, (_, seed) => env.generate(seed)),

@@ -1,9 +1,7 @@
-// The rollout engine: budget text, guarded policy calls (timeout, stop, reply check), one episode, many episodes
-// with seeds and concurrency.
-export * from "./budget-text.js";
-export * from "./plan-episodes.js";
-export * from "./policy-call.js";
-export * from "./pool.js";
-export * from "./rollout.js";
-export * from "./run-episodes.js";
-export * from "./task-draws.js";
+// The rollout engine, as the package exports it: the budget text the agent reads, guarded policy calls (turn
+// timeout, stop signal, reply check), one episode, many episodes with seeds and concurrency. Left out: the
+// planner, seeds and pool that the eval layer and the bullmq workers share.
+export { budgetNote } from "./budget-text.js";
+export { createPolicyCaller, PolicyTimeoutError, type PolicyCaller, type PolicyCallerOptions } from "./policy-call.js";
+export { runEpisode, type EpisodeSpec, type RolloutOptions } from "./rollout.js";
+export { runEpisodes, type EpisodeKey, type RunEpisodesOptions } from "./run-episodes.js";

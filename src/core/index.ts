@@ -1,15 +1,46 @@
-// Core types shared by every layer: messages, budgets, the env and policy contracts, episodes, seeded RNG.
-export * from "./analysis-rows.js";
-export * from "./budget.js";
-export * from "./commands.js";
-export * from "./env.js";
-export * from "./episode.js";
-export * from "./errors.js";
-export * from "./gym.js";
-export * from "./hash.js";
-export * from "./json.js";
-export * from "./message.js";
-export * from "./outcome.js";
-export * from "./policy.js";
-export * from "./rng.js";
-export * from "./url-location.js";
+// Core types shared by every layer, as the package exports them (src/index.ts re-exports all of this): messages,
+// budgets (the one parser and how a spec becomes turns), the env and policy contracts, episodes, the gym facade,
+// option builders for envs and policies, seeded RNG, errors. Left out, for budgetrl's own layers only: analysis
+// rows' helpers, the "continue with" commands, hashing, config field builders, output paths, stop points.
+export type { EpisodeOutcome, FirstErrorCounts, HorizonCounts, InvalidCounts, StepCounts } from "./analysis-rows.js";
+export {
+  BUDGET_MODES,
+  BUDGET_SCOPES,
+  budgetSize,
+  checkBudgetsFit,
+  largestBudget,
+  parseBudgetList,
+  parseBudgetMode,
+  parseBudgetSpec,
+  resolveBudget,
+  resolveTurns,
+  taskBudgetBasis,
+  type Budget,
+  type BudgetBasis,
+  type BudgetKind,
+  type BudgetMode,
+  type BudgetScope,
+  type BudgetSpec,
+} from "./budget.js";
+export { STOP_REASONS, type AnyEnv, type Env, type OracleAnswer, type ResetResult, type StepInfo, type StepResult, type StopReason } from "./env.js";
+export type { Episode, ForcedAction, Turn } from "./episode.js";
+export { BudgetrlError, ConfigError, DataError, StoppedError } from "./errors.js";
+export { gym, type GymEnv, type GymStep } from "./gym.js";
+export type { Json, JsonObject } from "./json.js";
+export { assistantMessage, systemMessage, userMessage, type Message, type Role, type ToolCall, type ToolSpec } from "./message.js";
+export { booleanOption, choiceOption, integerOption, numberOption, parseOptions, type OptionHelp } from "./options.js";
+export type { FirstSuccess, OutcomeCounts } from "./outcome.js";
+export {
+  ContextLengthError,
+  policyFromFunction,
+  PolicyReplyError,
+  type Act,
+  type AgentFunction,
+  type EpisodeGroup,
+  type OracleHorizon,
+  type Policy,
+  type PolicyContext,
+  type PrivilegedView,
+  type SamplingRecord,
+} from "./policy.js";
+export { createRng, deriveSeed, rngFromState, type Rng } from "./rng.js";

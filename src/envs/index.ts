@@ -1,5 +1,9 @@
-// The built-in environments, their registry, and the helpers env authors share.
-export { createEnv, defineEnv, ENV_DEFINITIONS, ENV_NAMES, envConfigHelp, envDefinition, envOptions, isEnvName, type EnvDefinition, type EnvName } from "./registry.js";
+// The built-in environments, as the package exports them: the registry (create an env by name, its options and
+// help), each env's constructor, config schema and task-file helpers, BFCL multi-turn (the env, its data and
+// `budgetrl bfcl run`), and the helpers env authors share (answer extraction, directions, oracle answers from
+// shortest paths, the turns-left check). The option builders are in core. BFCL's backends, checkers and call
+// syntax stay behind its own index (bfcl/index.ts).
+export { createEnv, defineEnv, ENV_NAMES, envConfigHelp, envDefinition, envOptions, isEnvName, type EnvDefinition, type EnvName } from "./registry.js";
 export { sokoban, type CompiledSokoban, type SokobanConfig, type SokobanState, type SokobanTask } from "./sokoban/index.js";
 export { sokobanConfigSchema } from "./sokoban/config.js";
 export { parseLevels, printLevel } from "./sokoban/levels.js";
@@ -20,5 +24,4 @@ export { extractAnswer, normalizeAnswer, parseChoice, aliasTable, MAX_ANSWER_LEN
 export { DIRECTIONS, directionsOfMask, parseDirection, type Direction } from "./shared/directions.js";
 export { shortestPathAnswer, shortestPathValue } from "./shared/shortest-path-answer.js";
 export { checkTurnsLeft } from "./shared/turns-left.js";
-export { booleanOption, choiceOption, integerOption, numberOption, parseEnvOptions, type EnvOptionHelp } from "./shared/options.js";
-export * from "./bfcl/index.js";
+export { BFCL_CATEGORIES, bfcl, bfclConfigSchema, bfclRun, BUNDLED_BFCL_DATA_DIR, loadBfclDataset, type BfclCategory, type BfclConfig, type BfclDataset, type BfclEntry, type BfclEnv, type BfclOptions, type BfclRunOptions, type BfclState, type BfclTask } from "./bfcl/index.js";

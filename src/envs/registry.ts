@@ -10,7 +10,7 @@ import { frozenLakeConfigSchema } from "./frozenlake/config.js";
 import { frozenlake } from "./frozenlake/index.js";
 import { hanoiConfigSchema } from "./hanoi/config.js";
 import { hanoi } from "./hanoi/index.js";
-import { describeOptions, formatOptionsHelp, parseEnvOptions, type EnvOptionHelp } from "./shared/options.js";
+import { describeOptions, formatOptionsHelp, parseOptions, type OptionHelp } from "../core/options.js";
 import { sokobanConfigSchema } from "./sokoban/config.js";
 import { sokoban } from "./sokoban/index.js";
 import { thinIceConfigSchema } from "./thinice/config.js";
@@ -27,7 +27,7 @@ export interface EnvDefinition {
   /** Build the env from an options record (validated against `schema`; throws ConfigError). */
   create(options: Record<string, unknown>): AnyEnv;
   /** Every option with its description and default. */
-  describe(): EnvOptionHelp[];
+  describe(): OptionHelp[];
 }
 
 /** A definition from a schema and a typed constructor: validation and help come from the schema. */
@@ -35,7 +35,7 @@ export function defineEnv<Schema extends z.ZodObject>(name: string, summary: str
   return {
     summary,
     schema,
-    create: (options) => construct(parseEnvOptions(name, schema, options)),
+    create: (options) => construct(parseOptions(name, schema, options)),
     describe: () => describeOptions(schema),
   };
 }
@@ -68,7 +68,7 @@ export function createEnv(name: string, options: Record<string, unknown> = {}): 
 }
 
 /** Each option of an env with its description and default, as data. */
-export function envOptions(name: string): EnvOptionHelp[] {
+export function envOptions(name: string): OptionHelp[] {
   return envDefinition(name).describe();
 }
 

@@ -19,7 +19,7 @@ import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies
 import { canonicalJson } from "../core/json.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { storeFault } from "../store/faults.js";
-import { isPostgresUrl } from "../store/postgres/open.js";
+import { isPostgresUrl } from "../store/postgres/url.js";
 import { openStore, storeLocation, type OpenStoreOptions, type Store } from "../store/open.js";
 import { createRun, getRun, latestRunId, runExists, storedTask, storedTaskCount } from "../store/runs.js";
 import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";

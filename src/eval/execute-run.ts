@@ -65,6 +65,9 @@ export interface ExecutedRun {
   readonly table: () => PassAtKTTable;
 }
 
+/** How a prepared run's episodes are played (executor.ts picks one): `executeRun` below, or the bullmq executor. */
+export type RunExecutor = (prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions) => Promise<ExecutedRun>;
+
 const FLUSH_EVERY_MS = 1000;
 
 /** Where finished episodes go: the store (committed in batches, at least every second), the kept list, the counts

@@ -3,11 +3,10 @@
 // episode gets the same key, seed and rollout options and lands in the store once, so the same run gives the same
 // stored episodes, and the table is read from the store at the end. The bullmq code is loaded only when used.
 import { ConfigError } from "../core/errors.js";
-import type { Store } from "../store/store.js";
-import { executeRun, type ExecutedRun, type ExecuteOptions, type PreparedRun } from "./execute-run.js";
+import { executeRun, type RunExecutor } from "./execute-run.js";
 import type { EvalRunOptions } from "./run-options.js";
 
-export type RunExecutor = (prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions) => Promise<ExecutedRun>;
+export type { RunExecutor } from "./execute-run.js";
 
 export interface ExecutorContext {
   /** The run store as given (--db). */

@@ -1,15 +1,9 @@
-// The evaluation layer: an evaluation run's config (parsed once) and run options, its task list (distinct by
-// content; a held-out set left out, named by the --exclude field) and how it is streamed, the resumable
-// `evaluate()` that joins the rollout engine (played in this process or by BullMQ workers: executor.ts; bullmq/ has
-// its own index and package entry, "budgetrl/bullmq", loaded only when used), the store and the metrics, and the
-// Pass@(K,T) table of a stored run.
-export * from "./code-version.js";
-export * from "./config.js";
-export * from "./evaluate.js";
-export * from "./execute-run.js";
-export * from "./executor.js";
-export * from "./held-out-field.js";
-export * from "./run-options.js";
-export * from "./table.js";
-export * from "./task-stream.js";
-export * from "./tasks.js";
+// The evaluation layer, as the package exports it: the resumable `evaluate()` that joins the rollout engine (played
+// in this process or by BullMQ workers; bullmq/ is the "budgetrl/bullmq" entry, loaded only when used), the store
+// and the metrics; an evaluation's config (parsed once) and run options; the Pass@(K,T) table of a stored run
+// (its store opened with "budgetrl/store"). Left out: the task lists and streams, held-out sets, executors and the
+// code version, which the CLI, rl and the workers import from their files.
+export { encodeEvalConfig, evalConfigSchema, parseEvalConfig, PROTOCOLS, type EvalConfig, type EvalConfigInput, type Protocol } from "./config.js";
+export { evaluate, type EvaluateOptions, type EvaluationResult } from "./evaluate.js";
+export { evalRunOptionsSchema, EXECUTORS, parseEvalRunOptions, type EvalRunOptions, type ExecutorName } from "./run-options.js";
+export { storedRunOutcomes, tableFor, type RunOutcomes } from "./table.js";

@@ -1,6 +1,6 @@
-// The in-process transformer: config, tokenizer, the model (forward/backward/AdamW/sampling), schedules,
-// checkpoints. Kernels and passes are internal; `referenceKernels`/`wasmKernels` are exported for tests and
-// benchmarks that compare them.
+// The in-process transformer, the package entry "budgetrl/nn": config, tokenizer, the model (forward/backward/
+// AdamW/sampling), schedules, checkpoints (budgetrl's own and Hugging Face safetensors), and which WebAssembly
+// kernel build runs. Kernels and passes are internal (tests and benchmarks import them from their files).
 export { referenceConfig, resolveConfig, headDim, type ModelConfig } from "./config.js";
 export { ASSISTANT, END, SYSTEM, USER, SPECIAL_TOKENS, TOKENIZER_VOCAB, decodeTokens, describeTokens, encodeText } from "./tokenizer.js";
 export {
@@ -13,6 +13,4 @@ export { warmupCosine, type ScheduleConfig } from "./schedule.js";
 export { huggingFaceConfig, loadCheckpoint, readCheckpoint, saveCheckpoint, type CheckpointContents } from "./checkpoint.js";
 export { decodeSafetensors, encodeSafetensors, type NamedTensor } from "./safetensors.js";
 export { parameterCount, parameterSpecs, type ParameterSpec } from "./params.js";
-export { referenceKernels } from "./kernels/reference.js";
-export { findKernelsWasm, KERNEL_SCRATCH_FLOATS, kernelsBuild, kernelsModule, wasmKernels, type KernelBuild } from "./kernels/wasm.js";
-export type { Kernels } from "./kernels/types.js";
+export { kernelsBuild, type KernelBuild } from "./kernels/wasm.js";

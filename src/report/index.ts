@@ -1,13 +1,38 @@
-// Reports: terminal tables and run headers, and the study report (its data model, how it is built from runs
-// in a store, its findings, its terminal tables and its HTML rendering).
-export * from "./findings.js";
-export * from "./html/index.js";
-export * from "./pass-table.js";
-export * from "./run-header.js";
-export * from "./study-build.js";
-export * from "./study-data.js";
-export * from "./study-model.js";
-export * from "./study-runs.js";
-export * from "./study-tables.js";
-export * from "./text-table.js";
-export * from "./training-curves.js";
+// Reports, the package entry "budgetrl/report": the terminal Pass@(K,T) table and run header, and the study report:
+// built from runs in a store (plain data, StudyReport), its findings, its terminal tables, and its HTML rendering
+// with Vega-Lite charts (one self-contained file). Left out: the HTML and chart-building helpers, the run and role
+// selection details and the estimate formatting the tables are built from.
+export { studyFindings, type ClaimScopes, type FindingInputs } from "./findings.js";
+export { renderStudyHtml } from "./html/index.js";
+export { passTableJson, renderPassTable } from "./pass-table.js";
+export { runHeader } from "./run-header.js";
+export { buildStudyReport, type StudyReportOptions } from "./study-build.js";
+export {
+  FINDING_IDS,
+  MODEL_ROLES,
+  STUDY_REPORT_VERSION,
+  type FindingId,
+  type JsonEstimate,
+  type ModelRole,
+  type RunKind,
+  type StudyBudgetTable,
+  type StudyComparison,
+  type StudyExample,
+  type StudyFinding,
+  type StudyHorizon,
+  type StudyHorizonBin,
+  type StudyInvalidTable,
+  type StudyModel,
+  type StudyPassTable,
+  type StudyPerturbation,
+  type StudyRecovery,
+  type StudyRecoveryCells,
+  type StudyReport,
+  type StudyRun,
+  type StudyStepQuality,
+  type StudyTraining,
+  type Verdict,
+} from "./study-model.js";
+export { selectRuns, type ModelSelection, type SelectedRun, type StudySelection } from "./study-runs.js";
+export { renderAnalyses, renderBudgetTables, renderFindings, renderHorizon, renderRecovery, renderStepQuality, renderStepQualityByBudget } from "./study-tables.js";
+export { readTraining, type StudyTaskList, type TrainingSelection } from "./training-curves.js";

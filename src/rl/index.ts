@@ -1,15 +1,45 @@
-// RL: advantage estimators, budget schedules, the policy-gradient loss, the trainer backend (and the in-process
-// one), SFT and the train loop.
-export * from "./advantages/index.js";
-export * from "./backend.js";
-export * from "./loss/index.js";
-export * from "./schedules/index.js";
-export * from "./sequences.js";
-export * from "./sft.js";
-export * from "./sft-config.js";
-export * from "./sft-run.js";
-export * from "./tiny-backend.js";
-export * from "./tinker/index.js";
-export * from "./train.js";
-export * from "./train-config.js";
-export { updatePolicy, type UpdateOptions } from "./update.js";
+// RL, the package entry "budgetrl/rl": the train loop and SFT (commands as library calls, with their configs),
+// the in-process trainer backend and the backend contract (a Tinker server's backend is "budgetrl/tinker"),
+// advantage estimators, budget schedules, the PPO-style loss, and the lower-level SFT and policy-update steps.
+// Loading it loads the Tinker client and renderers too (train() reaches a Tinker server for `backend: "tinker"`).
+export {
+  ADVANTAGE_ESTIMATORS,
+  computeAdvantages,
+  gigpoAdvantages,
+  grpoAdvantages,
+  parseAdvantageEstimator,
+  TRAJECTORY_REWARDS,
+  turnAdvantages,
+  type AdvantageEstimatorName,
+  type AdvantageOptions,
+  type GigpoOptions,
+  type GrpoOptions,
+  type GroupEpisode,
+  type TrajectoryReward,
+  type TurnAdvantages,
+  type TurnOptions,
+} from "./advantages/index.js";
+export {
+  BACKEND_LOSSES,
+  type AccumulateStats,
+  type BackendLoss,
+  type BackendLossName,
+  type CoefficientFunction,
+  type LossAccumulateStats,
+  type LossTokens,
+  type ReferenceScorer,
+  type ResponseSpan,
+  type StepStats,
+  type TrainablePolicy,
+  type TrainerBackend,
+  type TrainSequence,
+} from "./backend.js";
+export { DEFAULT_PPO, ppoCoefficients, type PpoOptions, type PpoResult, type PpoTokens } from "./loss/index.js";
+export { drawBudget, parseBudgetSchedule, type BudgetChoice, type BudgetSchedule, type DrawContext } from "./schedules/index.js";
+export { demonstrationSequences, trainSft, type SftOptions } from "./sft.js";
+export { parseSftConfig, SFT_TARGETS, sftConfigSchema, type SftConfig, type SftTargets } from "./sft-config.js";
+export { runSft, type SftRunOptions, type SftRunResult } from "./sft-run.js";
+export { tinyBackend, type TinyBackendOptions } from "./tiny-backend.js";
+export { train, type EvalPoint, type StepMetrics, type TrainOptions, type TrainResult } from "./train.js";
+export { parseTrainConfig, trainConfigSchema, TRAINER_BACKENDS, type TrainConfig } from "./train-config.js";
+export { updatePolicy, type UpdateOptions, type UpdateStats } from "./update.js";

@@ -1,18 +1,12 @@
-// The run store: runs, tasks, episodes and turns (with their token data), the training log; resumable, idempotent
-// writes; JSONL export; the analyses' read-only queries; store faults as errors. Two backends behind one SQL seam
-// (sql.ts): SQLite (a file, the default) and PostgreSQL (a postgres:// URL), chosen by `openStore`.
-export * from "./analysis-rows.js";
-export * from "./episodes.js";
-export * from "./export.js";
-export * from "./faults.js";
-export * from "./open.js";
-export * from "./pages.js";
-export * from "./runs.js";
-export * from "./schema.js";
-export * from "./sql.js";
-export * from "./train-log.js";
-export * from "./turn-tokens.js";
-export { isPostgresUrl, postgresLocation } from "./postgres/open.js";
-export { openSqliteStore, type SqliteStore } from "./sqlite/open.js";
-export { SQLITE_SCHEMA_SQL } from "./sqlite/dialect.js";
-export { POSTGRES_SCHEMA_SQL } from "./postgres/dialect.js";
+// The run store, the package entry "budgetrl/store": opening a store (an SQLite file, the default, or a
+// postgres:// URL; each backend loaded only when a store of its kind is opened), its runs and their tasks, the
+// stored episodes, the rows the analyses read (for the metrics of the package root), the training log, and JSONL
+// export. Writing is evaluate()'s and train()'s: episode writers, the SQL seam (sql.ts), the schema, the dialects
+// and store faults are internal.
+export { episodeOutcomes, firstErrorCounts, horizonCounts, invalidCounts, recoveryRows, stepCounts, taskIdsOf } from "./analysis-rows.js";
+export { firstSuccesses, outcomeCounts, readEpisodes } from "./episodes.js";
+export { episodeToJsonLine, exportRunJsonl } from "./export.js";
+export { openStore, storeLocation, withStore, type OpenStoreOptions, type Store, type StoreBackend, type StoreMode } from "./open.js";
+export { isPostgresUrl } from "./postgres/url.js";
+export { getRun, latestRunId, listRuns, loadTasks, runExists, type RunRecord, type RunStatus, type RunSummary, type StoredTask } from "./runs.js";
+export { readTrainSteps } from "./train-log.js";

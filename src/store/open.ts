@@ -1,11 +1,11 @@
 // Opening the run store named by --db: a PostgreSQL database for a postgres:// or postgresql:// URL, else an SQLite
 // file (the default). Both take the same modes (store.ts) and refuse what cannot be a store before writing
 // anything (sqlite/open.ts, postgres/open.ts); `withStore` closes the store after the work and turns store
-// errors into one-line DataErrors naming it.
+// errors into one-line DataErrors naming it. Each backend is loaded when a store of its kind is opened, so that
+// importing the store (and evaluate()) loads neither the `pg` client nor better-sqlite3.
 import { DataError } from "../core/errors.js";
 import { storeFault } from "./faults.js";
-import { isPostgresUrl, openPostgresStore, postgresLocation } from "./postgres/open.js";
-import { openSqliteStore } from "./sqlite/open.js";
+import { isPostgresUrl, postgresLocation } from "./postgres/url.js";
 import type { Store, StoreMode } from "./store.js";
 
 export type { Store, StoreBackend, StoreMode } from "./store.js";
@@ -42,6 +42,7 @@ export async function openStore(db: string, options: OpenStoreOptions = {}): Pro
   if (db === "") throw new DataError("the run store (--db) is empty: give a file, or a postgres:// URL");
   const mode = modeOf(options);
   if (isPostgresUrl(db)) {
+    const { openPostgresStore } = await import("./postgres/open.js");
     return openPostgresStore(db, {
       mode,
       reconnectMs: options.reconnectMs ?? DEFAULT_RECONNECT_MS,
@@ -49,6 +50,7 @@ export async function openStore(db: string, options: OpenStoreOptions = {}): Pro
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     });
   }
+  const { openSqliteStore } = await import("./sqlite/open.js");
   return openSqliteStore(db, { mode, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
 }
 

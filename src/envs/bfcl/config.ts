@@ -1,9 +1,9 @@
 // BFCL env options: one zod schema, a description and a default per field (the shared option builders of
-// envs/shared/options.ts). Values may arrive typed (library users) or as strings (the CLI): "base,miss_func",
+// core/options.ts). Values may arrive typed (library users) or as strings (the CLI): "base,miss_func",
 // "false", "20". Errors are ConfigErrors naming the option as "bfcl.<option>"; unknown options are refused.
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
-import { booleanOption, integerOption, parseEnvOptions } from "../shared/options.js";
+import { booleanOption, integerOption, parseOptions } from "../../core/options.js";
 import { CALLABLE_FUNCTIONS, MAXIMUM_STEP_LIMIT } from "./context.js";
 import { BFCL_CATEGORIES } from "./load/entries.js";
 
@@ -41,7 +41,7 @@ export type BfclOptions = z.input<typeof bfclConfigSchema>;
 
 /** Validate options; throws ConfigError naming "bfcl.<option>". */
 export function parseBfclConfig(options: unknown): Readonly<BfclConfig> {
-  const config = parseEnvOptions("bfcl", bfclConfigSchema, options);
+  const config = parseOptions("bfcl", bfclConfigSchema, options);
   if (config.dataDir !== "" && config.dataDir.trim() === "") throw new ConfigError("bfcl.dataDir", "expected a path, found only spaces", "leave --data-dir out to use the bundled data (data/bfcl), or pass a folder laid out like it");
   return config;
 }

@@ -1,6 +1,6 @@
 // FrozenLake options: one zod schema, a description and a default per field.
 import { z } from "zod";
-import { booleanOption, choiceOption, integerOption, numberOption } from "../shared/options.js";
+import { booleanOption, choiceOption, integerOption, numberOption } from "../../core/options.js";
 import { MAP_NAMES } from "./maps.js";
 
 export const frozenLakeConfigSchema = z.object({

@@ -29,7 +29,7 @@ import { systemMessage, userMessage, type Message } from "../../core/message.js"
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
-import { parseEnvOptions } from "../shared/options.js";
+import { parseOptions } from "../../core/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
 import { generatedMapCount, mapsCountable } from "./distinct-maps.js";
@@ -121,7 +121,7 @@ function stepState(state: FrozenLakeState, action: Message): StepResult<FrozenLa
 }
 
 export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeTask, FrozenLakeState> {
-  const config: FrozenLakeConfig = parseEnvOptions("frozenlake", frozenLakeConfigSchema, options);
+  const config: FrozenLakeConfig = parseOptions("frozenlake", frozenLakeConfigSchema, options);
   const cache = createTaskCache<FrozenLakeTask, CompiledFrozenLake>(printMap, (task) => compile(task, config.slippery), 256);
   const systemPrompt = frozenLakeSystemPrompt(config.slippery);
   /** The shortest path length from S to G (ignoring slipperiness); unreachable goals: the number of cells. */

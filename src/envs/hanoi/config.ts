@@ -1,6 +1,6 @@
 // Hanoi options: one zod schema, a description and a default per field.
 import { z } from "zod";
-import { booleanOption, integerOption } from "../shared/options.js";
+import { booleanOption, integerOption } from "../../core/options.js";
 import { MAX_DISKS } from "./tasks.js";
 
 export const hanoiConfigSchema = z.object({

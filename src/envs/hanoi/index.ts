@@ -26,7 +26,7 @@ import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
-import { parseEnvOptions } from "../shared/options.js";
+import { parseOptions } from "../../core/options.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
 import { parseMove } from "./actions.js";
 import { hanoiConfigSchema, type HanoiConfig } from "./config.js";
@@ -102,7 +102,7 @@ function startPegs(task: HanoiTask): Configuration {
 }
 
 export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState> {
-  const config: HanoiConfig = parseEnvOptions("hanoi", hanoiConfigSchema, options);
+  const config: HanoiConfig = parseOptions("hanoi", hanoiConfigSchema, options);
   return {
     name: "hanoi",
     config,

@@ -1,7 +1,7 @@
 // Sokoban options: one zod schema, a description and a default per field. The registry, the constructor
 // and the CLI help all read it.
 import { z } from "zod";
-import { integerOption } from "../shared/options.js";
+import { integerOption } from "../../core/options.js";
 
 export const SOKOBAN_DEFAULT_MAX_STATES = 1_000_000;
 

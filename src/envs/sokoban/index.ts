@@ -30,7 +30,7 @@ import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
-import { parseEnvOptions } from "../shared/options.js";
+import { parseOptions } from "../../core/options.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
@@ -131,7 +131,7 @@ function stepState(state: SokobanState, action: Message): StepResult<SokobanStat
 }
 
 export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, SokobanState> {
-  const config: SokobanConfig = parseEnvOptions("sokoban", sokobanConfigSchema, options);
+  const config: SokobanConfig = parseOptions("sokoban", sokobanConfigSchema, options);
   const cache = createTaskCache<SokobanTask, CompiledSokoban>(printLevel, (task) => compile(task, config.maxStates));
   /** The optimal solution length; unsolvable imported levels: the number of floor cells. */
   const optimalTurns = (task: SokobanTask): number => {

@@ -1,6 +1,6 @@
 // Thin ice options: one zod schema, a description and a default per field.
 import { z } from "zod";
-import { booleanOption, integerOption, numberOption } from "../shared/options.js";
+import { booleanOption, integerOption, numberOption } from "../../core/options.js";
 
 export const thinIceConfigSchema = z.object({
   width: integerOption(3, 16, 11, "Columns of generated maps; the short route is at most width - 1 moves."),

@@ -39,7 +39,7 @@ import { systemMessage, userMessage, type Message } from "../../core/message.js"
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
-import { parseEnvOptions } from "../shared/options.js";
+import { parseOptions } from "../../core/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { thinIceConfigSchema, type ThinIceConfig } from "./config.js";
 import { distinctTaskCount, generateMap } from "./generator.js";
@@ -140,7 +140,7 @@ function stepState(state: ThinIceState, action: Message, q: number): StepResult<
 }
 
 export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, ThinIceState> {
-  const config: ThinIceConfig = parseEnvOptions("thinice", thinIceConfigSchema, options);
+  const config: ThinIceConfig = parseOptions("thinice", thinIceConfigSchema, options);
   const cache = createTaskCache<ThinIceTask, CompiledThinIce>(printMap, (task) => compile(task, config.q), 256);
   const systemPrompt = thinIceSystemPrompt(config.q);
   /** The short route's length (the fewest turns with a chance of success); unreachable goals: the number of cells. */

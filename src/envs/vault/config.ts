@@ -5,7 +5,7 @@
 // more than a budget of 1.25x the optimal length leaves spare turns for, and hints are right 60% of the time.
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
-import { integerOption, numberOption } from "../shared/options.js";
+import { integerOption, numberOption } from "../../core/options.js";
 import { MAX_LOCKS } from "./tasks.js";
 
 export const vaultConfigSchema = z.object({

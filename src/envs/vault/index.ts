@@ -40,7 +40,7 @@ import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { createRng, deriveSeed } from "../../core/rng.js";
-import { parseEnvOptions } from "../shared/options.js";
+import { parseOptions } from "../../core/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { parseVaultAction } from "./actions.js";
 import { checkVaultConfig, vaultConfigSchema, type VaultConfig } from "./config.js";
@@ -120,7 +120,7 @@ function stepState(state: VaultState, action: Message): StepResult<VaultState> {
 }
 
 export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState> {
-  const config: VaultConfig = checkVaultConfig(parseEnvOptions("vault", vaultConfigSchema, options));
+  const config: VaultConfig = checkVaultConfig(parseOptions("vault", vaultConfigSchema, options));
   const cache = createTaskCache<VaultTask, CompiledVault>(printVaultTask, (task) => ({ taskId: vaultTaskId(task), oracle: buildVaultOracle(task, config.reliability) }), 256);
   const systemPrompt = vaultSystemPrompt(config.reliability);
   return {

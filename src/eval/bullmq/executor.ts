@@ -19,8 +19,7 @@ import { completedEpisodeCount, episodeKey, episodeTotals } from "../../store/ep
 import { setRunStatus } from "../../store/runs.js";
 import type { Store } from "../../store/store.js";
 import { budgetsToRun } from "../config.js";
-import { lazyTable, plannedTasks, type ExecutedRun, type ExecuteOptions, type PreparedRun } from "../execute-run.js";
-import type { RunExecutor } from "../executor.js";
+import { lazyTable, plannedTasks, type ExecutedRun, type ExecuteOptions, type PreparedRun, type RunExecutor } from "../execute-run.js";
 import { storedRunOutcomes } from "../table.js";
 import { EPISODE_JOB, shareableClientOptions, type EpisodeJob } from "./job.js";
 import { ACTIVE_QUEUES_KEY, episodeJobId, runQueueName, workerStoreAddress } from "./names.js";

@@ -6,7 +6,7 @@
 // which `budgetrl worker` processes learn which queues to take jobs from.
 import { createHash } from "node:crypto";
 import { resolve } from "node:path";
-import { isPostgresUrl, postgresLocation } from "../../store/postgres/open.js";
+import { isPostgresUrl, postgresLocation } from "../../store/postgres/url.js";
 
 /** The Redis set (and pub/sub channel) of the queues that workers serve. */
 export const ACTIVE_QUEUES_KEY = "budgetrl:queues";

@@ -6,11 +6,13 @@
 // answers are stored (never errors, never missing choices); base URL and API key are never part of it.
 //
 // Folder: --cache DIR, else $BUDGETRL_CACHE_DIR, else $XDG_CACHE_HOME/budgetrl, else ~/.cache/budgetrl.
+// better-sqlite3 is loaded when a cache is first opened, not when the policy (or the package) is imported.
 import { createHash, type Hash } from "node:crypto";
 import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { DataError } from "../../core/errors.js";
 import { canonicalJson, type Json, type JsonObject } from "../../core/json.js";
 import type { SampledChoice } from "./response.js";
@@ -74,7 +76,8 @@ const SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, mode
 function openDatabase(dir: string): Database.Database {
   try {
     mkdirSync(dir, { recursive: true });
-    const db = new Database(join(dir, CACHE_FILE));
+    const Sqlite = createRequire(import.meta.url)("better-sqlite3") as typeof Database;
+    const db = new Sqlite(join(dir, CACHE_FILE));
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = NORMAL");
     db.pragma("busy_timeout = 10000");

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
-import { booleanOption, integerOption, numberFromText, numberOption, parseEnvOptions } from "../../envs/shared/options.js";
+import { booleanOption, integerOption, numberFromText, numberOption, parseOptions } from "../../core/options.js";
 
 /** Request fields the policy writes itself: extraBody may not set them. */
 export const RESERVED_BODY_FIELDS = ["model", "messages", "tools", "n", "seed", "stream", "temperature", "top_p", "max_tokens", "logprobs", "top_logprobs"] as const;
@@ -78,7 +78,7 @@ export type ClientOptions = z.output<typeof clientOptionsSchema>;
 
 /** Validate sampling options (typed, or strings from --policy-opt); every default filled in. */
 export function parseSamplingOptions(options: unknown): SamplingOptions {
-  const parsed = parseEnvOptions("openai", samplingOptionsSchema, options ?? {});
+  const parsed = parseOptions("openai", samplingOptionsSchema, options ?? {});
   if (parsed.seedScheme === "tiny" && (parsed.n !== 1 || parsed.seed !== 0)) {
     throw new ConfigError("openai.seedScheme", `"tiny" sends the tiny policy's seed of each episode's turn, which takes no seed option and one request per sample (got n = ${parsed.n}, seed = ${parsed.seed})`, "leave n and seed at their defaults (1 and 0) with seedScheme=tiny");
   }
@@ -87,7 +87,7 @@ export function parseSamplingOptions(options: unknown): SamplingOptions {
 
 /** Validate client options; throws ConfigError naming "openai.<option>". */
 export function parseClientOptions(options: unknown): ClientOptions {
-  return parseEnvOptions("openai", clientOptionsSchema, options ?? {});
+  return parseOptions("openai", clientOptionsSchema, options ?? {});
 }
 
 /** The stored form of sampling options: JSON with defaults filled in, so a later default never changes a run. */

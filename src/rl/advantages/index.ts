@@ -1,9 +1,8 @@
 // Advantage estimators: pure functions from a group of episodes to per-turn advantages, by name.
-export * from "./estimator.js";
-export * from "./gigpo.js";
-export * from "./grpo.js";
-export * from "./options.js";
-export * from "./registry.js";
-export * from "./stats.js";
-export * from "./turn.js";
-export * from "./types.js";
+export { defineAdvantageEstimator, type AdvantageEstimator, type EstimatorOptions } from "./estimator.js";
+export { gigpoAdvantages, gigpoEstimator, type GigpoOptions } from "./gigpo.js";
+export { grpoAdvantages, grpoEpisodeAdvantages, grpoEstimator, type GrpoOptions } from "./grpo.js";
+export { ADVANTAGE_ESTIMATORS, advantageEstimator, computeAdvantages, parseAdvantageEstimator, type AdvantageEstimatorName, type AdvantageOptions } from "./registry.js";
+export { discountedReturns, mean, sampleStd } from "./stats.js";
+export { progressRewards, turnAdvantages, turnEstimator, type TurnOptions } from "./turn.js";
+export { TRAJECTORY_REWARDS, trajectoryReward, type GroupEpisode, type TrajectoryReward, type TurnAdvantages } from "./types.js";

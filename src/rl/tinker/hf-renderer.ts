@@ -37,7 +37,7 @@ import { parseToolCalls, writeToolCalls } from "../../policies/tool-call-text.js
 import { extendedPrompt, type TemplateText } from "./hf-extend.js";
 import type { HfTokenizerFiles } from "./hf-files.js";
 import { DEFAULT_HF_RENDERER_OPTIONS, resolveToolCallFormat, type HfRendererOptions } from "./hf-options.js";
-import type { Renderer } from "./renderer.js";
+import type { Renderer } from "./renderer-contract.js";
 
 const SPECIAL_TOKEN_FIELDS = ["bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token"] as const;
 

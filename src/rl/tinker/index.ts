@@ -1,18 +1,27 @@
-// The Tinker trainer backend: a small client of the Tinker HTTP API (futures, faults), the endpoints budgetrl
-// uses, training sequences as Tinker data, renderers (conversation <-> tokens, tools and template
-// options included), the policy that samples through the server, and the backend itself.
-export { openTinkerBackend, adamParams, type TinkerBackend, type TinkerBackendOptions } from "./backend.js";
+// The Tinker trainer backend, the package entry "budgetrl/tinker": the backend `train()` uses for `backend:
+// "tinker"` (or a library caller's own loop), the client of the Tinker HTTP API it talks through, the policy that
+// samples through the server, its checkpoints, and the renderers (conversation <-> tokens: budgetrl's bytes or a
+// Hugging Face tokenizer and chat template, tools and template options included), with the wire types they use.
+// Left out: the endpoints, the protobuf and datum encodings, fault classification, JWTs and the template helpers.
+export { openTinkerBackend, type TinkerBackend, type TinkerBackendOptions } from "./backend.js";
 export { readTinkerCheckpoint, TINKER_CHECKPOINT_FORMAT, type TinkerCheckpoint } from "./checkpoint.js";
 export { createTinkerClient, PROTOCOL_SDK_VERSION, TinkerRequestError, type SubmitOptions, type TinkerClient, type TinkerClientOptions, type TinkerClientStats, type TinkerNotice } from "./client.js";
-export { decodeForwardBackwardOutput, decodeSampleResponse, encodeForwardBackwardRequest, PROTOBUF_CONTENT_TYPE } from "./proto.js";
-export { crossEntropyDatum, policyLossDatum, responseLogprobs, responsePositions } from "./datum.js";
-export { BAD_REQUEST_RETRIES, billingPause, classifyStatus, classifyThrown, errorDetail, type BillingPause, type HttpVerdict } from "./faults.js";
-export { jwtExpiryMs } from "./auth.js";
-export * as tinkerApi from "./operations.js";
 export { createTinkerPolicy, type SampledReply, type SampleReplies } from "./policy.js";
-export { hfDirProblem, hfRendererDir, readHfFiles, type HfTokenizerFiles } from "./hf-files.js";
-export { extendedPrompt, type TemplateText } from "./hf-extend.js";
-export { DEFAULT_HF_RENDERER_OPTIONS, RESERVED_TEMPLATE_VARIABLES, resolveToolCallFormat, TOOL_CALL_OPTIONS, templateOptionsField, toolCallFormatField, type HfRendererOptions, type TemplateOptions, type ToolCallOption } from "./hf-options.js";
+export { readHfFiles, type HfTokenizerFiles } from "./hf-files.js";
+export { DEFAULT_HF_RENDERER_OPTIONS, TOOL_CALL_OPTIONS, type HfRendererOptions, type TemplateOptions, type ToolCallOption } from "./hf-options.js";
 export { hfRenderer, type HfRendererSettings } from "./hf-renderer.js";
-export { byteRenderer, openRenderer, RENDERER_NAMES, rendererNameProblem, type Renderer } from "./renderer.js";
-export { futureState, modelInput, tensor, TINKER_LOSSES, TinkerProtocolError, type AdamParams, type ClientConfig, type Datum, type ForwardBackwardOutput, type LossRequest, type ModelInput, type SampleOutput, type SamplingParams, type TensorData, type TinkerLoss } from "./wire.js";
+export { byteRenderer, openRenderer, RENDERER_NAMES, type Renderer } from "./renderer.js";
+export {
+  TINKER_LOSSES,
+  TinkerProtocolError,
+  type AdamParams,
+  type ClientConfig,
+  type Datum,
+  type ForwardBackwardOutput,
+  type LossRequest,
+  type ModelInput,
+  type SampleOutput,
+  type SamplingParams,
+  type TensorData,
+  type TinkerLoss,
+} from "./wire.js";

@@ -11,32 +11,16 @@
 //   downloads (hf-files.ts reads them, hf-renderer.ts renders with the env's tools and the template options of
 //   hf-options.ts, and reads tool calls back from replies; under --history segments each turn's prompt extends
 //   the turn before's prompt and reply, earlier reasoning kept, so an episode is one sequence: hf-extend.ts).
-// A library user may also pass any other `Renderer` to `openTinkerBackend({ renderer })`.
+// A library user may also pass any other `Renderer` (renderer-contract.ts) to `openTinkerBackend({ renderer })`.
 import { ConfigError } from "../../core/errors.js";
-import type { Message, ToolSpec } from "../../core/message.js";
 import { decodeTokens, encodeText, END } from "../../nn/tokenizer.js";
-import { contextRule, episodeSequences, turnPrompt, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn } from "../../policies/tiny/context.js";
+import { contextRule, episodeSequences, turnPrompt, type History } from "../../policies/tiny/context.js";
 import { hfRendererDir, readHfFiles } from "./hf-files.js";
 import { DEFAULT_HF_RENDERER_OPTIONS, type HfRendererOptions } from "./hf-options.js";
 import { hfRenderer } from "./hf-renderer.js";
+import type { Renderer } from "./renderer-contract.js";
 
-export interface Renderer {
-  readonly name: string;
-  /** Token ids that end a reply (sent as the sampling stop list). */
-  readonly stopTokens: readonly number[];
-  /** The prompt for the next reply: `conversation` so far (ending with the new observation); `previous` is the
-   * same episode's turn before (its prompt and reply tokens), undefined at its first turn, outside an episode or
-   * when the tools changed since; `tools` are the functions the env offers now (renderers that write them). */
-  prompt(conversation: readonly Message[], previous?: PreviousTurn, tools?: readonly ToolSpec[]): number[];
-  /** The sequences an episode's replies were sampled in; replies[t] = turn t's reply tokens as sampled, and
-   * sampledPrompt(t) the prompt turn t was sampled after where the policy remembers it. */
-  episodeSequences(episode: EpisodeMessages, replies: readonly (readonly number[])[], sampledPrompt?: (turn: number) => readonly number[] | undefined): EpisodeSequence[];
-  /** The assistant message of sampled tokens (stop tokens included or not); with `tools` offered, renderers that
-   * know the model's format read its tool calls. */
-  decode(tokens: readonly number[], tools?: readonly ToolSpec[]): Message;
-  /** The tokens the model would emit for `reply`, end of turn included (SFT targets, replies without tokens). */
-  responseTokens(reply: Message): number[];
-}
+export type { Renderer } from "./renderer-contract.js";
 
 /** The renderer names the train config accepts: "bytes", or "hf:" and a folder. */
 export const RENDERER_NAMES = ["bytes", "hf:DIR"] as const;

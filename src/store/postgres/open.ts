@@ -11,19 +11,10 @@ import type { Store, StoreMode } from "../store.js";
 import { postgresConnection } from "./connection.js";
 import { POSTGRES_SCHEMA_SQL } from "./dialect.js";
 import { postgresFault } from "./faults.js";
-import { withoutPassword } from "../../core/url-location.js";
+import { postgresLocation } from "./url.js";
 
 /** An arbitrary constant: the advisory lock taken while tables are added. */
 const SCHEMA_LOCK = 7_311_004;
-
-export function isPostgresUrl(db: string): boolean {
-  return /^postgres(ql)?:\/\//i.test(db);
-}
-
-/** The URL without its password, as messages show it. */
-export function postgresLocation(url: string): string {
-  return withoutPassword(url);
-}
 
 async function tableNames(sql: SqlConnection): Promise<string[]> {
   const rows = await sql.rows<[string]>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name");

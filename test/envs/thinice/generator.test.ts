@@ -4,9 +4,9 @@ import { allLayouts, BARRIER, cellRoles, CORRIDOR, DECORATION, depthsFor, distin
 import { printMap } from "../../../src/envs/thinice/maps.js";
 import { hasTradeoff, routeLengths } from "../../../src/envs/thinice/routes.js";
 import { compileIce } from "../../../src/envs/thinice/rules.js";
-import { parseEnvOptions } from "../../../src/envs/shared/options.js";
+import { parseOptions } from "../../../src/core/options.js";
 
-const config = (options: Record<string, unknown> = {}): ThinIceConfig => parseEnvOptions("thinice", thinIceConfigSchema, options);
+const config = (options: Record<string, unknown> = {}): ThinIceConfig => parseOptions("thinice", thinIceConfigSchema, options);
 
 describe("thinice generator", () => {
   const defaults = config();

@@ -6,7 +6,7 @@ import { buildIceMdp, fallenState } from "../../../src/envs/thinice/mdp.js";
 import { createAnswers } from "../../../src/envs/thinice/oracle.js";
 import { routeLengths } from "../../../src/envs/thinice/routes.js";
 import { compileIce, GOAL, ROCK } from "../../../src/envs/thinice/rules.js";
-import { parseEnvOptions } from "../../../src/envs/shared/options.js";
+import { parseOptions } from "../../../src/core/options.js";
 import { FAILURE, SUCCESS } from "../../../src/envs/shared/finite-mdp.js";
 import { exactThinIce } from "../../helpers/exact-thinice.js";
 
@@ -70,8 +70,8 @@ describe("thinice oracle", () => {
   });
 
   it("equals exact rational expectimax at every cell and horizon on hand-made and generated maps", () => {
-    const config = parseEnvOptions("thinice", thinIceConfigSchema, { width: 6, height: 3 });
-    const maps = [rows, ["S.~~.G", "..##..", "......"], ["S~G", "..."], ["#S~~G", "#.##.", "....."], ...Array.from({ length: 10 }, (_, seed) => generateMap(config, seed).rows), generateMap(parseEnvOptions("thinice", thinIceConfigSchema, {}), 3).rows];
+    const config = parseOptions("thinice", thinIceConfigSchema, { width: 6, height: 3 });
+    const maps = [rows, ["S.~~.G", "..##..", "......"], ["S~G", "..."], ["#S~~G", "#.##.", "....."], ...Array.from({ length: 10 }, (_, seed) => generateMap(config, seed).rows), generateMap(parseOptions("thinice", thinIceConfigSchema, {}), 3).rows];
     const wrong: string[] = [];
     for (const map of maps) {
       const mapped = answersOf(map, 0.4);
@@ -96,7 +96,7 @@ describe("thinice oracle", () => {
   });
 
   it("values a generated map's start in closed form: 0, then (1 - q)^band, then 1 once the detour fits", () => {
-    const config = parseEnvOptions("thinice", thinIceConfigSchema, {});
+    const config = parseOptions("thinice", thinIceConfigSchema, {});
     for (let seed = 0; seed < 40; seed++) {
       const map = generateMap(config, seed);
       const { ice, answers: mapped } = answersOf(map.rows, config.q);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { thinIceConfigSchema } from "../../../src/envs/thinice/config.js";
 import { formatTradeoff, measureTradeoff, studyBudgets } from "../../../src/envs/thinice/tradeoff.js";
-import { parseEnvOptions } from "../../../src/envs/shared/options.js";
+import { parseOptions } from "../../../src/core/options.js";
 
 describe("thinice budget trade-off", () => {
   it("writes the study budgets as ceil(m x optimal length)", () => {
@@ -11,7 +11,7 @@ describe("thinice budget trade-off", () => {
   });
 
   // The table of docs/envs.md ("thinice") and of src/envs/thinice/index.ts: 1,000 distinct default maps.
-  const table = measureTradeoff(parseEnvOptions("thinice", thinIceConfigSchema, {}), 1000);
+  const table = measureTradeoff(parseOptions("thinice", thinIceConfigSchema, {}), 1000);
   const points = (values: readonly number[]) => values.map((value) => Math.round(1000 * value) / 10);
 
   it("costs budget-blind play at least 20 points at both ends, as documented", () => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { distinctVaultTasks, generateVault, spareTurns, uncertainCounts } from "../../../src/envs/vault/generator.js";
 import { vaultConfigSchema } from "../../../src/envs/vault/config.js";
-import { parseEnvOptions } from "../../../src/envs/shared/options.js";
+import { parseOptions } from "../../../src/core/options.js";
 import { printVaultTask, uncertainCount } from "../../../src/envs/vault/tasks.js";
 
-const defaults = parseEnvOptions("vault", vaultConfigSchema, {});
+const defaults = parseOptions("vault", vaultConfigSchema, {});
 
 describe("vault generator", () => {
   it("counts the spare turns of a budget written as a multiple of the optimum", () => {

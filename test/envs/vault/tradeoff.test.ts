@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseEnvOptions } from "../../../src/envs/shared/options.js";
+import { parseOptions } from "../../../src/core/options.js";
 import { vaultConfigSchema } from "../../../src/envs/vault/config.js";
 import { vault } from "../../../src/envs/vault/index.js";
 import { spareTurns } from "../../../src/envs/vault/generator.js";
@@ -32,7 +32,7 @@ describe("vault budget trade-off", () => {
 
   it("meets the study's targets on the default tasks (>= 200 distinct): 20+ points lost either way, with a wide margin", () => {
     const env = vault();
-    const { reliability } = parseEnvOptions("vault", vaultConfigSchema, {});
+    const { reliability } = parseOptions("vault", vaultConfigSchema, {});
     const tasks = Array.from({ length: 300 }, (_, seed) => env.generate(seed));
     const table = measureVaultTradeoff(tasks, reliability);
     expect(table.tasks).toBeGreaterThanOrEqual(200);

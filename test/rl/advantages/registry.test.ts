@@ -1,7 +1,8 @@
 // The estimator registry: each name gives its estimator, whose function is the one the formula tests check; each
 // estimator declares the options it reads, and the train config's fields are those declarations.
 import { describe, expect, it } from "vitest";
-import { ADVANTAGE_ESTIMATORS, advantageEstimator, advantageOptionFields, gigpoAdvantages, grpoAdvantages, turnAdvantages, type GroupEpisode } from "../../../src/rl/advantages/index.js";
+import { ADVANTAGE_ESTIMATORS, advantageEstimator, gigpoAdvantages, grpoAdvantages, turnAdvantages, type GroupEpisode } from "../../../src/rl/advantages/index.js";
+import { advantageOptionFields } from "../../../src/rl/advantages/registry.js";
 
 function episode(ret: number, turns: { reward?: number; progress?: number; key?: string }[]): GroupEpisode {
   return { return: ret, success: ret > 0, initialProgress: 0, turns: turns.map((turn) => ({ reward: turn.reward ?? 0, progress: turn.progress ?? 0, stateKey: turn.key ?? "s" })) };

@@ -1,13 +1,14 @@
-// Env options: zod field builders with uniform messages, and the one function that validates an options
-// record against an env's schema. Values may arrive typed (library users) or as strings (the CLI):
-// numeric and boolean strings are read as numbers and booleans. Errors are ConfigErrors naming the option
-// as "<env>.<option>", e.g. "sokoban.boxes: expected an integer from 1 to 6"; unknown options are refused.
+// Options of envs and policies: zod field builders with uniform messages, and the one function that validates
+// an options record against a schema. Values may arrive typed (library users) or as strings (the CLI's --env-opt
+// and --policy-opt): numeric and boolean strings are read as numbers and booleans. Errors are ConfigErrors
+// naming the option as "<owner>.<option>", e.g. "sokoban.boxes: expected an integer from 1 to 6" or
+// "openai.temperature: ..."; unknown options are refused.
 import { z } from "zod";
-import { parseConfig } from "../../core/config.js";
-import { ConfigError } from "../../core/errors.js";
+import { parseConfig } from "./config.js";
+import { ConfigError } from "./errors.js";
 
-/** One line of an env's option help. */
-export interface EnvOptionHelp {
+/** One line of an options schema's help. */
+export interface OptionHelp {
   readonly name: string;
   readonly description: string;
   readonly defaultValue: unknown;
@@ -52,19 +53,20 @@ export function choiceOption<const T extends readonly [string, ...string[]]>(cho
   return z.preprocess((value) => (value === "none" || value === "" ? null : value), field).default(null).describe(description);
 }
 
-/** Validate an options record; throws ConfigError naming "<env>.<option>". Returns a frozen config. */
-export function parseEnvOptions<Schema extends z.ZodObject>(env: string, schema: Schema, options: unknown): Readonly<z.output<Schema>> {
+/** Validate the options record of `owner` (an env or policy name); throws ConfigError naming "<owner>.<option>".
+ * Returns a frozen config. */
+export function parseOptions<Schema extends z.ZodObject>(owner: string, schema: Schema, options: unknown): Readonly<z.output<Schema>> {
   if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) {
-    throw new ConfigError(env, "options must be an object of option values");
+    throw new ConfigError(owner, "options must be an object of option values");
   }
   const known = Object.keys(schema.shape);
   const unknown = Object.keys(options ?? {}).find((key) => !known.includes(key));
-  if (unknown !== undefined) throw new ConfigError(`${env}.${unknown}`, "unknown option", `${env} options are: ${known.join(", ")}`);
-  return parseConfig(schema, options ?? {}, (path) => (path.length > 0 ? `${env}.${path.map(String).join(".")}` : env));
+  if (unknown !== undefined) throw new ConfigError(`${owner}.${unknown}`, "unknown option", `${owner} options are: ${known.join(", ")}`);
+  return parseConfig(schema, options ?? {}, (path) => (path.length > 0 ? `${owner}.${path.map(String).join(".")}` : owner));
 }
 
 /** Each option of a schema with its description and default. */
-export function describeOptions(schema: z.ZodObject): EnvOptionHelp[] {
+export function describeOptions(schema: z.ZodObject): OptionHelp[] {
   const defaults = schema.parse({}) as Record<string, unknown>;
   return Object.entries(schema.shape).map(([name, field]) => ({
     name,
@@ -74,10 +76,10 @@ export function describeOptions(schema: z.ZodObject): EnvOptionHelp[] {
 }
 
 /** Help text: one line per option, "name (default: value)  description". */
-export function formatOptionsHelp(env: string, options: readonly EnvOptionHelp[]): string {
+export function formatOptionsHelp(owner: string, options: readonly OptionHelp[]): string {
   const rows = options.map((option) => [`${option.name}`, `default ${JSON.stringify(option.defaultValue)}`, option.description] as const);
   const nameWidth = Math.max(...rows.map((row) => row[0].length));
   const defaultWidth = Math.max(...rows.map((row) => row[1].length));
   const lines = rows.map(([name, fallback, description]) => `  ${name.padEnd(nameWidth)}  ${fallback.padEnd(defaultWidth)}  ${description}`);
-  return [`${env} options:`, ...lines].join("\n");
+  return [`${owner} options:`, ...lines].join("\n");
 }
