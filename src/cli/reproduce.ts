@@ -35,11 +35,11 @@ const reachFlags = {
 /** The Tinker trainer's fields, read with --trainer tinker only (stored with the study). */
 const tinkerFlags = {
   baseModel: z.string().min(1).optional().describe("tinker trainer: the base model every RL run trains a LoRA of, as the service names it"),
-  loraRank: train.loraRank.optional().describe("tinker trainer: LoRA rank (default 32)"),
+  loraRank: train.loraRank.optional().describe("tinker trainer: LoRA rank"),
   renderer: z.string().optional().describe("tinker trainer: bytes (budgetrl's byte tokenizer, default) or hf:DIR (a model's own tokenizer.json and chat template, copied into DIR)"),
   templateOpt: z.array(z.string()).default([]).describe("tinker trainer, hf renderer: chat-template variable KEY=VALUE (enable_thinking=false)"),
-  toolCallFormat: train.toolCallFormat.optional().describe("tinker trainer, hf renderer: how replies' tool calls are parsed (default auto)"),
-  backendLoss: train.backendLoss.optional().describe("tinker trainer: none (the loss as per-token coefficients, default) or the service's ppo / importance_sampling"),
+  toolCallFormat: train.toolCallFormat.optional().describe("tinker trainer, hf renderer: how replies' tool calls are parsed"),
+  backendLoss: train.backendLoss.optional().describe("tinker trainer: none (the loss as per-token coefficients) or the service's ppo / importance_sampling"),
   contextLength: train.contextLength.describe("tinker trainer: the model's context in tokens (default: the service's max_context_length)"),
 };
 
@@ -148,7 +148,7 @@ export const reproduceCommand = defineCommand({
   name: "reproduce",
   summary: "Rerun the paper's study here: base models, the RL runs, the Pass@(K,T) grid, analyses and an HTML report.",
   description:
-    "Stages, for each env of the study: distinct held-out tasks -> demonstrations of a budget-aware noisy oracle at every budget, announced and hidden, and SFT on its optimal replies (the base model) -> RL runs from the same base with the same compute (GRPO-Full at the most generous budget and at the tightest, turn-level process supervision, BudgetMix over every budget, BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and recovery runs) -> report (report.html, report.json). Budgets are multiples of each task's optimal length (1.25x, 1.5x, 2x, 3x). Interrupt with Ctrl-C and continue with --resume.",
+    "Stages, for each env of the study: distinct held-out tasks -> demonstrations of a budget-aware noisy oracle at every budget, announced and hidden, and SFT on its optimal replies (the base model) -> RL runs from the same base with the same compute (GRPO-Full at the most generous budget and at the tightest, turn-level process supervision, BudgetMix over every budget, BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and recovery runs) -> report (report.html, report.json). Budgets are multiples of each task's optimal length (1.25x, 1.5x, 2x, 3x; bfcl: 10-100% of upstream's 20 steps per user turn). Any model source: --base openai:MODEL --base-url URL evaluates a served base (no demonstrations, no SFT), --trainer tinker --base-model NAME --tinker-url URL trains each RL run as a LoRA on a Tinker service and samples its checkpoints there (docs/study.md). Interrupt with Ctrl-C and continue with --resume (the servers' flags given again).",
   schema,
   interruptible: true,
   examples: [

@@ -54,7 +54,7 @@ export const studyConfigSchema = z.object({
   tasksPerStep: count(4096).describe("fresh training tasks per RL step"),
   group: count(256).describe("rollouts per task (GRPO group size)"),
   rlLearningRate: z.number().positive().describe("RL peak learning rate"),
-  maxNewTokens: count(256).describe("longest reply in tokens"),
+  maxNewTokens: count(32_768).describe("longest reply in tokens (a real LLM's replies need hundreds)"),
   trainEvalEvery: z.number().int().min(0).describe("held-out evaluation every E RL steps (the training curves; 0: none)"),
   trainEvalTasks: count(100_000).describe("held-out tasks of the training curves (the first of the held-out list)"),
   samples: count(1024).describe("samples per (task, budget) in the evaluation grid"),

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { checkBudgetsFit } from "../core/budget.js";
 import { envLabel } from "../core/env.js";
-import { ConfigError, StoppedError } from "../core/errors.js";
+import { ConfigError } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
 import { checkDistinctCount } from "../eval/tasks.js";
@@ -149,7 +149,9 @@ export async function reproduce(options: ReproduceOptions): Promise<ReproduceRes
         summary = `${reportPath}: ${report.models.length} models, ${report.runs.length} runs`;
       } else summary = await runStage(stage, context);
     } catch (error) {
-      if (error instanceof StoppedError && stopped(options.signal)) return { config, finished: false, reportPath };
+      // Stopped: whatever the stage was doing ends here (a Tinker request cut by the signal fails as a request, not
+      // as a StoppedError); a failure with no stop asked for is the stage's own.
+      if (stopped(options.signal)) return { config, finished: false, reportPath };
       throw error;
     }
     if (stopped(options.signal)) return { config, finished: false, reportPath };

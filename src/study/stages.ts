@@ -147,6 +147,7 @@ async function rlRun(context: StageContext, entry: StudyEnv, variant: RlVariant)
   const { config, out, events } = context;
   const dir = rlDir(out, entry, variant);
   if (existsSync(join(finalCheckpoint(out, entry, variant, config), "budgetrl.json"))) return `${entry.env} ${variant.name}: trained before`;
+  if (context.signal?.aborted === true) throw new StoppedError(`stopped before RL run ${variant.name}`);
   const resume = existsSync(join(dir, "config.json"));
   events.job(`${entry.env} ${variant.name}`, config.rlSteps, 0, "steps");
   const result = await train({
