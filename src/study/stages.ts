@@ -216,53 +216,61 @@ async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise
   }
 }
 
-async function evalRun(context: StageContext, planned: StudyEvalRun): Promise<void> {
+/** One evaluation run; `policyOf` opens the model's policy the first time a run needs it (a model's runs share it). */
+async function evalRun(context: StageContext, planned: StudyEvalRun, policyOf: () => Promise<EvalPolicy>): Promise<void> {
   const { config, out, events } = context;
   const db = studyDb(out);
   const state = await runState(db, planned.run);
   if (state === "complete") return;
   const entry = config.envs.find((candidate) => candidate.env === planned.model.env) as StudyEnv;
   let started = false;
-  const played = await evalPolicy(context, planned.model);
-  try {
-    const result = await evaluate({
-      env: entry.env,
-      envOptions: entry.envOptions,
-      ...("policy" in played ? { policy: played.policy } : { policy: played.spec, ...(played.policyOptions === undefined ? {} : { policyOptions: played.policyOptions }), ...(played.policyClient === undefined ? {} : { policyClient: played.policyClient }) }),
-      budgetScope: entry.budgetScope,
-      tasks: config.heldOutTasks,
-      samples: planned.samples,
-      ks: planned.ks,
-      budgets: planned.budgets,
-      budgetMode: planned.budgetMode,
-      seed: heldOutSet(config, entry).seed,
-      bootstrap: 0,
-      intervention: planned.intervention,
-      db,
-      run: planned.run,
-      resume: state === "running",
-      concurrency: 256,
-      ...signalOf(context),
-      onProgress: (done, total, initial) => {
-        if (!started) events.job(planned.run, total, initial, "episodes");
-        started = true;
-        events.progress(done);
-      },
-    });
-    if (result.interrupted) throw new StoppedError(`evaluation run ${planned.run} stopped`);
-    // A model that could not be reached (a server down, a bad key) stops the study, resumable, instead of a report
-    // over the episodes that happened to get through.
-    if (!result.complete) throw new BudgetrlError("study:eval", `evaluation run ${planned.run}: ${result.errors} episodes ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`, `fix the cause, then continue with: budgetrl reproduce --out ${out} --resume`);
-  } finally {
-    if ("policy" in played) await played.policy.close?.();
-  }
+  const played = await policyOf();
+  const result = await evaluate({
+    env: entry.env,
+    envOptions: entry.envOptions,
+    ...("policy" in played ? { policy: played.policy } : { policy: played.spec, ...(played.policyOptions === undefined ? {} : { policyOptions: played.policyOptions }), ...(played.policyClient === undefined ? {} : { policyClient: played.policyClient }) }),
+    budgetScope: entry.budgetScope,
+    tasks: config.heldOutTasks,
+    samples: planned.samples,
+    ks: planned.ks,
+    budgets: planned.budgets,
+    budgetMode: planned.budgetMode,
+    seed: heldOutSet(config, entry).seed,
+    bootstrap: 0,
+    intervention: planned.intervention,
+    db,
+    run: planned.run,
+    resume: state === "running",
+    concurrency: 256,
+    ...signalOf(context),
+    onProgress: (done, total, initial) => {
+      if (!started) events.job(planned.run, total, initial, "episodes");
+      started = true;
+      events.progress(done);
+    },
+  });
+  if (result.interrupted) throw new StoppedError(`evaluation run ${planned.run} stopped`);
+  // A model that could not be reached (a server down, a bad key) stops the study, resumable, instead of a report
+  // over the episodes that happened to get through.
+  if (!result.complete) throw new BudgetrlError("study:eval", `evaluation run ${planned.run}: ${result.errors} episodes ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`, `fix the cause, then continue with: budgetrl reproduce --out ${out} --resume`);
 }
 
 export async function evalStage(context: StageContext): Promise<string> {
-  const runs = evalRuns(context.config, studyModels(context.config, context.out));
-  for (const run of runs) {
+  const models = studyModels(context.config, context.out);
+  const runs = evalRuns(context.config, models);
+  // Model by model: a policy opened here (a Tinker sampling session) serves all of its model's runs, then closes.
+  for (const model of models) {
+    let opened: Promise<EvalPolicy> | undefined;
+    try {
+      for (const run of runs.filter((candidate) => candidate.model === model)) {
+        if (context.signal?.aborted === true) break;
+        await evalRun(context, run, () => (opened ??= evalPolicy(context, model)));
+      }
+    } finally {
+      const played = await opened?.catch(() => undefined);
+      if (played !== undefined && "policy" in played) await played.policy.close?.();
+    }
     if (context.signal?.aborted === true) break;
-    await evalRun(context, run);
   }
   return `${runs.length} evaluation runs in ${studyDb(context.out)}`;
 }
