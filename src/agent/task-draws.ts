@@ -112,9 +112,12 @@ export function taskDraws(env: AnyEnv, seed: number, options: DrawOptions): Task
   };
 }
 
-/** The ids of a held-out set's tasks (what exclusion compares, by content); `field` names the set in errors. */
+/** The ids of a held-out set's tasks (what exclusion compares, by content); `field` names the set in errors. An env
+ * whose tasks are a list (a dataset: bfcl) is played in its order, so its held-out set of N is its first N entries,
+ * the tasks every evaluation of N tasks plays (the seed draws nothing there). */
 export function heldOutTaskIds(env: AnyEnv, heldOut: HeldOutSet, field = "exclude"): Set<string> {
   checkDistinctCount(env, heldOut.tasks, 0, field);
+  if (env.listTasks !== undefined) return new Set(env.listTasks().slice(0, heldOut.tasks).map((task) => env.taskId(task)));
   const draws = taskDraws(env, heldOut.seed, { count: heldOut.tasks, field });
   return new Set(Array.from({ length: heldOut.tasks }, (_, index) => env.taskId(draws.make(index))));
 }

@@ -1,26 +1,130 @@
 // `budgetrl reproduce`: the paper's study on this machine, end to end, with a view of its stages (each with a
 // progress bar: rate and ETA), then the budget table and the findings in the terminal and the HTML report on
 // disk. Ctrl-C stops at once, keeping what finished; `--resume` continues at the stage that was interrupted.
+// Any model source: the base made here by SFT (default), a served model (--base openai:MODEL --base-url URL), or a
+// Tinker service's base model (--trainer tinker --base-model NAME --tinker-url URL, which also trains the RL runs
+// there). Where the servers are is a run option: never stored, given again with --resume.
 import { z } from "zod";
+import { BUDGET_SCOPES } from "../core/budget.js";
 import { shellWord } from "../core/commands.js";
+import { ConfigError } from "../core/errors.js";
+import { trainConfigSchema } from "../rl/train-config.js";
 import { renderBudgetTables, renderFindings, renderStepQualityByBudget } from "../report/study-tables.js";
-import { STUDY_ENVS, STUDY_PRESETS } from "../study/config.js";
+import { SIZE_FIELDS, STUDY_ENVS, STUDY_PRESETS, VARIANT_SLUGS, type PresetSizes, type StudyChoice, type VariantSlug } from "../study/config.js";
 import { reproduce } from "../study/reproduce.js";
+import { parseBaseSource, TRAINER_KINDS, type StudyReach, type TrainerSourceInput } from "../study/sources.js";
 import { STAGES, type StageEvents } from "../study/stages.js";
 import { defineCommand, type CliIo } from "./command.js";
-import { keyValues } from "./key-values.js";
+import { keyJsonValues, keyValues } from "./key-values.js";
 import { createProgress, formatDuration, type Progress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
+import { tinkerConnection } from "./train.js";
+
+const train = trainConfigSchema.shape;
+
+/** How the study reaches its servers: never stored, given again with --resume. */
+const reachFlags = {
+  baseUrl: z.string().optional().describe("openai base: server URL up to /v1, e.g. http://localhost:8000/v1 (default: $OPENAI_BASE_URL, else OpenAI's); not stored, give it again with --resume"),
+  apiKeyEnv: z.string().optional().describe("openai base: environment variable holding the API key (default OPENAI_API_KEY; never printed or stored)"),
+  noCache: z.boolean().default(false).describe("openai base: neither read nor write the response cache"),
+  tinkerUrl: z.string().optional().describe("tinker trainer: the service, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume"),
+  tinkerApiKeyEnv: z.string().default("TINKER_API_KEY").describe("tinker trainer: environment variable holding the API key (never printed or stored; local servers need none)"),
+  tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker trainer: milliseconds allowed per HTTP request"),
+};
+
+/** The Tinker trainer's fields, read with --trainer tinker only (stored with the study). */
+const tinkerFlags = {
+  baseModel: z.string().min(1).optional().describe("tinker trainer: the base model every RL run trains a LoRA of, as the service names it"),
+  loraRank: train.loraRank.optional().describe("tinker trainer: LoRA rank"),
+  renderer: z.string().optional().describe("tinker trainer: bytes (budgetrl's byte tokenizer, default) or hf:DIR (a model's own tokenizer.json and chat template, copied into DIR)"),
+  templateOpt: z.array(z.string()).default([]).describe("tinker trainer, hf renderer: chat-template variable KEY=VALUE (enable_thinking=false)"),
+  toolCallFormat: train.toolCallFormat.optional().describe("tinker trainer, hf renderer: how replies' tool calls are parsed"),
+  backendLoss: train.backendLoss.optional().describe("tinker trainer: none (the loss as per-token coefficients) or the service's ppo / importance_sampling"),
+  contextLength: train.contextLength.describe("tinker trainer: the model's context in tokens (default: the service's max_context_length)"),
+};
 
 const schema = z.object({
   preset: z.enum(STUDY_PRESETS).default("quick").describe("study size: quick (minutes; CI runs it) or full (under 45 minutes on 2 cores; what README quotes)"),
   env: z.enum(STUDY_ENVS).optional().describe("test every claim on this one env (default: the two-env design: vault, a budget trade-off, for the budget claims; hanoi with random starts, a horizon dial, for recovery and horizon)"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
+  budget: z.string().optional().describe("with --env: the budgets T of the study (default: the env's design: 1.25x,1.5x,2x,3x; bfcl 10%,25%,50%,100% per user turn)"),
+  budgetScope: z.enum(BUDGET_SCOPES).optional().describe("with --env: what a budget counts (default: the env's design; bfcl user-turn)"),
+  variants: z.string().optional().describe(`with --env: the RL runs, comma-separated (default: all of ${VARIANT_SLUGS.join(", ")})`),
+  size: z.array(z.string()).default([]).describe(`preset field KEY=VALUE, VALUE read as JSON where it is JSON (heldOutTasks=4, model='{"layers":1}'); fields: ${SIZE_FIELDS.join(", ")}`),
   seed: z.number().int().min(0).default(1).describe("seed of every stage"),
+  base: z.string().optional().describe("the base model: sft (demonstrations and SFT here; default), openai:MODEL (a served model, evaluated as served: no demonstrations, no SFT) or tinker (the Tinker trainer's --base-model as it is; default with --trainer tinker)"),
+  baseOpt: z.array(z.string()).default([]).describe("openai base: sampling option KEY=VALUE, stored with the study (temperature, topP, maxTokens (default: the study's maxNewTokens), seed, seedScheme, extraBody, ...)"),
+  trainer: z.enum(TRAINER_KINDS).default("tiny").describe("where the RL runs train: tiny (the in-process transformer, from the SFT base) or tinker (one training client per RL run on a Tinker service: --base-model, --tinker-url)"),
+  ...tinkerFlags,
+  ...reachFlags,
   out: z.string().min(1).default("study").describe("study folder: config, base model, RL runs, study.db, report.html"),
-  resume: z.boolean().default(false).describe("continue the study in --out where it stopped (its stored config wins)"),
+  resume: z.boolean().default(false).describe("continue the study in --out where it stopped (its stored config wins; give the servers' flags again)"),
   progress: z.boolean().default(true).describe("show progress bars on stderr"),
 });
+
+type Options = z.output<typeof schema>;
+
+/** --size KEY=VALUE pairs: preset fields only, values as JSON where they are JSON (the schema reads them). */
+function sizeOverrides(pairs: readonly string[]): Partial<PresetSizes> {
+  const values = keyJsonValues(pairs, "--size");
+  for (const key of Object.keys(values)) {
+    if (!(SIZE_FIELDS as readonly string[]).includes(key)) throw new ConfigError(`--size ${key}`, "is not a preset field", `fields: ${SIZE_FIELDS.join(", ")}`);
+  }
+  return values as Partial<PresetSizes>;
+}
+
+function variantList(text: string | undefined): readonly VariantSlug[] | undefined {
+  if (text === undefined) return undefined;
+  const slugs = text.split(",").map((slug) => slug.trim()).filter((slug) => slug !== "");
+  for (const slug of slugs) if (!(VARIANT_SLUGS as readonly string[]).includes(slug)) throw new ConfigError("--variants", `unknown RL run "${slug}"`, `use some of: ${VARIANT_SLUGS.join(", ")}`);
+  return slugs as VariantSlug[];
+}
+
+/** The trainer as data, its fields refused with the in-process trainer, naming the flag. */
+function trainerOf(options: Options, given: ReadonlyMap<string, string>): TrainerSourceInput {
+  if (options.trainer === "tiny") {
+    const stray = Object.keys(tinkerFlags).find((key) => given.has(key));
+    if (stray !== undefined) throw new ConfigError(given.get(stray) as string, "is read by --trainer tinker only", "the in-process trainer trains the SFT base made here");
+    return { kind: "tiny" };
+  }
+  if (options.baseModel === undefined) throw new ConfigError("baseModel", "is required with --trainer tinker", "name the service's base model, e.g. --base-model Qwen/Qwen3-8B");
+  return {
+    kind: "tinker",
+    baseModel: options.baseModel,
+    ...(options.loraRank === undefined ? {} : { loraRank: options.loraRank }),
+    ...(options.renderer === undefined ? {} : { renderer: options.renderer }),
+    templateOptions: keyJsonValues(options.templateOpt, "--template-opt") as Extract<TrainerSourceInput, { kind: "tinker" }>["templateOptions"],
+    ...(options.toolCallFormat === undefined ? {} : { toolCallFormat: options.toolCallFormat }),
+    ...(options.backendLoss === undefined ? {} : { backendLoss: options.backendLoss }),
+    ...(options.contextLength === undefined ? {} : { contextLength: options.contextLength }),
+  };
+}
+
+/** A new study's choice from the flags: the preset and sizes, the env's design, the model sources. */
+function choiceOf(options: Options, given: ReadonlyMap<string, string>): StudyChoice {
+  const variants = variantList(options.variants);
+  const baseOptions = keyValues(options.baseOpt, "--base-opt");
+  if (options.base === undefined && options.baseOpt.length > 0) throw new ConfigError("baseOpt", "sampling options are for an openai: base", "name it with --base openai:MODEL");
+  return {
+    preset: options.preset,
+    ...(options.env === undefined ? {} : { env: options.env }),
+    envOptions: keyValues(options.envOpt, "--env-opt"),
+    ...(options.budget === undefined ? {} : { budgets: options.budget }),
+    ...(options.budgetScope === undefined ? {} : { budgetScope: options.budgetScope }),
+    ...(variants === undefined ? {} : { variants }),
+    overrides: sizeOverrides(options.size),
+    seed: options.seed,
+    trainer: trainerOf(options, given),
+    ...(options.base === undefined ? {} : { base: parseBaseSource(options.base, baseOptions) }),
+  };
+}
+
+/** Where the servers are, from the flags (and TINKER_BASE_URL); the openai base's client options. */
+function reachOf(options: Options): StudyReach {
+  const tinker = tinkerConnection({ tinkerUrl: options.tinkerUrl, tinkerApiKeyEnv: options.tinkerApiKeyEnv, tinkerTimeout: options.tinkerTimeout });
+  const openai = Object.fromEntries(([["baseUrl", options.baseUrl], ["apiKeyEnv", options.apiKeyEnv], ["cache", options.noCache ? false : undefined]] as const).filter(([, value]) => value !== undefined));
+  return { ...(Object.keys(openai).length === 0 ? {} : { openai }), ...(tinker === undefined ? {} : { tinker }) };
+}
 
 /** Progress bars for the jobs of the running stage, one at a time, on stderr. */
 function stageView(io: CliIo, enabled: boolean): StageEvents & { close(): void } {
@@ -44,19 +148,28 @@ export const reproduceCommand = defineCommand({
   name: "reproduce",
   summary: "Rerun the paper's study here: base models, the RL runs, the Pass@(K,T) grid, analyses and an HTML report.",
   description:
-    "Stages, for each env of the study: distinct held-out tasks -> demonstrations of a budget-aware noisy oracle at every budget, announced and hidden, and SFT on its optimal replies (the base model) -> RL runs from the same base with the same compute (GRPO-Full at the most generous budget and at the tightest, turn-level process supervision, BudgetMix over every budget, BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and recovery runs) -> report (report.html, report.json). Budgets are multiples of each task's optimal length (1.25x, 1.5x, 2x, 3x). Interrupt with Ctrl-C and continue with --resume.",
+    "Stages, for each env of the study: distinct held-out tasks -> demonstrations of a budget-aware noisy oracle at every budget, announced and hidden, and SFT on its optimal replies (the base model) -> RL runs from the same base with the same compute (GRPO-Full at the most generous budget and at the tightest, turn-level process supervision, BudgetMix over every budget, BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and recovery runs) -> report (report.html, report.json). Budgets are multiples of each task's optimal length (1.25x, 1.5x, 2x, 3x; bfcl: 10-100% of upstream's 20 steps per user turn). Any model source: --base openai:MODEL --base-url URL evaluates a served base (no demonstrations, no SFT), --trainer tinker --base-model NAME --tinker-url URL trains each RL run as a LoRA on a Tinker service and samples its checkpoints there (docs/study.md). Interrupt with Ctrl-C and continue with --resume (the servers' flags given again).",
   schema,
   interruptible: true,
-  examples: ["budgetrl reproduce --preset quick", "budgetrl reproduce --preset full --out runs/study", "budgetrl reproduce --preset full --env thinice --out runs/thinice", "budgetrl reproduce --out runs/study --resume"],
+  examples: [
+    "budgetrl reproduce --preset quick",
+    "budgetrl reproduce --preset full --out runs/study",
+    "budgetrl reproduce --preset full --env thinice --out runs/thinice",
+    "budgetrl reproduce --out runs/study --resume",
+    "budgetrl reproduce --env bfcl --base openai:Qwen/Qwen3-4B --base-url http://localhost:8000/v1 --trainer tinker --base-model Qwen/Qwen3-4B --tinker-url URL --renderer hf:models/qwen3-4b --template-opt enable_thinking=false --size maxNewTokens=256 --out runs/bfcl",
+    "budgetrl reproduce --out runs/bfcl --resume --base-url http://localhost:8000/v1 --tinker-url URL",
+  ],
   async run(options, io, context) {
-    if (options.resume) reportIgnoredOnResume(io, "reproduce", context.given, ["out", "resume", "progress"]);
+    if (options.resume) reportIgnoredOnResume(io, "reproduce", context.given, ["out", "resume", "progress", ...Object.keys(reachFlags)]);
+    // A new study's choice is read (and refused, naming the flag) before any work; on resume the stored one wins.
+    const study = options.resume ? undefined : choiceOf(options, context.given);
     const view = stageView(io, options.progress);
     let stageStart = performance.now();
-    const envOptions = keyValues(options.envOpt, "--env-opt");
     const result = await reproduce({
       out: options.out,
       resume: options.resume,
-      study: { preset: options.preset, ...(options.env === undefined ? {} : { env: options.env }), envOptions, seed: options.seed },
+      ...(study === undefined ? {} : { study }),
+      reach: reachOf(options),
       signal: context.signal,
       events: view,
       onStage: (stage, status, summary) => {
@@ -66,6 +179,7 @@ export const reproduceCommand = defineCommand({
           stageStart = performance.now();
           io.stderr(`[${index}] ${stage}\n`);
         } else if (status === "skipped") io.stderr(`[${index}] ${stage}: done before, skipped\n`);
+        else if (status === "omitted") io.stderr(`[${index}] ${stage}: skipped, ${summary ?? "not part of this study"}\n`);
         else io.stderr(`[${index}] ${stage}: ${summary ?? "done"} (${formatDuration((performance.now() - stageStart) / 1000)})\n`);
       },
     });

@@ -23,7 +23,7 @@ interface TaskOptions {
   readonly tasks: number;
   readonly tasksFile?: string | undefined;
   readonly seed: number;
-  /** Leave out the tasks of this held-out set (generated tasks only). */
+  /** Leave out the tasks of this held-out set (generated tasks, or an env's own list: not a task file). */
   readonly exclude?: HeldOutSet | undefined;
 }
 
@@ -35,7 +35,7 @@ export function tasksAreListed(env: AnyEnv, options: Pick<TaskOptions, "tasksFil
 /** A run's tasks; refuses, before any work, a list that repeats a task or more distinct tasks than the env has. */
 export function taskSource(env: AnyEnv, options: TaskOptions): TaskSource {
   if (tasksAreListed(env, options)) {
-    if (options.exclude !== undefined) throw new ConfigError("exclude", "a held-out set can only be left out of generated tasks, not of a task file or dataset");
+    if (options.exclude !== undefined && options.tasksFile !== undefined) throw new ConfigError("exclude", "a held-out set can only be left out of generated tasks or an env's own list, not of a task file");
     return { kind: "list", tasks: listedTasks(env, options) };
   }
   const excluded = options.exclude === undefined ? undefined : heldOutTaskIds(env, options.exclude);
@@ -78,7 +78,9 @@ export function checkListedPlayable(env: AnyEnv, tasks: readonly unknown[], fiel
 
 function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   if (options.tasksFile === undefined) {
-    const tasks = (env.listTasks?.() ?? []).slice(0, options.tasks);
+    // The list without the held-out set's entries (its first ones: heldOutTaskIds), in order.
+    const excluded = options.exclude === undefined ? undefined : heldOutTaskIds(env, options.exclude);
+    const tasks = (env.listTasks?.() ?? []).filter((task) => excluded?.has(env.taskId(task)) !== true).slice(0, options.tasks);
     checkListedDistinct(env, tasks, "env", (index) => `entry ${index + 1} of ${env.name}`);
     return tasks;
   }

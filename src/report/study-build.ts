@@ -14,6 +14,7 @@ import { stepQuality, stepQualityPerTask } from "../metrics/step-quality.js";
 import type { Estimate, IntervalOptions } from "../metrics/task-mean.js";
 import type { HorizonBin } from "../metrics/horizon.js";
 import { codeVersion } from "../eval/code-version.js";
+import { parsePolicySpec, policySpecKindName } from "../core/policy-spec.js";
 import { policyKinds } from "../policies/spec.js";
 import { budgetsToRun } from "../eval/config.js";
 import { exampleEpisode } from "../store/analysis-rows.js";
@@ -21,8 +22,8 @@ import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
 import { studyFindings, type ClaimScopes, type FindingInputs, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
-import { EXAMPLE_REPLY_CHARS, MODEL_ROLES, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyInvalidTable, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun } from "./study-model.js";
-import { modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
+import { EXAMPLE_REPLY_CHARS, MODEL_ROLES, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyInvalidTable, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun, type StudySetup } from "./study-model.js";
+import { givenRoles, modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
 import { readTraining, type TrainingSelection } from "./training-curves.js";
 
 export interface StudyReportOptions {
@@ -38,24 +39,36 @@ export interface StudyReportOptions {
   /** The envs each finding is tested in (a study's design: its trade-off env for the budget claims, its horizon
    * env for recovery and horizon); absent: every env. */
   readonly claimScopes?: ClaimScopes;
+  /** A study's model sources and trainer, for the header. */
+  readonly setup?: StudySetup;
 }
 
 const estimates = <Cell extends { estimate: Estimate }>(cells: readonly Cell[]): (Omit<Cell, "estimate"> & { estimate: JsonEstimate })[] => cells.map((cell) => ({ ...cell, estimate: jsonEstimate(cell.estimate) }));
 
+/** A stored run's policy with what its kind is (the spec read once, by its kind, not by a prefix of the text). */
 function policyDescription(policy: string): string {
-  const kind = policyKinds().find((entry) => policy === entry.kind || policy.startsWith(`${entry.kind}:`));
+  let kindName: string;
+  try {
+    kindName = policySpecKindName(parsePolicySpec(policy));
+  } catch {
+    return policy;
+  }
+  const kind = policyKinds().find((entry) => entry.kind === kindName);
   return kind === undefined ? policy : `${policy} (${kind.description})`;
 }
 
 function modelsOf(runs: readonly SelectedRun[], selection: StudySelection, training: readonly TrainingSelection[]): StudyModel[] {
   const names = [...new Set(runs.map((run) => run.model))];
-  const roles = modelRoles(names, selection.roles);
+  const roles = modelRoles(names, givenRoles(selection));
+  const sources = new Map((selection.models ?? []).flatMap((model) => (model.source === undefined ? [] : [[model.name, model.source] as const])));
   return names.map((name) => {
     const own = runs.filter((run) => run.model === name);
     const policies = [...new Set(own.map((run) => run.record.policy))];
     const role = roles.get(name) ?? { role: "other" as const, source: "none" as const };
+    const source = sources.get(name) ?? null;
     const roleText = role.role === "other" ? "no role in the findings" : `${ROLE_NAMES[role.role]}${role.source === "name" ? ", role read from its name" : ""}`;
-    return { name, role: role.role, roleSource: role.source, description: `${roleText}; policy ${policies.map(policyDescription).join("; ")}`, policies, runs: own.map((run) => run.record.id), training: training.filter((entry) => entry.model === name).map((entry) => entry.name) };
+    const what = source === null ? `policy ${policies.map(policyDescription).join("; ")}` : `${source.made}; policy ${policies.join("; ")}`;
+    return { name, role: role.role, roleSource: role.source, source, description: `${roleText}; ${what}`, policies, runs: own.map((run) => run.record.id), training: training.filter((entry) => entry.model === name).map((entry) => entry.name) };
   });
 }
 
@@ -251,6 +264,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     store: store.location,
     codeVersion: codeVersion(),
     settings: { bootstrap: interval.bootstrap ?? 1000, seed: interval.seed ?? 1, level: interval.level ?? 0.95 },
+    setup: options.setup ?? null,
     models,
     runs,
     passTables,

@@ -4,6 +4,7 @@
 // percentile bootstrap interval over tasks; every comparison between models is a paired difference on shared
 // tasks (metrics/paired-difference.ts).
 import type { Json } from "../core/json.js";
+import type { PolicySpec } from "../core/policy-spec.js";
 import type { DifferenceDirection } from "../metrics/paired-difference.js";
 import type { Estimate } from "../metrics/task-mean.js";
 import type { PassCell } from "../metrics/pass-at-kt.js";
@@ -37,12 +38,36 @@ export interface JsonEstimate {
   readonly n: number;
 }
 
+/** How a study's model came to be, carried as data from the study's plan into the report (`budgetrl reproduce`);
+ * a report over any stored runs (`budgetrl report`) has none. */
+export interface StudyModelSource {
+  /** The model's policy as data; its label is the policy its runs store. */
+  readonly policy: PolicySpec;
+  /** sft: fine-tuned here on demonstrations; served: evaluated as a server serves it, not trained here; base-model:
+   * a training service's base model, sampled as it is; rl: an RL run of the study. */
+  readonly origin: "sft" | "served" | "base-model" | "rl";
+  /** The same in words, with what sets it apart (steps, trainer, estimator and budgets). */
+  readonly made: string;
+}
+
+/** Where a study's models come from and where it trains, for the report's header (`budgetrl reproduce`). */
+export interface StudySetup {
+  /** The base models, in words. */
+  readonly base: string;
+  /** The RL runs' trainer, in words. */
+  readonly trainer: string;
+  /** Stages the study left out, each with why. */
+  readonly skipped: readonly string[];
+}
+
 export interface StudyModel {
   /** Display name (unique): the --model name, or the policy spec. */
   readonly name: string;
   readonly role: ModelRole;
-  /** Where the role came from: given (--role), inferred from the name, or none. */
+  /** Where the role came from: given (--role, or a study's plan), inferred from the name, or none. */
   readonly roleSource: "given" | "name" | "none";
+  /** What the model is, when a study made it (null in a report over runs). */
+  readonly source: StudyModelSource | null;
   /** What the model is: its role and its policies, in words. */
   readonly description: string;
   readonly policies: readonly string[];
@@ -240,6 +265,8 @@ export interface StudyReport {
   readonly store: string;
   readonly codeVersion: string;
   readonly settings: { readonly bootstrap: number; readonly seed: number; readonly level: number };
+  /** A study's model sources and trainer (null in a report over runs). */
+  readonly setup: StudySetup | null;
   readonly models: readonly StudyModel[];
   readonly runs: readonly StudyRun[];
   readonly passTables: readonly StudyPassTable[];

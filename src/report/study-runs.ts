@@ -3,7 +3,8 @@
 // and perturbed runs); every other run of `--runs` joins the model of its policy spec, named after it. A model's
 // role in the paper's comparisons (base, grpo, process, budgetmix) is given with `--role NAME=ROLE` or read from
 // its name ("GRPO-Full" -> grpo, "BudgetMix" -> budgetmix, "turn-level"/"process" -> process, "base"/"SFT" ->
-// base); without one it is "other" and takes part in no finding.
+// base); without one it is "other" and takes part in no finding. A study (`budgetrl reproduce`) names every model
+// with its role and source as data (ModelSelection.role, .source): nothing of it is read from names.
 // Run kinds come from the run's stored intervention (eval --intervention):
 //   teacher-forced   the policy answers at each state of the expert's trajectory (its replies judged, set aside)
 //   recover:J        the expert played up to J, one random non-optimal action was forced at turn J, then the
@@ -12,11 +13,15 @@ import { DataError, ConfigError } from "../core/errors.js";
 import { parseEvalConfig, type EvalConfig } from "../eval/config.js";
 import type { Store } from "../store/store.js";
 import { getRun, type RunRecord } from "../store/runs.js";
-import { MODEL_ROLES, type ModelRole, type RunKind } from "./study-model.js";
+import { MODEL_ROLES, type ModelRole, type RunKind, type StudyModelSource } from "./study-model.js";
 
 export interface ModelSelection {
   readonly name: string;
   readonly runs: readonly string[];
+  /** The model's role, as the caller knows it (a study's plan); same as `roles[name]`. */
+  readonly role?: ModelRole;
+  /** What the model is and how it was made (a study's plan). */
+  readonly source?: StudyModelSource;
 }
 
 export interface StudySelection {
@@ -107,10 +112,22 @@ export async function selectRuns(store: Store, selection: StudySelection): Promi
   return out;
 }
 
-/** The role of each model: given, from its name, or "other". */
+/** The role of a model: given, from its name, or "other". */
 export interface RoleChoice {
   readonly role: ModelRole;
   readonly source: "given" | "name" | "none";
+}
+
+/** The roles a selection gives: its `roles`, and the role of each named model that carries one. */
+export function givenRoles(selection: StudySelection): Record<string, ModelRole> {
+  const roles: Record<string, ModelRole> = { ...selection.roles };
+  for (const model of selection.models ?? []) {
+    if (model.role === undefined) continue;
+    const other = roles[model.name];
+    if (other !== undefined && other !== model.role) throw new ConfigError("--role", `model ${model.name} is given two roles (${other} and ${model.role})`);
+    roles[model.name] = model.role;
+  }
+  return roles;
 }
 
 /** The role of each model: given, from its name, or "other". */

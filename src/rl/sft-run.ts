@@ -168,6 +168,11 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
       sequences.push(...demonstrationSequences([episode], backend.policy(), config.imitate));
       await stopPoint();
     }
+    // A demonstrated reply longer than the policy's replies (maxNewTokens) can make its sequence longer than the
+    // model's context (a BFCL call list): such a sequence is one the policy could never have sampled, left out.
+    const tooLong = sequences.length;
+    sequences.splice(0, sequences.length, ...sequences.filter((sequence) => sequence.tokens.length <= model.config.contextLength));
+    if (sequences.length < tooLong) options.onNotice?.(`${tooLong - sequences.length} of ${tooLong} demonstration sequences are longer than the model's context (${model.config.contextLength} tokens: a demonstrated reply longer than maxNewTokens ${config.maxNewTokens}) and were left out`);
     if (sequences.length === 0) throw new ConfigError("imitate", `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes.length} episodes)`, config.imitate === "optimal" ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies" : "the demonstrations are empty");
     let finalLoss = NaN;
     await stopPoint();

@@ -5,17 +5,21 @@
 // tasks of different lengths get the same slack) and the RL variants trained on it. Two presets fill every field:
 // `quick` (under 5 minutes on 2 cores; CI runs it) and `full` (under 45 minutes; what README quotes). Sizes can be
 // overridden; the resolved config is stored in <out>/study.json, so `--resume` continues exactly the same study.
+// Where the models come from (`base`: SFT here, a served model, a Tinker service's base model) and where RL trains
+// (`trainer`: in-process, or a Tinker service) are part of the config too (sources.ts).
 import { z } from "zod";
+import { BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, encodeConfig, integerListField, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
 import { FINDING_IDS, type FindingId } from "../report/study-model.js";
+import { baseSamplingOptions, baseSourceSchema, checkSources, trainerSourceSchema, type BaseSource, type TrainerSourceInput } from "./sources.js";
 
 export const STUDY_PRESETS = ["quick", "full"] as const;
 export type StudyPreset = (typeof STUDY_PRESETS)[number];
-export const STUDY_ENVS = ["vault", "thinice", "hanoi", "frozenlake", "sokoban"] as const;
+export const STUDY_ENVS = ["vault", "thinice", "hanoi", "frozenlake", "sokoban", "bfcl"] as const;
 export type StudyEnvName = (typeof STUDY_ENVS)[number];
 
 /** The RL runs a study can train from an env's base model (plan.ts says what each one is). */
@@ -30,6 +34,7 @@ export const studyEnvSchema = z.object({
   envOptions: envOptionsField,
   claims: z.array(z.enum(FINDING_IDS)).min(1).describe("the findings this env is built to test"),
   budgets: budgetListField().describe("budgets T of the evaluation grid, demonstrations and RL (the tightest and the most generous set the fixed-budget RL runs)"),
+  budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what a budget counts: every turn of the episode, or the turns of each user turn (bfcl)"),
   variants: z.array(z.enum(VARIANT_SLUGS)).describe("RL runs trained from this env's base model"),
 });
 export type StudyEnv = z.output<typeof studyEnvSchema>;
@@ -49,7 +54,7 @@ export const studyConfigSchema = z.object({
   tasksPerStep: count(4096).describe("fresh training tasks per RL step"),
   group: count(256).describe("rollouts per task (GRPO group size)"),
   rlLearningRate: z.number().positive().describe("RL peak learning rate"),
-  maxNewTokens: count(256).describe("longest reply in tokens"),
+  maxNewTokens: count(32_768).describe("longest reply in tokens (a real LLM's replies need hundreds)"),
   trainEvalEvery: z.number().int().min(0).describe("held-out evaluation every E RL steps (the training curves; 0: none)"),
   trainEvalTasks: count(100_000).describe("held-out tasks of the training curves (the first of the held-out list)"),
   samples: count(1024).describe("samples per (task, budget) in the evaluation grid"),
@@ -58,13 +63,18 @@ export const studyConfigSchema = z.object({
   perturbTurns: z.array(count(10_000)).describe("turns j at which the recovery runs force one non-optimal action after the expert's turns"),
   perturbSamples: z.number().int().min(0).max(1024).describe("samples per (task, budget) of the recovery runs"),
   bootstrap: z.number().int().min(0).max(100_000).describe("bootstrap resamples of the report's intervals"),
+  base: baseSourceSchema.default({ kind: "sft" }).describe("where each env's base model comes from: sft (demonstrations and SFT here), openai (a served model), tinker (the Tinker trainer's base model)"),
+  trainer: trainerSourceSchema.default({ kind: "tiny" }).describe("where the RL runs train: tiny (in-process) or tinker (a Tinker service)"),
 });
 
 export type StudyConfig = z.output<typeof studyConfigSchema>;
 export type StudyConfigInput = z.input<typeof studyConfigSchema>;
 
-/** What a preset fixes besides the envs and the seed (sizes that fit its time target). */
-type PresetSizes = Omit<StudyConfigInput, "preset" | "envs" | "seed">;
+/** What a preset fixes besides the envs, the seed and the model sources (sizes that fit its time target). */
+export type PresetSizes = Omit<StudyConfigInput, "preset" | "envs" | "seed" | "base" | "trainer">;
+
+/** The fields a preset fixes, which `--size KEY=VALUE` overrides. */
+export const SIZE_FIELDS = Object.keys(studyConfigSchema.shape).filter((key) => !["preset", "envs", "seed", "base", "trainer"].includes(key)) as (keyof PresetSizes)[];
 
 /** Slack over each task's optimum: 1.25x leaves a turn or two to spare, 3x room for the long safe plays. */
 const STUDY_BUDGETS = "1.25x,1.5x,2x,3x";
@@ -120,13 +130,16 @@ const FULL: PresetSizes = {
 
 export const PRESETS: Readonly<Record<StudyPreset, PresetSizes>> = { quick: QUICK, full: FULL };
 
-/** Env options a single-env study needs beyond the env's defaults: hanoi starts anywhere (a horizon dial). */
-const ENV_DEFAULTS: Readonly<Record<StudyEnvName, Record<string, string | number | boolean>>> = {
-  vault: {},
-  thinice: {},
-  sokoban: {},
-  frozenlake: {},
-  hanoi: { disks: 4, randomStart: true },
+/** What a single-env study uses beyond the env's defaults: hanoi starts anywhere (a horizon dial); bfcl, which cannot
+ * say a task's optimal length, is budgeted as the paper's Table 1, in percent of upstream's 20 steps per user turn
+ * (10% = 2 steps: the ground truth's own pace, a call and a closing answer; 100% = upstream's limit). */
+const ENV_DESIGN: Readonly<Record<StudyEnvName, { readonly options: Record<string, string | number | boolean>; readonly budgets: string; readonly budgetScope: (typeof BUDGET_SCOPES)[number] }>> = {
+  vault: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
+  thinice: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
+  sokoban: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
+  frozenlake: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
+  hanoi: { options: { disks: 4, randomStart: true }, budgets: STUDY_BUDGETS, budgetScope: "episode" },
+  bfcl: { options: {}, budgets: "10%,25%,50%,100%", budgetScope: "user-turn" },
 };
 
 export interface StudyChoice {
@@ -135,6 +148,14 @@ export interface StudyChoice {
    * the budget claims, a horizon env for recovery and horizon). */
   readonly env?: StudyEnvName;
   readonly envOptions?: Readonly<Record<string, string | number | boolean | null>>;
+  /** The one env's budgets, scope and RL runs (default: the env's design, every RL run). */
+  readonly budgets?: string;
+  readonly budgetScope?: (typeof BUDGET_SCOPES)[number];
+  readonly variants?: readonly VariantSlug[];
+  /** Where the base models come from (default: SFT here, or with the Tinker trainer its base model). */
+  readonly base?: z.input<typeof baseSourceSchema>;
+  /** Where RL trains (default: in-process). */
+  readonly trainer?: TrainerSourceInput;
   readonly seed?: number;
   /** Fields of the preset to override (sizes), as a user would write them. */
   readonly overrides?: Partial<PresetSizes>;
@@ -146,13 +167,28 @@ export interface StudyChoice {
 function envsOf(choice: StudyChoice): z.input<typeof studyEnvSchema>[] {
   if (choice.envs !== undefined) return [...choice.envs];
   if (choice.env === undefined) return [TRADE_OFF_ENV, HORIZON_ENV];
-  return [{ env: choice.env, envOptions: { ...ENV_DEFAULTS[choice.env], ...choice.envOptions }, claims: [...FINDING_IDS], budgets: STUDY_BUDGETS, variants: [...EVERY_VARIANT] }];
+  const design = ENV_DESIGN[choice.env];
+  return [{ env: choice.env, envOptions: { ...design.options, ...choice.envOptions }, claims: [...FINDING_IDS], budgets: choice.budgets ?? design.budgets, budgetScope: choice.budgetScope ?? design.budgetScope, variants: [...(choice.variants ?? EVERY_VARIANT)] }];
+}
+
+/** The base a choice names, or its trainer's default: SFT here for the in-process trainer, the Tinker trainer's own base model. */
+function baseOf(choice: StudyChoice): z.input<typeof baseSourceSchema> {
+  return choice.base ?? (choice.trainer?.kind === "tinker" ? { kind: "tinker" } : { kind: "sft" });
 }
 
 /** The full config of a study from a preset, its envs, and overrides; throws ConfigError naming a bad field. */
 export function studyConfig(choice: StudyChoice): Readonly<StudyConfig> {
-  if (choice.env === undefined && choice.envOptions !== undefined && Object.keys(choice.envOptions).length > 0) throw new ConfigError("env-opt", "env options need one env", "name it with --env");
-  return parseStudyConfig({ ...PRESETS[choice.preset], ...choice.overrides, preset: choice.preset, envs: envsOf(choice), seed: choice.seed ?? 1 });
+  if (choice.env === undefined) {
+    if (choice.envOptions !== undefined && Object.keys(choice.envOptions).length > 0) throw new ConfigError("env-opt", "env options need one env", "name it with --env");
+    for (const [field, value] of [["budget", choice.budgets], ["budget-scope", choice.budgetScope], ["variants", choice.variants]] as const) {
+      if (value !== undefined) throw new ConfigError(field, "is set per env: it needs one env", "name it with --env");
+    }
+  }
+  const sizes = { ...PRESETS[choice.preset], ...choice.overrides };
+  const base = baseOf(choice);
+  // An openai base's replies are as long as the other models' unless its options say otherwise (stored filled in).
+  const stored = base.kind === "openai" ? { ...base, options: baseSamplingOptions(base.options ?? {}, (sizes.maxNewTokens ?? 16) as number) } : base;
+  return parseStudyConfig({ ...sizes, preset: choice.preset, envs: envsOf(choice), seed: choice.seed ?? 1, base: stored, trainer: choice.trainer ?? { kind: "tiny" } });
 }
 
 /** Validate a study config; cross-field rules: K <= samples, perturbation samples <= samples, the training curves'
@@ -169,8 +205,16 @@ export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
   for (const entry of config.envs) {
     if (entry.budgets.length < 2) throw new ConfigError(`envs.${entry.env}.budgets`, "a study needs at least two budgets (a tight and a generous one)");
     if (new Set(entry.budgets.map((spec) => spec.kind)).size > 1) throw new ConfigError(`envs.${entry.env}.budgets`, "budgets of one kind only");
+    if (new Set(entry.variants).size !== entry.variants.length) throw new ConfigError(`envs.${entry.env}.variants`, "an RL run is listed twice");
   }
+  checkSources(config.base, config.trainer);
+  if (config.base.kind === "openai") baseSamplingOptions(config.base.options, config.maxNewTokens);
   return config;
+}
+
+/** Whether the study makes its base models here (demonstrations and SFT), or takes them as they are. */
+export function trainsBase(config: { readonly base: BaseSource }): boolean {
+  return config.base.kind === "sft";
 }
 
 export function encodeStudyConfig(config: Readonly<StudyConfig>): Json {

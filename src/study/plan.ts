@@ -1,16 +1,21 @@
 // What a study makes, by name, env by env: the held-out set, the base model, the RL runs (from the same base with
 // the same compute, their budgets taken from the env's budget list) and the evaluation runs of every model (the
 // Pass@(K,T) grid announced and hidden, teacher-forced runs in both modes, recovery runs). Pure: names, paths and
-// configs; stages.ts runs them.
+// configs; stages.ts runs them. Every model is planned as data (StudyModelPlan): its role, its policy as a typed
+// spec and how it was made, which the report carries as they are (nothing is read back from names or policy text).
 //   <out>/study.json            the study config        <out>/<env>/held-out.json   the env's held-out task ids
 //   <out>/<env>/base/           its SFT base model       <out>/<env>/rl/<slug>/      one RL run each
 //   <out>/study.db              every evaluation run     <out>/report.html           the report (report.json: its data)
+// A base that is not made here (a served model, a Tinker service's base model) has no folder: it is evaluated as
+// it is; the RL runs of a Tinker trainer keep their checkpoints' tinker:// paths in their folders as always.
 import { join } from "node:path";
 import { budgetSize, largestBudget, type BudgetSpec } from "../core/budget.js";
+import type { PolicySpec } from "../core/policy-spec.js";
 import { deriveSeed } from "../core/rng.js";
 import type { HeldOutSet } from "../eval/tasks.js";
-import type { ModelRole } from "../report/study-model.js";
+import type { ModelRole, StudyModelSource, StudySetup } from "../report/study-model.js";
 import type { StudyConfig, StudyEnv, VariantSlug } from "./config.js";
+import { baseSourceLabel } from "./sources.js";
 
 /** An RL run of the study: its estimator, budget schedule and the budget mode it trains with. */
 export interface RlVariant {
@@ -52,14 +57,19 @@ export function rlVariants(entry: Pick<StudyEnv, "variants" | "budgets">): reado
   return entry.variants.map((slug) => variantOf(slug, entry.budgets));
 }
 
-/** A model the study trains on one env (its base, or an RL run's final checkpoint), as it is evaluated. */
-export interface TrainedModel {
+/** A model of the study on one env (its base, or an RL run's final checkpoint), as it is evaluated: its role, its
+ * policy (tiny:CKPT, openai:MODEL, tinker:BASE[@CKPT]) and how it was made. */
+export interface StudyModelPlan {
   readonly env: string;
-  readonly slug: string;
+  readonly slug: "base" | VariantSlug;
   readonly name: string;
   readonly role: ModelRole;
-  readonly checkpoint: string;
+  readonly policy: PolicySpec;
+  readonly source: StudyModelSource;
 }
+
+/** @deprecated the former name of StudyModelPlan. */
+export type TrainedModel = StudyModelPlan;
 
 export const envDir = (out: string, entry: Pick<StudyEnv, "env">): string => join(out, entry.env);
 export const baseDir = (out: string, entry: Pick<StudyEnv, "env">): string => join(envDir(out, entry), "base");
@@ -68,11 +78,97 @@ export const studyDb = (out: string): string => join(out, "study.db");
 export const finalCheckpoint = (out: string, entry: Pick<StudyEnv, "env">, variant: Pick<RlVariant, "slug">, config: Pick<StudyConfig, "rlSteps">): string =>
   join(rlDir(out, entry, variant), "checkpoints", `step-${String(config.rlSteps).padStart(6, "0")}`);
 
-export function studyModels(config: StudyConfig, out: string): TrainedModel[] {
-  return config.envs.flatMap((entry) => [
-    { env: entry.env, slug: "base", name: "base", role: "base" as const, checkpoint: baseDir(out, entry) },
-    ...rlVariants(entry).map((variant) => ({ env: entry.env, slug: variant.slug, name: variant.name, role: variant.role, checkpoint: finalCheckpoint(out, entry, variant, config) })),
-  ]);
+/** What an RL run trains (the trainer's base, or the env's SFT base), in words. */
+function trainerText(config: StudyConfig): string {
+  const trainer = config.trainer;
+  if (trainer.kind === "tiny") return "the in-process transformer, from the SFT base";
+  return `a LoRA (rank ${trainer.loraRank}) of ${trainer.baseModel} on a Tinker service, one training client per RL run, prompts rendered by ${trainer.renderer}`;
+}
+
+/** The base of an env: made here by SFT, served, or the Tinker trainer's base model. */
+function basePlan(config: StudyConfig, out: string, entry: StudyEnv): StudyModelPlan {
+  const model = { env: entry.env, slug: "base" as const, name: "base", role: "base" as const };
+  const base = config.base;
+  switch (base.kind) {
+    case "sft":
+      return { ...model, policy: { kind: "tiny", checkpoint: baseDir(out, entry) }, source: { policy: { kind: "tiny", checkpoint: baseDir(out, entry) }, origin: "sft", made: `SFT here: ${config.sftSteps} steps on the optimal replies in ${config.demoTasks} tasks' demonstrations of ${config.demoPolicy}` } };
+    case "openai":
+      return { ...model, policy: { kind: "openai", model: base.model }, source: { policy: { kind: "openai", model: base.model }, origin: "served", made: `served model ${base.model}, evaluated as it is served (no demonstrations, no SFT)` } };
+    case "tinker": {
+      const baseModel = config.trainer.kind === "tinker" ? config.trainer.baseModel : "";
+      return { ...model, policy: { kind: "tinker", baseModel }, source: { policy: { kind: "tinker", baseModel }, origin: "base-model", made: `the Tinker service's ${baseModel}, sampled as it is (no demonstrations, no SFT)` } };
+    }
+  }
+}
+
+/** An RL run's model: its final checkpoint, sampled in-process or through the Tinker service's sampler. */
+function variantPlan(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): StudyModelPlan {
+  const checkpoint = finalCheckpoint(out, entry, variant, config);
+  const policy: PolicySpec = config.trainer.kind === "tinker" ? { kind: "tinker", baseModel: config.trainer.baseModel, checkpoint } : { kind: "tiny", checkpoint };
+  return { env: entry.env, slug: variant.slug, name: variant.name, role: variant.role, policy, source: { policy, origin: "rl", made: `${variant.description}, ${config.rlSteps} RL steps on ${trainerText(config)}` } };
+}
+
+export function studyModels(config: StudyConfig, out: string): StudyModelPlan[] {
+  return config.envs.flatMap((entry) => [basePlan(config, out, entry), ...rlVariants(entry).map((variant) => variantPlan(config, out, entry, variant))]);
+}
+
+/** Where the study's models come from, for the report's header and the progress lines. */
+export function studySetup(config: StudyConfig): StudySetup {
+  const base = config.base;
+  const text =
+    base.kind === "sft"
+      ? `SFT here from a fresh in-process model on demonstrations of ${config.demoPolicy}`
+      : base.kind === "openai"
+        ? `${baseSourceLabel(base)}, a served model evaluated as it is served`
+        : `the Tinker service's ${config.trainer.kind === "tinker" ? config.trainer.baseModel : "base model"}, sampled as it is`;
+  const skipped = base.kind === "sft" ? [] : [`demonstrations and SFT (the base is ${base.kind === "openai" ? "served" : "the trainer's base model"}, not made here)`];
+  return { base: text, trainer: trainerText(config), skipped };
+}
+
+/** An RL run's train config (`budgetrl train`), as it is stored in its folder: the same compute, learning rate,
+ * warm-up, reward and seed for every variant, from the env's SFT base (in-process) or the trainer's base model
+ * (Tinker: a LoRA per run, the trainer's renderer); its held-out evaluations draw the env's held-out set. */
+export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): Record<string, unknown> {
+  const heldOut = heldOutSet(config, entry);
+  const trainer = config.trainer;
+  const from =
+    trainer.kind === "tinker"
+      ? {
+          backend: "tinker",
+          baseModel: trainer.baseModel,
+          loraRank: trainer.loraRank,
+          renderer: trainer.renderer,
+          templateOptions: trainer.templateOptions,
+          toolCallFormat: trainer.toolCallFormat,
+          backendLoss: trainer.backendLoss,
+          groupSampling: trainer.groupSampling,
+          ...(trainer.contextLength === undefined ? {} : { contextLength: trainer.contextLength }),
+        }
+      : { init: baseDir(out, entry) };
+  return {
+    env: entry.env,
+    envOptions: entry.envOptions,
+    ...from,
+    algo: variant.algo,
+    budget: variant.budget,
+    budgetMode: variant.budgetMode,
+    budgetScope: entry.budgetScope,
+    tasksPerStep: config.tasksPerStep,
+    group: config.group,
+    steps: config.rlSteps,
+    seed: config.seed,
+    learningRate: config.rlLearningRate,
+    warmupSteps: 2,
+    reward: "success",
+    maxNewTokens: config.maxNewTokens,
+    evalEvery: config.trainEvalEvery,
+    evalTasks: config.trainEvalTasks,
+    evalSeed: heldOut.seed,
+    evalSamples: 2,
+    evalBudgets: entry.budgets.map((spec) => spec.label),
+    exclude: heldOut,
+    checkpointEvery: Math.max(1, Math.min(config.rlSteps, 10)),
+  };
 }
 
 /** An env's held-out set: every model is evaluated on it; demonstrations and RL never draw from it. */
@@ -83,7 +179,7 @@ export function heldOutSet(config: Pick<StudyConfig, "seed" | "heldOutTasks">, e
 /** One evaluation run of a model: its name in study.db and what sets it apart. */
 export interface StudyEvalRun {
   readonly run: string;
-  readonly model: TrainedModel;
+  readonly model: StudyModelPlan;
   readonly budgetMode: "announced" | "hidden";
   readonly intervention: string;
   readonly samples: number;
@@ -95,7 +191,7 @@ const MODES = ["announced", "hidden"] as const;
 
 /** Every evaluation run, model by model: the grid and the teacher-forced runs in both modes at every budget, then
  * the recovery runs (announced, at the budgets with room to recover: all but the tightest). */
-export function evalRuns(config: StudyConfig, models: readonly TrainedModel[]): StudyEvalRun[] {
+export function evalRuns(config: StudyConfig, models: readonly StudyModelPlan[]): StudyEvalRun[] {
   return models.flatMap((model) => {
     const entry = config.envs.find((candidate) => candidate.env === model.env) as StudyEnv;
     const grid = entry.budgets.map((spec) => spec.label);

@@ -3,17 +3,26 @@
 // config wins), skips the stages recorded as finished in <out>/stages.json and continues the one that was
 // interrupted from where its own resume mechanism left it (SFT demonstrations, RL checkpoints, evaluation runs).
 // Same seed, same tables: every stage is seeded from the study seed. A new study whose env has too few distinct tasks
-// for its held-out, demonstration and per-step training tasks is refused before anything is written.
+// for its held-out, demonstration and per-step training tasks is refused before anything is written, and so is one
+// whose RL runs' train configs would be refused (a renderer folder without a tokenizer, a budget the env cannot
+// size), or whose Tinker service is not given or does not serve the trainer's base model (checked again on resume).
+// A study whose base is not made here (a served model, a Tinker service's base model) leaves the sft stage out.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { checkBudgetsFit } from "../core/budget.js";
 import { envLabel } from "../core/env.js";
-import { ConfigError, StoppedError } from "../core/errors.js";
+import { ConfigError } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
 import { checkDistinctCount } from "../eval/tasks.js";
 import type { StudyReport } from "../report/study-model.js";
+import { createTinkerClient } from "../rl/tinker/client.js";
+import { serverModels } from "../rl/tinker/operations.js";
+import { parseTrainConfig } from "../rl/train-config.js";
 import { encodeStudyConfig, parseStudyConfig, studyConfig, type StudyChoice, type StudyConfig } from "./config.js";
-import { evalStage, reportStage, rlStage, sftStage, STAGES, tasksStage, type StageContext, type StageEvents, type StageName } from "./stages.js";
+import { rlTrainConfig, rlVariants } from "./plan.js";
+import type { StudyReach } from "./sources.js";
+import { evalStage, reportStage, rlStage, sftLeftOut, sftStage, STAGES, tasksStage, tinkerReach, type StageContext, type StageEvents, type StageName } from "./stages.js";
 
 export interface ReproduceOptions {
   /** The study folder. */
@@ -21,9 +30,12 @@ export interface ReproduceOptions {
   /** A new study's preset, env and seed (ignored on resume: the stored config wins). */
   readonly study?: StudyChoice;
   readonly resume?: boolean;
+  /** How to reach the served base and the Tinker service (never stored; given again on resume). */
+  readonly reach?: StudyReach;
   readonly signal?: AbortSignal;
-  /** A stage starts (with the stages already done), or ends with a one-line summary. */
-  readonly onStage?: (stage: StageName, status: "start" | "done" | "skipped", summary?: string) => void;
+  /** A stage starts, ends with a one-line summary, was done before (skipped), or is not part of this study
+   * (omitted, with why: the sft stage of a study whose base is not made here). */
+  readonly onStage?: (stage: StageName, status: "start" | "done" | "skipped" | "omitted", summary?: string) => void;
   readonly events?: StageEvents;
 }
 
@@ -46,19 +58,23 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, "utf8")) as unknown;
 }
 
-/** The study's config: made and stored for a new study, read back on resume. */
-function studyOf(options: ReproduceOptions): Readonly<StudyConfig> {
+/** The study's config: made and stored for a new study, read back on resume; refused before any work when its RL
+ * runs could not start or its servers are not given. */
+async function studyOf(options: ReproduceOptions): Promise<Readonly<StudyConfig>> {
   const path = join(options.out, "study.json");
   const outProblem = folderOutputProblem(options.out);
   if (outProblem !== undefined) throw new ConfigError("out", outProblem);
   if (options.resume === true) {
     if (!existsSync(path)) throw new ConfigError("out", `nothing to resume in ${options.out} (no study.json)`, `start it with: budgetrl reproduce --out ${options.out}`);
-    return parseStudyConfig(readJson(path));
+    const stored = parseStudyConfig(readJson(path));
+    await checkStudyRuns(stored, options);
+    return stored;
   }
   if (existsSync(path)) throw new ConfigError("out", `${options.out} already holds a study`, `continue it with: budgetrl reproduce --out ${options.out} --resume, or pick another --out`);
   if (options.study === undefined) throw new ConfigError("preset", "a new study needs a preset and an env");
   const config = studyConfig(options.study);
   checkStudyTasks(config);
+  await checkStudyRuns(config, options);
   try {
     mkdirSync(options.out, { recursive: true });
     writeFileSync(path, `${JSON.stringify(encodeStudyConfig(config), null, 2)}\n`);
@@ -84,6 +100,21 @@ function checkStudyTasks(config: Readonly<StudyConfig>): void {
   }
 }
 
+/** Refuses what the RL and evaluation stages would refuse later: budgets an env cannot size, a train config the
+ * trainer would not take (every RL run's config parsed as `budgetrl train` parses it, fields named as there), and
+ * with the Tinker trainer a service that is not given or does not serve its base model. */
+async function checkStudyRuns(config: Readonly<StudyConfig>, options: ReproduceOptions): Promise<void> {
+  for (const entry of config.envs) {
+    checkBudgetsFit(entry.budgets, createEnv(entry.env, entry.envOptions), `envs.${entry.env}.budgets`);
+    for (const variant of rlVariants(entry)) parseTrainConfig(rlTrainConfig(config, options.out, entry, variant));
+  }
+  if (config.trainer.kind !== "tinker") return;
+  const reach = tinkerReach({ reach: options.reach ?? {}, events: QUIET });
+  const served = await serverModels(createTinkerClient({ ...reach, ...(options.signal === undefined ? {} : { signal: options.signal }) }));
+  const baseModel = config.trainer.baseModel;
+  if (served.length > 0 && !served.some((model) => model.name === baseModel)) throw new ConfigError("baseModel", `${reach.baseUrl} does not serve ${baseModel}`, `it serves: ${served.map((model) => model.name).join(", ")}`);
+}
+
 function finishedStages(out: string): Set<StageName> {
   const path = join(out, "stages.json");
   return new Set(existsSync(path) ? (readJson(path) as StageName[]) : []);
@@ -94,12 +125,17 @@ function recordFinished(out: string, done: ReadonlySet<StageName>): void {
 }
 
 export async function reproduce(options: ReproduceOptions): Promise<ReproduceResult> {
-  const config = studyOf(options);
-  const context: StageContext = { config, out: options.out, events: options.events ?? QUIET, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  const config = await studyOf(options);
+  const context: StageContext = { config, out: options.out, reach: options.reach ?? {}, events: options.events ?? QUIET, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  const leftOut = sftLeftOut(config);
   const done = finishedStages(options.out);
   const reportPath = join(options.out, "report.html");
   let report: StudyReport | undefined;
   for (const stage of STAGES) {
+    if (stage === "sft" && leftOut !== undefined) {
+      options.onStage?.(stage, "omitted", leftOut);
+      continue;
+    }
     if (done.has(stage) && stage !== "report") {
       options.onStage?.(stage, "skipped");
       continue;
@@ -113,7 +149,9 @@ export async function reproduce(options: ReproduceOptions): Promise<ReproduceRes
         summary = `${reportPath}: ${report.models.length} models, ${report.runs.length} runs`;
       } else summary = await runStage(stage, context);
     } catch (error) {
-      if (error instanceof StoppedError && stopped(options.signal)) return { config, finished: false, reportPath };
+      // Stopped: whatever the stage was doing ends here (a Tinker request cut by the signal fails as a request, not
+      // as a StoppedError); a failure with no stop asked for is the stage's own.
+      if (stopped(options.signal)) return { config, finished: false, reportPath };
       throw error;
     }
     if (stopped(options.signal)) return { config, finished: false, reportPath };

@@ -2,28 +2,41 @@
 // skipped on --resume):
 //   tasks   each env's held-out set (ids written to <env>/held-out.json)
 //   sft     demonstrations from a budget-aware noisy oracle at every budget, announced and hidden (never on
-//           held-out tasks), then SFT on the oracle-optimal replies: each env's base model
-//   rl      one RL run per variant, from the env's base with the same compute (each resumes from its checkpoint)
+//           held-out tasks), then SFT on the oracle-optimal replies: each env's base model (left out when the base
+//           is not made here: a served model, a Tinker service's base model)
+//   rl      one RL run per variant, from the env's base with the same compute (each resumes from its checkpoint), in
+//           process or one training client each on a Tinker service
 //   eval    every model on its env's held-out tasks: the Pass@(K,T) grid and teacher-forced runs, announced and
-//           hidden, and recovery runs (each a run in study.db; a finished run is skipped, an interrupted one resumed)
+//           hidden, and recovery runs (each a run in study.db; a finished run is skipped, an interrupted one resumed);
+//           each model played as its plan says: in process, through its OpenAI-compatible server, or through the
+//           Tinker service's sampler on its checkpoint's sampler weights
 //   report  the analyses and the HTML report (rebuilt every time: it only reads)
 // Progress goes to the caller as events; a stop signal ends the stage at once (what finished is kept).
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { BudgetrlError, ConfigError, StoppedError } from "../core/errors.js";
+import type { Policy } from "../core/policy.js";
+import { policySpecLabel } from "../core/policy-spec.js";
 import { deriveSeed } from "../core/rng.js";
 import { createEnv } from "../envs/registry.js";
-import { evaluate } from "../eval/evaluate.js";
+import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
 import { HELD_OUT_FILE, heldOutFileText } from "../eval/held-out-field.js";
 import { heldOutTaskIds } from "../eval/tasks.js";
+import { DEFAULT_HISTORY } from "../policies/tiny/context.js";
 import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
 import type { StudyReport } from "../report/study-model.js";
 import { runSft } from "../rl/sft-run.js";
+import { readTinkerCheckpoint } from "../rl/tinker/checkpoint.js";
+import { createTinkerClient, type TinkerNotice } from "../rl/tinker/client.js";
+import { openRenderer } from "../rl/tinker/renderer.js";
+import { openTinkerSamplerPolicy } from "../rl/tinker/sampler-policy.js";
 import { train } from "../rl/train.js";
 import { withStore } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
-import type { StudyConfig, StudyEnv } from "./config.js";
-import { baseDir, envDir, evalRuns, heldOutSet, rlDir, rlVariants, studyDb, studyModels, type RlVariant, type StudyEvalRun } from "./plan.js";
+import { trainsBase, type StudyConfig, type StudyEnv } from "./config.js";
+import { baseDir, envDir, evalRuns, finalCheckpoint, heldOutSet, rlDir, rlTrainConfig, rlVariants, studyDb, studyModels, studySetup, type RlVariant, type StudyEvalRun, type StudyModelPlan } from "./plan.js";
+import type { StudyReach } from "./sources.js";
 
 export const STAGES = ["tasks", "sft", "rl", "eval", "report"] as const;
 export type StageName = (typeof STAGES)[number];
@@ -40,6 +53,8 @@ export interface StageEvents {
 export interface StageContext {
   readonly config: Readonly<StudyConfig>;
   readonly out: string;
+  /** How to reach the served base and the Tinker service (never stored). */
+  readonly reach: StudyReach;
   readonly signal?: AbortSignal;
   readonly events: StageEvents;
 }
@@ -78,6 +93,7 @@ async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
       samples: config.demoSamples,
       budgets: entry.budgets.map((spec) => spec.label),
       budgetModes: ["announced", "hidden"],
+      budgetScope: entry.budgetScope,
       imitate: "optimal",
       // Its own stream: sizing the demonstrations never shifts the RL runs' randomness.
       seed: deriveSeed(config.seed, "sft", entry.env),
@@ -103,7 +119,14 @@ async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
   return `${entry.env}: base model from ${result.sequences} demonstration sequences, final loss ${result.finalLoss.toFixed(3)}`;
 }
 
+/** Why the study makes no base here, or undefined when it does. */
+export function sftLeftOut(config: Readonly<StudyConfig>): string | undefined {
+  return trainsBase(config) ? undefined : studySetup(config).skipped.join("; ");
+}
+
 export async function sftStage(context: StageContext): Promise<string> {
+  const leftOut = sftLeftOut(context.config);
+  if (leftOut !== undefined) return `skipped: ${leftOut}`;
   const done: string[] = [];
   for (const entry of context.config.envs) {
     done.push(await sftRun(context, entry));
@@ -112,39 +135,26 @@ export async function sftStage(context: StageContext): Promise<string> {
   return done.join("; ");
 }
 
-/** One RL run, resumed from its newest checkpoint when it was started before. */
+/** The Tinker service's address, which a study with the Tinker trainer needs at every start (never stored). */
+export function tinkerReach(context: Pick<StageContext, "reach" | "events">): NonNullable<StudyReach["tinker"]> & { onNotice: (notice: TinkerNotice) => void } {
+  if (context.reach.tinker === undefined) throw new ConfigError("tinkerUrl", "a study with the Tinker trainer needs the service's address", "give --tinker-url URL (or set TINKER_BASE_URL), again with --resume");
+  return { ...context.reach.tinker, onNotice: (notice) => context.events.note(notice.message) };
+}
+
+/** One RL run, resumed from its newest checkpoint when it was started before; one whose final checkpoint is
+ * written is not opened again (with the Tinker trainer, that would load its state into a new training client). */
 async function rlRun(context: StageContext, entry: StudyEnv, variant: RlVariant): Promise<string> {
   const { config, out, events } = context;
   const dir = rlDir(out, entry, variant);
+  if (existsSync(join(finalCheckpoint(out, entry, variant, config), "budgetrl.json"))) return `${entry.env} ${variant.name}: trained before`;
+  if (context.signal?.aborted === true) throw new StoppedError(`stopped before RL run ${variant.name}`);
   const resume = existsSync(join(dir, "config.json"));
   events.job(`${entry.env} ${variant.name}`, config.rlSteps, 0, "steps");
-  const heldOut = heldOutSet(config, entry);
   const result = await train({
     out: dir,
     resume,
-    config: {
-      env: entry.env,
-      envOptions: entry.envOptions,
-      init: baseDir(out, entry),
-      algo: variant.algo,
-      budget: variant.budget,
-      budgetMode: variant.budgetMode,
-      tasksPerStep: config.tasksPerStep,
-      group: config.group,
-      steps: config.rlSteps,
-      seed: config.seed,
-      learningRate: config.rlLearningRate,
-      warmupSteps: 2,
-      reward: "success",
-      maxNewTokens: config.maxNewTokens,
-      evalEvery: config.trainEvalEvery,
-      evalTasks: config.trainEvalTasks,
-      evalSeed: heldOut.seed,
-      evalSamples: 2,
-      evalBudgets: entry.budgets.map((spec) => spec.label),
-      exclude: heldOut,
-      checkpointEvery: Math.max(1, Math.min(config.rlSteps, 10)),
-    },
+    config: rlTrainConfig(config, out, entry, variant),
+    ...(config.trainer.kind === "tinker" ? { tinker: tinkerReach(context) } : {}),
     ...signalOf(context),
     onStep: (metrics) => events.progress(metrics.step + 1),
   });
@@ -168,17 +178,58 @@ async function runState(db: string, run: string): Promise<"absent" | "running" |
   return withStore(db, { mode: "read" }, async (store) => ((await runExists(store, run)) ? ((await getRun(store, run)).status === "complete" ? "complete" : "running") : "absent"));
 }
 
-async function evalRun(context: StageContext, planned: StudyEvalRun): Promise<void> {
+/** How a model is played in its evaluation runs: a spec the registry builds (tiny:CKPT; openai:MODEL with the
+ * base's stored sampling options and this invocation's client options), or a policy opened here and closed by the
+ * caller (a Tinker model, through the service's sampler). */
+type EvalPolicy = { readonly spec: string; readonly policyOptions?: EvaluateOptions["policyOptions"]; readonly policyClient?: Readonly<Record<string, unknown>> } | { readonly policy: Policy };
+
+async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise<EvalPolicy> {
+  const { config } = context;
+  const spec = model.policy;
+  switch (spec.kind) {
+    case "tiny":
+      return { spec: policySpecLabel(spec) };
+    case "openai": {
+      if (config.base.kind !== "openai") throw new BudgetrlError("study:plan", `model ${model.name} is served, but the study's base is ${config.base.kind}`);
+      return { spec: policySpecLabel(spec), policyOptions: config.base.options, ...(context.reach.openai === undefined ? {} : { policyClient: context.reach.openai }) };
+    }
+    case "tinker": {
+      const trainer = config.trainer;
+      if (trainer.kind !== "tinker") throw new BudgetrlError("study:plan", `model ${model.name} is sampled on a Tinker service, but the study trains in process`);
+      const checkpoint = spec.checkpoint === undefined ? undefined : await readTinkerCheckpoint(spec.checkpoint);
+      const maxNewTokens = checkpoint?.maxNewTokens ?? config.maxNewTokens;
+      const renderer = openRenderer(trainer.renderer, maxNewTokens, checkpoint?.history ?? DEFAULT_HISTORY, { templateOptions: trainer.templateOptions, toolCallFormat: trainer.toolCallFormat });
+      const reach = tinkerReach(context);
+      const client = createTinkerClient({ ...reach, ...signalOf(context) });
+      const policy = await openTinkerSamplerPolicy({
+        client,
+        source: checkpoint === undefined ? { baseModel: spec.baseModel } : { checkpoint },
+        name: policySpecLabel(spec),
+        renderer,
+        maxNewTokens,
+        ...(trainer.contextLength === undefined ? {} : { contextLength: trainer.contextLength }),
+      });
+      return { policy };
+    }
+    default:
+      throw new BudgetrlError("study:plan", `model ${model.name} has policy ${policySpecLabel(spec)}, which a study does not make`);
+  }
+}
+
+/** One evaluation run; `policyOf` opens the model's policy the first time a run needs it (a model's runs share it). */
+async function evalRun(context: StageContext, planned: StudyEvalRun, policyOf: () => Promise<EvalPolicy>): Promise<void> {
   const { config, out, events } = context;
   const db = studyDb(out);
   const state = await runState(db, planned.run);
   if (state === "complete") return;
   const entry = config.envs.find((candidate) => candidate.env === planned.model.env) as StudyEnv;
   let started = false;
-  await evaluate({
+  const played = await policyOf();
+  const result = await evaluate({
     env: entry.env,
     envOptions: entry.envOptions,
-    policy: `tiny:${planned.model.checkpoint}`,
+    ...("policy" in played ? { policy: played.policy } : { policy: played.spec, ...(played.policyOptions === undefined ? {} : { policyOptions: played.policyOptions }), ...(played.policyClient === undefined ? {} : { policyClient: played.policyClient }) }),
+    budgetScope: entry.budgetScope,
     tasks: config.heldOutTasks,
     samples: planned.samples,
     ks: planned.ks,
@@ -198,13 +249,28 @@ async function evalRun(context: StageContext, planned: StudyEvalRun): Promise<vo
       events.progress(done);
     },
   });
+  if (result.interrupted) throw new StoppedError(`evaluation run ${planned.run} stopped`);
+  // A model that could not be reached (a server down, a bad key) stops the study, resumable, instead of a report
+  // over the episodes that happened to get through.
+  if (!result.complete) throw new BudgetrlError("study:eval", `evaluation run ${planned.run}: ${result.errors} episodes ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`, `fix the cause, then continue with: budgetrl reproduce --out ${out} --resume`);
 }
 
 export async function evalStage(context: StageContext): Promise<string> {
-  const runs = evalRuns(context.config, studyModels(context.config, context.out));
-  for (const run of runs) {
+  const models = studyModels(context.config, context.out);
+  const runs = evalRuns(context.config, models);
+  // Model by model: a policy opened here (a Tinker sampling session) serves all of its model's runs, then closes.
+  for (const model of models) {
+    let opened: Promise<EvalPolicy> | undefined;
+    try {
+      for (const run of runs.filter((candidate) => candidate.model === model)) {
+        if (context.signal?.aborted === true) break;
+        await evalRun(context, run, () => (opened ??= evalPolicy(context, model)));
+      }
+    } finally {
+      const played = await opened?.catch(() => undefined);
+      if (played !== undefined && "policy" in played) await played.policy.close?.();
+    }
     if (context.signal?.aborted === true) break;
-    await evalRun(context, run);
   }
   return `${runs.length} evaluation runs in ${studyDb(context.out)}`;
 }
@@ -215,16 +281,19 @@ export async function reportStage(context: StageContext): Promise<StudyReport> {
   const { config, out } = context;
   const models = studyModels(config, out);
   const runs = evalRuns(config, models);
+  // One model per name across envs (its role the same everywhere); the source of its first env's plan.
   const names = [...new Set(models.map((model) => model.name))];
   const selection = {
-    models: names.map((name) => ({ name, runs: runs.filter((run) => run.model.name === name).map((run) => run.run) })),
-    roles: Object.fromEntries(models.map((model) => [model.name, model.role])),
+    models: names.map((name) => {
+      const first = models.find((model) => model.name === name) as StudyModelPlan;
+      return { name, runs: runs.filter((run) => run.model.name === name).map((run) => run.run), role: first.role, source: first.source };
+    }),
   };
   const training = config.envs.flatMap((entry) => rlVariants(entry).map((variant) => ({ name: config.envs.length === 1 ? variant.name : `${variant.name} (${entry.env})`, dir: rlDir(out, entry, variant), model: variant.name })));
   const claimScopes = Object.fromEntries(config.envs.flatMap((entry) => entry.claims.map((claim) => [claim, [entry.env]])));
   const envNames = config.envs.map((entry) => entry.env).join(" + ");
   const report = await withStore(studyDb(out), { mode: "read" }, (store) =>
-    buildStudyReport(store, { selection, training, claimScopes, bootstrap: config.bootstrap, seed: config.seed, title: `budgetrl study: ${envNames}, preset ${config.preset}, seed ${config.seed}` }),
+    buildStudyReport(store, { selection, training, claimScopes, setup: studySetup(config), bootstrap: config.bootstrap, seed: config.seed, title: `budgetrl study: ${envNames}, preset ${config.preset}, seed ${config.seed}` }),
   );
   writeFileSync(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(out, "report.html"), renderStudyHtml(report));

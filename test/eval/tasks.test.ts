@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { AnyEnv } from "../../src/core/env.js";
 import { frozenlake } from "../../src/envs/frozenlake/index.js";
+import { bfcl } from "../../src/envs/bfcl/index.js";
 import { hanoi } from "../../src/envs/hanoi/index.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { heldOutTaskIds, resolveTasks, taskDraws, taskSeed } from "../../src/eval/tasks.js";
@@ -105,7 +106,15 @@ describe("held-out sets", () => {
     expect(result.config.exclude).toEqual(heldOut);
     const held = heldOutTaskIds(env, heldOut);
     expect(result.episodes.filter((episode) => held.has(episode.taskId))).toEqual([]);
-    await expect(evaluate({ env: "bfcl", policy: "replay", tasks: 2, samples: 1, exclude: heldOut })).rejects.toThrow(/exclude: a held-out set can only be left out of generated tasks/);
+    // A dataset is played in its order: its held-out set of N is its first N entries, and a run that leaves it out
+    // plays the entries after them (a task file is explicit, and refused with a held-out set).
+    const bfclIds = bfcl().listTasks().map((entry) => entry.id);
+    expect([...heldOutTaskIds(bfcl(), { seed: 7, tasks: 3 })]).toEqual(bfclIds.slice(0, 3));
+    const rest = await evaluate({ env: "bfcl", policy: "replay", tasks: 2, samples: 1, budgets: ["100%"], exclude: { seed: 7, tasks: 3 }, bootstrap: 0, keepEpisodes: true });
+    expect(rest.episodes.map((episode) => episode.taskId)).toEqual(bfclIds.slice(3, 5));
+    const taskFile = join(dir, "bfcl-tasks.txt");
+    writeFileSync(taskFile, `${bfclIds[0]}\n`);
+    await expect(evaluate({ env: "bfcl", policy: "replay", tasks: 1, samples: 1, tasksFile: taskFile, exclude: heldOut })).rejects.toThrow(/exclude: a held-out set can only be left out of generated tasks or an env's own list, not of a task file/);
     const db = join(dir, "held-out-resume.db");
     const controller = new AbortController();
     const common = { env: "frozenlake", policy: "oracle", tasks: 200, samples: 1, exclude: heldOut, seed: 2, bootstrap: 0, db } as const;

@@ -59,6 +59,14 @@ describe("reproduce", () => {
       ["hanoi", "base", "base"],
       ["hanoi", "GRPO-Full", "grpo"],
     ]);
+    // Every model as data: its policy and how it was made, not read back from its name.
+    expect(models.slice(0, 2).map((model) => [model.policy, model.source.origin])).toEqual([
+      [{ kind: "tiny", checkpoint: "/s/frozenlake/base" }, "sft"],
+      [{ kind: "tiny", checkpoint: "/s/frozenlake/rl/grpo-full/checkpoints/step-000002" }, "rl"],
+    ]);
+    expect(() => studyConfig({ ...toy, base: { kind: "openai", model: "m" } })).toThrow(/^base: openai:m has no weights the in-process trainer \(trainer: tiny\) can train/);
+    expect(() => studyConfig({ ...toy, trainer: { kind: "tinker", baseModel: "m" }, base: { kind: "sft" } })).toThrow(/^base: sft makes an in-process model/);
+    expect(studyConfig({ ...toy, trainer: { kind: "tinker", baseModel: "m" } }).base).toEqual({ kind: "tinker" });
     expect(evalRuns(config, models).filter((run) => run.model.slug === "budgetmix").map((run) => [run.run, run.budgets.join(",")])).toEqual([
       ["frozenlake/budgetmix/announced", "1x,2x"],
       ["frozenlake/budgetmix/hidden", "1x,2x"],
@@ -88,6 +96,8 @@ describe("reproduce", () => {
     // 8 models x (2 grid + 2 teacher-forced + 1 recovery) runs.
     expect(report.runs.map((run) => run.kind).sort()).toEqual([...Array(16).fill("policy"), ...Array(8).fill("perturbed"), ...Array(16).fill("teacher-forced")].sort());
     expect(report.training).toHaveLength(6);
+    expect(report.models.map((model) => [model.roleSource, model.source?.origin])).toEqual([["given", "sft"], ...Array(5).fill(["given", "rl"])]);
+    expect(report.setup).toMatchObject({ trainer: "the in-process transformer, from the SFT base", skipped: [] });
     expect(report.training.every((training) => training.overlap.heldOutSeenInTraining === 0)).toBe(true);
     // Each claim is tested in the env built for it.
     expect(report.findings.find((finding) => finding.id === "recovery-horizon")?.scopes.map((scope) => scope.scope)).toEqual(["hanoi"]);

@@ -46,6 +46,13 @@ export function reportCharts(report: StudyReport): { readonly pass: Chart[]; rea
   };
 }
 
+/** A study's model sources under the title: where the base comes from, where RL trains, what was left out. */
+function setupLine(report: StudyReport): SafeHtml | null {
+  const setup = report.setup;
+  if (setup === null) return null;
+  return html`<div class="meta setup">Base: ${setup.base}. RL: ${setup.trainer}.${setup.skipped.map((text) => html` Skipped: ${text}.`)}</div>`;
+}
+
 export function renderStudyHtml(report: StudyReport): string {
   const charts = reportCharts(report);
   const all = [...charts.findings, ...charts.pass, ...charts.hidden, ...charts.steps, ...charts.recovery, ...charts.horizon, ...charts.training];
@@ -66,7 +73,7 @@ export function renderStudyHtml(report: StudyReport): string {
     ["examples", "Replies"],
     ["configs", "Configs & seeds"],
   ];
-  const body: SafeHtml = html`<header class="top"><div class="wrap"><h1>${report.title}</h1><div class="meta">${report.models.length} models, ${report.runs.length} runs from ${report.store} | generated ${report.generatedAt} | budgetrl ${report.codeVersion} | every number a mean over distinct tasks (each task once, whatever its samples), with a 95% bootstrap interval over them (${report.settings.bootstrap} resamples, seed ${report.settings.seed})</div></div></header>
+  const body: SafeHtml = html`<header class="top"><div class="wrap"><h1>${report.title}</h1><div class="meta">${report.models.length} models, ${report.runs.length} runs from ${report.store} | generated ${report.generatedAt} | budgetrl ${report.codeVersion} | every number a mean over distinct tasks (each task once, whatever its samples), with a 95% bootstrap interval over them (${report.settings.bootstrap} resamples, seed ${report.settings.seed})</div>${setupLine(report)}</div></header>
 <nav class="toc"><div class="wrap">${nav.map(([id, label]) => html`<a href="#${id}">${label}</a>`)}</div></nav>
 <main class="wrap">
 ${findingsSection(report, new Map(charts.findings.map((chart) => [chart.id, chart])))}

@@ -28,8 +28,9 @@
 //   sequence starts at that turn. A reply is always trained on the exact tokens it was sampled after.
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
-import { BudgetrlError, ConfigError } from "../../core/errors.js";
+import { ConfigError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
+import { ContextLengthError } from "../../core/policy.js";
 import { assistantMessage, userMessage, systemMessage, type Message, type ToolSpec } from "../../core/message.js";
 import { chatTools } from "../../policies/openai/request.js";
 import { contextRule, promptSequences, type History } from "../../policies/tiny/context.js";
@@ -103,7 +104,9 @@ function cutToFit(encoder: Encoder, system: readonly Message[], turn: readonly M
   let low = 1;
   let high = Array.from(last.content).length;
   const fitted = encoder.encode([...head, withoutStart(last, high)]);
-  if (fitted.length > budget) throw new BudgetrlError("tinker:context", `the prompt needs ${fitted.length} tokens without the newest message's text, more than the ${budget} the context leaves`, "raise --context-length, or lower --max-new-tokens");
+  // The prompt cannot fit: the episode ends at the model's context (stop reason context_length, a failure of the
+  // agent as with any model whose context is full), not in a policy error that would stop an RL run.
+  if (fitted.length > budget) throw new ContextLengthError(`the prompt needs ${fitted.length} tokens without the newest message's text, more than the ${budget} the context leaves (raise --context-length, or lower --max-new-tokens)`);
   while (low < high) {
     const mid = Math.floor((low + high) / 2);
     if (encoder.encode([...head, withoutStart(last, mid)]).length <= budget) high = mid;
