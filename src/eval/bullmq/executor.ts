@@ -25,6 +25,7 @@ import { EPISODE_JOB, shareableClientOptions, type EpisodeJob } from "./job.js";
 import { ACTIVE_QUEUES_KEY, episodeJobId, runQueueName, workerStoreAddress } from "./names.js";
 import { queueCounts } from "./queue-counts.js";
 import { boundedReconnect, connectRedis, isRedisConnectionLoss, redisConnection } from "./redis.js";
+import { pause } from "../../core/pause.js";
 
 export interface BullmqExecutorOptions {
   readonly redis: string;
@@ -45,19 +46,6 @@ const ENQUEUE_BATCH = 500;
  * episodes: listening to every job's events would cost the eval more than the counts do). */
 const POLL_MS = 100;
 const PROGRESS_EVERY_MS = 200;
-
-/** Resolves after POLL_MS, or at once on a stop. */
-function pause(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, POLL_MS);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** The run's side of the queue: its queue, and a client for the set of active queues. */
 interface Attached {
@@ -100,7 +88,7 @@ async function attach(redis: string, name: string, reconnectMs: number, signal: 
         if (lost !== undefined) throw lost;
         if (!isRedisConnectionLoss(error)) throw error;
         // Commands sent now wait for the connection (or fail once it gives up).
-        await pause(undefined);
+        await pause(POLL_MS);
       }
     }
   };
@@ -210,7 +198,7 @@ async function play(playing: Playing): Promise<void> {
       planned = false;
       continue;
     }
-    await pause(options.signal);
+    await pause(POLL_MS, options.signal);
   }
 }
 

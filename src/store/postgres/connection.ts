@@ -13,6 +13,7 @@ import { ConnectionLostError } from "../../core/errors.js";
 import { insertText, keyText, type InsertStatement, type SqlConnection, type SqlQueries, type SqlValue } from "../sql.js";
 import { postgresDialect } from "./dialect.js";
 import { isConnectionLoss } from "./faults.js";
+import { pause } from "../../core/pause.js";
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -83,19 +84,6 @@ export interface PostgresConnectionOptions {
 }
 
 const MAX_RETRY_PAUSE_MS = 2000;
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
-}
 
 /** Runs attempts of work on the server, trying again while a server that was reached is lost (see the header). */
 function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Promise<T>) => Promise<T> {
