@@ -14,7 +14,7 @@ describe("train", () => {
   it("resumes an interrupted run to bit-identical weights", async () => {
     const base = join(dir, "base");
     await runSft({ out: base, config: { env: "hanoi", envOptions: { disks: 2, randomStart: true }, tasks: 8, samples: 10, modelConfig, steps: 100, batchSize: 16, warmupSteps: 5, maxNewTokens: 6 } });
-    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, init: base, steps: 4, tasksPerStep: 4, group: 4, evalEvery: 2, evalTasks: 3, evalSamples: 1, checkpointEvery: 2, maxNewTokens: 6, learningRate: 5e-4, budget: "budgetmix:50%,100%", kl: 0.05, epochs: 2, minibatches: 2 };
+    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, backend: { kind: "tiny", init: base }, steps: 4, tasksPerStep: 4, group: 4, evalEvery: 2, evalTasks: 3, evalSamples: 1, checkpointEvery: 2, maxNewTokens: 6, learningRate: 5e-4, budget: "budgetmix:50%,100%", kl: 0.05, epochs: 2, minibatches: 2 };
     const whole = await train({ out: join(dir, "whole"), config });
     expect(whole.finished).toBe(true);
     const wholeStore = await openStore(join(dir, "whole", "train.db"));
@@ -44,9 +44,9 @@ describe("train", () => {
   }, 240_000);
 
   it("refuses bad configs before any work", async () => {
-    await expect(train({ out: join(dir, "bad1"), config: { env: "hanoi", algo: "ppo" } })).rejects.toThrow(/algo/);
+    await expect(train({ out: join(dir, "bad1"), config: { env: "hanoi", algo: { name: "ppo" } } })).rejects.toThrow(/algo\.name/);
     await expect(train({ out: join(dir, "bad2"), config: { env: "hanoi", budget: "budgetmix:25%,x" } })).rejects.toThrow(/budget: "x" is not a budget/);
-    await expect(train({ out: join(dir, "bad3"), config: { env: "hanoi", init: join(dir, "nowhere") } })).rejects.toThrow(/init: .* is not a checkpoint/);
+    await expect(train({ out: join(dir, "bad3"), config: { env: "hanoi", backend: { kind: "tiny", init: join(dir, "nowhere") } } })).rejects.toThrow(/init: .* is not a checkpoint/);
     await expect(train({ out: join(dir, "bad4"), config: { env: "chess" } })).rejects.toThrow(/env: unknown env/);
     await expect(train({ out: join(dir, "nothing"), config: {}, resume: true })).rejects.toThrow(/nothing to resume/);
   });
@@ -58,7 +58,7 @@ describe("train", () => {
     cpSync(base, corrupt, { recursive: true });
     truncateSync(join(corrupt, "model.safetensors"), 100);
     const out = join(dir, "from-corrupt");
-    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, init: corrupt, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, maxNewTokens: 6 };
+    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, backend: { kind: "tiny", init: corrupt }, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, maxNewTokens: 6 };
     await expect(train({ out, config })).rejects.toThrow(/model\.safetensors/);
     expect(existsSync(out)).toBe(false);
     cpSync(base, corrupt, { recursive: true });
