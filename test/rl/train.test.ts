@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, rmSync, truncateSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -50,6 +50,21 @@ describe("train", () => {
     await expect(train({ out: join(dir, "bad4"), config: { env: "chess" } })).rejects.toThrow(/env: unknown env/);
     await expect(train({ out: join(dir, "nothing"), config: {}, resume: true })).rejects.toThrow(/nothing to resume/);
   });
+
+  it("resumes a run stored in the older flat config form with the config it started with", async () => {
+    const out = join(dir, "flat");
+    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, backend: { kind: "tiny", modelConfig }, algo: { name: "turn", turnWeight: 0.5 }, steps: 2, tasksPerStep: 2, group: 2, evalEvery: 0, maxNewTokens: 4 };
+    const whole = await train({ out: join(dir, "flat-whole"), config });
+    expect(await train({ out, config, stopAfter: 1 })).toMatchObject({ stepsDone: 1, finished: false });
+    // config.json as runs stored it before the unions: every field at the top level, both older weight names.
+    const nested = JSON.parse(readFileSync(join(out, "config.json"), "utf8")) as { backend: Record<string, unknown>; algo: Record<string, unknown> } & Record<string, unknown>;
+    const { backend: { kind, ...backendFields }, algo: { name, turnWeight, ...algoFields }, ...shared } = nested;
+    const flat = { ...shared, ...backendFields, ...algoFields, backend: kind, algo: name, lambda: turnWeight, stepWeight: 2, normalizeStepStd: false, loraRank: 32, renderer: "bytes", groupSampling: true, templateOptions: {}, toolCallFormat: "auto", backendLoss: "none" };
+    writeFileSync(join(out, "config.json"), `${JSON.stringify(flat, null, 2)}\n`);
+    const resumed = await train({ out, config: {}, resume: true });
+    expect(resumed).toMatchObject({ stepsDone: 2, finished: true, weightsDigest: whole.weightsDigest });
+    expect(resumed.config).toEqual(whole.config);
+  }, 120_000);
 
   it("refuses a corrupt --init before making --out, so that the same command works once --init is fixed", async () => {
     const base = join(dir, "small-base");
