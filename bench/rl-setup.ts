@@ -19,5 +19,5 @@ export function warmStartConfig(steps: number, contextLength?: number, history?:
 
 /** The RL run's config from the warm start in `init`. */
 export function rlConfig(init: string, steps: number, history: History) {
-  return { env: ENV, init, algo: "grpo", budget: BUDGET, tasksPerStep: TASKS_PER_STEP, group: GROUP, steps, learningRate: 1e-4, evalEvery: 0, checkpointEvery: 1000, maxNewTokens: MAX_NEW_TOKENS, history };
+  return { env: ENV, backend: { kind: "tiny", init }, algo: { name: "grpo" }, budget: BUDGET, tasksPerStep: TASKS_PER_STEP, group: GROUP, steps, learningRate: 1e-4, evalEvery: 0, checkpointEvery: 1000, maxNewTokens: MAX_NEW_TOKENS, history };
 }

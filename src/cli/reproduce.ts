@@ -8,7 +8,7 @@ import { z } from "zod";
 import { BUDGET_SCOPES } from "../core/budget.js";
 import { shellWord } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
-import { trainConfigSchema } from "../rl/train-config.js";
+import { tinkerBackendFields } from "../rl/train-config.js";
 import { renderBudgetTables, renderFindings, renderStepQualityByBudget } from "../report/study-tables.js";
 import { SIZE_FIELDS, STUDY_ENVS, STUDY_PRESETS, VARIANT_SLUGS, type PresetSizes, type StudyChoice, type VariantSlug } from "../study/config.js";
 import { reproduce } from "../study/reproduce.js";
@@ -20,7 +20,6 @@ import { createProgress, formatDuration, type Progress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 import { tinkerConnection } from "./train.js";
 
-const train = trainConfigSchema.shape;
 
 /** How the study reaches its servers: never stored, given again with --resume. */
 const reachFlags = {
@@ -35,12 +34,12 @@ const reachFlags = {
 /** The Tinker trainer's fields, read with --trainer tinker only (stored with the study). */
 const tinkerFlags = {
   baseModel: z.string().min(1).optional().describe("tinker trainer: the base model every RL run trains a LoRA of, as the service names it"),
-  loraRank: train.loraRank.optional().describe("tinker trainer: LoRA rank"),
+  loraRank: tinkerBackendFields.loraRank.optional().describe("tinker trainer: LoRA rank"),
   renderer: z.string().optional().describe("tinker trainer: bytes (budgetrl's byte tokenizer, default) or hf:DIR (a model's own tokenizer.json and chat template, copied into DIR)"),
   templateOpt: z.array(z.string()).default([]).describe("tinker trainer, hf renderer: chat-template variable KEY=VALUE (enable_thinking=false)"),
-  toolCallFormat: train.toolCallFormat.optional().describe("tinker trainer, hf renderer: how replies' tool calls are parsed"),
-  backendLoss: train.backendLoss.optional().describe("tinker trainer: none (the loss as per-token coefficients) or the service's ppo / importance_sampling"),
-  contextLength: train.contextLength.describe("tinker trainer: the model's context in tokens (default: the service's max_context_length)"),
+  toolCallFormat: tinkerBackendFields.toolCallFormat.optional().describe("tinker trainer, hf renderer: how replies' tool calls are parsed"),
+  backendLoss: tinkerBackendFields.backendLoss.optional().describe("tinker trainer: none (the loss as per-token coefficients) or the service's ppo / importance_sampling"),
+  contextLength: tinkerBackendFields.contextLength.describe("tinker trainer: the model's context in tokens (default: the service's max_context_length)"),
 };
 
 const schema = z.object({

@@ -6,7 +6,9 @@
 import { z } from "zod";
 import { trainResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
-import { trainConfigSchema } from "../rl/train-config.js";
+import type { FieldNamer } from "../core/config.js";
+import { ADVANTAGE_ESTIMATORS, advantageOptionFields, estimatorSummaries } from "../rl/advantages/registry.js";
+import { backendConfigSchema, nestTrainFlags, parseTrainConfig, tinkerBackendFields, tinyBackendFields, trainConfigSchema, TRAINER_BACKENDS } from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
@@ -14,28 +16,61 @@ import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
-const schema = trainConfigSchema.omit({ envOptions: true, modelConfig: true, templateOptions: true }).extend({
-  env: trainConfigSchema.shape.env.default("sokoban"),
+const { backend: _backend, algo: _algo, envOptions: _envOptions, env: envField, ...commonFields } = trainConfigSchema.shape;
+const { modelConfig: _modelConfig, ...tinyFlags } = tinyBackendFields;
+const { templateOptions: _templateOptions, baseModel, ...tinkerFlags } = tinkerBackendFields;
+
+/** The flags stay flat (--backend tinker --base-model X --algo gigpo --turn-weight 2); the ones given are sorted
+ * into the config's `backend` and `algo` unions by nestTrainFlags, which refuse the other backend's or
+ * estimator's flag, naming it. */
+const schema = z.object({
+  env: envField.default("sokoban"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
-  templateOpt: z.array(z.string()).default([]).describe("hf renderer: chat-template variable KEY=VALUE, VALUE read as JSON when it is JSON, else as text (enable_thinking=false)"),
-  model: z.array(z.string()).default([]).describe("model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
+  ...commonFields,
+  algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe(`advantage estimator: ${estimatorSummaries()}`),
+  ...advantageOptionFields,
+  lambda: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo turn only"),
+  stepWeight: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo gigpo only"),
+  backend: z.enum(TRAINER_BACKENDS).default("tiny").describe(backendConfigSchema.description ?? ""),
+  ...tinyFlags,
+  model: z.array(z.string()).default([]).describe("tiny: model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
+  baseModel: baseModel.optional(),
+  ...tinkerFlags,
+  templateOpt: z.array(z.string()).default([]).describe("tinker, hf renderer: chat-template variable KEY=VALUE, VALUE read as JSON when it is JSON, else as text (enable_thinking=false)"),
   out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
   progress: z.boolean().default(true).describe("show a progress bar on stderr"),
   tinkerUrl: z.string().optional().describe("tinker: the server, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume"),
   tinkerApiKeyEnv: z.string().default("TINKER_API_KEY").describe("tinker: environment variable holding the API key (never printed or stored; local servers need none)"),
   tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker: milliseconds allowed per HTTP request"),
-  lambda: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo turn only"),
-  stepWeight: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo gigpo only"),
 });
 
-/** The weight fields as train() reads them: --lambda and --step-weight (older names of --turn-weight) as given,
- * without --turn-weight's default beside them (the config reads the one its --algo read; a given --turn-weight
- * beside them is refused). */
-function weightFields<Fields extends { readonly turnWeight: number; readonly lambda?: number | undefined; readonly stepWeight?: number | undefined }>(fields: Fields, given: ReadonlyMap<string, string>): Partial<Fields> {
-  if (given.has("turnWeight") || (fields.lambda === undefined && fields.stepWeight === undefined)) return fields;
-  const { turnWeight: _default, ...older } = fields;
-  return older as Partial<Fields>;
+/** The flags of config fields whose flag is not their kebab-case name. */
+const FLAGS: Readonly<Record<string, string>> = { envOptions: "--env-opt", modelConfig: "--model", templateOptions: "--template-opt", evalBudgets: "--eval-budget" };
+
+/** Names a config field by its flag: backend.baseModel -> --base-model (as written when given), a key inside a
+ * field after it (--template-opt enable_thinking). */
+function flagNamer(given: ReadonlyMap<string, string>): FieldNamer {
+  return (path) => {
+    const at = path[0] === "backend" || path[0] === "algo" ? 1 : 0;
+    const key = String(path[at] ?? path[0] ?? "");
+    const field = key === "kind" ? "backend" : key === "name" ? "algo" : key;
+    const flag = given.get(field) ?? FLAGS[field] ?? `--${field.replace(/[A-Z]/g, (char) => `-${char.toLowerCase()}`)}`;
+    return [flag, ...path.slice(at + 1).map(String)].join(" ");
+  };
+}
+
+/** The config of a new run from its flags: the common fields, and the backend's and estimator's flags given. */
+function configOfFlags(options: Readonly<z.output<typeof schema>>, given: ReadonlyMap<string, string>): Record<string, unknown> {
+  const { envOpt, model, templateOpt, out: _out, resume: _resume, progress: _progress, tinkerUrl: _url, tinkerApiKeyEnv: _keyEnv, tinkerTimeout: _timeout, ...flags } = options;
+  // A backend's or estimator's flag counts when given (its default is the config's); the other fields as parsed.
+  const fields = Object.fromEntries(Object.entries(flags).filter(([key]) => given.has(key) || key === "env" || key in commonFields));
+  return nestTrainFlags({
+    ...fields,
+    envOptions: keyValues(envOpt, "--env-opt"),
+    ...(model.length === 0 ? {} : { modelConfig: modelOverrides(model) }),
+    ...(templateOpt.length === 0 ? {} : { templateOptions: keyJsonValues(templateOpt, "--template-opt") }),
+  });
 }
 
 /** The run option `tinker` of train(): URL from the flag or $TINKER_BASE_URL, key from the named variable. */
@@ -75,9 +110,11 @@ export const trainCommand = defineCommand({
     "budgetrl train --backend tinker --tinker-url URL --base-model Qwen/Qwen3-4B --renderer hf:models/qwen3-4b --template-opt enable_thinking=false --env bfcl --out runs/b",
   ],
   async run(options, io, context) {
-    const { envOpt, model, templateOpt, out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, ...rest } = options;
+    const { out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout } = options;
     if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress", "tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout"]);
-    const config = { ...weightFields(rest, context.given), envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model), templateOptions: keyJsonValues(templateOpt, "--template-opt") };
+    // A new run's config is parsed here too, so that a refusal names the flag; a resumed run reads its stored one.
+    const config = resume ? undefined : configOfFlags(options, context.given);
+    if (config !== undefined) parseTrainConfig(config, flagNamer(context.given));
     const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout });
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({

@@ -28,7 +28,9 @@ export function parseConfig<Schema extends z.ZodType>(schema: Schema, input: unk
   if (parsed.success) return Object.freeze(parsed.data) as Readonly<z.output<Schema>>;
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
-  throw new ConfigError(name(issue.path), missing ? "is required" : issue.message);
+  // A field a strict object does not read is named by its own path ("backend.baseModel").
+  const path = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+  throw new ConfigError(name(path), missing ? "is required" : issue.message);
 }
 
 /** A config in its stored (JSON) form: codec fields back to what a user writes (budget labels, ...). */

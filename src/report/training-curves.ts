@@ -9,7 +9,7 @@ import type { Json } from "../core/json.js";
 import { parseEvalConfig } from "../eval/config.js";
 import { storedRunOutcomes, tableFor } from "../eval/table.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
-import { parseTrainConfig, type TrainConfig } from "../rl/train-config.js";
+import { readStoredTrainConfig, type TrainConfig } from "../rl/train-config.js";
 import { taskIdsOf } from "../store/analysis-rows.js";
 import { openStore, type Store } from "../store/open.js";
 import { listRuns } from "../store/runs.js";
@@ -45,7 +45,7 @@ function readConfig(dir: string, notes: string[]): { config: Readonly<TrainConfi
   }
   const json = JSON.parse(readFileSync(path, "utf8")) as Json;
   try {
-    return { config: parseTrainConfig(json), json };
+    return { config: readStoredTrainConfig(json), json };
   } catch (error) {
     notes.push(`${path} is not a training config: ${(error as Error).message}`);
     return { config: null, json };

@@ -12,6 +12,7 @@ export {
   turnAdvantages,
   type AdvantageEstimatorName,
   type AdvantageOptions,
+  type AlgoConfig,
   type GigpoOptions,
   type GrpoOptions,
   type GroupEpisode,
@@ -41,5 +42,5 @@ export { parseSftConfig, SFT_TARGETS, sftConfigSchema, type SftConfig, type SftT
 export { runSft, type SftRunOptions, type SftRunResult } from "./sft-run.js";
 export { tinyBackend, type TinyBackendOptions } from "./tiny-backend.js";
 export { train, type EvalPoint, type StepMetrics, type TrainOptions, type TrainResult } from "./train.js";
-export { parseTrainConfig, trainConfigSchema, TRAINER_BACKENDS, type TrainConfig } from "./train-config.js";
+export { parseTrainConfig, readStoredTrainConfig, trainConfigSchema, TRAINER_BACKENDS, type BackendConfig, type TrainConfig, type TrainConfigInput } from "./train-config.js";
 export { updatePolicy, type UpdateOptions, type UpdateStats } from "./update.js";

@@ -1,4 +1,4 @@
-// Opening the trainer backend of a run (config `backend`), with the frozen initial policy its KL term compares to:
+// Opening the trainer backend of a run (config `backend`, a union on `kind`), with the frozen initial policy its KL term compares to:
 //   tiny    the in-process transformer: a fresh model (--model, --seed), the --init checkpoint with a fresh
 //           optimiser, or the run's checkpoint to resume; the reference is the initial model, loaded again
 //   tinker  a LoRA of --base-model on a Tinker server (src/rl/tinker/), reached through the run option `tinker`
@@ -13,7 +13,7 @@ import { readTinkerCheckpoint, type TinkerCheckpoint } from "./tinker/checkpoint
 import { createTinkerClient, type TinkerClientOptions } from "./tinker/client.js";
 import { openRenderer } from "./tinker/renderer.js";
 import { tinyBackend } from "./tiny-backend.js";
-import type { TrainConfig } from "./train-config.js";
+import type { TinkerBackendConfig, TinyBackendConfig, TrainConfig } from "./train-config.js";
 
 /** How a run reaches its backend; none of it is stored, none of it changes results. */
 export interface BackendOptions {
@@ -32,9 +32,10 @@ export interface OpenedBackend {
 
 /** The backend of a run: new, or resumed from the checkpoint in `checkpoint`. */
 export async function openBackend(config: Readonly<TrainConfig>, options: BackendOptions, checkpoint?: string): Promise<OpenedBackend> {
-  if (config.backend === "tinker") return tinkerBackendOf(config, options, checkpoint === undefined ? undefined : await readTinkerCheckpoint(checkpoint));
-  const model = checkpoint === undefined ? await initialModel(config, options.threads) : await loadCheckpoint(checkpoint, threadsOption(options.threads));
-  return tinyBackendOf(config, model, options.threads);
+  const backend = config.backend;
+  if (backend.kind === "tinker") return tinkerBackendOf(config, backend, options, checkpoint === undefined ? undefined : await readTinkerCheckpoint(checkpoint));
+  const model = checkpoint === undefined ? await initialModel(config, backend, options.threads) : await loadCheckpoint(checkpoint, threadsOption(options.threads));
+  return tinyBackendOf(config, backend, model, options.threads);
 }
 
 function threadsOption(threads: number | undefined): { threads?: number } {
@@ -42,9 +43,9 @@ function threadsOption(threads: number | undefined): { threads?: number } {
 }
 
 /** The model a tiny run starts from: --init (with a fresh optimiser) or a fresh model. */
-async function initialModel(config: Readonly<TrainConfig>, threads: number | undefined): Promise<TinyModel> {
-  if (config.init === undefined) return createModel({ ...threadsOption(threads), config: config.modelConfig, seed: config.seed });
-  const model = await loadCheckpoint(config.init, threadsOption(threads));
+async function initialModel(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, threads: number | undefined): Promise<TinyModel> {
+  if (tiny.init === undefined) return createModel({ ...threadsOption(threads), config: tiny.modelConfig, seed: config.seed });
+  const model = await loadCheckpoint(tiny.init, threadsOption(threads));
   // RL starts with a fresh optimiser: the SFT moments describe another objective.
   const state = model.optimizerState();
   state.m.fill(0);
@@ -53,24 +54,24 @@ async function initialModel(config: Readonly<TrainConfig>, threads: number | und
   return model;
 }
 
-function tinyBackendOf(config: Readonly<TrainConfig>, model: TinyModel, threads: number | undefined): OpenedBackend {
-  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } }), initialReference: () => initialModelReference(config, threads) };
+function tinyBackendOf(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, model: TinyModel, threads: number | undefined): OpenedBackend {
+  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } }), initialReference: () => initialModelReference(config, tiny, threads) };
 }
 
-async function initialModelReference(config: Readonly<TrainConfig>, threads: number | undefined): Promise<ReferenceScorer> {
-  const model = await initialModel(config, threads);
+async function initialModelReference(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, threads: number | undefined): Promise<ReferenceScorer> {
+  const model = await initialModel(config, tiny, threads);
   return tinyBackend({ model }).reference().finally(() => model.dispose());
 }
 
 /** The tinker backend of a run (a new model on the base model, or one loaded with a checkpoint's state). */
-async function tinkerBackendOf(config: Readonly<TrainConfig>, options: BackendOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
+async function tinkerBackendOf(config: Readonly<TrainConfig>, tinker: TinkerBackendConfig, options: BackendOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
   if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
   // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
-  const renderer = openRenderer(config.renderer, config.maxNewTokens, config.history, { templateOptions: config.templateOptions, toolCallFormat: config.toolCallFormat });
+  const renderer = openRenderer(tinker.renderer, config.maxNewTokens, config.history, { templateOptions: tinker.templateOptions, toolCallFormat: tinker.toolCallFormat });
   const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const backend = await openTinkerBackend({
-    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer, groupSampling: config.groupSampling,
-    ...(config.contextLength === undefined ? {} : { contextLength: config.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
+    client, baseModel: tinker.baseModel, loraRank: tinker.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer, groupSampling: tinker.groupSampling,
+    ...(tinker.contextLength === undefined ? {} : { contextLength: tinker.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
   });
   return { backend, initialReference: () => backend.baseReference() };
 }

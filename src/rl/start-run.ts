@@ -3,7 +3,7 @@
 //   new     the config (and its budgets against the env), the env, more distinct tasks than the env has, a missing
 //           or corrupt --init, an unreachable tinker server; then the folder is made and the config stored
 //           (run-folder.ts), and what was made is reported so that a run failing before its first step can undo it
-//   resume  the stored config (never the one given again), the env, the newest complete checkpoint and the
+//   resume  the stored config (never the one given again; an older flat one decoded by readStoredTrainConfig), the env, the newest complete checkpoint and the
 //           backend loaded from it
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
@@ -17,7 +17,7 @@ import { createEnv } from "../envs/registry.js";
 import { checkedHeldOut } from "./held-out.js";
 import { openBackend, type BackendOptions, type OpenedBackend } from "./open-backend.js";
 import { configPath, createRunFolder, latestCheckpoint, type CreatedByRun } from "./run-folder.js";
-import { parseTrainConfig, type TrainConfig } from "./train-config.js";
+import { parseTrainConfig, readStoredTrainConfig, type TrainConfig } from "./train-config.js";
 
 export interface RunStartOptions extends BackendOptions {
   /** The config of a new run (ignored on resume: the stored one is read). */
@@ -47,7 +47,7 @@ export async function startRun(options: RunStartOptions): Promise<StartedRun> {
 async function resumeRun(options: RunStartOptions): Promise<StartedRun> {
   const path = configPath(options.out);
   if (!existsSync(path)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`, "start the run without --resume");
-  const config = parseTrainConfig(JSON.parse(await readFile(path, "utf8")));
+  const config = readStoredTrainConfig(JSON.parse(await readFile(path, "utf8")));
   const env = createEnv(config.env, config.envOptions);
   const heldOut = checkedHeldOut(env, config);
   const latest = await latestCheckpoint(options.out);
@@ -60,11 +60,12 @@ async function newRun(options: RunStartOptions): Promise<StartedRun> {
   const env = createEnv(config.env, config.envOptions);
   checkBudgetsFit(config.budget.choices.map((choice) => choice.spec), env, "budget");
   checkBudgetsFit(config.evalBudgets, env, "eval-budget");
-  if (config.init !== undefined && !existsSync(join(config.init, "budgetrl.json"))) throw new ConfigError("init", `${config.init} is not a checkpoint (no budgetrl.json)`);
+  const init = config.backend.kind === "tiny" ? config.backend.init : undefined;
+  if (init !== undefined && !existsSync(join(init, "budgetrl.json"))) throw new ConfigError("init", `${init} is not a checkpoint (no budgetrl.json)`);
   const heldOut = checkedHeldOut(env, config);
   // A corrupt --init and an unreachable tinker server are refused here too, before --out is touched.
   const backend = await openBackend(config, options).catch((error: unknown) => {
-    throw config.backend === "tiny" ? initProblem(config, error) : error;
+    throw config.backend.kind === "tiny" ? initProblem(init, error) : error;
   });
   const created = await createRunFolder(options.out, config).catch((error: unknown) => {
     backend.backend.dispose();
@@ -74,6 +75,6 @@ async function newRun(options: RunStartOptions): Promise<StartedRun> {
 }
 
 /** A failure to load the initial model, as a refusal naming --init. */
-function initProblem(config: Readonly<TrainConfig>, error: unknown): BudgetrlError {
-  return error instanceof BudgetrlError ? error : new ConfigError("init", `cannot load ${config.init ?? "the initial model"}: ${(error as Error).message}`);
+function initProblem(init: string | undefined, error: unknown): BudgetrlError {
+  return error instanceof BudgetrlError ? error : new ConfigError("init", `cannot load ${init ?? "the initial model"}: ${(error as Error).message}`);
 }

@@ -1,8 +1,8 @@
 // One RL step, read top to bottom as a CleanRL script: rollouts -> advantages -> loss -> update -> log.
 //   rollouts    fresh tasks (distinct within the step, never a held-out one), a budget per group from the schedule,
 //               `group` rollouts per task with the current policy (rollouts.ts)
-//   advantages  per group, with the run's estimator (advantages/registry.ts); a group whose advantages are all 0
-//               gives no gradient: counted, not trained
+//   advantages  per group, with the run's estimator and its options (config `algo`, advantages/registry.ts); a
+//               group whose advantages are all 0 gives no gradient: counted, not trained
 //   loss/update the clipped-ratio objective, with KL to the initial policy when kl > 0: epochs x minibatches of
 //               AdamW (update.ts, loss/)
 //   log         the step's metrics (step-metrics.ts), which the loop writes to the training log
@@ -42,14 +42,14 @@ export async function trainStep({ backend, env, config, reference, excluded, sig
   refuseFailedRollouts(groups, step);
   const generated = performance.now();
   // advantages
-  const estimator = advantageEstimator(config.algo);
-  const scored = groups.map((episodes) => ({ episodes, advantages: estimator.estimate(episodes, config) }));
+  const estimator = advantageEstimator(config.algo.name);
+  const scored = groups.map((episodes) => ({ episodes, advantages: estimator.estimate(episodes, config.algo) }));
   const trained = scored.filter(({ advantages }) => hasGradient(advantages));
   const examples = trained.flatMap(({ episodes, advantages }) => episodes.flatMap((episode, i) => policyExamples(episode, advantages[i] as number[], policy)));
   // loss -> update
   const update = examples.length === 0 ? NO_UPDATE : await updatePolicy(backend, examples, {
     epochs: config.epochs, minibatches: config.minibatches, learningRate, seed: deriveSeed(config.seed, "minibatch", step), clipLow: config.clipLow, clipHigh: config.clipHigh, klCoefficient: config.kl,
-    ...(reference === undefined ? {} : { reference }), ...(config.backendLoss === "none" ? {} : { backendLoss: config.backendLoss }),
+    ...(reference === undefined ? {} : { reference }), ...(config.backend.kind === "tiny" || config.backend.backendLoss === "none" ? {} : { backendLoss: config.backend.backendLoss }),
   });
   // log
   const ended = performance.now();

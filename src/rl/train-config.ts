@@ -1,16 +1,23 @@
 // The configuration of an RL run, declared once: validated before any work starts (errors name the field),
 // stored with the run, and compared on --resume so that a run only continues with the config it started with.
-// The advantage estimators' options are fields declared by the estimators (advantages/registry.ts); configs stored
-// before the turn-level weight had one name (`lambda` for turn, `stepWeight` for gigpo) read back to the same weight.
+// Two discriminated unions hold what only one backend or one estimator reads:
+//   backend  { kind: "tiny", init?, modelConfig } | { kind: "tinker", baseModel, loraRank, contextLength?, renderer,
+//            groupSampling, templateOptions, toolCallFormat, backendLoss }
+//   algo     { name: "grpo" | "turn" | "gigpo", ...that estimator's options } (advantages/registry.ts)
+// Each branch is strict: the other backend's (or estimator's) field is refused by the schema, naming it. The
+// command line stays flat (--backend tinker --base-model X --algo gigpo --turn-weight 2): `nestTrainFlags` sorts
+// the flags given into the two objects. Stored configs are in this nested form; a run stored in the older flat form
+// (before the unions, or before `turnWeight`: `lambda` for turn, `stepWeight` for gigpo) is read by
+// `readStoredTrainConfig`, the one place that decodes it.
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
-import { budgetListField, encodeConfig, parseConfig } from "../core/config.js";
+import { budgetListField, encodeConfig, parseConfig, type FieldNamer } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
-import { ADVANTAGE_ESTIMATORS, advantageOptionFields, estimatorSummaries } from "./advantages/registry.js";
+import { ADVANTAGE_ESTIMATORS, advantageEstimator, advantageOptionFields, algoConfigSchema, type AdvantageEstimatorName } from "./advantages/registry.js";
 import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
@@ -20,13 +27,54 @@ import { heldOutSetField } from "../eval/held-out-field.js";
 
 /** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */
 export const TRAINER_BACKENDS = ["tiny", "tinker"] as const;
+export type TrainerBackendKind = (typeof TRAINER_BACKENDS)[number];
 
-export const trainConfigSchema = z.object({
+/** What only the in-process transformer reads. */
+export const tinyBackendFields = {
+  init: z.string().optional().describe("tiny: checkpoint to start from (an SFT base); none: a fresh model"),
+  modelConfig: modelConfigField().default({}).describe("tiny: model config overrides for a fresh model"),
+};
+
+/** What only a model on a Tinker server reads. */
+export const tinkerBackendFields = {
+  baseModel: z.string().min(1).describe("tinker: the base model to train a LoRA of, as the server names it (e.g. Qwen/Qwen3-8B)"),
+  loraRank: z.number().int().min(1).default(32).describe("tinker: LoRA rank"),
+  contextLength: z.number().int().min(8).optional().describe("tinker: the model's context in tokens (default: the server's max_context_length)"),
+  renderer: z
+    .string()
+    .default("bytes")
+    .superRefine((name, context) => {
+      const problem = rendererNameProblem(name);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
+    })
+    .describe("tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)"),
+  groupSampling: z.boolean().default(true).describe("tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)"),
+  templateOptions: templateOptionsField,
+  toolCallFormat: toolCallFormatField,
+  backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("tinker: none (the loss as per-token coefficients, KL included) or the server's own ppo or importance_sampling loss (one pass per minibatch, no KL)"),
+};
+
+function unreadField(kind: TrainerBackendKind): (issue: z.core.$ZodRawIssue) => string | undefined {
+  return (issue) => (issue.code === "unrecognized_keys" ? `is not read by --backend ${kind}` : undefined);
+}
+
+/** Where the weights live and what that backend reads: one strict branch per backend. */
+export const backendConfigSchema = z
+  .discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("tiny"), ...tinyBackendFields }, { error: unreadField("tiny") }),
+    z.strictObject({ kind: z.literal("tinker"), ...tinkerBackendFields }, { error: unreadField("tinker") }),
+  ])
+  .prefault({ kind: "tiny" })
+  .describe("where the weights live: tiny (the in-process transformer) or tinker (a Tinker server: --tinker-url, --base-model)");
+export type BackendConfig = z.output<typeof backendConfigSchema>;
+export type TinyBackendConfig = Extract<BackendConfig, { kind: "tiny" }>;
+export type TinkerBackendConfig = Extract<BackendConfig, { kind: "tinker" }>;
+
+export const trainConfigSchema = z.strictObject({
   env: z.string().min(1).describe("environment to train on"),
   envOptions: envOptionsField,
-  init: z.string().optional().describe("checkpoint to start from (an SFT base); none: a fresh model"),
-  modelConfig: modelConfigField().default({}).describe("model config overrides for a fresh model"),
-  algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe(`advantage estimator: ${estimatorSummaries()}`),
+  backend: backendConfigSchema,
+  algo: algoConfigSchema,
   budget: budgetScheduleField().prefault("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
   budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
   budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
@@ -41,8 +89,6 @@ export const trainConfigSchema = z.object({
   clipLow: z.number().min(0).max(1).default(0.2).describe("lower clip of the importance ratio"),
   clipHigh: z.number().min(0).default(0.28).describe("upper clip of the importance ratio"),
   kl: z.number().min(0).default(0).describe("KL coefficient beta to the initial model (k3 estimator)"),
-  // The estimators' options (reward, normalizeStd, gamma, turnWeight, normalizeStepStd), declared by the estimators.
-  ...advantageOptionFields,
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
   history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns; with --renderer hf:DIR, earlier replies, reasoning included, kept as sampled) or window (re-rendered each turn)"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
@@ -53,75 +99,113 @@ export const trainConfigSchema = z.object({
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
   evalBudgets: budgetListField().prefault("25%,50%,100%").meta({ flag: "eval-budget" }).describe("budgets of the held-out evaluation, comma-separated"),
   checkpointEvery: z.number().int().min(1).default(20).describe("save a checkpoint every C steps"),
-  backend: z.enum(TRAINER_BACKENDS).default("tiny").describe("where the weights live: tiny (the in-process transformer) or tinker (a Tinker server: --tinker-url, --base-model)"),
-  baseModel: z.string().min(1).optional().describe("tinker: the base model to train a LoRA of, as the server names it"),
-  loraRank: z.number().int().min(1).default(32).describe("tinker: LoRA rank"),
-  contextLength: z.number().int().min(8).optional().describe("tinker: the model's context in tokens (default: the server's max_context_length)"),
-  renderer: z
-    .string()
-    .default("bytes")
-    .superRefine((name, context) => {
-      const problem = rendererNameProblem(name);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
-    })
-    .describe("tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)"),
-  groupSampling: z.boolean().default(true).describe("tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)"),
-  templateOptions: templateOptionsField,
-  toolCallFormat: toolCallFormatField,
-  backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("none: the loss as per-token coefficients (any backend, KL included); ppo or importance_sampling: the tinker server's own loss, one pass per minibatch, no KL"),
 });
 
 export type TrainConfig = z.output<typeof trainConfigSchema>;
+/** A train config as a library caller writes it (defaults optional, budgets as text). */
+export type TrainConfigInput = z.input<typeof trainConfigSchema>;
 
-export function parseTrainConfig(input: unknown): Readonly<TrainConfig> {
-  const config = parseConfig(trainConfigSchema, withTurnWeight(input));
-  checkBackendFields(config);
+/** A train config (the nested form); `name` names a field in errors (the command line names flags). */
+export function parseTrainConfig(input: unknown, name?: FieldNamer): Readonly<TrainConfig> {
+  refuseFlatForm(input);
+  const config = name === undefined ? parseConfig(trainConfigSchema, input) : parseConfig(trainConfigSchema, input, name);
+  checkBackendFields(config, name ?? ((path) => path.join(".")));
   return config;
 }
 
-/** The older names of `turnWeight`, each with the estimator that read it (configs stored before it, library calls). */
+/** The config.json of a run, in the nested form or the older flat one (decoded here, the one place that reads it). */
+export function readStoredTrainConfig(stored: unknown): Readonly<TrainConfig> {
+  return parseTrainConfig(flatFormFields(stored).length > 0 ? fromFlatForm(stored as Record<string, unknown>) : stored);
+}
+
+/** The older names of `turnWeight`, each with the estimator that read it (flat configs stored before it, flags). */
 export const OLDER_WEIGHT_NAMES = { lambda: "turn", stepWeight: "gigpo" } as const;
 
-/** A config input with the older weight names read into `turnWeight`: the one the config's estimator read (the other
- * was never read, and is dropped); refused next to `turnWeight`. */
-function withTurnWeight(input: unknown): unknown {
-  if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
-  const { lambda, stepWeight, ...rest } = input as Record<string, unknown>;
-  if (lambda === undefined && stepWeight === undefined) return input;
+const BACKEND_KEYS = new Set([...Object.keys(tinyBackendFields), ...Object.keys(tinkerBackendFields)]);
+const OPTION_KEYS = new Set(Object.keys(advantageOptionFields));
+
+/** The fields of `input` that the flat form had at the top level (a backend or an estimator as a name, their fields). */
+function flatFormFields(input: unknown): string[] {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return [];
+  const record = input as Record<string, unknown>;
+  return Object.keys(record).filter((key) => ((key === "backend" || key === "algo") && typeof record[key] === "string") || BACKEND_KEYS.has(key) || OPTION_KEYS.has(key) || key in OLDER_WEIGHT_NAMES);
+}
+
+function refuseFlatForm(input: unknown): void {
+  const flat = flatFormFields(input)[0];
+  if (flat === undefined) return;
+  const where =
+    OPTION_KEYS.has(flat) || flat === "algo" || flat in OLDER_WEIGHT_NAMES ? `algo: { name: "gigpo", turnWeight: 2, ... }` : flat in tinyBackendFields ? `backend: { kind: "tiny", ${flat}: ... }` : `backend: { kind: "tinker", baseModel: "...", ... }`;
+  throw new ConfigError(flat, "is a field of the older flat train config", `nest the backend's and the estimator's fields: ${where} (docs/training.md); a stored run's config.json reads back with readStoredTrainConfig`);
+}
+
+/** The flat fields of `budgetrl train` (those given) as a config input: every backend field in `backend`, every
+ * estimator option in `algo`, so that the other backend's or estimator's field is refused by the schema; --lambda
+ * and --step-weight (older names of --turn-weight) read with the estimator that read them. */
+export function nestTrainFlags(flags: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { backend, algo, ...rest } = flags;
+  const config: Record<string, unknown> = {};
+  const backendFields: Record<string, unknown> = { kind: backend ?? "tiny" };
+  const algoFields: Record<string, unknown> = { name: algo ?? "grpo" };
+  for (const [key, value] of Object.entries(rest)) {
+    if (value === undefined) continue;
+    if (BACKEND_KEYS.has(key)) backendFields[key] = value;
+    else if (OPTION_KEYS.has(key) || key in OLDER_WEIGHT_NAMES) algoFields[key] = value;
+    else config[key] = value;
+  }
+  return { ...config, backend: backendFields, algo: withTurnWeight(algoFields, false) };
+}
+
+/** A config stored in the flat form, nested: the fields its backend and its estimator read go to `backend` and
+ * `algo`; the ones they never read (the flat form stored every field, defaults included) are dropped. */
+function fromFlatForm(flat: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const { backend = "tiny", algo = "grpo", ...rest } = flat;
+  const backendShape: Record<string, unknown> = backend === "tinker" ? tinkerBackendFields : tinyBackendFields;
+  const estimator = (ADVANTAGE_ESTIMATORS as readonly unknown[]).includes(algo) ? advantageEstimator(algo as AdvantageEstimatorName) : undefined;
+  const optionShape: Record<string, unknown> = estimator?.options ?? {};
+  const config: Record<string, unknown> = {};
+  const backendFields: Record<string, unknown> = { kind: backend };
+  const algoFields: Record<string, unknown> = { name: algo };
+  for (const [key, value] of Object.entries(rest)) {
+    if (BACKEND_KEYS.has(key)) {
+      if (key in backendShape) backendFields[key] = value;
+    } else if (OPTION_KEYS.has(key) || key in OLDER_WEIGHT_NAMES) {
+      if (key in optionShape || key in OLDER_WEIGHT_NAMES) algoFields[key] = value;
+    } else config[key] = value;
+  }
+  return { ...config, backend: backendFields, algo: withTurnWeight(algoFields, true) };
+}
+
+/** An estimator's options with the older weight names read into `turnWeight` when the estimator read that name
+ * (refused next to `turnWeight`); the other name is dropped from a stored config (`dropUnread`: the flat form held
+ * both) and left for the schema to refuse from the command line. */
+function withTurnWeight(fields: Record<string, unknown>, dropUnread: boolean): Record<string, unknown> {
+  const { lambda, stepWeight, ...rest } = fields;
+  if (lambda === undefined && stepWeight === undefined) return fields;
   const older = lambda === undefined ? "stepWeight" : "lambda";
   if (rest.turnWeight !== undefined) throw new ConfigError(older, "is the older name of turnWeight, which is given too", "give turnWeight (--turn-weight) only");
-  const read = rest.algo === OLDER_WEIGHT_NAMES.lambda ? lambda : rest.algo === OLDER_WEIGHT_NAMES.stepWeight ? stepWeight : undefined;
-  return read === undefined ? rest : { ...rest, turnWeight: read };
+  const read = rest.name === OLDER_WEIGHT_NAMES.lambda ? { lambda } : rest.name === OLDER_WEIGHT_NAMES.stepWeight ? { stepWeight } : {};
+  const unread = dropUnread ? {} : { ...(lambda === undefined || "lambda" in read ? {} : { lambda }), ...(stepWeight === undefined || "stepWeight" in read ? {} : { stepWeight }) };
+  const weight = Object.values(read)[0];
+  return { ...rest, ...unread, ...(weight === undefined ? {} : { turnWeight: weight }) };
 }
 
-/** The fields that only one backend reads are refused with the other, before any work. */
-function checkBackendFields(config: Readonly<TrainConfig>): void {
-  if (config.backend === "tiny") {
-    if (config.baseModel !== undefined) throw new ConfigError("baseModel", "is read by --backend tinker only", "the in-process model starts from --init or a fresh --model config");
-    if (config.contextLength !== undefined) throw new ConfigError("contextLength", "is read by --backend tinker only", "the in-process model's context is --model contextLength=N");
-    if (config.backendLoss !== "none") throw new ConfigError("backendLoss", "the in-process backend computes the loss from coefficients", "leave --backend-loss at none, or use --backend tinker");
-    if (config.renderer !== "bytes") throw new ConfigError("renderer", "is read by --backend tinker only", "the in-process model reads bytes: drop --renderer");
-    if (!config.groupSampling) throw new ConfigError("groupSampling", "is read by --backend tinker only", "the in-process model samples every episode alone: drop --no-group-sampling");
-    checkHfOnlyFields(config);
-    return;
-  }
-  if (config.baseModel === undefined) throw new ConfigError("baseModel", "is required with --backend tinker", "name the server's base model, e.g. --base-model Qwen/Qwen3-8B");
-  if (config.init !== undefined) throw new ConfigError("init", "is an in-process checkpoint; a tinker run starts from --base-model", "drop --init");
-  if (Object.keys(config.modelConfig).length > 0) throw new ConfigError("modelConfig", "configures the in-process model; a tinker run trains --base-model", "drop --model");
-  const hfDir = hfRendererDir(config.renderer);
+/** What the schema cannot say: an hf:DIR renderer's files, the hf renderer's options with another renderer, and the
+ * server's own loss (no KL term) with a KL coefficient. */
+function checkBackendFields(config: Readonly<TrainConfig>, name: FieldNamer): void {
+  const backend = config.backend;
+  if (backend.kind === "tiny") return;
+  const hfDir = hfRendererDir(backend.renderer);
   const hfProblem = hfDir === undefined ? undefined : hfDirProblem(hfDir);
-  if (hfProblem !== undefined) throw new ConfigError("renderer", hfProblem, "DIR must hold the model's tokenizer.json and tokenizer_config.json, copied from its repository (nothing downloads)");
-  if (hfDir === undefined) checkHfOnlyFields(config);
-  if (config.backendLoss !== "none" && config.kl > 0) throw new ConfigError("backendLoss", `the server's ${config.backendLoss} loss has no KL term`, "use --kl 0, or --backend-loss none (the KL then enters the coefficients)");
+  if (hfProblem !== undefined) throw new ConfigError(name(["backend", "renderer"]), hfProblem, "DIR must hold the model's tokenizer.json and tokenizer_config.json, copied from its repository (nothing downloads)");
+  if (hfDir === undefined) {
+    if (Object.keys(backend.templateOptions).length > 0) throw new ConfigError(name(["backend", "templateOptions"]), "is read by --renderer hf:DIR only", "the bytes renderer has no chat template: drop --template-opt");
+    if (backend.toolCallFormat !== "auto") throw new ConfigError(name(["backend", "toolCallFormat"]), "is read by --renderer hf:DIR only", "the bytes renderer reads replies as text: drop --tool-call-format");
+  }
+  if (backend.backendLoss !== "none" && config.kl > 0) throw new ConfigError(name(["backend", "backendLoss"]), `the server's ${backend.backendLoss} loss has no KL term`, "use --kl 0, or --backend-loss none (the KL then enters the coefficients)");
 }
 
-/** The options of the hf renderer are refused with any other renderer (the bytes renderer has no template). */
-function checkHfOnlyFields(config: Readonly<TrainConfig>): void {
-  if (Object.keys(config.templateOptions).length > 0) throw new ConfigError("templateOptions", "is read by --renderer hf:DIR only", "the bytes renderer has no chat template: drop --template-opt");
-  if (config.toolCallFormat !== "auto") throw new ConfigError("toolCallFormat", "is read by --renderer hf:DIR only", "the bytes renderer reads replies as text: drop --tool-call-format");
-}
-
-/** The stored (JSON) form of a train config: the schedule and budgets as written. */
+/** The stored (JSON) form of a train config: the nested form, the schedule and budgets as written. */
 export function encodeTrainConfig(config: Readonly<TrainConfig>): Json {
   return encodeConfig(trainConfigSchema, config) as Json;
 }

@@ -131,25 +131,13 @@ export function studySetup(config: StudyConfig): StudySetup {
 export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): Record<string, unknown> {
   const heldOut = heldOutSet(config, entry);
   const trainer = config.trainer;
-  const from =
-    trainer.kind === "tinker"
-      ? {
-          backend: "tinker",
-          baseModel: trainer.baseModel,
-          loraRank: trainer.loraRank,
-          renderer: trainer.renderer,
-          templateOptions: trainer.templateOptions,
-          toolCallFormat: trainer.toolCallFormat,
-          backendLoss: trainer.backendLoss,
-          groupSampling: trainer.groupSampling,
-          ...(trainer.contextLength === undefined ? {} : { contextLength: trainer.contextLength }),
-        }
-      : { init: baseDir(out, entry) };
+  // The Tinker trainer's fields are the tinker backend's (sources.ts).
+  const backend = trainer.kind === "tinker" ? trainer : { kind: "tiny", init: baseDir(out, entry) };
   return {
     env: entry.env,
     envOptions: entry.envOptions,
-    ...from,
-    algo: variant.algo,
+    backend,
+    algo: { name: variant.algo, reward: "success" },
     budget: variant.budget,
     budgetMode: variant.budgetMode,
     budgetScope: entry.budgetScope,
@@ -159,7 +147,6 @@ export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv,
     seed: config.seed,
     learningRate: config.rlLearningRate,
     warmupSteps: 2,
-    reward: "success",
     maxNewTokens: config.maxNewTokens,
     evalEvery: config.trainEvalEvery,
     evalTasks: config.trainEvalTasks,

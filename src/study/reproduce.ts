@@ -100,13 +100,17 @@ function checkStudyTasks(config: Readonly<StudyConfig>): void {
   }
 }
 
+/** A train config's field as the study names it: the trainer's and the estimator's fields are the study's own
+ * (backend.renderer -> renderer). */
+const trainerFieldName = (path: readonly PropertyKey[]): string => path.slice(path[0] === "backend" || path[0] === "algo" ? 1 : 0).map(String).join(".") || "config";
+
 /** Refuses what the RL and evaluation stages would refuse later: budgets an env cannot size, a train config the
  * trainer would not take (every RL run's config parsed as `budgetrl train` parses it, fields named as there), and
  * with the Tinker trainer a service that is not given or does not serve its base model. */
 async function checkStudyRuns(config: Readonly<StudyConfig>, options: ReproduceOptions): Promise<void> {
   for (const entry of config.envs) {
     checkBudgetsFit(entry.budgets, createEnv(entry.env, entry.envOptions), `envs.${entry.env}.budgets`);
-    for (const variant of rlVariants(entry)) parseTrainConfig(rlTrainConfig(config, options.out, entry, variant));
+    for (const variant of rlVariants(entry)) parseTrainConfig(rlTrainConfig(config, options.out, entry, variant), trainerFieldName);
   }
   if (config.trainer.kind !== "tinker") return;
   const reach = tinkerReach({ reach: options.reach ?? {}, events: QUIET });

@@ -21,7 +21,7 @@ import { ConfigError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
 import { parsePolicySpec } from "../core/policy-spec.js";
 import { storedSamplingOptions } from "../policies/openai/options.js";
-import { trainConfigSchema } from "../rl/train-config.js";
+import { tinkerBackendFields } from "../rl/train-config.js";
 
 export const BASE_KINDS = ["sft", "openai", "tinker"] as const;
 export const TRAINER_KINDS = ["tiny", "tinker"] as const;
@@ -34,19 +34,13 @@ export const baseSourceSchema = z.discriminatedUnion("kind", [
 ]);
 export type BaseSource = z.output<typeof baseSourceSchema>;
 
-const tinker = trainConfigSchema.shape;
+/** The Tinker trainer: the tinker backend's fields of every RL run (rlTrainConfig in plan.ts). */
 export const trainerSourceSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("tiny") }),
   z.strictObject({
     kind: z.literal("tinker"),
-    baseModel: z.string().min(1).describe("the base model every RL variant trains a LoRA of, as the Tinker service names it"),
-    loraRank: tinker.loraRank,
-    renderer: tinker.renderer,
-    templateOptions: tinker.templateOptions,
-    toolCallFormat: tinker.toolCallFormat,
-    backendLoss: tinker.backendLoss,
-    contextLength: tinker.contextLength,
-    groupSampling: tinker.groupSampling,
+    ...tinkerBackendFields,
+    baseModel: tinkerBackendFields.baseModel.describe("the base model every RL variant trains a LoRA of, as the Tinker service names it"),
   }),
 ]);
 export type TrainerSource = z.output<typeof trainerSourceSchema>;

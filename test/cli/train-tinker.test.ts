@@ -40,7 +40,7 @@ describe("budgetrl train --backend tinker", () => {
     expect(resumed.stdout).toContain("finished after 2 steps");
     expect(standin.requests.filter((request) => request.path === "/api/v1/load_weights")).toHaveLength(1);
     const config = readFileSync(join(out, "config.json"), "utf8");
-    expect(JSON.parse(config)).toMatchObject({ backend: "tinker", baseModel: "tiny-bytes", loraRank: 8, backendLoss: "ppo" });
+    expect(JSON.parse(config)).toMatchObject({ backend: { kind: "tinker", baseModel: "tiny-bytes", loraRank: 8, backendLoss: "ppo" } });
     for (const file of [join(out, "config.json"), ...readdirSync(join(out, "checkpoints")).map((name) => join(out, "checkpoints", name, "budgetrl.json"))]) {
       expect(readFileSync(file, "utf8")).not.toContain(key);
     }

@@ -32,17 +32,16 @@ describe("budgetrl sft / train", () => {
     expect(evaluated.stdout).toContain(`policy tiny:${out}/checkpoints/step-000002`);
   }, 120_000);
 
-  it("takes --turn-weight, its older names --lambda (turn) and --step-weight (gigpo), and --normalize-step-std", async () => {
+  it("takes --turn-weight, its older names --lambda (turn) and --step-weight (gigpo), and --normalize-step-std, into the config's algo", async () => {
     const stored = async (name: string, ...flags: string[]): Promise<Record<string, unknown>> => {
       const out = join(dir, name);
       const result = await cli("train", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--tasks-per-step", "1", "--group", "2", "--steps", "1", "--eval-every", "0", "--max-new-tokens", "4", ...model, ...flags, "--out", out, "--no-progress");
       expect(result.code, result.stderr).toBe(0);
       return JSON.parse(readFileSync(join(out, "config.json"), "utf8")) as Record<string, unknown>;
     };
-    expect(await stored("weight-turn", "--algo", "turn", "--lambda", "0.5")).toMatchObject({ turnWeight: 0.5 });
-    // --lambda was never read by gigpo: it stays unread.
-    expect(await stored("weight-gigpo", "--algo", "gigpo", "--step-weight", "0.25", "--lambda", "3", "--normalize-step-std")).toMatchObject({ turnWeight: 0.25, normalizeStepStd: true });
-    expect(await stored("weight-new", "--algo", "gigpo", "--turn-weight", "2")).toMatchObject({ turnWeight: 2, normalizeStepStd: false });
+    expect(await stored("weight-turn", "--algo", "turn", "--lambda", "0.5")).toMatchObject({ algo: { name: "turn", turnWeight: 0.5 } });
+    expect(await stored("weight-gigpo", "--algo", "gigpo", "--step-weight", "0.25", "--normalize-step-std")).toMatchObject({ algo: { name: "gigpo", turnWeight: 0.25, normalizeStepStd: true } });
+    expect(await stored("weight-new", "--algo", "gigpo", "--turn-weight", "2")).toMatchObject({ algo: { name: "gigpo", turnWeight: 2, normalizeStepStd: false } });
     const both = await cli("train", "--algo", "turn", "--lambda", "0.5", "--turn-weight", "1", "--out", join(dir, "weight-both"), "--no-progress");
     expect(both.code).toBe(2);
     expect(both.stderr).toMatch(/lambda: is the older name of turnWeight/);
@@ -54,6 +53,21 @@ describe("budgetrl sft / train", () => {
     expect((await cli("train", "--out", join(dir, "x"), "--budget", "budgetmix:25%,zz")).stderr).toMatch(/budget: "zz" is not a budget/);
     expect((await cli("train", "--out", join(dir, "x"), "--model", "layers")).stderr).toMatch(/--model: expected KEY=VALUE/);
     expect((await cli("train")).stderr).toMatch(/--out: is required/);
+    // The other estimator's or backend's flag: refused by the config's unions, naming the flag, in one line.
+    for (const [flags, refusal] of [
+      [["--turn-weight", "2"], "--turn-weight: is not read by --algo grpo"],
+      [["--algo", "gigpo", "--lambda", "3"], "--lambda: is not read by --algo gigpo"],
+      [["--algo", "turn", "--normalize-step-std"], "--normalize-step-std: is not read by --algo turn"],
+      [["--base-model", "m"], "--base-model: is not read by --backend tiny"],
+      [["--backend-loss", "ppo"], "--backend-loss: is not read by --backend tiny"],
+      [["--backend", "tinker", "--base-model", "m", "--init", "x"], "--init: is not read by --backend tinker"],
+      [["--backend", "tinker", "--base-model", "m", "--model", "layers=1"], "--model: is not read by --backend tinker"],
+      [["--backend", "tinker"], "--base-model: is required"],
+    ] as const) {
+      const refused = await cli("train", "--out", join(dir, "x"), ...flags);
+      expect([refused.code, refused.stderr.trim().split("\n").length, refused.stderr]).toEqual([2, 1, expect.stringContaining(refusal)]);
+    }
+    expect(existsSync(join(dir, "x"))).toBe(false);
     expect((await cli("sft", "--out", join(dir, "y"), "--steps", "-1")).stderr).toMatch(/--steps: Too small/);
   });
 

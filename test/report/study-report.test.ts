@@ -55,7 +55,7 @@ beforeAll(async () => {
   const agent = policyFromFunction(HOSTILE, () => HOSTILE);
   await evaluate({ env: "sokoban", policy: agent, tasks: 3, samples: 1, ks: [1], budgets: ["25%", "100%"], seed: 7, bootstrap: 0, db, run: "hostile-source", now: () => new Date(0) });
   await deriveRun(db, "hostile-source", { id: `evil${HOSTILE}`, policy: HOSTILE, config: { note: HOSTILE }, change: (episode) => episode });
-  await train({ out: trainDir, config: { env: "frozenlake", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, steps: 4, tasksPerStep: 4, group: 2, evalEvery: 2, evalTasks: 8, evalSamples: 1, evalBudgets: ["50%", "100%"], checkpointEvery: 4, maxNewTokens: 4, learningRate: 5e-4, warmupSteps: 1, reward: "success" } });
+  await train({ out: trainDir, config: { env: "frozenlake", backend: { kind: "tiny", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 } }, steps: 4, tasksPerStep: 4, group: 2, evalEvery: 2, evalTasks: 8, evalSamples: 1, evalBudgets: ["50%", "100%"], checkpointEvery: 4, maxNewTokens: 4, learningRate: 5e-4, warmupSteps: 1, algo: { name: "grpo", reward: "success" } } });
   const selection = {
     models: [
       ...[...models].map(([name, runs]) => ({ name, runs: [...runs, ...(name === "base" ? ["base-sokoban-teacher"] : name === "GRPO-Full" ? ["GRPO-Full-sokoban-perturbed-2"] : [])] })),

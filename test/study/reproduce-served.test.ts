@@ -111,7 +111,7 @@ describe("reproduce with a served base and a Tinker trainer", () => {
       expect(text).not.toContain(servedUrl);
       expect(text).not.toContain(standin.url);
     }
-    expect(JSON.parse(readFileSync(join(dir, "served", "bfcl", "rl", "grpo-full", "config.json"), "utf8"))).toMatchObject({ backend: "tinker", baseModel: "tiny-base", renderer: `hf:${HF}`, env: "bfcl", budgetScope: "user-turn" });
+    expect(JSON.parse(readFileSync(join(dir, "served", "bfcl", "rl", "grpo-full", "config.json"), "utf8"))).toMatchObject({ backend: { kind: "tinker", baseModel: "tiny-base", renderer: `hf:${HF}` }, env: "bfcl", budgetScope: "user-turn" });
 
     // Stopped in the second RL run, resumed and stopped again in an RL model's evaluation (sampled on the service),
     // then resumed from the command line with the servers given again.

@@ -1,8 +1,9 @@
 // The advantage estimators by name (config `algo`, flag --algo): one list, one signature (estimator.ts). The train
-// step asks `advantageEstimator(config.algo)` for the estimator and hands it the config; the train config's fields
-// for the estimators' options come from `advantageOptionFields`, each field described with the estimators that
-// read it. Adding an estimator: DEVELOPERS.md, "Add an advantage estimator".
-import type { z } from "zod";
+// step asks `advantageEstimator(config.algo.name)` for the estimator and hands it `config.algo`, the estimator's own
+// options (`algoConfigSchema`: a discriminated union on `name`, one branch per estimator, built from the options each
+// declares); the flat flags of `budgetrl train` (--turn-weight, ...) come from `advantageOptionFields`, each field
+// described with the estimators that read it. Adding an estimator: DEVELOPERS.md, "Add an advantage estimator".
+import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import type { AdvantageEstimator, EstimatorOptions } from "./estimator.js";
 import { gigpoEstimator } from "./gigpo.js";
@@ -56,6 +57,22 @@ function optionFields(): OptionFields {
 }
 
 export const advantageOptionFields = optionFields();
+
+type AlgoBranch<Estimator> = Estimator extends AdvantageEstimator<infer Name, infer Shape> ? z.ZodObject<{ name: z.ZodLiteral<Name> } & Shape, z.core.$strict> : never;
+type Branches<Estimators extends readonly unknown[]> = { -readonly [Index in keyof Estimators]: AlgoBranch<Estimators[Index]> };
+type AlgoBranches = Branches<typeof ESTIMATORS>;
+
+/** A run's estimator and its own options, `{ name: "gigpo", reward, normalizeStd, gamma, turnWeight, normalizeStepStd }`:
+ * one strict branch per estimator, so that another estimator's option is refused, naming it. */
+export const algoConfigSchema = z
+  .discriminatedUnion("name", ESTIMATORS.map((estimator) => z.strictObject({ name: z.literal(estimator.name), ...estimator.options }, { error: unreadOption(estimator.name) })) as unknown as AlgoBranches)
+  .prefault({ name: "grpo" })
+  .describe(`advantage estimator and its options: ${estimatorSummaries()}`);
+export type AlgoConfig = z.output<typeof algoConfigSchema>;
+
+function unreadOption(name: string): (issue: z.core.$ZodRawIssue) => string | undefined {
+  return (issue) => (issue.code === "unrecognized_keys" ? `is not read by --algo ${name}` : undefined);
+}
 
 /** The estimators for `--help`: "grpo (GRPO-Full), turn (process supervision), gigpo (...)". */
 export function estimatorSummaries(): string {

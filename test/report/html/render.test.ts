@@ -29,7 +29,7 @@ const ROLES: Readonly<Record<string, ModelRole>> = { base: "base", "GRPO-Full": 
 let report: StudyReport;
 
 beforeAll(async () => {
-  await train({ out: trainDir, config: { env: "frozenlake", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, steps: 2, tasksPerStep: 4, group: 2, evalEvery: 2, evalTasks: 8, evalSamples: 1, evalBudgets: ["50%", "100%"], checkpointEvery: 2, maxNewTokens: 4, learningRate: 5e-4, warmupSteps: 1, reward: "success" } });
+  await train({ out: trainDir, config: { env: "frozenlake", backend: { kind: "tiny", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 } }, steps: 2, tasksPerStep: 4, group: 2, evalEvery: 2, evalTasks: 8, evalSamples: 1, evalBudgets: ["50%", "100%"], checkpointEvery: 2, maxNewTokens: 4, learningRate: 5e-4, warmupSteps: 1, algo: { name: "grpo", reward: "success" } } });
   const checkpoint = readdirSync(join(trainDir, "checkpoints")).sort().at(-1) as string;
   const models = [
     { name: "base", policy: "noisy-oracle:0.5" },

@@ -245,36 +245,37 @@ describe("hf renderer: the context window", () => {
 });
 
 describe("hf renderer: configuration", () => {
-  const tinker = { env: "hanoi", backend: "tinker", baseModel: "m" };
+  const config = (backend: Record<string, unknown>): unknown => ({ env: "hanoi", backend: { kind: "tinker", baseModel: "m", ...backend } });
+  const backendOf = (backend: Record<string, unknown>) => parseTrainConfig(config(backend)).backend;
 
   it("accepts bytes and hf:DIR, and refuses anything else naming the renderer field", () => {
-    expect(parseTrainConfig({ ...tinker }).renderer).toBe("bytes");
-    expect(parseTrainConfig({ ...tinker, renderer: `hf:${FIXTURE}` }).renderer).toBe(`hf:${FIXTURE}`);
-    const unknown = configError(() => parseTrainConfig({ ...tinker, renderer: "qwen" }));
-    expect(unknown.field).toBe("renderer");
+    expect(backendOf({})).toMatchObject({ renderer: "bytes" });
+    expect(backendOf({ renderer: `hf:${FIXTURE}` })).toMatchObject({ renderer: `hf:${FIXTURE}` });
+    const unknown = configError(() => backendOf({ renderer: "qwen" }));
+    expect(unknown.field).toBe("backend.renderer");
     expect(unknown.message).toMatch(/bytes or hf:DIR/);
-    expect(configError(() => parseTrainConfig({ env: "hanoi", renderer: `hf:${FIXTURE}` })).field).toBe("renderer");
+    expect(configError(() => parseTrainConfig({ env: "hanoi", backend: { kind: "tiny", renderer: `hf:${FIXTURE}` } })).field).toBe("backend.renderer");
   });
 
   it("reads template options and the tool-call format with hf:DIR only, checking what it knows of them", () => {
-    const hf = { ...tinker, renderer: `hf:${FIXTURE}` };
-    expect(parseTrainConfig({ ...hf, templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" })).toMatchObject({ templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" });
-    expect(parseTrainConfig(hf)).toMatchObject({ templateOptions: {}, toolCallFormat: "auto" });
-    const notBoolean = configError(() => parseTrainConfig({ ...hf, templateOptions: { enable_thinking: "no" } }));
-    expect(notBoolean.field).toBe("templateOptions.enable_thinking");
-    const reserved = configError(() => parseTrainConfig({ ...hf, templateOptions: { tools: [] } }));
-    expect([reserved.field, reserved.message]).toEqual(["templateOptions.tools", expect.stringMatching(/set by the renderer/)]);
-    expect(configError(() => parseTrainConfig({ ...hf, toolCallFormat: "xml" })).field).toBe("toolCallFormat");
-    expect(configError(() => parseTrainConfig({ ...tinker, templateOptions: { enable_thinking: false } })).message).toMatch(/templateOptions: is read by --renderer hf:DIR only/);
-    expect(configError(() => parseTrainConfig({ env: "hanoi", toolCallFormat: "hermes" })).field).toBe("toolCallFormat");
+    const hf = { renderer: `hf:${FIXTURE}` };
+    expect(backendOf({ ...hf, templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" })).toMatchObject({ templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" });
+    expect(backendOf(hf)).toMatchObject({ templateOptions: {}, toolCallFormat: "auto" });
+    const notBoolean = configError(() => backendOf({ ...hf, templateOptions: { enable_thinking: "no" } }));
+    expect(notBoolean.field).toBe("backend.templateOptions.enable_thinking");
+    const reserved = configError(() => backendOf({ ...hf, templateOptions: { tools: [] } }));
+    expect([reserved.field, reserved.message]).toEqual(["backend.templateOptions.tools", expect.stringMatching(/set by the renderer/)]);
+    expect(configError(() => backendOf({ ...hf, toolCallFormat: "xml" })).field).toBe("backend.toolCallFormat");
+    expect(configError(() => backendOf({ templateOptions: { enable_thinking: false } })).message).toMatch(/templateOptions: is read by --renderer hf:DIR only/);
+    expect(configError(() => parseTrainConfig({ env: "hanoi", backend: { kind: "tiny", toolCallFormat: "hermes" } })).field).toBe("backend.toolCallFormat");
   });
 
   it("refuses a missing folder, one without tokenizer.json, and one without a chat template, naming the renderer field", () => {
-    const missing = configError(() => parseTrainConfig({ ...tinker, renderer: `hf:${join(dir, "nowhere")}` }));
-    expect([missing.field, missing.message]).toEqual(["renderer", expect.stringMatching(/does not exist/)]);
+    const missing = configError(() => backendOf({ renderer: `hf:${join(dir, "nowhere")}` }));
+    expect([missing.field, missing.message]).toEqual(["backend.renderer", expect.stringMatching(/does not exist/)]);
     const noTokenizer = fixtureCopy("no-tokenizer", {}, false);
-    const lacking = configError(() => parseTrainConfig({ ...tinker, renderer: `hf:${noTokenizer}` }));
-    expect([lacking.field, lacking.message]).toEqual(["renderer", expect.stringMatching(/no tokenizer\.json/)]);
+    const lacking = configError(() => backendOf({ renderer: `hf:${noTokenizer}` }));
+    expect([lacking.field, lacking.message]).toEqual(["backend.renderer", expect.stringMatching(/no tokenizer\.json/)]);
     expect(configError(() => openRenderer(`hf:${noTokenizer}`, 16, "segments")).field).toBe("renderer");
     const noTemplate = fixtureCopy("no-template", { "tokenizer_config.json": JSON.stringify({ eos_token: "<|im_end|>" }) });
     expect(configError(() => openRenderer(`hf:${noTemplate}`, 16, "segments")).message).toMatch(/no chat_template/);
@@ -295,7 +296,7 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
 
   it("runs a step end to end: prompts from the template, replies stopped at <|im_end|>, a checkpoint naming the renderer", async () => {
     const out = join(dir, "train");
-    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, checkpointEvery: 1, maxNewTokens: 8, backend: "tinker", baseModel: "tiny-260", renderer: `hf:${FIXTURE}` };
+    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, checkpointEvery: 1, maxNewTokens: 8, backend: { kind: "tinker", baseModel: "tiny-260", renderer: `hf:${FIXTURE}` } };
     const before = standin.requests.length;
     const result = await train({ out, config, tinker: { baseUrl: standin.url } });
     expect(result).toMatchObject({ stepsDone: 1, finished: true });
@@ -323,11 +324,11 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
     const samples = standin.requests.slice(before).filter((request) => request.path === "/api/v1/asample");
     expect(samples.length).toBeGreaterThan(0);
     for (const request of samples) expect((request.body as { prompt: { chunks: { tokens: number[] }[] } }).prompt.chunks.flatMap((chunk) => chunk.tokens).slice(-15)).toEqual(bytes("<think></think>"));
-    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8"))).toMatchObject({ templateOptions: { enable_thinking: false }, toolCallFormat: "hermes" });
+    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8"))).toMatchObject({ backend: { templateOptions: { enable_thinking: false }, toolCallFormat: "hermes" } });
     const maybe = await cli(...args, "--template-opt", "enable_thinking=maybe", "--out", join(dir, "maybe"));
-    expect([maybe.code, maybe.stderr]).toEqual([2, expect.stringMatching(/templateOptions\.enable_thinking/)]);
+    expect([maybe.code, maybe.stderr]).toEqual([2, expect.stringMatching(/--template-opt enable_thinking/)]);
     const bytesRenderer = await cli(...common, "--template-opt", "enable_thinking=false", "--out", join(dir, "bytes"));
-    expect([bytesRenderer.code, bytesRenderer.stderr]).toEqual([2, expect.stringMatching(/templateOptions: is read by --renderer hf:DIR only/)]);
+    expect([bytesRenderer.code, bytesRenderer.stderr]).toEqual([2, expect.stringMatching(/--template-opt: is read by --renderer hf:DIR only/)]);
   }, 120_000);
 
   it("trains on an episode's one sequence: forward_backward on the renderer's tokens and reply spans, then optim_step", async () => {

@@ -21,6 +21,9 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-tinker-train-"));
 const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
 const base = join(dir, "base");
 const shared = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, steps: 3, tasksPerStep: 4, group: 4, evalEvery: 3, evalTasks: 4, evalSamples: 2, checkpointEvery: 1, maxNewTokens: 6, learningRate: 5e-4, budget: "budgetmix:50%,100%", epochs: 2, minibatches: 2 };
+/** A run's backend: the stand-in's base model over HTTP, or the in-process SFT base. */
+const onTinker = (fields: Record<string, unknown> = {}) => ({ backend: { kind: "tinker", baseModel: "hanoi-base", ...fields } });
+const inProcess = () => ({ backend: { kind: "tiny", init: base } });
 let standin: Standin;
 
 const modelIdOf = (out: string, step: number): string => (JSON.parse(readFileSync(join(out, "checkpoints", `step-${String(step).padStart(6, "0")}`, "budgetrl.json"), "utf8")) as { modelId: string }).modelId;
@@ -87,10 +90,10 @@ afterAll(async () => {
 describe("train --backend tinker against the stand-in", () => {
   it("gives the in-process run's logged losses, held-out tables and weights to float rounding (coefficients, KL)", async () => {
     const config = { ...shared, kl: 0.05 };
-    const local = await train({ out: join(dir, "local"), config: { ...config, init: base } });
+    const local = await train({ out: join(dir, "local"), config: { ...config, ...inProcess() } });
     const remoteOut = join(dir, "remote");
     const before = standin.requests.length;
-    const remote = await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", groupSampling: false }, tinker: { baseUrl: standin.url } });
+    const remote = await train({ out: remoteOut, config: { ...config, ...onTinker({ groupSampling: false }) }, tinker: { baseUrl: standin.url } });
     expect(remote.finished).toBe(true);
     // The run learned: gradients at some steps, clipped tokens, a KL, and training requests went over HTTP.
     const steps = await logged(remoteOut);
@@ -117,17 +120,17 @@ describe("train --backend tinker against the stand-in", () => {
   }, 240_000);
 
   it.each(["turn", "gigpo"])("runs --algo %s unchanged: the in-process run's weights to float rounding", async (algo) => {
-    const config = { ...shared, steps: 2, evalEvery: 0, algo };
-    const local = await train({ out: join(dir, `local-${algo}`), config: { ...config, init: base } });
+    const config = { ...shared, steps: 2, evalEvery: 0, algo: { name: algo } };
+    const local = await train({ out: join(dir, `local-${algo}`), config: { ...config, ...inProcess() } });
     const remoteOut = join(dir, `remote-${algo}`);
-    await train({ out: remoteOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", groupSampling: false }, tinker: { baseUrl: standin.url } });
+    await train({ out: remoteOut, config: { ...config, ...onTinker({ groupSampling: false }) }, tinker: { baseUrl: standin.url } });
     expect((await logged(remoteOut)).some((step) => step.gradNorm > 0)).toBe(true);
     expect(await weightsGap(remoteOut, join(dir, `local-${algo}`), 2)).toBeLessThan(1e-6);
     expect(local.finished).toBe(true);
   }, 240_000);
 
   it("samples a group's first turn in one request (num_samples), and resumes a stopped run to the weights of an uninterrupted one", async () => {
-    const config = { ...shared, backend: "tinker", baseModel: "hanoi-base", evalEvery: 0 };
+    const config = { ...shared, ...onTinker(), evalEvery: 0 };
     const whole = join(dir, "whole");
     const before = standin.requests.length;
     await train({ out: whole, config, tinker: { baseUrl: standin.url } });
@@ -145,10 +148,10 @@ describe("train --backend tinker against the stand-in", () => {
 
   it("with the server's ppo loss: the coefficient path's step-0 numbers, and weights within float rounding", async () => {
     const config = { ...shared, steps: 1, evalEvery: 0 };
-    const coefficients = await train({ out: join(dir, "coef"), config: { ...config, init: base } });
+    const coefficients = await train({ out: join(dir, "coef"), config: { ...config, ...inProcess() } });
     const serverOut = join(dir, "ppo");
     const before = standin.requests.length;
-    await train({ out: serverOut, config: { ...config, backend: "tinker", baseModel: "hanoi-base", backendLoss: "ppo", groupSampling: false }, tinker: { baseUrl: standin.url } });
+    await train({ out: serverOut, config: { ...config, ...onTinker({ backendLoss: "ppo", groupSampling: false }) }, tinker: { baseUrl: standin.url } });
     const sent = standin.requests.slice(before).filter((request) => request.path === "/api/v1/forward_backward").map((request) => request.body as { loss_fn: string; loss_fn_config: Record<string, number>; forward_only?: boolean });
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.every((input) => input.loss_fn === "ppo" && input.forward_only !== true)).toBe(true);
@@ -172,7 +175,7 @@ describe("train --backend tinker against the stand-in", () => {
 
   it("with the server's importance_sampling loss: learns, nothing is clipped", async () => {
     const out = join(dir, "is");
-    await train({ out, config: { ...shared, steps: 1, evalEvery: 0, backend: "tinker", baseModel: "hanoi-base", backendLoss: "importance_sampling" }, tinker: { baseUrl: standin.url } });
+    await train({ out, config: { ...shared, steps: 1, evalEvery: 0, ...onTinker({ backendLoss: "importance_sampling" }) }, tinker: { baseUrl: standin.url } });
     const [step] = await logged(out);
     expect(step?.gradNorm).toBeGreaterThan(0);
     expect(step?.clipFraction).toBe(0);
@@ -182,7 +185,7 @@ describe("train --backend tinker against the stand-in", () => {
     const skyrl = await startStandin({ baseModels: { "hanoi-base": { init: base } }, pending: "408", failure: "400", holdMs: 0 });
     try {
       const out = join(dir, "skyrl");
-      expect((await train({ out, config: { ...shared, steps: 1, evalEvery: 0, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: skyrl.url, pollMs: 1, maxPollMs: 4 } })).finished).toBe(true);
+      expect((await train({ out, config: { ...shared, steps: 1, evalEvery: 0, ...onTinker() }, tinker: { baseUrl: skyrl.url, pollMs: 1, maxPollMs: 4 } })).finished).toBe(true);
       expect(skyrl.requests.some((request) => request.path === "/api/v1/retrieve_future")).toBe(true);
     } finally {
       await skyrl.close();
@@ -193,21 +196,21 @@ describe("train --backend tinker against the stand-in", () => {
     const failing = await startStandin({ baseModels: { "hanoi-base": { init: base } }, fault: (path, index) => (path === "/api/v1/asample" && index === 5 ? { status: 404, body: { detail: "Sampler not found" } } : undefined) });
     try {
       const out = join(dir, "failing");
-      await expect(train({ out, config: { ...shared, steps: 1, evalEvery: 0, backend: "tinker", baseModel: "hanoi-base" }, tinker: { baseUrl: failing.url } })).rejects.toThrow(/a rollout of step 0 failed: .*404: Sampler not found[\s\S]*--resume/);
+      await expect(train({ out, config: { ...shared, steps: 1, evalEvery: 0, ...onTinker() }, tinker: { baseUrl: failing.url } })).rejects.toThrow(/a rollout of step 0 failed: .*404: Sampler not found[\s\S]*--resume/);
     } finally {
       await failing.close();
     }
   }, 60_000);
 
   it("refuses what cannot work before --out is made", async () => {
-    const tinker = { ...shared, backend: "tinker", baseModel: "hanoi-base" };
+    const tinker = { ...shared, ...onTinker() };
     await expect(train({ out: join(dir, "no-url"), config: tinker })).rejects.toThrow(/tinkerUrl: [\s\S]*--tinker-url/);
-    await expect(train({ out: join(dir, "unknown"), config: { ...tinker, baseModel: "Qwen/Qwen3-8B" }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/does not serve Qwen\/Qwen3-8B[\s\S]*hanoi-base/);
-    await expect(train({ out: join(dir, "no-base"), config: { ...shared, backend: "tinker" }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/baseModel: is required/);
-    await expect(train({ out: join(dir, "kl"), config: { ...tinker, backendLoss: "ppo", kl: 0.1 }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/backendLoss: .*no KL/);
-    await expect(train({ out: join(dir, "init"), config: { ...tinker, init: base }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/init: /);
-    await expect(train({ out: join(dir, "tiny-base"), config: { ...shared, baseModel: "x" } })).rejects.toThrow(/baseModel: is read by --backend tinker only/);
-    await expect(train({ out: join(dir, "tiny-loss"), config: { ...shared, backendLoss: "ppo" } })).rejects.toThrow(/backendLoss: /);
+    await expect(train({ out: join(dir, "unknown"), config: { ...shared, ...onTinker({ baseModel: "Qwen/Qwen3-8B" }) }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/does not serve Qwen\/Qwen3-8B[\s\S]*hanoi-base/);
+    await expect(train({ out: join(dir, "no-base"), config: { ...shared, backend: { kind: "tinker" } }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/baseModel: is required/);
+    await expect(train({ out: join(dir, "kl"), config: { ...shared, ...onTinker({ backendLoss: "ppo" }), kl: 0.1 }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/backendLoss: .*no KL/);
+    await expect(train({ out: join(dir, "init"), config: { ...shared, ...onTinker({ init: base }) }, tinker: { baseUrl: standin.url } })).rejects.toThrow(/init: /);
+    await expect(train({ out: join(dir, "tiny-base"), config: { ...shared, backend: { kind: "tiny", baseModel: "x" } } })).rejects.toThrow(/baseModel: is not read by --backend tiny/);
+    await expect(train({ out: join(dir, "tiny-loss"), config: { ...shared, backend: { kind: "tiny", backendLoss: "ppo" } } })).rejects.toThrow(/backendLoss: /);
     await expect(train({ out: join(dir, "down"), config: tinker, tinker: { baseUrl: "http://127.0.0.1:9", retries: 0 } })).rejects.toThrow(/tinker request failed/);
     for (const name of ["no-url", "unknown", "no-base", "kl", "init", "tiny-base", "tiny-loss", "down"]) expect(existsSync(join(dir, name))).toBe(false);
   }, 60_000);
