@@ -4,38 +4,30 @@
 // fault, or a PostgreSQL store or Redis queue lost for longer than --reconnect-timeout (one line with the command to
 // resume; what was committed is kept), 130/143 stopped by a signal.
 import { z } from "zod";
-import { evalResumeCommand, evalResumeFlags, type EvalReach } from "../core/commands.js";
+import { evalResumeCommand } from "../core/commands.js";
 import { ConnectionLostError, DataError, RunExistsError, StoppedError } from "../core/errors.js";
 import { storeLocation } from "../store/open.js";
-import { evaluate, type EvaluationResult } from "../eval/evaluate.js";
+import { evaluateParts, type EvalConfigRequest, type EvaluationResult } from "../eval/evaluate.js";
 import { evalConfigSchema } from "../eval/config.js";
-import { evalRunOptionsSchema } from "../eval/run-options.js";
+import { evalResumeFlags, evalRunOptionsSchema, parseEvalRunOptions, type EvalRunOptions } from "../eval/run-options.js";
+import type { GivenClientOptions } from "../policies/openai/options.js";
+import { CLIENT_FLAG_KEYS, clientFlagFields, clientOptionsOf } from "./client-flags.js";
 import { defineCommand, type CliIo } from "./command.js";
 import { createProgress } from "./progress.js";
 import { keyValues } from "./key-values.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 import { printRunTable } from "./run-summary.js";
 
-/** How an openai policy reaches its server: never stored with the run, given again on --resume. */
-const clientFlags = {
-  baseUrl: z.string().optional().describe("openai: server URL up to /v1, e.g. http://localhost:8000/v1 (default: $OPENAI_BASE_URL, else OpenAI's)"),
-  apiKeyEnv: z.string().optional().describe("openai: environment variable holding the API key (default OPENAI_API_KEY; never printed or stored)"),
-  requestConcurrency: z.number().int().min(1).optional().describe("openai: requests in flight at once across all episodes (default 16)"),
-  rpm: z.number().int().min(0).optional().describe("openai: requests per minute at most (default 0: no limit)"),
-  requestTimeout: z.number().int().min(1).optional().describe("openai: milliseconds allowed per request (default 120000)"),
-  retries: z.number().int().min(0).optional().describe("openai: retries after timeouts, dropped connections, 408/409/429/5xx (default 6)"),
-  retryBackoff: z.number().int().min(0).optional().describe("openai: first retry delay in ms, doubled each retry, jittered (default 500)"),
-  retryMaxWait: z.number().int().min(0).optional().describe("openai: longest wait before a retry in ms, Retry-After included (default 30000)"),
-  cache: z.string().optional().describe("openai: response cache folder (default $BUDGETRL_CACHE_DIR, else ~/.cache/budgetrl)"),
-  noCache: z.boolean().default(false).describe("openai: neither read nor write the response cache"),
-};
+// The flags come from the three objects of an evaluation, each its own schema: the eval config's fields and defaults
+// (stored with the run), the openai client options (client-flags.ts, from clientOptionsSchema: never stored, given
+// again on --resume) and the run options (how the run is played: concurrency, timeouts, executor), plus what only the
+// command line needs: env and policy options as KEY=VALUE flags, the store, the run's name, resume, output.
 
-// The eval config's fields and defaults, how the run is played (run options: concurrency, timeouts), plus what
-// only the command line needs: env and policy options as KEY=VALUE flags, the store, resume, output, and how to
-// reach a model server (openai policies: these client options are not stored with the run and are given again on
-// --resume).
-const schema = evalConfigSchema
-  .omit({ envOptions: true, policyOptions: true })
+/** The stored config's fields that are flags as they are (env and policy options come as KEY=VALUE flags). */
+const configFlags = evalConfigSchema.omit({ envOptions: true, policyOptions: true });
+const CONFIG_KEYS = Object.keys(configFlags.shape) as (keyof typeof configFlags.shape)[];
+
+const schema = configFlags
   .extend({
     env: evalConfigSchema.shape.env.default("sokoban"),
     policy: evalConfigSchema.shape.policy.default("oracle"),
@@ -52,31 +44,17 @@ const schema = evalConfigSchema
     json: z.boolean().default(false).describe("print the table as JSON"),
     progress: z.boolean().default(true).describe("show a progress bar on stderr"),
     policyOpt: z.array(z.string()).default([]).describe("policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, seedScheme, extraBody='{...}')"),
-    ...clientFlags,
   })
+  .extend(clientFlagFields)
   .extend(evalRunOptionsSchema.shape);
 
 /** What `--resume` keeps from the command line: where the run is, how it is played, what is printed, how the
  * model server is reached. */
-const KEPT_ON_RESUME = ["db", "run", "resume", "json", "progress", ...Object.keys(evalRunOptionsSchema.shape), ...Object.keys(clientFlags)];
+const KEPT_ON_RESUME = ["db", "run", "resume", "json", "progress", ...Object.keys(evalRunOptionsSchema.shape), ...CLIENT_FLAG_KEYS];
 
-type ClientFlags = { readonly [Key in keyof typeof clientFlags]?: z.output<(typeof clientFlags)[Key]> };
-
-/** The client options of an openai policy from their flags (only those given). */
-function policyClientOf(options: ClientFlags): Record<string, unknown> {
-  const pairs: [string, unknown][] = [
-    ["baseUrl", options.baseUrl],
-    ["apiKeyEnv", options.apiKeyEnv],
-    ["concurrency", options.requestConcurrency],
-    ["rpm", options.rpm],
-    ["timeoutMs", options.requestTimeout],
-    ["retries", options.retries],
-    ["backoffMs", options.retryBackoff],
-    ["maxBackoffMs", options.retryMaxWait],
-    ["cacheDir", options.cache],
-    ["cache", options.noCache === true ? false : undefined],
-  ];
-  return Object.fromEntries(pairs.filter(([, value]) => value !== undefined));
+/** The stored config's fields among the flags. */
+function configOf(options: Readonly<z.output<typeof schema>>): Pick<z.output<typeof schema>, (typeof CONFIG_KEYS)[number]> {
+  return Object.fromEntries(CONFIG_KEYS.map((key) => [key, options[key]])) as Pick<z.output<typeof schema>, (typeof CONFIG_KEYS)[number]>;
 }
 
 function envOptionsOf(pairs: readonly string[], dataDir: string | undefined, category: string | undefined): Record<string, string> {
@@ -92,8 +70,8 @@ interface Printed {
   readonly resumeFlags: readonly string[];
 }
 
-function printedRun(db: string, reach: EvalReach): Printed {
-  return { db: storeLocation(db), resumeFlags: evalResumeFlags(reach) };
+function printedRun(db: string, runOptions: Readonly<EvalRunOptions>, client: GivenClientOptions | undefined): Printed {
+  return { db: storeLocation(db), resumeFlags: evalResumeFlags(runOptions, client) };
 }
 
 /** A service lost for longer than --reconnect-timeout, as one line with what to do: the run continues with --resume
@@ -129,29 +107,35 @@ export const evalCommand = defineCommand({
     "budgetrl eval --env sokoban --policy noisy-oracle:0.3 --tasks 5000 --samples 16 --db postgres://me@db-host/budgetrl --executor bullmq --redis redis://queue-host:6379",
   ],
   async run(options, io, context) {
-    const { envOpt, dataDir, category, db, run, resume, json, progress, policyOpt, baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache, ...config } = options;
+    const { envOpt, dataDir, category, db, run, resume, json, progress, policyOpt } = options;
     if (resume) reportIgnoredOnResume(io, "eval", context.given, KEPT_ON_RESUME);
-    const policyClient = policyClientOf({ baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
-    const printed = printedRun(db, { executor: config.executor, redis: config.redis, baseUrl, apiKeyEnv, requestConcurrency, rpm, requestTimeout, retries, retryBackoff, retryMaxWait, cache, noCache });
-    let bar: ReturnType<typeof createProgress> | undefined;
-    let started: string | undefined;
-    const result = await evaluate({
-      ...config,
+    // The three objects of an evaluation, each from its own schema's flags: the stored config, the run options, the
+    // openai client options.
+    const config: EvalConfigRequest = {
+      ...configOf(options),
       envOptions: envOptionsOf(envOpt, dataDir, category),
       ...(policyOpt.length === 0 ? {} : { policyOptions: keyValues(policyOpt, "--policy-opt") }),
-      ...(Object.keys(policyClient).length === 0 ? {} : { policyClient }),
-      db,
-      ...(run === undefined ? {} : { run }),
-      resume,
-      signal: context.signal,
-      onStart: (start) => {
-        started = start.run;
-        io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${printed.db} as they finish${config.executor === "bullmq" ? " by the workers (budgetrl worker)" : ""}; Ctrl-C stops\n`);
-      },
-      onProgress: (done, total, initial) => {
-        if (!progress) return;
-        bar ??= createProgress({ label: "eval", total, initial, interactive: io.interactive, write: io.stderr });
-        bar.update(done);
+    };
+    const runOptions = parseEvalRunOptions(options);
+    const client = clientOptionsOf(options);
+    const printed = printedRun(db, runOptions, client);
+    let bar: ReturnType<typeof createProgress> | undefined;
+    let started: string | undefined;
+    const result = await evaluateParts({
+      config,
+      run: { db, ...(run === undefined ? {} : { name: run }), resume, options: runOptions },
+      ...(client === undefined ? {} : { client }),
+      hooks: {
+        signal: context.signal,
+        onStart: (start) => {
+          started = start.run;
+          io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${printed.db} as they finish${runOptions.executor === "bullmq" ? " by the workers (budgetrl worker)" : ""}; Ctrl-C stops\n`);
+        },
+        onProgress: (done, total, initial) => {
+          if (!progress) return;
+          bar ??= createProgress({ label: "eval", total, initial, interactive: io.interactive, write: io.stderr });
+          bar.update(done);
+        },
       },
     }).catch((error: unknown) => {
       // The line that says why starts on a line of its own, after the bar's last state.

@@ -1,8 +1,7 @@
 // The `budgetrl` command lines that messages print ("continue with: ..."), built in one place so that each works
-// exactly as printed: the flags exist, paths with spaces or shell characters are quoted, and an eval's resume
-// command carries what the run cannot do without but never stores (the BullMQ queue, how an openai policy
-// reaches its server), with no password or API key in it.
-import { withoutPassword } from "./url-location.js";
+// exactly as printed: the flags exist, and paths with spaces or shell characters are quoted. What an eval's resume
+// command needs beyond its store and run (the BullMQ queue, how an openai policy reaches its server) is given by
+// `evalResumeFlags` (eval/run-options.ts), from the same tables as the flags.
 
 const PLAIN = /^[\w@%+=:,./-]+$/;
 
@@ -14,44 +13,6 @@ export function shellWord(text: string): string {
 /** Continue (or retry the policy errors of) an eval run; `extra`: more flags it needs (the executor's). */
 export function evalResumeCommand(run: string, db: string, extra: readonly string[] = []): string {
   return [`budgetrl eval --resume --run ${shellWord(run)} --db ${shellWord(db)}`, ...extra.map(shellWord)].join(" ");
-}
-
-/** What an eval was given, beyond its stored config, to reach its executor and its model server: the `budgetrl
- * eval` flags of the same names (run options and openai client flags). */
-export interface EvalReach {
-  readonly executor?: string | undefined;
-  readonly redis?: string | undefined;
-  readonly baseUrl?: string | undefined;
-  readonly apiKeyEnv?: string | undefined;
-  readonly requestConcurrency?: number | undefined;
-  readonly rpm?: number | undefined;
-  readonly requestTimeout?: number | undefined;
-  readonly retries?: number | undefined;
-  readonly retryBackoff?: number | undefined;
-  readonly retryMaxWait?: number | undefined;
-  readonly cache?: string | undefined;
-  readonly noCache?: boolean | undefined;
-}
-
-/** The flags an eval's resume command needs to work as printed: the BullMQ queue, and every openai client flag
- * given (the API key's variable by name, never the key; URLs without their password). */
-export function evalResumeFlags(reach: EvalReach): string[] {
-  const flags: string[] = [];
-  const add = (flag: string, value: string | number | undefined): void => {
-    if (value !== undefined) flags.push(flag, String(value));
-  };
-  if (reach.executor === "bullmq" && reach.redis !== undefined) flags.push("--executor", "bullmq", "--redis", withoutPassword(reach.redis));
-  add("--base-url", reach.baseUrl === undefined ? undefined : withoutPassword(reach.baseUrl));
-  add("--api-key-env", reach.apiKeyEnv);
-  add("--request-concurrency", reach.requestConcurrency);
-  add("--rpm", reach.rpm);
-  add("--request-timeout", reach.requestTimeout);
-  add("--retries", reach.retries);
-  add("--retry-backoff", reach.retryBackoff);
-  add("--retry-max-wait", reach.retryMaxWait);
-  add("--cache", reach.cache);
-  if (reach.noCache === true) flags.push("--no-cache");
-  return flags;
 }
 
 /** Continue a training run from its newest checkpoint. */

@@ -7,6 +7,11 @@
 // read-only, damaged, another program's file, an unreachable server) are DataErrors naming the store and the fix.
 // How the run is played (concurrency, timeouts, and the executor: in this process, or as jobs for `budgetrl
 // worker` processes on a BullMQ queue; run-options.ts, executor.ts) never changes its results.
+// What `evaluate` takes is three typed objects and a few hooks (EvalParts): the config (what the run measures, stored
+// with it), the run (which run, where, and its run options: never stored) and the client options (how an openai
+// policy reaches its server: never stored, carried by bullmq jobs). The CLI builds them directly (`evaluateParts`);
+// the library's flat `evaluate({ env, policy, tasks, ... })` is split into them once, at the top, and each step below
+// sees only the object it needs.
 import { existsSync } from "node:fs";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
@@ -26,11 +31,13 @@ import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, t
 import type { PreparedRun, RunStart } from "./execute-run.js";
 import { checkExecutable, executorFor } from "./executor.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
+import { parseGivenClientOptions, type GivenClientOptions } from "../policies/openai/options.js";
 import { checkListedDistinct, checkListedPlayable, taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
 import { codeVersion } from "./code-version.js";
 
-/** What `evaluate` takes: the config fields (all optional but env and policy; defaults as in evalConfigSchema) and
- * how to run it (store, resume, concurrency, timeouts, progress). */
+/** What `evaluate` takes, flat as library callers write it: the config fields (all optional but env and policy;
+ * defaults as in evalConfigSchema), the run (store, name, resume, run options), the client options and the hooks.
+ * Split at once into EvalParts (splitEvaluateOptions), validating the run and client options. */
 export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">>, Partial<EvalRunOptions> {
   /** An env name from the registry, or an env object. */
   readonly env: string | AnyEnv;
@@ -44,9 +51,9 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
   readonly run?: string;
   /** Continue the named run (or the latest one in `db`) instead of starting a new one. */
   readonly resume?: boolean;
-  /** How to run the policy, not stored with the run (openai: baseUrl, apiKeyEnv, concurrency, rpm, timeoutMs,
-   * retries, backoffMs, maxBackoffMs, cache, cacheDir); given again on resume. */
-  readonly policyClient?: Readonly<Record<string, unknown>>;
+  /** How an openai policy reaches its server, not stored with the run (clientOptionsSchema: baseUrl, apiKeyEnv,
+   * concurrency, rpm, timeoutMs, retries, backoffMs, maxBackoffMs, cache, cacheDir); given again on resume. */
+  readonly policyClient?: GivenClientOptions;
   /** Called once the run is named and planned, before its first episode. */
   readonly onStart?: (start: RunStart) => void;
   /** Called after every episode with (done, total, doneBeforeStart). */
@@ -57,6 +64,44 @@ export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "
    * whose episodes are played elsewhere: read them from the store). */
   readonly keepEpisodes?: boolean;
   readonly now?: () => Date;
+}
+
+/** What the run measures, as given: the config's fields, checked against the env and parsed into an EvalConfig for a
+ * new run (planNew). On resume the stored config is used; only a policy given as an object and policy options that
+ * must match the stored ones are read. */
+export interface EvalConfigRequest extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">> {
+  readonly env?: string | AnyEnv;
+  readonly policy?: string | Policy | AgentFunction;
+  readonly tasks?: number | readonly unknown[];
+}
+
+/** Which run, where, and how it is played: never stored with it. */
+export interface EvalRunRequest {
+  /** The run store (none: everything stays in memory). */
+  readonly db?: string;
+  /** The run's name (default "<env>-<timestamp>"; with resume, the run to continue, default the latest). */
+  readonly name?: string;
+  readonly resume: boolean;
+  /** Concurrency, timeouts, the executor (parsed: parseEvalRunOptions). */
+  readonly options: Readonly<EvalRunOptions>;
+  readonly keepEpisodes?: boolean;
+}
+
+/** What only a library caller or the CLI hands over: callbacks, a stop signal, the clock. */
+export interface EvalHooks {
+  readonly onStart?: (start: RunStart) => void;
+  readonly onProgress?: (done: number, total: number, initial: number) => void;
+  readonly signal?: AbortSignal;
+  readonly now?: () => Date;
+}
+
+/** An evaluation in its three objects (see the top of this file). */
+export interface EvalParts {
+  readonly config: EvalConfigRequest;
+  readonly run: EvalRunRequest;
+  /** The openai client options given (parseGivenClientOptions); never stored. */
+  readonly client?: GivenClientOptions;
+  readonly hooks?: EvalHooks;
 }
 
 export interface EvaluationResult {
@@ -79,14 +124,33 @@ export interface EvaluationResult {
   readonly done: number;
 }
 
-function configFrom(options: EvaluateOptions, env: AnyEnv, policyName: string): Readonly<EvalConfig> {
+/** The config fields of the flat options. */
+function pickConfig(options: EvaluateOptions): EvalConfigRequest {
   const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(evalConfigSchema.shape)) fields[key] = (options as unknown as Record<string, unknown>)[key];
-  const tasks = typeof options.tasks === "number" ? options.tasks : options.tasks?.length;
-  return parseEvalConfig({ ...fields, env: env.name, policy: policyName, tasks });
+  for (const key of Object.keys(evalConfigSchema.shape)) if ((options as unknown as Record<string, unknown>)[key] !== undefined) fields[key] = (options as unknown as Record<string, unknown>)[key];
+  return fields as EvalConfigRequest;
 }
 
-async function policyOf(spec: EvaluateOptions["policy"], setup: PolicySetup): Promise<Policy> {
+/** The flat options of `evaluate`, split once into the objects each step takes (validating run and client options). */
+export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
+  const { db, run: name, resume, keepEpisodes, policyClient, onStart, onProgress, signal, now } = options;
+  const hooks: EvalHooks = { ...(onStart === undefined ? {} : { onStart }), ...(onProgress === undefined ? {} : { onProgress }), ...(signal === undefined ? {} : { signal }), ...(now === undefined ? {} : { now }) };
+  return {
+    config: pickConfig(options),
+    run: { ...(db === undefined ? {} : { db }), ...(name === undefined ? {} : { name }), resume: resume === true, options: parseEvalRunOptions(options), ...(keepEpisodes === undefined ? {} : { keepEpisodes }) },
+    ...(policyClient === undefined ? {} : { client: parseGivenClientOptions(policyClient) }),
+    hooks,
+  };
+}
+
+function configFrom(request: EvalConfigRequest, env: AnyEnv, policyName: string): Readonly<EvalConfig> {
+  const tasks = typeof request.tasks === "number" ? request.tasks : request.tasks?.length;
+  return parseEvalConfig({ ...request, env: env.name, policy: policyName, tasks });
+}
+
+type PolicyGiven = NonNullable<EvalConfigRequest["policy"]>;
+
+async function policyOf(spec: PolicyGiven, setup: PolicySetup): Promise<Policy> {
   if (typeof spec === "string") return createPolicy(spec, setup);
   if (typeof spec === "function") return policyFromFunction(spec.name === "" ? "agent" : spec.name, spec);
   return spec;
@@ -120,11 +184,11 @@ function refuseSingleForBudgetAware(config: Readonly<EvalConfig>, policy: Policy
 }
 
 /** What a policy is built with: its stored options, this invocation's client options, the run's seed. */
-function policySetup(config: Readonly<EvalConfig>, options: EvaluateOptions): PolicySetup {
-  return { ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }), ...(options.policyClient === undefined ? {} : { client: options.policyClient }), runSeed: config.seed };
+function policySetup(config: Readonly<EvalConfig>, client: GivenClientOptions | undefined): PolicySetup {
+  return { ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }), ...(client === undefined ? {} : { client }), runSeed: config.seed };
 }
 
-function policyNameOf(spec: EvaluateOptions["policy"]): string {
+function policyNameOf(spec: PolicyGiven): string {
   if (typeof spec === "string") return spec;
   return typeof spec === "function" ? (spec.name === "" ? "agent" : spec.name) : spec.name;
 }
@@ -136,22 +200,24 @@ function givenTasks(env: AnyEnv, tasks: readonly unknown[]): TaskSource {
   return { kind: "list", tasks };
 }
 
-async function planNew(options: EvaluateOptions): Promise<NewRun> {
-  const env = typeof options.env === "string" ? createEnv(options.env, options.envOptions ?? {}) : options.env;
-  const policyOptions = typeof options.policy === "string" ? storedPolicyOptions(options.policy, options.policyOptions) : options.policyOptions;
-  const config = configFrom({ ...options, policyOptions: policyOptions as EvaluateOptions["policyOptions"] }, env, policyNameOf(options.policy));
+async function planNew(request: EvalConfigRequest, client: GivenClientOptions | undefined): Promise<NewRun> {
+  if (request.env === undefined) throw new ConfigError("env", "a new run needs an env");
+  if (request.policy === undefined) throw new ConfigError("policy", "a new run needs a policy");
+  const env = typeof request.env === "string" ? createEnv(request.env, request.envOptions ?? {}) : request.env;
+  const policyOptions = typeof request.policy === "string" ? storedPolicyOptions(request.policy, request.policyOptions) : request.policyOptions;
+  const config = configFrom({ ...request, policyOptions: policyOptions as EvalConfigRequest["policyOptions"] }, env, policyNameOf(request.policy));
   checkBudgetsFit(config.budgets, env, "budget");
   if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
-  const policy = await policyOf(options.policy, policySetup(config, options));
+  const policy = await policyOf(request.policy, policySetup(config, client));
   refuseSingleForBudgetAware(config, policy);
-  const source = Array.isArray(options.tasks) ? givenTasks(env, options.tasks) : taskSource(env, config);
+  const source = Array.isArray(request.tasks) ? givenTasks(env, request.tasks) : taskSource(env, config);
   return { env, policy, config, source };
 }
 
 /** Name and store a new run (a list of tasks is stored whole now; generated tasks as the run reaches them). */
-async function startRun(planned: NewRun, store: Store | undefined, options: EvaluateOptions, now: Date): Promise<PreparedRun> {
+async function startRun(planned: NewRun, store: Store | undefined, name: string | undefined, now: Date): Promise<PreparedRun> {
   const { env, policy, config, source } = planned;
-  const run = options.run ?? (await runName(env.name, now, store));
+  const run = name ?? (await runName(env.name, now, store));
   const listed = source.kind === "list";
   if (store !== undefined) {
     const stored = listed ? source.tasks.map((task, index) => storedTask(env, task, index, config.budgetScope)) : [];
@@ -170,19 +236,19 @@ async function startRun(planned: NewRun, store: Store | undefined, options: Eval
 }
 
 /** The run to continue in `store`, with its stored config; stored tasks are read back, missing generated ones made. */
-async function prepareResume(options: EvaluateOptions, store: Store): Promise<PreparedRun> {
-  const run = options.run ?? (await latestRunId(store));
+async function prepareResume(request: EvalConfigRequest, name: string | undefined, client: GivenClientOptions | undefined, store: Store): Promise<PreparedRun> {
+  const run = name ?? (await latestRunId(store));
   if (run === undefined) throw new DataError(`nothing to resume: ${store.location} has no runs; start one with \`budgetrl eval --db ${shellWord(store.location)}\``);
   const record = await getRun(store, run);
   const config = parseEvalConfig(record.config);
-  const env = typeof options.env === "string" || options.env === undefined ? createEnv(config.env, config.envOptions) : options.env;
+  const env = typeof request.env === "string" || request.env === undefined ? createEnv(config.env, config.envOptions) : request.env;
   // The stored spec is rebuilt unless the caller hands over a policy object or function.
-  const fromSpec = typeof options.policy === "string" || options.policy === undefined;
-  if (fromSpec && options.policyOptions !== undefined && canonicalJson(storedPolicyOptions(config.policy, options.policyOptions)) !== canonicalJson(config.policyOptions)) {
+  const fromSpec = typeof request.policy === "string" || request.policy === undefined;
+  if (fromSpec && request.policyOptions !== undefined && canonicalJson(storedPolicyOptions(config.policy, request.policyOptions)) !== canonicalJson(config.policyOptions)) {
     throw new ConfigError("policyOptions", `run ${run} was made with other policy options (${canonicalJson(config.policyOptions ?? {})}); they are part of the run and cannot change on resume`, "resume without --policy-opt, or start a new run");
   }
-  const setup = policySetup(config, options);
-  const policy = fromSpec ? await createPolicy(config.policy, setup) : await policyOf(options.policy, setup);
+  const setup = policySetup(config, client);
+  const policy = request.policy === undefined || typeof request.policy === "string" ? await createPolicy(config.policy, setup) : await policyOf(request.policy, setup);
   const stored = await storedTaskCount(store, run);
   if (tasksAreListed(env, config)) return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
   const source = taskSource(env, config);
@@ -200,25 +266,33 @@ function openForResume(db: string, options: OpenStoreOptions): Promise<Store> {
   return openStore(db, { ...options, mode: "write" });
 }
 
+/** Evaluate a policy on an env (the flat options of a library call, split once into their typed objects). */
 export async function evaluate(options: EvaluateOptions): Promise<EvaluationResult> {
-  const runOptions = parseEvalRunOptions(options);
-  const now = (options.now ?? (() => new Date()))();
-  const resume = options.resume === true;
-  const db = options.db;
-  if (options.run !== undefined && options.run.trim() === "") throw new ConfigError("run", "a run's name cannot be empty", "leave it out for <env>-<timestamp>");
-  checkExecutable(runOptions, options);
+  return evaluateParts(splitEvaluateOptions(options));
+}
+
+/** Evaluate from the three objects: the config, the run, the client options (and the hooks). */
+export async function evaluateParts(parts: EvalParts): Promise<EvaluationResult> {
+  const { config: request, run, client } = parts;
+  const hooks = parts.hooks ?? {};
+  const now = (hooks.now ?? (() => new Date()))();
+  const { db, resume } = run;
+  if (run.name !== undefined && run.name.trim() === "") throw new ConfigError("run", "a run's name cannot be empty", "leave it out for <env>-<timestamp>");
+  checkExecutable(run.options, { db, env: request.env, policy: request.policy });
+  // A policy made here from a spec is closed here (a server connection, a cache); one handed over is the caller's.
+  const ownPolicy = typeof request.policy === "string" || request.policy === undefined;
+  const playing = (store: Store | undefined) => (prepared: PreparedRun) => closingOwnPolicy(ownPolicy, prepared, () => play(prepared, store, parts, hooks));
   if (db === undefined) {
     if (resume) throw new ConfigError("resume", "needs the store (db) of the run to continue");
-    return closingOwnPolicy(options, await startRun(await planNew(options), undefined, options, now), (prepared) => play(prepared, undefined, options, runOptions));
+    return playing(undefined)(await startRun(await planNew(request, client), undefined, run.name, now));
   }
-  const planned = resume ? undefined : await planNew(options);
+  const planned = resume ? undefined : await planNew(request, client);
   let store: Store | undefined;
   try {
-    const opening = storeOptions(runOptions, options.signal);
+    const opening = storeOptions(run.options, hooks.signal);
     store = resume ? await openForResume(db, opening) : await openStore(db, { ...opening, mode: "create" });
-    const prepared = planned === undefined ? await prepareResume(options, store) : await startRun(planned, store, options, now);
-    const opened = store;
-    return await closingOwnPolicy(options, prepared, (run) => play(run, opened, options, runOptions));
+    const prepared = planned === undefined ? await prepareResume(request, run.name, client, store) : await startRun(planned, store, run.name, now);
+    return await playing(store)(prepared);
   } catch (error) {
     throw storeFault(error, storeLocation(db)) ?? error;
   } finally {
@@ -227,22 +301,23 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluationResu
 }
 
 /** Play a run, then close its policy when it was made here from a spec (a server connection, a cache). */
-async function closingOwnPolicy(options: EvaluateOptions, prepared: PreparedRun, work: (prepared: PreparedRun) => Promise<EvaluationResult>): Promise<EvaluationResult> {
+async function closingOwnPolicy(own: boolean, prepared: PreparedRun, work: () => Promise<EvaluationResult>): Promise<EvaluationResult> {
   try {
-    return await work(prepared);
+    return await work();
   } finally {
-    if (typeof options.policy === "string" || options.policy === undefined) await prepared.policy.close?.();
+    if (own) await prepared.policy.close?.();
   }
 }
 
-async function play(prepared: PreparedRun, store: Store | undefined, options: EvaluateOptions, runOptions: Readonly<EvalRunOptions>): Promise<EvaluationResult> {
-  const execute = await executorFor(runOptions, { ...(options.db === undefined ? {} : { db: options.db }), ...(options.policyClient === undefined ? {} : { policyClient: options.policyClient }) });
+async function play(prepared: PreparedRun, store: Store | undefined, parts: EvalParts, hooks: EvalHooks): Promise<EvaluationResult> {
+  const { run, client } = parts;
+  const execute = await executorFor(run.options, { ...(run.db === undefined ? {} : { db: run.db }), ...(client === undefined ? {} : { client }) });
   const executed = await execute(prepared, store, {
-    runOptions,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-    ...(options.keepEpisodes === undefined ? {} : { keepEpisodes: options.keepEpisodes }),
-    ...(options.onStart === undefined ? {} : { onStart: options.onStart }),
-    ...(options.onProgress === undefined ? {} : { onProgress: options.onProgress }),
+    runOptions: run.options,
+    ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
+    ...(run.keepEpisodes === undefined ? {} : { keepEpisodes: run.keepEpisodes }),
+    ...(hooks.onStart === undefined ? {} : { onStart: hooks.onStart }),
+    ...(hooks.onProgress === undefined ? {} : { onProgress: hooks.onProgress }),
   });
   const { episodes, errors, firstError, contextLength, complete, interrupted, total, done } = executed;
   return {

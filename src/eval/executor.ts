@@ -4,6 +4,7 @@
 // stored episodes, and the table is read from the store at the end. The bullmq code is loaded only when used.
 import { ConfigError } from "../core/errors.js";
 import { executeRun, type RunExecutor } from "./execute-run.js";
+import type { GivenClientOptions } from "../policies/openai/options.js";
 import type { EvalRunOptions } from "./run-options.js";
 
 export type { RunExecutor } from "./execute-run.js";
@@ -11,7 +12,8 @@ export type { RunExecutor } from "./execute-run.js";
 export interface ExecutorContext {
   /** The run store as given (--db). */
   readonly db?: string;
-  readonly policyClient?: Readonly<Record<string, unknown>>;
+  /** The policy's client options, which the bullmq executor hands to the workers with every job. */
+  readonly client?: GivenClientOptions;
 }
 
 /** Refuse, before any work, what the bullmq executor cannot do: workers rebuild the run from the store, so it
@@ -26,5 +28,5 @@ export function checkExecutable(runOptions: Readonly<EvalRunOptions>, options: {
 export async function executorFor(runOptions: Readonly<EvalRunOptions>, context: ExecutorContext): Promise<RunExecutor> {
   if (runOptions.executor === "local") return executeRun;
   const { bullmqExecutor } = await import("./bullmq/executor.js");
-  return bullmqExecutor({ redis: runOptions.redis as string, db: context.db as string, reconnectMs: runOptions.reconnectTimeout * 1000, ...(context.policyClient === undefined ? {} : { policyClient: context.policyClient }) });
+  return bullmqExecutor({ redis: runOptions.redis as string, db: context.db as string, reconnectMs: runOptions.reconnectTimeout * 1000, ...(context.client === undefined ? {} : { client: context.client }) });
 }

@@ -12,6 +12,8 @@
 import { z } from "zod";
 import { parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
+import { withoutPassword } from "../core/url-location.js";
+import { clientOptionArgs, type GivenClientOptions } from "../policies/openai/options.js";
 
 export const EXECUTORS = ["local", "bullmq"] as const;
 export type ExecutorName = (typeof EXECUTORS)[number];
@@ -32,4 +34,12 @@ export function parseEvalRunOptions(input: Partial<Record<keyof EvalRunOptions, 
   const options = parseConfig(evalRunOptionsSchema, { concurrency: input.concurrency, turnTimeout: input.turnTimeout, busyTimeout: input.busyTimeout, reconnectTimeout: input.reconnectTimeout, executor: input.executor, redis: input.redis });
   if (options.executor === "bullmq" && options.redis === undefined) throw new ConfigError("redis", "the bullmq executor needs the Redis URL of its queue", "give --redis redis://HOST:PORT (the workers take the same one)");
   return options;
+}
+
+/** The flags an eval's resume command needs to work as printed, beyond its store and run: the BullMQ queue, and
+ * every openai client option given (by CLIENT_OPTION_FLAGS: the API key's variable by name, never the key; URLs
+ * without their password). */
+export function evalResumeFlags(run: { readonly executor?: ExecutorName | undefined; readonly redis?: string | undefined }, client?: GivenClientOptions): string[] {
+  const queue = run.executor === "bullmq" && run.redis !== undefined ? ["--executor", "bullmq", "--redis", withoutPassword(run.redis)] : [];
+  return [...queue, ...clientOptionArgs(client)];
 }

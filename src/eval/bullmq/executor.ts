@@ -18,10 +18,11 @@ import { ConfigError, type ConnectionLostError } from "../../core/errors.js";
 import { completedEpisodeCount, episodeKey, episodeTotals } from "../../store/episodes.js";
 import { setRunStatus } from "../../store/runs.js";
 import type { Store } from "../../store/store.js";
+import type { GivenClientOptions } from "../../policies/openai/options.js";
 import { budgetsToRun } from "../config.js";
 import { lazyTable, plannedTasks, type ExecutedRun, type ExecuteOptions, type PreparedRun, type RunExecutor } from "../execute-run.js";
 import { storedRunOutcomes } from "../table.js";
-import { EPISODE_JOB, shareableClientOptions, type EpisodeJob } from "./job.js";
+import { EPISODE_JOB, type EpisodeJob } from "./job.js";
 import { ACTIVE_QUEUES_KEY, episodeJobId, runQueueName, workerStoreAddress } from "./names.js";
 import { queueCounts } from "./queue-counts.js";
 import { boundedReconnect, connectRedis, isRedisConnectionLoss, redisConnection } from "./redis.js";
@@ -31,7 +32,8 @@ export interface BullmqExecutorOptions {
   readonly redis: string;
   /** The run store as given (--db); workers open it by its absolute path or its URL without the password. */
   readonly db: string;
-  readonly policyClient?: Readonly<Record<string, unknown>>;
+  /** The openai client options given to the eval: carried by every job. */
+  readonly client?: GivenClientOptions;
   /** Jobs queued ahead of the workers at most (bounds Redis memory on huge runs). */
   readonly window?: number;
   /** Attempts of a job that fails for a passing reason (a store briefly unreachable), with exponential backoff. */
@@ -238,7 +240,7 @@ export function bullmqExecutor(settings: BullmqExecutorOptions): RunExecutor {
     const total = plannedCount({ taskCount: prepared.taskCount, budgets: budgetsToRun(config), samples: config.samples });
     const address = workerStoreAddress(settings.db);
     const name = runQueueName(address, run);
-    const client = shareableClientOptions(settings.policyClient);
+    const client = settings.client;
     const jobOf = (spec: EpisodeSpec<unknown>): EpisodeJobEntry => ({
       name: EPISODE_JOB,
       data: { version: 1, db: address, run, taskIndex: spec.taskIndex, budget: spec.budget.label, sample: spec.sample, turnTimeout: options.runOptions.turnTimeout, busyTimeout: options.runOptions.busyTimeout, ...(client === undefined ? {} : { policyClient: client }) },

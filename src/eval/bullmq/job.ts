@@ -1,10 +1,12 @@
 // What one episode job carries: ids and settings, never a trajectory. The worker rebuilds the env, the policy and
 // the episode's spec from the run's stored config and tasks (same seeds, so the same episode as a local run), plays
-// it through the same rollout engine and writes it to the store idempotently. Client options of the policy that
-// are not stored with the run (base URL, limits, cache) travel with the job; never an API key: a worker reads keys
-// from its own environment (the variable named by apiKeyEnv).
+// it through the same rollout engine and writes it to the store idempotently. The policy's client options, which
+// are not stored with the run (base URL, limits, cache), travel with the job as the eval was given them, typed
+// (GivenClientOptions) and validated again by their schema when the worker reads the job. They hold no secret: a
+// worker reads API keys from its own environment (the variable named by apiKeyEnv).
 import { z } from "zod";
-import { BudgetrlError } from "../../core/errors.js";
+import { BudgetrlError, ConfigError } from "../../core/errors.js";
+import { parseGivenClientOptions, type GivenClientOptions } from "../../policies/openai/options.js";
 
 export const episodeJobSchema = z.object({
   version: z.literal(1),
@@ -18,20 +20,16 @@ export const episodeJobSchema = z.object({
   turnTimeout: z.number().positive(),
   /** SQLite: seconds to wait for another writer (the eval's --busy-timeout). */
   busyTimeout: z.number().min(0),
+  /** The openai client options given to the eval (clientOptionsSchema; read with parseGivenClientOptions). */
   policyClient: z.record(z.string(), z.unknown()).optional(),
 });
 
-export type EpisodeJob = z.output<typeof episodeJobSchema>;
+export interface EpisodeJob extends Omit<z.output<typeof episodeJobSchema>, "policyClient"> {
+  readonly policyClient?: GivenClientOptions;
+}
 
 /** The name every episode job carries (BullMQ jobs have one). */
 export const EPISODE_JOB = "episode";
-
-/** Client options that may travel in a job: anything but secrets (keys are read from the worker's environment). */
-export function shareableClientOptions(client: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> | undefined {
-  if (client === undefined) return undefined;
-  const kept = Object.entries(client).filter(([key]) => !/(api.?key|secret|token|password)$/i.test(key) || key === "apiKeyEnv");
-  return kept.length === 0 ? undefined : Object.fromEntries(kept);
-}
 
 /** A job whose data cannot be an episode job (another program's job on the queue, a newer budgetrl). */
 export class BadJobError extends BudgetrlError {
@@ -43,5 +41,12 @@ export class BadJobError extends BudgetrlError {
 export function readEpisodeJob(data: unknown): EpisodeJob {
   const parsed = episodeJobSchema.safeParse(data);
   if (!parsed.success) throw new BadJobError(`not a budgetrl episode job: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
-  return parsed.data;
+  const { policyClient, ...job } = parsed.data;
+  if (policyClient === undefined) return job;
+  try {
+    return { ...job, policyClient: parseGivenClientOptions(policyClient) };
+  } catch (error) {
+    if (error instanceof ConfigError) throw new BadJobError(`not a budgetrl episode job: policyClient: ${error.message}`);
+    throw error;
+  }
 }

@@ -12,6 +12,7 @@
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
+import { withoutPassword } from "../../core/url-location.js";
 import { booleanOption, integerOption, numberFromText, numberOption, parseOptions } from "../../core/options.js";
 
 /** Request fields the policy writes itself: extraBody may not set them. */
@@ -76,6 +77,26 @@ export const clientOptionsSchema = z.object({
 
 export type ClientOptions = z.output<typeof clientOptionsSchema>;
 
+/** Client options as given for one invocation: only those set, each validated; the policy fills in the defaults. This
+ * is what travels from `budgetrl eval` (or `evaluate`) to the policy, and in every BullMQ episode job. */
+export type GivenClientOptions = Readonly<Partial<ClientOptions>>;
+
+/** The client options on the command line (`budgetrl eval`): one row per option, schema key and flag (descriptions,
+ * defaults and validation come from the schema). `cache` is on by default: its flag, --no-cache, turns it off. A
+ * resume command gives them again by the same rows (`clientOptionArgs`). */
+export const CLIENT_OPTION_FLAGS = [
+  { key: "baseUrl", flag: "--base-url" },
+  { key: "apiKeyEnv", flag: "--api-key-env" },
+  { key: "concurrency", flag: "--request-concurrency" },
+  { key: "rpm", flag: "--rpm" },
+  { key: "timeoutMs", flag: "--request-timeout" },
+  { key: "retries", flag: "--retries" },
+  { key: "backoffMs", flag: "--retry-backoff" },
+  { key: "maxBackoffMs", flag: "--retry-max-wait" },
+  { key: "cacheDir", flag: "--cache" },
+  { key: "cache", flag: "--no-cache", switchesOff: true },
+] as const satisfies readonly { readonly key: keyof ClientOptions; readonly flag: `--${string}`; readonly switchesOff?: true }[];
+
 /** Validate sampling options (typed, or strings from --policy-opt); every default filled in. */
 export function parseSamplingOptions(options: unknown): SamplingOptions {
   const parsed = parseOptions("openai", samplingOptionsSchema, options ?? {});
@@ -88,6 +109,27 @@ export function parseSamplingOptions(options: unknown): SamplingOptions {
 /** Validate client options; throws ConfigError naming "openai.<option>". */
 export function parseClientOptions(options: unknown): ClientOptions {
   return parseOptions("openai", clientOptionsSchema, options ?? {});
+}
+
+/** Validate client options as given (typed, or read from a job); keeps only those set, without defaults. */
+export function parseGivenClientOptions(options: unknown): GivenClientOptions {
+  const parsed = parseClientOptions(options) as Record<string, unknown>;
+  const given = Object.entries((options ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(given.map(([key]) => [key, parsed[key]])) as GivenClientOptions;
+}
+
+/** The flags that give client options again (a resume command, by CLIENT_OPTION_FLAGS): the API key's variable by
+ * name, never a key; a URL without its password. */
+export function clientOptionArgs(client: GivenClientOptions | undefined): string[] {
+  const args: string[] = [];
+  for (const row of CLIENT_OPTION_FLAGS) {
+    const value = client?.[row.key];
+    if (value === undefined) continue;
+    if ("switchesOff" in row) {
+      if (value === false) args.push(row.flag);
+    } else args.push(row.flag, row.key === "baseUrl" ? withoutPassword(String(value)) : String(value));
+  }
+  return args;
 }
 
 /** The stored form of sampling options: JSON with defaults filled in, so a later default never changes a run. */

@@ -51,6 +51,14 @@ describe("a worker's episode job", () => {
     expect(() => readEpisodeJob({ version: 2, db })).toThrow(/not a budgetrl episode job/);
   });
 
+  it("carries the client options as given, validated by their schema when the worker reads the job", () => {
+    const data = { ...job("/tmp/runs.db"), policyClient: { baseUrl: "http://127.0.0.1:8000/v1", rpm: "600", cache: false } };
+    expect(readEpisodeJob(data).policyClient).toEqual({ baseUrl: "http://127.0.0.1:8000/v1", rpm: 600, cache: false });
+    expect(readEpisodeJob(job("/tmp/runs.db")).policyClient).toBeUndefined();
+    expect(() => readEpisodeJob({ ...data, policyClient: { rpm: -1 } })).toThrow(/not a budgetrl episode job: policyClient: .*rpm/);
+    expect(() => readEpisodeJob({ ...data, policyClient: { apiKey: "secret" } })).toThrow(/openai.apiKey: unknown option/);
+  });
+
   it("has an id without ':' that names its run's queue, task, budget and sample", () => {
     const queue = runQueueName("/tmp/runs.db", "r");
     expect(queue).toMatch(/^budgetrl-[0-9a-f]{20}$/);

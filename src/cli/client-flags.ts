@@ -1,0 +1,57 @@
+// The openai client options as command-line flags, generated from clientOptionsSchema by its flag table
+// (CLIENT_OPTION_FLAGS: --base-url, --api-key-env, --request-concurrency, --rpm, --request-timeout, --retries,
+// --retry-backoff, --retry-max-wait, --cache DIR, --no-cache): each flag's description, default and validation
+// are the schema's, and the flags given become the typed client options (only those given: the policy fills in
+// the rest). A resume command gives them again by the same table (clientOptionArgs).
+import { z } from "zod";
+import { CLIENT_OPTION_FLAGS, clientOptionsSchema, parseGivenClientOptions, type ClientOptions, type GivenClientOptions } from "../policies/openai/options.js";
+
+type Camel<Text extends string> = Text extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : Text;
+type Row = (typeof CLIENT_OPTION_FLAGS)[number];
+/** The config field of a flag: --request-concurrency -> requestConcurrency. */
+type FieldOf<Flag extends string> = Flag extends `--${infer Name}` ? Camel<Name> : never;
+
+export type ClientFlagFields = {
+  [R in Row as FieldOf<R["flag"]>]: R extends { readonly switchesOff: true } ? z.ZodDefault<z.ZodBoolean> : NonNullable<ClientOptions[R["key"]]> extends number ? z.ZodOptional<z.ZodNumber> : z.ZodOptional<z.ZodString>;
+};
+
+export type ClientFlags = { readonly [Key in keyof ClientFlagFields]?: z.output<ClientFlagFields[Key]> | undefined };
+
+function fieldOf(flag: string): string {
+  return flag.slice(2).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+const defaults = clientOptionsSchema.parse({}) as Record<string, unknown>;
+
+/** A flag's field: the schema's type, description and default (in the text: an unset flag leaves it to the policy),
+ * validated by the schema's own field. */
+function flagField(row: Row): z.ZodType {
+  const option = clientOptionsSchema.shape[row.key] as z.ZodType;
+  const description = option.description ?? "";
+  if ("switchesOff" in row) return z.boolean().default(false).describe(`openai: do not ${description} (on by default)`);
+  const fallback = defaults[row.key];
+  const text = `openai: ${description}${fallback === undefined ? "" : ` (default: ${String(fallback)})`}`;
+  const valid = (value: unknown, context: z.RefinementCtx): void => {
+    const checked = option.safeParse(value);
+    if (!checked.success) context.addIssue({ code: "custom", message: checked.error.issues[0]?.message ?? "invalid value" });
+  };
+  return (typeof fallback === "number" ? z.int().superRefine(valid) : z.string().superRefine(valid)).optional().describe(text);
+}
+
+/** The flags' fields, to extend a command's schema with. */
+export const clientFlagFields = Object.fromEntries(CLIENT_OPTION_FLAGS.map((row) => [fieldOf(row.flag), flagField(row)])) as unknown as ClientFlagFields;
+
+/** The fields' keys (what `--resume` keeps: they are not stored with the run). */
+export const CLIENT_FLAG_KEYS = Object.keys(clientFlagFields) as (keyof ClientFlagFields)[];
+
+/** The client options the flags give (undefined when none is given). */
+export function clientOptionsOf(flags: ClientFlags): GivenClientOptions | undefined {
+  const given: Record<string, unknown> = {};
+  for (const row of CLIENT_OPTION_FLAGS) {
+    const value = (flags as Record<string, unknown>)[fieldOf(row.flag)];
+    if ("switchesOff" in row) {
+      if (value === true) given[row.key] = false;
+    } else if (value !== undefined) given[row.key] = value;
+  }
+  return Object.keys(given).length === 0 ? undefined : parseGivenClientOptions(given);
+}
