@@ -15,7 +15,7 @@ import { randomPolicy } from "./scripted/random.js";
 import { parseReplayScript, replayPolicy } from "./scripted/replay.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createTinyPolicy } from "./tiny/policy.js";
-import { DEFAULT_MAX_NEW_TOKENS, HISTORIES, type History } from "./tiny/context.js";
+import { DEFAULT_MAX_NEW_TOKENS, refuseRetiredHistory } from "./tiny/context.js";
 import type { JsonObject } from "../core/json.js";
 import { openaiPolicyFromSpec, storedSamplingOptions } from "./openai/index.js";
 
@@ -113,17 +113,18 @@ registerPolicyKind({
 });
 
 /** Sampling settings saved next to a checkpoint by sft/train (policy.json): the prompt window depends on
- * maxNewTokens, and the history rule is the one the checkpoint was trained with (checkpoints from before the
- * rule was recorded were trained with "window"; with no policy.json at all, the defaults). A policy.json that is
- * not JSON, not an object, or holds an unknown key or a bad value is refused (DataError): played with guessed
- * settings, the checkpoint would read prompts it was not trained on. */
-export function readPolicySettings(dir: string): { maxNewTokens: number; history: History } {
+ * maxNewTokens, and the history must be "segments", the one context rule. A policy.json with no history (written
+ * before the rule was recorded: trained under the retired window history) or with the window history is refused
+ * with a hint (refuseRetiredHistory); a checkpoint with no policy.json at all (saved without sft/train) plays
+ * with the defaults. A policy.json that is not JSON, not an object, or holds an unknown key or a bad value is
+ * refused (DataError): played with guessed settings, the checkpoint would read prompts it was not trained on. */
+export function readPolicySettings(dir: string): { maxNewTokens: number } {
   const path = join(dir, "policy.json");
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { maxNewTokens: DEFAULT_MAX_NEW_TOKENS, history: "window" };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { maxNewTokens: DEFAULT_MAX_NEW_TOKENS };
     throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
   }
   let parsed: unknown;
@@ -136,10 +137,10 @@ export function readPolicySettings(dir: string): { maxNewTokens: number; history
   const settings = parsed as Record<string, unknown>;
   const unknown = Object.keys(settings).find((key) => key !== "maxNewTokens" && key !== "history");
   if (unknown !== undefined) throw new DataError(`${path}: unknown setting "${unknown}" (known: maxNewTokens, history)`);
-  const { maxNewTokens = DEFAULT_MAX_NEW_TOKENS, history = "window" } = settings;
+  const { maxNewTokens = DEFAULT_MAX_NEW_TOKENS, history } = settings;
   if (typeof maxNewTokens !== "number" || !Number.isSafeInteger(maxNewTokens) || maxNewTokens < 1) throw new DataError(`${path}: maxNewTokens must be a whole number >= 1, got ${JSON.stringify(maxNewTokens)}`);
-  if (!(HISTORIES as readonly unknown[]).includes(history)) throw new DataError(`${path}: history must be one of ${HISTORIES.join(", ")}, got ${JSON.stringify(history)}`);
-  return { maxNewTokens, history: history as History };
+  refuseRetiredHistory(path, history);
+  return { maxNewTokens };
 }
 
 function kindOf(spec: string): { kind: PolicyKind; argument: string | undefined } {

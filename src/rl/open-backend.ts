@@ -54,7 +54,7 @@ async function initialModel(config: Readonly<TrainConfig>, threads: number | und
 }
 
 function tinyBackendOf(config: Readonly<TrainConfig>, model: TinyModel, threads: number | undefined): OpenedBackend {
-  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } }), initialReference: () => initialModelReference(config, threads) };
+  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } }), initialReference: () => initialModelReference(config, threads) };
 }
 
 async function initialModelReference(config: Readonly<TrainConfig>, threads: number | undefined): Promise<ReferenceScorer> {
@@ -66,10 +66,10 @@ async function initialModelReference(config: Readonly<TrainConfig>, threads: num
 async function tinkerBackendOf(config: Readonly<TrainConfig>, options: BackendOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
   if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
   // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
-  const renderer = openRenderer(config.renderer, config.maxNewTokens, config.history, { templateOptions: config.templateOptions, toolCallFormat: config.toolCallFormat });
+  const renderer = openRenderer(config.renderer, config.maxNewTokens, { templateOptions: config.templateOptions, toolCallFormat: config.toolCallFormat });
   const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const backend = await openTinkerBackend({
-    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer, groupSampling: config.groupSampling,
+    client, baseModel: config.baseModel as string, loraRank: config.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, renderer, groupSampling: config.groupSampling,
     ...(config.contextLength === undefined ? {} : { contextLength: config.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
   });
   return { backend, initialReference: () => backend.baseReference() };
