@@ -7,6 +7,7 @@
 import { ConfigError } from "../core/errors.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createModel, type TinyModel } from "../nn/model.js";
+import { readPolicySettings } from "../policies/tiny/settings.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { openTinkerBackend } from "./tinker/backend.js";
 import { readTinkerCheckpoint, type TinkerCheckpoint } from "./tinker/checkpoint.js";
@@ -33,6 +34,8 @@ export interface OpenedBackend {
 /** The backend of a run: new, or resumed from the checkpoint in `checkpoint`. */
 export async function openBackend(config: Readonly<TrainConfig>, options: BackendOptions, checkpoint?: string): Promise<OpenedBackend> {
   if (config.backend === "tinker") return tinkerBackendOf(config, options, checkpoint === undefined ? undefined : await readTinkerCheckpoint(checkpoint));
+  // A run resumed from, or started on, a checkpoint of the retired window history is refused (policy.json).
+  if (checkpoint !== undefined) readPolicySettings(checkpoint);
   const model = checkpoint === undefined ? await initialModel(config, options.threads) : await loadCheckpoint(checkpoint, threadsOption(options.threads));
   return tinyBackendOf(config, model, options.threads);
 }
@@ -44,6 +47,7 @@ function threadsOption(threads: number | undefined): { threads?: number } {
 /** The model a tiny run starts from: --init (with a fresh optimiser) or a fresh model. */
 async function initialModel(config: Readonly<TrainConfig>, threads: number | undefined): Promise<TinyModel> {
   if (config.init === undefined) return createModel({ ...threadsOption(threads), config: config.modelConfig, seed: config.seed });
+  readPolicySettings(config.init);
   const model = await loadCheckpoint(config.init, threadsOption(threads));
   // RL starts with a fresh optimiser: the SFT moments describe another objective.
   const state = model.optimizerState();

@@ -4,7 +4,7 @@
 import { ConfigError } from "../core/errors.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import type { TinyModel } from "../nn/model.js";
-import { readPolicySettings } from "../policies/spec.js";
+import { readPolicySettings } from "../policies/tiny/settings.js";
 import { createSamplingEngine } from "./engine.js";
 import { parseServeConfig } from "./config.js";
 import { createReplyMemo } from "./reply-memo.js";
