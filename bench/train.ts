@@ -56,6 +56,8 @@ interface Path {
   readonly dir: string;
   model?: TinyModel;
   context?: StepContext;
+  /** The backend unwrapped (the kernels are timed through it, not recorded). */
+  inner?: TrainerBackend;
   /** The sequences the step passed to accumulate (recorded by the backend wrapper). */
   trained: TrainSequence[];
 }
@@ -86,6 +88,7 @@ async function open(path: Path): Promise<void> {
     },
   };
   path.model = model;
+  path.inner = inner;
   path.context = { backend, env: createEnv(config.env, config.envOptions), config, excluded: new Set() };
 }
 
@@ -100,11 +103,12 @@ async function measureStep(path: Path, step: number, into: Measured): Promise<vo
   const counts = difference(model.tokenCounts(), before);
   // The kernels on the step's own sequences, each once: forward alone, then forward and backward.
   const trained = path.trained;
+  const inner = path.inner!;
   let started = performance.now();
-  await context.backend.logprobs(trained);
+  await inner.logprobs(trained);
   const forwardSeconds = (performance.now() - started) / 1000;
   started = performance.now();
-  await context.backend.accumulate(trained, (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1e-3)), 1);
+  await inner.accumulate(trained, (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1e-3)), 1);
   const trainSeconds = (performance.now() - started) / 1000;
   model.zeroGradients();
   const row: StepRow = { metrics, counts, trainedTokens: tokensOf(trained), forwardSeconds, trainSeconds, cpu: (used.user + used.system) / 1e6 };
