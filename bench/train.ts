@@ -7,12 +7,14 @@
 // After each step (not timed in it), with the step's own token counts:
 //   sample floor  every token the step sampled (prompt tokens prefilled and reply tokens decoded, as the model
 //                 counts them) at the per-token cost of one batched forward pass over the step's trained
-//                 sequences (their forward alone, timed). Decoding token by token cannot beat a batched forward,
-//                 so this is a lower bound of sampling.
+//                 sequences (their forward alone, timed). An estimate, not a bound: that pass computes the
+//                 output head at every position, which a prefill skips but for the last one, while a decoded
+//                 token costs more than a batched one; the step's own generate time can come out below it.
 //   train floor   one forward and backward over exactly the sequences the step trained (timed, then the
 //                 gradients zeroed: the weights are not touched).
 //   ratio         step seconds / (sample floor + train floor): how far a step is from the compute its tokens
-//                 need; the rest is batching, sessions, the env, advantages, the optimiser, scheduling.
+//                 need (about 1: the step runs at the kernels' speed; above it: batching, sessions, the env,
+//                 advantages, the optimiser, scheduling).
 // Run: npx tsx bench/train.ts [--sft-steps 40] [--steps 3] [--contexts 256,1024]
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
