@@ -1,6 +1,6 @@
 // How many tokens an RL step would save if a group's episodes shared the prefixes they have in common (a prefix
 // tree over each group's training sequences, as a radix KV cache and tree-structured training would use), on
-// the bench/train.ts setup: sokoban, a 40-step SFT warm start, 16 tasks x 8 samples, BudgetMix, segments:256.
+// the bench/train.ts setup: sokoban, a 40-step SFT warm start, 16 tasks x 8 samples, BudgetMix, a 256-token context.
 // Counts every token of every sequence an episode was sampled in (prompts and replies) against the distinct
 // prefixes within its group (a segment shares with the same segment of another episode of its group). The
 // first prompt of a group is one of those shared prefixes, and the sampler already prefills it once.

@@ -24,7 +24,7 @@ export const serveCommand = defineCommand({
     const { log, ...config } = options;
     const serving = await serveCheckpoint(config, log ? { log: (line) => io.stderr(`${line}\n`) } : {});
     const { contextLength } = serving.model.config;
-    io.stdout(`budgetrl serve: ${serving.name} on ${serving.url} (context ${contextLength} tokens, history ${serving.history}, max_tokens ${serving.maxTokens} by default); Ctrl-C stops\n`);
+    io.stdout(`budgetrl serve: ${serving.name} on ${serving.url} (context ${contextLength} tokens, max_tokens ${serving.maxTokens} by default); Ctrl-C stops\n`);
     await new Promise<void>((resolve) => {
       if (context.signal.aborted) resolve();
       else context.signal.addEventListener("abort", () => resolve(), { once: true });

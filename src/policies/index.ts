@@ -7,5 +7,5 @@
 export { MalformedResponseError, openaiPolicyFromSpec, RequestFailedError, clientOptionsSchema, samplingOptionsSchema, type ClientOptions, type OpenaiPolicy, type OpenaiPolicyStats, type OpenaiSetup, type SamplingOptions } from "./openai/index.js";
 export { noisyOraclePolicy, oraclePolicy, parseReplayScript, randomPolicy, replayPolicy, type ReplayScript } from "./scripted/index.js";
 export { createPolicy, policyKinds, registerPolicyKind, type PolicyKind, type PolicySetup } from "./spec.js";
-export { createTinyPolicy, HISTORIES, type History, type TinyPolicy, type TinyPolicyOptions } from "./tiny/index.js";
+export { createTinyPolicy, type TinyPolicy, type TinyPolicyOptions } from "./tiny/index.js";
 export { parseToolCalls, TOOL_CALL_FORMATS, writeToolCalls, type ParsedReply, type ToolCallFormat } from "./tool-call-text.js";

@@ -6,8 +6,7 @@
 // (`storedOptions` validates them and fills in every default), those that only say how to run it (server URL,
 // limits, cache) come with every invocation (`PolicySetup.client`) and are never stored.
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ConfigError, DataError } from "../core/errors.js";
+import { ConfigError } from "../core/errors.js";
 import type { Policy } from "../core/policy.js";
 import { noisyOraclePolicy } from "./scripted/noisy-oracle.js";
 import { oraclePolicy, parseOracleHorizon } from "./scripted/oracle.js";
@@ -15,7 +14,7 @@ import { randomPolicy } from "./scripted/random.js";
 import { parseReplayScript, replayPolicy } from "./scripted/replay.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createTinyPolicy } from "./tiny/policy.js";
-import { DEFAULT_MAX_NEW_TOKENS, HISTORIES, type History } from "./tiny/context.js";
+import { readPolicySettings } from "./tiny/settings.js";
 import type { JsonObject } from "../core/json.js";
 import { openaiPolicyFromSpec, storedSamplingOptions } from "./openai/index.js";
 
@@ -111,36 +110,6 @@ registerPolicyKind({
   storedOptions: (options) => storedSamplingOptions(options),
   create: (argument, setup) => openaiPolicyFromSpec(argument, setup),
 });
-
-/** Sampling settings saved next to a checkpoint by sft/train (policy.json): the prompt window depends on
- * maxNewTokens, and the history rule is the one the checkpoint was trained with (checkpoints from before the
- * rule was recorded were trained with "window"; with no policy.json at all, the defaults). A policy.json that is
- * not JSON, not an object, or holds an unknown key or a bad value is refused (DataError): played with guessed
- * settings, the checkpoint would read prompts it was not trained on. */
-export function readPolicySettings(dir: string): { maxNewTokens: number; history: History } {
-  const path = join(dir, "policy.json");
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { maxNewTokens: DEFAULT_MAX_NEW_TOKENS, history: "window" };
-    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw new DataError(`${path} is not valid JSON (corrupted): restore the checkpoint from a good copy`);
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new DataError(`${path} must hold a JSON object of the policy's settings (maxNewTokens, history), got ${JSON.stringify(parsed)}`);
-  const settings = parsed as Record<string, unknown>;
-  const unknown = Object.keys(settings).find((key) => key !== "maxNewTokens" && key !== "history");
-  if (unknown !== undefined) throw new DataError(`${path}: unknown setting "${unknown}" (known: maxNewTokens, history)`);
-  const { maxNewTokens = DEFAULT_MAX_NEW_TOKENS, history = "window" } = settings;
-  if (typeof maxNewTokens !== "number" || !Number.isSafeInteger(maxNewTokens) || maxNewTokens < 1) throw new DataError(`${path}: maxNewTokens must be a whole number >= 1, got ${JSON.stringify(maxNewTokens)}`);
-  if (!(HISTORIES as readonly unknown[]).includes(history)) throw new DataError(`${path}: history must be one of ${HISTORIES.join(", ")}, got ${JSON.stringify(history)}`);
-  return { maxNewTokens, history: history as History };
-}
 
 function kindOf(spec: string): { kind: PolicyKind; argument: string | undefined } {
   const colon = spec.indexOf(":");

@@ -7,6 +7,7 @@
 import { ConfigError } from "../core/errors.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createModel, type TinyModel } from "../nn/model.js";
+import { readPolicySettings } from "../policies/tiny/settings.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
 import { openTinkerBackend } from "./tinker/backend.js";
 import { readTinkerCheckpoint, type TinkerCheckpoint } from "./tinker/checkpoint.js";
@@ -34,6 +35,8 @@ export interface OpenedBackend {
 export async function openBackend(config: Readonly<TrainConfig>, options: BackendOptions, checkpoint?: string): Promise<OpenedBackend> {
   const backend = config.backend;
   if (backend.kind === "tinker") return tinkerBackendOf(config, backend, options, checkpoint === undefined ? undefined : await readTinkerCheckpoint(checkpoint));
+  // A run resumed from, or started on, a checkpoint of the retired window history is refused (policy.json).
+  if (checkpoint !== undefined) readPolicySettings(checkpoint);
   const model = checkpoint === undefined ? await initialModel(config, backend, options.threads) : await loadCheckpoint(checkpoint, threadsOption(options.threads));
   return tinyBackendOf(config, backend, model, options.threads);
 }
@@ -45,6 +48,7 @@ function threadsOption(threads: number | undefined): { threads?: number } {
 /** The model a tiny run starts from: --init (with a fresh optimiser) or a fresh model. */
 async function initialModel(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, threads: number | undefined): Promise<TinyModel> {
   if (tiny.init === undefined) return createModel({ ...threadsOption(threads), config: tiny.modelConfig, seed: config.seed });
+  readPolicySettings(tiny.init);
   const model = await loadCheckpoint(tiny.init, threadsOption(threads));
   // RL starts with a fresh optimiser: the SFT moments describe another objective.
   const state = model.optimizerState();
@@ -55,7 +59,7 @@ async function initialModel(config: Readonly<TrainConfig>, tiny: TinyBackendConf
 }
 
 function tinyBackendOf(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, model: TinyModel, threads: number | undefined): OpenedBackend {
-  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1, history: config.history } }), initialReference: () => initialModelReference(config, tiny, threads) };
+  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } }), initialReference: () => initialModelReference(config, tiny, threads) };
 }
 
 async function initialModelReference(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, threads: number | undefined): Promise<ReferenceScorer> {
@@ -67,10 +71,10 @@ async function initialModelReference(config: Readonly<TrainConfig>, tiny: TinyBa
 async function tinkerBackendOf(config: Readonly<TrainConfig>, tinker: TinkerBackendConfig, options: BackendOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
   if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
   // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
-  const renderer = openRenderer(tinker.renderer, config.maxNewTokens, config.history, { templateOptions: tinker.templateOptions, toolCallFormat: tinker.toolCallFormat });
+  const renderer = openRenderer(tinker.renderer, config.maxNewTokens, { templateOptions: tinker.templateOptions, toolCallFormat: tinker.toolCallFormat });
   const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const backend = await openTinkerBackend({
-    client, baseModel: tinker.baseModel, loraRank: tinker.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, history: config.history, renderer, groupSampling: tinker.groupSampling,
+    client, baseModel: tinker.baseModel, loraRank: tinker.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, renderer, groupSampling: tinker.groupSampling,
     ...(tinker.contextLength === undefined ? {} : { contextLength: tinker.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
   });
   return { backend, initialReference: () => backend.baseReference() };

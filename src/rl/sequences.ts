@@ -1,6 +1,5 @@
 // From episodes to training examples. The policy says in which token sequences it sampled an episode's
-// replies (policies/tiny/context.ts: one sequence per segment of the episode, or one per turn with the
-// "window" history); each reply's tokens are the sampled ones, at the place they were sampled, so the
+// replies (policies/tiny/context.ts: one sequence per segment of the episode); each reply's tokens are the sampled ones, at the place they were sampled, so the
 // log-probs a training pass computes for them are the behaviour log-probs (up to float rounding).
 import type { Episode } from "../core/episode.js";
 import type { ResponseSpan, TrainablePolicy, TrainSequence } from "./backend.js";

@@ -5,7 +5,7 @@ import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, choiceListField, parseConfig } from "../core/config.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
-import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
+import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
 
 /** Which demonstrated replies are SFT targets. */
@@ -31,11 +31,10 @@ export const sftConfigSchema = z.object({
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
   modelConfig: modelConfigField().default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
   steps: z.number().int().min(1).default(300).describe("optimiser steps"),
-  batchSize: z.number().int().min(1).default(32).describe("sequences per step (a sequence: a segment of an episode, or a turn with history window)"),
+  batchSize: z.number().int().min(1).default(32).describe("sequences per step (a sequence: a segment of an episode)"),
   learningRate: z.number().positive().default(3e-3).describe("peak learning rate"),
   warmupSteps: z.number().int().min(0).default(20).describe("warm-up steps"),
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply the policy samples (sets the prompt window)"),
-  history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns) or window (re-rendered each turn)"),
 });
 
 export type SftConfig = z.output<typeof sftConfigSchema>;

@@ -161,7 +161,7 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   for (const run of runs) episodes.push(...(await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined, stopPoint)));
   await stopPoint();
   const model = await createModel({ config: config.modelConfig, seed: config.seed, ...(options.threads === undefined ? {} : { threads: options.threads }) });
-  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, history: config.history } });
+  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens } });
   try {
     const sequences: TrainSequence[] = [];
     for (const episode of episodes) {

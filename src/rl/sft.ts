@@ -1,8 +1,8 @@
 // Supervised warm start: train the policy on demonstration rollouts (e.g. of noisy-oracle:0.3), on its own reply
 // tokens only (prompts, i.e. observations, are masked out). This is how a "base model" is made: competent but
 // imperfect, the starting point of every RL run, as a pretrained LLM is in the paper. The demonstrations are
-// laid out as the policy would have sampled them (one sequence per segment of an episode, or per turn with the
-// "window" history: policies/tiny/context.ts), so the base model learns in the context it will act in.
+// laid out as the policy would have sampled them (one sequence per segment of an episode:
+// policies/tiny/context.ts), so the base model learns in the context it will act in.
 //   loss = -(1/N) sum over reply tokens of log p(token | everything before it in its sequence)
 import type { Episode } from "../core/episode.js";
 import { deriveSeed, shuffledIndices } from "../core/rng.js";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { saveCheckpoint } from "../nn/checkpoint.js";
 import { encodeText, END } from "../nn/tokenizer.js";
 import type { TinyModel, TokenBatch } from "../nn/model.js";
-import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
+import { DEFAULT_MAX_NEW_TOKENS, HISTORY } from "../policies/tiny/context.js";
 import { createTinyPolicy, type TinyPolicyOptions } from "../policies/tiny/policy.js";
 import type { AccumulateStats, ReferenceScorer, StepStats, TrainablePolicy, TrainerBackend, TrainSequence } from "./backend.js";
 
@@ -126,8 +126,9 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
     },
     save: async (dir) => {
       await saveCheckpoint(model, dir);
-      // The prompts depend on maxNewTokens and the history: `tiny:DIR` policies read them back.
-      const settings = { maxNewTokens: options.policy?.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS, history: options.policy?.history ?? DEFAULT_HISTORY };
+      // The prompts depend on maxNewTokens: `tiny:DIR` policies read it back. The history is recorded so that a
+      // checkpoint of the retired window history (none recorded) is told apart and refused.
+      const settings = { maxNewTokens: options.policy?.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS, history: HISTORY };
       await writeFile(join(dir, "policy.json"), `${JSON.stringify(settings)}\n`);
     },
     weightsDigest: () => createHash("sha256").update(new Uint8Array(model.parameters().buffer, model.parameters().byteOffset, model.parameters().byteLength)).digest("hex"),

@@ -16,7 +16,7 @@ import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
-import { DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, HISTORIES } from "../policies/tiny/context.js";
+import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
 import { ADVANTAGE_ESTIMATORS, advantageEstimator, advantageOptionFields, algoConfigSchema, type AdvantageEstimatorName } from "./advantages/registry.js";
 import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
@@ -90,7 +90,6 @@ export const trainConfigSchema = z.strictObject({
   clipHigh: z.number().min(0).default(0.28).describe("upper clip of the importance ratio"),
   kl: z.number().min(0).default(0).describe("KL coefficient beta to the initial model (k3 estimator)"),
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
-  history: z.enum(HISTORIES).default(DEFAULT_HISTORY).describe("what the policy sees of an episode: segments (KV cache kept across turns; with --renderer hf:DIR, earlier replies, reasoning included, kept as sampled) or window (re-rendered each turn)"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
   evalTasks: z.number().int().min(1).default(50).describe("held-out tasks, distinct by content (never trained on)"),
   evalSeed: z.number().int().min(0).optional().describe("seed of the held-out task list (default: derived from --seed)"),

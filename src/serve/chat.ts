@@ -1,6 +1,6 @@
 // Answering a chat request as the in-process tiny policy answers the same conversation:
 //
-//   prompt    the tiny policy's context rule (history from the checkpoint's policy.json, answer room from the
+//   prompt    the tiny policy's context rule (segments, refused for a checkpoint whose policy.json records another; answer room from the
 //             request's max_tokens, default the checkpoint's) replayed over the conversation
 //             (tiny/conversation.ts), with the sampled tokens of replies whose message lost some (reply-memo.ts).
 //             Older messages are dropped as the policy drops them; a last message that does not fit alone is
@@ -16,7 +16,7 @@
 import type { Message, ToolCall } from "../core/message.js";
 import type { TinyModel } from "../nn/model.js";
 import { decodeTokens } from "../nn/tokenizer.js";
-import { contextRule, type History, type PreviousTurn } from "../policies/tiny/context.js";
+import { contextRule, type PreviousTurn } from "../policies/tiny/context.js";
 import { conversationTurn } from "../policies/tiny/conversation.js";
 import { renderMessage } from "../policies/tiny/render.js";
 import type { ToolCallFormat } from "../policies/tool-call-text.js";
@@ -28,7 +28,6 @@ import type { ChatAnswer, ChatChoice } from "./response.js";
 import { replyCalls, toolConstraints, toolPlan, type ToolPlan } from "./tool-choice.js";
 
 export interface ChatSettings {
-  readonly history: History;
   /** max_tokens when a request does not say (the checkpoint's maxNewTokens). */
   readonly defaultMaxTokens: number;
   readonly cutLongMessages: boolean;
@@ -69,7 +68,7 @@ function refuseLongMessage(messages: readonly Message[], budget: number, context
 export function chatPrompt(context: Pick<ChatContext, "model" | "settings" | "memo">, messages: readonly Message[], maxTokens: number | undefined): ChatPrompt {
   const contextLength = context.model.config.contextLength;
   const length = answerLength(maxTokens, context.settings, contextLength);
-  const rule = contextRule(contextLength, length, context.settings.history);
+  const rule = contextRule(contextLength, length);
   if (!context.settings.cutLongMessages) refuseLongMessage(messages, rule.budget, contextLength, length);
   const { prompt, previous } = conversationTurn(rule, messages, context.memo.replyTokens);
   return { prompt, ...(previous === undefined ? {} : { previous }), maxTokens: length };

@@ -2,7 +2,6 @@
 // the field); the CLI's flags, help and defaults come from it.
 import { z } from "zod";
 import { parseConfig } from "../core/config.js";
-import { HISTORIES } from "../policies/tiny/context.js";
 import { TOOL_CALL_FORMATS } from "../policies/tool-call-text.js";
 import { LOGPROBS_MODES } from "./engine.js";
 
@@ -11,7 +10,6 @@ export const serveConfigSchema = z.object({
   host: z.string().min(1).default("127.0.0.1").describe("address to listen on (loopback by default; 0.0.0.0 for every interface)"),
   port: z.number().int().min(0).max(65535).default(8000).describe("port to listen on (0: a free one, printed)"),
   name: z.string().min(1).optional().describe("the model name clients send (default: the --ckpt path as given)"),
-  history: z.enum(HISTORIES).optional().describe("context rule of the prompts (default: the checkpoint's policy.json, as tiny:CKPT)"),
   maxTokens: z.number().int().min(1).optional().describe("answer length when a request sets no max_tokens (default: the checkpoint's maxNewTokens)"),
   cutLongMessages: z.boolean().default(false).describe("keep the newest bytes of a last message longer than the context, as the in-process policy does, instead of answering 400"),
   logprobsMode: z.enum(LOGPROBS_MODES).default("raw").describe("log-probs under the model at temperature 1 (raw, as tiny:CKPT and vLLM) or under the distribution sampled from (processed)"),

@@ -117,11 +117,10 @@ interface Progress {
   ended: SampledChoice | undefined;
 }
 
-export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" | "openSession">, settings: EngineSettings, history: "segments" | "window"): SamplingEngine {
+export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" | "openSession">, settings: EngineSettings): SamplingEngine {
   const { contextLength, vocabSize } = model.config;
   const batcher: SampleBatcher = createSampleBatcher(model, settings.maxBatch);
-  // Under "window" no turn extends the one before: no session would be found again.
-  const pool: SessionPool = createSessionPool(() => model.openSession(), history === "segments" ? settings.sessions : 0);
+  const pool: SessionPool = createSessionPool(() => model.openSession(), settings.sessions);
   const processed = settings.logprobsMode === "processed";
 
   const tokenOf = (g: Generated, i: number): SampledToken => ({

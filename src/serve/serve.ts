@@ -4,8 +4,7 @@
 import { ConfigError } from "../core/errors.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import type { TinyModel } from "../nn/model.js";
-import type { History } from "../policies/tiny/context.js";
-import { readPolicySettings } from "../policies/spec.js";
+import { readPolicySettings } from "../policies/tiny/settings.js";
 import { createSamplingEngine } from "./engine.js";
 import { parseServeConfig } from "./config.js";
 import { createReplyMemo } from "./reply-memo.js";
@@ -24,8 +23,7 @@ export interface Serving extends RunningServer {
   /** The name clients send as `model`. */
   readonly name: string;
   readonly model: TinyModel;
-  /** The context rule and default answer length in use. */
-  readonly history: History;
+  /** The default answer length in use. */
   readonly maxTokens: number;
   /** Stops the server (close()) and frees the model. */
   close(): Promise<void>;
@@ -53,14 +51,13 @@ export async function serveCheckpoint(input: unknown, hooks: ServeHooks = {}): P
   const saved = savedSettings(config.ckpt);
   const loaded = await loadModel(config.ckpt);
   const model = hooks.wrapModel?.(loaded) ?? loaded;
-  const history = config.history ?? saved.history;
   const maxTokens = config.maxTokens ?? saved.maxNewTokens;
   const contextLength = model.config.contextLength;
   const name = config.name ?? config.ckpt;
   try {
     if (maxTokens > contextLength - 3) throw new ConfigError("maxTokens", `at most ${contextLength - 3} for this checkpoint (its context is ${contextLength} tokens), got ${maxTokens}`);
-    const engine = createSamplingEngine(model, { maxQueue: config.maxQueue, logprobsMode: config.logprobsMode, maxBatch: config.maxBatch, sessions: config.sessions }, history);
-    const chat = { history, defaultMaxTokens: maxTokens, cutLongMessages: config.cutLongMessages, toolCallParser: config.toolCallParser };
+    const engine = createSamplingEngine(model, { maxQueue: config.maxQueue, logprobsMode: config.logprobsMode, maxBatch: config.maxBatch, sessions: config.sessions });
+    const chat = { defaultMaxTokens: maxTokens, cutLongMessages: config.cutLongMessages, toolCallParser: config.toolCallParser };
     const server = await startServer({
       engine, model, chat, memo: createReplyMemo(config.replyMemo), maxQueue: config.maxQueue,
       name, contextLength, host: config.host, port: config.port, maxBodyBytes: config.maxBody, maxN: config.maxN,
@@ -71,7 +68,7 @@ export async function serveCheckpoint(input: unknown, hooks: ServeHooks = {}): P
     });
     return {
       ...server,
-      name, model, history, maxTokens,
+      name, model, maxTokens,
       async close() {
         await server.close();
         loaded.dispose();

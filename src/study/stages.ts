@@ -22,7 +22,6 @@ import { createEnv } from "../envs/registry.js";
 import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
 import { HELD_OUT_FILE, heldOutFileText } from "../eval/held-out-field.js";
 import { heldOutTaskIds } from "../eval/tasks.js";
-import { DEFAULT_HISTORY } from "../policies/tiny/context.js";
 import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
 import type { StudyReport } from "../report/study-model.js";
@@ -198,7 +197,7 @@ async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise
       if (trainer.kind !== "tinker") throw new BudgetrlError("study:plan", `model ${model.name} is sampled on a Tinker service, but the study trains in process`);
       const checkpoint = spec.checkpoint === undefined ? undefined : await readTinkerCheckpoint(spec.checkpoint);
       const maxNewTokens = checkpoint?.maxNewTokens ?? config.maxNewTokens;
-      const renderer = openRenderer(trainer.renderer, maxNewTokens, checkpoint?.history ?? DEFAULT_HISTORY, { templateOptions: trainer.templateOptions, toolCallFormat: trainer.toolCallFormat });
+      const renderer = openRenderer(trainer.renderer, maxNewTokens, { templateOptions: trainer.templateOptions, toolCallFormat: trainer.toolCallFormat });
       const reach = tinkerReach(context);
       const client = createTinkerClient({ ...reach, ...signalOf(context) });
       const policy = await openTinkerSamplerPolicy({

@@ -1,8 +1,8 @@
 // The learning test of the RL stack: on generated 4x4 frozenlake maps (non-slippery), an SFT base made from
 // noisy-oracle:0.5 demonstrations, then 20 seeded GRPO steps, must raise held-out success by a clear margin.
 // Everything is seeded, so the numbers are the same on every run (measured at the 50% budget, with both the FMA
-// and the SIMD128 kernel builds: 0.115 -> 0.215 with the default history, segments; 0.125 -> 0.235 with
-// history window, the older per-turn path; before the last block ran on output rows only, 0.245 and 0.255).
+// and the SIMD128 kernel builds: 0.115 -> 0.215 with the segments history; 0.125 -> 0.235 with the
+// retired window history, the older per-turn path; before the last block ran on output rows only, 0.245 and 0.255).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

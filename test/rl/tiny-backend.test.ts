@@ -1,11 +1,10 @@
 // The in-process backend scores exactly the tokens the policy sampled, in the sequences it sampled them in:
 // re-scored response log-probs equal the behaviour log-probs recorded at rollout time (so the first PPO ratio
-// of a step is 1), in scoring and in training passes, with either history; and training an episode's segment
+// of a step is 1), in scoring and in training passes; and training an episode's segment
 // as one sequence gives the gradient of training each of its turns as its own sequence.
 import { describe, expect, it } from "vitest";
 import { createModel, type TinyModel } from "../../src/nn/model.js";
 import { createEnv } from "../../src/envs/registry.js";
-import type { History } from "../../src/policies/tiny/context.js";
 import type { TrainerBackend, TrainSequence } from "../../src/rl/backend.js";
 import { rolloutStep } from "../../src/rl/rollouts.js";
 import { parseBudgetSchedule } from "../../src/rl/schedules/schedule.js";
@@ -15,8 +14,8 @@ import { maxAbsDiff } from "../nn/helpers.js";
 
 const config = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 512 };
 
-async function examplesOf(model: TinyModel, history: History): Promise<{ backend: TrainerBackend; examples: PolicyExample[] }> {
-  const backend = tinyBackend({ model, policy: { maxNewTokens: 6, history } });
+async function examplesOf(model: TinyModel): Promise<{ backend: TrainerBackend; examples: PolicyExample[] }> {
+  const backend = tinyBackend({ model, policy: { maxNewTokens: 6 } });
   const groups = await rolloutStep(createEnv("hanoi", { disks: 2 }), backend.policy(), {
     step: 0, totalSteps: 1, seed: 2, tasksPerStep: 1, group: 4, schedule: parseBudgetSchedule("fixed:5"), budgetMode: "announced", budgetScope: "episode",
   });
@@ -32,14 +31,13 @@ async function gradient(model: TinyModel, backend: TrainerBackend, sequences: re
 }
 
 describe("tinyBackend", () => {
-  it.each(["segments", "window"] as const)("re-scores sampled replies to their behaviour log-probs, in scoring and in training passes (%s)", async (history) => {
+  it("re-scores sampled replies to their behaviour log-probs, in scoring and in training passes", async () => {
     const model = await createModel({ config, seed: 3 });
-    const { backend, examples } = await examplesOf(model, history);
+    const { backend, examples } = await examplesOf(model);
     try {
       const turns = examples.reduce((sum, example) => sum + example.sequence.responses.length, 0);
       expect(turns).toBeGreaterThan(8);
-      if (history === "segments") expect(examples.some((example) => example.sequence.responses.length > 2)).toBe(true);
-      else expect(examples.every((example) => example.sequence.responses.length === 1)).toBe(true);
+      expect(examples.some((example) => example.sequence.responses.length > 2)).toBe(true);
       const scored = await backend.logprobs(examples.map((example) => example.sequence));
       let trainingMax = 0;
       await backend.accumulate(
@@ -60,7 +58,7 @@ describe("tinyBackend", () => {
 
   it("trains a segment as one sequence with the gradient of its turns trained one by one", async () => {
     const model = await createModel({ config, seed: 4, backend: "reference" });
-    const { backend, examples } = await examplesOf(model, "segments");
+    const { backend, examples } = await examplesOf(model);
     try {
       const whole = await gradient(model, backend, examples.map((example) => example.sequence), examples.map((example) => example.advantages));
       // Each turn alone: its sequence up to the end of its reply, that reply the only response.

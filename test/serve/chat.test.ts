@@ -19,8 +19,8 @@ import { parseChatRequest } from "../../src/serve/request.js";
 import type { ChatAnswer } from "../../src/serve/response.js";
 
 const config = { vocabSize: 260, contextLength: 128, layers: 1, dModel: 16, heads: 2, hiddenSize: 24 };
-type Settings = EngineSettings & { readonly history: "segments" | "window"; readonly defaultMaxTokens: number; readonly cutLongMessages: boolean };
-const settings: Settings = { history: "segments", defaultMaxTokens: 6, cutLongMessages: false, maxQueue: 64, logprobsMode: "raw", maxBatch: 64, sessions: 16 };
+type Settings = EngineSettings & { readonly defaultMaxTokens: number; readonly cutLongMessages: boolean };
+const settings: Settings = { defaultMaxTokens: 6, cutLongMessages: false, maxQueue: 64, logprobsMode: "raw", maxBatch: 64, sessions: 16 };
 const user = (content: string): Message => ({ role: "user", content });
 
 interface Engine {
@@ -31,8 +31,8 @@ interface Engine {
 
 /** A chat over the model: answers a conversation (with request fields) as the server would. */
 function createEngine(model: TinyModel, chosen: Settings, memo: ReplyMemo): Engine {
-  const engine = createSamplingEngine(model, chosen, chosen.history);
-  const context: ChatContext = { engine, model, memo, settings: { history: chosen.history, defaultMaxTokens: chosen.defaultMaxTokens, cutLongMessages: chosen.cutLongMessages, toolCallParser: "hermes" } };
+  const engine = createSamplingEngine(model, chosen);
+  const context: ChatContext = { engine, model, memo, settings: { defaultMaxTokens: chosen.defaultMaxTokens, cutLongMessages: chosen.cutLongMessages, toolCallParser: "hermes" } };
   return {
     complete: (messages, fields = {}) => answerChat(context, parseChatRequest({ model: "m", messages, seed: 0, logprobs: true, return_token_ids: true, ...fields }, 64, 260), 0),
     waiting: () => engine.waiting(),
@@ -58,12 +58,12 @@ async function refusal(promise: Promise<unknown>): Promise<HttpError> {
 }
 
 describe("completion engine", () => {
-  for (const history of ["segments", "window"] as const) {
-    it(`answers each turn of an episode as the in-process ${history} policy does, given its turn seed, prefilling as much`, async () => {
+  {
+    it("answers each turn of an episode as the in-process policy does, given its turn seed, prefilling as much", async () => {
       const model = await createModel({ config, seed: 8 });
       const served = await createModel({ config, seed: 8 });
-      const policy = createTinyPolicy({ model, maxNewTokens: 6, history });
-      const engine = createEngine(served, { ...settings, history }, createReplyMemo(100));
+      const policy = createTinyPolicy({ model, maxNewTokens: 6 });
+      const engine = createEngine(served, settings, createReplyMemo(100));
       for (const seed of [1, 2, 3]) {
         const episode = {};
         const conversation: Message[] = [{ role: "system", content: "push the box" }, user("observation 0")];
@@ -79,7 +79,7 @@ describe("completion engine", () => {
       }
       // Each turn found the session of the turn before: only the new tokens were prefilled, as in the episode.
       expect(served.tokenCounts().prefill).toBe(model.tokenCounts().prefill);
-      expect(engine.stats().sessions).toMatchObject(history === "segments" ? { reused: 21, opened: 3 } : { reused: 0, opened: 0 });
+      expect(engine.stats().sessions).toMatchObject({ reused: 21, opened: 3 });
       model.dispose();
       served.dispose();
     });

@@ -31,7 +31,7 @@ function request(overrides: Partial<GenerationRequest>): GenerationRequest {
 describe("sampling engine", () => {
   it("samples the same choices token by token as in one call", async () => {
     const model = await createModel({ config, seed: 21 });
-    const engine = createSamplingEngine(model, engineSettings, "segments");
+    const engine = createSamplingEngine(model, engineSettings);
     // Stops that the free replies of these seeds meet: a byte of one reply as a stop token, two bytes as a string.
     const free = await engine.generate(request({ stop: stopRule({ ignoreEos: true }) }));
     const sample = free[0]!.tokens;
@@ -60,7 +60,7 @@ describe("sampling engine", () => {
 
   it("reports where a reply stopped: the tokens of its text, and the stop string or token", async () => {
     const model = await createModel({ config, seed: 22 });
-    const engine = createSamplingEngine(model, engineSettings, "segments");
+    const engine = createSamplingEngine(model, engineSettings);
     const [free] = await engine.generate(request({ seeds: [5], stop: stopRule({ ignoreEos: true }) }));
     const pair = bytePair(free!.tokens);
     const [stopped] = await engine.generate(request({ seeds: [5], stop: stopTokens(pair, { ignoreEos: true }) }));
@@ -78,7 +78,7 @@ describe("sampling engine", () => {
 
   it("decodes under a constraint: every choice a complete value of the schema, within max_tokens", async () => {
     const model = await createModel({ config, seed: 23 });
-    const engine = createSamplingEngine(model, engineSettings, "segments");
+    const engine = createSamplingEngine(model, engineSettings);
     const shape = schemaShape({ type: "object", properties: { a: { type: "integer" }, b: { type: "string", enum: ["x", "yy"] } }, required: ["a", "b"] });
     for (const maxTokens of [16, 24, 40]) {
       const choices: SampledChoice[] = await engine.generate(request({ maxTokens, stepwise: true, constraints: [0, 1, 2].map(() => createJsonConstraint(shape)) }));

@@ -6,15 +6,15 @@ import { join } from "node:path";
 import { createModel } from "../../src/nn/model.js";
 import { saveCheckpoint } from "../../src/nn/checkpoint.js";
 import { encodeText, END } from "../../src/nn/tokenizer.js";
-import type { History } from "../../src/policies/tiny/context.js";
 import { renderPrompt } from "../../src/policies/tiny/render.js";
 import { runSft } from "../../src/rl/sft-run.js";
 
 /** Large enough for a sokoban observation (about 130 tokens) with a 16-token answer. */
 export const SMALL_MODEL = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 192 } as const;
 
-/** A freshly initialised checkpoint with its policy.json (the equality tests do not need a good model). */
-export async function freshCheckpoint(dir: string, settings: { readonly maxNewTokens: number; readonly history: History }, seed = 1): Promise<string> {
+/** A freshly initialised checkpoint with its policy.json (the equality tests do not need a good model; a history
+ * other than "segments" makes a checkpoint serve and tiny: refuse). */
+export async function freshCheckpoint(dir: string, settings: { readonly maxNewTokens: number; readonly history: string }, seed = 1): Promise<string> {
   const model = await createModel({ config: SMALL_MODEL, seed });
   await saveCheckpoint(model, dir);
   model.dispose();

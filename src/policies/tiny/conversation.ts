@@ -5,7 +5,7 @@
 //
 // Replay: for the assistant message at index a, its prompt was turnPrompt(rule, conversation[0, a), previous),
 // and the turn it leaves for the next is { prompt, reply: its tokens, messages: a + 1 }; the answer's prompt is
-// turnPrompt(rule, conversation, the last such turn). Under "window" no turn carries over.
+// turnPrompt(rule, conversation, the last such turn).
 //
 // A reply's tokens: the policy continues a segment with the tokens it sampled; here they come from
 // `replyTokens`, by default the message's text re-encoded (its bytes and an end token). The two agree whenever
@@ -24,7 +24,7 @@ export function textReplyTokens(reply: Message): number[] {
 /** Tokens of an earlier reply, given the prompt it answered. */
 export type ReplyTokens = (reply: Message, prompt: readonly number[]) => readonly number[];
 
-/** The next turn of a conversation: its prompt, and the turn before as the policy kept it (segments only). */
+/** The next turn of a conversation: its prompt, and the turn before as the policy kept it. */
 export interface ConversationTurn {
   readonly prompt: number[];
   readonly previous?: PreviousTurn;
@@ -32,7 +32,6 @@ export interface ConversationTurn {
 
 /** The next assistant turn of `conversation` under the rule, its earlier turns replayed. */
 export function conversationTurn(rule: ContextRule, conversation: readonly Message[], replyTokens: ReplyTokens = textReplyTokens): ConversationTurn {
-  if (rule.history === "window") return { prompt: turnPrompt(rule, conversation) };
   let previous: PreviousTurn | undefined;
   conversation.forEach((message, index) => {
     if (message.role !== "assistant") return;

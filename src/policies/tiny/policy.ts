@@ -2,9 +2,9 @@
 // rule (context.ts); the answer is sampled up to end-of-turn (or maxNewTokens) and returned with its tokens and
 // their log-probs under the model (temperature 1), which RL needs.
 //
-// Episodes: with the "segments" history the policy keeps, per episode (keyed by `context.episode`), a KV-cache
-// session and the turn before, so each turn prefills only its new tokens; `endEpisode` frees them. Without an
-// episode handle (a caller other than the rollout engine) every turn renders its prompt like "window".
+// Episodes: the policy keeps, per episode (keyed by `context.episode`), a KV-cache session and the turn before,
+// so each turn prefills only its new tokens; `endEpisode` frees them. Without an episode handle (a caller other
+// than the rollout engine) every turn renders its prompt afresh, as a new segment (the newest messages that fit).
 //
 // Batching: the rollout engine runs many episodes concurrently; act() calls made while the model is busy,
 // or in the same tick, are sampled together in one batched call (batcher.ts, up to maxBatch). Each call's randomness is
@@ -18,7 +18,7 @@ import type { KvSession, TinyModel } from "../../nn/model.js";
 import { decodeTokens, END } from "../../nn/tokenizer.js";
 import { createSampleBatcher, type SampleSettings } from "./batcher.js";
 import { textReplyTokens } from "./conversation.js";
-import { contextRule, DEFAULT_HISTORY, DEFAULT_MAX_NEW_TOKENS, episodeSequences, turnPrompt, type ContextRule, type EpisodeMessages, type EpisodeSequence, type History, type PreviousTurn } from "./context.js";
+import { contextRule, DEFAULT_MAX_NEW_TOKENS, episodeSequences, turnPrompt, type ContextRule, type EpisodeMessages, type EpisodeSequence, type PreviousTurn } from "./context.js";
 
 export interface TinyPolicyOptions {
   readonly model: TinyModel;
@@ -30,8 +30,6 @@ export interface TinyPolicyOptions {
   readonly topP?: number;
   /** Most prompts sampled in one call; default 64. */
   readonly maxBatch?: number;
-  /** What the policy sees of an episode (context.ts); default "segments". */
-  readonly history?: History;
 }
 
 export interface TinyPolicy extends Policy {
@@ -71,14 +69,14 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
   const T = model.config.contextLength;
   if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 1 && maxNewTokens <= T - 3)) throw new ConfigError("policy.maxNewTokens", `must be an integer in [1, ${T - 3}], got ${maxNewTokens}`);
   if (!(Number.isInteger(maxBatch) && maxBatch >= 1)) throw new ConfigError("policy.maxBatch", `must be a positive integer, got ${maxBatch}`);
-  const rule = contextRule(T, maxNewTokens, options.history ?? DEFAULT_HISTORY);
+  const rule = contextRule(T, maxNewTokens);
   const settings: SampleSettings = { maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1 };
   const batcher = createSampleBatcher(model, maxBatch);
   const episodes = new Map<object, EpisodeState>();
 
   /** The episode's state when the policy keeps one, and the prompt of this turn. */
   const prepare = (conversation: readonly Message[], context: PolicyContext): { state: EpisodeState | undefined; prompt: number[] } => {
-    if (rule.history === "window" || context.episode === undefined) return { state: undefined, prompt: turnPrompt(rule, conversation) };
+    if (context.episode === undefined) return { state: undefined, prompt: turnPrompt(rule, conversation) };
     let state = episodes.get(context.episode);
     if (state === undefined) {
       state = { session: model.openSession() };

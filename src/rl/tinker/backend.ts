@@ -29,7 +29,7 @@ import { mkdir, rename, writeFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import { ConfigError } from "../../core/errors.js";
 import { defaultAdamW } from "../../nn/optimizer.js";
-import type { History } from "../../policies/tiny/context.js";
+import { HISTORY } from "../../policies/tiny/context.js";
 import { createRequestLimiter, realSleep } from "../../policies/openai/limiter.js";
 import { responseLength, type AccumulateStats, type LossAccumulateStats, type ReferenceScorer, type TrainerBackend, type TrainSequence } from "../backend.js";
 import { tokenChunks } from "../tiny-backend.js";
@@ -49,7 +49,6 @@ export interface TinkerBackendOptions {
   /** Seed of the LoRA initialisation. */
   readonly seed: number;
   readonly maxNewTokens: number;
-  readonly history: History;
   /** The model's context in tokens; default: the server's max_context_length for the base model. */
   readonly contextLength?: number;
   /** Default: the byte renderer for the context (renderer.ts). */
@@ -112,7 +111,7 @@ function promptResponseLogprobs(output: api.PromptLogprobs, sequence: TrainSeque
 export async function openTinkerBackend(options: TinkerBackendOptions): Promise<TinkerBackend> {
   const { client } = options;
   const contextLength = await resolveContext(client, options);
-  const renderer = (options.renderer ?? ((context: number) => byteRenderer(context, options.maxNewTokens, options.history)))(contextLength);
+  const renderer = (options.renderer ?? ((context: number) => byteRenderer(context, options.maxNewTokens)))(contextLength);
   const requestTokens = options.requestTokens ?? 8192;
   const sessionId = await api.createSession(client, ["budgetrl"]);
   const modelId = await api.createModel(client, { sessionId, modelSeqId: 0, baseModel: options.baseModel, loraRank: options.loraRank, seed: options.seed });
@@ -221,7 +220,7 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
       const name = `budgetrl-${basename(dir).replace(/[^A-Za-z0-9_-]/g, "-")}`;
       const statePath = await api.saveWeights(client, modelId, nextTrain(), name);
       const samplerPath = await api.saveSamplerWeights(client, modelId, nextTrain(), `${name}-sampler`);
-      const manifest: TinkerCheckpoint = { format: TINKER_CHECKPOINT_FORMAT, server: client.baseUrl, baseModel: options.baseModel, loraRank: options.loraRank, modelId, statePath, samplerPath, optimizerSteps, contextLength, maxNewTokens: options.maxNewTokens, history: options.history, renderer: renderer.name };
+      const manifest: TinkerCheckpoint = { format: TINKER_CHECKPOINT_FORMAT, server: client.baseUrl, baseModel: options.baseModel, loraRank: options.loraRank, modelId, statePath, samplerPath, optimizerSteps, contextLength, maxNewTokens: options.maxNewTokens, history: HISTORY, renderer: renderer.name };
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, "budgetrl.json.tmp"), `${JSON.stringify(manifest, null, 2)}\n`);
       await rename(join(dir, "budgetrl.json.tmp"), join(dir, "budgetrl.json"));

@@ -6,7 +6,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { DataError } from "../../core/errors.js";
-import { HISTORIES } from "../../policies/tiny/context.js";
+import { HISTORY, refuseRetiredHistory } from "../../policies/tiny/context.js";
 
 export const TINKER_CHECKPOINT_FORMAT = "budgetrl-tinker/1";
 
@@ -21,13 +21,14 @@ const checkpointSchema = z.object({
   optimizerSteps: z.number().int().min(0),
   contextLength: z.number().int(),
   maxNewTokens: z.number().int(),
-  history: z.enum(HISTORIES),
+  history: z.string().optional(),
   renderer: z.string(),
 });
 
-export type TinkerCheckpoint = z.output<typeof checkpointSchema>;
+export type TinkerCheckpoint = Omit<z.output<typeof checkpointSchema>, "history"> & { readonly history: typeof HISTORY };
 
-/** The checkpoint in `dir`; a missing, unreadable or foreign manifest is a DataError naming the file. */
+/** The checkpoint in `dir`; a missing, unreadable or foreign manifest is a DataError naming the file, and so is
+ * one trained under the retired window history (refuseRetiredHistory). */
 export async function readTinkerCheckpoint(dir: string): Promise<TinkerCheckpoint> {
   const path = join(dir, "budgetrl.json");
   let text: string;
@@ -44,5 +45,6 @@ export async function readTinkerCheckpoint(dir: string): Promise<TinkerCheckpoin
   }
   const parsed = checkpointSchema.safeParse(body);
   if (!parsed.success) throw new DataError(`${path} is not a ${TINKER_CHECKPOINT_FORMAT} checkpoint (${parsed.error.issues[0]?.path.join(".") ?? ""}: ${parsed.error.issues[0]?.message ?? "invalid"})`, "an in-process checkpoint resumes with --backend tiny");
-  return parsed.data;
+  refuseRetiredHistory(path, parsed.data.history);
+  return { ...parsed.data, history: HISTORY };
 }

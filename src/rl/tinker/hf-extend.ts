@@ -1,4 +1,4 @@
-// The keep-thinking prompt of the hf:DIR renderer (--history segments): the next turn's prompt is the turn
+// The keep-thinking prompt of the hf:DIR renderer (the segments history): the next turn's prompt is the turn
 // before's prompt, its reply tokens as sampled, and the chat template's own text for what came after the reply,
 // so that an episode stays one sequence whatever the template does to earlier turns (Qwen3 drops the <think>
 // reasoning of replies before the last user message; here the model sees its reasoning as it wrote it).

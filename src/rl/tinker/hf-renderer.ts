@@ -10,12 +10,10 @@
 //   context kept free: contextRule), the oldest non-system messages are dropped, whole turns at a time (a turn:
 //   the messages up to and including an assistant reply), until it fits; the system messages at the start are
 //   always kept. When the newest turn alone does not fit, the start of its last message's text is cut.
-// - history: "segments" (keep thinking, the default): a turn of an episode extends the turn before's prompt and
+// - history: segments (keep thinking, the one rule): a turn of an episode extends the turn before's prompt and
 //   reply as sampled with the template's text after that reply (hf-extend.ts), so earlier <think> reasoning stays
 //   and the episode is one sequence; the whole conversation is rendered at the first turn, when the tools change,
 //   where the extension would pass the budget, and where the template's text after the reply cannot be found.
-//   "window": every turn is the template's rendering of the conversation (what vLLM would send; Qwen3's drops
-//   the reasoning of replies before the last user message, so the episode splits there).
 // - stopTokens: the id of tokenizer_config's eos_token, then generation_config.json's eos_token_id ids.
 // - decode: the text of the sampled tokens without the stop tokens (a reply of the stop token alone is "", ids
 //   outside the vocabulary give no text: never an error); when the env offers tools, the tool calls are read
@@ -33,7 +31,7 @@ import type { JsonObject } from "../../core/json.js";
 import { ContextLengthError } from "../../core/policy.js";
 import { assistantMessage, userMessage, systemMessage, type Message, type ToolSpec } from "../../core/message.js";
 import { chatTools } from "../../policies/openai/request.js";
-import { contextRule, promptSequences, type History } from "../../policies/tiny/context.js";
+import { contextRule, promptSequences } from "../../policies/tiny/context.js";
 import { parseToolCalls, writeToolCalls } from "../../policies/tool-call-text.js";
 import { extendedPrompt, type TemplateText } from "./hf-extend.js";
 import type { HfTokenizerFiles } from "./hf-files.js";
@@ -116,7 +114,7 @@ function cutToFit(encoder: Encoder, system: readonly Message[], turn: readonly M
 }
 
 /** The prompt of `conversation` within `budget` tokens: the oldest whole turns dropped, the leading system messages kept. */
-export function windowPrompt(encoder: Encoder, conversation: readonly Message[], budget: number): number[] {
+export function fittedPrompt(encoder: Encoder, conversation: readonly Message[], budget: number): number[] {
   const firstOther = conversation.findIndex((message) => message.role !== "system");
   const split = firstOther === -1 ? conversation.length : firstOther;
   const system = conversation.slice(0, split);
@@ -141,13 +139,8 @@ function tokenId(tokenizer: Tokenizer, text: string, what: string): number {
   return id;
 }
 
-/** The settings of an hf renderer: its options (hf-options.ts) and the run's --history. */
-export interface HfRendererSettings extends HfRendererOptions {
-  readonly history: History;
-}
-
 /** The renderer of a model's tokenizer files for a model of `contextLength` tokens with replies of at most `maxNewTokens`. */
-export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength: number, maxNewTokens: number, settings: Partial<HfRendererSettings> = {}): Renderer {
+export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength: number, maxNewTokens: number, settings: Partial<HfRendererOptions> = {}): Renderer {
   let tokenizer: Tokenizer;
   let template: Template;
   try {
@@ -157,7 +150,6 @@ export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength:
     throw new ConfigError("renderer", `${files.dir}: cannot load the tokenizer or chat template: ${(error as Error).message}`);
   }
   const { templateOptions, toolCallFormat } = { ...DEFAULT_HF_RENDERER_OPTIONS, ...settings };
-  const history = settings.history ?? "segments";
   const format = resolveToolCallFormat(toolCallFormat, files.chatTemplate);
   const variables = { ...templateOptions, ...specialTokenVariables(files.config) };
   const eos = variables.eos_token;
@@ -180,8 +172,8 @@ export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength:
   }
   const budget = contextRule(contextLength, maxNewTokens).budget;
   const prompt: Renderer["prompt"] = (conversation, previous, tools = []) => {
-    const extended = history === "segments" && previous !== undefined ? extendedPrompt(textOf(tools), conversation, previous) : undefined;
-    return extended !== undefined && extended.length <= budget ? extended : windowPrompt(encoderOf(tools), conversation, budget);
+    const extended = previous !== undefined ? extendedPrompt(textOf(tools), conversation, previous) : undefined;
+    return extended !== undefined && extended.length <= budget ? extended : fittedPrompt(encoderOf(tools), conversation, budget);
   };
   return {
     name,

@@ -9,7 +9,7 @@ export { createTinkerClient, PROTOCOL_SDK_VERSION, TinkerRequestError, type Subm
 export { createTinkerPolicy, type SampledReply, type SampleReplies } from "./policy.js";
 export { readHfFiles, type HfTokenizerFiles } from "./hf-files.js";
 export { DEFAULT_HF_RENDERER_OPTIONS, TOOL_CALL_OPTIONS, type HfRendererOptions, type TemplateOptions, type ToolCallOption } from "./hf-options.js";
-export { hfRenderer, type HfRendererSettings } from "./hf-renderer.js";
+export { hfRenderer } from "./hf-renderer.js";
 export { byteRenderer, openRenderer, RENDERER_NAMES, type Renderer } from "./renderer.js";
 export {
   TINKER_LOSSES,

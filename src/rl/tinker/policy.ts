@@ -1,6 +1,6 @@
 // A model behind a Tinker server as the RL loop's policy: each turn's prompt comes from the renderer with the
 // env's tools (for an episode, the turn before extends into this one while the tools stay the same, as under
-// the tiny policy's "segments" history: the server's prefix cache then holds the episode), one sampling request
+// the tiny policy's segments history: the server's prefix cache then holds the episode), one sampling request
 // per turn, and the reply comes back with its tokens and their log-probs (the behaviour log-probs RL needs). The
 // renderer decodes the reply, tool calls included when tools are offered. The policy remembers the prompt each
 // reply message was sampled after (a WeakMap on the message, nothing stored), and hands it to the renderer's

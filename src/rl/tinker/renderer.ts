@@ -1,7 +1,7 @@
 // How a remote model's conversations become tokens, and its tokens a reply: a Renderer. The server only sees
 // token ids, so the client owns the tokenizer and the chat format; RL needs, besides the prompt of each turn,
 // the exact sequences the replies were sampled in (to train on them) and a turn's prompt that extends the
-// turn before (so that an episode is one sequence, as with the tiny policy's "segments" history).
+// turn before (so that an episode is one sequence, as with the tiny policy's segments history).
 //
 // Two renderers, named by the train config's `renderer` field:
 // - "bytes": budgetrl's byte tokenizer and role markers (src/nn/tokenizer.ts), with the tiny policy's context
@@ -9,12 +9,12 @@
 // - "hf:DIR": a real LLM's Hugging Face tokenizer and chat template, read from the model's tokenizer.json and
 //   tokenizer_config.json (chat_template.jinja, generation_config.json when present) copied into DIR: nothing
 //   downloads (hf-files.ts reads them, hf-renderer.ts renders with the env's tools and the template options of
-//   hf-options.ts, and reads tool calls back from replies; under --history segments each turn's prompt extends
+//   hf-options.ts, and reads tool calls back from replies; each turn's prompt extends
 //   the turn before's prompt and reply, earlier reasoning kept, so an episode is one sequence: hf-extend.ts).
 // A library user may also pass any other `Renderer` (renderer-contract.ts) to `openTinkerBackend({ renderer })`.
 import { ConfigError } from "../../core/errors.js";
 import { decodeTokens, encodeText, END } from "../../nn/tokenizer.js";
-import { contextRule, episodeSequences, turnPrompt, type History } from "../../policies/tiny/context.js";
+import { contextRule, episodeSequences, turnPrompt } from "../../policies/tiny/context.js";
 import { hfRendererDir, readHfFiles } from "./hf-files.js";
 import { DEFAULT_HF_RENDERER_OPTIONS, type HfRendererOptions } from "./hf-options.js";
 import { hfRenderer } from "./hf-renderer.js";
@@ -36,20 +36,20 @@ export function rendererNameProblem(name: string): string | undefined {
  * read here, at once, so that a bad one is refused before any request (ConfigError naming `renderer`); `options`
  * are read by hf renderers only.
  */
-export function openRenderer(name: string, maxNewTokens: number, history: History, options: HfRendererOptions = DEFAULT_HF_RENDERER_OPTIONS): (contextLength: number) => Renderer {
+export function openRenderer(name: string, maxNewTokens: number, options: HfRendererOptions = DEFAULT_HF_RENDERER_OPTIONS): (contextLength: number) => Renderer {
   const dir = hfRendererDir(name);
   if (dir !== undefined) {
     const files = readHfFiles(dir);
-    return (contextLength) => hfRenderer(name, files, contextLength, maxNewTokens, { ...options, history });
+    return (contextLength) => hfRenderer(name, files, contextLength, maxNewTokens, options);
   }
   const problem = rendererNameProblem(name);
   if (problem !== undefined) throw new ConfigError("renderer", problem);
-  return (contextLength) => byteRenderer(contextLength, maxNewTokens, history);
+  return (contextLength) => byteRenderer(contextLength, maxNewTokens);
 }
 
 /** The byte renderer for a model of `contextLength` tokens with replies of at most `maxNewTokens`. */
-export function byteRenderer(contextLength: number, maxNewTokens: number, history: History): Renderer {
-  const rule = contextRule(contextLength, maxNewTokens, history);
+export function byteRenderer(contextLength: number, maxNewTokens: number): Renderer {
+  const rule = contextRule(contextLength, maxNewTokens);
   return {
     name: "bytes",
     stopTokens: [END],

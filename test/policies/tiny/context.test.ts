@@ -1,10 +1,10 @@
-// The context rule: with "segments" each turn's prompt extends the previous prompt and reply (an end token
-// added to a cut reply) until the budget is reached, then starts again from the new messages, and an
-// episode's sequences are its segments; with "window" every turn renders the newest messages that fit.
+// The context rule (segments, the only one): each turn's prompt extends the previous prompt and reply (an end
+// token added to a cut reply) until the budget is reached, then starts again from the new messages, and an
+// episode's sequences are its segments. A checkpoint of the retired window history is refused with a hint.
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../../src/core/message.js";
 import { ASSISTANT, encodeText, END } from "../../../src/nn/tokenizer.js";
-import { contextRule, episodeSequences, turnPrompt, type EpisodeMessages } from "../../../src/policies/tiny/context.js";
+import { contextRule, episodeSequences, refuseRetiredHistory, turnPrompt, type EpisodeMessages } from "../../../src/policies/tiny/context.js";
 import { renderMessage, renderPrompt } from "../../../src/policies/tiny/render.js";
 
 const user = (content: string): Message => ({ role: "user", content });
@@ -43,25 +43,39 @@ describe("context rule", () => {
     sequences.forEach((s) => expect(s.tokens.length - (s.replies.at(-1)!.end - s.replies.at(-1)!.start)).toBeLessThanOrEqual(rule.budget));
   });
 
-  it("gives the prompts the policy sees turn by turn, and re-renders each turn under window", () => {
+  it("gives the prompts the policy sees turn by turn", () => {
     const { messages, replies } = episode(4);
-    for (const history of ["segments", "window"] as const) {
-      const rule = contextRule(120, 8, history);
-      const conversation: Message[] = [...messages.preamble];
-      let previous;
-      const prompts: number[][] = [];
-      for (const [t, turn] of messages.turns.entries()) {
-        conversation.push(...turn.observation);
-        const prompt = turnPrompt(rule, conversation, previous);
-        if (history === "window") expect(prompt).toEqual(renderPrompt(conversation, rule.budget));
-        prompts.push(prompt);
-        conversation.push(turn.action);
-        previous = { prompt, reply: replies[t]!, messages: conversation.length };
-      }
-      const sequences = episodeSequences(rule, messages, replies);
-      if (history === "window") expect(sequences).toHaveLength(4);
-      for (const sequence of sequences) {
-        for (const span of sequence.replies) expect(sequence.tokens.slice(0, span.start)).toEqual(prompts[span.turn]);
+    const rule = contextRule(120, 8);
+    const conversation: Message[] = [...messages.preamble];
+    let previous;
+    const prompts: number[][] = [];
+    for (const [t, turn] of messages.turns.entries()) {
+      conversation.push(...turn.observation);
+      const prompt = turnPrompt(rule, conversation, previous);
+      if (t === 0) expect(prompt).toEqual(renderPrompt(conversation, rule.budget));
+      prompts.push(prompt);
+      conversation.push(turn.action);
+      previous = { prompt, reply: replies[t]!, messages: conversation.length };
+    }
+    const sequences = episodeSequences(rule, messages, replies);
+    for (const sequence of sequences) {
+      for (const span of sequence.replies) expect(sequence.tokens.slice(0, span.start)).toEqual(prompts[span.turn]);
+    }
+  });
+
+  it("refuses a checkpoint of the retired window history (or none recorded) with a one-line hint, and accepts segments", () => {
+    expect(() => refuseRetiredHistory("ck/policy.json", "segments")).not.toThrow();
+    const hint = /; retrain it \(budgetrl sft \/ train\), or add "history": "segments" to the file to play it under segments anyway \(it then sees prompts it was not trained on\)$/;
+    expect(() => refuseRetiredHistory("ck/policy.json", "window")).toThrow(/^ck\/policy\.json records the retired 'window' history; /);
+    expect(() => refuseRetiredHistory("ck/policy.json", "window")).toThrow(hint);
+    expect(() => refuseRetiredHistory("ck/policy.json", undefined)).toThrow(/^ck\/policy\.json records no history: the checkpoint was trained under the retired 'window' history; retrain it/);
+    expect(() => refuseRetiredHistory("ck/policy.json", undefined)).toThrow(hint);
+    expect(() => refuseRetiredHistory("ck/policy.json", "everything")).toThrow(/^ck\/policy\.json: history must be "segments" \(the one context rule\), got "everything"$/);
+    for (const recorded of ["window", undefined]) {
+      try {
+        refuseRetiredHistory("ck/policy.json", recorded);
+      } catch (error) {
+        expect((error as Error).message).not.toContain("\n");
       }
     }
   });

@@ -21,12 +21,12 @@ function context(turn: number, episode: object): PolicyContext {
 }
 
 describe("conversation prompt", () => {
-  for (const history of ["segments", "window"] as const) {
-    it(`is the prompt the ${history} policy sampled each turn in, given the tokens it sampled`, async () => {
+  {
+    it("is the prompt the policy sampled each turn in, given the tokens it sampled", async () => {
       const base = await createModel({ config, seed: 3 });
       const prompts: number[][] = [];
       const model: TinyModel = { ...base, sample: (batch, options) => (prompts.push(...batch.map((p) => [...p])), base.sample(batch, options)) };
-      const policy = createTinyPolicy({ model, maxNewTokens: 6, history });
+      const policy = createTinyPolicy({ model, maxNewTokens: 6 });
       const conversation: Message[] = [{ role: "system", content: "rules of the game" }, user("observation 0: ####")];
       const sampled = new Map<Message, readonly number[]>();
       const episode = {};
@@ -37,7 +37,7 @@ describe("conversation prompt", () => {
         conversation.push(act.message, user(`observation ${turn}: ${"#".repeat(turn * 3)}`));
       }
       // Nine turns of about 30 tokens in a 122-token budget: segments restarted on the way.
-      if (history === "segments") expect(prompts.some((p, t) => t > 0 && p.length < prompts[t - 1]!.length)).toBe(true);
+      expect(prompts.some((p, t) => t > 0 && p.length < prompts[t - 1]!.length)).toBe(true);
       policy.endEpisode(episode);
       base.dispose();
     });

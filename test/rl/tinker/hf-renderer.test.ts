@@ -184,17 +184,12 @@ describe("hf renderer: episode sequences", () => {
     expect(sequences[0]!.replies[1]!.start - sequences[0]!.replies[0]!.end).toBe(1 + 1 + 1 + 4 + 1 + 2 + 2 + 1 + 9 + 1); // <|im_end|>\n<|im_start|>user\nok<|im_end|>\n<|im_start|>assistant\n
   });
 
-  it("keeps a reply whose sampled tokens are not what its text encodes to; re-rendering (--history window) starts a new sequence there", () => {
+  it("keeps a reply whose sampled tokens are not what its text encodes to", () => {
     // "the end" sampled as t, h, e (unmerged): a prompt rendered from the messages re-encodes it as t, he
     const replies = [[116, 104, 101, 32, 101, 110, 100, END], renderer().responseTokens(assistantMessage("done"))];
     const [kept, ...none] = renderer().episodeSequences(episode, replies);
     expect(none).toEqual([]);
     for (const span of kept!.replies) expect(kept!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
-    const window = hfRenderer(`hf:${FIXTURE}`, readHfFiles(FIXTURE), 4096, 16, { history: "window" });
-    const sequences = window.episodeSequences(episode, replies);
-    expect(sequences).toHaveLength(2);
-    expect(sequences[0]!.tokens.slice(sequences[0]!.replies[0]!.start)).toEqual(replies[0]);
-    expect(sequences[1]!.replies).toEqual([{ turn: 1, start: sequences[1]!.tokens.length - replies[1]!.length, end: sequences[1]!.tokens.length }]);
   });
 
   it("starts a new sequence where the template never writes a reply's text, so the text after it cannot be found (chat_template.jinja taking precedence over the config's)", () => {
@@ -276,11 +271,11 @@ describe("hf renderer: configuration", () => {
     const noTokenizer = fixtureCopy("no-tokenizer", {}, false);
     const lacking = configError(() => backendOf({ renderer: `hf:${noTokenizer}` }));
     expect([lacking.field, lacking.message]).toEqual(["backend.renderer", expect.stringMatching(/no tokenizer\.json/)]);
-    expect(configError(() => openRenderer(`hf:${noTokenizer}`, 16, "segments")).field).toBe("renderer");
+    expect(configError(() => openRenderer(`hf:${noTokenizer}`, 16)).field).toBe("renderer");
     const noTemplate = fixtureCopy("no-template", { "tokenizer_config.json": JSON.stringify({ eos_token: "<|im_end|>" }) });
-    expect(configError(() => openRenderer(`hf:${noTemplate}`, 16, "segments")).message).toMatch(/no chat_template/);
+    expect(configError(() => openRenderer(`hf:${noTemplate}`, 16)).message).toMatch(/no chat_template/);
     const badEos = fixtureCopy("bad-eos", { "tokenizer_config.json": JSON.stringify({ eos_token: "</s>", chat_template: "{{ messages[0].content }}" }) });
-    expect(configError(() => openRenderer(`hf:${badEos}`, 16, "segments")(4096)).message).toMatch(/"<\/s>" is not a token/);
+    expect(configError(() => openRenderer(`hf:${badEos}`, 16)(4096)).message).toMatch(/"<\/s>" is not a token/);
   });
 });
 
@@ -333,7 +328,7 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
 
   it("trains on an episode's one sequence: forward_backward on the renderer's tokens and reply spans, then optim_step", async () => {
     const client = createTinkerClient({ baseUrl: standin.url });
-    const backend = await openTinkerBackend({ client, baseModel: "tiny-260", loraRank: 4, seed: 1, maxNewTokens: 8, history: "segments", renderer: openRenderer(`hf:${FIXTURE}`, 8, "segments"), heartbeatMs: 0 });
+    const backend = await openTinkerBackend({ client, baseModel: "tiny-260", loraRank: 4, seed: 1, maxNewTokens: 8, renderer: openRenderer(`hf:${FIXTURE}`, 8), heartbeatMs: 0 });
     try {
       const r = backend.policy();
       const [sequence] = r.episodeSequences(episode, episode.turns.map((turn) => r.responseTokens(turn.action)));

@@ -32,7 +32,7 @@ describe("tinker policy", () => {
   it("samples a group's first turn in one request, the same whichever episode asks first", async () => {
     for (const order of [[0, 1, 2], [2, 0, 1]]) {
       const server = fakeServer();
-      const policy = createTinkerPolicy("tinker:x", byteRenderer(96, 4, "segments"), server.sampleReplies);
+      const policy = createTinkerPolicy("tinker:x", byteRenderer(96, 4), server.sampleReplies);
       const replies = await Promise.all(order.map((sample) => policy.act(conversation, context(sample, 1, group))));
       expect(server.calls).toEqual([{ seed: deriveSeed(77, "tinker-group"), count: 3 }]);
       expect(order.map((sample, i) => [sample, replies[i]?.tokens?.[0]])).toEqual(order.map((sample) => [sample, 65 + sample]));
@@ -41,10 +41,10 @@ describe("tinker policy", () => {
 
   it("samples later turns, and every turn with group sampling off, one episode at a time with the in-process seeds", async () => {
     const server = fakeServer();
-    const policy = createTinkerPolicy("tinker:x", byteRenderer(96, 4, "segments"), server.sampleReplies);
+    const policy = createTinkerPolicy("tinker:x", byteRenderer(96, 4), server.sampleReplies);
     await policy.act(conversation, context(1, 2, group));
     const off = fakeServer();
-    await createTinkerPolicy("tinker:x", byteRenderer(96, 4, "segments"), off.sampleReplies, { groupSampling: false }).act(conversation, context(1, 1, group));
+    await createTinkerPolicy("tinker:x", byteRenderer(96, 4), off.sampleReplies, { groupSampling: false }).act(conversation, context(1, 1, group));
     for (const calls of [server.calls, off.calls]) expect(calls).toHaveLength(1);
     expect(server.calls[0]).toEqual({ seed: policySeed({ seed: 101, turn: 2 }), count: 1 });
     expect(off.calls[0]).toEqual({ seed: policySeed({ seed: 101, turn: 1 }), count: 1 });
