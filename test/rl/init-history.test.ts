@@ -15,7 +15,7 @@ describe("train on a window checkpoint", () => {
     const model = await createModel({ config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 24, contextLength: 128 }, seed: 1 });
     await saveCheckpoint(model, init);
     model.dispose();
-    const config = { env: "frozenlake", init, algo: "grpo", tasksPerStep: 2, group: 2, steps: 1, evalEvery: 0 };
+    const config = { env: "frozenlake", backend: { kind: "tiny", init }, algo: { name: "grpo" }, tasksPerStep: 2, group: 2, steps: 1, evalEvery: 0 };
     for (const [settings, pattern] of [
       [{ maxNewTokens: 16, history: "window" }, /policy\.json records the retired 'window' history; retrain it/],
       [{ maxNewTokens: 16 }, /policy\.json records no history: the checkpoint was trained under the retired 'window' history; retrain it/],
