@@ -17,7 +17,12 @@ import { openSqliteStore, type SqliteStore } from "../src/store/sqlite/open.js";
 const { values } = parseArgs({ options: { stored: { type: "string", default: "1000000" } } });
 const stored = Number(values.stored);
 const TASKS = 1000;
-const BUDGETS = [["25%", 6], ["50%", 12], ["75%", 18], ["100%", 24]] as const;
+const BUDGETS = [
+  ["25%", 6],
+  ["50%", 12],
+  ["75%", 18],
+  ["100%", 24],
+] as const;
 
 function fill(store: SqliteStore): number {
   const samples = Math.ceil(stored / (TASKS * BUDGETS.length));
@@ -39,8 +44,18 @@ function fill(store: SqliteStore): number {
         for (let sample = 0; sample < samples; sample++) {
           const used = Math.min(budgetTurns, length + Math.floor(random() * 4));
           const success = random() < 0.6;
-          episode.run(task, label, sample, sample, budgetTurns, success ? 1 : 0, success ? "success" : "max_turns", used);
-          for (let index = 1; index <= used; index++) turn.run(task, label, sample, index, random() < 0.8 ? 1 : 0, index === 1 ? length : length - index + 1);
+          episode.run(
+            task,
+            label,
+            sample,
+            sample,
+            budgetTurns,
+            success ? 1 : 0,
+            success ? "success" : "max_turns",
+            used,
+          );
+          for (let index = 1; index <= used; index++)
+            turn.run(task, label, sample, index, random() < 0.8 ? 1 : 0, index === 1 ? length : length - index + 1);
           turns += used;
         }
       }
@@ -49,11 +64,17 @@ function fill(store: SqliteStore): number {
   return turns;
 }
 
-async function timed<T>(label: string, run: () => T | Promise<T>, reference?: number): Promise<{ result: T; seconds: number }> {
+async function timed<T>(
+  label: string,
+  run: () => T | Promise<T>,
+  reference?: number,
+): Promise<{ result: T; seconds: number }> {
   const start = performance.now();
   const result = await run();
   const seconds = (performance.now() - start) / 1000;
-  console.log(`${label}: ${seconds.toFixed(2)} s${reference === undefined ? "" : ` (${(seconds / reference).toFixed(1)}x outcomeCounts)`}`);
+  console.log(
+    `${label}: ${seconds.toFixed(2)} s${reference === undefined ? "" : ` (${(seconds / reference).toFixed(1)}x outcomeCounts)`}`,
+  );
   return { result, seconds };
 }
 
@@ -62,19 +83,39 @@ try {
   const store = openSqliteStore(join(dir, "bench.db"), { mode: "create", busyTimeoutMs: 10_000 });
   const fillStart = performance.now();
   const turns = fill(store);
-  console.log(`stored ${stored.toLocaleString("en-US")} episodes, ${turns.toLocaleString("en-US")} turns in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`);
-  const reference = (await timed("outcomeCounts (reference, the Pass@(K,T) reader)", () => outcomeCounts(store, "bench"))).seconds;
+  console.log(
+    `stored ${stored.toLocaleString("en-US")} episodes, ${turns.toLocaleString("en-US")} turns in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`,
+  );
+  const reference = (
+    await timed("outcomeCounts (reference, the Pass@(K,T) reader)", () => outcomeCounts(store, "bench"))
+  ).seconds;
   const steps = (await timed("stepCounts", () => stepCounts(store, "bench"), reference)).result;
   const errors = (await timed("firstErrorCounts", () => firstErrorCounts(store, "bench"), reference)).result;
   const lengths = (await timed("horizonCounts", () => horizonCounts(store, "bench"), reference)).result;
-  await timed("episodeOutcomes (streamed, counted)", async () => {
-    let count = 0;
-    for await (const _ of episodeOutcomes(store, "bench")) count++;
-    return count;
-  }, reference);
-  await timed(`stepQuality on ${steps.length.toLocaleString("en-US")} rows (1000 resamples)`, () => stepQuality(steps, { bootstrap: 1000, seed: 1 }), reference);
-  await timed(`naturalRecovery on ${errors.length.toLocaleString("en-US")} rows`, () => naturalRecovery(errors, { bootstrap: 1000, seed: 1 }), reference);
-  await timed(`horizon on ${lengths.length.toLocaleString("en-US")} rows`, () => horizon(lengths, { bootstrap: 1000, seed: 1 }), reference);
+  await timed(
+    "episodeOutcomes (streamed, counted)",
+    async () => {
+      let count = 0;
+      for await (const _ of episodeOutcomes(store, "bench")) count++;
+      return count;
+    },
+    reference,
+  );
+  await timed(
+    `stepQuality on ${steps.length.toLocaleString("en-US")} rows (1000 resamples)`,
+    () => stepQuality(steps, { bootstrap: 1000, seed: 1 }),
+    reference,
+  );
+  await timed(
+    `naturalRecovery on ${errors.length.toLocaleString("en-US")} rows`,
+    () => naturalRecovery(errors, { bootstrap: 1000, seed: 1 }),
+    reference,
+  );
+  await timed(
+    `horizon on ${lengths.length.toLocaleString("en-US")} rows`,
+    () => horizon(lengths, { bootstrap: 1000, seed: 1 }),
+    reference,
+  );
   await store.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -43,17 +43,23 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === "--loop") args.loop = true;
     else if (flag === "--upstream") args.upstream = argv[++index] ?? "";
     else if (flag === "--cases-seed") args.casesSeed = Number(argv[++index]);
-    else throw new Error(`bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop] [--upstream DIR [--cases-seed N]]`);
+    else
+      throw new Error(
+        `bench/bfcl.ts: unknown argument ${flag}; use --data-dir DIR [--repeat N] [--loop] [--upstream DIR [--cases-seed N]]`,
+      );
   }
   args.dataDir = resolveDataDir(args.dataDir);
-  if (!(Number.isInteger(args.repeat) && args.repeat >= 1)) throw new Error("bench/bfcl.ts: --repeat must be a positive integer");
+  if (!(Number.isInteger(args.repeat) && args.repeat >= 1))
+    throw new Error("bench/bfcl.ts: --repeat must be a positive integer");
   return args;
 }
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function timeRepeats(repeat: number, run: () => number): { best: number; median: number; passed: number } {
@@ -110,7 +116,17 @@ function alter(value: PyValue, rng: Rng): PyValue {
   return value;
 }
 
-const MUTATIONS = ["remove", "alter", "duplicate", "swap", "split", "extra", "drop-turn", "early", "irrelevant"] as const;
+const MUTATIONS = [
+  "remove",
+  "alter",
+  "duplicate",
+  "swap",
+  "split",
+  "extra",
+  "drop-turn",
+  "early",
+  "irrelevant",
+] as const;
 
 /** One seeded mutation of an entry's ground truth, as a transcript (per turn, per step, call texts). */
 function mutate(entry: BfclEntry, rng: Rng): { label: string; transcript: string[][][] } {
@@ -125,8 +141,17 @@ function mutate(entry: BfclEntry, rng: Rng): { label: string; transcript: string
   else if (kind === "alter") {
     if (call.kwargs.length > 0) {
       const target = rng.int(call.kwargs.length);
-      calls[index] = { ...call, kwargs: call.kwargs.map(([key, value], position) => [key, position === target ? alter(value, rng) : value] as const) };
-    } else if (call.args.length > 0) calls[index] = { ...call, args: call.args.map((value, position) => (position === 0 ? alter(value, rng) : value)) };
+      calls[index] = {
+        ...call,
+        kwargs: call.kwargs.map(
+          ([key, value], position) => [key, position === target ? alter(value, rng) : value] as const,
+        ),
+      };
+    } else if (call.args.length > 0)
+      calls[index] = {
+        ...call,
+        args: call.args.map((value, position) => (position === 0 ? alter(value, rng) : value)),
+      };
     else calls[index] = { ...call, name: `${call.name}_x` };
   } else if (kind === "duplicate") calls.splice(index, 0, call);
   else if (kind === "swap" && calls.length >= 2) {
@@ -140,7 +165,10 @@ function mutate(entry: BfclEntry, rng: Rng): { label: string; transcript: string
     const empty = truth.findIndex((calls) => calls.length === 0);
     if (empty >= 0) script[empty] = [[rng.pick(truth.flat())]];
   }
-  return { label: `${kind}@${turn}`, transcript: script.map((steps) => steps.filter((step) => step.length > 0).map((step) => step.map(formatCall))) };
+  return {
+    label: `${kind}@${turn}`,
+    transcript: script.map((steps) => steps.filter((step) => step.length > 0).map((step) => step.map(formatCall))),
+  };
 }
 
 /** Four seeded mutations per entry with our verdicts (callable "all": upstream's executor). */
@@ -150,7 +178,13 @@ function mutatedCases(context: BfclContext, entries: readonly BfclEntry[], seed:
     Array.from({ length: 4 }, () => {
       const { label, transcript } = mutate(entry, rng);
       const verdict = checkTranscript(context, entry, transcript);
-      return { id: entry.id, label, transcript, ours: verdict.valid ? "valid" : verdict.errorType, turn: verdict.valid ? null : (verdict.details["turn"] as number) };
+      return {
+        id: entry.id,
+        label,
+        transcript,
+        ours: verdict.valid ? "valid" : verdict.errorType,
+        turn: verdict.valid ? null : (verdict.details["turn"] as number),
+      };
     }),
   );
 }
@@ -190,15 +224,34 @@ function runUpstream(args: Args, cases: readonly CrossCheckCase[], oursMs: numbe
   const casesPath = join(mkdtempSync(join(tmpdir(), "bfcl-bench-")), "cases.json");
   writeFileSync(casesPath, JSON.stringify(cases));
   const repeat = String(Math.max(3, Math.min(args.repeat, 5)));
-  const result = spawnSync("python3", ["-c", UPSTREAM_SCRIPT, args.dataDir, casesPath, repeat], { cwd: args.upstream, env: { ...process.env, PYTHONPATH: args.upstream }, encoding: "utf8", maxBuffer: 1 << 26 });
+  const result = spawnSync("python3", ["-c", UPSTREAM_SCRIPT, args.dataDir, casesPath, repeat], {
+    cwd: args.upstream,
+    env: { ...process.env, PYTHONPATH: args.upstream },
+    encoding: "utf8",
+    maxBuffer: 1 << 26,
+  });
   if (result.status !== 0) {
-    console.log(`upstream reference failed (python3 in ${args.upstream}): ${(result.stderr || String(result.error)).trim().split("\n").slice(-3).join(" | ")}`);
+    console.log(
+      `upstream reference failed (python3 in ${args.upstream}): ${(result.stderr || String(result.error)).trim().split("\n").slice(-3).join(" | ")}`,
+    );
     return;
   }
-  const report = JSON.parse(result.stdout.trim().split("\n").pop() as string) as { best: number; median: number; passed: number; entries: number; cases: number; mismatches: unknown[]; mismatchCount: number };
-  console.log(`upstream multi_turn_checker (Python), same work: best ${report.best.toFixed(3)} s, median ${report.median.toFixed(3)} s over ${repeat} runs; ${report.passed}/${report.entries} valid -> ours is ${(report.best / (oursMs / 1000)).toFixed(1)}x faster`);
+  const report = JSON.parse(result.stdout.trim().split("\n").pop() as string) as {
+    best: number;
+    median: number;
+    passed: number;
+    entries: number;
+    cases: number;
+    mismatches: unknown[];
+    mismatchCount: number;
+  };
+  console.log(
+    `upstream multi_turn_checker (Python), same work: best ${report.best.toFixed(3)} s, median ${report.median.toFixed(3)} s over ${repeat} runs; ${report.passed}/${report.entries} valid -> ours is ${(report.best / (oursMs / 1000)).toFixed(1)}x faster`,
+  );
   if (cases.length > 0) {
-    console.log(`cross-check on ${report.cases} mutated transcripts: ${report.mismatchCount} verdicts differ from upstream's (error type or turn)`);
+    console.log(
+      `cross-check on ${report.cases} mutated transcripts: ${report.mismatchCount} verdicts differ from upstream's (error type or turn)`,
+    );
     for (const mismatch of report.mismatches) console.log(`  ${JSON.stringify(mismatch)}`);
   }
 }
@@ -214,16 +267,31 @@ function main(): void {
   const total = entries.length;
   console.log(`loaded ${dataset.entries.length} entries in ${loadMs.toFixed(0)} ms (not counted below)`);
   if (total < dataset.entries.length) {
-    const missing = [...new Set(dataset.entries.flatMap((entry) => entry.involvedClasses))].filter((name) => !registry.classes.has(name));
-    console.log(`PARTIAL: backend classes ${missing.join(", ")} are not wired (src/envs/bfcl/apis/upstream-classes.ts): measuring the ${total} entries that use only the others`);
+    const missing = [...new Set(dataset.entries.flatMap((entry) => entry.involvedClasses))].filter(
+      (name) => !registry.classes.has(name),
+    );
+    console.log(
+      `PARTIAL: backend classes ${missing.join(", ")} are not wired (src/envs/bfcl/apis/upstream-classes.ts): measuring the ${total} entries that use only the others`,
+    );
   }
   const check = timeRepeats(args.repeat, () => checkAll(context, entries));
-  console.log(`execute + check ${total} ground-truth entries: best ${(check.best / 1000).toFixed(3)} s, median ${(check.median / 1000).toFixed(3)} s over ${args.repeat} runs; ${check.passed}/${total} valid`);
+  console.log(
+    `execute + check ${total} ground-truth entries: best ${(check.best / 1000).toFixed(3)} s, median ${(check.median / 1000).toFixed(3)} s over ${args.repeat} runs; ${check.passed}/${total} valid`,
+  );
   if (total === 800) console.log(`target: under 0.300 s -> ${check.best < 300 ? "met" : "NOT met"}`);
-  if (args.upstream !== "") runUpstream(args, dataset.entries.length === total ? mutatedCases(createBfclContext(dataset, BFCL_CLASSES, { callable: "all" }), entries, args.casesSeed) : [], check.best);
+  if (args.upstream !== "")
+    runUpstream(
+      args,
+      dataset.entries.length === total
+        ? mutatedCases(createBfclContext(dataset, BFCL_CLASSES, { callable: "all" }), entries, args.casesSeed)
+        : [],
+      check.best,
+    );
   if (args.loop) {
     const loop = timeRepeats(args.repeat, () => loopAll(context, entries));
-    console.log(`replay through the agent loop as tool calls: best ${(loop.best / 1000).toFixed(3)} s, median ${(loop.median / 1000).toFixed(3)} s; ${loop.passed}/${total} success`);
+    console.log(
+      `replay through the agent loop as tool calls: best ${(loop.best / 1000).toFixed(3)} s, median ${(loop.median / 1000).toFixed(3)} s; ${loop.passed}/${total} success`,
+    );
   }
 }
 

@@ -44,5 +44,7 @@ for (const env of envs) {
   measure(env, tasks, 0.3); // warm-up (and oracle tables)
   const rates = Array.from({ length: repeats }, () => measure(env, tasks, seconds)).sort((a, b) => b - a);
   const median = rates[Math.floor(rates.length / 2)]!;
-  console.log(`${env.name.padEnd(10)} steps/s best ${Math.round(rates[0]!).toLocaleString("en-US")}  median ${Math.round(median).toLocaleString("en-US")}  (${repeats} x ${seconds}s, oracle-driven)`);
+  console.log(
+    `${env.name.padEnd(10)} steps/s best ${Math.round(rates[0]!).toLocaleString("en-US")}  median ${Math.round(median).toLocaleString("en-US")}  (${repeats} x ${seconds}s, oracle-driven)`,
+  );
 }

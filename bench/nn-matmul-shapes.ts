@@ -22,12 +22,14 @@ for (let r = 0; r < 2048; r++) {
 const base = wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS));
 const totals = new Map<string, number>();
 const cpu = (): number => process.cpuUsage().user / 1000;
-const timed = <A extends unknown[]>(name: string, fn: (...args: A) => void, key: (...args: A) => string) => (...args: A): void => {
-  const t = cpu();
-  fn(...args);
-  const k = `${name} ${key(...args)}`;
-  totals.set(k, (totals.get(k) ?? 0) + cpu() - t);
-};
+const timed =
+  <A extends unknown[]>(name: string, fn: (...args: A) => void, key: (...args: A) => string) =>
+  (...args: A): void => {
+    const t = cpu();
+    fn(...args);
+    const k = `${name} ${key(...args)}`;
+    totals.set(k, (totals.get(k) ?? 0) + cpu() - t);
+  };
 const kernels: Kernels = {
   ...base,
   matmul: timed("matmul", base.matmul, (_o, _a, _b, m, n, k) => `${m}x${n}x${k}`),
@@ -53,6 +55,7 @@ for (let i = 0; i < 3; i++) {
   const total = cpu() - t0;
   if (i === 2) {
     console.log(`total ${total.toFixed(0)} ms (forward + backward, no loss), one thread, 2048 rows`);
-    for (const [k, v] of [...totals.entries()].sort((a, b) => b[1] - a[1])) console.log(`${v.toFixed(1).padStart(7)} ms  ${k}`);
+    for (const [k, v] of [...totals.entries()].sort((a, b) => b[1] - a[1]))
+      console.log(`${v.toFixed(1).padStart(7)} ms  ${k}`);
   }
 }

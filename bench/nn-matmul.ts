@@ -15,14 +15,33 @@ import type { Kernels } from "../src/nn/kernels/types.js";
 import { KERNEL_SCRATCH_FLOATS, kernelsBuild, kernelsModule, wasmKernels } from "../src/nn/kernels/wasm.js";
 import { transposeToPanels } from "../src/nn/params.js";
 
-const { values } = parseArgs({ options: { rows: { type: "string", default: "2048" }, repeats: { type: "string", default: "7" }, wasm: { type: "string" } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: "string", default: "2048" },
+    repeats: { type: "string", default: "7" },
+    wasm: { type: "string" },
+  },
+});
 const R = Number(values.rows);
 const repeats = Number(values.repeats);
 const config = resolveConfig();
 const { dModel: C, hiddenSize: F, vocabSize: V } = config;
 const heap = sharedHeap();
-const builds: [string, Kernels][] = [[`this build (${kernelsBuild()})`, wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS))]];
-if (values.wasm !== undefined) builds.push([values.wasm, wasmKernels(heap.memory, new WebAssembly.Module(readFileSync(values.wasm)), heap.allocFloats(KERNEL_SCRATCH_FLOATS))]);
+const builds: [string, Kernels][] = [
+  [
+    `this build (${kernelsBuild()})`,
+    wasmKernels(heap.memory, kernelsModule(), heap.allocFloats(KERNEL_SCRATCH_FLOATS)),
+  ],
+];
+if (values.wasm !== undefined)
+  builds.push([
+    values.wasm,
+    wasmKernels(
+      heap.memory,
+      new WebAssembly.Module(readFileSync(values.wasm)),
+      heap.allocFloats(KERNEL_SCRATCH_FLOATS),
+    ),
+  ]);
 
 const random = (n: number, seed: number): Float32Array => {
   const out = heap.allocFloats(n);
@@ -34,7 +53,13 @@ const random = (n: number, seed: number): Float32Array => {
   return out;
 };
 
-const weights: [string, number, number][] = [["qkv", 3 * C, C], ["o", C, C], ["gateUp", 2 * F, C], ["down", C, F], ["head", V, C]];
+const weights: [string, number, number][] = [
+  ["qkv", 3 * C, C],
+  ["o", C, C],
+  ["gateUp", 2 * F, C],
+  ["down", C, F],
+  ["head", V, C],
+];
 /** CPU milliseconds of this process (one thread runs): less disturbed by other processes than wall time. */
 const cpu = (): number => {
   const used = process.cpuUsage();
@@ -64,11 +89,13 @@ for (const [name, N, K] of weights) {
   const dx = heap.allocFloats(R * K);
   const dw = heap.allocFloats(N * K);
   const gflop = (ms: number): number => (2 * R * N * K) / (ms * 1e6);
-  const times = bestOf(builds.flatMap(([, kernels]) => [
-    () => kernels.gemmPanels(y, N, x, K, 1, wT, 8 * K, R, N, K, false),
-    () => kernels.matmul(dx, dy, w, R, K, N, false),
-    () => kernels.matmulTransposedA(dw, dy, x, N, K, R, true),
-  ]));
+  const times = bestOf(
+    builds.flatMap(([, kernels]) => [
+      () => kernels.gemmPanels(y, N, x, K, 1, wT, 8 * K, R, N, K, false),
+      () => kernels.matmul(dx, dy, w, R, K, N, false),
+      () => kernels.matmulTransposedA(dw, dy, x, N, K, R, true),
+    ]),
+  );
   const cells = builds.map((_, b) => {
     const [forward, dX, dW] = times.slice(3 * b, 3 * b + 3) as [number, number, number];
     totals[b]!.forward += forward;
@@ -80,6 +107,11 @@ for (const [name, N, K] of weights) {
 }
 builds.forEach(([label], b) => {
   const t = totals[b]!;
-  console.log(`${label}: all weights forward ${t.forward.toFixed(1)} ms, dX ${t.dx.toFixed(1)} ms (${(t.forward / t.dx).toFixed(2)}x the forward's speed), dW ${t.dw.toFixed(1)} ms (${(t.forward / t.dw).toFixed(2)}x)`);
+  console.log(
+    `${label}: all weights forward ${t.forward.toFixed(1)} ms, dX ${t.dx.toFixed(1)} ms (${(t.forward / t.dx).toFixed(2)}x the forward's speed), dW ${t.dw.toFixed(1)} ms (${(t.forward / t.dw).toFixed(2)}x)`,
+  );
 });
-if (builds.length === 2) console.log(`dX: this build ${(totals[1]!.dx / totals[0]!.dx).toFixed(2)}x the other's speed; dW ${(totals[1]!.dw / totals[0]!.dw).toFixed(2)}x; forward ${(totals[1]!.forward / totals[0]!.forward).toFixed(2)}x`);
+if (builds.length === 2)
+  console.log(
+    `dX: this build ${(totals[1]!.dx / totals[0]!.dx).toFixed(2)}x the other's speed; dW ${(totals[1]!.dw / totals[0]!.dw).toFixed(2)}x; forward ${(totals[1]!.forward / totals[0]!.forward).toFixed(2)}x`,
+  );

@@ -16,5 +16,7 @@ for (let i = 0; i < 5; i++) {
   const t1 = cpu();
   await model.sample(prompts, { maxNewTokens: 32, temperature: 0.8, stopTokens: [], seeds });
   const t2 = cpu();
-  console.log(`cpu ms: prefill+1 ${(t1 - t0).toFixed(0)}, prefill+32 ${(t2 - t1).toFixed(0)}, decode ${((t2 - t1) - (t1 - t0)).toFixed(0)}`);
+  console.log(
+    `cpu ms: prefill+1 ${(t1 - t0).toFixed(0)}, prefill+32 ${(t2 - t1).toFixed(0)}, decode ${(t2 - t1 - (t1 - t0)).toFixed(0)}`,
+  );
 }

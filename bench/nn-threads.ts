@@ -3,8 +3,14 @@ import { createRng } from "../src/core/rng.js";
 import { createModel } from "../src/nn/model.js";
 
 const rng = createRng(1);
-const B = 16, T = 256;
-const batch = { tokens: Int32Array.from({ length: B * T }, () => rng.int(260)), targets: Int32Array.from({ length: B * T }, () => rng.int(260)), batchSize: B, seqLen: T };
+const B = 16,
+  T = 256;
+const batch = {
+  tokens: Int32Array.from({ length: B * T }, () => rng.int(260)),
+  targets: Int32Array.from({ length: B * T }, () => rng.int(260)),
+  batchSize: B,
+  seqLen: T,
+};
 for (const threads of [1, 2, 1, 2]) {
   const model = await createModel({ seed: 0, threads });
   await model.lossAndGradient(batch);

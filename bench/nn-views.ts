@@ -3,7 +3,15 @@
 import { resolveConfig, type ModelConfig } from "../src/nn/config.js";
 import type { ModelViews } from "../src/nn/forward.js";
 import { sharedHeap, type Heap } from "../src/nn/heap.js";
-import { bindTransposed, bindWeights, initializeWeights, parameterCount, ropeTables, transposedSize, transposeWeights } from "../src/nn/params.js";
+import {
+  bindTransposed,
+  bindWeights,
+  initializeWeights,
+  parameterCount,
+  ropeTables,
+  transposedSize,
+  transposeWeights,
+} from "../src/nn/params.js";
 
 export function referenceViews(seed = 1): { heap: Heap; config: ModelConfig; model: ModelViews } {
   const heap = sharedHeap();
@@ -13,7 +21,13 @@ export function referenceViews(seed = 1): { heap: Heap; config: ModelConfig; mod
   const cos = heap.allocFloats(256 * 16);
   const sin = heap.allocFloats(256 * 16);
   ropeTables(config, cos, sin);
-  const model: ModelViews = { config, weights: bindWeights(config, flat), transposed: bindTransposed(config, heap.allocFloats(transposedSize(config))), cos, sin };
+  const model: ModelViews = {
+    config,
+    weights: bindWeights(config, flat),
+    transposed: bindTransposed(config, heap.allocFloats(transposedSize(config))),
+    cos,
+    sin,
+  };
   transposeWeights(config, model.weights, model.transposed);
   return { heap, config, model };
 }

@@ -81,19 +81,28 @@ function torchFigures(): TorchFigures | undefined {
 }
 
 const load = loadavg()[0]!;
-if (load > 0.5) console.log(`note: load average ${load.toFixed(2)} before the run; other processes skew both sides (PyTorch's OpenMP threads most)`);
+if (load > 0.5)
+  console.log(
+    `note: load average ${load.toFixed(2)} before the run; other processes skew both sides (PyTorch's OpenMP threads most)`,
+  );
 // PyTorch first, before our worker threads exist.
 const torch = torchFigures();
 const model = await createModel({ seed: 0 });
-console.log(`budgetrl nn: backend ${model.backend} (${kernelsBuild()} kernels), ${model.threads} threads, ${model.shards} shards, best of ${REPEATS}`);
+console.log(
+  `budgetrl nn: backend ${model.backend} (${kernelsBuild()} kernels), ${model.threads} threads, ${model.shards} shards, best of ${REPEATS}`,
+);
 const train = await trainRate(model);
 const { sample, decode } = await sampleRates(model);
-console.log(`ours     training ${train.toFixed(0)} tokens/s, sampling ${sample.toFixed(0)} tokens/s (decoding alone ${decode.toFixed(0)} tokens/s)`);
+console.log(
+  `ours     training ${train.toFixed(0)} tokens/s, sampling ${sample.toFixed(0)} tokens/s (decoding alone ${decode.toFixed(0)} tokens/s)`,
+);
 model.dispose();
 if (torch === undefined) {
   console.log("PyTorch not found (/usr/bin/python3 -c 'import torch' failed): our figures only");
 } else {
-  console.log(`pytorch  training ${torch.train_tokens_per_s.toFixed(0)} tokens/s, sampling ${torch.sample_tokens_per_s.toFixed(0)} tokens/s (decoding alone ${torch.decode_tokens_per_s.toFixed(0)} tokens/s), torch ${torch.torch}, 2 threads`);
+  console.log(
+    `pytorch  training ${torch.train_tokens_per_s.toFixed(0)} tokens/s, sampling ${torch.sample_tokens_per_s.toFixed(0)} tokens/s (decoding alone ${torch.decode_tokens_per_s.toFixed(0)} tokens/s), torch ${torch.torch}, 2 threads`,
+  );
   console.log(`training: ${(train / torch.train_tokens_per_s).toFixed(2)}x PyTorch`);
   console.log(`sampling: ${(sample / torch.sample_tokens_per_s).toFixed(2)}x PyTorch`);
   console.log(`decoding: ${(decode / torch.decode_tokens_per_s).toFixed(2)}x PyTorch`);

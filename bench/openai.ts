@@ -31,7 +31,11 @@ interface Measured {
 }
 
 async function measure(concurrency: number, latency: number): Promise<Measured> {
-  const server = await startFakeServer(() => ({ kind: "json", body: completion([{ content: "I would rather not move." }]), delayMs: latency }));
+  const server = await startFakeServer(() => ({
+    kind: "json",
+    body: completion([{ content: "I would rather not move." }]),
+    delayMs: latency,
+  }));
   try {
     const episodes = rounds * concurrency;
     const start = performance.now();
@@ -47,7 +51,8 @@ async function measure(concurrency: number, latency: number): Promise<Measured> 
       concurrency,
     });
     const seconds = (performance.now() - start) / 1000;
-    if (result.done !== episodes || result.errors !== 0) throw new Error(`bench run incomplete: ${result.done}/${episodes}, ${result.errors} errors`);
+    if (result.done !== episodes || result.errors !== 0)
+      throw new Error(`bench run incomplete: ${result.done}/${episodes}, ${result.errors} errors`);
     return { episodes, seconds, requests: server.requests.length, peak: server.peakInFlight() };
   } finally {
     await server.close();
@@ -64,4 +69,6 @@ for (const concurrency of levels) {
     `concurrency ${String(concurrency).padStart(3)}: ${rate.toFixed(1).padStart(7)} episodes/s, ideal (latency-bound) ${ideal.toFixed(1).padStart(7)}: ${(rate / ideal).toFixed(2)}x | ${run.episodes} episodes, ${run.requests} requests, at most ${run.peak} in flight at the server`,
   );
 }
-console.log(`without latency, concurrency ${Math.max(...levels)}: ${(overhead.requests / overhead.seconds).toFixed(0)} requests/s (the client's own ceiling on this machine)`);
+console.log(
+  `without latency, concurrency ${Math.max(...levels)}: ${(overhead.requests / overhead.seconds).toFixed(0)} requests/s (the client's own ceiling on this machine)`,
+);

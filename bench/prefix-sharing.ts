@@ -51,20 +51,34 @@ function groupTokens(group: readonly Episode[], policy: TrainablePolicy): { tota
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-bench-prefix-"));
 try {
   await runSft({ out: join(dir, "base"), config: warmStartConfig(40) });
-  const backend = tinyBackend({ model: await loadCheckpoint(join(dir, "base")), policy: { maxNewTokens: MAX_NEW_TOKENS } });
+  const backend = tinyBackend({
+    model: await loadCheckpoint(join(dir, "base")),
+    policy: { maxNewTokens: MAX_NEW_TOKENS },
+  });
   const policy = backend.policy();
   const env = createEnv(ENV, {});
   let total = 0;
   let distinct = 0;
   for (let step = 0; step < steps; step++) {
-    const groups = await rolloutStep(env, policy, { step, totalSteps: steps, seed: 1, tasksPerStep: TASKS_PER_STEP, group: GROUP, schedule: parseBudgetSchedule(BUDGET), budgetMode: "announced", budgetScope: "episode" });
+    const groups = await rolloutStep(env, policy, {
+      step,
+      totalSteps: steps,
+      seed: 1,
+      tasksPerStep: TASKS_PER_STEP,
+      group: GROUP,
+      schedule: parseBudgetSchedule(BUDGET),
+      budgetMode: "announced",
+      budgetScope: "episode",
+    });
     for (const group of groups) {
       const counted = groupTokens(group, policy);
       total += counted.total;
       distinct += counted.distinct;
     }
   }
-  console.log(`${steps} steps: ${total.toLocaleString("en-US")} tokens in the episodes' sequences, ${distinct.toLocaleString("en-US")} distinct prefixes within groups: sharing them would process ${(total / distinct).toFixed(2)}x fewer tokens`);
+  console.log(
+    `${steps} steps: ${total.toLocaleString("en-US")} tokens in the episodes' sequences, ${distinct.toLocaleString("en-US")} distinct prefixes within groups: sharing them would process ${(total / distinct).toFixed(2)}x fewer tokens`,
+  );
   backend.dispose();
 } finally {
   rmSync(dir, { recursive: true, force: true });

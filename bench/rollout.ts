@@ -19,7 +19,9 @@ import { tableFor } from "../src/eval/table.js";
 import { outcomeCounts } from "../src/store/episodes.js";
 import { openSqliteStore } from "../src/store/sqlite/open.js";
 
-const { values } = parseArgs({ options: { episodes: { type: "string", default: "20000" }, stored: { type: "string", default: "1000000" } } });
+const { values } = parseArgs({
+  options: { episodes: { type: "string", default: "20000" }, stored: { type: "string", default: "1000000" } },
+});
 const episodes = Number(values.episodes);
 const storedEpisodes = Number(values.stored);
 
@@ -57,12 +59,19 @@ async function rolloutThroughput(): Promise<void> {
       let steps = 0;
       start = performance.now();
       for (let e = 0; e < episodes; e++) {
-        const episode = await runEpisode(env, policy, { run: "bench", task: tasks[e % tasks.length]!, taskId: "t", taskIndex: 0, budget, sample: e, seed: e }, { annotate });
+        const episode = await runEpisode(
+          env,
+          policy,
+          { run: "bench", task: tasks[e % tasks.length]!, taskId: "t", taskIndex: 0, budget, sample: e, seed: e },
+          { annotate },
+        );
         steps += episode.turnsUsed;
       }
       best = Math.max(best, steps / ((performance.now() - start) / 1000));
     }
-    console.log(`rollout engine, oracle policy${annotate ? ", oracle annotations" : ""}: ${Math.round(best).toLocaleString("en-US")} env steps/s (${(best / 200_000).toFixed(2)}x the 200,000/s target; ${(best / bareRate).toFixed(2)}x the bare env)`);
+    console.log(
+      `rollout engine, oracle policy${annotate ? ", oracle annotations" : ""}: ${Math.round(best).toLocaleString("en-US")} env steps/s (${(best / 200_000).toFixed(2)}x the 200,000/s target; ${(best / bareRate).toFixed(2)}x the bare env)`,
+    );
   }
 
   // As evaluate plays a run: a planned set of episodes, every policy call guarded (stop signal, turn timeout).
@@ -85,7 +94,9 @@ async function rolloutThroughput(): Promise<void> {
     });
     guardedBest = Math.max(guardedBest, steps / ((performance.now() - start) / 1000));
   }
-  console.log(`rollout engine as evaluate runs it (runEpisodes, guarded calls: stop signal + turn timeout): ${Math.round(guardedBest).toLocaleString("en-US")} env steps/s (${(guardedBest / 200_000).toFixed(2)}x the target; ${(guardedBest / bareRate).toFixed(2)}x the bare env)`);
+  console.log(
+    `rollout engine as evaluate runs it (runEpisodes, guarded calls: stop signal + turn timeout): ${Math.round(guardedBest).toLocaleString("en-US")} env steps/s (${(guardedBest / 200_000).toFixed(2)}x the target; ${(guardedBest / bareRate).toFixed(2)}x the bare env)`,
+  );
   console.log(`bare env (step + oracle, no engine): ${Math.round(bareRate).toLocaleString("en-US")} steps/s`);
 }
 
@@ -100,7 +111,7 @@ async function tableTime(): Promise<void> {
      VALUES ('bench', ?, ?, ?, 0, 10, 'announced', 'episode', ?, ?, NULL, 5, NULL, 0, 0, NULL, '[]')`,
   );
   let state = 12345;
-  const random = (): number => ((state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296);
+  const random = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
   let start = performance.now();
   store.db.transaction(() => {
     for (let task = 0; task < tasks; task++) {
@@ -114,13 +125,23 @@ async function tableTime(): Promise<void> {
     }
   })();
   const total = tasks * budgets.length * samples;
-  console.log(`(setup: ${total.toLocaleString("en-US")} episodes stored in ${((performance.now() - start) / 1000).toFixed(1)} s)`);
-  const config = { protocol: "separate" as const, budgets: parseBudgetList(budgets.join(",")), ks: [1, 2, 4, 8, 16, 32, 64, 128, 250].filter((k) => k <= samples), bootstrap: 1000, seed: 1 };
+  console.log(
+    `(setup: ${total.toLocaleString("en-US")} episodes stored in ${((performance.now() - start) / 1000).toFixed(1)} s)`,
+  );
+  const config = {
+    protocol: "separate" as const,
+    budgets: parseBudgetList(budgets.join(",")),
+    ks: [1, 2, 4, 8, 16, 32, 64, 128, 250].filter((k) => k <= samples),
+    bootstrap: 1000,
+    seed: 1,
+  };
   start = performance.now();
   const counts = await outcomeCounts(store, "bench");
   const table = tableFor(config, { counts, firstSuccesses: [], bases: new Map() });
   const seconds = (performance.now() - start) / 1000;
-  console.log(`Pass@(K,T) table for ${total.toLocaleString("en-US")} stored episodes (${table.ks.length} K x ${table.budgets.length} T, 1000 bootstrap resamples): ${seconds.toFixed(2)} s (target < 2 s: ${(2 / seconds).toFixed(1)}x headroom)`);
+  console.log(
+    `Pass@(K,T) table for ${total.toLocaleString("en-US")} stored episodes (${table.ks.length} K x ${table.budgets.length} T, 1000 bootstrap resamples): ${seconds.toFixed(2)} s (target < 2 s: ${(2 / seconds).toFixed(1)}x headroom)`,
+  );
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -57,7 +57,22 @@ let runNumber = 0;
 /** `count` worker processes, once each has said it is ready. */
 async function startWorkers(count: number, concurrency: number): Promise<ChildProcess[]> {
   const workers = Array.from({ length: count }, (_, i) =>
-    spawn(process.execPath, ["--import", "tsx", join(root, "src/cli/main.ts"), "worker", "--redis", redis, "--concurrency", String(concurrency), "--name", `bench-${i}`], { cwd: root, stdio: ["ignore", "ignore", "pipe"] }),
+    spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        join(root, "src/cli/main.ts"),
+        "worker",
+        "--redis",
+        redis,
+        "--concurrency",
+        String(concurrency),
+        "--name",
+        `bench-${i}`,
+      ],
+      { cwd: root, stdio: ["ignore", "ignore", "pipe"] },
+    ),
   );
   await Promise.all(
     workers.map(
@@ -90,21 +105,33 @@ async function rate(options: EvaluateOptions, episodes: number): Promise<number>
   const start = performance.now();
   const result = await evaluate({ ...options, db, run: `bench-${++runNumber}`, bootstrap: 0, annotate: false });
   const seconds = (performance.now() - start) / 1000;
-  if (result.done !== episodes) throw new Error(`bench run incomplete: ${result.done}/${episodes} (${result.firstError ?? "no error"})`);
+  if (result.done !== episodes)
+    throw new Error(`bench run incomplete: ${result.done}/${episodes} (${result.firstError ?? "no error"})`);
   return episodes / seconds;
 }
 
-const cheap = (episodes: number): EvaluateOptions => ({ env: "sokoban", policy: "oracle", tasks: episodes / 4, samples: 4, ks: [1], budgets: ["100%"] });
+const cheap = (episodes: number): EvaluateOptions => ({
+  env: "sokoban",
+  policy: "oracle",
+  tasks: episodes / 4,
+  samples: 4,
+  ks: [1],
+  budgets: ["100%"],
+});
 
 async function cheapEnv(): Promise<void> {
-  console.log(`1. sokoban, oracle policy, ${cheapEpisodes} episodes per run (store: ${values.db === undefined ? "SQLite file" : "PostgreSQL"})`);
+  console.log(
+    `1. sokoban, oracle policy, ${cheapEpisodes} episodes per run (store: ${values.db === undefined ? "SQLite file" : "PostgreSQL"})`,
+  );
   const local = await rate({ ...cheap(cheapEpisodes), concurrency: 1 }, cheapEpisodes);
   console.log(`   local executor (reference): ${local.toFixed(0)} episodes/s`);
   for (const count of workerCounts) {
     const workers = await startWorkers(count, 4);
     try {
       const queued = await rate({ ...cheap(cheapEpisodes), executor: "bullmq", redis }, cheapEpisodes);
-      console.log(`   ${count} worker${count === 1 ? " " : "s"} (4 episodes each at once): ${queued.toFixed(0).padStart(5)} episodes/s, ${(queued / local).toFixed(2)}x the local executor`);
+      console.log(
+        `   ${count} worker${count === 1 ? " " : "s"} (4 episodes each at once): ${queued.toFixed(0).padStart(5)} episodes/s, ${(queued / local).toFixed(2)}x the local executor`,
+      );
     } finally {
       await stopWorkers(workers);
     }
@@ -115,17 +142,34 @@ async function cheapEnv(): Promise<void> {
   const workers = await startWorkers(1, 1);
   try {
     const queuedOne = await rate({ ...cheap(episodes), executor: "bullmq", redis }, episodes);
-    console.log(`   queue overhead per episode (1 worker, 1 job at a time, vs local): ${(1000 / queuedOne - 1000 / localOne).toFixed(2)} ms (${(1000 / queuedOne).toFixed(2)} ms vs ${(1000 / localOne).toFixed(2)} ms per episode)`);
+    console.log(
+      `   queue overhead per episode (1 worker, 1 job at a time, vs local): ${(1000 / queuedOne - 1000 / localOne).toFixed(2)} ms (${(1000 / queuedOne).toFixed(2)} ms vs ${(1000 / localOne).toFixed(2)} ms per episode)`,
+    );
   } finally {
     await stopWorkers(workers);
   }
 }
 
 async function latencyPolicy(): Promise<void> {
-  const server = await startFakeServer(() => ({ kind: "json", body: completion([{ content: "I would rather not move." }]), delayMs: latencyMs }));
+  const server = await startFakeServer(() => ({
+    kind: "json",
+    body: completion([{ content: "I would rather not move." }]),
+    delayMs: latencyMs,
+  }));
   try {
-    const slow = (concurrency: number): EvaluateOptions => ({ env: "sokoban", policy: "openai:bench", policyClient: { baseUrl: server.url, cache: false, concurrency: 256 }, tasks: latencyEpisodes, samples: 1, ks: [1], budgets: [String(turns)], concurrency });
-    console.log(`2. openai policy, loopback server answering after ${latencyMs} ms, ${turns} turns per episode, ${latencyEpisodes} episodes per run, ${perWorker} episodes at once per worker`);
+    const slow = (concurrency: number): EvaluateOptions => ({
+      env: "sokoban",
+      policy: "openai:bench",
+      policyClient: { baseUrl: server.url, cache: false, concurrency: 256 },
+      tasks: latencyEpisodes,
+      samples: 1,
+      ks: [1],
+      budgets: [String(turns)],
+      concurrency,
+    });
+    console.log(
+      `2. openai policy, loopback server answering after ${latencyMs} ms, ${turns} turns per episode, ${latencyEpisodes} episodes per run, ${perWorker} episodes at once per worker`,
+    );
     for (const count of workerCounts) {
       const inFlight = count * perWorker;
       const local = await rate(slow(inFlight), latencyEpisodes);
@@ -133,7 +177,9 @@ async function latencyPolicy(): Promise<void> {
       try {
         const queued = await rate({ ...slow(1), executor: "bullmq", redis }, latencyEpisodes);
         const ideal = inFlight / ((turns * latencyMs) / 1000);
-        console.log(`   ${count} worker${count === 1 ? " " : "s"}: ${queued.toFixed(1).padStart(6)} episodes/s; local executor with ${String(inFlight).padStart(2)} in flight (reference): ${local.toFixed(1).padStart(6)}, ${(queued / local).toFixed(2)}x; latency-bound ideal ${ideal.toFixed(0)}`);
+        console.log(
+          `   ${count} worker${count === 1 ? " " : "s"}: ${queued.toFixed(1).padStart(6)} episodes/s; local executor with ${String(inFlight).padStart(2)} in flight (reference): ${local.toFixed(1).padStart(6)}, ${(queued / local).toFixed(2)}x; latency-bound ideal ${ideal.toFixed(0)}`,
+        );
       } finally {
         await stopWorkers(workers);
       }

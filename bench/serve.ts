@@ -44,7 +44,11 @@ async function freshCheckpoint(): Promise<string> {
 /** `budgetrl serve` as a child process; resolves with its URL once it listens. */
 function startServe(ckpt: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const root = fileURLToPath(new URL("../", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", `${root}src/cli/main.ts`, "serve", "--ckpt", ckpt, "--port", "0", "--name", "bench"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", `${root}src/cli/main.ts`, "serve", "--ckpt", ckpt, "--port", "0", "--name", "bench"],
+    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
+  );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   return new Promise((resolve, reject) => {
     let text = "";
@@ -69,8 +73,23 @@ async function health(url: string): Promise<Health> {
   return (await (await fetch(url.replace(/\/v1$/, "/health"))).json()) as Health;
 }
 
-function run(policy: string, concurrency: number, extra: Partial<Parameters<typeof evaluate>[0]>): Promise<EvaluationResult> {
-  return evaluate({ env: "sokoban", policy, tasks: rounds * concurrency, samples: 1, budgets: [String(turns)], bootstrap: 0, annotate: false, concurrency, seed: concurrency, ...extra });
+function run(
+  policy: string,
+  concurrency: number,
+  extra: Partial<Parameters<typeof evaluate>[0]>,
+): Promise<EvaluationResult> {
+  return evaluate({
+    env: "sokoban",
+    policy,
+    tasks: rounds * concurrency,
+    samples: 1,
+    budgets: [String(turns)],
+    bootstrap: 0,
+    annotate: false,
+    concurrency,
+    seed: concurrency,
+    ...extra,
+  });
 }
 
 /** Largest difference between the two runs' log-probs of the same turn's tokens. */
@@ -78,20 +97,29 @@ function logprobGap(a: EvaluationResult, b: EvaluationResult): number {
   let gap = 0;
   for (const episode of a.episodes) {
     const other = b.episodes.find((e) => e.taskId === episode.taskId && e.sample === episode.sample);
-    episode.turns.forEach((turn, t) => turn.logprobs?.forEach((logprob, i) => (gap = Math.max(gap, Math.abs(logprob - (other?.turns[t]?.logprobs?.[i] ?? Number.NaN))))));
+    episode.turns.forEach((turn, t) =>
+      turn.logprobs?.forEach(
+        (logprob, i) => (gap = Math.max(gap, Math.abs(logprob - (other?.turns[t]?.logprobs?.[i] ?? Number.NaN)))),
+      ),
+    );
   }
   return gap;
 }
 
 function sameEpisodes(a: EvaluationResult, b: EvaluationResult): boolean {
-  const key = (result: EvaluationResult): string[] => result.episodes.map((e) => JSON.stringify([e.taskId, e.sample, e.turns.map((t) => [t.action.content, t.tokens])])).sort();
+  const key = (result: EvaluationResult): string[] =>
+    result.episodes
+      .map((e) => JSON.stringify([e.taskId, e.sample, e.turns.map((t) => [t.action.content, t.tokens])]))
+      .sort();
   return JSON.stringify(key(a)) === JSON.stringify(key(b));
 }
 
 const ckpt = values.ckpt ?? (await freshCheckpoint());
 const server = await startServe(ckpt);
 try {
-  console.log(`checkpoint ${values.ckpt ?? "(fresh, reference size)"}; sokoban, ${turns} turns (requests) per episode; budgetrl serve in a child process on ${server.url}, no cache`);
+  console.log(
+    `checkpoint ${values.ckpt ?? "(fresh, reference size)"}; sokoban, ${turns} turns (requests) per episode; budgetrl serve in a child process on ${server.url}, no cache`,
+  );
   await run(`tiny:${ckpt}`, 1, { tasks: 1 }); // warm-up: kernels compiled, worker started
   for (const concurrency of levels) {
     const start = performance.now();
@@ -99,11 +127,15 @@ try {
     const localSeconds = (performance.now() - start) / 1000;
     const before = await health(server.url);
     const served0 = performance.now();
-    const served = await run("openai:bench", concurrency, { policyOptions: { seedScheme: "tiny", logprobs: true, tokenIds: true }, policyClient: { baseUrl: server.url, concurrency, cache: false } });
+    const served = await run("openai:bench", concurrency, {
+      policyOptions: { seedScheme: "tiny", logprobs: true, tokenIds: true },
+      policyClient: { baseUrl: server.url, concurrency, cache: false },
+    });
     const servedSeconds = (performance.now() - served0) / 1000;
     const after = await health(server.url);
     const episodes = rounds * concurrency;
-    if (local.done !== episodes || served.done !== episodes || served.errors !== 0) throw new Error(`bench run incomplete: ${local.done}, ${served.done}/${episodes}, ${served.errors} errors`);
+    if (local.done !== episodes || served.done !== episodes || served.errors !== 0)
+      throw new Error(`bench run incomplete: ${local.done}, ${served.done}/${episodes}, ${served.errors} errors`);
     const calls = after.model_calls - before.model_calls;
     const perCall = (after.sequences - before.sequences) / Math.max(1, calls);
     console.log(

@@ -12,7 +12,11 @@ import { train } from "../src/rl/train.js";
 import { rlConfig, warmStartConfig } from "./rl-setup.js";
 
 const { values } = parseArgs({
-  options: { context: { type: "string", default: "256" }, base: { type: "string", default: join(tmpdir(), "budgetrl-profile-base") }, steps: { type: "string", default: "1" } },
+  options: {
+    context: { type: "string", default: "256" },
+    base: { type: "string", default: join(tmpdir(), "budgetrl-profile-base") },
+    steps: { type: "string", default: "1" },
+  },
 });
 const context = values.context;
 const base = `${values.base}-${context}`;
@@ -29,7 +33,9 @@ try {
     onStep: (metrics) => {
       const used = process.cpuUsage(cpu);
       cpu = process.cpuUsage();
-      console.log(`context ${context} step ${metrics.step}: ${metrics.seconds.toFixed(2)} s (generate ${metrics.generateSeconds.toFixed(2)}, update ${metrics.updateSeconds.toFixed(2)}; ${((used.user + used.system) / 1e6).toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, zero-gradient groups ${metrics.zeroGradientGroups}`);
+      console.log(
+        `context ${context} step ${metrics.step}: ${metrics.seconds.toFixed(2)} s (generate ${metrics.generateSeconds.toFixed(2)}, update ${metrics.updateSeconds.toFixed(2)}; ${((used.user + used.system) / 1e6).toFixed(1)} CPU s), ${metrics.tokens} tokens, ${metrics.processedTokens} processed, success ${metrics.success.toFixed(3)}, turns ${metrics.turns.toFixed(1)}, zero-gradient groups ${metrics.zeroGradientGroups}`,
+      );
     },
   });
 } finally {

@@ -33,7 +33,11 @@ import { parseTrainConfig } from "../src/rl/train-config.js";
 import { MAX_NEW_TOKENS, rlConfig, TASKS_PER_STEP, warmStartConfig } from "./rl-setup.js";
 
 const { values } = parseArgs({
-  options: { "sft-steps": { type: "string", default: "40" }, steps: { type: "string", default: "3" }, contexts: { type: "string", default: "256,1024" } },
+  options: {
+    "sft-steps": { type: "string", default: "40" },
+    steps: { type: "string", default: "3" },
+    contexts: { type: "string", default: "256,1024" },
+  },
 });
 
 interface Measured {
@@ -64,13 +68,24 @@ interface Path {
   trained: TrainSequence[];
 }
 
-const difference = (after: TokenCounts, before: TokenCounts): TokenCounts => ({ prefill: after.prefill - before.prefill, decode: after.decode - before.decode, train: after.train - before.train, score: after.score - before.score });
-const tokensOf = (sequences: readonly TrainSequence[]): number => sequences.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
+const difference = (after: TokenCounts, before: TokenCounts): TokenCounts => ({
+  prefill: after.prefill - before.prefill,
+  decode: after.decode - before.decode,
+  train: after.train - before.train,
+  score: after.score - before.score,
+});
+const tokensOf = (sequences: readonly TrainSequence[]): number =>
+  sequences.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
 
 async function warmStart(path: Path): Promise<void> {
   const started = performance.now();
-  await runSft({ out: join(path.dir, "base"), config: warmStartConfig(Number(values["sft-steps"]), path.contextLength) });
-  console.log(`context ${path.contextLength}: SFT warm start, ${values["sft-steps"]} steps in ${((performance.now() - started) / 1000).toFixed(1)} s (demonstrations included)`);
+  await runSft({
+    out: join(path.dir, "base"),
+    config: warmStartConfig(Number(values["sft-steps"]), path.contextLength),
+  });
+  console.log(
+    `context ${path.contextLength}: SFT warm start, ${values["sft-steps"]} steps in ${((performance.now() - started) / 1000).toFixed(1)} s (demonstrations included)`,
+  );
 }
 
 /** The RL run of the path as train() opens it (the warm start with a fresh optimiser), its backend recording what it trains. */
@@ -110,10 +125,21 @@ async function measureStep(path: Path, step: number, into: Measured): Promise<vo
   await inner.logprobs(trained);
   const forwardSeconds = (performance.now() - started) / 1000;
   started = performance.now();
-  await inner.accumulate(trained, (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1e-3)), 1);
+  await inner.accumulate(
+    trained,
+    (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1e-3)),
+    1,
+  );
   const trainSeconds = (performance.now() - started) / 1000;
   model.zeroGradients();
-  const row: StepRow = { metrics, counts, trainedTokens: tokensOf(trained), forwardSeconds, trainSeconds, cpu: (used.user + used.system) / 1e6 };
+  const row: StepRow = {
+    metrics,
+    counts,
+    trainedTokens: tokensOf(trained),
+    forwardSeconds,
+    trainSeconds,
+    cpu: (used.user + used.system) / 1e6,
+  };
   into.rows.push(row);
   const floor = floorOf(row);
   console.log(
@@ -131,7 +157,8 @@ function floorOf(row: StepRow): { sample: number; train: number } {
 
 const paths: Path[] = values.contexts.split(",").map((text) => {
   const contextLength = Number(text);
-  if (!(Number.isInteger(contextLength) && contextLength > 0)) throw new Error(`--contexts: "${text}" is not a context length`);
+  if (!(Number.isInteger(contextLength) && contextLength > 0))
+    throw new Error(`--contexts: "${text}" is not a context length`);
   return { contextLength, dir: mkdtempSync(join(tmpdir(), "budgetrl-bench-train-")), trained: [] };
 });
 try {

@@ -12,7 +12,8 @@ import { launchChromium } from "../test/helpers/chromium.js";
 
 async function main(args: readonly string[]): Promise<void> {
   const [report, outDir, ...parts] = args;
-  if (report === undefined || outDir === undefined) throw new Error("usage: npx tsx scripts/report-screenshots.ts REPORT.html OUT_DIR [SELECTOR=NAME ...]");
+  if (report === undefined || outDir === undefined)
+    throw new Error("usage: npx tsx scripts/report-screenshots.ts REPORT.html OUT_DIR [SELECTOR=NAME ...]");
   const wanted = parts.map((part) => {
     const at = part.lastIndexOf("=");
     if (at <= 0 || at === part.length - 1) throw new Error(`expected SELECTOR=NAME, got ${part}`);
@@ -23,7 +24,10 @@ async function main(args: readonly string[]): Promise<void> {
   const context = await launchChromium(profile);
   try {
     const tab = await context.newPage();
-    await tab.route((url) => url.protocol !== "file:", (route) => route.abort());
+    await tab.route(
+      (url) => url.protocol !== "file:",
+      (route) => route.abort(),
+    );
     await tab.goto(`file://${resolve(report)}`);
     await tab.waitForFunction('document.body.getAttribute("data-charts") !== null', undefined, { timeout: 120_000 });
     const state = await tab.evaluate('document.body.getAttribute("data-charts")');

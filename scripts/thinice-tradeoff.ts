@@ -13,4 +13,6 @@ const config = parseOptions("thinice", thinIceConfigSchema, options);
 console.log(`thinice ${JSON.stringify(config)}`);
 console.log(formatTradeoff(measureTradeoff(config, count)));
 const shares = dependentShare(distinctMaps(config, count).maps, config.q);
-console.log(`budget-dependent turns of the oracle's episodes: ${shares.map((share, j) => `${MULTIPLE_LABELS[j]} ${(100 * share).toFixed(1)}%`).join(", ")}`);
+console.log(
+  `budget-dependent turns of the oracle's episodes: ${shares.map((share, j) => `${MULTIPLE_LABELS[j]} ${(100 * share).toFixed(1)}%`).join(", ")}`,
+);

@@ -22,7 +22,9 @@ function main(args: readonly string[]): void {
     config.reliability,
   );
   console.log(vaultTradeoffMarkdown(table));
-  console.log(`\noptimal lengths (distinct tasks): ${table.lengths.map(([length, tasks]) => `${length}: ${tasks}`).join(", ")}`);
+  console.log(
+    `\noptimal lengths (distinct tasks): ${table.lengths.map(([length, tasks]) => `${length}: ${tasks}`).join(", ")}`,
+  );
 }
 
 main(process.argv.slice(2));

@@ -163,7 +163,19 @@ export {
   type VaultTask,
   type VaultTradeoff,
 } from "./envs/index.js";
-export { budgetNote, createPolicyCaller, PolicyTimeoutError, runEpisode, runEpisodes, type EpisodeKey, type EpisodeSpec, type PolicyCaller, type PolicyCallerOptions, type RolloutOptions, type RunEpisodesOptions } from "./agent/index.js";
+export {
+  budgetNote,
+  createPolicyCaller,
+  PolicyTimeoutError,
+  runEpisode,
+  runEpisodes,
+  type EpisodeKey,
+  type EpisodeSpec,
+  type PolicyCaller,
+  type PolicyCallerOptions,
+  type RolloutOptions,
+  type RunEpisodesOptions,
+} from "./agent/index.js";
 export {
   clientOptionsSchema,
   createPolicy,

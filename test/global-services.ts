@@ -7,8 +7,11 @@ import { existsSync, readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
 function installed(): boolean {
-  const onPath = (name: string): boolean => (process.env["PATH"] ?? "").split(":").some((folder) => folder !== "" && existsSync(`${folder}/${name}`));
-  const postgres = existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`));
+  const onPath = (name: string): boolean =>
+    (process.env["PATH"] ?? "").split(":").some((folder) => folder !== "" && existsSync(`${folder}/${name}`));
+  const postgres =
+    existsSync("/usr/lib/postgresql") &&
+    readdirSync("/usr/lib/postgresql").some((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`));
   return onPath("redis-server") && postgres;
 }
 

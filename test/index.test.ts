@@ -9,7 +9,17 @@ describe("public API", () => {
       seen.push(conversation[conversation.length - 1]?.content ?? "");
       return "<answer>Up</answer>";
     };
-    const result = await evaluate({ env: "sokoban", policy: myAgent, tasks: 3, samples: 2, ks: [1, 2], budgets: ["25%", "100%"], budgetMode: "announced", seed: 1, concurrency: 4 });
+    const result = await evaluate({
+      env: "sokoban",
+      policy: myAgent,
+      tasks: 3,
+      samples: 2,
+      ks: [1, 2],
+      budgets: ["25%", "100%"],
+      budgetMode: "announced",
+      seed: 1,
+      concurrency: 4,
+    });
     expect(result.table.budgets).toEqual(["25%", "100%"]);
     expect(result.table.cells).toHaveLength(2);
     expect(result.episodes).toHaveLength(3 * 2 * 2);
@@ -25,7 +35,12 @@ describe("public API", () => {
     const first = game.step("A->B");
     expect([first.terminated, first.truncated]).toEqual([false, false]);
     const second = game.step("garbage");
-    expect([second.terminated, second.truncated, second.info.invalid, second.info.stopReason]).toEqual([false, true, true, "max_turns"]);
+    expect([second.terminated, second.truncated, second.info.invalid, second.info.stopReason]).toEqual([
+      false,
+      true,
+      true,
+      "max_turns",
+    ]);
     expect(() => game.step("A->C")).toThrow(/reset/);
     game.reset({ seed: 0 });
     for (const move of ["A->B", "A->C"]) expect(game.step(move).terminated).toBe(false);

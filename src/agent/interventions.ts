@@ -21,7 +21,8 @@ import type { ForcedAction } from "../core/episode.js";
 import type { Message } from "../core/message.js";
 import type { Rng } from "../core/rng.js";
 
-export type Intervention = { readonly kind: "none" } | { readonly kind: "teacher-forced" } | { readonly kind: "recover"; readonly turn: number };
+export type Intervention =
+  { readonly kind: "none" } | { readonly kind: "teacher-forced" } | { readonly kind: "recover"; readonly turn: number };
 
 /** What an intervention needs to know about the current state. */
 export interface InterventionView {
@@ -43,8 +44,13 @@ export function readIntervention(text: string): Intervention | { readonly proble
   if (trimmed === "teacher-forced") return { kind: "teacher-forced" };
   const match = RECOVER.exec(trimmed);
   if (match !== null && Number(match[1]) >= 1) return { kind: "recover", turn: Number(match[1]) };
-  if (RETIRED_PERTURB.test(trimmed)) return { problem: `"${text}" was retired: perturb:J forced an error on each model's own states; use recover:J (the expert plays up to J, the error is forced at J on states every model shares)` };
-  return { problem: `"${text}" is not an intervention: use none, teacher-forced or recover:J (J >= 1, the turn whose action is forced after the expert's turns)` };
+  if (RETIRED_PERTURB.test(trimmed))
+    return {
+      problem: `"${text}" was retired: perturb:J forced an error on each model's own states; use recover:J (the expert plays up to J, the error is forced at J on states every model shares)`,
+    };
+  return {
+    problem: `"${text}" is not an intervention: use none, teacher-forced or recover:J (J >= 1, the turn whose action is forced after the expert's turns)`,
+  };
 }
 
 export function interventionText(intervention: Intervention): string {
@@ -53,7 +59,9 @@ export function interventionText(intervention: Intervention): string {
 
 /** A config field holding an intervention, written as text and decoded once (a decoded one is read back from its text). */
 export function interventionField() {
-  const decoded = z.object({ kind: z.string(), turn: z.number().optional() }).transform((value) => (value.kind === "recover" ? `recover:${value.turn ?? ""}` : value.kind));
+  const decoded = z
+    .object({ kind: z.string(), turn: z.number().optional() })
+    .transform((value) => (value.kind === "recover" ? `recover:${value.turn ?? ""}` : value.kind));
   return z.codec(z.union([z.string(), decoded]), z.custom<Intervention>(), {
     decode: (text, context) => {
       const read = readIntervention(text);
@@ -66,13 +74,27 @@ export function interventionField() {
 }
 
 /** The policy's reply judged against the optimal set of the state it was given in. */
-function judged(by: ForcedAction["by"], reply: Message, optimal: readonly string[], view: InterventionView): ForcedAction {
+function judged(
+  by: ForcedAction["by"],
+  reply: Message,
+  optimal: readonly string[],
+  view: InterventionView,
+): ForcedAction {
   const policyParsed = view.parse(reply);
-  return { by, policyAction: reply, policyParsed, policyOptimal: policyParsed !== null && optimal.includes(policyParsed) };
+  return {
+    by,
+    policyAction: reply,
+    policyParsed,
+    policyOptimal: policyParsed !== null && optimal.includes(policyParsed),
+  };
 }
 
 /** The expert's move: an optimal action (uniformly among ties), or a valid one where none is optimal. */
-function expertMove(reply: Message, view: InterventionView, rng: Rng): { readonly message: Message; readonly forced?: ForcedAction } {
+function expertMove(
+  reply: Message,
+  view: InterventionView,
+  rng: Rng,
+): { readonly message: Message; readonly forced?: ForcedAction } {
   const optimal = view.optimal();
   const choices = optimal.length > 0 ? optimal : view.validActions();
   if (choices.length === 0) return { message: reply };
@@ -80,12 +102,20 @@ function expertMove(reply: Message, view: InterventionView, rng: Rng): { readonl
 }
 
 /** The message played at this turn and, when it is not the policy's reply, what was forced. */
-export function playedAction(intervention: Intervention, turn: number, reply: Message, view: InterventionView, rng: Rng): { readonly message: Message; readonly forced?: ForcedAction } {
-  if (intervention.kind === "teacher-forced" || (intervention.kind === "recover" && turn < intervention.turn)) return expertMove(reply, view, rng);
+export function playedAction(
+  intervention: Intervention,
+  turn: number,
+  reply: Message,
+  view: InterventionView,
+  rng: Rng,
+): { readonly message: Message; readonly forced?: ForcedAction } {
+  if (intervention.kind === "teacher-forced" || (intervention.kind === "recover" && turn < intervention.turn))
+    return expertMove(reply, view, rng);
   if (intervention.kind === "recover" && intervention.turn === turn) {
     const optimal = view.optimal();
     const wrong = view.validActions().filter((action) => !optimal.includes(action));
-    if (wrong.length > 0) return { message: view.toMessage(rng.pick(wrong)), forced: judged("perturbation", reply, optimal, view) };
+    if (wrong.length > 0)
+      return { message: view.toMessage(rng.pick(wrong)), forced: judged("perturbation", reply, optimal, view) };
   }
   return { message: reply };
 }

@@ -51,7 +51,12 @@ export interface TaskPlanOptions {
 }
 
 /** The episodes of task `taskIndex`, in a fixed order (budget, then sample). */
-export function planTaskEpisodes<TTask>(env: Env<TTask, unknown>, task: TTask, taskIndex: number, options: TaskPlanOptions): EpisodeSpec<TTask>[] {
+export function planTaskEpisodes<TTask>(
+  env: Env<TTask, unknown>,
+  task: TTask,
+  taskIndex: number,
+  options: TaskPlanOptions,
+): EpisodeSpec<TTask>[] {
   const scope = options.scope ?? "episode";
   const taskId = env.taskId(task);
   const basis = taskBudgetBasis(env, task, scope);
@@ -62,7 +67,16 @@ export function planTaskEpisodes<TTask>(env: Env<TTask, unknown>, task: TTask, t
     for (let sample = 0; sample < options.samples; sample++) {
       if (options.skip?.({ taskIndex, budgetLabel: budget.label, sample }) === true) continue;
       const seed = options.seeding.episode(taskId, taskIndex, sample);
-      specs.push({ run: options.run, task, taskId, taskIndex, budget, sample, seed, ...(group === undefined ? {} : { group }) });
+      specs.push({
+        run: options.run,
+        task,
+        taskId,
+        taskIndex,
+        budget,
+        sample,
+        seed,
+        ...(group === undefined ? {} : { group }),
+      });
     }
   }
   return specs;
@@ -76,7 +90,10 @@ export interface EpisodePlanOptions<TTask> extends Omit<TaskPlanOptions, "seedin
 }
 
 /** The episodes of an evaluation, in a fixed order (task, then budget, then sample), seeded by common random numbers. */
-export async function* planEpisodes<TTask>(env: Env<TTask, unknown>, options: EpisodePlanOptions<TTask>): AsyncGenerator<EpisodeSpec<TTask>> {
+export async function* planEpisodes<TTask>(
+  env: Env<TTask, unknown>,
+  options: EpisodePlanOptions<TTask>,
+): AsyncGenerator<EpisodeSpec<TTask>> {
   const seeding = commonRandomNumbers(options.seed);
   let taskIndex = -1;
   for await (const task of options.tasks) {
@@ -86,6 +103,10 @@ export async function* planEpisodes<TTask>(env: Env<TTask, unknown>, options: Ep
 }
 
 /** Count of episodes `planEpisodes` yields without skipping, for `taskCount` tasks. */
-export function plannedCount(options: { readonly taskCount: number; readonly budgets: readonly unknown[]; readonly samples: number }): number {
+export function plannedCount(options: {
+  readonly taskCount: number;
+  readonly budgets: readonly unknown[];
+  readonly samples: number;
+}): number {
   return options.taskCount * options.budgets.length * options.samples;
 }

@@ -123,7 +123,9 @@ export function createPolicyCaller(options: PolicyCallerOptions = {}): PolicyCal
   return {
     call(policy, conversation, context) {
       try {
-        return yieldDue() ? afterYield().then(() => start(policy, conversation, context)) : start(policy, conversation, context);
+        return yieldDue()
+          ? afterYield().then(() => start(policy, conversation, context))
+          : start(policy, conversation, context);
       } catch (error) {
         return Promise.reject(error);
       }

@@ -5,9 +5,16 @@
 // job starts, and jobs that end with a StoppedError (abandoned by the signal) are not failures.
 import { StoppedError } from "../core/errors.js";
 
-export async function runPool<TJob>(jobs: Iterable<TJob> | AsyncIterable<TJob>, limit: number, work: (job: TJob) => Promise<void>, signal?: AbortSignal): Promise<void> {
-  if (!(Number.isInteger(limit) && limit >= 1)) throw new RangeError(`runPool: limit must be a positive integer, got ${limit}`);
-  const iterator: Iterator<TJob> | AsyncIterator<TJob> = Symbol.asyncIterator in jobs ? jobs[Symbol.asyncIterator]() : jobs[Symbol.iterator]();
+export async function runPool<TJob>(
+  jobs: Iterable<TJob> | AsyncIterable<TJob>,
+  limit: number,
+  work: (job: TJob) => Promise<void>,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (!(Number.isInteger(limit) && limit >= 1))
+    throw new RangeError(`runPool: limit must be a positive integer, got ${limit}`);
+  const iterator: Iterator<TJob> | AsyncIterator<TJob> =
+    Symbol.asyncIterator in jobs ? jobs[Symbol.asyncIterator]() : jobs[Symbol.iterator]();
   let failure: { error: unknown } | undefined;
   // A function, not a narrowed expression: the signal may abort while a job is awaited.
   const aborted = (): boolean => signal?.aborted === true;

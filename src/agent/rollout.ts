@@ -20,7 +20,14 @@ import type { Budget } from "../core/budget.js";
 import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
 import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
-import { ContextLengthError, type Act, type EpisodeGroup, type Policy, type PolicyContext, type PrivilegedView } from "../core/policy.js";
+import {
+  ContextLengthError,
+  type Act,
+  type EpisodeGroup,
+  type Policy,
+  type PolicyContext,
+  type PrivilegedView,
+} from "../core/policy.js";
 import { StoppedError } from "../core/errors.js";
 import { createRng, deriveSeed } from "../core/rng.js";
 import { budgetNote } from "./budget-text.js";
@@ -96,7 +103,12 @@ function progressOf<TState>(env: Env<unknown, TState>, state: TState, turnsLeft:
 }
 
 /** How a step ends the episode: the env's own end (terminated) or the budget (truncated), or not at all. */
-function stopAfterStep(result: StepResult<unknown>, budget: Budget, turn: number, segmentTurns: number): { stopReason?: StopReason; stopLimit: string | null; truncated: boolean } {
+function stopAfterStep(
+  result: StepResult<unknown>,
+  budget: Budget,
+  turn: number,
+  segmentTurns: number,
+): { stopReason?: StopReason; stopLimit: string | null; truncated: boolean } {
   if (result.terminated) {
     const stopReason = result.info.stopReason ?? "failure";
     return { stopReason, stopLimit: stopReason === "force_terminated" ? "env" : null, truncated: false };
@@ -107,15 +119,36 @@ function stopAfterStep(result: StepResult<unknown>, budget: Budget, turn: number
 }
 
 /** What an intervention sees of the current state: the oracle within the turns left, the moves, the parser. */
-function interventionView<TState>(env: Env<unknown, TState>, state: TState, turnsLeft: number, privileged: PrivilegedView): InterventionView {
+function interventionView<TState>(
+  env: Env<unknown, TState>,
+  state: TState,
+  turnsLeft: number,
+  privileged: PrivilegedView,
+): InterventionView {
   const parse = env.parseAction;
-  if (parse === undefined) throw new Error(`env ${env.name} cannot parse a reply without playing it (no parseAction): interventions need it`);
-  return { optimal: () => env.oracle(state, turnsLeft).optimal, validActions: () => env.validActions(state), toMessage: privileged.toMessage, parse: (reply) => parse(state, reply) };
+  if (parse === undefined)
+    throw new Error(`env ${env.name} cannot parse a reply without playing it (no parseAction): interventions need it`);
+  return {
+    optimal: () => env.oracle(state, turnsLeft).optimal,
+    validActions: () => env.validActions(state),
+    toMessage: privileged.toMessage,
+    parse: (reply) => parse(state, reply),
+  };
 }
 
 /** The recorded turn: what the policy saw and said (or what was played in its place, with the reply in `forced`),
  * what the env made of it, and the oracle's view before it. */
-function turnRecord(turn: number, pending: readonly Message[], act: Act & { readonly forced?: ForcedAction }, result: StepResult<unknown>, progress: number, stateKey: string, truncated: boolean, before: OracleAnswer | undefined, keepTokens: boolean): Turn {
+function turnRecord(
+  turn: number,
+  pending: readonly Message[],
+  act: Act & { readonly forced?: ForcedAction },
+  result: StepResult<unknown>,
+  progress: number,
+  stateKey: string,
+  truncated: boolean,
+  before: OracleAnswer | undefined,
+  keepTokens: boolean,
+): Turn {
   const parsed = result.info.parsedAction;
   return {
     index: turn,
@@ -129,7 +162,9 @@ function turnRecord(turn: number, pending: readonly Message[], act: Act & { read
     truncated,
     progress,
     stateKey,
-    ...(before === undefined ? {} : { optimal: parsed !== null && before.optimal.includes(parsed), remainingBefore: before.remaining }),
+    ...(before === undefined
+      ? {}
+      : { optimal: parsed !== null && before.optimal.includes(parsed), remainingBefore: before.remaining }),
     ...(before?.value === undefined ? {} : { valueBefore: before.value }),
     ...(result.info.details === undefined ? {} : { details: result.info.details }),
     ...(act.forced === undefined ? {} : { forced: act.forced }),
@@ -146,10 +181,22 @@ function tokenFields(act: Act): Pick<Turn, "tokens" | "logprobs" | "sampling"> {
   };
 }
 
-export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions = {}): Promise<Episode> {
+export async function runEpisode<TTask, TState>(
+  env: Env<TTask, TState>,
+  policy: Policy,
+  spec: EpisodeSpec<TTask>,
+  options: RolloutOptions = {},
+): Promise<Episode> {
   const episode = {}; // this episode's identity for the policy (context.episode), released when it ends
   const owned = options.caller === undefined && (options.signal !== undefined || options.turnTimeout !== undefined);
-  const caller = options.caller ?? (owned ? createPolicyCaller({ ...(options.signal === undefined ? {} : { signal: options.signal }), ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }) }) : unguarded);
+  const caller =
+    options.caller ??
+    (owned
+      ? createPolicyCaller({
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }),
+        })
+      : unguarded);
   try {
     return await playEpisode(env, policy, spec, options, caller, episode);
   } finally {
@@ -158,13 +205,28 @@ export async function runEpisode<TTask, TState>(env: Env<TTask, TState>, policy:
   }
 }
 
-async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Policy, spec: EpisodeSpec<TTask>, options: RolloutOptions, caller: PolicyCaller, episode: object): Promise<Episode> {
+async function playEpisode<TTask, TState>(
+  env: Env<TTask, TState>,
+  policy: Policy,
+  spec: EpisodeSpec<TTask>,
+  options: RolloutOptions,
+  caller: PolicyCaller,
+  episode: object,
+): Promise<Episode> {
   const { budget } = spec;
   const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
   // Before any step: `step` may mutate the state it is given.
   const initialProgress = progressOf(env, start.state, budget.turns, start.info.progress);
-  const now: Progress<TState> = { state: start.state, stateKey: start.info.stateKey, tools: start.tools ?? [], segment: start.info.segment, segmentTurns: 0, taken: 0, total: 0 };
+  const now: Progress<TState> = {
+    state: start.state,
+    stateKey: start.info.stateKey,
+    tools: start.tools ?? [],
+    segment: start.info.segment,
+    segmentTurns: 0,
+    taken: 0,
+    total: 0,
+  };
   const { preamble, rest } = splitPreamble(start.observation);
   let pending = withBudgetNote(rest, budgetNote(budget, 1));
   const conversation: Message[] = [...preamble, ...pending];
@@ -173,9 +235,11 @@ async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Polic
   const intervention = options.intervention ?? { kind: "none" };
   const interventionRng = createRng(deriveSeed(spec.seed, "intervention"));
   const privileged: PrivilegedView = {
-    oracle: (horizon = "turns-left") => (horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeftOf(budget, now))),
+    oracle: (horizon = "turns-left") =>
+      horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeftOf(budget, now)),
     validActions: () => env.validActions(now.state),
-    toMessage: (action) => (env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action)),
+    toMessage: (action) =>
+      env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action),
   };
   let stop: { stopReason?: StopReason; stopLimit: string | null } = { stopLimit: null };
   let successTurn: number | null = null;
@@ -184,7 +248,18 @@ async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Polic
   while (stop.stopReason === undefined) {
     if (options.signal?.aborted === true) throw new StoppedError("rollout stopped");
     const turn = turns.length + 1;
-    const context: PolicyContext = { seed: spec.seed, sample: spec.sample, turn, rng, tools: now.tools, taskId: spec.taskId, privileged, episode, ...(spec.group === undefined ? {} : { group: spec.group }), ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    const context: PolicyContext = {
+      seed: spec.seed,
+      sample: spec.sample,
+      turn,
+      rng,
+      tools: now.tools,
+      taskId: spec.taskId,
+      privileged,
+      episode,
+      ...(spec.group === undefined ? {} : { group: spec.group }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
     const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeftOf(budget, now)) : undefined;
     let act: Act;
     try {
@@ -196,7 +271,16 @@ async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Polic
       break;
     }
     const stateKey = now.stateKey;
-    const played = intervention.kind === "none" ? { message: act.message } : playedAction(intervention, turn, act.message, interventionView(env, now.state, turnsLeftOf(budget, now), privileged), interventionRng);
+    const played =
+      intervention.kind === "none"
+        ? { message: act.message }
+        : playedAction(
+            intervention,
+            turn,
+            act.message,
+            interventionView(env, now.state, turnsLeftOf(budget, now), privileged),
+            interventionRng,
+          );
     const result = env.step(now.state, played.message);
     now.state = result.state;
     now.stateKey = result.info.stateKey;
@@ -213,10 +297,25 @@ async function playEpisode<TTask, TState>(env: Env<TTask, TState>, policy: Polic
     stop = ending;
     if (ending.stopReason === "success") successTurn = turn;
     const progress = progressOf(env, now.state, turnsLeftOf(budget, now), result.info.progress);
-    turns.push(turnRecord(turn, pending, played.forced === undefined ? act : played, result, progress, stateKey, ending.truncated, before, options.keepTokens === true));
+    turns.push(
+      turnRecord(
+        turn,
+        pending,
+        played.forced === undefined ? act : played,
+        result,
+        progress,
+        stateKey,
+        ending.truncated,
+        before,
+        options.keepTokens === true,
+      ),
+    );
     conversation.push(played.message);
     if (stop.stopReason !== undefined) break;
-    pending = withBudgetNote(result.observation, budgetNote(budget, (budget.scope === "episode" ? turn : now.segmentTurns) + 1));
+    pending = withBudgetNote(
+      result.observation,
+      budgetNote(budget, (budget.scope === "episode" ? turn : now.segmentTurns) + 1),
+    );
     for (const message of pending) conversation.push(message);
   }
 

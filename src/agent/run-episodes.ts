@@ -24,10 +24,17 @@ export interface RunEpisodesOptions<TTask> extends EpisodePlanOptions<TTask> {
   readonly signal?: AbortSignal;
 }
 
-export async function runEpisodes<TTask, TState>(env: Env<TTask, TState>, policy: Policy, options: RunEpisodesOptions<TTask>): Promise<void> {
+export async function runEpisodes<TTask, TState>(
+  env: Env<TTask, TState>,
+  policy: Policy,
+  options: RunEpisodesOptions<TTask>,
+): Promise<void> {
   const jobs = planEpisodes(env as Env<TTask, unknown>, options);
   const signal = options.signal;
-  const caller = createPolicyCaller({ ...(signal === undefined ? {} : { signal }), ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }) });
+  const caller = createPolicyCaller({
+    ...(signal === undefined ? {} : { signal }),
+    ...(options.turnTimeout === undefined ? {} : { turnTimeout: options.turnTimeout }),
+  });
   const rollout = { ...options.rollout, caller, ...(signal === undefined ? {} : { signal }) };
   try {
     await runPool(

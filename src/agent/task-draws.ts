@@ -34,7 +34,11 @@ export type TakenIds = Pick<ReadonlySet<string>, "has">;
 
 /** The first task of `seedOf(0), seedOf(1), ...` whose id is not taken (attempt 0 is the seed used when nothing
  * is taken), with its id; undefined when MAX_TASK_DRAWS draws in a row were all taken. */
-export function drawTask(env: AnyEnv, seedOf: (attempt: number) => number, taken: TakenIds): { readonly task: unknown; readonly id: string } | undefined {
+export function drawTask(
+  env: AnyEnv,
+  seedOf: (attempt: number) => number,
+  taken: TakenIds,
+): { readonly task: unknown; readonly id: string } | undefined {
   for (let attempt = 0; attempt < MAX_TASK_DRAWS; attempt++) {
     const task = env.generate(seedOf(attempt));
     const id = env.taskId(task);
@@ -48,7 +52,11 @@ export function checkDistinctCount(env: AnyEnv, count: number, heldOut: number, 
   const distinct = env.distinctTasks?.();
   if (distinct === undefined || count <= distinct - heldOut) return;
   const left = heldOut === 0 ? "" : `, ${heldOut} of them held out (${Math.max(0, distinct - heldOut)} left)`;
-  throw new ConfigError(field, `${envLabel(env)} has only ${distinct} distinct task${distinct === 1 ? "" : "s"}${left}, fewer than the ${count} asked for`, `ask for at most ${Math.max(0, distinct - heldOut)}, or use an env config with more distinct tasks`);
+  throw new ConfigError(
+    field,
+    `${envLabel(env)} has only ${distinct} distinct task${distinct === 1 ? "" : "s"}${left}, fewer than the ${count} asked for`,
+    `ask for at most ${Math.max(0, distinct - heldOut)}, or use an env config with more distinct tasks`,
+  );
 }
 
 /** The tasks of a generated run, drawn in index order (each call is for the next index). */
@@ -89,7 +97,12 @@ export function taskDraws(env: AnyEnv, seed: number, options: DrawOptions): Task
   let next = 0;
   let repeated: number | undefined;
   const inOrder = (index: number): void => {
-    if (index !== next) throw new BudgetrlError("tasks:order", `task ${index} was asked for before task ${next}`, "generated tasks depend on the ones before them: make or recall them in index order");
+    if (index !== next)
+      throw new BudgetrlError(
+        "tasks:order",
+        `task ${index} was asked for before task ${next}`,
+        "generated tasks depend on the ones before them: make or recall them in index order",
+      );
     next++;
   };
   const taken: TakenIds = { has: (id) => drawn.has(id) || excluded.has(id) };
@@ -101,7 +114,10 @@ export function taskDraws(env: AnyEnv, seed: number, options: DrawOptions): Task
     },
     make(index) {
       if (repeated !== undefined) {
-        throw new DataError(`the run's stored task ${repeated} repeats an earlier one: the run was made before runs drew distinct tasks, so its remaining tasks cannot be drawn as it drew them`, "start a new run (this one can still be shown and exported)");
+        throw new DataError(
+          `the run's stored task ${repeated} repeats an earlier one: the run was made before runs drew distinct tasks, so its remaining tasks cannot be drawn as it drew them`,
+          "start a new run (this one can still be shown and exported)",
+        );
       }
       inOrder(index);
       const found = drawTask(env, (attempt) => attemptSeed(seed, index, attempt), taken);
@@ -117,7 +133,13 @@ export function taskDraws(env: AnyEnv, seed: number, options: DrawOptions): Task
  * the tasks every evaluation of N tasks plays (the seed draws nothing there). */
 export function heldOutTaskIds(env: AnyEnv, heldOut: HeldOutSet, field = "exclude"): Set<string> {
   checkDistinctCount(env, heldOut.tasks, 0, field);
-  if (env.listTasks !== undefined) return new Set(env.listTasks().slice(0, heldOut.tasks).map((task) => env.taskId(task)));
+  if (env.listTasks !== undefined)
+    return new Set(
+      env
+        .listTasks()
+        .slice(0, heldOut.tasks)
+        .map((task) => env.taskId(task)),
+    );
   const draws = taskDraws(env, heldOut.seed, { count: heldOut.tasks, field });
   return new Set(Array.from({ length: heldOut.tasks }, (_, index) => env.taskId(draws.make(index))));
 }

@@ -4,7 +4,10 @@ import { z } from "zod";
 import { cacheSummary, clearResponseCache, defaultCacheDir } from "../policies/openai/cache.js";
 import { defineCommand } from "./command.js";
 
-const cacheField = z.string().optional().describe("cache folder (default: $BUDGETRL_CACHE_DIR, else $XDG_CACHE_HOME/budgetrl, else ~/.cache/budgetrl)");
+const cacheField = z
+  .string()
+  .optional()
+  .describe("cache folder (default: $BUDGETRL_CACHE_DIR, else $XDG_CACHE_HOME/budgetrl, else ~/.cache/budgetrl)");
 
 export const cacheClearCommand = defineCommand({
   name: "cache clear",
@@ -17,7 +20,9 @@ export const cacheClearCommand = defineCommand({
   async run(options, io) {
     const dir = options.cache ?? defaultCacheDir();
     const removed = clearResponseCache(dir, options.model);
-    io.stdout(`removed ${removed} cached response${removed === 1 ? "" : "s"}${options.model === undefined ? "" : ` of ${options.model}`} from ${dir}\n`);
+    io.stdout(
+      `removed ${removed} cached response${removed === 1 ? "" : "s"}${options.model === undefined ? "" : ` of ${options.model}`} from ${dir}\n`,
+    );
     return 0;
   },
 });
@@ -29,7 +34,9 @@ export const cacheInfoCommand = defineCommand({
   async run(options, io) {
     const dir = options.cache ?? defaultCacheDir();
     const rows = cacheSummary(dir);
-    io.stdout(`${dir}\n${rows.length === 0 ? "no cached responses\n" : rows.map((row) => `${row.model}\t${row.responses}\n`).join("")}`);
+    io.stdout(
+      `${dir}\n${rows.length === 0 ? "no cached responses\n" : rows.map((row) => `${row.model}\t${row.responses}\n`).join("")}`,
+    );
     return 0;
   },
 });

@@ -4,15 +4,27 @@
 // are the schema's, and the flags given become the typed client options (only those given: the policy fills in
 // the rest). A resume command gives them again by the same table (clientOptionArgs).
 import { z } from "zod";
-import { CLIENT_OPTION_FLAGS, clientOptionsSchema, parseGivenClientOptions, type ClientOptions, type GivenClientOptions } from "../policies/openai/options.js";
+import {
+  CLIENT_OPTION_FLAGS,
+  clientOptionsSchema,
+  parseGivenClientOptions,
+  type ClientOptions,
+  type GivenClientOptions,
+} from "../policies/openai/options.js";
 
-type Camel<Text extends string> = Text extends `${infer Head}-${infer Tail}` ? `${Head}${Capitalize<Camel<Tail>>}` : Text;
+type Camel<Text extends string> = Text extends `${infer Head}-${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : Text;
 type Row = (typeof CLIENT_OPTION_FLAGS)[number];
 /** The config field of a flag: --request-concurrency -> requestConcurrency. */
 type FieldOf<Flag extends string> = Flag extends `--${infer Name}` ? Camel<Name> : never;
 
 export type ClientFlagFields = {
-  [R in Row as FieldOf<R["flag"]>]: R extends { readonly switchesOff: true } ? z.ZodDefault<z.ZodBoolean> : NonNullable<ClientOptions[R["key"]]> extends number ? z.ZodOptional<z.ZodNumber> : z.ZodOptional<z.ZodString>;
+  [R in Row as FieldOf<R["flag"]>]: R extends { readonly switchesOff: true }
+    ? z.ZodDefault<z.ZodBoolean>
+    : NonNullable<ClientOptions[R["key"]]> extends number
+      ? z.ZodOptional<z.ZodNumber>
+      : z.ZodOptional<z.ZodString>;
 };
 
 export type ClientFlags = { readonly [Key in keyof ClientFlagFields]?: z.output<ClientFlagFields[Key]> | undefined };
@@ -33,13 +45,18 @@ function flagField(row: Row): z.ZodType {
   const text = `openai: ${description}${fallback === undefined ? "" : ` (default: ${String(fallback)})`}`;
   const valid = (value: unknown, context: z.RefinementCtx): void => {
     const checked = option.safeParse(value);
-    if (!checked.success) context.addIssue({ code: "custom", message: checked.error.issues[0]?.message ?? "invalid value" });
+    if (!checked.success)
+      context.addIssue({ code: "custom", message: checked.error.issues[0]?.message ?? "invalid value" });
   };
-  return (typeof fallback === "number" ? z.int().superRefine(valid) : z.string().superRefine(valid)).optional().describe(text);
+  return (typeof fallback === "number" ? z.int().superRefine(valid) : z.string().superRefine(valid))
+    .optional()
+    .describe(text);
 }
 
 /** The flags' fields, to extend a command's schema with. */
-export const clientFlagFields = Object.fromEntries(CLIENT_OPTION_FLAGS.map((row) => [fieldOf(row.flag), flagField(row)])) as unknown as ClientFlagFields;
+export const clientFlagFields = Object.fromEntries(
+  CLIENT_OPTION_FLAGS.map((row) => [fieldOf(row.flag), flagField(row)]),
+) as unknown as ClientFlagFields;
 
 /** The fields' keys (what `--resume` keeps: they are not stored with the run). */
 export const CLIENT_FLAG_KEYS = Object.keys(clientFlagFields) as (keyof ClientFlagFields)[];

@@ -38,7 +38,9 @@ export interface CommandDefinition<Schema extends z.ZodObject = z.ZodObject> {
   run(config: Readonly<z.output<Schema>>, io: CliIo, context: CommandContext): Promise<number>;
 }
 
-export function defineCommand<Schema extends z.ZodObject>(definition: CommandDefinition<Schema>): CommandDefinition<Schema> {
+export function defineCommand<Schema extends z.ZodObject>(
+  definition: CommandDefinition<Schema>,
+): CommandDefinition<Schema> {
   return definition;
 }
 
@@ -73,14 +75,18 @@ function fieldType(property: PropertySchema): string {
 }
 
 function describeFields(schema: z.ZodObject): FieldInfo[] {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, PropertySchema>; required?: string[] };
+  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, PropertySchema>;
+    required?: string[];
+  };
   const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {}).map(([key, property]) => ({
     key,
     flag: `--${property.flag ?? kebab(key)}`,
     type: fieldType(property),
     description: property.description ?? "",
-    defaultValue: Array.isArray(property.default) && property.list === true ? property.default.join(",") : property.default,
+    defaultValue:
+      Array.isArray(property.default) && property.list === true ? property.default.join(",") : property.default,
     ...(property.enum === undefined ? {} : { values: property.enum }),
     required: required.has(key) && property.default === undefined,
   }));
@@ -89,7 +95,8 @@ function describeFields(schema: z.ZodObject): FieldInfo[] {
 function coerce(field: FieldInfo, text: string): unknown {
   if (field.type === "integer" || field.type === "number") {
     const value = Number(text);
-    if (text.trim() === "" || !Number.isFinite(value)) throw new ConfigError(field.flag, `expected a number, got "${text}"`);
+    if (text.trim() === "" || !Number.isFinite(value))
+      throw new ConfigError(field.flag, `expected a number, got "${text}"`);
     return value;
   }
   if (field.type === "boolean") {
@@ -108,24 +115,36 @@ function closest(word: string, candidates: readonly string[]): string | undefine
       row[0] = i;
       for (let j = 1; j <= b.length; j++) {
         const current = row[j] as number;
-        row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+        row[j] = Math.min(
+          (row[j] as number) + 1,
+          (row[j - 1] as number) + 1,
+          previous + (a[i - 1] === b[j - 1] ? 0 : 1),
+        );
         previous = current;
       }
     }
     return row[b.length] as number;
   };
-  const ranked = candidates.map((candidate) => [candidate, distance(word, candidate)] as const).sort((x, y) => x[1] - y[1]);
+  const ranked = candidates
+    .map((candidate) => [candidate, distance(word, candidate)] as const)
+    .sort((x, y) => x[1] - y[1]);
   const best = ranked[0];
   return best !== undefined && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : undefined;
 }
 
 /** Parse argv (after the command words) into a validated, frozen config. Throws ConfigError naming the flag. */
-export function parseCommandLine<Schema extends z.ZodObject>(command: CommandDefinition<Schema>, argv: readonly string[]): Readonly<z.output<Schema>> {
+export function parseCommandLine<Schema extends z.ZodObject>(
+  command: CommandDefinition<Schema>,
+  argv: readonly string[],
+): Readonly<z.output<Schema>> {
   return readCommandLine(command, argv).config;
 }
 
 /** The config of a command line and the fields it gave (with their flags as written). */
-export function readCommandLine<Schema extends z.ZodObject>(command: CommandDefinition<Schema>, argv: readonly string[]): { readonly config: Readonly<z.output<Schema>>; readonly given: ReadonlyMap<string, string> } {
+export function readCommandLine<Schema extends z.ZodObject>(
+  command: CommandDefinition<Schema>,
+  argv: readonly string[],
+): { readonly config: Readonly<z.output<Schema>>; readonly given: ReadonlyMap<string, string> } {
   const fields = describeFields(command.schema);
   const byFlag = new Map(fields.map((field) => [field.flag, field]));
   const raw: Record<string, unknown> = {};
@@ -155,7 +174,11 @@ export function readCommandLine<Schema extends z.ZodObject>(command: CommandDefi
     }
     if (field === undefined) {
       const suggestion = closest(flag, [...byFlag.keys()]);
-      throw new ConfigError(flag, "unknown option", suggestion === undefined ? `see \`budgetrl ${command.name} --help\`` : `did you mean ${suggestion}?`);
+      throw new ConfigError(
+        flag,
+        "unknown option",
+        suggestion === undefined ? `see \`budgetrl ${command.name} --help\`` : `did you mean ${suggestion}?`,
+      );
     }
     flag = field.flag;
     given.set(field.key, flag);
@@ -165,7 +188,8 @@ export function readCommandLine<Schema extends z.ZodObject>(command: CommandDefi
     }
     if (inline === undefined) {
       const next = argv[i + 1];
-      if (next === undefined || (next.startsWith("--") && next.length > 2)) throw new ConfigError(flag, "expects a value");
+      if (next === undefined || (next.startsWith("--") && next.length > 2))
+        throw new ConfigError(flag, "expects a value");
       inline = next;
       i++;
     }
@@ -174,7 +198,12 @@ export function readCommandLine<Schema extends z.ZodObject>(command: CommandDefi
     else raw[field.key] = coerce(field, inline);
   }
   const slots = command.positionals ?? [];
-  if (positionals.length > slots.length) throw new ConfigError(positionals[slots.length] as string, `unexpected argument`, `usage: budgetrl ${command.name} ${usageLine(command, fields)}`);
+  if (positionals.length > slots.length)
+    throw new ConfigError(
+      positionals[slots.length] as string,
+      `unexpected argument`,
+      `usage: budgetrl ${command.name} ${usageLine(command, fields)}`,
+    );
   positionals.forEach((value, index) => {
     const key = slots[index] as string;
     const field = fields.find((candidate) => candidate.key === key);
@@ -210,16 +239,27 @@ export function commandHelp(command: CommandDefinition): string {
   }
   lines.push("", "Options:");
   for (const field of fields.filter((candidate) => !positional.has(candidate.key))) {
-    const value = field.type === "boolean" ? "" : field.values !== undefined ? ` <${field.values.join("|")}>` : ` <${field.type === "integer" ? "n" : field.type.endsWith("[]") ? "value" : field.type === "number" ? "x" : "text"}>`;
+    const value =
+      field.type === "boolean"
+        ? ""
+        : field.values !== undefined
+          ? ` <${field.values.join("|")}>`
+          : ` <${field.type === "integer" ? "n" : field.type.endsWith("[]") ? "value" : field.type === "number" ? "x" : "text"}>`;
     const extras: string[] = [];
     if (field.required) extras.push("required");
     if (field.defaultValue === true) extras.push(`on by default; --no-${field.flag.slice(2)} turns it off`);
-    else if (field.defaultValue !== undefined && !(Array.isArray(field.defaultValue) && field.defaultValue.length === 0) && field.defaultValue !== false) extras.push(`default: ${String(field.defaultValue)}`);
+    else if (
+      field.defaultValue !== undefined &&
+      !(Array.isArray(field.defaultValue) && field.defaultValue.length === 0) &&
+      field.defaultValue !== false
+    )
+      extras.push(`default: ${String(field.defaultValue)}`);
     if (field.type.endsWith("[]")) extras.push("repeatable");
     const left = `  ${field.flag}${value}`;
     lines.push(`${left.padEnd(26)} ${field.description}${extras.length > 0 ? ` (${extras.join("; ")})` : ""}`);
   }
   lines.push(`  ${"--help".padEnd(24)} show this help`);
-  if (command.examples !== undefined && command.examples.length > 0) lines.push("", "Examples:", ...command.examples.map((example) => `  ${example}`));
+  if (command.examples !== undefined && command.examples.length > 0)
+    lines.push("", "Examples:", ...command.examples.map((example) => `  ${example}`));
   return lines.join("\n");
 }

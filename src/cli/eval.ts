@@ -9,7 +9,12 @@ import { ConnectionLostError, DataError, RunExistsError, StoppedError } from "..
 import { storeLocation } from "../store/open.js";
 import { evaluateParts, type EvalConfigRequest, type EvaluationResult } from "../eval/evaluate.js";
 import { evalConfigSchema } from "../eval/config.js";
-import { evalResumeFlags, evalRunOptionsSchema, parseEvalRunOptions, type EvalRunOptions } from "../eval/run-options.js";
+import {
+  evalResumeFlags,
+  evalRunOptionsSchema,
+  parseEvalRunOptions,
+  type EvalRunOptions,
+} from "../eval/run-options.js";
 import type { GivenClientOptions } from "../policies/openai/options.js";
 import { CLIENT_FLAG_KEYS, clientFlagFields, clientOptionsOf } from "./client-flags.js";
 import { defineCommand, type CliIo } from "./command.js";
@@ -33,31 +38,63 @@ const schema = configFlags
     policy: evalConfigSchema.shape.policy.default("oracle"),
     envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE, e.g. --env-opt boxes=2"),
     dataDir: z.string().optional().describe("data folder of dataset envs (bfcl); same as --env-opt dataDir=DIR"),
-    category: z.string().optional().describe("bfcl categories, e.g. base,miss_func,miss_param,long_context; same as --env-opt categories=..."),
-    db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL (the database must exist)"),
+    category: z
+      .string()
+      .optional()
+      .describe("bfcl categories, e.g. base,miss_func,miss_param,long_context; same as --env-opt categories=..."),
+    db: z
+      .string()
+      .min(1)
+      .default("budgetrl.db")
+      .describe("run store: an SQLite file, or a postgres:// URL (the database must exist)"),
     run: z
       .string()
       .refine((name) => name.trim() !== "", "a run's name cannot be empty (leave out --run for <env>-<timestamp>)")
       .optional()
       .describe("run name (default: <env>-<timestamp>); with --resume, the run to continue"),
-    resume: z.boolean().default(false).describe("continue an interrupted run (the named one, else the latest) with its stored config"),
+    resume: z
+      .boolean()
+      .default(false)
+      .describe("continue an interrupted run (the named one, else the latest) with its stored config"),
     json: z.boolean().default(false).describe("print the table as JSON"),
     progress: z.boolean().default(true).describe("show a progress bar on stderr"),
-    policyOpt: z.array(z.string()).default([]).describe("policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, seedScheme, extraBody='{...}')"),
+    policyOpt: z
+      .array(z.string())
+      .default([])
+      .describe(
+        "policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, seedScheme, extraBody='{...}')",
+      ),
   })
   .extend(clientFlagFields)
   .extend(evalRunOptionsSchema.shape);
 
 /** What `--resume` keeps from the command line: where the run is, how it is played, what is printed, how the
  * model server is reached. */
-const KEPT_ON_RESUME = ["db", "run", "resume", "json", "progress", ...Object.keys(evalRunOptionsSchema.shape), ...CLIENT_FLAG_KEYS];
+const KEPT_ON_RESUME = [
+  "db",
+  "run",
+  "resume",
+  "json",
+  "progress",
+  ...Object.keys(evalRunOptionsSchema.shape),
+  ...CLIENT_FLAG_KEYS,
+];
 
 /** The stored config's fields among the flags. */
-function configOf(options: Readonly<z.output<typeof schema>>): Pick<z.output<typeof schema>, (typeof CONFIG_KEYS)[number]> {
-  return Object.fromEntries(CONFIG_KEYS.map((key) => [key, options[key]])) as Pick<z.output<typeof schema>, (typeof CONFIG_KEYS)[number]>;
+function configOf(
+  options: Readonly<z.output<typeof schema>>,
+): Pick<z.output<typeof schema>, (typeof CONFIG_KEYS)[number]> {
+  return Object.fromEntries(CONFIG_KEYS.map((key) => [key, options[key]])) as Pick<
+    z.output<typeof schema>,
+    (typeof CONFIG_KEYS)[number]
+  >;
 }
 
-function envOptionsOf(pairs: readonly string[], dataDir: string | undefined, category: string | undefined): Record<string, string> {
+function envOptionsOf(
+  pairs: readonly string[],
+  dataDir: string | undefined,
+  category: string | undefined,
+): Record<string, string> {
   const options = keyValues(pairs, "--env-opt");
   if (dataDir !== undefined) options["dataDir"] = dataDir;
   if (category !== undefined) options["categories"] = category;
@@ -78,15 +115,26 @@ function printedRun(db: string, runOptions: Readonly<EvalRunOptions>, client: Gi
  * once the service is back (a new run lost before it started is started again). A stop signal ends the wait at once. */
 function lostConnection(error: unknown, run: string | undefined, printed: Printed, signal: AbortSignal): unknown {
   if (!(error instanceof ConnectionLostError)) return error;
-  const next = run === undefined ? "run the command again" : `continue with: ${evalResumeCommand(run, printed.db, printed.resumeFlags)}`;
-  if (signal.aborted) return new StoppedError(`stopped while waiting for ${error.service} at ${error.location}; the episodes stored so far are kept: when it is back, ${next}`);
+  const next =
+    run === undefined
+      ? "run the command again"
+      : `continue with: ${evalResumeCommand(run, printed.db, printed.resumeFlags)}`;
+  if (signal.aborted)
+    return new StoppedError(
+      `stopped while waiting for ${error.service} at ${error.location}; the episodes stored so far are kept: when it is back, ${next}`,
+    );
   return new DataError(`${error.message}; the episodes stored so far are kept: when it is back, ${next}`);
 }
 
 function reportEnd(io: CliIo, result: EvaluationResult, printed: Printed): number {
-  if (result.contextLength > 0) io.stderr(`${result.contextLength} episodes ended at the model's context length (stop reason context_length, counted as failures).\n`);
+  if (result.contextLength > 0)
+    io.stderr(
+      `${result.contextLength} episodes ended at the model's context length (stop reason context_length, counted as failures).\n`,
+    );
   if (result.errors > 0) {
-    io.stderr(`${result.errors} episodes ended in a policy error and are not counted${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}; retry them with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`);
+    io.stderr(
+      `${result.errors} episodes ended in a policy error and are not counted${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}; retry them with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`,
+    );
   }
   return result.complete ? 0 : 1;
 }
@@ -129,7 +177,9 @@ export const evalCommand = defineCommand({
         signal: context.signal,
         onStart: (start) => {
           started = start.run;
-          io.stderr(`run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${printed.db} as they finish${runOptions.executor === "bullmq" ? " by the workers (budgetrl worker)" : ""}; Ctrl-C stops\n`);
+          io.stderr(
+            `run ${start.run}: ${start.total} episodes${start.initial > 0 ? ` (${start.initial} already stored)` : ""}, stored in ${printed.db} as they finish${runOptions.executor === "bullmq" ? " by the workers (budgetrl worker)" : ""}; Ctrl-C stops\n`,
+          );
         },
         onProgress: (done, total, initial) => {
           if (!progress) return;
@@ -140,15 +190,25 @@ export const evalCommand = defineCommand({
     }).catch((error: unknown) => {
       // The line that says why starts on a line of its own, after the bar's last state.
       if (io.interactive) bar?.finish();
-      if (error instanceof RunExistsError) throw new RunExistsError(error.run, error.location, evalResumeCommand(error.run, printed.db, printed.resumeFlags));
+      if (error instanceof RunExistsError)
+        throw new RunExistsError(
+          error.run,
+          error.location,
+          evalResumeCommand(error.run, printed.db, printed.resumeFlags),
+        );
       throw lostConnection(error, started ?? (resume ? run : undefined), printed, context.signal);
     });
     if (result.interrupted) {
-      io.stderr(`Stopped after ${result.done}/${result.total} episodes, stored in ${printed.db}. Continue with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`);
+      io.stderr(
+        `Stopped after ${result.done}/${result.total} episodes, stored in ${printed.db}. Continue with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`,
+      );
       return 130;
     }
     bar?.finish();
-    printRunTable(io, result.run, printed.db, result.config, result.table, json, { errors: result.errors, of: result.total });
+    printRunTable(io, result.run, printed.db, result.config, result.table, json, {
+      errors: result.errors,
+      of: result.total,
+    });
     return reportEnd(io, result, printed);
   },
 });

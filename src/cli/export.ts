@@ -27,15 +27,21 @@ export const exportCommand = defineCommand({
   positionals: ["run"],
   schema,
   interruptible: true,
-  examples: ["budgetrl export sokoban-20261202-101500 --db runs.db --format jsonl --out run.jsonl", "budgetrl export sokoban-20261202-101500 --db runs.db | head -1"],
+  examples: [
+    "budgetrl export sokoban-20261202-101500 --db runs.db --format jsonl --out run.jsonl",
+    "budgetrl export sokoban-20261202-101500 --db runs.db | head -1",
+  ],
   async run(options, io, context) {
     checkOut(options.out);
     try {
-      const lines = await withStore(options.db, { mode: "read" }, (store) => exportRunJsonl(store, options.run, options.out, { signal: context.signal }));
+      const lines = await withStore(options.db, { mode: "read" }, (store) =>
+        exportRunJsonl(store, options.run, options.out, { signal: context.signal }),
+      );
       if (options.out !== "-") io.stderr(`wrote ${lines} trajectories to ${options.out}\n`);
       return 0;
     } catch (error) {
-      if (error instanceof StoppedError && options.out !== "-") throw new StoppedError(`export stopped; ${options.out} was left as it was`);
+      if (error instanceof StoppedError && options.out !== "-")
+        throw new StoppedError(`export stopped; ${options.out} was left as it was`);
       throw error;
     }
   },

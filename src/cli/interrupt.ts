@@ -49,7 +49,9 @@ export function listenForInterrupts(options: InterruptOptions = {}): Interrupts 
         return;
       }
       first = name;
-      options.notify?.(`\n${name === "SIGINT" ? "Ctrl-C" : name}: stopping, keeping what finished (${name === "SIGINT" ? "Ctrl-C" : "a second signal"} again quits at once)\n`);
+      options.notify?.(
+        `\n${name === "SIGINT" ? "Ctrl-C" : name}: stopping, keeping what finished (${name === "SIGINT" ? "Ctrl-C" : "a second signal"} again quits at once)\n`,
+      );
       controller.abort(new StoppedError(`stopped by ${name}`));
     };
     source.on(name, handler);

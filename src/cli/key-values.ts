@@ -21,7 +21,8 @@ export function keyNumbers(pairs: readonly string[], flag: string): Record<strin
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(keyValues(pairs, flag))) {
     const number = Number(value);
-    if (value === "" || !Number.isFinite(number)) throw new ConfigError(`${flag} ${key}`, `expected a number, got "${value}"`);
+    if (value === "" || !Number.isFinite(number))
+      throw new ConfigError(`${flag} ${key}`, `expected a number, got "${value}"`);
     out[key] = number;
   }
   return out;
@@ -45,6 +46,7 @@ export function keyJsonValues(pairs: readonly string[], flag: string): Record<st
 export function modelOverrides(pairs: readonly string[], flag = "--model"): Record<string, number> {
   const overrides = keyNumbers(pairs, flag);
   const problem = modelConfigProblem(overrides);
-  if (problem !== undefined) throw new ConfigError(problem.key === "" ? flag : `${flag} ${problem.key}`, problem.reason);
+  if (problem !== undefined)
+    throw new ConfigError(problem.key === "" ? flag : `${flag} ${problem.key}`, problem.reason);
   return overrides;
 }

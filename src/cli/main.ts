@@ -14,12 +14,18 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 // With stderr gone (`2>&1 | head`) there is nowhere to report anything: the command carries on without it.
 process.stderr.on("error", () => undefined);
 
-const io: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text), interactive: process.stderr.isTTY === true };
+const io: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  interactive: process.stderr.isTTY === true,
+};
 
 runCli(process.argv.slice(2), io).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(`budgetrl: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `budgetrl: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exit(70);
   },
 );

@@ -30,7 +30,14 @@ export function formatDuration(seconds: number): string {
   return hours > 0 ? `${hours}:${mm}:${ss}` : `${mm}:${ss}`;
 }
 
-export function progressLine(label: string, done: number, total: number, rate: number, unit: string, width = 24): string {
+export function progressLine(
+  label: string,
+  done: number,
+  total: number,
+  rate: number,
+  unit: string,
+  width = 24,
+): string {
   const fraction = total === 0 ? 1 : Math.min(1, done / total);
   const filled = Math.round(fraction * width);
   const bar = `${"#".repeat(filled)}${"-".repeat(width - filled)}`;

@@ -17,14 +17,36 @@ import { defineCommand } from "./command.js";
 
 const schema = z.object({
   db: z.string().default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
-  runs: z.string().optional().describe("runs to include, comma-separated; each joins the model of its policy spec (default: every run in the store, unless --model names them)"),
-  model: z.array(z.string()).default([]).describe("a named model and its runs: NAME=RUN[,RUN...] (e.g. its announced and hidden runs)"),
-  role: z.array(z.string()).default([]).describe("a model's role in the findings: NAME=base|grpo|process|budgetmix (default: read from the model's name)"),
-  train: z.array(z.string()).default([]).describe("a training run folder (budgetrl train --out) for the training curves: DIR, or NAME=DIR to attach it to model NAME"),
+  runs: z
+    .string()
+    .optional()
+    .describe(
+      "runs to include, comma-separated; each joins the model of its policy spec (default: every run in the store, unless --model names them)",
+    ),
+  model: z
+    .array(z.string())
+    .default([])
+    .describe("a named model and its runs: NAME=RUN[,RUN...] (e.g. its announced and hidden runs)"),
+  role: z
+    .array(z.string())
+    .default([])
+    .describe("a model's role in the findings: NAME=base|grpo|process|budgetmix (default: read from the model's name)"),
+  train: z
+    .array(z.string())
+    .default([])
+    .describe(
+      "a training run folder (budgetrl train --out) for the training curves: DIR, or NAME=DIR to attach it to model NAME",
+    ),
   out: z.string().default("report.html").describe("HTML file to write"),
   json: z.string().optional().describe("also write the report's data (the StudyReport object) as JSON to this file"),
   title: z.string().default("budgetrl study report").describe("title of the report"),
-  bootstrap: z.number().int().min(0).max(100_000).default(1000).describe("bootstrap resamples for every interval (0: none)"),
+  bootstrap: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(1000)
+    .describe("bootstrap resamples for every interval (0: none)"),
   seed: z.number().int().min(0).default(1).describe("seed of the bootstrap"),
 });
 
@@ -38,8 +60,19 @@ export function modelsFromFlags(values: readonly string[]): ModelSelection[] {
   const models: ModelSelection[] = [];
   for (const value of values) {
     const [name, runs] = splitOnce(value, "--model", "NAME=RUN[,RUN...]");
-    if (models.some((model) => model.name === name)) throw new ConfigError("--model", `model "${name}" is given twice`, "list all its runs in one --model NAME=RUN,RUN");
-    models.push({ name, runs: runs.split(",").map((run) => run.trim()).filter((run) => run !== "") });
+    if (models.some((model) => model.name === name))
+      throw new ConfigError(
+        "--model",
+        `model "${name}" is given twice`,
+        "list all its runs in one --model NAME=RUN,RUN",
+      );
+    models.push({
+      name,
+      runs: runs
+        .split(",")
+        .map((run) => run.trim())
+        .filter((run) => run !== ""),
+    });
   }
   return models;
 }
@@ -56,7 +89,8 @@ export function rolesFromFlags(values: readonly string[]): Record<string, ModelR
 export function trainingFromFlags(values: readonly string[], models: readonly string[]): TrainingSelection[] {
   return values.map((value) => {
     const eq = value.indexOf("=");
-    const [name, dir] = eq > 0 ? [value.slice(0, eq).trim(), value.slice(eq + 1).trim()] : [basename(resolve(value)), value];
+    const [name, dir] =
+      eq > 0 ? [value.slice(0, eq).trim(), value.slice(eq + 1).trim()] : [basename(resolve(value)), value];
     return { name, dir, ...(models.includes(name) ? { model: name } : {}) };
   });
 }
@@ -72,23 +106,39 @@ export const reportCommand = defineCommand({
     "budgetrl report --db runs.db --model base=base-ann,base-hid --model GRPO-Full=grpo-ann,grpo-hid --model BudgetMix=mix-ann,mix-hid --train GRPO-Full=runs/grpo --out study.html",
   ],
   async run(options, io) {
-    for (const [flag, path] of [["--out", options.out], ["--json", options.json]] as const) {
+    for (const [flag, path] of [
+      ["--out", options.out],
+      ["--json", options.json],
+    ] as const) {
       const problem = path === undefined ? undefined : fileOutputProblem(path);
       if (problem !== undefined) throw new ConfigError(flag, problem);
     }
     const store = await openStore(options.db, { readonly: true });
     try {
       const models = modelsFromFlags(options.model);
-      const listed = options.runs?.split(",").map((run) => run.trim()).filter((run) => run !== "");
+      const listed = options.runs
+        ?.split(",")
+        .map((run) => run.trim())
+        .filter((run) => run !== "");
       const runs = listed ?? (models.length === 0 ? (await listRuns(store)).map((run) => run.id) : []);
       if (runs.length === 0 && models.length === 0) throw new ConfigError("--runs", `${options.db} has no runs`);
       const selection = { runs, models, roles: rolesFromFlags(options.role) };
       const names = [...models.map((model) => model.name)];
-      const report = await buildStudyReport(store, { selection, training: trainingFromFlags(options.train, names), bootstrap: options.bootstrap, seed: options.seed, title: options.title });
+      const report = await buildStudyReport(store, {
+        selection,
+        training: trainingFromFlags(options.train, names),
+        bootstrap: options.bootstrap,
+        seed: options.seed,
+        title: options.title,
+      });
       writeFileSync(options.out, renderStudyHtml(report));
       if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
-      io.stdout(`${[renderBudgetTables(report), renderStepQualityByBudget(report), renderFindings(report)].filter((text) => text !== "").join("\n\n")}\n\n`);
-      io.stdout(`wrote ${options.out}: ${report.models.length} models, ${report.runs.length} runs${report.training.length === 0 ? "" : `, ${report.training.length} training runs`}${options.json === undefined ? "" : `; data in ${options.json}`}\n`);
+      io.stdout(
+        `${[renderBudgetTables(report), renderStepQualityByBudget(report), renderFindings(report)].filter((text) => text !== "").join("\n\n")}\n\n`,
+      );
+      io.stdout(
+        `wrote ${options.out}: ${report.models.length} models, ${report.runs.length} runs${report.training.length === 0 ? "" : `, ${report.training.length} training runs`}${options.json === undefined ? "" : `; data in ${options.json}`}\n`,
+      );
       return 0;
     } finally {
       await store.close();

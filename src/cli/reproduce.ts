@@ -10,7 +10,15 @@ import { shellWord } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
 import { tinkerBackendFields } from "../rl/train-config.js";
 import { renderBudgetTables, renderFindings, renderStepQualityByBudget } from "../report/study-tables.js";
-import { SIZE_FIELDS, STUDY_ENVS, STUDY_PRESETS, VARIANT_SLUGS, type PresetSizes, type StudyChoice, type VariantSlug } from "../study/config.js";
+import {
+  SIZE_FIELDS,
+  STUDY_ENVS,
+  STUDY_PRESETS,
+  VARIANT_SLUGS,
+  type PresetSizes,
+  type StudyChoice,
+  type VariantSlug,
+} from "../study/config.js";
 import { reproduce } from "../study/reproduce.js";
 import { parseBaseSource, TRAINER_KINDS, type StudyReach, type TrainerSourceInput } from "../study/sources.js";
 import { STAGES, type StageEvents } from "../study/stages.js";
@@ -20,44 +28,128 @@ import { createProgress, formatDuration, type Progress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 import { tinkerConnection } from "./train.js";
 
-
 /** How the study reaches its servers: never stored, given again with --resume. */
 const reachFlags = {
-  baseUrl: z.string().optional().describe("openai base: server URL up to /v1, e.g. http://localhost:8000/v1 (default: $OPENAI_BASE_URL, else OpenAI's); not stored, give it again with --resume"),
-  apiKeyEnv: z.string().optional().describe("openai base: environment variable holding the API key (default OPENAI_API_KEY; never printed or stored)"),
+  baseUrl: z
+    .string()
+    .optional()
+    .describe(
+      "openai base: server URL up to /v1, e.g. http://localhost:8000/v1 (default: $OPENAI_BASE_URL, else OpenAI's); not stored, give it again with --resume",
+    ),
+  apiKeyEnv: z
+    .string()
+    .optional()
+    .describe(
+      "openai base: environment variable holding the API key (default OPENAI_API_KEY; never printed or stored)",
+    ),
   noCache: z.boolean().default(false).describe("openai base: neither read nor write the response cache"),
-  tinkerUrl: z.string().optional().describe("tinker trainer: the service, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume"),
-  tinkerApiKeyEnv: z.string().default("TINKER_API_KEY").describe("tinker trainer: environment variable holding the API key (never printed or stored; local servers need none)"),
-  tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker trainer: milliseconds allowed per HTTP request"),
+  tinkerUrl: z
+    .string()
+    .optional()
+    .describe(
+      "tinker trainer: the service, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume",
+    ),
+  tinkerApiKeyEnv: z
+    .string()
+    .default("TINKER_API_KEY")
+    .describe(
+      "tinker trainer: environment variable holding the API key (never printed or stored; local servers need none)",
+    ),
+  tinkerTimeout: z
+    .number()
+    .int()
+    .min(1)
+    .default(120_000)
+    .describe("tinker trainer: milliseconds allowed per HTTP request"),
 };
 
 /** The Tinker trainer's fields, read with --trainer tinker only (stored with the study). */
 const tinkerFlags = {
-  baseModel: z.string().min(1).optional().describe("tinker trainer: the base model every RL run trains a LoRA of, as the service names it"),
+  baseModel: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("tinker trainer: the base model every RL run trains a LoRA of, as the service names it"),
   loraRank: tinkerBackendFields.loraRank.optional().describe("tinker trainer: LoRA rank"),
-  renderer: z.string().optional().describe("tinker trainer: bytes (budgetrl's byte tokenizer, default) or hf:DIR (a model's own tokenizer.json and chat template, copied into DIR)"),
-  templateOpt: z.array(z.string()).default([]).describe("tinker trainer, hf renderer: chat-template variable KEY=VALUE (enable_thinking=false)"),
-  toolCallFormat: tinkerBackendFields.toolCallFormat.optional().describe("tinker trainer, hf renderer: how replies' tool calls are parsed"),
-  backendLoss: tinkerBackendFields.backendLoss.optional().describe("tinker trainer: none (the loss as per-token coefficients) or the service's ppo / importance_sampling"),
-  contextLength: tinkerBackendFields.contextLength.describe("tinker trainer: the model's context in tokens (default: the service's max_context_length)"),
+  renderer: z
+    .string()
+    .optional()
+    .describe(
+      "tinker trainer: bytes (budgetrl's byte tokenizer, default) or hf:DIR (a model's own tokenizer.json and chat template, copied into DIR)",
+    ),
+  templateOpt: z
+    .array(z.string())
+    .default([])
+    .describe("tinker trainer, hf renderer: chat-template variable KEY=VALUE (enable_thinking=false)"),
+  toolCallFormat: tinkerBackendFields.toolCallFormat
+    .optional()
+    .describe("tinker trainer, hf renderer: how replies' tool calls are parsed"),
+  backendLoss: tinkerBackendFields.backendLoss
+    .optional()
+    .describe("tinker trainer: none (the loss as per-token coefficients) or the service's ppo / importance_sampling"),
+  contextLength: tinkerBackendFields.contextLength.describe(
+    "tinker trainer: the model's context in tokens (default: the service's max_context_length)",
+  ),
 };
 
 const schema = z.object({
-  preset: z.enum(STUDY_PRESETS).default("quick").describe("study size: quick (minutes; CI runs it) or full (under 45 minutes on 2 cores; what README quotes)"),
-  env: z.enum(STUDY_ENVS).optional().describe("test every claim on this one env (default: the two-env design: vault, a budget trade-off, for the budget claims; hanoi with random starts, a horizon dial, for recovery and horizon)"),
+  preset: z
+    .enum(STUDY_PRESETS)
+    .default("quick")
+    .describe("study size: quick (minutes; CI runs it) or full (under 45 minutes on 2 cores; what README quotes)"),
+  env: z
+    .enum(STUDY_ENVS)
+    .optional()
+    .describe(
+      "test every claim on this one env (default: the two-env design: vault, a budget trade-off, for the budget claims; hanoi with random starts, a horizon dial, for recovery and horizon)",
+    ),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
-  budget: z.string().optional().describe("with --env: the budgets T of the study (default: the env's design: 1.25x,1.5x,2x,3x; bfcl 10%,25%,50%,100% per user turn)"),
-  budgetScope: z.enum(BUDGET_SCOPES).optional().describe("with --env: what a budget counts (default: the env's design; bfcl user-turn)"),
-  variants: z.string().optional().describe(`with --env: the RL runs, comma-separated (default: all of ${VARIANT_SLUGS.join(", ")})`),
-  size: z.array(z.string()).default([]).describe(`preset field KEY=VALUE, VALUE read as JSON where it is JSON (heldOutTasks=4, model='{"layers":1}'); fields: ${SIZE_FIELDS.join(", ")}`),
+  budget: z
+    .string()
+    .optional()
+    .describe(
+      "with --env: the budgets T of the study (default: the env's design: 1.25x,1.5x,2x,3x; bfcl 10%,25%,50%,100% per user turn)",
+    ),
+  budgetScope: z
+    .enum(BUDGET_SCOPES)
+    .optional()
+    .describe("with --env: what a budget counts (default: the env's design; bfcl user-turn)"),
+  variants: z
+    .string()
+    .optional()
+    .describe(`with --env: the RL runs, comma-separated (default: all of ${VARIANT_SLUGS.join(", ")})`),
+  size: z
+    .array(z.string())
+    .default([])
+    .describe(
+      `preset field KEY=VALUE, VALUE read as JSON where it is JSON (heldOutTasks=4, model='{"layers":1}'); fields: ${SIZE_FIELDS.join(", ")}`,
+    ),
   seed: z.number().int().min(0).default(1).describe("seed of every stage"),
-  base: z.string().optional().describe("the base model: sft (demonstrations and SFT here; default), openai:MODEL (a served model, evaluated as served: no demonstrations, no SFT) or tinker (the Tinker trainer's --base-model as it is; default with --trainer tinker)"),
-  baseOpt: z.array(z.string()).default([]).describe("openai base: sampling option KEY=VALUE, stored with the study (temperature, topP, maxTokens (default: the study's maxNewTokens), seed, seedScheme, extraBody, ...)"),
-  trainer: z.enum(TRAINER_KINDS).default("tiny").describe("where the RL runs train: tiny (the in-process transformer, from the SFT base) or tinker (one training client per RL run on a Tinker service: --base-model, --tinker-url)"),
+  base: z
+    .string()
+    .optional()
+    .describe(
+      "the base model: sft (demonstrations and SFT here; default), openai:MODEL (a served model, evaluated as served: no demonstrations, no SFT) or tinker (the Tinker trainer's --base-model as it is; default with --trainer tinker)",
+    ),
+  baseOpt: z
+    .array(z.string())
+    .default([])
+    .describe(
+      "openai base: sampling option KEY=VALUE, stored with the study (temperature, topP, maxTokens (default: the study's maxNewTokens), seed, seedScheme, extraBody, ...)",
+    ),
+  trainer: z
+    .enum(TRAINER_KINDS)
+    .default("tiny")
+    .describe(
+      "where the RL runs train: tiny (the in-process transformer, from the SFT base) or tinker (one training client per RL run on a Tinker service: --base-model, --tinker-url)",
+    ),
   ...tinkerFlags,
   ...reachFlags,
   out: z.string().min(1).default("study").describe("study folder: config, base model, RL runs, study.db, report.html"),
-  resume: z.boolean().default(false).describe("continue the study in --out where it stopped (its stored config wins; give the servers' flags again)"),
+  resume: z
+    .boolean()
+    .default(false)
+    .describe("continue the study in --out where it stopped (its stored config wins; give the servers' flags again)"),
   progress: z.boolean().default(true).describe("show progress bars on stderr"),
 });
 
@@ -67,15 +159,21 @@ type Options = z.output<typeof schema>;
 function sizeOverrides(pairs: readonly string[]): Partial<PresetSizes> {
   const values = keyJsonValues(pairs, "--size");
   for (const key of Object.keys(values)) {
-    if (!(SIZE_FIELDS as readonly string[]).includes(key)) throw new ConfigError(`--size ${key}`, "is not a preset field", `fields: ${SIZE_FIELDS.join(", ")}`);
+    if (!(SIZE_FIELDS as readonly string[]).includes(key))
+      throw new ConfigError(`--size ${key}`, "is not a preset field", `fields: ${SIZE_FIELDS.join(", ")}`);
   }
   return values as Partial<PresetSizes>;
 }
 
 function variantList(text: string | undefined): readonly VariantSlug[] | undefined {
   if (text === undefined) return undefined;
-  const slugs = text.split(",").map((slug) => slug.trim()).filter((slug) => slug !== "");
-  for (const slug of slugs) if (!(VARIANT_SLUGS as readonly string[]).includes(slug)) throw new ConfigError("--variants", `unknown RL run "${slug}"`, `use some of: ${VARIANT_SLUGS.join(", ")}`);
+  const slugs = text
+    .split(",")
+    .map((slug) => slug.trim())
+    .filter((slug) => slug !== "");
+  for (const slug of slugs)
+    if (!(VARIANT_SLUGS as readonly string[]).includes(slug))
+      throw new ConfigError("--variants", `unknown RL run "${slug}"`, `use some of: ${VARIANT_SLUGS.join(", ")}`);
   return slugs as VariantSlug[];
 }
 
@@ -83,16 +181,29 @@ function variantList(text: string | undefined): readonly VariantSlug[] | undefin
 function trainerOf(options: Options, given: ReadonlyMap<string, string>): TrainerSourceInput {
   if (options.trainer === "tiny") {
     const stray = Object.keys(tinkerFlags).find((key) => given.has(key));
-    if (stray !== undefined) throw new ConfigError(given.get(stray) as string, "is read by --trainer tinker only", "the in-process trainer trains the SFT base made here");
+    if (stray !== undefined)
+      throw new ConfigError(
+        given.get(stray) as string,
+        "is read by --trainer tinker only",
+        "the in-process trainer trains the SFT base made here",
+      );
     return { kind: "tiny" };
   }
-  if (options.baseModel === undefined) throw new ConfigError("baseModel", "is required with --trainer tinker", "name the service's base model, e.g. --base-model Qwen/Qwen3-8B");
+  if (options.baseModel === undefined)
+    throw new ConfigError(
+      "baseModel",
+      "is required with --trainer tinker",
+      "name the service's base model, e.g. --base-model Qwen/Qwen3-8B",
+    );
   return {
     kind: "tinker",
     baseModel: options.baseModel,
     ...(options.loraRank === undefined ? {} : { loraRank: options.loraRank }),
     ...(options.renderer === undefined ? {} : { renderer: options.renderer }),
-    templateOptions: keyJsonValues(options.templateOpt, "--template-opt") as Extract<TrainerSourceInput, { kind: "tinker" }>["templateOptions"],
+    templateOptions: keyJsonValues(options.templateOpt, "--template-opt") as Extract<
+      TrainerSourceInput,
+      { kind: "tinker" }
+    >["templateOptions"],
     ...(options.toolCallFormat === undefined ? {} : { toolCallFormat: options.toolCallFormat }),
     ...(options.backendLoss === undefined ? {} : { backendLoss: options.backendLoss }),
     ...(options.contextLength === undefined ? {} : { contextLength: options.contextLength }),
@@ -103,7 +214,8 @@ function trainerOf(options: Options, given: ReadonlyMap<string, string>): Traine
 function choiceOf(options: Options, given: ReadonlyMap<string, string>): StudyChoice {
   const variants = variantList(options.variants);
   const baseOptions = keyValues(options.baseOpt, "--base-opt");
-  if (options.base === undefined && options.baseOpt.length > 0) throw new ConfigError("baseOpt", "sampling options are for an openai: base", "name it with --base openai:MODEL");
+  if (options.base === undefined && options.baseOpt.length > 0)
+    throw new ConfigError("baseOpt", "sampling options are for an openai: base", "name it with --base openai:MODEL");
   return {
     preset: options.preset,
     ...(options.env === undefined ? {} : { env: options.env }),
@@ -120,8 +232,20 @@ function choiceOf(options: Options, given: ReadonlyMap<string, string>): StudyCh
 
 /** Where the servers are, from the flags (and TINKER_BASE_URL); the openai base's client options. */
 function reachOf(options: Options): StudyReach {
-  const tinker = tinkerConnection({ tinkerUrl: options.tinkerUrl, tinkerApiKeyEnv: options.tinkerApiKeyEnv, tinkerTimeout: options.tinkerTimeout });
-  const openai = Object.fromEntries(([["baseUrl", options.baseUrl], ["apiKeyEnv", options.apiKeyEnv], ["cache", options.noCache ? false : undefined]] as const).filter(([, value]) => value !== undefined));
+  const tinker = tinkerConnection({
+    tinkerUrl: options.tinkerUrl,
+    tinkerApiKeyEnv: options.tinkerApiKeyEnv,
+    tinkerTimeout: options.tinkerTimeout,
+  });
+  const openai = Object.fromEntries(
+    (
+      [
+        ["baseUrl", options.baseUrl],
+        ["apiKeyEnv", options.apiKeyEnv],
+        ["cache", options.noCache ? false : undefined],
+      ] as const
+    ).filter(([, value]) => value !== undefined),
+  );
   return { ...(Object.keys(openai).length === 0 ? {} : { openai }), ...(tinker === undefined ? {} : { tinker }) };
 }
 
@@ -135,7 +259,15 @@ function stageView(io: CliIo, enabled: boolean): StageEvents & { close(): void }
   return {
     job: (name, total, initial, unit) => {
       close();
-      if (enabled) bar = createProgress({ label: `  ${name}`, total, initial, unit, interactive: io.interactive, write: io.stderr });
+      if (enabled)
+        bar = createProgress({
+          label: `  ${name}`,
+          total,
+          initial,
+          unit,
+          interactive: io.interactive,
+          write: io.stderr,
+        });
     },
     progress: (done) => bar?.update(done),
     note: (text) => io.stderr(`  ${text}\n`),
@@ -159,7 +291,8 @@ export const reproduceCommand = defineCommand({
     "budgetrl reproduce --out runs/bfcl --resume --base-url http://localhost:8000/v1 --tinker-url URL",
   ],
   async run(options, io, context) {
-    if (options.resume) reportIgnoredOnResume(io, "reproduce", context.given, ["out", "resume", "progress", ...Object.keys(reachFlags)]);
+    if (options.resume)
+      reportIgnoredOnResume(io, "reproduce", context.given, ["out", "resume", "progress", ...Object.keys(reachFlags)]);
     // A new study's choice is read (and refused, naming the flag) before any work; on resume the stored one wins.
     const study = options.resume ? undefined : choiceOf(options, context.given);
     const view = stageView(io, options.progress);
@@ -178,16 +311,25 @@ export const reproduceCommand = defineCommand({
           stageStart = performance.now();
           io.stderr(`[${index}] ${stage}\n`);
         } else if (status === "skipped") io.stderr(`[${index}] ${stage}: done before, skipped\n`);
-        else if (status === "omitted") io.stderr(`[${index}] ${stage}: skipped, ${summary ?? "not part of this study"}\n`);
-        else io.stderr(`[${index}] ${stage}: ${summary ?? "done"} (${formatDuration((performance.now() - stageStart) / 1000)})\n`);
+        else if (status === "omitted")
+          io.stderr(`[${index}] ${stage}: skipped, ${summary ?? "not part of this study"}\n`);
+        else
+          io.stderr(
+            `[${index}] ${stage}: ${summary ?? "done"} (${formatDuration((performance.now() - stageStart) / 1000)})\n`,
+          );
       },
     });
     view.close();
     if (!result.finished) {
-      io.stderr(`Stopped; what finished is kept in ${options.out}. Continue with: budgetrl reproduce --out ${shellWord(options.out)} --resume\n`);
+      io.stderr(
+        `Stopped; what finished is kept in ${options.out}. Continue with: budgetrl reproduce --out ${shellWord(options.out)} --resume\n`,
+      );
       return 130;
     }
-    if (result.report !== undefined) io.stdout(`${[renderBudgetTables(result.report), renderStepQualityByBudget(result.report), renderFindings(result.report)].filter((text) => text !== "").join("\n\n")}\n\n`);
+    if (result.report !== undefined)
+      io.stdout(
+        `${[renderBudgetTables(result.report), renderStepQualityByBudget(result.report), renderFindings(result.report)].filter((text) => text !== "").join("\n\n")}\n\n`,
+      );
     io.stdout(`report: ${result.reportPath} (data: ${result.reportPath.replace(/\.html$/, ".json")})\n`);
     return 0;
   },

@@ -20,7 +20,22 @@ import { showCommand } from "./show.js";
 import { trainCommand } from "./train.js";
 import { workerCommand } from "./worker.js";
 
-const commands: readonly CommandDefinition[] = [reproduceCommand, evalCommand, runsCommand, showCommand, reportCommand, exportCommand, envsCommand, sftCommand, trainCommand, serveCommand, workerCommand, bfclRunCommand, cacheClearCommand, cacheInfoCommand] as unknown as readonly CommandDefinition[];
+const commands: readonly CommandDefinition[] = [
+  reproduceCommand,
+  evalCommand,
+  runsCommand,
+  showCommand,
+  reportCommand,
+  exportCommand,
+  envsCommand,
+  sftCommand,
+  trainCommand,
+  serveCommand,
+  workerCommand,
+  bfclRunCommand,
+  cacheClearCommand,
+  cacheInfoCommand,
+] as unknown as readonly CommandDefinition[];
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((command) => command.name.length));
@@ -38,7 +53,11 @@ function mainHelp(): string {
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   const words = argv.filter((arg) => !arg.startsWith("-"));
-  const command = [...commands].sort((a, b) => b.name.split(" ").length - a.name.split(" ").length).find((candidate) => candidate.name.split(" ").every((word, index) => words[index] === word && argv[index] === word));
+  const command = [...commands]
+    .sort((a, b) => b.name.split(" ").length - a.name.split(" ").length)
+    .find((candidate) =>
+      candidate.name.split(" ").every((word, index) => words[index] === word && argv[index] === word),
+    );
   if (command === undefined) {
     if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
       io.stdout(`${mainHelp()}\n`);

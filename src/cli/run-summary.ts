@@ -19,11 +19,23 @@ export function policyErrorLine(count: PolicyErrorCount): string {
   return `policy errors: ${count.errors} of ${count.of} episodes ended in a policy error and are not counted in this table (the policy or its server failed, not the agent); --resume retries them`;
 }
 
-export function printRunTable(io: CliIo, run: string, db: string, config: Readonly<EvalConfig>, table: PassAtKTTable, json: boolean, errored: PolicyErrorCount = { errors: 0, of: 0 }): void {
+export function printRunTable(
+  io: CliIo,
+  run: string,
+  db: string,
+  config: Readonly<EvalConfig>,
+  table: PassAtKTTable,
+  json: boolean,
+  errored: PolicyErrorCount = { errors: 0, of: 0 },
+): void {
   if (json) {
-    io.stdout(`${JSON.stringify({ run, db, config: encodeEvalConfig(config), table: passTableJson(table), errors: errored.errors }, null, 2)}\n`);
+    io.stdout(
+      `${JSON.stringify({ run, db, config: encodeEvalConfig(config), table: passTableJson(table), errors: errored.errors }, null, 2)}\n`,
+    );
     return;
   }
   const errors = policyErrorLine(errored);
-  io.stdout(`${runHeader(run, config, table)}\n\n${renderPassTable(table)}\n\n${errors === "" ? "" : `${errors}\n`}stored in ${db}: budgetrl show ${run} --db ${db}\n`);
+  io.stdout(
+    `${runHeader(run, config, table)}\n\n${renderPassTable(table)}\n\n${errors === "" ? "" : `${errors}\n`}stored in ${db}: budgetrl show ${run} --db ${db}\n`,
+  );
 }

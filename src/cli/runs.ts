@@ -11,7 +11,11 @@ import { defineCommand } from "./command.js";
 
 const schema = z.object({
   db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
-  redis: z.string().min(1).optional().describe("Redis URL of `eval --executor bullmq`: add the queued, running and failed counts of each run"),
+  redis: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Redis URL of `eval --executor bullmq`: add the queued, running and failed counts of each run"),
   json: z.boolean().default(false).describe("print as JSON"),
 });
 
@@ -21,28 +25,39 @@ interface QueueColumns {
   readonly failed: number;
 }
 
-async function queueColumns(redis: string, db: string, runs: readonly RunSummary[]): Promise<Map<string, QueueColumns>> {
+async function queueColumns(
+  redis: string,
+  db: string,
+  runs: readonly RunSummary[],
+): Promise<Map<string, QueueColumns>> {
   const { runQueueCounts } = await import("../eval/bullmq/queue-counts.js");
   const { runQueueName, workerStoreAddress } = await import("../eval/bullmq/names.js");
   const address = workerStoreAddress(db);
   const names = new Map(runs.map((run) => [run.id, runQueueName(address, run.id)]));
   const counts = await runQueueCounts(redis, [...names.values()]);
-  return new Map(runs.flatMap((run) => {
-    const found = counts.get(names.get(run.id) as string);
-    return found === undefined ? [] : [[run.id, found] as const];
-  }));
+  return new Map(
+    runs.flatMap((run) => {
+      const found = counts.get(names.get(run.id) as string);
+      return found === undefined ? [] : [[run.id, found] as const];
+    }),
+  );
 }
 
 export const runsCommand = defineCommand({
   name: "runs",
   summary: "List the runs in a store (with --redis: their queued, running and failed episode jobs).",
   schema,
-  examples: ["budgetrl runs --db runs.db", "budgetrl runs --db postgres://me@db-host/budgetrl --redis redis://queue-host:6379"],
+  examples: [
+    "budgetrl runs --db runs.db",
+    "budgetrl runs --db postgres://me@db-host/budgetrl --redis redis://queue-host:6379",
+  ],
   async run(options, io) {
     const runs = await withStore(options.db, { mode: "read" }, listRuns);
     const queues = options.redis === undefined ? undefined : await queueColumns(options.redis, options.db, runs);
     if (options.json) {
-      io.stdout(`${JSON.stringify(queues === undefined ? runs : runs.map((run) => ({ ...run, queue: queues.get(run.id) })), null, 2)}\n`);
+      io.stdout(
+        `${JSON.stringify(queues === undefined ? runs : runs.map((run) => ({ ...run, queue: queues.get(run.id) })), null, 2)}\n`,
+      );
       return 0;
     }
     if (runs.length === 0) {
@@ -60,13 +75,19 @@ export const runsCommand = defineCommand({
         run.episodes === 0 ? "-" : (run.successes / run.episodes).toFixed(3),
         String(run.errors),
         String(run.contextLength),
-        ...(queues === undefined ? [] : queue === undefined ? ["-", "-", "-"] : [String(queue.queued), String(queue.running), String(queue.failed)]),
+        ...(queues === undefined
+          ? []
+          : queue === undefined
+            ? ["-", "-", "-"]
+            : [String(queue.queued), String(queue.running), String(queue.failed)]),
         run.status,
         run.createdAt.slice(0, 19).replace("T", " "),
       ];
     });
     const queueHeads = queues === undefined ? [] : ["queued", "running", "failed"];
-    io.stdout(`${renderTextTable(["run", "env", "policy", "seed", "episodes", "success", "errors", "context-length", ...queueHeads, "status", "created"], rows)}\n`);
+    io.stdout(
+      `${renderTextTable(["run", "env", "policy", "seed", "episodes", "success", "errors", "context-length", ...queueHeads, "status", "created"], rows)}\n`,
+    );
     return 0;
   },
 });

@@ -10,10 +10,19 @@ import { reportIgnoredOnResume } from "./resume-flags.js";
 
 const schema = sftConfigSchema.omit({ envOptions: true, modelConfig: true }).extend({
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
-  model: z.array(z.string()).default([]).describe("model config KEY=NUMBER (layers, dModel, heads, hiddenSize, contextLength)"),
-  db: z.string().optional().describe("store of the demonstrations (default <out>/demos.db; with --from-run, the store holding that run)"),
+  model: z
+    .array(z.string())
+    .default([])
+    .describe("model config KEY=NUMBER (layers, dModel, heads, hiddenSize, contextLength)"),
+  db: z
+    .string()
+    .optional()
+    .describe("store of the demonstrations (default <out>/demos.db; with --from-run, the store holding that run)"),
   out: z.string().describe("checkpoint folder to write"),
-  resume: z.boolean().default(false).describe("continue the sft in --out (its demonstrations, then the training) with its stored config"),
+  resume: z
+    .boolean()
+    .default(false)
+    .describe("continue the sft in --out (its demonstrations, then the training) with its stored config"),
   progress: z.boolean().default(true).describe("show progress bars on stderr"),
 });
 
@@ -24,7 +33,10 @@ export const sftCommand = defineCommand({
     "Demonstrations come from --policy (stored in <out>/demos.db) or from a stored run (--from-run RUN --db FILE). Only the policy's own reply tokens are trained; observations are masked out. Interrupt with Ctrl-C (the demonstrations made are kept) and continue with --resume.",
   schema,
   interruptible: true,
-  examples: ["budgetrl sft --env sokoban --policy noisy-oracle:0.3 --tasks 500 --steps 300 --out base.ckpt", "budgetrl sft --out base.ckpt --resume"],
+  examples: [
+    "budgetrl sft --env sokoban --policy noisy-oracle:0.3 --tasks 500 --steps 300 --out base.ckpt",
+    "budgetrl sft --out base.ckpt --resume",
+  ],
   async run(options, io, context) {
     const { envOpt, model, db, out, resume, progress, ...rest } = options;
     if (resume) reportIgnoredOnResume(io, "sft", context.given, ["out", "resume", "progress", "db"]);
@@ -39,20 +51,35 @@ export const sftCommand = defineCommand({
       onNotice: (text) => io.stderr(`budgetrl sft: ${text}\n`),
       onDemos: (done, total) => {
         if (!progress) return;
-        demos ??= createProgress({ label: "demos", total, initial: done, interactive: io.interactive, write: io.stderr });
+        demos ??= createProgress({
+          label: "demos",
+          total,
+          initial: done,
+          interactive: io.interactive,
+          write: io.stderr,
+        });
         demos.update(done);
         if (done === total) demos.finish();
       },
       onStep: (step, total, stats) => {
         if (progress) {
-          steps ??= createProgress({ label: "sft", total, unit: "steps", interactive: io.interactive, write: io.stderr });
+          steps ??= createProgress({
+            label: "sft",
+            total,
+            unit: "steps",
+            interactive: io.interactive,
+            write: io.stderr,
+          });
           steps.update(step + 1);
         }
-        if ((step + 1) % 25 === 0 || step + 1 === total) io.stdout(`sft step ${step + 1}/${total} | loss ${stats.loss.toFixed(4)} | ${stats.tokens} tokens\n`);
+        if ((step + 1) % 25 === 0 || step + 1 === total)
+          io.stdout(`sft step ${step + 1}/${total} | loss ${stats.loss.toFixed(4)} | ${stats.tokens} tokens\n`);
       },
     });
     steps?.finish();
-    io.stdout(`trained on ${result.sequences} reply sequences of ${result.demoRuns.length === 1 ? "run" : "runs"} ${result.demoRuns.join(", ")}; final loss ${result.finalLoss.toFixed(4)}; checkpoint ${result.checkpoint}\n`);
+    io.stdout(
+      `trained on ${result.sequences} reply sequences of ${result.demoRuns.length === 1 ? "run" : "runs"} ${result.demoRuns.join(", ")}; final loss ${result.finalLoss.toFixed(4)}; checkpoint ${result.checkpoint}\n`,
+    );
     return 0;
   },
 });

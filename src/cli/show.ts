@@ -19,7 +19,10 @@ const schema = z.object({
   db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
   ks: integerListField().optional().meta({ flag: "k" }).describe("comma-separated K values (default: the run's)"),
   json: z.boolean().default(false).describe("print the table as JSON"),
-  analyses: z.boolean().default(false).describe("also print the run's analyses: step quality, natural recovery, horizon (needs oracle annotations)"),
+  analyses: z
+    .boolean()
+    .default(false)
+    .describe("also print the run's analyses: step quality, natural recovery, horizon (needs oracle annotations)"),
 });
 
 export const showCommand = defineCommand({
@@ -27,7 +30,11 @@ export const showCommand = defineCommand({
   summary: "Print the Pass@(K,T) table of a stored run.",
   positionals: ["run"],
   schema,
-  examples: ["budgetrl show sokoban-20261202-101500 --db runs.db", "budgetrl show --db runs.db --k 1,8", "budgetrl show sokoban-20261202-101500 --db runs.db --analyses"],
+  examples: [
+    "budgetrl show sokoban-20261202-101500 --db runs.db",
+    "budgetrl show --db runs.db --k 1,8",
+    "budgetrl show sokoban-20261202-101500 --db runs.db --analyses",
+  ],
   async run(options, io) {
     return withStore(options.db, { mode: "read" }, async (store) => {
       const run = options.run ?? (await latestRunId(store));
@@ -40,17 +47,28 @@ export const showCommand = defineCommand({
       const totals = await episodeTotals(store, run);
       const errored = { errors: totals.errors, of: totals.done + totals.errors };
       if (options.analyses) {
-        const report = await buildStudyReport(store, { selection: { runs: [run] }, bootstrap: config.bootstrap, seed: config.seed });
-        if (options.json) io.stdout(`${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`);
+        const report = await buildStudyReport(store, {
+          selection: { runs: [run] },
+          bootstrap: config.bootstrap,
+          seed: config.seed,
+        });
+        if (options.json)
+          io.stdout(
+            `${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`,
+          );
         else {
           printRunTable(io, run, store.location, config, table, false, errored);
           const analyses = renderAnalyses(report);
-          io.stdout(`\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`);
+          io.stdout(
+            `\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`,
+          );
         }
       } else printRunTable(io, run, store.location, config, table, options.json, errored);
       if (record.status !== "complete") {
         // How an openai policy reached its server is never stored: the command needs the flags it ran with.
-        const client = config.policy.startsWith("openai:") ? ", with the --base-url (and --api-key-env, if any) it ran with" : "";
+        const client = config.policy.startsWith("openai:")
+          ? ", with the --base-url (and --api-key-env, if any) it ran with"
+          : "";
         io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, store.location)}${client}\n`);
       }
       return 0;

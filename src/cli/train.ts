@@ -8,7 +8,15 @@ import { trainResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
 import type { FieldNamer } from "../core/config.js";
 import { ADVANTAGE_ESTIMATORS, advantageOptionFields, estimatorSummaries } from "../rl/advantages/registry.js";
-import { backendConfigSchema, nestTrainFlags, parseTrainConfig, tinkerBackendFields, tinyBackendFields, trainConfigSchema, TRAINER_BACKENDS } from "../rl/train-config.js";
+import {
+  backendConfigSchema,
+  nestTrainFlags,
+  parseTrainConfig,
+  tinkerBackendFields,
+  tinyBackendFields,
+  trainConfigSchema,
+  TRAINER_BACKENDS,
+} from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
@@ -16,7 +24,13 @@ import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
-const { backend: _backend, algo: _algo, envOptions: _envOptions, env: envField, ...commonFields } = trainConfigSchema.shape;
+const {
+  backend: _backend,
+  algo: _algo,
+  envOptions: _envOptions,
+  env: envField,
+  ...commonFields
+} = trainConfigSchema.shape;
 const { modelConfig: _modelConfig, ...tinyFlags } = tinyBackendFields;
 const { templateOptions: _templateOptions, baseModel, ...tinkerFlags } = tinkerBackendFields;
 
@@ -31,22 +45,46 @@ const schema = z.object({
   ...advantageOptionFields,
   lambda: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo turn only"),
   stepWeight: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo gigpo only"),
-  backend: z.enum(TRAINER_BACKENDS).default("tiny").describe(backendConfigSchema.description ?? ""),
+  backend: z
+    .enum(TRAINER_BACKENDS)
+    .default("tiny")
+    .describe(backendConfigSchema.description ?? ""),
   ...tinyFlags,
-  model: z.array(z.string()).default([]).describe("tiny: model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
+  model: z
+    .array(z.string())
+    .default([])
+    .describe("tiny: model config KEY=NUMBER for a fresh model (layers, dModel, heads, hiddenSize, contextLength)"),
   baseModel: baseModel.optional(),
   ...tinkerFlags,
-  templateOpt: z.array(z.string()).default([]).describe("tinker, hf renderer: chat-template variable KEY=VALUE, VALUE read as JSON when it is JSON, else as text (enable_thinking=false)"),
+  templateOpt: z
+    .array(z.string())
+    .default([])
+    .describe(
+      "tinker, hf renderer: chat-template variable KEY=VALUE, VALUE read as JSON when it is JSON, else as text (enable_thinking=false)",
+    ),
   out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
   progress: z.boolean().default(true).describe("show a progress bar on stderr"),
-  tinkerUrl: z.string().optional().describe("tinker: the server, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume"),
-  tinkerApiKeyEnv: z.string().default("TINKER_API_KEY").describe("tinker: environment variable holding the API key (never printed or stored; local servers need none)"),
+  tinkerUrl: z
+    .string()
+    .optional()
+    .describe(
+      "tinker: the server, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume",
+    ),
+  tinkerApiKeyEnv: z
+    .string()
+    .default("TINKER_API_KEY")
+    .describe("tinker: environment variable holding the API key (never printed or stored; local servers need none)"),
   tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker: milliseconds allowed per HTTP request"),
 });
 
 /** The flags of config fields whose flag is not their kebab-case name. */
-const FLAGS: Readonly<Record<string, string>> = { envOptions: "--env-opt", modelConfig: "--model", templateOptions: "--template-opt", evalBudgets: "--eval-budget" };
+const FLAGS: Readonly<Record<string, string>> = {
+  envOptions: "--env-opt",
+  modelConfig: "--model",
+  templateOptions: "--template-opt",
+  evalBudgets: "--eval-budget",
+};
 
 /** Names a config field by its flag: backend.baseModel -> --base-model (as written when given), a key inside a
  * field after it (--template-opt enable_thinking). */
@@ -61,10 +99,26 @@ function flagNamer(given: ReadonlyMap<string, string>): FieldNamer {
 }
 
 /** The config of a new run from its flags: the common fields, and the backend's and estimator's flags given. */
-function configOfFlags(options: Readonly<z.output<typeof schema>>, given: ReadonlyMap<string, string>): Record<string, unknown> {
-  const { envOpt, model, templateOpt, out: _out, resume: _resume, progress: _progress, tinkerUrl: _url, tinkerApiKeyEnv: _keyEnv, tinkerTimeout: _timeout, ...flags } = options;
+function configOfFlags(
+  options: Readonly<z.output<typeof schema>>,
+  given: ReadonlyMap<string, string>,
+): Record<string, unknown> {
+  const {
+    envOpt,
+    model,
+    templateOpt,
+    out: _out,
+    resume: _resume,
+    progress: _progress,
+    tinkerUrl: _url,
+    tinkerApiKeyEnv: _keyEnv,
+    tinkerTimeout: _timeout,
+    ...flags
+  } = options;
   // A backend's or estimator's flag counts when given (its default is the config's); the other fields as parsed.
-  const fields = Object.fromEntries(Object.entries(flags).filter(([key]) => given.has(key) || key === "env" || key in commonFields));
+  const fields = Object.fromEntries(
+    Object.entries(flags).filter(([key]) => given.has(key) || key === "env" || key in commonFields),
+  );
   return nestTrainFlags({
     ...fields,
     envOptions: keyValues(envOpt, "--env-opt"),
@@ -74,10 +128,22 @@ function configOfFlags(options: Readonly<z.output<typeof schema>>, given: Readon
 }
 
 /** The run option `tinker` of train(): URL from the flag or $TINKER_BASE_URL, key from the named variable. */
-export function tinkerConnection(options: { readonly tinkerUrl?: string | undefined; readonly tinkerApiKeyEnv: string; readonly tinkerTimeout: number }, environment: NodeJS.ProcessEnv = process.env): { baseUrl: string; apiKey?: string; timeoutMs: number } | undefined {
+export function tinkerConnection(
+  options: {
+    readonly tinkerUrl?: string | undefined;
+    readonly tinkerApiKeyEnv: string;
+    readonly tinkerTimeout: number;
+  },
+  environment: NodeJS.ProcessEnv = process.env,
+): { baseUrl: string; apiKey?: string; timeoutMs: number } | undefined {
   const baseUrl = options.tinkerUrl ?? environment.TINKER_BASE_URL;
   if (baseUrl === undefined || baseUrl === "") return undefined;
-  if (!/^https?:\/\/[^/]/.test(baseUrl)) throw new ConfigError("tinkerUrl", `${JSON.stringify(baseUrl)} is not an http(s) URL`, "e.g. --tinker-url http://localhost:8000");
+  if (!/^https?:\/\/[^/]/.test(baseUrl))
+    throw new ConfigError(
+      "tinkerUrl",
+      `${JSON.stringify(baseUrl)} is not an http(s) URL`,
+      "e.g. --tinker-url http://localhost:8000",
+    );
   const apiKey = environment[options.tinkerApiKeyEnv];
   return { baseUrl, timeoutMs: options.tinkerTimeout, ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }) };
 }
@@ -100,7 +166,8 @@ function stepLine(metrics: StepMetrics, total: number): string {
 export const trainCommand = defineCommand({
   name: "train",
   summary: "Train the in-process transformer with RL (GRPO-Full, turn-level, GiGPO; fixed or BudgetMix budgets).",
-  description: "Each step: fresh tasks, a budget per group from the schedule, --group rollouts per task, advantages, clipped policy-gradient updates. Interrupt with Ctrl-C (a checkpoint of the steps done is written) and continue with --resume.",
+  description:
+    "Each step: fresh tasks, a budget per group from the schedule, --group rollouts per task, advantages, clipped policy-gradient updates. Interrupt with Ctrl-C (a checkpoint of the steps done is written) and continue with --resume.",
   schema,
   interruptible: true,
   examples: [
@@ -111,7 +178,15 @@ export const trainCommand = defineCommand({
   ],
   async run(options, io, context) {
     const { out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout } = options;
-    if (resume) reportIgnoredOnResume(io, "train", context.given, ["out", "resume", "progress", "tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout"]);
+    if (resume)
+      reportIgnoredOnResume(io, "train", context.given, [
+        "out",
+        "resume",
+        "progress",
+        "tinkerUrl",
+        "tinkerApiKeyEnv",
+        "tinkerTimeout",
+      ]);
     // A new run's config is parsed here too, so that a refusal names the flag; a resumed run reads its stored one.
     const config = resume ? undefined : configOfFlags(options, context.given);
     if (config !== undefined) parseTrainConfig(config, flagNamer(context.given));
@@ -123,18 +198,32 @@ export const trainCommand = defineCommand({
       resume,
       signal: context.signal,
       // Server messages (session warnings, billing pauses) go to stderr as they come.
-      ...(tinker === undefined ? {} : { tinker: { ...tinker, onNotice: (notice) => io.stderr(`${notice.message}\n`) } }),
+      ...(tinker === undefined
+        ? {}
+        : { tinker: { ...tinker, onNotice: (notice) => io.stderr(`${notice.message}\n`) } }),
       onStep: (metrics, total) => {
         if (progress) {
-          bar ??= createProgress({ label: "train", total, initial: metrics.step, unit: "steps", interactive: io.interactive, write: io.stderr });
+          bar ??= createProgress({
+            label: "train",
+            total,
+            initial: metrics.step,
+            unit: "steps",
+            interactive: io.interactive,
+            write: io.stderr,
+          });
           bar.update(metrics.step + 1);
         }
         io.stdout(`${stepLine(metrics, total)}\n`);
       },
-      onEval: (point) => io.stdout(`\nheld-out evaluation at step ${point.step} (run ${point.run} in ${out}/train.db)\n${renderPassTable(point.table)}\n\n`),
+      onEval: (point) =>
+        io.stdout(
+          `\nheld-out evaluation at step ${point.step} (run ${point.run} in ${out}/train.db)\n${renderPassTable(point.table)}\n\n`,
+        ),
     });
     bar?.finish();
-    io.stdout(`${result.finished ? "finished" : "stopped"} after ${result.stepsDone} steps; checkpoint ${result.checkpoint}\n`);
+    io.stdout(
+      `${result.finished ? "finished" : "stopped"} after ${result.stepsDone} steps; checkpoint ${result.checkpoint}\n`,
+    );
     if (!result.finished) io.stderr(`continue with: ${trainResumeCommand(out)}\n`);
     return result.finished ? 0 : 130;
   },

@@ -12,21 +12,39 @@ const schema = z.object({
   redis: z.string().min(1).describe("Redis URL of the queues, as given to `eval --executor bullmq --redis`"),
   concurrency: z.number().int().min(1).max(1024).default(4).describe("episodes in flight at once, across all runs"),
   name: z.string().min(1).optional().describe("the name this worker's jobs show (default: HOST-PID)"),
-  lockDuration: z.number().int().min(1000).max(3_600_000).default(30_000).describe("ms a job stays locked without this worker renewing it; the jobs of a worker that died are retried after that"),
-  stalledInterval: z.number().int().min(100).max(3_600_000).default(30_000).describe("ms between checks for jobs whose worker died"),
+  lockDuration: z
+    .number()
+    .int()
+    .min(1000)
+    .max(3_600_000)
+    .default(30_000)
+    .describe(
+      "ms a job stays locked without this worker renewing it; the jobs of a worker that died are retried after that",
+    ),
+  stalledInterval: z
+    .number()
+    .int()
+    .min(100)
+    .max(3_600_000)
+    .default(30_000)
+    .describe("ms between checks for jobs whose worker died"),
   verbose: z.boolean().default(false).describe("print a line per episode"),
 });
 
 function describeEvent(event: WorkerEvent, verbose: boolean): string | undefined {
   if (event.kind === "queue-added") return `taking jobs from ${event.queue}`;
   if (event.kind === "queue-removed") return `${event.queue} is no longer executed`;
-  if (event.kind === "episode-done") return verbose ? `${event.job}: ${event.stopReason}${event.written ? "" : " (already stored)"}` : undefined;
-  if (event.kind === "episode-failed") return `${event.job} failed${event.final ? "" : " (to be retried)"}: ${event.reason.split("\n")[0] ?? ""}`;
+  if (event.kind === "episode-done")
+    return verbose ? `${event.job}: ${event.stopReason}${event.written ? "" : " (already stored)"}` : undefined;
+  if (event.kind === "episode-failed")
+    return `${event.job} failed${event.final ? "" : " (to be retried)"}: ${event.reason.split("\n")[0] ?? ""}`;
   return `error: ${event.message}`;
 }
 
 function waitForStop(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true })));
+  return new Promise((resolve) =>
+    signal.aborted ? resolve() : signal.addEventListener("abort", () => resolve(), { once: true }),
+  );
 }
 
 export const workerCommand = defineCommand({
@@ -36,7 +54,10 @@ export const workerCommand = defineCommand({
     "Runs until Ctrl-C or SIGTERM, then stops taking jobs and waits for the episodes in flight. Each run is rebuilt from its store (config and tasks), so episodes are identical to a local run's; the policy's client options (--base-url, ...) come with the jobs, API keys from this process's environment.",
   schema,
   interruptible: true,
-  examples: ["budgetrl worker --redis redis://127.0.0.1:6379 --concurrency 8", "budgetrl worker --redis redis://queue-host:6379 --concurrency 32 --name gpu-box-1"],
+  examples: [
+    "budgetrl worker --redis redis://127.0.0.1:6379 --concurrency 8",
+    "budgetrl worker --redis redis://queue-host:6379 --concurrency 32 --name gpu-box-1",
+  ],
   async run(options, io: CliIo, context) {
     const name = options.name ?? `${hostname()}-${process.pid}`;
     const say = (text: string): void => io.stderr(`worker ${name}: ${text}\n`);
@@ -54,12 +75,16 @@ export const workerCommand = defineCommand({
         if (line !== undefined) say(line);
       },
     });
-    say(`ready on ${redisLocation(options.redis)}, ${options.concurrency} episodes at once; Ctrl-C stops after the episodes in flight`);
+    say(
+      `ready on ${redisLocation(options.redis)}, ${options.concurrency} episodes at once; Ctrl-C stops after the episodes in flight`,
+    );
     await waitForStop(context.signal);
     await worker.close();
     const stats = worker.stats();
     const cpu = process.cpuUsage();
-    say(`stopped: ${stats.done} episodes played (${stats.written} stored, ${stats.done - stats.written} already stored), ${stats.failed} failed attempts; ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU`);
+    say(
+      `stopped: ${stats.done} episodes played (${stats.written} stored, ${stats.done - stats.written} already stored), ${stats.failed} failed attempts; ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s of CPU`,
+    );
     return 0;
   },
 });

@@ -65,7 +65,11 @@ export interface EpisodeOutcome {
  * their step, and the rollout resets its count when that changes), as in agent/rollout.ts. Turns left, this
  * one included, are budget turns - position + 1.
  */
-export function positionsInScope(scope: "episode" | "user-turn", segments: readonly number[], initialSegment = 0): number[] {
+export function positionsInScope(
+  scope: "episode" | "user-turn",
+  segments: readonly number[],
+  initialSegment = 0,
+): number[] {
   if (scope === "episode") return segments.map((_, i) => i + 1);
   const positions: number[] = [];
   let current = initialSegment;

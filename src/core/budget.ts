@@ -62,7 +62,11 @@ export function readBudgetSpec(text: string): BudgetSpec | BudgetSpecProblem {
   if (TURNS.test(trimmed)) {
     const turns = Number(trimmed);
     if (turns < 1) return { problem: `a turn budget must be at least 1, got "${text}"` };
-    if (turns > MAX_BUDGET_TURNS) return { problem: `a turn budget of ${trimmed} is above the largest, ${MAX_BUDGET_TURNS} turns`, hint: `every turn of an episode is kept in memory; use at most ${MAX_BUDGET_TURNS}, or a percentage of the task's reference budget ("100%")` };
+    if (turns > MAX_BUDGET_TURNS)
+      return {
+        problem: `a turn budget of ${trimmed} is above the largest, ${MAX_BUDGET_TURNS} turns`,
+        hint: `every turn of an episode is kept in memory; use at most ${MAX_BUDGET_TURNS}, or a percentage of the task's reference budget ("100%")`,
+      };
     return { kind: "turns", turns, label: String(turns) };
   }
   const match = PERCENT.exec(trimmed);
@@ -71,7 +75,8 @@ export function readBudgetSpec(text: string): BudgetSpec | BudgetSpecProblem {
     const denominator = 100 * 10 ** decimals.length;
     const numerator = Number(`${match[1]}${decimals}`);
     if (numerator === 0) return { problem: `a percentage budget must be above 0%, got "${text}"` };
-    if (numerator > MAX_BUDGET_PERCENT * 10 ** decimals.length) return { problem: `a budget of ${trimmed} is above the largest, ${MAX_BUDGET_PERCENT}% of the reference budget` };
+    if (numerator > MAX_BUDGET_PERCENT * 10 ** decimals.length)
+      return { problem: `a budget of ${trimmed} is above the largest, ${MAX_BUDGET_PERCENT}% of the reference budget` };
     return { kind: "fraction", numerator, denominator, label: trimmed };
   }
   const multiple = MULTIPLE.exec(trimmed);
@@ -80,10 +85,14 @@ export function readBudgetSpec(text: string): BudgetSpec | BudgetSpecProblem {
     const denominator = 10 ** decimals.length;
     const numerator = Number(`${multiple[1]}${decimals}`);
     if (numerator === 0) return { problem: `a multiple of the optimal length must be above 0x, got "${text}"` };
-    if (numerator > MAX_BUDGET_MULTIPLE * denominator) return { problem: `a budget of ${trimmed} is above the largest, ${MAX_BUDGET_MULTIPLE}x the optimal length` };
+    if (numerator > MAX_BUDGET_MULTIPLE * denominator)
+      return { problem: `a budget of ${trimmed} is above the largest, ${MAX_BUDGET_MULTIPLE}x the optimal length` };
     return { kind: "multiple", numerator, denominator, label: trimmed };
   }
-  return { problem: `"${text}" is not a budget`, hint: `write a number of turns ("8"), a percentage of the task's reference budget ("25%") or a multiple of its optimal length ("1.5x")` };
+  return {
+    problem: `"${text}" is not a budget`,
+    hint: `write a number of turns ("8"), a percentage of the task's reference budget ("25%") or a multiple of its optimal length ("1.5x")`,
+  };
 }
 
 export function isBudgetProblem<T extends object>(value: T | BudgetSpecProblem): value is BudgetSpecProblem {
@@ -126,7 +135,11 @@ export function budgetSize(spec: BudgetSpec): number {
 
 /** What the budgets of one kind are counted in, for axis titles and messages. */
 export function budgetUnit(kind: BudgetKind): string {
-  return kind === "turns" ? "turns" : kind === "fraction" ? "fraction of the reference budget" : "multiple of the optimal length";
+  return kind === "turns"
+    ? "turns"
+    : kind === "fraction"
+      ? "fraction of the reference budget"
+      : "multiple of the optimal length";
 }
 
 /** The one kind of a list of budgets, or null when it mixes kinds (they do not compare). */
@@ -138,7 +151,12 @@ export function budgetKindOf(budgets: readonly BudgetSpec[]): BudgetKind | null 
 /** The largest budget of a list; all budgets must be of one kind (turns, percentages and multiples do not compare). */
 export function largestBudget(budgets: readonly BudgetSpec[], field = "budgets"): BudgetSpec {
   if (budgets.length === 0) throw new ConfigError(field, "at least one budget is required");
-  if (budgetKindOf(budgets) === null) throw new ConfigError(field, "budgets of two kinds (turns, percentages, multiples of the optimum) have no largest one", "use one kind for all of them");
+  if (budgetKindOf(budgets) === null)
+    throw new ConfigError(
+      field,
+      "budgets of two kinds (turns, percentages, multiples of the optimum) have no largest one",
+      "use one kind for all of them",
+    );
   return budgets.reduce((best, spec) => (budgetSize(spec) > budgetSize(best) ? spec : best));
 }
 
@@ -146,7 +164,11 @@ export function largestBudget(budgets: readonly BudgetSpec[], field = "budgets")
 export const UNKNOWN_BASIS: BudgetBasis = Object.freeze({ reference: 1, optimal: null });
 
 /** The basis of a task's budgets under an env: its reference budget and, where the env knows it, its optimal length. */
-export function taskBudgetBasis<TTask>(env: Pick<Env<TTask, unknown>, "referenceBudget" | "optimalTurns">, task: TTask, scope: BudgetScope): BudgetBasis {
+export function taskBudgetBasis<TTask>(
+  env: Pick<Env<TTask, unknown>, "referenceBudget" | "optimalTurns">,
+  task: TTask,
+  scope: BudgetScope,
+): BudgetBasis {
   return { reference: env.referenceBudget(task, scope), optimal: env.optimalTurns?.(task, scope) ?? null };
 }
 
@@ -161,19 +183,39 @@ function scaledTurns(numerator: number, denominator: number, size: number, what:
  * at least 1. A multiple needs the optimal length (envs without it are refused before a run: checkBudgetsFit). */
 export function resolveTurns(spec: BudgetSpec, basis: BudgetBasis): number {
   if (spec.kind === "turns") return spec.turns;
-  if (spec.kind === "fraction") return scaledTurns(spec.numerator, spec.denominator, basis.reference, "reference budget");
-  if (basis.optimal === null) throw new ConfigError("budgets", `budget ${spec.label} is a multiple of the optimal length, which this env cannot say`, "use turns or a percentage of the reference budget");
+  if (spec.kind === "fraction")
+    return scaledTurns(spec.numerator, spec.denominator, basis.reference, "reference budget");
+  if (basis.optimal === null)
+    throw new ConfigError(
+      "budgets",
+      `budget ${spec.label} is a multiple of the optimal length, which this env cannot say`,
+      "use turns or a percentage of the reference budget",
+    );
   return scaledTurns(spec.numerator, spec.denominator, Math.max(1, basis.optimal), "optimal length");
 }
 
-export function resolveBudget(spec: BudgetSpec, basis: BudgetBasis, mode: BudgetMode, scope: BudgetScope = "episode"): Budget {
+export function resolveBudget(
+  spec: BudgetSpec,
+  basis: BudgetBasis,
+  mode: BudgetMode,
+  scope: BudgetScope = "episode",
+): Budget {
   return { turns: resolveTurns(spec, basis), mode, scope, label: spec.label };
 }
 
 /** Refuse multiples of the optimum for an env that cannot give its tasks' optimal length (before any work). */
-export function checkBudgetsFit(budgets: readonly BudgetSpec[], env: Pick<Env, "name" | "optimalTurns">, field = "budgets"): void {
+export function checkBudgetsFit(
+  budgets: readonly BudgetSpec[],
+  env: Pick<Env, "name" | "optimalTurns">,
+  field = "budgets",
+): void {
   const multiple = budgets.find((spec) => spec.kind === "multiple");
-  if (multiple !== undefined && env.optimalTurns === undefined) throw new ConfigError(field, `budget ${multiple.label} is a multiple of the optimal length, which env ${env.name} cannot say`, "use turns or a percentage of the reference budget");
+  if (multiple !== undefined && env.optimalTurns === undefined)
+    throw new ConfigError(
+      field,
+      `budget ${multiple.label} is a multiple of the optimal length, which env ${env.name} cannot say`,
+      "use turns or a percentage of the reference budget",
+    );
 }
 
 export function parseBudgetMode(text: string, field = "budget-mode"): BudgetMode {

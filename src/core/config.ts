@@ -23,13 +23,18 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 /** Validate `input` against `schema`; throws ConfigError naming the first bad field. Returns a frozen config. */
-export function parseConfig<Schema extends z.ZodType>(schema: Schema, input: unknown, name: FieldNamer = dotted): Readonly<z.output<Schema>> {
+export function parseConfig<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+  name: FieldNamer = dotted,
+): Readonly<z.output<Schema>> {
   const parsed = schema.safeParse(input);
   if (parsed.success) return Object.freeze(parsed.data) as Readonly<z.output<Schema>>;
   const issue = parsed.error.issues[0] as z.core.$ZodIssue;
   const missing = issue.code === "invalid_type" && valueAt(input, issue.path) === undefined;
   // A field a strict object does not read is named by its own path ("backend.baseModel").
-  const path = issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
+  const path =
+    issue.code === "unrecognized_keys" && issue.keys[0] !== undefined ? [...issue.path, issue.keys[0]] : issue.path;
   throw new ConfigError(name(path), missing ? "is required" : issue.message);
 }
 
@@ -48,7 +53,11 @@ export function budgetListField() {
       decode: (input, context) => {
         const read = readBudgetList(input);
         if (!isBudgetProblem(read)) return read;
-        context.issues.push({ code: "custom", message: read.hint === undefined ? read.problem : `${read.problem} (${read.hint})`, input });
+        context.issues.push({
+          code: "custom",
+          message: read.hint === undefined ? read.problem : `${read.problem} (${read.hint})`,
+          input,
+        });
         return z.NEVER;
       },
       encode: (specs) => specs.map((spec) => spec.label),
@@ -62,7 +71,11 @@ export function budgetField() {
     decode: (input, context) => {
       const read = readBudgetSpec(input);
       if (!isBudgetProblem(read)) return read;
-      context.issues.push({ code: "custom", message: read.hint === undefined ? read.problem : `${read.problem} (${read.hint})`, input });
+      context.issues.push({
+        code: "custom",
+        message: read.hint === undefined ? read.problem : `${read.problem} (${read.hint})`,
+        input,
+      });
       return z.NEVER;
     },
     encode: (spec) => spec.label,
@@ -74,10 +87,16 @@ export function choiceListField<const Values extends readonly [string, ...string
   return z
     .codec(z.union([z.string(), z.array(z.string()).readonly()]), z.custom<readonly Values[number][]>(), {
       decode: (input, context) => {
-        const items = (typeof input === "string" ? input.split(",") : input).map((part) => part.trim()).filter((part) => part !== "");
+        const items = (typeof input === "string" ? input.split(",") : input)
+          .map((part) => part.trim())
+          .filter((part) => part !== "");
         const unknown = items.find((item) => !(values as readonly string[]).includes(item));
         if (items.length === 0 || unknown !== undefined) {
-          context.issues.push({ code: "custom", message: `expected one or more of ${values.join(", ")} separated by commas, got "${String(input)}"`, input });
+          context.issues.push({
+            code: "custom",
+            message: `expected one or more of ${values.join(", ")} separated by commas, got "${String(input)}"`,
+            input,
+          });
           return z.NEVER;
         }
         if (new Set(items).size !== items.length) {
@@ -96,9 +115,19 @@ export function integerListField() {
   return z
     .codec(z.union([z.string(), z.array(z.number()).readonly()]), z.custom<readonly number[]>(), {
       decode: (input, context) => {
-        const values = typeof input === "string" ? input.split(",").filter((part) => part.trim() !== "").map((part) => Number(part.trim())) : input;
+        const values =
+          typeof input === "string"
+            ? input
+                .split(",")
+                .filter((part) => part.trim() !== "")
+                .map((part) => Number(part.trim()))
+            : input;
         if (values.length === 0 || values.some((value) => !Number.isInteger(value) || value < 1)) {
-          context.issues.push({ code: "custom", message: `expected positive integers separated by commas, got "${String(input)}"`, input });
+          context.issues.push({
+            code: "custom",
+            message: `expected positive integers separated by commas, got "${String(input)}"`,
+            input,
+          });
           return z.NEVER;
         }
         if (new Set(values).size !== values.length) {

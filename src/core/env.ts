@@ -130,5 +130,8 @@ export type AnyEnv = Env<unknown, unknown>;
 export function envLabel(env: AnyEnv): string {
   const config = env.config !== null && typeof env.config === "object" && !Array.isArray(env.config) ? env.config : {};
   const options = Object.entries(config).filter(([, value]) => value !== null && value !== undefined);
-  return [env.name, ...options.map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`)].join(" ");
+  return [
+    env.name,
+    ...options.map(([name, value]) => `${name}=${typeof value === "string" ? value : JSON.stringify(value)}`),
+  ].join(" ");
 }

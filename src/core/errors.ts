@@ -36,8 +36,15 @@ export class DataError extends BudgetrlError {
 /** A new run's name already taken in a store: the hint names the command that continues it (the caller adds the
  * flags it was given, see core/commands.ts). */
 export class RunExistsError extends DataError {
-  constructor(readonly run: string, readonly location: string, resumeCommand: string) {
-    super(`run "${run}" already exists in ${location}`, `pick another --run name, or continue it with: ${resumeCommand}`);
+  constructor(
+    readonly run: string,
+    readonly location: string,
+    resumeCommand: string,
+  ) {
+    super(
+      `run "${run}" already exists in ${location}`,
+      `pick another --run name, or continue it with: ${resumeCommand}`,
+    );
     this.name = "RunExistsError";
   }
 }
@@ -57,7 +64,9 @@ export class ConnectionLostError extends DataError {
   readonly location: string;
   constructor(service: "PostgreSQL" | "Redis", location: string, waitedMs: number, reason: string) {
     const seconds = Number((waitedMs / 1000).toFixed(1));
-    super(`lost the connection to ${service} at ${location} and it did not come back within ${seconds} s (${reason.replace(/\s+/g, " ").trim()})`);
+    super(
+      `lost the connection to ${service} at ${location} and it did not come back within ${seconds} s (${reason.replace(/\s+/g, " ").trim()})`,
+    );
     this.name = "ConnectionLostError";
     this.service = service;
     this.location = location;

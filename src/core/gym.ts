@@ -17,7 +17,11 @@ export interface GymStep {
 
 export interface GymEnv<TTask> {
   /** Start an episode: on `options.task` if given, else on the task generated from `seed`. */
-  reset(args: { seed: number; options?: { task?: TTask; maxTurns?: number } }): { observation: readonly Message[]; info: StepInfo; task: TTask };
+  reset(args: { seed: number; options?: { task?: TTask; maxTurns?: number } }): {
+    observation: readonly Message[];
+    info: StepInfo;
+    task: TTask;
+  };
   step(action: string | Message): GymStep;
 }
 
@@ -37,7 +41,8 @@ export function gym<TTask, TState>(env: Env<TTask, TState>): GymEnv<TTask> {
       return { observation: start.observation, info: start.info, task };
     },
     step(action) {
-      if (state === undefined || done) throw new Error("gym: call reset() before step(), and again after an episode ends");
+      if (state === undefined || done)
+        throw new Error("gym: call reset() before step(), and again after an episode ends");
       const message: Message = typeof action === "string" ? { role: "assistant", content: action } : action;
       const result = env.step(state, message);
       state = result.state;
@@ -49,6 +54,3 @@ export function gym<TTask, TState>(env: Env<TTask, TState>): GymEnv<TTask> {
     },
   };
 }
-
-
-

@@ -22,12 +22,29 @@ export {
   type BudgetScope,
   type BudgetSpec,
 } from "./budget.js";
-export { STOP_REASONS, type AnyEnv, type Env, type OracleAnswer, type ResetResult, type StepInfo, type StepResult, type StopReason } from "./env.js";
+export {
+  STOP_REASONS,
+  type AnyEnv,
+  type Env,
+  type OracleAnswer,
+  type ResetResult,
+  type StepInfo,
+  type StepResult,
+  type StopReason,
+} from "./env.js";
 export type { Episode, ForcedAction, Turn } from "./episode.js";
 export { BudgetrlError, ConfigError, DataError, StoppedError } from "./errors.js";
 export { gym, type GymEnv, type GymStep } from "./gym.js";
 export type { Json, JsonObject } from "./json.js";
-export { assistantMessage, systemMessage, userMessage, type Message, type Role, type ToolCall, type ToolSpec } from "./message.js";
+export {
+  assistantMessage,
+  systemMessage,
+  userMessage,
+  type Message,
+  type Role,
+  type ToolCall,
+  type ToolSpec,
+} from "./message.js";
 export { booleanOption, choiceOption, integerOption, numberOption, parseOptions, type OptionHelp } from "./options.js";
 export type { FirstSuccess, OutcomeCounts } from "./outcome.js";
 export {

@@ -35,5 +35,7 @@ export function userMessage(content: string): Message {
 }
 
 export function assistantMessage(content: string, toolCalls?: readonly ToolCall[]): Message {
-  return toolCalls === undefined || toolCalls.length === 0 ? { role: "assistant", content } : { role: "assistant", content, toolCalls };
+  return toolCalls === undefined || toolCalls.length === 0
+    ? { role: "assistant", content }
+    : { role: "assistant", content, toolCalls };
 }

@@ -30,7 +30,8 @@ function booleanFromText(value: unknown): unknown {
 
 /** An integer option in [min, max]. */
 export function integerOption(min: number, max: number, fallback: number, description: string) {
-  const error = max === Number.MAX_SAFE_INTEGER ? `expected an integer >= ${min}` : `expected an integer from ${min} to ${max}`;
+  const error =
+    max === Number.MAX_SAFE_INTEGER ? `expected an integer >= ${min}` : `expected an integer from ${min} to ${max}`;
   const field = z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
   return z.preprocess(numberFromText, field).default(fallback).describe(description);
 }
@@ -43,26 +44,39 @@ export function numberOption(min: number, max: number, fallback: number, descrip
 }
 
 export function booleanOption(fallback: boolean, description: string) {
-  return z.preprocess(booleanFromText, z.boolean({ error: "expected true or false" })).default(fallback).describe(description);
+  return z
+    .preprocess(booleanFromText, z.boolean({ error: "expected true or false" }))
+    .default(fallback)
+    .describe(description);
 }
 
 /** One of a fixed set of strings, or null (written "none" on the command line). */
 export function choiceOption<const T extends readonly [string, ...string[]]>(choices: T, description: string) {
   const error = `expected one of ${choices.join(", ")} (or none)`;
   const field = z.enum(choices, { error }).nullable();
-  return z.preprocess((value) => (value === "none" || value === "" ? null : value), field).default(null).describe(description);
+  return z
+    .preprocess((value) => (value === "none" || value === "" ? null : value), field)
+    .default(null)
+    .describe(description);
 }
 
 /** Validate the options record of `owner` (an env or policy name); throws ConfigError naming "<owner>.<option>".
  * Returns a frozen config. */
-export function parseOptions<Schema extends z.ZodObject>(owner: string, schema: Schema, options: unknown): Readonly<z.output<Schema>> {
+export function parseOptions<Schema extends z.ZodObject>(
+  owner: string,
+  schema: Schema,
+  options: unknown,
+): Readonly<z.output<Schema>> {
   if (options !== undefined && (options === null || typeof options !== "object" || Array.isArray(options))) {
     throw new ConfigError(owner, "options must be an object of option values");
   }
   const known = Object.keys(schema.shape);
   const unknown = Object.keys(options ?? {}).find((key) => !known.includes(key));
-  if (unknown !== undefined) throw new ConfigError(`${owner}.${unknown}`, "unknown option", `${owner} options are: ${known.join(", ")}`);
-  return parseConfig(schema, options ?? {}, (path) => (path.length > 0 ? `${owner}.${path.map(String).join(".")}` : owner));
+  if (unknown !== undefined)
+    throw new ConfigError(`${owner}.${unknown}`, "unknown option", `${owner} options are: ${known.join(", ")}`);
+  return parseConfig(schema, options ?? {}, (path) =>
+    path.length > 0 ? `${owner}.${path.map(String).join(".")}` : owner,
+  );
 }
 
 /** Each option of a schema with its description and default. */
@@ -77,9 +91,13 @@ export function describeOptions(schema: z.ZodObject): OptionHelp[] {
 
 /** Help text: one line per option, "name (default: value)  description". */
 export function formatOptionsHelp(owner: string, options: readonly OptionHelp[]): string {
-  const rows = options.map((option) => [`${option.name}`, `default ${JSON.stringify(option.defaultValue)}`, option.description] as const);
+  const rows = options.map(
+    (option) => [`${option.name}`, `default ${JSON.stringify(option.defaultValue)}`, option.description] as const,
+  );
   const nameWidth = Math.max(...rows.map((row) => row[0].length));
   const defaultWidth = Math.max(...rows.map((row) => row[1].length));
-  const lines = rows.map(([name, fallback, description]) => `  ${name.padEnd(nameWidth)}  ${fallback.padEnd(defaultWidth)}  ${description}`);
+  const lines = rows.map(
+    ([name, fallback, description]) => `  ${name.padEnd(nameWidth)}  ${fallback.padEnd(defaultWidth)}  ${description}`,
+  );
   return [`${owner} options:`, ...lines].join("\n");
 }

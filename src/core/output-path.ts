@@ -23,7 +23,8 @@ export function folderOutputProblem(path: string): string | undefined {
   // The nearest existing folder above: mkdir -p makes the rest, unless a file stands in the way.
   for (let above = dirname(resolve(path)); ; above = dirname(above)) {
     const stats = statOf(above);
-    if (stats !== undefined) return stats.isDirectory() ? undefined : `cannot make ${path}: ${above} is a file, not a folder`;
+    if (stats !== undefined)
+      return stats.isDirectory() ? undefined : `cannot make ${path}: ${above} is a file, not a folder`;
     if (dirname(above) === above) return undefined;
   }
 }

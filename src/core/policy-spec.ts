@@ -44,25 +44,42 @@ export function parsePolicySpec(text: string, field = "policy"): PolicySpec {
     case "oracle":
       if (argument === undefined) return { kind, horizon: "turns-left" };
       if (argument === "unbounded") return { kind, horizon: "unbounded" };
-      throw new ConfigError(field, `unknown oracle variant "${argument}"`, 'use "oracle" (budget-aware) or "oracle:unbounded"');
+      throw new ConfigError(
+        field,
+        `unknown oracle variant "${argument}"`,
+        'use "oracle" (budget-aware) or "oracle:unbounded"',
+      );
     case "noisy-oracle": {
       const epsilon = Number(argument);
-      if (argument === undefined || argument.trim() === "" || !Number.isFinite(epsilon)) throw new ConfigError(field, `noisy-oracle needs a probability, e.g. noisy-oracle:0.3 (got "${argument ?? ""}")`);
+      if (argument === undefined || argument.trim() === "" || !Number.isFinite(epsilon))
+        throw new ConfigError(
+          field,
+          `noisy-oracle needs a probability, e.g. noisy-oracle:0.3 (got "${argument ?? ""}")`,
+        );
       return { kind, epsilon };
     }
     case "replay":
       return argument === undefined ? { kind } : { kind, file: argument };
     case "tiny":
-      return { kind, checkpoint: required(argument, "tiny", "a checkpoint folder, e.g. tiny:runs/x/checkpoints/step-000200", field) };
+      return {
+        kind,
+        checkpoint: required(argument, "tiny", "a checkpoint folder, e.g. tiny:runs/x/checkpoints/step-000200", field),
+      };
     case "openai":
       return { kind, model: required(argument, "openai", "a model name, e.g. openai:Qwen/Qwen3-8B", field) };
     case "tinker": {
-      const body = required(argument, "tinker", "a base model, e.g. tinker:Qwen/Qwen3-8B (or tinker:BASE@CHECKPOINT)", field);
+      const body = required(
+        argument,
+        "tinker",
+        "a base model, e.g. tinker:Qwen/Qwen3-8B (or tinker:BASE@CHECKPOINT)",
+        field,
+      );
       const at = body.indexOf("@");
       if (at < 0) return { kind, baseModel: body };
       const baseModel = body.slice(0, at);
       const checkpoint = body.slice(at + 1);
-      if (baseModel === "" || checkpoint === "") throw new ConfigError(field, `expected tinker:BASE@CHECKPOINT, got "${text}"`);
+      if (baseModel === "" || checkpoint === "")
+        throw new ConfigError(field, `expected tinker:BASE@CHECKPOINT, got "${text}"`);
       return { kind, baseModel, checkpoint };
     }
     default:

@@ -96,7 +96,10 @@ export interface Policy {
 }
 
 /** Any async function from conversation to reply, as a policy: how users evaluate their own agents. */
-export type AgentFunction = (conversation: readonly Message[], context: PolicyContext) => Promise<string | Message> | string | Message;
+export type AgentFunction = (
+  conversation: readonly Message[],
+  context: PolicyContext,
+) => Promise<string | Message> | string | Message;
 
 /** A policy answered with something that is not a string or a message with string content: a policy error
  * (the episode ends with stopReason "error", naming what came back), never a silently invalid turn. */
@@ -122,7 +125,12 @@ export function policyFromFunction(name: string, agent: AgentFunction): Policy {
       const reply: unknown = await agent(conversation, context);
       const problem = agentReplyProblem(reply);
       if (problem !== undefined) throw new PolicyReplyError(name, problem);
-      return { message: typeof reply === "string" ? { role: "assistant", content: reply } : { ...(reply as Message), role: "assistant" } };
+      return {
+        message:
+          typeof reply === "string"
+            ? { role: "assistant", content: reply }
+            : { ...(reply as Message), role: "assistant" },
+      };
     },
   };
 }

@@ -12,7 +12,11 @@ export interface StopPointOptions {
 
 /** A stop point to await in a long loop: resolves at once, after a yield when one is due, or rejects with
  * `stopped()` once `signal` is aborted. */
-export function stopPoints(signal: AbortSignal | undefined, stopped: () => Error, options: StopPointOptions = {}): () => Promise<void> {
+export function stopPoints(
+  signal: AbortSignal | undefined,
+  stopped: () => Error,
+  options: StopPointOptions = {},
+): () => Promise<void> {
   const everyMs = options.everyMs ?? 20;
   const now = options.now ?? (() => performance.now());
   let lastYield = now();

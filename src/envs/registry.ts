@@ -31,7 +31,12 @@ export interface EnvDefinition {
 }
 
 /** A definition from a schema and a typed constructor: validation and help come from the schema. */
-export function defineEnv<Schema extends z.ZodObject>(name: string, summary: string, schema: Schema, construct: (config: Readonly<z.output<Schema>>) => AnyEnv): EnvDefinition {
+export function defineEnv<Schema extends z.ZodObject>(
+  name: string,
+  summary: string,
+  schema: Schema,
+  construct: (config: Readonly<z.output<Schema>>) => AnyEnv,
+): EnvDefinition {
   return {
     summary,
     schema,
@@ -41,12 +46,42 @@ export function defineEnv<Schema extends z.ZodObject>(name: string, summary: str
 }
 
 export const ENV_DEFINITIONS = {
-  sokoban: defineEnv("sokoban", "Push every box onto a goal; procedural rooms as in RAGEN, BFS oracle.", sokobanConfigSchema, (config) => sokoban(config)),
-  frozenlake: defineEnv("frozenlake", "Cross a frozen lake without falling into a hole; Gymnasium maps, value-iteration oracle.", frozenLakeConfigSchema, (config) => frozenlake(config)),
-  hanoi: defineEnv("hanoi", "Tower of Hanoi with n disks: the optimal horizon is 2^n - 1 moves.", hanoiConfigSchema, (config) => hanoi(config)),
-  vault: defineEnv("vault", "Open a vault's locks in order; uncertain hints can be checked at the cost of a turn: verify only when the budget allows.", vaultConfigSchema, (config) => vault(config)),
-  thinice: defineEnv("thinice", "Risk against time: a short route over thin ice that may break, or a safe detour 1.6-2.5x longer; exact finite-horizon oracle.", thinIceConfigSchema, (config) => thinice(config)),
-  bfcl: defineEnv("bfcl", "BFCL v4 multi-turn: eight stateful APIs, upstream's loop and checkers (data bundled; --data-dir overrides).", bfclConfigSchema, (config) => bfcl(config)),
+  sokoban: defineEnv(
+    "sokoban",
+    "Push every box onto a goal; procedural rooms as in RAGEN, BFS oracle.",
+    sokobanConfigSchema,
+    (config) => sokoban(config),
+  ),
+  frozenlake: defineEnv(
+    "frozenlake",
+    "Cross a frozen lake without falling into a hole; Gymnasium maps, value-iteration oracle.",
+    frozenLakeConfigSchema,
+    (config) => frozenlake(config),
+  ),
+  hanoi: defineEnv(
+    "hanoi",
+    "Tower of Hanoi with n disks: the optimal horizon is 2^n - 1 moves.",
+    hanoiConfigSchema,
+    (config) => hanoi(config),
+  ),
+  vault: defineEnv(
+    "vault",
+    "Open a vault's locks in order; uncertain hints can be checked at the cost of a turn: verify only when the budget allows.",
+    vaultConfigSchema,
+    (config) => vault(config),
+  ),
+  thinice: defineEnv(
+    "thinice",
+    "Risk against time: a short route over thin ice that may break, or a safe detour 1.6-2.5x longer; exact finite-horizon oracle.",
+    thinIceConfigSchema,
+    (config) => thinice(config),
+  ),
+  bfcl: defineEnv(
+    "bfcl",
+    "BFCL v4 multi-turn: eight stateful APIs, upstream's loop and checkers (data bundled; --data-dir overrides).",
+    bfclConfigSchema,
+    (config) => bfcl(config),
+  ),
 } as const satisfies Readonly<Record<string, EnvDefinition>>;
 
 export type EnvName = keyof typeof ENV_DEFINITIONS;

@@ -15,8 +15,21 @@ export function codeVersion(): string {
     // Not fatal: the version is informative only.
   }
   try {
-    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, stdio: ["ignore", "pipe", "ignore"], timeout: 2000 }).toString().trim();
-    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: root, stdio: ["ignore", "pipe", "ignore"], timeout: 2000 }).toString().trim() !== "";
+    const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "ignore"],
+      timeout: 2000,
+    })
+      .toString()
+      .trim();
+    const dirty =
+      execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], {
+        cwd: root,
+        stdio: ["ignore", "pipe", "ignore"],
+        timeout: 2000,
+      })
+        .toString()
+        .trim() !== "";
     if (commit !== "") version += `+${commit}${dirty ? "-dirty" : ""}`;
   } catch {
     // Not a git checkout (an installed package): the package version alone.

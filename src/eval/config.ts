@@ -14,26 +14,84 @@ import { heldOutSetField } from "./held-out-field.js";
 export const PROTOCOLS = ["separate", "single"] as const;
 export type Protocol = (typeof PROTOCOLS)[number];
 
-export const envOptionsField = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])).default({}).describe("environment options");
+export const envOptionsField = z
+  .record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]))
+  .default({})
+  .describe("environment options");
 
 export const evalConfigSchema = z.object({
-  env: z.string().min(1).describe("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
+  env: z
+    .string()
+    .min(1)
+    .describe("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
   envOptions: envOptionsField,
-  policy: z.string().min(1).describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL"),
-  policyOptions: z.record(z.string(), z.json()).optional().describe("the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...), stored with the run"),
-  tasks: z.number().int().min(1).default(100).describe("number of tasks, distinct by content (generated from the seed, or the first N of a task file or dataset)"),
-  tasksFile: z.string().optional().describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi or vault lines, bfcl entry ids)"),
+  policy: z
+    .string()
+    .min(1)
+    .describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL"),
+  policyOptions: z
+    .record(z.string(), z.json())
+    .optional()
+    .describe(
+      "the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...), stored with the run",
+    ),
+  tasks: z
+    .number()
+    .int()
+    .min(1)
+    .default(100)
+    .describe(
+      "number of tasks, distinct by content (generated from the seed, or the first N of a task file or dataset)",
+    ),
+  tasksFile: z
+    .string()
+    .optional()
+    .describe("read tasks from this file (sokoban levels, frozenlake maps, hanoi or vault lines, bfcl entry ids)"),
   samples: z.number().int().min(1).max(100_000).default(8).describe("samples n per (task, budget)"),
-  ks: integerListField().prefault("1").meta({ flag: "k" }).describe("values of K for Pass@(K,T), comma-separated, each <= samples"),
-  budgets: budgetListField().prefault("100%").meta({ flag: "budget" }).describe("turn budgets T, comma-separated: turns (8) or % of the task's reference budget (25%); at most 10000 turns or 1000%"),
-  budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the agent is told: total and remaining turns, remaining only, or nothing"),
-  budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
-  protocol: z.enum(PROTOCOLS).default("separate").describe("separate runs per T (always valid), or one run at the largest T read at every T (hidden budgets only)"),
+  ks: integerListField()
+    .prefault("1")
+    .meta({ flag: "k" })
+    .describe("values of K for Pass@(K,T), comma-separated, each <= samples"),
+  budgets: budgetListField()
+    .prefault("100%")
+    .meta({ flag: "budget" })
+    .describe(
+      "turn budgets T, comma-separated: turns (8) or % of the task's reference budget (25%); at most 10000 turns or 1000%",
+    ),
+  budgetMode: z
+    .enum(BUDGET_MODES)
+    .default("announced")
+    .describe("what the agent is told: total and remaining turns, remaining only, or nothing"),
+  budgetScope: z
+    .enum(BUDGET_SCOPES)
+    .default("episode")
+    .describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
+  protocol: z
+    .enum(PROTOCOLS)
+    .default("separate")
+    .describe("separate runs per T (always valid), or one run at the largest T read at every T (hidden budgets only)"),
   seed: z.number().int().min(0).default(1).describe("run seed: tasks, samples and bootstrap derive from it"),
-  bootstrap: z.number().int().min(0).max(100_000).default(1000).describe("bootstrap resamples for confidence intervals (0: none)"),
-  annotate: z.boolean().default(true).describe("record the oracle's view of every state (step-quality analyses need it)"),
-  exclude: heldOutSetField().optional().describe("a held-out set to leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (training and demonstration runs)"),
-  intervention: interventionField().prefault("none").describe("none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); recover:J (the expert plays up to J, a random non-optimal action is forced at J, then the policy plays on: recovery on states every model shares)"),
+  bootstrap: z
+    .number()
+    .int()
+    .min(0)
+    .max(100_000)
+    .default(1000)
+    .describe("bootstrap resamples for confidence intervals (0: none)"),
+  annotate: z
+    .boolean()
+    .default(true)
+    .describe("record the oracle's view of every state (step-quality analyses need it)"),
+  exclude: heldOutSetField()
+    .optional()
+    .describe(
+      "a held-out set to leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (training and demonstration runs)",
+    ),
+  intervention: interventionField()
+    .prefault("none")
+    .describe(
+      "none; teacher-forced (the policy answers, the expert plays: step quality on oracle states); recover:J (the expert plays up to J, a random non-optimal action is forced at J, then the policy plays on: recovery on states every model shares)",
+    ),
 });
 
 export type EvalConfig = z.output<typeof evalConfigSchema>;
@@ -44,7 +102,12 @@ export type EvalConfigInput = z.input<typeof evalConfigSchema>;
 export function parseEvalConfig(input: unknown): Readonly<EvalConfig> {
   const config = parseConfig(evalConfigSchema, input);
   const largestK = Math.max(...config.ks);
-  if (largestK > config.samples) throw new ConfigError("ks", `K = ${largestK} is larger than the number of samples n = ${config.samples}`, "Pass@K needs at least K samples per task: raise the samples or lower K");
+  if (largestK > config.samples)
+    throw new ConfigError(
+      "ks",
+      `K = ${largestK} is larger than the number of samples n = ${config.samples}`,
+      "Pass@K needs at least K samples per task: raise the samples or lower K",
+    );
   if (config.protocol === "single") {
     if (config.budgetMode !== "hidden") {
       throw new ConfigError(

@@ -27,7 +27,13 @@ import { storeFault } from "../store/faults.js";
 import { isPostgresUrl } from "../store/postgres/url.js";
 import { openStore, storeLocation, type OpenStoreOptions, type Store } from "../store/open.js";
 import { createRun, getRun, latestRunId, runExists, storedTask, storedTaskCount } from "../store/runs.js";
-import { encodeEvalConfig, evalConfigSchema, parseEvalConfig, type EvalConfig, type EvalConfigInput } from "./config.js";
+import {
+  encodeEvalConfig,
+  evalConfigSchema,
+  parseEvalConfig,
+  type EvalConfig,
+  type EvalConfigInput,
+} from "./config.js";
 import type { PreparedRun, RunStart } from "./execute-run.js";
 import { checkExecutable, executorFor } from "./executor.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
@@ -38,7 +44,8 @@ import { codeVersion } from "./code-version.js";
 /** What `evaluate` takes, flat as library callers write it: the config fields (all optional but env and policy;
  * defaults as in evalConfigSchema), the run (store, name, resume, run options), the client options and the hooks.
  * Split at once into EvalParts (splitEvaluateOptions), validating the run and client options. */
-export interface EvaluateOptions extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">>, Partial<EvalRunOptions> {
+export interface EvaluateOptions
+  extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">>, Partial<EvalRunOptions> {
   /** An env name from the registry, or an env object. */
   readonly env: string | AnyEnv;
   /** A policy spec ("oracle", "noisy-oracle:0.3", ...), a Policy, or any async function from conversation to reply. */
@@ -127,17 +134,30 @@ export interface EvaluationResult {
 /** The config fields of the flat options. */
 function pickConfig(options: EvaluateOptions): EvalConfigRequest {
   const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(evalConfigSchema.shape)) if ((options as unknown as Record<string, unknown>)[key] !== undefined) fields[key] = (options as unknown as Record<string, unknown>)[key];
+  for (const key of Object.keys(evalConfigSchema.shape))
+    if ((options as unknown as Record<string, unknown>)[key] !== undefined)
+      fields[key] = (options as unknown as Record<string, unknown>)[key];
   return fields as EvalConfigRequest;
 }
 
 /** The flat options of `evaluate`, split once into the objects each step takes (validating run and client options). */
 export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
   const { db, run: name, resume, keepEpisodes, policyClient, onStart, onProgress, signal, now } = options;
-  const hooks: EvalHooks = { ...(onStart === undefined ? {} : { onStart }), ...(onProgress === undefined ? {} : { onProgress }), ...(signal === undefined ? {} : { signal }), ...(now === undefined ? {} : { now }) };
+  const hooks: EvalHooks = {
+    ...(onStart === undefined ? {} : { onStart }),
+    ...(onProgress === undefined ? {} : { onProgress }),
+    ...(signal === undefined ? {} : { signal }),
+    ...(now === undefined ? {} : { now }),
+  };
   return {
     config: pickConfig(options),
-    run: { ...(db === undefined ? {} : { db }), ...(name === undefined ? {} : { name }), resume: resume === true, options: parseEvalRunOptions(options), ...(keepEpisodes === undefined ? {} : { keepEpisodes }) },
+    run: {
+      ...(db === undefined ? {} : { db }),
+      ...(name === undefined ? {} : { name }),
+      resume: resume === true,
+      options: parseEvalRunOptions(options),
+      ...(keepEpisodes === undefined ? {} : { keepEpisodes }),
+    },
     ...(policyClient === undefined ? {} : { client: parseGivenClientOptions(policyClient) }),
     hooks,
   };
@@ -185,7 +205,11 @@ function refuseSingleForBudgetAware(config: Readonly<EvalConfig>, policy: Policy
 
 /** What a policy is built with: its stored options, this invocation's client options, the run's seed. */
 function policySetup(config: Readonly<EvalConfig>, client: GivenClientOptions | undefined): PolicySetup {
-  return { ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }), ...(client === undefined ? {} : { client }), runSeed: config.seed };
+  return {
+    ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }),
+    ...(client === undefined ? {} : { client }),
+    runSeed: config.seed,
+  };
 }
 
 function policyNameOf(spec: PolicyGiven): string {
@@ -204,10 +228,21 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
   if (request.env === undefined) throw new ConfigError("env", "a new run needs an env");
   if (request.policy === undefined) throw new ConfigError("policy", "a new run needs a policy");
   const env = typeof request.env === "string" ? createEnv(request.env, request.envOptions ?? {}) : request.env;
-  const policyOptions = typeof request.policy === "string" ? storedPolicyOptions(request.policy, request.policyOptions) : request.policyOptions;
-  const config = configFrom({ ...request, policyOptions: policyOptions as EvalConfigRequest["policyOptions"] }, env, policyNameOf(request.policy));
+  const policyOptions =
+    typeof request.policy === "string"
+      ? storedPolicyOptions(request.policy, request.policyOptions)
+      : request.policyOptions;
+  const config = configFrom(
+    { ...request, policyOptions: policyOptions as EvalConfigRequest["policyOptions"] },
+    env,
+    policyNameOf(request.policy),
+  );
   checkBudgetsFit(config.budgets, env, "budget");
-  if (config.intervention.kind !== "none" && env.parseAction === undefined) throw new ConfigError("intervention", `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`);
+  if (config.intervention.kind !== "none" && env.parseAction === undefined)
+    throw new ConfigError(
+      "intervention",
+      `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`,
+    );
   const policy = await policyOf(request.policy, policySetup(config, client));
   refuseSingleForBudgetAware(config, policy);
   const source = Array.isArray(request.tasks) ? givenTasks(env, request.tasks) : taskSource(env, config);
@@ -215,13 +250,31 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
 }
 
 /** Name and store a new run (a list of tasks is stored whole now; generated tasks as the run reaches them). */
-async function startRun(planned: NewRun, store: Store | undefined, name: string | undefined, now: Date): Promise<PreparedRun> {
+async function startRun(
+  planned: NewRun,
+  store: Store | undefined,
+  name: string | undefined,
+  now: Date,
+): Promise<PreparedRun> {
   const { env, policy, config, source } = planned;
   const run = name ?? (await runName(env.name, now, store));
   const listed = source.kind === "list";
   if (store !== undefined) {
     const stored = listed ? source.tasks.map((task, index) => storedTask(env, task, index, config.budgetScope)) : [];
-    await createRun(store, { id: run, createdAt: now.toISOString(), env: env.name, policy: config.policy, seed: config.seed, config: encodeEvalConfig(config), codeVersion: codeVersion(), status: "running" }, stored);
+    await createRun(
+      store,
+      {
+        id: run,
+        createdAt: now.toISOString(),
+        env: env.name,
+        policy: config.policy,
+        seed: config.seed,
+        config: encodeEvalConfig(config),
+        codeVersion: codeVersion(),
+        status: "running",
+      },
+      stored,
+    );
   }
   return {
     run,
@@ -236,21 +289,44 @@ async function startRun(planned: NewRun, store: Store | undefined, name: string 
 }
 
 /** The run to continue in `store`, with its stored config; stored tasks are read back, missing generated ones made. */
-async function prepareResume(request: EvalConfigRequest, name: string | undefined, client: GivenClientOptions | undefined, store: Store): Promise<PreparedRun> {
+async function prepareResume(
+  request: EvalConfigRequest,
+  name: string | undefined,
+  client: GivenClientOptions | undefined,
+  store: Store,
+): Promise<PreparedRun> {
   const run = name ?? (await latestRunId(store));
-  if (run === undefined) throw new DataError(`nothing to resume: ${store.location} has no runs; start one with \`budgetrl eval --db ${shellWord(store.location)}\``);
+  if (run === undefined)
+    throw new DataError(
+      `nothing to resume: ${store.location} has no runs; start one with \`budgetrl eval --db ${shellWord(store.location)}\``,
+    );
   const record = await getRun(store, run);
   const config = parseEvalConfig(record.config);
-  const env = typeof request.env === "string" || request.env === undefined ? createEnv(config.env, config.envOptions) : request.env;
+  const env =
+    typeof request.env === "string" || request.env === undefined
+      ? createEnv(config.env, config.envOptions)
+      : request.env;
   // The stored spec is rebuilt unless the caller hands over a policy object or function.
   const fromSpec = typeof request.policy === "string" || request.policy === undefined;
-  if (fromSpec && request.policyOptions !== undefined && canonicalJson(storedPolicyOptions(config.policy, request.policyOptions)) !== canonicalJson(config.policyOptions)) {
-    throw new ConfigError("policyOptions", `run ${run} was made with other policy options (${canonicalJson(config.policyOptions ?? {})}); they are part of the run and cannot change on resume`, "resume without --policy-opt, or start a new run");
+  if (
+    fromSpec &&
+    request.policyOptions !== undefined &&
+    canonicalJson(storedPolicyOptions(config.policy, request.policyOptions)) !== canonicalJson(config.policyOptions)
+  ) {
+    throw new ConfigError(
+      "policyOptions",
+      `run ${run} was made with other policy options (${canonicalJson(config.policyOptions ?? {})}); they are part of the run and cannot change on resume`,
+      "resume without --policy-opt, or start a new run",
+    );
   }
   const setup = policySetup(config, client);
-  const policy = request.policy === undefined || typeof request.policy === "string" ? await createPolicy(config.policy, setup) : await policyOf(request.policy, setup);
+  const policy =
+    request.policy === undefined || typeof request.policy === "string"
+      ? await createPolicy(config.policy, setup)
+      : await policyOf(request.policy, setup);
   const stored = await storedTaskCount(store, run);
-  if (tasksAreListed(env, config)) return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
+  if (tasksAreListed(env, config))
+    return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
   const source = taskSource(env, config);
   const tasks = source.kind === "generated" ? source.draws : { make: (index: number): unknown => source.tasks[index] };
   return { run, config, env, policy, taskCount: config.tasks, storedTasks: stored, tasks, persistTasks: true };
@@ -258,11 +334,18 @@ async function prepareResume(request: EvalConfigRequest, name: string | undefine
 
 /** How the run's store is opened: how long it waits for another writer (SQLite) or a lost server (PostgreSQL). */
 function storeOptions(runOptions: Readonly<EvalRunOptions>, signal: AbortSignal | undefined): OpenStoreOptions {
-  return { busyTimeoutMs: runOptions.busyTimeout * 1000, reconnectMs: runOptions.reconnectTimeout * 1000, ...(signal === undefined ? {} : { signal }) };
+  return {
+    busyTimeoutMs: runOptions.busyTimeout * 1000,
+    reconnectMs: runOptions.reconnectTimeout * 1000,
+    ...(signal === undefined ? {} : { signal }),
+  };
 }
 
 function openForResume(db: string, options: OpenStoreOptions): Promise<Store> {
-  if (!isPostgresUrl(db) && !existsSync(db)) throw new DataError(`nothing to resume: ${db} does not exist; check --db, or start a run with \`budgetrl eval --db ${shellWord(db)}\``);
+  if (!isPostgresUrl(db) && !existsSync(db))
+    throw new DataError(
+      `nothing to resume: ${db} does not exist; check --db, or start a run with \`budgetrl eval --db ${shellWord(db)}\``,
+    );
   return openStore(db, { ...options, mode: "write" });
 }
 
@@ -277,11 +360,13 @@ export async function evaluateParts(parts: EvalParts): Promise<EvaluationResult>
   const hooks = parts.hooks ?? {};
   const now = (hooks.now ?? (() => new Date()))();
   const { db, resume } = run;
-  if (run.name !== undefined && run.name.trim() === "") throw new ConfigError("run", "a run's name cannot be empty", "leave it out for <env>-<timestamp>");
+  if (run.name !== undefined && run.name.trim() === "")
+    throw new ConfigError("run", "a run's name cannot be empty", "leave it out for <env>-<timestamp>");
   checkExecutable(run.options, { db, env: request.env, policy: request.policy });
   // A policy made here from a spec is closed here (a server connection, a cache); one handed over is the caller's.
   const ownPolicy = typeof request.policy === "string" || request.policy === undefined;
-  const playing = (store: Store | undefined) => (prepared: PreparedRun) => closingOwnPolicy(ownPolicy, prepared, () => play(prepared, store, parts, hooks));
+  const playing = (store: Store | undefined) => (prepared: PreparedRun) =>
+    closingOwnPolicy(ownPolicy, prepared, () => play(prepared, store, parts, hooks));
   if (db === undefined) {
     if (resume) throw new ConfigError("resume", "needs the store (db) of the run to continue");
     return playing(undefined)(await startRun(await planNew(request, client), undefined, run.name, now));
@@ -291,7 +376,10 @@ export async function evaluateParts(parts: EvalParts): Promise<EvaluationResult>
   try {
     const opening = storeOptions(run.options, hooks.signal);
     store = resume ? await openForResume(db, opening) : await openStore(db, { ...opening, mode: "create" });
-    const prepared = planned === undefined ? await prepareResume(request, run.name, client, store) : await startRun(planned, store, run.name, now);
+    const prepared =
+      planned === undefined
+        ? await prepareResume(request, run.name, client, store)
+        : await startRun(planned, store, run.name, now);
     return await playing(store)(prepared);
   } catch (error) {
     throw storeFault(error, storeLocation(db)) ?? error;
@@ -301,7 +389,11 @@ export async function evaluateParts(parts: EvalParts): Promise<EvaluationResult>
 }
 
 /** Play a run, then close its policy when it was made here from a spec (a server connection, a cache). */
-async function closingOwnPolicy(own: boolean, prepared: PreparedRun, work: () => Promise<EvaluationResult>): Promise<EvaluationResult> {
+async function closingOwnPolicy(
+  own: boolean,
+  prepared: PreparedRun,
+  work: () => Promise<EvaluationResult>,
+): Promise<EvaluationResult> {
   try {
     return await work();
   } finally {
@@ -309,9 +401,17 @@ async function closingOwnPolicy(own: boolean, prepared: PreparedRun, work: () =>
   }
 }
 
-async function play(prepared: PreparedRun, store: Store | undefined, parts: EvalParts, hooks: EvalHooks): Promise<EvaluationResult> {
+async function play(
+  prepared: PreparedRun,
+  store: Store | undefined,
+  parts: EvalParts,
+  hooks: EvalHooks,
+): Promise<EvaluationResult> {
   const { run, client } = parts;
-  const execute = await executorFor(run.options, { ...(run.db === undefined ? {} : { db: run.db }), ...(client === undefined ? {} : { client }) });
+  const execute = await executorFor(run.options, {
+    ...(run.db === undefined ? {} : { db: run.db }),
+    ...(client === undefined ? {} : { client }),
+  });
   const executed = await execute(prepared, store, {
     runOptions: run.options,
     ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),

@@ -12,7 +12,13 @@ import type { Policy } from "../core/policy.js";
 import { plannedCount, runEpisodes } from "../agent/run-episodes.js";
 import { countOutcomes, firstSuccessesOf } from "../metrics/outcomes.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
-import { completedEpisodeCount, completedEpisodeKeys, createEpisodeWriter, episodeKey, type EpisodeWriter } from "../store/episodes.js";
+import {
+  completedEpisodeCount,
+  completedEpisodeKeys,
+  createEpisodeWriter,
+  episodeKey,
+  type EpisodeWriter,
+} from "../store/episodes.js";
 import type { Store } from "../store/store.js";
 import { setRunStatus } from "../store/runs.js";
 import { budgetsToRun, type EvalConfig } from "./config.js";
@@ -66,15 +72,31 @@ export interface ExecutedRun {
 }
 
 /** How a prepared run's episodes are played (executor.ts picks one): `executeRun` below, or the bullmq executor. */
-export type RunExecutor = (prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions) => Promise<ExecutedRun>;
+export type RunExecutor = (
+  prepared: PreparedRun,
+  store: Store | undefined,
+  options: ExecuteOptions,
+) => Promise<ExecutedRun>;
 
 const FLUSH_EVERY_MS = 1000;
 
 /** Where finished episodes go: the store (committed in batches, at least every second), the kept list, the counts
  * and the progress callback. */
-function episodeSink(store: Store | undefined, keep: boolean, total: number, initial: number, onProgress: ExecuteOptions["onProgress"]) {
+function episodeSink(
+  store: Store | undefined,
+  keep: boolean,
+  total: number,
+  initial: number,
+  onProgress: ExecuteOptions["onProgress"],
+) {
   const writer: EpisodeWriter | undefined = store === undefined ? undefined : createEpisodeWriter(store);
-  const state = { episodes: [] as Episode[], done: initial, errors: 0, contextLength: 0, firstError: undefined as string | undefined };
+  const state = {
+    episodes: [] as Episode[],
+    done: initial,
+    errors: 0,
+    contextLength: 0,
+    firstError: undefined as string | undefined,
+  };
   let lastFlush = performance.now();
   const onEpisode = async (episode: Episode): Promise<void> => {
     await writer?.write(episode);
@@ -95,7 +117,12 @@ function episodeSink(store: Store | undefined, keep: boolean, total: number, ini
 
 /** The run's tasks, streamed (made ones stored chunk by chunk); `completed()` holds the stored episode keys of the
  * chunk being planned (episodes that ended in a policy error count as not stored unless `withErrors`). */
-export function plannedTasks(prepared: PreparedRun, store: Store | undefined, episodesPerTask: number, keys: { readonly withErrors?: boolean } = {}) {
+export function plannedTasks(
+  prepared: PreparedRun,
+  store: Store | undefined,
+  episodesPerTask: number,
+  keys: { readonly withErrors?: boolean } = {},
+) {
   let completed = new Set<string>();
   const tasks = streamTasks({
     env: prepared.env,
@@ -112,7 +139,11 @@ export function plannedTasks(prepared: PreparedRun, store: Store | undefined, ep
   return { tasks, completed: () => completed };
 }
 
-export async function executeRun(prepared: PreparedRun, store: Store | undefined, options: ExecuteOptions): Promise<ExecutedRun> {
+export async function executeRun(
+  prepared: PreparedRun,
+  store: Store | undefined,
+  options: ExecuteOptions,
+): Promise<ExecutedRun> {
   const { run, config, env } = prepared;
   const budgets = budgetsToRun(config);
   const total = plannedCount({ taskCount: prepared.taskCount, budgets, samples: config.samples });
@@ -145,7 +176,17 @@ export async function executeRun(prepared: PreparedRun, store: Store | undefined
   const complete = done === total;
   if (store !== undefined && complete) await setRunStatus(store, run, "complete");
   const outcomes = store === undefined ? memoryOutcomes(episodes, bases) : await storedRunOutcomes(store, run, config);
-  return { episodes, errors, ...(firstError === undefined ? {} : { firstError }), contextLength, total, done, complete, interrupted: !complete && options.signal?.aborted === true, table: lazyTable(config, outcomes) };
+  return {
+    episodes,
+    errors,
+    ...(firstError === undefined ? {} : { firstError }),
+    contextLength,
+    total,
+    done,
+    complete,
+    interrupted: !complete && options.signal?.aborted === true,
+    table: lazyTable(config, outcomes),
+  };
 }
 
 /** The Pass@(K,T) table of a run's outcomes, computed on first call (the bootstrap is the costly part). */
@@ -155,7 +196,12 @@ export function lazyTable(config: Readonly<EvalConfig>, outcomes: RunOutcomes): 
 }
 
 /** Tasks passed through unchanged, recording each one's budget basis (tables of runs without a store). */
-async function* recordingBases(tasks: AsyncIterable<unknown>, env: AnyEnv, config: Readonly<EvalConfig>, into: Map<number, BudgetBasis>): AsyncGenerator<unknown> {
+async function* recordingBases(
+  tasks: AsyncIterable<unknown>,
+  env: AnyEnv,
+  config: Readonly<EvalConfig>,
+  into: Map<number, BudgetBasis>,
+): AsyncGenerator<unknown> {
   let index = 0;
   for await (const task of tasks) {
     into.set(index++, taskBudgetBasis(env, task, config.budgetScope));

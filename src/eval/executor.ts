@@ -18,15 +18,36 @@ export interface ExecutorContext {
 
 /** Refuse, before any work, what the bullmq executor cannot do: workers rebuild the run from the store, so it
  * needs a store, and an env and a policy given by name (not objects living in this process). */
-export function checkExecutable(runOptions: Readonly<EvalRunOptions>, options: { readonly db?: string | undefined; readonly env?: unknown; readonly policy?: unknown }): void {
+export function checkExecutable(
+  runOptions: Readonly<EvalRunOptions>,
+  options: { readonly db?: string | undefined; readonly env?: unknown; readonly policy?: unknown },
+): void {
   if (runOptions.executor !== "bullmq") return;
-  if (options.db === undefined) throw new ConfigError("db", "the bullmq executor needs a run store that the workers open too", "give --db a file (workers on this machine) or a postgres:// URL");
-  if (options.env !== undefined && typeof options.env !== "string") throw new ConfigError("env", "the bullmq executor needs the env by name: workers build it from the stored run");
-  if (options.policy !== undefined && typeof options.policy !== "string") throw new ConfigError("policy", "the bullmq executor needs the policy as a spec (e.g. noisy-oracle:0.3, openai:MODEL): workers build it from the stored run");
+  if (options.db === undefined)
+    throw new ConfigError(
+      "db",
+      "the bullmq executor needs a run store that the workers open too",
+      "give --db a file (workers on this machine) or a postgres:// URL",
+    );
+  if (options.env !== undefined && typeof options.env !== "string")
+    throw new ConfigError("env", "the bullmq executor needs the env by name: workers build it from the stored run");
+  if (options.policy !== undefined && typeof options.policy !== "string")
+    throw new ConfigError(
+      "policy",
+      "the bullmq executor needs the policy as a spec (e.g. noisy-oracle:0.3, openai:MODEL): workers build it from the stored run",
+    );
 }
 
-export async function executorFor(runOptions: Readonly<EvalRunOptions>, context: ExecutorContext): Promise<RunExecutor> {
+export async function executorFor(
+  runOptions: Readonly<EvalRunOptions>,
+  context: ExecutorContext,
+): Promise<RunExecutor> {
   if (runOptions.executor === "local") return executeRun;
   const { bullmqExecutor } = await import("./bullmq/executor.js");
-  return bullmqExecutor({ redis: runOptions.redis as string, db: context.db as string, reconnectMs: runOptions.reconnectTimeout * 1000, ...(context.client === undefined ? {} : { client: context.client }) });
+  return bullmqExecutor({
+    redis: runOptions.redis as string,
+    db: context.db as string,
+    reconnectMs: runOptions.reconnectTimeout * 1000,
+    ...(context.client === undefined ? {} : { client: context.client }),
+  });
 }

@@ -34,11 +34,20 @@ function readHeldOutFile(path: string): ReadSet {
     if (statSync(path).isDirectory()) file = join(path, HELD_OUT_FILE);
     json = JSON.parse(readFileSync(file, "utf8")) as unknown;
   } catch (error) {
-    if (error instanceof SyntaxError) return { problem: `${file} is not JSON (${error.message}); expected a held-out.json as budgetrl reproduce writes it` };
-    return { problem: `"${path}" is neither SEED:TASKS (e.g. 7:200) nor a held-out.json that can be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    if (error instanceof SyntaxError)
+      return {
+        problem: `${file} is not JSON (${error.message}); expected a held-out.json as budgetrl reproduce writes it`,
+      };
+    return {
+      problem: `"${path}" is neither SEED:TASKS (e.g. 7:200) nor a held-out.json that can be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
   }
   const shape = z.object({ seed: z.number(), tasks: z.number() }).safeParse(json);
-  return shape.success ? { set: { seed: shape.data.seed, tasks: shape.data.tasks } } : { problem: `${file} is not a held-out set: expected {"seed": n, "tasks": n, ...} as budgetrl reproduce writes it` };
+  return shape.success
+    ? { set: { seed: shape.data.seed, tasks: shape.data.tasks } }
+    : {
+        problem: `${file} is not a held-out set: expected {"seed": n, "tasks": n, ...} as budgetrl reproduce writes it`,
+      };
 }
 
 /** The set a text names: SEED:TASKS, or a held-out.json (or its folder). */
@@ -46,27 +55,40 @@ export function readHeldOutText(text: string): ReadSet {
   const trimmed = text.trim();
   if (!/^[\d\s:]*$/.test(trimmed)) return readHeldOutFile(trimmed);
   const match = /^(\d+)\s*:\s*(\d+)$/.exec(trimmed);
-  return match === null ? { problem: `expected SEED:TASKS, e.g. 7:200 (the first 200 distinct tasks generated from seed 7), or a held-out.json path; got "${text}"` } : { set: { seed: Number(match[1]), tasks: Number(match[2]) } };
+  return match === null
+    ? {
+        problem: `expected SEED:TASKS, e.g. 7:200 (the first 200 distinct tasks generated from seed 7), or a held-out.json path; got "${text}"`,
+      }
+    : { set: { seed: Number(match[1]), tasks: Number(match[2]) } };
 }
 
 /** The `exclude` field: a held-out set as text (the flag) or {seed, tasks} (library calls, stored configs). */
 export function heldOutSetField() {
-  return z.codec(z.union([z.string(), z.looseObject({})], { error: "expected SEED:TASKS, a held-out.json path, or {seed, tasks}" }), heldOutSetSchema, {
-    decode: (input, context) => {
-      const read = typeof input === "string" ? readHeldOutText(input) : { set: input };
-      if ("problem" in read) {
-        context.issues.push({ code: "custom", message: read.problem, input });
+  return z.codec(
+    z.union([z.string(), z.looseObject({})], { error: "expected SEED:TASKS, a held-out.json path, or {seed, tasks}" }),
+    heldOutSetSchema,
+    {
+      decode: (input, context) => {
+        const read = typeof input === "string" ? readHeldOutText(input) : { set: input };
+        if ("problem" in read) {
+          context.issues.push({ code: "custom", message: read.problem, input });
+          return z.NEVER;
+        }
+        const parsed = heldOutSetSchema.safeParse(read.set);
+        if (parsed.success) return parsed.data;
+        // Text has no fields of its own to point at: the message names the part (tasks: too big).
+        for (const issue of parsed.error.issues) {
+          if (typeof input === "string")
+            context.issues.push({
+              code: "custom",
+              message: `in "${input}", ${issue.path.join(".")}: ${issue.message}`,
+              input,
+            });
+          else context.issues.push({ ...issue, input } as z.core.$ZodRawIssue);
+        }
         return z.NEVER;
-      }
-      const parsed = heldOutSetSchema.safeParse(read.set);
-      if (parsed.success) return parsed.data;
-      // Text has no fields of its own to point at: the message names the part (tasks: too big).
-      for (const issue of parsed.error.issues) {
-        if (typeof input === "string") context.issues.push({ code: "custom", message: `in "${input}", ${issue.path.join(".")}: ${issue.message}`, input });
-        else context.issues.push({ ...issue, input } as z.core.$ZodRawIssue);
-      }
-      return z.NEVER;
+      },
+      encode: (set) => ({ seed: set.seed, tasks: set.tasks }),
     },
-    encode: (set) => ({ seed: set.seed, tasks: set.tasks }),
-  });
+  );
 }

@@ -17,15 +17,25 @@ export interface RunOutcomes {
   readonly bases: ReadonlyMap<number, BudgetBasis>;
 }
 
-export function tableFor(config: Pick<EvalConfig, "protocol" | "budgets" | "ks" | "bootstrap" | "seed">, outcomes: RunOutcomes, ks: readonly number[] = config.ks): PassAtKTTable {
+export function tableFor(
+  config: Pick<EvalConfig, "protocol" | "budgets" | "ks" | "bootstrap" | "seed">,
+  outcomes: RunOutcomes,
+  ks: readonly number[] = config.ks,
+): PassAtKTTable {
   const options = { ks, budgets: config.budgets, bootstrap: config.bootstrap, seed: config.seed };
   if (config.protocol === "separate") return passAtKT(outcomes.counts, options);
-  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS));
+  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, spec) =>
+    resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS),
+  );
   return passAtKT(counts, options);
 }
 
 /** The outcomes of a stored run, as `tableFor` reads them (protocol b: the single run at the largest budget). */
-export async function storedRunOutcomes(store: Store, run: string, config: Pick<EvalConfig, "protocol" | "budgets">): Promise<RunOutcomes> {
+export async function storedRunOutcomes(
+  store: Store,
+  run: string,
+  config: Pick<EvalConfig, "protocol" | "budgets">,
+): Promise<RunOutcomes> {
   const bases = await budgetBases(store, run);
   if (config.protocol === "separate") return { counts: await outcomeCounts(store, run), firstSuccesses: [], bases };
   const [largest] = budgetsToRun(config);

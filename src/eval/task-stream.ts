@@ -45,7 +45,10 @@ async function storedChunk(options: TaskStreamOptions, from: number, to: number)
   const where = options.store;
   if (where === undefined || from >= to) return [];
   const stored = await loadTaskRange(where.store, where.run, from, to);
-  if (stored.length !== to - from) throw new DataError(`run "${where.run}" in ${where.store.location} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`);
+  if (stored.length !== to - from)
+    throw new DataError(
+      `run "${where.run}" in ${where.store.location} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`,
+    );
   for (const task of stored) options.tasks?.recall?.(task.index, task.id);
   return stored.map((task) => options.env.decodeTask(task.task));
 }
@@ -53,7 +56,8 @@ async function storedChunk(options: TaskStreamOptions, from: number, to: number)
 async function madeChunk(options: TaskStreamOptions, from: number, to: number): Promise<unknown[]> {
   if (from >= to) return [];
   const maker = options.tasks;
-  if (maker === undefined) throw new DataError(`tasks ${from}..${to - 1} of the run are neither stored nor can be made`);
+  if (maker === undefined)
+    throw new DataError(`tasks ${from}..${to - 1} of the run are neither stored nor can be made`);
   const tasks = Array.from({ length: to - from }, (_, offset) => maker.make(from + offset));
   const where = options.store;
   if (options.persist === true && where !== undefined) {

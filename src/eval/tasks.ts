@@ -14,10 +14,22 @@ import type { AnyEnv } from "../core/env.js";
 import { ConfigError, DataError } from "../core/errors.js";
 import { checkDistinctCount, heldOutTaskIds, taskDraws, type HeldOutSet, type TaskDraws } from "../agent/task-draws.js";
 
-export { checkDistinctCount, drawTask, heldOutTaskIds, MAX_TASK_DRAWS, taskDraws, taskSeed, type HeldOutSet, type TakenIds, type TaskDraws } from "../agent/task-draws.js";
+export {
+  checkDistinctCount,
+  drawTask,
+  heldOutTaskIds,
+  MAX_TASK_DRAWS,
+  taskDraws,
+  taskSeed,
+  type HeldOutSet,
+  type TakenIds,
+  type TaskDraws,
+} from "../agent/task-draws.js";
 
 /** Where a run's tasks come from: a list known in full, or `count` distinct tasks drawn one at a time from the seed. */
-export type TaskSource = { readonly kind: "list"; readonly tasks: readonly unknown[] } | { readonly kind: "generated"; readonly count: number; readonly draws: TaskDraws };
+export type TaskSource =
+  | { readonly kind: "list"; readonly tasks: readonly unknown[] }
+  | { readonly kind: "generated"; readonly count: number; readonly draws: TaskDraws };
 
 interface TaskOptions {
   readonly tasks: number;
@@ -35,34 +47,63 @@ export function tasksAreListed(env: AnyEnv, options: Pick<TaskOptions, "tasksFil
 /** A run's tasks; refuses, before any work, a list that repeats a task or more distinct tasks than the env has. */
 export function taskSource(env: AnyEnv, options: TaskOptions): TaskSource {
   if (tasksAreListed(env, options)) {
-    if (options.exclude !== undefined && options.tasksFile !== undefined) throw new ConfigError("exclude", "a held-out set can only be left out of generated tasks or an env's own list, not of a task file");
+    if (options.exclude !== undefined && options.tasksFile !== undefined)
+      throw new ConfigError(
+        "exclude",
+        "a held-out set can only be left out of generated tasks or an env's own list, not of a task file",
+      );
     return { kind: "list", tasks: listedTasks(env, options) };
   }
   const excluded = options.exclude === undefined ? undefined : heldOutTaskIds(env, options.exclude);
   checkDistinctCount(env, options.tasks, excluded?.size ?? 0, "tasks");
-  return { kind: "generated", count: options.tasks, draws: taskDraws(env, options.seed, { ...(excluded === undefined ? {} : { excluded }), count: options.tasks, field: "tasks" }) };
+  return {
+    kind: "generated",
+    count: options.tasks,
+    draws: taskDraws(env, options.seed, {
+      ...(excluded === undefined ? {} : { excluded }),
+      count: options.tasks,
+      field: "tasks",
+    }),
+  };
 }
 
 /** Every task of a run, in memory (fine for small runs; `evaluate` streams generated tasks instead). */
 export function resolveTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   const source = taskSource(env, options);
-  return source.kind === "list" ? [...source.tasks] : Array.from({ length: source.count }, (_, index) => source.draws.make(index));
+  return source.kind === "list"
+    ? [...source.tasks]
+    : Array.from({ length: source.count }, (_, index) => source.draws.make(index));
 }
 
 /** Refuses a list of tasks that holds one twice; `name(index)` says where a task is ("task 3 of levels.txt"). */
-export function checkListedDistinct(env: AnyEnv, tasks: readonly unknown[], field: string, name: (index: number) => string): void {
+export function checkListedDistinct(
+  env: AnyEnv,
+  tasks: readonly unknown[],
+  field: string,
+  name: (index: number) => string,
+): void {
   const first = new Map<string, number>();
   tasks.forEach((task, index) => {
     const id = env.taskId(task);
     const earlier = first.get(id);
-    if (earlier !== undefined) throw new ConfigError(field, `${name(index)} repeats ${name(earlier)} (${id}): a run's tasks are distinct, so that no task counts twice in its means`, "drop the repeat");
+    if (earlier !== undefined)
+      throw new ConfigError(
+        field,
+        `${name(index)} repeats ${name(earlier)} (${id}): a run's tasks are distinct, so that no task counts twice in its means`,
+        "drop the repeat",
+      );
     first.set(id, index);
   });
 }
 
 /** Refuses a list of tasks that holds one the env cannot play (an unsolvable sokoban level), naming it; problems
  * the env throws (DataError) are named the same way. */
-export function checkListedPlayable(env: AnyEnv, tasks: readonly unknown[], field: string, name: (index: number) => string): void {
+export function checkListedPlayable(
+  env: AnyEnv,
+  tasks: readonly unknown[],
+  field: string,
+  name: (index: number) => string,
+): void {
   if (env.taskProblem === undefined) return;
   tasks.forEach((task, index) => {
     let problem: string | undefined;
@@ -80,7 +121,9 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   if (options.tasksFile === undefined) {
     // The list without the held-out set's entries (its first ones: heldOutTaskIds), in order.
     const excluded = options.exclude === undefined ? undefined : heldOutTaskIds(env, options.exclude);
-    const tasks = (env.listTasks?.() ?? []).filter((task) => excluded?.has(env.taskId(task)) !== true).slice(0, options.tasks);
+    const tasks = (env.listTasks?.() ?? [])
+      .filter((task) => excluded?.has(env.taskId(task)) !== true)
+      .slice(0, options.tasks);
     checkListedDistinct(env, tasks, "env", (index) => `entry ${index + 1} of ${env.name}`);
     return tasks;
   }
@@ -95,7 +138,8 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   try {
     tasks = env.parseTasks(text);
   } catch (error) {
-    if (error instanceof DataError || error instanceof ConfigError) throw new ConfigError("tasks-file", `${file}: ${error.message}`);
+    if (error instanceof DataError || error instanceof ConfigError)
+      throw new ConfigError("tasks-file", `${file}: ${error.message}`);
     throw error;
   }
   if (tasks.length === 0) throw new ConfigError("tasks-file", `${file} holds no tasks`);

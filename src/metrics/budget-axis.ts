@@ -21,7 +21,14 @@ export function budgetAxis(budgets: readonly BudgetSpec[]): BudgetPoint[] | null
 export function orderBudgetLabels(labels: Iterable<string>): string[] {
   const keyed = [...new Set(labels)].map((label, position) => {
     const spec = readBudgetSpec(label);
-    return { label, position, rank: isBudgetProblem(spec) ? 3 : KIND_RANK[spec.kind], size: isBudgetProblem(spec) ? 0 : budgetSize(spec) };
+    return {
+      label,
+      position,
+      rank: isBudgetProblem(spec) ? 3 : KIND_RANK[spec.kind],
+      size: isBudgetProblem(spec) ? 0 : budgetSize(spec),
+    };
   });
-  return keyed.sort((a, b) => a.rank - b.rank || a.size - b.size || a.position - b.position).map((entry) => entry.label);
+  return keyed
+    .sort((a, b) => a.rank - b.rank || a.size - b.size || a.position - b.position)
+    .map((entry) => entry.label);
 }

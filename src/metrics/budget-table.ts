@@ -44,11 +44,15 @@ export function commonK(tables: readonly PassAtKTTable[]): number | null {
   const counts = new Map<number, number>();
   for (const table of tables) for (const k of table.ks) if (k > 1) counts.set(k, (counts.get(k) ?? 0) + 1);
   let best: number | null = null;
-  for (const [k, count] of counts) if (best === null || count > (counts.get(best) as number) || (count === counts.get(best) && k > best)) best = k;
+  for (const [k, count] of counts)
+    if (best === null || count > (counts.get(best) as number) || (count === counts.get(best) && k > best)) best = k;
   return best;
 }
 
-export function budgetTable(entries: readonly BudgetTableEntry[], options: { readonly budgets?: readonly string[]; readonly k?: number } = {}): BudgetTable {
+export function budgetTable(
+  entries: readonly BudgetTableEntry[],
+  options: { readonly budgets?: readonly string[]; readonly k?: number } = {},
+): BudgetTable {
   const budgets = options.budgets ?? orderBudgetLabels(entries.flatMap((entry) => entry.table.budgets));
   const k = options.k ?? commonK(entries.map((entry) => entry.table));
   return {

@@ -21,12 +21,22 @@ export interface DifferenceOfDifferences {
 
 type PerTask = ReadonlyMap<number, number>;
 
-export function differenceOfDifferences(a1: PerTask, b1: PerTask, a2: PerTask, b2: PerTask, options: IntervalOptions = {}): DifferenceOfDifferences {
+export function differenceOfDifferences(
+  a1: PerTask,
+  b1: PerTask,
+  a2: PerTask,
+  b2: PerTask,
+  options: IntervalOptions = {},
+): DifferenceOfDifferences {
   const shared = [...a1.keys()].filter((task) => b1.has(task) && a2.has(task) && b2.has(task)).sort((x, y) => x - y);
   const first = Float64Array.from(shared, (task) => (a1.get(task) as number) - (b1.get(task) as number));
   const second = Float64Array.from(shared, (task) => (a2.get(task) as number) - (b2.get(task) as number));
   const difference = first.map((value, i) => value - (second[i] as number));
-  const [meansFirst, meansSecond, meansDifference] = resampledMeans([first, second, difference], options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array, Float64Array, Float64Array];
+  const [meansFirst, meansSecond, meansDifference] = resampledMeans(
+    [first, second, difference],
+    options.bootstrap ?? 1000,
+    options.seed ?? 0,
+  ) as [Float64Array, Float64Array, Float64Array];
   return {
     first: estimateFrom(first, meansFirst, shared.length, options.level),
     second: estimateFrom(second, meansSecond, shared.length, options.level),

@@ -3,7 +3,14 @@
 // outcomes.ts; turns without an oracle annotation are left out of the step and first-error rows, an episode
 // without any annotated turn is left out of the first-error rows, and turns an intervention played (forced) are
 // left out of the invalid-reply rows.
-import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type InvalidCounts, type StepCounts } from "../core/analysis-rows.js";
+import {
+  positionsInScope,
+  type EpisodeOutcome,
+  type FirstErrorCounts,
+  type HorizonCounts,
+  type InvalidCounts,
+  type StepCounts,
+} from "../core/analysis-rows.js";
 import type { Episode } from "../core/episode.js";
 
 type Counted = { taskIndex: number; budget: string; n: number; c: number };
@@ -15,18 +22,36 @@ function bump<Row extends Counted>(rows: Map<string, Row>, key: string, make: ()
   if (success) row.c += 1;
 }
 
-const finished = (episodes: Iterable<Episode>): Episode[] => [...episodes].filter((episode) => episode.stopReason !== "error");
+const finished = (episodes: Iterable<Episode>): Episode[] =>
+  [...episodes].filter((episode) => episode.stopReason !== "error");
 
 export function stepCountsOf(episodes: Iterable<Episode>): StepCounts[] {
-  const rows = new Map<string, { taskIndex: number; budget: string; turn: number; turnsLeft: number; optimal: number; total: number }>();
+  const rows = new Map<
+    string,
+    { taskIndex: number; budget: string; turn: number; turnsLeft: number; optimal: number; total: number }
+  >();
   for (const episode of finished(episodes)) {
-    const positions = positionsInScope(episode.budget.scope, episode.turns.map((turn) => turn.segment));
+    const positions = positionsInScope(
+      episode.budget.scope,
+      episode.turns.map((turn) => turn.segment),
+    );
     episode.turns.forEach((turn, i) => {
       if (turn.optimal === undefined) return;
       const turnsLeft = episode.budget.turns - (positions[i] as number) + 1;
       const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${turn.index}\u0000${turnsLeft}`;
       let row = rows.get(key);
-      if (row === undefined) rows.set(key, (row = { taskIndex: episode.taskIndex, budget: episode.budget.label, turn: turn.index, turnsLeft, optimal: 0, total: 0 }));
+      if (row === undefined)
+        rows.set(
+          key,
+          (row = {
+            taskIndex: episode.taskIndex,
+            budget: episode.budget.label,
+            turn: turn.index,
+            turnsLeft,
+            optimal: 0,
+            total: 0,
+          }),
+        );
       row.total += 1;
       // The policy's own decision: its judged reply where an intervention played in its place (teacher-forced).
       if (turn.forced?.policyOptimal ?? turn.optimal) row.optimal += 1;
@@ -36,23 +61,46 @@ export function stepCountsOf(episodes: Iterable<Episode>): StepCounts[] {
 }
 
 export function firstErrorCountsOf(episodes: Iterable<Episode>): FirstErrorCounts[] {
-  const rows = new Map<string, { taskIndex: number; budget: string; firstError: number | null; n: number; c: number }>();
+  const rows = new Map<
+    string,
+    { taskIndex: number; budget: string; firstError: number | null; n: number; c: number }
+  >();
   for (const episode of finished(episodes)) {
     const annotated = episode.turns.filter((turn) => turn.optimal !== undefined);
     if (annotated.length === 0) continue;
     const firstError = annotated.find((turn) => turn.optimal === false)?.index ?? null;
-    bump(rows, `${episode.taskIndex}\u0000${episode.budget.label}\u0000${firstError}`, () => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, firstError, n: 0, c: 0 }), episode.success);
+    bump(
+      rows,
+      `${episode.taskIndex}\u0000${episode.budget.label}\u0000${firstError}`,
+      () => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, firstError, n: 0, c: 0 }),
+      episode.success,
+    );
   }
   return [...rows.values()];
 }
 
 export function horizonCountsOf(episodes: Iterable<Episode>): HorizonCounts[] {
-  const rows = new Map<string, { taskIndex: number; budget: string; budgetTurns: number; optimalLength: number | null; n: number; c: number }>();
+  const rows = new Map<
+    string,
+    { taskIndex: number; budget: string; budgetTurns: number; optimalLength: number | null; n: number; c: number }
+  >();
   for (const episode of finished(episodes)) {
     const first = episode.turns[0]?.remainingBefore;
     const optimalLength = first === undefined || !Number.isFinite(first) ? null : first;
     const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${episode.budget.turns}\u0000${optimalLength}`;
-    bump(rows, key, () => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, budgetTurns: episode.budget.turns, optimalLength, n: 0, c: 0 }), episode.success);
+    bump(
+      rows,
+      key,
+      () => ({
+        taskIndex: episode.taskIndex,
+        budget: episode.budget.label,
+        budgetTurns: episode.budget.turns,
+        optimalLength,
+        n: 0,
+        c: 0,
+      }),
+      episode.success,
+    );
   }
   return [...rows.values()];
 }
@@ -64,7 +112,8 @@ export function invalidCountsOf(episodes: Iterable<Episode>): InvalidCounts[] {
       if (turn.forced !== undefined) continue;
       const key = `${episode.taskIndex}\u0000${episode.budget.label}`;
       let row = rows.get(key);
-      if (row === undefined) rows.set(key, (row = { taskIndex: episode.taskIndex, budget: episode.budget.label, invalid: 0, turns: 0 }));
+      if (row === undefined)
+        rows.set(key, (row = { taskIndex: episode.taskIndex, budget: episode.budget.label, invalid: 0, turns: 0 }));
       row.turns += 1;
       if (turn.invalid) row.invalid += 1;
     }
@@ -73,5 +122,12 @@ export function invalidCountsOf(episodes: Iterable<Episode>): InvalidCounts[] {
 }
 
 export function episodeOutcomesOf(episodes: Iterable<Episode>): EpisodeOutcome[] {
-  return finished(episodes).map((episode) => ({ taskIndex: episode.taskIndex, budget: episode.budget.label, sample: episode.sample, seed: episode.seed, success: episode.success, turnsUsed: episode.turnsUsed }));
+  return finished(episodes).map((episode) => ({
+    taskIndex: episode.taskIndex,
+    budget: episode.budget.label,
+    sample: episode.sample,
+    seed: episode.seed,
+    success: episode.success,
+    turnsUsed: episode.turnsUsed,
+  }));
 }

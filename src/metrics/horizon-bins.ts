@@ -57,7 +57,8 @@ export function formatBinValue(value: number, digits = MIN_DIGITS): string {
 /** The fewest decimals (MIN_DIGITS..MAX_DIGITS) at which different values never read the same. */
 export function distinctDigits(values: Iterable<number>): number {
   const distinct = [...new Set(values)];
-  for (let digits = MIN_DIGITS; digits < MAX_DIGITS; digits++) if (new Set(distinct.map((value) => formatBinValue(value, digits))).size === distinct.length) return digits;
+  for (let digits = MIN_DIGITS; digits < MAX_DIGITS; digits++)
+    if (new Set(distinct.map((value) => formatBinValue(value, digits))).size === distinct.length) return digits;
   return MAX_DIGITS;
 }
 
@@ -74,13 +75,21 @@ export function binningOf(values: Iterable<number>, keyOf: (value: number) => nu
     }
   }
   const digits = distinctDigits([...held.values()].flatMap((span) => [span.low, span.high]));
-  const label = (low: number, high: number): string => (low === high ? formatBinValue(low, digits) : `${formatBinValue(low, digits)}-${formatBinValue(high, digits)}`);
-  const spans = new Map([...held.entries()].sort((a, b) => a[0] - b[0]).map(([key, { low, high }]) => [key, { label: label(low, high), low, high }]));
+  const label = (low: number, high: number): string =>
+    low === high ? formatBinValue(low, digits) : `${formatBinValue(low, digits)}-${formatBinValue(high, digits)}`;
+  const spans = new Map(
+    [...held.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([key, { low, high }]) => [key, { label: label(low, high), low, high }]),
+  );
   return { keyOf, spans };
 }
 
 /** Ratio bins: one per ratio when there are at most `maxExact` distinct ones, else ranges split at `edges`. */
-export function ratioBinning(ratios: Iterable<number>, options: { readonly maxExact?: number; readonly edges?: readonly number[] } = {}): Binning {
+export function ratioBinning(
+  ratios: Iterable<number>,
+  options: { readonly maxExact?: number; readonly edges?: readonly number[] } = {},
+): Binning {
   const values = [...ratios];
   const edges = options.edges ?? RATIO_EDGES;
   if (new Set(values).size <= (options.maxExact ?? MAX_EXACT_RATIOS)) return binningOf(values, (ratio) => ratio);
@@ -98,6 +107,11 @@ export function lengthBinning(lengths: Iterable<number>): Binning {
 export function spanOf(binning: Binning, value: number): { readonly key: number; readonly span: BinSpan } {
   const key = binning.keyOf(value);
   const span = binning.spans.get(key);
-  if (span === undefined || value < span.low || value > span.high) throw new BudgetrlError("horizon:unbinned", `value ${value} is outside the bins it was given`, "build the horizon binning from every row it bins (horizonBinning over all of them)");
+  if (span === undefined || value < span.low || value > span.high)
+    throw new BudgetrlError(
+      "horizon:unbinned",
+      `value ${value} is outside the bins it was given`,
+      "build the horizon binning from every row it bins (horizonBinning over all of them)",
+    );
   return { key, span };
 }

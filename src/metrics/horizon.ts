@@ -12,7 +12,14 @@
 import type { HorizonCounts } from "../core/analysis-rows.js";
 import { orderBudgetLabels } from "./budget-axis.js";
 import { lengthBin, lengthBinning, ratioBinning, spanOf, type BinSpan, type HorizonBinning } from "./horizon-bins.js";
-import { addRatio, ratioEstimate, ratiosPerTask, type Estimate, type IntervalOptions, type TaskRatios } from "./task-mean.js";
+import {
+  addRatio,
+  ratioEstimate,
+  ratiosPerTask,
+  type Estimate,
+  type IntervalOptions,
+  type TaskRatios,
+} from "./task-mean.js";
 
 /** A bin (what it holds: its label, smallest and largest value, over the rows its binning was built from) with
  * the success of the tasks in it. */
@@ -32,12 +39,16 @@ export interface HorizonOptions extends IntervalOptions {
   readonly binning?: HorizonBinning | undefined;
 }
 
-const knownLength = (row: HorizonCounts): row is HorizonCounts & { optimalLength: number } => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0;
+const knownLength = (row: HorizonCounts): row is HorizonCounts & { optimalLength: number } =>
+  row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0;
 
 /** The bins of every row with a known optimal length: pass it to horizon() for each group of rows compared. */
 export function horizonBinning(rows: Iterable<HorizonCounts>): HorizonBinning {
   const known = [...rows].filter(knownLength);
-  return { lengths: lengthBinning(known.map((row) => row.optimalLength)), ratios: ratioBinning(known.map((row) => row.budgetTurns / row.optimalLength)) };
+  return {
+    lengths: lengthBinning(known.map((row) => row.optimalLength)),
+    ratios: ratioBinning(known.map((row) => row.budgetTurns / row.optimalLength)),
+  };
 }
 
 type BinnedCells = Map<number, { span: BinSpan; ratios: TaskRatios }>;
@@ -48,7 +59,10 @@ function addTo(cells: BinnedCells, binned: { readonly key: number; readonly span
   addRatio(cell.ratios, row.taskIndex, row.c, row.n);
 }
 
-const binsOf = (cells: BinnedCells, options: IntervalOptions): HorizonBin[] => [...cells.entries()].sort((a, b) => a[0] - b[0]).map(([, cell]) => ({ ...cell.span, estimate: ratioEstimate(cell.ratios, options) }));
+const binsOf = (cells: BinnedCells, options: IntervalOptions): HorizonBin[] =>
+  [...cells.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([, cell]) => ({ ...cell.span, estimate: ratioEstimate(cell.ratios, options) }));
 
 export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions = {}): Horizon {
   const all = [...rows];
@@ -69,7 +83,10 @@ export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions =
     }
     addTo(byRatio, spanOf(binning.ratios, row.budgetTurns / row.optimalLength), row);
   }
-  const budgets = [...orderBudgetLabels([...byLength.keys()].filter((label) => label !== "pooled")), ...(byLength.has("pooled") ? ["pooled"] : [])];
+  const budgets = [
+    ...orderBudgetLabels([...byLength.keys()].filter((label) => label !== "pooled")),
+    ...(byLength.has("pooled") ? ["pooled"] : []),
+  ];
   return {
     byLength: budgets.map((budget) => ({ budget, bins: binsOf(byLength.get(budget) as BinnedCells, options) })),
     byRatio: binsOf(byRatio, options),
@@ -81,6 +98,8 @@ export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions =
  * or one). */
 export function horizonPerTask(rows: Iterable<HorizonCounts>, binLow: number, budget?: string): Map<number, number> {
   const ratios: TaskRatios = new Map();
-  for (const row of rows) if (knownLength(row) && lengthBin(row.optimalLength) === binLow && (budget === undefined || row.budget === budget)) addRatio(ratios, row.taskIndex, row.c, row.n);
+  for (const row of rows)
+    if (knownLength(row) && lengthBin(row.optimalLength) === binLow && (budget === undefined || row.budget === budget))
+      addRatio(ratios, row.taskIndex, row.c, row.n);
   return ratiosPerTask(ratios);
 }

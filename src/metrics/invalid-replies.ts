@@ -19,6 +19,10 @@ export interface InvalidRate {
 /** The share of the policy's turns with an invalid reply, per budget, averaged over tasks. */
 export function invalidReplies(rows: Iterable<InvalidCounts>, options: IntervalOptions = {}): InvalidRate[] {
   const byBudget = new Map<string, TaskRatios>();
-  for (const row of rows) if (row.turns > 0) addRatio(cellOf(byBudget, row.budget), row.taskIndex, row.invalid, row.turns);
-  return orderBudgetLabels([...byBudget.keys()]).map((budget) => ({ budget, estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options) }));
+  for (const row of rows)
+    if (row.turns > 0) addRatio(cellOf(byBudget, row.budget), row.taskIndex, row.invalid, row.turns);
+  return orderBudgetLabels([...byBudget.keys()]).map((budget) => ({
+    budget,
+    estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options),
+  }));
 }

@@ -12,7 +12,15 @@
 // out episodes without oracle annotations); policy errors never reach this function.
 import type { FirstErrorCounts } from "../core/analysis-rows.js";
 import { orderBudgetLabels } from "./budget-axis.js";
-import { addRatio, cellOf, ratioEstimate, ratiosPerTask, type Estimate, type IntervalOptions, type TaskRatios } from "./task-mean.js";
+import {
+  addRatio,
+  cellOf,
+  ratioEstimate,
+  ratiosPerTask,
+  type Estimate,
+  type IntervalOptions,
+  type TaskRatios,
+} from "./task-mean.js";
 
 export interface RecoveryCells {
   /** Budget label, or "pooled" for every budget together. */
@@ -35,7 +43,12 @@ interface Cells {
   byFirstError: Map<number, TaskRatios>;
 }
 
-const emptyCells = (): Cells => ({ clean: new Map(), anyError: new Map(), errorRate: new Map(), byFirstError: new Map() });
+const emptyCells = (): Cells => ({
+  clean: new Map(),
+  anyError: new Map(),
+  errorRate: new Map(),
+  byFirstError: new Map(),
+});
 
 function add(cells: Cells, row: FirstErrorCounts): void {
   addRatio(cells.errorRate, row.taskIndex, row.firstError === null ? 0 : row.n, row.n);
@@ -52,7 +65,9 @@ function summarise(budget: string, cells: Cells, options: IntervalOptions): Reco
     clean: ratioEstimate(cells.clean, options),
     anyError: ratioEstimate(cells.anyError, options),
     errorRate: ratioEstimate(cells.errorRate, options),
-    byFirstError: [...cells.byFirstError.entries()].sort((a, b) => a[0] - b[0]).map(([turn, cell]) => ({ turn, estimate: ratioEstimate(cell, options) })),
+    byFirstError: [...cells.byFirstError.entries()]
+      .sort((a, b) => a[0] - b[0])
+      .map(([turn, cell]) => ({ turn, estimate: ratioEstimate(cell, options) })),
   };
 }
 
@@ -66,7 +81,9 @@ export function naturalRecovery(rows: Iterable<FirstErrorCounts>, options: Inter
     add(cells, row);
   }
   return {
-    perBudget: orderBudgetLabels(perBudget.keys()).map((budget) => summarise(budget, perBudget.get(budget) as Cells, options)),
+    perBudget: orderBudgetLabels(perBudget.keys()).map((budget) =>
+      summarise(budget, perBudget.get(budget) as Cells, options),
+    ),
     pooled: summarise("pooled", pooled, options),
   };
 }
@@ -74,6 +91,8 @@ export function naturalRecovery(rows: Iterable<FirstErrorCounts>, options: Inter
 /** Task -> success rate of its episodes that made an error (optionally under one budget only). */
 export function recoveryPerTask(rows: Iterable<FirstErrorCounts>, budget?: string): Map<number, number> {
   const ratios: TaskRatios = new Map();
-  for (const row of rows) if (row.firstError !== null && (budget === undefined || row.budget === budget)) addRatio(ratios, row.taskIndex, row.c, row.n);
+  for (const row of rows)
+    if (row.firstError !== null && (budget === undefined || row.budget === budget))
+      addRatio(ratios, row.taskIndex, row.c, row.n);
   return ratiosPerTask(ratios);
 }

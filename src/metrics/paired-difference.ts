@@ -19,12 +19,20 @@ export interface PairedDifference {
   readonly onlyB: number;
 }
 
-export function pairedDifference(a: ReadonlyMap<number, number>, b: ReadonlyMap<number, number>, options: IntervalOptions = {}): PairedDifference {
+export function pairedDifference(
+  a: ReadonlyMap<number, number>,
+  b: ReadonlyMap<number, number>,
+  options: IntervalOptions = {},
+): PairedDifference {
   const shared = [...a.keys()].filter((task) => b.has(task)).sort((x, y) => x - y);
   const valuesA = Float64Array.from(shared, (task) => a.get(task) as number);
   const valuesB = Float64Array.from(shared, (task) => b.get(task) as number);
   const differences = valuesA.map((value, i) => value - (valuesB[i] as number));
-  const [meansA, meansB, meansDifference] = resampledMeans([valuesA, valuesB, differences], options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array, Float64Array, Float64Array];
+  const [meansA, meansB, meansDifference] = resampledMeans(
+    [valuesA, valuesB, differences],
+    options.bootstrap ?? 1000,
+    options.seed ?? 0,
+  ) as [Float64Array, Float64Array, Float64Array];
   return {
     a: estimateFrom(valuesA, meansA, shared.length, options.level),
     b: estimateFrom(valuesB, meansB, shared.length, options.level),

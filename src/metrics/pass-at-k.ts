@@ -5,7 +5,8 @@
 // Edge cases: c = 0 gives 0; n - c < k gives 1 (every k-subset holds a success); k must be in [1, n].
 
 export function passAtK(n: number, c: number, k: number): number {
-  if (!(Number.isInteger(n) && Number.isInteger(c) && Number.isInteger(k))) throw new RangeError(`passAtK: integers required, got n=${n} c=${c} k=${k}`);
+  if (!(Number.isInteger(n) && Number.isInteger(c) && Number.isInteger(k)))
+    throw new RangeError(`passAtK: integers required, got n=${n} c=${c} k=${k}`);
   if (k < 1 || k > n) throw new RangeError(`passAtK: k must be in [1, n], got k=${k} n=${n}`);
   if (c < 0 || c > n) throw new RangeError(`passAtK: c must be in [0, n], got c=${c} n=${n}`);
   if (c === 0) return 0;

@@ -58,7 +58,9 @@ export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOpti
   const auc: (PassCell | null)[] = [];
   for (const k of options.ks) {
     // The tasks with at least k samples at every budget.
-    const eligible = taskIndices.filter((task) => budgets.every((label) => (byTask.get(task)?.get(label)?.n ?? 0) >= k));
+    const eligible = taskIndices.filter((task) =>
+      budgets.every((label) => (byTask.get(task)?.get(label)?.n ?? 0) >= k),
+    );
     const indices = bootstrapIndices(eligible.length, eligible.length === 0 ? 0 : resamples, (options.seed ?? 0) + k);
     const perBudget = budgets.map((label) => {
       const values = new Float64Array(eligible.length);
@@ -73,11 +75,23 @@ export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOpti
     else {
       const xs = axis.map((point) => point.x);
       const perTask = new Float64Array(eligible.length);
-      for (let i = 0; i < eligible.length; i++) perTask[i] = normalisedArea(xs, perBudget.map((values) => values[i] as number));
+      for (let i = 0; i < eligible.length; i++)
+        perTask[i] = normalisedArea(
+          xs,
+          perBudget.map((values) => values[i] as number),
+        );
       auc.push(summarise(perTask, indices, options.level));
     }
   }
-  return { ks: options.ks, budgets, cells, auc, tasks: taskIndices.length, minSamples: Number.isFinite(minSamples) ? minSamples : 0, bootstrap: resamples };
+  return {
+    ks: options.ks,
+    budgets,
+    cells,
+    auc,
+    tasks: taskIndices.length,
+    minSamples: Number.isFinite(minSamples) ? minSamples : 0,
+    bootstrap: resamples,
+  };
 }
 
 function summarise(values: Float64Array, indices: Int32Array, level?: number): PassCell {
@@ -92,7 +106,11 @@ function summarise(values: Float64Array, indices: Int32Array, level?: number): P
  * Protocol (b): from one run at T_max with a hidden budget, success within T is success by turn T.
  * `turnsFor(taskIndex, budget)` resolves a budget to that task's number of turns.
  */
-export function countsWithinBudgets(episodes: readonly FirstSuccess[], budgets: readonly BudgetSpec[], turnsFor: (taskIndex: number, budget: BudgetSpec) => number): OutcomeCounts[] {
+export function countsWithinBudgets(
+  episodes: readonly FirstSuccess[],
+  budgets: readonly BudgetSpec[],
+  turnsFor: (taskIndex: number, budget: BudgetSpec) => number,
+): OutcomeCounts[] {
   const perTask = new Map<number, (number | null)[]>();
   for (const episode of episodes) {
     let list = perTask.get(episode.taskIndex);

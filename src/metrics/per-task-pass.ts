@@ -19,6 +19,7 @@ export function perTaskPassAtK(counts: Iterable<OutcomeCounts>, k: number, budge
     }
   }
   const out = new Map<number, number>();
-  for (const [task, total] of [...totals].sort((x, y) => x[0] - y[0])) if (total.n >= k) out.set(task, passAtK(total.n, total.c, k));
+  for (const [task, total] of [...totals].sort((x, y) => x[0] - y[0]))
+    if (total.n >= k) out.set(task, passAtK(total.n, total.c, k));
   return out;
 }

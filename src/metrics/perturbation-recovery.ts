@@ -77,7 +77,11 @@ export function recoveryTally(): RecoveryTally {
       const { taskIndex, budget, success } = episode.outcome;
       for (const label of [budget, "pooled"]) {
         let cell = cells.get(key(episode.perturbTurn, label));
-        if (cell === undefined) cells.set(key(episode.perturbTurn, label), (cell = { perturbTurn: episode.perturbTurn, budget: label, tasks: new Map() }));
+        if (cell === undefined)
+          cells.set(
+            key(episode.perturbTurn, label),
+            (cell = { perturbTurn: episode.perturbTurn, budget: label, tasks: new Map() }),
+          );
         count(cell.tasks, taskIndex, success);
       }
       for (const label of [budget, "pooled"]) {
@@ -86,22 +90,35 @@ export function recoveryTally(): RecoveryTally {
       }
     },
     result(options = {}) {
-      const order = orderBudgetLabels([...cells.values()].map((cell) => cell.budget).filter((budget) => budget !== "pooled"));
+      const order = orderBudgetLabels(
+        [...cells.values()].map((cell) => cell.budget).filter((budget) => budget !== "pooled"),
+      );
       const rank = (budget: string): number => (budget === "pooled" ? order.length : order.indexOf(budget));
-      const summarised = [...cells.values()].sort((a, b) => a.perturbTurn - b.perturbTurn || rank(a.budget) - rank(b.budget)).map((cell) => summariseCell(cell.perturbTurn, cell.budget, cell.tasks, options));
+      const summarised = [...cells.values()]
+        .sort((a, b) => a.perturbTurn - b.perturbTurn || rank(a.budget) - rank(b.budget))
+        .map((cell) => summariseCell(cell.perturbTurn, cell.budget, cell.tasks, options));
       return { cells: summarised, excluded: { ...excluded } };
     },
-    perTask: (budget = "pooled") => new Map([...(pooled.get(budget) ?? [])].map(([task, sums]) => [task, sums.success / sums.episodes])),
+    perTask: (budget = "pooled") =>
+      new Map([...(pooled.get(budget) ?? [])].map(([task, sums]) => [task, sums.success / sums.episodes])),
   };
 }
 
-export function perturbationRecovery(episodes: Iterable<RecoveryEpisode>, options: IntervalOptions = {}): PerturbationRecovery {
+export function perturbationRecovery(
+  episodes: Iterable<RecoveryEpisode>,
+  options: IntervalOptions = {},
+): PerturbationRecovery {
   const tally = recoveryTally();
   for (const episode of episodes) tally.add(episode);
   return tally.result(options);
 }
 
-function summariseCell(perturbTurn: number, budget: string, tasks: Map<number, Sums>, options: IntervalOptions): RecoveryCell {
+function summariseCell(
+  perturbTurn: number,
+  budget: string,
+  tasks: Map<number, Sums>,
+  options: IntervalOptions,
+): RecoveryCell {
   const values = orderedValues(new Map([...tasks].map(([task, sums]) => [task, sums.success / sums.episodes])));
   const episodes = [...tasks.values()].reduce((sum, sums) => sum + sums.episodes, 0);
   const [means] = resampledMeans([values], options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array];

@@ -9,18 +9,29 @@
 import { quantile } from "./bootstrap.js";
 import { NO_ESTIMATE, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
 
-export function relativeGain(a: ReadonlyMap<number, number>, b: ReadonlyMap<number, number>, options: IntervalOptions = {}): Estimate {
+export function relativeGain(
+  a: ReadonlyMap<number, number>,
+  b: ReadonlyMap<number, number>,
+  options: IntervalOptions = {},
+): Estimate {
   const shared = [...a.keys()].filter((task) => b.has(task)).sort((x, y) => x - y);
   if (shared.length === 0) return NO_ESTIMATE;
   const valuesA = Float64Array.from(shared, (task) => a.get(task) as number);
   const valuesB = Float64Array.from(shared, (task) => b.get(task) as number);
   const mean = (values: Float64Array): number => values.reduce((sum, value) => sum + value, 0) / values.length;
-  const ratio = (meanA: number, meanB: number): number => (meanB === 0 ? (meanA === 0 ? 0 : Infinity) : meanA / meanB - 1);
+  const ratio = (meanA: number, meanB: number): number =>
+    meanB === 0 ? (meanA === 0 ? 0 : Infinity) : meanA / meanB - 1;
   const value = mean(valuesB) === 0 ? NaN : mean(valuesA) / mean(valuesB) - 1;
-  const [meansA, meansB] = resampledMeans([valuesA, valuesB], options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array, Float64Array];
-  if (meansA.length === 0 || Number.isNaN(value)) return { value, low: NaN, high: NaN, tasks: shared.length, n: shared.length };
+  const [meansA, meansB] = resampledMeans([valuesA, valuesB], options.bootstrap ?? 1000, options.seed ?? 0) as [
+    Float64Array,
+    Float64Array,
+  ];
+  if (meansA.length === 0 || Number.isNaN(value))
+    return { value, low: NaN, high: NaN, tasks: shared.length, n: shared.length };
   // Infinite ratios sort last as the largest finite float, so the interpolation between two of them stays finite.
-  const ratios = Float64Array.from(meansA, (meanA, i) => Math.min(ratio(meanA, meansB[i] as number), Number.MAX_VALUE)).sort();
+  const ratios = Float64Array.from(meansA, (meanA, i) =>
+    Math.min(ratio(meanA, meansB[i] as number), Number.MAX_VALUE),
+  ).sort();
   const alpha = (1 - (options.level ?? 0.95)) / 2;
   const bound = (q: number): number => {
     const at = quantile(ratios, q);

@@ -11,7 +11,15 @@
 // that cell.
 import type { StepCounts } from "../core/analysis-rows.js";
 import { orderBudgetLabels } from "./budget-axis.js";
-import { addRatio, cellOf, ratioEstimate, ratiosPerTask, type Estimate, type IntervalOptions, type TaskRatios } from "./task-mean.js";
+import {
+  addRatio,
+  cellOf,
+  ratioEstimate,
+  ratiosPerTask,
+  type Estimate,
+  type IntervalOptions,
+  type TaskRatios,
+} from "./task-mean.js";
 
 export interface StepQuality {
   readonly overall: Estimate;
@@ -19,7 +27,11 @@ export interface StepQuality {
   readonly byTurnsLeft: readonly { readonly turnsLeft: number; readonly estimate: Estimate }[];
   readonly byBudget: readonly { readonly budget: string; readonly estimate: Estimate }[];
   /** Turns left within each budget label: budgets on their axis, turns left ascending. */
-  readonly byBudgetAndTurnsLeft: readonly { readonly budget: string; readonly turnsLeft: number; readonly estimate: Estimate }[];
+  readonly byBudgetAndTurnsLeft: readonly {
+    readonly budget: string;
+    readonly turnsLeft: number;
+    readonly estimate: Estimate;
+  }[];
 }
 
 export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions = {}): StepQuality {
@@ -37,13 +49,23 @@ export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions
     byBudgetAndTurnsLeft.set(row.budget, budgetCells);
     addRatio(cellOf(budgetCells, row.turnsLeft), row.taskIndex, row.optimal, row.total);
   }
-  const numeric = <Key extends number>(cells: Map<Key, TaskRatios>) => [...cells.entries()].sort((a, b) => a[0] - b[0]).map(([key, cell]) => [key, ratioEstimate(cell, options)] as const);
+  const numeric = <Key extends number>(cells: Map<Key, TaskRatios>) =>
+    [...cells.entries()].sort((a, b) => a[0] - b[0]).map(([key, cell]) => [key, ratioEstimate(cell, options)] as const);
   return {
     overall: ratioEstimate(overall, options),
     byTurn: numeric(byTurn).map(([turn, estimate]) => ({ turn, estimate })),
     byTurnsLeft: numeric(byTurnsLeft).map(([turnsLeft, estimate]) => ({ turnsLeft, estimate })),
-    byBudget: orderBudgetLabels(byBudget.keys()).map((budget) => ({ budget, estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options) })),
-    byBudgetAndTurnsLeft: orderBudgetLabels(byBudgetAndTurnsLeft.keys()).flatMap((budget) => numeric(byBudgetAndTurnsLeft.get(budget) as Map<number, TaskRatios>).map(([turnsLeft, estimate]) => ({ budget, turnsLeft, estimate }))),
+    byBudget: orderBudgetLabels(byBudget.keys()).map((budget) => ({
+      budget,
+      estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options),
+    })),
+    byBudgetAndTurnsLeft: orderBudgetLabels(byBudgetAndTurnsLeft.keys()).flatMap((budget) =>
+      numeric(byBudgetAndTurnsLeft.get(budget) as Map<number, TaskRatios>).map(([turnsLeft, estimate]) => ({
+        budget,
+        turnsLeft,
+        estimate,
+      })),
+    ),
   };
 }
 

@@ -82,7 +82,8 @@ export function resampledMeans(series: readonly Float64Array[], resamples: numbe
     const offset = b * tasks;
     for (let i = 0; i < tasks; i++) {
       const task = Math.floor(((words[offset + i] as number) * tasks) / 4294967296);
-      for (let s = 0; s < series.length; s++) sums[s] = (sums[s] as number) + ((series[s] as Float64Array)[task] as number);
+      for (let s = 0; s < series.length; s++)
+        sums[s] = (sums[s] as number) + ((series[s] as Float64Array)[task] as number);
     }
     for (let s = 0; s < series.length; s++) (means[s] as Float64Array)[b] = (sums[s] as number) / tasks;
   }
@@ -97,7 +98,13 @@ export function estimateFrom(values: Float64Array, means: Float64Array, n: numbe
   if (means.length === 0) return { value: sum / values.length, low: NaN, high: NaN, tasks: values.length, n };
   const sorted = Float64Array.from(means).sort();
   const alpha = (1 - level) / 2;
-  return { value: sum / values.length, low: quantile(sorted, alpha), high: quantile(sorted, 1 - alpha), tasks: values.length, n };
+  return {
+    value: sum / values.length,
+    low: quantile(sorted, alpha),
+    high: quantile(sorted, 1 - alpha),
+    tasks: values.length,
+    n,
+  };
 }
 
 /** Mean over tasks of `perTask` (task -> value), `n` observations behind it. */

@@ -39,13 +39,66 @@ export type KeysT = { readonly rows: Float32Array; readonly ld: number } | { rea
  * probs = causalSoftmax(scale * q . k^T) (row stride past + n; all n rows kept with keepProbs, else 16 rows
  * reused), then out(n, hd) = probs . v; q rows have stride qStride, v rows ldv, out rows outStride.
  */
-export function headForward(kernels: Kernels, q: Float32Array, qStride: number, kT: KeysT, v: Float32Array, ldv: number,
-  out: Float32Array, outStride: number, probs: Float32Array, n: number, hd: number, scale: number, past = 0, keepProbs = true): void {
-  if ("panels" in kT) kernels.causalAttention(out, outStride, q, qStride, kT.panels, 8, 8 * hd, v, ldv, probs, n, hd, scale, past, keepProbs);
-  else kernels.causalAttention(out, outStride, q, qStride, kT.rows, kT.ld, 8, v, ldv, probs, n, hd, scale, past, keepProbs);
+export function headForward(
+  kernels: Kernels,
+  q: Float32Array,
+  qStride: number,
+  kT: KeysT,
+  v: Float32Array,
+  ldv: number,
+  out: Float32Array,
+  outStride: number,
+  probs: Float32Array,
+  n: number,
+  hd: number,
+  scale: number,
+  past = 0,
+  keepProbs = true,
+): void {
+  if ("panels" in kT)
+    kernels.causalAttention(
+      out,
+      outStride,
+      q,
+      qStride,
+      kT.panels,
+      8,
+      8 * hd,
+      v,
+      ldv,
+      probs,
+      n,
+      hd,
+      scale,
+      past,
+      keepProbs,
+    );
+  else
+    kernels.causalAttention(
+      out,
+      outStride,
+      q,
+      qStride,
+      kT.rows,
+      kT.ld,
+      8,
+      v,
+      ldv,
+      probs,
+      n,
+      hd,
+      scale,
+      past,
+      keepProbs,
+    );
 }
 
-export function attendSequences(kernels: Kernels, model: ModelViews, packing: Packing, workspace: Workspace): AttentionStep {
+export function attendSequences(
+  kernels: Kernels,
+  model: ModelViews,
+  packing: Packing,
+  workspace: Workspace,
+): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H } = config;
   const hd = C / H;
@@ -57,8 +110,20 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
       for (let h = 0; h < H; h++) {
         const q = a.qkv.subarray(start * 3 * C + h * hd);
         kernels.transpose(workspace.scratch, q.subarray(C), n, hd, 3 * C);
-        headForward(kernels, q, 3 * C, { rows: workspace.scratch, ld: n }, q.subarray(2 * C), 3 * C, a.att.subarray(start * C + h * hd), C,
-          a.probs.subarray(offsets[s]! + h * n * n), n, hd, scale);
+        headForward(
+          kernels,
+          q,
+          3 * C,
+          { rows: workspace.scratch, ld: n },
+          q.subarray(2 * C),
+          3 * C,
+          a.att.subarray(start * C + h * hd),
+          C,
+          a.probs.subarray(offsets[s]! + h * n * n),
+          n,
+          hd,
+          scale,
+        );
       }
     });
   };
@@ -68,8 +133,16 @@ export function attendSequences(kernels: Kernels, model: ModelViews, packing: Pa
  * Copies each packed sequence's rotated keys and values of `layer` (from its qkv) into its KV-cache block (at
  * float offset slots[s] of `cache`, src/nn/kv-cache.ts), at positions pasts[s]...
  */
-export function fillCache(kernels: Kernels, config: ModelConfig, workspace: Workspace, cache: Float32Array, packing: Packing, slots: readonly number[],
-  pasts: readonly number[], layer: number): void {
+export function fillCache(
+  kernels: Kernels,
+  config: ModelConfig,
+  workspace: Workspace,
+  cache: Float32Array,
+  packing: Packing,
+  slots: readonly number[],
+  pasts: readonly number[],
+  layer: number,
+): void {
   const { dModel: C, heads: H, contextLength: T } = config;
   const qkv = workspace.layers[layer]!.qkv;
   packing.lengths.forEach((n, s) => {
@@ -83,8 +156,15 @@ export function fillCache(kernels: Kernels, config: ModelConfig, workspace: Work
  * pasts[s] tokens are cached; their keys and values join the cache, then they attend to the whole cached
  * sequence, reading keys and values from the cache. No attention weights are kept (no backward pass).
  */
-export function attendChunks(kernels: Kernels, model: ModelViews, workspace: Workspace, packing: Packing, cache: Float32Array, slots: readonly number[],
-  pasts: readonly number[]): AttentionStep {
+export function attendChunks(
+  kernels: Kernels,
+  model: ModelViews,
+  workspace: Workspace,
+  packing: Packing,
+  cache: Float32Array,
+  slots: readonly number[],
+  pasts: readonly number[],
+): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H, contextLength: T } = config;
   const P = cachePositions(T);
@@ -96,20 +176,53 @@ export function attendChunks(kernels: Kernels, model: ModelViews, workspace: Wor
       const start = packing.starts[s]!;
       const { keys, values } = layerCache(config, cache, slots[s]!, layer);
       for (let h = 0; h < H; h++) {
-        headForward(kernels, a.qkv.subarray(start * 3 * C + h * hd), 3 * C, { panels: keys.subarray(h * hd * P) }, values.subarray(h * hd * P), hd,
-          a.att.subarray(start * C + h * hd), C, workspace.scores, n, hd, scale, pasts[s]!, false);
+        headForward(
+          kernels,
+          a.qkv.subarray(start * 3 * C + h * hd),
+          3 * C,
+          { panels: keys.subarray(h * hd * P) },
+          values.subarray(h * hd * P),
+          hd,
+          a.att.subarray(start * C + h * hd),
+          C,
+          workspace.scores,
+          n,
+          hd,
+          scale,
+          pasts[s]!,
+          false,
+        );
       }
     });
   };
 }
 
 /** Decoding: row r is the newest token, at workspace.positions[r], of the sequence whose block is at float slots[r] of `cache`. */
-export function attendCache(kernels: Kernels, model: ModelViews, workspace: Workspace, cache: Float32Array, slots: readonly number[]): AttentionStep {
+export function attendCache(
+  kernels: Kernels,
+  model: ModelViews,
+  workspace: Workspace,
+  cache: Float32Array,
+  slots: readonly number[],
+): AttentionStep {
   const { config } = model;
   const { dModel: C, heads: H, contextLength: T } = config;
   const scale = attentionScale(config);
   workspace.slots.set(slots);
   return (layer, a, rows) => {
-    kernels.cachedAttention(a.att, a.qkv, rows, workspace.positions, workspace.slots, cache, layerOffset(config, layer), T, C, H, scale, workspace.scratch);
+    kernels.cachedAttention(
+      a.att,
+      a.qkv,
+      rows,
+      workspace.positions,
+      workspace.slots,
+      cache,
+      layerOffset(config, layer),
+      T,
+      C,
+      H,
+      scale,
+      workspace.scratch,
+    );
   };
 }

@@ -18,24 +18,82 @@ import { attentionScale, probsOffsets, type LayerActivations, type Workspace } f
  * One head of one sequence, given dout (n, hd): dP = dout . v^T; dS = softmax backward (times scale);
  * dq = dS . k; dk = dS^T . q; dv = P^T . dout. Causal blocks above the diagonal are skipped.
  */
-export function headBackward(kernels: Kernels, q: Float32Array, k: Float32Array, v: Float32Array, dq: Float32Array, dk: Float32Array, dv: Float32Array, stride: number,
-  dout: Float32Array, doutStride: number, probs: Float32Array, dS: Float32Array, vT: Float32Array, n: number, hd: number, scale: number): void {
+export function headBackward(
+  kernels: Kernels,
+  q: Float32Array,
+  k: Float32Array,
+  v: Float32Array,
+  dq: Float32Array,
+  dk: Float32Array,
+  dv: Float32Array,
+  stride: number,
+  dout: Float32Array,
+  doutStride: number,
+  probs: Float32Array,
+  dS: Float32Array,
+  vT: Float32Array,
+  n: number,
+  hd: number,
+  scale: number,
+): void {
   kernels.transpose(vT, v, n, hd, stride);
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
     const rows = Math.min(ROW_BLOCK, n - i0);
-    kernels.gemm(dS.subarray(i0 * n), n, dout.subarray(i0 * doutStride), doutStride, 1, vT, n, rows, i0 + rows, hd, false);
+    kernels.gemm(
+      dS.subarray(i0 * n),
+      n,
+      dout.subarray(i0 * doutStride),
+      doutStride,
+      1,
+      vT,
+      n,
+      rows,
+      i0 + rows,
+      hd,
+      false,
+    );
   }
   kernels.causalSoftmaxBackward(dS, probs, n, n, n, scale);
   for (let i0 = 0; i0 < n; i0 += ROW_BLOCK) {
     const rows = Math.min(ROW_BLOCK, n - i0);
     kernels.gemm(dq.subarray(i0 * stride), stride, dS.subarray(i0 * n), n, 1, k, stride, rows, hd, i0 + rows, false);
     // Rows j0.. of dk and dv gather from query rows i >= j0 only.
-    kernels.gemm(dk.subarray(i0 * stride), stride, dS.subarray(i0 * n + i0), 1, n, q.subarray(i0 * stride), stride, rows, hd, n - i0, false);
-    kernels.gemm(dv.subarray(i0 * stride), stride, probs.subarray(i0 * n + i0), 1, n, dout.subarray(i0 * doutStride), doutStride, rows, hd, n - i0, false);
+    kernels.gemm(
+      dk.subarray(i0 * stride),
+      stride,
+      dS.subarray(i0 * n + i0),
+      1,
+      n,
+      q.subarray(i0 * stride),
+      stride,
+      rows,
+      hd,
+      n - i0,
+      false,
+    );
+    kernels.gemm(
+      dv.subarray(i0 * stride),
+      stride,
+      probs.subarray(i0 * n + i0),
+      1,
+      n,
+      dout.subarray(i0 * doutStride),
+      doutStride,
+      rows,
+      hd,
+      n - i0,
+      false,
+    );
   }
 }
 
-function attentionBackward(kernels: Kernels, model: ModelViews, a: LayerActivations, workspace: Workspace, packing: Packing): void {
+function attentionBackward(
+  kernels: Kernels,
+  model: ModelViews,
+  a: LayerActivations,
+  workspace: Workspace,
+  packing: Packing,
+): void {
   const { config } = model;
   const { dModel: C, heads: H } = config;
   const hd = C / H;
@@ -46,7 +104,24 @@ function attentionBackward(kernels: Kernels, model: ModelViews, a: LayerActivati
     for (let h = 0; h < H; h++) {
       const q = a.qkv.subarray(start * 3 * C + h * hd);
       const dq = workspace.dqkv.subarray(start * 3 * C + h * hd);
-      headBackward(kernels, q, q.subarray(C), q.subarray(2 * C), dq, dq.subarray(C), dq.subarray(2 * C), 3 * C, workspace.datt.subarray(start * C + h * hd), C, a.probs.subarray(offsets[s]! + h * n * n), workspace.scores, workspace.scratch, n, hd, scale);
+      headBackward(
+        kernels,
+        q,
+        q.subarray(C),
+        q.subarray(2 * C),
+        dq,
+        dq.subarray(C),
+        dq.subarray(2 * C),
+        3 * C,
+        workspace.datt.subarray(start * C + h * hd),
+        C,
+        a.probs.subarray(offsets[s]! + h * n * n),
+        workspace.scores,
+        workspace.scratch,
+        n,
+        hd,
+        scale,
+      );
     }
   });
 }
@@ -56,7 +131,16 @@ function attentionBackward(kernels: Kernels, model: ModelViews, a: LayerActivati
  * backward over `rows` rows: dx holds dloss/dx_out on entry, dloss/dx_mid's residual part after the MLP; datt
  * gets dloss/d(attention output). Every block runs it over all its rows, the last one over its output rows.
  */
-function mlpAndOutputBackward(kernels: Kernels, w: LayerWeights, g: LayerWeights, a: LayerActivations, workspace: Workspace, rows: number, C: number, F: number): void {
+function mlpAndOutputBackward(
+  kernels: Kernels,
+  w: LayerWeights,
+  g: LayerWeights,
+  a: LayerActivations,
+  workspace: Workspace,
+  rows: number,
+  C: number,
+  F: number,
+): void {
   const { dx, dxn, datt, dGateUp, dh } = workspace;
   kernels.matmul(dh, dx, w.down, rows, F, C, false);
   kernels.matmulTransposedA(g.down, dx, a.h, C, F, rows, true);
@@ -72,7 +156,15 @@ function mlpAndOutputBackward(kernels: Kernels, w: LayerWeights, g: LayerWeights
  * The last block over the output rows (outputs.ts): dx holds dloss/d(block output) of the M output rows
  * (compact) on entry, dloss/d(block input) of every row on exit.
  */
-function outputBlockBackward(kernels: Kernels, model: ModelViews, grads: Weights, workspace: Workspace, rows: number, packing: Packing, outputs: OutputRows): void {
+function outputBlockBackward(
+  kernels: Kernels,
+  model: ModelViews,
+  grads: Weights,
+  workspace: Workspace,
+  rows: number,
+  packing: Packing,
+  outputs: OutputRows,
+): void {
   const { dModel: C, hiddenSize: F, heads: H, layers: L } = model.config;
   const M = outputs.count;
   const w = model.weights.layers[L - 1]!;
@@ -100,7 +192,14 @@ function outputBlockBackward(kernels: Kernels, model: ModelViews, grads: Weights
  * workspace.datt (compact), dq into the query columns of dqkv's first M rows, dk and dv added into every
  * row's key and value columns (zero on entry).
  */
-function spansBackward(kernels: Kernels, model: ModelViews, a: LayerActivations, workspace: Workspace, packing: Packing, outputs: OutputRows): void {
+function spansBackward(
+  kernels: Kernels,
+  model: ModelViews,
+  a: LayerActivations,
+  workspace: Workspace,
+  packing: Packing,
+  outputs: OutputRows,
+): void {
   const { dModel: C, heads: H } = model.config;
   const hd = C / H;
   const scale = attentionScale(model.config);
@@ -127,7 +226,16 @@ function spansBackward(kernels: Kernels, model: ModelViews, a: LayerActivations,
 }
 
 /** dx holds dloss/d(block output) on entry and dloss/d(block input) on exit. */
-function blockBackward(kernels: Kernels, model: ModelViews, w: LayerWeights, g: LayerWeights, a: LayerActivations, workspace: Workspace, rows: number, packing: Packing): void {
+function blockBackward(
+  kernels: Kernels,
+  model: ModelViews,
+  w: LayerWeights,
+  g: LayerWeights,
+  a: LayerActivations,
+  workspace: Workspace,
+  rows: number,
+  packing: Packing,
+): void {
   const { dModel: C, hiddenSize: F, heads: H } = model.config;
   const { dx, dxn, dqkv } = workspace;
   mlpAndOutputBackward(kernels, w, g, a, workspace, rows, C, F);
@@ -139,7 +247,13 @@ function blockBackward(kernels: Kernels, model: ModelViews, w: LayerWeights, g: 
 }
 
 /** lm_head and model.norm over `rows` rows (all of them, or the M output rows): dx = dloss/d(last block output). */
-function outputHeadBackward(kernels: Kernels, model: ModelViews, grads: Weights, workspace: Workspace, rows: number): void {
+function outputHeadBackward(
+  kernels: Kernels,
+  model: ModelViews,
+  grads: Weights,
+  workspace: Workspace,
+  rows: number,
+): void {
   const { dModel: C, vocabSize: V } = model.config;
   const w = model.weights;
   const { dx, dxn, logits: dlogits } = workspace;
@@ -153,19 +267,37 @@ function outputHeadBackward(kernels: Kernels, model: ModelViews, grads: Weights,
  * Accumulates the gradient of the loss whose dlogits are in workspace.logits into `grads` (with `outputs`
  * that are not every row: the M output rows' dlogits, compact, and their coefficients' targets).
  */
-export function backwardShard(kernels: Kernels, model: ModelViews, grads: Weights, workspace: Workspace, rows: number, packing: Packing, outputs?: OutputRows): void {
+export function backwardShard(
+  kernels: Kernels,
+  model: ModelViews,
+  grads: Weights,
+  workspace: Workspace,
+  rows: number,
+  packing: Packing,
+  outputs?: OutputRows,
+): void {
   const { dModel: C, layers: L } = model.config;
   const w = model.weights;
   const dx = workspace.dx;
   if (outputs === undefined || allRows(outputs, rows)) {
     outputHeadBackward(kernels, model, grads, workspace, rows);
-    blockBackward(kernels, model, w.layers[L - 1]!, grads.layers[L - 1]!, workspace.layers[L - 1]!, workspace, rows, packing);
+    blockBackward(
+      kernels,
+      model,
+      w.layers[L - 1]!,
+      grads.layers[L - 1]!,
+      workspace.layers[L - 1]!,
+      workspace,
+      rows,
+      packing,
+    );
   } else {
     if (outputs.count === 0) return;
     outputHeadBackward(kernels, model, grads, workspace, outputs.count);
     outputBlockBackward(kernels, model, grads, workspace, rows, packing, outputs);
   }
-  for (let l = L - 2; l >= 0; l--) blockBackward(kernels, model, w.layers[l]!, grads.layers[l]!, workspace.layers[l]!, workspace, rows, packing);
+  for (let l = L - 2; l >= 0; l--)
+    blockBackward(kernels, model, w.layers[l]!, grads.layers[l]!, workspace.layers[l]!, workspace, rows, packing);
   for (let r = 0; r < rows; r++) {
     const t = workspace.tokens[r]!;
     for (let i = 0; i < C; i++) grads.embed[t * C + i] = grads.embed[t * C + i]! + dx[r * C + i]!;

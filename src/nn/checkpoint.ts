@@ -60,8 +60,13 @@ export async function saveCheckpoint(model: TinyModel, dir: string): Promise<voi
   await mkdir(dir, { recursive: true });
   const params = model.parameters();
   const state = model.optimizerState();
-  const slice = (flat: Float32Array, offset: number, length: number): Float32Array => flat.subarray(offset, offset + length);
-  const weights: NamedTensor[] = model.specs.map((s) => ({ name: s.name, shape: s.shape, data: slice(params, s.offset, s.length) }));
+  const slice = (flat: Float32Array, offset: number, length: number): Float32Array =>
+    flat.subarray(offset, offset + length);
+  const weights: NamedTensor[] = model.specs.map((s) => ({
+    name: s.name,
+    shape: s.shape,
+    data: slice(params, s.offset, s.length),
+  }));
   const moments: NamedTensor[] = model.specs.flatMap((s) => [
     { name: `${s.name}.exp_avg`, shape: s.shape, data: slice(state.m, s.offset, s.length) },
     { name: `${s.name}.exp_avg_sq`, shape: s.shape, data: slice(state.v, s.offset, s.length) },
@@ -81,15 +86,27 @@ export async function saveCheckpoint(model: TinyModel, dir: string): Promise<voi
 
 async function readVerified(dir: string, manifest: Manifest, name: string): Promise<Uint8Array> {
   const expected = manifest.files[name];
-  if (expected === undefined) throw new DataError(`${join(dir, MANIFEST)} does not list ${name}`, "the manifest is corrupted; restore the checkpoint");
+  if (expected === undefined)
+    throw new DataError(
+      `${join(dir, MANIFEST)} does not list ${name}`,
+      "the manifest is corrupted; restore the checkpoint",
+    );
   let bytes: Uint8Array;
   try {
     bytes = await readFile(join(dir, name));
   } catch {
     throw new DataError(`checkpoint file ${join(dir, name)} is missing`, "copy the whole checkpoint directory");
   }
-  if (bytes.length !== expected.bytes) throw new DataError(`${join(dir, name)} has ${bytes.length} bytes, the manifest says ${expected.bytes} (truncated?)`, "restore the checkpoint from a good copy");
-  if (sha256(bytes) !== expected.sha256) throw new DataError(`${join(dir, name)} does not match its SHA-256 in the manifest (corrupted)`, "restore the checkpoint from a good copy");
+  if (bytes.length !== expected.bytes)
+    throw new DataError(
+      `${join(dir, name)} has ${bytes.length} bytes, the manifest says ${expected.bytes} (truncated?)`,
+      "restore the checkpoint from a good copy",
+    );
+  if (sha256(bytes) !== expected.sha256)
+    throw new DataError(
+      `${join(dir, name)} does not match its SHA-256 in the manifest (corrupted)`,
+      "restore the checkpoint from a good copy",
+    );
   return bytes;
 }
 
@@ -99,7 +116,10 @@ async function readManifest(dir: string): Promise<Manifest> {
   try {
     text = await readFile(path, "utf8");
   } catch {
-    throw new DataError(`${path} is missing: ${dir} is not a budgetrl checkpoint (or its save was interrupted)`, "save with saveCheckpoint(); the manifest is written last");
+    throw new DataError(
+      `${path} is missing: ${dir} is not a budgetrl checkpoint (or its save was interrupted)`,
+      "save with saveCheckpoint(); the manifest is written last",
+    );
   }
   let manifest: Manifest;
   try {
@@ -107,20 +127,33 @@ async function readManifest(dir: string): Promise<Manifest> {
   } catch {
     throw new DataError(`${path} is not valid JSON (corrupted)`, "restore the checkpoint from a good copy");
   }
-  if (manifest === null || typeof manifest !== "object" || manifest.format !== FORMAT || typeof manifest.files !== "object" || manifest.files === null) throw new DataError(`${path} is not a ${FORMAT} manifest`);
-  if (!Number.isSafeInteger(manifest.optimizerStep) || manifest.optimizerStep < 0) throw new DataError(`${path}: optimizerStep must be a whole number >= 0, got ${JSON.stringify(manifest.optimizerStep)} (corrupted): restore the checkpoint from a good copy`);
+  if (
+    manifest === null ||
+    typeof manifest !== "object" ||
+    manifest.format !== FORMAT ||
+    typeof manifest.files !== "object" ||
+    manifest.files === null
+  )
+    throw new DataError(`${path} is not a ${FORMAT} manifest`);
+  if (!Number.isSafeInteger(manifest.optimizerStep) || manifest.optimizerStep < 0)
+    throw new DataError(
+      `${path}: optimizerStep must be a whole number >= 0, got ${JSON.stringify(manifest.optimizerStep)} (corrupted): restore the checkpoint from a good copy`,
+    );
   return manifest;
 }
 
 /** The model config a manifest holds, checked as resolveConfig checks any (every field known, every value valid). */
 function manifestConfig(dir: string, manifest: Manifest): ModelConfig {
   const path = join(dir, MANIFEST);
-  if (manifest.config === undefined) throw new DataError(`${path} holds no model config (corrupted): restore the checkpoint from a good copy`);
+  if (manifest.config === undefined)
+    throw new DataError(`${path} holds no model config (corrupted): restore the checkpoint from a good copy`);
   try {
     return resolveConfig(manifest.config);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    throw new DataError(`${path}: its model config is corrupted (${error.message}): restore the checkpoint from a good copy`);
+    throw new DataError(
+      `${path}: its model config is corrupted (${error.message}): restore the checkpoint from a good copy`,
+    );
   }
 }
 
@@ -135,17 +168,32 @@ export async function readCheckpoint(dir: string): Promise<CheckpointContents> {
   const manifest = await readManifest(dir);
   const config = manifestConfig(dir, manifest);
   await readVerified(dir, manifest, "config.json");
-  const weightsFile = decodeSafetensors(await readVerified(dir, manifest, "model.safetensors"), join(dir, "model.safetensors"));
-  const optimizerFile = decodeSafetensors(await readVerified(dir, manifest, "optimizer.safetensors"), join(dir, "optimizer.safetensors"));
+  const weightsFile = decodeSafetensors(
+    await readVerified(dir, manifest, "model.safetensors"),
+    join(dir, "model.safetensors"),
+  );
+  const optimizerFile = decodeSafetensors(
+    await readVerified(dir, manifest, "optimizer.safetensors"),
+    join(dir, "optimizer.safetensors"),
+  );
   const specs = parameterSpecs(config);
   const total = specs.reduce((sum, s) => sum + s.length, 0);
   const weights = new Float32Array(total);
   const m = new Float32Array(total);
   const v = new Float32Array(total);
-  const copy = (file: typeof weightsFile, name: string, out: Float32Array, offset: number, shape: readonly number[]): void => {
+  const copy = (
+    file: typeof weightsFile,
+    name: string,
+    out: Float32Array,
+    offset: number,
+    shape: readonly number[],
+  ): void => {
     const tensor = file.tensors.get(name);
     if (tensor === undefined) throw new DataError(`${dir}: tensor ${name} is missing`);
-    if (tensor.shape.join(",") !== shape.join(",")) throw new DataError(`${dir}: tensor ${name} has shape [${tensor.shape.join(", ")}], expected [${shape.join(", ")}]`);
+    if (tensor.shape.join(",") !== shape.join(","))
+      throw new DataError(
+        `${dir}: tensor ${name} has shape [${tensor.shape.join(", ")}], expected [${shape.join(", ")}]`,
+      );
     out.set(tensor.data, offset);
   };
   for (const s of specs) {
@@ -157,7 +205,10 @@ export async function readCheckpoint(dir: string): Promise<CheckpointContents> {
 }
 
 /** A model with the checkpoint's config, weights and optimiser state (ready to resume training). */
-export async function loadCheckpoint(dir: string, options: Omit<ModelOptions, "config" | "seed"> = {}): Promise<TinyModel> {
+export async function loadCheckpoint(
+  dir: string,
+  options: Omit<ModelOptions, "config" | "seed"> = {},
+): Promise<TinyModel> {
   const contents = await readCheckpoint(dir);
   const model = await createModel({ ...options, config: contents.config });
   model.parameters().set(contents.weights);

@@ -34,7 +34,8 @@ export const referenceConfig: ModelConfig = Object.freeze({
 });
 
 function positiveInteger(field: string, value: number): void {
-  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`model.${field}`, `must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new ConfigError(`model.${field}`, `must be a positive integer, got ${value}`);
 }
 
 /** The fields a config may set, as listed in messages. */
@@ -43,14 +44,23 @@ export const MODEL_CONFIG_KEYS = Object.keys(referenceConfig) as readonly (keyof
 /** A complete, checked config from a partial one (missing fields come from `referenceConfig`); refuses a key that
  * is not a field of ModelConfig. */
 export function resolveConfig(partial: Partial<ModelConfig> = {}): ModelConfig {
-  if (partial === null || typeof partial !== "object" || Array.isArray(partial)) throw new ConfigError("model", `expected an object of model config fields, got ${JSON.stringify(partial)}`);
+  if (partial === null || typeof partial !== "object" || Array.isArray(partial))
+    throw new ConfigError("model", `expected an object of model config fields, got ${JSON.stringify(partial)}`);
   const unknown = Object.keys(partial).find((key) => !(MODEL_CONFIG_KEYS as readonly string[]).includes(key));
-  if (unknown !== undefined) throw new ConfigError(`model.${unknown}`, `unknown model config key (known: ${MODEL_CONFIG_KEYS.join(", ")})`);
+  if (unknown !== undefined)
+    throw new ConfigError(`model.${unknown}`, `unknown model config key (known: ${MODEL_CONFIG_KEYS.join(", ")})`);
   const config: ModelConfig = Object.freeze({ ...referenceConfig, ...partial });
-  for (const field of ["vocabSize", "contextLength", "layers", "dModel", "heads", "hiddenSize"] as const) positiveInteger(field, config[field]);
-  if (config.dModel % config.heads !== 0) throw new ConfigError("model.heads", `dModel ${config.dModel} is not divisible by heads ${config.heads}`);
+  for (const field of ["vocabSize", "contextLength", "layers", "dModel", "heads", "hiddenSize"] as const)
+    positiveInteger(field, config[field]);
+  if (config.dModel % config.heads !== 0)
+    throw new ConfigError("model.heads", `dModel ${config.dModel} is not divisible by heads ${config.heads}`);
   const headDim = config.dModel / config.heads;
-  if (headDim % 4 !== 0) throw new ConfigError("model.heads", `head size dModel/heads = ${headDim} must be a multiple of 4`, "the SIMD attention kernel reads heads 4 floats at a time");
+  if (headDim % 4 !== 0)
+    throw new ConfigError(
+      "model.heads",
+      `head size dModel/heads = ${headDim} must be a multiple of 4`,
+      "the SIMD attention kernel reads heads 4 floats at a time",
+    );
   if (!(config.ropeTheta > 0)) throw new ConfigError("model.ropeTheta", `must be positive, got ${config.ropeTheta}`);
   if (!(config.normEps > 0)) throw new ConfigError("model.normEps", `must be positive, got ${config.normEps}`);
   if (typeof config.tiedEmbeddings !== "boolean") throw new ConfigError("model.tiedEmbeddings", "must be a boolean");
@@ -66,9 +76,12 @@ export const MODEL_NUMBER_KEYS = MODEL_CONFIG_KEYS.filter((key) => typeof refere
 
 /** What is wrong with model config overrides (the key, and why), or undefined when they name numeric fields of
  * ModelConfig that resolveConfig takes. */
-export function modelConfigProblem(overrides: Readonly<Record<string, unknown>>): { readonly key: string; readonly reason: string } | undefined {
+export function modelConfigProblem(
+  overrides: Readonly<Record<string, unknown>>,
+): { readonly key: string; readonly reason: string } | undefined {
   const unknown = Object.keys(overrides).find((key) => !(MODEL_NUMBER_KEYS as readonly string[]).includes(key));
-  if (unknown !== undefined) return { key: unknown, reason: `unknown model config key (known: ${MODEL_NUMBER_KEYS.join(", ")})` };
+  if (unknown !== undefined)
+    return { key: unknown, reason: `unknown model config key (known: ${MODEL_NUMBER_KEYS.join(", ")})` };
   try {
     resolveConfig(overrides as Partial<ModelConfig>);
     return undefined;
@@ -82,6 +95,12 @@ export function modelConfigProblem(overrides: Readonly<Record<string, unknown>>)
 export function modelConfigField() {
   return z.record(z.string(), z.number()).superRefine((overrides, context) => {
     const problem = modelConfigProblem(overrides);
-    if (problem !== undefined) context.addIssue({ code: "custom", message: problem.reason, path: problem.key === "" ? [] : [problem.key], input: overrides });
+    if (problem !== undefined)
+      context.addIssue({
+        code: "custom",
+        message: problem.reason,
+        path: problem.key === "" ? [] : [problem.key],
+        input: overrides,
+      });
   });
 }

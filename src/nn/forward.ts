@@ -31,7 +31,16 @@ export function embedTokens(model: ModelViews, workspace: Workspace, rows: numbe
 }
 
 /** out(rows, n) (+)= x(rows, k) . W^T, with W^T in 8-column panels (params.ts). */
-export function linear(kernels: Kernels, out: Float32Array, x: Float32Array, wT: Float32Array, rows: number, n: number, k: number, accumulate: boolean): void {
+export function linear(
+  kernels: Kernels,
+  out: Float32Array,
+  x: Float32Array,
+  wT: Float32Array,
+  rows: number,
+  n: number,
+  k: number,
+  accumulate: boolean,
+): void {
   kernels.gemmPanels(out, n, x, k, 1, wT, 8 * k, rows, n, k, accumulate);
 }
 
@@ -39,8 +48,17 @@ export function linear(kernels: Kernels, out: Float32Array, x: Float32Array, wT:
  * One block over `rows` rows: reads a.xIn, writes the block's output stream into xOut. Without
  * `forBackward` (sampling), the gate/up activations are not kept: the MLP's first half runs fused.
  */
-export function block(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, xOut: Float32Array, workspace: Workspace, rows: number, attend: AttentionStep,
-  forBackward = true): void {
+export function block(
+  kernels: Kernels,
+  model: ModelViews,
+  layer: number,
+  a: LayerActivations,
+  xOut: Float32Array,
+  workspace: Workspace,
+  rows: number,
+  attend: AttentionStep,
+  forBackward = true,
+): void {
   const { dModel: C, hiddenSize: F, heads: H, normEps } = model.config;
   const w = model.weights.layers[layer]!;
   const t = model.transposed.layers[layer]!;
@@ -65,8 +83,15 @@ export function block(kernels: Kernels, model: ModelViews, layer: number, a: Lay
  * `forBackward` false (sampling) skips keeping what only the backward pass reads. With `blocks` below the
  * number of layers, only the first `blocks` run (the next block's input is then in its xIn).
  */
-export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, attend: AttentionStep, forBackward = true,
-  blocks = model.config.layers): Float32Array {
+export function forwardBlocks(
+  kernels: Kernels,
+  model: ModelViews,
+  workspace: Workspace,
+  rows: number,
+  attend: AttentionStep,
+  forBackward = true,
+  blocks = model.config.layers,
+): Float32Array {
   embedTokens(model, workspace, rows);
   const L = model.config.layers;
   for (let l = 0; l < blocks; l++) {
@@ -77,7 +102,13 @@ export function forwardBlocks(kernels: Kernels, model: ModelViews, workspace: Wo
 }
 
 /** model.norm and lm_head over `rows` rows of `x`: logits (rows, V) into workspace.logits. */
-export function forwardHead(kernels: Kernels, model: ModelViews, workspace: Workspace, x: Float32Array, rows: number): Float32Array {
+export function forwardHead(
+  kernels: Kernels,
+  model: ModelViews,
+  workspace: Workspace,
+  x: Float32Array,
+  rows: number,
+): Float32Array {
   const { dModel: C, vocabSize: V, normEps } = model.config;
   kernels.rmsnormForward(workspace.xnF, workspace.rstdF, x, model.weights.finalNorm, rows, C, normEps);
   linear(kernels, workspace.logits, workspace.xnF, model.transposed.head, rows, V, C, false);

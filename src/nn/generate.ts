@@ -18,7 +18,14 @@ import { attendCache } from "./attention.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
 import { computedChunks, prefill, type ChunkTargets } from "./prefill.js";
-import { alternatives, chooseToken, type Alternative, type PreparedRow, type SamplingParams, type TokenMask } from "./sampler.js";
+import {
+  alternatives,
+  chooseToken,
+  type Alternative,
+  type PreparedRow,
+  type SamplingParams,
+  type TokenMask,
+} from "./sampler.js";
 import type { Workspace } from "./workspace.js";
 
 export interface GenerateOptions extends SamplingParams {
@@ -59,11 +66,21 @@ export interface Generated {
 }
 
 function endsWithAny(tokens: readonly number[], sequences: readonly (readonly number[])[]): boolean {
-  return sequences.some((sequence) => sequence.length > 0 && sequence.length <= tokens.length && sequence.every((token, i) => tokens[tokens.length - sequence.length + i] === token));
+  return sequences.some(
+    (sequence) =>
+      sequence.length > 0 &&
+      sequence.length <= tokens.length &&
+      sequence.every((token, i) => tokens[tokens.length - sequence.length + i] === token),
+  );
 }
 
 /** The mask of a step: the row's own (if any), without the stop tokens while the sequence is shorter than minNewTokens. */
-function stepMask(out: Generated, options: GenerateOptions, own: TokenMask | undefined, vocab: number): TokenMask | undefined {
+function stepMask(
+  out: Generated,
+  options: GenerateOptions,
+  own: TokenMask | undefined,
+  vocab: number,
+): TokenMask | undefined {
   if (out.tokens.length >= (options.minNewTokens ?? 0) || options.stopTokens.length === 0) return own;
   const mask = own === undefined ? new Uint8Array(vocab).fill(1) : Uint8Array.from(own);
   for (const token of options.stopTokens) if (token >= 0 && token < vocab) mask[token] = 0;
@@ -75,15 +92,26 @@ function stepMask(out: Generated, options: GenerateOptions, own: TokenMask | und
  * sequence stops at a stop token, at maxNewTokens, or when it fills the context (prompt + answer <= T, so
  * the whole sequence can still be scored and trained on).
  */
-function pick(out: Generated, logits: Float32Array, prepared: PreparedRow, options: GenerateOptions, rng: Rng, length: number, contextLength: number, own?: TokenMask): boolean {
+function pick(
+  out: Generated,
+  logits: Float32Array,
+  prepared: PreparedRow,
+  options: GenerateOptions,
+  rng: Rng,
+  length: number,
+  contextLength: number,
+  own?: TokenMask,
+): boolean {
   const mask = stepMask(out, options, own, logits.length);
   const choice = chooseToken(logits, options, rng, prepared, mask);
-  if ((options.topLogprobs ?? 0) > 0) out.alternatives!.push(alternatives(logits, options, prepared, options.topLogprobs!, mask));
+  if ((options.topLogprobs ?? 0) > 0)
+    out.alternatives!.push(alternatives(logits, options, prepared, options.topLogprobs!, mask));
   out.tokens.push(choice.token);
   out.logprobs.push(choice.logprob);
   out.samplingLogprobs.push(choice.samplingLogprob);
   const stopping = out.tokens.length >= (options.minNewTokens ?? 0);
-  if (stopping && (options.stopTokens.includes(choice.token) || endsWithAny(out.tokens, options.stopSequences ?? []))) out.finish = "stop";
+  if (stopping && (options.stopTokens.includes(choice.token) || endsWithAny(out.tokens, options.stopSequences ?? [])))
+    out.finish = "stop";
   else if (out.tokens.length >= options.maxNewTokens) out.finish = "length";
   else if (length + 1 >= contextLength) out.finish = "context";
   else return true;
@@ -95,11 +123,26 @@ function pick(out: Generated, logits: Float32Array, prepared: PreparedRow, optio
  * block is at targets.slots[s] (src/nn/kv-cache.ts); sources[s]: the chunk whose prefill it shares
  * (prefill.ts sharedSources; s itself when it has its own). Returns what each sequence sampled.
  */
-export function generateShard(kernels: Kernels, model: ModelViews, workspace: Workspace, chunks: readonly Int32Array[], targets: ChunkTargets,
-  seeds: readonly number[], options: GenerateOptions, sources: readonly number[] = chunks.map((_, s) => s), rows: RowOptions = {}): Generated[] {
+export function generateShard(
+  kernels: Kernels,
+  model: ModelViews,
+  workspace: Workspace,
+  chunks: readonly Int32Array[],
+  targets: ChunkTargets,
+  seeds: readonly number[],
+  options: GenerateOptions,
+  sources: readonly number[] = chunks.map((_, s) => s),
+  rows: RowOptions = {},
+): Generated[] {
   const { vocabSize: V, contextLength: T } = model.config;
   const topLogprobs = (options.topLogprobs ?? 0) > 0;
-  const results: Generated[] = chunks.map(() => ({ tokens: [], logprobs: [], samplingLogprobs: [], ...(topLogprobs ? { alternatives: [] } : {}), finish: "length" }));
+  const results: Generated[] = chunks.map(() => ({
+    tokens: [],
+    logprobs: [],
+    samplingLogprobs: [],
+    ...(topLogprobs ? { alternatives: [] } : {}),
+    finish: "length",
+  }));
   const rngs = seeds.map((seed, s) => {
     const state = rows.resume?.[s];
     return state === undefined ? createRng(seed) : rngFromState(state);
@@ -128,7 +171,10 @@ export function generateShard(kernels: Kernels, model: ModelViews, workspace: Wo
     const logits = forwardHead(kernels, model, workspace, workspace.xOut, rows);
     const { sampleWeights: weights, sampleStats: stats } = workspace;
     kernels.samplingWeights(weights, stats, logits, rows, V, options.temperature > 0 ? options.temperature : 1);
-    return (r) => [logits.subarray(r * V, (r + 1) * V), { weights: weights.subarray(r * V, (r + 1) * V), modelLse: stats[2 * r]!, sum: stats[2 * r + 1]! }];
+    return (r) => [
+      logits.subarray(r * V, (r + 1) * V),
+      { weights: weights.subarray(r * V, (r + 1) * V), modelLse: stats[2 * r]!, sum: stats[2 * r + 1]! },
+    ];
   };
   const filled = chunks.map((p, s) => targets.pasts[s]! + p.length);
   if (resuming) {
@@ -137,19 +183,43 @@ export function generateShard(kernels: Kernels, model: ModelViews, workspace: Wo
       workspace.tokens[r] = chunk[0]!;
       workspace.positions[r] = targets.pasts[r]!;
     });
-    forwardBlocks(kernels, model, workspace, chunks.length, attendCache(kernels, model, workspace, targets.cache, targets.slots), false);
+    forwardBlocks(
+      kernels,
+      model,
+      workspace,
+      chunks.length,
+      attendCache(kernels, model, workspace, targets.cache, targets.slots),
+      false,
+    );
   }
   const first = head(chunks.length);
-  let active = chunks.map((_, s) => s).filter((s) => pick(results[s]!, ...first(s), options, rngs[s]!, filled[s]!, T, rows.masks?.[s]));
+  let active = chunks
+    .map((_, s) => s)
+    .filter((s) => pick(results[s]!, ...first(s), options, rngs[s]!, filled[s]!, T, rows.masks?.[s]));
   while (active.length > 0) {
     active.forEach((s, r) => {
       const out = results[s]!;
       workspace.tokens[r] = out.tokens[out.tokens.length - 1]!;
       workspace.positions[r] = filled[s]! + out.tokens.length - 1;
     });
-    forwardBlocks(kernels, model, workspace, active.length, attendCache(kernels, model, workspace, targets.cache, active.map((s) => targets.slots[s]!)), false);
+    forwardBlocks(
+      kernels,
+      model,
+      workspace,
+      active.length,
+      attendCache(
+        kernels,
+        model,
+        workspace,
+        targets.cache,
+        active.map((s) => targets.slots[s]!),
+      ),
+      false,
+    );
     const step = head(active.length);
-    active = active.filter((s, r) => pick(results[s]!, ...step(r), options, rngs[s]!, filled[s]! + results[s]!.tokens.length, T));
+    active = active.filter((s, r) =>
+      pick(results[s]!, ...step(r), options, rngs[s]!, filled[s]! + results[s]!.tokens.length, T),
+    );
   }
   return done();
 }

@@ -28,7 +28,11 @@ interface Block {
 /** `maxBytes` caps the memory below WebAssembly's 4 GiB (tests of what running out does). */
 export function createHeap(initialBytes = 16 << 20, maxBytes = MAX_PAGES * PAGE): Heap {
   const maxPages = Math.min(MAX_PAGES, Math.floor(maxBytes / PAGE));
-  const memory = new WebAssembly.Memory({ initial: Math.ceil((HEAP_BASE + initialBytes) / PAGE), maximum: maxPages, shared: true });
+  const memory = new WebAssembly.Memory({
+    initial: Math.ceil((HEAP_BASE + initialBytes) / PAGE),
+    maximum: maxPages,
+    shared: true,
+  });
   const freeList: Block[] = [{ offset: HEAP_BASE, size: memory.buffer.byteLength - HEAP_BASE }];
   const live = new Map<number, number>();
   let usedBytes = 0;
@@ -37,7 +41,12 @@ export function createHeap(initialBytes = 16 << 20, maxBytes = MAX_PAGES * PAGE)
     const before = memory.buffer.byteLength;
     const pages = Math.max(Math.ceil(bytes / PAGE), Math.ceil(before / PAGE / 4));
     const room = maxPages - before / PAGE;
-    if (Math.ceil(bytes / PAGE) > room) throw new BudgetrlError("nn:out-of-memory", `tensor heap cannot grow past ${(maxPages * PAGE) / 2 ** 30} GiB (asked for ${bytes} more bytes)`, "use a smaller batch, context or model");
+    if (Math.ceil(bytes / PAGE) > room)
+      throw new BudgetrlError(
+        "nn:out-of-memory",
+        `tensor heap cannot grow past ${(maxPages * PAGE) / 2 ** 30} GiB (asked for ${bytes} more bytes)`,
+        "use a smaller batch, context or model",
+      );
     const grown = Math.min(pages, room);
     memory.grow(grown);
     const last = freeList[freeList.length - 1];

@@ -86,17 +86,46 @@ export function runJob(kernels: Kernels, job: Job): JobResult {
       const { workspace: ws, outputs, rows } = job;
       if (rows === 0) return { kind: "done" };
       if (outputs === undefined || allRows(outputs, rows)) {
-        kernels.logitsGradient(ws.logits, ws.targets, rows, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
+        kernels.logitsGradient(
+          ws.logits,
+          ws.targets,
+          rows,
+          config.vocabSize,
+          ws.coefficients,
+          job.withEntropy ? ws.entropyCoefficients : undefined,
+          job.normaliser,
+        );
       } else {
         // In place, compact at the start (gatherRows onto its own array: a compact row never lies after its row).
         gatherRows(ws.coefficients, ws.coefficients, 1, job.packing, outputs);
         if (job.withEntropy) gatherRows(ws.entropyCoefficients, ws.entropyCoefficients, 1, job.packing, outputs);
-        kernels.logitsGradient(ws.logits, ws.outputTargets, outputs.count, config.vocabSize, ws.coefficients, job.withEntropy ? ws.entropyCoefficients : undefined, job.normaliser);
+        kernels.logitsGradient(
+          ws.logits,
+          ws.outputTargets,
+          outputs.count,
+          config.vocabSize,
+          ws.coefficients,
+          job.withEntropy ? ws.entropyCoefficients : undefined,
+          job.normaliser,
+        );
       }
       backwardShard(kernels, job.model, job.grads, ws, rows, job.packing, outputs);
       return { kind: "done" };
     }
     case "generate":
-      return { kind: "generated", results: generateShard(kernels, job.model, job.workspace, job.chunks, job.targets, job.seeds, job.options, job.sources, job.rows) };
+      return {
+        kind: "generated",
+        results: generateShard(
+          kernels,
+          job.model,
+          job.workspace,
+          job.chunks,
+          job.targets,
+          job.seeds,
+          job.options,
+          job.sources,
+          job.rows,
+        ),
+      };
   }
 }

@@ -42,7 +42,12 @@ export function copyCachePrefix(config: ModelConfig, cache: Float32Array, from: 
 }
 
 /** The keys and values of one layer of the block at float offset `slot` of `cache`. */
-export function layerCache(config: ModelConfig, cache: Float32Array, slot: number, layer: number): { keys: Float32Array; values: Float32Array } {
+export function layerCache(
+  config: ModelConfig,
+  cache: Float32Array,
+  slot: number,
+  layer: number,
+): { keys: Float32Array; values: Float32Array } {
   const size = config.dModel * cachePositions(config.contextLength);
   const start = slot + layerOffset(config, layer);
   return { keys: cache.subarray(start, start + size), values: cache.subarray(start + size, start + 2 * size) };

@@ -8,7 +8,14 @@
 // Rows whose target is -1 have no log-prob (0 is reported) and must have c_t = 0. Float64 inside a row.
 
 /** Writes logprobs[t] and entropy[t] for `rows` rows of logits (rows, vocab). */
-export function tokenLogprobs(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, logprobs: Float32Array, entropy: Float32Array): void {
+export function tokenLogprobs(
+  logits: Float32Array,
+  targets: Int32Array,
+  rows: number,
+  vocab: number,
+  logprobs: Float32Array,
+  entropy: Float32Array,
+): void {
   for (let r = 0; r < rows; r++) {
     const base = r * vocab;
     let max = -Infinity;
@@ -29,8 +36,15 @@ export function tokenLogprobs(logits: Float32Array, targets: Int32Array, rows: n
 }
 
 /** Overwrites logits (rows, vocab) with dloss/dlogits. */
-export function logitsGradient(logits: Float32Array, targets: Int32Array, rows: number, vocab: number, coefficients: Float32Array,
-  entropyCoefficients: Float32Array | undefined, normaliser: number): void {
+export function logitsGradient(
+  logits: Float32Array,
+  targets: Int32Array,
+  rows: number,
+  vocab: number,
+  coefficients: Float32Array,
+  entropyCoefficients: Float32Array | undefined,
+  normaliser: number,
+): void {
   for (let r = 0; r < rows; r++) {
     const base = r * vocab;
     const c = coefficients[r]! / normaliser;

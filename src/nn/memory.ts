@@ -7,7 +7,17 @@ import { headDim } from "./config.js";
 import type { ModelViews } from "./forward.js";
 import type { Heap } from "./heap.js";
 import type { OptimizerState } from "./optimizer.js";
-import { bindTransposed, bindWeights, initializeWeights, parameterSpecs, ropeTables, transposedSize, transposeWeights, type ParameterSpec, type Weights } from "./params.js";
+import {
+  bindTransposed,
+  bindWeights,
+  initializeWeights,
+  parameterSpecs,
+  ropeTables,
+  transposedSize,
+  transposeWeights,
+  type ParameterSpec,
+  type Weights,
+} from "./params.js";
 
 export interface ModelMemory {
   readonly specs: readonly ParameterSpec[];
@@ -41,12 +51,26 @@ export function allocateModelMemory(heap: Heap, config: ModelConfig, shards: num
   const sin = heap.allocFloats(ropeSize);
   ropeTables(config, cos, sin);
   initializeWeights(config, flat, seed);
-  const views: ModelViews = { config, weights: bindWeights(config, flat), transposed: bindTransposed(config, transposedFlat), cos, sin };
+  const views: ModelViews = {
+    config,
+    weights: bindWeights(config, flat),
+    transposed: bindTransposed(config, transposedFlat),
+    cos,
+    sin,
+  };
   const shardGrads = [bindWeights(config, gradFlat), ...shardGradFlats.map((f) => bindWeights(config, f))];
   const weightsChanged = (): void => transposeWeights(config, views.weights, views.transposed);
   weightsChanged();
   return {
-    specs, size, flat, gradFlat, shardGradFlats, shardGrads, optimizer, views, weightsChanged,
+    specs,
+    size,
+    flat,
+    gradFlat,
+    shardGradFlats,
+    shardGrads,
+    optimizer,
+    views,
+    weightsChanged,
     sumShardGradients: () => {
       for (const extra of shardGradFlats) {
         for (let i = 0; i < size; i++) gradFlat[i] = gradFlat[i]! + extra[i]!;
@@ -54,7 +78,8 @@ export function allocateModelMemory(heap: Heap, config: ModelConfig, shards: num
       }
     },
     free: () => {
-      for (const t of [flat, gradFlat, ...shardGradFlats, optimizer.m, optimizer.v, transposedFlat, cos, sin]) heap.free(t);
+      for (const t of [flat, gradFlat, ...shardGradFlats, optimizer.m, optimizer.v, transposedFlat, cos, sin])
+        heap.free(t);
     },
   };
 }

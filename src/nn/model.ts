@@ -65,7 +65,10 @@ export interface TinyModel {
    * ranges [start, end), start >= 1), only those tokens' log-probs (the others are 0), and the last block and
    * the head run on their rows alone.
    */
-  logprobs(sequences: readonly (readonly number[])[], wanted?: readonly (readonly TokenSpan[])[]): Promise<Float32Array[]>;
+  logprobs(
+    sequences: readonly (readonly number[])[],
+    wanted?: readonly (readonly TokenSpan[])[],
+  ): Promise<Float32Array[]>;
   /** Samples a continuation of each prompt (in its session's KV cache when `options.sessions` gives one). */
   sample(prompts: readonly (readonly number[])[], options: SampleOptions): Promise<Generated[]>;
   /** A KV cache that keeps a sequence between sample() calls: a prompt that extends it only prefills its new tokens. */
@@ -79,9 +82,11 @@ export interface TinyModel {
 
 function resolveThreads(options: ModelOptions, backend: Backend): { shards: number; threads: number } {
   const shards = options.shards ?? 2;
-  if (!(Number.isInteger(shards) && shards >= 1)) throw new ConfigError("model.shards", `must be a positive integer, got ${shards}`);
+  if (!(Number.isInteger(shards) && shards >= 1))
+    throw new ConfigError("model.shards", `must be a positive integer, got ${shards}`);
   const threads = Math.min(shards, options.threads ?? (backend === "wasm" ? availableParallelism() : 1));
-  if (!(Number.isInteger(threads) && threads >= 1)) throw new ConfigError("model.threads", `must be a positive integer, got ${options.threads}`);
+  if (!(Number.isInteger(threads) && threads >= 1))
+    throw new ConfigError("model.threads", `must be a positive integer, got ${options.threads}`);
   return { shards, threads };
 }
 
@@ -113,7 +118,12 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
   };
 
   const model: TinyModel = {
-    config, backend, threads, shards, specs: memory.specs, optimizerConfig,
+    config,
+    backend,
+    threads,
+    shards,
+    specs: memory.specs,
+    optimizerConfig,
     parameters: () => memory.flat,
     gradients: () => memory.gradFlat,
     optimizerState: () => memory.optimizer,
@@ -129,7 +139,14 @@ export async function createModel(options: ModelOptions = {}): Promise<TinyModel
     },
     step(stepOptions = {}) {
       alive();
-      const stats = adamwUpdate(memory.specs, memory.flat, memory.gradFlat, memory.optimizer, optimizerConfig, stepOptions.learningRate ?? optimizerConfig.learningRate);
+      const stats = adamwUpdate(
+        memory.specs,
+        memory.flat,
+        memory.gradFlat,
+        memory.optimizer,
+        optimizerConfig,
+        stepOptions.learningRate ?? optimizerConfig.learningRate,
+      );
       memory.gradFlat.fill(0);
       memory.weightsChanged();
       return stats;

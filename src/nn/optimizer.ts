@@ -17,17 +17,28 @@ export interface AdamWConfig {
   readonly clipNorm: number;
 }
 
-export const defaultAdamW: AdamWConfig = Object.freeze({ learningRate: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clipNorm: 1 });
+export const defaultAdamW: AdamWConfig = Object.freeze({
+  learningRate: 1e-3,
+  beta1: 0.9,
+  beta2: 0.95,
+  eps: 1e-8,
+  weightDecay: 0.1,
+  clipNorm: 1,
+});
 
 export function resolveAdamW(partial: Partial<AdamWConfig> = {}): AdamWConfig {
   const config = Object.freeze({ ...defaultAdamW, ...partial });
-  if (!(config.learningRate >= 0)) throw new ConfigError("optimizer.learningRate", `must be >= 0, got ${config.learningRate}`);
+  if (!(config.learningRate >= 0))
+    throw new ConfigError("optimizer.learningRate", `must be >= 0, got ${config.learningRate}`);
   for (const beta of ["beta1", "beta2"] as const) {
-    if (!(config[beta] >= 0 && config[beta] < 1)) throw new ConfigError(`optimizer.${beta}`, `must be in [0, 1), got ${config[beta]}`);
+    if (!(config[beta] >= 0 && config[beta] < 1))
+      throw new ConfigError(`optimizer.${beta}`, `must be in [0, 1), got ${config[beta]}`);
   }
   if (!(config.eps > 0)) throw new ConfigError("optimizer.eps", `must be > 0, got ${config.eps}`);
-  if (!(config.weightDecay >= 0)) throw new ConfigError("optimizer.weightDecay", `must be >= 0, got ${config.weightDecay}`);
-  if (!(config.clipNorm > 0)) throw new ConfigError("optimizer.clipNorm", `must be > 0 (Infinity disables clipping), got ${config.clipNorm}`);
+  if (!(config.weightDecay >= 0))
+    throw new ConfigError("optimizer.weightDecay", `must be >= 0, got ${config.weightDecay}`);
+  if (!(config.clipNorm > 0))
+    throw new ConfigError("optimizer.clipNorm", `must be > 0 (Infinity disables clipping), got ${config.clipNorm}`);
   return config;
 }
 
@@ -53,7 +64,14 @@ export interface UpdateStats {
 }
 
 /** One AdamW update of `params` from `grads` (left as they are); a non-finite gradient changes nothing. */
-export function adamwUpdate(specs: readonly ParameterSpec[], params: Float32Array, grads: Float32Array, state: OptimizerState, config: AdamWConfig, learningRate: number): UpdateStats {
+export function adamwUpdate(
+  specs: readonly ParameterSpec[],
+  params: Float32Array,
+  grads: Float32Array,
+  state: OptimizerState,
+  config: AdamWConfig,
+  learningRate: number,
+): UpdateStats {
   const gradNorm = globalNorm(grads);
   if (!Number.isFinite(gradNorm)) return { gradNorm, learningRate, step: state.step, applied: false };
   const clip = gradNorm > config.clipNorm ? config.clipNorm / gradNorm : 1;

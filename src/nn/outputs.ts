@@ -59,7 +59,13 @@ export function allRows(outputs: OutputRows, rows: number): boolean {
 }
 
 /** compact(M, width) rows <- x rows of the output rows (row stride width). */
-export function gatherRows(compact: Float32Array, x: Float32Array, width: number, packing: Packing, outputs: OutputRows): void {
+export function gatherRows(
+  compact: Float32Array,
+  x: Float32Array,
+  width: number,
+  packing: Packing,
+  outputs: OutputRows,
+): void {
   for (const span of outputs.spans) {
     const row = packing.starts[span.sequence]! + span.position;
     compact.set(x.subarray(row * width, (row + span.length) * width), span.index * width);
@@ -67,10 +73,17 @@ export function gatherRows(compact: Float32Array, x: Float32Array, width: number
 }
 
 /** x rows of the output rows += compact(M, width) rows. */
-export function scatterAddRows(x: Float32Array, compact: Float32Array, width: number, packing: Packing, outputs: OutputRows): void {
+export function scatterAddRows(
+  x: Float32Array,
+  compact: Float32Array,
+  width: number,
+  packing: Packing,
+  outputs: OutputRows,
+): void {
   for (const span of outputs.spans) {
     const row = packing.starts[span.sequence]! + span.position;
-    for (let i = 0; i < span.length * width; i++) x[row * width + i] = x[row * width + i]! + compact[span.index * width + i]!;
+    for (let i = 0; i < span.length * width; i++)
+      x[row * width + i] = x[row * width + i]! + compact[span.index * width + i]!;
   }
 }
 
@@ -101,7 +114,10 @@ export interface WeightedSpan {
  * The spans of each sequence with their attention weights' offsets (spans in order, each after the one
  * before), and how far into the sequence the last one reaches (keys and values needed).
  */
-export function spansBySequence(outputs: OutputRows, heads: number): Map<number, { spans: WeightedSpan[]; end: number }> {
+export function spansBySequence(
+  outputs: OutputRows,
+  heads: number,
+): Map<number, { spans: WeightedSpan[]; end: number }> {
   const bySequence = new Map<number, { spans: WeightedSpan[]; end: number }>();
   let probs = 0;
   for (const span of outputs.spans) {
@@ -119,12 +135,19 @@ export function spansBySequence(outputs: OutputRows, heads: number): Map<number,
  * values (columns C..3C). When C is not a multiple of 8 the key and value columns do not start a weight
  * panel, and the queries are computed too (and not used).
  */
-function keysValues(kernels: Kernels, model: ModelViews, a: LayerActivations, workspace: Workspace, rows: number): void {
+function keysValues(
+  kernels: Kernels,
+  model: ModelViews,
+  a: LayerActivations,
+  workspace: Workspace,
+  rows: number,
+): void {
   const { dModel: C, heads: H, normEps } = model.config;
   const layer = model.config.layers - 1;
   kernels.rmsnormForward(a.xn1, a.rstd1, a.xIn, model.weights.layers[layer]!.attnNorm, rows, C, normEps);
   const wT = model.transposed.layers[layer]!.qkv;
-  if (C % 8 === 0) kernels.gemmPanels(a.qkv.subarray(C), 3 * C, a.xn1, C, 1, wT.subarray(C * C), 8 * C, rows, 2 * C, C, false);
+  if (C % 8 === 0)
+    kernels.gemmPanels(a.qkv.subarray(C), 3 * C, a.xn1, C, 1, wT.subarray(C * C), 8 * C, rows, 2 * C, C, false);
   else linear(kernels, a.qkv, a.xn1, wT, rows, 3 * C, C, false);
   kernels.rope(a.qkv.subarray(C), rows, 3 * C, H, C / H, model.cos, model.sin, workspace.positions, false);
 }
@@ -136,7 +159,14 @@ function keysValues(kernels: Kernels, model: ModelViews, a: LayerActivations, wo
  * returns the logits (M, V) in workspace.logits. workspace.outputPositions and outputTargets get the output
  * rows' positions and targets.
  */
-export function forwardOutputs(kernels: Kernels, model: ModelViews, workspace: Workspace, rows: number, packing: Packing, outputs: OutputRows): Float32Array {
+export function forwardOutputs(
+  kernels: Kernels,
+  model: ModelViews,
+  workspace: Workspace,
+  rows: number,
+  packing: Packing,
+  outputs: OutputRows,
+): Float32Array {
   const { dModel: C, hiddenSize: F, heads: H, normEps, layers: L } = model.config;
   const M = outputs.count;
   const a = workspace.layers[L - 1]!;
@@ -169,7 +199,14 @@ export function forwardOutputs(kernels: Kernels, model: ModelViews, workspace: W
 }
 
 /** Each span's queries attend to its sequence's keys and values up to each row (a.att compact, weights kept). */
-function attendSpans(kernels: Kernels, model: ModelViews, a: LayerActivations, workspace: Workspace, packing: Packing, outputs: OutputRows): void {
+function attendSpans(
+  kernels: Kernels,
+  model: ModelViews,
+  a: LayerActivations,
+  workspace: Workspace,
+  packing: Packing,
+  outputs: OutputRows,
+): void {
   const { dModel: C, heads: H } = model.config;
   const hd = C / H;
   const scale = attentionScale(model.config);
@@ -181,8 +218,22 @@ function attendSpans(kernels: Kernels, model: ModelViews, a: LayerActivations, w
       for (const { span, probs: offset } of spans) {
         const n = span.length;
         const probs = a.probs.subarray(offset + h * n * (span.position + n));
-        headForward(kernels, a.qkv.subarray(span.index * 3 * C + h * hd), 3 * C, { rows: workspace.scratch, ld: end }, a.qkv.subarray(start * 3 * C + 2 * C + h * hd), 3 * C,
-          a.att.subarray(span.index * C + h * hd), C, probs, n, hd, scale, span.position, true);
+        headForward(
+          kernels,
+          a.qkv.subarray(span.index * 3 * C + h * hd),
+          3 * C,
+          { rows: workspace.scratch, ld: end },
+          a.qkv.subarray(start * 3 * C + 2 * C + h * hd),
+          3 * C,
+          a.att.subarray(span.index * C + h * hd),
+          C,
+          probs,
+          n,
+          hd,
+          scale,
+          span.position,
+          true,
+        );
       }
     }
   }

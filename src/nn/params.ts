@@ -105,7 +105,13 @@ export function bindWeights(config: ModelConfig, flat: Float32Array): Weights {
     });
   }
   const embed = view("model.embed_tokens.weight");
-  return { flat, embed, layers, finalNorm: view("model.norm.weight"), head: config.tiedEmbeddings ? embed : view("lm_head.weight") };
+  return {
+    flat,
+    embed,
+    layers,
+    finalNorm: view("model.norm.weight"),
+    head: config.tiedEmbeddings ? embed : view("lm_head.weight"),
+  };
 }
 
 /** Columns of W^T rounded up to whole 8-column panels. */
@@ -126,7 +132,8 @@ export function bindTransposed(config: ModelConfig, flat: Float32Array): Transpo
   const take = (n: number): Float32Array => flat.subarray(offset, (offset += n));
   const p = panelColumns;
   const layers: TransposedLayer[] = [];
-  for (let l = 0; l < config.layers; l++) layers.push({ qkv: take(C * p(3 * C)), o: take(C * p(C)), gateUp: take(C * p(2 * F)), down: take(F * p(C)) });
+  for (let l = 0; l < config.layers; l++)
+    layers.push({ qkv: take(C * p(3 * C)), o: take(C * p(C)), gateUp: take(C * p(2 * F)), down: take(F * p(C)) });
   return { flat, layers, head: take(C * p(V)) };
 }
 

@@ -36,7 +36,10 @@ export interface Passes {
   forward(batch: TokenBatch, weights?: Float32Array): Promise<ForwardResult>;
   backward(coefficients: Float32Array, options?: BackwardOptions): Promise<void>;
   /** With `wanted`, only those tokens' log-probs (the others are 0): the last block and the head run on their rows alone. */
-  logprobs(sequences: readonly (readonly number[])[], wanted?: readonly (readonly TokenSpan[])[]): Promise<Float32Array[]>;
+  logprobs(
+    sequences: readonly (readonly number[])[],
+    wanted?: readonly (readonly TokenSpan[])[],
+  ): Promise<Float32Array[]>;
   /** Frees the workspaces. */
   free(): void;
 }
@@ -56,9 +59,18 @@ type Row = { readonly tokens: ArrayLike<number>; readonly targets: ArrayLike<num
  * Writes sequences into shard workspaces and runs the forward jobs. With `targetRowsOnly` the last block and
  * the head run on the rows that have a target (outputs.ts); else on every row.
  */
-async function runForward(context: ModelRuntime, slots: WorkspaceSlot[], rows: readonly Row[], seqLen: number, targetRowsOnly: boolean): Promise<ForwardLayout> {
+async function runForward(
+  context: ModelRuntime,
+  slots: WorkspaceSlot[],
+  rows: readonly Row[],
+  seqLen: number,
+  targetRowsOnly: boolean,
+): Promise<ForwardLayout> {
   const { heap, config, shards, memory } = context;
-  const ranges = shardRanges(rows.map((row) => row.length), shards);
+  const ranges = shardRanges(
+    rows.map((row) => row.length),
+    shards,
+  );
   const packings: Packing[] = [];
   const outputs: (OutputRows | undefined)[] = [];
   const jobs: Job[] = ranges.map(([first, end], s) => {
@@ -77,14 +89,27 @@ async function runForward(context: ModelRuntime, slots: WorkspaceSlot[], rows: r
     }
     const shardOutputs = targetRowsOnly ? findOutputRows(packing, workspace.targets) : undefined;
     outputs.push(shardOutputs);
-    return { kind: "forward", model: memory.views, workspace, packing, rows: lengths.reduce((a, b) => a + b, 0), ...(shardOutputs === undefined ? {} : { outputs: shardOutputs }) };
+    return {
+      kind: "forward",
+      model: memory.views,
+      workspace,
+      packing,
+      rows: lengths.reduce((a, b) => a + b, 0),
+      ...(shardOutputs === undefined ? {} : { outputs: shardOutputs }),
+    };
   });
   await context.pool.runAll(jobs);
   return { packings, ranges, seqLen, outputs };
 }
 
 /** The per-token outputs of a training forward in the batch's (batchSize, seqLen) layout, and the weighted loss. */
-function gatherForward(layout: ForwardLayout, slots: readonly WorkspaceSlot[], batch: TokenBatch, lengths: readonly number[], weights: Float32Array | undefined): ForwardResult {
+function gatherForward(
+  layout: ForwardLayout,
+  slots: readonly WorkspaceSlot[],
+  batch: TokenBatch,
+  lengths: readonly number[],
+  weights: Float32Array | undefined,
+): ForwardResult {
   const { batchSize: B, seqLen: T } = batch;
   const logprobs = new Float32Array(B * T);
   const entropy = new Float32Array(B * T);
@@ -108,14 +133,27 @@ function gatherForward(layout: ForwardLayout, slots: readonly WorkspaceSlot[], b
 }
 
 /** The backward jobs of the forward described by `last`, its coefficients written into the workspaces. */
-function backwardJobs(context: ModelRuntime, slots: readonly WorkspaceSlot[], last: ForwardLayout, coefficients: Float32Array, options: BackwardOptions): Job[] {
+function backwardJobs(
+  context: ModelRuntime,
+  slots: readonly WorkspaceSlot[],
+  last: ForwardLayout,
+  coefficients: Float32Array,
+  options: BackwardOptions,
+): Job[] {
   const normaliser = options.normaliser ?? 1;
   if (!(normaliser > 0)) throw new BudgetrlError("nn:bad-normaliser", `normaliser must be > 0, got ${normaliser}`);
   const entropyCoefficients = options.entropyCoefficients;
   const T = last.seqLen;
   const size = last.ranges[last.ranges.length - 1]![1] * T;
-  for (const [name, values] of [["coefficients", coefficients], ["entropyCoefficients", entropyCoefficients]] as const) {
-    if (values !== undefined && values.length !== size) throw new BudgetrlError("nn:bad-batch", `${name} must hold batchSize * seqLen = ${size} entries (the last forward's shape), got ${values.length}`);
+  for (const [name, values] of [
+    ["coefficients", coefficients],
+    ["entropyCoefficients", entropyCoefficients],
+  ] as const) {
+    if (values !== undefined && values.length !== size)
+      throw new BudgetrlError(
+        "nn:bad-batch",
+        `${name} must hold batchSize * seqLen = ${size} entries (the last forward's shape), got ${values.length}`,
+      );
   }
   return last.ranges.map(([first, end], s) => {
     const ws = slots[s]!.workspace!;
@@ -129,7 +167,17 @@ function backwardJobs(context: ModelRuntime, slots: readonly WorkspaceSlot[], la
     }
     const rows = packing.lengths.reduce((a, n) => a + n, 0);
     const outputs = last.outputs[s];
-    return { kind: "backward", model: context.memory.views, workspace: ws, packing, rows, grads: context.memory.shardGrads[s]!, normaliser, withEntropy: entropyCoefficients !== undefined, ...(outputs === undefined ? {} : { outputs }) };
+    return {
+      kind: "backward",
+      model: context.memory.views,
+      workspace: ws,
+      packing,
+      rows,
+      grads: context.memory.shardGrads[s]!,
+      normaliser,
+      withEntropy: entropyCoefficients !== undefined,
+      ...(outputs === undefined ? {} : { outputs }),
+    };
   });
 }
 
@@ -139,7 +187,10 @@ function scoringTargets(seq: readonly number[], spans: readonly TokenSpan[] | un
   const targets = new Array<number>(seq.length).fill(-1);
   for (const { start, end } of spans) {
     if (!(Number.isInteger(start) && Number.isInteger(end) && start >= 1 && start <= end && end <= seq.length)) {
-      throw new BudgetrlError("nn:bad-batch", `wanted[${index}] has span [${start}, ${end}); spans need 1 <= start <= end <= ${seq.length} (the sequence's length)`);
+      throw new BudgetrlError(
+        "nn:bad-batch",
+        `wanted[${index}] has span [${start}, ${end}); spans need 1 <= start <= end <= ${seq.length} (the sequence's length)`,
+      );
     }
     for (let t = start; t < end; t++) targets[t - 1] = seq[t]!;
   }
@@ -155,7 +206,11 @@ export function createPasses(context: ModelRuntime): Passes {
     async forward(batch, weights) {
       const lengths = checkBatch(config, batch, { weights });
       const T = batch.seqLen;
-      const rows = lengths.map((n, b) => ({ tokens: batch.tokens.subarray(b * T, b * T + n), targets: batch.targets.subarray(b * T, b * T + n), length: n }));
+      const rows = lengths.map((n, b) => ({
+        tokens: batch.tokens.subarray(b * T, b * T + n),
+        targets: batch.targets.subarray(b * T, b * T + n),
+        length: n,
+      }));
       pending = undefined;
       pending = await runForward(context, trainSlots, rows, T, true);
       context.counts.train += lengths.reduce((a, b) => a + b, 0);
@@ -163,28 +218,47 @@ export function createPasses(context: ModelRuntime): Passes {
     },
     async backward(coefficients, options = {}) {
       const last = pending;
-      if (last === undefined) throw new BudgetrlError("nn:no-forward", "backward() needs a forward() first (and each forward serves one backward)");
+      if (last === undefined)
+        throw new BudgetrlError(
+          "nn:no-forward",
+          "backward() needs a forward() first (and each forward serves one backward)",
+        );
       pending = undefined;
       await context.pool.runAll(backwardJobs(context, trainSlots, last, coefficients, options));
       context.memory.sumShardGradients();
     },
     async logprobs(sequences, wanted) {
       sequences.forEach((seq, i) => {
-        if (seq.length > config.contextLength) throw new BudgetrlError("nn:too-long", `sequence ${i} has ${seq.length} tokens, more than contextLength ${config.contextLength}`);
+        if (seq.length > config.contextLength)
+          throw new BudgetrlError(
+            "nn:too-long",
+            `sequence ${i} has ${seq.length} tokens, more than contextLength ${config.contextLength}`,
+          );
         checkTokens(config, `sequences[${i}]`, seq, false);
       });
-      if (wanted !== undefined && wanted.length !== sequences.length) throw new BudgetrlError("nn:bad-batch", `wanted must hold one list of spans per sequence: ${sequences.length} sequences, ${wanted.length} lists`);
-      const rows = sequences.map((seq, i) => ({ tokens: seq, targets: scoringTargets(seq, wanted?.[i], i), length: seq.length }));
+      if (wanted !== undefined && wanted.length !== sequences.length)
+        throw new BudgetrlError(
+          "nn:bad-batch",
+          `wanted must hold one list of spans per sequence: ${sequences.length} sequences, ${wanted.length} lists`,
+        );
+      const rows = sequences.map((seq, i) => ({
+        tokens: seq,
+        targets: scoringTargets(seq, wanted?.[i], i),
+        length: seq.length,
+      }));
       const done = await runForward(context, scoreSlots, rows, config.contextLength, wanted !== undefined);
       context.counts.score += sequences.reduce((a, seq) => a + seq.length, 0);
       return sequences.map((seq, i) => {
         const s = done.ranges.findIndex(([first, end]) => i >= first && i < end);
         const start = done.packings[s]!.starts[i - done.ranges[s]![0]]!;
-        return Float32Array.from(scoreSlots[s]!.workspace!.logprobs.subarray(start, start + Math.max(0, seq.length - 1)));
+        return Float32Array.from(
+          scoreSlots[s]!.workspace!.logprobs.subarray(start, start + Math.max(0, seq.length - 1)),
+        );
       });
     },
     free() {
-      for (const slot of [...trainSlots, ...scoreSlots]) if (slot.workspace !== undefined) freeWorkspace(heap, slot.workspace);
+      for (const slot of [...trainSlots, ...scoreSlots])
+        if (slot.workspace !== undefined) freeWorkspace(heap, slot.workspace);
     },
   };
 }

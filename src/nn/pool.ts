@@ -39,7 +39,12 @@ function startWorker(memory: WebAssembly.Memory, module: WebAssembly.Module | nu
  * resolves with its result. One job per worker at a time: runAll awaits every job before returning.
  */
 function post(handle: WorkerHandle, job: Job): Promise<JobResult> {
-  if (handle.busy) throw new BudgetrlError("nn:worker-busy", "a worker got a second job before finishing the first", "model calls must not overlap (the model serialises them)");
+  if (handle.busy)
+    throw new BudgetrlError(
+      "nn:worker-busy",
+      "a worker got a second job before finishing the first",
+      "model calls must not overlap (the model serialises them)",
+    );
   if (handle.dead) {
     handle.worker = handle.start();
     handle.dead = false;
@@ -78,7 +83,13 @@ function post(handle: WorkerHandle, job: Job): Promise<JobResult> {
 }
 
 /** `scratches[i]` is worker i's kernel scratch (threads - 1 of them). */
-export function createPool(kernels: Kernels, memory: WebAssembly.Memory, module: WebAssembly.Module | null, threads: number, scratches: readonly Float32Array[]): Pool {
+export function createPool(
+  kernels: Kernels,
+  memory: WebAssembly.Memory,
+  module: WebAssembly.Module | null,
+  threads: number,
+  scratches: readonly Float32Array[],
+): Pool {
   const handles: WorkerHandle[] = [];
   for (let i = 1; i < threads; i++) {
     const start = (): Worker => startWorker(memory, module, scratches[i - 1]!);
@@ -115,7 +126,9 @@ export function poolFor(heap: Heap, backend: "wasm" | "reference", threads: numb
   let pool = pools.get(key);
   if (pool === undefined) {
     const module = backend === "wasm" ? kernelsModule() : null;
-    const scratches = Array.from({ length: threads }, () => heap.allocFloats(module === null ? 1 : KERNEL_SCRATCH_FLOATS));
+    const scratches = Array.from({ length: threads }, () =>
+      heap.allocFloats(module === null ? 1 : KERNEL_SCRATCH_FLOATS),
+    );
     const kernels = module === null ? referenceKernels : wasmKernels(heap.memory, module, scratches[0]!);
     pool = createPool(kernels, heap.memory, module, threads, scratches.slice(1));
     pools.set(key, pool);

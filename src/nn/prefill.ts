@@ -39,7 +39,10 @@ export function sharedSources(chunks: readonly ArrayLike<number>[], pasts: reado
 }
 
 /** The chunks a prefill computes (their own source), and their packing. */
-export function computedChunks(lengths: readonly number[], sources: readonly number[]): { own: number[]; packing: Packing } {
+export function computedChunks(
+  lengths: readonly number[],
+  sources: readonly number[],
+): { own: number[]; packing: Packing } {
   const own = lengths.map((_, s) => s).filter((s) => sources[s] === s);
   return { own, packing: packLengths(own.map((s) => lengths[s]!)) };
 }
@@ -48,12 +51,21 @@ export function computedChunks(lengths: readonly number[], sources: readonly num
  * Rotated keys and values of `layer` for `rows` rows into a.qkv (columns C..3C), then into the cache. The
  * queries are skipped when they fill whole weight panels (C a multiple of 8), else computed too.
  */
-function cacheKeysValues(kernels: Kernels, model: ModelViews, layer: number, a: LayerActivations, workspace: Workspace, rows: number,
-  packing: Packing, targets: ChunkTargets): void {
+function cacheKeysValues(
+  kernels: Kernels,
+  model: ModelViews,
+  layer: number,
+  a: LayerActivations,
+  workspace: Workspace,
+  rows: number,
+  packing: Packing,
+  targets: ChunkTargets,
+): void {
   const { dModel: C, heads: H, normEps } = model.config;
   kernels.rmsnormForward(a.xn1, a.rstd1, a.xIn, model.weights.layers[layer]!.attnNorm, rows, C, normEps);
   const wT = model.transposed.layers[layer]!.qkv;
-  if (C % 8 === 0) kernels.gemmPanels(a.qkv.subarray(C), 3 * C, a.xn1, C, 1, wT.subarray(C * C), 8 * C, rows, 2 * C, C, false);
+  if (C % 8 === 0)
+    kernels.gemmPanels(a.qkv.subarray(C), 3 * C, a.xn1, C, 1, wT.subarray(C * C), 8 * C, rows, 2 * C, C, false);
   else linear(kernels, a.qkv, a.xn1, wT, rows, 3 * C, C, false);
   kernels.rope(a.qkv.subarray(C), rows, 3 * C, H, C / H, model.cos, model.sin, workspace.positions, false);
   fillCache(kernels, model.config, workspace, targets.cache, packing, targets.slots, targets.pasts, layer);
@@ -65,15 +77,26 @@ function cacheKeysValues(kernels: Kernels, model: ModelViews, layer: number, a: 
  * absolute positions) in computedChunks order. Returns the final residual stream of each chunk's last row:
  * row s of workspace.xOut.
  */
-export function prefill(kernels: Kernels, model: ModelViews, workspace: Workspace, lengths: readonly number[], targets: ChunkTargets,
-  sources: readonly number[] = lengths.map((_, s) => s)): Float32Array {
+export function prefill(
+  kernels: Kernels,
+  model: ModelViews,
+  workspace: Workspace,
+  lengths: readonly number[],
+  targets: ChunkTargets,
+  sources: readonly number[] = lengths.map((_, s) => s),
+): Float32Array {
   const { dModel: C, layers: L } = model.config;
   const { own, packing } = computedChunks(lengths, sources);
-  const computed = { cache: targets.cache, slots: own.map((s) => targets.slots[s]!), pasts: own.map((s) => targets.pasts[s]!) };
+  const computed = {
+    cache: targets.cache,
+    slots: own.map((s) => targets.slots[s]!),
+    pasts: own.map((s) => targets.pasts[s]!),
+  };
   const rows = packing.lengths.reduce((sum, n) => sum + n, 0);
   embedTokens(model, workspace, rows);
   const attend = attendChunks(kernels, model, workspace, packing, computed.cache, computed.slots, computed.pasts);
-  for (let l = 0; l + 1 < L; l++) block(kernels, model, l, workspace.layers[l]!, workspace.layers[l + 1]!.xIn, workspace, rows, attend, false);
+  for (let l = 0; l + 1 < L; l++)
+    block(kernels, model, l, workspace.layers[l]!, workspace.layers[l + 1]!.xIn, workspace, rows, attend, false);
   const last = workspace.layers[L - 1]!;
   cacheKeysValues(kernels, model, L - 1, last, workspace, rows, packing, computed);
   // Each chunk's last row (its source's) enters the last block as a decoding step in its own block.
@@ -84,10 +107,27 @@ export function prefill(kernels: Kernels, model: ModelViews, workspace: Workspac
     const row = packing.starts[k]! + n - 1;
     lastRows.set(last.xIn.subarray(row * C, (row + 1) * C), s * C);
     workspace.positions[s] = targets.pasts[s]! + n - 1;
-    if (sources[s] !== s) copyCachePrefix(model.config, targets.cache, targets.slots[sources[s]!]!, targets.slots[s]!, targets.pasts[s]! + n);
+    if (sources[s] !== s)
+      copyCachePrefix(
+        model.config,
+        targets.cache,
+        targets.slots[sources[s]!]!,
+        targets.slots[s]!,
+        targets.pasts[s]! + n,
+      );
   });
   last.xIn.set(lastRows);
   // The decoding step recomputes the last rows' keys and values (bit-identical: matmul rows are independent).
-  block(kernels, model, L - 1, last, workspace.xOut, workspace, lengths.length, attendCache(kernels, model, workspace, targets.cache, targets.slots), false);
+  block(
+    kernels,
+    model,
+    L - 1,
+    last,
+    workspace.xOut,
+    workspace,
+    lengths.length,
+    attendCache(kernels, model, workspace, targets.cache, targets.slots),
+    false,
+  );
   return workspace.xOut;
 }

@@ -15,7 +15,10 @@ export interface DecodedSafetensors {
   readonly metadata: Readonly<Record<string, string>>;
 }
 
-export function encodeSafetensors(tensors: readonly NamedTensor[], metadata: Readonly<Record<string, string>> = {}): Uint8Array {
+export function encodeSafetensors(
+  tensors: readonly NamedTensor[],
+  metadata: Readonly<Record<string, string>> = {},
+): Uint8Array {
   const header: Record<string, unknown> = { __metadata__: metadata };
   let offset = 0;
   for (const t of tensors) {
@@ -40,7 +43,10 @@ export function encodeSafetensors(tensors: readonly NamedTensor[], metadata: Rea
 }
 
 function fail(source: string, why: string): never {
-  throw new DataError(`${source}: not a valid safetensors file: ${why}`, "the file is truncated or corrupted; restore it from a good copy");
+  throw new DataError(
+    `${source}: not a valid safetensors file: ${why}`,
+    "the file is truncated or corrupted; restore it from a good copy",
+  );
 }
 
 interface HeaderEntry {
@@ -53,14 +59,16 @@ export function decodeSafetensors(bytes: Uint8Array, source: string): DecodedSaf
   if (bytes.length < 8) fail(source, `${bytes.length} bytes is shorter than the 8-byte header length`);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const headerLength = Number(view.getBigUint64(0, true));
-  if (headerLength > bytes.length - 8) fail(source, `header claims ${headerLength} bytes but the file has ${bytes.length - 8} after the length`);
+  if (headerLength > bytes.length - 8)
+    fail(source, `header claims ${headerLength} bytes but the file has ${bytes.length - 8} after the length`);
   let header: Record<string, unknown>;
   try {
     header = JSON.parse(Buffer.from(bytes.subarray(8, 8 + headerLength)).toString("utf8")) as Record<string, unknown>;
   } catch (error: unknown) {
     fail(source, `header is not JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (header === null || typeof header !== "object" || Array.isArray(header)) fail(source, "header is not a JSON object");
+  if (header === null || typeof header !== "object" || Array.isArray(header))
+    fail(source, "header is not a JSON object");
   const dataStart = 8 + headerLength;
   const dataLength = bytes.length - dataStart;
   const tensors = new Map<string, NamedTensor>();
@@ -74,13 +82,17 @@ export function decodeSafetensors(bytes: Uint8Array, source: string): DecodedSaf
     const entry = value as HeaderEntry;
     if (entry.dtype !== "F32") fail(source, `tensor ${name} has dtype ${String(entry.dtype)}; only F32 is supported`);
     const shape = entry.shape;
-    if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && (d as number) >= 0)) fail(source, `tensor ${name} has a bad shape`);
+    if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && (d as number) >= 0))
+      fail(source, `tensor ${name} has a bad shape`);
     const offsets = entry.data_offsets;
-    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o))) fail(source, `tensor ${name} has bad data_offsets`);
+    if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o)))
+      fail(source, `tensor ${name} has bad data_offsets`);
     const [begin, stop] = offsets as [number, number];
     const count = (shape as number[]).reduce((a, b) => a * b, 1);
-    if (stop - begin !== count * 4 || begin < 0) fail(source, `tensor ${name}: offsets [${begin}, ${stop}] do not hold shape [${shape.join(", ")}]`);
-    if (stop > dataLength) fail(source, `tensor ${name} ends at byte ${stop} but the data section has ${dataLength} bytes (truncated?)`);
+    if (stop - begin !== count * 4 || begin < 0)
+      fail(source, `tensor ${name}: offsets [${begin}, ${stop}] do not hold shape [${shape.join(", ")}]`);
+    if (stop > dataLength)
+      fail(source, `tensor ${name} ends at byte ${stop} but the data section has ${dataLength} bytes (truncated?)`);
     const data = new Float32Array(count);
     for (let i = 0; i < count; i++) data[i] = view.getFloat32(dataStart + begin + 4 * i, true);
     tensors.set(name, { name, shape: shape as number[], data });

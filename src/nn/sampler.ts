@@ -54,7 +54,11 @@ export function prepareRow(logits: Float32Array, temperature: number): PreparedR
 }
 
 /** The nucleus: token ids by weight (ties: lower id first), how many are kept to reach topP of the mass, and their mass. */
-function nucleus(weights: ArrayLike<number>, sum: number, topP: number): { order: number[]; kept: number; mass: number } {
+function nucleus(
+  weights: ArrayLike<number>,
+  sum: number,
+  topP: number,
+): { order: number[]; kept: number; mass: number } {
   const V = weights.length;
   const order = Array.from({ length: V }, (_, i) => i);
   order.sort((a, b) => weights[b]! - weights[a]! || a - b);
@@ -65,7 +69,13 @@ function nucleus(weights: ArrayLike<number>, sum: number, topP: number): { order
   return { order, kept, mass };
 }
 
-export function chooseToken(logits: Float32Array, params: SamplingParams, rng: Rng, prepared: PreparedRow = prepareRow(logits, params.temperature), allowed?: TokenMask): Choice {
+export function chooseToken(
+  logits: Float32Array,
+  params: SamplingParams,
+  rng: Rng,
+  prepared: PreparedRow = prepareRow(logits, params.temperature),
+  allowed?: TokenMask,
+): Choice {
   if (allowed !== undefined) return chooseAllowed(logits, params, rng, prepared.modelLse, allowed);
   const V = logits.length;
   const { weights, sum, modelLse } = prepared;
@@ -105,7 +115,11 @@ export function chooseToken(logits: Float32Array, params: SamplingParams, rng: R
  * The distribution sampled from over the allowed tokens: weights exp((l_i - max over allowed) / T) (T = 1 when
  * greedy), 0 elsewhere, in float64. Undefined when no token is allowed.
  */
-export function allowedRow(logits: Float32Array, temperature: number, allowed: TokenMask): { weights: Float64Array; sum: number } | undefined {
+export function allowedRow(
+  logits: Float32Array,
+  temperature: number,
+  allowed: TokenMask,
+): { weights: Float64Array; sum: number } | undefined {
   const V = logits.length;
   let max = -Infinity;
   for (let i = 0; i < V; i++) if (allowed[i] === 1) max = Math.max(max, logits[i]!);
@@ -118,18 +132,29 @@ export function allowedRow(logits: Float32Array, temperature: number, allowed: T
 }
 
 /** chooseToken over the allowed tokens only (at least one must be allowed). */
-function chooseAllowed(logits: Float32Array, params: SamplingParams, rng: Rng, modelLse: number, allowed: TokenMask): Choice {
+function chooseAllowed(
+  logits: Float32Array,
+  params: SamplingParams,
+  rng: Rng,
+  modelLse: number,
+  allowed: TokenMask,
+): Choice {
   const V = logits.length;
   const row = allowedRow(logits, params.temperature, allowed);
   if (row === undefined) throw new RangeError("chooseToken: the mask allows no token");
-  const choice = (token: number, samplingLogprob: number): Choice => ({ token, logprob: logits[token]! - modelLse, samplingLogprob });
+  const choice = (token: number, samplingLogprob: number): Choice => ({
+    token,
+    logprob: logits[token]! - modelLse,
+    samplingLogprob,
+  });
   if (params.temperature === 0) {
     let best = -1;
     for (let i = 0; i < V; i++) if (allowed[i] === 1 && (best < 0 || logits[i]! > logits[best]!)) best = i;
     return choice(best, 0);
   }
   const { weights, sum } = row;
-  const { order, kept, mass } = params.topP >= 1 ? { order: undefined, kept: V, mass: sum } : nucleus(weights, sum, params.topP);
+  const { order, kept, mass } =
+    params.topP >= 1 ? { order: undefined, kept: V, mass: sum } : nucleus(weights, sum, params.topP);
   const at = (i: number): number => (order === undefined ? i : order[i]!);
   let u = rng.next() * mass;
   let pick = -1;
@@ -148,21 +173,38 @@ function chooseAllowed(logits: Float32Array, params: SamplingParams, rng: Rng, m
  * the model and under the distribution sampled from (temperature, nucleus, mask; -Infinity for a token it cannot
  * give; greedy: 0 for the token it takes).
  */
-export function alternatives(logits: Float32Array, params: SamplingParams, prepared: PreparedRow, k: number, allowed?: TokenMask): Alternative[] {
+export function alternatives(
+  logits: Float32Array,
+  params: SamplingParams,
+  prepared: PreparedRow,
+  k: number,
+  allowed?: TokenMask,
+): Alternative[] {
   const V = logits.length;
-  const top = Array.from({ length: V }, (_, i) => i).sort((a, b) => logits[b]! - logits[a]! || a - b).slice(0, Math.min(k, V));
+  const top = Array.from({ length: V }, (_, i) => i)
+    .sort((a, b) => logits[b]! - logits[a]! || a - b)
+    .slice(0, Math.min(k, V));
   const sampling = samplingLogprobs(logits, params, prepared, allowed);
   return top.map((token) => ({ token, logprob: logits[token]! - prepared.modelLse, samplingLogprob: sampling(token) }));
 }
 
 /** log p(token) under the distribution a row is sampled from (see alternatives). */
-function samplingLogprobs(logits: Float32Array, params: SamplingParams, prepared: PreparedRow, allowed: TokenMask | undefined): (token: number) => number {
+function samplingLogprobs(
+  logits: Float32Array,
+  params: SamplingParams,
+  prepared: PreparedRow,
+  allowed: TokenMask | undefined,
+): (token: number) => number {
   const V = logits.length;
-  const row = allowed === undefined ? { weights: prepared.weights, sum: prepared.sum } : allowedRow(logits, params.temperature, allowed);
+  const row =
+    allowed === undefined
+      ? { weights: prepared.weights, sum: prepared.sum }
+      : allowedRow(logits, params.temperature, allowed);
   if (row === undefined) return () => -Infinity;
   if (params.temperature === 0) {
     let best = -1;
-    for (let i = 0; i < V; i++) if ((allowed === undefined || allowed[i] === 1) && (best < 0 || logits[i]! > logits[best]!)) best = i;
+    for (let i = 0; i < V; i++)
+      if ((allowed === undefined || allowed[i] === 1) && (best < 0 || logits[i]! > logits[best]!)) best = i;
     return (token) => (token === best ? 0 : -Infinity);
   }
   const { weights, sum } = row;

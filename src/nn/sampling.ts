@@ -59,20 +59,52 @@ export interface Sampler {
 
 function resolveOptions(options: SampleOptions, prompts: number): GenerateOptions {
   const resolved: GenerateOptions = {
-    maxNewTokens: options.maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1, stopTokens: options.stopTokens ?? [END],
-    ...(options.stopSequences === undefined || options.stopSequences.length === 0 ? {} : { stopSequences: options.stopSequences }),
+    maxNewTokens: options.maxNewTokens,
+    temperature: options.temperature ?? 1,
+    topP: options.topP ?? 1,
+    stopTokens: options.stopTokens ?? [END],
+    ...(options.stopSequences === undefined || options.stopSequences.length === 0
+      ? {}
+      : { stopSequences: options.stopSequences }),
     ...(options.minNewTokens === undefined || options.minNewTokens === 0 ? {} : { minNewTokens: options.minNewTokens }),
     ...(options.topLogprobs === undefined || options.topLogprobs === 0 ? {} : { topLogprobs: options.topLogprobs }),
   };
-  if (!(Number.isInteger(resolved.minNewTokens ?? 0) && (resolved.minNewTokens ?? 0) >= 0)) throw new BudgetrlError("nn:bad-sample", `minNewTokens must be a non-negative integer, got ${resolved.minNewTokens}`);
-  if (!(Number.isInteger(resolved.topLogprobs ?? 0) && (resolved.topLogprobs ?? 0) >= 0)) throw new BudgetrlError("nn:bad-sample", `topLogprobs must be a non-negative integer, got ${resolved.topLogprobs}`);
-  if (options.resume !== undefined && options.resume.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one stream state per prompt to resume: ${prompts} prompts, ${options.resume.length} states`);
-  if (options.masks !== undefined && options.masks.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one mask (or undefined) per prompt: ${prompts} prompts, ${options.masks.length} masks`);
-  if (!(Number.isInteger(resolved.maxNewTokens) && resolved.maxNewTokens >= 0)) throw new BudgetrlError("nn:bad-sample", `maxNewTokens must be a non-negative integer, got ${resolved.maxNewTokens}`);
-  if (!(resolved.temperature >= 0)) throw new BudgetrlError("nn:bad-sample", `temperature must be >= 0, got ${resolved.temperature}`);
-  if (!(resolved.topP > 0 && resolved.topP <= 1)) throw new BudgetrlError("nn:bad-sample", `topP must be in (0, 1], got ${resolved.topP}`);
-  if (options.seeds.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one seed per prompt: ${prompts} prompts, ${options.seeds.length} seeds`);
-  if (options.sessions !== undefined && options.sessions.length !== prompts) throw new BudgetrlError("nn:bad-sample", `need one session (or undefined) per prompt: ${prompts} prompts, ${options.sessions.length} sessions`);
+  if (!(Number.isInteger(resolved.minNewTokens ?? 0) && (resolved.minNewTokens ?? 0) >= 0))
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `minNewTokens must be a non-negative integer, got ${resolved.minNewTokens}`,
+    );
+  if (!(Number.isInteger(resolved.topLogprobs ?? 0) && (resolved.topLogprobs ?? 0) >= 0))
+    throw new BudgetrlError("nn:bad-sample", `topLogprobs must be a non-negative integer, got ${resolved.topLogprobs}`);
+  if (options.resume !== undefined && options.resume.length !== prompts)
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `need one stream state per prompt to resume: ${prompts} prompts, ${options.resume.length} states`,
+    );
+  if (options.masks !== undefined && options.masks.length !== prompts)
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `need one mask (or undefined) per prompt: ${prompts} prompts, ${options.masks.length} masks`,
+    );
+  if (!(Number.isInteger(resolved.maxNewTokens) && resolved.maxNewTokens >= 0))
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `maxNewTokens must be a non-negative integer, got ${resolved.maxNewTokens}`,
+    );
+  if (!(resolved.temperature >= 0))
+    throw new BudgetrlError("nn:bad-sample", `temperature must be >= 0, got ${resolved.temperature}`);
+  if (!(resolved.topP > 0 && resolved.topP <= 1))
+    throw new BudgetrlError("nn:bad-sample", `topP must be in (0, 1], got ${resolved.topP}`);
+  if (options.seeds.length !== prompts)
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `need one seed per prompt: ${prompts} prompts, ${options.seeds.length} seeds`,
+    );
+  if (options.sessions !== undefined && options.sessions.length !== prompts)
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `need one session (or undefined) per prompt: ${prompts} prompts, ${options.sessions.length} sessions`,
+    );
   return resolved;
 }
 
@@ -83,7 +115,10 @@ export function createSampler(context: ModelRuntime): Sampler {
   const slots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));
 
   /** The cache state each prompt runs in: its session's, or a temporary one. */
-  const statesFor = (sessions: readonly (KvSession | undefined)[] | undefined, count: number): { state: SessionState; temporary: boolean }[] => {
+  const statesFor = (
+    sessions: readonly (KvSession | undefined)[] | undefined,
+    count: number,
+  ): { state: SessionState; temporary: boolean }[] => {
     const seen = new Set<SessionState>();
     return Array.from({ length: count }, (_, i) => {
       const session = sessions?.[i];
@@ -91,7 +126,12 @@ export function createSampler(context: ModelRuntime): Sampler {
       const state = states.get(session);
       if (state === undefined) throw new BudgetrlError("nn:bad-session", `sessions[${i}] belongs to another model`);
       if (state.closed) throw new BudgetrlError("nn:bad-session", `sessions[${i}] is closed`);
-      if (seen.has(state)) throw new BudgetrlError("nn:bad-session", `sessions[${i}] appears twice in one call`, "one sequence per session");
+      if (seen.has(state))
+        throw new BudgetrlError(
+          "nn:bad-session",
+          `sessions[${i}] appears twice in one call`,
+          "one sequence per session",
+        );
       seen.add(state);
       return { state, temporary: false };
     });
@@ -101,7 +141,11 @@ export function createSampler(context: ModelRuntime): Sampler {
     const generate = resolveOptions(options, prompts.length);
     prompts.forEach((p, i) => {
       if (p.length === 0 || p.length >= config.contextLength) {
-        throw new BudgetrlError("nn:too-long", `prompt ${i} has ${p.length} tokens; it needs 1..${config.contextLength - 1}`, "keep the newest tokens that fit (the tiny policy does)");
+        throw new BudgetrlError(
+          "nn:too-long",
+          `prompt ${i} has ${p.length} tokens; it needs 1..${config.contextLength - 1}`,
+          "keep the newest tokens that fit (the tiny policy does)",
+        );
       }
       checkTokens(config, `prompts[${i}]`, p, false);
     });
@@ -110,7 +154,10 @@ export function createSampler(context: ModelRuntime): Sampler {
     if (options.resume !== undefined) {
       pasts.forEach((past, i) => {
         if (runs[i]!.temporary || past !== prompts[i]!.length - 1) {
-          throw new BudgetrlError("nn:bad-resume", `prompt ${i} cannot be resumed: its session must cache every token but the last (the one the previous call sampled); it caches ${past} of ${prompts[i]!.length}`);
+          throw new BudgetrlError(
+            "nn:bad-resume",
+            `prompt ${i} cannot be resumed: its session must cache every token but the last (the one the previous call sampled); it caches ${past} of ${prompts[i]!.length}`,
+          );
         }
       });
     }
@@ -122,17 +169,45 @@ export function createSampler(context: ModelRuntime): Sampler {
     try {
       // Work per prompt: its prefill rows (none when it shares another's), and a few decoding steps.
       const shared = sharedSources(chunks, pasts);
-      const ranges = shardRanges(chunks.map((chunk, i) => (shared[i] === i ? chunk.length : 0) + DECODE_WEIGHT), shards);
+      const ranges = shardRanges(
+        chunks.map((chunk, i) => (shared[i] === i ? chunk.length : 0) + DECODE_WEIGHT),
+        shards,
+      );
       // Prefills are shared within a shard (its first prompt with those tokens computes them).
       const sources = ranges.map(([first, end]) => sharedSources(chunks.slice(first, end), pasts.slice(first, end)));
       // Rows: the computed chunks' rows, and at least one per prompt (the decoding steps).
-      const workspaces = ranges.map(([first, end], s) => ensureWorkspace(heap, config, slots[s]!, chunks.slice(first, end).map((c, i) => (sources[s]![i] === i ? c.length : 1)), "sample"));
+      const workspaces = ranges.map(([first, end], s) =>
+        ensureWorkspace(
+          heap,
+          config,
+          slots[s]!,
+          chunks.slice(first, end).map((c, i) => (sources[s]![i] === i ? c.length : 1)),
+          "sample",
+        ),
+      );
       // A view from the heap's first float, made after every allocation: the kernels address blocks by offset.
       const cache = new Float32Array(heap.memory.buffer);
       const jobs: Job[] = ranges.map(([first, end], s) => ({
-        kind: "generate", model: memory.views, workspace: workspaces[s]!, chunks: chunks.slice(first, end), seeds: options.seeds.slice(first, end), options: generate, sources: sources[s]!,
-        targets: { cache, slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4), pasts: pasts.slice(first, end) },
-        ...(options.resume === undefined && options.masks === undefined ? {} : { rows: { ...(options.resume === undefined ? {} : { resume: options.resume.slice(first, end) }), ...(options.masks === undefined ? {} : { masks: options.masks.slice(first, end) }) } }),
+        kind: "generate",
+        model: memory.views,
+        workspace: workspaces[s]!,
+        chunks: chunks.slice(first, end),
+        seeds: options.seeds.slice(first, end),
+        options: generate,
+        sources: sources[s]!,
+        targets: {
+          cache,
+          slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4),
+          pasts: pasts.slice(first, end),
+        },
+        ...(options.resume === undefined && options.masks === undefined
+          ? {}
+          : {
+              rows: {
+                ...(options.resume === undefined ? {} : { resume: options.resume.slice(first, end) }),
+                ...(options.masks === undefined ? {} : { masks: options.masks.slice(first, end) }),
+              },
+            }),
       }));
       const results = (await pool.runAll(jobs)).flatMap((r) => (r.kind === "generated" ? r.results : []));
       const ownPrefill = sources.flatMap((shard) => shard.map((source, i) => source === i));
@@ -141,7 +216,8 @@ export function createSampler(context: ModelRuntime): Sampler {
         // A resumed prompt's one token runs as a decoding step.
         counts.prefill += generate.maxNewTokens > 0 && ownPrefill[i] && !resumed ? chunks[i]!.length : 0;
         counts.decode += Math.max(0, result.tokens.length - (resumed ? 0 : 1));
-        if (generate.maxNewTokens > 0 && !runs[i]!.state.closed) runs[i]!.state.cached = [...prompts[i]!, ...result.tokens.slice(0, -1)];
+        if (generate.maxNewTokens > 0 && !runs[i]!.state.closed)
+          runs[i]!.state.cached = [...prompts[i]!, ...result.tokens.slice(0, -1)];
       });
       return results;
     } finally {

@@ -15,9 +15,12 @@ export interface ScheduleConfig {
 export function warmupCosine(config: ScheduleConfig): (step: number) => number {
   const { peak, warmupSteps, totalSteps, minRatio } = config;
   if (!(peak >= 0)) throw new ConfigError("schedule.peak", `must be >= 0, got ${peak}`);
-  if (!(Number.isInteger(warmupSteps) && warmupSteps >= 0)) throw new ConfigError("schedule.warmupSteps", `must be a non-negative integer, got ${warmupSteps}`);
-  if (!(Number.isInteger(totalSteps) && totalSteps >= warmupSteps)) throw new ConfigError("schedule.totalSteps", `must be an integer >= warmupSteps, got ${totalSteps}`);
-  if (!(minRatio >= 0 && minRatio <= 1)) throw new ConfigError("schedule.minRatio", `must be in [0, 1], got ${minRatio}`);
+  if (!(Number.isInteger(warmupSteps) && warmupSteps >= 0))
+    throw new ConfigError("schedule.warmupSteps", `must be a non-negative integer, got ${warmupSteps}`);
+  if (!(Number.isInteger(totalSteps) && totalSteps >= warmupSteps))
+    throw new ConfigError("schedule.totalSteps", `must be an integer >= warmupSteps, got ${totalSteps}`);
+  if (!(minRatio >= 0 && minRatio <= 1))
+    throw new ConfigError("schedule.minRatio", `must be in [0, 1], got ${minRatio}`);
   const min = peak * minRatio;
   return (step) => {
     if (step < warmupSteps) return (peak * (step + 1)) / warmupSteps;

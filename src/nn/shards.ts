@@ -35,18 +35,34 @@ export interface WorkspaceSlot {
 }
 
 /** A "sample" workspace (prefill and decoding) keeps no attention weights, so none are allocated. */
-export function ensureWorkspace(heap: Heap, config: ModelConfig, slot: WorkspaceSlot, lengths: readonly number[], kind: WorkspaceKind = "train"): Workspace {
-  const rows = Math.max(1, lengths.reduce((a, b) => a + b, 0));
+export function ensureWorkspace(
+  heap: Heap,
+  config: ModelConfig,
+  slot: WorkspaceSlot,
+  lengths: readonly number[],
+  kind: WorkspaceKind = "train",
+): Workspace {
+  const rows = Math.max(
+    1,
+    lengths.reduce((a, b) => a + b, 0),
+  );
   const probs = kind === "train" ? Math.max(1, probsSize(config, lengths)) : 1;
   const current = slot.workspace;
-  if (current !== undefined && current.kind === kind && current.rowCapacity >= rows && current.probsCapacity >= probs) return current;
+  if (current !== undefined && current.kind === kind && current.rowCapacity >= rows && current.probsCapacity >= probs)
+    return current;
   if (current !== undefined) {
     freeWorkspace(heap, current);
     // Emptied before allocating: if the allocation fails, the slot must not keep the freed workspace.
     slot.workspace = undefined;
   }
   // Grow with headroom so that slowly growing batches do not reallocate every call.
-  const fresh = allocateWorkspace(heap, config, Math.max(rows, Math.ceil((current?.rowCapacity ?? 0) * 1.25)), Math.max(probs, Math.ceil((current?.probsCapacity ?? 0) * 1.25)), kind);
+  const fresh = allocateWorkspace(
+    heap,
+    config,
+    Math.max(rows, Math.ceil((current?.rowCapacity ?? 0) * 1.25)),
+    Math.max(probs, Math.ceil((current?.probsCapacity ?? 0) * 1.25)),
+    kind,
+  );
   slot.workspace = fresh;
   return fresh;
 }

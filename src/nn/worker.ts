@@ -13,13 +13,17 @@ export interface WorkerInit {
   readonly scratch: Float32Array;
 }
 
-export type WorkerReply = { readonly ok: true; readonly result: JobResult } | { readonly ok: false; readonly message: string };
+export type WorkerReply =
+  { readonly ok: true; readonly result: JobResult } | { readonly ok: false; readonly message: string };
 
 let kernels: Kernels | undefined;
 
 parentPort?.on("message", (message: { init: WorkerInit } | { job: Job }) => {
   if ("init" in message) {
-    kernels = message.init.module === null ? referenceKernels : wasmKernels(message.init.memory, message.init.module, message.init.scratch);
+    kernels =
+      message.init.module === null
+        ? referenceKernels
+        : wasmKernels(message.init.memory, message.init.module, message.init.scratch);
     return;
   }
   let reply: WorkerReply;

@@ -62,35 +62,84 @@ export interface Workspace {
 export type WorkspaceKind = "train" | "sample";
 
 /** The float fields of a workspace: every field but the ints, the capacities and the block they are cut from. */
-type FloatFields = Omit<Workspace, "kind" | "rowCapacity" | "probsCapacity" | "floats" | "ints" | "tokens" | "targets" | "positions" | "slots" | "outputPositions" | "outputTargets">;
+type FloatFields = Omit<
+  Workspace,
+  | "kind"
+  | "rowCapacity"
+  | "probsCapacity"
+  | "floats"
+  | "ints"
+  | "tokens"
+  | "targets"
+  | "positions"
+  | "slots"
+  | "outputPositions"
+  | "outputTargets"
+>;
 
 /**
  * The float fields laid out one after another, each cut by `take(n)`: run once with a counting `take` to size
  * the block, and once to cut the views from it, so that the size always matches the layout.
  */
-function layoutFloats(config: ModelConfig, rows: number, probs: number, kind: WorkspaceKind, take: (n: number) => Float32Array): FloatFields {
+function layoutFloats(
+  config: ModelConfig,
+  rows: number,
+  probs: number,
+  kind: WorkspaceKind,
+  take: (n: number) => Float32Array,
+): FloatFields {
   const { dModel: C, hiddenSize: F, vocabSize: V } = config;
   const T = config.contextLength;
   const sets = kind === "train" ? config.layers : Math.min(2, config.layers);
   const activationSets: LayerActivations[] = [];
   for (let l = 0; l < sets; l++) {
     activationSets.push({
-      xIn: take(rows * C), xn1: take(rows * C), rstd1: take(rows), qkv: take(rows * 3 * C), probs: take(probs),
-      att: take(rows * C), xMid: take(rows * C), xn2: take(rows * C), rstd2: take(rows), gateUp: take(rows * 2 * F), h: take(rows * F),
+      xIn: take(rows * C),
+      xn1: take(rows * C),
+      rstd1: take(rows),
+      qkv: take(rows * 3 * C),
+      probs: take(probs),
+      att: take(rows * C),
+      xMid: take(rows * C),
+      xn2: take(rows * C),
+      rstd2: take(rows),
+      gateUp: take(rows * 2 * F),
+      h: take(rows * F),
     });
   }
   const layers = Array.from({ length: config.layers }, (_, l) => activationSets[l % sets]!);
   const backward = (n: number): Float32Array => take(kind === "train" ? n : 0);
   return {
-    layers, xOut: take(rows * C), xnF: take(rows * C), rstdF: take(rows), logits: take(rows * V), sampleWeights: take(rows * V), sampleStats: take(rows * 2),
-    logprobs: take(rows), entropy: take(rows), coefficients: take(rows), entropyCoefficients: take(rows),
-    dx: backward(rows * C), dxn: backward(rows * C), dqkv: backward(rows * 3 * C), datt: backward(rows * C), dGateUp: backward(rows * 2 * F), dh: backward(rows * F), gathered: backward(rows * C),
+    layers,
+    xOut: take(rows * C),
+    xnF: take(rows * C),
+    rstdF: take(rows),
+    logits: take(rows * V),
+    sampleWeights: take(rows * V),
+    sampleStats: take(rows * 2),
+    logprobs: take(rows),
+    entropy: take(rows),
+    coefficients: take(rows),
+    entropyCoefficients: take(rows),
+    dx: backward(rows * C),
+    dxn: backward(rows * C),
+    dqkv: backward(rows * 3 * C),
+    datt: backward(rows * C),
+    dGateUp: backward(rows * 2 * F),
+    dh: backward(rows * F),
+    gathered: backward(rows * C),
     scratch: take(T * headDim(config) + 8),
     scores: take(T * Math.max(T, 16)),
   };
 }
 
-export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number, probs: number, kind: WorkspaceKind = "train"): Workspace {
+export function allocateWorkspace(
+  heap: Heap,
+  config: ModelConfig,
+  rows: number,
+  probs: number,
+  kind: WorkspaceKind = "train",
+): Workspace {
   let size = 0;
   const none = new Float32Array(0);
   layoutFloats(config, rows, probs, kind, (n) => ((size += n), none));
@@ -105,9 +154,17 @@ export function allocateWorkspace(heap: Heap, config: ModelConfig, rows: number,
   }
   let offset = 0;
   return {
-    kind, rowCapacity: rows, probsCapacity: probs, floats, ints,
-    tokens: ints.subarray(0, rows), targets: ints.subarray(rows, 2 * rows), positions: ints.subarray(2 * rows, 3 * rows), slots: ints.subarray(3 * rows, 4 * rows),
-    outputPositions: ints.subarray(4 * rows, 5 * rows), outputTargets: ints.subarray(5 * rows, 6 * rows),
+    kind,
+    rowCapacity: rows,
+    probsCapacity: probs,
+    floats,
+    ints,
+    tokens: ints.subarray(0, rows),
+    targets: ints.subarray(rows, 2 * rows),
+    positions: ints.subarray(2 * rows, 3 * rows),
+    slots: ints.subarray(3 * rows, 4 * rows),
+    outputPositions: ints.subarray(4 * rows, 5 * rows),
+    outputTargets: ints.subarray(5 * rows, 6 * rows),
     ...layoutFloats(config, rows, probs, kind, (n) => floats.subarray(offset, (offset += n))),
   };
 }

@@ -51,8 +51,18 @@ export function policyKinds(): readonly PolicyKind[] {
   return [...kinds.values()];
 }
 
-registerPolicyKind({ kind: "random", usage: "random", description: "a uniformly random valid action each turn", create: () => randomPolicy() });
-registerPolicyKind({ kind: "oracle", usage: "oracle[:unbounded]", description: "an optimal action each turn within the turns left (ties at random); :unbounded ignores the budget", create: (argument) => oraclePolicy(parseOracleHorizon(argument)) });
+registerPolicyKind({
+  kind: "random",
+  usage: "random",
+  description: "a uniformly random valid action each turn",
+  create: () => randomPolicy(),
+});
+registerPolicyKind({
+  kind: "oracle",
+  usage: "oracle[:unbounded]",
+  description: "an optimal action each turn within the turns left (ties at random); :unbounded ignores the budget",
+  create: (argument) => oraclePolicy(parseOracleHorizon(argument)),
+});
 registerPolicyKind({
   kind: "noisy-oracle",
   usage: "noisy-oracle:EPS",
@@ -60,7 +70,10 @@ registerPolicyKind({
   create: (argument) => {
     const epsilon = Number(argument);
     if (argument === undefined || argument.trim() === "" || !Number.isFinite(epsilon)) {
-      throw new ConfigError("policy", `noisy-oracle needs a probability, e.g. noisy-oracle:0.3 (got "${argument ?? ""}")`);
+      throw new ConfigError(
+        "policy",
+        `noisy-oracle needs a probability, e.g. noisy-oracle:0.3 (got "${argument ?? ""}")`,
+      );
     }
     return noisyOraclePolicy(epsilon);
   },
@@ -86,7 +99,8 @@ registerPolicyKind({
   usage: "tiny:CHECKPOINT",
   description: "the in-process transformer from a checkpoint folder (budgetrl sft / train), sampling at temperature 1",
   create: async (argument) => {
-    if (argument === undefined || argument === "") throw new ConfigError("policy", "tiny needs a checkpoint folder, e.g. tiny:runs/x/checkpoints/step-000200");
+    if (argument === undefined || argument === "")
+      throw new ConfigError("policy", "tiny needs a checkpoint folder, e.g. tiny:runs/x/checkpoints/step-000200");
     let model;
     let settings;
     try {
@@ -98,14 +112,18 @@ registerPolicyKind({
     const owned = model;
     // The model belongs to this policy: closing it gives its weights, workspaces and KV caches back to the shared
     // heap (a study evaluates dozens of checkpoints in one process; the heap stops at 4 GiB).
-    return { ...createTinyPolicy({ model: owned, name: `tiny:${argument}`, ...settings }), close: () => owned.dispose() };
+    return {
+      ...createTinyPolicy({ model: owned, name: `tiny:${argument}`, ...settings }),
+      close: () => owned.dispose(),
+    };
   },
 });
 
 registerPolicyKind({
   kind: "openai",
   usage: "openai:MODEL",
-  description: "a model behind an OpenAI-compatible server (--base-url; vLLM, SGLang, llama.cpp, Ollama, hosted APIs), options with --policy-opt",
+  description:
+    "a model behind an OpenAI-compatible server (--base-url; vLLM, SGLang, llama.cpp, Ollama, hosted APIs), options with --policy-opt",
   usesClient: true,
   storedOptions: (options) => storedSamplingOptions(options),
   create: (argument, setup) => openaiPolicyFromSpec(argument, setup),
@@ -116,18 +134,26 @@ function kindOf(spec: string): { kind: PolicyKind; argument: string | undefined 
   const kindName = colon < 0 ? spec : spec.slice(0, colon);
   const kind = kinds.get(kindName);
   if (kind === undefined) {
-    throw new ConfigError("policy", `unknown policy "${spec}"`, `use one of: ${[...kinds.values()].map((entry) => entry.usage).join(", ")}`);
+    throw new ConfigError(
+      "policy",
+      `unknown policy "${spec}"`,
+      `use one of: ${[...kinds.values()].map((entry) => entry.usage).join(", ")}`,
+    );
   }
   return { kind, argument: colon < 0 ? undefined : spec.slice(colon + 1) };
 }
 
 /** The stored form of a spec's options (undefined when there are none); throws ConfigError for a bad one, or
  * for options given to a kind that takes none. */
-export function storedPolicyOptions(spec: string, options: Readonly<Record<string, unknown>> | undefined): JsonObject | undefined {
+export function storedPolicyOptions(
+  spec: string,
+  options: Readonly<Record<string, unknown>> | undefined,
+): JsonObject | undefined {
   const { kind } = kindOf(spec);
   if (kind.storedOptions === undefined) {
     const given = Object.keys(options ?? {});
-    if (given.length > 0) throw new ConfigError(`policyOptions.${given[0] as string}`, `policy ${kind.kind} takes no options`);
+    if (given.length > 0)
+      throw new ConfigError(`policyOptions.${given[0] as string}`, `policy ${kind.kind} takes no options`);
     return undefined;
   }
   return kind.storedOptions(options ?? {});
@@ -136,6 +162,7 @@ export function storedPolicyOptions(spec: string, options: Readonly<Record<strin
 export async function createPolicy(spec: string, setup: PolicySetup = {}): Promise<Policy> {
   const { kind, argument } = kindOf(spec);
   const client = Object.keys(setup.client ?? {});
-  if (kind.usesClient !== true && client.length > 0) throw new ConfigError(client[0] as string, `applies to openai policies only, not to ${kind.kind}`);
+  if (kind.usesClient !== true && client.length > 0)
+    throw new ConfigError(client[0] as string, `applies to openai policies only, not to ${kind.kind}`);
   return kind.create(argument, setup);
 }

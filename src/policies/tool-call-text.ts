@@ -33,7 +33,8 @@ function callOf(body: string, index: number, argumentKeys: readonly string[]): T
   const members = objectMembers(body.trim());
   const nameText = members?.get("name");
   const name: unknown = nameText === undefined ? undefined : JSON.parse(nameText);
-  if (members === undefined || typeof name !== "string") return { id, name: typeof name === "string" ? name : "", arguments: body.trim() };
+  if (members === undefined || typeof name !== "string")
+    return { id, name: typeof name === "string" ? name : "", arguments: body.trim() };
   const argumentsText = argumentKeys.map((key) => members.get(key)).find((text) => text !== undefined);
   return { id, name, arguments: argumentsText ?? "{}" };
 }
@@ -82,7 +83,10 @@ export function parseToolCalls(text: string, format: ToolCallFormat): ParsedRepl
  * (parseToolCalls reads it back; llama3-json writes the calls alone when there are any, as its templates do). */
 export function writeToolCalls(content: string, toolCalls: readonly ToolCall[], format: ToolCallFormat): string {
   if (toolCalls.length === 0) return content;
-  const objects = toolCalls.map((call) => `{"name": ${JSON.stringify(call.name)}, "${format === "hermes" ? "arguments" : "parameters"}": ${call.arguments}}`);
+  const objects = toolCalls.map(
+    (call) =>
+      `{"name": ${JSON.stringify(call.name)}, "${format === "hermes" ? "arguments" : "parameters"}": ${call.arguments}}`,
+  );
   if (format === "llama3-json") return objects.join("; ");
   // Qwen3's template writes a blank line after the reasoning, one newline after other text.
   const separator = content === "" ? "" : content.endsWith("</think>") ? "\n\n" : "\n";

@@ -34,5 +34,13 @@ export {
   type Verdict,
 } from "./study-model.js";
 export { selectRuns, type ModelSelection, type SelectedRun, type StudySelection } from "./study-runs.js";
-export { renderAnalyses, renderBudgetTables, renderFindings, renderHorizon, renderRecovery, renderStepQuality, renderStepQualityByBudget } from "./study-tables.js";
+export {
+  renderAnalyses,
+  renderBudgetTables,
+  renderFindings,
+  renderHorizon,
+  renderRecovery,
+  renderStepQuality,
+  renderStepQualityByBudget,
+} from "./study-tables.js";
 export { readTraining, type StudyTaskList, type TrainingSelection } from "./training-curves.js";

@@ -13,7 +13,11 @@ function formatCell(cell: PassCell | null, withInterval: boolean): string {
 export function renderPassTable(table: PassAtKTTable): string {
   const withInterval = table.bootstrap > 0;
   const header = ["K \\ T", ...table.budgets, "AUC"];
-  const rows = table.ks.map((k, i) => [String(k), ...(table.cells[i] ?? []).map((cell) => formatCell(cell, withInterval)), formatCell(table.auc[i] ?? null, withInterval)]);
+  const rows = table.ks.map((k, i) => [
+    String(k),
+    ...(table.cells[i] ?? []).map((cell) => formatCell(cell, withInterval)),
+    formatCell(table.auc[i] ?? null, withInterval),
+  ]);
   return renderTextTable(header, rows);
 }
 
@@ -25,7 +29,9 @@ export function passTableJson(table: PassAtKTTable): unknown {
     tasks: table.tasks,
     minSamples: table.minSamples,
     bootstrap: table.bootstrap,
-    cells: table.ks.map((k, i) => table.budgets.map((budget, j) => ({ k, budget, ...(table.cells[i]?.[j] as PassCell) }))),
+    cells: table.ks.map((k, i) =>
+      table.budgets.map((budget, j) => ({ k, budget, ...(table.cells[i]?.[j] as PassCell) })),
+    ),
     auc: table.ks.map((k, i) => ({ k, ...(table.auc[i] ?? { value: null, low: null, high: null, tasks: 0 }) })),
   };
 }

@@ -7,7 +7,8 @@ import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 export function runHeader(run: string, config: Readonly<EvalConfig>, table: PassAtKTTable): string {
   const protocol = config.protocol === "single" ? "one run at the largest T, read at every T" : "a separate run per T";
   const scope = config.budgetScope === "user-turn" ? ", per user turn" : "";
-  const intervals = table.bootstrap > 0 ? `95% bootstrap intervals over tasks (${table.bootstrap} resamples)` : "no intervals";
+  const intervals =
+    table.bootstrap > 0 ? `95% bootstrap intervals over tasks (${table.bootstrap} resamples)` : "no intervals";
   return [
     `run ${run}: ${config.env} | policy ${config.policy} | ${table.tasks} tasks x ${table.minSamples} samples | budget ${config.budgetMode}${scope} | ${protocol} | seed ${config.seed}`,
     `Pass@(K,T): means over ${table.tasks} distinct tasks, ${intervals}; AUC = normalised area under the curve over T`,

@@ -22,7 +22,23 @@ import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
 import { studyFindings, type ClaimScopes, type FindingInputs, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
-import { EXAMPLE_REPLY_CHARS, MODEL_ROLES, ROLE_NAMES, STUDY_REPORT_VERSION, type StudyExample, jsonEstimate, type JsonEstimate, type StudyHorizonBin, type StudyInvalidTable, type StudyModel, type StudyPassTable, type StudyRecoveryCells, type StudyReport, type StudyRun, type StudySetup } from "./study-model.js";
+import {
+  EXAMPLE_REPLY_CHARS,
+  MODEL_ROLES,
+  ROLE_NAMES,
+  STUDY_REPORT_VERSION,
+  type StudyExample,
+  jsonEstimate,
+  type JsonEstimate,
+  type StudyHorizonBin,
+  type StudyInvalidTable,
+  type StudyModel,
+  type StudyPassTable,
+  type StudyRecoveryCells,
+  type StudyReport,
+  type StudyRun,
+  type StudySetup,
+} from "./study-model.js";
 import { givenRoles, modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
 import { readTraining, type TrainingSelection } from "./training-curves.js";
 
@@ -43,7 +59,10 @@ export interface StudyReportOptions {
   readonly setup?: StudySetup;
 }
 
-const estimates = <Cell extends { estimate: Estimate }>(cells: readonly Cell[]): (Omit<Cell, "estimate"> & { estimate: JsonEstimate })[] => cells.map((cell) => ({ ...cell, estimate: jsonEstimate(cell.estimate) }));
+const estimates = <Cell extends { estimate: Estimate }>(
+  cells: readonly Cell[],
+): (Omit<Cell, "estimate"> & { estimate: JsonEstimate })[] =>
+  cells.map((cell) => ({ ...cell, estimate: jsonEstimate(cell.estimate) }));
 
 /** A stored run's policy with what its kind is (the spec read once, by its kind, not by a prefix of the text). */
 function policyDescription(policy: string): string {
@@ -57,18 +76,41 @@ function policyDescription(policy: string): string {
   return kind === undefined ? policy : `${policy} (${kind.description})`;
 }
 
-function modelsOf(runs: readonly SelectedRun[], selection: StudySelection, training: readonly TrainingSelection[]): StudyModel[] {
+function modelsOf(
+  runs: readonly SelectedRun[],
+  selection: StudySelection,
+  training: readonly TrainingSelection[],
+): StudyModel[] {
   const names = [...new Set(runs.map((run) => run.model))];
   const roles = modelRoles(names, givenRoles(selection));
-  const sources = new Map((selection.models ?? []).flatMap((model) => (model.source === undefined ? [] : [[model.name, model.source] as const])));
+  const sources = new Map(
+    (selection.models ?? []).flatMap((model) =>
+      model.source === undefined ? [] : [[model.name, model.source] as const],
+    ),
+  );
   return names.map((name) => {
     const own = runs.filter((run) => run.model === name);
     const policies = [...new Set(own.map((run) => run.record.policy))];
     const role = roles.get(name) ?? { role: "other" as const, source: "none" as const };
     const source = sources.get(name) ?? null;
-    const roleText = role.role === "other" ? "no role in the findings" : `${ROLE_NAMES[role.role]}${role.source === "name" ? ", role read from its name" : ""}`;
-    const what = source === null ? `policy ${policies.map(policyDescription).join("; ")}` : `${source.made}; policy ${policies.join("; ")}`;
-    return { name, role: role.role, roleSource: role.source, source, description: `${roleText}; ${what}`, policies, runs: own.map((run) => run.record.id), training: training.filter((entry) => entry.model === name).map((entry) => entry.name) };
+    const roleText =
+      role.role === "other"
+        ? "no role in the findings"
+        : `${ROLE_NAMES[role.role]}${role.source === "name" ? ", role read from its name" : ""}`;
+    const what =
+      source === null
+        ? `policy ${policies.map(policyDescription).join("; ")}`
+        : `${source.made}; policy ${policies.join("; ")}`;
+    return {
+      name,
+      role: role.role,
+      roleSource: role.source,
+      source,
+      description: `${roleText}; ${what}`,
+      policies,
+      runs: own.map((run) => run.record.id),
+      training: training.filter((entry) => entry.model === name).map((entry) => entry.name),
+    };
   });
 }
 
@@ -99,7 +141,13 @@ async function runsOf(store: Store, runs: readonly SelectedRun[]): Promise<Study
 }
 
 function computePassTable(cell: PassCellData, options: IntervalOptions): PassAtKTTable {
-  return passAtKT(cell.counts, { ks: cell.ks, budgets: cell.budgets, bootstrap: options.bootstrap ?? 1000, seed: deriveSeed(options.seed ?? 0, "pass", cell.model, cell.variant, cell.mode), ...(options.level === undefined ? {} : { level: options.level }) });
+  return passAtKT(cell.counts, {
+    ks: cell.ks,
+    budgets: cell.budgets,
+    bootstrap: options.bootstrap ?? 1000,
+    seed: deriveSeed(options.seed ?? 0, "pass", cell.model, cell.variant, cell.mode),
+    ...(options.level === undefined ? {} : { level: options.level }),
+  });
 }
 
 function passTable(cell: PassCellData, table: PassAtKTTable): StudyPassTable {
@@ -119,42 +167,99 @@ function passTable(cell: PassCellData, table: PassAtKTTable): StudyPassTable {
 }
 
 /** Invalid-reply rates beside a budget table: its rows (model, mode) and budgets. */
-function invalidTable(variant: string, budgets: readonly string[], cells: readonly PassCellData[], options: IntervalOptions): StudyInvalidTable {
+function invalidTable(
+  variant: string,
+  budgets: readonly string[],
+  cells: readonly PassCellData[],
+  options: IntervalOptions,
+): StudyInvalidTable {
   const rows = cells.map((cell) => {
-    const rates = new Map(invalidReplies(cell.invalid, { ...options, seed: deriveSeed(options.seed ?? 0, "invalid", cell.model, cell.variant, cell.mode) }).map((rate) => [rate.budget, jsonEstimate(rate.estimate)]));
+    const rates = new Map(
+      invalidReplies(cell.invalid, {
+        ...options,
+        seed: deriveSeed(options.seed ?? 0, "invalid", cell.model, cell.variant, cell.mode),
+      }).map((rate) => [rate.budget, jsonEstimate(rate.estimate)]),
+    );
     return { model: cell.model, mode: cell.mode, rates: budgets.map((budget) => rates.get(budget) ?? null) };
   });
   return { variant, budgets: [...budgets], rows };
 }
 
-const recoveryCells = (cells: RecoveryCells): StudyRecoveryCells => ({ budget: cells.budget, clean: jsonEstimate(cells.clean), anyError: jsonEstimate(cells.anyError), errorRate: jsonEstimate(cells.errorRate), byFirstError: estimates(cells.byFirstError) });
-const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({ label: bin.label, low: bin.low, high: bin.high, estimate: jsonEstimate(bin.estimate) });
+const recoveryCells = (cells: RecoveryCells): StudyRecoveryCells => ({
+  budget: cells.budget,
+  clean: jsonEstimate(cells.clean),
+  anyError: jsonEstimate(cells.anyError),
+  errorRate: jsonEstimate(cells.errorRate),
+  byFirstError: estimates(cells.byFirstError),
+});
+const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({
+  label: bin.label,
+  low: bin.low,
+  high: bin.high,
+  estimate: jsonEstimate(bin.estimate),
+});
 
-function analyses(cells: readonly AnalysisCellData[], options: IntervalOptions): Pick<StudyReport, "stepQuality" | "recovery" | "horizon"> {
-  const seeded = (cell: AnalysisCellData, label: string): IntervalOptions => ({ ...options, seed: deriveSeed(options.seed ?? 0, label, cell.model, cell.env, cell.mode) });
+function analyses(
+  cells: readonly AnalysisCellData[],
+  options: IntervalOptions,
+): Pick<StudyReport, "stepQuality" | "recovery" | "horizon"> {
+  const seeded = (cell: AnalysisCellData, label: string): IntervalOptions => ({
+    ...options,
+    seed: deriveSeed(options.seed ?? 0, label, cell.model, cell.env, cell.mode),
+  });
   // One binning per env, over every model and mode: each curve of a chart labels a bin the same way.
   const envs = [...new Set(cells.map((cell) => cell.env))];
-  const binnings = new Map(envs.map((env) => [env, horizonBinning(cells.filter((cell) => cell.env === env).flatMap((cell) => cell.horizon))]));
-  const out: { stepQuality: StudyReport["stepQuality"][number][]; recovery: StudyReport["recovery"][number][]; horizon: StudyReport["horizon"][number][] } = { stepQuality: [], recovery: [], horizon: [] };
+  const binnings = new Map(
+    envs.map((env) => [env, horizonBinning(cells.filter((cell) => cell.env === env).flatMap((cell) => cell.horizon))]),
+  );
+  const out: {
+    stepQuality: StudyReport["stepQuality"][number][];
+    recovery: StudyReport["recovery"][number][];
+    horizon: StudyReport["horizon"][number][];
+  } = { stepQuality: [], recovery: [], horizon: [] };
   for (const cell of cells) {
     const key = { model: cell.model, env: cell.env, mode: cell.mode };
-    for (const [source, rows] of [["self", cell.steps], ["teacher-forced", cell.teacherSteps]] as const) {
+    for (const [source, rows] of [
+      ["self", cell.steps],
+      ["teacher-forced", cell.teacherSteps],
+    ] as const) {
       if (rows.length === 0) continue;
       const quality = stepQuality(rows, seeded(cell, `steps-${source}`));
-      out.stepQuality.push({ ...key, source, overall: jsonEstimate(quality.overall), byTurn: estimates(quality.byTurn), byTurnsLeft: estimates(quality.byTurnsLeft), byBudget: estimates(quality.byBudget), byBudgetAndTurnsLeft: estimates(quality.byBudgetAndTurnsLeft) });
+      out.stepQuality.push({
+        ...key,
+        source,
+        overall: jsonEstimate(quality.overall),
+        byTurn: estimates(quality.byTurn),
+        byTurnsLeft: estimates(quality.byTurnsLeft),
+        byBudget: estimates(quality.byBudget),
+        byBudgetAndTurnsLeft: estimates(quality.byBudgetAndTurnsLeft),
+      });
     }
     if (cell.firstErrors.length > 0) {
       const recovery = naturalRecovery(cell.firstErrors, seeded(cell, "recovery"));
-      out.recovery.push({ ...key, perBudget: recovery.perBudget.map(recoveryCells), pooled: recoveryCells(recovery.pooled) });
+      out.recovery.push({
+        ...key,
+        perBudget: recovery.perBudget.map(recoveryCells),
+        pooled: recoveryCells(recovery.pooled),
+      });
     }
     const result = horizon(cell.horizon, { ...seeded(cell, "horizon"), binning: binnings.get(cell.env) });
-    if (result.byRatio.length > 0) out.horizon.push({ ...key, byLength: result.byLength.map((curve) => ({ budget: curve.budget, bins: curve.bins.map(horizonBin) })), byRatio: result.byRatio.map(horizonBin), unknown: result.unknown });
+    if (result.byRatio.length > 0)
+      out.horizon.push({
+        ...key,
+        byLength: result.byLength.map((curve) => ({ budget: curve.budget, bins: curve.bins.map(horizonBin) })),
+        byRatio: result.byRatio.map(horizonBin),
+        unknown: result.unknown,
+      });
   }
   return out;
 }
 
 /** The rows at one budget label, or all of them. */
-const atBudget = <Row extends { readonly budget: string }>(rows: readonly Row[], budget: string | undefined): readonly Row[] => (budget === undefined ? rows : rows.filter((row) => row.budget === budget));
+const atBudget = <Row extends { readonly budget: string }>(
+  rows: readonly Row[],
+  budget: string | undefined,
+): readonly Row[] => (budget === undefined ? rows : rows.filter((row) => row.budget === budget));
 
 /** Task -> the mean of its values over the maps that have it (recovery at each forced turn j, weighted alike). */
 function meanPerTask(maps: readonly ReadonlyMap<number, number>[]): Map<number, number> {
@@ -171,25 +276,57 @@ function meanPerTask(maps: readonly ReadonlyMap<number, number>[]): Map<number, 
 }
 
 function findingInputs(models: readonly StudyModel[], data: StudyData): FindingInputs {
-  const inScope = (cell: PassCellData, scope: PassScope): boolean => ("variant" in scope ? cell.variant === scope.variant : cell.env === scope.env);
-  const passCells = (model: string, scope: PassScope, mode: string): PassCellData[] => data.passCells.filter((cell) => cell.model === model && cell.mode === mode && inScope(cell, scope));
-  const analysis = (model: string, env: string, mode: string): AnalysisCellData | undefined => data.analysisCells.find((cell) => cell.model === model && cell.env === env && cell.mode === mode);
+  const inScope = (cell: PassCellData, scope: PassScope): boolean =>
+    "variant" in scope ? cell.variant === scope.variant : cell.env === scope.env;
+  const passCells = (model: string, scope: PassScope, mode: string): PassCellData[] =>
+    data.passCells.filter((cell) => cell.model === model && cell.mode === mode && inScope(cell, scope));
+  const analysis = (model: string, env: string, mode: string): AnalysisCellData | undefined =>
+    data.analysisCells.find((cell) => cell.model === model && cell.env === env && cell.mode === mode);
   const variants = new Map(data.passCells.map((cell) => [cell.variant, cell.env]));
   return {
     models: models.map((model) => ({ name: model.name, role: model.role, roleSource: model.roleSource })),
     variants: [...variants].map(([variant, env]) => ({ variant, env })),
     envs: [...new Set([...data.passCells.map((cell) => cell.env), ...data.analysisCells.map((cell) => cell.env)])],
-    budgets: (model, scope, mode) => orderBudgetLabels(passCells(model, scope, mode).flatMap((cell) => cell.budgets.map((spec) => spec.label))),
-    pass: (model, scope, mode, budget) => perTaskPassAtK(passCells(model, scope, mode).flatMap((cell) => cell.counts), 1, budget),
-    stepQuality: (model, env, mode, source, budget) => stepQualityPerTask(atBudget((source === "self" ? analysis(model, env, mode)?.steps : analysis(model, env, mode)?.teacherSteps) ?? [], budget)),
+    budgets: (model, scope, mode) =>
+      orderBudgetLabels(passCells(model, scope, mode).flatMap((cell) => cell.budgets.map((spec) => spec.label))),
+    pass: (model, scope, mode, budget) =>
+      perTaskPassAtK(
+        passCells(model, scope, mode).flatMap((cell) => cell.counts),
+        1,
+        budget,
+      ),
+    stepQuality: (model, env, mode, source, budget) =>
+      stepQualityPerTask(
+        atBudget(
+          (source === "self" ? analysis(model, env, mode)?.steps : analysis(model, env, mode)?.teacherSteps) ?? [],
+          budget,
+        ),
+      ),
     recovery: (model, env, mode, budget) => recoveryPerTask(analysis(model, env, mode)?.firstErrors ?? [], budget),
-    forcedRecovery: (model, env, mode, budget) => meanPerTask(data.perturbations.filter((entry) => entry.model === model && entry.env === env && entry.mode === mode).map((entry) => entry.perTask(budget))),
-    lengthBins: (model, env, mode, budget) => [...new Set(atBudget(analysis(model, env, mode)?.horizon ?? [], budget).filter((row) => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0).map((row) => lengthBin(row.optimalLength as number)))].sort((a, b) => a - b),
-    longTasks: (model, env, mode, binLow, budget) => horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow, budget),
+    forcedRecovery: (model, env, mode, budget) =>
+      meanPerTask(
+        data.perturbations
+          .filter((entry) => entry.model === model && entry.env === env && entry.mode === mode)
+          .map((entry) => entry.perTask(budget)),
+      ),
+    lengthBins: (model, env, mode, budget) =>
+      [
+        ...new Set(
+          atBudget(analysis(model, env, mode)?.horizon ?? [], budget)
+            .filter((row) => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0)
+            .map((row) => lengthBin(row.optimalLength as number)),
+        ),
+      ].sort((a, b) => a - b),
+    longTasks: (model, env, mode, binLow, budget) =>
+      horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow, budget),
   };
 }
 
-async function examplesOf(store: Store, runs: readonly SelectedRun[], models: readonly StudyModel[]): Promise<StudyExample[]> {
+async function examplesOf(
+  store: Store,
+  runs: readonly SelectedRun[],
+  models: readonly StudyModel[],
+): Promise<StudyExample[]> {
   const examples: StudyExample[] = [];
   for (const model of models) {
     const own = runs.filter((run) => run.model === model.name && run.kind === "policy");
@@ -197,7 +334,9 @@ async function examplesOf(store: Store, runs: readonly SelectedRun[], models: re
     if (run === undefined) continue;
     const tightest = orderBudgetLabels(budgetsToRun(run.config).map((spec) => spec.label))[0];
     if (tightest === undefined) continue;
-    const episode = (await exampleEpisode(store, run.record.id, tightest, false)) ?? (await exampleEpisode(store, run.record.id, tightest, true));
+    const episode =
+      (await exampleEpisode(store, run.record.id, tightest, false)) ??
+      (await exampleEpisode(store, run.record.id, tightest, true));
     if (episode === null) continue;
     const { taskIndex: _taskIndex, ...shown } = episode;
     examples.push({
@@ -205,7 +344,10 @@ async function examplesOf(store: Store, runs: readonly SelectedRun[], models: re
       run: run.record.id,
       variant: run.variant,
       ...shown,
-      turns: episode.turns.map((turn) => ({ ...turn, reply: turn.reply.length > EXAMPLE_REPLY_CHARS ? `${turn.reply.slice(0, EXAMPLE_REPLY_CHARS)}...` : turn.reply })),
+      turns: episode.turns.map((turn) => ({
+        ...turn,
+        reply: turn.reply.length > EXAMPLE_REPLY_CHARS ? `${turn.reply.slice(0, EXAMPLE_REPLY_CHARS)}...` : turn.reply,
+      })),
     });
   }
   return examples;
@@ -221,28 +363,49 @@ export function repeatedTaskNotes(entries: StudyData["repeatedTasks"]): string[]
     groups.set(key, group);
   }
   return [...groups.values()].map(({ tasks, distinct, runs }) => {
-    const which = runs.length === 1 ? `run ${runs[0]} lists` : `${runs.length} runs (${runs.slice(0, 3).join(", ")}${runs.length > 3 ? ", ..." : ""}) list`;
+    const which =
+      runs.length === 1
+        ? `run ${runs[0]} lists`
+        : `${runs.length} runs (${runs.slice(0, 3).join(", ")}${runs.length > 3 ? ", ..." : ""}) list`;
     return `${which} ${tasks} tasks but only ${distinct} distinct ${distinct === 1 ? "one" : "ones"}; repeated tasks played identical episodes (same seeds) and count once`;
   });
 }
 
 function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data: StudyData): string[] {
   const notes: string[] = [];
-  for (const run of runs) if (run.status !== "complete") notes.push(`run ${run.id} is not complete (${run.episodes} episodes stored): its numbers may change when it is resumed`);
+  for (const run of runs)
+    if (run.status !== "complete")
+      notes.push(
+        `run ${run.id} is not complete (${run.episodes} episodes stored): its numbers may change when it is resumed`,
+      );
   // A role given as "other" (reproduce's GRPO-Full@25%) was chosen: only models left without one get the hint.
-  const named = models.filter((model) => model.role === "other" && model.roleSource === "given").map((model) => model.name);
-  const roleless = models.filter((model) => model.role === "other" && model.roleSource !== "given").map((model) => model.name);
+  const named = models
+    .filter((model) => model.role === "other" && model.roleSource === "given")
+    .map((model) => model.name);
+  const roleless = models
+    .filter((model) => model.role === "other" && model.roleSource !== "given")
+    .map((model) => model.name);
   if (named.length > 0) notes.push(`models with role "other" take part in no finding: ${named.join(", ")}`);
-  if (roleless.length > 0) notes.push(`models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=${MODEL_ROLES.filter((role) => role !== "other").join("|")})`);
+  if (roleless.length > 0)
+    notes.push(
+      `models without a role take part in no finding: ${roleless.join(", ")} (give one with --role NAME=${MODEL_ROLES.filter((role) => role !== "other").join("|")})`,
+    );
   notes.push(...repeatedTaskNotes(data.repeatedTasks));
-  for (const perturbation of data.perturbations) if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
-  if (!runs.some((run) => run.kind === "teacher-forced")) notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
-  if (!runs.some((run) => run.kind === "perturbed")) notes.push("no perturbed runs: error recovery is measured on natural errors only");
+  for (const perturbation of data.perturbations)
+    if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
+  if (!runs.some((run) => run.kind === "teacher-forced"))
+    notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
+  if (!runs.some((run) => run.kind === "perturbed"))
+    notes.push("no perturbed runs: error recovery is measured on natural errors only");
   return notes;
 }
 
 export async function buildStudyReport(store: Store, options: StudyReportOptions): Promise<StudyReport> {
-  const interval: IntervalOptions = { bootstrap: options.bootstrap ?? 1000, seed: options.seed ?? 1, ...(options.level === undefined ? {} : { level: options.level }) };
+  const interval: IntervalOptions = {
+    bootstrap: options.bootstrap ?? 1000,
+    seed: options.seed ?? 1,
+    ...(options.level === undefined ? {} : { level: options.level }),
+  };
   const training = options.training ?? [];
   const selected = await selectRuns(store, options.selection);
   const models = modelsOf(selected, options.selection, training);
@@ -251,12 +414,35 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
   const computed = data.passCells.map((cell) => ({ cell, table: computePassTable(cell, interval) }));
   const passTables = computed.map(({ cell, table }) => passTable(cell, table));
   const budgetTables = [...new Set(data.passCells.map((cell) => cell.variant))].map((variant) => {
-    const entries = computed.filter(({ cell }) => cell.variant === variant).map(({ cell, table }) => ({ model: cell.model, mode: cell.mode, table }));
+    const entries = computed
+      .filter(({ cell }) => cell.variant === variant)
+      .map(({ cell, table }) => ({ model: cell.model, mode: cell.mode, table }));
     const table = budgetTable(entries);
-    return { variant, budgets: table.budgets, k: table.k, rows: table.rows.map((row) => ({ model: row.model, mode: row.mode, pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))), passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))) })) };
+    return {
+      variant,
+      budgets: table.budgets,
+      k: table.k,
+      rows: table.rows.map((row) => ({
+        model: row.model,
+        mode: row.mode,
+        pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))),
+        passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))),
+      })),
+    };
   });
-  const invalid = budgetTables.map((table) => invalidTable(table.variant, table.budgets, data.passCells.filter((cell) => cell.variant === table.variant), interval));
-  const studyTasks = selected.map((run) => ({ run: run.record.id, variant: run.variant, taskIds: data.taskIds.get(run.record.id) ?? [] }));
+  const invalid = budgetTables.map((table) =>
+    invalidTable(
+      table.variant,
+      table.budgets,
+      data.passCells.filter((cell) => cell.variant === table.variant),
+      interval,
+    ),
+  );
+  const studyTasks = selected.map((run) => ({
+    run: run.record.id,
+    variant: run.variant,
+    taskIds: data.taskIds.get(run.record.id) ?? [],
+  }));
   return {
     version: STUDY_REPORT_VERSION,
     title: options.title ?? "budgetrl study report",
@@ -277,7 +463,11 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       mode: entry.mode,
       run: entry.run,
       perturbTurn: entry.perturbTurn,
-      cells: entry.result.cells.map((cell) => ({ budget: cell.budget, recovery: jsonEstimate(cell.recovery), episodes: cell.episodes })),
+      cells: entry.result.cells.map((cell) => ({
+        budget: cell.budget,
+        recovery: jsonEstimate(cell.recovery),
+        episodes: cell.episodes,
+      })),
       excluded: entry.result.excluded,
       problem: entry.problem,
     })),

@@ -10,7 +10,14 @@ import { storedRunOutcomes } from "../eval/table.js";
 import { countsWithinBudgets } from "../metrics/pass-at-kt.js";
 import { recoveryTally, type PerturbationRecovery } from "../metrics/perturbation-recovery.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
-import { firstErrorCounts, horizonCounts, invalidCounts, recoveryRows, stepCounts, taskIdsOf } from "../store/analysis-rows.js";
+import {
+  firstErrorCounts,
+  horizonCounts,
+  invalidCounts,
+  recoveryRows,
+  stepCounts,
+  taskIdsOf,
+} from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
 import type { PerturbationRunKey } from "./study-model.js";
 import type { SelectedRun } from "./study-runs.js";
@@ -79,7 +86,9 @@ function taskNumbering(): (variant: string, ids: readonly string[]) => number[] 
 async function runCounts(store: Store, run: SelectedRun): Promise<OutcomeCounts[]> {
   const outcomes = await storedRunOutcomes(store, run.record.id, run.config);
   if (run.config.protocol === "separate") return [...outcomes.counts];
-  return countsWithinBudgets(outcomes.firstSuccesses, run.config.budgets, (taskIndex, spec) => resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS));
+  return countsWithinBudgets(outcomes.firstSuccesses, run.config.budgets, (taskIndex, spec) =>
+    resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS),
+  );
 }
 
 function cellIn<Cell>(cells: Map<string, Cell>, key: string, make: () => Cell): Cell {
@@ -89,12 +98,17 @@ function cellIn<Cell>(cells: Map<string, Cell>, key: string, make: () => Cell): 
 }
 
 /** Rows with their tasks' global numbers; rows of repeated tasks are dropped. */
-const renumber = <Row extends { taskIndex: number }>(rows: readonly Row[], numbers: readonly number[]): Row[] => rows.flatMap((row) => {
-  const task = numbers[row.taskIndex] ?? -1;
-  return task < 0 ? [] : [{ ...row, taskIndex: task }];
-});
+const renumber = <Row extends { taskIndex: number }>(rows: readonly Row[], numbers: readonly number[]): Row[] =>
+  rows.flatMap((row) => {
+    const task = numbers[row.taskIndex] ?? -1;
+    return task < 0 ? [] : [{ ...row, taskIndex: task }];
+  });
 
-export async function loadStudyData(store: Store, runs: readonly SelectedRun[], options: IntervalOptions): Promise<StudyData> {
+export async function loadStudyData(
+  store: Store,
+  runs: readonly SelectedRun[],
+  options: IntervalOptions,
+): Promise<StudyData> {
   const number = taskNumbering();
   const taskIds = new Map<string, readonly string[]>();
   const numbers = new Map<string, number[]>();
@@ -110,7 +124,15 @@ export async function loadStudyData(store: Store, runs: readonly SelectedRun[], 
     const id = run.record.id;
     const mode = run.config.budgetMode;
     const runNumbers = numbers.get(id) as number[];
-    const analysis = cellIn(analysisCells, `${run.model}\u0000${run.config.env}\u0000${mode}`, () => ({ model: run.model, env: run.config.env, mode, steps: [], teacherSteps: [], firstErrors: [], horizon: [] }));
+    const analysis = cellIn(analysisCells, `${run.model}\u0000${run.config.env}\u0000${mode}`, () => ({
+      model: run.model,
+      env: run.config.env,
+      mode,
+      steps: [],
+      teacherSteps: [],
+      firstErrors: [],
+      horizon: [],
+    }));
     if (run.kind === "teacher-forced") {
       analysis.teacherSteps.push(...renumber(await stepCounts(store, id), runNumbers));
       continue;
@@ -119,23 +141,47 @@ export async function loadStudyData(store: Store, runs: readonly SelectedRun[], 
       perturbations.push(await loadPerturbation(store, run, runNumbers, options));
       continue;
     }
-    const pass = cellIn(passCells, `${run.model}\u0000${run.variant}\u0000${mode}`, () => ({ model: run.model, variant: run.variant, env: run.config.env, mode, runs: [], counts: [], budgets: [], ks: [], invalid: [] }));
+    const pass = cellIn(passCells, `${run.model}\u0000${run.variant}\u0000${mode}`, () => ({
+      model: run.model,
+      variant: run.variant,
+      env: run.config.env,
+      mode,
+      runs: [],
+      counts: [],
+      budgets: [],
+      ks: [],
+      invalid: [],
+    }));
     pass.runs.push(id);
     pass.counts.push(...renumber(await runCounts(store, run), runNumbers));
     pass.invalid.push(...renumber(await invalidCounts(store, id), runNumbers));
-    for (const spec of run.config.budgets) if (!pass.budgets.some((known) => known.label === spec.label)) pass.budgets.push(spec);
+    for (const spec of run.config.budgets)
+      if (!pass.budgets.some((known) => known.label === spec.label)) pass.budgets.push(spec);
     for (const k of run.config.ks) if (!pass.ks.includes(k)) pass.ks.push(k);
     pass.ks.sort((a, b) => a - b);
     analysis.steps.push(...renumber(await stepCounts(store, id), runNumbers));
     analysis.firstErrors.push(...renumber(await firstErrorCounts(store, id), runNumbers));
     analysis.horizon.push(...renumber(await horizonCounts(store, id), runNumbers));
   }
-  const repeatedTasks = [...taskIds].map(([run, ids]) => ({ run, tasks: ids.length, distinct: new Set(ids).size })).filter((entry) => entry.distinct < entry.tasks);
-  return { passCells: [...passCells.values()], analysisCells: [...analysisCells.values()], perturbations, taskIds, repeatedTasks };
+  const repeatedTasks = [...taskIds]
+    .map(([run, ids]) => ({ run, tasks: ids.length, distinct: new Set(ids).size }))
+    .filter((entry) => entry.distinct < entry.tasks);
+  return {
+    passCells: [...passCells.values()],
+    analysisCells: [...analysisCells.values()],
+    perturbations,
+    taskIds,
+    repeatedTasks,
+  };
 }
 
 /** A recover:J run's episodes, numbered like every other run's tasks, into their analysis. */
-async function loadPerturbation(store: Store, run: SelectedRun, runNumbers: readonly number[], options: IntervalOptions): Promise<PerturbationData> {
+async function loadPerturbation(
+  store: Store,
+  run: SelectedRun,
+  runNumbers: readonly number[],
+  options: IntervalOptions,
+): Promise<PerturbationData> {
   const perturbTurn = run.perturbTurn as number;
   const tally = recoveryTally();
   for await (const row of recoveryRows(store, run.record.id, perturbTurn)) {
@@ -144,5 +190,14 @@ async function loadPerturbation(store: Store, run: SelectedRun, runNumbers: read
   }
   const result = tally.result(options);
   const used = result.cells.reduce((sum, cell) => sum + (cell.budget === "pooled" ? cell.episodes : 0), 0);
-  return { model: run.model, env: run.config.env, mode: run.config.budgetMode, run: run.record.id, perturbTurn, result, perTask: (budget) => tally.perTask(budget), problem: used === 0 ? "no usable episode (see the excluded counts)" : null };
+  return {
+    model: run.model,
+    env: run.config.env,
+    mode: run.config.budgetMode,
+    run: run.record.id,
+    perturbTurn,
+    result,
+    perTask: (budget) => tally.perTask(budget),
+    problem: used === 0 ? "no usable episode (see the excluded counts)" : null,
+  };
 }

@@ -120,7 +120,12 @@ export interface StudyBudgetTable {
   readonly variant: string;
   readonly budgets: readonly string[];
   readonly k: number | null;
-  readonly rows: readonly { readonly model: string; readonly mode: string; readonly pass1: readonly (JsonEstimate | null)[]; readonly passK: readonly (JsonEstimate | null)[] }[];
+  readonly rows: readonly {
+    readonly model: string;
+    readonly mode: string;
+    readonly pass1: readonly (JsonEstimate | null)[];
+    readonly passK: readonly (JsonEstimate | null)[];
+  }[];
 }
 
 /** Invalid replies beside the budget table: per (model, budget mode), the share of the policy's own turns whose
@@ -128,7 +133,11 @@ export interface StudyBudgetTable {
 export interface StudyInvalidTable {
   readonly variant: string;
   readonly budgets: readonly string[];
-  readonly rows: readonly { readonly model: string; readonly mode: string; readonly rates: readonly (JsonEstimate | null)[] }[];
+  readonly rows: readonly {
+    readonly model: string;
+    readonly mode: string;
+    readonly rates: readonly (JsonEstimate | null)[];
+  }[];
 }
 
 export interface StudyStepQuality {
@@ -140,7 +149,11 @@ export interface StudyStepQuality {
   readonly byTurn: readonly { readonly turn: number; readonly estimate: JsonEstimate }[];
   readonly byTurnsLeft: readonly { readonly turnsLeft: number; readonly estimate: JsonEstimate }[];
   readonly byBudget: readonly { readonly budget: string; readonly estimate: JsonEstimate }[];
-  readonly byBudgetAndTurnsLeft: readonly { readonly budget: string; readonly turnsLeft: number; readonly estimate: JsonEstimate }[];
+  readonly byBudgetAndTurnsLeft: readonly {
+    readonly budget: string;
+    readonly turnsLeft: number;
+    readonly estimate: JsonEstimate;
+  }[];
 }
 
 export interface StudyRecoveryCells {
@@ -200,8 +213,20 @@ export interface StudyTraining {
   readonly dir: string;
   readonly model: string | null;
   readonly config: Json | null;
-  readonly steps: readonly { readonly step: number; readonly reward: number | null; readonly success: number | null; readonly turns: number | null; readonly entropy: number | null; readonly kl: number | null }[];
-  readonly evals: readonly { readonly step: number; readonly run: string; readonly budget: string; readonly estimate: JsonEstimate }[];
+  readonly steps: readonly {
+    readonly step: number;
+    readonly reward: number | null;
+    readonly success: number | null;
+    readonly turns: number | null;
+    readonly entropy: number | null;
+    readonly kl: number | null;
+  }[];
+  readonly evals: readonly {
+    readonly step: number;
+    readonly run: string;
+    readonly budget: string;
+    readonly estimate: JsonEstimate;
+  }[];
   /** Held-out tasks that also appeared among the training tasks (by task id), and study runs' tasks that did. */
   readonly overlap: {
     readonly trainingTasks: number | null;
@@ -255,7 +280,12 @@ export interface StudyFinding {
   readonly verdict: Verdict;
   /** One paragraph with the numbers. */
   readonly summary: string;
-  readonly scopes: readonly { readonly scope: string; readonly verdict: Verdict; readonly text: string; readonly comparisons: readonly StudyComparison[] }[];
+  readonly scopes: readonly {
+    readonly scope: string;
+    readonly verdict: Verdict;
+    readonly text: string;
+    readonly comparisons: readonly StudyComparison[];
+  }[];
 }
 
 export interface StudyReport {
@@ -289,5 +319,11 @@ const finite = (value: number): number | null => (Number.isFinite(value) ? value
 
 /** An estimate or a Pass@(K,T) cell in its JSON form (NaN -> null). */
 export function jsonEstimate(estimate: Estimate | PassCell): JsonEstimate {
-  return { value: finite(estimate.value), low: finite(estimate.low), high: finite(estimate.high), tasks: estimate.tasks, n: "n" in estimate ? estimate.n : estimate.tasks };
+  return {
+    value: finite(estimate.value),
+    low: finite(estimate.low),
+    high: finite(estimate.high),
+    tasks: estimate.tasks,
+    n: "n" in estimate ? estimate.n : estimate.tasks,
+  };
 }

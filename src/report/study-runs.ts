@@ -52,7 +52,9 @@ export function runKindOf(config: Pick<EvalConfig, "intervention">): { kind: Run
 
 /** "hanoi", or "hanoi disks=4 randomStart=true" when the run set env options (sorted by key). */
 export function envVariant(env: string, options: Readonly<Record<string, unknown>>): string {
-  const parts = Object.keys(options).sort().map((key) => `${key}=${String(options[key])}`);
+  const parts = Object.keys(options)
+    .sort()
+    .map((key) => `${key}=${String(options[key])}`);
   return [env, ...parts].join(" ");
 }
 
@@ -71,7 +73,8 @@ export function roleFromName(name: string): ModelRole | undefined {
 
 export function parseRole(text: string, flag = "--role"): ModelRole {
   const role = MODEL_ROLES.find((candidate) => candidate === text.trim().toLowerCase());
-  if (role === undefined) throw new ConfigError(flag, `unknown role "${text}"`, `use one of: ${MODEL_ROLES.join(", ")}`);
+  if (role === undefined)
+    throw new ConfigError(flag, `unknown role "${text}"`, `use one of: ${MODEL_ROLES.join(", ")}`);
   return role;
 }
 
@@ -81,7 +84,10 @@ async function readRun(store: Store, id: string, model: string): Promise<Selecte
   try {
     config = parseEvalConfig(record.config);
   } catch (error) {
-    throw new DataError(`run ${id} is not an evaluation run this report can read: ${(error as Error).message}`, "list the runs with `budgetrl runs --db FILE`; training runs go in with --train DIR");
+    throw new DataError(
+      `run ${id} is not an evaluation run this report can read: ${(error as Error).message}`,
+      "list the runs with `budgetrl runs --db FILE`; training runs go in with --train DIR",
+    );
   }
   return { record, config, model, ...runKindOf(config), variant: envVariant(config.env, config.envOptions) };
 }
@@ -108,7 +114,8 @@ export async function selectRuns(store: Store, selection: StudySelection): Promi
     for (const id of model.runs) await add(id, model.name);
   }
   for (const id of selection.runs ?? []) await add(id, undefined);
-  if (out.length === 0) throw new ConfigError("--runs", "no runs selected", "name runs with --runs A,B,C or --model NAME=RUN[,RUN]");
+  if (out.length === 0)
+    throw new ConfigError("--runs", "no runs selected", "name runs with --runs A,B,C or --model NAME=RUN[,RUN]");
   return out;
 }
 
@@ -124,20 +131,33 @@ export function givenRoles(selection: StudySelection): Record<string, ModelRole>
   for (const model of selection.models ?? []) {
     if (model.role === undefined) continue;
     const other = roles[model.name];
-    if (other !== undefined && other !== model.role) throw new ConfigError("--role", `model ${model.name} is given two roles (${other} and ${model.role})`);
+    if (other !== undefined && other !== model.role)
+      throw new ConfigError("--role", `model ${model.name} is given two roles (${other} and ${model.role})`);
     roles[model.name] = model.role;
   }
   return roles;
 }
 
 /** The role of each model: given, from its name, or "other". */
-export function modelRoles(models: readonly string[], given: Readonly<Record<string, ModelRole>> = {}): Map<string, RoleChoice> {
-  for (const name of Object.keys(given)) if (!models.includes(name)) throw new ConfigError("--role", `no model named "${name}"`, `models: ${models.join(", ")}`);
+export function modelRoles(
+  models: readonly string[],
+  given: Readonly<Record<string, ModelRole>> = {},
+): Map<string, RoleChoice> {
+  for (const name of Object.keys(given))
+    if (!models.includes(name))
+      throw new ConfigError("--role", `no model named "${name}"`, `models: ${models.join(", ")}`);
   const roles = new Map<string, RoleChoice>();
   for (const name of models) {
     const explicit = given[name];
     const inferred = roleFromName(name);
-    roles.set(name, explicit !== undefined ? { role: explicit, source: "given" } : inferred !== undefined ? { role: inferred, source: "name" } : { role: "other", source: "none" });
+    roles.set(
+      name,
+      explicit !== undefined
+        ? { role: explicit, source: "given" }
+        : inferred !== undefined
+          ? { role: inferred, source: "name" }
+          : { role: "other", source: "none" },
+    );
   }
   return roles;
 }

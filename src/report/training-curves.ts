@@ -60,7 +60,11 @@ async function evalPoints(store: Store, options: IntervalOptions): Promise<Study
     .sort((a, b) => Number(a.step) - Number(b.step));
   for (const { run, step } of runs) {
     const config = parseEvalConfig(run.config);
-    const table = tableFor({ ...config, bootstrap: options.bootstrap ?? config.bootstrap }, await storedRunOutcomes(store, run.id, config), [1]);
+    const table = tableFor(
+      { ...config, bootstrap: options.bootstrap ?? config.bootstrap },
+      await storedRunOutcomes(store, run.id, config),
+      [1],
+    );
     table.budgets.forEach((budget, j) => {
       const cell = table.cells[0]?.[j];
       if (cell !== undefined) points.push({ step: Number(step), run: run.id, budget, estimate: jsonEstimate(cell) });
@@ -74,7 +78,10 @@ async function evalPoints(store: Store, options: IntervalOptions): Promise<Study
 function trainingTaskIds(logged: readonly { readonly metrics: Json }[], notes: string[]): Set<string> | null {
   const ids = new Set<string>();
   for (const { metrics } of logged) {
-    const taskIds = metrics !== null && typeof metrics === "object" && !Array.isArray(metrics) ? (metrics as { taskIds?: unknown }).taskIds : undefined;
+    const taskIds =
+      metrics !== null && typeof metrics === "object" && !Array.isArray(metrics)
+        ? (metrics as { taskIds?: unknown }).taskIds
+        : undefined;
     if (!Array.isArray(taskIds)) {
       notes.push("the step log does not name its training tasks (a run made before it did): no overlap count");
       return null;
@@ -84,14 +91,24 @@ function trainingTaskIds(logged: readonly { readonly metrics: Json }[], notes: s
   return ids;
 }
 
-export async function readTraining(selection: TrainingSelection, study: readonly StudyTaskList[], options: IntervalOptions = {}): Promise<StudyTraining> {
+export async function readTraining(
+  selection: TrainingSelection,
+  study: readonly StudyTaskList[],
+  options: IntervalOptions = {},
+): Promise<StudyTraining> {
   const notes: string[] = [];
   const { config, json } = readConfig(selection.dir, notes);
   const dbPath = join(selection.dir, "train.db");
   const base = { name: selection.name, dir: selection.dir, model: selection.model ?? null, config: json };
   if (!existsSync(dbPath)) {
     notes.push(`${dbPath} is missing: no curves`);
-    return { ...base, steps: [], evals: [], overlap: { trainingTasks: null, heldOutTasks: 0, heldOutSeenInTraining: null, studyRuns: [] }, notes };
+    return {
+      ...base,
+      steps: [],
+      evals: [],
+      overlap: { trainingTasks: null, heldOutTasks: 0, heldOutSeenInTraining: null, studyRuns: [] },
+      notes,
+    };
   }
   const store = await openStore(dbPath, { readonly: true });
   try {
@@ -108,7 +125,8 @@ export async function readTraining(selection: TrainingSelection, study: readonly
     const heldOut = evals.length === 0 ? [] : await taskIdsOf(store, (evals[0] as (typeof evals)[number]).run);
     const trained = trainingTaskIds(logged, notes);
     const variant = config === null ? null : envVariant(config.env, config.envOptions);
-    const seen = (ids: readonly string[]): number => (trained === null ? 0 : ids.filter((id) => trained.has(id)).length);
+    const seen = (ids: readonly string[]): number =>
+      trained === null ? 0 : ids.filter((id) => trained.has(id)).length;
     return {
       ...base,
       steps,
@@ -117,7 +135,12 @@ export async function readTraining(selection: TrainingSelection, study: readonly
         trainingTasks: trained === null ? null : trained.size,
         heldOutTasks: heldOut.length,
         heldOutSeenInTraining: trained === null ? null : seen(heldOut),
-        studyRuns: trained === null ? [] : study.filter((run) => run.variant === variant).map((run) => ({ run: run.run, tasks: run.taskIds.length, seenInTraining: seen(run.taskIds) })),
+        studyRuns:
+          trained === null
+            ? []
+            : study
+                .filter((run) => run.variant === variant)
+                .map((run) => ({ run: run.run, tasks: run.taskIds.length, seenInTraining: seen(run.taskIds) })),
       },
       notes,
     };

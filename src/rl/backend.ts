@@ -91,9 +91,18 @@ export interface TrainerBackend {
   /** log p of each response token under the current weights, without gradients. */
   logprobs(batch: readonly TrainSequence[]): Promise<Float32Array[]>;
   /** Forward, coefficients from the caller, backward (gradients accumulate until `step`). */
-  accumulate(batch: readonly TrainSequence[], coefficients: CoefficientFunction, normaliser: number): Promise<AccumulateStats>;
+  accumulate(
+    batch: readonly TrainSequence[],
+    coefficients: CoefficientFunction,
+    normaliser: number,
+  ): Promise<AccumulateStats>;
   /** Optional: forward and backward of the backend's own `loss` (gradients accumulate until `step`). */
-  accumulateLoss?(batch: readonly TrainSequence[], tokens: readonly LossTokens[], loss: BackendLoss, normaliser: number): Promise<LossAccumulateStats>;
+  accumulateLoss?(
+    batch: readonly TrainSequence[],
+    tokens: readonly LossTokens[],
+    loss: BackendLoss,
+    normaliser: number,
+  ): Promise<LossAccumulateStats>;
   /** One optimiser update (clip, AdamW) with this learning rate; zeroes the gradients. */
   step(learningRate: number): Promise<StepStats>;
   /** A frozen copy of the current weights. */

@@ -40,16 +40,30 @@ export function evaluatesAt(config: Readonly<TrainConfig>, step: number): boolea
 
 /** Evaluations to recompute on resume: every one after the checkpoint, and the one at it unless it completed
  * (true: the one at the checkpoint is to be run again). */
-export async function discardStaleEvaluations(store: Store, config: Readonly<TrainConfig>, startStep: number): Promise<boolean> {
+export async function discardStaleEvaluations(
+  store: Store,
+  config: Readonly<TrainConfig>,
+  startStep: number,
+): Promise<boolean> {
   for (let later = startStep + 1; later <= config.steps; later++) await deleteRun(store, evalRunName(later));
   if (!evaluatesAt(config, startStep)) return false;
-  if ((await runExists(store, evalRunName(startStep))) && (await getRun(store, evalRunName(startStep))).status === "complete") return false;
+  if (
+    (await runExists(store, evalRunName(startStep))) &&
+    (await getRun(store, evalRunName(startStep))).status === "complete"
+  )
+    return false;
   await deleteRun(store, evalRunName(startStep));
   return true;
 }
 
 /** The held-out evaluation after `step` steps, stored in the run's train.db. */
-export async function evaluateAt(backend: TrainerBackend, config: Readonly<TrainConfig>, out: string, step: number, hooks: EvaluationHooks): Promise<EvalPoint> {
+export async function evaluateAt(
+  backend: TrainerBackend,
+  config: Readonly<TrainConfig>,
+  out: string,
+  step: number,
+  hooks: EvaluationHooks,
+): Promise<EvalPoint> {
   const result = await evaluate({
     env: config.env,
     envOptions: config.envOptions,
@@ -70,7 +84,11 @@ export async function evaluateAt(backend: TrainerBackend, config: Readonly<Train
     ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
   });
   if (result.interrupted) throw new StoppedError(`evaluation at step ${step} stopped`);
-  if (!result.complete) throw new BudgetrlError("train:eval", `evaluation at step ${step} did not finish (${result.errors} policy errors${result.firstError === undefined ? "" : `, first: ${result.firstError}`})`);
+  if (!result.complete)
+    throw new BudgetrlError(
+      "train:eval",
+      `evaluation at step ${step} did not finish (${result.errors} policy errors${result.firstError === undefined ? "" : `, first: ${result.firstError}`})`,
+    );
   const point = { step, run: result.run, table: result.table };
   hooks.onEval?.(point);
   return point;

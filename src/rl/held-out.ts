@@ -10,7 +10,10 @@ import type { TrainConfig } from "./train-config.js";
 /** The ids of the held-out tasks. */
 export function heldOutIds(env: AnyEnv, config: Readonly<TrainConfig>): Set<string> {
   if (!config.excludeHeldOut) return new Set();
-  const ids = config.evalEvery > 0 ? heldOutTaskIds(env, { seed: evalSeedOf(config), tasks: config.evalTasks }, "evalTasks") : new Set<string>();
+  const ids =
+    config.evalEvery > 0
+      ? heldOutTaskIds(env, { seed: evalSeedOf(config), tasks: config.evalTasks }, "evalTasks")
+      : new Set<string>();
   if (config.exclude !== undefined) for (const id of heldOutTaskIds(env, config.exclude)) ids.add(id);
   return ids;
 }

@@ -36,11 +36,25 @@ export {
   type TrainSequence,
 } from "./backend.js";
 export { DEFAULT_PPO, ppoCoefficients, type PpoOptions, type PpoResult, type PpoTokens } from "./loss/index.js";
-export { drawBudget, parseBudgetSchedule, type BudgetChoice, type BudgetSchedule, type DrawContext } from "./schedules/index.js";
+export {
+  drawBudget,
+  parseBudgetSchedule,
+  type BudgetChoice,
+  type BudgetSchedule,
+  type DrawContext,
+} from "./schedules/index.js";
 export { demonstrationSequences, trainSft, type SftOptions } from "./sft.js";
 export { parseSftConfig, SFT_TARGETS, sftConfigSchema, type SftConfig, type SftTargets } from "./sft-config.js";
 export { runSft, type SftRunOptions, type SftRunResult } from "./sft-run.js";
 export { tinyBackend, type TinyBackendOptions } from "./tiny-backend.js";
 export { train, type EvalPoint, type StepMetrics, type TrainOptions, type TrainResult } from "./train.js";
-export { parseTrainConfig, readStoredTrainConfig, trainConfigSchema, TRAINER_BACKENDS, type BackendConfig, type TrainConfig, type TrainConfigInput } from "./train-config.js";
+export {
+  parseTrainConfig,
+  readStoredTrainConfig,
+  trainConfigSchema,
+  TRAINER_BACKENDS,
+  type BackendConfig,
+  type TrainConfig,
+  type TrainConfigInput,
+} from "./train-config.js";
 export { updatePolicy, type UpdateOptions, type UpdateStats } from "./update.js";

@@ -32,12 +32,25 @@ export interface OpenedBackend {
 }
 
 /** The backend of a run: new, or resumed from the checkpoint in `checkpoint`. */
-export async function openBackend(config: Readonly<TrainConfig>, options: BackendOptions, checkpoint?: string): Promise<OpenedBackend> {
+export async function openBackend(
+  config: Readonly<TrainConfig>,
+  options: BackendOptions,
+  checkpoint?: string,
+): Promise<OpenedBackend> {
   const backend = config.backend;
-  if (backend.kind === "tinker") return tinkerBackendOf(config, backend, options, checkpoint === undefined ? undefined : await readTinkerCheckpoint(checkpoint));
+  if (backend.kind === "tinker")
+    return tinkerBackendOf(
+      config,
+      backend,
+      options,
+      checkpoint === undefined ? undefined : await readTinkerCheckpoint(checkpoint),
+    );
   // A run resumed from, or started on, a checkpoint of the retired window history is refused (policy.json).
   if (checkpoint !== undefined) readPolicySettings(checkpoint);
-  const model = checkpoint === undefined ? await initialModel(config, backend, options.threads) : await loadCheckpoint(checkpoint, threadsOption(options.threads));
+  const model =
+    checkpoint === undefined
+      ? await initialModel(config, backend, options.threads)
+      : await loadCheckpoint(checkpoint, threadsOption(options.threads));
   return tinyBackendOf(config, backend, model, options.threads);
 }
 
@@ -46,8 +59,13 @@ function threadsOption(threads: number | undefined): { threads?: number } {
 }
 
 /** The model a tiny run starts from: --init (with a fresh optimiser) or a fresh model. */
-async function initialModel(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, threads: number | undefined): Promise<TinyModel> {
-  if (tiny.init === undefined) return createModel({ ...threadsOption(threads), config: tiny.modelConfig, seed: config.seed });
+async function initialModel(
+  config: Readonly<TrainConfig>,
+  tiny: TinyBackendConfig,
+  threads: number | undefined,
+): Promise<TinyModel> {
+  if (tiny.init === undefined)
+    return createModel({ ...threadsOption(threads), config: tiny.modelConfig, seed: config.seed });
   readPolicySettings(tiny.init);
   const model = await loadCheckpoint(tiny.init, threadsOption(threads));
   // RL starts with a fresh optimiser: the SFT moments describe another objective.
@@ -58,24 +76,61 @@ async function initialModel(config: Readonly<TrainConfig>, tiny: TinyBackendConf
   return model;
 }
 
-function tinyBackendOf(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, model: TinyModel, threads: number | undefined): OpenedBackend {
-  return { backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } }), initialReference: () => initialModelReference(config, tiny, threads) };
+function tinyBackendOf(
+  config: Readonly<TrainConfig>,
+  tiny: TinyBackendConfig,
+  model: TinyModel,
+  threads: number | undefined,
+): OpenedBackend {
+  return {
+    backend: tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens, temperature: 1 } }),
+    initialReference: () => initialModelReference(config, tiny, threads),
+  };
 }
 
-async function initialModelReference(config: Readonly<TrainConfig>, tiny: TinyBackendConfig, threads: number | undefined): Promise<ReferenceScorer> {
+async function initialModelReference(
+  config: Readonly<TrainConfig>,
+  tiny: TinyBackendConfig,
+  threads: number | undefined,
+): Promise<ReferenceScorer> {
   const model = await initialModel(config, tiny, threads);
-  return tinyBackend({ model }).reference().finally(() => model.dispose());
+  return tinyBackend({ model })
+    .reference()
+    .finally(() => model.dispose());
 }
 
 /** The tinker backend of a run (a new model on the base model, or one loaded with a checkpoint's state). */
-async function tinkerBackendOf(config: Readonly<TrainConfig>, tinker: TinkerBackendConfig, options: BackendOptions, resumeFrom?: TinkerCheckpoint): Promise<OpenedBackend> {
-  if (options.tinker === undefined) throw new ConfigError("tinkerUrl", "a tinker run needs the server's address", "give --tinker-url URL (or set TINKER_BASE_URL)");
+async function tinkerBackendOf(
+  config: Readonly<TrainConfig>,
+  tinker: TinkerBackendConfig,
+  options: BackendOptions,
+  resumeFrom?: TinkerCheckpoint,
+): Promise<OpenedBackend> {
+  if (options.tinker === undefined)
+    throw new ConfigError(
+      "tinkerUrl",
+      "a tinker run needs the server's address",
+      "give --tinker-url URL (or set TINKER_BASE_URL)",
+    );
   // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
-  const renderer = openRenderer(tinker.renderer, config.maxNewTokens, { templateOptions: tinker.templateOptions, toolCallFormat: tinker.toolCallFormat });
-  const client = createTinkerClient({ ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+  const renderer = openRenderer(tinker.renderer, config.maxNewTokens, {
+    templateOptions: tinker.templateOptions,
+    toolCallFormat: tinker.toolCallFormat,
+  });
+  const client = createTinkerClient({
+    ...options.tinker,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  });
   const backend = await openTinkerBackend({
-    client, baseModel: tinker.baseModel, loraRank: tinker.loraRank, seed: config.seed, maxNewTokens: config.maxNewTokens, renderer, groupSampling: tinker.groupSampling,
-    ...(tinker.contextLength === undefined ? {} : { contextLength: tinker.contextLength }), ...(resumeFrom === undefined ? {} : { resumeFrom }),
+    client,
+    baseModel: tinker.baseModel,
+    loraRank: tinker.loraRank,
+    seed: config.seed,
+    maxNewTokens: config.maxNewTokens,
+    renderer,
+    groupSampling: tinker.groupSampling,
+    ...(tinker.contextLength === undefined ? {} : { contextLength: tinker.contextLength }),
+    ...(resumeFrom === undefined ? {} : { resumeFrom }),
   });
   return { backend, initialReference: () => backend.baseReference() };
 }

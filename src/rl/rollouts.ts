@@ -12,11 +12,12 @@ import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
 import { drawTask, MAX_TASK_DRAWS, type TakenIds } from "../agent/task-draws.js";
 import type { BudgetMode, BudgetScope } from "../core/budget.js";
 import { envLabel, type AnyEnv } from "../core/env.js";
-import { ConfigError } from "../core/errors.js";
+import { BudgetrlError, ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { deriveSeed } from "../core/rng.js";
 import { drawBudget, type BudgetSchedule } from "./schedules/schedule.js";
+import type { TrainConfig } from "./train-config.js";
 
 export interface RolloutStepOptions {
   readonly step: number;
@@ -34,16 +35,54 @@ export interface RolloutStepOptions {
   readonly excluded?: ReadonlySet<string>;
 }
 
+/** The rollout options of step `step` of a run with `config`. */
+export function stepRolloutOptions(
+  config: Readonly<TrainConfig>,
+  step: number,
+  excluded: ReadonlySet<string>,
+  signal?: AbortSignal,
+): RolloutStepOptions {
+  const { seed, steps: totalSteps, tasksPerStep, group, budget: schedule, budgetMode, budgetScope } = config;
+  const options = { step, totalSteps, seed, tasksPerStep, group, schedule, budgetMode, budgetScope, excluded };
+  return signal === undefined ? options : { ...options, signal };
+}
+
+/** A policy that failed (a Tinker server that stopped answering) stops the run, resumable, instead of training on
+ * error episodes. */
+export function refuseFailedRollouts(groups: readonly (readonly Episode[])[], step: number): void {
+  const failed = groups.flat().find((episode) => episode.stopReason === "error");
+  if (failed === undefined) return;
+  const message = `a rollout of step ${step} failed: ${failed.error ?? "policy error"}`;
+  throw new BudgetrlError("train:rollout", message, "fix the cause, then continue with --resume");
+}
+
 /** The training tasks of `step`: task i seeded by (seed, step, i), drawn again while it is a held-out task or one
  * drawn before in the step. */
-export function stepTasks(env: AnyEnv, seed: number, step: number, count: number, excluded: ReadonlySet<string>): unknown[] {
+export function stepTasks(
+  env: AnyEnv,
+  seed: number,
+  step: number,
+  count: number,
+  excluded: ReadonlySet<string>,
+): unknown[] {
   const drawn = new Set<string>();
   const taken: TakenIds = { has: (id) => drawn.has(id) || excluded.has(id) };
   return Array.from({ length: count }, (_, index) => {
-    const found = drawTask(env, (attempt) => (attempt === 0 ? deriveSeed(seed, "train-task", step, index) : deriveSeed(seed, "train-task", step, index, attempt)), taken);
+    const found = drawTask(
+      env,
+      (attempt) =>
+        attempt === 0
+          ? deriveSeed(seed, "train-task", step, index)
+          : deriveSeed(seed, "train-task", step, index, attempt),
+      taken,
+    );
     if (found === undefined) {
       const held = excluded.size > 0 ? ` besides the ${excluded.size} held-out ones` : "";
-      throw new ConfigError("tasksPerStep", `${envLabel(env)} gave no new task in ${MAX_TASK_DRAWS} draws in a row after ${drawn.size} distinct training tasks${held}: too few for ${count} distinct tasks per step`, "lower --tasks-per-step, use an env config with more distinct tasks, or (hanoi without randomStart) --no-exclude-held-out");
+      throw new ConfigError(
+        "tasksPerStep",
+        `${envLabel(env)} gave no new task in ${MAX_TASK_DRAWS} draws in a row after ${drawn.size} distinct training tasks${held}: too few for ${count} distinct tasks per step`,
+        "lower --tasks-per-step, use an env config with more distinct tasks, or (hanoi without randomStart) --no-exclude-held-out",
+      );
     }
     drawn.add(found.id);
     return found.task;
@@ -69,12 +108,33 @@ export function stepSeeding(seed: number, step: number): EpisodeSeeding {
   };
 }
 
-function rolloutGroups(env: AnyEnv, policy: Policy, options: RolloutStepOptions, guard: Pick<RolloutOptions, "caller" | "signal">): Promise<Episode[][]> {
+function rolloutGroups(
+  env: AnyEnv,
+  policy: Policy,
+  options: RolloutStepOptions,
+  guard: Pick<RolloutOptions, "caller" | "signal">,
+): Promise<Episode[][]> {
   const tasks = stepTasks(env, options.seed, options.step, options.tasksPerStep, options.excluded ?? new Set());
   const seeding = stepSeeding(options.seed, options.step);
   const plans = tasks.map((task, index) => {
-    const budget = drawBudget(options.schedule, { step: options.step, group: index, totalSteps: options.totalSteps, seed: options.seed });
-    return planTaskEpisodes(env, task, index, { run: "train", budgets: [budget], mode: options.budgetMode, scope: options.budgetScope, samples: options.group, seeding });
+    const budget = drawBudget(options.schedule, {
+      step: options.step,
+      group: index,
+      totalSteps: options.totalSteps,
+      seed: options.seed,
+    });
+    return planTaskEpisodes(env, task, index, {
+      run: "train",
+      budgets: [budget],
+      mode: options.budgetMode,
+      scope: options.budgetScope,
+      samples: options.group,
+      seeding,
+    });
   });
-  return Promise.all(plans.map((plan) => Promise.all(plan.map((spec) => runEpisode(env, policy, spec, { ...guard, keepTokens: true, annotate: false })))));
+  return Promise.all(
+    plans.map((plan) =>
+      Promise.all(plan.map((spec) => runEpisode(env, policy, spec, { ...guard, keepTokens: true, annotate: false }))),
+    ),
+  );
 }

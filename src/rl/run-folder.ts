@@ -30,8 +30,13 @@ export function checkpointDir(out: string, step: number): string {
 export async function latestCheckpoint(out: string): Promise<[number, string] | undefined> {
   const root = join(out, CHECKPOINTS);
   if (!existsSync(root)) return undefined;
-  const steps = (await readdir(root)).map((name) => /^step-(\d+)$/.exec(name)).filter((match) => match !== null).map((match) => Number(match[1])).sort((a, b) => b - a);
-  for (const step of steps) if (existsSync(join(checkpointDir(out, step), "budgetrl.json"))) return [step, checkpointDir(out, step)];
+  const steps = (await readdir(root))
+    .map((name) => /^step-(\d+)$/.exec(name))
+    .filter((match) => match !== null)
+    .map((match) => Number(match[1]))
+    .sort((a, b) => b - a);
+  for (const step of steps)
+    if (existsSync(join(checkpointDir(out, step), "budgetrl.json"))) return [step, checkpointDir(out, step)];
   return undefined;
 }
 
@@ -56,5 +61,6 @@ export async function removeNewRun(out: string, created: CreatedByRun): Promise<
     await rm(out, { recursive: true, force: true });
     return;
   }
-  for (const name of ["config.json", "config.json.tmp", "train.db", "train.db-wal", "train.db-shm", CHECKPOINTS]) await rm(join(out, name), { recursive: true, force: true });
+  for (const name of ["config.json", "config.json.tmp", "train.db", "train.db-wal", "train.db-shm", CHECKPOINTS])
+    await rm(join(out, name), { recursive: true, force: true });
 }

@@ -17,8 +17,14 @@ export interface PolicyExample {
  * carry sampled tokens and a nonzero advantage (`advantages[t]` is turn t's). Turns without them stay in the
  * sequence as context; a sequence is cut after its last response, and dropped when it has none.
  */
-export function policyExamples(episode: Episode, advantages: readonly number[], policy: TrainablePolicy): PolicyExample[] {
-  const replies = episode.turns.map((turn) => (turn.tokens !== undefined && turn.tokens.length > 0 ? turn.tokens : policy.responseTokens(turn.action)));
+export function policyExamples(
+  episode: Episode,
+  advantages: readonly number[],
+  policy: TrainablePolicy,
+): PolicyExample[] {
+  const replies = episode.turns.map((turn) =>
+    turn.tokens !== undefined && turn.tokens.length > 0 ? turn.tokens : policy.responseTokens(turn.action),
+  );
   const trained = (t: number): boolean => (episode.turns[t]?.tokens?.length ?? 0) > 0 && advantages[t] !== 0;
   const out: PolicyExample[] = [];
   for (const sequence of policy.episodeSequences(episode, replies)) {
@@ -28,7 +34,9 @@ export function policyExamples(episode: Episode, advantages: readonly number[], 
     out.push({
       sequence: { tokens: sequence.tokens.slice(0, spans[spans.length - 1]!.end), responses },
       oldLogprobs: Float32Array.from(spans.flatMap((span) => episode.turns[span.turn]!.logprobs ?? [])),
-      advantages: Float32Array.from(spans.flatMap((span) => Array.from({ length: span.end - span.start }, () => advantages[span.turn]!))),
+      advantages: Float32Array.from(
+        spans.flatMap((span) => Array.from({ length: span.end - span.start }, () => advantages[span.turn]!)),
+      ),
     });
   }
   return out;

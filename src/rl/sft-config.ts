@@ -18,23 +18,50 @@ export const sftConfigSchema = z.object({
   policy: z.string().default("noisy-oracle:0.3").describe("demonstrator policy"),
   tasks: z.number().int().min(1).default(500).describe("demonstration tasks, distinct by content"),
   samples: z.number().int().min(1).default(2).describe("demonstrations per task"),
-  budgets: budgetListField().prefault("100%").meta({ flag: "budget" }).describe("turn budgets of the demonstrations: every task is demonstrated at each (so the base model follows budget text rather than one budget)"),
-  budgetModes: choiceListField(BUDGET_MODES).prefault("announced").meta({ flag: "budget-mode" }).describe("budget texts of the demonstrations: every budget is demonstrated in each mode (e.g. announced,hidden)"),
-  budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
-  imitate: z.enum(SFT_TARGETS).default("all").describe("which demonstrated replies are trained on: all, or only those the oracle judged optimal within the turns left (the others stay in the context: the base sees off-path states and learns to recover from them, not to make the noise)"),
+  budgets: budgetListField()
+    .prefault("100%")
+    .meta({ flag: "budget" })
+    .describe(
+      "turn budgets of the demonstrations: every task is demonstrated at each (so the base model follows budget text rather than one budget)",
+    ),
+  budgetModes: choiceListField(BUDGET_MODES)
+    .prefault("announced")
+    .meta({ flag: "budget-mode" })
+    .describe("budget texts of the demonstrations: every budget is demonstrated in each mode (e.g. announced,hidden)"),
+  budgetScope: z
+    .enum(BUDGET_SCOPES)
+    .default("episode")
+    .describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
+  imitate: z
+    .enum(SFT_TARGETS)
+    .default("all")
+    .describe(
+      "which demonstrated replies are trained on: all, or only those the oracle judged optimal within the turns left (the others stay in the context: the base sees off-path states and learns to recover from them, not to make the noise)",
+    ),
   fromRun: z
     .string()
     .refine((name) => name.trim() !== "", "a run's name cannot be empty")
     .optional()
     .describe("use this stored run as the demonstrations instead of generating them"),
-  exclude: heldOutSetField().optional().describe("a held-out set the demonstrations leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it"),
+  exclude: heldOutSetField()
+    .optional()
+    .describe(
+      "a held-out set the demonstrations leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it",
+    ),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
-  modelConfig: modelConfigField().default({}).describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
+  modelConfig: modelConfigField()
+    .default({})
+    .describe("model config overrides (reference: 4 layers, d_model 128, context 256)"),
   steps: z.number().int().min(1).default(300).describe("optimiser steps"),
   batchSize: z.number().int().min(1).default(32).describe("sequences per step (a sequence: a segment of an episode)"),
   learningRate: z.number().positive().default(3e-3).describe("peak learning rate"),
   warmupSteps: z.number().int().min(0).default(20).describe("warm-up steps"),
-  maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply the policy samples (sets the prompt window)"),
+  maxNewTokens: z
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_MAX_NEW_TOKENS)
+    .describe("longest reply the policy samples (sets the prompt window)"),
 });
 
 export type SftConfig = z.output<typeof sftConfigSchema>;

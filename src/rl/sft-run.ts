@@ -97,16 +97,30 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   const configPath = join(options.out, CONFIG_FILE);
   const outProblem = folderOutputProblem(options.out);
   if (outProblem !== undefined) throw new ConfigError("out", outProblem);
-  if (existsSync(join(options.out, "budgetrl.json"))) throw new ConfigError("out", `${options.out} already holds a checkpoint`, "pick another --out");
+  if (existsSync(join(options.out, "budgetrl.json")))
+    throw new ConfigError("out", `${options.out} already holds a checkpoint`, "pick another --out");
   if (options.resume === true) {
-    if (!existsSync(configPath)) throw new ConfigError("out", `nothing to resume in ${options.out} (no ${CONFIG_FILE})`, "start it without --resume");
+    if (!existsSync(configPath))
+      throw new ConfigError(
+        "out",
+        `nothing to resume in ${options.out} (no ${CONFIG_FILE})`,
+        "start it without --resume",
+      );
     return parseSftConfig(JSON.parse(await readFile(configPath, "utf8")));
   }
-  if (existsSync(configPath)) throw new ConfigError("out", `${options.out} holds an unfinished sft`, `continue it with: ${sftResumeCommand(options.out)}, or pick another --out`);
+  if (existsSync(configPath))
+    throw new ConfigError(
+      "out",
+      `${options.out} holds an unfinished sft`,
+      `continue it with: ${sftResumeCommand(options.out)}, or pick another --out`,
+    );
   const config = parseSftConfig(options.config);
   if (config.fromRun === undefined) await checkDemonstrations(config);
   // A stored run to train on must be there before <out> is made (its store is read only).
-  else await withStore(options.db ?? join(options.out, "demos.db"), { mode: "read" }, (store) => getRun(store, config.fromRun as string));
+  else
+    await withStore(options.db ?? join(options.out, "demos.db"), { mode: "read" }, (store) =>
+      getRun(store, config.fromRun as string),
+    );
   try {
     await mkdir(options.out, { recursive: true });
     await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);
@@ -122,10 +136,16 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
 async function demonstrationsStarted(config: Readonly<SftConfig>, db: string, mode: BudgetMode): Promise<boolean> {
   if (!existsSync(db)) return false;
   const run = demoRun(mode);
-  const stored = await withStore(db, { mode: "read" }, async (store) => ((await runExists(store, run)) ? (await getRun(store, run)).config : undefined));
+  const stored = await withStore(db, { mode: "read" }, async (store) =>
+    (await runExists(store, run)) ? (await getRun(store, run)).config : undefined,
+  );
   if (stored === undefined) return false;
   if (JSON.stringify(stored) !== JSON.stringify(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config, mode))))) {
-    throw new ConfigError("out", `${db} holds demonstrations made with other settings than this sft`, "pick another --out (or --db)");
+    throw new ConfigError(
+      "out",
+      `${db} holds demonstrations made with other settings than this sft`,
+      "pick another --out (or --db)",
+    );
   }
   return true;
 }
@@ -142,10 +162,21 @@ async function makeDemonstrations(config: Readonly<SftConfig>, db: string, optio
       run: demoRun(mode),
       resume,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
-      ...(options.onDemos === undefined ? {} : { onProgress: (done: number, total: number) => options.onDemos?.(position * total + done, modes.length * total) }),
+      ...(options.onDemos === undefined
+        ? {}
+        : {
+            onProgress: (done: number, total: number) =>
+              options.onDemos?.(position * total + done, modes.length * total),
+          }),
     });
-    if (result.interrupted) throw new StoppedError(`stopped after ${position * result.total + result.done}/${modes.length * result.total} demonstrations (kept in ${db}); continue with: ${sftResumeCommand(options.out)}`);
-    if (result.errors > 0) options.onNotice?.(`training on ${result.done} of ${result.total} ${mode} demonstrations: ${result.errors} ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`);
+    if (result.interrupted)
+      throw new StoppedError(
+        `stopped after ${position * result.total + result.done}/${modes.length * result.total} demonstrations (kept in ${db}); continue with: ${sftResumeCommand(options.out)}`,
+      );
+    if (result.errors > 0)
+      options.onNotice?.(
+        `training on ${result.done} of ${result.total} ${mode} demonstrations: ${result.errors} ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`,
+      );
   }
 }
 
@@ -156,11 +187,24 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   if (config.fromRun === undefined) await makeDemonstrations(config, db, options);
   // Reading the demonstrations back and laying them out as sequences takes seconds for thousands of them: both
   // stop at once on the signal (stop points), and so does everything up to the first training step.
-  const stopPoint = stopPoints(options.signal, () => new StoppedError(`stopped before SFT training (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`));
+  const stopPoint = stopPoints(
+    options.signal,
+    () =>
+      new StoppedError(
+        `stopped before SFT training (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`,
+      ),
+  );
   const episodes: Episode[] = [];
-  for (const run of runs) episodes.push(...(await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined, stopPoint)));
+  for (const run of runs)
+    episodes.push(
+      ...(await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined, stopPoint)),
+    );
   await stopPoint();
-  const model = await createModel({ config: config.modelConfig, seed: config.seed, ...(options.threads === undefined ? {} : { threads: options.threads }) });
+  const model = await createModel({
+    config: config.modelConfig,
+    seed: config.seed,
+    ...(options.threads === undefined ? {} : { threads: options.threads }),
+  });
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens } });
   try {
     const sequences: TrainSequence[] = [];
@@ -171,20 +215,42 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
     // A demonstrated reply longer than the policy's replies (maxNewTokens) can make its sequence longer than the
     // model's context (a BFCL call list): such a sequence is one the policy could never have sampled, left out.
     const tooLong = sequences.length;
-    sequences.splice(0, sequences.length, ...sequences.filter((sequence) => sequence.tokens.length <= model.config.contextLength));
-    if (sequences.length < tooLong) options.onNotice?.(`${tooLong - sequences.length} of ${tooLong} demonstration sequences are longer than the model's context (${model.config.contextLength} tokens: a demonstrated reply longer than maxNewTokens ${config.maxNewTokens}) and were left out`);
-    if (sequences.length === 0) throw new ConfigError("imitate", `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes.length} episodes)`, config.imitate === "optimal" ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies" : "the demonstrations are empty");
+    sequences.splice(
+      0,
+      sequences.length,
+      ...sequences.filter((sequence) => sequence.tokens.length <= model.config.contextLength),
+    );
+    if (sequences.length < tooLong)
+      options.onNotice?.(
+        `${tooLong - sequences.length} of ${tooLong} demonstration sequences are longer than the model's context (${model.config.contextLength} tokens: a demonstrated reply longer than maxNewTokens ${config.maxNewTokens}) and were left out`,
+      );
+    if (sequences.length === 0)
+      throw new ConfigError(
+        "imitate",
+        `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes.length} episodes)`,
+        config.imitate === "optimal"
+          ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies"
+          : "the demonstrations are empty",
+      );
     let finalLoss = NaN;
     await stopPoint();
     await trainSft(backend, sequences, {
       steps: config.steps,
       batchSize: config.batchSize,
       seed: config.seed,
-      learningRate: warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 }),
+      learningRate: warmupCosine({
+        peak: config.learningRate,
+        warmupSteps: Math.min(config.warmupSteps, config.steps),
+        totalSteps: config.steps,
+        minRatio: 0.1,
+      }),
       onStep: (step, stats) => {
         finalLoss = stats.loss;
         options.onStep?.(step, config.steps, stats);
-        if (options.signal?.aborted === true && step + 1 < config.steps) throw new StoppedError(`stopped at SFT step ${step + 1}/${config.steps} (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`);
+        if (options.signal?.aborted === true && step + 1 < config.steps)
+          throw new StoppedError(
+            `stopped at SFT step ${step + 1}/${config.steps} (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`,
+          );
       },
     });
     await backend.save(options.out);
@@ -196,7 +262,12 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
 
 /** The demonstrations of a stored run (policy errors left out); an incomplete --from-run run is used only after
  * saying so (`onNotice`, given for such runs only). */
-async function readDemonstrations(db: string, run: string, onNotice: ((text: string) => void) | undefined, stopPoint: () => Promise<void>): Promise<Episode[]> {
+async function readDemonstrations(
+  db: string,
+  run: string,
+  onNotice: ((text: string) => void) | undefined,
+  stopPoint: () => Promise<void>,
+): Promise<Episode[]> {
   return withStore(db, { mode: "read" }, async (store) => {
     const record = await getRun(store, run);
     const taskIds = new Map((await loadTasks(store, run)).map((task) => [task.index, task.id]));
@@ -206,7 +277,8 @@ async function readDemonstrations(db: string, run: string, onNotice: ((text: str
       await stopPoint();
     }
     const usable = episodes.filter((episode) => episode.stopReason !== "error");
-    if (record.status !== "complete") onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
+    if (record.status !== "complete")
+      onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
     return usable;
   });
 }

@@ -12,13 +12,19 @@ import type { SftTargets } from "./sft-config.js";
 /** The sequences the policy would have sampled each demonstration in, with the demonstrated replies as responses:
  * all of them, or ("optimal") only those the oracle annotated optimal within the turns left; the others stay in
  * the sequence as context. Sequences left without a response are dropped. */
-export function demonstrationSequences(episodes: Iterable<Pick<Episode, "preamble" | "turns">>, policy: TrainablePolicy, targets: SftTargets = "all"): TrainSequence[] {
+export function demonstrationSequences(
+  episodes: Iterable<Pick<Episode, "preamble" | "turns">>,
+  policy: TrainablePolicy,
+  targets: SftTargets = "all",
+): TrainSequence[] {
   const out: TrainSequence[] = [];
   for (const episode of episodes) {
     const replies = episode.turns.map((turn) => policy.responseTokens(turn.action));
     const isTarget = (turn: number): boolean => targets === "all" || episode.turns[turn]?.optimal === true;
     for (const sequence of policy.episodeSequences(episode, replies)) {
-      const responses = sequence.replies.filter((span) => isTarget(span.turn)).map(({ start, end }) => ({ start, end }));
+      const responses = sequence.replies
+        .filter((span) => isTarget(span.turn))
+        .map(({ start, end }) => ({ start, end }));
       if (responses.length > 0) out.push({ tokens: sequence.tokens, responses });
     }
   }
@@ -31,13 +37,20 @@ export interface SftOptions {
   readonly learningRate: (step: number) => number;
   readonly seed: number;
   /** Called after every step. */
-  readonly onStep?: (step: number, stats: { readonly loss: number; readonly tokens: number; readonly gradNorm: number }) => void | Promise<void>;
+  readonly onStep?: (
+    step: number,
+    stats: { readonly loss: number; readonly tokens: number; readonly gradNorm: number },
+  ) => void | Promise<void>;
   /** First step to run (resume). */
   readonly startStep?: number;
 }
 
 /** Minibatch SGD over the sequences: batch b of step s is drawn from a permutation per epoch, seeded by (seed, epoch). */
-export async function trainSft(backend: TrainerBackend, sequences: readonly TrainSequence[], options: SftOptions): Promise<void> {
+export async function trainSft(
+  backend: TrainerBackend,
+  sequences: readonly TrainSequence[],
+  options: SftOptions,
+): Promise<void> {
   if (sequences.length === 0) throw new Error("trainSft: no demonstration sequences");
   const perEpoch = Math.max(1, Math.floor(sequences.length / options.batchSize));
   let permutation: number[] = [];
@@ -49,7 +62,9 @@ export async function trainSft(backend: TrainerBackend, sequences: readonly Trai
       epochOfPermutation = epoch;
     }
     const offset = (step % perEpoch) * options.batchSize;
-    const batch = permutation.slice(offset, offset + options.batchSize).map((index) => sequences[index] as TrainSequence);
+    const batch = permutation
+      .slice(offset, offset + options.batchSize)
+      .map((index) => sequences[index] as TrainSequence);
     const normaliser = batch.reduce((sum, sequence) => sum + responseLength(sequence), 0);
     let lossSum = 0;
     const stats = await backend.accumulate(
@@ -62,6 +77,10 @@ export async function trainSft(backend: TrainerBackend, sequences: readonly Trai
       normaliser,
     );
     const update = await backend.step(options.learningRate(step));
-    await options.onStep?.(step, { loss: lossSum / Math.max(1, normaliser), tokens: stats.tokens, gradNorm: update.gradNorm });
+    await options.onStep?.(step, {
+      loss: lossSum / Math.max(1, normaliser),
+      tokens: stats.tokens,
+      gradNorm: update.gradNorm,
+    });
   }
 }

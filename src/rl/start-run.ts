@@ -46,22 +46,43 @@ export async function startRun(options: RunStartOptions): Promise<StartedRun> {
 
 async function resumeRun(options: RunStartOptions): Promise<StartedRun> {
   const path = configPath(options.out);
-  if (!existsSync(path)) throw new ConfigError("out", `nothing to resume in ${options.out} (no config.json)`, "start the run without --resume");
+  if (!existsSync(path))
+    throw new ConfigError(
+      "out",
+      `nothing to resume in ${options.out} (no config.json)`,
+      "start the run without --resume",
+    );
   const config = readStoredTrainConfig(JSON.parse(await readFile(path, "utf8")));
   const env = createEnv(config.env, config.envOptions);
   const heldOut = checkedHeldOut(env, config);
   const latest = await latestCheckpoint(options.out);
-  return { config, env, heldOut, backend: await openBackend(config, options, latest?.[1]), startStep: latest?.[0] ?? 0 };
+  return {
+    config,
+    env,
+    heldOut,
+    backend: await openBackend(config, options, latest?.[1]),
+    startStep: latest?.[0] ?? 0,
+  };
 }
 
 async function newRun(options: RunStartOptions): Promise<StartedRun> {
   const config = parseTrainConfig(options.config);
-  if (existsSync(configPath(options.out))) throw new ConfigError("out", `${options.out} already holds a training run`, `continue it with: ${trainResumeCommand(options.out)}, or pick another --out`);
+  if (existsSync(configPath(options.out)))
+    throw new ConfigError(
+      "out",
+      `${options.out} already holds a training run`,
+      `continue it with: ${trainResumeCommand(options.out)}, or pick another --out`,
+    );
   const env = createEnv(config.env, config.envOptions);
-  checkBudgetsFit(config.budget.choices.map((choice) => choice.spec), env, "budget");
+  checkBudgetsFit(
+    config.budget.choices.map((choice) => choice.spec),
+    env,
+    "budget",
+  );
   checkBudgetsFit(config.evalBudgets, env, "eval-budget");
   const init = config.backend.kind === "tiny" ? config.backend.init : undefined;
-  if (init !== undefined && !existsSync(join(init, "budgetrl.json"))) throw new ConfigError("init", `${init} is not a checkpoint (no budgetrl.json)`);
+  if (init !== undefined && !existsSync(join(init, "budgetrl.json")))
+    throw new ConfigError("init", `${init} is not a checkpoint (no budgetrl.json)`);
   const heldOut = checkedHeldOut(env, config);
   // A corrupt --init and an unreachable tinker server are refused here too, before --out is touched.
   const backend = await openBackend(config, options).catch((error: unknown) => {
@@ -76,5 +97,7 @@ async function newRun(options: RunStartOptions): Promise<StartedRun> {
 
 /** A failure to load the initial model, as a refusal naming --init. */
 function initProblem(init: string | undefined, error: unknown): BudgetrlError {
-  return error instanceof BudgetrlError ? error : new ConfigError("init", `cannot load ${init ?? "the initial model"}: ${(error as Error).message}`);
+  return error instanceof BudgetrlError
+    ? error
+    : new ConfigError("init", `cannot load ${init ?? "the initial model"}: ${(error as Error).message}`);
 }

@@ -31,7 +31,15 @@ export interface StepMetrics {
 }
 
 /** The update of a step whose groups all gave zero advantages: nothing trained. */
-export const NO_UPDATE: UpdateStats = { loss: 0, clipFraction: 0, kl: 0, entropy: 0, gradNorm: 0, tokens: 0, updates: 0 };
+export const NO_UPDATE: UpdateStats = {
+  loss: 0,
+  clipFraction: 0,
+  kl: 0,
+  entropy: 0,
+  gradNorm: 0,
+  tokens: 0,
+  updates: 0,
+};
 
 /** When the step started, its rollouts ended and it ended (performance.now() milliseconds). */
 export interface StepTimes {
@@ -55,7 +63,10 @@ export interface StepRecord {
 export function stepMetrics(record: StepRecord): StepMetrics {
   const { groups, update, times } = record;
   const episodes = groups.flat();
-  const sampledTokens = episodes.reduce((sum, episode) => sum + episode.turns.reduce((inner, turn) => inner + (turn.tokens?.length ?? 0), 0), 0);
+  const sampledTokens = episodes.reduce(
+    (sum, episode) => sum + episode.turns.reduce((inner, turn) => inner + (turn.tokens?.length ?? 0), 0),
+    0,
+  );
   const seconds = (times.ended - times.started) / 1000;
   return {
     step: record.step,

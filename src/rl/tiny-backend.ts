@@ -10,7 +10,14 @@ import { encodeText, END } from "../nn/tokenizer.js";
 import type { TinyModel, TokenBatch } from "../nn/model.js";
 import { DEFAULT_MAX_NEW_TOKENS, HISTORY } from "../policies/tiny/context.js";
 import { createTinyPolicy, type TinyPolicyOptions } from "../policies/tiny/policy.js";
-import type { AccumulateStats, ReferenceScorer, StepStats, TrainablePolicy, TrainerBackend, TrainSequence } from "./backend.js";
+import type {
+  AccumulateStats,
+  ReferenceScorer,
+  StepStats,
+  TrainablePolicy,
+  TrainerBackend,
+  TrainSequence,
+} from "./backend.js";
 
 /** A padded batch whose targets are the next tokens where they are response tokens. */
 export function packSequences(batch: readonly TrainSequence[]): TokenBatch {
@@ -22,7 +29,8 @@ export function packSequences(batch: readonly TrainSequence[]): TokenBatch {
     const length = sequence.tokens.length - 1;
     for (let t = 0; t < length; t++) tokens[row * seqLen + t] = sequence.tokens[t] as number;
     // Position t predicts token t + 1: response token i is the target of position i - 1.
-    for (const span of sequence.responses) for (let i = span.start; i < span.end; i++) targets[row * seqLen + i - 1] = sequence.tokens[i] as number;
+    for (const span of sequence.responses)
+      for (let i = span.start; i < span.end; i++) targets[row * seqLen + i - 1] = sequence.tokens[i] as number;
     lengths.push(Math.max(1, length));
   });
   return { tokens, targets, batchSize: batch.length, seqLen, lengths };
@@ -44,10 +52,17 @@ function responseValues(values: Float32Array, offset: number, sequence: TrainSeq
  * Response-token log-probs without gradients, chunk by chunk (the model's scoring path keeps no
  * activations, and runs its last block and head on the response tokens' rows only).
  */
-async function scoreWith(model: TinyModel, batch: readonly TrainSequence[], chunkTokens: number): Promise<Float32Array[]> {
+async function scoreWith(
+  model: TinyModel,
+  batch: readonly TrainSequence[],
+  chunkTokens: number,
+): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (const part of tokenChunks(batch, chunkTokens)) {
-    const scores = await model.logprobs(part.map((sequence) => sequence.tokens), part.map((sequence) => sequence.responses));
+    const scores = await model.logprobs(
+      part.map((sequence) => sequence.tokens),
+      part.map((sequence) => sequence.responses),
+    );
     // scores[i][t] = log p(tokens[t + 1] | tokens[<= t]).
     out.push(...scores.map((values, i) => responseValues(values, 0, part[i] as TrainSequence)));
   }
@@ -55,7 +70,10 @@ async function scoreWith(model: TinyModel, batch: readonly TrainSequence[], chun
 }
 
 /** Consecutive runs of sequences with at most `budget` tokens each (a longer sequence alone). */
-export function tokenChunks<T extends { readonly tokens: readonly number[] }>(items: readonly T[], budget: number): T[][] {
+export function tokenChunks<T extends { readonly tokens: readonly number[] }>(
+  items: readonly T[],
+  budget: number,
+): T[][] {
   const out: T[][] = [];
   let current: T[] = [];
   let size = 0;
@@ -84,7 +102,11 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
   const chunkTokens = options.chunkTokens ?? 8192;
   const tiny = createTinyPolicy({ model, ...options.policy });
   const policy: TrainablePolicy = {
-    name: tiny.name, act: tiny.act, endEpisode: tiny.endEpisode, episodeSequences: tiny.episodeSequences, responseTokens: (reply) => [...encodeText(reply.content), END],
+    name: tiny.name,
+    act: tiny.act,
+    endEpisode: tiny.endEpisode,
+    episodeSequences: tiny.episodeSequences,
+    responseTokens: (reply) => [...encodeText(reply.content), END],
   };
   return {
     name: "tiny",
@@ -98,7 +120,10 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
         const packed = packSequences(part);
         const T = packed.seqLen;
         const result = await model.forward(packed);
-        const coefficients = coefficientsFor(part.map((sequence, row) => responseValues(result.logprobs, row * T, sequence)), first);
+        const coefficients = coefficientsFor(
+          part.map((sequence, row) => responseValues(result.logprobs, row * T, sequence)),
+          first,
+        );
         const perPosition = new Float32Array(packed.tokens.length);
         part.forEach((sequence, row) => {
           const values = coefficients[row] as Float32Array;
@@ -131,7 +156,10 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
       const settings = { maxNewTokens: options.policy?.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS, history: HISTORY };
       await writeFile(join(dir, "policy.json"), `${JSON.stringify(settings)}\n`);
     },
-    weightsDigest: () => createHash("sha256").update(new Uint8Array(model.parameters().buffer, model.parameters().byteOffset, model.parameters().byteLength)).digest("hex"),
+    weightsDigest: () =>
+      createHash("sha256")
+        .update(new Uint8Array(model.parameters().buffer, model.parameters().byteOffset, model.parameters().byteLength))
+        .digest("hex"),
     processedTokens: () => {
       const counts = model.tokenCounts();
       return counts.prefill + counts.decode + counts.train + counts.score;

@@ -17,7 +17,13 @@ import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
-import { ADVANTAGE_ESTIMATORS, advantageEstimator, advantageOptionFields, algoConfigSchema, type AdvantageEstimatorName } from "./advantages/registry.js";
+import {
+  ADVANTAGE_ESTIMATORS,
+  advantageEstimator,
+  advantageOptionFields,
+  algoConfigSchema,
+  type AdvantageEstimatorName,
+} from "./advantages/registry.js";
 import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
@@ -37,9 +43,17 @@ export const tinyBackendFields = {
 
 /** What only a model on a Tinker server reads. */
 export const tinkerBackendFields = {
-  baseModel: z.string().min(1).describe("tinker: the base model to train a LoRA of, as the server names it (e.g. Qwen/Qwen3-8B)"),
+  baseModel: z
+    .string()
+    .min(1)
+    .describe("tinker: the base model to train a LoRA of, as the server names it (e.g. Qwen/Qwen3-8B)"),
   loraRank: z.number().int().min(1).default(32).describe("tinker: LoRA rank"),
-  contextLength: z.number().int().min(8).optional().describe("tinker: the model's context in tokens (default: the server's max_context_length)"),
+  contextLength: z
+    .number()
+    .int()
+    .min(8)
+    .optional()
+    .describe("tinker: the model's context in tokens (default: the server's max_context_length)"),
   renderer: z
     .string()
     .default("bytes")
@@ -47,11 +61,23 @@ export const tinkerBackendFields = {
       const problem = rendererNameProblem(name);
       if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
     })
-    .describe("tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)"),
-  groupSampling: z.boolean().default(true).describe("tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)"),
+    .describe(
+      "tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)",
+    ),
+  groupSampling: z
+    .boolean()
+    .default(true)
+    .describe(
+      "tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)",
+    ),
   templateOptions: templateOptionsField,
   toolCallFormat: toolCallFormatField,
-  backendLoss: z.enum(["none", ...BACKEND_LOSSES]).default("none").describe("tinker: none (the loss as per-token coefficients, KL included) or the server's own ppo or importance_sampling loss (one pass per minibatch, no KL)"),
+  backendLoss: z
+    .enum(["none", ...BACKEND_LOSSES])
+    .default("none")
+    .describe(
+      "tinker: none (the loss as per-token coefficients, KL included) or the server's own ppo or importance_sampling loss (one pass per minibatch, no KL)",
+    ),
 };
 
 function unreadField(kind: TrainerBackendKind): (issue: z.core.$ZodRawIssue) => string | undefined {
@@ -65,7 +91,9 @@ export const backendConfigSchema = z
     z.strictObject({ kind: z.literal("tinker"), ...tinkerBackendFields }, { error: unreadField("tinker") }),
   ])
   .prefault({ kind: "tiny" })
-  .describe("where the weights live: tiny (the in-process transformer) or tinker (a Tinker server: --tinker-url, --base-model)");
+  .describe(
+    "where the weights live: tiny (the in-process transformer) or tinker (a Tinker server: --tinker-url, --base-model)",
+  );
 export type BackendConfig = z.output<typeof backendConfigSchema>;
 export type TinyBackendConfig = Extract<BackendConfig, { kind: "tiny" }>;
 export type TinkerBackendConfig = Extract<BackendConfig, { kind: "tinker" }>;
@@ -75,10 +103,23 @@ export const trainConfigSchema = z.strictObject({
   envOptions: envOptionsField,
   backend: backendConfigSchema,
   algo: algoConfigSchema,
-  budget: budgetScheduleField().prefault("fixed:100%").describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
-  budgetMode: z.enum(BUDGET_MODES).default("announced").describe("what the policy is told about its budget while training"),
-  budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
-  tasksPerStep: z.number().int().min(1).default(16).describe("fresh tasks per step, distinct by content (one group each)"),
+  budget: budgetScheduleField()
+    .prefault("fixed:100%")
+    .describe("budget schedule: fixed:T or budgetmix:T1,T2,... (+curriculum)"),
+  budgetMode: z
+    .enum(BUDGET_MODES)
+    .default("announced")
+    .describe("what the policy is told about its budget while training"),
+  budgetScope: z
+    .enum(BUDGET_SCOPES)
+    .default("episode")
+    .describe("what the budget counts: all turns, or the turns of each user turn (bfcl)"),
+  tasksPerStep: z
+    .number()
+    .int()
+    .min(1)
+    .default(16)
+    .describe("fresh tasks per step, distinct by content (one group each)"),
   group: z.number().int().min(1).default(8).describe("rollouts per task (group size)"),
   steps: z.number().int().min(1).default(200).describe("training steps"),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, rollouts, budgets and minibatches"),
@@ -92,11 +133,28 @@ export const trainConfigSchema = z.strictObject({
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
   evalTasks: z.number().int().min(1).default(50).describe("held-out tasks, distinct by content (never trained on)"),
-  evalSeed: z.number().int().min(0).optional().describe("seed of the held-out task list (default: derived from --seed)"),
-  excludeHeldOut: z.boolean().default(true).describe("never train on a held-out task (by content); off only for envs with too few distinct tasks (hanoi without randomStart)"),
-  exclude: heldOutSetField().optional().describe("another held-out set never to train on, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (a study's evaluation tasks)"),
+  evalSeed: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("seed of the held-out task list (default: derived from --seed)"),
+  excludeHeldOut: z
+    .boolean()
+    .default(true)
+    .describe(
+      "never train on a held-out task (by content); off only for envs with too few distinct tasks (hanoi without randomStart)",
+    ),
+  exclude: heldOutSetField()
+    .optional()
+    .describe(
+      "another held-out set never to train on, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (a study's evaluation tasks)",
+    ),
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
-  evalBudgets: budgetListField().prefault("25%,50%,100%").meta({ flag: "eval-budget" }).describe("budgets of the held-out evaluation, comma-separated"),
+  evalBudgets: budgetListField()
+    .prefault("25%,50%,100%")
+    .meta({ flag: "eval-budget" })
+    .describe("budgets of the held-out evaluation, comma-separated"),
   checkpointEvery: z.number().int().min(1).default(20).describe("save a checkpoint every C steps"),
 });
 
@@ -107,7 +165,8 @@ export type TrainConfigInput = z.input<typeof trainConfigSchema>;
 /** A train config (the nested form); `name` names a field in errors (the command line names flags). */
 export function parseTrainConfig(input: unknown, name?: FieldNamer): Readonly<TrainConfig> {
   refuseFlatForm(input);
-  const config = name === undefined ? parseConfig(trainConfigSchema, input) : parseConfig(trainConfigSchema, input, name);
+  const config =
+    name === undefined ? parseConfig(trainConfigSchema, input) : parseConfig(trainConfigSchema, input, name);
   checkBackendFields(config, name ?? ((path) => path.join(".")));
   return config;
 }
@@ -127,15 +186,29 @@ const OPTION_KEYS = new Set(Object.keys(advantageOptionFields));
 function flatFormFields(input: unknown): string[] {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return [];
   const record = input as Record<string, unknown>;
-  return Object.keys(record).filter((key) => ((key === "backend" || key === "algo") && typeof record[key] === "string") || BACKEND_KEYS.has(key) || OPTION_KEYS.has(key) || key in OLDER_WEIGHT_NAMES);
+  return Object.keys(record).filter(
+    (key) =>
+      ((key === "backend" || key === "algo") && typeof record[key] === "string") ||
+      BACKEND_KEYS.has(key) ||
+      OPTION_KEYS.has(key) ||
+      key in OLDER_WEIGHT_NAMES,
+  );
 }
 
 function refuseFlatForm(input: unknown): void {
   const flat = flatFormFields(input)[0];
   if (flat === undefined) return;
   const where =
-    OPTION_KEYS.has(flat) || flat === "algo" || flat in OLDER_WEIGHT_NAMES ? `algo: { name: "gigpo", turnWeight: 2, ... }` : flat in tinyBackendFields ? `backend: { kind: "tiny", ${flat}: ... }` : `backend: { kind: "tinker", baseModel: "...", ... }`;
-  throw new ConfigError(flat, "is a field of the older flat train config", `nest the backend's and the estimator's fields: ${where} (docs/training.md); a stored run's config.json reads back with readStoredTrainConfig`);
+    OPTION_KEYS.has(flat) || flat === "algo" || flat in OLDER_WEIGHT_NAMES
+      ? `algo: { name: "gigpo", turnWeight: 2, ... }`
+      : flat in tinyBackendFields
+        ? `backend: { kind: "tiny", ${flat}: ... }`
+        : `backend: { kind: "tinker", baseModel: "...", ... }`;
+  throw new ConfigError(
+    flat,
+    "is a field of the older flat train config",
+    `nest the backend's and the estimator's fields: ${where} (docs/training.md); a stored run's config.json reads back with readStoredTrainConfig`,
+  );
 }
 
 /** The flat fields of `budgetrl train` (those given) as a config input: every backend field in `backend`, every
@@ -160,7 +233,9 @@ export function nestTrainFlags(flags: Readonly<Record<string, unknown>>): Record
 function fromFlatForm(flat: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { backend = "tiny", algo = "grpo", ...rest } = flat;
   const backendShape: Record<string, unknown> = backend === "tinker" ? tinkerBackendFields : tinyBackendFields;
-  const estimator = (ADVANTAGE_ESTIMATORS as readonly unknown[]).includes(algo) ? advantageEstimator(algo as AdvantageEstimatorName) : undefined;
+  const estimator = (ADVANTAGE_ESTIMATORS as readonly unknown[]).includes(algo)
+    ? advantageEstimator(algo as AdvantageEstimatorName)
+    : undefined;
   const optionShape: Record<string, unknown> = estimator?.options ?? {};
   const config: Record<string, unknown> = {};
   const backendFields: Record<string, unknown> = { kind: backend };
@@ -182,9 +257,24 @@ function withTurnWeight(fields: Record<string, unknown>, dropUnread: boolean): R
   const { lambda, stepWeight, ...rest } = fields;
   if (lambda === undefined && stepWeight === undefined) return fields;
   const older = lambda === undefined ? "stepWeight" : "lambda";
-  if (rest.turnWeight !== undefined) throw new ConfigError(older, "is the older name of turnWeight, which is given too", "give turnWeight (--turn-weight) only");
-  const read = rest.name === OLDER_WEIGHT_NAMES.lambda ? { lambda } : rest.name === OLDER_WEIGHT_NAMES.stepWeight ? { stepWeight } : {};
-  const unread = dropUnread ? {} : { ...(lambda === undefined || "lambda" in read ? {} : { lambda }), ...(stepWeight === undefined || "stepWeight" in read ? {} : { stepWeight }) };
+  if (rest.turnWeight !== undefined)
+    throw new ConfigError(
+      older,
+      "is the older name of turnWeight, which is given too",
+      "give turnWeight (--turn-weight) only",
+    );
+  const read =
+    rest.name === OLDER_WEIGHT_NAMES.lambda
+      ? { lambda }
+      : rest.name === OLDER_WEIGHT_NAMES.stepWeight
+        ? { stepWeight }
+        : {};
+  const unread = dropUnread
+    ? {}
+    : {
+        ...(lambda === undefined || "lambda" in read ? {} : { lambda }),
+        ...(stepWeight === undefined || "stepWeight" in read ? {} : { stepWeight }),
+      };
   const weight = Object.values(read)[0];
   return { ...rest, ...unread, ...(weight === undefined ? {} : { turnWeight: weight }) };
 }
@@ -196,12 +286,32 @@ function checkBackendFields(config: Readonly<TrainConfig>, name: FieldNamer): vo
   if (backend.kind === "tiny") return;
   const hfDir = hfRendererDir(backend.renderer);
   const hfProblem = hfDir === undefined ? undefined : hfDirProblem(hfDir);
-  if (hfProblem !== undefined) throw new ConfigError(name(["backend", "renderer"]), hfProblem, "DIR must hold the model's tokenizer.json and tokenizer_config.json, copied from its repository (nothing downloads)");
+  if (hfProblem !== undefined)
+    throw new ConfigError(
+      name(["backend", "renderer"]),
+      hfProblem,
+      "DIR must hold the model's tokenizer.json and tokenizer_config.json, copied from its repository (nothing downloads)",
+    );
   if (hfDir === undefined) {
-    if (Object.keys(backend.templateOptions).length > 0) throw new ConfigError(name(["backend", "templateOptions"]), "is read by --renderer hf:DIR only", "the bytes renderer has no chat template: drop --template-opt");
-    if (backend.toolCallFormat !== "auto") throw new ConfigError(name(["backend", "toolCallFormat"]), "is read by --renderer hf:DIR only", "the bytes renderer reads replies as text: drop --tool-call-format");
+    if (Object.keys(backend.templateOptions).length > 0)
+      throw new ConfigError(
+        name(["backend", "templateOptions"]),
+        "is read by --renderer hf:DIR only",
+        "the bytes renderer has no chat template: drop --template-opt",
+      );
+    if (backend.toolCallFormat !== "auto")
+      throw new ConfigError(
+        name(["backend", "toolCallFormat"]),
+        "is read by --renderer hf:DIR only",
+        "the bytes renderer reads replies as text: drop --tool-call-format",
+      );
   }
-  if (backend.backendLoss !== "none" && config.kl > 0) throw new ConfigError(name(["backend", "backendLoss"]), `the server's ${backend.backendLoss} loss has no KL term`, "use --kl 0, or --backend-loss none (the KL then enters the coefficients)");
+  if (backend.backendLoss !== "none" && config.kl > 0)
+    throw new ConfigError(
+      name(["backend", "backendLoss"]),
+      `the server's ${backend.backendLoss} loss has no KL term`,
+      "use --kl 0, or --backend-loss none (the KL then enters the coefficients)",
+    );
 }
 
 /** The stored (JSON) form of a train config: the nested form, the schedule and budgets as written. */

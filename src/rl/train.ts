@@ -46,7 +46,8 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
     return await trainFrom(run, options, progress);
   } catch (error) {
     // A new run that fails before its first step leaves nothing behind; later failures keep it for --resume.
-    if (run.created !== undefined && progress.steps === 0 && !(error instanceof StoppedError)) await removeNewRun(options.out, run.created);
+    if (run.created !== undefined && progress.steps === 0 && !(error instanceof StoppedError))
+      await removeNewRun(options.out, run.created);
     throw error;
   }
 }
@@ -54,7 +55,12 @@ export async function train(options: TrainOptions): Promise<TrainResult> {
 async function trainFrom(run: StartedRun, options: TrainOptions, progress: { steps: number }): Promise<TrainResult> {
   const { config, env, startStep } = run;
   const backend = run.backend.backend;
-  const learningRate = warmupCosine({ peak: config.learningRate, warmupSteps: Math.min(config.warmupSteps, config.steps), totalSteps: config.steps, minRatio: 0.1 });
+  const learningRate = warmupCosine({
+    peak: config.learningRate,
+    warmupSteps: Math.min(config.warmupSteps, config.steps),
+    totalSteps: config.steps,
+    minRatio: 0.1,
+  });
   const evals: EvalPoint[] = [];
   const end = Math.min(config.steps, options.stopAfter ?? config.steps);
   let step = startStep;
@@ -64,9 +70,17 @@ async function trainFrom(run: StartedRun, options: TrainOptions, progress: { ste
   try {
     store = await openStore(trainDbPath(options.out));
     reference = config.kl > 0 ? await run.backend.initialReference() : undefined;
-    const context: StepContext = { backend, env, config, excluded: run.heldOut, ...(reference === undefined ? {} : { reference }), ...(options.signal === undefined ? {} : { signal: options.signal }) };
+    const context: StepContext = {
+      backend,
+      env,
+      config,
+      excluded: run.heldOut,
+      ...(reference === undefined ? {} : { reference }),
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    };
     try {
-      if (await discardStaleEvaluations(store, config, startStep)) evals.push(await evaluateAt(backend, config, options.out, startStep, options));
+      if (await discardStaleEvaluations(store, config, startStep))
+        evals.push(await evaluateAt(backend, config, options.out, startStep, options));
       while (step < end && options.signal?.aborted !== true) {
         const metrics = await trainStep(context, step, learningRate(step));
         await writeTrainStep(store, "train", step, metrics as unknown as Json);
@@ -84,7 +98,14 @@ async function trainFrom(run: StartedRun, options: TrainOptions, progress: { ste
       if (!(error instanceof StoppedError && options.signal?.aborted === true)) throw error;
     }
     if (saved !== step) await backend.save(checkpointDir(options.out, step));
-    return { config, stepsDone: step, finished: step === config.steps, weightsDigest: backend.weightsDigest(), evals, checkpoint: checkpointDir(options.out, step) };
+    return {
+      config,
+      stepsDone: step,
+      finished: step === config.steps,
+      weightsDigest: backend.weightsDigest(),
+      evals,
+      checkpoint: checkpointDir(options.out, step),
+    };
   } finally {
     await store?.close();
     reference?.dispose();

@@ -22,25 +22,64 @@ import { logprobEntries, toolCallsJson, usageOf, type ResponseMeta, type TokenFl
 import { createTextReleaser, type EventSink } from "./stream.js";
 import { heldForCalls } from "./tool-choice.js";
 
-export async function streamChat(context: ChatContext, request: ChatRequest, meta: ResponseMeta, responseNumber: number, sink: EventSink): Promise<void> {
+export async function streamChat(
+  context: ChatContext,
+  request: ChatRequest,
+  meta: ResponseMeta,
+  responseNumber: number,
+  sink: EventSink,
+): Promise<void> {
   const prepared = prepareChat(context, request, true);
   const { sampling } = request;
-  const flags: TokenFlags = { logprobs: request.logprobs, returnTokenIds: sampling.returnTokenIds, tokensAsIds: sampling.tokensAsIds };
+  const flags: TokenFlags = {
+    logprobs: request.logprobs,
+    returnTokenIds: sampling.returnTokenIds,
+    tokensAsIds: sampling.tokensAsIds,
+  };
   const promptTokens = prepared.prompt.length;
   const counts = new Array<number>(sampling.n).fill(0);
   const usage = (): JsonObject => {
-    if (sampling.continuousUsage) return { usage: usageOf(promptTokens, counts.reduce((a, b) => a + b, 0)) };
+    if (sampling.continuousUsage)
+      return {
+        usage: usageOf(
+          promptTokens,
+          counts.reduce((a, b) => a + b, 0),
+        ),
+      };
     return sampling.includeUsage ? { usage: null } : {};
   };
-  const chunk = (choice: JsonObject, extra: JsonObject = {}): JsonObject => ({ id: meta.id, object: "chat.completion.chunk", created: meta.created, model: meta.model, choices: [choice], ...usage(), ...extra });
-  const releasers = Array.from({ length: sampling.n }, () => createTextReleaser(sampling.stop, (text) => heldForCalls(text, prepared.plan)));
+  const chunk = (choice: JsonObject, extra: JsonObject = {}): JsonObject => ({
+    id: meta.id,
+    object: "chat.completion.chunk",
+    created: meta.created,
+    model: meta.model,
+    choices: [choice],
+    ...usage(),
+    ...extra,
+  });
+  const releasers = Array.from({ length: sampling.n }, () =>
+    createTextReleaser(sampling.stop, (text) => heldForCalls(text, prepared.plan)),
+  );
   const ids = callIds(responseNumber);
 
   /** The chunk of a token: its text, log-prob entry and id, as asked. */
   const tokenChunk = (index: number, sampled: SampledToken, text: string): JsonObject | undefined => {
     if (text === "" && !flags.logprobs && !flags.returnTokenIds) return undefined;
-    const entries = flags.logprobs ? { content: logprobEntries({ tokens: [sampled.token], logprobs: [sampled.logprob], alternatives: [sampled.alternatives ?? []] }, flags) } : null;
-    return chunk({ index, delta: text === "" ? {} : { content: text }, logprobs: entries, finish_reason: null, ...(flags.returnTokenIds ? { token_ids: [sampled.token] } : {}) });
+    const entries = flags.logprobs
+      ? {
+          content: logprobEntries(
+            { tokens: [sampled.token], logprobs: [sampled.logprob], alternatives: [sampled.alternatives ?? []] },
+            flags,
+          ),
+        }
+      : null;
+    return chunk({
+      index,
+      delta: text === "" ? {} : { content: text },
+      logprobs: entries,
+      finish_reason: null,
+      ...(flags.returnTokenIds ? { token_ids: [sampled.token] } : {}),
+    });
   };
 
   for (let index = 0; index < sampling.n; index++) {
@@ -66,12 +105,29 @@ export async function streamChat(context: ChatContext, request: ChatRequest, met
         const calls = toolCallsJson(choice.toolCalls).map((call, i) => ({ index: i, ...(call as JsonObject) }));
         sink.send(chunk({ index, delta: { tool_calls: calls }, logprobs: null, finish_reason: null }));
       }
-      sink.send(chunk({ index, delta: {}, logprobs: null, finish_reason: choice.finishReason, stop_reason: choice.stopReason }));
+      sink.send(
+        chunk({ index, delta: {}, logprobs: null, finish_reason: choice.finishReason, stop_reason: choice.stopReason }),
+      );
     });
   } catch (error) {
-    sink.fail(error instanceof HttpError ? error : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`));
+    sink.fail(
+      error instanceof HttpError
+        ? error
+        : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     return;
   }
-  if (sampling.includeUsage) sink.send({ id: meta.id, object: "chat.completion.chunk", created: meta.created, model: meta.model, choices: [], usage: usageOf(promptTokens, counts.reduce((a, b) => a + b, 0)) });
+  if (sampling.includeUsage)
+    sink.send({
+      id: meta.id,
+      object: "chat.completion.chunk",
+      created: meta.created,
+      model: meta.model,
+      choices: [],
+      usage: usageOf(
+        promptTokens,
+        counts.reduce((a, b) => a + b, 0),
+      ),
+    });
   sink.end();
 }

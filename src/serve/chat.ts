@@ -50,11 +50,20 @@ export interface ChatPrompt {
 /** The answer length of a request, checked against the context. */
 function answerLength(maxTokens: number | undefined, settings: ChatSettings, contextLength: number): number {
   const length = maxTokens ?? settings.defaultMaxTokens;
-  if (length > contextLength - 3) throw badRequest("max_tokens", `at most ${contextLength - 3} for this model (its window is ${contextLength} tokens), got ${length}`);
+  if (length > contextLength - 3)
+    throw badRequest(
+      "max_tokens",
+      `at most ${contextLength - 3} for this model (its window is ${contextLength} tokens), got ${length}`,
+    );
   return length;
 }
 
-function refuseLongMessage(messages: readonly Message[], budget: number, contextLength: number, maxTokens: number): void {
+function refuseLongMessage(
+  messages: readonly Message[],
+  budget: number,
+  contextLength: number,
+  maxTokens: number,
+): void {
   const last = renderMessage(messages[messages.length - 1]!).length;
   if (last + 1 <= budget) return;
   throw badRequest(
@@ -65,7 +74,11 @@ function refuseLongMessage(messages: readonly Message[], budget: number, context
 }
 
 /** The prompt of a conversation's next reply, as the tiny policy renders it (also /tokenize's). */
-export function chatPrompt(context: Pick<ChatContext, "model" | "settings" | "memo">, messages: readonly Message[], maxTokens: number | undefined): ChatPrompt {
+export function chatPrompt(
+  context: Pick<ChatContext, "model" | "settings" | "memo">,
+  messages: readonly Message[],
+  maxTokens: number | undefined,
+): ChatPrompt {
   const contextLength = context.model.config.contextLength;
   const length = answerLength(maxTokens, context.settings, contextLength);
   const rule = contextRule(contextLength, length);
@@ -85,32 +98,60 @@ export function prepareChat(context: ChatContext, request: ChatRequest, stream: 
   const { sampling } = request;
   const { prompt, previous, maxTokens } = chatPrompt(context, request.messages, sampling.maxTokens);
   const plan = toolPlan(request, context.settings.toolCallParser);
-  if (plan.shape !== undefined && sampling.stop.minTokens > 0) throw badRequest("min_tokens", "cannot be combined with tool_choice \"required\" or a named function (the call's JSON decides where the reply ends)");
+  if (plan.shape !== undefined && sampling.stop.minTokens > 0)
+    throw badRequest(
+      "min_tokens",
+      'cannot be combined with tool_choice "required" or a named function (the call\'s JSON decides where the reply ends)',
+    );
   const room = Math.min(maxTokens, context.model.config.contextLength - prompt.length);
   const constraints = toolConstraints(plan, sampling.n, room);
   context.engine.checkRoom(sampling.n);
   const generation: GenerationRequest = {
-    prompt, ...(previous === undefined ? {} : { previous }), keepSessions: true,
+    prompt,
+    ...(previous === undefined ? {} : { previous }),
+    keepSessions: true,
     seeds: Array.from({ length: sampling.n }, (_, j) => choiceSeed(sampling.seed, j)),
-    maxTokens, temperature: sampling.temperature, topP: sampling.topP, topLogprobs: request.logprobs ? request.topLogprobs : 0, stop: sampling.stop,
-    stepwise: stream || constraints !== undefined, ...(constraints === undefined ? {} : { constraints }),
+    maxTokens,
+    temperature: sampling.temperature,
+    topP: sampling.topP,
+    topLogprobs: request.logprobs ? request.topLogprobs : 0,
+    stop: sampling.stop,
+    stepwise: stream || constraints !== undefined,
+    ...(constraints === undefined ? {} : { constraints }),
   };
   return { prompt, plan, generation };
 }
 
 /** A sampled choice as the client gets it (text, tool calls, finish reason), its tokens remembered when needed. */
-export function chatChoice(context: Pick<ChatContext, "memo">, prepared: PreparedChat, sampled: SampledChoice, callId: (choice: number, call: number) => string): ChatChoice {
+export function chatChoice(
+  context: Pick<ChatContext, "memo">,
+  prepared: PreparedChat,
+  sampled: SampledChoice,
+  callId: (choice: number, call: number) => string,
+): ChatChoice {
   const textTokens = sampled.stop?.textTokens ?? sampled.tokens.length;
   const text = decodeTokens(sampled.tokens.slice(0, textTokens));
   const calls = replyCalls(text, prepared.plan);
   const toolCalls: ToolCall[] = (calls?.calls ?? []).map((call, i) => ({ id: callId(sampled.index, i), ...call }));
   const content = calls === undefined ? text : calls.content;
-  const message: Message = { role: "assistant", content: content ?? "", ...(toolCalls.length === 0 ? {} : { toolCalls }) };
+  const message: Message = {
+    role: "assistant",
+    content: content ?? "",
+    ...(toolCalls.length === 0 ? {} : { toolCalls }),
+  };
   context.memo.remember(prepared.prompt, sampled.tokens.slice(0, textTokens), message);
-  const callsEnd = calls !== undefined && (prepared.plan.mode === "auto" || (prepared.plan.mode === "required" && sampled.finish === "stop"));
+  const callsEnd =
+    calls !== undefined &&
+    (prepared.plan.mode === "auto" || (prepared.plan.mode === "required" && sampled.finish === "stop"));
   return {
-    index: sampled.index, tokens: sampled.tokens, logprobs: sampled.logprobs, alternatives: sampled.alternatives,
-    content, toolCalls, finishReason: callsEnd ? "tool_calls" : sampled.finish, stopReason: sampled.stop?.reason ?? null,
+    index: sampled.index,
+    tokens: sampled.tokens,
+    logprobs: sampled.logprobs,
+    alternatives: sampled.alternatives,
+    content,
+    toolCalls,
+    finishReason: callsEnd ? "tool_calls" : sampled.finish,
+    stopReason: sampled.stop?.reason ?? null,
   };
 }
 
@@ -120,9 +161,16 @@ export function callIds(responseNumber: number): (choice: number, call: number) 
 }
 
 /** A whole (non-streamed) chat answer. */
-export async function answerChat(context: ChatContext, request: ChatRequest, responseNumber: number): Promise<ChatAnswer> {
+export async function answerChat(
+  context: ChatContext,
+  request: ChatRequest,
+  responseNumber: number,
+): Promise<ChatAnswer> {
   const prepared = prepareChat(context, request, false);
   const sampled = await context.engine.generate(prepared.generation);
   const ids = callIds(responseNumber);
-  return { promptTokens: prepared.prompt, choices: sampled.map((choice) => chatChoice(context, prepared, choice, ids)) };
+  return {
+    promptTokens: prepared.prompt,
+    choices: sampled.map((choice) => chatChoice(context, prepared, choice, ids)),
+  };
 }

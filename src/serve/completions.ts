@@ -52,38 +52,57 @@ export interface CompletionContext {
   readonly maxQueue: number;
 }
 
-const tokenIds = z.array(z.number().int({ error: "expected token ids" }).min(0, { error: "expected token ids" }), { error: "expected token ids" });
-const prompt = z.union([z.string(), z.array(z.string()).min(1), tokenIds.min(1), z.array(tokenIds).min(1)], { error: "expected a string, an array of strings, an array of token ids or an array of arrays of token ids" });
+const tokenIds = z.array(z.number().int({ error: "expected token ids" }).min(0, { error: "expected token ids" }), {
+  error: "expected token ids",
+});
+const prompt = z.union([z.string(), z.array(z.string()).min(1), tokenIds.min(1), z.array(tokenIds).min(1)], {
+  error: "expected a string, an array of strings, an array of token ids or an array of arrays of token ids",
+});
 
 const bodySchema = z.object({
   ...samplingFields,
   model: z.string({ error: "expected the model's name" }),
   prompt,
-  logprobs: z.number().int({ error: "expected an integer from 0 to 20" }).min(0, { error: "expected an integer from 0 to 20" }).max(20, { error: "expected an integer from 0 to 20" }).nullable().optional(),
+  logprobs: z
+    .number()
+    .int({ error: "expected an integer from 0 to 20" })
+    .min(0, { error: "expected an integer from 0 to 20" })
+    .max(20, { error: "expected an integer from 0 to 20" })
+    .nullable()
+    .optional(),
   echo: z.boolean().nullable().optional(),
 });
 
 function paramOf(path: readonly PropertyKey[]): string {
-  return path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)).join("") || "body";
+  return (
+    path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i === 0 ? "" : "."}${String(key)}`)).join("") ||
+    "body"
+  );
 }
 
 function promptsOf(value: z.output<typeof prompt>, vocab: number): CompletionPrompt[] {
-  const prompts: CompletionPrompt[] = typeof value === "string" ? [{ tokens: encodeText(value), text: value }]
-    : value.every((item) => typeof item === "string") ? (value as string[]).map((text) => ({ tokens: encodeText(text), text }))
-    : value.every((item) => typeof item === "number") ? [{ tokens: value as number[], text: undefined }]
-    : (value as number[][]).map((tokens) => ({ tokens, text: undefined }));
+  const prompts: CompletionPrompt[] =
+    typeof value === "string"
+      ? [{ tokens: encodeText(value), text: value }]
+      : value.every((item) => typeof item === "string")
+        ? (value as string[]).map((text) => ({ tokens: encodeText(text), text }))
+        : value.every((item) => typeof item === "number")
+          ? [{ tokens: value as number[], text: undefined }]
+          : (value as number[][]).map((tokens) => ({ tokens, text: undefined }));
   const single = typeof value === "string" || value.every((item) => typeof item === "number");
   prompts.forEach((one, i) => {
     const at = single ? "prompt" : `prompt[${i}]`;
     if (one.tokens.length === 0) throw badRequest(at, "a prompt needs at least one token");
     const bad = one.tokens.findIndex((token) => token >= vocab);
-    if (bad >= 0) throw badRequest(at, `token ${one.tokens[bad]} is not a token of this model (its ids are 0..${vocab - 1})`);
+    if (bad >= 0)
+      throw badRequest(at, `token ${one.tokens[bad]} is not a token of this model (its ids are 0..${vocab - 1})`);
   });
   return prompts;
 }
 
 export function parseCompletionRequest(raw: unknown, maxN: number, vocab: number): CompletionRequest {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw badRequest(null, "the body must be a JSON object");
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw badRequest(null, "the body must be a JSON object");
   const parsed = bodySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -94,16 +113,35 @@ export function parseCompletionRequest(raw: unknown, maxN: number, vocab: number
   refuseUnhonoured(raw as Record<string, unknown>, "completions");
   const logprobs = body.logprobs ?? undefined;
   const echo = body.echo ?? false;
-  if (echo && (logprobs ?? 0) > 0) throw badRequest("echo", "with logprobs above 0 is not supported: the alternatives of prompt tokens are not computed (logprobs 0 gives each prompt token's log-prob)");
-  return { model: body.model, prompts: promptsOf(body.prompt, vocab), sampling: samplingRequest(body, maxN, vocab), logprobs, echo };
+  if (echo && (logprobs ?? 0) > 0)
+    throw badRequest(
+      "echo",
+      "with logprobs above 0 is not supported: the alternatives of prompt tokens are not computed (logprobs 0 gives each prompt token's log-prob)",
+    );
+  return {
+    model: body.model,
+    prompts: promptsOf(body.prompt, vocab),
+    sampling: samplingRequest(body, maxN, vocab),
+    logprobs,
+    echo,
+  };
 }
 
 /** A prompt's answer length: max_tokens, checked against the context, or the default cut to the room left. */
-function answerLength(context: CompletionContext, request: CompletionRequest, promptTokens: number, at: string): number {
+function answerLength(
+  context: CompletionContext,
+  request: CompletionRequest,
+  promptTokens: number,
+  at: string,
+): number {
   const contextLength = context.model.config.contextLength;
   const asked = request.sampling.maxTokens;
   if (promptTokens >= contextLength || (asked !== undefined && promptTokens + asked > contextLength)) {
-    throw badRequest(at, `This model's maximum context length is ${contextLength} tokens. However, you requested ${promptTokens + (asked ?? 1)} tokens (${promptTokens} in the prompt, ${asked ?? 1} in the completion). Please reduce the length of the prompt or completion.`, "context_length_exceeded");
+    throw badRequest(
+      at,
+      `This model's maximum context length is ${contextLength} tokens. However, you requested ${promptTokens + (asked ?? 1)} tokens (${promptTokens} in the prompt, ${asked ?? 1} in the completion). Please reduce the length of the prompt or completion.`,
+      "context_length_exceeded",
+    );
   }
   return asked ?? Math.min(context.defaultMaxTokens, contextLength - promptTokens);
 }
@@ -116,13 +154,28 @@ interface PreparedPrompt {
 function prepare(context: CompletionContext, request: CompletionRequest, stream: boolean): PreparedPrompt[] {
   const { sampling } = request;
   const sequences = request.prompts.length * sampling.n;
-  if (sequences > context.maxQueue) throw badRequest("prompt", `${request.prompts.length} prompts x n ${sampling.n} = ${sequences} sequences, more than the server queues at once (budgetrl serve --max-queue ${context.maxQueue})`);
+  if (sequences > context.maxQueue)
+    throw badRequest(
+      "prompt",
+      `${request.prompts.length} prompts x n ${sampling.n} = ${sequences} sequences, more than the server queues at once (budgetrl serve --max-queue ${context.maxQueue})`,
+    );
   const prepared = request.prompts.map((one, i) => ({
     prompt: one,
     generation: {
-      prompt: one.tokens, keepSessions: false, seeds: Array.from({ length: sampling.n }, (_, j) => choiceSeed(sampling.seed, j)),
-      maxTokens: answerLength(context, request, one.tokens.length, request.prompts.length === 1 ? "prompt" : `prompt[${i}]`),
-      temperature: sampling.temperature, topP: sampling.topP, topLogprobs: request.logprobs ?? 0, stop: sampling.stop, stepwise: stream,
+      prompt: one.tokens,
+      keepSessions: false,
+      seeds: Array.from({ length: sampling.n }, (_, j) => choiceSeed(sampling.seed, j)),
+      maxTokens: answerLength(
+        context,
+        request,
+        one.tokens.length,
+        request.prompts.length === 1 ? "prompt" : `prompt[${i}]`,
+      ),
+      temperature: sampling.temperature,
+      topP: sampling.topP,
+      topLogprobs: request.logprobs ?? 0,
+      stop: sampling.stop,
+      stepwise: stream,
     },
   }));
   context.engine.checkRoom(sequences);
@@ -186,27 +239,44 @@ async function promptRows(context: CompletionContext, tokens: readonly number[],
 }
 
 const joinRows = (a: LogprobRows, b: LogprobRows): LogprobRows => ({
-  tokens: [...a.tokens, ...b.tokens], token_logprobs: [...a.token_logprobs, ...b.token_logprobs], top_logprobs: [...a.top_logprobs, ...b.top_logprobs], text_offset: [...a.text_offset, ...b.text_offset],
+  tokens: [...a.tokens, ...b.tokens],
+  token_logprobs: [...a.token_logprobs, ...b.token_logprobs],
+  top_logprobs: [...a.top_logprobs, ...b.top_logprobs],
+  text_offset: [...a.text_offset, ...b.text_offset],
 });
 
 const promptText = (one: CompletionPrompt): string => one.text ?? decodeTokens(one.tokens);
-const choiceText = (choice: SampledChoice): string => decodeTokens(choice.tokens.slice(0, choice.stop?.textTokens ?? choice.tokens.length));
+const choiceText = (choice: SampledChoice): string =>
+  decodeTokens(choice.tokens.slice(0, choice.stop?.textTokens ?? choice.tokens.length));
 
-export async function answerCompletions(context: CompletionContext, request: CompletionRequest, meta: ResponseMeta): Promise<JsonObject> {
+export async function answerCompletions(
+  context: CompletionContext,
+  request: CompletionRequest,
+  meta: ResponseMeta,
+): Promise<JsonObject> {
   const prepared = prepare(context, request, false);
   const { sampling } = request;
   const sampled = await Promise.all(prepared.map((one) => context.engine.generate(one.generation)));
-  const echoRows = request.echo && request.logprobs !== undefined ? await Promise.all(prepared.map((one) => promptRows(context, one.prompt.tokens, sampling.tokensAsIds))) : undefined;
+  const echoRows =
+    request.echo && request.logprobs !== undefined
+      ? await Promise.all(prepared.map((one) => promptRows(context, one.prompt.tokens, sampling.tokensAsIds)))
+      : undefined;
   const choices: Json[] = [];
   sampled.forEach((perPrompt, i) => {
     const one = prepared[i]!.prompt;
     const head = request.echo ? promptText(one) : "";
     for (const choice of perPrompt) {
-      const rows = request.logprobs === undefined ? null : completionRows(choice, sampling.tokensAsIds, textOffsets(choice.tokens, head.length));
+      const rows =
+        request.logprobs === undefined
+          ? null
+          : completionRows(choice, sampling.tokensAsIds, textOffsets(choice.tokens, head.length));
       choices.push({
         index: i * sampling.n + choice.index,
         text: head + choiceText(choice),
-        logprobs: rows === null ? null : ((echoRows === undefined ? rows : joinRows(echoRows[i]!, rows)) as unknown as JsonObject),
+        logprobs:
+          rows === null
+            ? null
+            : ((echoRows === undefined ? rows : joinRows(echoRows[i]!, rows)) as unknown as JsonObject),
         finish_reason: choice.finish,
         stop_reason: choice.stop?.reason ?? null,
         ...(sampling.returnTokenIds ? { prompt_token_ids: [...one.tokens], token_ids: [...choice.tokens] } : {}),
@@ -215,56 +285,150 @@ export async function answerCompletions(context: CompletionContext, request: Com
   });
   const promptTokens = request.prompts.reduce((sum, one) => sum + one.tokens.length, 0);
   const completionTokens = sampled.flat().reduce((sum, choice) => sum + choice.tokens.length, 0);
-  return { id: meta.id, object: "text_completion", created: meta.created, model: meta.model, choices, usage: usageOf(promptTokens, completionTokens) };
+  return {
+    id: meta.id,
+    object: "text_completion",
+    created: meta.created,
+    model: meta.model,
+    choices,
+    usage: usageOf(promptTokens, completionTokens),
+  };
 }
 
 /** The completion streamed: per token its text (and log-probs), per choice a last chunk with its finish reason. */
-export async function streamCompletions(context: CompletionContext, request: CompletionRequest, meta: ResponseMeta, sink: EventSink): Promise<void> {
+export async function streamCompletions(
+  context: CompletionContext,
+  request: CompletionRequest,
+  meta: ResponseMeta,
+  sink: EventSink,
+): Promise<void> {
   const prepared = prepare(context, request, true);
   const { sampling } = request;
   const n = sampling.n;
   const counts = new Array<number>(prepared.length * n).fill(0);
   const promptTokens = request.prompts.reduce((sum, one) => sum + one.tokens.length, 0);
   const usage = (): JsonObject => {
-    if (sampling.continuousUsage) return { usage: usageOf(promptTokens, counts.reduce((a, b) => a + b, 0)) };
+    if (sampling.continuousUsage)
+      return {
+        usage: usageOf(
+          promptTokens,
+          counts.reduce((a, b) => a + b, 0),
+        ),
+      };
     return sampling.includeUsage ? { usage: null } : {};
   };
-  const chunk = (choice: JsonObject): JsonObject => ({ id: meta.id, object: "text_completion", created: meta.created, model: meta.model, choices: [choice], ...usage() });
-  const echoRows = request.echo && request.logprobs !== undefined ? await Promise.all(prepared.map((one) => promptRows(context, one.prompt.tokens, sampling.tokensAsIds))) : undefined;
+  const chunk = (choice: JsonObject): JsonObject => ({
+    id: meta.id,
+    object: "text_completion",
+    created: meta.created,
+    model: meta.model,
+    choices: [choice],
+    ...usage(),
+  });
+  const echoRows =
+    request.echo && request.logprobs !== undefined
+      ? await Promise.all(prepared.map((one) => promptRows(context, one.prompt.tokens, sampling.tokensAsIds)))
+      : undefined;
   prepared.forEach((one, i) => {
     for (let j = 0; j < n; j++) {
       const index = i * n + j;
       const ids: JsonObject = sampling.returnTokenIds ? { prompt_token_ids: [...one.prompt.tokens] } : {};
-      if (request.echo) sink.send(chunk({ index, text: promptText(one.prompt), logprobs: (echoRows?.[i] ?? null) as unknown as JsonObject | null, finish_reason: null, ...ids }));
-      else if (sampling.returnTokenIds) sink.send(chunk({ index, text: "", logprobs: null, finish_reason: null, ...ids }));
+      if (request.echo)
+        sink.send(
+          chunk({
+            index,
+            text: promptText(one.prompt),
+            logprobs: (echoRows?.[i] ?? null) as unknown as JsonObject | null,
+            finish_reason: null,
+            ...ids,
+          }),
+        );
+      else if (sampling.returnTokenIds)
+        sink.send(chunk({ index, text: "", logprobs: null, finish_reason: null, ...ids }));
     }
   });
   try {
-    await Promise.all(prepared.map((one, i) => {
-      const releasers = Array.from({ length: n }, () => createTextReleaser(sampling.stop));
-      const offsets = Array.from({ length: n }, () => offsetCounter(request.echo ? promptText(one.prompt).length : 0));
-      const textChunk = (index: number, j: number, text: string, token: number, logprob: number, alternatives: SampledChoice["alternatives"]): void => {
-        const rows = request.logprobs === undefined ? null : completionRows({ index: j, tokens: [token], logprobs: [logprob], alternatives: alternatives === undefined ? undefined : [alternatives[0] ?? []], finish: "length", stop: undefined }, sampling.tokensAsIds, [offsets[j]!(token)]);
-        if (text === "" && rows === null && !sampling.returnTokenIds) return;
-        sink.send(chunk({ index, text, logprobs: rows as unknown as JsonObject | null, finish_reason: null, ...(sampling.returnTokenIds ? { token_ids: [token] } : {}) }));
-      };
-      return context.engine.generate({ ...one.generation, cancelled: sink.closed }, (j, sampled, ended) => {
-        const index = i * n + j;
-        counts[index]!++;
-        const alternatives = sampled.alternatives === undefined ? undefined : [sampled.alternatives];
-        if (ended === undefined) {
-          textChunk(index, j, releasers[j]!.push(sampled.token), sampled.token, sampled.logprob, alternatives);
-          return;
-        }
-        const { rest } = releasers[j]!.finish(ended.tokens, ended.stop?.textTokens ?? ended.tokens.length);
-        textChunk(index, j, rest, sampled.token, sampled.logprob, alternatives);
-        sink.send(chunk({ index, text: "", logprobs: null, finish_reason: ended.finish, stop_reason: ended.stop?.reason ?? null }));
-      });
-    }));
+    await Promise.all(
+      prepared.map((one, i) => {
+        const releasers = Array.from({ length: n }, () => createTextReleaser(sampling.stop));
+        const offsets = Array.from({ length: n }, () =>
+          offsetCounter(request.echo ? promptText(one.prompt).length : 0),
+        );
+        const textChunk = (
+          index: number,
+          j: number,
+          text: string,
+          token: number,
+          logprob: number,
+          alternatives: SampledChoice["alternatives"],
+        ): void => {
+          const rows =
+            request.logprobs === undefined
+              ? null
+              : completionRows(
+                  {
+                    index: j,
+                    tokens: [token],
+                    logprobs: [logprob],
+                    alternatives: alternatives === undefined ? undefined : [alternatives[0] ?? []],
+                    finish: "length",
+                    stop: undefined,
+                  },
+                  sampling.tokensAsIds,
+                  [offsets[j]!(token)],
+                );
+          if (text === "" && rows === null && !sampling.returnTokenIds) return;
+          sink.send(
+            chunk({
+              index,
+              text,
+              logprobs: rows as unknown as JsonObject | null,
+              finish_reason: null,
+              ...(sampling.returnTokenIds ? { token_ids: [token] } : {}),
+            }),
+          );
+        };
+        return context.engine.generate({ ...one.generation, cancelled: sink.closed }, (j, sampled, ended) => {
+          const index = i * n + j;
+          counts[index]!++;
+          const alternatives = sampled.alternatives === undefined ? undefined : [sampled.alternatives];
+          if (ended === undefined) {
+            textChunk(index, j, releasers[j]!.push(sampled.token), sampled.token, sampled.logprob, alternatives);
+            return;
+          }
+          const { rest } = releasers[j]!.finish(ended.tokens, ended.stop?.textTokens ?? ended.tokens.length);
+          textChunk(index, j, rest, sampled.token, sampled.logprob, alternatives);
+          sink.send(
+            chunk({
+              index,
+              text: "",
+              logprobs: null,
+              finish_reason: ended.finish,
+              stop_reason: ended.stop?.reason ?? null,
+            }),
+          );
+        });
+      }),
+    );
   } catch (error) {
-    sink.fail(error instanceof HttpError ? error : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`));
+    sink.fail(
+      error instanceof HttpError
+        ? error
+        : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`),
+    );
     return;
   }
-  if (sampling.includeUsage) sink.send({ id: meta.id, object: "text_completion", created: meta.created, model: meta.model, choices: [], usage: usageOf(promptTokens, counts.reduce((a, b) => a + b, 0)) });
+  if (sampling.includeUsage)
+    sink.send({
+      id: meta.id,
+      object: "text_completion",
+      created: meta.created,
+      model: meta.model,
+      choices: [],
+      usage: usageOf(
+        promptTokens,
+        counts.reduce((a, b) => a + b, 0),
+      ),
+    });
   sink.end();
 }

@@ -5,22 +5,80 @@ import { parseConfig } from "../core/config.js";
 import { TOOL_CALL_FORMATS } from "../policies/tool-call-text.js";
 import { LOGPROBS_MODES } from "./engine.js";
 
-export const serveConfigSchema = z.object({
-  ckpt: z.string().min(1).describe("checkpoint folder to serve (budgetrl sft / train), with its policy.json"),
-  host: z.string().min(1).default("127.0.0.1").describe("address to listen on (loopback by default; 0.0.0.0 for every interface)"),
-  port: z.number().int().min(0).max(65535).default(8000).describe("port to listen on (0: a free one, printed)"),
-  name: z.string().min(1).optional().describe("the model name clients send (default: the --ckpt path as given)"),
-  maxTokens: z.number().int().min(1).optional().describe("answer length when a request sets no max_tokens (default: the checkpoint's maxNewTokens)"),
-  cutLongMessages: z.boolean().default(false).describe("keep the newest bytes of a last message longer than the context, as the in-process policy does, instead of answering 400"),
-  logprobsMode: z.enum(LOGPROBS_MODES).default("raw").describe("log-probs under the model at temperature 1 (raw, as tiny:CKPT and vLLM) or under the distribution sampled from (processed)"),
-  maxN: z.number().int().min(1).max(1024).default(128).describe("most choices (n) per request"),
-  maxBatch: z.number().int().min(1).default(64).describe("most sequences per model call (concurrent requests are batched)"),
-  maxQueue: z.number().int().min(1).default(1024).describe("most sequences waiting for the model; beyond it requests get 429 with Retry-After"),
-  maxBody: z.number().int().min(1024).default(4 * 1024 * 1024).describe("largest request body in bytes (413 beyond)"),
-  sessions: z.number().int().min(0).default(256).describe("KV caches kept for conversations' next turns, so a turn prefills only its new tokens (each holds 2 x layers x context x dModel floats; 0: none, every request prefills its whole prompt)"),
-  replyMemo: z.number().int().min(0).default(65536).describe("replies whose message loses sampled tokens (invalid UTF-8, tool calls) kept to prompt as tiny:CKPT does (0: none)"),
-  toolCallParser: z.enum(TOOL_CALL_FORMATS).default("hermes").describe("how replies are read as tool calls with tool_choice auto: hermes (<tool_call>{...}</tool_call> blocks, as vLLM's hermes parser) or llama3-json ({\"name\": ..., \"parameters\": ...} objects, as vLLM's llama3_json)"),
-}).refine((config) => config.maxN <= config.maxQueue, { path: ["maxQueue"], error: "must be at least the most choices per request (--max-n): a request of n choices waits as n sequences" });
+export const serveConfigSchema = z
+  .object({
+    ckpt: z.string().min(1).describe("checkpoint folder to serve (budgetrl sft / train), with its policy.json"),
+    host: z
+      .string()
+      .min(1)
+      .default("127.0.0.1")
+      .describe("address to listen on (loopback by default; 0.0.0.0 for every interface)"),
+    port: z.number().int().min(0).max(65535).default(8000).describe("port to listen on (0: a free one, printed)"),
+    name: z.string().min(1).optional().describe("the model name clients send (default: the --ckpt path as given)"),
+    maxTokens: z
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe("answer length when a request sets no max_tokens (default: the checkpoint's maxNewTokens)"),
+    cutLongMessages: z
+      .boolean()
+      .default(false)
+      .describe(
+        "keep the newest bytes of a last message longer than the context, as the in-process policy does, instead of answering 400",
+      ),
+    logprobsMode: z
+      .enum(LOGPROBS_MODES)
+      .default("raw")
+      .describe(
+        "log-probs under the model at temperature 1 (raw, as tiny:CKPT and vLLM) or under the distribution sampled from (processed)",
+      ),
+    maxN: z.number().int().min(1).max(1024).default(128).describe("most choices (n) per request"),
+    maxBatch: z
+      .number()
+      .int()
+      .min(1)
+      .default(64)
+      .describe("most sequences per model call (concurrent requests are batched)"),
+    maxQueue: z
+      .number()
+      .int()
+      .min(1)
+      .default(1024)
+      .describe("most sequences waiting for the model; beyond it requests get 429 with Retry-After"),
+    maxBody: z
+      .number()
+      .int()
+      .min(1024)
+      .default(4 * 1024 * 1024)
+      .describe("largest request body in bytes (413 beyond)"),
+    sessions: z
+      .number()
+      .int()
+      .min(0)
+      .default(256)
+      .describe(
+        "KV caches kept for conversations' next turns, so a turn prefills only its new tokens (each holds 2 x layers x context x dModel floats; 0: none, every request prefills its whole prompt)",
+      ),
+    replyMemo: z
+      .number()
+      .int()
+      .min(0)
+      .default(65536)
+      .describe(
+        "replies whose message loses sampled tokens (invalid UTF-8, tool calls) kept to prompt as tiny:CKPT does (0: none)",
+      ),
+    toolCallParser: z
+      .enum(TOOL_CALL_FORMATS)
+      .default("hermes")
+      .describe(
+        'how replies are read as tool calls with tool_choice auto: hermes (<tool_call>{...}</tool_call> blocks, as vLLM\'s hermes parser) or llama3-json ({"name": ..., "parameters": ...} objects, as vLLM\'s llama3_json)',
+      ),
+  })
+  .refine((config) => config.maxN <= config.maxQueue, {
+    path: ["maxQueue"],
+    error: "must be at least the most choices per request (--max-n): a request of n choices waits as n sequences",
+  });
 
 export type ServeConfig = z.output<typeof serveConfigSchema>;
 

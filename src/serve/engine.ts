@@ -25,7 +25,12 @@ import { deriveSeed } from "../core/rng.js";
 import type { Generated, RngState } from "../nn/generate.js";
 import type { KvSession } from "../nn/kv-cache.js";
 import type { TinyModel } from "../nn/model.js";
-import { createSampleBatcher, type SampleBatcher, type SampleRow, type SampleSettings } from "../policies/tiny/batcher.js";
+import {
+  createSampleBatcher,
+  type SampleBatcher,
+  type SampleRow,
+  type SampleSettings,
+} from "../policies/tiny/batcher.js";
 import type { PreviousTurn } from "../policies/tiny/context.js";
 import { HttpError } from "./errors.js";
 import type { JsonConstraint } from "./json-constraint.js";
@@ -117,7 +122,10 @@ interface Progress {
   ended: SampledChoice | undefined;
 }
 
-export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" | "openSession">, settings: EngineSettings): SamplingEngine {
+export function createSamplingEngine(
+  model: Pick<TinyModel, "sample" | "config" | "openSession">,
+  settings: EngineSettings,
+): SamplingEngine {
   const { contextLength, vocabSize } = model.config;
   const batcher: SampleBatcher = createSampleBatcher(model, settings.maxBatch);
   const pool: SessionPool = createSessionPool(() => model.openSession(), settings.sessions);
@@ -126,24 +134,46 @@ export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" 
   const tokenOf = (g: Generated, i: number): SampledToken => ({
     token: g.tokens[i]!,
     logprob: processed ? g.samplingLogprobs[i]! : g.logprobs[i]!,
-    alternatives: g.alternatives?.[i]?.map((alt) => ({ token: alt.token, logprob: processed ? alt.samplingLogprob : alt.logprob })),
+    alternatives: g.alternatives?.[i]?.map((alt) => ({
+      token: alt.token,
+      logprob: processed ? alt.samplingLogprob : alt.logprob,
+    })),
   });
 
-  const choiceOf = (index: number, progress: Omit<Progress, "ended" | "rngState">, request: GenerationRequest, stopped: boolean): SampledChoice => {
-    const hit = stopped ? (stopAt(progress.tokens, request.stop) ?? { textTokens: progress.tokens.length, reason: null }) : undefined;
+  const choiceOf = (
+    index: number,
+    progress: Omit<Progress, "ended" | "rngState">,
+    request: GenerationRequest,
+    stopped: boolean,
+  ): SampledChoice => {
+    const hit = stopped
+      ? (stopAt(progress.tokens, request.stop) ?? { textTokens: progress.tokens.length, reason: null })
+      : undefined;
     return {
-      index, tokens: progress.tokens, logprobs: progress.logprobs, alternatives: request.topLogprobs > 0 ? progress.alternatives : undefined,
-      finish: stopped ? "stop" : "length", stop: hit,
+      index,
+      tokens: progress.tokens,
+      logprobs: progress.logprobs,
+      alternatives: request.topLogprobs > 0 ? progress.alternatives : undefined,
+      finish: stopped ? "stop" : "length",
+      stop: hit,
     };
   };
 
   /** Sessions for the rows: choice 0 the conversation's own (if kept); all from the pool, or temporary when asked. */
-  const takeSessions = (request: GenerationRequest): (KvSession | undefined)[] => request.seeds.map((_, j) => {
-    if (request.keepSessions) return pool.take(j === 0 ? request.previous : undefined) ?? (request.stepwise ? model.openSession() : undefined);
-    return request.stepwise ? model.openSession() : undefined;
-  });
+  const takeSessions = (request: GenerationRequest): (KvSession | undefined)[] =>
+    request.seeds.map((_, j) => {
+      if (request.keepSessions)
+        return (
+          pool.take(j === 0 ? request.previous : undefined) ?? (request.stepwise ? model.openSession() : undefined)
+        );
+      return request.stepwise ? model.openSession() : undefined;
+    });
 
-  const giveSessions = (request: GenerationRequest, held: readonly (KvSession | undefined)[], failed: boolean): void => {
+  const giveSessions = (
+    request: GenerationRequest,
+    held: readonly (KvSession | undefined)[],
+    failed: boolean,
+  ): void => {
     for (const session of held) {
       if (session === undefined) continue;
       if (failed || !request.keepSessions) session.close();
@@ -152,31 +182,70 @@ export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" 
   };
 
   const baseSettings = (request: GenerationRequest): SampleSettings => ({
-    maxNewTokens: request.maxTokens, temperature: request.temperature, topP: request.topP, stopTokens: request.stop.tokens,
-    ...(request.stop.strings.length === 0 ? {} : { stopSequences: request.stop.strings.map((string) => string.tokens) }),
+    maxNewTokens: request.maxTokens,
+    temperature: request.temperature,
+    topP: request.topP,
+    stopTokens: request.stop.tokens,
+    ...(request.stop.strings.length === 0
+      ? {}
+      : { stopSequences: request.stop.strings.map((string) => string.tokens) }),
     ...(request.stop.minTokens === 0 ? {} : { minNewTokens: request.stop.minTokens }),
     ...(request.topLogprobs === 0 ? {} : { topLogprobs: request.topLogprobs }),
   });
 
-  const whole = async (request: GenerationRequest, held: readonly (KvSession | undefined)[]): Promise<SampledChoice[]> => {
+  const whole = async (
+    request: GenerationRequest,
+    held: readonly (KvSession | undefined)[],
+  ): Promise<SampledChoice[]> => {
     const settings = baseSettings(request);
-    const rows: SampleRow[] = request.seeds.map((seed, j) => ({ prompt: request.prompt, seed, settings, ...(held[j] === undefined ? {} : { session: held[j] }) }));
+    const rows: SampleRow[] = request.seeds.map((seed, j) => ({
+      prompt: request.prompt,
+      seed,
+      settings,
+      ...(held[j] === undefined ? {} : { session: held[j] }),
+    }));
     const generated = await batcher.sample(rows);
     return generated.map((g, index) => {
       const tokens = g.tokens.map((_, i) => tokenOf(g, i));
-      return choiceOf(index, { tokens: [...g.tokens], logprobs: tokens.map((t) => t.logprob), alternatives: tokens.map((t) => [...(t.alternatives ?? [])]) }, request, g.finish === "stop");
+      return choiceOf(
+        index,
+        {
+          tokens: [...g.tokens],
+          logprobs: tokens.map((t) => t.logprob),
+          alternatives: tokens.map((t) => [...(t.alternatives ?? [])]),
+        },
+        request,
+        g.finish === "stop",
+      );
     });
   };
 
   /** The end of a row after its newest token: a stop, max_tokens, the context; undefined while it goes on. */
-  const endOf = (index: number, progress: Progress, request: GenerationRequest, modelStopped: boolean): SampledChoice | undefined => {
-    if (modelStopped || stopAt(progress.tokens, request.stop) !== undefined) return choiceOf(index, progress, request, true);
-    if (progress.tokens.length >= request.maxTokens || request.prompt.length + progress.tokens.length >= contextLength) return choiceOf(index, progress, request, false);
+  const endOf = (
+    index: number,
+    progress: Progress,
+    request: GenerationRequest,
+    modelStopped: boolean,
+  ): SampledChoice | undefined => {
+    if (modelStopped || stopAt(progress.tokens, request.stop) !== undefined)
+      return choiceOf(index, progress, request, true);
+    if (progress.tokens.length >= request.maxTokens || request.prompt.length + progress.tokens.length >= contextLength)
+      return choiceOf(index, progress, request, false);
     return undefined;
   };
 
-  const stepwise = async (request: GenerationRequest, held: readonly (KvSession | undefined)[], onToken: TokenListener | undefined): Promise<SampledChoice[]> => {
-    const rows: Progress[] = request.seeds.map(() => ({ tokens: [], logprobs: [], alternatives: [], rngState: undefined, ended: undefined }));
+  const stepwise = async (
+    request: GenerationRequest,
+    held: readonly (KvSession | undefined)[],
+    onToken: TokenListener | undefined,
+  ): Promise<SampledChoice[]> => {
+    const rows: Progress[] = request.seeds.map(() => ({
+      tokens: [],
+      logprobs: [],
+      alternatives: [],
+      rngState: undefined,
+      ended: undefined,
+    }));
     const base = baseSettings(request);
     // Stop strings are checked here, across the calls.
     const { stopSequences: _, ...settings } = base;
@@ -188,9 +257,16 @@ export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" 
         const row = rows[j]!;
         const mask = request.constraints?.[j]?.mask(budget - row.tokens.length, vocabSize);
         return {
-          prompt: [...request.prompt, ...row.tokens], seed: request.seeds[j]!, session: held[j]!,
-          settings: { ...settings, maxNewTokens: 1, minNewTokens: Math.max(0, request.stop.minTokens - row.tokens.length) },
-          ...(row.rngState === undefined ? {} : { resume: row.rngState }), ...(mask === undefined ? {} : { mask }),
+          prompt: [...request.prompt, ...row.tokens],
+          seed: request.seeds[j]!,
+          session: held[j]!,
+          settings: {
+            ...settings,
+            maxNewTokens: 1,
+            minNewTokens: Math.max(0, request.stop.minTokens - row.tokens.length),
+          },
+          ...(row.rngState === undefined ? {} : { resume: row.rngState }),
+          ...(mask === undefined ? {} : { mask }),
         };
       });
       const generated = await batcher.sample(asked);
@@ -212,7 +288,11 @@ export function createSamplingEngine(model: Pick<TinyModel, "sample" | "config" 
 
   const checkRoom = (n: number): void => {
     if (batcher.waiting() + n > settings.maxQueue) {
-      throw new HttpError(429, `the server is busy: ${batcher.waiting()} sequences are waiting for the model (budgetrl serve --max-queue ${settings.maxQueue}); retry later`, { headers: { "retry-after": "1" } });
+      throw new HttpError(
+        429,
+        `the server is busy: ${batcher.waiting()} sequences are waiting for the model (budgetrl serve --max-queue ${settings.maxQueue}); retry later`,
+        { headers: { "retry-after": "1" } },
+      );
     }
   };
 

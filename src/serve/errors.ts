@@ -46,6 +46,8 @@ export function badRequest(param: string | null, message: string, code: string |
   return new HttpError(400, param === null ? message : `${param}: ${message}`, { param, code });
 }
 
-export function errorBody(error: HttpError): { error: { message: string; type: string; param: string | null; code: string | null } } {
+export function errorBody(error: HttpError): {
+  error: { message: string; type: string; param: string | null; code: string | null };
+} {
   return { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
 }

@@ -6,7 +6,10 @@ import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `the request body is larger than ${limit} bytes (budgetrl serve --max-body)`, { code: "request_too_large", headers: { connection: "close" } });
+  return new HttpError(413, `the request body is larger than ${limit} bytes (budgetrl serve --max-body)`, {
+    code: "request_too_large",
+    headers: { connection: "close" },
+  });
 }
 
 /** The body's bytes, at most `limit`; rejects with 413 beyond it. */

@@ -29,12 +29,17 @@ const UTF8_DONE: Utf8 = { pending: 0, lo: 0x80, hi: 0xbf };
 type Frame =
   | { readonly t: "value"; readonly shape: Shape }
   | {
-    readonly t: "object"; readonly shape: ObjectShape; readonly phase: ObjectPhase; readonly seen: readonly string[];
-    /** phase key: the key's bytes so far, whether they can still be another key (no escape, valid UTF-8 so far), its UTF-8 state. */
-    readonly key: readonly number[]; readonly free: boolean; readonly utf8: Utf8;
-    /** phase colon: the value's shape. */
-    readonly chosen?: Shape;
-  }
+      readonly t: "object";
+      readonly shape: ObjectShape;
+      readonly phase: ObjectPhase;
+      readonly seen: readonly string[];
+      /** phase key: the key's bytes so far, whether they can still be another key (no escape, valid UTF-8 so far), its UTF-8 state. */
+      readonly key: readonly number[];
+      readonly free: boolean;
+      readonly utf8: Utf8;
+      /** phase colon: the value's shape. */
+      readonly chosen?: Shape;
+    }
   | { readonly t: "array"; readonly shape: ArrayShape; readonly phase: ArrayPhase; readonly count: number }
   /** escape: 0 none, 1 after a backslash, 2..5 in \uXXXX with escape - 2 hex digits read. */
   | { readonly t: "string"; readonly escape: number; readonly utf8: Utf8 }
@@ -47,7 +52,13 @@ type Stack = readonly Frame[];
 const utf8Bytes = (text: string): number[] => Array.from(new TextEncoder().encode(text));
 const ANY_OBJECT: ObjectShape = { kind: "object", properties: new Map(), required: new Set(), additional: ANY };
 const ANY_ARRAY: ArrayShape = { kind: "array", items: ANY, minItems: 0, maxItems: Infinity };
-const ANY_OPTIONS: readonly Shape[] = [ANY_OBJECT, ANY_ARRAY, { kind: "string" }, { kind: "number", integer: false }, { kind: "literals", texts: ["true", "false", "null"] }];
+const ANY_OPTIONS: readonly Shape[] = [
+  ANY_OBJECT,
+  ANY_ARRAY,
+  { kind: "string" },
+  { kind: "number", integer: false },
+  { kind: "literals", texts: ["true", "false", "null"] },
+];
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
@@ -67,7 +78,8 @@ function utf8Lead(b: number): Utf8 | undefined {
 
 /** The UTF-8 state after byte b of a string's text (not a quote or backslash), or undefined when b is not allowed. */
 function textByte(state: Utf8, b: number): Utf8 | undefined {
-  if (state.pending > 0) return b >= state.lo && b <= state.hi ? { pending: state.pending - 1, lo: 0x80, hi: 0xbf } : undefined;
+  if (state.pending > 0)
+    return b >= state.lo && b <= state.hi ? { pending: state.pending - 1, lo: 0x80, hi: 0xbf } : undefined;
   if (b < 0x20) return undefined;
   if (b < 0x80) return UTF8_DONE;
   return utf8Lead(b);
@@ -86,7 +98,11 @@ const membersCache = new WeakMap<ObjectShape, readonly Member[]>();
 function members(shape: ObjectShape): readonly Member[] {
   let found = membersCache.get(shape);
   if (found === undefined) {
-    found = [...shape.properties].map(([name, value]) => ({ name, bytes: utf8Bytes(JSON.stringify(name).slice(1, -1)), shape: value }));
+    found = [...shape.properties].map(([name, value]) => ({
+      name,
+      bytes: utf8Bytes(JSON.stringify(name).slice(1, -1)),
+      shape: value,
+    }));
     membersCache.set(shape, found);
   }
   return found;
@@ -131,7 +147,8 @@ const memberCost = (member: Member): number => 1 + member.bytes.length + 2 + 1 +
 /** Fewest bytes that close an object after a member (or after `{` less one comma): the missing required members, then `}`. */
 function restAfter(shape: ObjectShape, seen: readonly string[]): number {
   let cost = 1;
-  for (const member of members(shape)) if (shape.required.has(member.name) && !seen.includes(member.name)) cost += memberCost(member);
+  for (const member of members(shape))
+    if (shape.required.has(member.name) && !seen.includes(member.name)) cost += memberCost(member);
   return cost;
 }
 
@@ -143,7 +160,9 @@ function openCost(shape: ObjectShape): number {
 /** Fewest bytes of a whole member from its opening quote on, then the rest of the object. */
 function nextCost(shape: ObjectShape, seen: readonly string[]): number {
   let best = Infinity;
-  for (const member of members(shape)) if (!seen.includes(member.name)) best = Math.min(best, memberCost(member) - 1 + restAfter(shape, [...seen, member.name]));
+  for (const member of members(shape))
+    if (!seen.includes(member.name))
+      best = Math.min(best, memberCost(member) - 1 + restAfter(shape, [...seen, member.name]));
   if (shape.additional !== undefined) {
     const emptyTaken = shape.properties.has("");
     best = Math.min(best, (emptyTaken ? 3 : 2) + 1 + minValue(shape.additional) + restAfter(shape, seen));
@@ -156,7 +175,10 @@ function keyCost(frame: Extract<Frame, { t: "object" }>): number {
   let best = Infinity;
   for (const member of members(shape)) {
     if (seen.includes(member.name) || !startsWith(member.bytes, key)) continue;
-    best = Math.min(best, member.bytes.length - key.length + 2 + minValue(member.shape) + restAfter(shape, [...seen, member.name]));
+    best = Math.min(
+      best,
+      member.bytes.length - key.length + 2 + minValue(member.shape) + restAfter(shape, [...seen, member.name]),
+    );
   }
   if (shape.additional !== undefined && frame.free) {
     // Close now, or (a character still open, or the key is a declared name already given) write bytes first.
@@ -184,7 +206,9 @@ function frameCost(frame: Frame): number {
     case "string":
       return (frame.escape === 1 ? 1 : frame.escape >= 2 ? 6 - frame.escape : 0) + frame.utf8.pending + 1;
     case "number":
-      return frame.phase === "minus" || frame.phase === "dot" || frame.phase === "exp" || frame.phase === "expSign" ? 1 : 0;
+      return frame.phase === "minus" || frame.phase === "dot" || frame.phase === "exp" || frame.phase === "expSign"
+        ? 1
+        : 0;
     case "literal":
       return Math.min(...frame.texts.map((text) => text.length - frame.at));
     case "array":
@@ -233,7 +257,8 @@ function sameBytes(a: readonly number[], b: readonly number[]): boolean {
 
 /** A frame that may end without a closing byte (a number, a literal) and may end now. */
 function canEnd(frame: Frame): boolean {
-  if (frame.t === "number") return frame.phase === "zero" || frame.phase === "int" || frame.phase === "frac" || frame.phase === "expDigits";
+  if (frame.t === "number")
+    return frame.phase === "zero" || frame.phase === "int" || frame.phase === "frac" || frame.phase === "expDigits";
   if (frame.t === "literal") return frame.texts.some((text) => text.length === frame.at);
   return false;
 }
@@ -244,7 +269,8 @@ function completed(below: Stack): Stack {
   const parent = below[below.length - 1]!;
   const rest = below.slice(0, -1);
   if (parent.t === "object" && parent.phase === "value") return [...rest, { ...parent, phase: "after" }];
-  if (parent.t === "array" && parent.phase === "item") return [...rest, { ...parent, phase: "after", count: parent.count + 1 }];
+  if (parent.t === "array" && parent.phase === "item")
+    return [...rest, { ...parent, phase: "after", count: parent.count + 1 }];
   throw new Error(`json-constraint: a value completed under a ${parent.t} frame`);
 }
 
@@ -329,7 +355,10 @@ function objectStep(frame: Extract<Frame, { t: "object" }>, below: Stack, b: num
       const key = frame.key;
       if (b === QUOTE && !escaping(key)) {
         const member = members(shape).find((candidate) => sameBytes(candidate.bytes, key));
-        if (member !== undefined) return seen.includes(member.name) ? [] : at({ ...frame, phase: "colon", seen: [...seen, member.name], chosen: member.shape });
+        if (member !== undefined)
+          return seen.includes(member.name)
+            ? []
+            : at({ ...frame, phase: "colon", seen: [...seen, member.name], chosen: member.shape });
         if (shape.additional === undefined || !frame.free || frame.utf8.pending > 0) return [];
         return at({ ...frame, phase: "colon", chosen: shape.additional });
       }
@@ -414,7 +443,9 @@ function shapeId(shape: object): number {
 
 /** A stack as text, to drop duplicates (shapes by identity). */
 function stackKey(stack: Stack): string {
-  return JSON.stringify(stack, (key, value: unknown) => (key === "shape" || key === "chosen" ? shapeId(value as object) : value));
+  return JSON.stringify(stack, (key, value: unknown) =>
+    key === "shape" || key === "chosen" ? shapeId(value as object) : value,
+  );
 }
 
 function distinct(stacks: readonly Stack[]): Stack[] {

@@ -28,11 +28,17 @@ export interface ReplyMemo {
 
 /** The key of a reply: the prompt it answered and its message as it renders. */
 function keyOf(prompt: readonly number[], reply: Message): string {
-  return createHash("sha256").update(Int32Array.from(prompt)).update(Int32Array.from(textReplyTokens(reply))).digest("hex");
+  return createHash("sha256")
+    .update(Int32Array.from(prompt))
+    .update(Int32Array.from(textReplyTokens(reply)))
+    .digest("hex");
 }
 
 /** The message of a reply's text. */
-const textMessage = (tokens: readonly number[]): Message => ({ role: "assistant", content: decodeTokens(tokens.filter((token) => token !== END)) });
+const textMessage = (tokens: readonly number[]): Message => ({
+  role: "assistant",
+  content: decodeTokens(tokens.filter((token) => token !== END)),
+});
 
 /** True when a reply's message gives its tokens back (a cut reply gets an end token in the replay either way). */
 export function givesBack(tokens: readonly number[], reply: Message): boolean {

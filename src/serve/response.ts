@@ -62,7 +62,12 @@ function tokenEntry(token: number, logprob: number, flags: TokenFlags): JsonObje
 }
 
 /** The log-prob entries of tokens [from, to) of a choice. */
-export function logprobEntries(choice: Pick<ChatChoice, "tokens" | "logprobs" | "alternatives">, flags: TokenFlags, from = 0, to = choice.tokens.length): Json[] {
+export function logprobEntries(
+  choice: Pick<ChatChoice, "tokens" | "logprobs" | "alternatives">,
+  flags: TokenFlags,
+  from = 0,
+  to = choice.tokens.length,
+): Json[] {
   const entries: Json[] = [];
   for (let i = from; i < to; i++) {
     const top = (choice.alternatives?.[i] ?? []).map((alt) => tokenEntry(alt.token, alt.logprob, flags));
@@ -72,11 +77,19 @@ export function logprobEntries(choice: Pick<ChatChoice, "tokens" | "logprobs" | 
 }
 
 export function usageOf(promptTokens: number, completionTokens: number): JsonObject {
-  return { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  return {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 }
 
 export function toolCallsJson(calls: readonly ToolCall[]): Json[] {
-  return calls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } }));
+  return calls.map((call) => ({
+    id: call.id,
+    type: "function",
+    function: { name: call.name, arguments: call.arguments },
+  }));
 }
 
 export function chatCompletionBody(answer: ChatAnswer, flags: TokenFlags, meta: ResponseMeta): JsonObject {
@@ -88,7 +101,11 @@ export function chatCompletionBody(answer: ChatAnswer, flags: TokenFlags, meta: 
     model: meta.model,
     choices: answer.choices.map((choice) => ({
       index: choice.index,
-      message: { role: "assistant", content: choice.content, ...(choice.toolCalls.length === 0 ? {} : { tool_calls: toolCallsJson(choice.toolCalls) }) },
+      message: {
+        role: "assistant",
+        content: choice.content,
+        ...(choice.toolCalls.length === 0 ? {} : { tool_calls: toolCallsJson(choice.toolCalls) }),
+      },
       logprobs: flags.logprobs ? { content: logprobEntries(choice, flags) } : null,
       finish_reason: choice.finishReason,
       stop_reason: choice.stopReason,

@@ -22,21 +22,52 @@ export const MAX_STOP_STRINGS = 64;
 const positive = { error: "expected an integer >= 1" };
 
 export const samplingFields = {
-  temperature: z.number().min(0, { error: "expected a number from 0 to 2" }).max(2, { error: "expected a number from 0 to 2" }).nullable().optional(),
-  top_p: z.number().gt(0, { error: "expected a number in (0, 1]" }).max(1, { error: "expected a number in (0, 1]" }).nullable().optional(),
+  temperature: z
+    .number()
+    .min(0, { error: "expected a number from 0 to 2" })
+    .max(2, { error: "expected a number from 0 to 2" })
+    .nullable()
+    .optional(),
+  top_p: z
+    .number()
+    .gt(0, { error: "expected a number in (0, 1]" })
+    .max(1, { error: "expected a number in (0, 1]" })
+    .nullable()
+    .optional(),
   n: z.number().int(positive).min(1, positive).nullable().optional(),
   max_tokens: z.number().int(positive).min(1, positive).nullable().optional(),
   // zod's int() is a safe integer.
   seed: z.number().int({ error: "expected a safe integer" }).nullable().optional(),
-  stop: z.union([z.string(), z.array(z.string(), { error: "expected a string or an array of strings" })], { error: "expected a string or an array of strings" }).nullable().optional(),
-  stop_token_ids: z.array(z.number().int({ error: "expected token ids" }).min(0, { error: "expected token ids" }), { error: "expected an array of token ids" }).nullable().optional(),
+  stop: z
+    .union([z.string(), z.array(z.string(), { error: "expected a string or an array of strings" })], {
+      error: "expected a string or an array of strings",
+    })
+    .nullable()
+    .optional(),
+  stop_token_ids: z
+    .array(z.number().int({ error: "expected token ids" }).min(0, { error: "expected token ids" }), {
+      error: "expected an array of token ids",
+    })
+    .nullable()
+    .optional(),
   ignore_eos: z.boolean().nullable().optional(),
-  min_tokens: z.number().int({ error: "expected an integer >= 0" }).min(0, { error: "expected an integer >= 0" }).nullable().optional(),
+  min_tokens: z
+    .number()
+    .int({ error: "expected an integer >= 0" })
+    .min(0, { error: "expected an integer >= 0" })
+    .nullable()
+    .optional(),
   include_stop_str_in_output: z.boolean().nullable().optional(),
   return_token_ids: z.boolean().nullable().optional(),
   return_tokens_as_token_ids: z.boolean().nullable().optional(),
   stream: z.boolean().nullable().optional(),
-  stream_options: z.object({ include_usage: z.boolean().nullable().optional(), continuous_usage_stats: z.boolean().nullable().optional() }).nullable().optional(),
+  stream_options: z
+    .object({
+      include_usage: z.boolean().nullable().optional(),
+      continuous_usage_stats: z.boolean().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
 };
 
 type SamplingBody = { [K in keyof typeof samplingFields]?: z.output<(typeof samplingFields)[K]> };
@@ -69,12 +100,15 @@ export function samplingRequest(body: SamplingBody, maxN: number, vocab: number)
   const n = body.n ?? 1;
   if (n > maxN) throw badRequest("n", `at most ${maxN} choices per request (budgetrl serve --max-n)`);
   const stop = typeof body.stop === "string" ? [body.stop] : (body.stop ?? []);
-  if (stop.length > MAX_STOP_STRINGS) throw badRequest("stop", `at most ${MAX_STOP_STRINGS} stop strings, got ${stop.length}`);
+  if (stop.length > MAX_STOP_STRINGS)
+    throw badRequest("stop", `at most ${MAX_STOP_STRINGS} stop strings, got ${stop.length}`);
   const empty = stop.findIndex((text) => text === "");
   if (empty >= 0) throw badRequest(`stop[${empty}]`, "a stop string cannot be empty");
   const badToken = (body.stop_token_ids ?? []).findIndex((token) => token >= vocab);
-  if (badToken >= 0) throw badRequest(`stop_token_ids[${badToken}]`, `not a token of this model (its ids are 0..${vocab - 1})`);
-  if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true) throw badRequest("stream_options", "is only allowed with stream: true");
+  if (badToken >= 0)
+    throw badRequest(`stop_token_ids[${badToken}]`, `not a token of this model (its ids are 0..${vocab - 1})`);
+  if (body.stream_options !== undefined && body.stream_options !== null && body.stream !== true)
+    throw badRequest("stream_options", "is only allowed with stream: true");
   const seeded = body.seed !== undefined && body.seed !== null;
   return {
     temperature: body.temperature ?? 1,
@@ -83,7 +117,13 @@ export function samplingRequest(body: SamplingBody, maxN: number, vocab: number)
     maxTokens: body.max_tokens ?? undefined,
     seed: seeded ? body.seed! : freshSeed(),
     seeded,
-    stop: stopRule({ stop, stopTokenIds: body.stop_token_ids ?? [], ignoreEos: body.ignore_eos ?? false, minTokens: body.min_tokens ?? 0, includeStopStrInOutput: body.include_stop_str_in_output ?? false }),
+    stop: stopRule({
+      stop,
+      stopTokenIds: body.stop_token_ids ?? [],
+      ignoreEos: body.ignore_eos ?? false,
+      minTokens: body.min_tokens ?? 0,
+      includeStopStrInOutput: body.include_stop_str_in_output ?? false,
+    }),
     returnTokenIds: body.return_token_ids ?? false,
     tokensAsIds: body.return_tokens_as_token_ids ?? false,
     stream: body.stream ?? false,

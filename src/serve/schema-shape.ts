@@ -66,12 +66,19 @@ function union(options: readonly Shape[]): Shape {
 function objectShape(schema: Schema, path: string): ObjectShape {
   const properties = new Map<string, Shape>();
   const declared = schema["properties"];
-  if (isSchema(declared)) for (const [name, sub] of Object.entries(declared)) properties.set(name, schemaShape(sub, join(join(path, "properties"), name)));
-  const required = new Set(Array.isArray(schema["required"]) ? schema["required"].filter((name): name is string => typeof name === "string") : []);
+  if (isSchema(declared))
+    for (const [name, sub] of Object.entries(declared))
+      properties.set(name, schemaShape(sub, join(join(path, "properties"), name)));
+  const required = new Set(
+    Array.isArray(schema["required"])
+      ? schema["required"].filter((name): name is string => typeof name === "string")
+      : [],
+  );
   // A required key that is not declared takes any value.
   for (const name of required) if (!properties.has(name)) properties.set(name, ANY);
   const extra = schema["additionalProperties"];
-  const additional = extra === true ? ANY : isSchema(extra) ? schemaShape(extra, join(path, "additionalProperties")) : undefined;
+  const additional =
+    extra === true ? ANY : isSchema(extra) ? schemaShape(extra, join(path, "additionalProperties")) : undefined;
   return { kind: "object", properties, required, additional };
 }
 
@@ -82,8 +89,17 @@ function arrayShape(schema: Schema, path: string): ArrayShape {
   };
   const minItems = count("minItems", 0);
   const maxItems = count("maxItems", Infinity);
-  if (maxItems < minItems) throw new SchemaProblem(join(path, "maxItems"), `maxItems ${maxItems} is below minItems ${minItems}: no array matches`);
-  return { kind: "array", items: schema["items"] === undefined ? ANY : schemaShape(schema["items"], join(path, "items")), minItems, maxItems };
+  if (maxItems < minItems)
+    throw new SchemaProblem(
+      join(path, "maxItems"),
+      `maxItems ${maxItems} is below minItems ${minItems}: no array matches`,
+    );
+  return {
+    kind: "array",
+    items: schema["items"] === undefined ? ANY : schemaShape(schema["items"], join(path, "items")),
+    minItems,
+    maxItems,
+  };
 }
 
 function typeShape(type: string, schema: Schema, path: string): Shape {
@@ -112,13 +128,23 @@ export function schemaShape(schema: unknown, path = ""): Shape {
   if (schema === true || schema === undefined || schema === null) return ANY;
   if (schema === false) throw new SchemaProblem(path, "the schema false matches nothing");
   if (!isSchema(schema)) throw new SchemaProblem(path, "expected a JSON Schema object");
-  for (const keyword of REFUSED) if (keyword in schema) throw new SchemaProblem(join(path, keyword), `${keyword} is not supported by budgetrl serve's constrained decoding`);
+  for (const keyword of REFUSED)
+    if (keyword in schema)
+      throw new SchemaProblem(
+        join(path, keyword),
+        `${keyword} is not supported by budgetrl serve's constrained decoding`,
+      );
   const alternatives = schema["anyOf"] ?? schema["oneOf"];
   if (alternatives !== undefined) {
     const key = "anyOf" in schema ? "anyOf" : "oneOf";
-    if (!Array.isArray(alternatives) || alternatives.length === 0) throw new SchemaProblem(join(path, key), "expected a non-empty array of schemas");
+    if (!Array.isArray(alternatives) || alternatives.length === 0)
+      throw new SchemaProblem(join(path, key), "expected a non-empty array of schemas");
     const { anyOf: _a, oneOf: _o, ...rest } = schema;
-    return union(alternatives.map((option, i) => schemaShape(isSchema(option) ? { ...rest, ...option } : option, `${join(path, key)}[${i}]`)));
+    return union(
+      alternatives.map((option, i) =>
+        schemaShape(isSchema(option) ? { ...rest, ...option } : option, `${join(path, key)}[${i}]`),
+      ),
+    );
   }
   if ("const" in schema) return { kind: "literals", texts: [JSON.stringify(schema["const"])] };
   if (Array.isArray(schema["enum"])) {
@@ -127,7 +153,8 @@ export function schemaShape(schema: unknown, path = ""): Shape {
   }
   const type = schema["type"];
   if (typeof type === "string") return typeShape(type, schema, path);
-  if (Array.isArray(type) && type.length > 0) return union(type.map((one) => (typeof one === "string" ? typeShape(one, schema, path) : ANY)));
+  if (Array.isArray(type) && type.length > 0)
+    return union(type.map((one) => (typeof one === "string" ? typeShape(one, schema, path) : ANY)));
   if (isSchema(schema["properties"]) || Array.isArray(schema["required"])) return objectShape(schema, path);
   if (schema["items"] !== undefined) return arrayShape(schema, path);
   return ANY;

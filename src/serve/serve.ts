@@ -55,20 +55,48 @@ export async function serveCheckpoint(input: unknown, hooks: ServeHooks = {}): P
   const contextLength = model.config.contextLength;
   const name = config.name ?? config.ckpt;
   try {
-    if (maxTokens > contextLength - 3) throw new ConfigError("maxTokens", `at most ${contextLength - 3} for this checkpoint (its context is ${contextLength} tokens), got ${maxTokens}`);
-    const engine = createSamplingEngine(model, { maxQueue: config.maxQueue, logprobsMode: config.logprobsMode, maxBatch: config.maxBatch, sessions: config.sessions });
-    const chat = { defaultMaxTokens: maxTokens, cutLongMessages: config.cutLongMessages, toolCallParser: config.toolCallParser };
+    if (maxTokens > contextLength - 3)
+      throw new ConfigError(
+        "maxTokens",
+        `at most ${contextLength - 3} for this checkpoint (its context is ${contextLength} tokens), got ${maxTokens}`,
+      );
+    const engine = createSamplingEngine(model, {
+      maxQueue: config.maxQueue,
+      logprobsMode: config.logprobsMode,
+      maxBatch: config.maxBatch,
+      sessions: config.sessions,
+    });
+    const chat = {
+      defaultMaxTokens: maxTokens,
+      cutLongMessages: config.cutLongMessages,
+      toolCallParser: config.toolCallParser,
+    };
     const server = await startServer({
-      engine, model, chat, memo: createReplyMemo(config.replyMemo), maxQueue: config.maxQueue,
-      name, contextLength, host: config.host, port: config.port, maxBodyBytes: config.maxBody, maxN: config.maxN,
+      engine,
+      model,
+      chat,
+      memo: createReplyMemo(config.replyMemo),
+      maxQueue: config.maxQueue,
+      name,
+      contextLength,
+      host: config.host,
+      port: config.port,
+      maxBodyBytes: config.maxBody,
+      maxN: config.maxN,
       ...(hooks.clock === undefined ? {} : { clock: hooks.clock }),
       ...(hooks.log === undefined ? {} : { log: hooks.log }),
     }).catch((error: NodeJS.ErrnoException) => {
-      throw new ConfigError(error.code === "EADDRINUSE" ? "port" : "host", `cannot listen on ${config.host}:${config.port}: ${error.message}`, error.code === "EADDRINUSE" ? "pick another --port, or 0 for a free one" : undefined);
+      throw new ConfigError(
+        error.code === "EADDRINUSE" ? "port" : "host",
+        `cannot listen on ${config.host}:${config.port}: ${error.message}`,
+        error.code === "EADDRINUSE" ? "pick another --port, or 0 for a free one" : undefined,
+      );
     });
     return {
       ...server,
-      name, model, maxTokens,
+      name,
+      model,
+      maxTokens,
       async close() {
         await server.close();
         loaded.dispose();

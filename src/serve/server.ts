@@ -76,7 +76,12 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-function sendJson(response: ServerResponse, status: number, body: JsonObject, headers: Readonly<Record<string, string>> = {}): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: JsonObject,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(JSON.stringify(body));
 }
@@ -96,8 +101,13 @@ const ROUTES: readonly { readonly pattern: RegExp; readonly method: string }[] =
 /** The route's path, or an HttpError for an unknown path (404) or method (405). */
 function route(method: string, path: string): string {
   const found = ROUTES.find((candidate) => candidate.pattern.test(path));
-  if (found === undefined) throw new HttpError(404, `no such path: ${path} (budgetrl serve answers /v1/chat/completions, /v1/completions, /v1/models, /tokenize, /detokenize and /health)`);
-  if (method !== found.method) throw new HttpError(405, `${path} takes ${found.method}, not ${method}`, { headers: { allow: found.method } });
+  if (found === undefined)
+    throw new HttpError(
+      404,
+      `no such path: ${path} (budgetrl serve answers /v1/chat/completions, /v1/completions, /v1/models, /tokenize, /detokenize and /health)`,
+    );
+  if (method !== found.method)
+    throw new HttpError(405, `${path} takes ${found.method}, not ${method}`, { headers: { allow: found.method } });
   return path;
 }
 
@@ -106,54 +116,126 @@ function modelCard(options: ServerOptions): JsonObject {
 }
 
 function unknownModel(name: string, served: string, param: string | null): HttpError {
-  return new HttpError(404, `The model \`${name}\` does not exist: this server serves \`${served}\``, { param, code: "model_not_found" });
+  return new HttpError(404, `The model \`${name}\` does not exist: this server serves \`${served}\``, {
+    param,
+    code: "model_not_found",
+  });
 }
 
 function healthBody(now: ServerStats): JsonObject {
   return {
-    status: "ok", requests: now.requests, in_flight: now.inFlight, peak_in_flight: now.peakInFlight, waiting: now.waiting, model_calls: now.modelCalls,
-    sequences: now.sequences, sessions_reused: now.sessionsReused, sessions_opened: now.sessionsOpened, sessions_idle: now.sessionsIdle,
+    status: "ok",
+    requests: now.requests,
+    in_flight: now.inFlight,
+    peak_in_flight: now.peakInFlight,
+    waiting: now.waiting,
+    model_calls: now.modelCalls,
+    sequences: now.sequences,
+    sessions_reused: now.sessionsReused,
+    sessions_opened: now.sessionsOpened,
+    sessions_idle: now.sessionsIdle,
   };
 }
 
 function metaOf(options: ServerOptions, prefix: string, number: number): ResponseMeta {
-  return { id: `${prefix}-${number.toString(16).padStart(8, "0")}`, created: Math.floor((options.clock ?? Date.now)() / 1000), model: options.name };
+  return {
+    id: `${prefix}-${number.toString(16).padStart(8, "0")}`,
+    created: Math.floor((options.clock ?? Date.now)() / 1000),
+    model: options.name,
+  };
 }
 
 /** POST /v1/chat/completions; resolves with the number of choices sampled. `number` numbers the response's id. */
-async function chatRoute(options: ServerOptions, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
-  const parsed = parseChatRequest(parseJsonBody(await readBody(request, options.maxBodyBytes)), options.maxN, options.model.config.vocabSize);
+async function chatRoute(
+  options: ServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  number: number,
+): Promise<number> {
+  const parsed = parseChatRequest(
+    parseJsonBody(await readBody(request, options.maxBodyBytes)),
+    options.maxN,
+    options.model.config.vocabSize,
+  );
   if (parsed.model !== options.name) throw unknownModel(parsed.model, options.name, "model");
   const meta = metaOf(options, "chatcmpl", number);
   const context = { engine: options.engine, model: options.model, settings: options.chat, memo: options.memo };
   if (parsed.sampling.stream) await streamChat(context, parsed, meta, number, eventSink(response));
-  else sendJson(response, 200, chatCompletionBody(await answerChat(context, parsed, number), { logprobs: parsed.logprobs, returnTokenIds: parsed.sampling.returnTokenIds, tokensAsIds: parsed.sampling.tokensAsIds }, meta));
+  else
+    sendJson(
+      response,
+      200,
+      chatCompletionBody(
+        await answerChat(context, parsed, number),
+        {
+          logprobs: parsed.logprobs,
+          returnTokenIds: parsed.sampling.returnTokenIds,
+          tokensAsIds: parsed.sampling.tokensAsIds,
+        },
+        meta,
+      ),
+    );
   return parsed.sampling.n;
 }
 
 /** POST /v1/completions; resolves with the number of sequences sampled. */
-async function completionsRoute(options: ServerOptions, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
-  const parsed = parseCompletionRequest(parseJsonBody(await readBody(request, options.maxBodyBytes)), options.maxN, options.model.config.vocabSize);
+async function completionsRoute(
+  options: ServerOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  number: number,
+): Promise<number> {
+  const parsed = parseCompletionRequest(
+    parseJsonBody(await readBody(request, options.maxBodyBytes)),
+    options.maxN,
+    options.model.config.vocabSize,
+  );
   if (parsed.model !== options.name) throw unknownModel(parsed.model, options.name, "model");
   const meta = metaOf(options, "cmpl", number);
-  const context = { engine: options.engine, model: options.model, defaultMaxTokens: options.chat.defaultMaxTokens, maxQueue: options.maxQueue };
+  const context = {
+    engine: options.engine,
+    model: options.model,
+    defaultMaxTokens: options.chat.defaultMaxTokens,
+    maxQueue: options.maxQueue,
+  };
   if (parsed.sampling.stream) await streamCompletions(context, parsed, meta, eventSink(response));
   else sendJson(response, 200, await answerCompletions(context, parsed, meta));
   return parsed.prompts.length * parsed.sampling.n;
 }
 
 /** POST /tokenize, /detokenize. */
-async function tokenizeRoute(options: ServerOptions, path: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function tokenizeRoute(
+  options: ServerOptions,
+  path: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   const raw = parseJsonBody(await readBody(request, options.maxBodyBytes));
-  const context: TokenizeContext = { model: options.model, settings: options.chat, memo: options.memo, name: options.name };
+  const context: TokenizeContext = {
+    model: options.model,
+    settings: options.chat,
+    memo: options.memo,
+    name: options.name,
+  };
   const checkModel = (name: string | null | undefined): void => {
     if (name !== undefined && name !== null && name !== options.name) throw unknownModel(name, options.name, "model");
   };
-  sendJson(response, 200, path === "/tokenize" ? tokenizeBody(context, raw, checkModel) : detokenizeBody(context, raw, checkModel));
+  sendJson(
+    response,
+    200,
+    path === "/tokenize" ? tokenizeBody(context, raw, checkModel) : detokenizeBody(context, raw, checkModel),
+  );
 }
 
 /** One request, routed; resolves with the choices sampled (0 for other paths), rejects with what to answer. */
-async function answer(options: ServerOptions, stats: () => ServerStats, closing: boolean, request: IncomingMessage, response: ServerResponse, number: number): Promise<number> {
+async function answer(
+  options: ServerOptions,
+  stats: () => ServerStats,
+  closing: boolean,
+  request: IncomingMessage,
+  response: ServerResponse,
+  number: number,
+): Promise<number> {
   const path = route(request.method ?? "GET", (request.url ?? "/").split("?")[0]!.replace(/(.)\/$/, "$1"));
   if (closing) throw new HttpError(503, "the server is stopping", { headers: { "retry-after": "1" } });
   if (path === "/v1/chat/completions") return chatRoute(options, request, response, number);
@@ -186,17 +268,29 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const stats = (): ServerStats => {
     const model = options.engine.stats();
     return {
-      requests: counts.requests, inFlight: counts.inFlight, peakInFlight: counts.peak, waiting: options.engine.waiting(), modelCalls: model.calls, sequences: model.rows,
-      sessionsReused: model.sessions.reused, sessionsOpened: model.sessions.opened, sessionsIdle: model.sessions.idle,
+      requests: counts.requests,
+      inFlight: counts.inFlight,
+      peakInFlight: counts.peak,
+      waiting: options.engine.waiting(),
+      modelCalls: model.calls,
+      sequences: model.rows,
+      sessionsReused: model.sessions.reused,
+      sessionsOpened: model.sessions.opened,
+      sessionsIdle: model.sessions.idle,
     };
   };
   const server = createServer((request, response) => {
     const number = counts.requests++;
     counts.peak = Math.max(counts.peak, ++counts.inFlight);
     void answer(options, stats, closing, request, response, number)
-      .then((sequences) => options.log?.(`${request.method} ${request.url} 200${sequences > 0 ? ` n=${sequences}` : ""}`))
+      .then((sequences) =>
+        options.log?.(`${request.method} ${request.url} 200${sequences > 0 ? ` n=${sequences}` : ""}`),
+      )
       .catch((error: unknown) => {
-        const failure = error instanceof HttpError ? error : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`);
+        const failure =
+          error instanceof HttpError
+            ? error
+            : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`);
         options.log?.(`${request.method} ${request.url} ${failure.status} ${failure.message}`);
         if (!response.headersSent) sendError(response, failure);
         else response.end();

@@ -49,7 +49,11 @@ export interface StopHit {
 }
 
 function endsWith(tokens: readonly number[], suffix: readonly number[]): boolean {
-  return suffix.length > 0 && suffix.length <= tokens.length && suffix.every((token, i) => tokens[tokens.length - suffix.length + i] === token);
+  return (
+    suffix.length > 0 &&
+    suffix.length <= tokens.length &&
+    suffix.every((token, i) => tokens[tokens.length - suffix.length + i] === token)
+  );
 }
 
 /**
@@ -65,7 +69,10 @@ export function stopAt(tokens: readonly number[], rule: StopRule): StopHit | und
   }
   const string = rule.strings.find((candidate) => endsWith(tokens, candidate.tokens));
   if (string === undefined) return undefined;
-  return { textTokens: rule.includeInOutput ? tokens.length : tokens.length - string.tokens.length, reason: string.text };
+  return {
+    textTokens: rule.includeInOutput ? tokens.length : tokens.length - string.tokens.length,
+    reason: string.text,
+  };
 }
 
 /**

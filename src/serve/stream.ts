@@ -27,7 +27,12 @@ export function eventSink(response: ServerResponse): EventSink {
   let gone = false;
   response.on("close", () => (gone = !response.writableFinished));
   const open = (): void => {
-    if (!response.headersSent) response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+    if (!response.headersSent)
+      response.writeHead(200, {
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+      });
   };
   return {
     send(event) {

@@ -24,28 +24,49 @@ export interface TokenizeContext extends Pick<ChatContext, "model" | "settings" 
   readonly name: string;
 }
 
-const common = { model: z.string().nullable().optional(), return_token_strs: z.boolean().nullable().optional(), add_special_tokens: z.boolean().nullable().optional() };
+const common = {
+  model: z.string().nullable().optional(),
+  return_token_strs: z.boolean().nullable().optional(),
+  add_special_tokens: z.boolean().nullable().optional(),
+};
 const textBody = z.object({ ...common, prompt: z.string({ error: "expected a string" }) }).strict();
-const chatBody = z.object({
-  ...common,
-  messages: z.array(z.unknown(), { error: "expected an array of messages" }),
-  add_generation_prompt: z.boolean().nullable().optional(),
-  continue_final_message: z.literal(false, { error: "is not supported: a final assistant message is not continued" }).nullable().optional(),
-  max_tokens: z.number().int().min(1).nullable().optional(),
-  tools: z.array(z.unknown()).nullable().optional(),
-  chat_template: z.null({ error: "is not supported: the checkpoint's rendering is the only template" }).optional(),
-  chat_template_kwargs: z.record(z.string(), z.unknown()).nullable().optional(),
-}).strict();
-const detokenizeSchema = z.object({ model: z.string().nullable().optional(), tokens: z.array(z.number().int().min(0), { error: "expected an array of token ids" }) }).strict();
+const chatBody = z
+  .object({
+    ...common,
+    messages: z.array(z.unknown(), { error: "expected an array of messages" }),
+    add_generation_prompt: z.boolean().nullable().optional(),
+    continue_final_message: z
+      .literal(false, { error: "is not supported: a final assistant message is not continued" })
+      .nullable()
+      .optional(),
+    max_tokens: z.number().int().min(1).nullable().optional(),
+    tools: z.array(z.unknown()).nullable().optional(),
+    chat_template: z.null({ error: "is not supported: the checkpoint's rendering is the only template" }).optional(),
+    chat_template_kwargs: z.record(z.string(), z.unknown()).nullable().optional(),
+  })
+  .strict();
+const detokenizeSchema = z
+  .object({
+    model: z.string().nullable().optional(),
+    tokens: z.array(z.number().int().min(0), { error: "expected an array of token ids" }),
+  })
+  .strict();
 
 function parsed<T>(schema: z.ZodType<T>, raw: unknown): T {
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw badRequest(null, "the body must be a JSON object");
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw))
+    throw badRequest(null, "the body must be a JSON object");
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
-  if (issue.code === "unrecognized_keys") throw badRequest(issue.keys[0]!, "is not a field of this endpoint", "unsupported_field");
+  if (issue.code === "unrecognized_keys")
+    throw badRequest(issue.keys[0]!, "is not a field of this endpoint", "unsupported_field");
   const param = issue.path.map(String).join(".") || "body";
-  throw badRequest(param, issue.code === "invalid_type" && (raw as Record<string, unknown>)[String(issue.path[0])] === undefined ? "is required" : issue.message);
+  throw badRequest(
+    param,
+    issue.code === "invalid_type" && (raw as Record<string, unknown>)[String(issue.path[0])] === undefined
+      ? "is required"
+      : issue.message,
+  );
 }
 
 /** The model a body names, if any: the served one or an HttpError (404). */
@@ -59,7 +80,15 @@ export function tokenizeBody(context: TokenizeContext, raw: unknown, checkModel:
     const chat = parsed(chatBody, raw);
     checkModel(chat.model);
     // The messages are read as a chat request reads them (their errors name messages[i]).
-    const request = parseChatRequest({ model: "", messages: chat.messages, ...(chat.max_tokens === undefined || chat.max_tokens === null ? {} : { max_tokens: chat.max_tokens }) }, 1, context.model.config.vocabSize);
+    const request = parseChatRequest(
+      {
+        model: "",
+        messages: chat.messages,
+        ...(chat.max_tokens === undefined || chat.max_tokens === null ? {} : { max_tokens: chat.max_tokens }),
+      },
+      1,
+      context.model.config.vocabSize,
+    );
     const { prompt } = chatPrompt(context, request.messages, request.sampling.maxTokens);
     tokens = chat.add_generation_prompt === false && prompt.at(-1) === ASSISTANT ? prompt.slice(0, -1) : prompt;
     body = chat;
@@ -70,8 +99,12 @@ export function tokenizeBody(context: TokenizeContext, raw: unknown, checkModel:
     body = text;
   }
   return {
-    count: tokens.length, max_model_len: context.model.config.contextLength, tokens,
-    ...(body.return_token_strs === true ? { token_strs: tokens.map((token) => tokenText(token, { tokensAsIds: false })) } : {}),
+    count: tokens.length,
+    max_model_len: context.model.config.contextLength,
+    tokens,
+    ...(body.return_token_strs === true
+      ? { token_strs: tokens.map((token) => tokenText(token, { tokensAsIds: false })) }
+      : {}),
   };
 }
 

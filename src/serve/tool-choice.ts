@@ -50,7 +50,10 @@ function parametersShape(tool: ToolDefinition, index: number): Shape {
   } catch (error) {
     if (!(error instanceof SchemaProblem)) throw error;
     const param = `tools[${index}].function.parameters${error.path === "" ? "" : `.${error.path}`}`;
-    throw badRequest(param, `${error.message} (tool_choice ${JSON.stringify("required")} and named functions decode under the schema)`);
+    throw badRequest(
+      param,
+      `${error.message} (tool_choice ${JSON.stringify("required")} and named functions decode under the schema)`,
+    );
   }
 }
 
@@ -58,14 +61,25 @@ function parametersShape(tool: ToolDefinition, index: number): Shape {
 function requiredShape(tools: readonly ToolDefinition[], parallel: boolean): Shape {
   const options = tools.map((tool, i): Shape => ({
     kind: "object",
-    properties: new Map<string, Shape>([["name", { kind: "literals", texts: [JSON.stringify(tool.name)] }], ["parameters", parametersShape(tool, i)]]),
+    properties: new Map<string, Shape>([
+      ["name", { kind: "literals", texts: [JSON.stringify(tool.name)] }],
+      ["parameters", parametersShape(tool, i)],
+    ]),
     required: new Set(["name", "parameters"]),
     additional: undefined,
   }));
-  return { kind: "array", items: options.length === 1 ? options[0]! : { kind: "union", options }, minItems: 1, maxItems: parallel ? Infinity : 1 };
+  return {
+    kind: "array",
+    items: options.length === 1 ? options[0]! : { kind: "union", options },
+    minItems: 1,
+    maxItems: parallel ? Infinity : 1,
+  };
 }
 
-export function toolPlan(request: Pick<ChatRequest, "tools" | "toolChoice" | "parallelToolCalls">, format: ToolCallFormat): ToolPlan {
+export function toolPlan(
+  request: Pick<ChatRequest, "tools" | "toolChoice" | "parallelToolCalls">,
+  format: ToolCallFormat,
+): ToolPlan {
   const { tools, toolChoice } = request;
   const parallel = request.parallelToolCalls;
   if (tools.length === 0 || toolChoice === "none") return { mode: "none", format, parallel };
@@ -81,7 +95,10 @@ export function toolConstraints(plan: ToolPlan, choices: number, room: number): 
   const shortest = shortestReply(plan.shape);
   if (shortest > room) {
     const what = plan.mode === "named" ? `a call of ${plan.name}` : "a call";
-    throw badRequest("max_tokens", `too small for ${what}: the shortest takes ${shortest} tokens (its JSON and the end token), and ${room} are left for the answer`);
+    throw badRequest(
+      "max_tokens",
+      `too small for ${what}: the shortest takes ${shortest} tokens (its JSON and the end token), and ${room} are left for the answer`,
+    );
   }
   return Array.from({ length: choices }, () => createJsonConstraint(plan.shape!));
 }
@@ -139,8 +156,14 @@ export function replyCalls(text: string, plan: ToolPlan): ReplyCalls | undefined
       return requiredCalls(text);
     case "auto": {
       const parsed = parseToolCalls(text, plan.format);
-      if (parsed.toolCalls.length === 0 || !parsed.toolCalls.every((call) => call.name !== "" && isObjectText(call.arguments))) return undefined;
-      const calls = parsed.toolCalls.slice(0, plan.parallel ? undefined : 1).map(({ name, arguments: args }) => ({ name, arguments: args }));
+      if (
+        parsed.toolCalls.length === 0 ||
+        !parsed.toolCalls.every((call) => call.name !== "" && isObjectText(call.arguments))
+      )
+        return undefined;
+      const calls = parsed.toolCalls
+        .slice(0, plan.parallel ? undefined : 1)
+        .map(({ name, arguments: args }) => ({ name, arguments: args }));
       return { content: parsed.content === "" ? null : parsed.content, calls };
     }
   }
@@ -153,7 +176,12 @@ export function heldForCalls(text: string, plan: ToolPlan): number {
   if (plan.format === "llama3-json") {
     const body = text.trimStart();
     const tag = "<|python_tag|>";
-    const maybeCalls = body === "" || tag.startsWith(body) || body.startsWith("{") || (body.startsWith(tag) && (body.slice(tag.length).trimStart() === "" || body.slice(tag.length).trimStart().startsWith("{")));
+    const maybeCalls =
+      body === "" ||
+      tag.startsWith(body) ||
+      body.startsWith("{") ||
+      (body.startsWith(tag) &&
+        (body.slice(tag.length).trimStart() === "" || body.slice(tag.length).trimStart().startsWith("{")));
     return maybeCalls ? text.length : 0;
   }
   // hermes: from the first <tool_call> on (or a partial one at the end), and the whitespace before it.

@@ -3,28 +3,44 @@
 // never sits in memory. The SQL is shared by both backends; JSON access comes from the dialect.
 // Policy errors (stop_reason 'error') are left out everywhere, as in outcomeCounts. The row shapes live in
 // core/analysis-rows.ts; metrics/episode-rows.ts computes the same rows from episodes in memory.
-import { positionsInScope, type EpisodeOutcome, type FirstErrorCounts, type HorizonCounts, type InvalidCounts, type StepCounts } from "../core/analysis-rows.js";
+import {
+  positionsInScope,
+  type EpisodeOutcome,
+  type FirstErrorCounts,
+  type HorizonCounts,
+  type InvalidCounts,
+  type StepCounts,
+} from "../core/analysis-rows.js";
 import { afterKey, keyParams, BEFORE_FIRST_KEY, type EpisodeKeyValues } from "./pages.js";
 import type { Store } from "./store.js";
 
-const EPISODE_KEY = "t.run_id = e.run_id AND t.task_index = e.task_index AND t.budget_label = e.budget_label AND t.sample = e.sample";
+const EPISODE_KEY =
+  "t.run_id = e.run_id AND t.task_index = e.task_index AND t.budget_label = e.budget_label AND t.sample = e.sample";
 /** Was the policy's own decision optimal: its judged reply where an intervention played in its place
  * (teacher-forced: the expert's state), else the played action's annotation. */
-const policyOptimal = (store: Store): string => `COALESCE(${store.sql.dialect.jsonFlag("t.forced", "policyOptimal")}, t.optimal)`;
+const policyOptimal = (store: Store): string =>
+  `COALESCE(${store.sql.dialect.jsonFlag("t.forced", "policyOptimal")}, t.optimal)`;
 const PAGE = 2048;
 
 /** Task ids of a run, by task index. */
 export async function taskIdsOf(store: Store, runId: string): Promise<string[]> {
-  return (await store.sql.rows<[string]>("SELECT task_id FROM tasks WHERE run_id = ? ORDER BY task_index", [runId])).map(([id]) => id);
+  return (
+    await store.sql.rows<[string]>("SELECT task_id FROM tasks WHERE run_id = ? ORDER BY task_index", [runId])
+  ).map(([id]) => id);
 }
 
 /** True when some turn of the run carries an oracle annotation (step quality, recovery and horizon need them). */
 export async function hasAnnotations(store: Store, runId: string): Promise<boolean> {
-  return (await store.sql.rows("SELECT 1 FROM turns WHERE run_id = ? AND optimal IS NOT NULL LIMIT 1", [runId])).length > 0;
+  return (
+    (await store.sql.rows("SELECT 1 FROM turns WHERE run_id = ? AND optimal IS NOT NULL LIMIT 1", [runId])).length > 0
+  );
 }
 
 async function hasPolicyErrors(store: Store, runId: string): Promise<boolean> {
-  return (await store.sql.rows("SELECT 1 FROM episodes WHERE run_id = ? AND stop_reason = 'error' LIMIT 1", [runId])).length > 0;
+  return (
+    (await store.sql.rows("SELECT 1 FROM episodes WHERE run_id = ? AND stop_reason = 'error' LIMIT 1", [runId]))
+      .length > 0
+  );
 }
 
 /** Annotated turns per (task, budget, turn index, turns left), with how many of the policy's decisions were optimal. */
@@ -34,7 +50,10 @@ export async function stepCounts(store: Store, runId: string): Promise<StepCount
   // Scope "episode": turns left = budget turns - turn index + 1, and the budget's turns are the same for every
   // sample of a (task, budget label), so the turns aggregate on their own, without a join per turn.
   const budgetTurns = new Map<string, number>();
-  const budgets = await store.sql.rows<[number, string, number]>("SELECT task_index, budget_label, MAX(budget_turns) FROM episodes WHERE run_id = ? GROUP BY task_index, budget_label", [runId]);
+  const budgets = await store.sql.rows<[number, string, number]>(
+    "SELECT task_index, budget_label, MAX(budget_turns) FROM episodes WHERE run_id = ? GROUP BY task_index, budget_label",
+    [runId],
+  );
   for (const [task, label, turns] of budgets) budgetTurns.set(`${task}\u0000${label}`, turns);
   const optimal = policyOptimal(store);
   const sql = (await hasPolicyErrors(store, runId))
@@ -42,7 +61,14 @@ export async function stepCounts(store: Store, runId: string): Promise<StepCount
        WHERE t.run_id = ? AND t.optimal IS NOT NULL AND e.stop_reason != 'error' GROUP BY t.task_index, t.budget_label, t.turn_index`
     : `SELECT task_index, budget_label, turn_index, SUM(${optimal}), COUNT(*) FROM turns t WHERE run_id = ? AND optimal IS NOT NULL GROUP BY task_index, budget_label, turn_index`;
   const rows = await store.sql.rows<[number, string, number, number, number]>(sql, [runId]);
-  return rows.map(([taskIndex, budget, turn, optimalCount, total]) => ({ taskIndex, budget, turn, turnsLeft: (budgetTurns.get(`${taskIndex}\u0000${budget}`) ?? turn) - turn + 1, optimal: optimalCount, total }));
+  return rows.map(([taskIndex, budget, turn, optimalCount, total]) => ({
+    taskIndex,
+    budget,
+    turn,
+    turnsLeft: (budgetTurns.get(`${taskIndex}\u0000${budget}`) ?? turn) - turn + 1,
+    optimal: optimalCount,
+    total,
+  }));
 }
 
 type SegmentTurn = readonly [number, number, number | null];
@@ -50,15 +76,28 @@ type SegmentTurn = readonly [number, number, number | null];
 /** Scope "user-turn": the count of the budget restarts with each user turn, so turns left come from each
  * episode's segments (a page of episodes at a time, aggregated as they pass). */
 async function stepCountsBySegment(store: Store, runId: string): Promise<StepCounts[]> {
-  const counts = new Map<string, { taskIndex: number; budget: string; turn: number; turnsLeft: number; optimal: number; total: number }>();
-  const tally = (task: number, label: string, budgetTurns: number, scope: "episode" | "user-turn", turns: readonly SegmentTurn[]): void => {
-    const positions = positionsInScope(scope, turns.map((turn) => turn[1]));
+  const counts = new Map<
+    string,
+    { taskIndex: number; budget: string; turn: number; turnsLeft: number; optimal: number; total: number }
+  >();
+  const tally = (
+    task: number,
+    label: string,
+    budgetTurns: number,
+    scope: "episode" | "user-turn",
+    turns: readonly SegmentTurn[],
+  ): void => {
+    const positions = positionsInScope(
+      scope,
+      turns.map((turn) => turn[1]),
+    );
     turns.forEach(([turn, , optimal], i) => {
       if (optimal === null) return;
       const turnsLeft = budgetTurns - (positions[i] as number) + 1;
       const key = `${task}\u0000${label}\u0000${turn}\u0000${turnsLeft}`;
       let row = counts.get(key);
-      if (row === undefined) counts.set(key, (row = { taskIndex: task, budget: label, turn, turnsLeft, optimal: 0, total: 0 }));
+      if (row === undefined)
+        counts.set(key, (row = { taskIndex: task, budget: label, turn, turnsLeft, optimal: 0, total: 0 }));
       row.total += 1;
       row.optimal += optimal;
     });
@@ -85,7 +124,8 @@ async function stepCountsBySegment(store: Store, runId: string): Promise<StepCou
       if (list === undefined) byEpisode.set(key, (list = []));
       list.push([turn, segment, flag]);
     }
-    for (const [task, label, sample, budgetTurns, scope] of episodes) tally(task, label, budgetTurns, scope, byEpisode.get(`${task}\u0000${label}\u0000${sample}`) ?? []);
+    for (const [task, label, sample, budgetTurns, scope] of episodes)
+      tally(task, label, budgetTurns, scope, byEpisode.get(`${task}\u0000${label}\u0000${sample}`) ?? []);
     if (episodes.length < PAGE) break;
     after = [last[0], last[1], last[2]];
   }
@@ -115,7 +155,14 @@ export async function horizonCounts(store: Store, runId: string): Promise<Horizo
      GROUP BY e.task_index, e.budget_label, e.budget_turns, t.remaining_before`,
     [runId],
   );
-  return rows.map(([taskIndex, budget, budgetTurns, optimalLength, n, c]) => ({ taskIndex, budget, budgetTurns, optimalLength, n, c }));
+  return rows.map(([taskIndex, budget, budgetTurns, optimalLength, n, c]) => ({
+    taskIndex,
+    budget,
+    budgetTurns,
+    optimalLength,
+    n,
+    c,
+  }));
 }
 
 /** The policy's own turns per (task, budget), with how many of its replies were invalid (turns an intervention
@@ -131,13 +178,23 @@ export async function invalidCounts(store: Store, runId: string): Promise<Invali
 
 const OUTCOME_COLUMNS = "task_index, budget_label, sample, seed, success, turns_used";
 type OutcomeRow = [number, string, number, number, number, number];
-const outcome = (row: OutcomeRow): EpisodeOutcome => ({ taskIndex: row[0], budget: row[1], sample: row[2], seed: row[3], success: row[4] === 1, turnsUsed: row[5] });
+const outcome = (row: OutcomeRow): EpisodeOutcome => ({
+  taskIndex: row[0],
+  budget: row[1],
+  sample: row[2],
+  seed: row[3],
+  success: row[4] === 1,
+  turnsUsed: row[5],
+});
 
 /** Every finished episode's outcome, streamed in key order. */
 export async function* episodeOutcomes(store: Store, runId: string): AsyncGenerator<EpisodeOutcome> {
   let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
   for (;;) {
-    const rows = await store.sql.rows<OutcomeRow>(`SELECT ${OUTCOME_COLUMNS} FROM episodes WHERE run_id = ? AND stop_reason != 'error' AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`, [runId, ...keyParams(after), PAGE]);
+    const rows = await store.sql.rows<OutcomeRow>(
+      `SELECT ${OUTCOME_COLUMNS} FROM episodes WHERE run_id = ? AND stop_reason != 'error' AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`,
+      [runId, ...keyParams(after), PAGE],
+    );
     for (const row of rows) yield outcome(row);
     const last = rows[rows.length - 1];
     if (last === undefined || rows.length < PAGE) return;
@@ -151,7 +208,11 @@ type RecoveryRow = [number, string, number, number, number, number, number];
  * The episodes of a recover:J run, streamed in key order, each with whether its turn J carried a forced action
  * (false when the expert finished before J or every valid action at J was optimal).
  */
-export async function* recoveryRows(store: Store, runId: string, perturbTurn: number): AsyncGenerator<{ outcome: EpisodeOutcome; forced: boolean }> {
+export async function* recoveryRows(
+  store: Store,
+  runId: string,
+  perturbTurn: number,
+): AsyncGenerator<{ outcome: EpisodeOutcome; forced: boolean }> {
   let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
   for (;;) {
     const rows = await store.sql.rows<RecoveryRow>(
@@ -160,7 +221,8 @@ export async function* recoveryRows(store: Store, runId: string, perturbTurn: nu
        FROM episodes e WHERE e.run_id = ? AND e.stop_reason != 'error' AND ${afterKey("e")} ORDER BY e.task_index, e.budget_label, e.sample LIMIT ?`,
       [perturbTurn, runId, ...keyParams(after), PAGE],
     );
-    for (const [task, label, sample, seed, success, turnsUsed, forced] of rows) yield { outcome: outcome([task, label, sample, seed, success, turnsUsed]), forced: forced === 1 };
+    for (const [task, label, sample, seed, success, turnsUsed, forced] of rows)
+      yield { outcome: outcome([task, label, sample, seed, success, turnsUsed]), forced: forced === 1 };
     const last = rows[rows.length - 1];
     if (last === undefined || rows.length < PAGE) return;
     after = [last[0], last[1], last[2]];
@@ -195,7 +257,12 @@ function replyText(action: string): string {
 }
 
 /** The first finished episode (in key order) under a budget with the given outcome, with its replies. */
-export async function exampleEpisode(store: Store, runId: string, budgetLabel: string, success: boolean): Promise<ExampleEpisode | null> {
+export async function exampleEpisode(
+  store: Store,
+  runId: string,
+  budgetLabel: string,
+  success: boolean,
+): Promise<ExampleEpisode | null> {
   const [row] = await store.sql.rows<[number, string, string, number, number, number, string]>(
     `SELECT e.task_index, k.task_id, e.budget_label, e.budget_turns, e.sample, e.success, e.stop_reason FROM episodes e JOIN tasks k ON k.run_id = e.run_id AND k.task_index = e.task_index
      WHERE e.run_id = ? AND e.budget_label = ? AND e.success = ? AND e.stop_reason != 'error' ORDER BY e.task_index, e.sample LIMIT 1`,
@@ -203,7 +270,10 @@ export async function exampleEpisode(store: Store, runId: string, budgetLabel: s
   );
   if (row === undefined) return null;
   const [taskIndex, taskId, budget, budgetTurns, sample, won, stopReason] = row;
-  const turns = await store.sql.rows<[number, string, string | null, number, number | null]>("SELECT turn_index, action, parsed_action, invalid, optimal FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index", [runId, taskIndex, budget, sample]);
+  const turns = await store.sql.rows<[number, string, string | null, number, number | null]>(
+    "SELECT turn_index, action, parsed_action, invalid, optimal FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index",
+    [runId, taskIndex, budget, sample],
+  );
   return {
     taskIndex,
     taskId,
@@ -212,6 +282,12 @@ export async function exampleEpisode(store: Store, runId: string, budgetLabel: s
     sample,
     success: won === 1,
     stopReason,
-    turns: turns.map(([turn, action, parsedAction, invalid, optimal]) => ({ turn, reply: replyText(action), parsedAction, invalid: invalid === 1, optimal: optimal === null ? null : optimal === 1 })),
+    turns: turns.map(([turn, action, parsedAction, invalid, optimal]) => ({
+      turn,
+      reply: replyText(action),
+      parsedAction,
+      invalid: invalid === 1,
+      optimal: optimal === null ? null : optimal === 1,
+    })),
   };
 }

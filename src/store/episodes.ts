@@ -9,7 +9,14 @@ import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { afterKey, BEFORE_FIRST_KEY, keyParams, type EpisodeKeyValues } from "./pages.js";
 import type { InsertStatement, SqlQueries, SqlValue } from "./sql.js";
 import type { Store } from "./store.js";
-import { hasTurnTokenTable, tokenFields, TURN_TOKEN_INSERT, turnTokenRow, type TurnTokenFields, type TurnTokenRecord } from "./turn-tokens.js";
+import {
+  hasTurnTokenTable,
+  tokenFields,
+  TURN_TOKEN_INSERT,
+  turnTokenRow,
+  type TurnTokenFields,
+  type TurnTokenRecord,
+} from "./turn-tokens.js";
 
 export interface EpisodeWriter {
   /** Queue an episode; when the batch is full it is committed, and the promise settles after that. */
@@ -24,14 +31,47 @@ const EPISODE_KEY = ["run_id", "task_index", "budget_label", "sample"];
 
 const EPISODE_INSERT: InsertStatement = {
   table: "episodes",
-  columns: [...EPISODE_KEY, "seed", "budget_turns", "budget_mode", "budget_scope", "success", "stop_reason", "stop_limit", "turns_used", "success_turn", "return", "initial_progress", "error", "preamble"],
+  columns: [
+    ...EPISODE_KEY,
+    "seed",
+    "budget_turns",
+    "budget_mode",
+    "budget_scope",
+    "success",
+    "stop_reason",
+    "stop_limit",
+    "turns_used",
+    "success_turn",
+    "return",
+    "initial_progress",
+    "error",
+    "preamble",
+  ],
   key: EPISODE_KEY,
   onConflict: "nothing",
 };
 
 const TURN_INSERT: InsertStatement = {
   table: "turns",
-  columns: [...EPISODE_KEY, "turn_index", "segment", "observation", "action", "parsed_action", "invalid", "reward", "terminated", "truncated", "progress", "state_key", "optimal", "remaining_before", "value_before", "details", "forced"],
+  columns: [
+    ...EPISODE_KEY,
+    "turn_index",
+    "segment",
+    "observation",
+    "action",
+    "parsed_action",
+    "invalid",
+    "reward",
+    "terminated",
+    "truncated",
+    "progress",
+    "state_key",
+    "optimal",
+    "remaining_before",
+    "value_before",
+    "details",
+    "forced",
+  ],
   key: [...EPISODE_KEY, "turn_index"],
   onConflict: "nothing",
 };
@@ -105,7 +145,9 @@ export async function writeEpisodes(store: Store, batch: readonly Episode[]): Pr
   // Rows are made before the write lock is taken, so that other writers wait only for the inserts.
   const episodes = batch.map(episodeRow);
   const turnsOf = batch.map((episode) => episode.turns.map((turn) => turnRow(keyOf(episode), turn)));
-  const tokensOf = batch.map((episode) => episode.turns.map((turn) => turnTokenRow([...keyOf(episode), turn.index], turn)).filter((row) => row !== undefined));
+  const tokensOf = batch.map((episode) =>
+    episode.turns.map((turn) => turnTokenRow([...keyOf(episode), turn.index], turn)).filter((row) => row !== undefined),
+  );
   return store.sql.transaction(async (tx) => {
     await deleteErroredAttempts(tx, batch.map(keyOf));
     const inserted = await tx.insertNewRows(EPISODE_INSERT, episodes);
@@ -155,42 +197,74 @@ export async function completedEpisodeKeys(
   options: { readonly withErrors?: boolean } = {},
 ): Promise<Set<string>> {
   const errors = options.withErrors === true ? "" : " AND stop_reason != 'error'";
-  const rows = await store.sql.rows<[number, string, number]>(`SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ?${errors}`, [runId, range.from, range.to]);
+  const rows = await store.sql.rows<[number, string, number]>(
+    `SELECT task_index, budget_label, sample FROM episodes WHERE run_id = ? AND task_index >= ? AND task_index < ?${errors}`,
+    [runId, range.from, range.to],
+  );
   return new Set(rows.map(([taskIndex, label, sample]) => episodeKey(taskIndex, label, sample)));
 }
 
 /** Number of stored episodes of a run that need no re-run (policy errors excluded). */
 export async function completedEpisodeCount(store: Store, runId: string): Promise<number> {
-  const [row] = await store.sql.rows<[number]>("SELECT COUNT(*) FROM episodes WHERE run_id = ? AND stop_reason != 'error'", [runId]);
+  const [row] = await store.sql.rows<[number]>(
+    "SELECT COUNT(*) FROM episodes WHERE run_id = ? AND stop_reason != 'error'",
+    [runId],
+  );
   return row?.[0] ?? 0;
 }
 
 /** What a run's stored episodes came to: finished ones (policy errors excluded), policy errors (with the first
  * one's text, in key order), and episodes ended by the model's context length. */
-export async function episodeTotals(store: Store, runId: string): Promise<{ readonly done: number; readonly errors: number; readonly contextLength: number; readonly firstError?: string }> {
+export async function episodeTotals(
+  store: Store,
+  runId: string,
+): Promise<{
+  readonly done: number;
+  readonly errors: number;
+  readonly contextLength: number;
+  readonly firstError?: string;
+}> {
   const [row] = await store.sql.rows<[number, number | null, number | null]>(
     "SELECT COUNT(*), SUM(CASE WHEN stop_reason = 'error' THEN 1 ELSE 0 END), SUM(CASE WHEN stop_reason = 'context_length' THEN 1 ELSE 0 END) FROM episodes WHERE run_id = ?",
     [runId],
   );
   const [total, errors, contextLength] = [row?.[0] ?? 0, row?.[1] ?? 0, row?.[2] ?? 0];
-  const [first] = errors === 0 ? [] : await store.sql.rows<[string | null]>("SELECT error FROM episodes WHERE run_id = ? AND stop_reason = 'error' ORDER BY task_index, budget_label, sample LIMIT 1", [runId]);
-  return { done: total - errors, errors, contextLength, ...(first?.[0] === undefined || first[0] === null ? {} : { firstError: first[0] }) };
+  const [first] =
+    errors === 0
+      ? []
+      : await store.sql.rows<[string | null]>(
+          "SELECT error FROM episodes WHERE run_id = ? AND stop_reason = 'error' ORDER BY task_index, budget_label, sample LIMIT 1",
+          [runId],
+        );
+  return {
+    done: total - errors,
+    errors,
+    contextLength,
+    ...(first?.[0] === undefined || first[0] === null ? {} : { firstError: first[0] }),
+  };
 }
 
 /** Successes and samples per (task, budget), policy errors excluded: the input of Pass@(K,T). */
 export async function outcomeCounts(store: Store, runId: string): Promise<OutcomeCounts[]> {
-  const rows = await store.sql.rows<[number, string, number, number]>("SELECT task_index, budget_label, COUNT(*), SUM(success) FROM episodes WHERE run_id = ? AND stop_reason != 'error' GROUP BY task_index, budget_label", [runId]);
+  const rows = await store.sql.rows<[number, string, number, number]>(
+    "SELECT task_index, budget_label, COUNT(*), SUM(success) FROM episodes WHERE run_id = ? AND stop_reason != 'error' GROUP BY task_index, budget_label",
+    [runId],
+  );
   return rows.map(([taskIndex, budget, n, c]) => ({ taskIndex, budget, n, c }));
 }
 
 /** First-success turns of every episode under one budget label (protocol b). */
 export async function firstSuccesses(store: Store, runId: string, budgetLabel: string): Promise<FirstSuccess[]> {
-  const rows = await store.sql.rows<[number, number | null]>("SELECT task_index, success_turn FROM episodes WHERE run_id = ? AND budget_label = ? AND stop_reason != 'error'", [runId, budgetLabel]);
+  const rows = await store.sql.rows<[number, number | null]>(
+    "SELECT task_index, success_turn FROM episodes WHERE run_id = ? AND budget_label = ? AND stop_reason != 'error'",
+    [runId, budgetLabel],
+  );
   return rows.map(([taskIndex, successTurn]) => ({ taskIndex, successTurn }));
 }
 
 type Row = Record<string, unknown>;
-const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string => `${String(taskIndex)}\u0000${String(label)}\u0000${String(sample)}`;
+const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string =>
+  `${String(taskIndex)}\u0000${String(label)}\u0000${String(sample)}`;
 const RANGE = "(task_index, budget_label, sample) >= (?, ?, ?) AND (task_index, budget_label, sample) <= (?, ?, ?)";
 
 function toTurn(turn: Row, tokens: TurnTokenFields | undefined): Turn {
@@ -208,14 +282,25 @@ function toTurn(turn: Row, tokens: TurnTokenFields | undefined): Turn {
     stateKey: turn["state_key"] as string,
     ...(turn["optimal"] === null ? {} : { optimal: turn["optimal"] === 1 }),
     ...(turn["remaining_before"] === null ? {} : { remainingBefore: turn["remaining_before"] as number }),
-    ...(turn["value_before"] === null || turn["value_before"] === undefined ? {} : { valueBefore: turn["value_before"] as number }),
+    ...(turn["value_before"] === null || turn["value_before"] === undefined
+      ? {}
+      : { valueBefore: turn["value_before"] as number }),
     ...(turn["details"] === null ? {} : { details: JSON.parse(turn["details"] as string) as Json }),
-    ...(turn["forced"] === null || turn["forced"] === undefined ? {} : { forced: JSON.parse(turn["forced"] as string) as ForcedAction }),
+    ...(turn["forced"] === null || turn["forced"] === undefined
+      ? {}
+      : { forced: JSON.parse(turn["forced"] as string) as ForcedAction }),
     ...tokens,
   };
 }
 
-function toEpisode(row: Row, runId: string, env: string, taskIds: ReadonlyMap<number, string>, turns: readonly Row[], tokens: ReadonlyMap<string, TurnTokenFields>): Episode {
+function toEpisode(
+  row: Row,
+  runId: string,
+  env: string,
+  taskIds: ReadonlyMap<number, string>,
+  turns: readonly Row[],
+  tokens: ReadonlyMap<string, TurnTokenFields>,
+): Episode {
   const taskIndex = row["task_index"] as number;
   const key = textKey(taskIndex, row["budget_label"], row["sample"]);
   return {
@@ -223,7 +308,12 @@ function toEpisode(row: Row, runId: string, env: string, taskIds: ReadonlyMap<nu
     env,
     taskId: taskIds.get(taskIndex) ?? String(taskIndex),
     taskIndex,
-    budget: { turns: row["budget_turns"] as number, mode: row["budget_mode"] as Episode["budget"]["mode"], scope: row["budget_scope"] as Episode["budget"]["scope"], label: row["budget_label"] as string },
+    budget: {
+      turns: row["budget_turns"] as number,
+      mode: row["budget_mode"] as Episode["budget"]["mode"],
+      scope: row["budget_scope"] as Episode["budget"]["scope"],
+      label: row["budget_label"] as string,
+    },
     sample: row["sample"] as number,
     seed: row["seed"] as number,
     preamble: JSON.parse(row["preamble"] as string) as Message[],
@@ -240,10 +330,19 @@ function toEpisode(row: Row, runId: string, env: string, taskIds: ReadonlyMap<nu
 }
 
 /** The turns (and their token data) of the episodes with keys in [first, last], grouped by episode key. */
-async function turnsBetween(store: Store, runId: string, first: EpisodeKeyValues, last: EpisodeKeyValues, withTokens: boolean): Promise<{ turns: Map<string, Row[]>; tokens: Map<string, TurnTokenFields> }> {
+async function turnsBetween(
+  store: Store,
+  runId: string,
+  first: EpisodeKeyValues,
+  last: EpisodeKeyValues,
+  withTokens: boolean,
+): Promise<{ turns: Map<string, Row[]>; tokens: Map<string, TurnTokenFields> }> {
   const params = [runId, ...keyParams(first), ...keyParams(last)];
   const turns = new Map<string, Row[]>();
-  for (const turn of await store.sql.records<Row>(`SELECT * FROM turns WHERE run_id = ? AND ${RANGE} ORDER BY task_index, budget_label, sample, turn_index`, params)) {
+  for (const turn of await store.sql.records<Row>(
+    `SELECT * FROM turns WHERE run_id = ? AND ${RANGE} ORDER BY task_index, budget_label, sample, turn_index`,
+    params,
+  )) {
     const key = textKey(turn["task_index"], turn["budget_label"], turn["sample"]);
     let list = turns.get(key);
     if (list === undefined) turns.set(key, (list = []));
@@ -251,27 +350,53 @@ async function turnsBetween(store: Store, runId: string, first: EpisodeKeyValues
   }
   const tokens = new Map<string, TurnTokenFields>();
   if (withTokens) {
-    for (const row of await store.sql.records<TurnTokenRecord>(`SELECT task_index, budget_label, sample, turn_index, tokens, logprobs, sampling FROM turn_tokens WHERE run_id = ? AND ${RANGE}`, params)) {
-      tokens.set(`${textKey(row.task_index, row.budget_label, row.sample)}\u0000${String(row.turn_index)}`, tokenFields(row));
+    for (const row of await store.sql.records<TurnTokenRecord>(
+      `SELECT task_index, budget_label, sample, turn_index, tokens, logprobs, sampling FROM turn_tokens WHERE run_id = ? AND ${RANGE}`,
+      params,
+    )) {
+      tokens.set(
+        `${textKey(row.task_index, row.budget_label, row.sample)}\u0000${String(row.turn_index)}`,
+        tokenFields(row),
+      );
     }
   }
   return { turns, tokens };
 }
 
 const EPISODES_PER_PAGE = 256;
-const episodeKeyOf = (row: Row): EpisodeKeyValues => [row["task_index"] as number, row["budget_label"] as string, row["sample"] as number];
+const episodeKeyOf = (row: Row): EpisodeKeyValues => [
+  row["task_index"] as number,
+  row["budget_label"] as string,
+  row["sample"] as number,
+];
 
 /** Every stored episode of a run with its turns, in key order (what export writes), a page at a time. */
-export async function* readEpisodes(store: Store, runId: string, env: string, taskIds: ReadonlyMap<number, string>): AsyncGenerator<Episode> {
+export async function* readEpisodes(
+  store: Store,
+  runId: string,
+  env: string,
+  taskIds: ReadonlyMap<number, string>,
+): AsyncGenerator<Episode> {
   const withTokens = await hasTurnTokenTable(store);
   let after = BEFORE_FIRST_KEY;
   for (;;) {
-    const rows = await store.sql.records<Row>(`SELECT * FROM episodes WHERE run_id = ? AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`, [runId, ...keyParams(after), EPISODES_PER_PAGE]);
+    const rows = await store.sql.records<Row>(
+      `SELECT * FROM episodes WHERE run_id = ? AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`,
+      [runId, ...keyParams(after), EPISODES_PER_PAGE],
+    );
     const first = rows[0];
     const last = rows[rows.length - 1];
     if (first === undefined || last === undefined) return;
     const { turns, tokens } = await turnsBetween(store, runId, episodeKeyOf(first), episodeKeyOf(last), withTokens);
-    for (const row of rows) yield toEpisode(row, runId, env, taskIds, turns.get(textKey(row["task_index"], row["budget_label"], row["sample"])) ?? [], tokens);
+    for (const row of rows)
+      yield toEpisode(
+        row,
+        runId,
+        env,
+        taskIds,
+        turns.get(textKey(row["task_index"], row["budget_label"], row["sample"])) ?? [],
+        tokens,
+      );
     if (rows.length < EPISODES_PER_PAGE) return;
     after = episodeKeyOf(last);
   }

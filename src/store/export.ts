@@ -30,7 +30,11 @@ function isBrokenPipe(error: unknown): boolean {
 }
 
 /** Write lines to a stream with back-pressure; lets the event loop run every few hundred lines (signals, errors). */
-async function writeLines(stream: Writable, lines: AsyncIterable<string>, signal: AbortSignal | undefined): Promise<Written> {
+async function writeLines(
+  stream: Writable,
+  lines: AsyncIterable<string>,
+  signal: AbortSignal | undefined,
+): Promise<Written> {
   let failure: unknown;
   const onError = (error: unknown): void => {
     failure ??= error;
@@ -66,12 +70,19 @@ async function* runLines(store: Store, runId: string): AsyncGenerator<string> {
       yield `${episodeToJsonLine(episode)}\n`;
     }
   } catch (error) {
-    if (error instanceof SyntaxError) throw new DataError(`run "${runId}" in ${store.location} holds a damaged episode (after ${count} readable ones): ${error.message}; the store cannot be exported whole`);
+    if (error instanceof SyntaxError)
+      throw new DataError(
+        `run "${runId}" in ${store.location} holds a damaged episode (after ${count} readable ones): ${error.message}; the store cannot be exported whole`,
+      );
     throw error;
   }
 }
 
-async function exportToFile(lines: AsyncIterable<string>, out: string, signal: AbortSignal | undefined): Promise<number> {
+async function exportToFile(
+  lines: AsyncIterable<string>,
+  out: string,
+  signal: AbortSignal | undefined,
+): Promise<number> {
   const temporary = join(dirname(out), `.${basename(out)}.${process.pid}.tmp`);
   const stream = createWriteStream(temporary, { flags: "wx" });
   try {
@@ -97,7 +108,12 @@ async function exportToFile(lines: AsyncIterable<string>, out: string, signal: A
 
 /** Write a run's trajectories to `out` (a path, or "-" for stdout). Returns the number of lines written. A signal
  * stops it with a StoppedError (a file target is then left as it was). */
-export async function exportRunJsonl(store: Store, runId: string, out: string, options: { readonly signal?: AbortSignal } = {}): Promise<number> {
+export async function exportRunJsonl(
+  store: Store,
+  runId: string,
+  out: string,
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<number> {
   await getRun(store, runId);
   const lines = runLines(store, runId);
   if (out !== "-") return exportToFile(lines, out, options.signal);

@@ -28,12 +28,16 @@ export function sqliteFaultMessage(code: string, message: string, path: string |
   if (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED")) {
     return `${store} is locked by another program writing to it: wait for it to finish or close it (an open sqlite3 session?), or use another --db`;
   }
-  if (code.startsWith("SQLITE_READONLY")) return `${store} is read-only: make the file and its folder writable, or use another --db`;
-  if (code === "SQLITE_NOTADB") return `${path ?? "the --db file"} is not an SQLite run store (${message}): check the --db path, or use another --db`;
-  if (code.startsWith("SQLITE_CORRUPT")) return `${store} is damaged (${message}): restore it from a copy, or use another --db`;
+  if (code.startsWith("SQLITE_READONLY"))
+    return `${store} is read-only: make the file and its folder writable, or use another --db`;
+  if (code === "SQLITE_NOTADB")
+    return `${path ?? "the --db file"} is not an SQLite run store (${message}): check the --db path, or use another --db`;
+  if (code.startsWith("SQLITE_CORRUPT"))
+    return `${store} is damaged (${message}): restore it from a copy, or use another --db`;
   if (code === "SQLITE_FULL") return `the disk holding ${store} is full: free some space, then continue with --resume`;
   if (code.startsWith("SQLITE_CANTOPEN")) return `cannot open ${store}: check that its folder exists and is writable`;
-  if (code.startsWith("SQLITE_IOERR")) return `input/output error on ${store} (${code}): check the disk, then continue with --resume`;
+  if (code.startsWith("SQLITE_IOERR"))
+    return `input/output error on ${store} (${code}): check the disk, then continue with --resume`;
   return `${store}: ${message} (${code})`;
 }
 

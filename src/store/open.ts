@@ -55,7 +55,11 @@ export async function openStore(db: string, options: OpenStoreOptions = {}): Pro
 }
 
 /** Open the store `db`, run `work` with it, close it; store errors become one-line DataErrors naming it. */
-export async function withStore<T>(db: string, options: OpenStoreOptions, work: (store: Store) => T | Promise<T>): Promise<T> {
+export async function withStore<T>(
+  db: string,
+  options: OpenStoreOptions,
+  work: (store: Store) => T | Promise<T>,
+): Promise<T> {
   const store = await openStore(db, options);
   try {
     return await work(store);

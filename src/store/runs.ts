@@ -46,46 +46,98 @@ interface RunRow {
 }
 
 function toRecord(row: RunRow): RunRecord {
-  return { id: row.id, createdAt: row.created_at, env: row.env, policy: row.policy, seed: row.seed, config: JSON.parse(row.config) as Json, codeVersion: row.code_version, status: row.status as RunStatus };
+  return {
+    id: row.id,
+    createdAt: row.created_at,
+    env: row.env,
+    policy: row.policy,
+    seed: row.seed,
+    config: JSON.parse(row.config) as Json,
+    codeVersion: row.code_version,
+    status: row.status as RunStatus,
+  };
 }
 
-const TASK_INSERT: InsertStatement = { table: "tasks", columns: ["run_id", "task_index", "task_id", "task", "reference_budget", "optimal_turns"], key: ["run_id", "task_index"], onConflict: "nothing" };
-const RUN_INSERT: InsertStatement = { table: "runs", columns: ["id", "created_at", "env", "policy", "seed", "config", "code_version", "status"], key: ["id"], onConflict: "nothing" };
+const TASK_INSERT: InsertStatement = {
+  table: "tasks",
+  columns: ["run_id", "task_index", "task_id", "task", "reference_budget", "optimal_turns"],
+  key: ["run_id", "task_index"],
+  onConflict: "nothing",
+};
+const RUN_INSERT: InsertStatement = {
+  table: "runs",
+  columns: ["id", "created_at", "env", "policy", "seed", "config", "code_version", "status"],
+  key: ["id"],
+  onConflict: "nothing",
+};
 
 /** A task as the store keeps it: index, id, JSON form and its budget basis under the run's scope. */
 export function storedTask(env: AnyEnv, task: unknown, index: number, scope: BudgetScope): StoredTask {
   const basis = taskBudgetBasis(env, task, scope);
-  return { index, id: env.taskId(task), task: env.encodeTask(task), referenceBudget: basis.reference, optimalTurns: basis.optimal };
+  return {
+    index,
+    id: env.taskId(task),
+    task: env.encodeTask(task),
+    referenceBudget: basis.reference,
+    optimalTurns: basis.optimal,
+  };
 }
 
 export async function runExists(store: Store, id: string): Promise<boolean> {
   return (await store.sql.rows("SELECT 1 FROM runs WHERE id = ?", [id])).length > 0;
 }
 
-const taskRow = (runId: string, task: StoredTask) => [runId, task.index, task.id, JSON.stringify(task.task), task.referenceBudget, task.optimalTurns];
+const taskRow = (runId: string, task: StoredTask) => [
+  runId,
+  task.index,
+  task.id,
+  JSON.stringify(task.task),
+  task.referenceBudget,
+  task.optimalTurns,
+];
 
 /** Store a new run with the tasks known at its start (all of a task file or dataset; none when tasks are generated
  * as the run reaches them, see `storeTasks`). Refuses a name already taken. */
 export async function createRun(store: Store, record: RunRecord, tasks: Iterable<StoredTask>): Promise<void> {
   await store.sql.transaction(async (tx) => {
-    const [created] = await tx.insertNewRows(RUN_INSERT, [[record.id, record.createdAt, record.env, record.policy, record.seed, JSON.stringify(record.config), record.codeVersion, record.status]]);
+    const [created] = await tx.insertNewRows(RUN_INSERT, [
+      [
+        record.id,
+        record.createdAt,
+        record.env,
+        record.policy,
+        record.seed,
+        JSON.stringify(record.config),
+        record.codeVersion,
+        record.status,
+      ],
+    ]);
     if (created !== true) {
       throw new RunExistsError(record.id, store.location, evalResumeCommand(record.id, store.location));
     }
-    await tx.insertRows(TASK_INSERT, [...tasks].map((task) => taskRow(record.id, task)));
+    await tx.insertRows(
+      TASK_INSERT,
+      [...tasks].map((task) => taskRow(record.id, task)),
+    );
   });
 }
 
 /** Add tasks to a run as it reaches them (generated tasks are stored in chunks, before their first episode). */
 export async function storeTasks(store: Store, runId: string, tasks: Iterable<StoredTask>): Promise<void> {
-  await store.sql.insertRows(TASK_INSERT, [...tasks].map((task) => taskRow(runId, task)));
+  await store.sql.insertRows(
+    TASK_INSERT,
+    [...tasks].map((task) => taskRow(runId, task)),
+  );
 }
 
 export async function getRun(store: Store, id: string): Promise<RunRecord> {
   const [row] = await store.sql.records<RunRow>("SELECT * FROM runs WHERE id = ?", [id]);
   if (row === undefined) {
     const known = (await listRuns(store)).map((run) => run.id);
-    throw new DataError(`no run "${id}" in ${store.location}`, known.length === 0 ? "the store has no runs yet" : `runs here: ${known.slice(-10).join(", ")}`);
+    throw new DataError(
+      `no run "${id}" in ${store.location}`,
+      known.length === 0 ? "the store has no runs yet" : `runs here: ${known.slice(-10).join(", ")}`,
+    );
   }
   return toRecord(row);
 }
@@ -100,19 +152,29 @@ export interface RunSummary extends RunRecord {
 }
 
 export async function listRuns(store: Store): Promise<RunSummary[]> {
-  const rows = await store.sql.records<RunRow & { episodes: number; successes: number; errors: number; context_length: number }>(
+  const rows = await store.sql.records<
+    RunRow & { episodes: number; successes: number; errors: number; context_length: number }
+  >(
     `SELECT r.*, COALESCE(e.episodes, 0) AS episodes, COALESCE(e.successes, 0) AS successes, COALESCE(e.errors, 0) AS errors,
        COALESCE(e.context_length, 0) AS context_length
      FROM runs r LEFT JOIN (SELECT run_id, COUNT(*) AS episodes, SUM(success) AS successes, SUM(CASE WHEN stop_reason = 'error' THEN 1 ELSE 0 END) AS errors,
        SUM(CASE WHEN stop_reason = 'context_length' THEN 1 ELSE 0 END) AS context_length FROM episodes GROUP BY run_id) e
      ON e.run_id = r.id ORDER BY r.created_at, r.id`,
   );
-  return rows.map((row) => ({ ...toRecord(row), episodes: row.episodes, successes: row.successes, errors: row.errors, contextLength: row.context_length }));
+  return rows.map((row) => ({
+    ...toRecord(row),
+    episodes: row.episodes,
+    successes: row.successes,
+    errors: row.errors,
+    contextLength: row.context_length,
+  }));
 }
 
 /** The most recently created run, if any. */
 export async function latestRunId(store: Store): Promise<string | undefined> {
-  const [row] = await store.sql.rows<[string]>(`SELECT id FROM runs ORDER BY ${store.sql.dialect.newestRunFirst} LIMIT 1`);
+  const [row] = await store.sql.rows<[string]>(
+    `SELECT id FROM runs ORDER BY ${store.sql.dialect.newestRunFirst} LIMIT 1`,
+  );
   return row?.[0];
 }
 
@@ -130,7 +192,13 @@ interface TaskRow {
 }
 
 function toStoredTask(row: TaskRow): StoredTask {
-  return { index: row.task_index, id: row.task_id, task: JSON.parse(row.task) as Json, referenceBudget: row.reference_budget, optimalTurns: row.optimal_turns ?? null };
+  return {
+    index: row.task_index,
+    id: row.task_id,
+    task: JSON.parse(row.task) as Json,
+    referenceBudget: row.reference_budget,
+    optimalTurns: row.optimal_turns ?? null,
+  };
 }
 
 export async function loadTasks(store: Store, runId: string): Promise<StoredTask[]> {
@@ -140,7 +208,10 @@ export async function loadTasks(store: Store, runId: string): Promise<StoredTask
 
 /** The stored tasks with index in [from, to), in order. */
 export async function loadTaskRange(store: Store, runId: string, from: number, to: number): Promise<StoredTask[]> {
-  const rows = await store.sql.records<TaskRow>("SELECT * FROM tasks WHERE run_id = ? AND task_index >= ? AND task_index < ? ORDER BY task_index", [runId, from, to]);
+  const rows = await store.sql.records<TaskRow>(
+    "SELECT * FROM tasks WHERE run_id = ? AND task_index >= ? AND task_index < ? ORDER BY task_index",
+    [runId, from, to],
+  );
   return rows.map(toStoredTask);
 }
 
@@ -152,6 +223,10 @@ export async function storedTaskCount(store: Store, runId: string): Promise<numb
 
 /** The budget basis (reference budget, optimal length) of every stored task, by index, without reading the tasks. */
 export async function budgetBases(store: Store, runId: string): Promise<Map<number, BudgetBasis>> {
-  const rows = await store.sql.records<Omit<TaskRow, "task_id" | "task">>("SELECT * FROM tasks WHERE run_id = ?", [runId]);
-  return new Map(rows.map((row) => [row.task_index, { reference: row.reference_budget, optimal: row.optimal_turns ?? null }]));
+  const rows = await store.sql.records<Omit<TaskRow, "task_id" | "task">>("SELECT * FROM tasks WHERE run_id = ?", [
+    runId,
+  ]);
+  return new Map(
+    rows.map((row) => [row.task_index, { reference: row.reference_budget, optimal: row.optimal_turns ?? null }]),
+  );
 }

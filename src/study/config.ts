@@ -15,7 +15,14 @@ import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
 import { FINDING_IDS, type FindingId } from "../report/study-model.js";
-import { baseSamplingOptions, baseSourceSchema, checkSources, trainerSourceSchema, type BaseSource, type TrainerSourceInput } from "./sources.js";
+import {
+  baseSamplingOptions,
+  baseSourceSchema,
+  checkSources,
+  trainerSourceSchema,
+  type BaseSource,
+  type TrainerSourceInput,
+} from "./sources.js";
 
 export const STUDY_PRESETS = ["quick", "full"] as const;
 export type StudyPreset = (typeof STUDY_PRESETS)[number];
@@ -33,8 +40,13 @@ export const studyEnvSchema = z.object({
   env: z.enum(STUDY_ENVS).describe("environment"),
   envOptions: envOptionsField,
   claims: z.array(z.enum(FINDING_IDS)).min(1).describe("the findings this env is built to test"),
-  budgets: budgetListField().describe("budgets T of the evaluation grid, demonstrations and RL (the tightest and the most generous set the fixed-budget RL runs)"),
-  budgetScope: z.enum(BUDGET_SCOPES).default("episode").describe("what a budget counts: every turn of the episode, or the turns of each user turn (bfcl)"),
+  budgets: budgetListField().describe(
+    "budgets T of the evaluation grid, demonstrations and RL (the tightest and the most generous set the fixed-budget RL runs)",
+  ),
+  budgetScope: z
+    .enum(BUDGET_SCOPES)
+    .default("episode")
+    .describe("what a budget counts: every turn of the episode, or the turns of each user turn (bfcl)"),
   variants: z.array(z.enum(VARIANT_SLUGS)).describe("RL runs trained from this env's base model"),
 });
 export type StudyEnv = z.output<typeof studyEnvSchema>;
@@ -42,11 +54,21 @@ export type StudyEnv = z.output<typeof studyEnvSchema>;
 export const studyConfigSchema = z.object({
   preset: z.enum(STUDY_PRESETS).describe("study size: quick (minutes; CI) or full (what README quotes)"),
   envs: z.array(studyEnvSchema).min(1).describe("the envs of the study, each with its claims, budgets and RL runs"),
-  seed: z.number().int().min(0).describe("seed of every stage (tasks, demonstrations, initialisation, rollouts, bootstrap)"),
-  model: modelConfigField().describe("model config of the base models (layers, dModel, heads, hiddenSize, contextLength)"),
-  heldOutTasks: count(100_000).describe("distinct held-out tasks every model is evaluated on (never trained on), per env"),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .describe("seed of every stage (tasks, demonstrations, initialisation, rollouts, bootstrap)"),
+  model: modelConfigField().describe(
+    "model config of the base models (layers, dModel, heads, hiddenSize, contextLength)",
+  ),
+  heldOutTasks: count(100_000).describe(
+    "distinct held-out tasks every model is evaluated on (never trained on), per env",
+  ),
   demoPolicy: z.string().describe("policy whose states the base model learns from (a budget-aware noisy oracle)"),
-  demoTasks: count(100_000).describe("demonstration tasks (never held-out ones), each demonstrated at every budget in both modes"),
+  demoTasks: count(100_000).describe(
+    "demonstration tasks (never held-out ones), each demonstrated at every budget in both modes",
+  ),
   demoSamples: count(64).describe("demonstrations per task, budget and mode"),
   sftSteps: count(100_000).describe("SFT optimiser steps"),
   sftLearningRate: z.number().positive().describe("SFT peak learning rate"),
@@ -55,16 +77,33 @@ export const studyConfigSchema = z.object({
   group: count(256).describe("rollouts per task (GRPO group size)"),
   rlLearningRate: z.number().positive().describe("RL peak learning rate"),
   maxNewTokens: count(32_768).describe("longest reply in tokens (a real LLM's replies need hundreds)"),
-  trainEvalEvery: z.number().int().min(0).describe("held-out evaluation every E RL steps (the training curves; 0: none)"),
+  trainEvalEvery: z
+    .number()
+    .int()
+    .min(0)
+    .describe("held-out evaluation every E RL steps (the training curves; 0: none)"),
   trainEvalTasks: count(100_000).describe("held-out tasks of the training curves (the first of the held-out list)"),
   samples: count(1024).describe("samples per (task, budget) in the evaluation grid"),
   ks: integerListField().describe("values of K of the Pass@(K,T) grid"),
-  teacherForcedSamples: z.number().int().min(0).max(1024).describe("samples per (task, budget, mode) of the teacher-forced runs (step quality on expert states; 0: none)"),
-  perturbTurns: z.array(count(10_000)).describe("turns j at which the recovery runs force one non-optimal action after the expert's turns"),
+  teacherForcedSamples: z
+    .number()
+    .int()
+    .min(0)
+    .max(1024)
+    .describe("samples per (task, budget, mode) of the teacher-forced runs (step quality on expert states; 0: none)"),
+  perturbTurns: z
+    .array(count(10_000))
+    .describe("turns j at which the recovery runs force one non-optimal action after the expert's turns"),
   perturbSamples: z.number().int().min(0).max(1024).describe("samples per (task, budget) of the recovery runs"),
   bootstrap: z.number().int().min(0).max(100_000).describe("bootstrap resamples of the report's intervals"),
-  base: baseSourceSchema.default({ kind: "sft" }).describe("where each env's base model comes from: sft (demonstrations and SFT here), openai (a served model), tinker (the Tinker trainer's base model)"),
-  trainer: trainerSourceSchema.default({ kind: "tiny" }).describe("where the RL runs train: tiny (in-process) or tinker (a Tinker service)"),
+  base: baseSourceSchema
+    .default({ kind: "sft" })
+    .describe(
+      "where each env's base model comes from: sft (demonstrations and SFT here), openai (a served model), tinker (the Tinker trainer's base model)",
+    ),
+  trainer: trainerSourceSchema
+    .default({ kind: "tiny" })
+    .describe("where the RL runs train: tiny (in-process) or tinker (a Tinker service)"),
 });
 
 export type StudyConfig = z.output<typeof studyConfigSchema>;
@@ -74,7 +113,9 @@ export type StudyConfigInput = z.input<typeof studyConfigSchema>;
 export type PresetSizes = Omit<StudyConfigInput, "preset" | "envs" | "seed" | "base" | "trainer">;
 
 /** The fields a preset fixes, which `--size KEY=VALUE` overrides. */
-export const SIZE_FIELDS = Object.keys(studyConfigSchema.shape).filter((key) => !["preset", "envs", "seed", "base", "trainer"].includes(key)) as (keyof PresetSizes)[];
+export const SIZE_FIELDS = Object.keys(studyConfigSchema.shape).filter(
+  (key) => !["preset", "envs", "seed", "base", "trainer"].includes(key),
+) as (keyof PresetSizes)[];
 
 /** Slack over each task's optimum: 1.25x leaves a turn or two to spare, 3x room for the long safe plays. */
 const STUDY_BUDGETS = "1.25x,1.5x,2x,3x";
@@ -84,8 +125,20 @@ const BUDGET_CLAIMS: readonly FindingId[] = ["rl-budgets", "process", "budgetmix
 /** The env a study tests the budget claims on (vault: information against time), and the one it tests recovery and
  * horizon on (thinice: lengths 2-10, and a wrong move costs turns that slack can buy back, where a wrong vault code
  * ends the episode). */
-const TRADE_OFF_ENV: z.input<typeof studyEnvSchema> = { env: "vault", envOptions: {}, claims: [...BUDGET_CLAIMS], budgets: STUDY_BUDGETS, variants: [...EVERY_VARIANT] };
-const HORIZON_ENV: z.input<typeof studyEnvSchema> = { env: "thinice", envOptions: {}, claims: ["recovery-horizon"], budgets: STUDY_BUDGETS, variants: ["grpo-full"] };
+const TRADE_OFF_ENV: z.input<typeof studyEnvSchema> = {
+  env: "vault",
+  envOptions: {},
+  claims: [...BUDGET_CLAIMS],
+  budgets: STUDY_BUDGETS,
+  variants: [...EVERY_VARIANT],
+};
+const HORIZON_ENV: z.input<typeof studyEnvSchema> = {
+  env: "thinice",
+  envOptions: {},
+  claims: ["recovery-horizon"],
+  budgets: STUDY_BUDGETS,
+  variants: ["grpo-full"],
+};
 
 const QUICK: PresetSizes = {
   model: { layers: 2, dModel: 64, heads: 4, hiddenSize: 172, contextLength: 128 },
@@ -133,7 +186,16 @@ export const PRESETS: Readonly<Record<StudyPreset, PresetSizes>> = { quick: QUIC
 /** What a single-env study uses beyond the env's defaults: hanoi starts anywhere (a horizon dial); bfcl, which cannot
  * say a task's optimal length, is budgeted as the paper's Table 1, in percent of upstream's 20 steps per user turn
  * (10% = 2 steps: the ground truth's own pace, a call and a closing answer; 100% = upstream's limit). */
-const ENV_DESIGN: Readonly<Record<StudyEnvName, { readonly options: Record<string, string | number | boolean>; readonly budgets: string; readonly budgetScope: (typeof BUDGET_SCOPES)[number] }>> = {
+const ENV_DESIGN: Readonly<
+  Record<
+    StudyEnvName,
+    {
+      readonly options: Record<string, string | number | boolean>;
+      readonly budgets: string;
+      readonly budgetScope: (typeof BUDGET_SCOPES)[number];
+    }
+  >
+> = {
   vault: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
   thinice: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
   sokoban: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
@@ -168,7 +230,16 @@ function envsOf(choice: StudyChoice): z.input<typeof studyEnvSchema>[] {
   if (choice.envs !== undefined) return [...choice.envs];
   if (choice.env === undefined) return [TRADE_OFF_ENV, HORIZON_ENV];
   const design = ENV_DESIGN[choice.env];
-  return [{ env: choice.env, envOptions: { ...design.options, ...choice.envOptions }, claims: [...FINDING_IDS], budgets: choice.budgets ?? design.budgets, budgetScope: choice.budgetScope ?? design.budgetScope, variants: [...(choice.variants ?? EVERY_VARIANT)] }];
+  return [
+    {
+      env: choice.env,
+      envOptions: { ...design.options, ...choice.envOptions },
+      claims: [...FINDING_IDS],
+      budgets: choice.budgets ?? design.budgets,
+      budgetScope: choice.budgetScope ?? design.budgetScope,
+      variants: [...(choice.variants ?? EVERY_VARIANT)],
+    },
+  ];
 }
 
 /** The base a choice names, or its trainer's default: SFT here for the in-process trainer, the Tinker trainer's own base model. */
@@ -179,33 +250,67 @@ function baseOf(choice: StudyChoice): z.input<typeof baseSourceSchema> {
 /** The full config of a study from a preset, its envs, and overrides; throws ConfigError naming a bad field. */
 export function studyConfig(choice: StudyChoice): Readonly<StudyConfig> {
   if (choice.env === undefined) {
-    if (choice.envOptions !== undefined && Object.keys(choice.envOptions).length > 0) throw new ConfigError("env-opt", "env options need one env", "name it with --env");
-    for (const [field, value] of [["budget", choice.budgets], ["budget-scope", choice.budgetScope], ["variants", choice.variants]] as const) {
+    if (choice.envOptions !== undefined && Object.keys(choice.envOptions).length > 0)
+      throw new ConfigError("env-opt", "env options need one env", "name it with --env");
+    for (const [field, value] of [
+      ["budget", choice.budgets],
+      ["budget-scope", choice.budgetScope],
+      ["variants", choice.variants],
+    ] as const) {
       if (value !== undefined) throw new ConfigError(field, "is set per env: it needs one env", "name it with --env");
     }
   }
   const sizes = { ...PRESETS[choice.preset], ...choice.overrides };
   const base = baseOf(choice);
   // An openai base's replies are as long as the other models' unless its options say otherwise (stored filled in).
-  const stored = base.kind === "openai" ? { ...base, options: baseSamplingOptions(base.options ?? {}, (sizes.maxNewTokens ?? 16) as number) } : base;
-  return parseStudyConfig({ ...sizes, preset: choice.preset, envs: envsOf(choice), seed: choice.seed ?? 1, base: stored, trainer: choice.trainer ?? { kind: "tiny" } });
+  const stored =
+    base.kind === "openai"
+      ? { ...base, options: baseSamplingOptions(base.options ?? {}, (sizes.maxNewTokens ?? 16) as number) }
+      : base;
+  return parseStudyConfig({
+    ...sizes,
+    preset: choice.preset,
+    envs: envsOf(choice),
+    seed: choice.seed ?? 1,
+    base: stored,
+    trainer: choice.trainer ?? { kind: "tiny" },
+  });
 }
 
 /** Validate a study config; cross-field rules: K <= samples, perturbation samples <= samples, the training curves'
  * tasks among the held-out ones, each env once, each claim tested in one env, at least two budgets per env. */
 export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
   const config = parseConfig(studyConfigSchema, input);
-  if (Math.max(...config.ks) > config.samples) throw new ConfigError("ks", `K = ${Math.max(...config.ks)} is larger than the samples per task (${config.samples})`);
-  if (config.perturbSamples > config.samples) throw new ConfigError("perturbSamples", `${config.perturbSamples} recovery samples, but the grid has ${config.samples}`);
-  if (config.trainEvalTasks > config.heldOutTasks) throw new ConfigError("trainEvalTasks", `the training curves' ${config.trainEvalTasks} tasks must be among the ${config.heldOutTasks} held-out ones`);
+  if (Math.max(...config.ks) > config.samples)
+    throw new ConfigError(
+      "ks",
+      `K = ${Math.max(...config.ks)} is larger than the samples per task (${config.samples})`,
+    );
+  if (config.perturbSamples > config.samples)
+    throw new ConfigError(
+      "perturbSamples",
+      `${config.perturbSamples} recovery samples, but the grid has ${config.samples}`,
+    );
+  if (config.trainEvalTasks > config.heldOutTasks)
+    throw new ConfigError(
+      "trainEvalTasks",
+      `the training curves' ${config.trainEvalTasks} tasks must be among the ${config.heldOutTasks} held-out ones`,
+    );
   const names = config.envs.map((entry) => entry.env);
   if (new Set(names).size !== names.length) throw new ConfigError("envs", "an env is listed twice");
   const claims = config.envs.flatMap((entry) => entry.claims);
-  if (new Set(claims).size !== claims.length) throw new ConfigError("envs", "a claim is tested in two envs", "give each claim one env");
+  if (new Set(claims).size !== claims.length)
+    throw new ConfigError("envs", "a claim is tested in two envs", "give each claim one env");
   for (const entry of config.envs) {
-    if (entry.budgets.length < 2) throw new ConfigError(`envs.${entry.env}.budgets`, "a study needs at least two budgets (a tight and a generous one)");
-    if (new Set(entry.budgets.map((spec) => spec.kind)).size > 1) throw new ConfigError(`envs.${entry.env}.budgets`, "budgets of one kind only");
-    if (new Set(entry.variants).size !== entry.variants.length) throw new ConfigError(`envs.${entry.env}.variants`, "an RL run is listed twice");
+    if (entry.budgets.length < 2)
+      throw new ConfigError(
+        `envs.${entry.env}.budgets`,
+        "a study needs at least two budgets (a tight and a generous one)",
+      );
+    if (new Set(entry.budgets.map((spec) => spec.kind)).size > 1)
+      throw new ConfigError(`envs.${entry.env}.budgets`, "budgets of one kind only");
+    if (new Set(entry.variants).size !== entry.variants.length)
+      throw new ConfigError(`envs.${entry.env}.variants`, "an RL run is listed twice");
   }
   checkSources(config.base, config.trainer);
   if (config.base.kind === "openai") baseSamplingOptions(config.base.options, config.maxNewTokens);

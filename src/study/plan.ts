@@ -29,7 +29,10 @@ export interface RlVariant {
 }
 
 /** The tightest and the most generous budget of an env. */
-export function budgetEnds(budgets: readonly BudgetSpec[]): { readonly tight: BudgetSpec; readonly generous: BudgetSpec } {
+export function budgetEnds(budgets: readonly BudgetSpec[]): {
+  readonly tight: BudgetSpec;
+  readonly generous: BudgetSpec;
+} {
   const generous = largestBudget(budgets);
   const tight = budgets.reduce((best, spec) => (budgetSize(spec) < budgetSize(best) ? spec : best));
   return { tight, generous };
@@ -41,15 +44,56 @@ export function variantOf(slug: VariantSlug, budgets: readonly BudgetSpec[]): Rl
   const mix = `budgetmix:${budgets.map((spec) => spec.label).join(",")}`;
   switch (slug) {
     case "grpo-full":
-      return { slug, name: "GRPO-Full", role: "grpo", algo: "grpo", budget: `fixed:${generous.label}`, budgetMode: "announced", description: `trajectory-level GRPO at the most generous budget (${generous.label})` };
+      return {
+        slug,
+        name: "GRPO-Full",
+        role: "grpo",
+        algo: "grpo",
+        budget: `fixed:${generous.label}`,
+        budgetMode: "announced",
+        description: `trajectory-level GRPO at the most generous budget (${generous.label})`,
+      };
     case "grpo-tight":
-      return { slug, name: `GRPO-Full@${tight.label}`, role: "other", algo: "grpo", budget: `fixed:${tight.label}`, budgetMode: "announced", description: `trajectory-level GRPO at the tightest budget (${tight.label})` };
+      return {
+        slug,
+        name: `GRPO-Full@${tight.label}`,
+        role: "other",
+        algo: "grpo",
+        budget: `fixed:${tight.label}`,
+        budgetMode: "announced",
+        description: `trajectory-level GRPO at the tightest budget (${tight.label})`,
+      };
     case "turn-level":
-      return { slug, name: "turn-level", role: "process", algo: "turn", budget: `fixed:${generous.label}`, budgetMode: "announced", description: "process supervision: turn rewards from the budget-aware oracle's success probability within the turns left" };
+      return {
+        slug,
+        name: "turn-level",
+        role: "process",
+        algo: "turn",
+        budget: `fixed:${generous.label}`,
+        budgetMode: "announced",
+        description:
+          "process supervision: turn rewards from the budget-aware oracle's success probability within the turns left",
+      };
     case "budgetmix":
-      return { slug, name: "BudgetMix", role: "budgetmix", algo: "grpo", budget: mix, budgetMode: "announced", description: "GRPO over budgets drawn per group, announced" };
+      return {
+        slug,
+        name: "BudgetMix",
+        role: "budgetmix",
+        algo: "grpo",
+        budget: mix,
+        budgetMode: "announced",
+        description: "GRPO over budgets drawn per group, announced",
+      };
     case "budgetmix-hidden":
-      return { slug, name: "BudgetMix (hidden)", role: "budgetmix-hidden", algo: "grpo", budget: mix, budgetMode: "hidden", description: "GRPO over budgets drawn per group, never stated (beyond the paper)" };
+      return {
+        slug,
+        name: "BudgetMix (hidden)",
+        role: "budgetmix-hidden",
+        algo: "grpo",
+        budget: mix,
+        budgetMode: "hidden",
+        description: "GRPO over budgets drawn per group, never stated (beyond the paper)",
+      };
   }
 }
 
@@ -73,10 +117,15 @@ export type TrainedModel = StudyModelPlan;
 
 export const envDir = (out: string, entry: Pick<StudyEnv, "env">): string => join(out, entry.env);
 export const baseDir = (out: string, entry: Pick<StudyEnv, "env">): string => join(envDir(out, entry), "base");
-export const rlDir = (out: string, entry: Pick<StudyEnv, "env">, variant: Pick<RlVariant, "slug">): string => join(envDir(out, entry), "rl", variant.slug);
+export const rlDir = (out: string, entry: Pick<StudyEnv, "env">, variant: Pick<RlVariant, "slug">): string =>
+  join(envDir(out, entry), "rl", variant.slug);
 export const studyDb = (out: string): string => join(out, "study.db");
-export const finalCheckpoint = (out: string, entry: Pick<StudyEnv, "env">, variant: Pick<RlVariant, "slug">, config: Pick<StudyConfig, "rlSteps">): string =>
-  join(rlDir(out, entry, variant), "checkpoints", `step-${String(config.rlSteps).padStart(6, "0")}`);
+export const finalCheckpoint = (
+  out: string,
+  entry: Pick<StudyEnv, "env">,
+  variant: Pick<RlVariant, "slug">,
+  config: Pick<StudyConfig, "rlSteps">,
+): string => join(rlDir(out, entry, variant), "checkpoints", `step-${String(config.rlSteps).padStart(6, "0")}`);
 
 /** What an RL run trains (the trainer's base, or the env's SFT base), in words. */
 function trainerText(config: StudyConfig): string {
@@ -91,12 +140,36 @@ function basePlan(config: StudyConfig, out: string, entry: StudyEnv): StudyModel
   const base = config.base;
   switch (base.kind) {
     case "sft":
-      return { ...model, policy: { kind: "tiny", checkpoint: baseDir(out, entry) }, source: { policy: { kind: "tiny", checkpoint: baseDir(out, entry) }, origin: "sft", made: `SFT here: ${config.sftSteps} steps on the optimal replies in ${config.demoTasks} tasks' demonstrations of ${config.demoPolicy}` } };
+      return {
+        ...model,
+        policy: { kind: "tiny", checkpoint: baseDir(out, entry) },
+        source: {
+          policy: { kind: "tiny", checkpoint: baseDir(out, entry) },
+          origin: "sft",
+          made: `SFT here: ${config.sftSteps} steps on the optimal replies in ${config.demoTasks} tasks' demonstrations of ${config.demoPolicy}`,
+        },
+      };
     case "openai":
-      return { ...model, policy: { kind: "openai", model: base.model }, source: { policy: { kind: "openai", model: base.model }, origin: "served", made: `served model ${base.model}, evaluated as it is served (no demonstrations, no SFT)` } };
+      return {
+        ...model,
+        policy: { kind: "openai", model: base.model },
+        source: {
+          policy: { kind: "openai", model: base.model },
+          origin: "served",
+          made: `served model ${base.model}, evaluated as it is served (no demonstrations, no SFT)`,
+        },
+      };
     case "tinker": {
       const baseModel = config.trainer.kind === "tinker" ? config.trainer.baseModel : "";
-      return { ...model, policy: { kind: "tinker", baseModel }, source: { policy: { kind: "tinker", baseModel }, origin: "base-model", made: `the Tinker service's ${baseModel}, sampled as it is (no demonstrations, no SFT)` } };
+      return {
+        ...model,
+        policy: { kind: "tinker", baseModel },
+        source: {
+          policy: { kind: "tinker", baseModel },
+          origin: "base-model",
+          made: `the Tinker service's ${baseModel}, sampled as it is (no demonstrations, no SFT)`,
+        },
+      };
     }
   }
 }
@@ -104,12 +177,29 @@ function basePlan(config: StudyConfig, out: string, entry: StudyEnv): StudyModel
 /** An RL run's model: its final checkpoint, sampled in-process or through the Tinker service's sampler. */
 function variantPlan(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): StudyModelPlan {
   const checkpoint = finalCheckpoint(out, entry, variant, config);
-  const policy: PolicySpec = config.trainer.kind === "tinker" ? { kind: "tinker", baseModel: config.trainer.baseModel, checkpoint } : { kind: "tiny", checkpoint };
-  return { env: entry.env, slug: variant.slug, name: variant.name, role: variant.role, policy, source: { policy, origin: "rl", made: `${variant.description}, ${config.rlSteps} RL steps on ${trainerText(config)}` } };
+  const policy: PolicySpec =
+    config.trainer.kind === "tinker"
+      ? { kind: "tinker", baseModel: config.trainer.baseModel, checkpoint }
+      : { kind: "tiny", checkpoint };
+  return {
+    env: entry.env,
+    slug: variant.slug,
+    name: variant.name,
+    role: variant.role,
+    policy,
+    source: {
+      policy,
+      origin: "rl",
+      made: `${variant.description}, ${config.rlSteps} RL steps on ${trainerText(config)}`,
+    },
+  };
 }
 
 export function studyModels(config: StudyConfig, out: string): StudyModelPlan[] {
-  return config.envs.flatMap((entry) => [basePlan(config, out, entry), ...rlVariants(entry).map((variant) => variantPlan(config, out, entry, variant))]);
+  return config.envs.flatMap((entry) => [
+    basePlan(config, out, entry),
+    ...rlVariants(entry).map((variant) => variantPlan(config, out, entry, variant)),
+  ]);
 }
 
 /** Where the study's models come from, for the report's header and the progress lines. */
@@ -121,14 +211,24 @@ export function studySetup(config: StudyConfig): StudySetup {
       : base.kind === "openai"
         ? `${baseSourceLabel(base)}, a served model evaluated as it is served`
         : `the Tinker service's ${config.trainer.kind === "tinker" ? config.trainer.baseModel : "base model"}, sampled as it is`;
-  const skipped = base.kind === "sft" ? [] : [`demonstrations and SFT (the base is ${base.kind === "openai" ? "served" : "the trainer's base model"}, not made here)`];
+  const skipped =
+    base.kind === "sft"
+      ? []
+      : [
+          `demonstrations and SFT (the base is ${base.kind === "openai" ? "served" : "the trainer's base model"}, not made here)`,
+        ];
   return { base: text, trainer: trainerText(config), skipped };
 }
 
 /** An RL run's train config (`budgetrl train`), as it is stored in its folder: the same compute, learning rate,
  * warm-up, reward and seed for every variant, from the env's SFT base (in-process) or the trainer's base model
  * (Tinker: a LoRA per run, the trainer's renderer); its held-out evaluations draw the env's held-out set. */
-export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): Record<string, unknown> {
+export function rlTrainConfig(
+  config: StudyConfig,
+  out: string,
+  entry: StudyEnv,
+  variant: RlVariant,
+): Record<string, unknown> {
   const heldOut = heldOutSet(config, entry);
   const trainer = config.trainer;
   // The Tinker trainer's fields are the tinker backend's (sources.ts).
@@ -159,7 +259,10 @@ export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv,
 }
 
 /** An env's held-out set: every model is evaluated on it; demonstrations and RL never draw from it. */
-export function heldOutSet(config: Pick<StudyConfig, "seed" | "heldOutTasks">, entry: Pick<StudyEnv, "env">): HeldOutSet {
+export function heldOutSet(
+  config: Pick<StudyConfig, "seed" | "heldOutTasks">,
+  entry: Pick<StudyEnv, "env">,
+): HeldOutSet {
   return { seed: deriveSeed(config.seed, "held-out", entry.env), tasks: config.heldOutTasks };
 }
 
@@ -186,9 +289,37 @@ export function evalRuns(config: StudyConfig, models: readonly StudyModelPlan[])
     const roomy = grid.filter((label) => label !== tight.label);
     const prefix = `${model.env}/${model.slug}`;
     return [
-      ...MODES.map((mode) => ({ run: `${prefix}/${mode}`, model, budgetMode: mode, intervention: "none", samples: config.samples, ks: config.ks, budgets: grid })),
-      ...(config.teacherForcedSamples === 0 ? [] : MODES.map((mode) => ({ run: `${prefix}/teacher-forced-${mode}`, model, budgetMode: mode, intervention: "teacher-forced", samples: config.teacherForcedSamples, ks: [1], budgets: grid }))),
-      ...(config.perturbSamples === 0 ? [] : config.perturbTurns.map((turn) => ({ run: `${prefix}/recover-${turn}`, model, budgetMode: "announced" as const, intervention: `recover:${turn}`, samples: config.perturbSamples, ks: [1], budgets: roomy }))),
+      ...MODES.map((mode) => ({
+        run: `${prefix}/${mode}`,
+        model,
+        budgetMode: mode,
+        intervention: "none",
+        samples: config.samples,
+        ks: config.ks,
+        budgets: grid,
+      })),
+      ...(config.teacherForcedSamples === 0
+        ? []
+        : MODES.map((mode) => ({
+            run: `${prefix}/teacher-forced-${mode}`,
+            model,
+            budgetMode: mode,
+            intervention: "teacher-forced",
+            samples: config.teacherForcedSamples,
+            ks: [1],
+            budgets: grid,
+          }))),
+      ...(config.perturbSamples === 0
+        ? []
+        : config.perturbTurns.map((turn) => ({
+            run: `${prefix}/recover-${turn}`,
+            model,
+            budgetMode: "announced" as const,
+            intervention: `recover:${turn}`,
+            samples: config.perturbSamples,
+            ks: [1],
+            budgets: roomy,
+          }))),
     ];
   });
 }

@@ -22,7 +22,19 @@ import { parseTrainConfig } from "../rl/train-config.js";
 import { encodeStudyConfig, parseStudyConfig, studyConfig, type StudyChoice, type StudyConfig } from "./config.js";
 import { rlTrainConfig, rlVariants } from "./plan.js";
 import type { StudyReach } from "./sources.js";
-import { evalStage, reportStage, rlStage, sftLeftOut, sftStage, STAGES, tasksStage, tinkerReach, type StageContext, type StageEvents, type StageName } from "./stages.js";
+import {
+  evalStage,
+  reportStage,
+  rlStage,
+  sftLeftOut,
+  sftStage,
+  STAGES,
+  tasksStage,
+  tinkerReach,
+  type StageContext,
+  type StageEvents,
+  type StageName,
+} from "./stages.js";
 
 export interface ReproduceOptions {
   /** The study folder. */
@@ -65,12 +77,22 @@ async function studyOf(options: ReproduceOptions): Promise<Readonly<StudyConfig>
   const outProblem = folderOutputProblem(options.out);
   if (outProblem !== undefined) throw new ConfigError("out", outProblem);
   if (options.resume === true) {
-    if (!existsSync(path)) throw new ConfigError("out", `nothing to resume in ${options.out} (no study.json)`, `start it with: budgetrl reproduce --out ${options.out}`);
+    if (!existsSync(path))
+      throw new ConfigError(
+        "out",
+        `nothing to resume in ${options.out} (no study.json)`,
+        `start it with: budgetrl reproduce --out ${options.out}`,
+      );
     const stored = parseStudyConfig(readJson(path));
     await checkStudyRuns(stored, options);
     return stored;
   }
-  if (existsSync(path)) throw new ConfigError("out", `${options.out} already holds a study`, `continue it with: budgetrl reproduce --out ${options.out} --resume, or pick another --out`);
+  if (existsSync(path))
+    throw new ConfigError(
+      "out",
+      `${options.out} already holds a study`,
+      `continue it with: budgetrl reproduce --out ${options.out} --resume, or pick another --out`,
+    );
   if (options.study === undefined) throw new ConfigError("preset", "a new study needs a preset and an env");
   const config = studyConfig(options.study);
   checkStudyTasks(config);
@@ -94,7 +116,11 @@ function checkStudyTasks(config: Readonly<StudyConfig>): void {
     const distinct = env.distinctTasks?.();
     const needed = config.heldOutTasks + config.demoTasks;
     if (distinct !== undefined && distinct < needed) {
-      throw new ConfigError("envOptions", `${envLabel(env)} has only ${distinct} distinct tasks; the study draws ${config.heldOutTasks} held-out and ${config.demoTasks} demonstration tasks, all distinct: ${needed}`, "use an env config with more distinct tasks (hanoi: more disks, each triples the count: --env-opt disks=6 has 728)");
+      throw new ConfigError(
+        "envOptions",
+        `${envLabel(env)} has only ${distinct} distinct tasks; the study draws ${config.heldOutTasks} held-out and ${config.demoTasks} demonstration tasks, all distinct: ${needed}`,
+        "use an env config with more distinct tasks (hanoi: more disks, each triples the count: --env-opt disks=6 has 728)",
+      );
     }
     checkDistinctCount(env, config.tasksPerStep, config.heldOutTasks, "tasksPerStep");
   }
@@ -102,7 +128,11 @@ function checkStudyTasks(config: Readonly<StudyConfig>): void {
 
 /** A train config's field as the study names it: the trainer's and the estimator's fields are the study's own
  * (backend.renderer -> renderer). */
-const trainerFieldName = (path: readonly PropertyKey[]): string => path.slice(path[0] === "backend" || path[0] === "algo" ? 1 : 0).map(String).join(".") || "config";
+const trainerFieldName = (path: readonly PropertyKey[]): string =>
+  path
+    .slice(path[0] === "backend" || path[0] === "algo" ? 1 : 0)
+    .map(String)
+    .join(".") || "config";
 
 /** Refuses what the RL and evaluation stages would refuse later: budgets an env cannot size, a train config the
  * trainer would not take (every RL run's config parsed as `budgetrl train` parses it, fields named as there), and
@@ -110,13 +140,21 @@ const trainerFieldName = (path: readonly PropertyKey[]): string => path.slice(pa
 async function checkStudyRuns(config: Readonly<StudyConfig>, options: ReproduceOptions): Promise<void> {
   for (const entry of config.envs) {
     checkBudgetsFit(entry.budgets, createEnv(entry.env, entry.envOptions), `envs.${entry.env}.budgets`);
-    for (const variant of rlVariants(entry)) parseTrainConfig(rlTrainConfig(config, options.out, entry, variant), trainerFieldName);
+    for (const variant of rlVariants(entry))
+      parseTrainConfig(rlTrainConfig(config, options.out, entry, variant), trainerFieldName);
   }
   if (config.trainer.kind !== "tinker") return;
   const reach = tinkerReach({ reach: options.reach ?? {}, events: QUIET });
-  const served = await serverModels(createTinkerClient({ ...reach, ...(options.signal === undefined ? {} : { signal: options.signal }) }));
+  const served = await serverModels(
+    createTinkerClient({ ...reach, ...(options.signal === undefined ? {} : { signal: options.signal }) }),
+  );
   const baseModel = config.trainer.baseModel;
-  if (served.length > 0 && !served.some((model) => model.name === baseModel)) throw new ConfigError("baseModel", `${reach.baseUrl} does not serve ${baseModel}`, `it serves: ${served.map((model) => model.name).join(", ")}`);
+  if (served.length > 0 && !served.some((model) => model.name === baseModel))
+    throw new ConfigError(
+      "baseModel",
+      `${reach.baseUrl} does not serve ${baseModel}`,
+      `it serves: ${served.map((model) => model.name).join(", ")}`,
+    );
 }
 
 function finishedStages(out: string): Set<StageName> {
@@ -130,7 +168,13 @@ function recordFinished(out: string, done: ReadonlySet<StageName>): void {
 
 export async function reproduce(options: ReproduceOptions): Promise<ReproduceResult> {
   const config = await studyOf(options);
-  const context: StageContext = { config, out: options.out, reach: options.reach ?? {}, events: options.events ?? QUIET, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  const context: StageContext = {
+    config,
+    out: options.out,
+    reach: options.reach ?? {},
+    events: options.events ?? QUIET,
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
   const leftOut = sftLeftOut(config);
   const done = finishedStages(options.out);
   const reportPath = join(options.out, "report.html");

@@ -29,7 +29,11 @@ export type TrainerKind = (typeof TRAINER_KINDS)[number];
 
 export const baseSourceSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("sft") }),
-  z.strictObject({ kind: z.literal("openai"), model: z.string().min(1), options: z.record(z.string(), z.json()).default({}) }),
+  z.strictObject({
+    kind: z.literal("openai"),
+    model: z.string().min(1),
+    options: z.record(z.string(), z.json()).default({}),
+  }),
   z.strictObject({ kind: z.literal("tinker") }),
 ]);
 export type BaseSource = z.output<typeof baseSourceSchema>;
@@ -40,7 +44,9 @@ export const trainerSourceSchema = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("tinker"),
     ...tinkerBackendFields,
-    baseModel: tinkerBackendFields.baseModel.describe("the base model every RL variant trains a LoRA of, as the Tinker service names it"),
+    baseModel: tinkerBackendFields.baseModel.describe(
+      "the base model every RL variant trains a LoRA of, as the Tinker service names it",
+    ),
   }),
 ]);
 export type TrainerSource = z.output<typeof trainerSourceSchema>;
@@ -50,12 +56,22 @@ export type TrainerSourceInput = z.input<typeof trainerSourceSchema>;
 export function parseBaseSource(text: string, options: Readonly<Record<string, unknown>> = {}): BaseSource {
   const trimmed = text.trim();
   if (trimmed === "sft" || trimmed === "tinker") {
-    if (Object.keys(options).length > 0) throw new ConfigError("baseOpt", `sampling options are for an openai: base, not ${trimmed}`, "drop --base-opt");
+    if (Object.keys(options).length > 0)
+      throw new ConfigError("baseOpt", `sampling options are for an openai: base, not ${trimmed}`, "drop --base-opt");
     return { kind: trimmed };
   }
   const spec = parsePolicySpec(trimmed, "base");
-  if (spec.kind !== "openai") throw new ConfigError("base", `"${text}" is no base a study can start from`, "use sft (demonstrations and SFT here), openai:MODEL (a served model, with --base-url) or tinker (the Tinker trainer's --base-model)");
-  return { kind: "openai", model: spec.model, options: { ...options } as Extract<BaseSource, { kind: "openai" }>["options"] };
+  if (spec.kind !== "openai")
+    throw new ConfigError(
+      "base",
+      `"${text}" is no base a study can start from`,
+      "use sft (demonstrations and SFT here), openai:MODEL (a served model, with --base-url) or tinker (the Tinker trainer's --base-model)",
+    );
+  return {
+    kind: "openai",
+    model: spec.model,
+    options: { ...options } as Extract<BaseSource, { kind: "openai" }>["options"],
+  };
 }
 
 /** `--base` back as written. */
@@ -69,7 +85,8 @@ export function baseSamplingOptions(options: Readonly<Record<string, unknown>>, 
   try {
     return storedSamplingOptions({ maxTokens: maxNewTokens, ...options });
   } catch (error) {
-    if (error instanceof ConfigError) throw new ConfigError(`base.options.${error.field.replace(/^openai\./, "")}`, error.reason);
+    if (error instanceof ConfigError)
+      throw new ConfigError(`base.options.${error.field.replace(/^openai\./, "")}`, error.reason);
     throw error;
   }
 }
@@ -84,7 +101,11 @@ export function checkSources(base: BaseSource, trainer: TrainerSource): void {
     );
   }
   if (trainer.kind === "tinker" && base.kind === "sft") {
-    throw new ConfigError("base", "sft makes an in-process model, which the Tinker trainer (trainer: tinker) cannot train: its RL runs start from --base-model", "use --base tinker (the default with --trainer tinker) or --base openai:MODEL");
+    throw new ConfigError(
+      "base",
+      "sft makes an in-process model, which the Tinker trainer (trainer: tinker) cannot train: its RL runs start from --base-model",
+      "use --base tinker (the default with --trainer tinker) or --base openai:MODEL",
+    );
   }
 }
 

@@ -34,7 +34,22 @@ import { train } from "../rl/train.js";
 import { withStore } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
 import { trainsBase, type StudyConfig, type StudyEnv } from "./config.js";
-import { baseDir, envDir, evalRuns, finalCheckpoint, heldOutSet, rlDir, rlTrainConfig, rlVariants, studyDb, studyModels, studySetup, type RlVariant, type StudyEvalRun, type StudyModelPlan } from "./plan.js";
+import {
+  baseDir,
+  envDir,
+  evalRuns,
+  finalCheckpoint,
+  heldOutSet,
+  rlDir,
+  rlTrainConfig,
+  rlVariants,
+  studyDb,
+  studyModels,
+  studySetup,
+  type RlVariant,
+  type StudyEvalRun,
+  type StudyModelPlan,
+} from "./plan.js";
 import type { StudyReach } from "./sources.js";
 
 export const STAGES = ["tasks", "sft", "rl", "eval", "report"] as const;
@@ -58,7 +73,8 @@ export interface StageContext {
   readonly events: StageEvents;
 }
 
-const signalOf = (context: StageContext): { signal?: AbortSignal } => (context.signal === undefined ? {} : { signal: context.signal });
+const signalOf = (context: StageContext): { signal?: AbortSignal } =>
+  context.signal === undefined ? {} : { signal: context.signal };
 
 /** Each env's held-out task ids: what every model is evaluated on (the eval runs draw the same distinct tasks
  * from the same seed) and what demonstrations and RL leave out. */
@@ -135,8 +151,15 @@ export async function sftStage(context: StageContext): Promise<string> {
 }
 
 /** The Tinker service's address, which a study with the Tinker trainer needs at every start (never stored). */
-export function tinkerReach(context: Pick<StageContext, "reach" | "events">): NonNullable<StudyReach["tinker"]> & { onNotice: (notice: TinkerNotice) => void } {
-  if (context.reach.tinker === undefined) throw new ConfigError("tinkerUrl", "a study with the Tinker trainer needs the service's address", "give --tinker-url URL (or set TINKER_BASE_URL), again with --resume");
+export function tinkerReach(
+  context: Pick<StageContext, "reach" | "events">,
+): NonNullable<StudyReach["tinker"]> & { onNotice: (notice: TinkerNotice) => void } {
+  if (context.reach.tinker === undefined)
+    throw new ConfigError(
+      "tinkerUrl",
+      "a study with the Tinker trainer needs the service's address",
+      "give --tinker-url URL (or set TINKER_BASE_URL), again with --resume",
+    );
   return { ...context.reach.tinker, onNotice: (notice) => context.events.note(notice.message) };
 }
 
@@ -145,7 +168,8 @@ export function tinkerReach(context: Pick<StageContext, "reach" | "events">): No
 async function rlRun(context: StageContext, entry: StudyEnv, variant: RlVariant): Promise<string> {
   const { config, out, events } = context;
   const dir = rlDir(out, entry, variant);
-  if (existsSync(join(finalCheckpoint(out, entry, variant, config), "budgetrl.json"))) return `${entry.env} ${variant.name}: trained before`;
+  if (existsSync(join(finalCheckpoint(out, entry, variant, config), "budgetrl.json")))
+    return `${entry.env} ${variant.name}: trained before`;
   if (context.signal?.aborted === true) throw new StoppedError(`stopped before RL run ${variant.name}`);
   const resume = existsSync(join(dir, "config.json"));
   events.job(`${entry.env} ${variant.name}`, config.rlSteps, 0, "steps");
@@ -174,13 +198,25 @@ export async function rlStage(context: StageContext): Promise<string> {
 /** Where an evaluation run stands in the store: absent, interrupted, or complete. */
 async function runState(db: string, run: string): Promise<"absent" | "running" | "complete"> {
   if (!existsSync(db)) return "absent";
-  return withStore(db, { mode: "read" }, async (store) => ((await runExists(store, run)) ? ((await getRun(store, run)).status === "complete" ? "complete" : "running") : "absent"));
+  return withStore(db, { mode: "read" }, async (store) =>
+    (await runExists(store, run))
+      ? (await getRun(store, run)).status === "complete"
+        ? "complete"
+        : "running"
+      : "absent",
+  );
 }
 
 /** How a model is played in its evaluation runs: a spec the registry builds (tiny:CKPT; openai:MODEL with the
  * base's stored sampling options and this invocation's client options), or a policy opened here and closed by the
  * caller (a Tinker model, through the service's sampler). */
-type EvalPolicy = { readonly spec: string; readonly policyOptions?: EvaluateOptions["policyOptions"]; readonly policyClient?: Readonly<Record<string, unknown>> } | { readonly policy: Policy };
+type EvalPolicy =
+  | {
+      readonly spec: string;
+      readonly policyOptions?: EvaluateOptions["policyOptions"];
+      readonly policyClient?: Readonly<Record<string, unknown>>;
+    }
+  | { readonly policy: Policy };
 
 async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise<EvalPolicy> {
   const { config } = context;
@@ -189,15 +225,30 @@ async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise
     case "tiny":
       return { spec: policySpecLabel(spec) };
     case "openai": {
-      if (config.base.kind !== "openai") throw new BudgetrlError("study:plan", `model ${model.name} is served, but the study's base is ${config.base.kind}`);
-      return { spec: policySpecLabel(spec), policyOptions: config.base.options, ...(context.reach.openai === undefined ? {} : { policyClient: context.reach.openai }) };
+      if (config.base.kind !== "openai")
+        throw new BudgetrlError(
+          "study:plan",
+          `model ${model.name} is served, but the study's base is ${config.base.kind}`,
+        );
+      return {
+        spec: policySpecLabel(spec),
+        policyOptions: config.base.options,
+        ...(context.reach.openai === undefined ? {} : { policyClient: context.reach.openai }),
+      };
     }
     case "tinker": {
       const trainer = config.trainer;
-      if (trainer.kind !== "tinker") throw new BudgetrlError("study:plan", `model ${model.name} is sampled on a Tinker service, but the study trains in process`);
+      if (trainer.kind !== "tinker")
+        throw new BudgetrlError(
+          "study:plan",
+          `model ${model.name} is sampled on a Tinker service, but the study trains in process`,
+        );
       const checkpoint = spec.checkpoint === undefined ? undefined : await readTinkerCheckpoint(spec.checkpoint);
       const maxNewTokens = checkpoint?.maxNewTokens ?? config.maxNewTokens;
-      const renderer = openRenderer(trainer.renderer, maxNewTokens, { templateOptions: trainer.templateOptions, toolCallFormat: trainer.toolCallFormat });
+      const renderer = openRenderer(trainer.renderer, maxNewTokens, {
+        templateOptions: trainer.templateOptions,
+        toolCallFormat: trainer.toolCallFormat,
+      });
       const reach = tinkerReach(context);
       const client = createTinkerClient({ ...reach, ...signalOf(context) });
       const policy = await openTinkerSamplerPolicy({
@@ -211,12 +262,19 @@ async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise
       return { policy };
     }
     default:
-      throw new BudgetrlError("study:plan", `model ${model.name} has policy ${policySpecLabel(spec)}, which a study does not make`);
+      throw new BudgetrlError(
+        "study:plan",
+        `model ${model.name} has policy ${policySpecLabel(spec)}, which a study does not make`,
+      );
   }
 }
 
 /** One evaluation run; `policyOf` opens the model's policy the first time a run needs it (a model's runs share it). */
-async function evalRun(context: StageContext, planned: StudyEvalRun, policyOf: () => Promise<EvalPolicy>): Promise<void> {
+async function evalRun(
+  context: StageContext,
+  planned: StudyEvalRun,
+  policyOf: () => Promise<EvalPolicy>,
+): Promise<void> {
   const { config, out, events } = context;
   const db = studyDb(out);
   const state = await runState(db, planned.run);
@@ -227,7 +285,13 @@ async function evalRun(context: StageContext, planned: StudyEvalRun, policyOf: (
   const result = await evaluate({
     env: entry.env,
     envOptions: entry.envOptions,
-    ...("policy" in played ? { policy: played.policy } : { policy: played.spec, ...(played.policyOptions === undefined ? {} : { policyOptions: played.policyOptions }), ...(played.policyClient === undefined ? {} : { policyClient: played.policyClient }) }),
+    ...("policy" in played
+      ? { policy: played.policy }
+      : {
+          policy: played.spec,
+          ...(played.policyOptions === undefined ? {} : { policyOptions: played.policyOptions }),
+          ...(played.policyClient === undefined ? {} : { policyClient: played.policyClient }),
+        }),
     budgetScope: entry.budgetScope,
     tasks: config.heldOutTasks,
     samples: planned.samples,
@@ -251,7 +315,12 @@ async function evalRun(context: StageContext, planned: StudyEvalRun, policyOf: (
   if (result.interrupted) throw new StoppedError(`evaluation run ${planned.run} stopped`);
   // A model that could not be reached (a server down, a bad key) stops the study, resumable, instead of a report
   // over the episodes that happened to get through.
-  if (!result.complete) throw new BudgetrlError("study:eval", `evaluation run ${planned.run}: ${result.errors} episodes ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`, `fix the cause, then continue with: budgetrl reproduce --out ${out} --resume`);
+  if (!result.complete)
+    throw new BudgetrlError(
+      "study:eval",
+      `evaluation run ${planned.run}: ${result.errors} episodes ended in a policy error${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}`,
+      `fix the cause, then continue with: budgetrl reproduce --out ${out} --resume`,
+    );
 }
 
 export async function evalStage(context: StageContext): Promise<string> {
@@ -285,14 +354,35 @@ export async function reportStage(context: StageContext): Promise<StudyReport> {
   const selection = {
     models: names.map((name) => {
       const first = models.find((model) => model.name === name) as StudyModelPlan;
-      return { name, runs: runs.filter((run) => run.model.name === name).map((run) => run.run), role: first.role, source: first.source };
+      return {
+        name,
+        runs: runs.filter((run) => run.model.name === name).map((run) => run.run),
+        role: first.role,
+        source: first.source,
+      };
     }),
   };
-  const training = config.envs.flatMap((entry) => rlVariants(entry).map((variant) => ({ name: config.envs.length === 1 ? variant.name : `${variant.name} (${entry.env})`, dir: rlDir(out, entry, variant), model: variant.name })));
-  const claimScopes = Object.fromEntries(config.envs.flatMap((entry) => entry.claims.map((claim) => [claim, [entry.env]])));
+  const training = config.envs.flatMap((entry) =>
+    rlVariants(entry).map((variant) => ({
+      name: config.envs.length === 1 ? variant.name : `${variant.name} (${entry.env})`,
+      dir: rlDir(out, entry, variant),
+      model: variant.name,
+    })),
+  );
+  const claimScopes = Object.fromEntries(
+    config.envs.flatMap((entry) => entry.claims.map((claim) => [claim, [entry.env]])),
+  );
   const envNames = config.envs.map((entry) => entry.env).join(" + ");
   const report = await withStore(studyDb(out), { mode: "read" }, (store) =>
-    buildStudyReport(store, { selection, training, claimScopes, setup: studySetup(config), bootstrap: config.bootstrap, seed: config.seed, title: `budgetrl study: ${envNames}, preset ${config.preset}, seed ${config.seed}` }),
+    buildStudyReport(store, {
+      selection,
+      training,
+      claimScopes,
+      setup: studySetup(config),
+      bootstrap: config.bootstrap,
+      seed: config.seed,
+      title: `budgetrl study: ${envNames}, preset ${config.preset}, seed ${config.seed}`,
+    }),
   );
   writeFileSync(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
   writeFileSync(join(out, "report.html"), renderStudyHtml(report));

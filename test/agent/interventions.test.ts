@@ -45,9 +45,16 @@ describe("teacher-forced rollouts", () => {
     const task = env.generate(3);
     const perfect = await runEpisode(env, oraclePolicy(), spec(task), { intervention: { kind: "teacher-forced" } });
     expect(perfect.turns.every((turn) => turn.forced?.policyOptimal === true)).toBe(true);
-    const mute = await runEpisode(env, policyFromFunction("mute", () => "I would rather not"), spec(task), { intervention: { kind: "teacher-forced" } });
+    const mute = await runEpisode(
+      env,
+      policyFromFunction("mute", () => "I would rather not"),
+      spec(task),
+      { intervention: { kind: "teacher-forced" } },
+    );
     expect(mute.success).toBe(true);
-    expect(mute.turns.every((turn) => turn.forced?.policyParsed === null && turn.forced.policyOptimal === false)).toBe(true);
+    expect(mute.turns.every((turn) => turn.forced?.policyParsed === null && turn.forced.policyOptimal === false)).toBe(
+      true,
+    );
     // The policy sees the expert's history: the conversation's assistant turns are the played actions.
     expect(mute.turns.map((turn) => turn.action.content)).toEqual(perfect.turns.map((turn) => turn.action.content));
   });
@@ -58,9 +65,13 @@ describe("recovery at turn J", () => {
     const env = sokoban();
     const task = env.generate(3);
     const expert = await runEpisode(env, randomPolicy(), spec(task, 11), { intervention: { kind: "teacher-forced" } });
-    const recovered = await runEpisode(env, noisyOraclePolicy(0.1), spec(task, 11), { intervention: { kind: "recover", turn: 3 } });
+    const recovered = await runEpisode(env, noisyOraclePolicy(0.1), spec(task, 11), {
+      intervention: { kind: "recover", turn: 3 },
+    });
     // Turns 1-2: the expert's moves (the same as a teacher-forced run of any policy with the same seed).
-    expect(recovered.turns.slice(0, 2).map((turn) => [turn.action.content, turn.forced?.by])).toEqual(expert.turns.slice(0, 2).map((turn) => [turn.action.content, "expert"]));
+    expect(recovered.turns.slice(0, 2).map((turn) => [turn.action.content, turn.forced?.by])).toEqual(
+      expert.turns.slice(0, 2).map((turn) => [turn.action.content, "expert"]),
+    );
     const forced = recovered.turns[2]!;
     expect(forced.forced?.by).toBe("perturbation");
     expect(forced.optimal).toBe(false);
@@ -71,8 +82,14 @@ describe("recovery at turn J", () => {
   it("meets the same perturbed states whatever the policy, so models compare on them", async () => {
     const env = hanoi({ disks: 4 });
     const task = env.generate(0);
-    const runs = await Promise.all([randomPolicy(), oraclePolicy(), noisyOraclePolicy(0.5)].map((policy) => runEpisode(env, policy, spec(task, 21), { intervention: { kind: "recover", turn: 4 } })));
-    const upToError = runs.map((episode) => episode.turns.slice(0, 4).map((turn) => [turn.observation, turn.action.content]));
+    const runs = await Promise.all(
+      [randomPolicy(), oraclePolicy(), noisyOraclePolicy(0.5)].map((policy) =>
+        runEpisode(env, policy, spec(task, 21), { intervention: { kind: "recover", turn: 4 } }),
+      ),
+    );
+    const upToError = runs.map((episode) =>
+      episode.turns.slice(0, 4).map((turn) => [turn.observation, turn.action.content]),
+    );
     expect(upToError[1]).toEqual(upToError[0]);
     expect(upToError[2]).toEqual(upToError[0]);
     // After it, the policies differ: the oracle recovers.
@@ -81,16 +98,31 @@ describe("recovery at turn J", () => {
 
   it("is stored with the run, and refuses the retired perturb:J with a hint", async () => {
     const db = join(mkdtempSync(join(tmpdir(), "budgetrl-interventions-")), "runs.db");
-    const common = { env: "sokoban", policy: "noisy-oracle:0.2", tasks: 4, samples: 3, budgets: ["100%"], seed: 3, db, bootstrap: 0 } as const;
+    const common = {
+      env: "sokoban",
+      policy: "noisy-oracle:0.2",
+      tasks: 4,
+      samples: 3,
+      budgets: ["100%"],
+      seed: 3,
+      db,
+      bootstrap: 0,
+    } as const;
     const recovered = await evaluate({ ...common, run: "recovered", intervention: "recover:1", keepEpisodes: true });
     expect(recovered.config.intervention).toEqual({ kind: "recover", turn: 1 });
     expect(recovered.episodes.every((episode) => episode.turns[0]?.forced?.by === "perturbation")).toBe(true);
     const store = await openStore(db, { readonly: true });
     const stored = await collect(readEpisodes(store, "recovered", "sokoban", new Map()));
     await store.close();
-    expect(stored.map((episode) => episode.turns[0]?.forced)).toEqual(recovered.episodes.map((episode) => episode.turns[0]?.forced));
-    await expect(evaluate({ ...common, run: "bad", intervention: "recover:0" })).rejects.toThrow(/intervention: "recover:0" is not an intervention/);
-    await expect(evaluate({ ...common, run: "old", intervention: "perturb:2" })).rejects.toThrow(/"perturb:2" was retired[\s\S]*use recover:J/);
+    expect(stored.map((episode) => episode.turns[0]?.forced)).toEqual(
+      recovered.episodes.map((episode) => episode.turns[0]?.forced),
+    );
+    await expect(evaluate({ ...common, run: "bad", intervention: "recover:0" })).rejects.toThrow(
+      /intervention: "recover:0" is not an intervention/,
+    );
+    await expect(evaluate({ ...common, run: "old", intervention: "perturb:2" })).rejects.toThrow(
+      /"perturb:2" was retired[\s\S]*use recover:J/,
+    );
   });
 
   it("reads intervention texts", () => {

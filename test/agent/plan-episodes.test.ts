@@ -13,10 +13,17 @@ const budgets = parseBudgetList("1x,2x");
 describe("planEpisodes", () => {
   it("plans task x budget x sample in order, each budget resolved for its task, the same seed for a sample at every budget", async () => {
     const specs = [];
-    for await (const spec of planEpisodes(env, { run: "r", seed: 7, tasks, budgets, mode: "announced", samples: 2 })) specs.push(spec);
+    for await (const spec of planEpisodes(env, { run: "r", seed: 7, tasks, budgets, mode: "announced", samples: 2 }))
+      specs.push(spec);
     expect(specs.map((spec) => [spec.taskIndex, spec.budget.label, spec.sample])).toEqual([
-      [0, "1x", 0], [0, "1x", 1], [0, "2x", 0], [0, "2x", 1],
-      [1, "1x", 0], [1, "1x", 1], [1, "2x", 0], [1, "2x", 1],
+      [0, "1x", 0],
+      [0, "1x", 1],
+      [0, "2x", 0],
+      [0, "2x", 1],
+      [1, "1x", 0],
+      [1, "1x", 1],
+      [1, "2x", 0],
+      [1, "2x", 1],
     ]);
     const optimal = env.optimalTurns?.(tasks[0], "episode") as number;
     expect(specs[2]?.budget.turns).toBe(2 * optimal);
@@ -26,8 +33,16 @@ describe("planEpisodes", () => {
   });
 
   it("skips the episodes it is told were stored", () => {
-    const skip = (key: { readonly budgetLabel: string; readonly sample: number }): boolean => key.budgetLabel === "1x" && key.sample === 1;
-    const specs = planTaskEpisodes(env, tasks[0], 0, { run: "r", budgets, mode: "hidden", samples: 2, seeding: commonRandomNumbers(7), skip });
+    const skip = (key: { readonly budgetLabel: string; readonly sample: number }): boolean =>
+      key.budgetLabel === "1x" && key.sample === 1;
+    const specs = planTaskEpisodes(env, tasks[0], 0, {
+      run: "r",
+      budgets,
+      mode: "hidden",
+      samples: 2,
+      seeding: commonRandomNumbers(7),
+      skip,
+    });
     expect(specs.map((spec) => `${spec.budget.label}/${spec.sample}`)).toEqual(["1x/0", "2x/0", "2x/1"]);
   });
 });

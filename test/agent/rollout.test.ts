@@ -9,8 +9,21 @@ import { sokoban } from "../../src/envs/sokoban/index.js";
 import { oraclePolicy } from "../../src/policies/scripted/oracle.js";
 import { stepsEnv } from "../helpers/steps-env.js";
 
-const budget = (turns: number, mode: Budget["mode"] = "announced", scope: Budget["scope"] = "episode"): Budget => ({ turns, mode, scope, label: String(turns) });
-const spec = <T>(task: T, b: Budget) => ({ run: "test", task, taskId: "t", taskIndex: 0, budget: b, sample: 0, seed: 5 });
+const budget = (turns: number, mode: Budget["mode"] = "announced", scope: Budget["scope"] = "episode"): Budget => ({
+  turns,
+  mode,
+  scope,
+  label: String(turns),
+});
+const spec = <T>(task: T, b: Budget) => ({
+  run: "test",
+  task,
+  taskId: "t",
+  taskIndex: 0,
+  budget: b,
+  sample: 0,
+  seed: 5,
+});
 
 describe("runEpisode", () => {
   it("reaches success with the oracle in exactly the optimal number of turns and annotates every turn", async () => {
@@ -23,14 +36,20 @@ describe("runEpisode", () => {
     expect(episode.turnsUsed).toBe(optimal);
     expect(episode.successTurn).toBe(optimal);
     expect(episode.turns.every((turn) => turn.optimal === true)).toBe(true);
-    expect(episode.turns.map((turn) => turn.remainingBefore)).toEqual(Array.from({ length: optimal }, (_, i) => optimal - i));
+    expect(episode.turns.map((turn) => turn.remainingBefore)).toEqual(
+      Array.from({ length: optimal }, (_, i) => optimal - i),
+    );
     expect(episode.preamble[0]?.role).toBe("system");
   });
 
   it("truncates at T with stopReason max_turns, separate from termination", async () => {
     const env = sokoban();
     const task = env.generate(3);
-    const episode = await runEpisode(env, policyFromFunction("stubborn", () => "Nope"), spec(task, budget(4)));
+    const episode = await runEpisode(
+      env,
+      policyFromFunction("stubborn", () => "Nope"),
+      spec(task, budget(4)),
+    );
     expect(episode.turnsUsed).toBe(4);
     expect(episode.stopReason).toBe("max_turns");
     expect(episode.stopLimit).toBe("episode");
@@ -51,7 +70,11 @@ describe("runEpisode", () => {
     });
     const env = stepsEnv();
     await runEpisode(env, spy, spec(env.generate(0), budget(3, "announced")));
-    expect(seen.map((text) => text.split("\n").pop())).toEqual(["Turn 1 of 3: 3 turns left.", "Turn 2 of 3: 2 turns left.", "Turn 3 of 3: 1 turn left."]);
+    expect(seen.map((text) => text.split("\n").pop())).toEqual([
+      "Turn 1 of 3: 3 turns left.",
+      "Turn 2 of 3: 2 turns left.",
+      "Turn 3 of 3: 1 turn left.",
+    ]);
     seen.length = 0;
     await runEpisode(env, spy, spec(env.generate(0), budget(2, "remaining")));
     expect(seen.map((text) => text.split("\n").pop())).toEqual(["2 turns left.", "1 turn left."]);
@@ -98,7 +121,16 @@ describe("runEpisode and the oracle", () => {
   const spiedSteps = () => {
     const env = stepsEnv();
     const asked: (number | undefined)[] = [];
-    return { asked, env: { ...env, oracle: (state: Parameters<typeof env.oracle>[0], turnsLeft?: number) => (asked.push(turnsLeft), env.oracle(state, turnsLeft)) } };
+    return {
+      asked,
+      env: {
+        ...env,
+        oracle: (state: Parameters<typeof env.oracle>[0], turnsLeft?: number) => (
+          asked.push(turnsLeft),
+          env.oracle(state, turnsLeft)
+        ),
+      },
+    };
   };
 
   it("asks the oracle within the turns left, for annotations and for privileged policies (unbounded on request)", async () => {
@@ -115,7 +147,11 @@ describe("runEpisode and the oracle", () => {
 
   it("counts the turns left in the current user turn under a per-user-turn budget", async () => {
     const { env, asked } = spiedSteps();
-    const episode = await runEpisode(env, policyFromFunction("go", () => "go"), spec({ id: "x", segments: [2, 3] }, budget(4, "hidden", "user-turn")));
+    const episode = await runEpisode(
+      env,
+      policyFromFunction("go", () => "go"),
+      spec({ id: "x", segments: [2, 3] }, budget(4, "hidden", "user-turn")),
+    );
     expect(episode.success).toBe(true);
     expect(asked).toEqual([4, 3, 4, 3, 2]);
   });
@@ -123,7 +159,10 @@ describe("runEpisode and the oracle", () => {
   it("annotates the value before each turn and records frozenlake's progress within the turns left", async () => {
     const slippery = frozenlake({ map: "4x4", slippery: true });
     const horizons: number[] = [];
-    const env: Env<FrozenLakeTask, FrozenLakeState> = { ...slippery, progressWithin: (state, turnsLeft) => (horizons.push(turnsLeft), slippery.progressWithin!(state, turnsLeft)) };
+    const env: Env<FrozenLakeTask, FrozenLakeState> = {
+      ...slippery,
+      progressWithin: (state, turnsLeft) => (horizons.push(turnsLeft), slippery.progressWithin!(state, turnsLeft)),
+    };
     const task = env.generate(0);
     const episode = await runEpisode(env, oraclePolicy(), spec(task, budget(24, "hidden")));
     const start = env.reset(task, { seed: 0 }).state;
@@ -140,7 +179,9 @@ describe("runEpisode and the oracle", () => {
 
 describe("withBudgetNote", () => {
   it("appends to the last text message and adds a user message after tool results", () => {
-    expect(withBudgetNote([{ role: "user", content: "grid" }], "Turn 1 of 2: 2 turns left.")).toEqual([{ role: "user", content: "grid\nTurn 1 of 2: 2 turns left." }]);
+    expect(withBudgetNote([{ role: "user", content: "grid" }], "Turn 1 of 2: 2 turns left.")).toEqual([
+      { role: "user", content: "grid\nTurn 1 of 2: 2 turns left." },
+    ]);
     expect(withBudgetNote([{ role: "tool", content: "42", toolCallId: "a" }], "1 turn left.")).toEqual([
       { role: "tool", content: "42", toolCallId: "a" },
       { role: "user", content: "1 turn left." },

@@ -12,7 +12,19 @@ import { describe, expect, it } from "vitest";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /** What importing the root must not load. */
-const HEAVY = ["bullmq", "ioredis", "pg", "better-sqlite3", "vega", "vega-lite", "vega-embed", "@huggingface/tokenizers", "@huggingface/jinja", "protobufjs", "@hpcc-js/wasm-zstd"];
+const HEAVY = [
+  "bullmq",
+  "ioredis",
+  "pg",
+  "better-sqlite3",
+  "vega",
+  "vega-lite",
+  "vega-embed",
+  "@huggingface/tokenizers",
+  "@huggingface/jinja",
+  "protobufjs",
+  "@hpcc-js/wasm-zstd",
+];
 
 /** The npm package a resolved URL (or CommonJS path) belongs to, if any. */
 function packageOf(location: string): string | undefined {
@@ -39,18 +51,36 @@ function packagesLoaded(modules: readonly string[]): string[][] {
     }
     process.stdout.write(JSON.stringify(seen));`;
   const urls = modules.map((module) => pathToFileURL(join(ROOT, "src", `${module}.ts`)).href);
-  const env = { ...process.env, BUDGETRL_API_LOAD: JSON.stringify({ hooks: new URL("./load-recorder.mjs", import.meta.url).href, log, urls }) };
-  const output = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: ROOT, env, encoding: "utf8" });
+  const env = {
+    ...process.env,
+    BUDGETRL_API_LOAD: JSON.stringify({ hooks: new URL("./load-recorder.mjs", import.meta.url).href, log, urls }),
+  };
+  const output = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
   const seen = JSON.parse(output) as string[][];
   return seen.map((locations) => [...new Set(locations.map(packageOf).filter((name) => name !== undefined))].sort());
 }
 
 describe("package entries", () => {
   it("load none of the heavy dependencies for the root and the store, and the heavy ones for their entries", () => {
-    const [root = [], store = [], bullmq = [], tinker = []] = packagesLoaded(["index", "store/index", "eval/bullmq/index", "rl/tinker/index"]);
-    expect(root.filter((name) => HEAVY.includes(name)), `the root loads ${root.join(", ")}`).toEqual([]);
+    const [root = [], store = [], bullmq = [], tinker = []] = packagesLoaded([
+      "index",
+      "store/index",
+      "eval/bullmq/index",
+      "rl/tinker/index",
+    ]);
+    expect(
+      root.filter((name) => HEAVY.includes(name)),
+      `the root loads ${root.join(", ")}`,
+    ).toEqual([]);
     // The store loads its backend (pg or better-sqlite3) when a store of that kind is opened.
-    expect(store.filter((name) => HEAVY.includes(name)), `the store loads ${store.join(", ")}`).toEqual([]);
+    expect(
+      store.filter((name) => HEAVY.includes(name)),
+      `the store loads ${store.join(", ")}`,
+    ).toEqual([]);
     // The recorder sees what the heavy entries load (ES modules and CommonJS alike).
     expect(bullmq).toEqual(expect.arrayContaining(["bullmq", "ioredis"]));
     expect(tinker).toEqual(expect.arrayContaining(["@huggingface/tokenizers", "@huggingface/jinja", "protobufjs"]));

@@ -29,7 +29,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
 const ROOT_LAYERS = ["core", "envs", "agent", "policies", "metrics", "eval"] as const;
 
 async function runtimeNames(module: string): Promise<string[]> {
-  return Object.keys((await import(pathToFileURL(join(ROOT, "src", `${module}.ts`)).href) as object)).sort();
+  return Object.keys((await import(pathToFileURL(join(ROOT, "src", `${module}.ts`)).href)) as object).sort();
 }
 
 function pinnedText(names: ReadonlyMap<string, readonly string[]>): string {
@@ -56,18 +56,32 @@ describe("public API", () => {
     const text = pinnedText(names);
     if (process.env["BUDGETRL_PIN_API"] === "1") writeFileSync(PINNED, text);
     const pinned = existsSync(PINNED) ? readFileSync(PINNED, "utf8") : "";
-    expect(text, "the public API changed: if on purpose, re-pin with BUDGETRL_PIN_API=1 npx vitest run test/api/public-api.test.ts and commit test/api/public-api.txt").toBe(pinned);
+    expect(
+      text,
+      "the public API changed: if on purpose, re-pin with BUDGETRL_PIN_API=1 npx vitest run test/api/public-api.test.ts and commit test/api/public-api.txt",
+    ).toBe(pinned);
   });
 
   it("has package.json exports for exactly these entries, built from src/ to dist/", () => {
-    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { exports: Record<string, { types: string; default: string }>; main: string; types: string };
-    const expected = Object.fromEntries(Object.entries(ENTRIES).map(([entry, module]) => [entry.replace(/^budgetrl/, "."), { types: `./dist/${module}.d.ts`, default: `./dist/${module}.js` }]));
+    const manifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      exports: Record<string, { types: string; default: string }>;
+      main: string;
+      types: string;
+    };
+    const expected = Object.fromEntries(
+      Object.entries(ENTRIES).map(([entry, module]) => [
+        entry.replace(/^budgetrl/, "."),
+        { types: `./dist/${module}.d.ts`, default: `./dist/${module}.js` },
+      ]),
+    );
     expect(manifest.exports).toEqual(expected);
     expect([manifest.main, manifest.types]).toEqual(["dist/index.js", "dist/index.d.ts"]);
   });
 
   it("names every export of every index.ts (no export *)", () => {
-    const indexes = sourceFiles(join(ROOT, "src")).filter((path) => path.endsWith("/index.ts") && !path.includes("/nn/wasm/"));
+    const indexes = sourceFiles(join(ROOT, "src")).filter(
+      (path) => path.endsWith("/index.ts") && !path.includes("/nn/wasm/"),
+    );
     const starred = indexes.filter((path) => /^\s*export\s+\*/m.test(readFileSync(path, "utf8")));
     expect(starred.map((path) => path.slice(ROOT.length))).toEqual([]);
   });

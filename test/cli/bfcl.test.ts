@@ -12,7 +12,11 @@ describe("budgetrl bfcl run", () => {
   it("runs an entry's ground truth on the bundled data and prints results and state as JSON", async () => {
     const result = await cli("bfcl", "run", "--entry", "multi_turn_base_0");
     expect(result.code).toBe(0);
-    const output = JSON.parse(result.stdout) as { entry: string; state: Record<string, unknown>; turns: { call: string; result: string }[][] };
+    const output = JSON.parse(result.stdout) as {
+      entry: string;
+      state: Record<string, unknown>;
+      turns: { call: string; result: string }[][];
+    };
     expect(output.entry).toBe("multi_turn_base_0");
     expect(Object.keys(output.state)).toEqual(["GorillaFileSystem", "TwitterAPI"]);
     expect(output.turns.map((turn) => turn.length)).toEqual([3, 2, 1, 4]);
@@ -29,7 +33,30 @@ describe("budgetrl bfcl run", () => {
 
 describe("budgetrl eval --env bfcl", () => {
   it("evaluates on the bundled data without --data-dir", async () => {
-    const result = await cli("eval", "--env", "bfcl", "--category", "base", "--policy", "replay", "--tasks", "3", "--samples", "1", "--k", "1", "--budget", "100%", "--budget-scope", "user-turn", "--db", join(dir, "bfcl.db"), "--run", "bundled", "--no-progress");
+    const result = await cli(
+      "eval",
+      "--env",
+      "bfcl",
+      "--category",
+      "base",
+      "--policy",
+      "replay",
+      "--tasks",
+      "3",
+      "--samples",
+      "1",
+      "--k",
+      "1",
+      "--budget",
+      "100%",
+      "--budget-scope",
+      "user-turn",
+      "--db",
+      join(dir, "bfcl.db"),
+      "--run",
+      "bundled",
+      "--no-progress",
+    );
     // Only the start line on stderr.
     expect(result.stderr).toMatch(/^run bundled: 3 episodes, stored in .* as they finish; Ctrl-C stops\n$/);
     expect(result.code).toBe(0);

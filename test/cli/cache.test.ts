@@ -16,7 +16,10 @@ let server: FakeServer;
 const PER_RUN = 24;
 
 beforeAll(async () => {
-  server = await startFakeServer((request) => ({ kind: "json", body: completion([{ content: `<answer>${Number(request.body["seed"]) % 2 === 0 ? "Up" : "Left"}</answer>` }]) }));
+  server = await startFakeServer((request) => ({
+    kind: "json",
+    body: completion([{ content: `<answer>${Number(request.body["seed"]) % 2 === 0 ? "Up" : "Left"}</answer>` }]),
+  }));
   process.env["BUDGETRL_TEST_API_KEY"] = SECRET;
 });
 afterAll(async () => {
@@ -73,7 +76,16 @@ describe("budgetrl eval --policy openai:MODEL", () => {
     expect(result.code).toBe(0);
     const config = (JSON.parse(result.stdout) as { config: Record<string, unknown> }).config;
     expect(config["policy"]).toBe("openai:fake");
-    expect(config["policyOptions"]).toEqual({ temperature: 0.5, topP: 1, seed: 0, n: 1, logprobs: false, topLogprobs: 0, tokenIds: false, extraBody: { top_k: 20 } });
+    expect(config["policyOptions"]).toEqual({
+      temperature: 0.5,
+      topP: 1,
+      seed: 0,
+      n: 1,
+      logprobs: false,
+      topLogprobs: 0,
+      tokenIds: false,
+      extraBody: { top_k: 20 },
+    });
     expect(JSON.stringify(config)).not.toContain(server.url);
     expect(server.requests).toHaveLength(PER_RUN);
     expect(server.requests[0]?.headers["authorization"]).toBe(`Bearer ${SECRET}`);
@@ -101,16 +113,42 @@ describe("budgetrl eval --policy openai:MODEL", () => {
     expect((await cli(...evalArgs(db, "after-clear", "--json"))).code).toBe(0);
     expect(server.requests.length).toBe(before + 2 * PER_RUN);
     // Same answers every time: the per-call seeds are the same, and the server answers by seed.
-    const tables = await Promise.all(["cached", "uncached", "after-clear"].map(async (run) => (await cli("show", run, "--db", db, "--json")).stdout.replace(/"run": "[^"]+"/, "")));
+    const tables = await Promise.all(
+      ["cached", "uncached", "after-clear"].map(async (run) =>
+        (await cli("show", run, "--db", db, "--json")).stdout.replace(/"run": "[^"]+"/, ""),
+      ),
+    );
     expect(new Set(tables).size).toBe(1);
   });
 
   it("resumes with the stored options and new client options; refuses changed sampling options", async () => {
     const db = join(dir, "resume.db");
     expect((await cli(...evalArgs(db, "resumable"))).code).toBe(0);
-    const resumed = await cli("eval", "--resume", "--run", "resumable", "--db", db, "--base-url", server.url, "--cache", cacheDir, "--no-progress");
+    const resumed = await cli(
+      "eval",
+      "--resume",
+      "--run",
+      "resumable",
+      "--db",
+      db,
+      "--base-url",
+      server.url,
+      "--cache",
+      cacheDir,
+      "--no-progress",
+    );
     expect(resumed.code).toBe(0);
-    const changed = await cli("eval", "--resume", "--run", "resumable", "--db", db, "--policy-opt", "temperature=0.9", "--no-progress");
+    const changed = await cli(
+      "eval",
+      "--resume",
+      "--run",
+      "resumable",
+      "--db",
+      db,
+      "--policy-opt",
+      "temperature=0.9",
+      "--no-progress",
+    );
     expect(changed.code).toBe(2);
     expect(changed.stderr).toMatch(/policyOptions: run resumable was made with other policy options/);
   });
@@ -122,11 +160,17 @@ describe("budgetrl eval --policy openai:MODEL", () => {
       [["--policy", "openai:m", "--policy-opt", "temprature=1"], /openai.temprature: unknown option/],
       [["--policy", "openai:m", "--policy-opt", "extraBody={oops"], /openai.extraBody: expected a JSON object/],
       [["--policy", "openai:m", "--base-url", "localhost"], /--base-url: expected a URL/],
-      [["--policy", "openai:m", "--api-key-env", "BUDGETRL_UNSET_VARIABLE"], /openai.apiKeyEnv: the environment variable BUDGETRL_UNSET_VARIABLE is not set/],
+      [
+        ["--policy", "openai:m", "--api-key-env", "BUDGETRL_UNSET_VARIABLE"],
+        /openai.apiKeyEnv: the environment variable BUDGETRL_UNSET_VARIABLE is not set/,
+      ],
       [["--policy", "openai:m", "--rpm", "-1"], /--rpm: expected an integer from 0 to 10000000/],
       [["--policy", "openai"], /policy: openai needs a model name/],
       [["--policy", "oracle", "--base-url", "http://127.0.0.1:1/v1"], /baseUrl: applies to openai policies only/],
-      [["--policy", "oracle", "--policy-opt", "temperature=1"], /policyOptions.temperature: policy oracle takes no options/],
+      [
+        ["--policy", "oracle", "--policy-opt", "temperature=1"],
+        /policyOptions.temperature: policy oracle takes no options/,
+      ],
     ];
     for (const [args, pattern] of cases) {
       const result = await cli("eval", "--db", db, "--no-progress", "--no-cache", ...args);
@@ -140,8 +184,23 @@ describe("budgetrl eval --policy openai:MODEL", () => {
 
   it("documents the openai flags in `budgetrl eval --help` and the cache commands", async () => {
     const help = (await cli("eval", "--help")).stdout;
-    for (const flag of ["--policy-opt", "--base-url", "--api-key-env", "--request-concurrency", "--rpm", "--request-timeout", "--retries", "--retry-backoff", "--retry-max-wait", "--cache", "--no-cache"]) expect(help).toContain(`  ${flag} `);
+    for (const flag of [
+      "--policy-opt",
+      "--base-url",
+      "--api-key-env",
+      "--request-concurrency",
+      "--rpm",
+      "--request-timeout",
+      "--retries",
+      "--retry-backoff",
+      "--retry-max-wait",
+      "--cache",
+      "--no-cache",
+    ])
+      expect(help).toContain(`  ${flag} `);
     expect((await cli("cache", "clear", "--help")).stdout).toContain("--model");
-    expect((await cli("runs", "--db", join(dir, "runs.db"))).stdout).toMatch(/episodes\s+success\s+errors\s+context-length\s+status/);
+    expect((await cli("runs", "--db", join(dir, "runs.db"))).stdout).toMatch(
+      /episodes\s+success\s+errors\s+context-length\s+status/,
+    );
   });
 });

@@ -8,11 +8,24 @@ describe("the openai client flags", () => {
   it("name every client option once", () => {
     expect(CLIENT_OPTION_FLAGS.map((row) => row.key).sort()).toEqual(Object.keys(clientOptionsSchema.shape).sort());
     expect(new Set(CLIENT_OPTION_FLAGS.map((row) => row.flag)).size).toBe(CLIENT_OPTION_FLAGS.length);
-    expect(CLIENT_FLAG_KEYS).toEqual(["baseUrl", "apiKeyEnv", "requestConcurrency", "rpm", "requestTimeout", "retries", "retryBackoff", "retryMaxWait", "cache", "noCache"]);
+    expect(CLIENT_FLAG_KEYS).toEqual([
+      "baseUrl",
+      "apiKeyEnv",
+      "requestConcurrency",
+      "rpm",
+      "requestTimeout",
+      "retries",
+      "retryBackoff",
+      "retryMaxWait",
+      "cache",
+      "noCache",
+    ]);
   });
 
   it("take their descriptions, defaults and validation from the schema", () => {
-    expect(clientFlagFields.requestConcurrency.description).toBe(`openai: ${clientOptionsSchema.shape.concurrency.description} (default: 16)`);
+    expect(clientFlagFields.requestConcurrency.description).toBe(
+      `openai: ${clientOptionsSchema.shape.concurrency.description} (default: 16)`,
+    );
     expect(clientFlagFields.requestTimeout.safeParse(0).success).toBe(false);
     expect(clientFlagFields.requestTimeout.safeParse(1000).success).toBe(true);
     expect(clientFlagFields.baseUrl.safeParse("localhost").success).toBe(false);
@@ -20,8 +33,30 @@ describe("the openai client flags", () => {
 
   it("become the client options given, which a resume command gives again with the same flags", () => {
     expect(clientOptionsOf({ noCache: false })).toBeUndefined();
-    const client = clientOptionsOf({ baseUrl: "http://me:pw@gpu:8000/v1", requestConcurrency: 8, requestTimeout: 20000, cache: "/tmp/c", noCache: true });
-    expect(client).toEqual({ baseUrl: "http://me:pw@gpu:8000/v1", concurrency: 8, timeoutMs: 20000, cacheDir: "/tmp/c", cache: false });
-    expect(clientOptionArgs(client)).toEqual(["--base-url", "http://me@gpu:8000/v1", "--request-concurrency", "8", "--request-timeout", "20000", "--cache", "/tmp/c", "--no-cache"]);
+    const client = clientOptionsOf({
+      baseUrl: "http://me:pw@gpu:8000/v1",
+      requestConcurrency: 8,
+      requestTimeout: 20000,
+      cache: "/tmp/c",
+      noCache: true,
+    });
+    expect(client).toEqual({
+      baseUrl: "http://me:pw@gpu:8000/v1",
+      concurrency: 8,
+      timeoutMs: 20000,
+      cacheDir: "/tmp/c",
+      cache: false,
+    });
+    expect(clientOptionArgs(client)).toEqual([
+      "--base-url",
+      "http://me@gpu:8000/v1",
+      "--request-concurrency",
+      "8",
+      "--request-timeout",
+      "20000",
+      "--cache",
+      "/tmp/c",
+      "--no-cache",
+    ]);
   });
 });

@@ -22,35 +22,93 @@ function plainDistinct(env: string, options: Record<string, unknown>, tasks: num
 const CASES = [
   { env: "sokoban", options: [] as string[], tasks: 200, policy: "oracle", repeats: true },
   { env: "frozenlake", options: [], tasks: 200, policy: "oracle", repeats: true },
-  { env: "hanoi", options: ["--env-opt", "disks=3", "--env-opt", "randomStart=true"], tasks: 26, policy: "oracle", repeats: true },
+  {
+    env: "hanoi",
+    options: ["--env-opt", "disks=3", "--env-opt", "randomStart=true"],
+    tasks: 26,
+    policy: "oracle",
+    repeats: true,
+  },
   { env: "vault", options: ["--env-opt", "maxLocks=3"], tasks: 200, policy: "oracle", repeats: true },
   { env: "thinice", options: [], tasks: 200, policy: "oracle", repeats: false },
   { env: "bfcl", options: [], tasks: 20, policy: "replay", repeats: false },
 ];
 
 describe("budgetrl eval --tasks N", () => {
-  it.each(CASES)("plays N distinct $env tasks and states the estimand", async ({ env, options, tasks, policy, repeats }) => {
-    const db = join(dir, `${env}.db`);
-    const result = await cli("eval", "--env", env, ...options, "--policy", policy, "--tasks", String(tasks), "--samples", "1", "--bootstrap", "0", "--seed", "1", "--db", db, "--run", "r", "--no-progress");
-    expect(result.code).toBe(0);
-    const ids = await storedIds(db, "r");
-    expect(ids).toHaveLength(tasks);
-    expect(new Set(ids).size).toBe(tasks);
-    expect(result.stdout).toContain(`Pass@(K,T): means over ${tasks} distinct tasks, no intervals`);
-    if (repeats) {
-      const optionRecord = Object.fromEntries(options.filter((_, index) => index % 2 === 1).map((pair) => pair.split("=")));
-      expect(plainDistinct(env, optionRecord, tasks)).toBeLessThan(tasks);
-    }
-  }, 60_000);
+  it.each(CASES)(
+    "plays N distinct $env tasks and states the estimand",
+    async ({ env, options, tasks, policy, repeats }) => {
+      const db = join(dir, `${env}.db`);
+      const result = await cli(
+        "eval",
+        "--env",
+        env,
+        ...options,
+        "--policy",
+        policy,
+        "--tasks",
+        String(tasks),
+        "--samples",
+        "1",
+        "--bootstrap",
+        "0",
+        "--seed",
+        "1",
+        "--db",
+        db,
+        "--run",
+        "r",
+        "--no-progress",
+      );
+      expect(result.code).toBe(0);
+      const ids = await storedIds(db, "r");
+      expect(ids).toHaveLength(tasks);
+      expect(new Set(ids).size).toBe(tasks);
+      expect(result.stdout).toContain(`Pass@(K,T): means over ${tasks} distinct tasks, no intervals`);
+      if (repeats) {
+        const optionRecord = Object.fromEntries(
+          options.filter((_, index) => index % 2 === 1).map((pair) => pair.split("=")),
+        );
+        expect(plainDistinct(env, optionRecord, tasks)).toBeLessThan(tasks);
+      }
+    },
+    60_000,
+  );
 
   it("refuses more tasks than the env config has, before any work, in one line naming the env, its config and its size", async () => {
     const db = join(dir, "too-many.db");
-    const hanoi = await cli("eval", "--env", "hanoi", "--env-opt", "randomStart=true", "--tasks", "40", "--db", db, "--no-progress");
+    const hanoi = await cli(
+      "eval",
+      "--env",
+      "hanoi",
+      "--env-opt",
+      "randomStart=true",
+      "--tasks",
+      "40",
+      "--db",
+      db,
+      "--no-progress",
+    );
     expect(hanoi.code).toBe(2);
-    expect(hanoi.stderr).toMatch(/^budgetrl eval: tasks: hanoi disks=3 randomStart=true referenceFactor=4 has only 26 distinct tasks, fewer than the 40 asked for\nHINT: ask for at most 26/);
-    const lake = await cli("eval", "--env", "frozenlake", "--env-opt", "map=4x4", "--tasks", "2", "--db", db, "--no-progress");
+    expect(hanoi.stderr).toMatch(
+      /^budgetrl eval: tasks: hanoi disks=3 randomStart=true referenceFactor=4 has only 26 distinct tasks, fewer than the 40 asked for\nHINT: ask for at most 26/,
+    );
+    const lake = await cli(
+      "eval",
+      "--env",
+      "frozenlake",
+      "--env-opt",
+      "map=4x4",
+      "--tasks",
+      "2",
+      "--db",
+      db,
+      "--no-progress",
+    );
     expect(lake.code).toBe(2);
-    expect(lake.stderr).toMatch(/tasks: frozenlake size=4 p=0\.8 slippery=false map=4x4 referenceFactor=4 has only 1 distinct task, fewer than the 2 asked for/);
+    expect(lake.stderr).toMatch(
+      /tasks: frozenlake size=4 p=0\.8 slippery=false map=4x4 referenceFactor=4 has only 1 distinct task, fewer than the 2 asked for/,
+    );
     expect(existsSync(db)).toBe(false);
   });
 });

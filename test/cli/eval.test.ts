@@ -13,9 +13,32 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-"));
 describe("budgetrl eval", () => {
   it("prints the Pass@(K,T) table with intervals and stores the run", async () => {
     const db = join(dir, "table.db");
-    const result = await cli("eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "5", "--samples", "4", "--k", "1,2,4", "--budget", "25%,100%", "--seed", "1", "--db", db, "--run", "demo", "--no-progress");
+    const result = await cli(
+      "eval",
+      "--env",
+      "sokoban",
+      "--policy",
+      "noisy-oracle:0.3",
+      "--tasks",
+      "5",
+      "--samples",
+      "4",
+      "--k",
+      "1,2,4",
+      "--budget",
+      "25%,100%",
+      "--seed",
+      "1",
+      "--db",
+      db,
+      "--run",
+      "demo",
+      "--no-progress",
+    );
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("run demo: sokoban | policy noisy-oracle:0.3 | 5 tasks x 4 samples | budget announced");
+    expect(result.stdout).toContain(
+      "run demo: sokoban | policy noisy-oracle:0.3 | 5 tasks x 4 samples | budget announced",
+    );
     expect(result.stdout).toMatch(/K \\ T\s+25%\s+100%\s+AUC/);
     expect(result.stdout).toMatch(/\n1\s+\d\.\d{3} \[\d\.\d{3}, \d\.\d{3}\]/);
     const shown = await cli("show", "demo", "--db", db);
@@ -30,11 +53,39 @@ describe("budgetrl eval", () => {
   });
 
   it("makes the same run with no options as evaluate({ env, policy }) with none (one set of defaults)", async () => {
-    const fromCli = await cli("eval", "--db", join(dir, "defaults-cli.db"), "--run", "defaults", "--no-progress", "--json");
+    const fromCli = await cli(
+      "eval",
+      "--db",
+      join(dir, "defaults-cli.db"),
+      "--run",
+      "defaults",
+      "--no-progress",
+      "--json",
+    );
     expect(fromCli.code).toBe(0);
-    const library = await evaluate({ env: "sokoban", policy: "oracle", db: join(dir, "defaults-lib.db"), run: "defaults" });
+    const library = await evaluate({
+      env: "sokoban",
+      policy: "oracle",
+      db: join(dir, "defaults-lib.db"),
+      run: "defaults",
+    });
     const printed = JSON.parse(fromCli.stdout) as { config: unknown };
-    expect(printed.config).toEqual({ env: "sokoban", envOptions: {}, policy: "oracle", tasks: 100, samples: 8, ks: [1], budgets: ["100%"], budgetMode: "announced", budgetScope: "episode", protocol: "separate", seed: 1, bootstrap: 1000, annotate: true, intervention: "none" });
+    expect(printed.config).toEqual({
+      env: "sokoban",
+      envOptions: {},
+      policy: "oracle",
+      tasks: 100,
+      samples: 8,
+      ks: [1],
+      budgets: ["100%"],
+      budgetMode: "announced",
+      budgetScope: "episode",
+      protocol: "separate",
+      seed: 1,
+      bootstrap: 1000,
+      annotate: true,
+      intervention: "none",
+    });
     const exported = async (db: string): Promise<string> => {
       const out = join(dir, `${db}.jsonl`);
       expect((await cli("export", "defaults", "--db", join(dir, db), "--out", out)).code).toBe(0);
@@ -55,14 +106,20 @@ describe("budgetrl eval", () => {
       [["--samples", "2", "--k", "4"], /ks: K = 4 is larger than the number of samples n = 2/],
       [["--budget", "25%,banana"], /--budget: "banana" is not a budget/],
       [["--budget-mode", "loud"], /--budget-mode: Invalid option/],
-      [["--protocol", "single"], /protocol: protocol "single" reads success within each T[\s\S]*HINT: use --protocol separate/],
+      [
+        ["--protocol", "single"],
+        /protocol: protocol "single" reads success within each T[\s\S]*HINT: use --protocol separate/,
+      ],
       [["--policy", "wizard"], /policy: unknown policy "wizard"/],
       [["--env", "chess"], /env: unknown env "chess"/],
       [["--env-opt", "boxes=0"], /sokoban.boxes/],
       [["--env-opt", "colour=red"], /sokoban.colour: unknown option/],
       [["--tsks", "3"], /--tsks: unknown option\nHINT: did you mean --tasks\?/],
       [["--tasks-file", join(dir, "missing.txt")], /tasks-file: cannot read/],
-      [["--run", ""], /^budgetrl eval: --run: a run's name cannot be empty \(leave out --run for <env>-<timestamp>\)\n$/],
+      [
+        ["--run", ""],
+        /^budgetrl eval: --run: a run's name cannot be empty \(leave out --run for <env>-<timestamp>\)\n$/,
+      ],
       [["--run", " "], /--run: a run's name cannot be empty/],
       [["--resume", "--run", ""], /--run: a run's name cannot be empty/],
     ];
@@ -72,7 +129,9 @@ describe("budgetrl eval", () => {
       expect(result.stderr, args.join(" ")).toMatch(pattern);
       expect(result.stdout).toBe("");
     }
-    await expect(evaluate({ env: "sokoban", policy: "oracle", run: "", db })).rejects.toThrow(/^run: a run's name cannot be empty/);
+    await expect(evaluate({ env: "sokoban", policy: "oracle", run: "", db })).rejects.toThrow(
+      /^run: a run's name cannot be empty/,
+    );
     const store = openSqlite(db);
     expect(store.db.prepare("SELECT COUNT(*) AS n FROM runs").get()).toEqual({ n: 0 });
     store.close();
@@ -80,7 +139,10 @@ describe("budgetrl eval", () => {
 
   it("refuses a tiny: checkpoint whose policy.json or model config is garbage before any work, naming --policy (and serve's --ckpt)", async () => {
     const ckpt = join(dir, "garbled-ckpt");
-    const model = await createModel({ config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 192 }, seed: 1 });
+    const model = await createModel({
+      config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 192 },
+      seed: 1,
+    });
     await saveCheckpoint(model, ckpt);
     model.dispose();
     const manifestPath = join(ckpt, "budgetrl.json");
@@ -88,34 +150,113 @@ describe("budgetrl eval", () => {
     const settingsPath = join(ckpt, "policy.json");
     const settings = `${JSON.stringify({ maxNewTokens: 16, history: "segments" })}\n`;
     const cases: [string, string, RegExp][] = [
-      [settingsPath, "{maxNewTokens: 16", /policy\.json is not valid JSON \(corrupted\): restore the checkpoint from a good copy$/],
-      [settingsPath, "[16]", /policy\.json must hold a JSON object of the policy's settings \(maxNewTokens, history\), got \[16\]$/],
+      [
+        settingsPath,
+        "{maxNewTokens: 16",
+        /policy\.json is not valid JSON \(corrupted\): restore the checkpoint from a good copy$/,
+      ],
+      [
+        settingsPath,
+        "[16]",
+        /policy\.json must hold a JSON object of the policy's settings \(maxNewTokens, history\), got \[16\]$/,
+      ],
       [settingsPath, '{"maxNewTokens": "lots"}', /policy\.json: maxNewTokens must be a whole number >= 1, got "lots"$/],
-      [settingsPath, '{"maxNewTokens": 16, "history": "everything"}', /policy\.json: history must be "segments" \(the one context rule\), got "everything"$/],
-      [settingsPath, '{"maxNewTokens": 16, "history": "window"}', /policy\.json records the retired 'window' history; retrain it \(budgetrl sft \/ train\), or add "history": "segments" to the file to play it under segments anyway \(it then sees prompts it was not trained on\)$/],
-      [settingsPath, '{"maxNewTokens": 16}', /policy\.json records no history: the checkpoint was trained under the retired 'window' history; retrain it/],
-      [settingsPath, '{"maxNewTokens": 16, "temperature": 0}', /policy\.json: unknown setting "temperature" \(known: maxNewTokens, history\)$/],
-      [manifestPath, JSON.stringify({ ...manifest, config: "garbage" }), /budgetrl\.json: its model config is corrupted \(model: expected an object of model config fields, got "garbage"\)/],
-      [manifestPath, JSON.stringify({ ...manifest, config: null }), /budgetrl\.json: its model config is corrupted \(model: expected an object/],
-      [manifestPath, JSON.stringify({ ...manifest, config: { ...(manifest["config"] as object), unknownKey: 1 } }), /budgetrl\.json: its model config is corrupted \(model\.unknownKey: unknown model config key/],
-      [manifestPath, JSON.stringify({ ...manifest, config: { ...(manifest["config"] as object), layers: "two" } }), /budgetrl\.json: its model config is corrupted \(model\.layers: must be a positive integer, got two\)/],
-      [manifestPath, JSON.stringify({ ...manifest, config: undefined }), /budgetrl\.json holds no model config \(corrupted\)/],
-      [manifestPath, JSON.stringify({ ...manifest, optimizerStep: "x" }), /budgetrl\.json: optimizerStep must be a whole number >= 0, got "x" \(corrupted\)/],
+      [
+        settingsPath,
+        '{"maxNewTokens": 16, "history": "everything"}',
+        /policy\.json: history must be "segments" \(the one context rule\), got "everything"$/,
+      ],
+      [
+        settingsPath,
+        '{"maxNewTokens": 16, "history": "window"}',
+        /policy\.json records the retired 'window' history; retrain it \(budgetrl sft \/ train\), or add "history": "segments" to the file to play it under segments anyway \(it then sees prompts it was not trained on\)$/,
+      ],
+      [
+        settingsPath,
+        '{"maxNewTokens": 16}',
+        /policy\.json records no history: the checkpoint was trained under the retired 'window' history; retrain it/,
+      ],
+      [
+        settingsPath,
+        '{"maxNewTokens": 16, "temperature": 0}',
+        /policy\.json: unknown setting "temperature" \(known: maxNewTokens, history\)$/,
+      ],
+      [
+        manifestPath,
+        JSON.stringify({ ...manifest, config: "garbage" }),
+        /budgetrl\.json: its model config is corrupted \(model: expected an object of model config fields, got "garbage"\)/,
+      ],
+      [
+        manifestPath,
+        JSON.stringify({ ...manifest, config: null }),
+        /budgetrl\.json: its model config is corrupted \(model: expected an object/,
+      ],
+      [
+        manifestPath,
+        JSON.stringify({ ...manifest, config: { ...(manifest["config"] as object), unknownKey: 1 } }),
+        /budgetrl\.json: its model config is corrupted \(model\.unknownKey: unknown model config key/,
+      ],
+      [
+        manifestPath,
+        JSON.stringify({ ...manifest, config: { ...(manifest["config"] as object), layers: "two" } }),
+        /budgetrl\.json: its model config is corrupted \(model\.layers: must be a positive integer, got two\)/,
+      ],
+      [
+        manifestPath,
+        JSON.stringify({ ...manifest, config: undefined }),
+        /budgetrl\.json holds no model config \(corrupted\)/,
+      ],
+      [
+        manifestPath,
+        JSON.stringify({ ...manifest, optimizerStep: "x" }),
+        /budgetrl\.json: optimizerStep must be a whole number >= 0, got "x" \(corrupted\)/,
+      ],
     ];
-    const good = new Map([[settingsPath, settings], [manifestPath, JSON.stringify(manifest)]]);
+    const good = new Map([
+      [settingsPath, settings],
+      [manifestPath, JSON.stringify(manifest)],
+    ]);
     writeFileSync(settingsPath, settings);
     const db = join(dir, "garbled.db");
-    const played = await cli("eval", "--policy", `tiny:${ckpt}`, "--tasks", "1", "--samples", "1", "--db", join(dir, "ungarbled.db"), "--no-progress", "--bootstrap", "0");
+    const played = await cli(
+      "eval",
+      "--policy",
+      `tiny:${ckpt}`,
+      "--tasks",
+      "1",
+      "--samples",
+      "1",
+      "--db",
+      join(dir, "ungarbled.db"),
+      "--no-progress",
+      "--bootstrap",
+      "0",
+    );
     expect(played.code, played.stderr).toBe(0);
     for (const [path, text, pattern] of cases) {
       writeFileSync(path, text);
-      const result = await cli("eval", "--policy", `tiny:${ckpt}`, "--tasks", "1", "--samples", "1", "--db", db, "--no-progress");
+      const result = await cli(
+        "eval",
+        "--policy",
+        `tiny:${ckpt}`,
+        "--tasks",
+        "1",
+        "--samples",
+        "1",
+        "--db",
+        db,
+        "--no-progress",
+      );
       expect(result.code, text).toBe(2);
-      expect(result.stderr, text).toMatch(new RegExp(`^budgetrl eval: policy: cannot load checkpoint ${ckpt}: [^\n]*\n$`));
+      expect(result.stderr, text).toMatch(
+        new RegExp(`^budgetrl eval: policy: cannot load checkpoint ${ckpt}: [^\n]*\n$`),
+      );
       expect(result.stderr.trimEnd(), text).toMatch(pattern);
       const served = await cli("serve", "--ckpt", ckpt, "--port", "0");
       expect(served.code, text).toBe(2);
-      expect(served.stderr.trimEnd(), text).toMatch(new RegExp(`^budgetrl serve: ckpt: cannot load checkpoint ${ckpt}: .*${pattern.source}`));
+      expect(served.stderr.trimEnd(), text).toMatch(
+        new RegExp(`^budgetrl serve: ckpt: cannot load checkpoint ${ckpt}: .*${pattern.source}`),
+      );
       writeFileSync(path, good.get(path) as string);
     }
     expect(existsSync(db)).toBe(false);
@@ -130,20 +271,61 @@ describe("budgetrl eval", () => {
       expect(help.stdout).toContain(`Usage: budgetrl ${name}`);
     }
     const evalHelp = (await cli("eval", "--help")).stdout;
-    for (const flag of ["--env ", "--env-opt", "--policy", "--tasks ", "--tasks-file", "--samples ", "--k ", "--budget ", "--budget-mode", "--budget-scope", "--protocol", "--seed", "--db", "--resume", "--concurrency", "--bootstrap"]) expect(evalHelp).toContain(flag);
+    for (const flag of [
+      "--env ",
+      "--env-opt",
+      "--policy",
+      "--tasks ",
+      "--tasks-file",
+      "--samples ",
+      "--k ",
+      "--budget ",
+      "--budget-mode",
+      "--budget-scope",
+      "--protocol",
+      "--seed",
+      "--db",
+      "--resume",
+      "--concurrency",
+      "--bootstrap",
+    ])
+      expect(evalHelp).toContain(flag);
     expect(evalHelp).toContain("<announced|remaining|hidden>");
     expect((await cli("envs", "sokoban")).stdout).toContain("boxes");
     expect((await cli("frobnicate")).code).toBe(2);
   });
 
   it("continues a run killed with SIGKILL to exactly the episodes of an uninterrupted run", async () => {
-    const args = ["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "40", "--samples", "50", "--k", "1", "--budget", "25%,100%", "--seed", "4", "--run", "long", "--no-progress", "--bootstrap", "0"];
+    const args = [
+      "eval",
+      "--env",
+      "sokoban",
+      "--policy",
+      "noisy-oracle:0.3",
+      "--tasks",
+      "40",
+      "--samples",
+      "50",
+      "--k",
+      "1",
+      "--budget",
+      "25%,100%",
+      "--seed",
+      "4",
+      "--run",
+      "long",
+      "--no-progress",
+      "--bootstrap",
+      "0",
+    ];
     const whole = join(dir, "whole.db");
     expect((await cli(...args, "--db", whole)).code).toBe(0);
 
     const killed = join(dir, "killed.db");
     const child = spawnCli([...args.filter((arg) => arg !== "--no-progress"), "--db", killed]);
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on("exit", (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on("exit", (_code, signal) => resolve(signal)),
+    );
     // The progress bar's first line comes at 10% (400 episodes): by then batches of 64 episodes are committed.
     await textMatching(child.stderr!, /eval \[##-+\] \d+\/4000/);
     child.kill("SIGKILL");

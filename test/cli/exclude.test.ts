@@ -14,7 +14,18 @@ import { cli } from "./helpers.js";
 import { storedIds } from "../helpers/stored-ids.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-exclude-"));
-const model = ["--model", "layers=1", "--model", "dModel=32", "--model", "heads=2", "--model", "hiddenSize=64", "--model", "contextLength=96"];
+const model = [
+  "--model",
+  "layers=1",
+  "--model",
+  "dModel=32",
+  "--model",
+  "heads=2",
+  "--model",
+  "hiddenSize=64",
+  "--model",
+  "contextLength=96",
+];
 const heldOut = { seed: 9, tasks: 40 };
 // Generated 4x4 frozenlake maps: 150 tasks of seed 1 would hold many of the held-out set's 40.
 const held = heldOutTaskIds(createEnv("frozenlake"), heldOut);
@@ -27,7 +38,24 @@ function studyFolder(name: string): string {
   return folder;
 }
 
-const evalArgs = (db: string, run: string): string[] => ["eval", "--env", "frozenlake", "--policy", "oracle", "--tasks", "150", "--samples", "1", "--bootstrap", "0", "--db", db, "--run", run, "--no-progress"];
+const evalArgs = (db: string, run: string): string[] => [
+  "eval",
+  "--env",
+  "frozenlake",
+  "--policy",
+  "oracle",
+  "--tasks",
+  "150",
+  "--samples",
+  "1",
+  "--bootstrap",
+  "0",
+  "--db",
+  db,
+  "--run",
+  run,
+  "--no-progress",
+];
 
 describe("--exclude", () => {
   it("takes SEED:TASKS, a held-out.json or its folder on eval, stores {seed, tasks}, and reads it back on show and resume", async () => {
@@ -36,7 +64,11 @@ describe("--exclude", () => {
     expect(plain.code).toBe(0);
     expect((await storedIds(db, "plain")).filter((id) => held.has(id)).length).toBeGreaterThan(10);
     const folder = studyFolder("study");
-    for (const [run, value] of [["text", "9:40"], ["file", join(folder, "held-out.json")], ["folder", folder]] as const) {
+    for (const [run, value] of [
+      ["text", "9:40"],
+      ["file", join(folder, "held-out.json")],
+      ["folder", folder],
+    ] as const) {
       const result = await cli(...evalArgs(db, run), "--exclude", value);
       expect(result.code).toBe(0);
       const ids = await storedIds(db, run);
@@ -59,7 +91,10 @@ describe("--exclude", () => {
       ["9", /--exclude: expected SEED:TASKS, e\.g\. 7:200/],
       ["9:", /--exclude: expected SEED:TASKS/],
       ["9:0", /--exclude: in "9:0", tasks: Too small/],
-      [join(dir, "missing.json"), /--exclude: ".*missing\.json" is neither SEED:TASKS \(e\.g\. 7:200\) nor a held-out\.json that can be read \(ENOENT\)/],
+      [
+        join(dir, "missing.json"),
+        /--exclude: ".*missing\.json" is neither SEED:TASKS \(e\.g\. 7:200\) nor a held-out\.json that can be read \(ENOENT\)/,
+      ],
       [join(dir, "empty-folder"), /--exclude: ".*empty-folder" is neither SEED:TASKS/],
       [notJson, /--exclude: .*not-json\.json is not JSON/],
       [notSet, /--exclude: .*not-a-set\.json is not a held-out set/],
@@ -71,9 +106,35 @@ describe("--exclude", () => {
       expect([evaluated.code, evaluated.stderr]).toEqual([2, expect.stringMatching(message)]);
       expect(existsSync(db)).toBe(false);
       const out = join(dir, "refused-out");
-      const sft = await cli("sft", "--env", "frozenlake", "--tasks", "4", "--steps", "1", ...model, "--out", out, "--exclude", value, "--no-progress");
+      const sft = await cli(
+        "sft",
+        "--env",
+        "frozenlake",
+        "--tasks",
+        "4",
+        "--steps",
+        "1",
+        ...model,
+        "--out",
+        out,
+        "--exclude",
+        value,
+        "--no-progress",
+      );
       expect([sft.code, sft.stderr]).toEqual([2, expect.stringMatching(message)]);
-      const trained = await cli("train", "--env", "frozenlake", "--steps", "1", ...model, "--out", out, "--exclude", value, "--no-progress");
+      const trained = await cli(
+        "train",
+        "--env",
+        "frozenlake",
+        "--steps",
+        "1",
+        ...model,
+        "--out",
+        out,
+        "--exclude",
+        value,
+        "--no-progress",
+      );
       expect([trained.code, trained.stderr]).toEqual([2, expect.stringMatching(message)]);
       expect(existsSync(out)).toBe(false);
     }
@@ -81,17 +142,60 @@ describe("--exclude", () => {
 
   it("leaves the set out of sft demonstrations and of training tasks, stored as {seed, tasks}", async () => {
     const base = join(dir, "base");
-    const sft = await cli("sft", "--env", "frozenlake", "--policy", "oracle", "--tasks", "100", "--samples", "1", "--steps", "2", "--batch-size", "4", "--max-new-tokens", "4", ...model, "--out", base, "--exclude", "9:40", "--no-progress");
+    const sft = await cli(
+      "sft",
+      "--env",
+      "frozenlake",
+      "--policy",
+      "oracle",
+      "--tasks",
+      "100",
+      "--samples",
+      "1",
+      "--steps",
+      "2",
+      "--batch-size",
+      "4",
+      "--max-new-tokens",
+      "4",
+      ...model,
+      "--out",
+      base,
+      "--exclude",
+      "9:40",
+      "--no-progress",
+    );
     expect(sft.code).toBe(0);
     expect((JSON.parse(readFileSync(join(base, "sft.json"), "utf8")) as { exclude: unknown }).exclude).toEqual(heldOut);
     const demos = await storedIds(join(base, "demos.db"), "demonstrations/announced");
     expect(new Set(demos).size).toBe(100);
     expect(demos.filter((id) => held.has(id))).toEqual([]);
     const out = join(dir, "rl");
-    const args = ["train", "--env", "frozenlake", "--init", base, "--steps", "3", "--tasks-per-step", "16", "--group", "2", "--eval-every", "0", "--max-new-tokens", "4", "--out", out, "--no-progress"];
+    const args = [
+      "train",
+      "--env",
+      "frozenlake",
+      "--init",
+      base,
+      "--steps",
+      "3",
+      "--tasks-per-step",
+      "16",
+      "--group",
+      "2",
+      "--eval-every",
+      "0",
+      "--max-new-tokens",
+      "4",
+      "--out",
+      out,
+      "--no-progress",
+    ];
     const trained = await cli(...args, "--exclude", studyFolder("study-for-rl"));
     expect(trained.code).toBe(0);
-    expect((JSON.parse(readFileSync(join(out, "config.json"), "utf8")) as { exclude: unknown }).exclude).toEqual(heldOut);
+    expect((JSON.parse(readFileSync(join(out, "config.json"), "utf8")) as { exclude: unknown }).exclude).toEqual(
+      heldOut,
+    );
     const store = await openStore(join(out, "train.db"), { readonly: true });
     const steps = await readTrainSteps(store, "train");
     await store.close();

@@ -9,7 +9,28 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-export-"));
 const db = join(dir, "runs.db");
 
 beforeAll(async () => {
-  expect((await cli("eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "40", "--samples", "20", "--run", "r", "--db", db, "--no-progress", "--bootstrap", "0")).code).toBe(0);
+  expect(
+    (
+      await cli(
+        "eval",
+        "--env",
+        "sokoban",
+        "--policy",
+        "noisy-oracle:0.3",
+        "--tasks",
+        "40",
+        "--samples",
+        "20",
+        "--run",
+        "r",
+        "--db",
+        db,
+        "--no-progress",
+        "--bootstrap",
+        "0",
+      )
+    ).code,
+  ).toBe(0);
 }, 60_000);
 
 describe("budgetrl export", () => {

@@ -14,7 +14,11 @@ export interface Captured {
 export async function cli(...argv: string[]): Promise<Captured> {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(argv, { stdout: (text) => void (stdout += text), stderr: (text) => void (stderr += text), interactive: false });
+  const code = await runCli(argv, {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    interactive: false,
+  });
   return { code, stdout, stderr };
 }
 
@@ -62,13 +66,17 @@ export function allText(stream: Readable): Promise<string> {
 }
 
 /** The exit of a child: its code, or the signal that killed it. */
-export function exitOf(child: ChildProcess): Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }> {
+export function exitOf(
+  child: ChildProcess,
+): Promise<{ readonly code: number | null; readonly signal: NodeJS.Signals | null }> {
   return new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
 }
 
 /** Split a printed command line (as the CLI prints hints: words, or single-quoted words) into argv after `budgetrl`. */
 export function argvOf(command: string): string[] {
-  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((match) => (match[1] === undefined ? (match[2] as string) : match[1].replace(/'\\''/g, "'")));
+  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((match) =>
+    match[1] === undefined ? (match[2] as string) : match[1].replace(/'\\''/g, "'"),
+  );
   if (words[0] !== "budgetrl") throw new Error(`not a budgetrl command: ${command}`);
   return words.slice(1);
 }

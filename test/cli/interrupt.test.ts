@@ -4,7 +4,10 @@ import { StoppedError } from "../../src/core/errors.js";
 import { listenForInterrupts, signalExitCode, type SignalSource } from "../../src/cli/interrupt.js";
 
 function fakeProcess(): SignalSource & { emit(name: string): boolean; listenerCount(name: string): number } {
-  return new EventEmitter() as unknown as SignalSource & { emit(name: string): boolean; listenerCount(name: string): number };
+  return new EventEmitter() as unknown as SignalSource & {
+    emit(name: string): boolean;
+    listenerCount(name: string): number;
+  };
 }
 
 describe("listenForInterrupts", () => {
@@ -12,7 +15,11 @@ describe("listenForInterrupts", () => {
     const source = fakeProcess();
     const exits: number[] = [];
     const notes: string[] = [];
-    const interrupts = listenForInterrupts({ source, exit: (code) => void exits.push(code), notify: (text) => void notes.push(text) });
+    const interrupts = listenForInterrupts({
+      source,
+      exit: (code) => void exits.push(code),
+      notify: (text) => void notes.push(text),
+    });
     expect(interrupts.signal.aborted).toBe(false);
     source.emit("SIGINT");
     expect(interrupts.signal.aborted).toBe(true);

@@ -9,7 +9,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { beforeAll, expect, it } from "vitest";
-import { exported, expectCompleted, LOST_RUN, LOST_RUN_EPISODES, referenceExport, resumeCommandOf } from "../helpers/lost-run.js";
+import {
+  exported,
+  expectCompleted,
+  LOST_RUN,
+  LOST_RUN_EPISODES,
+  referenceExport,
+  resumeCommandOf,
+} from "../helpers/lost-run.js";
 import { describeWithOwnServices, throwawayPostgres, type ThrowawayPostgres } from "../helpers/throwaway-services.js";
 import { until } from "../helpers/until.js";
 import { argvOf, cli, finished, spawnCli } from "./helpers.js";
@@ -26,7 +33,9 @@ async function stored(url: string): Promise<number> {
   const client = new pg.Client({ connectionString: url });
   try {
     await client.connect();
-    return Number((await client.query<{ count: string }>("SELECT COUNT(*) AS count FROM episodes")).rows[0]?.count ?? 0);
+    return Number(
+      (await client.query<{ count: string }>("SELECT COUNT(*) AS count FROM episodes")).rows[0]?.count ?? 0,
+    );
   } catch {
     return 0;
   } finally {
@@ -37,14 +46,20 @@ async function stored(url: string): Promise<number> {
 /** Once episodes are stored, hold the table's lock until the server stops: the eval's next write waits. How many
  * were stored then. */
 async function holdMidRun(server: ThrowawayPostgres): Promise<number> {
-  await until(() => stored(server.url), (count) => count > 0, "episodes stored");
+  await until(
+    () => stored(server.url),
+    (count) => count > 0,
+    "episodes stored",
+  );
   const client = new pg.Client({ connectionString: server.url });
   // Its connection ends with the server: that is expected, not an error of the test.
   client.on("error", () => undefined);
   await client.connect();
   await client.query("BEGIN");
   await client.query("LOCK TABLE episodes IN SHARE MODE");
-  const count = Number((await client.query<{ count: string }>("SELECT COUNT(*) AS count FROM episodes")).rows[0]?.count);
+  const count = Number(
+    (await client.query<{ count: string }>("SELECT COUNT(*) AS count FROM episodes")).rows[0]?.count,
+  );
   expect(count).toBeLessThan(LOST_RUN_EPISODES);
   return count;
 }
@@ -56,7 +71,10 @@ describeWithOwnServices(["postgres"], "PostgreSQL lost in the middle of an eval"
       const result = finished(spawnCli(["eval", ...LOST_RUN, "--db", server.url, "--reconnect-timeout", "2"]));
       const held = await holdMidRun(server);
       await server.stop("immediate");
-      const hint = resumeCommandOf(await result, /^budgetrl eval: lost the connection to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres /);
+      const hint = resumeCommandOf(
+        await result,
+        /^budgetrl eval: lost the connection to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres /,
+      );
       expect(hint).toBe(`budgetrl eval --resume --run k --db ${server.url}`);
       await server.start();
       expect(await stored(server.url)).toBe(held);

@@ -11,7 +11,14 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { beforeAll, expect, it } from "vitest";
 import { startEpisodeWorker, type EpisodeWorker } from "../../src/eval/bullmq/worker.js";
-import { exported, expectCompleted, LOST_RUN, LOST_RUN_EPISODES, referenceExport, resumeCommandOf } from "../helpers/lost-run.js";
+import {
+  exported,
+  expectCompleted,
+  LOST_RUN,
+  LOST_RUN_EPISODES,
+  referenceExport,
+  resumeCommandOf,
+} from "../helpers/lost-run.js";
 import { describeWithOwnServices, throwawayRedis } from "../helpers/throwaway-services.js";
 import { argvOf, cli, finished, spawnCli } from "./helpers.js";
 
@@ -36,7 +43,12 @@ function stored(path: string): number {
 async function playOneAndLeave(redis: string): Promise<void> {
   let played: () => void = () => undefined;
   const first = new Promise<void>((resolve) => (played = resolve));
-  const worker = await startEpisodeWorker({ redis, concurrency: 4, name: "w-first", onEvent: (event) => event.kind === "episode-done" && played() });
+  const worker = await startEpisodeWorker({
+    redis,
+    concurrency: 4,
+    name: "w-first",
+    onEvent: (event) => event.kind === "episode-done" && played(),
+  });
   await first;
   await worker.close();
 }
@@ -47,13 +59,29 @@ describeWithOwnServices(["redis"], "Redis lost in the middle of an eval with --e
     const db = join(dir, "stays.db");
     let worker: EpisodeWorker | undefined;
     try {
-      const result = finished(spawnCli(["eval", ...LOST_RUN, "--db", db, "--executor", "bullmq", "--redis", redis.url, "--reconnect-timeout", "2"]));
+      const result = finished(
+        spawnCli([
+          "eval",
+          ...LOST_RUN,
+          "--db",
+          db,
+          "--executor",
+          "bullmq",
+          "--redis",
+          redis.url,
+          "--reconnect-timeout",
+          "2",
+        ]),
+      );
       await playOneAndLeave(redis.url);
       const kept = stored(db);
       expect(kept).toBeGreaterThan(0);
       expect(kept).toBeLessThan(LOST_RUN_EPISODES);
       await redis.stop();
-      const hint = resumeCommandOf(await result, /^budgetrl eval: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ /);
+      const hint = resumeCommandOf(
+        await result,
+        /^budgetrl eval: lost the connection to Redis at redis:\/\/127\.0\.0\.1:\d+ /,
+      );
       expect(hint).toBe(`budgetrl eval --resume --run k --db ${db} --executor bullmq --redis ${redis.url}`);
       expect(stored(db)).toBe(kept);
       // Redis comes back empty: the resumed eval queues what is missing, and a worker plays it.
@@ -74,7 +102,20 @@ describeWithOwnServices(["redis"], "Redis lost in the middle of an eval with --e
     const db = join(dir, "back.db");
     let worker: EpisodeWorker | undefined;
     try {
-      const result = finished(spawnCli(["eval", ...LOST_RUN, "--db", db, "--executor", "bullmq", "--redis", redis.url, "--reconnect-timeout", "30"]));
+      const result = finished(
+        spawnCli([
+          "eval",
+          ...LOST_RUN,
+          "--db",
+          db,
+          "--executor",
+          "bullmq",
+          "--redis",
+          redis.url,
+          "--reconnect-timeout",
+          "30",
+        ]),
+      );
       await playOneAndLeave(redis.url);
       await redis.stop();
       await redis.start();

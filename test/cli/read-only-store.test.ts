@@ -21,7 +21,10 @@ const outs = join(dir, "out");
 let exports = 0;
 
 /** Export run "r" of `db` through `run` (a CLI runner) into a new file; the exit and the file's text. */
-async function exportText(run: (...argv: string[]) => Promise<Captured>, db: string): Promise<{ readonly code: number; readonly stderr: string; readonly text: string }> {
+async function exportText(
+  run: (...argv: string[]) => Promise<Captured>,
+  db: string,
+): Promise<{ readonly code: number; readonly stderr: string; readonly text: string }> {
   const out = join(outs, `r-${exports++}.jsonl`);
   const result = await run("export", "r", "--db", db, "--out", out);
   return { code: result.code, stderr: result.stderr, text: result.code === 0 ? readFileSync(out, "utf8") : "" };
@@ -38,7 +41,24 @@ async function storeIn(name: string): Promise<string> {
   mkdirSync(folder);
   chmodSync(folder, 0o755);
   const db = join(folder, "runs.db");
-  const made = await cli("eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "4", "--samples", "3", "--run", "r", "--db", db, "--no-progress", "--bootstrap", "0");
+  const made = await cli(
+    "eval",
+    "--env",
+    "sokoban",
+    "--policy",
+    "noisy-oracle:0.3",
+    "--tasks",
+    "4",
+    "--samples",
+    "3",
+    "--run",
+    "r",
+    "--db",
+    db,
+    "--no-progress",
+    "--bootstrap",
+    "0",
+  );
   expect(made.code, made.stderr).toBe(0);
   return db;
 }
@@ -73,7 +93,11 @@ describe("a store in a folder that cannot be written is read", () => {
     const db = await storeIn("shared");
     const folder = join(dir, "shared");
     const reference = referenceCopy(db);
-    const expected = { show: await cli("show", "r", "--db", reference), export: await exportText(cli, reference), runs: await cli("runs", "--db", reference) };
+    const expected = {
+      show: await cli("show", "r", "--db", reference),
+      export: await exportText(cli, reference),
+      runs: await cli("runs", "--db", reference),
+    };
     expect(expected.export.text.split("\n").filter(Boolean)).toHaveLength(12);
     readOnly(folder);
     expect(readdirSync(folder)).toEqual(["runs.db"]);
@@ -99,7 +123,9 @@ describe("a store in a folder that cannot be written is read", () => {
     mkdirSync(image);
     const writer = new Database(db);
     writer.pragma("wal_autocheckpoint = 0");
-    writer.exec("INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) SELECT 'late', created_at, env, policy, seed, config, code_version, status FROM runs WHERE id = 'r'");
+    writer.exec(
+      "INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) SELECT 'late', created_at, env, policy, seed, config, code_version, status FROM runs WHERE id = 'r'",
+    );
     writer.exec("UPDATE runs SET status = 'running' WHERE id = 'r'");
     copyFileSync(db, join(image, "runs.db"));
     copyFileSync(`${db}-wal`, join(image, "runs.db-wal"));
@@ -121,7 +147,9 @@ function canMountReadOnly(): boolean {
   if (!asRoot) return false;
   const probe = mkdtempSync(join(dir, "probe-"));
   try {
-    execFileSync("unshare", ["-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0"', probe], { stdio: "ignore" });
+    execFileSync("unshare", ["-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0"', probe], {
+      stdio: "ignore",
+    });
     return true;
   } catch {
     return false;
@@ -138,9 +166,14 @@ describe.runIf(canMountReadOnly())("a store on a read-only mount is read (root, 
     const onReadOnlyMount = (...argv: string[]): Promise<Captured> => {
       const [program, ...args] = cliCommandLine(argv);
       const script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"';
-      return finished(spawn("unshare", ["-m", "sh", "-c", script, folder, program, ...args], { stdio: ["ignore", "pipe", "pipe"] }));
+      return finished(
+        spawn("unshare", ["-m", "sh", "-c", script, folder, program, ...args], { stdio: ["ignore", "pipe", "pipe"] }),
+      );
     };
-    expect(await onReadOnlyMount("show", "r", "--db", db)).toEqual({ ...expected.show, stdout: expected.show.stdout.replaceAll(reference, db) });
+    expect(await onReadOnlyMount("show", "r", "--db", db)).toEqual({
+      ...expected.show,
+      stdout: expected.show.stdout.replaceAll(reference, db),
+    });
     const exported = await exportText(onReadOnlyMount, db);
     expect(exported.code, exported.stderr).toBe(0);
     expect(exported.text).toBe(expected.export.text);

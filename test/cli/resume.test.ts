@@ -11,9 +11,25 @@ describe("--resume and the hints that lead to it", () => {
   it("reports the flags --resume ignores, and keeps the stored config", async () => {
     const db = join(dir, "flags.db");
     expect((await cli("eval", "--tasks", "3", "--samples", "2", "--run", "r", "--db", db, ...quiet)).code).toBe(0);
-    const resumed = await cli("eval", "--resume", "--run", "r", "--db", db, "--tasks", "50", "--samples", "4", "--concurrency", "2", ...quiet);
+    const resumed = await cli(
+      "eval",
+      "--resume",
+      "--run",
+      "r",
+      "--db",
+      db,
+      "--tasks",
+      "50",
+      "--samples",
+      "4",
+      "--concurrency",
+      "2",
+      ...quiet,
+    );
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain("budgetrl eval: --tasks, --samples, --bootstrap ignored with --resume: the run continues with its stored settings");
+    expect(resumed.stderr).toContain(
+      "budgetrl eval: --tasks, --samples, --bootstrap ignored with --resume: the run continues with its stored settings",
+    );
     expect(resumed.stdout).toContain("3 tasks x 2 samples");
     const train = await cli("train", "--out", join(dir, "never"), "--resume", "--steps", "10");
     expect(train.stderr).toContain("budgetrl train: --steps ignored with --resume");
@@ -44,6 +60,8 @@ describe("--resume and the hints that lead to it", () => {
     const result = await cli("eval", "--budget", "9999999", "--db", join(dir, "absurd.db"), ...quiet);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--budget: a turn budget of 9999999 is above the largest, 10000 turns/);
-    expect((await cli("eval", "--budget", "5000%", "--db", join(dir, "absurd.db"), ...quiet)).stderr).toMatch(/--budget: a budget of 5000% is above the largest, 1000% of the reference budget/);
+    expect((await cli("eval", "--budget", "5000%", "--db", join(dir, "absurd.db"), ...quiet)).stderr).toMatch(
+      /--budget: a budget of 5000% is above the largest, 1000% of the reference budget/,
+    );
   });
 });

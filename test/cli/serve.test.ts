@@ -24,7 +24,12 @@ const tableOf = (stdout: string): string => stdout.slice(stdout.indexOf("K \\ T"
 
 function exported(run: string, db: string): Promise<Episode[]> {
   const out = join(dir, `${run}.jsonl`);
-  return cli("export", run, "--db", db, "--out", out).then(() => readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Episode));
+  return cli("export", run, "--db", db, "--out", out).then(() =>
+    readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Episode),
+  );
 }
 
 beforeAll(async () => {
@@ -41,12 +46,43 @@ afterAll(() => {
 
 describe("budgetrl serve, end to end", () => {
   it("serves an eval that equals the in-process tiny policy's, its stored log-probs the checkpoint's own scoring", async () => {
-    const common = ["eval", "--env", "sokoban", "--tasks", "8", "--samples", "2", "--k", "1,2", "--budget", "50%,100%", "--seed", "3", "--concurrency", "8", "--no-progress"];
+    const common = [
+      "eval",
+      "--env",
+      "sokoban",
+      "--tasks",
+      "8",
+      "--samples",
+      "2",
+      "--k",
+      "1,2",
+      "--budget",
+      "50%,100%",
+      "--seed",
+      "3",
+      "--concurrency",
+      "8",
+      "--no-progress",
+    ];
     const local = await cli(...common, "--policy", `tiny:${ckpt}`, "--db", join(dir, "local.db"), "--run", "local");
     expect(local.code).toBe(0);
     const served = await cli(
-      ...common, "--policy", "openai:sokoban-tiny", "--base-url", url, "--no-cache", "--db", join(dir, "served.db"), "--run", "served",
-      "--policy-opt", "seedScheme=tiny", "--policy-opt", "logprobs=true", "--policy-opt", "tokenIds=true",
+      ...common,
+      "--policy",
+      "openai:sokoban-tiny",
+      "--base-url",
+      url,
+      "--no-cache",
+      "--db",
+      join(dir, "served.db"),
+      "--run",
+      "served",
+      "--policy-opt",
+      "seedScheme=tiny",
+      "--policy-opt",
+      "logprobs=true",
+      "--policy-opt",
+      "tokenIds=true",
     );
     expect(served.stderr).not.toMatch(/error/i);
     expect(served.code).toBe(0);
@@ -61,15 +97,25 @@ describe("budgetrl serve, end to end", () => {
     let worst = 0;
     for (const [e, episode] of servedEpisodes.entries()) {
       const mine = localEpisodes[e]!;
-      expect([episode.taskId, episode.sample, episode.budget.label, episode.stopReason, episode.return]).toEqual([mine.taskId, mine.sample, mine.budget.label, mine.stopReason, mine.return]);
-      expect(episode.turns.map((turn) => [turn.action.content, turn.observation, turn.tokens])).toEqual(mine.turns.map((turn) => [turn.action.content, turn.observation, turn.tokens]));
+      expect([episode.taskId, episode.sample, episode.budget.label, episode.stopReason, episode.return]).toEqual([
+        mine.taskId,
+        mine.sample,
+        mine.budget.label,
+        mine.stopReason,
+        mine.return,
+      ]);
+      expect(episode.turns.map((turn) => [turn.action.content, turn.observation, turn.tokens])).toEqual(
+        mine.turns.map((turn) => [turn.action.content, turn.observation, turn.tokens]),
+      );
       for (const [t, turn] of episode.turns.entries()) {
         turns++;
         const logprobs = turn.logprobs!;
         mine.turns[t]!.logprobs!.forEach((logprob, i) => expect(Math.abs(logprob - logprobs[i]!)).toBeLessThan(1e-5));
         const prompt = turn.sampling!.promptTokens!;
         const [scored] = await model.logprobs([[...prompt, ...turn.tokens!]]);
-        logprobs.forEach((logprob, i) => (worst = Math.max(worst, Math.abs(logprob - scored![prompt.length - 1 + i]!))));
+        logprobs.forEach(
+          (logprob, i) => (worst = Math.max(worst, Math.abs(logprob - scored![prompt.length - 1 + i]!))),
+        );
         expect(turn.sampling).toMatchObject({ temperature: 1, topP: 1, model: "sokoban-tiny" });
       }
     }

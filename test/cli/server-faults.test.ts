@@ -11,7 +11,14 @@ import { hash53 } from "../../src/core/hash.js";
 import { cacheSummary } from "../../src/policies/openai/cache.js";
 import { openSqlite } from "../helpers/sqlite.js";
 import { BUNDLED_BFCL_DATA_DIR } from "../../src/envs/bfcl/load/bundled-data.js";
-import { completion, MALFORMED_REPLIES, startFakeServer, type FakeReply, type FakeRequest, type FakeServer } from "../policies/openai/fake-server.js";
+import {
+  completion,
+  MALFORMED_REPLIES,
+  startFakeServer,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+} from "../policies/openai/fake-server.js";
 import { groundTruthResponder } from "../policies/openai/ground-truth-server.js";
 import { argvOf, cli } from "./helpers.js";
 
@@ -21,7 +28,9 @@ const KEY_VARIABLE = "BUDGETRL_TEST_FAULTS_KEY";
 
 /** A number in [0, 1) drawn from a request (the same on every asking). */
 function draw(label: string, request: FakeRequest): number {
-  return hash53(`${label}:${String(request.body["seed"])}:${JSON.stringify(request.body["messages"]).length}`, 20) / 2 ** 53;
+  return (
+    hash53(`${label}:${String(request.body["seed"])}:${JSON.stringify(request.body["messages"]).length}`, 20) / 2 ** 53
+  );
 }
 
 const SEED = 5;
@@ -32,9 +41,13 @@ const groundTruth = groundTruthResponder(BUNDLED_BFCL_DATA_DIR, "base", SEED, 2)
  * off the ground truth; the same on every asking. */
 function healthy(request: FakeRequest): FakeReply {
   const reply = groundTruth(request) as FakeReply;
-  if (reply.kind === "json" && reply.status === 404) return { kind: "json", body: completion([{ content: "I cannot do more." }]) };
+  if (reply.kind === "json" && reply.status === 404)
+    return { kind: "json", body: completion([{ content: "I cannot do more." }]) };
   if (reply.kind !== "json" || draw("mistake", request) >= 0.35) return reply;
-  return { kind: "json", body: JSON.parse(JSON.stringify(reply.body).replace(/"name":"[^"]+"/, '"name":"no_such_function"')) as unknown };
+  return {
+    kind: "json",
+    body: JSON.parse(JSON.stringify(reply.body).replace(/"name":"[^"]+"/, '"name":"no_such_function"')) as unknown,
+  };
 }
 
 /** Whether a request gets a broken answer (a seeded pattern over requests), and which. */
@@ -60,8 +73,37 @@ const db = join(dir, "runs.db");
 const cacheDir = join(dir, "cache");
 const COMMON = ["--policy", "openai:fake", "--bootstrap", "0", "--seed", String(SEED), "--db", db, "--no-progress"];
 const SOKOBAN = ["--env", "sokoban", "--budget", "4", "--tasks", "2", "--samples", "1", "--k", "1", ...COMMON];
-const BFCL = ["--env", "bfcl", "--category", "base", "--budget", "100%", "--budget-scope", "user-turn", "--budget-mode", "hidden", "--tasks", "6", "--samples", "2", "--k", "1,2", ...COMMON];
-const CLIENT = ["--base-url", "", "--api-key-env", KEY_VARIABLE, "--cache", cacheDir, "--retries", "2", "--request-timeout", "20000"];
+const BFCL = [
+  "--env",
+  "bfcl",
+  "--category",
+  "base",
+  "--budget",
+  "100%",
+  "--budget-scope",
+  "user-turn",
+  "--budget-mode",
+  "hidden",
+  "--tasks",
+  "6",
+  "--samples",
+  "2",
+  "--k",
+  "1,2",
+  ...COMMON,
+];
+const CLIENT = [
+  "--base-url",
+  "",
+  "--api-key-env",
+  KEY_VARIABLE,
+  "--cache",
+  cacheDir,
+  "--retries",
+  "2",
+  "--request-timeout",
+  "20000",
+];
 const client = (): string[] => CLIENT.map((word, index) => (index === 1 ? server.url : word));
 
 /** A run's table as `show --json` prints it, without the run's name. */
@@ -79,14 +121,25 @@ describe("budgetrl eval against a server that answers 200 with the wrong shape",
       const run = `broken-${index}`;
       const result = await cli("eval", ...SOKOBAN, "--run", run, ...client());
       expect(result.code, malformed.name).toBe(1);
-      expect(result.stderr, malformed.name).toMatch(/2 episodes ended in a policy error and are not counted \(first: the server at http:\/\/127\.0\.0\.1:\d+\/v1 answered 200 /);
+      expect(result.stderr, malformed.name).toMatch(
+        /2 episodes ended in a policy error and are not counted \(first: the server at http:\/\/127\.0\.0\.1:\d+\/v1 answered 200 /,
+      );
       expect(/\(first: (.*)\); retry them with/.exec(result.stderr)?.[1], malformed.name).toMatch(malformed.message);
-      expect(result.stdout, malformed.name).toContain("policy errors: 2 of 2 episodes ended in a policy error and are not counted in this table");
+      expect(result.stdout, malformed.name).toContain(
+        "policy errors: 2 of 2 episodes ended in a policy error and are not counted in this table",
+      );
       // No zeros: no episode was scored.
       expect(result.stdout, malformed.name).not.toMatch(/0\.000/);
       const store = openSqlite(db);
-      expect(store.db.prepare("SELECT stop_reason, COUNT(*) AS n FROM episodes WHERE run_id = ? GROUP BY stop_reason").all(run), malformed.name).toEqual([{ stop_reason: "error", n: 2 }]);
-      expect(store.db.prepare("SELECT COUNT(*) AS n FROM turns WHERE run_id = ?").get(run), malformed.name).toEqual({ n: 0 });
+      expect(
+        store.db
+          .prepare("SELECT stop_reason, COUNT(*) AS n FROM episodes WHERE run_id = ? GROUP BY stop_reason")
+          .all(run),
+        malformed.name,
+      ).toEqual([{ stop_reason: "error", n: 2 }]);
+      expect(store.db.prepare("SELECT COUNT(*) AS n FROM turns WHERE run_id = ?").get(run), malformed.name).toEqual({
+        n: 0,
+      });
       store.close();
     }
     expect(cacheSummary(cacheDir)).toEqual([]);
@@ -106,12 +159,16 @@ describe("budgetrl eval against a server that answers 200 with the wrong shape",
     expect(errors).toBeGreaterThan(0);
     expect(errors).toBeLessThan(12);
     const hint = /retry them with: (budgetrl .*)\n/.exec(broken.stderr)?.[1] ?? "";
-    expect(hint).toBe(`budgetrl eval --resume --run mended --db ${db} --base-url ${server.url} --api-key-env ${KEY_VARIABLE} --request-timeout 20000 --retries 2 --cache ${cacheDir} --no-cache`);
+    expect(hint).toBe(
+      `budgetrl eval --resume --run mended --db ${db} --base-url ${server.url} --api-key-env ${KEY_VARIABLE} --request-timeout 20000 --retries 2 --cache ${cacheDir} --no-cache`,
+    );
     expect(broken.stdout + broken.stderr).not.toContain(SECRET);
     // `show` cannot know the client flags (never stored), and says which the command needs.
     const shown = await cli("show", "mended", "--db", db);
     expect(shown.stdout).toContain(`policy errors: ${errors} of 12 episodes`);
-    expect(shown.stderr).toBe(`run mended is not complete; continue it with: budgetrl eval --resume --run mended --db ${db}, with the --base-url (and --api-key-env, if any) it ran with\n`);
+    expect(shown.stderr).toBe(
+      `run mended is not complete; continue it with: budgetrl eval --resume --run mended --db ${db}, with the --base-url (and --api-key-env, if any) it ran with\n`,
+    );
     // Starting it again under the same name is refused, with the command that continues it, client flags included.
     const again = await cli("eval", ...BFCL, "--run", "mended", ...client(), "--no-cache");
     expect(again.code).toBe(2);

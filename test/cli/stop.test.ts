@@ -9,7 +9,19 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-stop-"));
 describe("stopping a long command", () => {
   it("stops eval of a scripted policy within a second of Ctrl-C even at --tasks 1000000000, exit 130, with the resume command", async () => {
     const db = join(dir, "huge.db");
-    const child = spawnCli(["eval", "--env", "sokoban", "--policy", "oracle", "--tasks", "1000000000", "--run", "huge", "--db", db]);
+    const child = spawnCli([
+      "eval",
+      "--env",
+      "sokoban",
+      "--policy",
+      "oracle",
+      "--tasks",
+      "1000000000",
+      "--run",
+      "huge",
+      "--db",
+      db,
+    ]);
     const exit = exitOf(child);
     const stderr = allText(child.stderr!);
     // The run has started (it is in its rollout loop, which never awaits a real event with a scripted policy).
@@ -19,11 +31,35 @@ describe("stopping a long command", () => {
     const { code } = await exit;
     expect(performance.now() - sent).toBeLessThan(1000);
     expect(code).toBe(130);
-    expect(await stderr).toMatch(new RegExp(`Stopped after \\d+/8000000000 episodes, stored in ${db}\\. Continue with: budgetrl eval --resume --run huge --db ${db}\\n`));
+    expect(await stderr).toMatch(
+      new RegExp(
+        `Stopped after \\d+/8000000000 episodes, stored in ${db}\\. Continue with: budgetrl eval --resume --run huge --db ${db}\\n`,
+      ),
+    );
   }, 60_000);
 
   it("stops on SIGTERM with exit 143, keeps what finished, and the printed resume command completes the run byte-identically", async () => {
-    const args = ["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "40", "--samples", "50", "--k", "1", "--budget", "25%,100%", "--seed", "4", "--run", "long", "--bootstrap", "0"];
+    const args = [
+      "eval",
+      "--env",
+      "sokoban",
+      "--policy",
+      "noisy-oracle:0.3",
+      "--tasks",
+      "40",
+      "--samples",
+      "50",
+      "--k",
+      "1",
+      "--budget",
+      "25%,100%",
+      "--seed",
+      "4",
+      "--run",
+      "long",
+      "--bootstrap",
+      "0",
+    ];
     const whole = join(dir, "whole.db");
     expect((await cli(...args, "--db", whole, "--no-progress")).code).toBe(0);
 
@@ -53,7 +89,21 @@ describe("stopping a long command", () => {
   it("stops sft within a second of SIGTERM as the demonstrations become training data, and the printed command finishes it", async () => {
     // 2000 demonstrations: turning them into training sequences takes seconds, growing with their number.
     const out = join(dir, "sft-base");
-    const child = spawnCli(["sft", "--env", "sokoban", "--tasks", "1000", "--samples", "2", "--steps", "1", "--batch-size", "4", "--out", out]);
+    const child = spawnCli([
+      "sft",
+      "--env",
+      "sokoban",
+      "--tasks",
+      "1000",
+      "--samples",
+      "2",
+      "--steps",
+      "1",
+      "--batch-size",
+      "4",
+      "--out",
+      out,
+    ]);
     const exit = exitOf(child);
     const stderr = allText(child.stderr!);
     // The last demonstration is made: the next phase reads them back and lays them out as sequences.
@@ -68,6 +118,8 @@ describe("stopping a long command", () => {
     expect(existsSync(join(out, "budgetrl.json"))).toBe(false);
     const resumed = await cli(...argvOf(hint as string), "--no-progress");
     expect(resumed.code, resumed.stderr).toBe(0);
-    expect(resumed.stdout).toMatch(/trained on \d+ reply sequences of run demonstrations\/announced; final loss \d+\.\d{4}; checkpoint /);
+    expect(resumed.stdout).toMatch(
+      /trained on \d+ reply sequences of run demonstrations\/announced; final loss \d+\.\d{4}; checkpoint /,
+    );
   }, 120_000);
 });

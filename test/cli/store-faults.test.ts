@@ -28,7 +28,8 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     other.exec("CREATE TABLE contacts (name TEXT, phone TEXT); INSERT INTO contacts VALUES ('Ada', '555');");
     other.close();
     const before = readFileSync(foreign);
-    const refusal = /is an SQLite file of another program \(tables: contacts\), not a budgetrl run store; budgetrl will not add its tables to it: use another --db/;
+    const refusal =
+      /is an SQLite file of another program \(tables: contacts\), not a budgetrl run store; budgetrl will not add its tables to it: use another --db/;
     expectRefused(await cli("eval", "--db", foreign, ...small), refusal);
     expectRefused(await cli("eval", "--db", foreign, "--resume"), refusal);
     expectRefused(await cli("runs", "--db", foreign), refusal);
@@ -42,22 +43,37 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     writeFileSync(text, "these are my notes, not a database\n".repeat(100));
     const before = readFileSync(text);
     for (const args of [["eval", ...small], ["eval", "--resume"], ["runs"], ["show"]]) {
-      expectRefused(await cli(...args, "--db", text), /is not an SQLite run store \(file is not a database\): check the --db path, or use another --db/);
+      expectRefused(
+        await cli(...args, "--db", text),
+        /is not an SQLite run store \(file is not a database\): check the --db path, or use another --db/,
+      );
     }
     expect(readFileSync(text).equals(before)).toBe(true);
   });
 
   it("refuses --resume on a missing or empty store, and a store path that cannot be one, creating nothing", async () => {
     const missing = fresh();
-    expectRefused(await cli("eval", "--resume", "--db", missing), /nothing to resume: .* does not exist; check --db, or start a run with `budgetrl eval --db /);
+    expectRefused(
+      await cli("eval", "--resume", "--db", missing),
+      /nothing to resume: .* does not exist; check --db, or start a run with `budgetrl eval --db /,
+    );
     expect(existsSync(missing)).toBe(false);
     const empty = fresh();
     await (await openStore(empty)).close();
     const before = readFileSync(empty);
-    expectRefused(await cli("eval", "--resume", "--db", empty), /nothing to resume: .* has no runs; start one with `budgetrl eval --db /);
+    expectRefused(
+      await cli("eval", "--resume", "--db", empty),
+      /nothing to resume: .* has no runs; start one with `budgetrl eval --db /,
+    );
     expect(readFileSync(empty).equals(before)).toBe(true);
-    expectRefused(await cli("eval", "--db", join(dir, "no-folder", "x.db"), ...small), /cannot create run store .*: the folder .*no-folder does not exist; create it or use another --db/);
-    expectRefused(await cli("eval", "--db", dir, ...small), /is a folder, not a run store: give a file name, e.g. --db .*\/runs\.db/);
+    expectRefused(
+      await cli("eval", "--db", join(dir, "no-folder", "x.db"), ...small),
+      /cannot create run store .*: the folder .*no-folder does not exist; create it or use another --db/,
+    );
+    expectRefused(
+      await cli("eval", "--db", dir, ...small),
+      /is a folder, not a run store: give a file name, e.g. --db .*\/runs\.db/,
+    );
   });
 
   it("waits for a store another program is writing, then gives up with a one-line error", async () => {
@@ -66,7 +82,10 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     const other = new Database(db);
     other.exec("BEGIN IMMEDIATE");
     try {
-      expectRefused(await cli("eval", "--db", db, "--busy-timeout", "0.2", ...small), /run store .* is locked by another program writing to it: wait for it to finish or close it/);
+      expectRefused(
+        await cli("eval", "--db", db, "--busy-timeout", "0.2", ...small),
+        /run store .* is locked by another program writing to it: wait for it to finish or close it/,
+      );
     } finally {
       other.exec("ROLLBACK");
       other.close();
@@ -86,12 +105,19 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     if (process.getuid?.() === 0) {
       // root writes to any file: run the command as an unprivileged user, for whom the file is read-only.
       const child = spawnCli(args, { uid: 65534, gid: 65534 });
-      const [stdout, stderr, { code }] = await Promise.all([allText(child.stdout!), allText(child.stderr!), exitOf(child)]);
+      const [stdout, stderr, { code }] = await Promise.all([
+        allText(child.stdout!),
+        allText(child.stderr!),
+        exitOf(child),
+      ]);
       result = { code: code ?? -1, stdout, stderr };
     } else {
       result = await cli(...args);
     }
-    expectRefused(result, /run store .*runs\.db is read-only: make the file and its folder writable, or use another --db/);
+    expectRefused(
+      result,
+      /run store .*runs\.db is read-only: make the file and its folder writable, or use another --db/,
+    );
     expect(readFileSync(db).equals(before)).toBe(true);
     // Reading it is fine.
     expect((await cli("show", "r", "--db", db)).code).toBe(0);
@@ -99,8 +125,29 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
 
   it("lets several evals write different runs into one store at once (they wait for each other)", async () => {
     const db = fresh();
-    const runs = ["a", "b", "c"].map((run) => spawnCli(["eval", "--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "30", "--samples", "20", "--run", run, "--db", db, "--no-progress", "--bootstrap", "0"]));
-    const finished = Promise.all(runs.map(async (child) => ({ stderr: await allText(child.stderr!), ...(await exitOf(child)) })));
+    const runs = ["a", "b", "c"].map((run) =>
+      spawnCli([
+        "eval",
+        "--env",
+        "sokoban",
+        "--policy",
+        "noisy-oracle:0.3",
+        "--tasks",
+        "30",
+        "--samples",
+        "20",
+        "--run",
+        run,
+        "--db",
+        db,
+        "--no-progress",
+        "--bootstrap",
+        "0",
+      ]),
+    );
+    const finished = Promise.all(
+      runs.map(async (child) => ({ stderr: await allText(child.stderr!), ...(await exitOf(child)) })),
+    );
     // Once all three are writing, another program holds the write lock for a second, as a slow writer does: those
     // still writing must wait for it (none can finish without committing its last episodes), then for each other.
     await until(() => Promise.resolve(existsSync(db)), Boolean, "the store made by one of them");
@@ -112,7 +159,11 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
         return 0; // its tables are being added
       }
     };
-    await until(() => Promise.resolve(writing()), (count) => count === 3, "three runs writing");
+    await until(
+      () => Promise.resolve(writing()),
+      (count) => count === 3,
+      "three runs writing",
+    );
     other.exec("BEGIN IMMEDIATE");
     // The first may already be done on a loaded machine; the one that wrote last is still writing and must wait.
     expect(other.prepare("SELECT status FROM runs ORDER BY id").pluck().all()).toContain("running");

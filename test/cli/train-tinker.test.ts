@@ -14,7 +14,12 @@ const key = "tml-cli-secret-123";
 let standin: Standin;
 
 beforeAll(async () => {
-  standin = await startStandin({ baseModels: { "tiny-bytes": { config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, seed: 5 } }, apiKey: key });
+  standin = await startStandin({
+    baseModels: {
+      "tiny-bytes": { config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, seed: 5 },
+    },
+    apiKey: key,
+  });
   process.env.BUDGETRL_TEST_TINKER_KEY = key;
 });
 
@@ -26,7 +31,48 @@ afterAll(async () => {
 describe("budgetrl train --backend tinker", () => {
   it("trains over HTTP, keeps the key and URL out of the run folder, and resumes with --tinker-url", async () => {
     const out = join(dir, "run");
-    const args = ["train", "--backend", "tinker", "--tinker-url", standin.url, "--tinker-api-key-env", "BUDGETRL_TEST_TINKER_KEY", "--base-model", "tiny-bytes", "--lora-rank", "8", "--backend-loss", "ppo", "--env", "hanoi", "--env-opt", "disks=2", "--env-opt", "randomStart=true", "--tasks-per-step", "2", "--group", "2", "--steps", "2", "--eval-every", "2", "--eval-tasks", "2", "--eval-samples", "1", "--eval-budget", "100%", "--max-new-tokens", "6", "--checkpoint-every", "1", "--out", out, "--no-progress"];
+    const args = [
+      "train",
+      "--backend",
+      "tinker",
+      "--tinker-url",
+      standin.url,
+      "--tinker-api-key-env",
+      "BUDGETRL_TEST_TINKER_KEY",
+      "--base-model",
+      "tiny-bytes",
+      "--lora-rank",
+      "8",
+      "--backend-loss",
+      "ppo",
+      "--env",
+      "hanoi",
+      "--env-opt",
+      "disks=2",
+      "--env-opt",
+      "randomStart=true",
+      "--tasks-per-step",
+      "2",
+      "--group",
+      "2",
+      "--steps",
+      "2",
+      "--eval-every",
+      "2",
+      "--eval-tasks",
+      "2",
+      "--eval-samples",
+      "1",
+      "--eval-budget",
+      "100%",
+      "--max-new-tokens",
+      "6",
+      "--checkpoint-every",
+      "1",
+      "--out",
+      out,
+      "--no-progress",
+    ];
     const trained = await cli(...args);
     expect(trained.stderr).toBe("");
     expect(trained.code).toBe(0);
@@ -35,13 +81,28 @@ describe("budgetrl train --backend tinker", () => {
     expect(trained.stdout).toContain("held-out evaluation at step 2");
     expect(trained.stdout).toContain("finished after 2 steps");
     // A finished run resumed: the saved state is loaded into a new model on the server, and nothing is left to do.
-    const resumed = await cli("train", "--out", out, "--resume", "--tinker-url", standin.url, "--tinker-api-key-env", "BUDGETRL_TEST_TINKER_KEY", "--no-progress");
+    const resumed = await cli(
+      "train",
+      "--out",
+      out,
+      "--resume",
+      "--tinker-url",
+      standin.url,
+      "--tinker-api-key-env",
+      "BUDGETRL_TEST_TINKER_KEY",
+      "--no-progress",
+    );
     expect(resumed.stderr).toBe("");
     expect(resumed.stdout).toContain("finished after 2 steps");
     expect(standin.requests.filter((request) => request.path === "/api/v1/load_weights")).toHaveLength(1);
     const config = readFileSync(join(out, "config.json"), "utf8");
-    expect(JSON.parse(config)).toMatchObject({ backend: { kind: "tinker", baseModel: "tiny-bytes", loraRank: 8, backendLoss: "ppo" } });
-    for (const file of [join(out, "config.json"), ...readdirSync(join(out, "checkpoints")).map((name) => join(out, "checkpoints", name, "budgetrl.json"))]) {
+    expect(JSON.parse(config)).toMatchObject({
+      backend: { kind: "tinker", baseModel: "tiny-bytes", loraRank: 8, backendLoss: "ppo" },
+    });
+    for (const file of [
+      join(out, "config.json"),
+      ...readdirSync(join(out, "checkpoints")).map((name) => join(out, "checkpoints", name, "budgetrl.json")),
+    ]) {
       expect(readFileSync(file, "utf8")).not.toContain(key);
     }
     expect(config).not.toContain(standin.url);
@@ -50,7 +111,22 @@ describe("budgetrl train --backend tinker", () => {
 
   it("refuses a missing URL, a bad URL and a missing key before any work", async () => {
     // Default hanoi has one task: one per step and no held-out evaluation.
-    const base = ["train", "--backend", "tinker", "--base-model", "tiny-bytes", "--env", "hanoi", "--steps", "1", "--tasks-per-step", "1", "--eval-every", "0", "--no-progress"];
+    const base = [
+      "train",
+      "--backend",
+      "tinker",
+      "--base-model",
+      "tiny-bytes",
+      "--env",
+      "hanoi",
+      "--steps",
+      "1",
+      "--tasks-per-step",
+      "1",
+      "--eval-every",
+      "0",
+      "--no-progress",
+    ];
     const previous = process.env.TINKER_BASE_URL;
     delete process.env.TINKER_BASE_URL;
     try {
@@ -60,7 +136,15 @@ describe("budgetrl train --backend tinker", () => {
       const badUrl = await cli(...base, "--tinker-url", "localhost:8000", "--out", join(dir, "bad-url"));
       expect(badUrl.code).toBe(2);
       expect(badUrl.stderr).toMatch(/is not an http\(s\) URL/);
-      const noKey = await cli(...base, "--tinker-url", standin.url, "--tinker-api-key-env", "BUDGETRL_TEST_NO_SUCH_KEY", "--out", join(dir, "no-key"));
+      const noKey = await cli(
+        ...base,
+        "--tinker-url",
+        standin.url,
+        "--tinker-api-key-env",
+        "BUDGETRL_TEST_NO_SUCH_KEY",
+        "--out",
+        join(dir, "no-key"),
+      );
       expect(noKey.code).not.toBe(0);
       expect(noKey.stderr).toMatch(/401: invalid API key/);
       expect(readdirSync(dir).filter((name) => ["no-url", "bad-url", "no-key"].includes(name))).toEqual([]);
@@ -70,9 +154,37 @@ describe("budgetrl train --backend tinker", () => {
   }, 60_000);
 
   it("prints the server's session messages to stderr", async () => {
-    const talking = await startStandin({ baseModels: { "tiny-bytes": { config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, seed: 5 } }, sessionMessages: { warning_message: "Qwen3-8B will be retired on Friday" } });
+    const talking = await startStandin({
+      baseModels: {
+        "tiny-bytes": { config: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 }, seed: 5 },
+      },
+      sessionMessages: { warning_message: "Qwen3-8B will be retired on Friday" },
+    });
     try {
-      const run = await cli("train", "--backend", "tinker", "--tinker-url", talking.url, "--base-model", "tiny-bytes", "--env", "hanoi", "--steps", "1", "--tasks-per-step", "1", "--group", "2", "--eval-every", "0", "--max-new-tokens", "4", "--out", join(dir, "talking"), "--no-progress");
+      const run = await cli(
+        "train",
+        "--backend",
+        "tinker",
+        "--tinker-url",
+        talking.url,
+        "--base-model",
+        "tiny-bytes",
+        "--env",
+        "hanoi",
+        "--steps",
+        "1",
+        "--tasks-per-step",
+        "1",
+        "--group",
+        "2",
+        "--eval-every",
+        "0",
+        "--max-new-tokens",
+        "4",
+        "--out",
+        join(dir, "talking"),
+        "--no-progress",
+      );
       expect(run.code).toBe(0);
       expect(run.stderr).toBe("tinker server: Qwen3-8B will be retired on Friday\n");
     } finally {
@@ -81,8 +193,12 @@ describe("budgetrl train --backend tinker", () => {
   }, 60_000);
 
   it("reads the URL from TINKER_BASE_URL and the key from the named variable only", () => {
-    expect(tinkerConnection({ tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_BASE_URL: "http://h:1", K: "tml-x" })).toEqual({ baseUrl: "http://h:1", apiKey: "tml-x", timeoutMs: 5 });
-    expect(tinkerConnection({ tinkerUrl: "https://a", tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_API_KEY: "tml-y" })).toEqual({ baseUrl: "https://a", timeoutMs: 5 });
+    expect(
+      tinkerConnection({ tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_BASE_URL: "http://h:1", K: "tml-x" }),
+    ).toEqual({ baseUrl: "http://h:1", apiKey: "tml-x", timeoutMs: 5 });
+    expect(
+      tinkerConnection({ tinkerUrl: "https://a", tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_API_KEY: "tml-y" }),
+    ).toEqual({ baseUrl: "https://a", timeoutMs: 5 });
     expect(tinkerConnection({ tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, {})).toBeUndefined();
   });
 });

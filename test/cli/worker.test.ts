@@ -22,17 +22,54 @@ import { allText, argvOf, cli, exitOf, spawnCli, textMatching } from "./helpers.
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-workers-"));
 const MOVES = ["Up", "Down", "Left", "Right"];
-const RUN = ["--env", "sokoban", "--policy", "openai:fake", "--tasks", "8", "--samples", "4", "--k", "1,4", "--budget", "6", "--seed", "3", "--bootstrap", "0", "--run", "k", "--no-cache"];
+const RUN = [
+  "--env",
+  "sokoban",
+  "--policy",
+  "openai:fake",
+  "--tasks",
+  "8",
+  "--samples",
+  "4",
+  "--k",
+  "1,4",
+  "--budget",
+  "6",
+  "--seed",
+  "3",
+  "--bootstrap",
+  "0",
+  "--run",
+  "k",
+  "--no-cache",
+];
 
 describeWithServices(["redis", "postgres"], "three worker processes, one killed with SIGKILL mid-run", () => {
   let server: FakeServer;
   let redis: string;
   let local: string;
   beforeAll(async () => {
-    server = await startFakeServer((request) => ({ kind: "json", body: completion([{ content: MOVES[Number(request.body["seed"]) % 4] as string }]), delayMs: 15 }));
+    server = await startFakeServer((request) => ({
+      kind: "json",
+      body: completion([{ content: MOVES[Number(request.body["seed"]) % 4] as string }]),
+      delayMs: 15,
+    }));
     redis = await freshRedis(2);
     local = join(dir, "local.db");
-    const reference = await evaluate({ env: "sokoban", policy: "openai:fake", policyClient: { baseUrl: server.url, cache: false }, tasks: 8, samples: 4, ks: [1, 4], budgets: ["6"], seed: 3, bootstrap: 0, db: local, run: "k", concurrency: 8 });
+    const reference = await evaluate({
+      env: "sokoban",
+      policy: "openai:fake",
+      policyClient: { baseUrl: server.url, cache: false },
+      tasks: 8,
+      samples: 4,
+      ks: [1, 4],
+      budgets: ["6"],
+      seed: 3,
+      bootstrap: 0,
+      db: local,
+      run: "k",
+      concurrency: 8,
+    });
     expect(reference).toMatchObject({ complete: true, done: 32 });
   });
   afterAll(async () => {
@@ -53,14 +90,44 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
       const stalled: string[] = [];
       events.on("stalled", ({ jobId }) => stalled.push(jobId));
       await events.waitUntilReady();
-      const workers: ChildProcess[] = [1, 2, 3].map((n) => spawnCli(["worker", "--redis", redis, "--concurrency", "2", "--name", `w${n}-${backend.name}`, "--lock-duration", "1500", "--stalled-interval", "300"]));
+      const workers: ChildProcess[] = [1, 2, 3].map((n) =>
+        spawnCli([
+          "worker",
+          "--redis",
+          redis,
+          "--concurrency",
+          "2",
+          "--name",
+          `w${n}-${backend.name}`,
+          "--lock-duration",
+          "1500",
+          "--stalled-interval",
+          "300",
+        ]),
+      );
       const exits = workers.map((worker) => exitOf(worker));
       const logs = workers.map((worker) => allText(worker.stderr!));
       try {
         await Promise.all(workers.map((worker) => textMatching(worker.stderr!, /ready on redis:/)));
-        const run = cli("eval", ...RUN, "--base-url", server.url, "--db", db, "--executor", "bullmq", "--redis", redis, "--no-progress");
+        const run = cli(
+          "eval",
+          ...RUN,
+          "--base-url",
+          server.url,
+          "--db",
+          db,
+          "--executor",
+          "bullmq",
+          "--redis",
+          redis,
+          "--no-progress",
+        );
         const victim = `w1-${backend.name}`;
-        const held = await until(() => queue.getActive(), (jobs) => jobs.some((job) => job.processedBy === victim), `a job held by ${victim}`);
+        const held = await until(
+          () => queue.getActive(),
+          (jobs) => jobs.some((job) => job.processedBy === victim),
+          `a job held by ${victim}`,
+        );
         workers[0]!.kill("SIGKILL");
         expect((await exits[0])!.signal).toBe("SIGKILL");
         const result = await run;
@@ -70,9 +137,11 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
         const lost = held.filter((job) => job.processedBy === victim).map((job) => job.id);
         expect(lost.length).toBeGreaterThan(0);
         expect(stalled).toEqual(expect.arrayContaining(lost));
-        const [[count, distinct]] = await withStore(db, { mode: "read" }, (store) =>
-          store.sql.rows<[number, number]>("SELECT COUNT(*), COUNT(DISTINCT CAST(task_index AS TEXT) || '|' || budget_label || '|' || CAST(sample AS TEXT)) FROM episodes WHERE run_id = 'k'"),
-        ) as [[number, number]];
+        const [[count, distinct]] = (await withStore(db, { mode: "read" }, (store) =>
+          store.sql.rows<[number, number]>(
+            "SELECT COUNT(*), COUNT(DISTINCT CAST(task_index AS TEXT) || '|' || budget_label || '|' || CAST(sample AS TEXT)) FROM episodes WHERE run_id = 'k'",
+          ),
+        )) as [[number, number]];
         expect([count, distinct]).toEqual([32, 32]);
         expect(await exported(db, `queued-${backend.name}`)).toBe(await exported(local, `local-${backend.name}`));
       } finally {
@@ -97,11 +166,34 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
     // No worker yet: the eval queues its 32 jobs and waits for them; then it is killed.
     const first = spawnCli(["eval", ...flags]);
     const firstExit = exitOf(first);
-    await until(() => queueCounts(queue), (counts) => counts.queued === 32, "32 queued jobs");
+    await until(
+      () => queueCounts(queue),
+      (counts) => counts.queued === 32,
+      "32 queued jobs",
+    );
     first.kill("SIGKILL");
     expect((await firstExit).signal).toBe("SIGKILL");
-    const again = cli("eval", "--resume", "--run", "k", "--db", db, "--executor", "bullmq", "--redis", redis, "--base-url", server.url, "--no-cache", "--no-progress");
-    await until(() => Promise.resolve(duplicated.length), (count) => count === 32, "the re-attached eval to offer its 32 jobs again");
+    const again = cli(
+      "eval",
+      "--resume",
+      "--run",
+      "k",
+      "--db",
+      db,
+      "--executor",
+      "bullmq",
+      "--redis",
+      redis,
+      "--base-url",
+      server.url,
+      "--no-cache",
+      "--no-progress",
+    );
+    await until(
+      () => Promise.resolve(duplicated.length),
+      (count) => count === 32,
+      "the re-attached eval to offer its 32 jobs again",
+    );
     expect(await queueCounts(queue)).toEqual({ queued: 32, running: 0, failed: 0 });
     const worker = await startEpisodeWorker({ redis, concurrency: 8, name: "late" });
     try {
@@ -119,15 +211,32 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
   it("Ctrl-C removes the run's waiting jobs and prints a resume command that re-attaches as printed", async () => {
     const db = join(dir, "interrupted.db");
     const queue = new Queue(runQueueName(workerStoreAddress(db), "k"), { connection: { url: redis } });
-    const child = spawnCli(["eval", ...RUN, "--base-url", server.url, "--db", db, "--executor", "bullmq", "--redis", redis]);
+    const child = spawnCli([
+      "eval",
+      ...RUN,
+      "--base-url",
+      server.url,
+      "--db",
+      db,
+      "--executor",
+      "bullmq",
+      "--redis",
+      redis,
+    ]);
     const exit = exitOf(child);
     const stderr = allText(child.stderr!);
-    await until(() => queueCounts(queue), (counts) => counts.queued === 32, "32 queued jobs");
+    await until(
+      () => queueCounts(queue),
+      (counts) => counts.queued === 32,
+      "32 queued jobs",
+    );
     child.kill("SIGINT");
     expect((await exit).code).toBe(130);
     expect(await queueCounts(queue)).toEqual({ queued: 0, running: 0, failed: 0 });
     const hint = /Continue with: (budgetrl eval .*)\n/.exec(await stderr)?.[1] ?? "";
-    expect(hint).toBe(`budgetrl eval --resume --run k --db ${db} --executor bullmq --redis ${redis} --base-url ${server.url} --no-cache`);
+    expect(hint).toBe(
+      `budgetrl eval --resume --run k --db ${db} --executor bullmq --redis ${redis} --base-url ${server.url} --no-cache`,
+    );
     const worker = await startEpisodeWorker({ redis, concurrency: 8, name: "after-ctrl-c" });
     try {
       const resumed = await cli(...argvOf(hint), "--no-progress");

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import { checkBudgetsFit, largestBudget, parseBudgetList, parseBudgetMode, parseBudgetSpec, resolveTurns } from "../../src/core/budget.js";
+import {
+  checkBudgetsFit,
+  largestBudget,
+  parseBudgetList,
+  parseBudgetMode,
+  parseBudgetSpec,
+  resolveTurns,
+} from "../../src/core/budget.js";
 
 describe("budget specs", () => {
   it("resolves percentages by rounding up, at least one turn", () => {
@@ -20,7 +27,9 @@ describe("budget specs", () => {
     expect(resolveTurns(parseBudgetSpec("3x"), { reference: 1, optimal: 7 })).toBe(21);
     expect(resolveTurns(parseBudgetSpec("1.1x"), { reference: 1, optimal: 10 })).toBe(11); // 1.1 * 10 is 11.000000000000002 in floats
     expect(resolveTurns(parseBudgetSpec("0.1x"), { reference: 1, optimal: 3 })).toBe(1);
-    expect(() => resolveTurns(parseBudgetSpec("2x"), { reference: 10, optimal: null })).toThrow(/multiple of the optimal length/);
+    expect(() => resolveTurns(parseBudgetSpec("2x"), { reference: 10, optimal: null })).toThrow(
+      /multiple of the optimal length/,
+    );
     expect(() => parseBudgetSpec("0x")).toThrow(/above 0x/);
     expect(() => parseBudgetSpec("101x")).toThrow(/100x/);
     expect(() => parseBudgetSpec("1.5 x")).toThrow(ConfigError);
@@ -58,6 +67,8 @@ describe("budget specs", () => {
     expect(parseBudgetSpec("1000%").label).toBe("1000%");
     expect(() => parseBudgetSpec("10001")).toThrow(/a turn budget of 10001 is above the largest, 10000 turns/);
     expect(() => parseBudgetSpec("99999999999999999999")).toThrow(/above the largest, 10000 turns/);
-    expect(() => parseBudgetSpec("1000.5%")).toThrow(/a budget of 1000.5% is above the largest, 1000% of the reference budget/);
+    expect(() => parseBudgetSpec("1000.5%")).toThrow(
+      /a budget of 1000.5% is above the largest, 1000% of the reference budget/,
+    );
   });
 });

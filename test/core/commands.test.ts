@@ -15,9 +15,47 @@ describe("printed commands", () => {
 
   it("give an eval's resume command what it needs but never stores: the queue and the openai client flags, no secrets", () => {
     expect(evalResumeFlags({ executor: "local" }, undefined)).toEqual([]);
-    expect(evalResumeFlags({ executor: "bullmq", redis: "redis://:hunter2@queue:6379" })).toEqual(["--executor", "bullmq", "--redis", "redis://queue:6379"]);
-    const flags = evalResumeFlags({}, { baseUrl: "http://me:secret@gpu-box:8000/v1", apiKeyEnv: "TOGETHER_KEY", concurrency: 8, rpm: 600, timeoutMs: 60000, retries: 2, backoffMs: 250, maxBackoffMs: 5000, cacheDir: "my cache", cache: true });
-    expect(flags).toEqual(["--base-url", "http://me@gpu-box:8000/v1", "--api-key-env", "TOGETHER_KEY", "--request-concurrency", "8", "--rpm", "600", "--request-timeout", "60000", "--retries", "2", "--retry-backoff", "250", "--retry-max-wait", "5000", "--cache", "my cache"]);
+    expect(evalResumeFlags({ executor: "bullmq", redis: "redis://:hunter2@queue:6379" })).toEqual([
+      "--executor",
+      "bullmq",
+      "--redis",
+      "redis://queue:6379",
+    ]);
+    const flags = evalResumeFlags(
+      {},
+      {
+        baseUrl: "http://me:secret@gpu-box:8000/v1",
+        apiKeyEnv: "TOGETHER_KEY",
+        concurrency: 8,
+        rpm: 600,
+        timeoutMs: 60000,
+        retries: 2,
+        backoffMs: 250,
+        maxBackoffMs: 5000,
+        cacheDir: "my cache",
+        cache: true,
+      },
+    );
+    expect(flags).toEqual([
+      "--base-url",
+      "http://me@gpu-box:8000/v1",
+      "--api-key-env",
+      "TOGETHER_KEY",
+      "--request-concurrency",
+      "8",
+      "--rpm",
+      "600",
+      "--request-timeout",
+      "60000",
+      "--retries",
+      "2",
+      "--retry-backoff",
+      "250",
+      "--retry-max-wait",
+      "5000",
+      "--cache",
+      "my cache",
+    ]);
     expect(evalResumeCommand("r", "runs.db", [...flags, ...evalResumeFlags({}, { cache: false })])).toBe(
       "budgetrl eval --resume --run r --db runs.db --base-url http://me@gpu-box:8000/v1 --api-key-env TOGETHER_KEY --request-concurrency 8 --rpm 600 --request-timeout 60000 --retries 2 --retry-backoff 250 --retry-max-wait 5000 --cache 'my cache' --no-cache",
     );

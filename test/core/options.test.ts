@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { ConfigError } from "../../src/core/errors.js";
-import { booleanOption, choiceOption, describeOptions, formatOptionsHelp, integerOption, numberOption, parseOptions } from "../../src/core/options.js";
+import {
+  booleanOption,
+  choiceOption,
+  describeOptions,
+  formatOptionsHelp,
+  integerOption,
+  numberOption,
+  parseOptions,
+} from "../../src/core/options.js";
 
 const schema = z.object({
   count: integerOption(1, 6, 2, "How many."),
@@ -22,16 +30,27 @@ function errorOf(run: () => unknown): ConfigError {
 describe("parseOptions", () => {
   it("fills defaults and reads typed values or strings", () => {
     expect(parseOptions("demo", schema, undefined)).toEqual({ count: 2, rate: 0.5, flag: false, pick: null });
-    expect(parseOptions("demo", schema, { count: "4", rate: " 0.25 ", flag: "true", pick: "b" })).toEqual({ count: 4, rate: 0.25, flag: true, pick: "b" });
+    expect(parseOptions("demo", schema, { count: "4", rate: " 0.25 ", flag: "true", pick: "b" })).toEqual({
+      count: 4,
+      rate: 0.25,
+      flag: true,
+      pick: "b",
+    });
     expect(parseOptions("demo", schema, { flag: "no", pick: "none" })).toMatchObject({ flag: false, pick: null });
   });
 
   it("names the option and the expectation in errors", () => {
-    expect(errorOf(() => parseOptions("demo", schema, { count: 0 })).message).toBe("demo.count: expected an integer from 1 to 6");
+    expect(errorOf(() => parseOptions("demo", schema, { count: 0 })).message).toBe(
+      "demo.count: expected an integer from 1 to 6",
+    );
     expect(errorOf(() => parseOptions("demo", schema, { count: 2.5 })).field).toBe("demo.count");
     expect(errorOf(() => parseOptions("demo", schema, { count: "many" })).field).toBe("demo.count");
-    expect(errorOf(() => parseOptions("demo", schema, { rate: 2 })).message).toBe("demo.rate: expected a number from 0 to 1");
-    expect(errorOf(() => parseOptions("demo", schema, { flag: "maybe" })).message).toBe("demo.flag: expected true or false");
+    expect(errorOf(() => parseOptions("demo", schema, { rate: 2 })).message).toBe(
+      "demo.rate: expected a number from 0 to 1",
+    );
+    expect(errorOf(() => parseOptions("demo", schema, { flag: "maybe" })).message).toBe(
+      "demo.flag: expected true or false",
+    );
     expect(errorOf(() => parseOptions("demo", schema, { pick: "c" })).message).toContain("expected one of a, b");
     const unknown = errorOf(() => parseOptions("demo", schema, { colour: 1 }));
     expect(unknown.field).toBe("demo.colour");

@@ -15,7 +15,9 @@ describe("output paths", () => {
     expect(folderOutputProblem(join(dir, "new", "deeper"))).toBeUndefined();
     expect(folderOutputProblem("relative-folder-that-is-not-there")).toBeUndefined();
     expect(folderOutputProblem(file)).toBe(`${file} is a file, not a folder`);
-    expect(folderOutputProblem(join(file, "a", "b"))).toBe(`cannot make ${join(file, "a", "b")}: ${file} is a file, not a folder`);
+    expect(folderOutputProblem(join(file, "a", "b"))).toBe(
+      `cannot make ${join(file, "a", "b")}: ${file} is a file, not a folder`,
+    );
     expect(folderOutputProblem("")).toBe("is empty: give a folder");
   });
 
@@ -23,7 +25,9 @@ describe("output paths", () => {
     expect(fileOutputProblem(join(dir, "new.html"))).toBeUndefined();
     expect(fileOutputProblem(file)).toBeUndefined();
     expect(fileOutputProblem("relative.html")).toBeUndefined();
-    expect(fileOutputProblem(join(dir, "missing", "r.html"))).toBe(`the folder ${join(dir, "missing")} does not exist: create it first, or write elsewhere`);
+    expect(fileOutputProblem(join(dir, "missing", "r.html"))).toBe(
+      `the folder ${join(dir, "missing")} does not exist: create it first, or write elsewhere`,
+    );
     expect(fileOutputProblem(join(file, "r.html"))).toBe(`${file} is a file, not a folder`);
     expect(fileOutputProblem(join(dir, "folder"))).toBe(`${join(dir, "folder")} is a folder: give a file name`);
     expect(fileOutputProblem("")).toBe("is empty: give a file name");

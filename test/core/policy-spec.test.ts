@@ -16,7 +16,10 @@ describe("policy specs", () => {
       ["openai:Qwen/Qwen3-8B", { kind: "openai", model: "Qwen/Qwen3-8B" }],
       ["openai:qwen3:8b", { kind: "openai", model: "qwen3:8b" }],
       ["tinker:Qwen/Qwen3-4B", { kind: "tinker", baseModel: "Qwen/Qwen3-4B" }],
-      ["tinker:Qwen/Qwen3-4B@study/bfcl/rl/grpo-full/checkpoints/step-000100", { kind: "tinker", baseModel: "Qwen/Qwen3-4B", checkpoint: "study/bfcl/rl/grpo-full/checkpoints/step-000100" }],
+      [
+        "tinker:Qwen/Qwen3-4B@study/bfcl/rl/grpo-full/checkpoints/step-000100",
+        { kind: "tinker", baseModel: "Qwen/Qwen3-4B", checkpoint: "study/bfcl/rl/grpo-full/checkpoints/step-000100" },
+      ],
       ["mine", { kind: "other", name: "mine" }],
       ["mine:a:b", { kind: "other", name: "mine", argument: "a:b" }],
     ];

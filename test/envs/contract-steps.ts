@@ -26,7 +26,12 @@ function expectTurnMessages(observation: readonly Message[], terminated: boolean
 }
 
 /** `previousSegment`, when known, is info.segment before the step. */
-export function expectWellFormedStep(env: AnyEnv, result: StepResult<unknown>, shape: StepShape, previousSegment?: number): void {
+export function expectWellFormedStep(
+  env: AnyEnv,
+  result: StepResult<unknown>,
+  shape: StepShape,
+  previousSegment?: number,
+): void {
   if (shape.multiTurn) {
     expectTurnMessages(result.observation, result.terminated);
     expect(Number.isInteger(result.info.segment) && result.info.segment >= 0).toBe(true);

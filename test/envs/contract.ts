@@ -58,7 +58,34 @@ const GARBAGE: readonly string[] = [
   "</answer>".repeat(10_000) + "<answer>",
 ];
 
-const PIECES = ["<answer>", "</answer>", "<Answer>", "</ANSWER>", "<answer", "answer>", "\u0000", "\ud800", "\u202e", "\r\n", " ", "->", "to", "Up", "down", "LEFT", "a", "B", "c", "1", "{", "}", "\"", "`", "**", "."];
+const PIECES = [
+  "<answer>",
+  "</answer>",
+  "<Answer>",
+  "</ANSWER>",
+  "<answer",
+  "answer>",
+  "\u0000",
+  "\ud800",
+  "\u202e",
+  "\r\n",
+  " ",
+  "->",
+  "to",
+  "Up",
+  "down",
+  "LEFT",
+  "a",
+  "B",
+  "c",
+  "1",
+  "{",
+  "}",
+  '"',
+  "`",
+  "**",
+  ".",
+];
 
 /** Replies for fuzzing: random strings of several kinds, mixed with pieces of plausible answers. */
 function replyArbitrary(validTexts: readonly string[]): fc.Arbitrary<string> {
@@ -68,7 +95,13 @@ function replyArbitrary(validTexts: readonly string[]): fc.Arbitrary<string> {
     fc.string({ unit: "grapheme", maxLength: 40 }),
     fc.string({ unit: "binary", maxLength: 40 }),
     fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join("")),
-    fc.tuple(fc.array(pieces, { maxLength: 4 }), fc.string({ unit: "binary", maxLength: 8 }), fc.array(pieces, { maxLength: 4 })).map(([a, b, c]) => a.join("") + b + c.join("")),
+    fc
+      .tuple(
+        fc.array(pieces, { maxLength: 4 }),
+        fc.string({ unit: "binary", maxLength: 8 }),
+        fc.array(pieces, { maxLength: 4 }),
+      )
+      .map(([a, b, c]) => a.join("") + b + c.join("")),
     fc.tuple(fc.constantFrom(...PIECES), fc.nat({ max: 3000 })).map(([piece, count]) => piece.repeat(count)),
   );
 }
@@ -90,16 +123,29 @@ interface TranscriptStep {
 }
 
 /** Play `turns` turns: a seeded mix of valid actions and garbage. Returns the transcript and the states. */
-function playMixed(env: AnyEnv, task: unknown, seed: number, turns: number): { transcript: TranscriptStep[]; keys: string[] } {
+function playMixed(
+  env: AnyEnv,
+  task: unknown,
+  seed: number,
+  turns: number,
+): { transcript: TranscriptStep[]; keys: string[] } {
   const rng = createRng(seed);
   let { state } = env.reset(task, { seed });
   const transcript: TranscriptStep[] = [];
   const keys: string[] = [];
   for (let turn = 0; turn < turns; turn++) {
     const valid = env.validActions(state);
-    const message = valid.length > 0 && rng.next() < 0.8 ? actionReply(env, state, rng.pick(valid)) : act(rng.pick(GARBAGE.slice(0, 8)));
+    const message =
+      valid.length > 0 && rng.next() < 0.8
+        ? actionReply(env, state, rng.pick(valid))
+        : act(rng.pick(GARBAGE.slice(0, 8)));
     const result: StepResult<unknown> = env.step(state, message);
-    transcript.push({ observation: result.observation, reward: result.reward, terminated: result.terminated, info: result.info });
+    transcript.push({
+      observation: result.observation,
+      reward: result.reward,
+      terminated: result.terminated,
+      info: result.info,
+    });
     keys.push(result.info.stateKey);
     state = result.state;
     if (result.terminated) break;
@@ -139,13 +185,20 @@ function restore(env: AnyEnv, waypoint: Waypoint): unknown {
   return state;
 }
 
-export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: EnvContractOptions = { deterministic: true }): void {
+export function runEnvContract(
+  name: string,
+  makeEnv: () => AnyEnv,
+  options: EnvContractOptions = { deterministic: true },
+): void {
   const seeds = options.seeds ?? Array.from({ length: 12 }, (_, seed) => seed);
   const fuzzRuns = options.fuzzRuns ?? 10_000;
   const maxTurns = options.maxTurns ?? 400;
   const formatHint = options.formatHint ?? "<answer>";
   const listsActions = options.listsActions ?? true;
-  const shape: StepShape = { multiTurn: options.multiTurn ?? false, stopReasons: options.stopReasons ?? ["success", "failure"] };
+  const shape: StepShape = {
+    multiTurn: options.multiTurn ?? false,
+    stopReasons: options.stopReasons ?? ["success", "failure"],
+  };
   const invalidKeepsState = (options.nonActionReplies ?? "invalid") === "invalid";
 
   describe(`${name}: env contract`, () => {
@@ -191,20 +244,25 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
-    it(shape.multiTurn ? "resets deterministically to the first user turn with a clean info" : "resets deterministically to [system, user] with a clean info", () => {
-      for (const [index, task] of tasks.entries()) {
-        const first = env.reset(task, { seed: index });
-        const second = makeEnv().reset(task, { seed: index });
-        expect(second.observation).toEqual(first.observation);
-        expect(second.info).toEqual(first.info);
-        expectResetMessages(first.observation, shape.multiTurn);
-        expect(first.info).toMatchObject({ invalid: false, parsedAction: null, segment: 0 });
-        expect(first.info.stopReason).toBeUndefined();
-        expect(Number.isFinite(first.info.progress)).toBe(true);
-        expect(first.info.stateKey).toBe(env.stateKey(first.state));
-        if (listsActions) expect(env.validActions(first.state).length).toBeGreaterThan(0);
-      }
-    });
+    it(
+      shape.multiTurn
+        ? "resets deterministically to the first user turn with a clean info"
+        : "resets deterministically to [system, user] with a clean info",
+      () => {
+        for (const [index, task] of tasks.entries()) {
+          const first = env.reset(task, { seed: index });
+          const second = makeEnv().reset(task, { seed: index });
+          expect(second.observation).toEqual(first.observation);
+          expect(second.info).toEqual(first.info);
+          expectResetMessages(first.observation, shape.multiTurn);
+          expect(first.info).toMatchObject({ invalid: false, parsedAction: null, segment: 0 });
+          expect(first.info.stopReason).toBeUndefined();
+          expect(Number.isFinite(first.info.progress)).toBe(true);
+          expect(first.info.stateKey).toBe(env.stateKey(first.state));
+          if (listsActions) expect(env.validActions(first.state).length).toBeGreaterThan(0);
+        }
+      },
+    );
 
     it("steps deterministically for equal seeds and replies, with well-formed results", () => {
       for (const [index, task] of tasks.entries()) {
@@ -217,7 +275,10 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
         let { state, info } = env.reset(task, { seed: 9 });
         for (let turn = 0; turn < 60; turn++) {
           const valid = env.validActions(state);
-          const result = env.step(state, rng.next() < 0.8 && valid.length > 0 ? actionReply(env, state, rng.pick(valid)) : act("nonsense"));
+          const result = env.step(
+            state,
+            rng.next() < 0.8 && valid.length > 0 ? actionReply(env, state, rng.pick(valid)) : act("nonsense"),
+          );
           expectWellFormedStep(env, result, shape, info.segment);
           state = result.state;
           info = result.info;
@@ -226,74 +287,94 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
       }
     });
 
-    it(invalidKeepsState ? "keeps the state key through invalid replies, and equal play gives equal keys" : "gives equal keys to two states of one env played alike, step by step", () => {
-      for (const [index, task] of tasks.entries()) {
-        const rng = createRng(200 + index);
-        let clean = env.reset(task, { seed: index }).state;
-        let noisy = env.reset(task, { seed: index }).state;
-        for (let turn = 0; turn < 30; turn++) {
-          const valid = env.validActions(clean);
-          if (valid.length === 0) break;
-          if (invalidKeepsState) {
-            const before = env.stateKey(noisy);
-            const wasted = env.step(noisy, act("<answer>definitely not an action</answer>"));
-            expect(wasted.info.invalid).toBe(true);
-            expect(wasted.info.stateKey).toBe(before);
-            noisy = wasted.state;
+    it(
+      invalidKeepsState
+        ? "keeps the state key through invalid replies, and equal play gives equal keys"
+        : "gives equal keys to two states of one env played alike, step by step",
+      () => {
+        for (const [index, task] of tasks.entries()) {
+          const rng = createRng(200 + index);
+          let clean = env.reset(task, { seed: index }).state;
+          let noisy = env.reset(task, { seed: index }).state;
+          for (let turn = 0; turn < 30; turn++) {
+            const valid = env.validActions(clean);
+            if (valid.length === 0) break;
+            if (invalidKeepsState) {
+              const before = env.stateKey(noisy);
+              const wasted = env.step(noisy, act("<answer>definitely not an action</answer>"));
+              expect(wasted.info.invalid).toBe(true);
+              expect(wasted.info.stateKey).toBe(before);
+              noisy = wasted.state;
+            }
+            const action = rng.pick(valid);
+            const cleanStep = env.step(clean, actionReply(env, clean, action));
+            const noisyStep = env.step(noisy, actionReply(env, noisy, action));
+            expect(noisyStep.info.stateKey).toBe(cleanStep.info.stateKey);
+            clean = cleanStep.state;
+            noisy = noisyStep.state;
+            if (cleanStep.terminated) break;
           }
-          const action = rng.pick(valid);
-          const cleanStep = env.step(clean, actionReply(env, clean, action));
-          const noisyStep = env.step(noisy, actionReply(env, noisy, action));
-          expect(noisyStep.info.stateKey).toBe(cleanStep.info.stateKey);
-          clean = cleanStep.state;
-          noisy = noisyStep.state;
-          if (cleanStep.terminated) break;
         }
-      }
-    });
+      },
+    );
 
-    it(invalidKeepsState ? "parses every valid action in its canonical form, tagged, and in other cases" : "reads every listed action as an action", () => {
-      for (const [index, task] of tasks.entries()) {
-        const start = () => env.reset(task, { seed: index }).state;
-        for (const action of env.validActions(start())) {
+    it(
+      invalidKeepsState
+        ? "parses every valid action in its canonical form, tagged, and in other cases"
+        : "reads every listed action as an action",
+      () => {
+        for (const [index, task] of tasks.entries()) {
+          const start = () => env.reset(task, { seed: index }).state;
+          for (const action of env.validActions(start())) {
+            if (!invalidKeepsState) {
+              const state = start();
+              const result = env.step(state, actionReply(env, state, action));
+              expect(result.info.invalid).toBe(false);
+              expect(result.info.parsedAction).not.toBeNull();
+              continue;
+            }
+            for (const reply of [
+              action,
+              `<answer>${action}</answer>`,
+              ` ${action.toLowerCase()} `,
+              `Thinking... <answer>xyzzy</answer> no: <ANSWER>${action.toUpperCase()}</ANSWER>`,
+            ]) {
+              const result = env.step(start(), act(reply));
+              expect(result.info.parsedAction).toBe(action);
+              expect(result.info.invalid).toBe(false);
+            }
+          }
+        }
+      },
+    );
+
+    it(
+      invalidKeepsState
+        ? "spends the turn on garbage and explains the answer format"
+        : "reads text that is not an action as an answer, well formed",
+      () => {
+        const [task] = tasks;
+        for (const reply of GARBAGE) {
+          const { state, info } = env.reset(task, { seed: 1 });
+          const key = env.stateKey(state);
+          const valid = env.validActions(state);
+          const result = env.step(state, act(reply));
+          expectWellFormedStep(env, result, shape, info.segment);
           if (!invalidKeepsState) {
-            const state = start();
-            const result = env.step(state, actionReply(env, state, action));
             expect(result.info.invalid).toBe(false);
             expect(result.info.parsedAction).not.toBeNull();
             continue;
           }
-          for (const reply of [action, `<answer>${action}</answer>`, ` ${action.toLowerCase()} `, `Thinking... <answer>xyzzy</answer> no: <ANSWER>${action.toUpperCase()}</ANSWER>`]) {
-            const result = env.step(start(), act(reply));
-            expect(result.info.parsedAction).toBe(action);
-            expect(result.info.invalid).toBe(false);
-          }
+          expect(result.info.invalid).toBe(true);
+          expect(result.info.parsedAction).toBeNull();
+          expect(result.terminated).toBe(false);
+          expect(result.info.stateKey).toBe(key);
+          const text = result.observation[0]!.content;
+          expect(text).toContain(formatHint);
+          for (const action of valid.slice(0, 8)) expect(text).toContain(action);
         }
-      }
-    });
-
-    it(invalidKeepsState ? "spends the turn on garbage and explains the answer format" : "reads text that is not an action as an answer, well formed", () => {
-      const [task] = tasks;
-      for (const reply of GARBAGE) {
-        const { state, info } = env.reset(task, { seed: 1 });
-        const key = env.stateKey(state);
-        const valid = env.validActions(state);
-        const result = env.step(state, act(reply));
-        expectWellFormedStep(env, result, shape, info.segment);
-        if (!invalidKeepsState) {
-          expect(result.info.invalid).toBe(false);
-          expect(result.info.parsedAction).not.toBeNull();
-          continue;
-        }
-        expect(result.info.invalid).toBe(true);
-        expect(result.info.parsedAction).toBeNull();
-        expect(result.terminated).toBe(false);
-        expect(result.info.stateKey).toBe(key);
-        const text = result.observation[0]!.content;
-        expect(text).toContain(formatHint);
-        for (const action of valid.slice(0, 8)) expect(text).toContain(action);
-      }
-    });
+      },
+    );
 
     it(`never throws on ${fuzzRuns.toLocaleString("en-US")} fuzzed replies (unicode, control characters, tags, repetitions)`, () => {
       const pool = waypoints(env, tasks, createRng(17));
@@ -306,12 +387,17 @@ export function runEnvContract(name: string, makeEnv: () => AnyEnv, options: Env
         const result = env.step(state, message);
         if (parsed !== undefined) expect(parsed).toBe(result.info.parsedAction);
         expectWellFormedStep(env, result, shape);
-        if (listsActions && result.info.parsedAction !== null && !result.info.invalid) expect(validTexts).toContain(result.info.parsedAction);
+        if (listsActions && result.info.parsedAction !== null && !result.info.invalid)
+          expect(validTexts).toContain(result.info.parsedAction);
       };
       const indexes = fc.nat({ max: pool.length - 1 });
       const settings = { numRuns: fuzzRuns, seed: 20240601 };
       // Envs with an actionMessage also get the fuzzed texts as canonical actions (tool calls when they parse).
-      if (env.actionMessage === undefined) fc.assert(fc.property(indexes, replyArbitrary(validTexts), (index, reply) => check(index, reply, false)), settings);
+      if (env.actionMessage === undefined)
+        fc.assert(
+          fc.property(indexes, replyArbitrary(validTexts), (index, reply) => check(index, reply, false)),
+          settings,
+        );
       else fc.assert(fc.property(indexes, replyArbitrary(validTexts), fc.boolean(), check), settings);
     });
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import { createEnv, ENV_DEFINITIONS, ENV_NAMES, envConfigHelp, envDefinition, envOptions, isEnvName } from "../../src/envs/registry.js";
+import {
+  createEnv,
+  ENV_DEFINITIONS,
+  ENV_NAMES,
+  envConfigHelp,
+  envDefinition,
+  envOptions,
+  isEnvName,
+} from "../../src/envs/registry.js";
 
 describe("env registry", () => {
   it("names the built-in envs", () => {
@@ -13,7 +21,10 @@ describe("env registry", () => {
     const env = createEnv("sokoban", { boxes: "2", width: 7 });
     expect(env.name).toBe("sokoban");
     expect(env.config).toMatchObject({ boxes: 2, width: 7, height: 6 });
-    expect(createEnv("frozenlake", { slippery: "true", map: "8x8" }).config).toMatchObject({ slippery: true, map: "8x8" });
+    expect(createEnv("frozenlake", { slippery: "true", map: "8x8" }).config).toMatchObject({
+      slippery: true,
+      map: "8x8",
+    });
     expect(createEnv("hanoi").config).toEqual({ disks: 3, randomStart: false, referenceFactor: 4 });
   });
 

@@ -19,7 +19,17 @@ import { describeWithServices, freshRedis, STORE_BACKENDS } from "../helpers/ser
 import { until } from "../helpers/until.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-bullmq-"));
-const RUN = { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 6, samples: 3, ks: [1, 2], budgets: ["50%", "100%"], seed: 11, bootstrap: 50, now: () => new Date(0) } satisfies EvaluateOptions;
+const RUN = {
+  env: "sokoban",
+  policy: "noisy-oracle:0.3",
+  tasks: 6,
+  samples: 3,
+  ks: [1, 2],
+  budgets: ["50%", "100%"],
+  seed: 11,
+  bootstrap: 50,
+  now: () => new Date(0),
+} satisfies EvaluateOptions;
 
 /** The Redis keys of a queue (none once a run finished and deleted it). */
 async function queueKeys(redis: string, queue: string): Promise<string[]> {
@@ -47,7 +57,8 @@ describeWithServices(["redis", "postgres"], "the bullmq executor", () => {
   afterAll(async () => {
     await worker?.close();
   });
-  const startWorker = async (): Promise<EpisodeWorker> => (worker = await startEpisodeWorker({ redis, concurrency: 4, name: "in-test" }));
+  const startWorker = async (): Promise<EpisodeWorker> =>
+    (worker = await startEpisodeWorker({ redis, concurrency: 4, name: "in-test" }));
   const stopWorker = async (): Promise<void> => {
     await worker?.close();
     worker = undefined;
@@ -72,14 +83,28 @@ describeWithServices(["redis", "postgres"], "the bullmq executor", () => {
     const replay = join(dir, "replay.json");
     writeFileSync(replay, "{}");
     const db = join(dir, "failing.db");
-    const options = { ...RUN, tasks: 2, samples: 1, ks: [1], budgets: ["100%"], policy: `replay:${replay}`, db, run: "f", executor: "bullmq", redis } satisfies EvaluateOptions;
+    const options = {
+      ...RUN,
+      tasks: 2,
+      samples: 1,
+      ks: [1],
+      budgets: ["100%"],
+      policy: `replay:${replay}`,
+      db,
+      run: "f",
+      executor: "bullmq",
+      redis,
+    } satisfies EvaluateOptions;
     // The workers cannot build the policy: its file is gone by the time they read the run.
     let removed!: () => void;
     const started = new Promise<void>((resolve) => (removed = resolve));
-    const pending = evaluate({ ...options, onStart: () => {
-      rmSync(replay);
-      removed();
-    } });
+    const pending = evaluate({
+      ...options,
+      onStart: () => {
+        rmSync(replay);
+        removed();
+      },
+    });
     await started;
     await startWorker();
     const failed = await pending;
@@ -101,18 +126,44 @@ describeWithServices(["redis", "postgres"], "the bullmq executor", () => {
 
   it("continues a generated run stopped mid-way with the distinct tasks an uninterrupted run draws", async () => {
     // 4x4 frozenlake: plain draws repeat, so the tasks made on resume depend on the stored ones they must avoid.
-    const lake = { env: "frozenlake", policy: "oracle", tasks: 200, samples: 1, ks: [1], budgets: ["100%"], seed: 2, bootstrap: 0, now: () => new Date(0) } satisfies EvaluateOptions;
+    const lake = {
+      env: "frozenlake",
+      policy: "oracle",
+      tasks: 200,
+      samples: 1,
+      ks: [1],
+      budgets: ["100%"],
+      seed: 2,
+      bootstrap: 0,
+      now: () => new Date(0),
+    } satisfies EvaluateOptions;
     const local = join(dir, "lake-local.db");
     await evaluate({ ...lake, db: local, run: "l" });
     const db = join(dir, "lake-queued.db");
     const controller = new AbortController();
-    const stopped = await evaluate({ ...lake, db, run: "l", signal: controller.signal, onProgress: (done) => void (done >= 5 && controller.abort()) });
+    const stopped = await evaluate({
+      ...lake,
+      db,
+      run: "l",
+      signal: controller.signal,
+      onProgress: (done) => void (done >= 5 && controller.abort()),
+    });
     expect(stopped.interrupted).toBe(true);
     await startWorker();
-    const resumed = await evaluate({ db, run: "l", resume: true, executor: "bullmq", redis, env: "frozenlake", policy: undefined as unknown as string });
+    const resumed = await evaluate({
+      db,
+      run: "l",
+      resume: true,
+      executor: "bullmq",
+      redis,
+      env: "frozenlake",
+      policy: undefined as unknown as string,
+    });
     await stopWorker();
     expect(resumed).toMatchObject({ complete: true, done: 200 });
-    const ids = await withStore(db, { mode: "read" }, async (store) => (await loadTasks(store, "l")).map((task) => task.id));
+    const ids = await withStore(db, { mode: "read" }, async (store) =>
+      (await loadTasks(store, "l")).map((task) => task.id),
+    );
     expect(new Set(ids).size).toBe(200);
     expect(await exported(db, "l")).toBe(await exported(local, "l"));
   }, 60_000);
@@ -123,13 +174,25 @@ describeWithServices(["redis", "postgres"], "the bullmq executor", () => {
     const queue = new Queue(runQueueName(workerStoreAddress(db), "s"), { connection: { url: redis } });
     const pending = evaluate({ ...RUN, db, run: "s", executor: "bullmq", redis, signal: controller.signal });
     // No worker runs: every job waits in the queue.
-    await until(() => queueCounts(queue), (counts) => counts.queued === 36, "36 queued jobs");
+    await until(
+      () => queueCounts(queue),
+      (counts) => counts.queued === 36,
+      "36 queued jobs",
+    );
     controller.abort();
     const stopped = await pending;
     expect(stopped).toMatchObject({ interrupted: true, complete: false, done: 0 });
     expect(await queueCounts(queue)).toEqual({ queued: 0, running: 0, failed: 0 });
     await startWorker();
-    const resumed = await evaluate({ db, run: "s", resume: true, executor: "bullmq", redis, env: "sokoban", policy: undefined as unknown as string });
+    const resumed = await evaluate({
+      db,
+      run: "s",
+      resume: true,
+      executor: "bullmq",
+      redis,
+      env: "sokoban",
+      policy: undefined as unknown as string,
+    });
     expect(resumed).toMatchObject({ complete: true, done: 36 });
     await queue.close();
     await stopWorker();

@@ -61,7 +61,12 @@ describe("evaluate", () => {
     await evaluate({ ...base, db: whole });
     const broken = freshDb();
     const controller = new AbortController();
-    const partial = await evaluate({ ...base, db: broken, signal: controller.signal, onProgress: (done) => done >= 30 && controller.abort() });
+    const partial = await evaluate({
+      ...base,
+      db: broken,
+      signal: controller.signal,
+      onProgress: (done) => done >= 30 && controller.abort(),
+    });
     expect(partial.interrupted).toBe(true);
     expect(partial.done).toBeLessThan(72);
     const store = await openStore(broken);
@@ -75,7 +80,15 @@ describe("evaluate", () => {
 
   it("keeps episodes in memory without a store and accepts any async function as the agent", async () => {
     // Default hanoi has one task (every disk on A).
-    const result = await evaluate({ env: "hanoi", policy: async () => "<answer>A->C</answer>", tasks: 1, samples: 4, budgets: ["100%"], seed: 1, bootstrap: 0 });
+    const result = await evaluate({
+      env: "hanoi",
+      policy: async () => "<answer>A->C</answer>",
+      tasks: 1,
+      samples: 4,
+      budgets: ["100%"],
+      seed: 1,
+      bootstrap: 0,
+    });
     expect(result.episodes).toHaveLength(4);
     expect(result.table.cells[0]?.[0]?.value).toBe(0);
     expect(result.episodes[0]?.turns[1]?.invalid).toBe(true);
@@ -83,15 +96,34 @@ describe("evaluate", () => {
 
   it("protocol single reads every T from one hidden run at the largest T", async () => {
     const separate = await evaluate({ ...base, budgetMode: "hidden", policy: "oracle:unbounded", samples: 2, ks: [1] });
-    const single = await evaluate({ ...base, budgetMode: "hidden", policy: "oracle:unbounded", samples: 2, ks: [1], protocol: "single" });
+    const single = await evaluate({
+      ...base,
+      budgetMode: "hidden",
+      policy: "oracle:unbounded",
+      samples: 2,
+      ks: [1],
+      protocol: "single",
+    });
     expect(single.episodes).toHaveLength(6 * 2);
     expect(single.table.cells).toEqual(separate.table.cells);
     // A policy that plays by the turns left, even hidden ones, cannot be read off the largest budget.
-    await expect(evaluate({ ...base, budgetMode: "hidden", policy: "noisy-oracle:0.2", samples: 2, ks: [1], protocol: "single" })).rejects.toThrow(/plays by the turns left[\s\S]*HINT: use --protocol separate/);
+    await expect(
+      evaluate({ ...base, budgetMode: "hidden", policy: "noisy-oracle:0.2", samples: 2, ks: [1], protocol: "single" }),
+    ).rejects.toThrow(/plays by the turns left[\s\S]*HINT: use --protocol separate/);
   });
 
   it("sizes budgets written as multiples by each task's optimal length, stores that length, and reads them back in a single run", async () => {
-    const options: EvaluateOptions = { ...base, env: "hanoi", envOptions: { disks: 4, randomStart: true }, policy: "oracle:unbounded", budgets: ["1x", "1.5x", "3x"], budgetMode: "hidden", samples: 2, ks: [1], db: freshDb() };
+    const options: EvaluateOptions = {
+      ...base,
+      env: "hanoi",
+      envOptions: { disks: 4, randomStart: true },
+      policy: "oracle:unbounded",
+      budgets: ["1x", "1.5x", "3x"],
+      budgetMode: "hidden",
+      samples: 2,
+      ks: [1],
+      db: freshDb(),
+    };
     const result = await evaluate(options);
     for (const episode of result.episodes) {
       const optimal = episode.turns.length; // the unbounded oracle on hanoi plays exactly the optimal moves
@@ -101,18 +133,26 @@ describe("evaluate", () => {
     expect(result.table.cells.flat().map((cell) => cell.value)).toEqual([1, 1, 1]);
     const single = await evaluate({ ...options, protocol: "single", db: freshDb() });
     expect(single.table.cells).toEqual(result.table.cells);
-    await expect(evaluate({ ...base, env: "bfcl", budgets: ["2x"] })).rejects.toThrow(/budget 2x is a multiple of the optimal length, which env bfcl cannot say/);
+    await expect(evaluate({ ...base, env: "bfcl", budgets: ["2x"] })).rejects.toThrow(
+      /budget 2x is a multiple of the optimal length, which env bfcl cannot say/,
+    );
   });
 
   it("refuses bad configs before any work, naming the field", async () => {
-    await expect(evaluate({ ...base, ks: [8], samples: 4 })).rejects.toThrow(/ks: K = 8 is larger than the number of samples/);
+    await expect(evaluate({ ...base, ks: [8], samples: 4 })).rejects.toThrow(
+      /ks: K = 8 is larger than the number of samples/,
+    );
     await expect(evaluate({ ...base, protocol: "single" })).rejects.toThrow(ConfigError);
-    await expect(evaluate({ ...base, protocol: "single" })).rejects.toThrow(/only valid when the agent cannot see its budget/);
+    await expect(evaluate({ ...base, protocol: "single" })).rejects.toThrow(
+      /only valid when the agent cannot see its budget/,
+    );
     await expect(evaluate({ ...base, budgets: ["25%", "lots"] })).rejects.toThrow(/budgets: "lots" is not a budget/);
     await expect(evaluate({ ...base, policy: "genius" })).rejects.toThrow(/policy: unknown policy "genius"/);
     await expect(evaluate({ ...base, env: "chess" })).rejects.toThrow(/env: unknown env "chess"/);
     const levels = sokoban().parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
-    await expect(evaluate({ ...base, env: "sokoban", tasks: levels })).rejects.toThrow(/^tasks: tasks\[1\] cannot be solved: the BFS oracle searched all 7 states/);
+    await expect(evaluate({ ...base, env: "sokoban", tasks: levels })).rejects.toThrow(
+      /^tasks: tasks\[1\] cannot be solved: the BFS oracle searched all 7 states/,
+    );
   });
 
   it("turns a hung policy into error episodes that are not counted, and a resume retries exactly those", async () => {
@@ -145,7 +185,17 @@ describe("evaluate", () => {
   it("streams the tasks of a huge run: nothing planned up front, tasks stored as the run reaches them", async () => {
     const db = freshDb();
     const controller = new AbortController();
-    const result = await evaluate({ env: "sokoban", policy: "oracle", tasks: 1_000_000_000, samples: 2, bootstrap: 0, db, run: "huge", signal: controller.signal, onProgress: (done) => done >= 300 && controller.abort() });
+    const result = await evaluate({
+      env: "sokoban",
+      policy: "oracle",
+      tasks: 1_000_000_000,
+      samples: 2,
+      bootstrap: 0,
+      db,
+      run: "huge",
+      signal: controller.signal,
+      onProgress: (done) => done >= 300 && controller.abort(),
+    });
     expect(result).toMatchObject({ interrupted: true, complete: false, total: 2_000_000_000 });
     const store = await openStore(db, { readonly: true });
     const stored = await storedTaskCount(store, "huge");
@@ -160,7 +210,13 @@ describe("evaluate", () => {
     await evaluate({ ...options, db: whole });
     const broken = freshDb();
     const controller = new AbortController();
-    await evaluate({ ...options, db: broken, concurrency: 3, signal: controller.signal, onProgress: (done) => done >= 170 && controller.abort() });
+    await evaluate({
+      ...options,
+      db: broken,
+      concurrency: 3,
+      signal: controller.signal,
+      onProgress: (done) => done >= 170 && controller.abort(),
+    });
     const store = await openStore(broken, { readonly: true });
     expect(await storedTaskCount(store, "fixed")).toBe(128);
     await store.close();
@@ -172,12 +228,16 @@ describe("evaluate", () => {
 
   it("refuses to resume from a store that does not exist or has no runs, creating and writing nothing", async () => {
     const missing = join(dir, "missing.db");
-    await expect(evaluate({ env: "sokoban", policy: "oracle", db: missing, resume: true })).rejects.toThrow(/nothing to resume: .*missing\.db does not exist/);
+    await expect(evaluate({ env: "sokoban", policy: "oracle", db: missing, resume: true })).rejects.toThrow(
+      /nothing to resume: .*missing\.db does not exist/,
+    );
     expect(existsSync(missing)).toBe(false);
     const empty = freshDb();
     await (await openStore(empty)).close();
     const before = readFileSync(empty);
-    await expect(evaluate({ env: "sokoban", policy: "oracle", db: empty, resume: true })).rejects.toThrow(/nothing to resume: .* has no runs; start one with `budgetrl eval --db /);
+    await expect(evaluate({ env: "sokoban", policy: "oracle", db: empty, resume: true })).rejects.toThrow(
+      /nothing to resume: .* has no runs; start one with `budgetrl eval --db /,
+    );
     expect(readFileSync(empty).equals(before)).toBe(true);
   });
 
@@ -190,7 +250,9 @@ describe("evaluate", () => {
       const started = performance.now();
       const attempt = evaluate({ ...base, db, busyTimeout: 0.2 });
       await expect(attempt).rejects.toThrow(DataError);
-      await expect(evaluate({ ...base, db, busyTimeout: 0.2 })).rejects.toThrow(/^run store .* is locked by another program writing to it: .*use another --db$/);
+      await expect(evaluate({ ...base, db, busyTimeout: 0.2 })).rejects.toThrow(
+        /^run store .* is locked by another program writing to it: .*use another --db$/,
+      );
       expect(performance.now() - started).toBeGreaterThanOrEqual(400);
     } finally {
       other.exec("ROLLBACK");

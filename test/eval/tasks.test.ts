@@ -38,13 +38,19 @@ describe("generated tasks", () => {
   });
 
   it("refuse more distinct tasks than the env says it has before drawing, and notice running out otherwise", () => {
-    expect(() => resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 40, seed: 1 })).toThrow(/^tasks: hanoi disks=3 randomStart=true referenceFactor=4 has only 26 distinct tasks, fewer than the 40 asked for/);
+    expect(() => resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 40, seed: 1 })).toThrow(
+      /^tasks: hanoi disks=3 randomStart=true referenceFactor=4 has only 26 distinct tasks, fewer than the 40 asked for/,
+    );
     const all = hanoi({ disks: 3, randomStart: true });
     expect(new Set(idsOf(all, resolveTasks(all, { tasks: 26, seed: 1 }))).size).toBe(26);
-    expect(() => resolveTasks(hanoi(), { tasks: 2, seed: 1 })).toThrow(/hanoi disks=3 randomStart=false referenceFactor=4 has only 1 distinct task, fewer than the 2 asked for/);
+    expect(() => resolveTasks(hanoi(), { tasks: 2, seed: 1 })).toThrow(
+      /hanoi disks=3 randomStart=false referenceFactor=4 has only 1 distinct task, fewer than the 2 asked for/,
+    );
     const env = uncountedHanoi();
     expect(new Set(idsOf(env, resolveTasks(env, { tasks: 8, seed: 1 }))).size).toBe(8);
-    expect(() => resolveTasks(env, { tasks: 9, seed: 1 })).toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 gave no new task in 1000 draws in a row after 8 distinct tasks: it has too few distinct tasks for the 9 asked for/);
+    expect(() => resolveTasks(env, { tasks: 9, seed: 1 })).toThrow(
+      /^tasks: hanoi disks=2 randomStart=true referenceFactor=4 gave no new task in 1000 draws in a row after 8 distinct tasks: it has too few distinct tasks for the 9 asked for/,
+    );
   });
 
   it("are drawn in index order, and a run whose stored tasks repeat (made before they were distinct) is not continued", () => {
@@ -54,7 +60,9 @@ describe("generated tasks", () => {
     const old = taskDraws(env, 1, { count: 5, field: "tasks" });
     old.recall(0, "frozenlake-a");
     old.recall(1, "frozenlake-a");
-    expect(() => old.make(2)).toThrow(/stored task 1 repeats an earlier one: the run was made before runs drew distinct tasks/);
+    expect(() => old.make(2)).toThrow(
+      /stored task 1 repeats an earlier one: the run was made before runs drew distinct tasks/,
+    );
   });
 
   it("continue a resumed run exactly: the ids drawn are rebuilt from its stored tasks", async () => {
@@ -62,7 +70,12 @@ describe("generated tasks", () => {
     const common = { env: "frozenlake", policy: "oracle", tasks: 200, samples: 1, seed: 2, bootstrap: 0, db } as const;
     const controller = new AbortController();
     // Stopped in the first chunk of 64 stored tasks: the resumed run reads them back and draws tasks 64.. after them.
-    const stopped = await evaluate({ ...common, run: "r", signal: controller.signal, onProgress: (done) => void (done >= 5 && controller.abort()) });
+    const stopped = await evaluate({
+      ...common,
+      run: "r",
+      signal: controller.signal,
+      onProgress: (done) => void (done >= 5 && controller.abort()),
+    });
     expect(stopped.interrupted).toBe(true);
     expect((await storedIds(db, "r")).length).toBeLessThan(200);
     await evaluate({ ...common, run: "r", resume: true });
@@ -80,7 +93,16 @@ describe("held-out sets", () => {
     const held = heldOutTaskIds(env, { seed: 9, tasks: 150 });
     expect(held.size).toBe(150);
     const db = join(dir, "held-out.db");
-    await evaluate({ env: "frozenlake", policy: "oracle", tasks: 150, samples: 1, seed: 9, bootstrap: 0, db, run: "held-out" });
+    await evaluate({
+      env: "frozenlake",
+      policy: "oracle",
+      tasks: 150,
+      samples: 1,
+      seed: 9,
+      bootstrap: 0,
+      db,
+      run: "held-out",
+    });
     expect(await storedIds(db, "held-out")).toEqual([...held]);
   });
 
@@ -94,31 +116,75 @@ describe("held-out sets", () => {
     expect(new Set(kept).size).toBe(300);
     expect(kept.filter((id) => held.has(id))).toEqual([]);
     // The up-front count leaves the held-out tasks out too: 26 distinct hanoi tasks, 20 held out, 6 left.
-    expect(() => resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 7, seed: 1, exclude: { seed: 2, tasks: 20 } })).toThrow(/has only 26 distinct tasks, 20 of them held out \(6 left\), fewer than the 7 asked for/);
-    expect(resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 6, seed: 1, exclude: { seed: 2, tasks: 20 } })).toHaveLength(6);
-    expect(() => heldOutTaskIds(hanoi(), { seed: 1, tasks: 2 })).toThrow(/^exclude: hanoi disks=3 randomStart=false referenceFactor=4 has only 1 distinct task/);
+    expect(() =>
+      resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 7, seed: 1, exclude: { seed: 2, tasks: 20 } }),
+    ).toThrow(/has only 26 distinct tasks, 20 of them held out \(6 left\), fewer than the 7 asked for/);
+    expect(
+      resolveTasks(hanoi({ disks: 3, randomStart: true }), { tasks: 6, seed: 1, exclude: { seed: 2, tasks: 20 } }),
+    ).toHaveLength(6);
+    expect(() => heldOutTaskIds(hanoi(), { seed: 1, tasks: 2 })).toThrow(
+      /^exclude: hanoi disks=3 randomStart=false referenceFactor=4 has only 1 distinct task/,
+    );
   });
 
   it("are stored with an evaluation run and respected on resume", async () => {
     const env = frozenlake();
     const heldOut = { seed: 3, tasks: 30 };
-    const result = await evaluate({ env: "frozenlake", policy: "oracle", tasks: 60, samples: 1, exclude: heldOut, seed: 2, bootstrap: 0, keepEpisodes: true });
+    const result = await evaluate({
+      env: "frozenlake",
+      policy: "oracle",
+      tasks: 60,
+      samples: 1,
+      exclude: heldOut,
+      seed: 2,
+      bootstrap: 0,
+      keepEpisodes: true,
+    });
     expect(result.config.exclude).toEqual(heldOut);
     const held = heldOutTaskIds(env, heldOut);
     expect(result.episodes.filter((episode) => held.has(episode.taskId))).toEqual([]);
     // A dataset is played in its order: its held-out set of N is its first N entries, and a run that leaves it out
     // plays the entries after them (a task file is explicit, and refused with a held-out set).
-    const bfclIds = bfcl().listTasks().map((entry) => entry.id);
+    const bfclIds = bfcl()
+      .listTasks()
+      .map((entry) => entry.id);
     expect([...heldOutTaskIds(bfcl(), { seed: 7, tasks: 3 })]).toEqual(bfclIds.slice(0, 3));
-    const rest = await evaluate({ env: "bfcl", policy: "replay", tasks: 2, samples: 1, budgets: ["100%"], exclude: { seed: 7, tasks: 3 }, bootstrap: 0, keepEpisodes: true });
+    const rest = await evaluate({
+      env: "bfcl",
+      policy: "replay",
+      tasks: 2,
+      samples: 1,
+      budgets: ["100%"],
+      exclude: { seed: 7, tasks: 3 },
+      bootstrap: 0,
+      keepEpisodes: true,
+    });
     expect(rest.episodes.map((episode) => episode.taskId)).toEqual(bfclIds.slice(3, 5));
     const taskFile = join(dir, "bfcl-tasks.txt");
     writeFileSync(taskFile, `${bfclIds[0]}\n`);
-    await expect(evaluate({ env: "bfcl", policy: "replay", tasks: 1, samples: 1, tasksFile: taskFile, exclude: heldOut })).rejects.toThrow(/exclude: a held-out set can only be left out of generated tasks or an env's own list, not of a task file/);
+    await expect(
+      evaluate({ env: "bfcl", policy: "replay", tasks: 1, samples: 1, tasksFile: taskFile, exclude: heldOut }),
+    ).rejects.toThrow(
+      /exclude: a held-out set can only be left out of generated tasks or an env's own list, not of a task file/,
+    );
     const db = join(dir, "held-out-resume.db");
     const controller = new AbortController();
-    const common = { env: "frozenlake", policy: "oracle", tasks: 200, samples: 1, exclude: heldOut, seed: 2, bootstrap: 0, db } as const;
-    const stopped = await evaluate({ ...common, run: "r", signal: controller.signal, onProgress: (done) => void (done >= 5 && controller.abort()) });
+    const common = {
+      env: "frozenlake",
+      policy: "oracle",
+      tasks: 200,
+      samples: 1,
+      exclude: heldOut,
+      seed: 2,
+      bootstrap: 0,
+      db,
+    } as const;
+    const stopped = await evaluate({
+      ...common,
+      run: "r",
+      signal: controller.signal,
+      onProgress: (done) => void (done >= 5 && controller.abort()),
+    });
     expect(stopped.interrupted).toBe(true);
     await evaluate({ ...common, run: "r", resume: true });
     await evaluate({ ...common, run: "whole" });
@@ -134,11 +200,17 @@ describe("listed tasks", () => {
   it("refuse a task twice, naming both, in a task file and in a list handed to evaluate", async () => {
     const file = join(dir, "twice.txt");
     writeFileSync(file, "# three tasks, the third the first again\n3 BAA\n3 ABA\n\n3 baa\n");
-    await expect(evaluate({ env: "hanoi", policy: "oracle", tasksFile: file, samples: 1, bootstrap: 0 })).rejects.toThrow(/^tasks-file: task 3 of .*twice\.txt repeats task 1 of .*twice\.txt \(hanoi-3-BAA\)/);
+    await expect(
+      evaluate({ env: "hanoi", policy: "oracle", tasksFile: file, samples: 1, bootstrap: 0 }),
+    ).rejects.toThrow(/^tasks-file: task 3 of .*twice\.txt repeats task 1 of .*twice\.txt \(hanoi-3-BAA\)/);
     // Only the tasks the run uses count: the first two are distinct.
-    expect((await evaluate({ env: "hanoi", policy: "oracle", tasksFile: file, tasks: 2, samples: 1, bootstrap: 0 })).done).toBe(2);
+    expect(
+      (await evaluate({ env: "hanoi", policy: "oracle", tasksFile: file, tasks: 2, samples: 1, bootstrap: 0 })).done,
+    ).toBe(2);
     const env = hanoi({ disks: 3, randomStart: true });
     const [first, second] = env.parseTasks("3 BAA\n3 ABA");
-    await expect(evaluate({ env, policy: "oracle", tasks: [first, second, first], samples: 1, bootstrap: 0 })).rejects.toThrow(/^tasks: tasks\[2\] repeats tasks\[0\]/);
+    await expect(
+      evaluate({ env, policy: "oracle", tasks: [first, second, first], samples: 1, bootstrap: 0 }),
+    ).rejects.toThrow(/^tasks: tasks\[2\] repeats tasks\[0\]/);
   });
 });

@@ -9,12 +9,31 @@ import { openStore } from "../../src/store/open.js";
 import { createRun, getRun, loadTasks } from "../../src/store/runs.js";
 import { collect } from "./collect.js";
 
-export async function deriveRun(db: string, source: string, target: { readonly id: string; readonly policy?: string; readonly config: JsonObject; readonly change: (episode: Episode) => Episode }): Promise<void> {
+export async function deriveRun(
+  db: string,
+  source: string,
+  target: {
+    readonly id: string;
+    readonly policy?: string;
+    readonly config: JsonObject;
+    readonly change: (episode: Episode) => Episode;
+  },
+): Promise<void> {
   const store = await openStore(db);
   try {
     const record = await getRun(store, source);
     const tasks = await loadTasks(store, source);
-    await createRun(store, { ...record, id: target.id, policy: target.policy ?? record.policy, config: { ...(record.config as JsonObject), ...target.config } as Json, status: "complete" }, tasks);
+    await createRun(
+      store,
+      {
+        ...record,
+        id: target.id,
+        policy: target.policy ?? record.policy,
+        config: { ...(record.config as JsonObject), ...target.config } as Json,
+        status: "complete",
+      },
+      tasks,
+    );
     const episodes = await collect(readEpisodes(store, source, record.env, new Map()));
     const writer = createEpisodeWriter(store);
     for (const episode of episodes) await writer.write({ ...target.change(episode), run: target.id });

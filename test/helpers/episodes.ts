@@ -44,7 +44,16 @@ export function episode(sketch: EpisodeSketch): Episode {
       stateKey: `s${i}`,
       ...(turn.optimal === undefined ? {} : { optimal: turn.optimal }),
       ...(turn.remainingBefore === undefined ? {} : { remainingBefore: turn.remainingBefore }),
-      ...(turn.forced === true ? { forced: { by: "expert" as const, policyAction: { role: "assistant" as const, content: "?" }, policyParsed: null, policyOptimal: false } } : {}),
+      ...(turn.forced === true
+        ? {
+            forced: {
+              by: "expert" as const,
+              policyAction: { role: "assistant" as const, content: "?" },
+              policyParsed: null,
+              policyOptimal: false,
+            },
+          }
+        : {}),
     };
   });
   const stopReason = sketch.stopReason ?? (sketch.success ? "success" : "max_turns");
@@ -53,7 +62,12 @@ export function episode(sketch: EpisodeSketch): Episode {
     env: "hand",
     taskId: `task-${sketch.task}`,
     taskIndex: sketch.task,
-    budget: { turns: sketch.budgetTurns ?? 10, mode: "announced", scope: sketch.scope ?? "episode", label: sketch.budget ?? "100%" },
+    budget: {
+      turns: sketch.budgetTurns ?? 10,
+      mode: "announced",
+      scope: sketch.scope ?? "episode",
+      label: sketch.budget ?? "100%",
+    },
     sample: sketch.sample ?? 0,
     seed: sketch.seed ?? 1000 + sketch.task * 100 + (sketch.sample ?? 0),
     preamble: [],

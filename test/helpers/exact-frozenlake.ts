@@ -6,8 +6,18 @@
 // the denominator is 1. Every comparison is exact, so ties are real ties.
 
 export const DIRECTION_NAMES = ["Up", "Down", "Left", "Right"] as const;
-const MOVES: readonly (readonly [number, number])[] = [[-1, 0], [1, 0], [0, -1], [0, 1]];
-const SIDES: readonly (readonly number[])[] = [[2, 3], [2, 3], [0, 1], [0, 1]];
+const MOVES: readonly (readonly [number, number])[] = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+];
+const SIDES: readonly (readonly number[])[] = [
+  [2, 3],
+  [2, 3],
+  [0, 1],
+  [0, 1],
+];
 
 export interface ExactHorizon {
   readonly horizon: number;
@@ -30,7 +40,9 @@ export function transitions(rows: readonly string[], slippery: boolean): number[
     const c = (cell % width) + MOVES[move]![1];
     return r < 0 || r >= height || c < 0 || c >= width ? cell : r * width + c;
   };
-  return Array.from({ length: width * height }, (_, cell) => MOVES.map((_, move) => (slippery ? [move, ...SIDES[move]!] : [move]).map((taken) => go(cell, taken))));
+  return Array.from({ length: width * height }, (_, cell) =>
+    MOVES.map((_, move) => (slippery ? [move, ...SIDES[move]!] : [move]).map((taken) => go(cell, taken))),
+  );
 }
 
 function toFloat(numerator: bigint, denominator: bigint): number {
@@ -70,7 +82,9 @@ export function exactHorizon(rows: readonly string[], slippery: boolean, horizon
         layerMask.push(-1);
         continue;
       }
-      const w = next[cell]!.map((outcomes, a) => (q[a] === best ? outcomes.reduce((sum, to) => sum + m[to]!, 0n) : -1n));
+      const w = next[cell]!.map((outcomes, a) =>
+        q[a] === best ? outcomes.reduce((sum, to) => sum + m[to]!, 0n) : -1n,
+      );
       const fastest = w.filter((x) => x >= 0n).reduce((a, b) => (a < b ? a : b));
       layerN.push(best);
       layerM.push(best + fastest);

@@ -9,7 +9,12 @@
 //   mask_t(s) = the tied directions reaching that minimum; -1 where N_t(s) = 0 (nothing succeeds in time).
 // Every comparison is exact, so ties are real ties.
 
-const MOVES: readonly (readonly [number, number])[] = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+const MOVES: readonly (readonly [number, number])[] = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+];
 
 export interface ExactThinIce {
   /** Success probability within t turns, as the nearest float. */

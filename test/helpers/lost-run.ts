@@ -7,7 +7,23 @@ import { expect } from "vitest";
 import { cli, type Captured } from "../cli/helpers.js";
 
 /** 1200 episodes: long enough that a service stopped after the first ones are stored is stopped mid-run. */
-export const LOST_RUN = ["--env", "sokoban", "--policy", "noisy-oracle:0.3", "--tasks", "300", "--samples", "4", "--seed", "5", "--bootstrap", "0", "--run", "k", "--no-progress"];
+export const LOST_RUN = [
+  "--env",
+  "sokoban",
+  "--policy",
+  "noisy-oracle:0.3",
+  "--tasks",
+  "300",
+  "--samples",
+  "4",
+  "--seed",
+  "5",
+  "--bootstrap",
+  "0",
+  "--run",
+  "k",
+  "--no-progress",
+];
 export const LOST_RUN_EPISODES = 1200;
 
 let exports = 0;
@@ -39,7 +55,9 @@ export function resumeCommandOf(result: Captured, line: RegExp): string {
   expect(lines, result.stderr).toHaveLength(2);
   expect(lines[0]).toMatch(/^run k: 1200 episodes, stored in .* as they finish/);
   expect(lines[1]).toMatch(line);
-  expect(lines[1]).toMatch(/ and it did not come back within 2(\.\d)? s \(.+\); the episodes stored so far are kept: when it is back, continue with: budgetrl eval --resume --run k --db /);
+  expect(lines[1]).toMatch(
+    / and it did not come back within 2(\.\d)? s \(.+\); the episodes stored so far are kept: when it is back, continue with: budgetrl eval --resume --run k --db /,
+  );
   return /continue with: (budgetrl eval .*)$/.exec(lines[1] as string)?.[1] ?? "";
 }
 

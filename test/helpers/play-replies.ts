@@ -3,7 +3,11 @@
 import type { Env, StepResult } from "../../src/core/env.js";
 import { assistantMessage } from "../../src/core/message.js";
 
-export function playReplies<TTask, TState>(env: Env<TTask, TState>, state: TState, replies: readonly string[]): StepResult<TState>[] {
+export function playReplies<TTask, TState>(
+  env: Env<TTask, TState>,
+  state: TState,
+  replies: readonly string[],
+): StepResult<TState>[] {
   let current = state;
   return replies.map((reply) => {
     const result = env.step(current, assistantMessage(reply));

@@ -19,16 +19,25 @@ export function serviceUrl(service: Service): string | undefined {
   return process.env[VARIABLES[service]];
 }
 
-const skipping = (): boolean => process.env["BUDGETRL_LANE"] === "unit" || (process.env["BUDGETRL_SKIP_SERVICES"] === "1" && process.env["CI"] !== "true");
+const skipping = (): boolean =>
+  process.env["BUDGETRL_LANE"] === "unit" ||
+  (process.env["BUDGETRL_SKIP_SERVICES"] === "1" && process.env["CI"] !== "true");
 
 /** A describe block that needs something this machine may lack: run when `missing` is undefined, else a failing
  * test with that message (or, for a developer who set BUDGETRL_SKIP_SERVICES=1, skipped with it). */
-export function describeNeeding(missing: { readonly what: string; readonly message: string } | undefined, title: string, body: () => void): void {
+export function describeNeeding(
+  missing: { readonly what: string; readonly message: string } | undefined,
+  title: string,
+  body: () => void,
+): void {
   if (missing === undefined) describe(title, body);
   else if (skipping()) describe.skip(`${title} (skipped: ${missing.message})`, body);
-  else describe(title, () => it(`needs ${missing.what}`, () => {
-    throw new Error(missing.message);
-  }));
+  else
+    describe(title, () =>
+      it(`needs ${missing.what}`, () => {
+        throw new Error(missing.message);
+      }),
+    );
 }
 
 /** A describe block that needs services: run when they are given, else a failing test naming what to start (or,

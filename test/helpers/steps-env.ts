@@ -29,10 +29,18 @@ export function stepsEnv(): Env<StepsTask, StepsState & { task: StepsTask }> {
     encodeTask: (task) => ({ id: task.id, segments: [...task.segments] }),
     decodeTask: (json) => json as unknown as StepsTask,
     parseTasks: () => [],
-    referenceBudget: (task, scope) => (scope === "user-turn" ? Math.max(...task.segments) * 2 : task.segments.reduce((a, b) => a + b, 0) * 2),
+    referenceBudget: (task, scope) =>
+      scope === "user-turn" ? Math.max(...task.segments) * 2 : task.segments.reduce((a, b) => a + b, 0) * 2,
     reset: (task) => {
       const state = { task, segment: 0, done: 0 };
-      return { state, observation: [{ role: "system", content: "Say go." }, { role: "user", content: "segment 0" }], info: { progress: 0, stateKey: key(state), invalid: false, parsedAction: null, segment: 0 } };
+      return {
+        state,
+        observation: [
+          { role: "system", content: "Say go." },
+          { role: "user", content: "segment 0" },
+        ],
+        info: { progress: 0, stateKey: key(state), invalid: false, parsedAction: null, segment: 0 },
+      };
     },
     step: (state, action) => {
       const valid = action.content.trim() === "go";
@@ -49,10 +57,21 @@ export function stepsEnv(): Env<StepsTask, StepsState & { task: StepsTask }> {
         observation: [{ role: "user", content: valid ? `ok, segment ${state.segment}` : "invalid: say go" }],
         reward: success ? 1 : 0,
         terminated: success,
-        info: { progress: -remaining(state.task, state), stateKey: key(state), invalid: !valid, parsedAction: valid ? "go" : null, segment: state.segment, ...(success ? { stopReason: "success" as const } : {}) },
+        info: {
+          progress: -remaining(state.task, state),
+          stateKey: key(state),
+          invalid: !valid,
+          parsedAction: valid ? "go" : null,
+          segment: state.segment,
+          ...(success ? { stopReason: "success" as const } : {}),
+        },
       };
     },
-    oracle: (state) => ({ optimal: remaining(state.task, state) > 0 ? ["go"] : [], remaining: remaining(state.task, state), value: 1 }),
+    oracle: (state) => ({
+      optimal: remaining(state.task, state) > 0 ? ["go"] : [],
+      remaining: remaining(state.task, state),
+      value: 1,
+    }),
     validActions: () => ["go", "stop"],
     stateKey: (state) => key(state),
   };

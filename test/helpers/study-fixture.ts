@@ -32,7 +32,12 @@ export interface FixtureEnv {
   readonly envOptions?: Readonly<Record<string, string | number | boolean>>;
 }
 
-export const FIXTURE_ENVS: readonly FixtureEnv[] = [{ env: "sokoban" }, { env: "frozenlake" }, { env: "hanoi", envOptions: { disks: 3, randomStart: true } }, { env: "hanoi", envOptions: { disks: 4, randomStart: true } }];
+export const FIXTURE_ENVS: readonly FixtureEnv[] = [
+  { env: "sokoban" },
+  { env: "frozenlake" },
+  { env: "hanoi", envOptions: { disks: 3, randomStart: true } },
+  { env: "hanoi", envOptions: { disks: 4, randomStart: true } },
+];
 
 /** Runs "<model>-<env>[-<disks>]-<mode>"; returns model name -> run ids. */
 export async function buildStudyFixture(options: StudyFixtureOptions): Promise<Map<string, string[]>> {

@@ -19,19 +19,24 @@ export type OwnService = "postgres" | "redis";
 /** The folder of the newest installed PostgreSQL's programs, if any. */
 function postgresBin(): string | undefined {
   if (!existsSync("/usr/lib/postgresql")) return undefined;
-  const versions = readdirSync("/usr/lib/postgresql").filter((version) => existsSync(`/usr/lib/postgresql/${version}/bin/initdb`));
+  const versions = readdirSync("/usr/lib/postgresql").filter((version) =>
+    existsSync(`/usr/lib/postgresql/${version}/bin/initdb`),
+  );
   const newest = versions.sort((a, b) => Number(a) - Number(b)).at(-1);
   return newest === undefined ? undefined : `/usr/lib/postgresql/${newest}/bin`;
 }
 
-const onPath = (program: string): boolean => (process.env["PATH"] ?? "").split(":").some((folder) => folder !== "" && existsSync(join(folder, program)));
+const onPath = (program: string): boolean =>
+  (process.env["PATH"] ?? "").split(":").some((folder) => folder !== "" && existsSync(join(folder, program)));
 
 const PACKAGES: Record<OwnService, string> = { postgres: "postgresql", redis: "redis-server" };
 
 /** A describe block whose tests start services of their own: run when the programs are installed, else a failing
  * test naming the Debian package (skipped only for a developer who set BUDGETRL_SKIP_SERVICES=1, outside CI). */
 export function describeWithOwnServices(services: readonly OwnService[], title: string, body: () => void): void {
-  const missing = services.filter((service) => (service === "postgres" ? postgresBin() === undefined : !onPath("redis-server")));
+  const missing = services.filter((service) =>
+    service === "postgres" ? postgresBin() === undefined : !onPath("redis-server"),
+  );
   const message = `not installed: ${missing.map((service) => PACKAGES[service]).join(", ")} (apt-get install ${missing.map((service) => PACKAGES[service]).join(" ")}; .ci/run installs them)`;
   describeNeeding(missing.length === 0 ? undefined : { what: missing.join(" and "), message }, title, body);
 }
@@ -43,7 +48,9 @@ export function freePort(): Promise<number> {
     server.once("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -83,7 +90,17 @@ export async function throwawayPostgres(): Promise<ThrowawayPostgres> {
   const port = await freePort();
   let running = false;
   const start = async (): Promise<void> => {
-    await postgresTool("pg_ctl", ["-D", data, "-l", join(data, "server.log"), "-w", "-s", "start", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${data} -c fsync=off`]);
+    await postgresTool("pg_ctl", [
+      "-D",
+      data,
+      "-l",
+      join(data, "server.log"),
+      "-w",
+      "-s",
+      "start",
+      "-o",
+      `-c listen_addresses=127.0.0.1 -p ${port} -k ${data} -c fsync=off`,
+    ]);
     running = true;
   };
   const stop = async (mode: "immediate" | "fast"): Promise<void> => {
@@ -117,7 +134,11 @@ export async function throwawayRedis(): Promise<ThrowawayRedis> {
   let server: ChildProcess | undefined;
   const start = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const child = spawn("redis-server", ["--bind", "127.0.0.1", "--port", String(port), "--dir", dir, "--save", "", "--appendonly", "no"], { stdio: ["ignore", "pipe", "inherit"] });
+      const child = spawn(
+        "redis-server",
+        ["--bind", "127.0.0.1", "--port", String(port), "--dir", dir, "--save", "", "--appendonly", "no"],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
       server = child;
       let text = "";
       const onData = (chunk: Buffer): void => {

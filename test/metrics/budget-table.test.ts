@@ -42,7 +42,12 @@ describe("budgetTable", () => {
     const only1 = passAtKT(counts(1, 1), { ks: [1], budgets, bootstrap: 0 });
     expect(commonK([only1, base])).toBe(8);
     expect(commonK([only1])).toBeNull();
-    expect(budgetTable([{ model: "x", mode: "announced", table: only1 }, { model: "y", mode: "announced", table: trained }]).rows[0]?.passK).toEqual([null, null]);
+    expect(
+      budgetTable([
+        { model: "x", mode: "announced", table: only1 },
+        { model: "y", mode: "announced", table: trained },
+      ]).rows[0]?.passK,
+    ).toEqual([null, null]);
     const partial = budgetTable([{ model: "base", mode: "announced", table: base }], { budgets: ["25%", "50%"], k: 8 });
     expect(partial.rows[0]?.pass1[1]).toBeNull();
     expect(partial.rows[0]?.passK[0]?.value).toBeCloseTo(passAtK(8, 1, 8) / 2, 12);
@@ -57,7 +62,12 @@ describe("perTaskPassAtK", () => {
       { taskIndex: 5, budget: "25%", n: 1, c: 1 },
       { taskIndex: 5, budget: "100%", n: 4, c: 4 },
     ];
-    expect(perTaskPassAtK(rows, 1, "25%")).toEqual(new Map([[2, 0.5], [5, 1]]));
+    expect(perTaskPassAtK(rows, 1, "25%")).toEqual(
+      new Map([
+        [2, 0.5],
+        [5, 1],
+      ]),
+    );
     expect(perTaskPassAtK(rows, 4, "25%")).toEqual(new Map([[2, passAtK(4, 2, 4)]]));
   });
 });

@@ -8,7 +8,13 @@ describe("differenceOfDifferences", () => {
   it("gives the mean of (a1 - b1) - (a2 - b2) over the tasks all four share, with the two gains", () => {
     // Gains of 0.3 at the generous budget, 0.1 at the tight one, whatever each task's difficulty: 0.2 exactly.
     const base = [0.1, 0.5, 0.9, 0.2, 0.4];
-    const result = differenceOfDifferences(perTask(base.map((v) => v + 0.3)), perTask(base), perTask(base.map((v) => v / 2 + 0.1)), perTask(base.map((v) => v / 2)), { bootstrap: 300, seed: 1 });
+    const result = differenceOfDifferences(
+      perTask(base.map((v) => v + 0.3)),
+      perTask(base),
+      perTask(base.map((v) => v / 2 + 0.1)),
+      perTask(base.map((v) => v / 2)),
+      { bootstrap: 300, seed: 1 },
+    );
     expect(result.first.value).toBeCloseTo(0.3, 12);
     expect(result.second.value).toBeCloseTo(0.1, 12);
     expect(result.difference.value).toBeCloseTo(0.2, 12);
@@ -31,9 +37,17 @@ describe("differenceOfDifferences", () => {
   });
 
   it("uses only tasks with all four values, and gives NaN with none", () => {
-    const result = differenceOfDifferences(perTask([1, 1, 1]), perTask([0, 0]), perTask([0, 0, 0]), perTask([0, 0, 0]), { bootstrap: 0 });
+    const result = differenceOfDifferences(
+      perTask([1, 1, 1]),
+      perTask([0, 0]),
+      perTask([0, 0, 0]),
+      perTask([0, 0, 0]),
+      { bootstrap: 0 },
+    );
     expect(result.shared).toBe(2);
     expect(result.difference.value).toBe(1);
-    expect(Number.isNaN(differenceOfDifferences(new Map(), new Map(), new Map(), new Map()).difference.value)).toBe(true);
+    expect(Number.isNaN(differenceOfDifferences(new Map(), new Map(), new Map(), new Map()).difference.value)).toBe(
+      true,
+    );
   });
 });

@@ -2,14 +2,25 @@
 // the optimal length), ranges labelled by their smallest and largest ratio when there are many, length bins by
 // the lengths in them; every number reads as it is.
 import { describe, expect, it } from "vitest";
-import { distinctDigits, formatBinValue, lengthBin, lengthBinning, ratioBin, ratioBinning, spanOf, type Binning } from "../../src/metrics/horizon-bins.js";
+import {
+  distinctDigits,
+  formatBinValue,
+  lengthBin,
+  lengthBinning,
+  ratioBin,
+  ratioBinning,
+  spanOf,
+  type Binning,
+} from "../../src/metrics/horizon-bins.js";
 
 const labels = (binning: Binning): string[] => [...binning.spans.values()].map((span) => span.label);
 
 describe("horizon bins", () => {
   it("bins optimal lengths by powers of two (hanoi: one bin per disk count) and ratios at edges", () => {
     expect([1, 2, 3, 4, 7, 8, 15, 31, 63].map(lengthBin)).toEqual([1, 2, 2, 4, 4, 8, 8, 16, 32]);
-    expect([0.5, 1, 1.2, 1.5, 2, 3.99, 4, 9].map((ratio) => ratioBin(ratio, [1, 1.5, 2, 3, 4]))).toEqual([0, 1, 1, 2, 3, 4, 5, 5]);
+    expect([0.5, 1, 1.2, 1.5, 2, 3.99, 4, 9].map((ratio) => ratioBin(ratio, [1, 1.5, 2, 3, 4]))).toEqual([
+      0, 1, 1, 2, 3, 4, 5, 5,
+    ]);
   });
 
   it("shows few ratios exactly: 25%..100% of a 4 x L reference are 1, 2, 3, 4", () => {
@@ -37,7 +48,12 @@ describe("horizon bins", () => {
     expect(labels(binning)).toEqual(["0.5", "1-1.4", "1.6-1.75", "2-2.5", "3.5", "5"]);
     expect(spanOf(binning, 1.2).span).toEqual({ label: "1-1.4", low: 1, high: 1.4 });
     // A bin that holds ratio 1 alone reads "1", never "1-1.5".
-    expect(labels(ratioBinning([1, 1, 2, 2.5, 3, 3.5, 4, 6, 7, 8], { maxExact: 3 }))).toEqual(["1", "2-2.5", "3-3.5", "4-8"]);
+    expect(labels(ratioBinning([1, 1, 2, 2.5, 3, 3.5, 4, 6, 7, 8], { maxExact: 3 }))).toEqual([
+      "1",
+      "2-2.5",
+      "3-3.5",
+      "4-8",
+    ]);
   });
 
   it("labels length bins by the lengths in them", () => {

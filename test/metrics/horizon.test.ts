@@ -45,7 +45,9 @@ describe("horizon", () => {
     expect(horizon(a, { bootstrap: 0, binning }).byLength[0]?.bins[0]?.label).toBe("4-6");
     expect(horizon(b, { bootstrap: 0, binning }).byLength[0]?.bins[0]?.label).toBe("4-6");
     expect(horizon(b, { bootstrap: 0, binning }).byRatio.map((bin) => bin.label)).toEqual(["2"]);
-    expect(() => horizon([{ taskIndex: 1, budget: "100%", budgetTurns: 30, optimalLength: 10, n: 1, c: 1 }], { binning })).toThrow(/outside the bins/);
+    expect(() =>
+      horizon([{ taskIndex: 1, budget: "100%", budgetTurns: 30, optimalLength: 10, n: 1, c: 1 }], { binning }),
+    ).toThrow(/outside the bins/);
   });
 
   it("reads the optimal length from the first turn of annotated episodes", () => {

@@ -19,7 +19,9 @@ describe("naturalRecovery", () => {
   const cells = recovery.perBudget[0];
 
   it("gives success by the turn of the first error, over tasks", () => {
-    expect(cells?.byFirstError.map((cell) => [cell.turn, cell.estimate.value, cell.estimate.tasks, cell.estimate.n])).toEqual([
+    expect(
+      cells?.byFirstError.map((cell) => [cell.turn, cell.estimate.value, cell.estimate.tasks, cell.estimate.n]),
+    ).toEqual([
       [1, 0, 1, 1],
       [2, 0.5, 1, 2],
     ]);
@@ -29,7 +31,12 @@ describe("naturalRecovery", () => {
     expect(cells?.anyError.value).toBeCloseTo((0.5 + 0) / 2, 12);
     expect(cells?.clean.value).toBe(1);
     expect(cells?.errorRate.value).toBeCloseTo((2 / 3 + 1 / 2) / 2, 12);
-    expect(recoveryPerTask(firstErrorCountsOf(episodes))).toEqual(new Map([[0, 0.5], [1, 0]]));
+    expect(recoveryPerTask(firstErrorCountsOf(episodes))).toEqual(
+      new Map([
+        [0, 0.5],
+        [1, 0],
+      ]),
+    );
   });
 
   it("keeps budgets apart and pools them", () => {

@@ -4,7 +4,19 @@ import { taskMean } from "../../src/metrics/task-mean.js";
 
 describe("pairedDifference", () => {
   it("compares two models on the tasks both were scored on", () => {
-    const result = pairedDifference(new Map([[0, 1], [1, 0.5], [2, 0]]), new Map([[0, 0.5], [1, 0.5], [3, 1]]), { bootstrap: 0 });
+    const result = pairedDifference(
+      new Map([
+        [0, 1],
+        [1, 0.5],
+        [2, 0],
+      ]),
+      new Map([
+        [0, 0.5],
+        [1, 0.5],
+        [3, 1],
+      ]),
+      { bootstrap: 0 },
+    );
     expect(result).toMatchObject({ shared: 2, onlyA: 1, onlyB: 1 });
     expect(result.a.value).toBe(0.75);
     expect(result.b.value).toBe(0.5);

@@ -31,11 +31,24 @@ describe("passAtKT", () => {
     // x = 0.5 -> 0.125, x = 1 -> 0.875: area = 0.5*0.125/2 + 0.5*(0.125+0.875)/2 = 0.28125
     expect(table.auc[0]?.value).toBeCloseTo(0.28125, 12);
     expect(normalisedArea([1, 2, 4], [1, 1, 1])).toBeCloseTo(7 / 8, 12);
-    expect(passAtKT([{ taskIndex: 0, budget: "5", n: 1, c: 1 }, { taskIndex: 0, budget: "50%", n: 1, c: 1 }], { ks: [1], budgets: parseBudgetList("5,50%"), bootstrap: 0 }).auc[0]).toBeNull();
+    expect(
+      passAtKT(
+        [
+          { taskIndex: 0, budget: "5", n: 1, c: 1 },
+          { taskIndex: 0, budget: "50%", n: 1, c: 1 },
+        ],
+        { ks: [1], budgets: parseBudgetList("5,50%"), bootstrap: 0 },
+      ).auc[0],
+    ).toBeNull();
   });
 
   it("gives seeded, reproducible intervals that contain the estimate", () => {
-    const many: OutcomeCounts[] = Array.from({ length: 40 }, (_, task) => ({ taskIndex: task, budget: "8", n: 10, c: task % 11 }));
+    const many: OutcomeCounts[] = Array.from({ length: 40 }, (_, task) => ({
+      taskIndex: task,
+      budget: "8",
+      n: 10,
+      c: task % 11,
+    }));
     const a = passAtKT(many, { ks: [1, 5], budgets: parseBudgetList("8"), bootstrap: 500, seed: 3 });
     const b = passAtKT(many, { ks: [1, 5], budgets: parseBudgetList("8"), bootstrap: 500, seed: 3 });
     expect(a).toEqual(b);
@@ -48,7 +61,11 @@ describe("passAtKT", () => {
   });
 
   it("skips tasks with fewer than K samples at some budget", () => {
-    const partial = [...counts, { taskIndex: 2, budget: "50%", n: 1, c: 1 }, { taskIndex: 2, budget: "100%", n: 4, c: 4 }];
+    const partial = [
+      ...counts,
+      { taskIndex: 2, budget: "50%", n: 1, c: 1 },
+      { taskIndex: 2, budget: "100%", n: 4, c: 4 },
+    ];
     const table = passAtKT(partial, { ks: [1, 2], budgets: halfAndFull, bootstrap: 0 });
     expect(table.cells[0]?.[0]?.tasks).toBe(3);
     expect(table.cells[1]?.[0]?.tasks).toBe(2);

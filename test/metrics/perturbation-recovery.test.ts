@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { episodeOutcomesOf } from "../../src/metrics/episode-rows.js";
-import { perturbationRecovery, recoveryStatus, recoveryTally, type RecoveryEpisode } from "../../src/metrics/perturbation-recovery.js";
+import {
+  perturbationRecovery,
+  recoveryStatus,
+  recoveryTally,
+  type RecoveryEpisode,
+} from "../../src/metrics/perturbation-recovery.js";
 import { episode } from "../helpers/episodes.js";
 
 const steps = (count: number): boolean[] => Array.from({ length: count }, () => true);
@@ -15,7 +20,11 @@ const outcomes = episodeOutcomesOf([
   episode({ task: 2, sample: 0, success: true, turns: steps(1) }),
   episode({ task: 3, sample: 0, success: true, turns: steps(3) }),
 ]);
-const episodes: RecoveryEpisode[] = outcomes.map((outcome) => ({ perturbTurn: 2, outcome, forced: outcome.taskIndex < 2 }));
+const episodes: RecoveryEpisode[] = outcomes.map((outcome) => ({
+  perturbTurn: 2,
+  outcome,
+  forced: outcome.taskIndex < 2,
+}));
 
 describe("recovery from a forced error", () => {
   it("uses the forced episodes and counts the others by why", () => {
@@ -35,11 +44,27 @@ describe("recovery from a forced error", () => {
     const tally = recoveryTally();
     for (const entry of episodes) tally.add(entry);
     tally.add({ perturbTurn: 3, outcome: { ...outcomes[2]!, budget: "50%", success: true }, forced: true });
-    expect(tally.perTask()).toEqual(new Map([[0, 0.5], [1, 1 / 3]]));
+    expect(tally.perTask()).toEqual(
+      new Map([
+        [0, 0.5],
+        [1, 1 / 3],
+      ]),
+    );
   });
 
   it("resamples whole tasks: a constant rate has a zero-width interval", () => {
-    const many: RecoveryEpisode[] = Array.from({ length: 20 }, (_, task) => [0, 1].map((sample) => ({ perturbTurn: 3, outcome: { taskIndex: task, budget: "50%", sample, seed: task, success: sample === 0, turnsUsed: 5 }, forced: true }))).flat();
-    expect(perturbationRecovery(many, { bootstrap: 300, seed: 2 }).cells[0]?.recovery).toMatchObject({ value: 0.5, low: 0.5, high: 0.5, tasks: 20 });
+    const many: RecoveryEpisode[] = Array.from({ length: 20 }, (_, task) =>
+      [0, 1].map((sample) => ({
+        perturbTurn: 3,
+        outcome: { taskIndex: task, budget: "50%", sample, seed: task, success: sample === 0, turnsUsed: 5 },
+        forced: true,
+      })),
+    ).flat();
+    expect(perturbationRecovery(many, { bootstrap: 300, seed: 2 }).cells[0]?.recovery).toMatchObject({
+      value: 0.5,
+      low: 0.5,
+      high: 0.5,
+      tasks: 20,
+    });
   });
 });

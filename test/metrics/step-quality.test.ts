@@ -19,7 +19,12 @@ describe("stepQuality", () => {
   it("averages each task's fraction of optimal actions over tasks", () => {
     expect(quality.overall.value).toBeCloseTo((2 / 3 + 1) / 2, 12);
     expect(quality.overall).toMatchObject({ tasks: 2, n: 5 });
-    expect(stepQualityPerTask(stepCountsOf(episodes))).toEqual(new Map([[0, 2 / 3], [1, 1]]));
+    expect(stepQualityPerTask(stepCountsOf(episodes))).toEqual(
+      new Map([
+        [0, 2 / 3],
+        [1, 1],
+      ]),
+    );
   });
 
   it("splits by turn index and by turns left, this turn included", () => {
@@ -60,7 +65,13 @@ describe("stepQuality", () => {
   });
 
   it("orders budgets on their axis and gives NaN without annotated turns", () => {
-    const two = stepQuality(stepCountsOf([episode({ task: 0, budget: "100%", success: true, turns: [true] }), episode({ task: 0, budget: "25%", success: false, turns: [false] })]), { bootstrap: 0 });
+    const two = stepQuality(
+      stepCountsOf([
+        episode({ task: 0, budget: "100%", success: true, turns: [true] }),
+        episode({ task: 0, budget: "25%", success: false, turns: [false] }),
+      ]),
+      { bootstrap: 0 },
+    );
     expect(two.byBudget.map((cell) => [cell.budget, cell.estimate.value])).toEqual([
       ["25%", 0],
       ["100%", 1],
@@ -74,7 +85,19 @@ describe("stepQuality", () => {
     // Turns record the segment after their step: turn 2 moved the episode to user turn 1.
     expect(positionsInScope("user-turn", [0, 1, 1, 2, 2])).toEqual([1, 2, 1, 2, 1]);
     expect(positionsInScope("episode", [0, 1, 1])).toEqual([1, 2, 3]);
-    const rows = stepCountsOf([episode({ task: 0, budgetTurns: 3, scope: "user-turn", success: true, turns: [{ optimal: true, segment: 0 }, { optimal: true, segment: 1 }, { optimal: false, segment: 1 }] })]);
+    const rows = stepCountsOf([
+      episode({
+        task: 0,
+        budgetTurns: 3,
+        scope: "user-turn",
+        success: true,
+        turns: [
+          { optimal: true, segment: 0 },
+          { optimal: true, segment: 1 },
+          { optimal: false, segment: 1 },
+        ],
+      }),
+    ]);
     expect(rows.map((row) => [row.turn, row.turnsLeft])).toEqual([
       [1, 3],
       [2, 2],

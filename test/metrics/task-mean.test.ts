@@ -19,15 +19,30 @@ describe("taskMean", () => {
     expect(taskMean(values, 30, { bootstrap: 400, seed: 6 })).not.toEqual(a);
     expect(a.low).toBeLessThan(a.value);
     expect(a.high).toBeGreaterThan(a.value);
-    expect(taskMean(new Map([[3, 0.25]]), 1, { bootstrap: 100 })).toMatchObject({ value: 0.25, low: 0.25, high: 0.25, tasks: 1 });
+    expect(taskMean(new Map([[3, 0.25]]), 1, { bootstrap: 100 })).toMatchObject({
+      value: 0.25,
+      low: 0.25,
+      high: 0.25,
+      tasks: 1,
+    });
     const none = taskMean(new Map(), 0);
     expect(none.value).toBeNaN();
     expect(none.tasks).toBe(0);
   });
 
   it("does not depend on the order tasks were added in", () => {
-    const forward = new Map([[0, 0.1], [1, 0.9], [2, 0.4]]);
-    const backward = new Map([[2, 0.4], [1, 0.9], [0, 0.1]]);
-    expect(taskMean(forward, 3, { bootstrap: 200, seed: 1 })).toEqual(taskMean(backward, 3, { bootstrap: 200, seed: 1 }));
+    const forward = new Map([
+      [0, 0.1],
+      [1, 0.9],
+      [2, 0.4],
+    ]);
+    const backward = new Map([
+      [2, 0.4],
+      [1, 0.9],
+      [0, 0.1],
+    ]);
+    expect(taskMean(forward, 3, { bootstrap: 200, seed: 1 })).toEqual(
+      taskMean(backward, 3, { bootstrap: 200, seed: 1 }),
+    );
   });
 });

@@ -31,7 +31,10 @@ async function checkAllTensors(backend: "reference" | "wasm", batch: TokenBatch,
   for (let i = 0; i < params.length; i++) params[i] = params[i]! + noise[i]!;
   model.weightsChanged();
   await model.forward(batch);
-  await model.backward(spec.coefficients, { normaliser: spec.normaliser, ...(spec.entropyCoefficients ? { entropyCoefficients: spec.entropyCoefficients } : {}) });
+  await model.backward(spec.coefficients, {
+    normaliser: spec.normaliser,
+    ...(spec.entropyCoefficients ? { entropyCoefficients: spec.entropyCoefficients } : {}),
+  });
   const grads = Float32Array.from(model.gradients());
   const report: string[] = [];
   for (const [index, tensor] of model.specs.entries()) {
@@ -49,17 +52,24 @@ async function checkAllTensors(backend: "reference" | "wasm", batch: TokenBatch,
     params.set(base, tensor.offset);
     model.weightsChanged();
     const error = Math.abs(numeric - analytic);
-    report.push(`${tensor.name}: analytic ${analytic.toExponential(4)} numeric ${numeric.toExponential(4)} diff ${error.toExponential(2)}`);
+    report.push(
+      `${tensor.name}: analytic ${analytic.toExponential(4)} numeric ${numeric.toExponential(4)} diff ${error.toExponential(2)}`,
+    );
     expect(error, report.join("\n")).toBeLessThan(2e-3 + 2e-2 * Math.abs(numeric));
   }
   model.dispose();
 }
 
 describe("backward pass against finite differences", () => {
-  const B = 3, T = 7;
+  const B = 3,
+    T = 7;
   const batch = { ...randomBatch(tinyConfig, B, T, 5), lengths: [7, 4, 6] };
   const mask = Float32Array.from({ length: B * T }, (_, i) => (i % T < batch.lengths[Math.floor(i / T)]! ? 1 : 0));
-  const crossEntropy: LossSpec = { coefficients: mask, entropyCoefficients: undefined, normaliser: mask.reduce((a, b) => a + b, 0) };
+  const crossEntropy: LossSpec = {
+    coefficients: mask,
+    entropyCoefficients: undefined,
+    normaliser: mask.reduce((a, b) => a + b, 0),
+  };
   const weighted: LossSpec = {
     coefficients: randomArray(B * T, 6).map((c, i) => c * mask[i]!),
     entropyCoefficients: randomArray(B * T, 7, 0.5).map((c, i) => c * mask[i]!),
@@ -70,23 +80,29 @@ describe("backward pass against finite differences", () => {
     await checkAllTensors(backend, batch, crossEntropy);
   });
 
-  it.each(["reference", "wasm"] as const)("per-token weighted log-prob + entropy gradient of every tensor (%s kernels)", async (backend) => {
-    await checkAllTensors(backend, batch, weighted);
-  });
+  it.each(["reference", "wasm"] as const)(
+    "per-token weighted log-prob + entropy gradient of every tensor (%s kernels)",
+    async (backend) => {
+      await checkAllTensors(backend, batch, weighted);
+    },
+  );
 
   // Targets on some rows only (RL: replies between observations): the last block and the head run on those
   // rows alone (src/nn/outputs.ts); spans of several rows, single rows, a row 0, a sequence without any.
   const sparseTargets = Int32Array.from(batch.targets, (t, i) => ([1, 2, 5, 7, 9, 10, 11, 16].includes(i) ? t : -1));
   const sparseBatch = { ...batch, targets: sparseTargets };
   const sparseMask = Float32Array.from(sparseTargets, (t, i) => (t >= 0 ? mask[i]! : 0));
-  it.each(["reference", "wasm"] as const)("gradient of every tensor with targets on some rows only (%s kernels)", async (backend) => {
-    const spec: LossSpec = {
-      coefficients: randomArray(B * T, 8).map((c, i) => c * sparseMask[i]!),
-      entropyCoefficients: randomArray(B * T, 9, 0.5).map((c, i) => c * sparseMask[i]!),
-      normaliser: 2,
-    };
-    await checkAllTensors(backend, sparseBatch, spec);
-  });
+  it.each(["reference", "wasm"] as const)(
+    "gradient of every tensor with targets on some rows only (%s kernels)",
+    async (backend) => {
+      const spec: LossSpec = {
+        coefficients: randomArray(B * T, 8).map((c, i) => c * sparseMask[i]!),
+        entropyCoefficients: randomArray(B * T, 9, 0.5).map((c, i) => c * sparseMask[i]!),
+        normaliser: 2,
+      };
+      await checkAllTensors(backend, sparseBatch, spec);
+    },
+  );
 
   it("tied embeddings get the gradient of both uses", async () => {
     const config = { ...tinyConfig, tiedEmbeddings: true };
@@ -109,7 +125,9 @@ describe("backward pass against finite differences", () => {
       return (await model.forward(b)).loss;
     };
     const numeric = ((await at(1)) - (await at(-1))) / (2 * EPS);
-    expect(Math.abs(numeric - analytic), `analytic ${analytic} numeric ${numeric}`).toBeLessThan(2e-3 + 2e-2 * Math.abs(numeric));
+    expect(Math.abs(numeric - analytic), `analytic ${analytic} numeric ${numeric}`).toBeLessThan(
+      2e-3 + 2e-2 * Math.abs(numeric),
+    );
     model.dispose();
   });
 });

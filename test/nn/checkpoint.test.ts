@@ -47,7 +47,15 @@ describe("checkpoints", () => {
     const dir = join(root, "hf");
     await saveCheckpoint(model, dir);
     const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as Record<string, unknown>;
-    expect(config).toMatchObject({ model_type: "llama", architectures: ["LlamaForCausalLM"], hidden_size: 8, intermediate_size: 12, num_hidden_layers: 2, num_attention_heads: 2, vocab_size: 20 });
+    expect(config).toMatchObject({
+      model_type: "llama",
+      architectures: ["LlamaForCausalLM"],
+      hidden_size: 8,
+      intermediate_size: 12,
+      num_hidden_layers: 2,
+      num_attention_heads: 2,
+      vocab_size: 20,
+    });
     const file = decodeSafetensors(readFileSync(join(dir, "model.safetensors")), "model.safetensors");
     expect([...file.tensors.keys()]).toContain("model.layers.1.self_attn.q_proj.weight");
     expect(file.tensors.get("model.layers.0.mlp.down_proj.weight")!.shape).toEqual([8, 12]);
@@ -85,11 +93,19 @@ describe("checkpoints", () => {
     const manifest = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
     const config = manifest["config"] as Record<string, unknown>;
     const garbage: [unknown, unknown, RegExp][] = [
-      ["garbage", 2, /its model config is corrupted \(model: expected an object of model config fields, got "garbage"\)/],
+      [
+        "garbage",
+        2,
+        /its model config is corrupted \(model: expected an object of model config fields, got "garbage"\)/,
+      ],
       [[1, 2], 2, /its model config is corrupted \(model: expected an object/],
       [undefined, 2, /holds no model config/],
       [{ ...config, colour: "red" }, 2, /its model config is corrupted \(model\.colour: unknown model config key/],
-      [{ ...config, heads: 3 }, 2, /its model config is corrupted \(model\.heads: dModel 8 is not divisible by heads 3\)/],
+      [
+        { ...config, heads: 3 },
+        2,
+        /its model config is corrupted \(model\.heads: dModel 8 is not divisible by heads 3\)/,
+      ],
       [config, -1, /optimizerStep must be a whole number >= 0, got -1/],
     ];
     for (const [bad, step, pattern] of garbage) {

@@ -47,7 +47,8 @@ describe.each([
     prefill(kernels, model, ws, prompts, { cache, slots, pasts: [0, 0] });
     const prefillLogits = forwardHead(kernels, model, ws, ws.xOut, 2);
     const V = 260;
-    const row = (s: number, t: number): Float32Array => expected.subarray((packing.starts[s]! + t) * V, (packing.starts[s]! + t + 1) * V);
+    const row = (s: number, t: number): Float32Array =>
+      expected.subarray((packing.starts[s]! + t) * V, (packing.starts[s]! + t + 1) * V);
     let worst = maxAbsDiff(prefillLogits.subarray(0, V), row(0, 8));
     worst = Math.max(worst, maxAbsDiff(prefillLogits.subarray(V, 2 * V), row(1, 0)));
     for (let step = 0; ; step++) {
@@ -57,7 +58,19 @@ describe.each([
         ws.tokens[r] = seqs[s]![prompts[s]! + step]!;
         ws.positions[r] = prompts[s]! + step;
       });
-      forwardBlocks(kernels, model, ws, active.length, attendCache(kernels, model, ws, cache, active.map((s) => slots[s]!)));
+      forwardBlocks(
+        kernels,
+        model,
+        ws,
+        active.length,
+        attendCache(
+          kernels,
+          model,
+          ws,
+          cache,
+          active.map((s) => slots[s]!),
+        ),
+      );
       const logits = forwardHead(kernels, model, ws, ws.xOut, active.length);
       active.forEach((s, r) => {
         worst = Math.max(worst, maxAbsDiff(logits.subarray(r * V, (r + 1) * V), row(s, prompts[s]! + step)));

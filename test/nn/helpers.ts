@@ -3,7 +3,14 @@ import { createRng } from "../../src/core/rng.js";
 import type { ModelConfig } from "../../src/nn/config.js";
 import type { TokenBatch } from "../../src/nn/model.js";
 
-export const tinyConfig: Partial<ModelConfig> = { vocabSize: 20, contextLength: 12, layers: 2, dModel: 8, heads: 2, hiddenSize: 12 };
+export const tinyConfig: Partial<ModelConfig> = {
+  vocabSize: 20,
+  contextLength: 12,
+  layers: 2,
+  dModel: 8,
+  heads: 2,
+  hiddenSize: 12,
+};
 
 export function randomBatch(config: Partial<ModelConfig>, batchSize: number, seqLen: number, seed: number): TokenBatch {
   const rng = createRng(seed);
@@ -31,7 +38,15 @@ export function maxAbsDiff(a: ArrayLike<number>, b: ArrayLike<number>): number {
 import { resolveConfig } from "../../src/nn/config.js";
 import type { ModelViews } from "../../src/nn/forward.js";
 import type { Heap } from "../../src/nn/heap.js";
-import { bindTransposed, bindWeights, initializeWeights, parameterCount, ropeTables, transposedSize, transposeWeights } from "../../src/nn/params.js";
+import {
+  bindTransposed,
+  bindWeights,
+  initializeWeights,
+  parameterCount,
+  ropeTables,
+  transposedSize,
+  transposeWeights,
+} from "../../src/nn/params.js";
 
 /** Model views built by hand (what createModel does), for tests of the internal passes. */
 export function buildViews(heap: Heap, partial: Partial<ModelConfig>, seed: number): ModelViews {
@@ -44,7 +59,13 @@ export function buildViews(heap: Heap, partial: Partial<ModelConfig>, seed: numb
   const cos = heap.allocFloats(half);
   const sin = heap.allocFloats(half);
   ropeTables(config, cos, sin);
-  const views: ModelViews = { config, weights: bindWeights(config, flat), transposed: bindTransposed(config, heap.allocFloats(transposedSize(config))), cos, sin };
+  const views: ModelViews = {
+    config,
+    weights: bindWeights(config, flat),
+    transposed: bindTransposed(config, heap.allocFloats(transposedSize(config))),
+    cos,
+    sin,
+  };
   transposeWeights(config, views.weights, views.transposed);
   return views;
 }

@@ -17,7 +17,11 @@ describe("model", () => {
       const model = await createModel({ config: small, seed: 2, threads });
       expect(model.threads).toBe(threads);
       const out = await model.lossAndGradient(batch);
-      const sampled = await model.sample([[1, 2, 3], [4], [5, 6, 7, 8]], { maxNewTokens: 6, temperature: 1, seeds: [1, 2, 3] });
+      const sampled = await model.sample([[1, 2, 3], [4], [5, 6, 7, 8]], {
+        maxNewTokens: 6,
+        temperature: 1,
+        seeds: [1, 2, 3],
+      });
       results.push({ logprobs: Array.from(out.logprobs), grads: Array.from(model.gradients()), sampled });
       model.dispose();
     }
@@ -39,8 +43,17 @@ describe("model", () => {
 
   it("samples each sequence the same whatever else is in its batch", async () => {
     const model = await createModel({ config: small, seed: 3 });
-    const prompts = [[1, 2, 3], [9, 9], [7, 7, 7, 7, 7]];
-    const together = await model.sample(prompts, { maxNewTokens: 8, temperature: 0.9, topP: 0.95, seeds: [10, 20, 30] });
+    const prompts = [
+      [1, 2, 3],
+      [9, 9],
+      [7, 7, 7, 7, 7],
+    ];
+    const together = await model.sample(prompts, {
+      maxNewTokens: 8,
+      temperature: 0.9,
+      topP: 0.95,
+      seeds: [10, 20, 30],
+    });
     const alone = await model.sample([prompts[1]!], { maxNewTokens: 8, temperature: 0.9, topP: 0.95, seeds: [20] });
     expect(alone[0]).toEqual(together[1]);
     const other = await model.sample([prompts[1]!], { maxNewTokens: 8, temperature: 0.9, topP: 0.95, seeds: [21] });
@@ -69,7 +82,11 @@ describe("model", () => {
     const stopped = await model.sample([[1, 2]], { maxNewTokens: 5, temperature: 0, stopTokens: [first], seeds: [1] });
     expect(stopped[0]!.tokens).toEqual([first]);
     expect(stopped[0]!.finish).toBe("stop");
-    const long = await model.sample([Array.from({ length: 45 }, () => 3)], { maxNewTokens: 10, stopTokens: [], seeds: [1] });
+    const long = await model.sample([Array.from({ length: 45 }, () => 3)], {
+      maxNewTokens: 10,
+      stopTokens: [],
+      seeds: [1],
+    });
     expect(long[0]!.tokens).toHaveLength(3);
     expect(long[0]!.finish).toBe("context");
     model.dispose();
@@ -82,7 +99,12 @@ describe("model", () => {
     const whole = Float32Array.from(model.gradients());
     model.zeroGradients();
     for (const half of [0, 1]) {
-      const part = { tokens: batch.tokens.subarray(half * 20, half * 20 + 20), targets: batch.targets.subarray(half * 20, half * 20 + 20), batchSize: 2, seqLen: 10 };
+      const part = {
+        tokens: batch.tokens.subarray(half * 20, half * 20 + 20),
+        targets: batch.targets.subarray(half * 20, half * 20 + 20),
+        batchSize: 2,
+        seqLen: 10,
+      };
       await model.forward(part);
       await model.backward(new Float32Array(20).fill(1), { normaliser: 40 });
     }
@@ -94,7 +116,12 @@ describe("model", () => {
     const model = await createModel({ config: small, seed: 8 });
     const seq = Array.from(encodeText("hello there"));
     const [lp] = await model.logprobs([seq]);
-    const out = await model.forward({ tokens: Int32Array.from(seq.slice(0, -1)), targets: Int32Array.from(seq.slice(1)), batchSize: 1, seqLen: seq.length - 1 });
+    const out = await model.forward({
+      tokens: Int32Array.from(seq.slice(0, -1)),
+      targets: Int32Array.from(seq.slice(1)),
+      batchSize: 1,
+      seqLen: seq.length - 1,
+    });
     expect(maxAbsDiff(lp!, out.logprobs)).toBeLessThan(1e-6);
     const copy = await model.clone();
     expect(Array.from((await copy.logprobs([seq]))[0]!)).toEqual(Array.from(lp!));
@@ -108,9 +135,20 @@ describe("model", () => {
 
   it("scores only the wanted tokens, bit for bit as scoring every token, and refuses spans outside the sequence", async () => {
     const model = await createModel({ config: small, seed: 10 });
-    const seqs = [Array.from(encodeText("the quick brown fox")), Array.from(encodeText("jumps")), Array.from(encodeText("over the lazy dog"))];
+    const seqs = [
+      Array.from(encodeText("the quick brown fox")),
+      Array.from(encodeText("jumps")),
+      Array.from(encodeText("over the lazy dog")),
+    ];
     const all = await model.logprobs(seqs);
-    const wanted = [[{ start: 1, end: 3 }, { start: 9, end: 12 }], [], [{ start: 16, end: 17 }]];
+    const wanted = [
+      [
+        { start: 1, end: 3 },
+        { start: 9, end: 12 },
+      ],
+      [],
+      [{ start: 16, end: 17 }],
+    ];
     const some = await model.logprobs(seqs, wanted);
     some.forEach((values, i) => {
       expect(values.length).toBe(all[i]!.length);
@@ -119,7 +157,9 @@ describe("model", () => {
         expect(value).toBe(inSpan ? all[i]![t] : 0);
       });
     });
-    await expect(model.logprobs(seqs, [[{ start: 0, end: 2 }], [], []])).rejects.toThrow(/wanted\[0\] has span \[0, 2\)/);
+    await expect(model.logprobs(seqs, [[{ start: 0, end: 2 }], [], []])).rejects.toThrow(
+      /wanted\[0\] has span \[0, 2\)/,
+    );
     await expect(model.logprobs(seqs, [[]])).rejects.toThrow(/one list of spans per sequence/);
     model.dispose();
   });
@@ -128,7 +168,13 @@ describe("model", () => {
     const model = await createModel({ config: small, seed: 13 });
     const one = randomBatch(small, 1, 6, 14);
     const alone = await model.forward(one);
-    const padded = await model.forward({ tokens: new Int32Array([...one.tokens, 0, 0, 0, 0, 0, 0]), targets: new Int32Array([...one.targets, 1, 1, 1, 1, 1, 1]), batchSize: 2, seqLen: 6, lengths: [6, 0] });
+    const padded = await model.forward({
+      tokens: new Int32Array([...one.tokens, 0, 0, 0, 0, 0, 0]),
+      targets: new Int32Array([...one.targets, 1, 1, 1, 1, 1, 1]),
+      batchSize: 2,
+      seqLen: 6,
+      lengths: [6, 0],
+    });
     expect(Array.from(padded.logprobs.subarray(0, 6))).toEqual(Array.from(alone.logprobs));
     expect(Array.from(padded.logprobs.subarray(6))).toEqual([0, 0, 0, 0, 0, 0]);
     expect(padded.loss).toBeCloseTo(alone.loss, 6);
@@ -139,11 +185,15 @@ describe("model", () => {
   it("refuses bad input with clear errors", async () => {
     const model = await createModel({ config: tinyConfig, seed: 1 });
     await expect(model.backward(new Float32Array(4))).rejects.toThrow(/needs a forward/);
-    await expect(model.forward({ tokens: new Int32Array([1, 99]), targets: new Int32Array([1, 1]), batchSize: 1, seqLen: 2 })).rejects.toThrow(BudgetrlError);
+    await expect(
+      model.forward({ tokens: new Int32Array([1, 99]), targets: new Int32Array([1, 1]), batchSize: 1, seqLen: 2 }),
+    ).rejects.toThrow(BudgetrlError);
     await expect(model.logprobs([Array.from({ length: 13 }, () => 1)])).rejects.toThrow(/contextLength/);
     await model.forward(randomBatch(tinyConfig, 2, 3, 1));
     await expect(model.backward(new Float32Array(5))).rejects.toThrow(/coefficients must hold batchSize \* seqLen = 6/);
-    await expect(model.forward({ ...randomBatch(tinyConfig, 2, 3, 1), lengths: [3, 4] })).rejects.toThrow(/lengths\[1\] = 4/);
+    await expect(model.forward({ ...randomBatch(tinyConfig, 2, 3, 1), lengths: [3, 4] })).rejects.toThrow(
+      /lengths\[1\] = 4/,
+    );
     await expect(model.sample([[]], { maxNewTokens: 2, seeds: [1] })).rejects.toThrow(/prompt 0/);
     await expect(model.sample([[1]], { maxNewTokens: 2, seeds: [] })).rejects.toThrow(/one seed per prompt/);
     await expect(createModel({ config: { dModel: 10, heads: 4 } })).rejects.toThrow(/heads/);

@@ -18,15 +18,33 @@ const heap = sharedHeap();
 const CONFIG = { vocabSize: 260, contextLength: 40, layers: 3, dModel: 16, heads: 2, hiddenSize: 24 };
 
 /** Prefills tokens[from..to) of each sequence (packed) into its block; returns the last rows' streams. */
-function prefillChunk(kernels: Kernels, model: ModelViews, sequences: readonly Int32Array[], from: readonly number[], to: readonly number[], blocks: readonly Float32Array[]): Float32Array {
+function prefillChunk(
+  kernels: Kernels,
+  model: ModelViews,
+  sequences: readonly Int32Array[],
+  from: readonly number[],
+  to: readonly number[],
+  blocks: readonly Float32Array[],
+): Float32Array {
   const lengths = sequences.map((_, s) => to[s]! - from[s]!);
   const packing = packLengths(lengths);
-  const ws = allocateWorkspace(heap, model.config, lengths.reduce((a, b) => a + b, 0), 1);
+  const ws = allocateWorkspace(
+    heap,
+    model.config,
+    lengths.reduce((a, b) => a + b, 0),
+    1,
+  );
   sequences.forEach((seq, s) => {
     ws.tokens.set(seq.subarray(from[s], to[s]), packing.starts[s]!);
     for (let t = 0; t < lengths[s]!; t++) ws.positions[packing.starts[s]! + t] = from[s]! + t;
   });
-  return Float32Array.from(prefill(kernels, model, ws, lengths, { cache: new Float32Array(heap.memory.buffer), slots: blocks.map((b) => b.byteOffset / 4), pasts: from }).subarray(0, sequences.length * model.config.dModel));
+  return Float32Array.from(
+    prefill(kernels, model, ws, lengths, {
+      cache: new Float32Array(heap.memory.buffer),
+      slots: blocks.map((b) => b.byteOffset / 4),
+      pasts: from,
+    }).subarray(0, sequences.length * model.config.dModel),
+  );
 }
 
 describe.each([
@@ -52,7 +70,16 @@ describe.each([
     for (let l = 0; l < L; l++) {
       lengths.forEach((n, s) => {
         const expected = layerCache(model.config, heap.allocFloats(cacheFloats(model.config)), 0, l);
-        kernels.storeKeysValues(expected.keys, expected.values, full.layers[l]!.qkv.subarray(packing.starts[s]! * 3 * C), n, 0, T, C, H);
+        kernels.storeKeysValues(
+          expected.keys,
+          expected.values,
+          full.layers[l]!.qkv.subarray(packing.starts[s]! * 3 * C),
+          n,
+          0,
+          T,
+          C,
+          H,
+        );
         const got = layerCache(model.config, whole[s]!, 0, l);
         expect(Array.from(got.keys)).toEqual(Array.from(expected.keys));
         expect(Array.from(got.values)).toEqual(Array.from(expected.values));
@@ -60,7 +87,9 @@ describe.each([
     }
     lengths.forEach((n, s) => {
       const last = packing.starts[s]! + n - 1;
-      expect(maxAbsDiff(out.subarray(s * C, (s + 1) * C), full.xOut.subarray(last * C, (last + 1) * C))).toBeLessThan(1e-5);
+      expect(maxAbsDiff(out.subarray(s * C, (s + 1) * C), full.xOut.subarray(last * C, (last + 1) * C))).toBeLessThan(
+        1e-5,
+      );
     });
     // Two chunks: a prefix first (its cache kept), then the rest of each sequence after it.
     const split = [2, 17, 0];
@@ -68,7 +97,9 @@ describe.each([
     prefillChunk(kernels, model, sequences.slice(0, 2), [0, 0], split.slice(0, 2), chunked.slice(0, 2));
     const second = prefillChunk(kernels, model, sequences, split, lengths, chunked);
     expect(maxAbsDiff(second, out)).toBeLessThan(1e-5);
-    chunked.forEach((block, s) => expect(maxAbsDiff(block.subarray(0, cacheFloats(model.config)), whole[s]!)).toBeLessThan(1e-5));
+    chunked.forEach((block, s) =>
+      expect(maxAbsDiff(block.subarray(0, cacheFloats(model.config)), whole[s]!)).toBeLessThan(1e-5),
+    );
   });
 
   it("shares: computes identical prompts over an empty cache once, and leaves every block and last-row stream bit for bit as separate prefills", () => {
@@ -83,15 +114,32 @@ describe.each([
     expect(sharedSources(chunks, [0, 0, 3, 0, 0, 0])).toEqual([0, 1, 2, 0, 1, 0]);
     const separate = chunks.map(() => heap.allocFloats(cacheFloats(model.config)));
     const together = chunks.map(() => heap.allocFloats(cacheFloats(model.config)));
-    const expected = prefillChunk(kernels, model, chunks, pasts, chunks.map((c) => c.length), separate);
-    const { own, packing } = computedChunks(chunks.map((c) => c.length), sources);
+    const expected = prefillChunk(
+      kernels,
+      model,
+      chunks,
+      pasts,
+      chunks.map((c) => c.length),
+      separate,
+    );
+    const { own, packing } = computedChunks(
+      chunks.map((c) => c.length),
+      sources,
+    );
     expect(own).toEqual([0, 1]);
     const ws = allocateWorkspace(heap, model.config, 22, 1);
     own.forEach((s, k) => {
       ws.tokens.set(chunks[s]!, packing.starts[k]!);
       for (let t = 0; t < chunks[s]!.length; t++) ws.positions[packing.starts[k]! + t] = t;
     });
-    const got = prefill(kernels, model, ws, chunks.map((c) => c.length), { cache: new Float32Array(heap.memory.buffer), slots: together.map((block) => block.byteOffset / 4), pasts }, sources);
+    const got = prefill(
+      kernels,
+      model,
+      ws,
+      chunks.map((c) => c.length),
+      { cache: new Float32Array(heap.memory.buffer), slots: together.map((block) => block.byteOffset / 4), pasts },
+      sources,
+    );
     expect(Array.from(got.subarray(0, chunks.length * model.config.dModel))).toEqual(Array.from(expected));
     together.forEach((block, s) => expect(Array.from(block)).toEqual(Array.from(separate[s]!)));
   });

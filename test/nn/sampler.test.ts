@@ -26,14 +26,18 @@ describe("chooseToken", () => {
   });
 
   it("reports the log-prob under the model and under the sampled distribution (temperature, nucleus)", () => {
-    const logSoftmax = (t: number, i: number): number => logits[i]! / t - Math.log(Array.from(logits).reduce((s, z) => s + Math.exp(z / t), 0));
+    const logSoftmax = (t: number, i: number): number =>
+      logits[i]! / t - Math.log(Array.from(logits).reduce((s, z) => s + Math.exp(z / t), 0));
     const rng = createRng(3);
     for (let i = 0; i < 50; i++) {
       const c = chooseToken(logits, { temperature: 0.7, topP: 1 }, rng);
       expect(c.logprob).toBeCloseTo(logSoftmax(1, c.token), 6);
       expect(c.samplingLogprob).toBeCloseTo(logSoftmax(0.7, c.token), 6);
       const n = chooseToken(logits, { temperature: 1, topP: 0.8 }, rng);
-      expect(n.samplingLogprob).toBeCloseTo(logSoftmax(1, n.token) - Math.log(Math.exp(logSoftmax(1, 4)) + Math.exp(logSoftmax(1, 0))), 6);
+      expect(n.samplingLogprob).toBeCloseTo(
+        logSoftmax(1, n.token) - Math.log(Math.exp(logSoftmax(1, 4)) + Math.exp(logSoftmax(1, 0))),
+        6,
+      );
     }
   });
 

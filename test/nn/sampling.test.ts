@@ -24,11 +24,21 @@ interface Turn {
 }
 
 /** Samples `turns` turns: each prompt is the previous prompt and answer (end token added) and a new observation. */
-async function converse(model: TinyModel, turns: number, session: KvSession | undefined, seed: number): Promise<Turn[]> {
+async function converse(
+  model: TinyModel,
+  turns: number,
+  session: KvSession | undefined,
+  seed: number,
+): Promise<Turn[]> {
   const out: Turn[] = [];
   let prompt = observation(seed, 23);
   for (let t = 0; t < turns; t++) {
-    const [answer] = await model.sample([prompt], { maxNewTokens: 7, temperature: 1, seeds: [seed + t], sessions: [session] });
+    const [answer] = await model.sample([prompt], {
+      maxNewTokens: 7,
+      temperature: 1,
+      seeds: [seed + t],
+      sessions: [session],
+    });
     out.push({ prompt, tokens: answer!.tokens, logprobs: answer!.logprobs });
     const closed = answer!.tokens.at(-1) === END ? answer!.tokens : [...answer!.tokens, END];
     prompt = [...prompt, ...closed, ...observation(seed * 31 + t, 11 + 5 * t)];
@@ -49,11 +59,18 @@ describe("sampling in sessions", () => {
     const [scored] = await model.logprobs([[...last.prompt, ...last.tokens]]);
     cached.forEach((turn, t) => {
       expect(maxAbsDiff(turn.logprobs, fresh[t]!.logprobs)).toBeLessThan(1e-4);
-      expect(maxAbsDiff(turn.logprobs, scored!.subarray(turn.prompt.length - 1, turn.prompt.length - 1 + turn.tokens.length))).toBeLessThan(1e-4);
+      expect(
+        maxAbsDiff(
+          turn.logprobs,
+          scored!.subarray(turn.prompt.length - 1, turn.prompt.length - 1 + turn.tokens.length),
+        ),
+      ).toBeLessThan(1e-4);
     });
     // Each turn prefilled only what the cache did not hold: the new observation and the answer's last token.
     expect(session.cached).toEqual([...last.prompt, ...last.tokens.slice(0, -1)]);
-    const reused = cached.slice(1).reduce((sum, _, t) => sum + cached[t]!.prompt.length + cached[t]!.tokens.length - 1, 0);
+    const reused = cached
+      .slice(1)
+      .reduce((sum, _, t) => sum + cached[t]!.prompt.length + cached[t]!.tokens.length - 1, 0);
     expect(prefilled).toBe(cached.reduce((sum, turn) => sum + turn.prompt.length, 0) - reused);
     session.close();
     model.dispose();
@@ -127,8 +144,12 @@ describe("sampling in sessions", () => {
     const model = await createModel({ config, seed: 4 });
     const otherModel = await createModel({ config, seed: 4 });
     const session = model.openSession();
-    await expect(model.sample([[1], [2]], { maxNewTokens: 1, seeds: [1, 2], sessions: [session, session] })).rejects.toThrow(/twice/);
-    await expect(model.sample([[1]], { maxNewTokens: 1, seeds: [1], sessions: [otherModel.openSession()] })).rejects.toThrow(/another model/);
+    await expect(
+      model.sample([[1], [2]], { maxNewTokens: 1, seeds: [1, 2], sessions: [session, session] }),
+    ).rejects.toThrow(/twice/);
+    await expect(
+      model.sample([[1]], { maxNewTokens: 1, seeds: [1], sessions: [otherModel.openSession()] }),
+    ).rejects.toThrow(/another model/);
     await expect(model.sample([[1]], { maxNewTokens: 1, seeds: [1], sessions: [] })).rejects.toThrow(/one session/);
     session.close();
     await expect(model.sample([[1]], { maxNewTokens: 1, seeds: [1], sessions: [session] })).rejects.toThrow(/closed/);

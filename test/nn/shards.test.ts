@@ -8,12 +8,30 @@ import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "../../src/nn/s
 
 describe("shardRanges", () => {
   it("splits where the running total is nearest to each shard's share", () => {
-    expect(shardRanges([1, 1, 1, 1], 2)).toEqual([[0, 2], [2, 4]]);
-    expect(shardRanges([1, 1, 1], 2)).toEqual([[0, 1], [1, 3]]);
-    expect(shardRanges([200, 10, 10, 10, 10, 10, 10, 150], 2)).toEqual([[0, 1], [1, 8]]); // 200 | 210 and 210 | 200: a tie, the earlier
-    expect(shardRanges([5, 5, 100], 2)).toEqual([[0, 2], [2, 3]]);
-    expect(shardRanges([7], 2)).toEqual([[0, 0], [0, 1]]);
-    expect(shardRanges([], 2)).toEqual([[0, 0], [0, 0]]);
+    expect(shardRanges([1, 1, 1, 1], 2)).toEqual([
+      [0, 2],
+      [2, 4],
+    ]);
+    expect(shardRanges([1, 1, 1], 2)).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
+    expect(shardRanges([200, 10, 10, 10, 10, 10, 10, 150], 2)).toEqual([
+      [0, 1],
+      [1, 8],
+    ]); // 200 | 210 and 210 | 200: a tie, the earlier
+    expect(shardRanges([5, 5, 100], 2)).toEqual([
+      [0, 2],
+      [2, 3],
+    ]);
+    expect(shardRanges([7], 2)).toEqual([
+      [0, 0],
+      [0, 1],
+    ]);
+    expect(shardRanges([], 2)).toEqual([
+      [0, 0],
+      [0, 0],
+    ]);
     expect(shardRanges([3, 1, 4, 1, 5, 9, 2, 6], 1)).toEqual([[0, 8]]);
   });
 
@@ -41,7 +59,14 @@ describe("ensureWorkspace when the heap runs out", () => {
     ensureWorkspace(heap, config, slot, [8]);
     const before = heap.used();
     expect(before).toBeGreaterThan(0);
-    expect(() => ensureWorkspace(heap, config, slot, Array.from({ length: 4000 }, () => 64))).toThrow(/cannot grow past/);
+    expect(() =>
+      ensureWorkspace(
+        heap,
+        config,
+        slot,
+        Array.from({ length: 4000 }, () => 64),
+      ),
+    ).toThrow(/cannot grow past/);
     expect(slot.workspace).toBeUndefined();
     expect(heap.used()).toBe(0);
     ensureWorkspace(heap, config, slot, [8]);

@@ -14,7 +14,8 @@ describe("jsonValueEnd", () => {
   });
 
   it("is undefined where no JSON value starts: cut, unbalanced, or not JSON", () => {
-    for (const text of ['{"a": 1', "{'a': 1}", "{a: 1}", "", "   ", "nul", '{"a": 1]', "[1,]"]) expect(jsonValueEnd(text)).toBeUndefined();
+    for (const text of ['{"a": 1', "{'a': 1}", "{a: 1}", "", "   ", "nul", '{"a": 1]', "[1,]"])
+      expect(jsonValueEnd(text)).toBeUndefined();
   });
 
   it("agrees with JSON.parse on any JSON value followed by other text", () => {
@@ -23,7 +24,9 @@ describe("jsonValueEnd", () => {
         const written = JSON.stringify(value, null, 1);
         const end = jsonValueEnd(written + rest);
         // A number run straight into "x" would not end where JSON.stringify did; the separators above keep them apart.
-        return end === written.length && JSON.stringify(JSON.parse((written + rest).slice(0, end))) === JSON.stringify(value);
+        return (
+          end === written.length && JSON.stringify(JSON.parse((written + rest).slice(0, end))) === JSON.stringify(value)
+        );
       }),
     );
   });
@@ -32,12 +35,17 @@ describe("jsonValueEnd", () => {
 describe("objectMembers", () => {
   it("gives each key the raw text of its value: 1.0 stays 1.0, spacing and key order as written", () => {
     const members = objectMembers('{ "name" : "f", "arguments": {"x": 1.0,  "y":[ 2 ]}, "k\\u0041": true }');
-    expect([...members!]).toEqual([["name", '"f"'], ["arguments", '{"x": 1.0,  "y":[ 2 ]}'], ["kA", "true"]]);
+    expect([...members!]).toEqual([
+      ["name", '"f"'],
+      ["arguments", '{"x": 1.0,  "y":[ 2 ]}'],
+      ["kA", "true"],
+    ]);
   });
 
   it("keeps the last value of a repeated key (as JSON.parse does), and is undefined for anything but one object", () => {
     expect(objectMembers('{"a": 1, "a": 2}')?.get("a")).toBe("2");
     expect(objectMembers("{}")?.size).toBe(0);
-    for (const text of ["[1]", '"s"', "null", '{"a": 1} {"b": 2}', '{"a": 1']) expect(objectMembers(text)).toBeUndefined();
+    for (const text of ["[1]", '"s"', "null", '{"a": 1} {"b": 2}', '{"a": 1'])
+      expect(objectMembers(text)).toBeUndefined();
   });
 });

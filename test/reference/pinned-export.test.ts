@@ -10,7 +10,18 @@ import { describe, expect, it } from "vitest";
 import { cli } from "../cli/helpers.js";
 
 const pinFile = fileURLToPath(new URL("./pinned-export.json", import.meta.url));
-const model = ["--model", "layers=1", "--model", "dModel=32", "--model", "heads=2", "--model", "hiddenSize=64", "--model", "contextLength=128"];
+const model = [
+  "--model",
+  "layers=1",
+  "--model",
+  "dModel=32",
+  "--model",
+  "heads=2",
+  "--model",
+  "hiddenSize=64",
+  "--model",
+  "contextLength=128",
+];
 
 interface Pin {
   readonly baseWeights: string;
@@ -29,16 +40,84 @@ async function ok(...argv: string[]): Promise<string> {
 }
 
 /** The eval's printed table, from its header to the last row (the lines naming temporary paths left out). */
-const tableOf = (stdout: string): string => stdout.split("\n").filter((line) => !line.includes(tmpdir()) && line.trim() !== "").join("\n");
+const tableOf = (stdout: string): string =>
+  stdout
+    .split("\n")
+    .filter((line) => !line.includes(tmpdir()) && line.trim() !== "")
+    .join("\n");
 
 async function reference(dir: string): Promise<Pin> {
   const base = join(dir, "base");
   const rl = join(dir, "rl");
-  await ok("sft", "--env", "thinice", "--tasks", "64", "--samples", "1", "--steps", "300", "--learning-rate", "3e-3", "--batch-size", "16", "--budget", "1.5x,3x", "--max-new-tokens", "8", ...model, "--out", base, "--no-progress");
-  await ok("train", "--env", "thinice", "--init", base, "--algo", "gigpo", "--budget", "budgetmix:1.25x,3x", "--tasks-per-step", "2", "--group", "2", "--steps", "3", "--eval-every", "0", "--max-new-tokens", "8", "--out", rl, "--no-progress");
+  await ok(
+    "sft",
+    "--env",
+    "thinice",
+    "--tasks",
+    "64",
+    "--samples",
+    "1",
+    "--steps",
+    "300",
+    "--learning-rate",
+    "3e-3",
+    "--batch-size",
+    "16",
+    "--budget",
+    "1.5x,3x",
+    "--max-new-tokens",
+    "8",
+    ...model,
+    "--out",
+    base,
+    "--no-progress",
+  );
+  await ok(
+    "train",
+    "--env",
+    "thinice",
+    "--init",
+    base,
+    "--algo",
+    "gigpo",
+    "--budget",
+    "budgetmix:1.25x,3x",
+    "--tasks-per-step",
+    "2",
+    "--group",
+    "2",
+    "--steps",
+    "3",
+    "--eval-every",
+    "0",
+    "--max-new-tokens",
+    "8",
+    "--out",
+    rl,
+    "--no-progress",
+  );
   const ckpt = join(rl, "checkpoints", "step-000003");
   const db = join(dir, "runs.db");
-  const table = tableOf(await ok("eval", "--env", "thinice", "--policy", `tiny:${ckpt}`, "--tasks", "4", "--samples", "2", "--budget", "1.25x,3x", "--db", db, "--run", "ref", "--no-progress"));
+  const table = tableOf(
+    await ok(
+      "eval",
+      "--env",
+      "thinice",
+      "--policy",
+      `tiny:${ckpt}`,
+      "--tasks",
+      "4",
+      "--samples",
+      "2",
+      "--budget",
+      "1.25x,3x",
+      "--db",
+      db,
+      "--run",
+      "ref",
+      "--no-progress",
+    ),
+  );
   const out = join(dir, "ref.jsonl");
   await ok("export", "ref", "--db", db, "--out", out);
   const exported = readFileSync(out);

@@ -32,7 +32,17 @@ const models = [
 ];
 
 beforeAll(async () => {
-  const common = { env: "frozenlake", tasks: 4, samples: 2, ks: [1], budgets: ["50%", "100%"], seed: 3, bootstrap: 0, db, now: () => new Date(0) };
+  const common = {
+    env: "frozenlake",
+    tasks: 4,
+    samples: 2,
+    ks: [1],
+    budgets: ["50%", "100%"],
+    seed: 3,
+    bootstrap: 0,
+    db,
+    now: () => new Date(0),
+  };
   await evaluate({ ...common, policy: "noisy-oracle:0.3", run: "grpo" });
   await evaluate({ ...common, policy: policyFromFunction("mystery", () => "I would rather not say"), run: "mystery" });
 }, 60_000);
@@ -45,14 +55,20 @@ describe("role hints", () => {
     const text = [...report.notes, ...report.findings.map((finding) => finding.summary)].join("\n");
     expect(text).not.toContain("--role");
     // The finding still says what it needs.
-    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.summary).toBe("Needs a model with role base; present: GRPO-Full (grpo), mystery (other).");
+    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.summary).toBe(
+      "Needs a model with role base; present: GRPO-Full (grpo), mystery (other).",
+    );
   });
 
   it("point at --role when a role was read from a name or not found", async () => {
     const report = await reportOf({ models });
     expect(report.models.map((model) => model.roleSource)).toEqual(["name", "none"]);
-    expect(report.notes).toContain("models without a role take part in no finding: mystery (give one with --role NAME=base|grpo|process|budgetmix|budgetmix-hidden)");
-    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.summary).toMatch(/^Needs a model with role base \(--role NAME=ROLE, or a name such as/);
+    expect(report.notes).toContain(
+      "models without a role take part in no finding: mystery (give one with --role NAME=base|grpo|process|budgetmix|budgetmix-hidden)",
+    );
+    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.summary).toMatch(
+      /^Needs a model with role base \(--role NAME=ROLE, or a name such as/,
+    );
   });
 });
 
@@ -63,7 +79,9 @@ describe("invalid replies", () => {
     const invalid = report.invalidReplies[0];
     expect(invalid?.variant).toBe(budgetTable?.variant);
     expect(invalid?.budgets).toEqual(["50%", "100%"]);
-    expect(invalid?.rows.map((row) => [row.model, row.mode])).toEqual(budgetTable?.rows.map((row) => [row.model, row.mode]));
+    expect(invalid?.rows.map((row) => [row.model, row.mode])).toEqual(
+      budgetTable?.rows.map((row) => [row.model, row.mode]),
+    );
     expect(invalid?.rows.map((row) => row.rates.map((rate) => rate?.value))).toEqual([
       [0, 0],
       [1, 1],

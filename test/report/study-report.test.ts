@@ -48,23 +48,97 @@ beforeAll(async () => {
   // Teacher-forced: the base policy answers on the expert's states (its replies judged, the expert's played);
   // recovery at turn 2: the expert plays turn 1, one non-optimal action is forced at turn 2, then the GRPO
   // stand-in plays on.
-  const study = { env: "sokoban", tasks: 10, samples: 4, ks: [1, 2, 4], budgets: ["25%", "50%", "75%", "100%"], seed: 7, bootstrap: 0, db, concurrency: 4, now: () => new Date("2026-01-01T00:00:00Z") } as const;
-  teacherEpisodes = (await evaluate({ ...study, policy: "noisy-oracle:0.5", run: "base-sokoban-teacher", intervention: "teacher-forced", keepEpisodes: true })).episodes;
-  await evaluate({ ...study, policy: "noisy-oracle:0.3", run: "GRPO-Full-sokoban-perturbed-2", intervention: "recover:2" });
+  const study = {
+    env: "sokoban",
+    tasks: 10,
+    samples: 4,
+    ks: [1, 2, 4],
+    budgets: ["25%", "50%", "75%", "100%"],
+    seed: 7,
+    bootstrap: 0,
+    db,
+    concurrency: 4,
+    now: () => new Date("2026-01-01T00:00:00Z"),
+  } as const;
+  teacherEpisodes = (
+    await evaluate({
+      ...study,
+      policy: "noisy-oracle:0.5",
+      run: "base-sokoban-teacher",
+      intervention: "teacher-forced",
+      keepEpisodes: true,
+    })
+  ).episodes;
+  await evaluate({
+    ...study,
+    policy: "noisy-oracle:0.3",
+    run: "GRPO-Full-sokoban-perturbed-2",
+    intervention: "recover:2",
+  });
   // Hostile text in a run name, a policy name, a config and every reply.
   const agent = policyFromFunction(HOSTILE, () => HOSTILE);
-  await evaluate({ env: "sokoban", policy: agent, tasks: 3, samples: 1, ks: [1], budgets: ["25%", "100%"], seed: 7, bootstrap: 0, db, run: "hostile-source", now: () => new Date(0) });
-  await deriveRun(db, "hostile-source", { id: `evil${HOSTILE}`, policy: HOSTILE, config: { note: HOSTILE }, change: (episode) => episode });
-  await train({ out: trainDir, config: { env: "frozenlake", backend: { kind: "tiny", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 } }, steps: 4, tasksPerStep: 4, group: 2, evalEvery: 2, evalTasks: 8, evalSamples: 1, evalBudgets: ["50%", "100%"], checkpointEvery: 4, maxNewTokens: 4, learningRate: 5e-4, warmupSteps: 1, algo: { name: "grpo", reward: "success" } } });
+  await evaluate({
+    env: "sokoban",
+    policy: agent,
+    tasks: 3,
+    samples: 1,
+    ks: [1],
+    budgets: ["25%", "100%"],
+    seed: 7,
+    bootstrap: 0,
+    db,
+    run: "hostile-source",
+    now: () => new Date(0),
+  });
+  await deriveRun(db, "hostile-source", {
+    id: `evil${HOSTILE}`,
+    policy: HOSTILE,
+    config: { note: HOSTILE },
+    change: (episode) => episode,
+  });
+  await train({
+    out: trainDir,
+    config: {
+      env: "frozenlake",
+      backend: { kind: "tiny", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 } },
+      steps: 4,
+      tasksPerStep: 4,
+      group: 2,
+      evalEvery: 2,
+      evalTasks: 8,
+      evalSamples: 1,
+      evalBudgets: ["50%", "100%"],
+      checkpointEvery: 4,
+      maxNewTokens: 4,
+      learningRate: 5e-4,
+      warmupSteps: 1,
+      algo: { name: "grpo", reward: "success" },
+    },
+  });
   const selection = {
     models: [
-      ...[...models].map(([name, runs]) => ({ name, runs: [...runs, ...(name === "base" ? ["base-sokoban-teacher"] : name === "GRPO-Full" ? ["GRPO-Full-sokoban-perturbed-2"] : [])] })),
+      ...[...models].map(([name, runs]) => ({
+        name,
+        runs: [
+          ...runs,
+          ...(name === "base"
+            ? ["base-sokoban-teacher"]
+            : name === "GRPO-Full"
+              ? ["GRPO-Full-sokoban-perturbed-2"]
+              : []),
+        ],
+      })),
       { name: `Evil ${HOSTILE}`, runs: [`evil${HOSTILE}`] },
     ],
   };
   const store = await openStore(db, { readonly: true });
   try {
-    report = await buildStudyReport(store, { selection, training: [{ name: "GRPO-Full", dir: trainDir, model: "GRPO-Full" }], bootstrap: 200, now: () => new Date("2026-01-02T00:00:00Z") });
+    report = await buildStudyReport(store, {
+      selection,
+      training: [{ name: "GRPO-Full", dir: trainDir, model: "GRPO-Full" }],
+      bootstrap: 200,
+      now: () => new Date("2026-01-02T00:00:00Z"),
+    });
   } finally {
     await store.close();
   }
@@ -80,7 +154,10 @@ describe("the study report's data", () => {
       [`Evil ${HOSTILE}`, "other"],
     ]);
     expect(report.runs.find((run) => run.id === "base-sokoban-teacher")?.kind).toBe("teacher-forced");
-    expect(report.runs.find((run) => run.id === "GRPO-Full-sokoban-perturbed-2")).toMatchObject({ kind: "perturbed", perturbTurn: 2 });
+    expect(report.runs.find((run) => run.id === "GRPO-Full-sokoban-perturbed-2")).toMatchObject({
+      kind: "perturbed",
+      perturbTurn: 2,
+    });
     expect(JSON.parse(JSON.stringify(report))).toEqual(report);
   });
 
@@ -91,7 +168,9 @@ describe("the study report's data", () => {
         const config = parseEvalConfig((await getRun(store, run)).config);
         const own = tableFor(config, await storedRunOutcomes(store, run, config));
         const table = report.passTables.find((entry) => entry.runs.includes(run));
-        expect(table?.cells.map((cells) => cells.map((cell) => cell.value))).toEqual(own.cells.map((cells) => cells.map((cell) => cell.value)));
+        expect(table?.cells.map((cells) => cells.map((cell) => cell.value))).toEqual(
+          own.cells.map((cells) => cells.map((cell) => cell.value)),
+        );
       }
     } finally {
       await store.close();
@@ -102,7 +181,17 @@ describe("the study report's data", () => {
     const sokoban = report.budgetTables.find((table) => table.variant === "sokoban");
     expect(sokoban?.budgets).toEqual(["25%", "50%", "75%", "100%"]);
     expect(sokoban?.k).toBe(4);
-    expect(sokoban?.rows.map((row) => `${row.model}/${row.mode}`)).toEqual(["base/announced", "base/hidden", "GRPO-Full/announced", "GRPO-Full/hidden", "turn-level/announced", "turn-level/hidden", "BudgetMix/announced", "BudgetMix/hidden", `Evil ${HOSTILE}/announced`]);
+    expect(sokoban?.rows.map((row) => `${row.model}/${row.mode}`)).toEqual([
+      "base/announced",
+      "base/hidden",
+      "GRPO-Full/announced",
+      "GRPO-Full/hidden",
+      "turn-level/announced",
+      "turn-level/hidden",
+      "BudgetMix/announced",
+      "BudgetMix/hidden",
+      `Evil ${HOSTILE}/announced`,
+    ]);
     // The hostile run has K = 1 only: its Pass@K cells stay empty.
     expect(sokoban?.rows.at(-1)?.passK.every((cell) => cell === null)).toBe(true);
     // Teacher-forced step quality: each task's share of judged replies in the optimal set, averaged over tasks.
@@ -120,9 +209,16 @@ describe("the study report's data", () => {
     expect(teacher?.overall.value).toBeCloseTo(expected, 12);
     expect(expected).toBeGreaterThan(0.4);
     expect(expected).toBeLessThan(0.95);
-    const own = report.stepQuality.find((entry) => entry.model === "base" && entry.env === "sokoban" && entry.mode === "announced" && entry.source === "self");
+    const own = report.stepQuality.find(
+      (entry) =>
+        entry.model === "base" && entry.env === "sokoban" && entry.mode === "announced" && entry.source === "self",
+    );
     expect(own?.overall.value).toBeLessThan(0.9);
-    expect(report.recovery.find((entry) => entry.model === "BudgetMix" && entry.env === "hanoi")?.perBudget.map((cells) => cells.budget)).toEqual(["25%", "50%", "75%", "100%"]);
+    expect(
+      report.recovery
+        .find((entry) => entry.model === "BudgetMix" && entry.env === "hanoi")
+        ?.perBudget.map((cells) => cells.budget),
+    ).toEqual(["25%", "50%", "75%", "100%"]);
     expect(report.horizon.find((entry) => entry.env === "hanoi")?.byLength.at(-1)?.bins.length).toBeGreaterThan(1);
     // At 25% (exactly the optimal length) one forced non-optimal move makes success impossible: every episode
     // after a forced error fails; with room to spare some recover.
@@ -134,7 +230,11 @@ describe("the study report's data", () => {
     const training = report.training[0];
     expect(training?.steps.map((step) => step.step)).toEqual([0, 1, 2, 3]);
     expect([...new Set(training?.evals.map((point) => point.step))]).toEqual([0, 2, 4]);
-    expect(training?.overlap).toMatchObject({ trainingTasks: expect.any(Number), heldOutTasks: 8, heldOutSeenInTraining: expect.any(Number) });
+    expect(training?.overlap).toMatchObject({
+      trainingTasks: expect.any(Number),
+      heldOutTasks: 8,
+      heldOutSeenInTraining: expect.any(Number),
+    });
     expect(training?.overlap.studyRuns.map((run) => run.run)).toContain("base-frozenlake-announced");
   });
 
@@ -144,16 +244,26 @@ describe("the study report's data", () => {
     const row = table?.rows.find((candidate) => candidate.model === "base");
     expect(table?.env).toBe(teacher?.env);
     expect(row?.overall).toEqual(teacher?.overall);
-    expect(row?.cells).toEqual(table?.budgets.map((budget) => teacher?.byBudget.find((cell) => cell.budget === budget)?.estimate ?? null));
+    expect(row?.cells).toEqual(
+      table?.budgets.map((budget) => teacher?.byBudget.find((cell) => cell.budget === budget)?.estimate ?? null),
+    );
     expect(renderStepQualityByBudget(report)).toContain(`Step quality on the expert's states, ${table?.env}`);
     expect(renderStudyHtml(report).includes(`states, ${table?.env}</h3>`)).toBe(true);
   });
 
   it("checks every finding and shows the replies", () => {
-    expect(report.findings.map((finding) => finding.id)).toEqual(["rl-budgets", "recovery-horizon", "process", "budgetmix", "hidden-budget"]);
+    expect(report.findings.map((finding) => finding.id)).toEqual([
+      "rl-budgets",
+      "recovery-horizon",
+      "process",
+      "budgetmix",
+      "hidden-budget",
+    ]);
     for (const finding of report.findings) expect(finding.verdict).not.toBe("no data");
     // The scripted stand-ins are better at every budget, tight ones included: no trade-off to find.
-    expect(report.findings[0]?.scopes.find((scope) => scope.scope === "sokoban")?.comparisons[1]?.direction).toBe("higher");
+    expect(report.findings[0]?.scopes.find((scope) => scope.scope === "sokoban")?.comparisons[1]?.direction).toBe(
+      "higher",
+    );
     expect(report.findings[3]?.verdict).toBe("supported");
     expect(report.examples.find((example) => example.model === `Evil ${HOSTILE}`)?.turns[0]?.reply).toBe(HOSTILE);
   });
@@ -188,7 +298,8 @@ describe("the HTML report in headless chromium", () => {
     try {
       const tab = await context.newPage();
       tab.on("console", (message) => {
-        if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()}`);
+        if (message.type() === "error" || message.type() === "warning")
+          problems.push(`console ${message.type()}: ${message.text()}`);
       });
       tab.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
       tab.on("dialog", (dialog) => problems.push(`dialog: ${dialog.message()}`));

@@ -15,7 +15,23 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-held-out-"));
 const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
 
 async function trainedTaskIds(out: string, extra: Record<string, unknown>): Promise<string[]> {
-  await train({ out, config: { env: "frozenlake", backend: { kind: "tiny", modelConfig }, steps: 6, tasksPerStep: 16, group: 2, evalEvery: 6, evalTasks: 40, evalSamples: 1, evalBudgets: ["100%"], checkpointEvery: 6, maxNewTokens: 4, ...extra } });
+  await train({
+    out,
+    config: {
+      env: "frozenlake",
+      backend: { kind: "tiny", modelConfig },
+      steps: 6,
+      tasksPerStep: 16,
+      group: 2,
+      evalEvery: 6,
+      evalTasks: 40,
+      evalSamples: 1,
+      evalBudgets: ["100%"],
+      checkpointEvery: 6,
+      maxNewTokens: 4,
+      ...extra,
+    },
+  });
   const store = await openStore(join(out, "train.db"), { readonly: true });
   try {
     return (await readTrainSteps(store, "train")).flatMap(({ metrics }) => (metrics as { taskIds: string[] }).taskIds);

@@ -16,10 +16,38 @@ describe("GRPO from an SFT base", () => {
   it("raises held-out success on 4x4 frozenlake within 20 steps", async () => {
     const base = join(dir, "base");
     const modelConfig = { layers: 2, dModel: 64, heads: 4, hiddenSize: 172, contextLength: 128 };
-    await runSft({ out: base, config: { env: "frozenlake", policy: "noisy-oracle:0.5", tasks: 200, samples: 2, modelConfig, steps: 150, batchSize: 32, maxNewTokens: 8 } });
+    await runSft({
+      out: base,
+      config: {
+        env: "frozenlake",
+        policy: "noisy-oracle:0.5",
+        tasks: 200,
+        samples: 2,
+        modelConfig,
+        steps: 150,
+        batchSize: 32,
+        maxNewTokens: 8,
+      },
+    });
     const result = await train({
       out: join(dir, "grpo"),
-      config: { env: "frozenlake", backend: { kind: "tiny", init: base }, algo: { name: "grpo", reward: "success" }, steps: 20, tasksPerStep: 8, group: 8, learningRate: 5e-4, warmupSteps: 2, budget: "fixed:100%", maxNewTokens: 8, evalEvery: 20, evalTasks: 100, evalSamples: 2, evalBudgets: ["50%"], checkpointEvery: 20 },
+      config: {
+        env: "frozenlake",
+        backend: { kind: "tiny", init: base },
+        algo: { name: "grpo", reward: "success" },
+        steps: 20,
+        tasksPerStep: 8,
+        group: 8,
+        learningRate: 5e-4,
+        warmupSteps: 2,
+        budget: "fixed:100%",
+        maxNewTokens: 8,
+        evalEvery: 20,
+        evalTasks: 100,
+        evalSamples: 2,
+        evalBudgets: ["50%"],
+        checkpointEvery: 20,
+      },
     });
     const before = result.evals[0]?.table.cells[0]?.[0]?.value ?? NaN;
     const after = result.evals[1]?.table.cells[0]?.[0]?.value ?? NaN;

@@ -12,8 +12,16 @@ const env = hanoi({ disks: 3, randomStart: true }) as AnyEnv;
 describe("an RL step's plan", () => {
   it("seeds by step and task index and makes the samples of a task one group", () => {
     const seeding = stepSeeding(3, 5);
-    const specs = planTaskEpisodes(env, env.generate(2), 1, { run: "train", budgets: parseBudgetList("1x"), mode: "announced", samples: 3, seeding });
-    expect(specs.map((spec) => spec.group)).toEqual([0, 1, 2].map(() => ({ seed: seeding.group?.(1, 3).seed, size: 3 })));
+    const specs = planTaskEpisodes(env, env.generate(2), 1, {
+      run: "train",
+      budgets: parseBudgetList("1x"),
+      mode: "announced",
+      samples: 3,
+      seeding,
+    });
+    expect(specs.map((spec) => spec.group)).toEqual(
+      [0, 1, 2].map(() => ({ seed: seeding.group?.(1, 3).seed, size: 3 })),
+    );
     expect(new Set(specs.map((spec) => spec.seed)).size).toBe(3);
     expect(stepSeeding(3, 6).episode("any", 1, 0)).not.toBe(specs[0]?.seed);
   });

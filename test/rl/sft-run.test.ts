@@ -10,7 +10,17 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-sft-"));
 const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
 // 2-disk hanoi from random starts has 8 distinct tasks: 6 of them x 10 samples.
 const envOptions = { disks: 2, randomStart: true };
-const config = { env: "hanoi", envOptions, tasks: 6, samples: 10, modelConfig, steps: 12, batchSize: 8, warmupSteps: 2, maxNewTokens: 6 };
+const config = {
+  env: "hanoi",
+  envOptions,
+  tasks: 6,
+  samples: 10,
+  modelConfig,
+  steps: 12,
+  batchSize: 8,
+  warmupSteps: 2,
+  maxNewTokens: 6,
+};
 
 describe("runSft", () => {
   it("keeps the demonstrations of a stopped run, refuses a plain re-run, and resumes to the checkpoint of an uninterrupted one", async () => {
@@ -19,14 +29,32 @@ describe("runSft", () => {
 
     const out = join(dir, "stopped");
     const controller = new AbortController();
-    const stopped = runSft({ out, config, signal: controller.signal, onDemos: (done) => done >= 20 && controller.abort() });
+    const stopped = runSft({
+      out,
+      config,
+      signal: controller.signal,
+      onDemos: (done) => done >= 20 && controller.abort(),
+    });
     await expect(stopped).rejects.toBeInstanceOf(StoppedError);
-    await expect(stopped).rejects.toThrow(new RegExp(`stopped after \\d+/60 demonstrations \\(kept in .*demos\\.db\\); continue with: budgetrl sft --out ${out} --resume`));
+    await expect(stopped).rejects.toThrow(
+      new RegExp(
+        `stopped after \\d+/60 demonstrations \\(kept in .*demos\\.db\\); continue with: budgetrl sft --out ${out} --resume`,
+      ),
+    );
     expect(existsSync(join(out, "budgetrl.json"))).toBe(false);
 
-    await expect(runSft({ out, config })).rejects.toThrow(new RegExp(`out: .* holds an unfinished sft\\nHINT: continue it with: budgetrl sft --out ${out} --resume, or pick another --out`));
+    await expect(runSft({ out, config })).rejects.toThrow(
+      new RegExp(
+        `out: .* holds an unfinished sft\\nHINT: continue it with: budgetrl sft --out ${out} --resume, or pick another --out`,
+      ),
+    );
     let resumedFrom = -1;
-    const resumed = await runSft({ out, config: {}, resume: true, onDemos: (done) => void (resumedFrom < 0 && (resumedFrom = done)) });
+    const resumed = await runSft({
+      out,
+      config: {},
+      resume: true,
+      onDemos: (done) => void (resumedFrom < 0 && (resumedFrom = done)),
+    });
     expect(resumedFrom).toBeGreaterThanOrEqual(20);
     expect(resumed.config.tasks).toBe(6);
     // The manifest holds the SHA-256 of every checkpoint file: equal manifests, equal weights.
@@ -36,52 +64,121 @@ describe("runSft", () => {
   it("demonstrates every task at every budget in every mode, and can train on the oracle-optimal replies only", async () => {
     const counts: number[] = [];
     const db = join(dir, "grid", "demos.db");
-    const grid = { ...config, envOptions: { disks: 3, randomStart: true }, tasks: 6, samples: 1, budgets: "1x,2x", budgetModes: "announced,hidden", policy: "noisy-oracle:0.5", imitate: "optimal", steps: 2 };
-    const result = await runSft({ out: join(dir, "grid"), config: grid, onDemos: (_done, total) => void counts.push(total) });
+    const grid = {
+      ...config,
+      envOptions: { disks: 3, randomStart: true },
+      tasks: 6,
+      samples: 1,
+      budgets: "1x,2x",
+      budgetModes: "announced,hidden",
+      policy: "noisy-oracle:0.5",
+      imitate: "optimal",
+      steps: 2,
+    };
+    const result = await runSft({
+      out: join(dir, "grid"),
+      config: grid,
+      onDemos: (_done, total) => void counts.push(total),
+    });
     expect(new Set(counts)).toEqual(new Set([6 * 2 * 2]));
     expect(result.demoRuns).toEqual(["demonstrations/announced", "demonstrations/hidden"]);
     const all = await runSft({ out: join(dir, "grid-all"), db, config: { ...grid, imitate: "all" } });
     expect(result.sequences).toBeLessThanOrEqual(all.sequences);
-    await expect(runSft({ out: join(dir, "bad-mode"), config: { ...grid, budgetModes: "announced,loud" } })).rejects.toThrow(/budgetModes: expected one or more of announced, remaining, hidden/);
+    await expect(
+      runSft({ out: join(dir, "bad-mode"), config: { ...grid, budgetModes: "announced,loud" } }),
+    ).rejects.toThrow(/budgetModes: expected one or more of announced, remaining, hidden/);
   }, 120_000);
 
   it("refuses a bad start before making the output folder", async () => {
     const out = join(dir, "bad");
-    await expect(runSft({ out, config: { ...config, policy: "wizard" } })).rejects.toThrow(/policy: unknown policy "wizard"/);
+    await expect(runSft({ out, config: { ...config, policy: "wizard" } })).rejects.toThrow(
+      /policy: unknown policy "wizard"/,
+    );
     await expect(runSft({ out, config: { ...config, envOptions: { disks: 0 } } })).rejects.toThrow(ConfigError);
-    await expect(runSft({ out, config: { ...config, modelConfig: { ...modelConfig, unknownKey: 1 } } })).rejects.toThrow(/^modelConfig\.unknownKey: unknown model config key \(known: vocabSize, /);
-    await expect(runSft({ out, config: { ...config, modelConfig: { ...modelConfig, heads: 3 } } })).rejects.toThrow(/^modelConfig\.heads: dModel 32 is not divisible by heads 3/);
-    await expect(runSft({ out, config: { ...config, tasks: 9 } })).rejects.toThrow(/^tasks: hanoi disks=2 randomStart=true referenceFactor=4 has only 8 distinct tasks, fewer than the 9 asked for/);
+    await expect(
+      runSft({ out, config: { ...config, modelConfig: { ...modelConfig, unknownKey: 1 } } }),
+    ).rejects.toThrow(/^modelConfig\.unknownKey: unknown model config key \(known: vocabSize, /);
+    await expect(runSft({ out, config: { ...config, modelConfig: { ...modelConfig, heads: 3 } } })).rejects.toThrow(
+      /^modelConfig\.heads: dModel 32 is not divisible by heads 3/,
+    );
+    await expect(runSft({ out, config: { ...config, tasks: 9 } })).rejects.toThrow(
+      /^tasks: hanoi disks=2 randomStart=true referenceFactor=4 has only 8 distinct tasks, fewer than the 9 asked for/,
+    );
     expect(existsSync(out)).toBe(false);
-    await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(/nothing to resume in .*bad \(no sft\.json\)/);
-    await expect(runSft({ out, config: { ...config, fromRun: "" } })).rejects.toThrow(/^fromRun: a run's name cannot be empty/);
-    await expect(runSft({ out, db: join(dir, "no-such.db"), config: { ...config, fromRun: "demos" } })).rejects.toThrow(/run store .*no-such\.db does not exist/);
+    await expect(runSft({ out, config: {}, resume: true })).rejects.toThrow(
+      /nothing to resume in .*bad \(no sft\.json\)/,
+    );
+    await expect(runSft({ out, config: { ...config, fromRun: "" } })).rejects.toThrow(
+      /^fromRun: a run's name cannot be empty/,
+    );
+    await expect(runSft({ out, db: join(dir, "no-such.db"), config: { ...config, fromRun: "demos" } })).rejects.toThrow(
+      /run store .*no-such\.db does not exist/,
+    );
     expect(existsSync(out)).toBe(false);
     const file = join(dir, "a-file");
     writeFileSync(file, "");
-    await expect(runSft({ out: file, config })).rejects.toThrow(new ConfigError("out", `${file} is a file, not a folder`));
+    await expect(runSft({ out: file, config })).rejects.toThrow(
+      new ConfigError("out", `${file} is a file, not a folder`),
+    );
   });
 
   it("says so before training on the demonstrations of an incomplete run", async () => {
     const db = join(dir, "partial.db");
     const controller = new AbortController();
-    await evaluate({ env: "hanoi", envOptions, policy: "noisy-oracle:0.3", tasks: 6, samples: 10, bootstrap: 0, db, run: "partial", signal: controller.signal, onProgress: (done) => done >= 25 && controller.abort() });
+    await evaluate({
+      env: "hanoi",
+      envOptions,
+      policy: "noisy-oracle:0.3",
+      tasks: 6,
+      samples: 10,
+      bootstrap: 0,
+      db,
+      run: "partial",
+      signal: controller.signal,
+      onProgress: (done) => done >= 25 && controller.abort(),
+    });
     const notices: string[] = [];
-    const result = await runSft({ out: join(dir, "from-partial"), db, config: { ...config, fromRun: "partial" }, onNotice: (text) => void notices.push(text) });
-    expect(notices).toEqual([expect.stringMatching(/^run partial in .*partial\.db is not complete: training on the \d+ demonstrations it holds$/)]);
+    const result = await runSft({
+      out: join(dir, "from-partial"),
+      db,
+      config: { ...config, fromRun: "partial" },
+      onNotice: (text) => void notices.push(text),
+    });
+    expect(notices).toEqual([
+      expect.stringMatching(
+        /^run partial in .*partial\.db is not complete: training on the \d+ demonstrations it holds$/,
+      ),
+    ]);
     expect(result.demoRuns).toEqual(["partial"]);
   }, 120_000);
 
   it("stops on the signal while the demonstrations are read back and laid out as sequences, before any training step", async () => {
     const db = join(dir, "whole-demos.db");
-    await evaluate({ env: "hanoi", envOptions, policy: "noisy-oracle:0.3", tasks: 6, samples: 10, bootstrap: 0, db, run: "demos" });
+    await evaluate({
+      env: "hanoi",
+      envOptions,
+      policy: "noisy-oracle:0.3",
+      tasks: 6,
+      samples: 10,
+      bootstrap: 0,
+      db,
+      run: "demos",
+    });
     const out = join(dir, "stopped-reading");
     const controller = new AbortController();
     controller.abort();
     const steps: number[] = [];
-    const stopped = runSft({ out, db, config: { ...config, fromRun: "demos" }, signal: controller.signal, onStep: (step) => void steps.push(step) });
+    const stopped = runSft({
+      out,
+      db,
+      config: { ...config, fromRun: "demos" },
+      signal: controller.signal,
+      onStep: (step) => void steps.push(step),
+    });
     await expect(stopped).rejects.toBeInstanceOf(StoppedError);
-    await expect(stopped).rejects.toThrow(`stopped before SFT training (the demonstrations are kept); continue with: budgetrl sft --out ${out} --resume`);
+    await expect(stopped).rejects.toThrow(
+      `stopped before SFT training (the demonstrations are kept); continue with: budgetrl sft --out ${out} --resume`,
+    );
     expect(steps).toEqual([]);
     expect(existsSync(join(out, "budgetrl.json"))).toBe(false);
     const resumed = await runSft({ out, db, config: {}, resume: true });
@@ -92,7 +189,19 @@ describe("runSft", () => {
   it("never continues demonstrations that were made with other settings", async () => {
     const out = join(dir, "other-settings");
     mkdirSync(out, { recursive: true });
-    await evaluate({ env: "hanoi", envOptions, policy: "noisy-oracle:0.3", tasks: 5, samples: 2, budgets: ["100%"], bootstrap: 0, db: join(out, "demos.db"), run: "demonstrations/announced" });
-    await expect(runSft({ out, config })).rejects.toThrow(/demos\.db holds demonstrations made with other settings than this sft/);
+    await evaluate({
+      env: "hanoi",
+      envOptions,
+      policy: "noisy-oracle:0.3",
+      tasks: 5,
+      samples: 2,
+      budgets: ["100%"],
+      bootstrap: 0,
+      db: join(out, "demos.db"),
+      run: "demonstrations/announced",
+    });
+    await expect(runSft({ out, config })).rejects.toThrow(
+      /demos\.db holds demonstrations made with other settings than this sft/,
+    );
   });
 });

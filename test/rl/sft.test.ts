@@ -17,9 +17,22 @@ describe("demonstrationSequences", () => {
     for (let seed = 0; seed < 6; seed++) {
       const task = env.generate(seed);
       const budget = resolveBudget(parseBudgetSpec("2x"), taskBudgetBasis(env, task, "episode"), "announced");
-      episodes.push(await runEpisode(env, noisyOraclePolicy(0.5), { run: "demo", task, taskId: env.taskId(task), taskIndex: seed, budget, sample: 0, seed }));
+      episodes.push(
+        await runEpisode(env, noisyOraclePolicy(0.5), {
+          run: "demo",
+          task,
+          taskId: env.taskId(task),
+          taskIndex: seed,
+          budget,
+          sample: 0,
+          seed,
+        }),
+      );
     }
-    const model = await createModel({ config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 2048 }, seed: 1 });
+    const model = await createModel({
+      config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 2048 },
+      seed: 1,
+    });
     const policy = tinyBackend({ model, policy: { maxNewTokens: 6 } }).policy();
     const all = demonstrationSequences(episodes, policy, "all");
     const optimal = demonstrationSequences(episodes, policy, "optimal");

@@ -17,14 +17,32 @@ const config = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength:
 async function examplesOf(model: TinyModel): Promise<{ backend: TrainerBackend; examples: PolicyExample[] }> {
   const backend = tinyBackend({ model, policy: { maxNewTokens: 6 } });
   const groups = await rolloutStep(createEnv("hanoi", { disks: 2 }), backend.policy(), {
-    step: 0, totalSteps: 1, seed: 2, tasksPerStep: 1, group: 4, schedule: parseBudgetSchedule("fixed:5"), budgetMode: "announced", budgetScope: "episode",
+    step: 0,
+    totalSteps: 1,
+    seed: 2,
+    tasksPerStep: 1,
+    group: 4,
+    schedule: parseBudgetSchedule("fixed:5"),
+    budgetMode: "announced",
+    budgetScope: "episode",
   });
-  const examples = groups.flat().flatMap((episode) => policyExamples(episode, episode.turns.map((_, t) => 1 + t), backend.policy()));
+  const examples = groups.flat().flatMap((episode) =>
+    policyExamples(
+      episode,
+      episode.turns.map((_, t) => 1 + t),
+      backend.policy(),
+    ),
+  );
   return { backend, examples };
 }
 
 /** The summed gradient of -sum_t A_t log p over these sequences (advantages from the examples' order). */
-async function gradient(model: TinyModel, backend: TrainerBackend, sequences: readonly TrainSequence[], advantages: readonly Float32Array[]): Promise<Float32Array> {
+async function gradient(
+  model: TinyModel,
+  backend: TrainerBackend,
+  sequences: readonly TrainSequence[],
+  advantages: readonly Float32Array[],
+): Promise<Float32Array> {
   model.zeroGradients();
   await backend.accumulate(sequences, (logprobs, first) => logprobs.map((_, i) => advantages[first + i]!), 10);
   return Float32Array.from(model.gradients());
@@ -60,7 +78,12 @@ describe("tinyBackend", () => {
     const model = await createModel({ config, seed: 4, backend: "reference" });
     const { backend, examples } = await examplesOf(model);
     try {
-      const whole = await gradient(model, backend, examples.map((example) => example.sequence), examples.map((example) => example.advantages));
+      const whole = await gradient(
+        model,
+        backend,
+        examples.map((example) => example.sequence),
+        examples.map((example) => example.advantages),
+      );
       // Each turn alone: its sequence up to the end of its reply, that reply the only response.
       const turns = examples.flatMap((example) => {
         let at = 0;
@@ -70,7 +93,12 @@ describe("tinyBackend", () => {
         });
       });
       expect(turns.length).toBeGreaterThan(examples.length);
-      const perTurn = await gradient(model, backend, turns.map((turn) => turn.sequence), turns.map((turn) => turn.advantages));
+      const perTurn = await gradient(
+        model,
+        backend,
+        turns.map((turn) => turn.sequence),
+        turns.map((turn) => turn.advantages),
+      );
       const scale = Math.max(...Array.from(whole, Math.abs));
       expect(scale).toBeGreaterThan(0);
       expect(maxAbsDiff(whole, perTurn) / scale).toBeLessThan(1e-5);

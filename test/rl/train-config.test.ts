@@ -4,7 +4,12 @@
 // holds both) is read by readStoredTrainConfig only.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import { encodeTrainConfig, nestTrainFlags, parseTrainConfig, readStoredTrainConfig } from "../../src/rl/train-config.js";
+import {
+  encodeTrainConfig,
+  nestTrainFlags,
+  parseTrainConfig,
+  readStoredTrainConfig,
+} from "../../src/rl/train-config.js";
 
 const base = { env: "hanoi" };
 
@@ -26,18 +31,48 @@ describe("parseTrainConfig", () => {
   });
 
   it("holds each estimator's options and each backend's fields, the union narrowing them", () => {
-    const config = parseTrainConfig({ ...base, algo: { name: "gigpo", turnWeight: 0.5, normalizeStepStd: true }, backend: { kind: "tinker", baseModel: "m" } });
-    expect(config.algo).toEqual({ name: "gigpo", reward: "return", normalizeStd: true, gamma: 0.95, turnWeight: 0.5, normalizeStepStd: true });
-    expect(config.backend).toEqual({ kind: "tinker", baseModel: "m", loraRank: 32, renderer: "bytes", groupSampling: true, templateOptions: {}, toolCallFormat: "auto", backendLoss: "none" });
+    const config = parseTrainConfig({
+      ...base,
+      algo: { name: "gigpo", turnWeight: 0.5, normalizeStepStd: true },
+      backend: { kind: "tinker", baseModel: "m" },
+    });
+    expect(config.algo).toEqual({
+      name: "gigpo",
+      reward: "return",
+      normalizeStd: true,
+      gamma: 0.95,
+      turnWeight: 0.5,
+      normalizeStepStd: true,
+    });
+    expect(config.backend).toEqual({
+      kind: "tinker",
+      baseModel: "m",
+      loraRank: 32,
+      renderer: "bytes",
+      groupSampling: true,
+      templateOptions: {},
+      toolCallFormat: "auto",
+      backendLoss: "none",
+    });
     if (config.backend.kind === "tinker") expect(config.backend.baseModel).toBe("m");
   });
 
   it("refuses the other estimator's option and the other backend's field, naming it", () => {
-    expect(refusal(() => parseTrainConfig({ ...base, algo: { name: "grpo", turnWeight: 2 } })).message).toBe("algo.turnWeight: is not read by --algo grpo");
-    expect(refusal(() => parseTrainConfig({ ...base, algo: { name: "turn", normalizeStepStd: true } })).field).toBe("algo.normalizeStepStd");
-    expect(refusal(() => parseTrainConfig({ ...base, backend: { kind: "tiny", baseModel: "m" } })).message).toBe("backend.baseModel: is not read by --backend tiny");
-    expect(refusal(() => parseTrainConfig({ ...base, backend: { kind: "tinker", baseModel: "m", init: "x" } })).message).toBe("backend.init: is not read by --backend tinker");
-    expect(refusal(() => parseTrainConfig({ ...base, backend: { kind: "tinker" } })).message).toBe("backend.baseModel: is required");
+    expect(refusal(() => parseTrainConfig({ ...base, algo: { name: "grpo", turnWeight: 2 } })).message).toBe(
+      "algo.turnWeight: is not read by --algo grpo",
+    );
+    expect(refusal(() => parseTrainConfig({ ...base, algo: { name: "turn", normalizeStepStd: true } })).field).toBe(
+      "algo.normalizeStepStd",
+    );
+    expect(refusal(() => parseTrainConfig({ ...base, backend: { kind: "tiny", baseModel: "m" } })).message).toBe(
+      "backend.baseModel: is not read by --backend tiny",
+    );
+    expect(
+      refusal(() => parseTrainConfig({ ...base, backend: { kind: "tinker", baseModel: "m", init: "x" } })).message,
+    ).toBe("backend.init: is not read by --backend tinker");
+    expect(refusal(() => parseTrainConfig({ ...base, backend: { kind: "tinker" } })).message).toBe(
+      "backend.baseModel: is required",
+    );
   });
 
   it("refuses the older flat form with a hint", () => {
@@ -50,7 +85,17 @@ describe("parseTrainConfig", () => {
   it("stores the nested form, which reads back to the same config", () => {
     const config = parseTrainConfig({ ...base, algo: { name: "gigpo", turnWeight: 0.5, normalizeStepStd: true } });
     const stored = encodeTrainConfig(config) as Record<string, unknown>;
-    expect(stored).toMatchObject({ algo: { name: "gigpo", turnWeight: 0.5, normalizeStepStd: true, gamma: 0.95, reward: "return", normalizeStd: true }, backend: { kind: "tiny" } });
+    expect(stored).toMatchObject({
+      algo: {
+        name: "gigpo",
+        turnWeight: 0.5,
+        normalizeStepStd: true,
+        gamma: 0.95,
+        reward: "return",
+        normalizeStd: true,
+      },
+      backend: { kind: "tiny" },
+    });
     expect(readStoredTrainConfig(stored)).toEqual(config);
     expect(parseTrainConfig(stored)).toEqual(config);
   });
@@ -58,7 +103,26 @@ describe("parseTrainConfig", () => {
 
 describe("readStoredTrainConfig: the older flat form", () => {
   // A flat config as runs stored it: every field, defaults included, both weight names before turnWeight.
-  const flat = { ...base, algo: "turn", lambda: 0.5, stepWeight: 2, gamma: 0.9, reward: "success", normalizeStd: true, normalizeStepStd: false, backend: "tiny", loraRank: 32, renderer: "bytes", groupSampling: true, templateOptions: {}, toolCallFormat: "auto", backendLoss: "none", modelConfig: { layers: 1 }, init: "base", steps: 3 };
+  const flat = {
+    ...base,
+    algo: "turn",
+    lambda: 0.5,
+    stepWeight: 2,
+    gamma: 0.9,
+    reward: "success",
+    normalizeStd: true,
+    normalizeStepStd: false,
+    backend: "tiny",
+    loraRank: 32,
+    renderer: "bytes",
+    groupSampling: true,
+    templateOptions: {},
+    toolCallFormat: "auto",
+    backendLoss: "none",
+    modelConfig: { layers: 1 },
+    init: "base",
+    steps: 3,
+  };
 
   it("keeps what the run's backend and estimator read, drops what they never read", () => {
     const config = readStoredTrainConfig(flat);
@@ -68,24 +132,64 @@ describe("readStoredTrainConfig: the older flat form", () => {
   });
 
   it("reads the weight the config's estimator read under its older name", () => {
-    expect(readStoredTrainConfig({ ...flat, algo: "gigpo" }).algo).toMatchObject({ name: "gigpo", turnWeight: 2, normalizeStepStd: false });
+    expect(readStoredTrainConfig({ ...flat, algo: "gigpo" }).algo).toMatchObject({
+      name: "gigpo",
+      turnWeight: 2,
+      normalizeStepStd: false,
+    });
     expect(readStoredTrainConfig({ ...base, algo: "gigpo", lambda: 0.5 }).algo).toMatchObject({ turnWeight: 1 });
-    expect(readStoredTrainConfig({ ...base, lambda: 0.5, stepWeight: 2 }).algo).toEqual({ name: "grpo", reward: "return", normalizeStd: true });
+    expect(readStoredTrainConfig({ ...base, lambda: 0.5, stepWeight: 2 }).algo).toEqual({
+      name: "grpo",
+      reward: "return",
+      normalizeStd: true,
+    });
     expect(readStoredTrainConfig({ ...base, algo: "turn", turnWeight: 0.25 }).algo).toMatchObject({ turnWeight: 0.25 });
-    expect(() => readStoredTrainConfig({ ...base, algo: "turn", lambda: 0.5, turnWeight: 1 })).toThrow(/lambda: is the older name of turnWeight/);
+    expect(() => readStoredTrainConfig({ ...base, algo: "turn", lambda: 0.5, turnWeight: 1 })).toThrow(
+      /lambda: is the older name of turnWeight/,
+    );
   });
 
   it("reads a tinker run's fields into its backend", () => {
-    const config = readStoredTrainConfig({ ...flat, backend: "tinker", baseModel: "m", loraRank: 8, backendLoss: "ppo", init: undefined, modelConfig: {} });
-    expect(config.backend).toEqual({ kind: "tinker", baseModel: "m", loraRank: 8, renderer: "bytes", groupSampling: true, templateOptions: {}, toolCallFormat: "auto", backendLoss: "ppo" });
+    const config = readStoredTrainConfig({
+      ...flat,
+      backend: "tinker",
+      baseModel: "m",
+      loraRank: 8,
+      backendLoss: "ppo",
+      init: undefined,
+      modelConfig: {},
+    });
+    expect(config.backend).toEqual({
+      kind: "tinker",
+      baseModel: "m",
+      loraRank: 8,
+      renderer: "bytes",
+      groupSampling: true,
+      templateOptions: {},
+      toolCallFormat: "auto",
+      backendLoss: "ppo",
+    });
   });
 });
 
 describe("nestTrainFlags", () => {
   it("sorts the flags given into backend and algo, leaving the other side's flag for the schema to refuse", () => {
-    expect(nestTrainFlags({ env: "hanoi", backend: "tinker", baseModel: "m", algo: "gigpo", turnWeight: 2, steps: 3 })).toEqual({ env: "hanoi", steps: 3, backend: { kind: "tinker", baseModel: "m" }, algo: { name: "gigpo", turnWeight: 2 } });
-    expect(nestTrainFlags({ env: "hanoi", algo: "turn", lambda: 0.5 })).toMatchObject({ algo: { name: "turn", turnWeight: 0.5 } });
-    expect(refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", algo: "gigpo", lambda: 0.5 }))).message).toBe("algo.lambda: is not read by --algo gigpo");
-    expect(refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", loraRank: 8 }))).message).toBe("backend.loraRank: is not read by --backend tiny");
+    expect(
+      nestTrainFlags({ env: "hanoi", backend: "tinker", baseModel: "m", algo: "gigpo", turnWeight: 2, steps: 3 }),
+    ).toEqual({
+      env: "hanoi",
+      steps: 3,
+      backend: { kind: "tinker", baseModel: "m" },
+      algo: { name: "gigpo", turnWeight: 2 },
+    });
+    expect(nestTrainFlags({ env: "hanoi", algo: "turn", lambda: 0.5 })).toMatchObject({
+      algo: { name: "turn", turnWeight: 0.5 },
+    });
+    expect(refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", algo: "gigpo", lambda: 0.5 }))).message).toBe(
+      "algo.lambda: is not read by --algo gigpo",
+    );
+    expect(refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", loraRank: 8 }))).message).toBe(
+      "backend.loraRank: is not read by --backend tiny",
+    );
   });
 });

@@ -20,7 +20,14 @@ import type { ChatAnswer } from "../../src/serve/response.js";
 
 const config = { vocabSize: 260, contextLength: 128, layers: 1, dModel: 16, heads: 2, hiddenSize: 24 };
 type Settings = EngineSettings & { readonly defaultMaxTokens: number; readonly cutLongMessages: boolean };
-const settings: Settings = { defaultMaxTokens: 6, cutLongMessages: false, maxQueue: 64, logprobsMode: "raw", maxBatch: 64, sessions: 16 };
+const settings: Settings = {
+  defaultMaxTokens: 6,
+  cutLongMessages: false,
+  maxQueue: 64,
+  logprobsMode: "raw",
+  maxBatch: 64,
+  sessions: 16,
+};
 const user = (content: string): Message => ({ role: "user", content });
 
 interface Engine {
@@ -32,9 +39,23 @@ interface Engine {
 /** A chat over the model: answers a conversation (with request fields) as the server would. */
 function createEngine(model: TinyModel, chosen: Settings, memo: ReplyMemo): Engine {
   const engine = createSamplingEngine(model, chosen);
-  const context: ChatContext = { engine, model, memo, settings: { defaultMaxTokens: chosen.defaultMaxTokens, cutLongMessages: chosen.cutLongMessages, toolCallParser: "hermes" } };
+  const context: ChatContext = {
+    engine,
+    model,
+    memo,
+    settings: {
+      defaultMaxTokens: chosen.defaultMaxTokens,
+      cutLongMessages: chosen.cutLongMessages,
+      toolCallParser: "hermes",
+    },
+  };
   return {
-    complete: (messages, fields = {}) => answerChat(context, parseChatRequest({ model: "m", messages, seed: 0, logprobs: true, return_token_ids: true, ...fields }, 64, 260), 0),
+    complete: (messages, fields = {}) =>
+      answerChat(
+        context,
+        parseChatRequest({ model: "m", messages, seed: 0, logprobs: true, return_token_ids: true, ...fields }, 64, 260),
+        0,
+      ),
     waiting: () => engine.waiting(),
     stats: () => engine.stats(),
   };
@@ -42,8 +63,20 @@ function createEngine(model: TinyModel, chosen: Settings, memo: ReplyMemo): Engi
 
 function context(seed: number, turn: number, episode: object): PolicyContext {
   return {
-    seed, sample: 0, turn, rng: createRng(seed), tools: [], taskId: "t", episode,
-    privileged: { oracle: () => { throw new Error("no oracle"); }, validActions: () => [], toMessage: (action) => ({ role: "assistant", content: action }) },
+    seed,
+    sample: 0,
+    turn,
+    rng: createRng(seed),
+    tools: [],
+    taskId: "t",
+    episode,
+    privileged: {
+      oracle: () => {
+        throw new Error("no oracle");
+      },
+      validActions: () => [],
+      toMessage: (action) => ({ role: "assistant", content: action }),
+    },
   };
 }
 
@@ -148,7 +181,9 @@ describe("completion engine", () => {
     const answer = await raw.complete(conversation, { seed: 3, temperature: 0.5 });
     const choice = answer.choices[0]!;
     const [scored] = await model.logprobs([[...answer.promptTokens, ...choice.tokens]]);
-    choice.logprobs.forEach((logprob, i) => expect(Math.abs(logprob - scored![answer.promptTokens.length - 1 + i]!)).toBeLessThan(1e-4));
+    choice.logprobs.forEach((logprob, i) =>
+      expect(Math.abs(logprob - scored![answer.promptTokens.length - 1 + i]!)).toBeLessThan(1e-4),
+    );
     const sharpened = (await processed.complete(conversation, { seed: 3, temperature: 0.5 })).choices[0]!;
     expect(sharpened.tokens).toEqual(choice.tokens);
     expect(sharpened.logprobs).not.toEqual(choice.logprobs);
@@ -163,7 +198,10 @@ describe("completion engine", () => {
     let started: () => void = () => undefined;
     const running = new Promise<void>((resolve) => (started = resolve));
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const model: TinyModel = { ...base, sample: async (prompts, options) => (started(), await gate, base.sample(prompts, options)) };
+    const model: TinyModel = {
+      ...base,
+      sample: async (prompts, options) => (started(), await gate, base.sample(prompts, options)),
+    };
     const engine = createEngine(model, { ...settings, maxQueue: 3 }, createReplyMemo(0));
     const conversation = [user("wait")];
     const first = engine.complete(conversation);

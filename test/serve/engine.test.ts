@@ -5,7 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { createModel } from "../../src/nn/model.js";
 import { encodeText, END } from "../../src/nn/tokenizer.js";
-import { choiceSeed, createSamplingEngine, type GenerationRequest, type SampledChoice } from "../../src/serve/engine.js";
+import {
+  choiceSeed,
+  createSamplingEngine,
+  type GenerationRequest,
+  type SampledChoice,
+} from "../../src/serve/engine.js";
 import { createJsonConstraint } from "../../src/serve/json-constraint.js";
 import { schemaShape } from "../../src/serve/schema-shape.js";
 import { stopRule } from "../../src/serve/stop.js";
@@ -14,17 +19,30 @@ const config = { vocabSize: 260, contextLength: 64, layers: 1, dModel: 16, heads
 const engineSettings = { maxQueue: 64, logprobsMode: "raw" as const, maxBatch: 64, sessions: 8 };
 
 /** A stop rule whose one stop string is these tokens (matched as sampled). */
-const stopTokens = (tokens: readonly number[], fields: Parameters<typeof stopRule>[0] = {}) => ({ ...stopRule(fields), strings: [{ text: "<stop>", tokens }] });
+const stopTokens = (tokens: readonly number[], fields: Parameters<typeof stopRule>[0] = {}) => ({
+  ...stopRule(fields),
+  strings: [{ text: "<stop>", tokens }],
+});
 /** Two consecutive byte tokens of a reply. */
 const bytePair = (tokens: readonly number[]): number[] => {
-  const at = tokens.findIndex((token, i) => i >= 2 && token < 256 && tokens[i + 1] !== undefined && tokens[i + 1]! < 256);
+  const at = tokens.findIndex(
+    (token, i) => i >= 2 && token < 256 && tokens[i + 1] !== undefined && tokens[i + 1]! < 256,
+  );
   return tokens.slice(at, at + 2);
 };
 
 function request(overrides: Partial<GenerationRequest>): GenerationRequest {
   return {
-    prompt: encodeText("tell me"), keepSessions: true, seeds: [1, 2, 3].map((j) => choiceSeed(7, j)), maxTokens: 30, temperature: 1, topP: 1,
-    topLogprobs: 2, stop: stopRule({}), stepwise: false, ...overrides,
+    prompt: encodeText("tell me"),
+    keepSessions: true,
+    seeds: [1, 2, 3].map((j) => choiceSeed(7, j)),
+    maxTokens: 30,
+    temperature: 1,
+    topP: 1,
+    topLogprobs: 2,
+    stop: stopRule({}),
+    stepwise: false,
+    ...overrides,
   };
 }
 
@@ -47,7 +65,9 @@ describe("sampling engine", () => {
     for (const overrides of cases) {
       const whole = await engine.generate(request(overrides));
       const heard: [number, number, boolean][] = [];
-      const stepped = await engine.generate(request({ ...overrides, stepwise: true }), (choice, token, ended) => heard.push([choice, token.token, ended !== undefined]));
+      const stepped = await engine.generate(request({ ...overrides, stepwise: true }), (choice, token, ended) =>
+        heard.push([choice, token.token, ended !== undefined]),
+      );
       expect(stepped).toEqual(whole);
       for (const choice of whole) {
         const mine = heard.filter(([j]) => j === choice.index);
@@ -67,7 +87,9 @@ describe("sampling engine", () => {
     const at = free!.tokens.findIndex((token, i) => token === pair[0] && free!.tokens[i + 1] === pair[1]);
     expect(stopped!.tokens).toEqual(free!.tokens.slice(0, at + 2));
     expect(stopped).toMatchObject({ finish: "stop", stop: { textTokens: at, reason: "<stop>" } });
-    const [byToken] = await engine.generate(request({ seeds: [5], stop: stopRule({ stopTokenIds: [pair[0]!], ignoreEos: true }) }));
+    const [byToken] = await engine.generate(
+      request({ seeds: [5], stop: stopRule({ stopTokenIds: [pair[0]!], ignoreEos: true }) }),
+    );
     expect(byToken!.tokens).toEqual(free!.tokens.slice(0, free!.tokens.indexOf(pair[0]!) + 1));
     expect(byToken!.stop).toEqual({ textTokens: byToken!.tokens.length - 1, reason: pair[0] });
     const [long] = await engine.generate(request({ seeds: [5], maxTokens: 6, stop: stopRule({ ignoreEos: true }) }));
@@ -79,9 +101,15 @@ describe("sampling engine", () => {
   it("decodes under a constraint: every choice a complete value of the schema, within max_tokens", async () => {
     const model = await createModel({ config, seed: 23 });
     const engine = createSamplingEngine(model, engineSettings);
-    const shape = schemaShape({ type: "object", properties: { a: { type: "integer" }, b: { type: "string", enum: ["x", "yy"] } }, required: ["a", "b"] });
+    const shape = schemaShape({
+      type: "object",
+      properties: { a: { type: "integer" }, b: { type: "string", enum: ["x", "yy"] } },
+      required: ["a", "b"],
+    });
     for (const maxTokens of [16, 24, 40]) {
-      const choices: SampledChoice[] = await engine.generate(request({ maxTokens, stepwise: true, constraints: [0, 1, 2].map(() => createJsonConstraint(shape)) }));
+      const choices: SampledChoice[] = await engine.generate(
+        request({ maxTokens, stepwise: true, constraints: [0, 1, 2].map(() => createJsonConstraint(shape)) }),
+      );
       for (const choice of choices) {
         expect(choice.tokens.at(-1)).toBe(END);
         expect(choice.tokens.length).toBeLessThanOrEqual(maxTokens);

@@ -14,7 +14,11 @@ export const SMALL_MODEL = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, co
 
 /** A freshly initialised checkpoint with its policy.json (the equality tests do not need a good model; a history
  * other than "segments" makes a checkpoint serve and tiny: refuse). */
-export async function freshCheckpoint(dir: string, settings: { readonly maxNewTokens: number; readonly history: string }, seed = 1): Promise<string> {
+export async function freshCheckpoint(
+  dir: string,
+  settings: { readonly maxNewTokens: number; readonly history: string },
+  seed = 1,
+): Promise<string> {
   const model = await createModel({ config: SMALL_MODEL, seed });
   await saveCheckpoint(model, dir);
   model.dispose();
@@ -24,7 +28,21 @@ export async function freshCheckpoint(dir: string, settings: { readonly maxNewTo
 
 /** A checkpoint trained for a few seconds on a noisy oracle's sokoban replies: mostly moves, some garbage. */
 export async function sokobanCheckpoint(dir: string): Promise<string> {
-  await runSft({ out: dir, config: { env: "sokoban", policy: "noisy-oracle:0.3", tasks: 30, samples: 2, modelConfig: SMALL_MODEL, steps: 40, batchSize: 8, warmupSteps: 2, maxNewTokens: 16, learningRate: 1e-2 } });
+  await runSft({
+    out: dir,
+    config: {
+      env: "sokoban",
+      policy: "noisy-oracle:0.3",
+      tasks: 30,
+      samples: 2,
+      modelConfig: SMALL_MODEL,
+      steps: 40,
+      batchSize: 8,
+      warmupSteps: 2,
+      maxNewTokens: 16,
+      learningRate: 1e-2,
+    },
+  });
   return dir;
 }
 
@@ -35,14 +53,33 @@ export interface RawResponse {
 }
 
 /** One HTTP request to a URL on a connection of its own, its body sent as given (in parts: chunked, no length). */
-export function rawRequest(url: string, method: string, body?: string | Buffer | readonly Buffer[], headers: Readonly<Record<string, string>> = {}): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  method: string,
+  body?: string | Buffer | readonly Buffer[],
+  headers: Readonly<Record<string, string>> = {},
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const call = request(url, { method, agent: false, headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text: Buffer.concat(chunks).toString("utf8") }));
-      response.on("error", reject);
-    });
+    const call = request(
+      url,
+      {
+        method,
+        agent: false,
+        headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
+        response.on("error", reject);
+      },
+    );
     call.on("error", reject);
     if (Array.isArray(body)) {
       for (const part of body as readonly Buffer[]) call.write(part);

@@ -25,7 +25,14 @@ function walk(schema: unknown, budget: number, rng: Rng): { text: string; tokens
 
 const weather = {
   type: "object",
-  properties: { city: { type: "string" }, unit: { enum: ["celsius", "fahrenheit"] }, days: { type: "integer" }, at: { type: ["number", "null"] }, tags: { type: "array", items: { type: "boolean" }, minItems: 1, maxItems: 2 }, "say \"hi\"": { const: 1 } },
+  properties: {
+    city: { type: "string" },
+    unit: { enum: ["celsius", "fahrenheit"] },
+    days: { type: "integer" },
+    at: { type: ["number", "null"] },
+    tags: { type: "array", items: { type: "boolean" }, minItems: 1, maxItems: 2 },
+    'say "hi"': { const: 1 },
+  },
   required: ["city", "unit"],
 };
 
@@ -44,7 +51,7 @@ describe("JSON constraint", () => {
       if ("at" in value) expect(value["at"] === null || typeof value["at"] === "number").toBe(true);
       if ("tags" in value) expect((value["tags"] as boolean[]).length).toBeGreaterThanOrEqual(1);
       if ("tags" in value) expect((value["tags"] as boolean[]).length).toBeLessThanOrEqual(2);
-      if ("say \"hi\"" in value) expect(value["say \"hi\""]).toBe(1);
+      if ('say "hi"' in value) expect(value['say "hi"']).toBe(1);
       expect(text).not.toMatch(/\s(?=(?:[^"]*"[^"]*")*[^"]*$)/); // compact: no whitespace outside strings
     }
   });
@@ -57,15 +64,34 @@ describe("JSON constraint", () => {
 
   it("keeps vLLM's shape for tool_choice required: an array of calls, each a tool's name and its parameters", () => {
     const required = {
-      type: "array", minItems: 1,
-      items: { type: "object", anyOf: [
-        { properties: { name: { type: "string", enum: ["f"] }, parameters: { type: "object", properties: { x: { type: "integer" } }, required: ["x"] } }, required: ["name", "parameters"] },
-        { properties: { name: { type: "string", enum: ["g"] }, parameters: { type: "object", additionalProperties: true } }, required: ["name", "parameters"] },
-      ] },
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        anyOf: [
+          {
+            properties: {
+              name: { type: "string", enum: ["f"] },
+              parameters: { type: "object", properties: { x: { type: "integer" } }, required: ["x"] },
+            },
+            required: ["name", "parameters"],
+          },
+          {
+            properties: {
+              name: { type: "string", enum: ["g"] },
+              parameters: { type: "object", additionalProperties: true },
+            },
+            required: ["name", "parameters"],
+          },
+        ],
+      },
     };
     const names = new Set<string>();
     for (let seed = 0; seed < 30; seed++) {
-      const calls = JSON.parse(walk(required, 90, createRng(seed)).text) as { name: string; parameters: Record<string, unknown> }[];
+      const calls = JSON.parse(walk(required, 90, createRng(seed)).text) as {
+        name: string;
+        parameters: Record<string, unknown>;
+      }[];
       expect(calls.length).toBeGreaterThanOrEqual(1);
       for (const call of calls) {
         names.add(call.name);
@@ -80,7 +106,9 @@ describe("JSON constraint", () => {
     for (let seed = 0; seed < 10; seed++) {
       expect(walk({ type: "object" }, 20, createRng(seed)).text).toBe("{}");
       expect(() => JSON.parse(walk({}, 30, createRng(seed)).text)).not.toThrow();
-      expect(() => JSON.parse(walk({ type: "object", additionalProperties: { type: "string" } }, 40, createRng(seed)).text)).not.toThrow();
+      expect(() =>
+        JSON.parse(walk({ type: "object", additionalProperties: { type: "string" } }, 40, createRng(seed)).text),
+      ).not.toThrow();
     }
   });
 

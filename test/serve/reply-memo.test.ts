@@ -35,12 +35,20 @@ describe("reply memo", () => {
     const memo = createReplyMemo(4);
     const prompt = [USER, 0x41, END, ASSISTANT];
     const sampled = [...encodeText('<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'), END];
-    const answered = { role: "assistant" as const, content: "", toolCalls: [{ id: "call_1", name: "f", arguments: "{}" }] };
+    const answered = {
+      role: "assistant" as const,
+      content: "",
+      toolCalls: [{ id: "call_1", name: "f", arguments: "{}" }],
+    };
     expect(givesBack(sampled, answered)).toBe(false);
     memo.remember(prompt, sampled, answered);
     // The client's copy: another id, the same call.
-    expect(memo.replyTokens({ ...answered, toolCalls: [{ id: "other", name: "f", arguments: "{}" }] }, prompt)).toEqual(sampled);
-    expect(memo.replyTokens({ ...answered, toolCalls: [{ id: "call_1", name: "f", arguments: '{"a": 1}' }] }, prompt)).not.toEqual(sampled);
+    expect(memo.replyTokens({ ...answered, toolCalls: [{ id: "other", name: "f", arguments: "{}" }] }, prompt)).toEqual(
+      sampled,
+    );
+    expect(
+      memo.replyTokens({ ...answered, toolCalls: [{ id: "call_1", name: "f", arguments: '{"a": 1}' }] }, prompt),
+    ).not.toEqual(sampled);
     // A reply cut by a stop string whose text gives its bytes back is not kept.
     memo.remember(prompt, encodeText("Up"), reply("Up"));
     expect(memo.size()).toBe(1);
@@ -48,7 +56,11 @@ describe("reply memo", () => {
 
   it("forgets the least recently used beyond its capacity; capacity 0 keeps nothing", () => {
     const memo = createReplyMemo(2);
-    const prompts = [[USER, 1, ASSISTANT], [USER, 2, ASSISTANT], [USER, 3, ASSISTANT]];
+    const prompts = [
+      [USER, 1, ASSISTANT],
+      [USER, 2, ASSISTANT],
+      [USER, 3, ASSISTANT],
+    ];
     prompts.slice(0, 2).forEach((prompt) => memo.remember(prompt, [0xff, END]));
     expect(memo.replyTokens(reply("\uFFFD"), prompts[0]!)).toEqual([0xff, END]); // now the most recent
     memo.remember(prompts[2]!, [0xfe, END]);

@@ -20,37 +20,131 @@ function refusal(body: unknown): HttpError {
 describe("chat request", () => {
   it("reads what the openai policy sends, with OpenAI's defaults for the rest", () => {
     const plain = parseChatRequest({ model: "m", messages }, 8, 260);
-    expect(plain).toMatchObject({ model: "m", messages: [{ role: "user", content: "hi" }], logprobs: false, topLogprobs: 0, tools: [], toolChoice: "none", parallelToolCalls: true });
-    expect(plain.sampling).toMatchObject({ temperature: 1, topP: 1, n: 1, maxTokens: undefined, seeded: false, returnTokenIds: false, tokensAsIds: false, stream: false, includeUsage: false, continuousUsage: false });
+    expect(plain).toMatchObject({
+      model: "m",
+      messages: [{ role: "user", content: "hi" }],
+      logprobs: false,
+      topLogprobs: 0,
+      tools: [],
+      toolChoice: "none",
+      parallelToolCalls: true,
+    });
+    expect(plain.sampling).toMatchObject({
+      temperature: 1,
+      topP: 1,
+      n: 1,
+      maxTokens: undefined,
+      seeded: false,
+      returnTokenIds: false,
+      tokensAsIds: false,
+      stream: false,
+      includeUsage: false,
+      continuousUsage: false,
+    });
     expect(plain.sampling.stop).toEqual({ strings: [], tokens: [256], minTokens: 0, includeInOutput: false });
-    const full = parseChatRequest({
-      model: "m", temperature: 0.5, top_p: 0.9, n: 3, max_tokens: 7, seed: 4294967295, logprobs: true, top_logprobs: 3, return_token_ids: true, return_tokens_as_token_ids: true,
-      stream: true, stream_options: { include_usage: true }, tools: [{ type: "function", function: { name: "f" } }], tool_choice: "auto", user: "ignored", top_k: -1,
-      stop: ["\n", "END"], stop_token_ids: [46], min_tokens: 2, ignore_eos: true, include_stop_str_in_output: true,
-      messages: [
-        { role: "developer", content: [{ type: "text", text: "a" }, { type: "text", text: "b" }] },
-        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "cd", arguments: '{"x": 1}' } }, { function: { name: "ls", arguments: { all: true } } }] },
-        { role: "tool", tool_call_id: "c1", content: "done" },
-        { role: "assistant", content: null },
-      ],
-    }, 8, 260);
+    const full = parseChatRequest(
+      {
+        model: "m",
+        temperature: 0.5,
+        top_p: 0.9,
+        n: 3,
+        max_tokens: 7,
+        seed: 4294967295,
+        logprobs: true,
+        top_logprobs: 3,
+        return_token_ids: true,
+        return_tokens_as_token_ids: true,
+        stream: true,
+        stream_options: { include_usage: true },
+        tools: [{ type: "function", function: { name: "f" } }],
+        tool_choice: "auto",
+        user: "ignored",
+        top_k: -1,
+        stop: ["\n", "END"],
+        stop_token_ids: [46],
+        min_tokens: 2,
+        ignore_eos: true,
+        include_stop_str_in_output: true,
+        messages: [
+          {
+            role: "developer",
+            content: [
+              { type: "text", text: "a" },
+              { type: "text", text: "b" },
+            ],
+          },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              { id: "c1", type: "function", function: { name: "cd", arguments: '{"x": 1}' } },
+              { function: { name: "ls", arguments: { all: true } } },
+            ],
+          },
+          { role: "tool", tool_call_id: "c1", content: "done" },
+          { role: "assistant", content: null },
+        ],
+      },
+      8,
+      260,
+    );
     expect(full.messages).toEqual([
       { role: "system", content: "a\nb" },
-      { role: "assistant", content: "", toolCalls: [{ id: "c1", name: "cd", arguments: '{"x": 1}' }, { id: "call_1_1", name: "ls", arguments: '{"all":true}' }] },
+      {
+        role: "assistant",
+        content: "",
+        toolCalls: [
+          { id: "c1", name: "cd", arguments: '{"x": 1}' },
+          { id: "call_1_1", name: "ls", arguments: '{"all":true}' },
+        ],
+      },
       { role: "tool", content: "done", toolCallId: "c1" },
       { role: "assistant", content: "" },
     ]);
-    expect(full).toMatchObject({ logprobs: true, topLogprobs: 3, tools: [{ name: "f", parameters: undefined }], toolChoice: "auto" });
-    expect(full.sampling).toMatchObject({ temperature: 0.5, topP: 0.9, n: 3, maxTokens: 7, seed: 4294967295, seeded: true, returnTokenIds: true, tokensAsIds: true, stream: true, includeUsage: true });
-    expect(full.sampling.stop).toEqual({ strings: [{ text: "\n", tokens: [10] }, { text: "END", tokens: [69, 78, 68] }], tokens: [46], minTokens: 2, includeInOutput: true });
-    expect(parseChatRequest({ model: "m", messages, max_completion_tokens: 5, temperature: null }, 8, 260).sampling).toMatchObject({ maxTokens: 5, temperature: 1 });
-    expect(parseChatRequest({ model: "m", messages, stop: "x" }, 8, 260).sampling.stop.strings).toEqual([{ text: "x", tokens: [120] }]);
+    expect(full).toMatchObject({
+      logprobs: true,
+      topLogprobs: 3,
+      tools: [{ name: "f", parameters: undefined }],
+      toolChoice: "auto",
+    });
+    expect(full.sampling).toMatchObject({
+      temperature: 0.5,
+      topP: 0.9,
+      n: 3,
+      maxTokens: 7,
+      seed: 4294967295,
+      seeded: true,
+      returnTokenIds: true,
+      tokensAsIds: true,
+      stream: true,
+      includeUsage: true,
+    });
+    expect(full.sampling.stop).toEqual({
+      strings: [
+        { text: "\n", tokens: [10] },
+        { text: "END", tokens: [69, 78, 68] },
+      ],
+      tokens: [46],
+      minTokens: 2,
+      includeInOutput: true,
+    });
+    expect(
+      parseChatRequest({ model: "m", messages, max_completion_tokens: 5, temperature: null }, 8, 260).sampling,
+    ).toMatchObject({ maxTokens: 5, temperature: 1 });
+    expect(parseChatRequest({ model: "m", messages, stop: "x" }, 8, 260).sampling.stop.strings).toEqual([
+      { text: "x", tokens: [120] },
+    ]);
   });
 
   it("draws a fresh seed for a request without one, and keeps the one given", () => {
-    const seeds = new Set(Array.from({ length: 5 }, () => parseChatRequest({ model: "m", messages }, 8, 260).sampling.seed));
+    const seeds = new Set(
+      Array.from({ length: 5 }, () => parseChatRequest({ model: "m", messages }, 8, 260).sampling.seed),
+    );
     expect(seeds.size).toBe(5);
-    expect(parseChatRequest({ model: "m", messages, seed: 0 }, 8, 260).sampling).toMatchObject({ seed: 0, seeded: true });
+    expect(parseChatRequest({ model: "m", messages, seed: 0 }, 8, 260).sampling).toMatchObject({
+      seed: 0,
+      seeded: true,
+    });
   });
 
   it("answers a bad field with a 400 that names it", () => {
@@ -59,8 +153,14 @@ describe("chat request", () => {
       [{ messages }, /^model: is required$/],
       [{ model: "m" }, /^messages: is required$/],
       [{ model: "m", messages: [] }, /^messages: needs at least one message$/],
-      [{ model: "m", messages: [{ role: "wizard", content: "x" }] }, /^messages\[0\]\.role: expected one of system, developer, user, assistant, tool$/],
-      [{ model: "m", messages: [{ role: "user", content: 3 }] }, /^messages\[0\]\.content: expected a string or an array of text parts$/],
+      [
+        { model: "m", messages: [{ role: "wizard", content: "x" }] },
+        /^messages\[0\]\.role: expected one of system, developer, user, assistant, tool$/,
+      ],
+      [
+        { model: "m", messages: [{ role: "user", content: 3 }] },
+        /^messages\[0\]\.content: expected a string or an array of text parts$/,
+      ],
       [{ model: "m", messages, temperature: 3 }, /^temperature: expected a number from 0 to 2$/],
       [{ model: "m", messages, top_p: 0 }, /^top_p: expected a number in \(0, 1\]$/],
       [{ model: "m", messages, n: 9 }, /^n: at most 8 choices per request/],
@@ -73,9 +173,20 @@ describe("chat request", () => {
       [{ model: "m", messages, stop_token_ids: [300] }, /^stop_token_ids\[0\]: not a token of this model/],
       [{ model: "m", messages, top_logprobs: 2 }, /^top_logprobs: needs logprobs: true$/],
       [{ model: "m", messages, logprobs: true, top_logprobs: 21 }, /^top_logprobs: expected an integer from 0 to 20$/],
-      [{ model: "m", messages, stream_options: { include_usage: true } }, /^stream_options: is only allowed with stream: true$/],
+      [
+        { model: "m", messages, stream_options: { include_usage: true } },
+        /^stream_options: is only allowed with stream: true$/,
+      ],
       [{ model: "m", messages, tool_choice: "required" }, /^tool_choice: needs tools/],
-      [{ model: "m", messages, tools: [{ function: { name: "f" } }], tool_choice: { type: "function", function: { name: "g" } } }, /^tool_choice\.function\.name: no tool is named "g" \(the tools offered: f\)$/],
+      [
+        {
+          model: "m",
+          messages,
+          tools: [{ function: { name: "f" } }],
+          tool_choice: { type: "function", function: { name: "g" } },
+        },
+        /^tool_choice\.function\.name: no tool is named "g" \(the tools offered: f\)$/,
+      ],
       [{ model: "m", messages, tool_choice: "sometimes" }, /^tool_choice: expected "none", "auto", "required"/],
     ];
     for (const [body, message] of cases) {
@@ -97,11 +208,31 @@ describe("chat request", () => {
       [[{ type: "custom", function: { name: "f" } }], "tools[0].type", 'expected "function"'],
       [[3], "tools[0]", 'expected a tool, {"type": "function", "function": {...}}'],
       [{ type: "function" }, "tools", "expected an array of tools"],
-      [[{ function: { name: "f", parameters: "x" } }], "tools[0].function.parameters", 'expected a JSON Schema object, e.g. {"type": "object", "properties": {...}}'],
-      [[{ function: { name: "f", parameters: [{ type: "string" }] } }], "tools[0].function.parameters", 'expected a JSON Schema object, e.g. {"type": "object", "properties": {...}}'],
-      [[{ function: { name: "f", parameters: { type: "string" } } }], "tools[0].function.parameters.type", 'a function\'s arguments are a JSON object: expected "object", got "string"'],
-      [[{ function: { name: "f", parameters: { type: "object", properties: ["a"] } } }], "tools[0].function.parameters.properties", "expected an object of JSON Schemas, one per argument"],
-      [[{ function: { name: "f", parameters: { type: "object", required: "a" } } }], "tools[0].function.parameters.required", "expected an array of argument names"],
+      [
+        [{ function: { name: "f", parameters: "x" } }],
+        "tools[0].function.parameters",
+        'expected a JSON Schema object, e.g. {"type": "object", "properties": {...}}',
+      ],
+      [
+        [{ function: { name: "f", parameters: [{ type: "string" }] } }],
+        "tools[0].function.parameters",
+        'expected a JSON Schema object, e.g. {"type": "object", "properties": {...}}',
+      ],
+      [
+        [{ function: { name: "f", parameters: { type: "string" } } }],
+        "tools[0].function.parameters.type",
+        'a function\'s arguments are a JSON object: expected "object", got "string"',
+      ],
+      [
+        [{ function: { name: "f", parameters: { type: "object", properties: ["a"] } } }],
+        "tools[0].function.parameters.properties",
+        "expected an object of JSON Schemas, one per argument",
+      ],
+      [
+        [{ function: { name: "f", parameters: { type: "object", required: "a" } } }],
+        "tools[0].function.parameters.required",
+        "expected an array of argument names",
+      ],
       [[{ function: { name: "f", description: 7 } }], "tools[0].function.description", "expected a string"],
     ];
     for (const [tools, param, message] of cases) {
@@ -111,7 +242,15 @@ describe("chat request", () => {
       expect(error.message, JSON.stringify(tools)).toBe(`${param}: ${message}`);
     }
     const good = [
-      { type: "function", function: { name: "ls", description: "list files", parameters: { type: "object", properties: { a: { type: "string" } }, required: ["a"] }, strict: false } },
+      {
+        type: "function",
+        function: {
+          name: "ls",
+          description: "list files",
+          parameters: { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+          strict: false,
+        },
+      },
       { function: { name: "pwd" } },
       { function: { name: "noop", parameters: {} } },
       { function: { name: "none", parameters: null, description: null } },
@@ -121,10 +260,28 @@ describe("chat request", () => {
 
   it("refuses fields that would change the answer, unless neutral; ignores those that never do; refuses unknown ones", () => {
     const refused: [string, unknown][] = [
-      ["logit_bias", { "65": 10 }], ["presence_penalty", 0.5], ["frequency_penalty", -1], ["repetition_penalty", 1.1], ["response_format", { type: "json_object" }],
-      ["top_k", 20], ["min_p", 0.1], ["prompt_logprobs", 1], ["echo", true], ["best_of", 2], ["use_beam_search", true], ["bad_words", ["x"]], ["allowed_token_ids", [1]],
-      ["skip_special_tokens", false], ["guided_json", {}], ["structured_outputs", { json: {} }], ["chat_template", "{{x}}"], ["add_generation_prompt", false],
-      ["continue_final_message", true], ["truncate_prompt_tokens", 10], ["logits_processors", ["x"]], ["functions", [{ name: "f" }]],
+      ["logit_bias", { "65": 10 }],
+      ["presence_penalty", 0.5],
+      ["frequency_penalty", -1],
+      ["repetition_penalty", 1.1],
+      ["response_format", { type: "json_object" }],
+      ["top_k", 20],
+      ["min_p", 0.1],
+      ["prompt_logprobs", 1],
+      ["echo", true],
+      ["best_of", 2],
+      ["use_beam_search", true],
+      ["bad_words", ["x"]],
+      ["allowed_token_ids", [1]],
+      ["skip_special_tokens", false],
+      ["guided_json", {}],
+      ["structured_outputs", { json: {} }],
+      ["chat_template", "{{x}}"],
+      ["add_generation_prompt", false],
+      ["continue_final_message", true],
+      ["truncate_prompt_tokens", 10],
+      ["logits_processors", ["x"]],
+      ["functions", [{ name: "f" }]],
     ];
     for (const [field, value] of refused) {
       const error = refusal({ model: "m", messages, [field]: value });
@@ -132,17 +289,56 @@ describe("chat request", () => {
       expect(error.param).toBe(field);
       expect(error.status).toBe(400);
     }
-    expect(refusal({ model: "m", messages, top_a: 0.1 }).message).toMatch(/^top_a: is not a field budgetrl serve knows, so it is refused rather than ignored/);
-    const neutral = { stop: null, logit_bias: {}, presence_penalty: 0, frequency_penalty: null, response_format: { type: "text" }, top_k: -1, min_p: 0, repetition_penalty: 1, best_of: 1, echo: false, skip_special_tokens: true, add_generation_prompt: true, prompt_logprobs: null };
-    const ignored = { user: "u", metadata: { a: "b" }, store: false, service_tier: "auto", request_id: "r", priority: 3, cache_salt: "s", reasoning_effort: "low", spaces_between_special_tokens: false };
-    expect(() => parseChatRequest({ model: "m", messages, ...neutral, ...ignored, top_logprobs: 0, tool_choice: "none" }, 8, 260)).not.toThrow();
+    expect(refusal({ model: "m", messages, top_a: 0.1 }).message).toMatch(
+      /^top_a: is not a field budgetrl serve knows, so it is refused rather than ignored/,
+    );
+    const neutral = {
+      stop: null,
+      logit_bias: {},
+      presence_penalty: 0,
+      frequency_penalty: null,
+      response_format: { type: "text" },
+      top_k: -1,
+      min_p: 0,
+      repetition_penalty: 1,
+      best_of: 1,
+      echo: false,
+      skip_special_tokens: true,
+      add_generation_prompt: true,
+      prompt_logprobs: null,
+    };
+    const ignored = {
+      user: "u",
+      metadata: { a: "b" },
+      store: false,
+      service_tier: "auto",
+      request_id: "r",
+      priority: 3,
+      cache_salt: "s",
+      reasoning_effort: "low",
+      spaces_between_special_tokens: false,
+    };
+    expect(() =>
+      parseChatRequest({ model: "m", messages, ...neutral, ...ignored, top_logprobs: 0, tool_choice: "none" }, 8, 260),
+    ).not.toThrow();
   });
 
   it("reads tool_choice: none, auto (the default with tools), required, or a named function of the tools", () => {
-    const tools = [{ type: "function", function: { name: "f" } }, { type: "function", function: { name: "g", parameters: { type: "object" } } }];
+    const tools = [
+      { type: "function", function: { name: "f" } },
+      { type: "function", function: { name: "g", parameters: { type: "object" } } },
+    ];
     expect(parseChatRequest({ model: "m", messages, tools }, 8, 260).toolChoice).toBe("auto");
-    expect(parseChatRequest({ model: "m", messages, tools, tool_choice: "required", parallel_tool_calls: false }, 8, 260)).toMatchObject({ toolChoice: "required", parallelToolCalls: false });
-    expect(parseChatRequest({ model: "m", messages, tools, tool_choice: { type: "function", function: { name: "g" } } }, 8, 260).toolChoice).toEqual({ name: "g" });
+    expect(
+      parseChatRequest({ model: "m", messages, tools, tool_choice: "required", parallel_tool_calls: false }, 8, 260),
+    ).toMatchObject({ toolChoice: "required", parallelToolCalls: false });
+    expect(
+      parseChatRequest(
+        { model: "m", messages, tools, tool_choice: { type: "function", function: { name: "g" } } },
+        8,
+        260,
+      ).toolChoice,
+    ).toEqual({ name: "g" });
     expect(parseChatRequest({ model: "m", messages, tools, tool_choice: "none" }, 8, 260).toolChoice).toBe("none");
   });
 });

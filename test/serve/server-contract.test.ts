@@ -8,7 +8,10 @@ import { openaiServerContract } from "../policies/openai/server-contract.js";
 import { freshCheckpoint } from "./helpers.js";
 
 openaiServerContract("budgetrl serve", async () => {
-  const ckpt = await freshCheckpoint(join(mkdtempSync(join(tmpdir(), "budgetrl-serve-contract-")), "ckpt"), { maxNewTokens: 16, history: "segments" });
+  const ckpt = await freshCheckpoint(join(mkdtempSync(join(tmpdir(), "budgetrl-serve-contract-")), "ckpt"), {
+    maxNewTokens: 16,
+    history: "segments",
+  });
   const serving = await serveCheckpoint({ ckpt, port: 0, name: "tiny-contract" });
   return { url: serving.url, model: serving.name, close: () => serving.close() };
 });

@@ -39,11 +39,19 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setImmediate(resolve));
 }
 
-const ask = (extra: Record<string, unknown> = {}) => ({ model: "tiny-test", messages: [{ role: "user", content: GRID }], max_tokens: 8, ...extra });
+const ask = (extra: Record<string, unknown> = {}) => ({
+  model: "tiny-test",
+  messages: [{ role: "user", content: GRID }],
+  max_tokens: 8,
+  ...extra,
+});
 
 beforeAll(async () => {
   ckpt = await freshCheckpoint(join(dir, "ckpt"), { maxNewTokens: 8, history: "segments" });
-  serving = await serveCheckpoint({ ckpt, port: 0, name: "tiny-test", maxBody: 4096, maxN: 4, maxQueue: 4 }, { wrapModel: gated, clock: () => 1_700_000_000_000 });
+  serving = await serveCheckpoint(
+    { ckpt, port: 0, name: "tiny-test", maxBody: 4096, maxN: 4, maxQueue: 4 },
+    { wrapModel: gated, clock: () => 1_700_000_000_000 },
+  );
 });
 afterAll(async () => {
   open();
@@ -55,25 +63,68 @@ describe("budgetrl serve over HTTP", () => {
     expect(serving.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
     const models = await rawRequest(`${serving.url}/models`, "GET");
     expect(models.status).toBe(200);
-    expect(JSON.parse(models.text)).toEqual({ object: "list", data: [{ id: "tiny-test", object: "model", created: 0, owned_by: "budgetrl", max_model_len: 192 }] });
-    expect(JSON.parse((await rawRequest(`${serving.url}/models/tiny-test`, "GET")).text)).toMatchObject({ id: "tiny-test" });
+    expect(JSON.parse(models.text)).toEqual({
+      object: "list",
+      data: [{ id: "tiny-test", object: "model", created: 0, owned_by: "budgetrl", max_model_len: 192 }],
+    });
+    expect(JSON.parse((await rawRequest(`${serving.url}/models/tiny-test`, "GET")).text)).toMatchObject({
+      id: "tiny-test",
+    });
     expect((await rawRequest(serving.url.replace("/v1", "/health"), "GET")).status).toBe(200);
   });
 
   it("answers bad requests with OpenAI-shaped errors and the status clients expect", async () => {
-    const cases: [Promise<{ status: number; text: string; headers: Record<string, unknown> }>, number, RegExp, string | null][] = [
+    const cases: [
+      Promise<{ status: number; text: string; headers: Record<string, unknown> }>,
+      number,
+      RegExp,
+      string | null,
+    ][] = [
       [rawRequest(`${serving.url}/embeddings`, "POST", "{}"), 404, /no such path: \/v1\/embeddings/, null],
       [rawRequest(`${serving.url}/models/other`, "GET"), 404, /The model `other` does not exist/, "model_not_found"],
       [rawRequest(`${serving.url}/chat/completions`, "GET"), 405, /\/v1\/chat\/completions takes POST, not GET/, null],
-      [rawRequest(`${serving.url}/chat/completions`, "POST", "{not json"), 400, /the body is not valid JSON/, "invalid_json"],
+      [
+        rawRequest(`${serving.url}/chat/completions`, "POST", "{not json"),
+        400,
+        /the body is not valid JSON/,
+        "invalid_json",
+      ],
       [postChat(serving.url, { model: "tiny-test" }), 400, /^messages: is required$/, null],
-      [postChat(serving.url, ask({ model: "gpt-4" })), 404, /The model `gpt-4` does not exist: this server serves `tiny-test`/, "model_not_found"],
+      [
+        postChat(serving.url, ask({ model: "gpt-4" })),
+        404,
+        /The model `gpt-4` does not exist: this server serves `tiny-test`/,
+        "model_not_found",
+      ],
       [postChat(serving.url, ask({ n: 5 })), 400, /^n: at most 4 choices per request/, null],
       [postChat(serving.url, ask({ tools: [{ type: "function" }] })), 400, /^tools\[0\]\.function: is required$/, null],
-      [postChat(serving.url, ask({ tools: [{ type: "function", function: { name: "f", parameters: "x" } }] })), 400, /^tools\[0\]\.function\.parameters: expected a JSON Schema object/, null],
-      [postChat(serving.url, ask({ tools: [{ type: "function", function: { name: "f", parameters: { type: "string" } } }] })), 400, /^tools\[0\]\.function\.parameters\.type: a function's arguments are a JSON object/, null],
-      [postChat(serving.url, ask({ messages: [{ role: "user", content: "x".repeat(3000) }] })), 400, /maximum context length is 192 tokens/, "context_length_exceeded"],
-      [postChat(serving.url, ask({ messages: [{ role: "user", content: "x".repeat(5000) }] })), 413, /larger than 4096 bytes/, "request_too_large"],
+      [
+        postChat(serving.url, ask({ tools: [{ type: "function", function: { name: "f", parameters: "x" } }] })),
+        400,
+        /^tools\[0\]\.function\.parameters: expected a JSON Schema object/,
+        null,
+      ],
+      [
+        postChat(
+          serving.url,
+          ask({ tools: [{ type: "function", function: { name: "f", parameters: { type: "string" } } }] }),
+        ),
+        400,
+        /^tools\[0\]\.function\.parameters\.type: a function's arguments are a JSON object/,
+        null,
+      ],
+      [
+        postChat(serving.url, ask({ messages: [{ role: "user", content: "x".repeat(3000) }] })),
+        400,
+        /maximum context length is 192 tokens/,
+        "context_length_exceeded",
+      ],
+      [
+        postChat(serving.url, ask({ messages: [{ role: "user", content: "x".repeat(5000) }] })),
+        413,
+        /larger than 4096 bytes/,
+        "request_too_large",
+      ],
     ];
     for (const [pending, status, message, code] of cases) {
       const response = await pending;
@@ -84,24 +135,60 @@ describe("budgetrl serve over HTTP", () => {
       expect(typeof body.error.type).toBe("string");
     }
     expect((await rawRequest(`${serving.url}/chat/completions`, "GET")).headers["allow"]).toBe("POST");
-    const tool = JSON.parse((await postChat(serving.url, ask({ tools: [{ type: "function" }] }))).text) as { error: { param: string | null; type: string } };
+    const tool = JSON.parse((await postChat(serving.url, ask({ tools: [{ type: "function" }] }))).text) as {
+      error: { param: string | null; type: string };
+    };
     expect(tool.error).toMatchObject({ param: "tools[0].function", type: "invalid_request_error" });
   });
 
   it("refuses bad text completions and tokenize bodies, naming the field", async () => {
     const post = async (path: string, body: unknown) => {
       const response = await rawRequest(`${serving.url.replace(/\/v1$/, "")}${path}`, "POST", JSON.stringify(body));
-      return { status: response.status, error: (JSON.parse(response.text) as { error?: { message: string; param: string | null; code: string | null } }).error };
+      return {
+        status: response.status,
+        error: (JSON.parse(response.text) as { error?: { message: string; param: string | null; code: string | null } })
+          .error,
+      };
     };
     const cases: [string, unknown, number, string | null, RegExp][] = [
       ["/v1/completions", { model: "tiny-test" }, 400, "prompt", /^prompt: is required$/],
       ["/v1/completions", { model: "tiny-test", prompt: "" }, 400, "prompt", /needs at least one token/],
-      ["/v1/completions", { model: "tiny-test", prompt: [[1, 2], [3, 999]] }, 400, "prompt[1]", /token 999 is not a token of this model/],
-      ["/v1/completions", { model: "tiny-test", prompt: "x".repeat(190), max_tokens: 8 }, 400, "prompt", /maximum context length is 192 tokens\. However, you requested 198 tokens/],
-      ["/v1/completions", { model: "tiny-test", prompt: "hi", echo: true, logprobs: 2 }, 400, "echo", /alternatives of prompt tokens are not computed/],
+      [
+        "/v1/completions",
+        {
+          model: "tiny-test",
+          prompt: [
+            [1, 2],
+            [3, 999],
+          ],
+        },
+        400,
+        "prompt[1]",
+        /token 999 is not a token of this model/,
+      ],
+      [
+        "/v1/completions",
+        { model: "tiny-test", prompt: "x".repeat(190), max_tokens: 8 },
+        400,
+        "prompt",
+        /maximum context length is 192 tokens\. However, you requested 198 tokens/,
+      ],
+      [
+        "/v1/completions",
+        { model: "tiny-test", prompt: "hi", echo: true, logprobs: 2 },
+        400,
+        "echo",
+        /alternatives of prompt tokens are not computed/,
+      ],
       ["/v1/completions", { model: "tiny-test", prompt: "hi", top_k: 3 }, 400, "top_k", /is not supported/],
       ["/v1/completions", { model: "other", prompt: "hi" }, 404, "model", /does not exist/],
-      ["/v1/completions", { model: "tiny-test", prompt: Array.from({ length: 3 }, () => "hi"), n: 2 }, 400, "prompt", /more than the server queues at once/],
+      [
+        "/v1/completions",
+        { model: "tiny-test", prompt: Array.from({ length: 3 }, () => "hi"), n: 2 },
+        400,
+        "prompt",
+        /more than the server queues at once/,
+      ],
       ["/tokenize", { prompt: 3 }, 400, "prompt", /expected a string/],
       ["/tokenize", { prompt: "x", colour: "red" }, 400, "colour", /not a field of this endpoint/],
       ["/tokenize", { messages: [{ role: "wizard", content: "x" }] }, 400, "messages[0].role", /expected one of/],
@@ -118,7 +205,10 @@ describe("budgetrl serve over HTTP", () => {
 
   it("refuses a body over the limit whose length is not declared up front", async () => {
     const body = Buffer.from(JSON.stringify(ask({ messages: [{ role: "user", content: "y".repeat(6000) }] })));
-    const response = await rawRequest(`${serving.url}/chat/completions`, "POST", [body.subarray(0, 3000), body.subarray(3000)]);
+    const response = await rawRequest(`${serving.url}/chat/completions`, "POST", [
+      body.subarray(0, 3000),
+      body.subarray(3000),
+    ]);
     expect(response.status).toBe(413);
   });
 
@@ -127,7 +217,12 @@ describe("budgetrl serve over HTTP", () => {
     const first = await postChat(serving.url, request);
     const again = await postChat(serving.url, request);
     expect(first.status).toBe(200);
-    const body = first.json as { created: number; choices: { token_ids: number[]; logprobs: { content: { logprob: number }[] } }[]; prompt_token_ids: number[]; usage: { prompt_tokens: number } };
+    const body = first.json as {
+      created: number;
+      choices: { token_ids: number[]; logprobs: { content: { logprob: number }[] } }[];
+      prompt_token_ids: number[];
+      usage: { prompt_tokens: number };
+    };
     expect(body.created).toBe(1_700_000_000);
     expect((again.json as typeof body).choices).toEqual(body.choices);
     expect(body.choices).toHaveLength(2);
@@ -137,32 +232,57 @@ describe("budgetrl serve over HTTP", () => {
 
   it("streams Server-Sent Events that add up to the same answer", async () => {
     const request = ask({ seed: 4, logprobs: true, return_token_ids: true });
-    const whole = (await postChat(serving.url, request)).json as { choices: { message: { content: string }; token_ids: number[]; finish_reason: string }[] };
-    const stream = await rawRequest(`${serving.url}/chat/completions`, "POST", JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } }));
+    const whole = (await postChat(serving.url, request)).json as {
+      choices: { message: { content: string }; token_ids: number[]; finish_reason: string }[];
+    };
+    const stream = await rawRequest(
+      `${serving.url}/chat/completions`,
+      "POST",
+      JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } }),
+    );
     expect(stream.status).toBe(200);
     expect(stream.headers["content-type"]).toBe("text/event-stream");
     const events = stream.text.split("\n\n").filter((event) => event !== "");
     expect(events.every((event) => event.startsWith("data: "))).toBe(true);
     expect(events.at(-1)).toBe("data: [DONE]");
-    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.slice(6)) as { object: string; choices: { delta: { content?: string }; finish_reason: string | null; token_ids?: number[] }[]; usage: unknown });
+    const chunks = events.slice(0, -1).map(
+      (event) =>
+        JSON.parse(event.slice(6)) as {
+          object: string;
+          choices: { delta: { content?: string }; finish_reason: string | null; token_ids?: number[] }[];
+          usage: unknown;
+        },
+    );
     expect(chunks.every((chunk) => chunk.object === "chat.completion.chunk")).toBe(true);
-    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.delta.content ?? "")).join("")).toBe(whole.choices[0]!.message.content);
-    expect(chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => choice.token_ids ?? []))).toEqual(whole.choices[0]!.token_ids);
-    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason)).filter((reason) => reason !== null)).toEqual([whole.choices[0]!.finish_reason]);
+    expect(chunks.flatMap((chunk) => chunk.choices.map((choice) => choice.delta.content ?? "")).join("")).toBe(
+      whole.choices[0]!.message.content,
+    );
+    expect(chunks.flatMap((chunk) => chunk.choices.flatMap((choice) => choice.token_ids ?? []))).toEqual(
+      whole.choices[0]!.token_ids,
+    );
+    expect(
+      chunks
+        .flatMap((chunk) => chunk.choices.map((choice) => choice.finish_reason))
+        .filter((reason) => reason !== null),
+    ).toEqual([whole.choices[0]!.finish_reason]);
     expect(chunks.at(-1)!.usage).toMatchObject({ completion_tokens: whole.choices[0]!.token_ids.length });
   });
 
   it("stops sampling a stream whose client has gone", async () => {
     const before = serving.stats().modelCalls;
     await new Promise<void>((resolve, reject) => {
-      const call = request(`${serving.url}/chat/completions`, { method: "POST", agent: false, headers: { "content-type": "application/json" } }, (response) => {
-        let events = 0;
-        response.on("data", (chunk: Buffer) => {
-          events += chunk.toString("utf8").split("\n\n").length - 1;
-          if (events >= 3) call.destroy();
-        });
-        response.on("error", () => undefined);
-      });
+      const call = request(
+        `${serving.url}/chat/completions`,
+        { method: "POST", agent: false, headers: { "content-type": "application/json" } },
+        (response) => {
+          let events = 0;
+          response.on("data", (chunk: Buffer) => {
+            events += chunk.toString("utf8").split("\n\n").length - 1;
+            if (events >= 3) call.destroy();
+          });
+          response.on("error", () => undefined);
+        },
+      );
       call.on("error", () => undefined);
       call.on("close", () => resolve());
       call.end(JSON.stringify(ask({ max_tokens: 180, ignore_eos: true, stream: true, seed: 1 })));
@@ -176,7 +296,8 @@ describe("budgetrl serve over HTTP", () => {
   it("batches requests that arrive while the model is busy into one call, each answered as if alone", async () => {
     const seeds = [11, 12, 13, 14];
     const alone = [];
-    for (const seed of seeds) alone.push(((await postChat(serving.url, ask({ seed }))).json as { choices: unknown }).choices);
+    for (const seed of seeds)
+      alone.push(((await postChat(serving.url, ask({ seed }))).json as { choices: unknown }).choices);
     calls.length = 0;
     gate.hold = true;
     const started = gate.started;
@@ -188,8 +309,16 @@ describe("budgetrl serve over HTTP", () => {
     open();
     const answers = await Promise.all([first, ...rest]);
     expect(calls).toEqual([1, 3]);
-    const health = JSON.parse((await rawRequest(serving.url.replace("/v1", "/health"), "GET")).text) as Record<string, number>;
-    expect(health).toMatchObject({ status: "ok", waiting: 0, model_calls: before.modelCalls + 1, sequences: before.sequences + 3 });
+    const health = JSON.parse((await rawRequest(serving.url.replace("/v1", "/health"), "GET")).text) as Record<
+      string,
+      number
+    >;
+    expect(health).toMatchObject({
+      status: "ok",
+      waiting: 0,
+      model_calls: before.modelCalls + 1,
+      sequences: before.sequences + 3,
+    });
     expect(health["peak_in_flight"]).toBeGreaterThanOrEqual(4);
     expect(answers.map((answer) => (answer.json as { choices: unknown }).choices)).toEqual(alone);
   });
@@ -227,10 +356,18 @@ describe("budgetrl serve over HTTP", () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as AddressInfo).port;
-    await expect(serveCheckpoint({ ckpt, port })).rejects.toThrow(new RegExp(`^port: cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE[\\s\\S]*HINT: pick another --port`));
+    await expect(serveCheckpoint({ ckpt, port })).rejects.toThrow(
+      new RegExp(`^port: cannot listen on 127\\.0\\.0\\.1:${port}: .*EADDRINUSE[\\s\\S]*HINT: pick another --port`),
+    );
     await new Promise<void>((resolve) => blocker.close(() => resolve()));
-    await expect(serveCheckpoint({ ckpt: join(dir, "missing"), port: 0 })).rejects.toThrow(/^ckpt: cannot load checkpoint .*missing/);
-    await expect(serveCheckpoint({ ckpt, port: 0, maxTokens: 190 })).rejects.toThrow(/^maxTokens: at most 189 for this checkpoint/);
-    await expect(serveCheckpoint({ ckpt, port: 0, maxN: 8, maxQueue: 4 })).rejects.toThrow(/^maxQueue: must be at least the most choices per request/);
+    await expect(serveCheckpoint({ ckpt: join(dir, "missing"), port: 0 })).rejects.toThrow(
+      /^ckpt: cannot load checkpoint .*missing/,
+    );
+    await expect(serveCheckpoint({ ckpt, port: 0, maxTokens: 190 })).rejects.toThrow(
+      /^maxTokens: at most 189 for this checkpoint/,
+    );
+    await expect(serveCheckpoint({ ckpt, port: 0, maxN: 8, maxQueue: 4 })).rejects.toThrow(
+      /^maxQueue: must be at least the most choices per request/,
+    );
   });
 });

@@ -10,14 +10,21 @@ const config = { vocabSize: 260, contextLength: 64, layers: 1, dModel: 16, heads
 
 describe("session pool", () => {
   it("reads what a session holds after a turn: the reply but its last token, or but two when the end token may be added", () => {
-    expect(cachedAfter({ prompt: [258, 1, 259], reply: [65, 66, END], messages: 2 })).toEqual([[258, 1, 259, 65, 66], [258, 1, 259, 65]]);
+    expect(cachedAfter({ prompt: [258, 1, 259], reply: [65, 66, END], messages: 2 })).toEqual([
+      [258, 1, 259, 65, 66],
+      [258, 1, 259, 65],
+    ]);
     expect(cachedAfter({ prompt: [258, 1, 259], reply: [65, 66], messages: 2 })).toEqual([[258, 1, 259, 65]]);
   });
 
   it("hands out the session that holds the turn before, a new one otherwise, and bounds the idle ones", async () => {
     const model = await createModel({ config, seed: 1 });
     const pool = createSessionPool(() => model.openSession(), 2);
-    const prompts = [[258, 10, 256, 259], [258, 11, 256, 259], [258, 12, 256, 259]];
+    const prompts = [
+      [258, 10, 256, 259],
+      [258, 11, 256, 259],
+      [258, 12, 256, 259],
+    ];
     const turns = [];
     for (const [i, prompt] of prompts.entries()) {
       const session = pool.take(undefined)!;

@@ -4,9 +4,24 @@
 import { expect, it } from "vitest";
 import type { Policy } from "../../src/core/policy.js";
 import { evaluate } from "../../src/eval/evaluate.js";
-import { episodeOutcomesOf, firstErrorCountsOf, horizonCountsOf, invalidCountsOf, stepCountsOf } from "../../src/metrics/episode-rows.js";
+import {
+  episodeOutcomesOf,
+  firstErrorCountsOf,
+  horizonCountsOf,
+  invalidCountsOf,
+  stepCountsOf,
+} from "../../src/metrics/episode-rows.js";
 import { createPolicy } from "../../src/policies/spec.js";
-import { episodeOutcomes, firstErrorCounts, hasAnnotations, horizonCounts, invalidCounts, recoveryRows, stepCounts, taskIdsOf } from "../../src/store/analysis-rows.js";
+import {
+  episodeOutcomes,
+  firstErrorCounts,
+  hasAnnotations,
+  horizonCounts,
+  invalidCounts,
+  recoveryRows,
+  stepCounts,
+  taskIdsOf,
+} from "../../src/store/analysis-rows.js";
 import { readEpisodes, writeEpisodes } from "../../src/store/episodes.js";
 import { createRun } from "../../src/store/runs.js";
 import { openStore } from "../../src/store/open.js";
@@ -14,7 +29,11 @@ import { collect } from "../helpers/collect.js";
 import { episode } from "../helpers/episodes.js";
 import { describeEachStore } from "../helpers/services.js";
 
-const sorted = <Row>(rows: readonly Row[]): Row[] => [...rows].map((row) => JSON.stringify(row)).sort().map((text) => JSON.parse(text) as Row);
+const sorted = <Row>(rows: readonly Row[]): Row[] =>
+  [...rows]
+    .map((row) => JSON.stringify(row))
+    .sort()
+    .map((text) => JSON.parse(text) as Row);
 
 /** A noisy oracle that fails (throws) on the second turn of every third sample, and answers nonsense on the
  * third turn of the second: policy errors and invalid replies in the store. */
@@ -24,7 +43,8 @@ async function flakyPolicy(): Promise<Policy> {
     name: "flaky",
     act: (conversation, context) => {
       if (context.sample === 2 && context.turn === 2) return Promise.reject(new Error("boom"));
-      if (context.sample === 1 && context.turn === 3) return Promise.resolve({ message: { role: "assistant", content: "no idea" } });
+      if (context.sample === 1 && context.turn === 3)
+        return Promise.resolve({ message: { role: "assistant", content: "no idea" } });
       return inner.act(conversation, context);
     },
   };
@@ -33,9 +53,24 @@ async function flakyPolicy(): Promise<Policy> {
 describeEachStore("analysis rows from the store", (backend) => {
   it("match the rows computed from the same episodes in memory", async () => {
     const db = await backend.fresh("rows");
-    const common = { tasks: 5, samples: 3, ks: [1], budgets: ["25%", "100%"], seed: 3, bootstrap: 0, db, now: () => new Date(0) };
+    const common = {
+      tasks: 5,
+      samples: 3,
+      ks: [1],
+      budgets: ["25%", "100%"],
+      seed: 3,
+      bootstrap: 0,
+      db,
+      now: () => new Date(0),
+    };
     await evaluate({ ...common, env: "sokoban", policy: await flakyPolicy(), run: "sokoban" });
-    await evaluate({ ...common, env: "hanoi", envOptions: { randomStart: true }, policy: "noisy-oracle:0.3", run: "hanoi" });
+    await evaluate({
+      ...common,
+      env: "hanoi",
+      envOptions: { randomStart: true },
+      policy: "noisy-oracle:0.3",
+      run: "hanoi",
+    });
     await evaluate({ ...common, env: "frozenlake", policy: "random", run: "plain", annotate: false });
     const store = await openStore(db, { readonly: true });
     try {
@@ -46,7 +81,11 @@ describeEachStore("analysis rows from the store", (backend) => {
         expect(sorted(await firstErrorCounts(store, run))).toEqual(sorted(firstErrorCountsOf(episodes)));
         expect(sorted(await horizonCounts(store, run))).toEqual(sorted(horizonCountsOf(episodes)));
         expect(sorted(await invalidCounts(store, run))).toEqual(sorted(invalidCountsOf(episodes)));
-        expect(await collect(episodeOutcomes(store, run))).toEqual(sorted(episodeOutcomesOf(episodes)).sort((a, b) => a.taskIndex - b.taskIndex || a.budget.localeCompare(b.budget) || a.sample - b.sample));
+        expect(await collect(episodeOutcomes(store, run))).toEqual(
+          sorted(episodeOutcomesOf(episodes)).sort(
+            (a, b) => a.taskIndex - b.taskIndex || a.budget.localeCompare(b.budget) || a.sample - b.sample,
+          ),
+        );
       }
       expect(await hasAnnotations(store, "hanoi")).toBe(true);
       expect(await hasAnnotations(store, "plain")).toBe(false);
@@ -63,7 +102,16 @@ describeEachStore("analysis rows from the store", (backend) => {
 
   it("read a recover:J run's episodes with whether turn J was forced", async () => {
     const db = await backend.fresh("recovery");
-    const common = { env: "sokoban", tasks: 4, samples: 2, ks: [1], budgets: ["50%", "100%"], bootstrap: 0, db, now: () => new Date(0) };
+    const common = {
+      env: "sokoban",
+      tasks: 4,
+      samples: 2,
+      ks: [1],
+      budgets: ["50%", "100%"],
+      bootstrap: 0,
+      db,
+      now: () => new Date(0),
+    };
     await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "plain" });
     await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "recovered", intervention: "recover:2" });
     const store = await openStore(db, { readonly: true });
@@ -86,22 +134,51 @@ describeEachStore("analysis rows from the store", (backend) => {
     const db = await backend.fresh("invalid");
     const store = await openStore(db);
     try {
-      const tasks = [0, 1].map((index) => ({ index, id: `t${index}`, task: {}, referenceBudget: 8, optimalTurns: null }));
-      await createRun(store, { id: "hand", createdAt: "2026-01-01", env: "hand", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, tasks);
+      const tasks = [0, 1].map((index) => ({
+        index,
+        id: `t${index}`,
+        task: {},
+        referenceBudget: 8,
+        optimalTurns: null,
+      }));
+      await createRun(
+        store,
+        {
+          id: "hand",
+          createdAt: "2026-01-01",
+          env: "hand",
+          policy: "p",
+          seed: 1,
+          config: {},
+          codeVersion: "test",
+          status: "complete",
+        },
+        tasks,
+      );
       const bad = { invalid: true };
-      await writeEpisodes(store, [
-        episode({ task: 0, budget: "25%", success: false, turns: [{}, bad] }),
-        episode({ task: 0, budget: "25%", sample: 1, success: true, turns: [{}, {}] }),
-        episode({ task: 1, budget: "25%", success: false, turns: [bad, bad, bad] }),
-        episode({ task: 1, budget: "100%", success: false, turns: [bad, {}, { invalid: true, forced: true }] }),
-        episode({ task: 1, budget: "100%", sample: 1, success: false, stopReason: "error", turns: [bad, bad] }),
-      ].map((entry) => ({ ...entry, run: "hand" })));
-      const rows = (await invalidCounts(store, "hand")).map((row) => [row.taskIndex, row.budget, row.invalid, row.turns]);
-      expect(sorted(rows)).toEqual(sorted([
-        [0, "25%", 1, 4],
-        [1, "25%", 3, 3],
-        [1, "100%", 1, 2],
-      ]));
+      await writeEpisodes(
+        store,
+        [
+          episode({ task: 0, budget: "25%", success: false, turns: [{}, bad] }),
+          episode({ task: 0, budget: "25%", sample: 1, success: true, turns: [{}, {}] }),
+          episode({ task: 1, budget: "25%", success: false, turns: [bad, bad, bad] }),
+          episode({ task: 1, budget: "100%", success: false, turns: [bad, {}, { invalid: true, forced: true }] }),
+          episode({ task: 1, budget: "100%", sample: 1, success: false, stopReason: "error", turns: [bad, bad] }),
+        ].map((entry) => ({ ...entry, run: "hand" })),
+      );
+      const rows = (await invalidCounts(store, "hand")).map((row) => [
+        row.taskIndex,
+        row.budget,
+        row.invalid,
+        row.turns,
+      ]);
+      expect(sorted(rows)).toEqual(
+        sorted([
+          [0, "25%", 1, 4],
+          [1, "25%", 3, 3],
+          [1, "100%", 1, 2],
+        ]),
+      );
     } finally {
       await store.close();
     }

@@ -24,9 +24,13 @@ describeEachStore("exportRunJsonl", (backend) => {
     writeFileSync(out, "precious earlier export\n");
     const store = await openStore(db);
     // A late episode's stored turn is no longer JSON: the export fails after writing many lines.
-    await store.sql.run("UPDATE turns SET observation = '{oops' WHERE task_index = 39 AND sample = 3 AND turn_index = 1");
+    await store.sql.run(
+      "UPDATE turns SET observation = '{oops' WHERE task_index = 39 AND sample = 3 AND turn_index = 1",
+    );
     await expect(exportRunJsonl(store, "r", out)).rejects.toThrow(DataError);
-    await expect(exportRunJsonl(store, "r", out)).rejects.toThrow(/run "r" in .* holds a damaged episode \(after 159 readable ones\)/);
+    await expect(exportRunJsonl(store, "r", out)).rejects.toThrow(
+      /run "r" in .* holds a damaged episode \(after 159 readable ones\)/,
+    );
     await store.close();
     expect(readFileSync(out, "utf8")).toBe("precious earlier export\n");
     expect(readdirSync(dir).filter((name) => name.includes(".tmp"))).toEqual([]);

@@ -10,16 +10,46 @@ import { collect } from "../helpers/collect.js";
 import { describeEachStore } from "../helpers/services.js";
 
 function episode(sample: number, valueBefore?: number): Episode {
-  const turn = { index: 1, segment: 0, observation: [], action: { role: "assistant" as const, content: "go" }, parsedAction: "go", invalid: false, reward: 1, terminated: true, truncated: false, progress: 1, stateKey: "k", optimal: true, remainingBefore: 1 };
+  const turn = {
+    index: 1,
+    segment: 0,
+    observation: [],
+    action: { role: "assistant" as const, content: "go" },
+    parsedAction: "go",
+    invalid: false,
+    reward: 1,
+    terminated: true,
+    truncated: false,
+    progress: 1,
+    stateKey: "k",
+    optimal: true,
+    remainingBefore: 1,
+  };
   return {
-    run: "r", env: "steps", taskId: "t0", taskIndex: 0, budget: { turns: 3, mode: "hidden", scope: "episode", label: "3" }, sample, seed: sample, preamble: [],
+    run: "r",
+    env: "steps",
+    taskId: "t0",
+    taskIndex: 0,
+    budget: { turns: 3, mode: "hidden", scope: "episode", label: "3" },
+    sample,
+    seed: sample,
+    preamble: [],
     turns: [valueBefore === undefined ? turn : { ...turn, valueBefore }],
-    success: true, stopReason: "success", stopLimit: null, turnsUsed: 1, successTurn: 1, return: 1, initialProgress: 0.5,
+    success: true,
+    stopReason: "success",
+    stopLimit: null,
+    turnsUsed: 1,
+    successTurn: 1,
+    return: 1,
+    initialProgress: 0.5,
   };
 }
 
 async function columnsOf(store: Store): Promise<string[]> {
-  const text = store.backend === "sqlite" ? "SELECT name FROM pragma_table_info('turns')" : "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'turns'";
+  const text =
+    store.backend === "sqlite"
+      ? "SELECT name FROM pragma_table_info('turns')"
+      : "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'turns'";
   return (await store.sql.rows<[string]>(text)).map(([name]) => name);
 }
 
@@ -36,7 +66,20 @@ describeEachStore("openStore", (backend) => {
   it("stores the value-before annotation, reads it back, and exports it", async () => {
     const path = await backend.fresh("new");
     const store = await openStore(path);
-    await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3, optimalTurns: null }]);
+    await createRun(
+      store,
+      {
+        id: "r",
+        createdAt: "2026-01-01",
+        env: "steps",
+        policy: "p",
+        seed: 1,
+        config: {},
+        codeVersion: "test",
+        status: "complete",
+      },
+      [{ index: 0, id: "t0", task: {}, referenceBudget: 3, optimalTurns: null }],
+    );
     const writer = createEpisodeWriter(store);
     await writer.write(episode(0, 0.25));
     await writer.write(episode(1));
@@ -51,7 +94,20 @@ describeEachStore("openStore", (backend) => {
   it("reads stores made before the value_before column, and adds the column when opened for writing", async () => {
     const path = await backend.fresh("old");
     const store = await openStore(path);
-    await createRun(store, { id: "r", createdAt: "2026-01-01", env: "steps", policy: "p", seed: 1, config: {}, codeVersion: "test", status: "complete" }, [{ index: 0, id: "t0", task: {}, referenceBudget: 3, optimalTurns: null }]);
+    await createRun(
+      store,
+      {
+        id: "r",
+        createdAt: "2026-01-01",
+        env: "steps",
+        policy: "p",
+        seed: 1,
+        config: {},
+        codeVersion: "test",
+        status: "complete",
+      },
+      [{ index: 0, id: "t0", task: {}, referenceBudget: 3, optimalTurns: null }],
+    );
     const writer = createEpisodeWriter(store);
     await writer.write(episode(0, 0.25));
     await writer.flush();
@@ -68,7 +124,9 @@ describeEachStore("openStore", (backend) => {
     const again = createEpisodeWriter(reopened);
     await again.write(episode(1, 0.5));
     await again.flush();
-    expect((await collect(readEpisodes(reopened, "r", "steps", new Map([[0, "t0"]])))).map((e) => e.turns[0]!.valueBefore)).toEqual([undefined, 0.5]);
+    expect(
+      (await collect(readEpisodes(reopened, "r", "steps", new Map([[0, "t0"]])))).map((e) => e.turns[0]!.valueBefore),
+    ).toEqual([undefined, 0.5]);
     await reopened.close();
   });
 });

@@ -35,7 +35,9 @@ describe("openStore", () => {
     other.close();
     const before = readFileSync(path);
     for (const mode of ["create", "write", "read"] as const) {
-      await expect(openStore(path, { mode })).rejects.toThrow(/is an SQLite file of another program \(tables: invoices\), not a budgetrl run store; budgetrl will not add its tables to it: use another --db/);
+      await expect(openStore(path, { mode })).rejects.toThrow(
+        /is an SQLite file of another program \(tables: invoices\), not a budgetrl run store; budgetrl will not add its tables to it: use another --db/,
+      );
     }
     expect(readFileSync(path).equals(before)).toBe(true);
   });
@@ -45,17 +47,33 @@ describe("openStore", () => {
     writeFileSync(text, "not a database at all, just text ".repeat(50));
     const before = readFileSync(text);
     await expect(openStore(text)).rejects.toThrow(DataError);
-    await expect(openStore(text)).rejects.toThrow(/is not an SQLite run store \(file is not a database\): check the --db path/);
+    await expect(openStore(text)).rejects.toThrow(
+      /is not an SQLite run store \(file is not a database\): check the --db path/,
+    );
     expect(readFileSync(text).equals(before)).toBe(true);
 
     const damaged = fresh();
     const store = await openStore(damaged);
-    await createRun(store, { id: "r", createdAt: "2026", env: "e", policy: "p", seed: 1, config: {}, codeVersion: "t", status: "running" }, Array.from({ length: 2000 }, (_, index) => ({ index, id: `t${index}`, task: { padding: "x".repeat(200) }, referenceBudget: 1, optimalTurns: null })));
+    await createRun(
+      store,
+      { id: "r", createdAt: "2026", env: "e", policy: "p", seed: 1, config: {}, codeVersion: "t", status: "running" },
+      Array.from({ length: 2000 }, (_, index) => ({
+        index,
+        id: `t${index}`,
+        task: { padding: "x".repeat(200) },
+        referenceBudget: 1,
+        optimalTurns: null,
+      })),
+    );
     await store.close();
     const bytes = readFileSync(damaged);
     bytes.fill(0x55, 4096 * 3, 4096 * 6);
     writeFileSync(damaged, bytes);
-    await expect(withStore(damaged, { mode: "read" }, (opened) => opened.sql.rows("SELECT COUNT(*) FROM tasks WHERE task LIKE '%y%'"))).rejects.toThrow(
+    await expect(
+      withStore(damaged, { mode: "read" }, (opened) =>
+        opened.sql.rows("SELECT COUNT(*) FROM tasks WHERE task LIKE '%y%'"),
+      ),
+    ).rejects.toThrow(
       /^run store .* is damaged \(database disk image is malformed\): restore it from a copy, or use another --db$/,
     );
   });
@@ -65,6 +83,8 @@ describe("openStore", () => {
     await expect(openStore(missing, { mode: "read" })).rejects.toThrow(/run store .* does not exist/);
     await expect(openStore(missing, { mode: "write" })).rejects.toThrow(/run store .* does not exist/);
     expect(existsSync(missing)).toBe(false);
-    await expect(openStore(join(dir, "no-such-folder", "x.db"))).rejects.toThrow(/cannot create run store .*: the folder .*no-such-folder does not exist/);
+    await expect(openStore(join(dir, "no-such-folder", "x.db"))).rejects.toThrow(
+      /cannot create run store .*: the folder .*no-such-folder does not exist/,
+    );
   });
 });

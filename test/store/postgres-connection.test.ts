@@ -6,9 +6,23 @@ import { afterEach, expect, it } from "vitest";
 import { ConnectionLostError } from "../../src/core/errors.js";
 import { openStore, type Store } from "../../src/store/open.js";
 import { createRun, listRuns } from "../../src/store/runs.js";
-import { describeWithOwnServices, freePort, throwawayPostgres, type ThrowawayPostgres } from "../helpers/throwaway-services.js";
+import {
+  describeWithOwnServices,
+  freePort,
+  throwawayPostgres,
+  type ThrowawayPostgres,
+} from "../helpers/throwaway-services.js";
 
-const record = (id: string) => ({ id, createdAt: "2026", env: "e", policy: "p", seed: 1, config: {}, codeVersion: "t", status: "running" as const });
+const record = (id: string) => ({
+  id,
+  createdAt: "2026",
+  env: "e",
+  policy: "p",
+  seed: 1,
+  config: {},
+  codeVersion: "t",
+  status: "running" as const,
+});
 
 let cluster: ThrowawayPostgres | undefined;
 let store: Store | undefined;
@@ -20,7 +34,10 @@ afterEach(async () => {
 });
 
 /** A cluster of this test's own, and a new store in it. */
-async function storeOnOwnCluster(options: { readonly reconnectMs: number; readonly signal?: AbortSignal }): Promise<{ cluster: ThrowawayPostgres; store: Store }> {
+async function storeOnOwnCluster(options: {
+  readonly reconnectMs: number;
+  readonly signal?: AbortSignal;
+}): Promise<{ cluster: ThrowawayPostgres; store: Store }> {
   cluster = await throwawayPostgres();
   store = await openStore(cluster.url, options);
   await createRun(store, record("before"), []);
@@ -35,7 +52,9 @@ describeWithOwnServices(["postgres"], "a PostgreSQL server lost mid-run", () => 
     let attempts = 0;
     const writing = opened.sql.transaction(async (tx) => {
       attempts++;
-      await tx.run("INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) VALUES ('during', '2026', 'e', 'p', 1, '{}', 't', 'running') ON CONFLICT DO NOTHING");
+      await tx.run(
+        "INSERT INTO runs (id, created_at, env, policy, seed, config, code_version, status) VALUES ('during', '2026', 'e', 'p', 1, '{}', 't', 'running') ON CONFLICT DO NOTHING",
+      );
       await gate;
       await tx.run("UPDATE runs SET status = 'complete' WHERE id = 'during'");
     });
@@ -64,7 +83,9 @@ describeWithOwnServices(["postgres"], "a PostgreSQL server lost mid-run", () => 
     );
     expect(performance.now() - started).toBeGreaterThanOrEqual(400);
     expect(failure).toBeInstanceOf(ConnectionLostError);
-    expect((failure as Error).message).toMatch(/^lost the connection to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres and it did not come back within 0\.\d s \(.*ECONNREFUSED.*\)$/);
+    expect((failure as Error).message).toMatch(
+      /^lost the connection to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres and it did not come back within 0\.\d s \(.*ECONNREFUSED.*\)$/,
+    );
     // Back again, the store works.
     await own.start();
     expect((await listRuns(opened)).map((run) => run.id)).toEqual(["before"]);
@@ -84,7 +105,9 @@ describeWithOwnServices(["postgres"], "a PostgreSQL server lost mid-run", () => 
   it("does not wait for a server it never reached", async () => {
     const url = `postgres://postgres@127.0.0.1:${await freePort()}/postgres`;
     const started = performance.now();
-    await expect(openStore(url, { reconnectMs: 60_000 })).rejects.toThrow(/cannot reach the PostgreSQL server of run store .* \(ECONNREFUSED\): start it/);
+    await expect(openStore(url, { reconnectMs: 60_000 })).rejects.toThrow(
+      /cannot reach the PostgreSQL server of run store .* \(ECONNREFUSED\): start it/,
+    );
     expect(performance.now() - started).toBeLessThan(5000);
   });
 });

@@ -19,7 +19,10 @@ async function exportLines(db: string, run: string): Promise<Record<string, unkn
   } finally {
     await store.close();
   }
-  return readFileSync(out, "utf8").trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+  return readFileSync(out, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
 describeEachStore("turn token data", (backend) => {
@@ -31,7 +34,10 @@ describeEachStore("turn token data", (backend) => {
         { token: `token_id:${100 + n}`, logprob: -0.125 },
         { token: "token_id:7", logprob: -1.5e-9 },
       ];
-      return { kind: "json", body: completion([{ content: "<answer>Up</answer>", logprobs }], { prompt_token_ids: [1, 2, n] }) };
+      return {
+        kind: "json",
+        body: completion([{ content: "<answer>Up</answer>", logprobs }], { prompt_token_ids: [1, 2, n] }),
+      };
     });
     const db = await backend.fresh("tokens");
     try {
@@ -49,11 +55,20 @@ describeEachStore("turn token data", (backend) => {
       });
       expect(result.done).toBe(4);
       const body = server.requests[0]?.body ?? {};
-      expect(body).toMatchObject({ temperature: 0.7, logprobs: true, return_token_ids: true, return_tokens_as_token_ids: true });
+      expect(body).toMatchObject({
+        temperature: 0.7,
+        logprobs: true,
+        return_token_ids: true,
+        return_tokens_as_token_ids: true,
+      });
       const lines = await exportLines(db, "tokens");
       expect(lines).toHaveLength(4);
       const turn = (lines[0]?.["turns"] as Record<string, unknown>[])[0];
-      expect(turn).toMatchObject({ tokens: [102, 7], logprobs: [-0.125, -1.5e-9], sampling: { temperature: 0.7, topP: 1, promptTokens: [1, 2, 2], finishReason: "stop", model: "fake-model" } });
+      expect(turn).toMatchObject({
+        tokens: [102, 7],
+        logprobs: [-0.125, -1.5e-9],
+        sampling: { temperature: 0.7, topP: 1, promptTokens: [1, 2, 2], finishReason: "stop", model: "fake-model" },
+      });
       const stored = await openStore(db);
       expect(await stored.sql.rows("SELECT COUNT(*) FROM turn_tokens WHERE run_id = 'tokens'")).toEqual([[12]]);
       await stored.close();
@@ -77,12 +92,28 @@ describeEachStore("turn token data", (backend) => {
   it("ends an episode whose prompt outgrows the context with stop reason context_length, counted as a failure", async () => {
     const server = await startFakeServer((request) =>
       Array.isArray(request.body["messages"]) && request.body["messages"].length > 4
-        ? { kind: "json", status: 400, body: { error: { message: "This model's maximum context length is 64 tokens.", code: "context_length_exceeded" } } }
+        ? {
+            kind: "json",
+            status: 400,
+            body: {
+              error: { message: "This model's maximum context length is 64 tokens.", code: "context_length_exceeded" },
+            },
+          }
         : { kind: "json", body: completion([{ content: "Nope" }]) },
     );
     const db = await backend.fresh("context");
     try {
-      const options = { env: "sokoban", policy: "openai:small", policyClient: { baseUrl: server.url, cache: false }, tasks: 3, samples: 1, budgets: ["20"], bootstrap: 0, db, run: "context" };
+      const options = {
+        env: "sokoban",
+        policy: "openai:small",
+        policyClient: { baseUrl: server.url, cache: false },
+        tasks: 3,
+        samples: 1,
+        budgets: ["20"],
+        bootstrap: 0,
+        db,
+        run: "context",
+      };
       const result = await evaluate(options);
       expect(result.errors).toBe(0);
       expect(result.contextLength).toBe(3);

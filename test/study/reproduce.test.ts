@@ -18,8 +18,20 @@ const toy: StudyChoice = {
   preset: "quick",
   seed: 3,
   envs: [
-    { env: "frozenlake", envOptions: {}, claims: ["rl-budgets", "process", "budgetmix", "hidden-budget"], budgets: "1x,2x", variants: ["grpo-full", "grpo-tight", "turn-level", "budgetmix", "budgetmix-hidden"] },
-    { env: "hanoi", envOptions: { disks: 3, randomStart: true }, claims: ["recovery-horizon"], budgets: "1.5x,3x", variants: ["grpo-full"] },
+    {
+      env: "frozenlake",
+      envOptions: {},
+      claims: ["rl-budgets", "process", "budgetmix", "hidden-budget"],
+      budgets: "1x,2x",
+      variants: ["grpo-full", "grpo-tight", "turn-level", "budgetmix", "budgetmix-hidden"],
+    },
+    {
+      env: "hanoi",
+      envOptions: { disks: 3, randomStart: true },
+      claims: ["recovery-horizon"],
+      budgets: "1.5x,3x",
+      variants: ["grpo-full"],
+    },
   ],
   overrides: {
     model: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 },
@@ -43,7 +55,15 @@ const toy: StudyChoice = {
 };
 
 /** What must not change between runs of one study: every table and finding (not paths or clocks). */
-const tables = (report: StudyReport | undefined): unknown => ({ pass: report?.passTables, budget: report?.budgetTables, steps: report?.stepQuality, recovery: report?.recovery, perturbation: report?.perturbation, horizon: report?.horizon, findings: report?.findings });
+const tables = (report: StudyReport | undefined): unknown => ({
+  pass: report?.passTables,
+  budget: report?.budgetTables,
+  steps: report?.stepQuality,
+  recovery: report?.recovery,
+  perturbation: report?.perturbation,
+  horizon: report?.horizon,
+  findings: report?.findings,
+});
 
 describe("reproduce", () => {
   it("plans the paper's runs env by env: a base and its RL models, each with its grid, teacher-forced and recovery runs", () => {
@@ -64,10 +84,18 @@ describe("reproduce", () => {
       [{ kind: "tiny", checkpoint: "/s/frozenlake/base" }, "sft"],
       [{ kind: "tiny", checkpoint: "/s/frozenlake/rl/grpo-full/checkpoints/step-000002" }, "rl"],
     ]);
-    expect(() => studyConfig({ ...toy, base: { kind: "openai", model: "m" } })).toThrow(/^base: openai:m has no weights the in-process trainer \(trainer: tiny\) can train/);
-    expect(() => studyConfig({ ...toy, trainer: { kind: "tinker", baseModel: "m" }, base: { kind: "sft" } })).toThrow(/^base: sft makes an in-process model/);
+    expect(() => studyConfig({ ...toy, base: { kind: "openai", model: "m" } })).toThrow(
+      /^base: openai:m has no weights the in-process trainer \(trainer: tiny\) can train/,
+    );
+    expect(() => studyConfig({ ...toy, trainer: { kind: "tinker", baseModel: "m" }, base: { kind: "sft" } })).toThrow(
+      /^base: sft makes an in-process model/,
+    );
     expect(studyConfig({ ...toy, trainer: { kind: "tinker", baseModel: "m" } }).base).toEqual({ kind: "tinker" });
-    expect(evalRuns(config, models).filter((run) => run.model.slug === "budgetmix").map((run) => [run.run, run.budgets.join(",")])).toEqual([
+    expect(
+      evalRuns(config, models)
+        .filter((run) => run.model.slug === "budgetmix")
+        .map((run) => [run.run, run.budgets.join(",")]),
+    ).toEqual([
       ["frozenlake/budgetmix/announced", "1x,2x"],
       ["frozenlake/budgetmix/hidden", "1x,2x"],
       ["frozenlake/budgetmix/teacher-forced-announced", "1x,2x"],
@@ -81,10 +109,16 @@ describe("reproduce", () => {
       ["budgetmix", "budgetmix:1x,2x"],
       ["budgetmix-hidden", "budgetmix:1x,2x"],
     ]);
-    expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, ks: "1,4" } })).toThrow(/ks: K = 4 is larger than the samples per task/);
-    expect(() => studyConfig({ ...toy, envs: [toy.envs![0]!, { ...toy.envs![1]!, claims: ["process"] }] })).toThrow(/a claim is tested in two envs/);
+    expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, ks: "1,4" } })).toThrow(
+      /ks: K = 4 is larger than the samples per task/,
+    );
+    expect(() => studyConfig({ ...toy, envs: [toy.envs![0]!, { ...toy.envs![1]!, claims: ["process"] }] })).toThrow(
+      /a claim is tested in two envs/,
+    );
     expect(() => studyConfig({ preset: "quick", envOptions: { size: 5 } })).toThrow(/env options need one env/);
-    expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, model: { layers: 1, unknownKey: 1 } } })).toThrow(/^model\.unknownKey: unknown model config key \(known: vocabSize, /);
+    expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, model: { layers: 1, unknownKey: 1 } } })).toThrow(
+      /^model\.unknownKey: unknown model config key \(known: vocabSize, /,
+    );
   });
 
   it("runs every stage, and a study stopped in a stage resumes to the same tables", async () => {
@@ -92,22 +126,44 @@ describe("reproduce", () => {
     expect(straight.finished).toBe(true);
     expect(existsSync(straight.reportPath)).toBe(true);
     const report = straight.report as StudyReport;
-    expect(report.models.map((model) => model.name)).toEqual(["base", "GRPO-Full", "GRPO-Full@1x", "turn-level", "BudgetMix", "BudgetMix (hidden)"]);
+    expect(report.models.map((model) => model.name)).toEqual([
+      "base",
+      "GRPO-Full",
+      "GRPO-Full@1x",
+      "turn-level",
+      "BudgetMix",
+      "BudgetMix (hidden)",
+    ]);
     // 8 models x (2 grid + 2 teacher-forced + 1 recovery) runs.
-    expect(report.runs.map((run) => run.kind).sort()).toEqual([...Array(16).fill("policy"), ...Array(8).fill("perturbed"), ...Array(16).fill("teacher-forced")].sort());
+    expect(report.runs.map((run) => run.kind).sort()).toEqual(
+      [...Array(16).fill("policy"), ...Array(8).fill("perturbed"), ...Array(16).fill("teacher-forced")].sort(),
+    );
     expect(report.training).toHaveLength(6);
-    expect(report.models.map((model) => [model.roleSource, model.source?.origin])).toEqual([["given", "sft"], ...Array(5).fill(["given", "rl"])]);
+    expect(report.models.map((model) => [model.roleSource, model.source?.origin])).toEqual([
+      ["given", "sft"],
+      ...Array(5).fill(["given", "rl"]),
+    ]);
     expect(report.setup).toMatchObject({ trainer: "the in-process transformer, from the SFT base", skipped: [] });
     expect(report.training.every((training) => training.overlap.heldOutSeenInTraining === 0)).toBe(true);
     // Each claim is tested in the env built for it.
-    expect(report.findings.find((finding) => finding.id === "recovery-horizon")?.scopes.map((scope) => scope.scope)).toEqual(["hanoi"]);
-    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.scopes.map((scope) => scope.scope)).toEqual(["frozenlake"]);
+    expect(
+      report.findings.find((finding) => finding.id === "recovery-horizon")?.scopes.map((scope) => scope.scope),
+    ).toEqual(["hanoi"]);
+    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.scopes.map((scope) => scope.scope)).toEqual([
+      "frozenlake",
+    ]);
     expect(readFileSync(straight.reportPath, "utf8")).toContain("<html");
     // The held-out set is the tasks of every evaluation run and, its first trainEvalTasks, of the training curves.
-    const heldOut = JSON.parse(readFileSync(join(dir, "straight", "frozenlake", "held-out.json"), "utf8")) as { seed: number; tasks: number; ids: string[] };
+    const heldOut = JSON.parse(readFileSync(join(dir, "straight", "frozenlake", "held-out.json"), "utf8")) as {
+      seed: number;
+      tasks: number;
+      ids: string[];
+    };
     expect(new Set(heldOut.ids).size).toBe(6);
     expect(await storedIds(join(dir, "straight", "study.db"), "frozenlake/base/hidden")).toEqual(heldOut.ids);
-    expect(await storedIds(join(dir, "straight", "frozenlake", "rl", "budgetmix", "train.db"), "eval-step-2")).toEqual(heldOut.ids.slice(0, 3));
+    expect(await storedIds(join(dir, "straight", "frozenlake", "rl", "budgetmix", "train.db"), "eval-step-2")).toEqual(
+      heldOut.ids.slice(0, 3),
+    );
 
     // Stopped during the second RL run's first step, then resumed: the same tables.
     const out = join(dir, "stopped");
@@ -117,7 +173,11 @@ describe("reproduce", () => {
       out,
       study: toy,
       signal: controller.signal,
-      events: { job: (name) => void (name.includes("GRPO-Full") && ++rlJobs === 2 && controller.abort()), progress: () => undefined, note: () => undefined },
+      events: {
+        job: (name) => void (name.includes("GRPO-Full") && ++rlJobs === 2 && controller.abort()),
+        progress: () => undefined,
+        note: () => undefined,
+      },
     });
     expect(stopped.finished).toBe(false);
     const resumed = await reproduce({ out, resume: true });
@@ -126,10 +186,14 @@ describe("reproduce", () => {
   }, 600_000);
 
   it("refuses to start over a study or to resume where there is none", async () => {
-    await expect(reproduce({ out: join(dir, "straight"), study: toy })).rejects.toThrow(/already holds a study[\s\S]*--resume/);
+    await expect(reproduce({ out: join(dir, "straight"), study: toy })).rejects.toThrow(
+      /already holds a study[\s\S]*--resume/,
+    );
     await expect(reproduce({ out: join(dir, "nothing"), resume: true })).rejects.toThrow(/nothing to resume/);
     // Held-out and demonstration tasks are drawn distinct: 4-disk hanoi has 80 tasks, the quick preset needs 440.
-    await expect(reproduce({ out: join(dir, "hanoi"), study: { preset: "quick", env: "hanoi" } })).rejects.toThrow(/^envOptions: hanoi disks=4 randomStart=true referenceFactor=4 has only 80 distinct tasks; the study draws 40 held-out and 400 demonstration tasks, all distinct: 440/);
+    await expect(reproduce({ out: join(dir, "hanoi"), study: { preset: "quick", env: "hanoi" } })).rejects.toThrow(
+      /^envOptions: hanoi disks=4 randomStart=true referenceFactor=4 has only 80 distinct tasks; the study draws 40 held-out and 400 demonstration tasks, all distinct: 440/,
+    );
     expect(existsSync(join(dir, "hanoi"))).toBe(false);
   });
 });

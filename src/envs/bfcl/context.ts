@@ -34,9 +34,19 @@ export interface BfclContext {
   functionsOf(entry: BfclEntry): EntryFunctions;
 }
 
-export const DEFAULT_RULES: BfclRules = Object.freeze({ mode: "tools", callable: "unexcluded", maxStepsPerTurn: MAXIMUM_STEP_LIMIT, stopOnFailure: true, irrelevanceCheck: false });
+export const DEFAULT_RULES: BfclRules = Object.freeze({
+  mode: "tools",
+  callable: "unexcluded",
+  maxStepsPerTurn: MAXIMUM_STEP_LIMIT,
+  stopOnFailure: true,
+  irrelevanceCheck: false,
+});
 
-export function createBfclContext(dataset: BfclDataset, classes: readonly AnyBfclClass[], rules: Partial<BfclRules> = {}): BfclContext {
+export function createBfclContext(
+  dataset: BfclDataset,
+  classes: readonly AnyBfclClass[],
+  rules: Partial<BfclRules> = {},
+): BfclContext {
   return {
     registry: bfclClassRegistry(classes),
     constants: dataset.constants,
@@ -46,7 +56,12 @@ export function createBfclContext(dataset: BfclDataset, classes: readonly AnyBfc
 }
 
 /** The names that may run in a turn under `callable` (undefined: any method of the instances). */
-export function allowedNames(callable: CallableFunctions, entry: BfclEntry, offered: readonly FuncDoc[], model: InstanceSet): ReadonlySet<string> | undefined {
+export function allowedNames(
+  callable: CallableFunctions,
+  entry: BfclEntry,
+  offered: readonly FuncDoc[],
+  model: InstanceSet,
+): ReadonlySet<string> | undefined {
   if (callable === "all") return undefined;
   if (callable === "offered") return new Set(offered.map((doc) => doc.name));
   const excluded = new Set(entry.excludedFunctions);

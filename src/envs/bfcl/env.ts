@@ -70,7 +70,11 @@ function stateKeyOf(state: BfclState): string {
   return hashHex(`bfcl\u0000${state.entry.id}\u0000${state.turn}\u0000${text}`);
 }
 
-const STOP_REASONS: Readonly<Record<NonNullable<BfclState["outcome"]>, StopReason>> = { success: "success", failure: "failure", force_terminated: "force_terminated" };
+const STOP_REASONS: Readonly<Record<NonNullable<BfclState["outcome"]>, StopReason>> = {
+  success: "success",
+  failure: "failure",
+  force_terminated: "force_terminated",
+};
 
 function entryVerdict(state: BfclState): BfclVerdict {
   return state.failure ?? VALID;
@@ -78,7 +82,10 @@ function entryVerdict(state: BfclState): BfclVerdict {
 
 function stepDetails(state: BfclState, step: EpisodeStep): Json | undefined {
   if (step.turnVerdict === undefined) return undefined;
-  const details: Record<string, Json> = { turn: state.transcript.length - 1, turnVerdict: step.turnVerdict as unknown as JsonObject };
+  const details: Record<string, Json> = {
+    turn: state.transcript.length - 1,
+    turnVerdict: step.turnVerdict as unknown as JsonObject,
+  };
   if (step.outcome !== undefined) {
     details["verdict"] = entryVerdict(state) as unknown as JsonObject;
     details["turnsPassed"] = state.passedTurns;
@@ -96,11 +103,23 @@ function parsedActionOf(state: BfclState, step: EpisodeStep): string | null {
 function parseResponse(context: BfclContext, state: BfclState, action: Message): string | null {
   const decoded = decodeResponse(action, context.rules.mode);
   if (decoded.kind === "none") return decoded.malformed ? null : END_TURN_ACTION;
-  return canonicalText(decoded.calls.map((item) => item.call), state.classes);
+  return canonicalText(
+    decoded.calls.map((item) => item.call),
+    state.classes,
+  );
 }
 
-function info(state: BfclState, extra: Pick<StepInfo, "invalid" | "parsedAction"> & { details?: Json | undefined }): StepInfo {
-  const base: StepInfo = { progress: state.passedTurns, stateKey: stateKeyOf(state), invalid: extra.invalid, parsedAction: extra.parsedAction, segment: state.turn };
+function info(
+  state: BfclState,
+  extra: Pick<StepInfo, "invalid" | "parsedAction"> & { details?: Json | undefined },
+): StepInfo {
+  const base: StepInfo = {
+    progress: state.passedTurns,
+    stateKey: stateKeyOf(state),
+    invalid: extra.invalid,
+    parsedAction: extra.parsedAction,
+    segment: state.turn,
+  };
   const withStop = state.outcome === null ? base : { ...base, stopReason: STOP_REASONS[state.outcome] };
   return extra.details === undefined ? withStop : { ...withStop, details: extra.details };
 }
@@ -111,15 +130,25 @@ function actionMessageFor(context: BfclContext, state: BfclState, action: string
   if (verdict.calls.length === 0) return { role: "assistant", content: CLOSING_TEXT };
   const calls = verdict.calls.map((call) => canonicalCall(call, state.classes));
   if (context.rules.mode === "prompting") return { role: "assistant", content: formatCalls(calls) };
-  const toolCalls = calls.map((call, index) => ({ id: `call_${state.turn}_${state.stepsInTurn}_${index}`, name: call.name, arguments: toolArguments(call) }));
+  const toolCalls = calls.map((call, index) => ({
+    id: `call_${state.turn}_${state.stepsInTurn}_${index}`,
+    name: call.name,
+    arguments: toolArguments(call),
+  }));
   return { role: "assistant", content: "", toolCalls };
 }
 
 function decodeTaskId(dataset: BfclDataset, json: Json): BfclEntry {
-  const id = typeof json === "string" ? json : json !== null && typeof json === "object" && !Array.isArray(json) ? (json as JsonObject)["id"] : undefined;
+  const id =
+    typeof json === "string"
+      ? json
+      : json !== null && typeof json === "object" && !Array.isArray(json)
+        ? (json as JsonObject)["id"]
+        : undefined;
   if (typeof id !== "string") throw new DataError('bfcl: a task must be an entry id such as "multi_turn_base_0"');
   const entry = dataset.byId.get(id);
-  if (entry === undefined) throw new DataError(`bfcl: unknown entry id "${id}"`, `the loaded categories are ${dataset.categories.join(", ")}`);
+  if (entry === undefined)
+    throw new DataError(`bfcl: unknown entry id "${id}"`, `the loaded categories are ${dataset.categories.join(", ")}`);
   return entry;
 }
 
@@ -129,23 +158,39 @@ function parseTaskLines(dataset: BfclDataset, text: string): BfclEntry[] {
     const line = raw.replace(/#.*$/, "").trim();
     if (line === "") return;
     const entry = dataset.byId.get(line);
-    if (entry === undefined) throw new DataError(`bfcl task file, line ${index + 1}: unknown entry id "${line}"`, `the loaded categories are ${dataset.categories.join(", ")}`);
+    if (entry === undefined)
+      throw new DataError(
+        `bfcl task file, line ${index + 1}: unknown entry id "${line}"`,
+        `the loaded categories are ${dataset.categories.join(", ")}`,
+      );
     tasks.push(entry);
   });
-  if (tasks.length === 0) throw new DataError("bfcl task file: no entry ids found", 'write one entry id per line, such as "multi_turn_base_0" (# starts a comment)');
+  if (tasks.length === 0)
+    throw new DataError(
+      "bfcl task file: no entry ids found",
+      'write one entry id per line, such as "multi_turn_base_0" (# starts a comment)',
+    );
   return tasks;
 }
 
 /** The BFCL env. `classes` defaults to the eight upstream backends (apis/upstream-classes.ts). */
-export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classes: readonly AnyBfclClass[] = BFCL_CLASSES): BfclEnv {
+export function bfcl(
+  options: BfclOptions | Record<string, unknown> = {},
+  classes: readonly AnyBfclClass[] = BFCL_CLASSES,
+): BfclEnv {
   const config: Readonly<BfclConfig> = parseBfclConfig(options);
   const registry = bfclClassRegistry(classes);
   const dataset = loadBfclDataset(resolveDataDir(config.dataDir), config.categories, { registry });
   const context = createBfclContext(dataset, classes, {
-    mode: config.mode, callable: config.callable, maxStepsPerTurn: config.maxStepsPerTurn, stopOnFailure: config.stopOnFailure, irrelevanceCheck: config.irrelevanceCheck,
+    mode: config.mode,
+    callable: config.callable,
+    maxStepsPerTurn: config.maxStepsPerTurn,
+    stopOnFailure: config.stopOnFailure,
+    irrelevanceCheck: config.irrelevanceCheck,
   });
   const { entries } = dataset;
-  if (entries.length === 0) throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${dataset.dataDir}`);
+  if (entries.length === 0)
+    throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${dataset.dataDir}`);
   return {
     name: "bfcl",
     config: { ...config, categories: [...config.categories] },
@@ -156,11 +201,16 @@ export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classe
     encodeTask: (task) => task.id,
     decodeTask: (json) => decodeTaskId(dataset, json),
     parseTasks: (text) => parseTaskLines(dataset, text),
-    referenceBudget: (task, scope: BudgetScope) => (scope === "user-turn" ? config.maxStepsPerTurn : config.maxStepsPerTurn * task.question.length),
+    referenceBudget: (task, scope: BudgetScope) =>
+      scope === "user-turn" ? config.maxStepsPerTurn : config.maxStepsPerTurn * task.question.length,
     listTasks: () => entries,
     reset(task) {
       const start = startEpisode(context, task);
-      const result = { state: start.state, observation: start.observation, info: info(start.state, { invalid: false, parsedAction: null }) };
+      const result = {
+        state: start.state,
+        observation: start.observation,
+        info: info(start.state, { invalid: false, parsedAction: null }),
+      };
       return start.tools === undefined ? result : { ...result, tools: start.tools };
     },
     step(state, action): StepResult<BfclState> {
@@ -171,13 +221,18 @@ export function bfcl(options: BfclOptions | Record<string, unknown> = {}, classe
         observation: step.observation,
         reward: state.outcome === "success" && step.outcome !== undefined ? 1 : 0,
         terminated,
-        info: info(state, { invalid: step.malformed, parsedAction: parsedActionOf(state, step), details: stepDetails(state, step) }),
+        info: info(state, {
+          invalid: step.malformed,
+          parsedAction: parsedActionOf(state, step),
+          details: stepDetails(state, step),
+        }),
       };
       return step.tools === undefined ? result : { ...result, tools: step.tools };
     },
     parseAction: (state, action) => parseResponse(context, state, action),
     oracle: (state, turnsLeft) => bfclOracle(state, turnsLeft),
-    validActions: (state) => (state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION]),
+    validActions: (state) =>
+      state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION],
     stateKey: stateKeyOf,
     actionMessage: (state, action) => actionMessageFor(context, state, action),
   };

@@ -9,12 +9,80 @@
 //   apis/               the backend class contract, the eight upstream classes, registry, instance sets
 //   calls/, py/         Python call syntax and the Python value model the backends compute with
 // This file names what the wing exports to the rest of budgetrl.
-export { BFCL_CLASSES, BFCL_FUNC_DOC_FILES, bfclClassRegistry, createInstanceSet, defineBfclClass, executeCall, type AnyBfclClass, type BfclClass, type BfclClassRegistry, type BfclConstants, type BfclInstance, type InstanceSet, type MethodSpec, type ParamSpec } from "./apis/index.js";
+export {
+  BFCL_CLASSES,
+  BFCL_FUNC_DOC_FILES,
+  bfclClassRegistry,
+  createInstanceSet,
+  defineBfclClass,
+  executeCall,
+  type AnyBfclClass,
+  type BfclClass,
+  type BfclClassRegistry,
+  type BfclConstants,
+  type BfclInstance,
+  type InstanceSet,
+  type MethodSpec,
+  type ParamSpec,
+} from "./apis/index.js";
 export { formatCall, formatCalls, parseCall, parseCalls, type Call } from "./calls/index.js";
-export { BFCL_ERROR_TYPES, checkTranscript, checkTurn, diffValues, groundTruthTranscript, instancesState, instanceState, responseChecker, stateChecker, verdictSummary, type BfclErrorType, type BfclVerdict, type Transcript } from "./check/index.js";
+export {
+  BFCL_ERROR_TYPES,
+  checkTranscript,
+  checkTurn,
+  diffValues,
+  groundTruthTranscript,
+  instancesState,
+  instanceState,
+  responseChecker,
+  stateChecker,
+  verdictSummary,
+  type BfclErrorType,
+  type BfclVerdict,
+  type Transcript,
+} from "./check/index.js";
 export { bfclConfigSchema, parseBfclConfig, type BfclConfig, type BfclOptions } from "./config.js";
-export { CALLABLE_FUNCTIONS, createBfclContext, DEFAULT_RULES, MAXIMUM_STEP_LIMIT, type BfclContext, type BfclMode, type BfclRules, type CallableFunctions } from "./context.js";
+export {
+  CALLABLE_FUNCTIONS,
+  createBfclContext,
+  DEFAULT_RULES,
+  MAXIMUM_STEP_LIMIT,
+  type BfclContext,
+  type BfclMode,
+  type BfclRules,
+  type CallableFunctions,
+} from "./context.js";
 export { bfcl, type BfclEnv, type BfclTask } from "./env.js";
-export { BFCL_CATEGORIES, BUNDLED_BFCL_DATA_DIR, entryFunctions, loadBfclDataset, loadEntries, loadFuncDocs, offeredAt, parseCategories, toolSpec, type BfclCategory, type BfclDataset, type BfclEntry, type FuncDoc, type GroundTruthCall } from "./load/index.js";
-export { ADDITIONAL_FUNCTION_MESSAGE, bfclOracle, canonicalCall, canonicalText, decodePrompting, decodeResponse, decodeToolCalls, END_TURN_ACTION, remainingTruthCalls, startEpisode, stepEpisode, systemPrompt, type BfclState, type DecodedResponse } from "./play/index.js";
+export {
+  BFCL_CATEGORIES,
+  BUNDLED_BFCL_DATA_DIR,
+  entryFunctions,
+  loadBfclDataset,
+  loadEntries,
+  loadFuncDocs,
+  offeredAt,
+  parseCategories,
+  toolSpec,
+  type BfclCategory,
+  type BfclDataset,
+  type BfclEntry,
+  type FuncDoc,
+  type GroundTruthCall,
+} from "./load/index.js";
+export {
+  ADDITIONAL_FUNCTION_MESSAGE,
+  bfclOracle,
+  canonicalCall,
+  canonicalText,
+  decodePrompting,
+  decodeResponse,
+  decodeToolCalls,
+  END_TURN_ACTION,
+  remainingTruthCalls,
+  startEpisode,
+  stepEpisode,
+  systemPrompt,
+  type BfclState,
+  type DecodedResponse,
+} from "./play/index.js";
 export { bfclRun, categoryOfId, type BfclRunOptions } from "./run-calls.js";

@@ -38,7 +38,10 @@ export function categoryOfId(id: string): BfclCategory {
   const match = /^multi_turn_(.+)_\d+$/.exec(id);
   const category = match?.[1];
   if (category === undefined || !(BFCL_CATEGORIES as readonly string[]).includes(category)) {
-    throw new DataError(`bfcl run: "${id}" is not a multi-turn entry id`, `ids look like multi_turn_<category>_<n> with category one of ${BFCL_CATEGORIES.join(", ")}`);
+    throw new DataError(
+      `bfcl run: "${id}" is not a multi-turn entry id`,
+      `ids look like multi_turn_<category>_<n> with category one of ${BFCL_CATEGORIES.join(", ")}`,
+    );
   }
   return category as BfclCategory;
 }
@@ -50,14 +53,20 @@ function callLists(calls: BfclRunOptions["calls"], entry: BfclEntry): string[][]
     try {
       value = parsePyJson(calls);
     } catch (error) {
-      throw new DataError(`bfcl run: the call list is not valid JSON (${(error as Error).message})`, 'write one list of call strings per user turn, e.g. [["cd(folder=\'document\')"], []]');
+      throw new DataError(
+        `bfcl run: the call list is not valid JSON (${(error as Error).message})`,
+        "write one list of call strings per user turn, e.g. [[\"cd(folder='document')\"], []]",
+      );
     }
   } else value = calls.map((turn) => [...turn]);
   if (!isList(value) || !value.every((turn) => isList(turn) && turn.every((item) => typeof item === "string"))) {
     throw new DataError("bfcl run: the call list must be a JSON list with one list of call strings per user turn");
   }
   const turns = value as string[][];
-  if (turns.length > entry.question.length) throw new DataError(`bfcl run: ${turns.length} turns of calls for ${entry.id}, which has ${entry.question.length} user turns`);
+  if (turns.length > entry.question.length)
+    throw new DataError(
+      `bfcl run: ${turns.length} turns of calls for ${entry.id}, which has ${entry.question.length} user turns`,
+    );
   return turns;
 }
 
@@ -74,10 +83,19 @@ export function bfclRun(options: BfclRunOptions): string {
     const allowed = allowedNames(callable, entry, offeredAt(functions, index), set);
     return turn.map((text): PyDict => {
       const verdict = parseCall(text);
-      const result = verdict.valid ? executeCall(set, verdict.call, allowed).text : `Error during execution: invalid syntax (${verdict.message})`;
-      return new Map([["call", text], ["result", result]]);
+      const result = verdict.valid
+        ? executeCall(set, verdict.call, allowed).text
+        : `Error during execution: invalid syntax (${verdict.message})`;
+      return new Map([
+        ["call", text],
+        ["result", result],
+      ]);
     });
   });
-  const output: PyDict = new Map<string, PyValue>([["entry", entry.id], ["state", instancesState(set.instances)], ["turns", turns]]);
+  const output: PyDict = new Map<string, PyValue>([
+    ["entry", entry.id],
+    ["state", instancesState(set.instances)],
+    ["turns", turns],
+  ]);
   return pyJsonDumps(output, { sortKeys: true, indent: 2 });
 }

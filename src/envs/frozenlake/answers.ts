@@ -30,20 +30,29 @@ function lazy<T>(make: () => T): () => T {
 export function createAnswers(lake: Lake, slippery: boolean, oracle: FrozenLakeOracle): FrozenLakeAnswers {
   if (!slippery) {
     return {
-      answer: (cell, turnsLeft) => shortestPathAnswer(oracle.shortestPathActions[cell]!, oracle.remaining[cell]!, turnsLeft),
+      answer: (cell, turnsLeft) =>
+        shortestPathAnswer(oracle.shortestPathActions[cell]!, oracle.remaining[cell]!, turnsLeft),
       value: (cell, turnsLeft) => shortestPathValue(oracle.remaining[cell]!, turnsLeft),
     };
   }
   const fastest: () => FastestActions = lazy(() => fastestActions(lake, oracle.value, true));
   const table: () => HorizonTable = lazy(() => createHorizonTable(lake, true, () => fastest().masks));
-  const unlimited = (cell: number): OracleAnswer => ({ optimal: directionsOfMask(fastest().masks[cell]!), remaining: oracle.remaining[cell]!, value: oracle.value[cell]! });
+  const unlimited = (cell: number): OracleAnswer => ({
+    optimal: directionsOfMask(fastest().masks[cell]!),
+    remaining: oracle.remaining[cell]!,
+    value: oracle.value[cell]!,
+  });
   return {
     answer(cell, turnsLeft) {
       const horizon = checkTurnsLeft(turnsLeft);
       if (horizon === Infinity) return unlimited(cell);
       const layer = table().layer(horizon);
       if (layer === null) return unlimited(cell);
-      return { optimal: directionsOfMask(layer.masks[cell]!), remaining: oracle.remaining[cell]!, value: layer.values[cell]! };
+      return {
+        optimal: directionsOfMask(layer.masks[cell]!),
+        remaining: oracle.remaining[cell]!,
+        value: layer.values[cell]!,
+      };
     },
     value(cell, turnsLeft) {
       const horizon = checkTurnsLeft(turnsLeft);

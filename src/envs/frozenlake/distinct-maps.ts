@@ -19,7 +19,9 @@ export function reachableMapCount(size: number): number {
   const inner = size * size - 2;
   let count = 0;
   for (let holes = 0; holes < 2 ** inner; holes++) {
-    const cells = Array.from({ length: size * size }, (_, cell) => (cell === 0 ? "S" : cell === size * size - 1 ? "G" : (holes >> (cell - 1)) & 1 ? "H" : "F"));
+    const cells = Array.from({ length: size * size }, (_, cell) =>
+      cell === 0 ? "S" : cell === size * size - 1 ? "G" : (holes >> (cell - 1)) & 1 ? "H" : "F",
+    );
     const rows = Array.from({ length: size }, (_, row) => cells.slice(row * size, (row + 1) * size).join(""));
     if (goalReachable(rows)) count++;
   }

@@ -26,7 +26,13 @@ export interface FastestActions {
 }
 
 /** Expected value of `table` after an action: the intended cell, or the three slip outcomes at 1/3 each. */
-export function expectAfter(lake: Lake, table: Float64Array, cell: number, direction: number, slippery: boolean): number {
+export function expectAfter(
+  lake: Lake,
+  table: Float64Array,
+  cell: number,
+  direction: number,
+  slippery: boolean,
+): number {
   if (!slippery) return table[lake.next[cell * 4 + direction]!]!;
   const [a, b, c] = SLIP_OUTCOMES[direction]!;
   return (table[lake.next[cell * 4 + a]!]! + table[lake.next[cell * 4 + b]!]! + table[lake.next[cell * 4 + c]!]!) / 3;
@@ -53,7 +59,8 @@ function fastestMask(lake: Lake, turns: Float64Array, cell: number, mask: number
   const ceiling = bestAfter(lake, turns, cell, mask, slippery) * (1 + FASTEST_TIE_TOLERANCE);
   let chosen = 0;
   for (let direction = 0; direction < 4; direction++) {
-    if ((mask & (1 << direction)) !== 0 && expectAfter(lake, turns, cell, direction, slippery) <= ceiling) chosen |= 1 << direction;
+    if ((mask & (1 << direction)) !== 0 && expectAfter(lake, turns, cell, direction, slippery) <= ceiling)
+      chosen |= 1 << direction;
   }
   return chosen;
 }
@@ -69,7 +76,8 @@ export function fastestActions(lake: Lake, value: Float64Array, slippery: boolea
   }
   const turns = new Float64Array(cells);
   for (let sweep = 0; ; sweep++) {
-    if (sweep === MAX_SWEEPS) throw new BudgetrlError("frozenlake:oracle", `expected turns to success did not settle in ${MAX_SWEEPS} sweeps`);
+    if (sweep === MAX_SWEEPS)
+      throw new BudgetrlError("frozenlake:oracle", `expected turns to success did not settle in ${MAX_SWEEPS} sweeps`);
     let changed = false;
     for (const cell of live) {
       const next = value[cell]! + bestAfter(lake, turns, cell, ties[cell]!, slippery);

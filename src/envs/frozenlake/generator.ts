@@ -23,7 +23,12 @@ export function goalReachable(rows: readonly string[]): boolean {
     const row = Math.floor(cell / width);
     const column = cell % width;
     if (rows[row]![column] === "G") return true;
-    const neighbours = [row > 0 ? cell - width : -1, row < height - 1 ? cell + width : -1, column > 0 ? cell - 1 : -1, column < width - 1 ? cell + 1 : -1];
+    const neighbours = [
+      row > 0 ? cell - width : -1,
+      row < height - 1 ? cell + width : -1,
+      column > 0 ? cell - 1 : -1,
+      column < width - 1 ? cell + 1 : -1,
+    ];
     for (const next of neighbours) {
       if (next < 0 || seen[next] === 1 || rows[Math.floor(next / width)]![next % width] === "H") continue;
       seen[next] = 1;
@@ -45,5 +50,8 @@ export function generateMap(size: number, frozenFraction: number, seed: number):
     );
     if (goalReachable(rows)) return mapFromRows(rows, "generated map");
   }
-  throw new DataError(`frozenlake: no ${size}x${size} map with a reachable goal in ${MAX_ATTEMPTS} draws at p=${frozenFraction}`, "raise frozenlake.p");
+  throw new DataError(
+    `frozenlake: no ${size}x${size} map with a reachable goal in ${MAX_ATTEMPTS} draws at p=${frozenFraction}`,
+    "raise frozenlake.p",
+  );
 }

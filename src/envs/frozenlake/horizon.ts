@@ -58,7 +58,13 @@ function firstLayer(lake: Lake, fallback: Uint8Array): FullLayer {
 }
 
 /** One frozen cell of layer t from layer t - 1: its value, S and mask. */
-function cellUpdate(lake: Lake, slippery: boolean, previous: FullLayer, cell: number, fallback: number): [number, number, number] {
+function cellUpdate(
+  lake: Lake,
+  slippery: boolean,
+  previous: FullLayer,
+  cell: number,
+  fallback: number,
+): [number, number, number] {
   const q = [0, 0, 0, 0];
   let best = 0;
   for (let direction = 0; direction < 4; direction++) {
@@ -98,21 +104,28 @@ export function nextLayer(lake: Lake, slippery: boolean, previous: FullLayer, fa
 
 function sameLayer(a: FullLayer, b: FullLayer): boolean {
   for (let cell = 0; cell < a.values.length; cell++) {
-    if (a.values[cell] !== b.values[cell] || a.turns[cell] !== b.turns[cell] || a.masks[cell] !== b.masks[cell]) return false;
+    if (a.values[cell] !== b.values[cell] || a.turns[cell] !== b.turns[cell] || a.masks[cell] !== b.masks[cell])
+      return false;
   }
   return true;
 }
 
 /** `fallback` gives the unlimited-horizon masks (asked once, when the first layer is built); `maxLayers`
  * lowers the cap (tests). */
-export function createHorizonTable(lake: Lake, slippery: boolean, fallback: () => Uint8Array, maxLayers = Math.min(MAX_LAYERS, Math.floor(MAX_TABLE_ENTRIES / lake.kind.length))): HorizonTable {
+export function createHorizonTable(
+  lake: Lake,
+  slippery: boolean,
+  fallback: () => Uint8Array,
+  maxLayers = Math.min(MAX_LAYERS, Math.floor(MAX_TABLE_ENTRIES / lake.kind.length)),
+): HorizonTable {
   const layers: HorizonLayer[] = [];
   let newest: FullLayer | null = null;
   let fixed = -1;
   let fallbackMasks: Uint8Array | null = null;
   const grow = (): void => {
     fallbackMasks ??= fallback();
-    const layer: FullLayer = newest === null ? firstLayer(lake, fallbackMasks) : nextLayer(lake, slippery, newest, fallbackMasks);
+    const layer: FullLayer =
+      newest === null ? firstLayer(lake, fallbackMasks) : nextLayer(lake, slippery, newest, fallbackMasks);
     if (newest !== null && sameLayer(layer, newest)) fixed = layers.length - 1;
     else layers.push({ values: layer.values, masks: layer.masks });
     newest = layer;

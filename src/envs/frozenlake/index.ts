@@ -73,7 +73,14 @@ function compile(task: FrozenLakeTask, slippery: boolean): CompiledFrozenLake {
   const lake = compileLake(task);
   const cells = lake.kind.length;
   const oracle = buildOracle(lake, slippery);
-  return { taskId: frozenLakeTaskId(task), lake, oracle, answers: createAnswers(lake, slippery, oracle), grids: new Array(cells), keys: new Array(cells) };
+  return {
+    taskId: frozenLakeTaskId(task),
+    lake,
+    oracle,
+    answers: createAnswers(lake, slippery, oracle),
+    grids: new Array(cells),
+    keys: new Array(cells),
+  };
 }
 
 function keyOf(state: FrozenLakeState): string {
@@ -87,7 +94,13 @@ function gridOf(state: FrozenLakeState): string {
 
 function info(state: FrozenLakeState, invalid: boolean, parsedAction: string | null): StepInfo {
   const kind = state.compiled.lake.kind[state.cell];
-  const base = { progress: state.compiled.oracle.value[state.cell]!, stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
+  const base = {
+    progress: state.compiled.oracle.value[state.cell]!,
+    stateKey: keyOf(state),
+    invalid,
+    parsedAction,
+    segment: 0,
+  };
   if (kind === GOAL) return { ...base, stopReason: "success" };
   if (kind === HOLE) return { ...base, stopReason: "failure" };
   return base;
@@ -117,12 +130,22 @@ function stepState(state: FrozenLakeState, action: Message): StepResult<FrozenLa
   const kind = lake.kind[cell];
   const landed = kind === GOAL ? "goal" : kind === HOLE ? "hole" : "frozen";
   const observation = [userMessage(`${moveFeedback(direction, taken, cell === state.cell, landed)}\n${gridOf(next)}`)];
-  return { state: next, observation, reward: kind === GOAL ? REWARD_GOAL : 0, terminated: kind !== FROZEN, info: info(next, false, parsedAction) };
+  return {
+    state: next,
+    observation,
+    reward: kind === GOAL ? REWARD_GOAL : 0,
+    terminated: kind !== FROZEN,
+    info: info(next, false, parsedAction),
+  };
 }
 
 export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeTask, FrozenLakeState> {
   const config: FrozenLakeConfig = parseOptions("frozenlake", frozenLakeConfigSchema, options);
-  const cache = createTaskCache<FrozenLakeTask, CompiledFrozenLake>(printMap, (task) => compile(task, config.slippery), 256);
+  const cache = createTaskCache<FrozenLakeTask, CompiledFrozenLake>(
+    printMap,
+    (task) => compile(task, config.slippery),
+    256,
+  );
   const systemPrompt = frozenLakeSystemPrompt(config.slippery);
   /** The shortest path length from S to G (ignoring slipperiness); unreachable goals: the number of cells. */
   const optimalTurns = (task: FrozenLakeTask): number => {
@@ -130,7 +153,12 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     const shortest = compiled.oracle.remaining[compiled.lake.start]!;
     return Number.isFinite(shortest) ? shortest : compiled.lake.kind.length;
   };
-  const distinctTasks = config.map !== null ? () => 1 : mapsCountable(config.size, config.p) ? () => generatedMapCount(config.size, config.p) : undefined;
+  const distinctTasks =
+    config.map !== null
+      ? () => 1
+      : mapsCountable(config.size, config.p)
+        ? () => generatedMapCount(config.size, config.p)
+        : undefined;
   return {
     name: "frozenlake",
     config,
@@ -146,7 +174,11 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
       const compiled = cache.get(task);
       const rng = config.slippery ? createRng(deriveSeed(seed, "frozenlake-slip")).snapshot() : null;
       const state: FrozenLakeState = { task, compiled, cell: compiled.lake.start, rng };
-      return { state, observation: [systemMessage(systemPrompt), userMessage(gridOf(state))], info: info(state, false, null) };
+      return {
+        state,
+        observation: [systemMessage(systemPrompt), userMessage(gridOf(state))],
+        info: info(state, false, null),
+      };
     },
     step: stepState,
     parseAction: (_state, action) => directionOfReply(action),

@@ -19,7 +19,12 @@ export const NAMED_MAPS: Readonly<Record<string, readonly string[]>> = {
 
 export const MAP_NAMES = ["4x4", "8x8"] as const;
 
-export const FROZENLAKE_MAPS: GridMapFormat = { env: "frozenlake", cells: ["S", "F", "H", "G"], maxSide: MAX_MAP_SIDE, namedMaps: NAMED_MAPS };
+export const FROZENLAKE_MAPS: GridMapFormat = {
+  env: "frozenlake",
+  cells: ["S", "F", "H", "G"],
+  maxSide: MAX_MAP_SIDE,
+  namedMaps: NAMED_MAPS,
+};
 
 /** Validate and canonicalise a map; `where` names it in errors. */
 export function mapFromRows(rawRows: readonly string[], where: string): FrozenLakeTask {
@@ -28,7 +33,8 @@ export function mapFromRows(rawRows: readonly string[], where: string): FrozenLa
 
 export function namedMap(name: string): FrozenLakeTask {
   const rows = NAMED_MAPS[name];
-  if (rows === undefined) throw new DataError(`frozenlake: unknown map "${name}"`, `named maps are ${MAP_NAMES.join(", ")}`);
+  if (rows === undefined)
+    throw new DataError(`frozenlake: unknown map "${name}"`, `named maps are ${MAP_NAMES.join(", ")}`);
   return mapFromRows(rows, `map ${name}`);
 }
 

@@ -28,7 +28,13 @@ export interface FrozenLakeOracle {
 }
 
 /** Expected value of an action: intended move only, or the three slip outcomes at 1/3 each. */
-export function actionValue(lake: Lake, value: Float64Array, cell: number, direction: number, slippery: boolean): number {
+export function actionValue(
+  lake: Lake,
+  value: Float64Array,
+  cell: number,
+  direction: number,
+  slippery: boolean,
+): number {
   if (!slippery) return value[lake.next[cell * 4 + direction]!]!;
   const [a, b, c] = SLIP_OUTCOMES[direction]!;
   return (value[lake.next[cell * 4 + a]!]! + value[lake.next[cell * 4 + b]!]! + value[lake.next[cell * 4 + c]!]!) / 3;
@@ -42,7 +48,8 @@ function valueIteration(lake: Lake, slippery: boolean): Float64Array {
     for (let cell = 0; cell < value.length; cell++) {
       if (lake.kind[cell] !== FROZEN) continue;
       let best = 0;
-      for (let direction = 0; direction < 4; direction++) best = Math.max(best, actionValue(lake, value, cell, direction, slippery));
+      for (let direction = 0; direction < 4; direction++)
+        best = Math.max(best, actionValue(lake, value, cell, direction, slippery));
       change = Math.max(change, Math.abs(best - value[cell]!));
       value[cell] = best;
     }
@@ -75,9 +82,17 @@ function shortestTurns(lake: Lake): Float64Array {
   return turns;
 }
 
-function shortestPathActionsOf(lake: Lake, value: Float64Array, turns: Float64Array, cell: number, slippery: boolean): readonly string[] {
+function shortestPathActionsOf(
+  lake: Lake,
+  value: Float64Array,
+  turns: Float64Array,
+  cell: number,
+  slippery: boolean,
+): readonly string[] {
   if (lake.kind[cell] === HOLE || lake.kind[cell] === GOAL || turns[cell] === Infinity) return [];
-  const best = DIRECTIONS.filter((_, direction) => actionValue(lake, value, cell, direction, slippery) >= value[cell]! - TIE_TOLERANCE);
+  const best = DIRECTIONS.filter(
+    (_, direction) => actionValue(lake, value, cell, direction, slippery) >= value[cell]! - TIE_TOLERANCE,
+  );
   const onShortestPath = best.filter((name) => {
     const direction = DIRECTIONS.indexOf(name);
     const outcomes = slippery ? SLIP_OUTCOMES[direction]! : [direction];
@@ -89,6 +104,8 @@ function shortestPathActionsOf(lake: Lake, value: Float64Array, turns: Float64Ar
 export function buildOracle(lake: Lake, slippery: boolean): FrozenLakeOracle {
   const value = valueIteration(lake, slippery);
   const remaining = shortestTurns(lake);
-  const shortestPathActions = Array.from({ length: value.length }, (_, cell) => shortestPathActionsOf(lake, value, remaining, cell, slippery));
+  const shortestPathActions = Array.from({ length: value.length }, (_, cell) =>
+    shortestPathActionsOf(lake, value, remaining, cell, slippery),
+  );
   return { value, remaining, shortestPathActions };
 }

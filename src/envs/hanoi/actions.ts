@@ -3,7 +3,8 @@
 // "move disk 1 from A to C", "peg A to peg C".
 import { normalizeAnswer } from "../shared/answer.js";
 
-const MOVE = /^(?:move\s+)?(?:(?:the\s+)?(?:top\s+)?disk\s+(?:\d+\s+)?)?(?:from\s+)?(?:peg\s+)?([abc])\s*(?:->|=>|→|-|to|,)?\s*(?:peg\s+)?([abc])$/;
+const MOVE =
+  /^(?:move\s+)?(?:(?:the\s+)?(?:top\s+)?disk\s+(?:\d+\s+)?)?(?:from\s+)?(?:peg\s+)?([abc])\s*(?:->|=>|→|-|to|,)?\s*(?:peg\s+)?([abc])$/;
 const PEG_INDEX: Readonly<Record<string, number>> = { a: 0, b: 1, c: 2 };
 
 /** [from, to] peg indices named by a reply, or null. `from === to` parses (and is then an illegal move). */

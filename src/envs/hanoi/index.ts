@@ -33,7 +33,16 @@ import { hanoiConfigSchema, type HanoiConfig } from "./config.js";
 import { generateHanoi } from "./generator.js";
 import { distanceTo, optimalMoves } from "./oracle.js";
 import { hanoiSystemPrompt, illegalFeedback, invalidFeedback, renderPegs } from "./render.js";
-import { checkMove, isSolved, legalMoves, moveDisk, moveText, PEGS, REWARD_SOLVED, type Configuration } from "./rules.js";
+import {
+  checkMove,
+  isSolved,
+  legalMoves,
+  moveDisk,
+  moveText,
+  PEGS,
+  REWARD_SOLVED,
+  type Configuration,
+} from "./rules.js";
 import { hanoiTask, parseHanoiTasks, type HanoiTask } from "./tasks.js";
 
 export type { HanoiConfig } from "./config.js";
@@ -63,8 +72,12 @@ function info(state: HanoiState, invalid: boolean, parsedAction: string | null):
 }
 
 function decode(json: Json): HanoiTask {
-  const record = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { disks?: unknown; start?: unknown }) : {};
-  if (typeof record.disks !== "number" || typeof record.start !== "string") throw new DataError('hanoi: a task must be {"disks": number, "start": string}');
+  const record =
+    json !== null && typeof json === "object" && !Array.isArray(json)
+      ? (json as { disks?: unknown; start?: unknown })
+      : {};
+  if (typeof record.disks !== "number" || typeof record.start !== "string")
+    throw new DataError('hanoi: a task must be {"disks": number, "start": string}');
   return hanoiTask(record.disks, record.start, "task");
 }
 
@@ -81,20 +94,44 @@ function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
   const parsedAction = parsedMove(move);
   const show = (target: HanoiState, line: string): Message[] => [userMessage(`${line}\n${renderPegs(target.pegs)}`)];
   if (isSolved(state.pegs)) {
-    return { state, observation: show(state, "The puzzle is already solved."), reward: 0, terminated: true, info: info(state, move === null, parsedAction) };
+    return {
+      state,
+      observation: show(state, "The puzzle is already solved."),
+      reward: 0,
+      terminated: true,
+      info: info(state, move === null, parsedAction),
+    };
   }
   if (move === null) {
-    return { state, observation: show(state, invalidFeedback(validMoves(state.pegs))), reward: 0, terminated: false, info: info(state, true, null) };
+    return {
+      state,
+      observation: show(state, invalidFeedback(validMoves(state.pegs))),
+      reward: 0,
+      terminated: false,
+      info: info(state, true, null),
+    };
   }
   const verdict = checkMove(state.pegs, move[0], move[1]);
   if (!verdict.legal) {
     const line = illegalFeedback(parsedAction!, verdict.reason, validMoves(state.pegs));
-    return { state, observation: show(state, line), reward: 0, terminated: false, info: info(state, true, parsedAction) };
+    return {
+      state,
+      observation: show(state, line),
+      reward: 0,
+      terminated: false,
+      info: info(state, true, parsedAction),
+    };
   }
   const next: HanoiState = { task: state.task, pegs: moveDisk(state.pegs, verdict.disk, move[1]) };
   const solved = isSolved(next.pegs);
   const line = `Moved disk ${verdict.disk + 1} from ${PEGS[move[0]]} to ${PEGS[move[1]]}.${solved ? " Every disk is on C: solved!" : ""}`;
-  return { state: next, observation: show(next, line), reward: solved ? REWARD_SOLVED : 0, terminated: solved, info: info(next, false, parsedAction) };
+  return {
+    state: next,
+    observation: show(next, line),
+    reward: solved ? REWARD_SOLVED : 0,
+    terminated: solved,
+    info: info(next, false, parsedAction),
+  };
 }
 
 function startPegs(task: HanoiTask): Configuration {
@@ -116,7 +153,11 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
     optimalTurns: (task) => distanceTo(startPegs(task)),
     reset(task) {
       const state: HanoiState = { task, pegs: startPegs(task) };
-      return { state, observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))], info: info(state, false, null) };
+      return {
+        state,
+        observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))],
+        info: info(state, false, null),
+      };
     },
     step: stepState,
     parseAction: (_state, action) => parsedMove(moveOfReply(action)),

@@ -15,14 +15,16 @@ export function topDisk(pegs: Configuration, peg: number): number {
   return pegs.indexOf(peg);
 }
 
-export type MoveVerdict = { readonly legal: true; readonly disk: number } | { readonly legal: false; readonly reason: string };
+export type MoveVerdict =
+  { readonly legal: true; readonly disk: number } | { readonly legal: false; readonly reason: string };
 
 export function checkMove(pegs: Configuration, from: number, to: number): MoveVerdict {
   if (from === to) return { legal: false, reason: `a disk must move to another peg` };
   const disk = topDisk(pegs, from);
   if (disk < 0) return { legal: false, reason: `peg ${PEGS[from]} is empty` };
   const below = topDisk(pegs, to);
-  if (below >= 0 && below < disk) return { legal: false, reason: `disk ${disk + 1} cannot go onto the smaller disk ${below + 1}` };
+  if (below >= 0 && below < disk)
+    return { legal: false, reason: `disk ${disk + 1} cannot go onto the smaller disk ${below + 1}` };
   return { legal: true, disk };
 }
 

@@ -14,10 +14,13 @@ export const MAX_DISKS = 24;
 
 /** Validate a task; `where` names it in errors. */
 export function hanoiTask(disks: number, start: string | undefined, where: string): HanoiTask {
-  if (!(Number.isInteger(disks) && disks >= 1 && disks <= MAX_DISKS)) throw new DataError(`hanoi ${where}: the number of disks must be an integer from 1 to ${MAX_DISKS}, got ${disks}`);
+  if (!(Number.isInteger(disks) && disks >= 1 && disks <= MAX_DISKS))
+    throw new DataError(`hanoi ${where}: the number of disks must be an integer from 1 to ${MAX_DISKS}, got ${disks}`);
   const pegs = (start ?? "A".repeat(disks)).toUpperCase();
   if (!/^[ABC]*$/.test(pegs) || pegs.length !== disks) {
-    throw new DataError(`hanoi ${where}: the start must be ${disks} peg letters (A, B, C), smallest disk first, got ${JSON.stringify(pegs.slice(0, 40))}`);
+    throw new DataError(
+      `hanoi ${where}: the start must be ${disks} peg letters (A, B, C), smallest disk first, got ${JSON.stringify(pegs.slice(0, 40))}`,
+    );
   }
   if (pegs === "C".repeat(disks)) throw new DataError(`hanoi ${where}: the start is already solved (every disk on C)`);
   return Object.freeze({ disks, start: pegs });
@@ -29,7 +32,10 @@ export function parseHanoiTasks(text: string): HanoiTask[] {
     const line = raw.trim();
     if (line === "" || line.startsWith("#") || line.startsWith(";") || line.startsWith("//")) return;
     const match = /^(\d{1,3})(?:\s+([A-Za-z]+))?$/.exec(line);
-    if (match === null) throw new DataError(`hanoi line ${index + 1}: expected "<disks>" or "<disks> <pegs>", e.g. "3" or "3 BAA", got ${JSON.stringify(line.slice(0, 80))}`);
+    if (match === null)
+      throw new DataError(
+        `hanoi line ${index + 1}: expected "<disks>" or "<disks> <pegs>", e.g. "3" or "3 BAA", got ${JSON.stringify(line.slice(0, 80))}`,
+      );
     tasks.push(hanoiTask(Number(match[1]), match[2], `line ${index + 1}`));
   });
   if (tasks.length === 0) throw new DataError("hanoi: no tasks found in the file");

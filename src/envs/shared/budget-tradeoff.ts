@@ -67,16 +67,32 @@ function average(row: readonly number[]): number {
 }
 
 /** The believed budget with the best average success (the first within TIE of it), and its loss against aware. */
-function bestBlindOf(labels: readonly string[], assumed: readonly (readonly number[])[], unbounded: readonly number[], aware: readonly number[]): BudgetTradeoff["bestBlind"] {
-  const candidates = [...assumed.map((row, index) => ({ label: labels[index]!, row })), { label: UNLIMITED_LABEL, row: unbounded }];
+function bestBlindOf(
+  labels: readonly string[],
+  assumed: readonly (readonly number[])[],
+  unbounded: readonly number[],
+  aware: readonly number[],
+): BudgetTradeoff["bestBlind"] {
+  const candidates = [
+    ...assumed.map((row, index) => ({ label: labels[index]!, row })),
+    { label: UNLIMITED_LABEL, row: unbounded },
+  ];
   const top = Math.max(...candidates.map((candidate) => average(candidate.row)));
   const tied = candidates.filter((candidate) => average(candidate.row) >= top - TIE);
   const best = tied[0]!;
-  return { label: best.label, tied: tied.slice(1).map((candidate) => candidate.label), loss: aware.map((value, column) => value - best.row[column]!) };
+  return {
+    label: best.label,
+    tied: tied.slice(1).map((candidate) => candidate.label),
+    loss: aware.map((value, column) => value - best.row[column]!),
+  };
 }
 
 /** The trade-off over `tasks` (distinct), each solved by `solve` when its turn comes. */
-export function measureBudgetTradeoff<T>(tasks: readonly T[], solve: (task: T) => TradeoffTask, multiples: readonly Multiple[] = STUDY_MULTIPLES): BudgetTradeoff {
+export function measureBudgetTradeoff<T>(
+  tasks: readonly T[],
+  solve: (task: T) => TradeoffTask,
+  multiples: readonly Multiple[] = STUDY_MULTIPLES,
+): BudgetTradeoff {
   const aware: number[][] = [];
   const assumed: number[][][] = multiples.map(() => []);
   const unbounded: number[][] = [];
@@ -84,7 +100,11 @@ export function measureBudgetTradeoff<T>(tasks: readonly T[], solve: (task: T) =
   for (const task of tasks) {
     const { solution, start, optimal } = solve(task);
     lengths.set(optimal, (lengths.get(optimal) ?? 0) + 1);
-    const blind = budgetBlindness(solution, start, multiples.map((multiple) => budgetTurns(multiple, optimal)));
+    const blind = budgetBlindness(
+      solution,
+      start,
+      multiples.map((multiple) => budgetTurns(multiple, optimal)),
+    );
     aware.push([...blind.aware]);
     blind.assumed.forEach((row, believed) => assumed[believed]!.push([...row]));
     unbounded.push([...blind.unbounded]);

@@ -44,8 +44,14 @@ export interface FiniteMdp {
 export type Outcome = readonly [next: number, probability: number];
 
 /** Build an MDP from its ends and an outcome list per (live state, action); null: not available there. */
-export function buildMdp(states: number, actions: number, end: (state: number) => number, outcomes: (state: number, action: number) => readonly Outcome[] | null): FiniteMdp {
-  if (actions < 1 || actions > MAX_MDP_ACTIONS) throw new BudgetrlError("mdp:actions", `an MDP takes 1 to ${MAX_MDP_ACTIONS} actions, got ${actions}`);
+export function buildMdp(
+  states: number,
+  actions: number,
+  end: (state: number) => number,
+  outcomes: (state: number, action: number) => readonly Outcome[] | null,
+): FiniteMdp {
+  if (actions < 1 || actions > MAX_MDP_ACTIONS)
+    throw new BudgetrlError("mdp:actions", `an MDP takes 1 to ${MAX_MDP_ACTIONS} actions, got ${actions}`);
   const ends = new Uint8Array(states);
   const start = new Uint32Array(states * actions + 1);
   const next: number[] = [];
@@ -57,7 +63,11 @@ export function buildMdp(states: number, actions: number, end: (state: number) =
       start[pair] = next.length;
       const list = ends[state] === LIVE ? outcomes(state, action) : null;
       for (const [to, probability] of list ?? []) {
-        if (!(to >= 0 && to < states && probability > 0)) throw new BudgetrlError("mdp:outcome", `outcome (${to}, ${probability}) of state ${state}, action ${action} is not a state with a positive probability`);
+        if (!(to >= 0 && to < states && probability > 0))
+          throw new BudgetrlError(
+            "mdp:outcome",
+            `outcome (${to}, ${probability}) of state ${state}, action ${action} is not a state with a positive probability`,
+          );
         next.push(to);
         prob.push(probability);
       }
@@ -84,7 +94,8 @@ export function fewestTurns(mdp: FiniteMdp): Float64Array {
   const incoming: number[][] = Array.from({ length: mdp.states }, () => []);
   for (let state = 0; state < mdp.states; state++) {
     if (mdp.ends[state] !== LIVE) continue;
-    for (let index = mdp.start[state * mdp.actions]!; index < mdp.start[(state + 1) * mdp.actions]!; index++) incoming[mdp.next[index]!]!.push(state);
+    for (let index = mdp.start[state * mdp.actions]!; index < mdp.start[(state + 1) * mdp.actions]!; index++)
+      incoming[mdp.next[index]!]!.push(state);
   }
   const queue: number[] = [];
   for (let state = 0; state < mdp.states; state++) {
@@ -120,7 +131,12 @@ interface FullLayer extends MdpLayer {
 function firstLayer(mdp: FiniteMdp): FullLayer {
   const values = new Float64Array(mdp.states);
   for (let state = 0; state < mdp.states; state++) if (mdp.ends[state] === SUCCESS) values[state] = 1;
-  return { values, masks: new Uint32Array(mdp.states), own: new Uint32Array(mdp.states), turns: new Float64Array(mdp.states) };
+  return {
+    values,
+    masks: new Uint32Array(mdp.states),
+    own: new Uint32Array(mdp.states),
+    turns: new Float64Array(mdp.states),
+  };
 }
 
 /** Layer t from layer t - 1 (masks without the fallback: `own`). */
@@ -159,7 +175,8 @@ function nextLayer(mdp: FiniteMdp, previous: FullLayer): FullLayer {
 
 function sameLayer(a: FullLayer, b: FullLayer): boolean {
   for (let state = 0; state < a.values.length; state++) {
-    if (a.values[state] !== b.values[state] || a.turns[state] !== b.turns[state] || a.own[state] !== b.own[state]) return false;
+    if (a.values[state] !== b.values[state] || a.turns[state] !== b.turns[state] || a.own[state] !== b.own[state])
+      return false;
   }
   return true;
 }
@@ -177,7 +194,10 @@ export interface MdpSolution {
 }
 
 /** Solve an MDP; `maxLayers` lowers the cap on computed layers (tests). */
-export function solveMdp(mdp: FiniteMdp, maxLayers = Math.min(MAX_LAYERS, Math.floor(MAX_TABLE_ENTRIES / Math.max(1, mdp.states)))): MdpSolution {
+export function solveMdp(
+  mdp: FiniteMdp,
+  maxLayers = Math.min(MAX_LAYERS, Math.floor(MAX_TABLE_ENTRIES / Math.max(1, mdp.states))),
+): MdpSolution {
   const remaining = fewestTurns(mdp);
   const own: FullLayer[] = [];
   let newest: FullLayer = firstLayer(mdp);
@@ -200,14 +220,16 @@ export function solveMdp(mdp: FiniteMdp, maxLayers = Math.min(MAX_LAYERS, Math.f
     mdp,
     remaining,
     layer(turnsLeft) {
-      if (!(turnsLeft === Infinity || (Number.isInteger(turnsLeft) && turnsLeft >= 0))) throw new BudgetrlError("oracle:turns-left", `turnsLeft must be an integer >= 0 or Infinity, got ${turnsLeft}`);
+      if (!(turnsLeft === Infinity || (Number.isInteger(turnsLeft) && turnsLeft >= 0)))
+        throw new BudgetrlError("oracle:turns-left", `turnsLeft must be an integer >= 0 or Infinity, got ${turnsLeft}`);
       const index = settle(turnsLeft === Infinity ? maxLayers : turnsLeft);
       const known = answers[index];
       if (known !== undefined) return known;
       const layer = own[index]!;
       const limit = own[settle(maxLayers)]!;
       const masks = new Uint32Array(mdp.states);
-      for (let state = 0; state < mdp.states; state++) masks[state] = layer.values[state]! > 0 ? layer.own[state]! : limit.own[state]!;
+      for (let state = 0; state < mdp.states; state++)
+        masks[state] = layer.values[state]! > 0 ? layer.own[state]! : limit.own[state]!;
       const answer = { values: layer.values, masks };
       answers[index] = answer;
       return answer;
@@ -239,7 +261,9 @@ export function successWithin(mdp: FiniteMdp, start: number, turns: number, poli
     for (let state = 0; state < mdp.states; state++) {
       const weight = mass[state]!;
       if (weight === 0 || mdp.ends[state] !== LIVE) continue;
-      const chosen = actionsOfMask(policy(state, used)).filter((action) => mdp.start[state * mdp.actions + action] !== mdp.start[state * mdp.actions + action + 1]);
+      const chosen = actionsOfMask(policy(state, used)).filter(
+        (action) => mdp.start[state * mdp.actions + action] !== mdp.start[state * mdp.actions + action + 1],
+      );
       if (chosen.length === 0) {
         after[state] = after[state]! + weight;
         continue;
@@ -275,7 +299,8 @@ export interface BudgetBlindness {
 }
 
 export function budgetBlindness(solution: MdpSolution, start: number, turns: readonly number[]): BudgetBlindness {
-  const play = (assumed: number, real: number): number => successWithin(solution.mdp, start, real, assumedBudgetPolicy(solution, assumed));
+  const play = (assumed: number, real: number): number =>
+    successWithin(solution.mdp, start, real, assumedBudgetPolicy(solution, assumed));
   return {
     aware: turns.map((real) => solution.layer(real).values[start]!),
     assumed: turns.map((assumed) => turns.map((real) => play(assumed, real))),

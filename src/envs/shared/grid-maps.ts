@@ -44,10 +44,18 @@ export function gridMapFromRows(format: GridMapFormat, rawRows: readonly string[
   const width = rows[0]!.length;
   const allowed = new Set(cells);
   rows.forEach((row, index) => {
-    if (!holdsOnly(row, allowed)) throw new DataError(`${env} ${where}, row ${index + 1}: only ${listed(cells, "and")} are allowed, got ${JSON.stringify(row.slice(0, 80))}`);
-    if (row.length !== width) throw new DataError(`${env} ${where}, row ${index + 1}: has ${row.length} cells, the first row has ${width}`, "maps must be rectangular");
+    if (!holdsOnly(row, allowed))
+      throw new DataError(
+        `${env} ${where}, row ${index + 1}: only ${listed(cells, "and")} are allowed, got ${JSON.stringify(row.slice(0, 80))}`,
+      );
+    if (row.length !== width)
+      throw new DataError(
+        `${env} ${where}, row ${index + 1}: has ${row.length} cells, the first row has ${width}`,
+        "maps must be rectangular",
+      );
   });
-  if (width > maxSide || rows.length > maxSide) throw new DataError(`${env} ${where}: larger than ${maxSide}x${maxSide}`);
+  if (width > maxSide || rows.length > maxSide)
+    throw new DataError(`${env} ${where}: larger than ${maxSide}x${maxSide}`);
   const text = rows.join("");
   const starts = text.split("S").length - 1;
   if (starts !== 1) throw new DataError(`${env} ${where}: expected exactly one S, found ${starts}`);
@@ -81,7 +89,10 @@ export function parseGridMaps(format: GridMapFormat, text: string): GridMap[] {
       tasks.push(gridMapFromRows(format, namedMaps[name]!, `map ${name}`));
       return;
     }
-    if (!holdsOnly(line, fileCells)) throw new DataError(`${env} map ${tasks.length + 1}, line ${index + 1}: expected a row of ${expected}, got ${JSON.stringify(line.slice(0, 80))}`);
+    if (!holdsOnly(line, fileCells))
+      throw new DataError(
+        `${env} map ${tasks.length + 1}, line ${index + 1}: expected a row of ${expected}, got ${JSON.stringify(line.slice(0, 80))}`,
+      );
     if (current.length === 0) firstLine = index + 1;
     current.push(line);
   });
@@ -100,7 +111,9 @@ export function printGridMapWithPlayer(map: GridMap, cell: number): string {
   const width = map.rows[0]!.length;
   const row = Math.floor(cell / width);
   const column = cell % width;
-  return map.rows.map((line, index) => (index === row ? `${line.slice(0, column)}P${line.slice(column + 1)}` : line)).join("\n");
+  return map.rows
+    .map((line, index) => (index === row ? `${line.slice(0, column)}P${line.slice(column + 1)}` : line))
+    .join("\n");
 }
 
 /** Stable id of a map: the env's name and a hash of its rows. */
@@ -115,7 +128,8 @@ export function gridMapToJson(map: GridMap): Json {
 
 /** A stored task read back and validated as a map. */
 export function gridMapFromJson(format: GridMapFormat, json: Json): GridMap {
-  const rows = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
+  const rows =
+    json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
   if (!Array.isArray(rows) || !rows.every((row): row is string => typeof row === "string")) {
     throw new DataError(`${format.env}: a task must be {"rows": [string, ...]}`);
   }

@@ -15,7 +15,11 @@ export interface GridMoves {
   readonly kind: Uint8Array;
 }
 
-export function compileGridMoves(rows: readonly string[], kindOf: (char: string) => number, isWall: (kind: number) => boolean = () => false): GridMoves {
+export function compileGridMoves(
+  rows: readonly string[],
+  kindOf: (char: string) => number,
+  isWall: (kind: number) => boolean = () => false,
+): GridMoves {
   const height = rows.length;
   const width = rows[0]!.length;
   const kind = new Uint8Array(width * height);

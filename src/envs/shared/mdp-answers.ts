@@ -25,7 +25,11 @@ export function mdpAnswers(mdp: FiniteMdp, textsOfMask: (mask: number) => readon
     solution,
     answer(state, turnsLeft) {
       const layer = solution.layer(checkTurnsLeft(turnsLeft));
-      return { optimal: textsOfMask(layer.masks[state]!), remaining: solution.remaining[state]!, value: layer.values[state]! };
+      return {
+        optimal: textsOfMask(layer.masks[state]!),
+        remaining: solution.remaining[state]!,
+        value: layer.values[state]!,
+      };
     },
     value,
   };

@@ -6,7 +6,11 @@ import { BudgetrlError } from "../../core/errors.js";
 export function checkTurnsLeft(turnsLeft: number | undefined): number {
   if (turnsLeft === undefined || turnsLeft === Infinity) return Infinity;
   if (!(Number.isInteger(turnsLeft) && turnsLeft >= 0)) {
-    throw new BudgetrlError("oracle:turns-left", `turnsLeft must be an integer >= 0 or Infinity, got ${turnsLeft}`, "pass the turns left in the budget, or nothing for an unlimited horizon");
+    throw new BudgetrlError(
+      "oracle:turns-left",
+      `turnsLeft must be an integer >= 0 or Infinity, got ${turnsLeft}`,
+      "pass the turns left in the budget, or nothing for an unlimited horizon",
+    );
   }
   return turnsLeft;
 }

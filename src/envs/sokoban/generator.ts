@@ -39,12 +39,34 @@ const TURN_PROBABILITY = 0.35;
 /** Cells carved around the walker, as (row, column) offsets. */
 const MASKS: readonly (readonly (readonly [number, number])[])[] = [
   [[0, 0]],
-  [[0, -1], [0, 0], [0, 1]],
-  [[-1, 0], [0, 0], [1, 0]],
-  [[0, 0], [0, 1], [1, 0]],
-  [[0, 0], [0, 1], [1, 0], [1, 1]],
+  [
+    [0, -1],
+    [0, 0],
+    [0, 1],
+  ],
+  [
+    [-1, 0],
+    [0, 0],
+    [1, 0],
+  ],
+  [
+    [0, 0],
+    [0, 1],
+    [1, 0],
+  ],
+  [
+    [0, 0],
+    [0, 1],
+    [1, 0],
+    [1, 1],
+  ],
 ];
-const WALK_STEPS: readonly (readonly [number, number])[] = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+const WALK_STEPS: readonly (readonly [number, number])[] = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+];
 
 /** Floor map (true = floor) of a room carved by a random walk; the outer ring stays wall. */
 export function carveRoom(rng: Rng, width: number, height: number): boolean[][] {
@@ -67,7 +89,13 @@ export function carveRoom(rng: Rng, width: number, height: number): boolean[][] 
   return floor;
 }
 
-function roomRows(floor: readonly (readonly boolean[])[], width: number, goals: readonly number[], boxes: readonly number[], player: number): string[] {
+function roomRows(
+  floor: readonly (readonly boolean[])[],
+  width: number,
+  goals: readonly number[],
+  boxes: readonly number[],
+  player: number,
+): string[] {
   return floor.map((line, row) =>
     line
       .map((isFloor, column) => {
@@ -88,7 +116,9 @@ function displacement(board: Board, boxes: readonly number[], goals: readonly nu
   for (const box of boxes) {
     let nearest = Infinity;
     for (const goal of goals) {
-      const distance = Math.abs(Math.floor(box / board.width) - Math.floor(goal / board.width)) + Math.abs((box % board.width) - (goal % board.width));
+      const distance =
+        Math.abs(Math.floor(box / board.width) - Math.floor(goal / board.width)) +
+        Math.abs((box % board.width) - (goal % board.width));
       nearest = Math.min(nearest, distance);
     }
     total += nearest;
@@ -191,7 +221,10 @@ export function generateLevel(options: GeneratorOptions, seed: number): Generate
     if (level === "oversized") {
       oversized += 1;
       if (oversized >= MAX_OVERSIZED) {
-        throw new DataError(`sokoban: ${MAX_OVERSIZED} generated rooms in a row had more than ${options.maxStates} reachable states`, "raise the sokoban.maxStates option, or use a smaller room or fewer boxes");
+        throw new DataError(
+          `sokoban: ${MAX_OVERSIZED} generated rooms in a row had more than ${options.maxStates} reachable states`,
+          "raise the sokoban.maxStates option, or use a smaller room or fewer boxes",
+        );
       }
     } else if (level !== null) {
       return level;

@@ -37,7 +37,13 @@ import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
 import { generateLevel } from "./generator.js";
 import { levelFromRows, parseLevels, printLevel, type SokobanTask } from "./levels.js";
 import { buildOracle, tryBuildOracle, type SokobanOracle } from "./oracle.js";
-import { createRenderer, moveFeedback, SOKOBAN_INVALID_FEEDBACK, SOKOBAN_SYSTEM_PROMPT, type Renderer } from "./render.js";
+import {
+  createRenderer,
+  moveFeedback,
+  SOKOBAN_INVALID_FEEDBACK,
+  SOKOBAN_SYSTEM_PROMPT,
+  type Renderer,
+} from "./render.js";
 import { applyMove, compileBoard, countOnGoal, moveReward, REWARD_STEP, type Board } from "./rules.js";
 
 export type { SokobanConfig } from "./config.js";
@@ -73,12 +79,29 @@ function sokobanTaskId(task: SokobanTask): string {
   return `sokoban-${hashHex(printLevel(task))}`;
 }
 
-function compile(task: SokobanTask, maxStates: number, board = compileBoard(task), oracle = buildOracle(board, maxStates)): CompiledSokoban {
+function compile(
+  task: SokobanTask,
+  maxStates: number,
+  board = compileBoard(task),
+  oracle = buildOracle(board, maxStates),
+): CompiledSokoban {
   const slots = oracle.nodeCount;
-  return { taskId: sokobanTaskId(task), board, oracle, render: createRenderer(board), grids: new Array(slots), keys: new Array(slots) };
+  return {
+    taskId: sokobanTaskId(task),
+    board,
+    oracle,
+    render: createRenderer(board),
+    grids: new Array(slots),
+    keys: new Array(slots),
+  };
 }
 
-function makeState(task: SokobanTask, compiled: CompiledSokoban, player: number, boxes: readonly number[]): SokobanState {
+function makeState(
+  task: SokobanTask,
+  compiled: CompiledSokoban,
+  player: number,
+  boxes: readonly number[],
+): SokobanState {
   const id = compiled.oracle.stateId(player, boxes);
   const node = compiled.oracle.nodeOfId(id);
   const solved = countOnGoal(compiled.board, boxes) === compiled.board.boxCount;
@@ -106,7 +129,8 @@ function info(state: SokobanState, invalid: boolean, parsedAction: string | null
 }
 
 function decode(json: Json): SokobanTask {
-  const rows = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
+  const rows =
+    json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { rows?: unknown }).rows : undefined;
   if (!Array.isArray(rows) || !rows.every((row): row is string => typeof row === "string")) {
     throw new DataError('sokoban: a task must be {"rows": [string, ...]}');
   }
@@ -127,7 +151,13 @@ function stepState(state: SokobanState, action: Message): StepResult<SokobanStat
   const move = applyMove(state.compiled.board, state.player, state.boxes, direction);
   const next = makeState(state.task, state.compiled, move.player, move.boxes);
   const observation = [userMessage(`${moveFeedback(move.kind, direction, next.solved)}\n${gridOf(next)}`)];
-  return { state: next, observation, reward: moveReward(move.goalDelta, next.solved), terminated: next.solved, info: info(next, false, parsedAction) };
+  return {
+    state: next,
+    observation,
+    reward: moveReward(move.goalDelta, next.solved),
+    terminated: next.solved,
+    info: info(next, false, parsedAction),
+  };
 }
 
 export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, SokobanState> {
@@ -154,8 +184,10 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
     taskProblem(task) {
       const board = compileBoard(task);
       const oracle = tryBuildOracle(board, config.maxStates);
-      if (oracle === null) return `has more than ${config.maxStates} reachable states, past what the BFS oracle builds (sokoban option maxStates), so whether it can be solved is not known: raise it (--env-opt maxStates=N, at most 50000000) or leave the level out`;
-      if (!Number.isFinite(oracle.startDistance)) return `cannot be solved: the BFS oracle searched all ${oracle.nodeCount} states reachable from the start and in none is every box on a goal`;
+      if (oracle === null)
+        return `has more than ${config.maxStates} reachable states, past what the BFS oracle builds (sokoban option maxStates), so whether it can be solved is not known: raise it (--env-opt maxStates=N, at most 50000000) or leave the level out`;
+      if (!Number.isFinite(oracle.startDistance))
+        return `cannot be solved: the BFS oracle searched all ${oracle.nodeCount} states reachable from the start and in none is every box on a goal`;
       cache.put(task, compile(task, config.maxStates, board, oracle));
       return undefined;
     },

@@ -33,12 +33,18 @@ export function levelFromRows(rawRows: readonly string[], where: string): Sokoba
   if (rawRows.length === 0) throw new DataError(`sokoban ${where}: empty level`);
   const width = Math.max(...rawRows.map((row) => row.length));
   if (width > MAX_LEVEL_SIDE || rawRows.length > MAX_LEVEL_SIDE) {
-    throw new DataError(`sokoban ${where}: level is ${width}x${rawRows.length}, larger than ${MAX_LEVEL_SIDE}x${MAX_LEVEL_SIDE}`);
+    throw new DataError(
+      `sokoban ${where}: level is ${width}x${rawRows.length}, larger than ${MAX_LEVEL_SIDE}x${MAX_LEVEL_SIDE}`,
+    );
   }
   const rows = rawRows.map((row, index) => {
     let out = "";
     for (const char of row) {
-      if (!LEVEL_CHARS.has(char)) throw new DataError(`sokoban ${where}, row ${index + 1}: unexpected character ${JSON.stringify(char)}`, "use # @ + $ * . and space");
+      if (!LEVEL_CHARS.has(char))
+        throw new DataError(
+          `sokoban ${where}, row ${index + 1}: unexpected character ${JSON.stringify(char)}`,
+          "use # @ + $ * . and space",
+        );
       out += canonicalChar(char);
     }
     return out.padEnd(width, " ");
@@ -75,7 +81,10 @@ export function parseLevels(text: string): SokobanTask[] {
     const row = line.replace(/\s+$/, "");
     for (const char of row) {
       if (!LEVEL_CHARS.has(char)) {
-        throw new DataError(`sokoban level ${tasks.length + 1}, line ${index + 1}: unexpected character ${JSON.stringify(char)}`, "levels use # @ + $ * . and space; separate them with blank lines or ; headers");
+        throw new DataError(
+          `sokoban level ${tasks.length + 1}, line ${index + 1}: unexpected character ${JSON.stringify(char)}`,
+          "levels use # @ + $ * . and space; separate them with blank lines or ; headers",
+        );
       }
     }
     if (current.length === 0) firstLine = index + 1;

@@ -39,7 +39,10 @@ export function createStateIdentifier(board: Board): (player: number, boxes: rea
     }
   }
   if (floors * binomial[floors * (k + 1) + k]! > Number.MAX_SAFE_INTEGER) {
-    throw new DataError(`sokoban: a level with ${floors} floor cells and ${k} boxes has too many states to index`, "use fewer boxes or a smaller level");
+    throw new DataError(
+      `sokoban: a level with ${floors} floor cells and ${k} boxes has too many states to index`,
+      "use fewer boxes or a smaller level",
+    );
   }
   const floorIndex = board.floorIndex;
   return (player, boxes) => {
@@ -56,7 +59,11 @@ interface Graph {
 }
 
 /** The reachable state graph, or null when it has more than `maxStates` states. */
-function exploreForward(board: Board, stateId: (player: number, boxes: readonly number[]) => number, maxStates: number): Graph | null {
+function exploreForward(
+  board: Board,
+  stateId: (player: number, boxes: readonly number[]) => number,
+  maxStates: number,
+): Graph | null {
   const idToNode = new Map<number, number>();
   const players: number[] = [board.startPlayer];
   const boxSets: (readonly number[])[] = [board.startBoxes];
@@ -148,7 +155,10 @@ function optimalMasks(successors: Int32Array, distance: Int32Array): Uint8Array 
 export function buildOracle(board: Board, maxStates: number): SokobanOracle {
   const oracle = tryBuildOracle(board, maxStates);
   if (oracle === null) {
-    throw new DataError(`sokoban: the level has more than ${maxStates} reachable states`, "raise the sokoban.maxStates option, or use a smaller level or fewer boxes");
+    throw new DataError(
+      `sokoban: the level has more than ${maxStates} reachable states`,
+      "raise the sokoban.maxStates option, or use a smaller level or fewer boxes",
+    );
   }
   return oracle;
 }

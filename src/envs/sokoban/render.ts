@@ -13,9 +13,20 @@ export const SOKOBAN_SYSTEM_PROMPT = [
   "Answer with exactly one action, e.g. <answer>Up</answer>.",
 ].join("\n");
 
-export const SOKOBAN_INVALID_FEEDBACK = "Invalid action. Answer with one of Up, Down, Left, Right, e.g. <answer>Up</answer>.";
+export const SOKOBAN_INVALID_FEEDBACK =
+  "Invalid action. Answer with one of Up, Down, Left, Right, e.g. <answer>Up</answer>.";
 
-const CODE = { wall: 35, floor: 95, goal: 46, box: 36, boxOnGoal: 42, player: 64, playerOnGoal: 43, outside: 32, newline: 10 } as const;
+const CODE = {
+  wall: 35,
+  floor: 95,
+  goal: 46,
+  box: 36,
+  boxOnGoal: 42,
+  player: 64,
+  playerOnGoal: 43,
+  outside: 32,
+  newline: 10,
+} as const;
 
 export type Renderer = (player: number, boxes: readonly number[]) => string;
 
@@ -62,7 +73,8 @@ export function createRenderer(board: Board): Renderer {
   const patches: { at: number; code: number }[] = [];
   return (player, boxes) => {
     patches.length = 0;
-    for (const box of boxes) patches.push({ at: position[box]!, code: board.isGoal[box] === 1 ? CODE.boxOnGoal : CODE.box });
+    for (const box of boxes)
+      patches.push({ at: position[box]!, code: board.isGoal[box] === 1 ? CODE.boxOnGoal : CODE.box });
     patches.push({ at: position[player]!, code: board.isGoal[player] === 1 ? CODE.playerOnGoal : CODE.player });
     patches.sort((a, b) => a.at - b.at);
     let out = "";

@@ -62,7 +62,18 @@ export function compileBoard(task: SokobanTask): Board {
       if (isWall[next] === 0) neighbor[cell * 4 + direction] = next;
     }
   }
-  return { width, height, neighbor, isWall, isGoal, floorIndex, floorCells: Int32Array.from(floorList), startPlayer, startBoxes, boxCount: startBoxes.length };
+  return {
+    width,
+    height,
+    neighbor,
+    isWall,
+    isGoal,
+    floorIndex,
+    floorCells: Int32Array.from(floorList),
+    startPlayer,
+    startBoxes,
+    boxCount: startBoxes.length,
+  };
 }
 
 export const MOVED = 0;

@@ -42,9 +42,12 @@ export function dependentShare(maps: readonly ThinIceTask[], q: number): number[
   for (const map of maps) {
     const ice = compileIce(map);
     const solution = solveMdp(buildIceMdp(ice, q));
-    const perBudget = studyBudgets(solution.remaining[ice.start]!).map((turns) => oracleVisits(solution, ice.start, turns));
+    const perBudget = studyBudgets(solution.remaining[ice.start]!).map((turns) =>
+      oracleVisits(solution, ice.start, turns),
+    );
     const common = new Map<number, number>();
-    for (const visits of perBudget) for (const [state, , mask] of visits) common.set(state, (common.get(state) ?? 0xf) & mask);
+    for (const visits of perBudget)
+      for (const [state, , mask] of visits) common.set(state, (common.get(state) ?? 0xf) & mask);
     perBudget.forEach((visits, j) => {
       const total = visits.reduce((sum, [, weight]) => sum + weight, 0);
       const dependent = visits.reduce((sum, [state, weight]) => sum + (common.get(state) === 0 ? weight : 0), 0);

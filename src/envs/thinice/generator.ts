@@ -48,12 +48,16 @@ export const DECORATION = 4;
 
 /** Barrier depths that give `length` its trade-off within `height` rows. */
 export function depthsFor(length: number, height: number): number[] {
-  return Array.from({ length: height - 1 }, (_, index) => index + 1).filter((depth) => hasTradeoff({ short: length, safe: length + 2 * depth }));
+  return Array.from({ length: height - 1 }, (_, index) => index + 1).filter((depth) =>
+    hasTradeoff({ short: length, safe: length + 2 * depth }),
+  );
 }
 
 /** Short-route lengths a generated map can have. */
 export function lengthsFor({ width, height }: Shape): number[] {
-  return Array.from({ length: Math.max(0, width - 2) }, (_, index) => index + 2).filter((length) => depthsFor(length, height).length > 0);
+  return Array.from({ length: Math.max(0, width - 2) }, (_, index) => index + 2).filter(
+    (length) => depthsFor(length, height).length > 0,
+  );
 }
 
 /** The role of every cell of a layout, over the unflipped grid (row-major). */
@@ -61,18 +65,26 @@ export function cellRoles(layout: Layout, { width, height }: Shape): Uint8Array 
   const roles = new Uint8Array(width * height).fill(DECORATION);
   const goal = layout.start + layout.length;
   const after = layout.barrier + layout.band;
-  for (let column = layout.start; column <= goal; column++) roles[column] = column >= layout.barrier && column < after ? THIN_ICE : CORRIDOR;
+  for (let column = layout.start; column <= goal; column++)
+    roles[column] = column >= layout.barrier && column < after ? THIN_ICE : CORRIDOR;
   for (let row = 1; row <= layout.depth; row++) {
     roles[row * width + layout.barrier - 1] = CORRIDOR;
     roles[row * width + after] = CORRIDOR;
-    for (let column = layout.barrier; column < after; column++) roles[row * width + column] = row < layout.depth ? BARRIER : CORRIDOR;
+    for (let column = layout.barrier; column < after; column++)
+      roles[row * width + column] = row < layout.depth ? BARRIER : CORRIDOR;
   }
   for (let cell = 0; cell < roles.length; cell++) {
     if (roles[cell] !== DECORATION) continue;
     const row = Math.floor(cell / width);
     const column = cell % width;
-    const neighbours = [row > 0 ? cell - width : -1, row < height - 1 ? cell + width : -1, column > 0 ? cell - 1 : -1, column < width - 1 ? cell + 1 : -1];
-    if (neighbours.some((next) => next >= 0 && (roles[next] === CORRIDOR || roles[next] === THIN_ICE))) roles[cell] = WALL;
+    const neighbours = [
+      row > 0 ? cell - width : -1,
+      row < height - 1 ? cell + width : -1,
+      column > 0 ? cell - 1 : -1,
+      column < width - 1 ? cell + 1 : -1,
+    ];
+    if (neighbours.some((next) => next >= 0 && (roles[next] === CORRIDOR || roles[next] === THIN_ICE)))
+      roles[cell] = WALL;
   }
   return roles;
 }
@@ -112,7 +124,10 @@ export function generateMap(config: ThinIceConfig, seed: number): ThinIceTask {
   const task = mapFromRows(layoutRows(layout, rocks, config), "generated map");
   const lengths = routeLengths(compileIce(task));
   if (lengths.short !== layout.length || lengths.safe !== layout.length + 2 * layout.depth || !hasTradeoff(lengths)) {
-    throw new BudgetrlError("thinice:generator", `seed ${seed} drew a map without its trade-off (short ${lengths.short}, safe ${lengths.safe}): ${task.rows.join("/")}`);
+    throw new BudgetrlError(
+      "thinice:generator",
+      `seed ${seed} drew a map without its trade-off (short ${lengths.short}, safe ${lengths.safe}): ${task.rows.join("/")}`,
+    );
   }
   return task;
 }
@@ -126,7 +141,9 @@ export function allLayouts(config: ThinIceConfig): Layout[] {
       for (let band = 1; band <= Math.min(config.band, length - 1); band++) {
         for (let start = 0; start + length < config.width; start++) {
           for (let barrier = start + 1; barrier + band <= start + length; barrier++) {
-            for (const flipRows of flips) for (const flipColumns of flips) layouts.push({ length, depth, band, start, barrier, flipRows, flipColumns });
+            for (const flipRows of flips)
+              for (const flipColumns of flips)
+                layouts.push({ length, depth, band, start, barrier, flipRows, flipColumns });
           }
         }
       }

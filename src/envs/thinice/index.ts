@@ -46,7 +46,14 @@ import { distinctTaskCount, generateMap } from "./generator.js";
 import { THINICE_MAPS, parseMaps, printMap, type ThinIceTask } from "./maps.js";
 import { buildIceMdp, fallenState } from "./mdp.js";
 import { createAnswers, type ThinIceAnswers } from "./oracle.js";
-import { moveFeedback, renderIce, THINICE_INVALID_FEEDBACK, THINICE_OVER_FEEDBACK, thinIceSystemPrompt, type MoveOutcome } from "./render.js";
+import {
+  moveFeedback,
+  renderIce,
+  THINICE_INVALID_FEEDBACK,
+  THINICE_OVER_FEEDBACK,
+  thinIceSystemPrompt,
+  type MoveOutcome,
+} from "./render.js";
 import { compileIce, GOAL, REWARD_GOAL, stepsOntoThinIce, type Ice } from "./rules.js";
 
 export type { ThinIceConfig } from "./config.js";
@@ -81,7 +88,13 @@ function thinIceTaskId(task: ThinIceTask): string {
 function compile(task: ThinIceTask, q: number): CompiledThinIce {
   const ice = compileIce(task);
   const states = ice.kind.length + 1;
-  return { taskId: thinIceTaskId(task), ice, answers: createAnswers(buildIceMdp(ice, q)), grids: new Array(ice.kind.length), keys: new Array(states) };
+  return {
+    taskId: thinIceTaskId(task),
+    ice,
+    answers: createAnswers(buildIceMdp(ice, q)),
+    grids: new Array(ice.kind.length),
+    keys: new Array(states),
+  };
 }
 
 /** The state's id in the task's MDP. */
@@ -104,7 +117,13 @@ function isOver(state: ThinIceState): boolean {
 }
 
 function info(state: ThinIceState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = { progress: state.compiled.answers.value(mdpState(state)), stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
+  const base = {
+    progress: state.compiled.answers.value(mdpState(state)),
+    stateKey: keyOf(state),
+    invalid,
+    parsedAction,
+    segment: 0,
+  };
   if (state.fallen) return { ...base, stopReason: "failure" };
   if (state.compiled.ice.kind[state.cell] === GOAL) return { ...base, stopReason: "success" };
   return base;
@@ -136,7 +155,13 @@ function stepState(state: ThinIceState, action: Message, q: number): StepResult<
   }
   const { next, outcome } = move(state, direction, q);
   const observation = [userMessage(`${moveFeedback(direction, outcome)}\n${gridOf(next)}`)];
-  return { state: next, observation, reward: outcome === "goal" ? REWARD_GOAL : 0, terminated: isOver(next), info: info(next, false, parsedAction) };
+  return {
+    state: next,
+    observation,
+    reward: outcome === "goal" ? REWARD_GOAL : 0,
+    terminated: isOver(next),
+    info: info(next, false, parsedAction),
+  };
 }
 
 export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, ThinIceState> {
@@ -165,7 +190,11 @@ export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, Thin
       const compiled = cache.get(task);
       const rng = createRng(deriveSeed(seed, "thinice-ice")).snapshot();
       const state: ThinIceState = { task, compiled, cell: compiled.ice.start, fallen: false, rng };
-      return { state, observation: [systemMessage(systemPrompt), userMessage(gridOf(state))], info: info(state, false, null) };
+      return {
+        state,
+        observation: [systemMessage(systemPrompt), userMessage(gridOf(state))],
+        info: info(state, false, null),
+      };
     },
     step: (state, action) => stepState(state, action, config.q),
     parseAction: (_state, action) => directionOfReply(action),

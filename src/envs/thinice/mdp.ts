@@ -17,6 +17,11 @@ export function buildIceMdp(ice: Ice, q: number): FiniteMdp {
   return buildMdp(fallen + 1, 4, end, (cell, direction) => {
     if (ice.kind[cell] === ROCK) return null;
     const to = ice.next[cell * 4 + direction]!;
-    return stepsOntoThinIce(ice, cell, to) ? [[to, 1 - q], [fallen, q]] : [[to, 1]];
+    return stepsOntoThinIce(ice, cell, to)
+      ? [
+          [to, 1 - q],
+          [fallen, q],
+        ]
+      : [[to, 1]];
   });
 }

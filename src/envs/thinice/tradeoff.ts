@@ -81,7 +81,8 @@ export function measureTradeoff(config: ThinIceConfig, count: number): TradeoffT
 export function formatTradeoff(table: TradeoffTable): string {
   const percent = (value: number): string => (100 * value).toFixed(1).padStart(6);
   const header = `${"policy \\ real budget".padEnd(24)}${MULTIPLE_LABELS.map((label) => label.padStart(7)).join("")}   mean`;
-  const row = (name: string, values: readonly number[]): string => `${name.padEnd(24)}${values.map((value) => ` ${percent(value)}`).join("")} ${percent(mean(values))}`;
+  const row = (name: string, values: readonly number[]): string =>
+    `${name.padEnd(24)}${values.map((value) => ` ${percent(value)}`).join("")} ${percent(mean(values))}`;
   const lines = [
     `${table.tasks} distinct maps (seeds 0-${table.seeds - 1}); success within ceil(m x optimal) turns, %`,
     header,

@@ -21,7 +21,8 @@ type GeneratorOptions = Pick<VaultConfig, "minLocks" | "maxLocks" | "tightBudget
 /** The uncertain-lock counts a task of `locks` locks can have, ascending and distinct. */
 export function uncertainCounts(config: GeneratorOptions, locks: number): number[] {
   const counts = new Set<number>();
-  for (let extra = config.minExtra; extra <= config.maxExtra; extra++) counts.add(Math.min(locks, spareTurns(config.tightBudget, locks) + extra));
+  for (let extra = config.minExtra; extra <= config.maxExtra; extra++)
+    counts.add(Math.min(locks, spareTurns(config.tightBudget, locks) + extra));
   return [...counts].sort((a, b) => a - b);
 }
 
@@ -45,7 +46,11 @@ export function generateVault(config: GeneratorOptions, seed: number): VaultTask
   const extra = between(rng, config.minExtra, config.maxExtra);
   const uncertainLocks = chooseIndices(rng, locks, Math.min(locks, spareTurns(config.tightBudget, locks) + extra));
   const hints = Array.from({ length: locks }, () => rng.int(10));
-  return vaultTask(hints, hints.map((_, lock) => uncertainLocks.has(lock)), "generated task");
+  return vaultTask(
+    hints,
+    hints.map((_, lock) => uncertainLocks.has(lock)),
+    "generated task",
+  );
 }
 
 function binomial(n: number, k: number): bigint {

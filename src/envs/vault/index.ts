@@ -47,7 +47,13 @@ import { checkVaultConfig, vaultConfigSchema, type VaultConfig } from "./config.
 import { distinctVaultTasks, generateVault } from "./generator.js";
 import { stateId } from "./mdp.js";
 import { buildVaultOracle, type VaultOracle } from "./oracle.js";
-import { effectFeedback, renderVault, VAULT_INVALID_FEEDBACK, VAULT_OVER_FEEDBACK, vaultSystemPrompt } from "./render.js";
+import {
+  effectFeedback,
+  renderVault,
+  VAULT_INVALID_FEEDBACK,
+  VAULT_OVER_FEEDBACK,
+  vaultSystemPrompt,
+} from "./render.js";
 import { ACTION_TEXTS, drawCodes, playAction, REWARD_OPEN, shownCode, startPosition, type Position } from "./rules.js";
 import { parseVaultTasks, printVaultTask, readVaultTask, type VaultTask } from "./tasks.js";
 
@@ -86,18 +92,29 @@ function keyOf(state: VaultState): string {
 
 function stateLine(state: VaultState): string {
   const live = state.position.end === null;
-  return renderVault(state.task.hints.length, state.position, live ? shownCode(state.task, state.codes, state.position) : 0);
+  return renderVault(
+    state.task.hints.length,
+    state.position,
+    live ? shownCode(state.task, state.codes, state.position) : 0,
+  );
 }
 
 function info(state: VaultState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = { progress: state.compiled.oracle.value(idOf(state)), stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
+  const base = {
+    progress: state.compiled.oracle.value(idOf(state)),
+    stateKey: keyOf(state),
+    invalid,
+    parsedAction,
+    segment: 0,
+  };
   if (state.position.end === "open") return { ...base, stopReason: "success" };
   if (state.position.end === "alarm") return { ...base, stopReason: "failure" };
   return base;
 }
 
 function decode(json: Json): VaultTask {
-  const locks = json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { locks?: unknown }).locks : undefined;
+  const locks =
+    json !== null && typeof json === "object" && !Array.isArray(json) ? (json as { locks?: unknown }).locks : undefined;
   if (typeof locks !== "string") throw new DataError('vault: a task must be {"locks": "7 3? 5"}');
   return readVaultTask(locks, "task");
 }
@@ -110,18 +127,41 @@ function stepState(state: VaultState, action: Message): StepResult<VaultState> {
   const parsedAction = parseVaultAction(replyText(action));
   const show = (target: VaultState, line: string): Message[] => [userMessage(`${line}\n${stateLine(target)}`)];
   if (state.position.end !== null) {
-    return { state, observation: show(state, VAULT_OVER_FEEDBACK), reward: 0, terminated: true, info: info(state, parsedAction === null, parsedAction) };
+    return {
+      state,
+      observation: show(state, VAULT_OVER_FEEDBACK),
+      reward: 0,
+      terminated: true,
+      info: info(state, parsedAction === null, parsedAction),
+    };
   }
-  if (parsedAction === null) return { state, observation: show(state, VAULT_INVALID_FEEDBACK), reward: 0, terminated: false, info: info(state, true, null) };
+  if (parsedAction === null)
+    return {
+      state,
+      observation: show(state, VAULT_INVALID_FEEDBACK),
+      reward: 0,
+      terminated: false,
+      info: info(state, true, null),
+    };
   const played = playAction(state.task, state.codes, state.position, ACTION_TEXTS.indexOf(parsedAction));
   const next: VaultState = { ...state, position: played.position };
   const opened = played.position.end === "open";
-  return { state: next, observation: show(next, effectFeedback(played.effect)), reward: opened ? REWARD_OPEN : 0, terminated: played.position.end !== null, info: info(next, false, parsedAction) };
+  return {
+    state: next,
+    observation: show(next, effectFeedback(played.effect)),
+    reward: opened ? REWARD_OPEN : 0,
+    terminated: played.position.end !== null,
+    info: info(next, false, parsedAction),
+  };
 }
 
 export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState> {
   const config: VaultConfig = checkVaultConfig(parseOptions("vault", vaultConfigSchema, options));
-  const cache = createTaskCache<VaultTask, CompiledVault>(printVaultTask, (task) => ({ taskId: vaultTaskId(task), oracle: buildVaultOracle(task, config.reliability) }), 256);
+  const cache = createTaskCache<VaultTask, CompiledVault>(
+    printVaultTask,
+    (task) => ({ taskId: vaultTaskId(task), oracle: buildVaultOracle(task, config.reliability) }),
+    256,
+  );
   const systemPrompt = vaultSystemPrompt(config.reliability);
   return {
     name: "vault",
@@ -138,7 +178,11 @@ export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState
     reset(task, { seed }) {
       const codes = drawCodes(task, config.reliability, createRng(deriveSeed(seed, "vault-codes")));
       const state: VaultState = { task, compiled: cache.get(task), codes, position: startPosition(task) };
-      return { state, observation: [systemMessage(systemPrompt), userMessage(stateLine(state))], info: info(state, false, null) };
+      return {
+        state,
+        observation: [systemMessage(systemPrompt), userMessage(stateLine(state))],
+        info: info(state, false, null),
+      };
     },
     step: stepState,
     parseAction: (_state, action) => parseVaultAction(replyText(action)),

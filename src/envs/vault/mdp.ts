@@ -44,7 +44,10 @@ function uncheckedOutcomes(task: VaultTask, lock: number, reliability: number, a
   const failure = VIEWS * task.hints.length + 1;
   const hint = task.hints[lock]!;
   const other = (1 - reliability) / 9;
-  if (action === CHECK_ACTION) return positive(Array.from({ length: 10 }, (_, code): Outcome => [VIEWS * lock + code, code === hint ? reliability : other]));
+  if (action === CHECK_ACTION)
+    return positive(
+      Array.from({ length: 10 }, (_, code): Outcome => [VIEWS * lock + code, code === hint ? reliability : other]),
+    );
   const right = action === hint ? reliability : other;
   return positive([
     [arrival(task, lock + 1), right],
@@ -55,11 +58,14 @@ function uncheckedOutcomes(task: VaultTask, lock: number, reliability: number, a
 /** The MDP of a task whose uncertain hints are right with probability `reliability`. */
 export function buildVaultMdp(task: VaultTask, reliability: number): FiniteMdp {
   const locks = task.hints.length;
-  const end = (state: number): number => (state === VIEWS * locks ? SUCCESS : state === VIEWS * locks + 1 ? FAILURE : LIVE);
+  const end = (state: number): number =>
+    state === VIEWS * locks ? SUCCESS : state === VIEWS * locks + 1 ? FAILURE : LIVE;
   return buildMdp(VIEWS * locks + 2, VIEWS, end, (state, action) => {
     const lock = Math.floor(state / VIEWS);
     const view = state % VIEWS;
-    return view === UNCHECKED ? uncheckedOutcomes(task, lock, reliability, action) : knownOutcomes(task, lock, view, action);
+    return view === UNCHECKED
+      ? uncheckedOutcomes(task, lock, reliability, action)
+      : knownOutcomes(task, lock, view, action);
   });
 }
 

@@ -13,7 +13,10 @@ import type { VaultTask } from "./tasks.js";
 export const CHECK = "check";
 export const CHECK_ACTION = 10;
 /** Canonical action texts by id: "0".."9", then "check". */
-export const ACTION_TEXTS: readonly string[] = Object.freeze([...Array.from({ length: 10 }, (_, digit) => String(digit)), CHECK]);
+export const ACTION_TEXTS: readonly string[] = Object.freeze([
+  ...Array.from({ length: 10 }, (_, digit) => String(digit)),
+  CHECK,
+]);
 export const REWARD_OPEN = 1;
 
 /** Where an episode stands: the current lock (0-based), whether its code is known, and how it ended. */
@@ -48,17 +51,32 @@ export function startPosition(task: VaultTask): Position {
 }
 
 /** Play action id `action` (0-9 a digit, 10 check) in a live position. */
-export function playAction(task: VaultTask, codes: readonly number[], position: Position, action: number): { readonly position: Position; readonly effect: Effect } {
+export function playAction(
+  task: VaultTask,
+  codes: readonly number[],
+  position: Position,
+  action: number,
+): { readonly position: Position; readonly effect: Effect } {
   const { lock } = position;
   if (action === CHECK_ACTION) {
     if (position.known) return { position, effect: { kind: "wasted", lock } };
-    return { position: { lock, known: true, end: null }, effect: { kind: "checked", lock, hint: task.hints[lock]!, code: codes[lock]! } };
+    return {
+      position: { lock, known: true, end: null },
+      effect: { kind: "checked", lock, hint: task.hints[lock]!, code: codes[lock]! },
+    };
   }
   const code = codes[lock]!;
-  if (action !== code) return { position: { lock, known: position.known, end: "alarm" }, effect: { kind: "alarm", lock, entered: action, code } };
+  if (action !== code)
+    return {
+      position: { lock, known: position.known, end: "alarm" },
+      effect: { kind: "alarm", lock, entered: action, code },
+    };
   const next = lock + 1;
   const done = next === task.hints.length;
-  return { position: { lock: next, known: done || !task.uncertain[next], end: done ? "open" : null }, effect: { kind: "opened", lock, code } };
+  return {
+    position: { lock: next, known: done || !task.uncertain[next], end: done ? "open" : null },
+    effect: { kind: "opened", lock, code },
+  };
 }
 
 /** The code the agent sees at the current lock: the true code once known, else the hint. */

@@ -20,9 +20,12 @@ const LOCK = /(\d)(\?)?/y;
 
 /** Validate a task; `where` names it in errors. */
 export function vaultTask(hints: readonly number[], uncertain: readonly boolean[], where: string): VaultTask {
-  if (hints.length === 0 || hints.length > MAX_LOCKS) throw new DataError(`vault ${where}: a vault has 1 to ${MAX_LOCKS} locks, got ${hints.length}`);
-  if (uncertain.length !== hints.length) throw new DataError(`vault ${where}: ${hints.length} hints but ${uncertain.length} certainty flags`);
-  if (!hints.every((digit) => Number.isInteger(digit) && digit >= 0 && digit <= 9)) throw new DataError(`vault ${where}: every hint must be a digit 0-9`);
+  if (hints.length === 0 || hints.length > MAX_LOCKS)
+    throw new DataError(`vault ${where}: a vault has 1 to ${MAX_LOCKS} locks, got ${hints.length}`);
+  if (uncertain.length !== hints.length)
+    throw new DataError(`vault ${where}: ${hints.length} hints but ${uncertain.length} certainty flags`);
+  if (!hints.every((digit) => Number.isInteger(digit) && digit >= 0 && digit <= 9))
+    throw new DataError(`vault ${where}: every hint must be a digit 0-9`);
   return Object.freeze({ hints: Object.freeze([...hints]), uncertain: Object.freeze([...uncertain]) });
 }
 
@@ -35,7 +38,9 @@ export function readVaultTask(text: string, where: string): VaultTask {
   while (LOCK.lastIndex < compact.length) {
     const match = LOCK.exec(compact);
     if (match === null) {
-      throw new DataError(`vault ${where}: expected locks written as digits, a "?" after an uncertain hint (e.g. "7 3? 5"), got ${JSON.stringify(text.slice(0, 80))}`);
+      throw new DataError(
+        `vault ${where}: expected locks written as digits, a "?" after an uncertain hint (e.g. "7 3? 5"), got ${JSON.stringify(text.slice(0, 80))}`,
+      );
     }
     hints.push(Number(match[1]));
     uncertain.push(match[2] === "?");

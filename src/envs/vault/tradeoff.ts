@@ -4,7 +4,12 @@
 // docs/envs.md. Tasks are deduplicated by content first (means over distinct tasks). With u uncertain locks
 // and s(c) spare turns, aware = p^(u - min(s, u)); believing more time than there is checks hints it has no
 // turns for and fails outright, believing less guesses hints it had time to check.
-import { measureBudgetTradeoff, STUDY_MULTIPLES, type BudgetTradeoff, type Multiple } from "../shared/budget-tradeoff.js";
+import {
+  measureBudgetTradeoff,
+  STUDY_MULTIPLES,
+  type BudgetTradeoff,
+  type Multiple,
+} from "../shared/budget-tradeoff.js";
 import { startState } from "./mdp.js";
 import { buildVaultOracle } from "./oracle.js";
 import { printVaultTask, type VaultTask } from "./tasks.js";
@@ -17,8 +22,16 @@ function distinct(tasks: readonly VaultTask[]): VaultTask[] {
   return [...byText.values()];
 }
 
-export function measureVaultTradeoff(tasks: readonly VaultTask[], reliability: number, multiples: readonly Multiple[] = STUDY_MULTIPLES): VaultTradeoff {
-  const solve = (task: VaultTask) => ({ solution: buildVaultOracle(task, reliability).solution, start: startState(task), optimal: task.hints.length });
+export function measureVaultTradeoff(
+  tasks: readonly VaultTask[],
+  reliability: number,
+  multiples: readonly Multiple[] = STUDY_MULTIPLES,
+): VaultTradeoff {
+  const solve = (task: VaultTask) => ({
+    solution: buildVaultOracle(task, reliability).solution,
+    start: startState(task),
+    optimal: task.hints.length,
+  });
   return measureBudgetTradeoff(distinct(tasks), solve, multiples);
 }
 

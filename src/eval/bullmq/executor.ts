@@ -20,7 +20,14 @@ import { setRunStatus } from "../../store/runs.js";
 import type { Store } from "../../store/store.js";
 import type { GivenClientOptions } from "../../policies/openai/options.js";
 import { budgetsToRun } from "../config.js";
-import { lazyTable, plannedTasks, type ExecutedRun, type ExecuteOptions, type PreparedRun, type RunExecutor } from "../execute-run.js";
+import {
+  lazyTable,
+  plannedTasks,
+  type ExecutedRun,
+  type ExecuteOptions,
+  type PreparedRun,
+  type RunExecutor,
+} from "../execute-run.js";
 import { storedRunOutcomes } from "../table.js";
 import { EPISODE_JOB, type EpisodeJob } from "./job.js";
 import { ACTIVE_QUEUES_KEY, episodeJobId, runQueueName, workerStoreAddress } from "./names.js";
@@ -66,7 +73,12 @@ interface Attached {
 }
 
 /** Open the run's queue, retry its failed jobs (a re-attached eval), and announce it to the workers. */
-async function attach(redis: string, name: string, reconnectMs: number, signal: AbortSignal | undefined): Promise<Attached> {
+async function attach(
+  redis: string,
+  name: string,
+  reconnectMs: number,
+  signal: AbortSignal | undefined,
+): Promise<Attached> {
   const bounded = boundedReconnect(redis, reconnectMs, signal);
   const probe = await connectRedis(redis);
   const client = probe.duplicate({ maxRetriesPerRequest: null, retryStrategy: bounded.strategy() });
@@ -117,7 +129,12 @@ async function attach(redis: string, name: string, reconnectMs: number, signal: 
 type EpisodeJobEntry = { readonly name: string; readonly data: EpisodeJob; readonly opts: JobsOptions };
 
 /** Add up to `room` planned episodes as jobs; true once the plan is exhausted. */
-async function enqueue(attached: Attached, plan: AsyncIterator<EpisodeSpec<unknown>>, room: number, jobOf: (spec: EpisodeSpec<unknown>) => EpisodeJobEntry): Promise<boolean> {
+async function enqueue(
+  attached: Attached,
+  plan: AsyncIterator<EpisodeSpec<unknown>>,
+  room: number,
+  jobOf: (spec: EpisodeSpec<unknown>) => EpisodeJobEntry,
+): Promise<boolean> {
   const batch: EpisodeJobEntry[] = [];
   let exhausted = false;
   while (batch.length < Math.min(ENQUEUE_BATCH, room)) {
@@ -149,10 +166,23 @@ interface Playing {
  * all stored by now and read back, and episodes that ended in a policy error are not queued a second time. */
 function episodePlan(playing: Playing, again: boolean): AsyncIterator<EpisodeSpec<unknown>> {
   const { run, config, env, policy, taskCount } = playing.prepared;
-  const prepared: PreparedRun = again ? { run, config, env, policy, taskCount, storedTasks: taskCount, persistTasks: false } : playing.prepared;
+  const prepared: PreparedRun = again
+    ? { run, config, env, policy, taskCount, storedTasks: taskCount, persistTasks: false }
+    : playing.prepared;
   const budgets = budgetsToRun(config);
-  const { tasks, completed } = plannedTasks(prepared, playing.store, budgets.length * config.samples, { withErrors: again });
-  return planEpisodes(env, { run, seed: config.seed, tasks, budgets, mode: config.budgetMode, scope: config.budgetScope, samples: config.samples, skip: (key) => completed().has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)) });
+  const { tasks, completed } = plannedTasks(prepared, playing.store, budgets.length * config.samples, {
+    withErrors: again,
+  });
+  return planEpisodes(env, {
+    run,
+    seed: config.seed,
+    tasks,
+    budgets,
+    mode: config.budgetMode,
+    scope: config.budgetScope,
+    samples: config.samples,
+    skip: (key) => completed().has(episodeKey(key.taskIndex, key.budgetLabel, key.sample)),
+  });
 }
 
 /** Whether jobs were lost with Redis (restarted without its data): the connection was lost since the plan began,
@@ -217,7 +247,8 @@ async function finish(playing: Playing, name: string): Promise<ExecutedRun> {
   const complete = totals.done === total;
   if (complete) await setRunStatus(store, prepared.run, "complete");
   if (complete && failed === 0) await attached.step(() => attached.queue.obliterate({ force: true }));
-  const firstError = totals.firstError ?? (firstFailed === undefined ? undefined : `queue job failed: ${firstFailed.failedReason}`);
+  const firstError =
+    totals.firstError ?? (firstFailed === undefined ? undefined : `queue job failed: ${firstFailed.failedReason}`);
   const outcomes = await storedRunOutcomes(store, prepared.run, prepared.config);
   return {
     episodes: [],
@@ -235,23 +266,57 @@ async function finish(playing: Playing, name: string): Promise<ExecutedRun> {
 
 export function bullmqExecutor(settings: BullmqExecutorOptions): RunExecutor {
   return async (prepared, store, options) => {
-    if (store === undefined) throw new ConfigError("db", "the bullmq executor needs a run store that the workers can open", "give --db a file or a postgres:// URL");
+    if (store === undefined)
+      throw new ConfigError(
+        "db",
+        "the bullmq executor needs a run store that the workers can open",
+        "give --db a file or a postgres:// URL",
+      );
     const { run, config } = prepared;
-    const total = plannedCount({ taskCount: prepared.taskCount, budgets: budgetsToRun(config), samples: config.samples });
+    const total = plannedCount({
+      taskCount: prepared.taskCount,
+      budgets: budgetsToRun(config),
+      samples: config.samples,
+    });
     const address = workerStoreAddress(settings.db);
     const name = runQueueName(address, run);
     const client = settings.client;
     const jobOf = (spec: EpisodeSpec<unknown>): EpisodeJobEntry => ({
       name: EPISODE_JOB,
-      data: { version: 1, db: address, run, taskIndex: spec.taskIndex, budget: spec.budget.label, sample: spec.sample, turnTimeout: options.runOptions.turnTimeout, busyTimeout: options.runOptions.busyTimeout, ...(client === undefined ? {} : { policyClient: client }) },
-      opts: { jobId: episodeJobId(name, spec.taskIndex, spec.budget.label, spec.sample), attempts: settings.attempts ?? 5, backoff: { type: "exponential", delay: settings.backoffMs ?? 1000 }, removeOnComplete: true, removeOnFail: false },
+      data: {
+        version: 1,
+        db: address,
+        run,
+        taskIndex: spec.taskIndex,
+        budget: spec.budget.label,
+        sample: spec.sample,
+        turnTimeout: options.runOptions.turnTimeout,
+        busyTimeout: options.runOptions.busyTimeout,
+        ...(client === undefined ? {} : { policyClient: client }),
+      },
+      opts: {
+        jobId: episodeJobId(name, spec.taskIndex, spec.budget.label, spec.sample),
+        attempts: settings.attempts ?? 5,
+        backoff: { type: "exponential", delay: settings.backoffMs ?? 1000 },
+        removeOnComplete: true,
+        removeOnFail: false,
+      },
     });
     const attached = await attach(settings.redis, name, settings.reconnectMs, options.signal);
     try {
       const initial = await completedEpisodeCount(store, run);
       options.onStart?.({ run, total, initial });
       options.onProgress?.(initial, total, initial);
-      const playing: Playing = { prepared, store, attached, options, total, initial, window: settings.window ?? 10_000, jobOf };
+      const playing: Playing = {
+        prepared,
+        store,
+        attached,
+        options,
+        total,
+        initial,
+        window: settings.window ?? 10_000,
+        jobOf,
+      };
       await play(playing);
       return await finish(playing, name);
     } catch (error) {

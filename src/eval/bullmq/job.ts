@@ -40,13 +40,17 @@ export class BadJobError extends BudgetrlError {
 
 export function readEpisodeJob(data: unknown): EpisodeJob {
   const parsed = episodeJobSchema.safeParse(data);
-  if (!parsed.success) throw new BadJobError(`not a budgetrl episode job: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  if (!parsed.success)
+    throw new BadJobError(
+      `not a budgetrl episode job: ${parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`,
+    );
   const { policyClient, ...job } = parsed.data;
   if (policyClient === undefined) return job;
   try {
     return { ...job, policyClient: parseGivenClientOptions(policyClient) };
   } catch (error) {
-    if (error instanceof ConfigError) throw new BadJobError(`not a budgetrl episode job: policyClient: ${error.message}`);
+    if (error instanceof ConfigError)
+      throw new BadJobError(`not a budgetrl episode job: policyClient: ${error.message}`);
     throw error;
   }
 }

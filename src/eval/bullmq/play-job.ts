@@ -47,7 +47,8 @@ export class PermanentJobError extends Error {
 /** Errors about the run itself (not about reaching the store) are permanent. */
 function classify(error: unknown): unknown {
   if (isStoreError(error)) return error;
-  if (error instanceof ConfigError || error instanceof BadJobError || error instanceof DataError) return new PermanentJobError(error.message);
+  if (error instanceof ConfigError || error instanceof BadJobError || error instanceof DataError)
+    return new PermanentJobError(error.message);
   return error;
 }
 
@@ -55,7 +56,11 @@ async function loadRun(store: Store, job: EpisodeJob): Promise<RunContext> {
   const record = await getRun(store, job.run);
   const config = parseEvalConfig(record.config);
   const env = createEnv(config.env, config.envOptions);
-  const policy = await createPolicy(config.policy, { ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }), ...(job.policyClient === undefined ? {} : { client: job.policyClient }), runSeed: config.seed });
+  const policy = await createPolicy(config.policy, {
+    ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }),
+    ...(job.policyClient === undefined ? {} : { client: job.policyClient }),
+    runSeed: config.seed,
+  });
   const caller = createPolicyCaller({ turnTimeout: job.turnTimeout });
   return {
     config,
@@ -72,7 +77,11 @@ async function loadRun(store: Store, job: EpisodeJob): Promise<RunContext> {
 }
 
 /** A cache of promises by key; a rejected one is forgotten, so the next job tries again. */
-function promiseCache<T>(): { get(key: string, make: () => Promise<T>): Promise<T>; values(): Promise<T>[]; clear(): void } {
+function promiseCache<T>(): {
+  get(key: string, make: () => Promise<T>): Promise<T>;
+  values(): Promise<T>[];
+  clear(): void;
+} {
   const entries = new Map<string, Promise<T>>();
   return {
     get(key, make) {
@@ -92,25 +101,54 @@ function promiseCache<T>(): { get(key: string, make: () => Promise<T>): Promise<
 export function createJobContexts(): JobContexts {
   const stores = promiseCache<Store>();
   const runs = promiseCache<RunContext>();
-  const storeOf = (job: EpisodeJob): Promise<Store> => stores.get(job.db, () => openStore(job.db, { mode: "write", busyTimeoutMs: job.busyTimeout * 1000 }));
-  const runOf = (store: Store, job: EpisodeJob): Promise<RunContext> => runs.get(canonicalJson({ db: job.db, run: job.run, client: job.policyClient ?? null, turnTimeout: job.turnTimeout }), () => loadRun(store, job));
+  const storeOf = (job: EpisodeJob): Promise<Store> =>
+    stores.get(job.db, () => openStore(job.db, { mode: "write", busyTimeoutMs: job.busyTimeout * 1000 }));
+  const runOf = (store: Store, job: EpisodeJob): Promise<RunContext> =>
+    runs.get(
+      canonicalJson({ db: job.db, run: job.run, client: job.policyClient ?? null, turnTimeout: job.turnTimeout }),
+      () => loadRun(store, job),
+    );
   return {
     async play(job) {
       try {
         // A store that cannot be opened now may open later (a server restarting): retried, never permanent.
         const store = await storeOf(job).catch((error: unknown) => {
-          throw new Error(`cannot open the run store ${job.db}: ${error instanceof Error ? error.message : String(error)}`);
+          throw new Error(
+            `cannot open the run store ${job.db}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         });
         const context = await runOf(store, job);
         const [stored] = await loadTaskRange(store, job.run, job.taskIndex, job.taskIndex + 1);
-        if (stored === undefined) throw new DataError(`task ${job.taskIndex} of run ${job.run} is not in ${store.location}`);
+        if (stored === undefined)
+          throw new DataError(`task ${job.taskIndex} of run ${job.run} is not in ${store.location}`);
         const spec = context.budgets.get(job.budget);
         if (spec === undefined) throw new DataError(`run ${job.run} has no budget "${job.budget}"`);
         const { env, config } = context;
         const task = env.decodeTask(stored.task);
         const taskId = env.taskId(task);
-        const budget = resolveBudget(spec, { reference: stored.referenceBudget, optimal: stored.optimalTurns ?? env.optimalTurns?.(task, config.budgetScope) ?? null }, config.budgetMode, config.budgetScope);
-        const episode = await runEpisode(env, context.policy, { run: job.run, task, taskId, taskIndex: job.taskIndex, budget, sample: job.sample, seed: episodeSeed(config.seed, taskId, job.sample) }, context.rollout);
+        const budget = resolveBudget(
+          spec,
+          {
+            reference: stored.referenceBudget,
+            optimal: stored.optimalTurns ?? env.optimalTurns?.(task, config.budgetScope) ?? null,
+          },
+          config.budgetMode,
+          config.budgetScope,
+        );
+        const episode = await runEpisode(
+          env,
+          context.policy,
+          {
+            run: job.run,
+            task,
+            taskId,
+            taskIndex: job.taskIndex,
+            budget,
+            sample: job.sample,
+            seed: episodeSeed(config.seed, taskId, job.sample),
+          },
+          context.rollout,
+        );
         const written = await writeEpisodes(store, [episode]);
         return { written: written === 1, stopReason: episode.stopReason };
       } catch (error) {

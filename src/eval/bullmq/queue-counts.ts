@@ -12,7 +12,11 @@ export interface QueueCounts {
 
 export async function queueCounts(queue: Queue): Promise<QueueCounts> {
   const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active", "failed");
-  return { queued: (counts["waiting"] ?? 0) + (counts["prioritized"] ?? 0) + (counts["delayed"] ?? 0), running: counts["active"] ?? 0, failed: counts["failed"] ?? 0 };
+  return {
+    queued: (counts["waiting"] ?? 0) + (counts["prioritized"] ?? 0) + (counts["delayed"] ?? 0),
+    running: counts["active"] ?? 0,
+    failed: counts["failed"] ?? 0,
+  };
 }
 
 /** The counts of the run queues that exist among `queues` (for `budgetrl runs --redis`); looking adds nothing to

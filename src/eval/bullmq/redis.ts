@@ -14,7 +14,8 @@ export interface RedisConnectionOptions {
 }
 
 export function redisConnection(url: string): RedisConnectionOptions {
-  if (!/^rediss?:\/\//i.test(url)) throw new ConfigError("redis", `expected a redis:// URL, got "${url}"`, "e.g. --redis redis://127.0.0.1:6379");
+  if (!/^rediss?:\/\//i.test(url))
+    throw new ConfigError("redis", `expected a redis:// URL, got "${url}"`, "e.g. --redis redis://127.0.0.1:6379");
   return { url, maxRetriesPerRequest: null };
 }
 
@@ -26,14 +27,21 @@ export function redisLocation(url: string): string {
 /** A plain client for our own keys (the set of active queues), failing fast when Redis cannot be reached. */
 export async function connectRedis(url: string): Promise<Redis> {
   redisConnection(url);
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 5000,
+    retryStrategy: () => null,
+  });
   client.on("error", () => undefined);
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
     client.disconnect();
-    throw new DataError(`cannot reach Redis at ${redisLocation(url)} (${(error as Error).message}): start it (redis-server), or check --redis`);
+    throw new DataError(
+      `cannot reach Redis at ${redisLocation(url)} (${(error as Error).message}): start it (redis-server), or check --redis`,
+    );
   }
   return client;
 }

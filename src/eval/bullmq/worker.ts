@@ -29,8 +29,20 @@ export interface EpisodeWorkerOptions {
 export type WorkerEvent =
   | { readonly kind: "queue-added"; readonly queue: string }
   | { readonly kind: "queue-removed"; readonly queue: string }
-  | { readonly kind: "episode-done"; readonly queue: string; readonly job: string; readonly written: boolean; readonly stopReason: string }
-  | { readonly kind: "episode-failed"; readonly queue: string; readonly job: string; readonly reason: string; readonly final: boolean }
+  | {
+      readonly kind: "episode-done";
+      readonly queue: string;
+      readonly job: string;
+      readonly written: boolean;
+      readonly stopReason: string;
+    }
+  | {
+      readonly kind: "episode-failed";
+      readonly queue: string;
+      readonly job: string;
+      readonly reason: string;
+      readonly final: boolean;
+    }
   | { readonly kind: "error"; readonly message: string };
 
 export interface EpisodeWorker {
@@ -47,13 +59,23 @@ type Emit = (event: WorkerEvent) => void;
 const reconnecting = { maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(times * 200, 2000) };
 
 /** What BullMQ calls for each job: play it; a job that can never succeed is unrecoverable (no retries). */
-function episodeProcessor(contexts: JobContexts, stats: Stats, emit: Emit): (job: Job) => Promise<{ written: boolean; stopReason: string }> {
+function episodeProcessor(
+  contexts: JobContexts,
+  stats: Stats,
+  emit: Emit,
+): (job: Job) => Promise<{ written: boolean; stopReason: string }> {
   return async (job) => {
     try {
       const result = await contexts.play(readEpisodeJob(job.data));
       stats.done++;
       if (result.written) stats.written++;
-      emit({ kind: "episode-done", queue: job.queueName, job: job.id ?? "", written: result.written, stopReason: result.stopReason });
+      emit({
+        kind: "episode-done",
+        queue: job.queueName,
+        job: job.id ?? "",
+        written: result.written,
+        stopReason: result.stopReason,
+      });
       return result;
     } catch (error) {
       if (error instanceof PermanentJobError) throw new UnrecoverableError(error.message);
@@ -63,7 +85,13 @@ function episodeProcessor(contexts: JobContexts, stats: Stats, emit: Emit): (job
 }
 
 /** The BullMQ worker of one run's queue. */
-function queueWorker(queue: string, processor: (job: Job) => Promise<unknown>, options: EpisodeWorkerOptions, stats: Stats, emit: Emit): Worker {
+function queueWorker(
+  queue: string,
+  processor: (job: Job) => Promise<unknown>,
+  options: EpisodeWorkerOptions,
+  stats: Stats,
+  emit: Emit,
+): Worker {
   const worker = new Worker(queue, processor, {
     connection: redisConnection(options.redis),
     name: options.name,
@@ -75,7 +103,8 @@ function queueWorker(queue: string, processor: (job: Job) => Promise<unknown>, o
   worker.on("error", (error) => emit({ kind: "error", message: `${queue}: ${error.message}` }));
   worker.on("failed", (job, error) => {
     stats.failed++;
-    const final = job === undefined || error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    const final =
+      job === undefined || error instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
     emit({ kind: "episode-failed", queue, job: job?.id ?? "", reason: error.message, final });
   });
   return worker;

@@ -5,7 +5,19 @@ import { logitsGradient, tokenLogprobs } from "../loss.js";
 import { prepareRow } from "../sampler.js";
 import { cachePositions, type Kernels } from "./types.js";
 
-function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, ldb: number, m: number, n: number, k: number, accumulate: boolean): void {
+function gemm(
+  out: Float32Array,
+  ldc: number,
+  a: Float32Array,
+  ars: number,
+  acs: number,
+  b: Float32Array,
+  ldb: number,
+  m: number,
+  n: number,
+  k: number,
+  accumulate: boolean,
+): void {
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
       let sum = 0;
@@ -15,11 +27,24 @@ function gemm(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs:
   }
 }
 
-function gemmPanels(out: Float32Array, ldc: number, a: Float32Array, ars: number, acs: number, b: Float32Array, panelStride: number, m: number, n: number, k: number, accumulate: boolean): void {
+function gemmPanels(
+  out: Float32Array,
+  ldc: number,
+  a: Float32Array,
+  ars: number,
+  acs: number,
+  b: Float32Array,
+  panelStride: number,
+  m: number,
+  n: number,
+  k: number,
+  accumulate: boolean,
+): void {
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
       let sum = 0;
-      for (let p = 0; p < k; p++) sum += (a[i * ars + p * acs] as number) * (b[Math.floor(j / 8) * panelStride + p * 8 + (j % 8)] as number);
+      for (let p = 0; p < k; p++)
+        sum += (a[i * ars + p * acs] as number) * (b[Math.floor(j / 8) * panelStride + p * 8 + (j % 8)] as number);
       out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
     }
   }
@@ -52,7 +77,8 @@ export const referenceKernels: Kernels = {
   matmulTransposedA: (out, a, b, m, n, k, accumulate) => gemm(out, n, a, 1, m, b, n, m, n, k, accumulate),
 
   causalSoftmax(scores, ld, rows, cols, scale) {
-    for (let i = 0; i < rows; i++) causalSoftmaxRow(scores.subarray(i * ld, i * ld + Math.max(cols, i + 1)), i + 1, scale);
+    for (let i = 0; i < rows; i++)
+      causalSoftmaxRow(scores.subarray(i * ld, i * ld + Math.max(cols, i + 1)), i + 1, scale);
   },
 
   transpose(out, x, rows, cols, stride) {
@@ -67,7 +93,8 @@ export const referenceKernels: Kernels = {
       const last = past + i;
       let total = 0;
       for (let j = 0; j <= last; j++) total += (probs[base + j] as number) * (d[base + j] as number);
-      for (let j = 0; j <= last; j++) d[base + j] = scale * (probs[base + j] as number) * ((d[base + j] as number) - total);
+      for (let j = 0; j <= last; j++)
+        d[base + j] = scale * (probs[base + j] as number) * ((d[base + j] as number) - total);
       d.fill(0, base + last + 1, base + Math.max(cols, last + 1));
     }
   },
@@ -163,7 +190,8 @@ export const referenceKernels: Kernels = {
       for (let i = 0; i < rows; i++) {
         for (let j = 0; j <= past + i0 + i; j++) {
           let dot = 0;
-          for (let d = 0; d < hd; d++) dot += q[(i0 + i) * qStride + d]! * kT[Math.floor(j / 8) * kPanel + d * ldk + (j % 8)]!;
+          for (let d = 0; d < hd; d++)
+            dot += q[(i0 + i) * qStride + d]! * kT[Math.floor(j / 8) * kPanel + d * ldk + (j % 8)]!;
           p[i * ld + j] = dot;
         }
         causalSoftmaxRow(p.subarray(i * ld, (i + 1) * ld), past + i0 + i + 1, scale);
@@ -179,7 +207,8 @@ export const referenceKernels: Kernels = {
       const pos = firstPos + i;
       for (let h = 0; h < heads; h++) {
         for (let d = 0; d < hd; d++) {
-          keys[h * block + Math.floor(pos / 8) * 8 * hd + 8 * d + (pos % 8)] = qkv[i * 3 * dModel + dModel + h * hd + d]!;
+          keys[h * block + Math.floor(pos / 8) * 8 * hd + 8 * d + (pos % 8)] =
+            qkv[i * 3 * dModel + dModel + h * hd + d]!;
           values[h * block + pos * hd + d] = qkv[i * 3 * dModel + 2 * dModel + h * hd + d]!;
         }
       }
@@ -201,7 +230,8 @@ export const referenceKernels: Kernels = {
         let max = -Infinity;
         for (let j = 0; j <= pos; j++) {
           let dot = 0;
-          for (let d = 0; d < hd; d++) dot += row[h * hd + d]! * keys[base + Math.floor(j / 8) * 8 * hd + 8 * d + (j % 8)]!;
+          for (let d = 0; d < hd; d++)
+            dot += row[h * hd + d]! * keys[base + Math.floor(j / 8) * 8 * hd + 8 * d + (j % 8)]!;
           scratch[j] = dot * scale;
           max = Math.max(max, scratch[j]!);
         }

@@ -21,22 +21,89 @@ type Ptr = number;
 interface KernelExports {
   setScratch(pointer: Ptr): void;
   SCRATCH_BYTES: { value: number };
-  matmul(c: Ptr, a: Ptr, b: Ptr, m: number, n: number, k: number, ars: number, acs: number, ldb: number, ldc: number, accumulate: number, panelStride: number): void;
+  matmul(
+    c: Ptr,
+    a: Ptr,
+    b: Ptr,
+    m: number,
+    n: number,
+    k: number,
+    ars: number,
+    acs: number,
+    ldb: number,
+    ldc: number,
+    accumulate: number,
+    panelStride: number,
+  ): void;
   rmsnormForward(out: Ptr, rstd: Ptr, x: Ptr, weight: Ptr, rows: number, dim: number, eps: number): void;
   rmsnormBackward(dx: Ptr, dweight: Ptr, dout: Ptr, x: Ptr, weight: Ptr, rstd: Ptr, rows: number, dim: number): void;
-  rope(x: Ptr, rows: number, rowStride: number, vectors: number, headDim: number, cos: Ptr, sin: Ptr, positions: Ptr, inverse: number): void;
+  rope(
+    x: Ptr,
+    rows: number,
+    rowStride: number,
+    vectors: number,
+    headDim: number,
+    cos: Ptr,
+    sin: Ptr,
+    positions: Ptr,
+    inverse: number,
+  ): void;
   swigluForward(h: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
   linearSwiglu(h: Ptr, x: Ptr, wT: Ptr, m: number, hidden: number, k: number, panelStride: number): void;
   swigluBackward(dGateUp: Ptr, dh: Ptr, gateUp: Ptr, rows: number, hidden: number): void;
-  causalAttention(out: Ptr, outStride: number, q: Ptr, qStride: number, kT: Ptr, ldk: number, kPanel: number, v: Ptr, ldv: number, probs: Ptr,
-    n: number, hd: number, scale: number, past: number, keepProbs: number): void;
-  storeKeysValues(keys: Ptr, values: Ptr, qkv: Ptr, rows: number, firstPos: number, contextLength: number, dModel: number, heads: number): void;
-  cachedAttention(att: Ptr, qkv: Ptr, rows: number, positions: Ptr, slots: Ptr, cache: Ptr, layerOffset: number, contextLength: number, dModel: number, heads: number,
-    scale: number, scratch: Ptr): void;
+  causalAttention(
+    out: Ptr,
+    outStride: number,
+    q: Ptr,
+    qStride: number,
+    kT: Ptr,
+    ldk: number,
+    kPanel: number,
+    v: Ptr,
+    ldv: number,
+    probs: Ptr,
+    n: number,
+    hd: number,
+    scale: number,
+    past: number,
+    keepProbs: number,
+  ): void;
+  storeKeysValues(
+    keys: Ptr,
+    values: Ptr,
+    qkv: Ptr,
+    rows: number,
+    firstPos: number,
+    contextLength: number,
+    dModel: number,
+    heads: number,
+  ): void;
+  cachedAttention(
+    att: Ptr,
+    qkv: Ptr,
+    rows: number,
+    positions: Ptr,
+    slots: Ptr,
+    cache: Ptr,
+    layerOffset: number,
+    contextLength: number,
+    dModel: number,
+    heads: number,
+    scale: number,
+    scratch: Ptr,
+  ): void;
   causalSoftmax(s: Ptr, ld: number, rows: number, cols: number, scale: number): void;
   samplingWeights(weights: Ptr, stats: Ptr, logits: Ptr, rows: number, vocab: number, temperature: number): void;
   tokenLogprobs(logits: Ptr, targets: Ptr, rows: number, vocab: number, logprobs: Ptr, entropy: Ptr): void;
-  logitsGradient(logits: Ptr, targets: Ptr, rows: number, vocab: number, coefficients: Ptr, entropyCoefficients: Ptr, normaliser: number): void;
+  logitsGradient(
+    logits: Ptr,
+    targets: Ptr,
+    rows: number,
+    vocab: number,
+    coefficients: Ptr,
+    entropyCoefficients: Ptr,
+    normaliser: number,
+  ): void;
   causalSoftmaxBackward(d: Ptr, p: Ptr, ld: number, rows: number, cols: number, scale: number, past: number): void;
   transpose(out: Ptr, x: Ptr, rows: number, cols: number, stride: number): void;
 }
@@ -74,11 +141,20 @@ function chooseBuild(): { build: KernelBuild; bytes: Uint8Array } {
   if (forced !== "simd" && fmaPath !== undefined) {
     const bytes = readFileSync(fmaPath);
     if (acceptsRelaxedSimd(bytes)) return { build: "fma", bytes };
-    if (forced === "fma") throw new BudgetrlError("nn:no-fma", "this runtime does not support relaxed SIMD", "use Node 22+, or node --experimental-wasm-relaxed-simd on Node 20");
+    if (forced === "fma")
+      throw new BudgetrlError(
+        "nn:no-fma",
+        "this runtime does not support relaxed SIMD",
+        "use Node 22+, or node --experimental-wasm-relaxed-simd on Node 20",
+      );
   }
   const path = findKernelsWasm("simd");
   if (path === undefined) {
-    throw new BudgetrlError("nn:no-wasm", "the WebAssembly kernels (dist/nn/kernels.wasm) are not built", "run `npm run build:wasm` (npm ci does it), or create the model with backend: \"reference\"");
+    throw new BudgetrlError(
+      "nn:no-wasm",
+      "the WebAssembly kernels (dist/nn/kernels.wasm) are not built",
+      'run `npm run build:wasm` (npm ci does it), or create the model with backend: "reference"',
+    );
   }
   return { build: "simd", bytes: readFileSync(path) };
 }
@@ -108,29 +184,116 @@ export const KERNEL_SCRATCH_FLOATS = 16384;
  * that only this thread uses.
  */
 export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Module, scratch: Float32Array): Kernels {
-  const instance = new WebAssembly.Instance(module, { env: { memory, abort: () => { throw new BudgetrlError("nn:wasm-abort", "WebAssembly kernel aborted"); } } });
+  const instance = new WebAssembly.Instance(module, {
+    env: {
+      memory,
+      abort: () => {
+        throw new BudgetrlError("nn:wasm-abort", "WebAssembly kernel aborted");
+      },
+    },
+  });
   const w = instance.exports as unknown as KernelExports;
-  if (scratch.length * 4 < w.SCRATCH_BYTES.value) throw new BudgetrlError("nn:wasm-scratch", `kernel scratch of ${scratch.length} floats is below the ${w.SCRATCH_BYTES.value / 4} the kernels need`);
+  if (scratch.length * 4 < w.SCRATCH_BYTES.value)
+    throw new BudgetrlError(
+      "nn:wasm-scratch",
+      `kernel scratch of ${scratch.length} floats is below the ${w.SCRATCH_BYTES.value / 4} the kernels need`,
+    );
   w.setScratch(scratch.byteOffset);
   return {
     name: "wasm",
-    matmul: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0, 8),
-    matmulTransposedA: (out, a, b, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, 1, m, n, n, accumulate ? 1 : 0, 8),
-    rmsnormForward: (out, rstd, x, weight, rows, dim, eps) => w.rmsnormForward(out.byteOffset, rstd.byteOffset, x.byteOffset, weight.byteOffset, rows, dim, eps),
+    matmul: (out, a, b, m, n, k, accumulate) =>
+      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0, 8),
+    matmulTransposedA: (out, a, b, m, n, k, accumulate) =>
+      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, 1, m, n, n, accumulate ? 1 : 0, 8),
+    rmsnormForward: (out, rstd, x, weight, rows, dim, eps) =>
+      w.rmsnormForward(out.byteOffset, rstd.byteOffset, x.byteOffset, weight.byteOffset, rows, dim, eps),
     rmsnormBackward: (dx, dweight, dout, x, weight, rstd, rows, dim) =>
-      w.rmsnormBackward(dx.byteOffset, dweight.byteOffset, dout.byteOffset, x.byteOffset, weight.byteOffset, rstd.byteOffset, rows, dim),
+      w.rmsnormBackward(
+        dx.byteOffset,
+        dweight.byteOffset,
+        dout.byteOffset,
+        x.byteOffset,
+        weight.byteOffset,
+        rstd.byteOffset,
+        rows,
+        dim,
+      ),
     rope: (x, rows, rowStride, vectors, headDim, cos, sin, positions, inverse) =>
-      w.rope(x.byteOffset, rows, rowStride, vectors, headDim, cos.byteOffset, sin.byteOffset, positions.byteOffset, inverse ? 1 : 0),
+      w.rope(
+        x.byteOffset,
+        rows,
+        rowStride,
+        vectors,
+        headDim,
+        cos.byteOffset,
+        sin.byteOffset,
+        positions.byteOffset,
+        inverse ? 1 : 0,
+      ),
     swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
-    linearSwiglu: (h, x, wT, rows, hidden, k) => w.linearSwiglu(h.byteOffset, x.byteOffset, wT.byteOffset, rows, hidden, k, 8 * k),
-    swigluBackward: (dGateUp, dh, gateUp, rows, hidden) => w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
+    linearSwiglu: (h, x, wT, rows, hidden, k) =>
+      w.linearSwiglu(h.byteOffset, x.byteOffset, wT.byteOffset, rows, hidden, k, 8 * k),
+    swigluBackward: (dGateUp, dh, gateUp, rows, hidden) =>
+      w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
     causalAttention: (out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale, past, keepProbs) =>
-      w.causalAttention(out.byteOffset, outStride, q.byteOffset, qStride, kT.byteOffset, ldk, kPanel, v.byteOffset, ldv, probs.byteOffset, n, hd, scale, past, keepProbs ? 1 : 0),
+      w.causalAttention(
+        out.byteOffset,
+        outStride,
+        q.byteOffset,
+        qStride,
+        kT.byteOffset,
+        ldk,
+        kPanel,
+        v.byteOffset,
+        ldv,
+        probs.byteOffset,
+        n,
+        hd,
+        scale,
+        past,
+        keepProbs ? 1 : 0,
+      ),
     storeKeysValues: (keys, values, qkv, rows, firstPos, contextLength, dModel, heads) =>
-      w.storeKeysValues(keys.byteOffset, values.byteOffset, qkv.byteOffset, rows, firstPos, contextLength, dModel, heads),
-    cachedAttention: (att, qkv, rows, positions, slots, cache, layerOffset, contextLength, dModel, heads, scale, scratch) =>
-      w.cachedAttention(att.byteOffset, qkv.byteOffset, rows, positions.byteOffset, slots.byteOffset, cache.byteOffset, layerOffset, contextLength, dModel, heads, scale, scratch.byteOffset),
-    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) => w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0, 8),
+      w.storeKeysValues(
+        keys.byteOffset,
+        values.byteOffset,
+        qkv.byteOffset,
+        rows,
+        firstPos,
+        contextLength,
+        dModel,
+        heads,
+      ),
+    cachedAttention: (
+      att,
+      qkv,
+      rows,
+      positions,
+      slots,
+      cache,
+      layerOffset,
+      contextLength,
+      dModel,
+      heads,
+      scale,
+      scratch,
+    ) =>
+      w.cachedAttention(
+        att.byteOffset,
+        qkv.byteOffset,
+        rows,
+        positions.byteOffset,
+        slots.byteOffset,
+        cache.byteOffset,
+        layerOffset,
+        contextLength,
+        dModel,
+        heads,
+        scale,
+        scratch.byteOffset,
+      ),
+    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) =>
+      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0, 8),
     gemmPanels: (out, ldc, a, ars, acs, b, panelStride, m, n, k, accumulate) =>
       w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, 8, ldc, accumulate ? 1 : 0, panelStride),
     samplingWeights: (weights, stats, logits, rows, vocab, temperature) =>
@@ -138,9 +301,18 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
     tokenLogprobs: (logits, targets, rows, vocab, logprobs, entropy) =>
       w.tokenLogprobs(logits.byteOffset, targets.byteOffset, rows, vocab, logprobs.byteOffset, entropy.byteOffset),
     logitsGradient: (logits, targets, rows, vocab, coefficients, entropyCoefficients, normaliser) =>
-      w.logitsGradient(logits.byteOffset, targets.byteOffset, rows, vocab, coefficients.byteOffset, entropyCoefficients?.byteOffset ?? 0, normaliser),
+      w.logitsGradient(
+        logits.byteOffset,
+        targets.byteOffset,
+        rows,
+        vocab,
+        coefficients.byteOffset,
+        entropyCoefficients?.byteOffset ?? 0,
+        normaliser,
+      ),
     transpose: (out, x, rows, cols, stride) => w.transpose(out.byteOffset, x.byteOffset, rows, cols, stride),
     causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
-    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale, past = 0) => w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale, past),
+    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale, past = 0) =>
+      w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale, past),
   };
 }

@@ -61,9 +61,16 @@ export function requestIdentity(model: string, request: JsonObject): RequestIden
   } else hash = createHash("sha256").update("null");
   const messages = request["messages"];
   hash.update("\n");
-  if (Array.isArray(messages)) for (const message of messages as readonly Json[]) hash.update(messageText(message)).update(",");
+  if (Array.isArray(messages))
+    for (const message of messages as readonly Json[]) hash.update(messageText(message)).update(",");
   else hash.update(canonicalJson(messages));
-  return { hash: hash.update("\n").update(canonicalJson({ ...request, tools: null, messages: null })).update("\n").update(JSON.stringify(model)) };
+  return {
+    hash: hash
+      .update("\n")
+      .update(canonicalJson({ ...request, tools: null, messages: null }))
+      .update("\n")
+      .update(JSON.stringify(model)),
+  };
 }
 
 /** The cache key of one sample: (model, canonical request JSON, sample index, seed) as a SHA-256 hex digest. */
@@ -71,7 +78,8 @@ export function cacheKey(identity: RequestIdentity, sample: number, seed: number
   return identity.hash.copy().update(`\n${sample}\n${seed}`).digest("hex");
 }
 
-const SCHEMA = "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, choice TEXT NOT NULL) WITHOUT ROWID";
+const SCHEMA =
+  "CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, model TEXT NOT NULL, choice TEXT NOT NULL) WITHOUT ROWID";
 
 function openDatabase(dir: string): Database.Database {
   try {
@@ -84,7 +92,10 @@ function openDatabase(dir: string): Database.Database {
     db.exec(SCHEMA);
     return db;
   } catch (error) {
-    throw new DataError(`cannot open the response cache in ${dir}: ${(error as Error).message}`, "pick another folder with --cache DIR, or run without it: --no-cache");
+    throw new DataError(
+      `cannot open the response cache in ${dir}: ${(error as Error).message}`,
+      "pick another folder with --cache DIR, or run without it: --no-cache",
+    );
   }
 }
 
@@ -109,7 +120,10 @@ export function clearResponseCache(dir: string, model?: string): number {
   if (!existsSync(join(dir, CACHE_FILE))) return 0;
   const db = openDatabase(dir);
   try {
-    const result = model === undefined ? db.prepare("DELETE FROM responses").run() : db.prepare("DELETE FROM responses WHERE model = ?").run(model);
+    const result =
+      model === undefined
+        ? db.prepare("DELETE FROM responses").run()
+        : db.prepare("DELETE FROM responses WHERE model = ?").run(model);
     db.exec("VACUUM");
     return result.changes;
   } finally {
@@ -122,7 +136,10 @@ export function cacheSummary(dir: string): { model: string; responses: number }[
   if (!existsSync(join(dir, CACHE_FILE))) return [];
   const db = openDatabase(dir);
   try {
-    return db.prepare("SELECT model, COUNT(*) AS responses FROM responses GROUP BY model ORDER BY model").all() as { model: string; responses: number }[];
+    return db.prepare("SELECT model, COUNT(*) AS responses FROM responses GROUP BY model ORDER BY model").all() as {
+      model: string;
+      responses: number;
+    }[];
   } finally {
     db.close();
   }

@@ -18,7 +18,12 @@ export interface OpenaiSetup {
 }
 
 export function openaiPolicyFromSpec(model: string | undefined, setup: OpenaiSetup = {}): OpenaiPolicy {
-  if (model === undefined || model.trim() === "") throw new ConfigError("policy", "openai needs a model name, e.g. openai:Qwen/Qwen3-8B", "the name the server serves the model under (vLLM: --served-model-name)");
+  if (model === undefined || model.trim() === "")
+    throw new ConfigError(
+      "policy",
+      "openai needs a model name, e.g. openai:Qwen/Qwen3-8B",
+      "the name the server serves the model under (vLLM: --served-model-name)",
+    );
   const sampling = parseSamplingOptions(setup.options);
   const client = parseClientOptions(setup.client);
   const transport = createOpenaiTransport({
@@ -33,5 +38,11 @@ export function openaiPolicyFromSpec(model: string | undefined, setup: OpenaiSet
     ...setup.transport,
   });
   const cache = client.cache ? openResponseCache(client.cacheDir ?? defaultCacheDir()) : undefined;
-  return createOpenaiPolicy({ model, sampling, transport, ...(cache === undefined ? {} : { cache }), ...(setup.runSeed === undefined ? {} : { runSeed: setup.runSeed }) });
+  return createOpenaiPolicy({
+    model,
+    sampling,
+    transport,
+    ...(cache === undefined ? {} : { cache }),
+    ...(setup.runSeed === undefined ? {} : { runSeed: setup.runSeed }),
+  });
 }

@@ -74,7 +74,11 @@ export function classifyFault(error: unknown, now: number): FaultVerdict {
     return { kind: "fatal", reason };
   }
   // A body that is not JSON (SyntaxError) or a stream cut mid-body: the server glitched, ask again.
-  if (error instanceof SyntaxError || (error instanceof Error && /terminated|socket|ECONNRESET|fetch failed/i.test(error.message))) return { kind: "retry", reason: error.message };
+  if (
+    error instanceof SyntaxError ||
+    (error instanceof Error && /terminated|socket|ECONNRESET|fetch failed/i.test(error.message))
+  )
+    return { kind: "retry", reason: error.message };
   return { kind: "fatal", reason: error instanceof Error ? error.message : String(error) };
 }
 
@@ -84,7 +88,12 @@ export interface BackoffSettings {
 }
 
 /** Wait before retry number `attempt` (0-based). */
-export function retryDelay(attempt: number, verdict: { readonly retryAfterMs?: number }, settings: BackoffSettings, rng: Rng): number {
+export function retryDelay(
+  attempt: number,
+  verdict: { readonly retryAfterMs?: number },
+  settings: BackoffSettings,
+  rng: Rng,
+): number {
   if (verdict.retryAfterMs !== undefined) return Math.min(verdict.retryAfterMs, settings.maxBackoffMs);
   const full = Math.min(settings.maxBackoffMs, settings.backoffMs * 2 ** Math.min(attempt, 30));
   return full / 2 + (full / 2) * rng.next();

@@ -16,7 +16,19 @@ import { withoutPassword } from "../../core/url-location.js";
 import { booleanOption, integerOption, numberFromText, numberOption, parseOptions } from "../../core/options.js";
 
 /** Request fields the policy writes itself: extraBody may not set them. */
-export const RESERVED_BODY_FIELDS = ["model", "messages", "tools", "n", "seed", "stream", "temperature", "top_p", "max_tokens", "logprobs", "top_logprobs"] as const;
+export const RESERVED_BODY_FIELDS = [
+  "model",
+  "messages",
+  "tools",
+  "n",
+  "seed",
+  "stream",
+  "temperature",
+  "top_p",
+  "max_tokens",
+  "logprobs",
+  "top_logprobs",
+] as const;
 
 function jsonObjectFromText(value: unknown): unknown {
   if (typeof value !== "string") return value;
@@ -28,10 +40,17 @@ function jsonObjectFromText(value: unknown): unknown {
 }
 
 const extraBodyField = z
-  .preprocess(jsonObjectFromText, z.record(z.string(), z.json(), { error: "expected a JSON object, e.g. {\"top_k\": 20}" }))
-  .refine((body) => !RESERVED_BODY_FIELDS.some((field) => field in body), { error: `may not set ${RESERVED_BODY_FIELDS.join(", ")} (use the named options)` })
+  .preprocess(
+    jsonObjectFromText,
+    z.record(z.string(), z.json(), { error: 'expected a JSON object, e.g. {"top_k": 20}' }),
+  )
+  .refine((body) => !RESERVED_BODY_FIELDS.some((field) => field in body), {
+    error: `may not set ${RESERVED_BODY_FIELDS.join(", ")} (use the named options)`,
+  })
   .default({})
-  .describe('extra request fields as a JSON object, passed through as they are (server-specific options, e.g. {"top_k": 20})');
+  .describe(
+    'extra request fields as a JSON object, passed through as they are (server-specific options, e.g. {"top_k": 20})',
+  );
 
 /** How request seeds are derived (policy.ts, planRequest). */
 export const SEED_SCHEMES = ["openai", "tiny"] as const;
@@ -40,26 +59,50 @@ export const samplingOptionsSchema = z.object({
   temperature: numberOption(0, 2, 1, "sampling temperature (kept with every turn's log-probs)"),
   topP: numberOption(0, 1, 1, "nucleus sampling: top_p"),
   maxTokens: z
-    .preprocess(numberFromText, z.number({ error: "expected an integer >= 1" }).int({ error: "expected an integer >= 1" }).min(1, { error: "expected an integer >= 1" }))
+    .preprocess(
+      numberFromText,
+      z
+        .number({ error: "expected an integer >= 1" })
+        .int({ error: "expected an integer >= 1" })
+        .min(1, { error: "expected an integer >= 1" }),
+    )
     .optional()
     .describe("longest reply in tokens: max_tokens (unset: the server's default)"),
-  seed: integerOption(0, 2 ** 32 - 1, 0, "base seed: every request's seed derives from it, the episode's seed and the turn"),
-  n: integerOption(1, 128, 1, "choices per request for the first turn, whose prompt the K samples of a task share (servers with n); 1: one request per sample"),
+  seed: integerOption(
+    0,
+    2 ** 32 - 1,
+    0,
+    "base seed: every request's seed derives from it, the episode's seed and the turn",
+  ),
+  n: integerOption(
+    1,
+    128,
+    1,
+    "choices per request for the first turn, whose prompt the K samples of a task share (servers with n); 1: one request per sample",
+  ),
   // Optional without a default: runs stored before it existed keep their stored options unchanged.
   seedScheme: z
     .enum(SEED_SCHEMES, { error: `expected one of ${SEED_SCHEMES.join(", ")}` })
     .optional()
-    .describe('how each request\'s seed is made: "openai" (unset) from the seed option, the episode\'s seed and the turn; "tiny" the in-process tiny policy\'s own turn seed, so that `budgetrl serve` answers as --policy tiny:CKPT does (needs n = 1, seed 0)'),
+    .describe(
+      'how each request\'s seed is made: "openai" (unset) from the seed option, the episode\'s seed and the turn; "tiny" the in-process tiny policy\'s own turn seed, so that `budgetrl serve` answers as --policy tiny:CKPT does (needs n = 1, seed 0)',
+    ),
   logprobs: booleanOption(false, "ask for the sampled tokens' log-probs (logprobs: true)"),
   topLogprobs: integerOption(0, 20, 0, "alternatives per token with their log-probs: top_logprobs (0: not asked)"),
-  tokenIds: booleanOption(false, "ask vLLM and SGLang for token ids: return_token_ids (prompt and reply), and return_tokens_as_token_ids with logprobs"),
+  tokenIds: booleanOption(
+    false,
+    "ask vLLM and SGLang for token ids: return_token_ids (prompt and reply), and return_tokens_as_token_ids with logprobs",
+  ),
   extraBody: extraBodyField,
 });
 
 export type SamplingOptions = z.output<typeof samplingOptionsSchema>;
 
 export const clientOptionsSchema = z.object({
-  baseUrl: z.url({ error: "expected a URL, e.g. http://localhost:8000/v1" }).optional().describe("server URL up to /v1 (default: $OPENAI_BASE_URL, else OpenAI's)"),
+  baseUrl: z
+    .url({ error: "expected a URL, e.g. http://localhost:8000/v1" })
+    .optional()
+    .describe("server URL up to /v1 (default: $OPENAI_BASE_URL, else OpenAI's)"),
   apiKeyEnv: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" })
@@ -69,10 +112,26 @@ export const clientOptionsSchema = z.object({
   rpm: integerOption(0, 10_000_000, 0, "requests started per minute at most (0: no limit)"),
   timeoutMs: integerOption(1, 3_600_000, 120_000, "time allowed for one request, in milliseconds"),
   retries: integerOption(0, 100, 6, "retries of a request after a timeout, a dropped connection, 408, 409, 429 or 5xx"),
-  backoffMs: integerOption(0, 600_000, 500, "first retry delay in milliseconds, doubled at every retry, with seeded jitter"),
-  maxBackoffMs: integerOption(0, 3_600_000, 30_000, "longest wait before a retry in milliseconds, Retry-After included"),
+  backoffMs: integerOption(
+    0,
+    600_000,
+    500,
+    "first retry delay in milliseconds, doubled at every retry, with seeded jitter",
+  ),
+  maxBackoffMs: integerOption(
+    0,
+    3_600_000,
+    30_000,
+    "longest wait before a retry in milliseconds, Retry-After included",
+  ),
   cache: booleanOption(true, "answer repeated requests from the on-disk response cache"),
-  cacheDir: z.string().min(1).optional().describe("folder of the response cache (default: $BUDGETRL_CACHE_DIR, else $XDG_CACHE_HOME/budgetrl, else ~/.cache/budgetrl)"),
+  cacheDir: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "folder of the response cache (default: $BUDGETRL_CACHE_DIR, else $XDG_CACHE_HOME/budgetrl, else ~/.cache/budgetrl)",
+    ),
 });
 
 export type ClientOptions = z.output<typeof clientOptionsSchema>;
@@ -95,13 +154,21 @@ export const CLIENT_OPTION_FLAGS = [
   { key: "maxBackoffMs", flag: "--retry-max-wait" },
   { key: "cacheDir", flag: "--cache" },
   { key: "cache", flag: "--no-cache", switchesOff: true },
-] as const satisfies readonly { readonly key: keyof ClientOptions; readonly flag: `--${string}`; readonly switchesOff?: true }[];
+] as const satisfies readonly {
+  readonly key: keyof ClientOptions;
+  readonly flag: `--${string}`;
+  readonly switchesOff?: true;
+}[];
 
 /** Validate sampling options (typed, or strings from --policy-opt); every default filled in. */
 export function parseSamplingOptions(options: unknown): SamplingOptions {
   const parsed = parseOptions("openai", samplingOptionsSchema, options ?? {});
   if (parsed.seedScheme === "tiny" && (parsed.n !== 1 || parsed.seed !== 0)) {
-    throw new ConfigError("openai.seedScheme", `"tiny" sends the tiny policy's seed of each episode's turn, which takes no seed option and one request per sample (got n = ${parsed.n}, seed = ${parsed.seed})`, "leave n and seed at their defaults (1 and 0) with seedScheme=tiny");
+    throw new ConfigError(
+      "openai.seedScheme",
+      `"tiny" sends the tiny policy's seed of each episode's turn, which takes no seed option and one request per sample (got n = ${parsed.n}, seed = ${parsed.seed})`,
+      "leave n and seed at their defaults (1 and 0) with seedScheme=tiny",
+    );
   }
   return parsed;
 }
@@ -144,6 +211,11 @@ export function readApiKey(apiKeyEnv: string | undefined, environment: NodeJS.Pr
   const name = apiKeyEnv ?? "OPENAI_API_KEY";
   const key = environment[name];
   if (key !== undefined && key !== "") return key;
-  if (apiKeyEnv !== undefined) throw new ConfigError("openai.apiKeyEnv", `the environment variable ${apiKeyEnv} is not set`, "export it, or leave --api-key-env out for servers without keys");
+  if (apiKeyEnv !== undefined)
+    throw new ConfigError(
+      "openai.apiKeyEnv",
+      `the environment variable ${apiKeyEnv} is not set`,
+      "export it, or leave --api-key-env out for servers without keys",
+    );
   return "EMPTY";
 }

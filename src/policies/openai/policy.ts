@@ -55,16 +55,27 @@ interface Plan {
   readonly firstSample: number;
 }
 
-export function planRequest(sampling: Pick<SamplingOptions, "n" | "seed" | "seedScheme">, context: Pick<PolicyContext, "seed" | "sample" | "turn" | "taskId">, runSeed: number): Plan {
+export function planRequest(
+  sampling: Pick<SamplingOptions, "n" | "seed" | "seedScheme">,
+  context: Pick<PolicyContext, "seed" | "sample" | "turn" | "taskId">,
+  runSeed: number,
+): Plan {
   if (sampling.seedScheme === "tiny") return { seed: policySeed(context), n: 1, firstSample: context.sample };
   if (sampling.n > 1 && context.turn === 1) {
     const block = Math.floor(context.sample / sampling.n);
-    return { seed: deriveSeed(sampling.seed, "openai-n", runSeed, context.taskId, block), n: sampling.n, firstSample: block * sampling.n };
+    return {
+      seed: deriveSeed(sampling.seed, "openai-n", runSeed, context.taskId, block),
+      n: sampling.n,
+      firstSample: block * sampling.n,
+    };
   }
   return { seed: deriveSeed(sampling.seed, "openai", context.seed, context.turn), n: 1, firstSample: context.sample };
 }
 
-export function samplingRecord(choice: SampledChoice, sampling: Pick<SamplingOptions, "temperature" | "topP">): SamplingRecord {
+export function samplingRecord(
+  choice: SampledChoice,
+  sampling: Pick<SamplingOptions, "temperature" | "topP">,
+): SamplingRecord {
   return {
     temperature: sampling.temperature,
     topP: sampling.topP,
@@ -93,7 +104,13 @@ export function createOpenaiPolicy(options: OpenaiPolicyOptions): OpenaiPolicy {
   let cacheHits = 0;
 
   /** Send one planned request (shared by the callers of its block) and cache every choice it returned. */
-  const fetchChoices = (request: JsonObject, identity: RequestIdentity | undefined, plan: Plan, turn: number, signal?: AbortSignal): Promise<(SampledChoice | undefined)[]> => {
+  const fetchChoices = (
+    request: JsonObject,
+    identity: RequestIdentity | undefined,
+    plan: Plan,
+    turn: number,
+    signal?: AbortSignal,
+  ): Promise<(SampledChoice | undefined)[]> => {
     const flightKey = identity === undefined ? undefined : cacheKey(identity, plan.firstSample, plan.seed);
     let pending = flightKey === undefined ? undefined : inFlight.get(flightKey);
     if (pending === undefined) {
@@ -143,7 +160,10 @@ export function createOpenaiPolicy(options: OpenaiPolicyOptions): OpenaiPolicy {
       if (key !== undefined) unclaimed.delete(key);
       const choice = choices[context.sample - plan.firstSample];
       // The transport returns only chat completions with every choice asked for (response.ts, responseProblem).
-      if (choice === undefined) throw new Error(`the transport returned no choice ${context.sample - plan.firstSample} of ${plan.n}: it must check responses with responseProblem`);
+      if (choice === undefined)
+        throw new Error(
+          `the transport returned no choice ${context.sample - plan.firstSample} of ${plan.n}: it must check responses with responseProblem`,
+        );
       return actOf(choice, sampling);
     },
     stats: () => ({ cacheHits, transport: transport.stats() }),

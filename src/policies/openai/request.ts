@@ -22,19 +22,27 @@ export function chatMessage(message: Message): JsonObject {
 }
 
 function toChatMessage(message: Message): JsonObject {
-  if (message.role === "tool") return { role: "tool", tool_call_id: message.toolCallId ?? "", content: message.content };
+  if (message.role === "tool")
+    return { role: "tool", tool_call_id: message.toolCallId ?? "", content: message.content };
   if (message.role === "assistant" && message.toolCalls !== undefined && message.toolCalls.length > 0) {
     return {
       role: "assistant",
       content: message.content === "" ? null : message.content,
-      tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })),
+      tool_calls: message.toolCalls.map((call) => ({
+        id: call.id,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments },
+      })),
     };
   }
   return { role: message.role, content: message.content };
 }
 
 export function chatTool(tool: ToolSpec): JsonObject {
-  return { type: "function", function: { name: tool.name, description: tool.description, parameters: tool.parameters } };
+  return {
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  };
 }
 
 const chatToolLists = new WeakMap<readonly ToolSpec[], readonly JsonObject[]>();
@@ -47,7 +55,12 @@ export function chatTools(tools: readonly ToolSpec[]): readonly JsonObject[] {
 }
 
 /** The request body for a conversation (without seed and n): model, messages, tools, sampling fields. */
-export function chatRequest(model: string, conversation: readonly Message[], tools: readonly ToolSpec[], sampling: SamplingOptions): JsonObject {
+export function chatRequest(
+  model: string,
+  conversation: readonly Message[],
+  tools: readonly ToolSpec[],
+  sampling: SamplingOptions,
+): JsonObject {
   const body: Record<string, Json> = { ...sampling.extraBody, model, messages: conversation.map(chatMessage) };
   if (tools.length > 0) body["tools"] = chatTools(tools);
   body["temperature"] = sampling.temperature;

@@ -31,7 +31,8 @@ export interface SampledChoice {
 
 type Loose = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Loose => value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 
 function integerList(value: unknown): number[] | undefined {
@@ -97,7 +98,13 @@ function choiceOf(raw: unknown, response: Loose, idPrefix: string): SampledChoic
 function placements(choices: readonly unknown[]): number[] {
   const at: number[] = [];
   choices.forEach((raw, position) => {
-    const index = isObject(raw) && Number.isInteger(raw["index"]) && (raw["index"] as number) >= 0 && (raw["index"] as number) < 1024 ? (raw["index"] as number) : position;
+    const index =
+      isObject(raw) &&
+      Number.isInteger(raw["index"]) &&
+      (raw["index"] as number) >= 0 &&
+      (raw["index"] as number) < 1024
+        ? (raw["index"] as number)
+        : position;
     at[index] ??= position;
   });
   return at;
@@ -133,7 +140,8 @@ function choiceProblem(raw: unknown, at: string): string | undefined {
   if (message === undefined || message === null) return `without ${at}.message`;
   if (!isObject(message)) return `with ${at}.message that is ${describeValue(message)}, not a message object`;
   const content = message["content"];
-  if (content !== undefined && content !== null && typeof content !== "string") return `with ${at}.message.content that is ${describeValue(content)}, not text`;
+  if (content !== undefined && content !== null && typeof content !== "string")
+    return `with ${at}.message.content that is ${describeValue(content)}, not text`;
   const calls = message["tool_calls"];
   if (calls === undefined || calls === null) return undefined;
   if (!Array.isArray(calls)) return `with ${at}.message.tool_calls that is ${describeValue(calls)}, not a list`;
@@ -152,9 +160,11 @@ function choiceProblem(raw: unknown, at: string): string | undefined {
 export function responseProblem(body: unknown, n: number, contentType?: string): string | undefined {
   const media = contentType?.split(";")[0]?.trim() ?? "";
   // The client parses JSON media types only; any other body arrives as its text.
-  if (typeof body === "string" && !/json/i.test(media)) return `with ${media === "" ? "text" : `a ${media} body`} instead of JSON: ${excerpt(body)}`;
+  if (typeof body === "string" && !/json/i.test(media))
+    return `with ${media === "" ? "text" : `a ${media} body`} instead of JSON: ${excerpt(body)}`;
   if (body === undefined || body === null) return "with an empty body instead of a chat completion";
-  if (Array.isArray(body)) return `with a JSON array of ${body.length} item${body.length === 1 ? "" : "s"} instead of a chat completion object`;
+  if (Array.isArray(body))
+    return `with a JSON array of ${body.length} item${body.length === 1 ? "" : "s"} instead of a chat completion object`;
   if (!isObject(body)) return `with ${describeValue(body)} instead of a chat completion object`;
   const choices = body["choices"];
   if (choices === undefined || choices === null) return `without a "choices" list`;

@@ -56,7 +56,10 @@ export interface ChatTransport {
   stats(): TransportStats;
 }
 
-export interface TransportSettings extends Pick<ClientOptions, "baseUrl" | "concurrency" | "rpm" | "timeoutMs" | "retries" | "backoffMs" | "maxBackoffMs"> {
+export interface TransportSettings extends Pick<
+  ClientOptions,
+  "baseUrl" | "concurrency" | "rpm" | "timeoutMs" | "retries" | "backoffMs" | "maxBackoffMs"
+> {
   readonly apiKey: string;
   readonly now?: () => number;
   readonly sleep?: Sleep;
@@ -75,8 +78,17 @@ export const errorBodyFetch: typeof fetch = async (input, init) => {
   } catch {
     parsed = undefined;
   }
-  const topLevel = parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && !("error" in parsed) && "message" in parsed;
-  return new Response(topLevel ? JSON.stringify({ error: parsed }) : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  const topLevel =
+    parsed !== null &&
+    typeof parsed === "object" &&
+    !Array.isArray(parsed) &&
+    !("error" in parsed) &&
+    "message" in parsed;
+  return new Response(topLevel ? JSON.stringify({ error: parsed }) : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 };
 
 /** What a request that got through brought back. */
@@ -89,8 +101,19 @@ interface Answer {
 export function createOpenaiTransport(settings: TransportSettings): ChatTransport {
   const now = settings.now ?? Date.now;
   const sleep = settings.sleep ?? realSleep;
-  const client = new OpenAI({ apiKey: settings.apiKey, maxRetries: 0, timeout: settings.timeoutMs, fetch: errorBodyFetch, ...(settings.baseUrl === undefined ? {} : { baseURL: settings.baseUrl }) });
-  const limiter: RequestLimiter = createRequestLimiter({ concurrency: settings.concurrency, rpm: settings.rpm, now, sleep });
+  const client = new OpenAI({
+    apiKey: settings.apiKey,
+    maxRetries: 0,
+    timeout: settings.timeoutMs,
+    fetch: errorBodyFetch,
+    ...(settings.baseUrl === undefined ? {} : { baseURL: settings.baseUrl }),
+  });
+  const limiter: RequestLimiter = createRequestLimiter({
+    concurrency: settings.concurrency,
+    rpm: settings.rpm,
+    now,
+    sleep,
+  });
   const counts = { requests: 0, retries: 0, failures: 0 };
   const ownSignals = new WeakMap<AbortSignal, AbortSignal>();
   /**
@@ -115,8 +138,14 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
     limiter.run(async () => {
       counts.requests++;
       const params = body as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
-      const { data, response } = await client.chat.completions.create(params, signal === undefined ? {} : { signal }).withResponse();
-      return { body: data as unknown, status: response.status, contentType: response.headers.get("content-type") ?? undefined };
+      const { data, response } = await client.chat.completions
+        .create(params, signal === undefined ? {} : { signal })
+        .withResponse();
+      return {
+        body: data as unknown,
+        status: response.status,
+        contentType: response.headers.get("content-type") ?? undefined,
+      };
     }, signal);
 
   return {
@@ -129,10 +158,17 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
           answer = await send(body, signal);
         } catch (error) {
           const verdict = classifyFault(error, now());
-          if (signal?.aborted === true || verdict.kind === "fatal" || (verdict.kind === "retry" && attempt >= settings.retries)) {
+          if (
+            signal?.aborted === true ||
+            verdict.kind === "fatal" ||
+            (verdict.kind === "retry" && attempt >= settings.retries)
+          ) {
             counts.failures++;
             const tries = attempt + 1;
-            throw new RequestFailedError(`openai request failed after ${tries} attempt${tries === 1 ? "" : "s"}: ${verdict.reason}`, tries);
+            throw new RequestFailedError(
+              `openai request failed after ${tries} attempt${tries === 1 ? "" : "s"}: ${verdict.reason}`,
+              tries,
+            );
           }
           if (verdict.kind === "context_length") {
             counts.failures++;

@@ -6,7 +6,8 @@ import type { Policy } from "../../core/policy.js";
 import { oracleAction } from "./oracle.js";
 
 export function noisyOraclePolicy(epsilon: number): Policy {
-  if (!(epsilon >= 0 && epsilon <= 1)) throw new ConfigError("policy", `noisy-oracle epsilon must be in [0, 1], got ${epsilon}`);
+  if (!(epsilon >= 0 && epsilon <= 1))
+    throw new ConfigError("policy", `noisy-oracle epsilon must be in [0, 1], got ${epsilon}`);
   return {
     name: `noisy-oracle:${epsilon}`,
     knowsBudget: true,

@@ -10,7 +10,11 @@ import type { OracleHorizon, Policy, PolicyContext } from "../../core/policy.js"
 export function parseOracleHorizon(variant: string | undefined): OracleHorizon {
   if (variant === undefined) return "turns-left";
   if (variant === "unbounded") return "unbounded";
-  throw new ConfigError("policy", `unknown oracle variant "${variant}"`, 'use "oracle" (budget-aware) or "oracle:unbounded"');
+  throw new ConfigError(
+    "policy",
+    `unknown oracle variant "${variant}"`,
+    'use "oracle" (budget-aware) or "oracle:unbounded"',
+  );
 }
 
 /** The optimal set a scripted policy plays from: within the turns left, or with an unlimited horizon. */

@@ -25,8 +25,10 @@ export function parseReplayScript(text: string, source = "replay script"): Repla
     } catch (error) {
       throw new DataError(`${source}: not valid JSON (${(error as Error).message})`);
     }
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new DataError(`${source}: expected a JSON object`);
-    if ("task" in parsed && "actions" in parsed) addEntry((parsed as { task: unknown }).task, (parsed as { actions: unknown }).actions, "line 1");
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+      throw new DataError(`${source}: expected a JSON object`);
+    if ("task" in parsed && "actions" in parsed)
+      addEntry((parsed as { task: unknown }).task, (parsed as { actions: unknown }).actions, "line 1");
     else for (const [task, actions] of Object.entries(parsed)) addEntry(task, actions, `task ${task}`);
     return script;
   }

@@ -53,15 +53,32 @@ interface Waiting {
 }
 
 const settingsKey = (row: SampleRow): string => {
-  const { maxNewTokens, temperature, topP, stopTokens = [END], stopSequences = [], minNewTokens = 0, topLogprobs = 0 } = row.settings;
-  return JSON.stringify([maxNewTokens, temperature, topP, stopTokens, stopSequences, minNewTokens, topLogprobs, row.resume !== undefined]);
+  const {
+    maxNewTokens,
+    temperature,
+    topP,
+    stopTokens = [END],
+    stopSequences = [],
+    minNewTokens = 0,
+    topLogprobs = 0,
+  } = row.settings;
+  return JSON.stringify([
+    maxNewTokens,
+    temperature,
+    topP,
+    stopTokens,
+    stopSequences,
+    minNewTokens,
+    topLogprobs,
+    row.resume !== undefined,
+  ]);
 };
 
 /** The next call's rows: the oldest row's settings, every waiting row with them, at most maxBatch; removed from `queue`. */
 function nextBatch(queue: Waiting[], maxBatch: number): Waiting[] {
   const key = queue[0]!.key;
   const batch: Waiting[] = [];
-  for (let i = 0; i < queue.length && batch.length < maxBatch; ) {
+  for (let i = 0; i < queue.length && batch.length < maxBatch;) {
     if (queue[i]!.key === key) batch.push(...queue.splice(i, 1));
     else i++;
   }
@@ -82,11 +99,17 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
       counts.rows += batch.length;
       try {
         const rows = batch.map((w) => w.row);
-        const results = await model.sample(rows.map((row) => row.prompt), {
-          ...settings, stopTokens: settings.stopTokens ?? [END], seeds: rows.map((row) => row.seed), sessions: rows.map((row) => row.session),
-          ...(rows[0]!.resume === undefined ? {} : { resume: rows.map((row) => row.resume!) }),
-          ...(rows.some((row) => row.mask !== undefined) ? { masks: rows.map((row) => row.mask) } : {}),
-        });
+        const results = await model.sample(
+          rows.map((row) => row.prompt),
+          {
+            ...settings,
+            stopTokens: settings.stopTokens ?? [END],
+            seeds: rows.map((row) => row.seed),
+            sessions: rows.map((row) => row.session),
+            ...(rows[0]!.resume === undefined ? {} : { resume: rows.map((row) => row.resume!) }),
+            ...(rows.some((row) => row.mask !== undefined) ? { masks: rows.map((row) => row.mask) } : {}),
+          },
+        );
         batch.forEach((w, i) => w.resolve(results[i]!));
       } catch (error: unknown) {
         for (const w of batch) w.reject(error);
@@ -97,7 +120,10 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
 
   return {
     sample(rows) {
-      const answers = rows.map((row) => new Promise<Generated>((resolve, reject) => queue.push({ row, key: settingsKey(row), resolve, reject })));
+      const answers = rows.map(
+        (row) =>
+          new Promise<Generated>((resolve, reject) => queue.push({ row, key: settingsKey(row), resolve, reject })),
+      );
       // Let every row asked for in this tick join the batch before sampling starts.
       if (!running) setImmediate(() => void (running ? undefined : drain()));
       return Promise.all(answers);

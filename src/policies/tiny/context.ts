@@ -28,9 +28,17 @@ export const HISTORY = "segments";
  */
 export function refuseRetiredHistory(record: string, recorded: unknown): void {
   if (recorded === HISTORY) return;
-  if (recorded !== undefined && recorded !== "window") throw new DataError(`${record}: history must be "segments" (the one context rule), got ${JSON.stringify(recorded)}`);
-  const found = recorded === undefined ? "records no history: the checkpoint was trained under the retired 'window' history" : "records the retired 'window' history";
-  throw new DataError(`${record} ${found}; retrain it (budgetrl sft / train), or add "history": "segments" to the file to play it under segments anyway (it then sees prompts it was not trained on)`);
+  if (recorded !== undefined && recorded !== "window")
+    throw new DataError(
+      `${record}: history must be "segments" (the one context rule), got ${JSON.stringify(recorded)}`,
+    );
+  const found =
+    recorded === undefined
+      ? "records no history: the checkpoint was trained under the retired 'window' history"
+      : "records the retired 'window' history";
+  throw new DataError(
+    `${record} ${found}; retrain it (budgetrl sft / train), or add "history": "segments" to the file to play it under segments anyway (it then sees prompts it was not trained on)`,
+  );
 }
 /** Longest reply in tokens (bytes), the one default of the policy, its RL backend and checkpoints' policy.json. */
 export const DEFAULT_MAX_NEW_TOKENS = 16;
@@ -60,7 +68,8 @@ export function turnPrompt(rule: ContextRule, conversation: readonly Message[], 
   if (previous === undefined) return renderPrompt(conversation, rule.budget);
   const fresh = conversation.slice(previous.messages);
   const extension = [...(previous.reply.at(-1) === END ? [] : [END]), ...fresh.flatMap(renderMessage), ASSISTANT];
-  if (previous.prompt.length + previous.reply.length + extension.length <= rule.budget) return [...previous.prompt, ...previous.reply, ...extension];
+  if (previous.prompt.length + previous.reply.length + extension.length <= rule.budget)
+    return [...previous.prompt, ...previous.reply, ...extension];
   return renderPrompt(fresh, rule.budget);
 }
 
@@ -88,13 +97,21 @@ function startsWith(tokens: readonly number[], prefix: readonly number[]): boole
 }
 
 /** The prompt of an episode's turn `turn` (0-based) from the conversation so far and the turn before (a renderer's `prompt`). */
-export type TurnPrompter = (conversation: readonly Message[], previous: PreviousTurn | undefined, turn: number) => number[];
+export type TurnPrompter = (
+  conversation: readonly Message[],
+  previous: PreviousTurn | undefined,
+  turn: number,
+) => number[];
 
 /**
  * The sequences an episode's replies were sampled in, `replies[t]` being turn t's reply tokens: a turn joins
  * the sequence before while its prompt extends it (one sequence per segment).
  */
-export function episodeSequences(rule: ContextRule, episode: EpisodeMessages, replies: readonly (readonly number[])[]): EpisodeSequence[] {
+export function episodeSequences(
+  rule: ContextRule,
+  episode: EpisodeMessages,
+  replies: readonly (readonly number[])[],
+): EpisodeSequence[] {
   return promptSequences((conversation, previous) => turnPrompt(rule, conversation, previous), episode, replies, true);
 }
 
@@ -104,7 +121,12 @@ export function episodeSequences(rule: ContextRule, episode: EpisodeMessages, re
  * turn whose prompt does not starts a new sequence; without, every turn is its own sequence. Each reply's span
  * marks where its tokens sit in its sequence.
  */
-export function promptSequences(prompter: TurnPrompter, episode: EpisodeMessages, replies: readonly (readonly number[])[], join: boolean): EpisodeSequence[] {
+export function promptSequences(
+  prompter: TurnPrompter,
+  episode: EpisodeMessages,
+  replies: readonly (readonly number[])[],
+  join: boolean,
+): EpisodeSequence[] {
   const conversation: Message[] = [...episode.preamble];
   const out: { tokens: number[]; replies: ReplySpan[] }[] = [];
   let previous: PreviousTurn | undefined;
@@ -113,7 +135,8 @@ export function promptSequences(prompter: TurnPrompter, episode: EpisodeMessages
     const prompt = prompter(conversation, previous, t);
     const reply = replies[t] ?? [];
     const current = out[out.length - 1];
-    if (join && current !== undefined && startsWith(prompt, current.tokens)) current.tokens.push(...prompt.slice(current.tokens.length));
+    if (join && current !== undefined && startsWith(prompt, current.tokens))
+      current.tokens.push(...prompt.slice(current.tokens.length));
     else out.push({ tokens: [...prompt], replies: [] });
     const sequence = out[out.length - 1]!;
     sequence.replies.push({ turn: t, start: sequence.tokens.length, end: sequence.tokens.length + reply.length });

@@ -31,7 +31,11 @@ export interface ConversationTurn {
 }
 
 /** The next assistant turn of `conversation` under the rule, its earlier turns replayed. */
-export function conversationTurn(rule: ContextRule, conversation: readonly Message[], replyTokens: ReplyTokens = textReplyTokens): ConversationTurn {
+export function conversationTurn(
+  rule: ContextRule,
+  conversation: readonly Message[],
+  replyTokens: ReplyTokens = textReplyTokens,
+): ConversationTurn {
   let previous: PreviousTurn | undefined;
   conversation.forEach((message, index) => {
     if (message.role !== "assistant") return;
@@ -42,6 +46,10 @@ export function conversationTurn(rule: ContextRule, conversation: readonly Messa
 }
 
 /** The prompt of the next assistant turn of `conversation` under the rule, its earlier turns replayed. */
-export function conversationPrompt(rule: ContextRule, conversation: readonly Message[], replyTokens: ReplyTokens = textReplyTokens): number[] {
+export function conversationPrompt(
+  rule: ContextRule,
+  conversation: readonly Message[],
+  replyTokens: ReplyTokens = textReplyTokens,
+): number[] {
   return conversationTurn(rule, conversation, replyTokens).prompt;
 }

@@ -18,7 +18,16 @@ import type { KvSession, TinyModel } from "../../nn/model.js";
 import { decodeTokens, END } from "../../nn/tokenizer.js";
 import { createSampleBatcher, type SampleSettings } from "./batcher.js";
 import { textReplyTokens } from "./conversation.js";
-import { contextRule, DEFAULT_MAX_NEW_TOKENS, episodeSequences, turnPrompt, type ContextRule, type EpisodeMessages, type EpisodeSequence, type PreviousTurn } from "./context.js";
+import {
+  contextRule,
+  DEFAULT_MAX_NEW_TOKENS,
+  episodeSequences,
+  turnPrompt,
+  type ContextRule,
+  type EpisodeMessages,
+  type EpisodeSequence,
+  type PreviousTurn,
+} from "./context.js";
 
 export interface TinyPolicyOptions {
   readonly model: TinyModel;
@@ -67,15 +76,20 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
   const maxNewTokens = options.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
   const maxBatch = options.maxBatch ?? 64;
   const T = model.config.contextLength;
-  if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 1 && maxNewTokens <= T - 3)) throw new ConfigError("policy.maxNewTokens", `must be an integer in [1, ${T - 3}], got ${maxNewTokens}`);
-  if (!(Number.isInteger(maxBatch) && maxBatch >= 1)) throw new ConfigError("policy.maxBatch", `must be a positive integer, got ${maxBatch}`);
+  if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 1 && maxNewTokens <= T - 3))
+    throw new ConfigError("policy.maxNewTokens", `must be an integer in [1, ${T - 3}], got ${maxNewTokens}`);
+  if (!(Number.isInteger(maxBatch) && maxBatch >= 1))
+    throw new ConfigError("policy.maxBatch", `must be a positive integer, got ${maxBatch}`);
   const rule = contextRule(T, maxNewTokens);
   const settings: SampleSettings = { maxNewTokens, temperature: options.temperature ?? 1, topP: options.topP ?? 1 };
   const batcher = createSampleBatcher(model, maxBatch);
   const episodes = new Map<object, EpisodeState>();
 
   /** The episode's state when the policy keeps one, and the prompt of this turn. */
-  const prepare = (conversation: readonly Message[], context: PolicyContext): { state: EpisodeState | undefined; prompt: number[] } => {
+  const prepare = (
+    conversation: readonly Message[],
+    context: PolicyContext,
+  ): { state: EpisodeState | undefined; prompt: number[] } => {
     if (context.episode === undefined) return { state: undefined, prompt: turnPrompt(rule, conversation) };
     let state = episodes.get(context.episode);
     if (state === undefined) {
@@ -92,16 +106,20 @@ export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
     act(conversation, context): Promise<Act> {
       const { state, prompt } = prepare(conversation, context);
       const messages = conversation.length + 1;
-      return batcher.sample([{ prompt, seed: policySeed(context), settings, ...(state === undefined ? {} : { session: state.session }) }]).then((results) => {
-        const generated = results[0]!;
-        const text = generated.tokens.filter((t) => t !== END);
-        const message: Message = { role: "assistant", content: decodeTokens(text) };
-        if (state !== undefined) {
-          state.previous = { prompt, reply: generated.tokens, messages };
-          state.reply = message;
-        }
-        return { message, tokens: generated.tokens, logprobs: generated.logprobs };
-      });
+      return batcher
+        .sample([
+          { prompt, seed: policySeed(context), settings, ...(state === undefined ? {} : { session: state.session }) },
+        ])
+        .then((results) => {
+          const generated = results[0]!;
+          const text = generated.tokens.filter((t) => t !== END);
+          const message: Message = { role: "assistant", content: decodeTokens(text) };
+          if (state !== undefined) {
+            state.previous = { prompt, reply: generated.tokens, messages };
+            state.reply = message;
+          }
+          return { message, tokens: generated.tokens, logprobs: generated.logprobs };
+        });
     },
     endEpisode(episode) {
       episodes.get(episode)?.session.close();

@@ -27,7 +27,8 @@ export function renderMessage(message: Message): number[] {
 
 /** The prompt for the next assistant turn, at most `budget` tokens (budget >= 3). */
 export function renderPrompt(conversation: readonly Message[], budget: number): number[] {
-  if (!(Number.isInteger(budget) && budget >= 3)) throw new RangeError(`renderPrompt: budget must be an integer >= 3, got ${budget}`);
+  if (!(Number.isInteger(budget) && budget >= 3))
+    throw new RangeError(`renderPrompt: budget must be an integer >= 3, got ${budget}`);
   const room = budget - 1; // the final <|assistant|>
   const kept: number[][] = [];
   let used = 0;

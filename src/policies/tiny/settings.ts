@@ -26,12 +26,17 @@ export function readPolicySettings(dir: string): { maxNewTokens: number } {
   } catch {
     throw new DataError(`${path} is not valid JSON (corrupted): restore the checkpoint from a good copy`);
   }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) throw new DataError(`${path} must hold a JSON object of the policy's settings (maxNewTokens, history), got ${JSON.stringify(parsed)}`);
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new DataError(
+      `${path} must hold a JSON object of the policy's settings (maxNewTokens, history), got ${JSON.stringify(parsed)}`,
+    );
   const settings = parsed as Record<string, unknown>;
   const unknown = Object.keys(settings).find((key) => key !== "maxNewTokens" && key !== "history");
-  if (unknown !== undefined) throw new DataError(`${path}: unknown setting "${unknown}" (known: maxNewTokens, history)`);
+  if (unknown !== undefined)
+    throw new DataError(`${path}: unknown setting "${unknown}" (known: maxNewTokens, history)`);
   const { maxNewTokens = DEFAULT_MAX_NEW_TOKENS, history } = settings;
-  if (typeof maxNewTokens !== "number" || !Number.isSafeInteger(maxNewTokens) || maxNewTokens < 1) throw new DataError(`${path}: maxNewTokens must be a whole number >= 1, got ${JSON.stringify(maxNewTokens)}`);
+  if (typeof maxNewTokens !== "number" || !Number.isSafeInteger(maxNewTokens) || maxNewTokens < 1)
+    throw new DataError(`${path}: maxNewTokens must be a whole number >= 1, got ${JSON.stringify(maxNewTokens)}`);
   refuseRetiredHistory(path, history);
   return { maxNewTokens };
 }

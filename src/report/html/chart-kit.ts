@@ -16,7 +16,18 @@ export interface Chart {
 }
 
 /** Tableau 10: distinct, colour-blind friendlier than the defaults, and readable on white. */
-export const PALETTE = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"] as const;
+export const PALETTE = [
+  "#4e79a7",
+  "#f28e2b",
+  "#59a14f",
+  "#e15759",
+  "#76b7b2",
+  "#edc948",
+  "#b07aa1",
+  "#ff9da7",
+  "#9c755f",
+  "#bab0ac",
+] as const;
 
 /**
  * The colour of each model, the same in every chart: model i of `models` gets PALETTE[i]. With `shown`, only
@@ -44,8 +55,14 @@ export function fitWidth(count: number, preferred: number, reserve = LEFT_MARGIN
 
 /** How many panels of `panelWidth` (with their own y axis, `panelMargin`) fit in one row; `multiple` keeps
  * panels that belong together (a model's announced and hidden panels) on the same row. */
-export function wrapColumns(count: number, panelWidth: number, options: { readonly panelMargin?: number; readonly reserve?: number; readonly multiple?: number } = {}): number {
-  const fit = Math.floor((CHART_WIDTH - (options.reserve ?? 0) + PANEL_SPACING) / (panelWidth + (options.panelMargin ?? 0) + PANEL_SPACING));
+export function wrapColumns(
+  count: number,
+  panelWidth: number,
+  options: { readonly panelMargin?: number; readonly reserve?: number; readonly multiple?: number } = {},
+): number {
+  const fit = Math.floor(
+    (CHART_WIDTH - (options.reserve ?? 0) + PANEL_SPACING) / (panelWidth + (options.panelMargin ?? 0) + PANEL_SPACING),
+  );
   const multiple = options.multiple ?? 1;
   const columns = fit >= multiple ? fit - (fit % multiple) : Math.max(1, fit);
   return Math.max(1, Math.min(count, columns));
@@ -58,8 +75,15 @@ export function estimateFields(estimate: JsonEstimate, scale: "fraction" | "perc
   const digits = scale === "percent" ? 1 : 3;
   const at = (value: number | null): number | null => (value === null ? null : value * factor);
   const text = (value: number): string => `${(value * factor).toFixed(digits)}${scale === "percent" ? "%" : ""}`;
-  const interval = estimate.low === null || estimate.high === null ? "" : ` [${text(estimate.low)}, ${text(estimate.high)}]`;
-  return { value: at(estimate.value), low: at(estimate.low), high: at(estimate.high), tasks: estimate.tasks, label: estimate.value === null ? "-" : `${text(estimate.value)}${interval}` };
+  const interval =
+    estimate.low === null || estimate.high === null ? "" : ` [${text(estimate.low)}, ${text(estimate.high)}]`;
+  return {
+    value: at(estimate.value),
+    low: at(estimate.low),
+    high: at(estimate.high),
+    tasks: estimate.tasks,
+    label: estimate.value === null ? "-" : `${text(estimate.value)}${interval}`,
+  };
 }
 
 export interface Facets {
@@ -76,23 +100,68 @@ const TOOLTIP: Json[] = [
 ];
 
 function tooltip(series: string, x: JsonObject): Json[] {
-  return [{ field: series, type: "nominal" }, ...TOOLTIP.slice(1), { field: String(x["field"]), type: "nominal", title: String(x["title"] ?? x["field"]) }];
+  return [
+    { field: series, type: "nominal" },
+    ...TOOLTIP.slice(1),
+    { field: String(x["field"]), type: "nominal", title: String(x["title"] ?? x["field"]) },
+  ];
 }
 
 /**
  * Lines with a shaded interval band per model: x from `x`, y = value, band = [low, high]. Faceted by column
  * and row when given. The legend is the lines' (solid line and point), not the bands' pale fill.
  */
-export function bandedLines(rows: readonly JsonObject[], options: { readonly x: JsonObject; readonly y: string; readonly color: JsonObject; readonly facets?: Facets; readonly strokeDash?: JsonObject; readonly width?: number; readonly height?: number; readonly yDomain?: readonly number[]; readonly independentY?: boolean; readonly independentX?: boolean; readonly points?: boolean }): JsonObject {
-  const y: JsonObject = { field: "value", type: "quantitative", title: options.y, scale: options.yDomain === undefined ? { zero: false } : { domain: [...options.yDomain] } };
+export function bandedLines(
+  rows: readonly JsonObject[],
+  options: {
+    readonly x: JsonObject;
+    readonly y: string;
+    readonly color: JsonObject;
+    readonly facets?: Facets;
+    readonly strokeDash?: JsonObject;
+    readonly width?: number;
+    readonly height?: number;
+    readonly yDomain?: readonly number[];
+    readonly independentY?: boolean;
+    readonly independentX?: boolean;
+    readonly points?: boolean;
+  },
+): JsonObject {
+  const y: JsonObject = {
+    field: "value",
+    type: "quantitative",
+    title: options.y,
+    scale: options.yDomain === undefined ? { zero: false } : { domain: [...options.yDomain] },
+  };
   const dash: JsonObject = options.strokeDash === undefined ? {} : { strokeDash: options.strokeDash };
   const layer: Json = [
-    { mark: { type: "area", fillOpacity: 0.18 }, encoding: { x: options.x, y: { field: "low", type: "quantitative", title: options.y }, y2: { field: "high" }, color: options.color, ...(options.strokeDash === undefined ? {} : { detail: options.strokeDash }) } },
-    { mark: { type: "line", point: options.points ?? true, strokeWidth: 2 }, encoding: { x: options.x, y, color: options.color, ...dash, tooltip: tooltip(String(options.color["field"]), options.x) } },
+    {
+      mark: { type: "area", fillOpacity: 0.18 },
+      encoding: {
+        x: options.x,
+        y: { field: "low", type: "quantitative", title: options.y },
+        y2: { field: "high" },
+        color: options.color,
+        ...(options.strokeDash === undefined ? {} : { detail: options.strokeDash }),
+      },
+    },
+    {
+      mark: { type: "line", point: options.points ?? true, strokeWidth: 2 },
+      encoding: {
+        x: options.x,
+        y,
+        color: options.color,
+        ...dash,
+        tooltip: tooltip(String(options.color["field"]), options.x),
+      },
+    },
   ];
   const inner: JsonObject = { width: options.width ?? 220, height: options.height ?? 150, layer };
   const spec = facetOrPlain(rows, inner, options.facets);
-  const independent: JsonObject = { ...(options.independentX === true ? { x: "independent" } : {}), ...(options.independentY === true ? { y: "independent" } : {}) };
+  const independent: JsonObject = {
+    ...(options.independentX === true ? { x: "independent" } : {}),
+    ...(options.independentY === true ? { y: "independent" } : {}),
+  };
   return Object.keys(independent).length === 0 ? spec : { ...spec, resolve: { scale: independent } };
 }
 
@@ -104,28 +173,85 @@ export const HEATMAP_LEGEND_WIDTH = 100;
  * A heatmap of percentages (rows' value in 0-100) with the value printed in each cell (white on dark cells) and
  * a colour legend in %. Each panel of a wrapped facet has its own axes (`panelMargin` of `wrapColumns`).
  */
-export function valueHeatmap(rows: readonly JsonObject[], options: { readonly x: JsonObject; readonly y: JsonObject; readonly colorTitle: string; readonly facets?: Facets; readonly cellWidth?: number; readonly cellHeight?: number; readonly columns: number; readonly rowsCount: number }): JsonObject {
+export function valueHeatmap(
+  rows: readonly JsonObject[],
+  options: {
+    readonly x: JsonObject;
+    readonly y: JsonObject;
+    readonly colorTitle: string;
+    readonly facets?: Facets;
+    readonly cellWidth?: number;
+    readonly cellHeight?: number;
+    readonly columns: number;
+    readonly rowsCount: number;
+  },
+): JsonObject {
   const inner: JsonObject = {
     width: (options.cellWidth ?? HEATMAP_CELL_WIDTH) * options.columns,
     height: (options.cellHeight ?? 28) * options.rowsCount,
     encoding: { x: { ...options.x, axis: { labelAngle: 0 } }, y: options.y },
     layer: [
-      { mark: { type: "rect", stroke: "white", strokeWidth: 1 }, encoding: { color: { field: "value", type: "quantitative", title: options.colorTitle, scale: { domain: [0, 100], scheme: "blues" }, legend: { orient: "right", gradientLength: 120, titleLimit: HEATMAP_LEGEND_WIDTH - 10 } }, tooltip: TOOLTIP } },
-      { mark: { type: "text", fontSize: 12, fontWeight: 500 }, encoding: { text: { field: "short", type: "nominal" }, color: { condition: { test: "datum.value > 55", value: "white" }, value: "#1d2733" } } },
+      {
+        mark: { type: "rect", stroke: "white", strokeWidth: 1 },
+        encoding: {
+          color: {
+            field: "value",
+            type: "quantitative",
+            title: options.colorTitle,
+            scale: { domain: [0, 100], scheme: "blues" },
+            legend: { orient: "right", gradientLength: 120, titleLimit: HEATMAP_LEGEND_WIDTH - 10 },
+          },
+          tooltip: TOOLTIP,
+        },
+      },
+      {
+        mark: { type: "text", fontSize: 12, fontWeight: 500 },
+        encoding: {
+          text: { field: "short", type: "nominal" },
+          color: { condition: { test: "datum.value > 55", value: "white" }, value: "#1d2733" },
+        },
+      },
     ],
   };
   return facetOrPlain(rows, inner, options.facets);
 }
 
 /** Bars with error bars: one bar per model (offset within each x group), interval as a rule. */
-export function barsWithIntervals(rows: readonly JsonObject[], options: { readonly x: JsonObject; readonly y: string; readonly color: JsonObject; readonly offset: JsonObject; readonly facets?: Facets; readonly width?: number; readonly height?: number; readonly yDomain?: readonly number[] }): JsonObject {
+export function barsWithIntervals(
+  rows: readonly JsonObject[],
+  options: {
+    readonly x: JsonObject;
+    readonly y: string;
+    readonly color: JsonObject;
+    readonly offset: JsonObject;
+    readonly facets?: Facets;
+    readonly width?: number;
+    readonly height?: number;
+    readonly yDomain?: readonly number[];
+  },
+): JsonObject {
   const inner: JsonObject = {
     width: options.width ?? 240,
     height: options.height ?? 160,
     encoding: { x: options.x, xOffset: options.offset },
     layer: [
-      { mark: { type: "bar", opacity: 0.85 }, encoding: { y: { field: "value", type: "quantitative", title: options.y, scale: { domain: [...(options.yDomain ?? [0, 1])] } }, color: options.color, tooltip: tooltip(String(options.color["field"]), options.x) } },
-      { mark: { type: "rule", strokeWidth: 1.5 }, encoding: { y: { field: "low", type: "quantitative" }, y2: { field: "high" }, color: { value: "#1d2733" } } },
+      {
+        mark: { type: "bar", opacity: 0.85 },
+        encoding: {
+          y: {
+            field: "value",
+            type: "quantitative",
+            title: options.y,
+            scale: { domain: [...(options.yDomain ?? [0, 1])] },
+          },
+          color: options.color,
+          tooltip: tooltip(String(options.color["field"]), options.x),
+        },
+      },
+      {
+        mark: { type: "rule", strokeWidth: 1.5 },
+        encoding: { y: { field: "low", type: "quantitative" }, y2: { field: "high" }, color: { value: "#1d2733" } },
+      },
     ],
   };
   return facetOrPlain(rows, inner, options.facets);
@@ -135,6 +261,9 @@ function facetOrPlain(rows: readonly JsonObject[], inner: JsonObject, facets: Fa
   const data: JsonObject = { values: [...rows] };
   if (facets?.wrap !== undefined) return { data, facet: facets.wrap.facet, columns: facets.wrap.columns, spec: inner };
   if (facets === undefined || (facets.column === undefined && facets.row === undefined)) return { data, ...inner };
-  const facet: JsonObject = { ...(facets.column === undefined ? {} : { column: facets.column }), ...(facets.row === undefined ? {} : { row: facets.row }) };
+  const facet: JsonObject = {
+    ...(facets.column === undefined ? {} : { column: facets.column }),
+    ...(facets.row === undefined ? {} : { row: facets.row }),
+  };
   return { data, facet, spec: inner };
 }

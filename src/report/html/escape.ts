@@ -2,7 +2,14 @@
 // replies) is untrusted text: it reaches the page only through `escapeHtml` (element content and quoted
 // attribute values) or `jsonForScript` (data blocks read with JSON.parse, never executed).
 
-const HTML_ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;", "`": "&#96;" };
+const HTML_ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+  "`": "&#96;",
+};
 
 /** Text safe in element content and in quoted attribute values. */
 export function escapeHtml(text: string): string {
@@ -24,7 +31,10 @@ export function jsonForScript(value: unknown): string {
 
 /** A short id made only of [a-z0-9-], for element ids built from names. */
 export function slug(text: string): string {
-  const cleaned = text.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
+  const cleaned = text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
   return cleaned === "" ? "x" : cleaned.slice(0, 40);
 }
 
@@ -35,7 +45,8 @@ export interface SafeHtml {
 
 type Interpolation = string | number | SafeHtml | readonly SafeHtml[] | null | undefined;
 
-const isSafe = (value: unknown): value is SafeHtml => typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as SafeHtml).html === "string";
+const isSafe = (value: unknown): value is SafeHtml =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && typeof (value as SafeHtml).html === "string";
 
 /** A template tag that escapes every interpolated string or number; SafeHtml (and arrays of it) go in as is. */
 export function html(strings: TemplateStringsArray, ...values: readonly Interpolation[]): SafeHtml {

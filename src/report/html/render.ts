@@ -6,10 +6,29 @@
 // data-charts="rendered" (or "failed") when all are done, which the browser test reads.
 import { createHash } from "node:crypto";
 import type { StudyReport } from "../study-model.js";
-import { findingChart, hiddenCharts, horizonCharts, passCharts, recoveryCharts, stepCharts, trainingCharts } from "./charts.js";
+import {
+  findingChart,
+  hiddenCharts,
+  horizonCharts,
+  passCharts,
+  recoveryCharts,
+  stepCharts,
+  trainingCharts,
+} from "./charts.js";
 import type { Chart } from "./chart-kit.js";
 import { html, jsonForScript, type SafeHtml } from "./escape.js";
-import { budgetTableSection, chartSection, configSection, examplesSection, findingsSection, modelsSection, notesSection, perturbationExtras, stepQualityTables, trainingExtras } from "./sections.js";
+import {
+  budgetTableSection,
+  chartSection,
+  configSection,
+  examplesSection,
+  findingsSection,
+  modelsSection,
+  notesSection,
+  perturbationExtras,
+  stepQualityTables,
+  trainingExtras,
+} from "./sections.js";
 import { REPORT_CSS } from "./style.js";
 import { vegaBundle } from "./vega-bundle.js";
 
@@ -34,7 +53,15 @@ const BOOT_SCRIPT = `(function () {
 const sha256 = (text: string): string => `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 
 /** Every chart of the report, by section. */
-export function reportCharts(report: StudyReport): { readonly pass: Chart[]; readonly hidden: Chart[]; readonly steps: Chart[]; readonly recovery: Chart[]; readonly horizon: Chart[]; readonly training: Chart[]; readonly findings: Chart[] } {
+export function reportCharts(report: StudyReport): {
+  readonly pass: Chart[];
+  readonly hidden: Chart[];
+  readonly steps: Chart[];
+  readonly recovery: Chart[];
+  readonly horizon: Chart[];
+  readonly training: Chart[];
+  readonly findings: Chart[];
+} {
   return {
     pass: passCharts(report),
     hidden: hiddenCharts(report),
@@ -50,12 +77,22 @@ export function reportCharts(report: StudyReport): { readonly pass: Chart[]; rea
 function setupLine(report: StudyReport): SafeHtml | null {
   const setup = report.setup;
   if (setup === null) return null;
-  return html`<div class="meta setup">Base: ${setup.base}. RL: ${setup.trainer}.${setup.skipped.map((text) => html` Skipped: ${text}.`)}</div>`;
+  return html`<div class="meta setup">
+    Base: ${setup.base}. RL: ${setup.trainer}.${setup.skipped.map((text) => html` Skipped: ${text}.`)}
+  </div>`;
 }
 
 export function renderStudyHtml(report: StudyReport): string {
   const charts = reportCharts(report);
-  const all = [...charts.findings, ...charts.pass, ...charts.hidden, ...charts.steps, ...charts.recovery, ...charts.horizon, ...charts.training];
+  const all = [
+    ...charts.findings,
+    ...charts.pass,
+    ...charts.hidden,
+    ...charts.steps,
+    ...charts.recovery,
+    ...charts.horizon,
+    ...charts.training,
+  ];
   const specs: Record<string, unknown> = {};
   for (const chart of all) specs[chart.id] = chart.spec;
   const bundle = vegaBundle();
@@ -73,22 +110,34 @@ export function renderStudyHtml(report: StudyReport): string {
     ["examples", "Replies"],
     ["configs", "Configs & seeds"],
   ];
-  const body: SafeHtml = html`<header class="top"><div class="wrap"><h1>${report.title}</h1><div class="meta">${report.models.length} models, ${report.runs.length} runs from ${report.store} | generated ${report.generatedAt} | budgetrl ${report.codeVersion} | every number a mean over distinct tasks (each task once, whatever its samples), with a 95% bootstrap interval over them (${report.settings.bootstrap} resamples, seed ${report.settings.seed})</div>${setupLine(report)}</div></header>
-<nav class="toc"><div class="wrap">${nav.map(([id, label]) => html`<a href="#${id}">${label}</a>`)}</div></nav>
-<main class="wrap">
-${findingsSection(report, new Map(charts.findings.map((chart) => [chart.id, chart])))}
-${modelsSection(report)}
-${chartSection("pass", "Pass@(K,T)", "Success with K sampled attempts, each allowed at most T turns: heatmaps per model, curves over K at each budget and over T for each K.", charts.pass, "No evaluation runs.")}
-${budgetTableSection(report, charts.hidden)}
-${chartSection("step-quality", "Single-step decision quality", "How often each action is one the oracle would take within the turns left, on the states the policy reached itself (solid) and on an expert's states (teacher-forced, dashed, when present); the tables give the teacher-forced share (in %) per budget, told (announced) or not (hidden).", charts.steps, "No oracle annotations in these runs (evaluate with --annotate, the default).", stepQualityTables(report) ?? undefined)}
-${chartSection("recovery", "Error recovery", "What happens after a mistake: success by the turn of the first non-optimal action (natural errors), and the success after one mistake forced on the expert's states (the same states for every model).", charts.recovery, "No oracle annotations in these runs.", perturbationExtras(report))}
-${chartSection("horizon", "Long-horizon resilience", "Success as tasks get longer, and as the budget leaves more or less slack over the optimal solution.", charts.horizon, "No tasks with a known optimal length.")}
-${chartSection("training", "Training curves", "Reward and success per RL step, and held-out Pass@(1,T) at every evaluation.", charts.training, "No training runs given (--train DIR).", trainingExtras(report))}
-${examplesSection(report)}
-${configSection(report)}
-${notesSection(report)}
-<footer>Charts drawn with Vega ${bundle.versions["vega"] ?? ""}, Vega-Lite ${bundle.versions["vega-lite"] ?? ""} and vega-embed ${bundle.versions["vega-embed"] ?? ""}, inlined in this file. Report data model version ${report.version}.</footer>
-</main>`;
+  const body: SafeHtml = html`<header class="top">
+      <div class="wrap">
+        <h1>${report.title}</h1>
+        <div class="meta">
+          ${report.models.length} models, ${report.runs.length} runs from ${report.store} | generated
+          ${report.generatedAt} | budgetrl ${report.codeVersion} | every number a mean over distinct tasks (each task
+          once, whatever its samples), with a 95% bootstrap interval over them (${report.settings.bootstrap} resamples,
+          seed ${report.settings.seed})
+        </div>
+        ${setupLine(report)}
+      </div>
+    </header>
+    <nav class="toc"><div class="wrap">${nav.map(([id, label]) => html`<a href="#${id}">${label}</a>`)}</div></nav>
+    <main class="wrap">
+      ${findingsSection(report, new Map(charts.findings.map((chart) => [chart.id, chart])))} ${modelsSection(report)}
+      ${chartSection("pass", "Pass@(K,T)", "Success with K sampled attempts, each allowed at most T turns: heatmaps per model, curves over K at each budget and over T for each K.", charts.pass, "No evaluation runs.")}
+      ${budgetTableSection(report, charts.hidden)}
+      ${chartSection("step-quality", "Single-step decision quality", "How often each action is one the oracle would take within the turns left, on the states the policy reached itself (solid) and on an expert's states (teacher-forced, dashed, when present); the tables give the teacher-forced share (in %) per budget, told (announced) or not (hidden).", charts.steps, "No oracle annotations in these runs (evaluate with --annotate, the default).", stepQualityTables(report) ?? undefined)}
+      ${chartSection("recovery", "Error recovery", "What happens after a mistake: success by the turn of the first non-optimal action (natural errors), and the success after one mistake forced on the expert's states (the same states for every model).", charts.recovery, "No oracle annotations in these runs.", perturbationExtras(report))}
+      ${chartSection("horizon", "Long-horizon resilience", "Success as tasks get longer, and as the budget leaves more or less slack over the optimal solution.", charts.horizon, "No tasks with a known optimal length.")}
+      ${chartSection("training", "Training curves", "Reward and success per RL step, and held-out Pass@(1,T) at every evaluation.", charts.training, "No training runs given (--train DIR).", trainingExtras(report))}
+      ${examplesSection(report)} ${configSection(report)} ${notesSection(report)}
+      <footer>
+        Charts drawn with Vega ${bundle.versions["vega"] ?? ""}, Vega-Lite ${bundle.versions["vega-lite"] ?? ""} and
+        vega-embed ${bundle.versions["vega-embed"] ?? ""}, inlined in this file. Report data model version
+        ${report.version}.
+      </footer>
+    </main>`;
   return [
     "<!DOCTYPE html>",
     '<html lang="en"><head><meta charset="utf-8">',

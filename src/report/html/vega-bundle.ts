@@ -20,7 +20,10 @@ function buildDir(name: string): string {
   try {
     entry = createRequire(import.meta.url).resolve(name);
   } catch (error) {
-    throw new DataError(`cannot find the ${name} package: ${(error as Error).message}`, "run `npm ci`: the HTML report inlines vega, vega-lite and vega-embed");
+    throw new DataError(
+      `cannot find the ${name} package: ${(error as Error).message}`,
+      "run `npm ci`: the HTML report inlines vega, vega-lite and vega-embed",
+    );
   }
   let dir = dirname(entry);
   while (!dir.endsWith("build") && dirname(dir) !== dir) dir = dirname(dir);
@@ -30,14 +33,30 @@ function buildDir(name: string): string {
 function readBuild(name: string, file: string): { text: string; version: string } {
   const dir = buildDir(name);
   const text = readFileSync(join(dir, file), "utf8").replace(/\n?\/\/# sourceMappingURL=\S*\s*$/, "\n");
-  if (/<\/script|<!--/i.test(text)) throw new DataError(`${name}/${file} contains "</script" or "<!--" and cannot be inlined`, "pin another version of the package");
-  const version = (JSON.parse(readFileSync(join(dirname(dir), "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
+  if (/<\/script|<!--/i.test(text))
+    throw new DataError(
+      `${name}/${file} contains "</script" or "<!--" and cannot be inlined`,
+      "pin another version of the package",
+    );
+  const version =
+    (JSON.parse(readFileSync(join(dirname(dir), "package.json"), "utf8")) as { version?: string }).version ?? "unknown";
   return { text, version };
 }
 
 export function vegaBundle(): VegaBundle {
   if (cached !== undefined) return cached;
-  const parts = [readBuild("vega", "vega.min.js"), readBuild("vega-lite", "vega-lite.min.js"), readBuild("vega-embed", "vega-embed.min.js")];
-  cached = { scripts: parts.map((part) => part.text), versions: { vega: parts[0]?.version ?? "", "vega-lite": parts[1]?.version ?? "", "vega-embed": parts[2]?.version ?? "" } };
+  const parts = [
+    readBuild("vega", "vega.min.js"),
+    readBuild("vega-lite", "vega-lite.min.js"),
+    readBuild("vega-embed", "vega-embed.min.js"),
+  ];
+  cached = {
+    scripts: parts.map((part) => part.text),
+    versions: {
+      vega: parts[0]?.version ?? "",
+      "vega-lite": parts[1]?.version ?? "",
+      "vega-embed": parts[2]?.version ?? "",
+    },
+  };
   return cached;
 }

@@ -10,7 +10,9 @@ import type { GroupEpisode, TurnAdvantages } from "./types.js";
 
 /** The options of an estimator as its function reads them: every declared field optional (its default applies),
  * and `eps`, added to a standard deviation before dividing (default 1e-6; not a config field). */
-export type EstimatorOptions<Shape extends z.ZodRawShape> = Partial<z.output<z.ZodObject<Shape>>> & { readonly eps?: number };
+export type EstimatorOptions<Shape extends z.ZodRawShape> = Partial<z.output<z.ZodObject<Shape>>> & {
+  readonly eps?: number;
+};
 
 export interface AdvantageEstimator<Name extends string = string, Shape extends z.ZodRawShape = z.ZodRawShape> {
   /** The `--algo` value. */
@@ -24,6 +26,8 @@ export interface AdvantageEstimator<Name extends string = string, Shape extends 
 }
 
 /** An estimator, its name kept as a literal type (so that the registry's names type `algo`). */
-export function defineAdvantageEstimator<const Name extends string, Shape extends z.ZodRawShape>(estimator: AdvantageEstimator<Name, Shape>): AdvantageEstimator<Name, Shape> {
+export function defineAdvantageEstimator<const Name extends string, Shape extends z.ZodRawShape>(
+  estimator: AdvantageEstimator<Name, Shape>,
+): AdvantageEstimator<Name, Shape> {
   return estimator;
 }

@@ -19,7 +19,10 @@ import type { GroupEpisode, TurnAdvantages } from "./types.js";
 export const gigpoOptions = {
   ...groupOptions,
   ...turnTermOptions,
-  normalizeStepStd: z.boolean().default(false).describe("divide the step-level advantage by its anchor group's std (default: mean-centred only)"),
+  normalizeStepStd: z
+    .boolean()
+    .default(false)
+    .describe("divide the step-level advantage by its anchor group's std (default: mean-centred only)"),
 };
 export type GigpoOptions = EstimatorOptions<typeof gigpoOptions>;
 
@@ -27,7 +30,12 @@ export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOp
   const gamma = options.gamma ?? 0.95;
   const weight = options.turnWeight ?? 1;
   const episodeAdvantages = grpoEpisodeAdvantages(group, options);
-  const returns = group.map((episode) => discountedReturns(episode.turns.map((turn) => turn.reward), gamma));
+  const returns = group.map((episode) =>
+    discountedReturns(
+      episode.turns.map((turn) => turn.reward),
+      gamma,
+    ),
+  );
   const anchors = new Map<string, number[]>();
   group.forEach((episode, i) =>
     episode.turns.forEach((turn, t) => {
@@ -36,16 +44,24 @@ export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOp
       values.push((returns[i] as number[])[t] as number);
     }),
   );
-  const stats = new Map([...anchors].map(([key, values]) => [key, { size: values.length, mean: mean(values), std: sampleStd(values) }]));
+  const stats = new Map(
+    [...anchors].map(([key, values]) => [key, { size: values.length, mean: mean(values), std: sampleStd(values) }]),
+  );
   return group.map((episode, i) =>
     episode.turns.map((turn, t) => {
       const anchor = stats.get(turn.stateKey);
       const value = (returns[i] as number[])[t] as number;
       let step = 0;
-      if (anchor !== undefined && anchor.size > 1) step = (value - anchor.mean) / (options.normalizeStepStd === true ? anchor.std + (options.eps ?? 1e-6) : 1);
+      if (anchor !== undefined && anchor.size > 1)
+        step = (value - anchor.mean) / (options.normalizeStepStd === true ? anchor.std + (options.eps ?? 1e-6) : 1);
       return (episodeAdvantages[i] as number) + weight * step;
     }),
   );
 }
 
-export const gigpoEstimator = defineAdvantageEstimator({ name: "gigpo", summary: "GiGPO, step advantages within anchor states", options: gigpoOptions, estimate: gigpoAdvantages });
+export const gigpoEstimator = defineAdvantageEstimator({
+  name: "gigpo",
+  summary: "GiGPO, step advantages within anchor states",
+  options: gigpoOptions,
+  estimate: gigpoAdvantages,
+});

@@ -25,4 +25,9 @@ export function grpoAdvantages(group: readonly GroupEpisode[], options: GrpoOpti
   return group.map((episode, i) => episode.turns.map(() => perEpisode[i] as number));
 }
 
-export const grpoEstimator = defineAdvantageEstimator({ name: "grpo", summary: "GRPO-Full", options: grpoOptions, estimate: grpoAdvantages });
+export const grpoEstimator = defineAdvantageEstimator({
+  name: "grpo",
+  summary: "GRPO-Full",
+  options: grpoOptions,
+  estimate: grpoAdvantages,
+});

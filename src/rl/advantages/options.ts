@@ -16,5 +16,11 @@ export const groupOptions = {
 /** The turn-level term added to the trajectory advantage. */
 export const turnTermOptions = {
   gamma: z.number().min(0).max(1).default(0.95).describe("discount over turns"),
-  turnWeight: z.number().min(0).default(1).describe("weight of the turn-level advantage (turn: per turn index; gigpo: per anchor state); older names --lambda (turn), --step-weight (gigpo)"),
+  turnWeight: z
+    .number()
+    .min(0)
+    .default(1)
+    .describe(
+      "weight of the turn-level advantage (turn: per turn index; gigpo: per anchor state); older names --lambda (turn), --step-weight (gigpo)",
+    ),
 };

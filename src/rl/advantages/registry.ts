@@ -14,9 +14,14 @@ import type { GroupEpisode, TurnAdvantages } from "./types.js";
 const ESTIMATORS = [grpoEstimator, turnEstimator, gigpoEstimator] as const;
 
 export type AdvantageEstimatorName = (typeof ESTIMATORS)[number]["name"];
-export const ADVANTAGE_ESTIMATORS = ESTIMATORS.map((estimator) => estimator.name) as [AdvantageEstimatorName, ...AdvantageEstimatorName[]];
+export const ADVANTAGE_ESTIMATORS = ESTIMATORS.map((estimator) => estimator.name) as [
+  AdvantageEstimatorName,
+  ...AdvantageEstimatorName[],
+];
 
-type Intersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void ? Both : never;
+type Intersection<Union> = (Union extends unknown ? (value: Union) => void : never) extends (value: infer Both) => void
+  ? Both
+  : never;
 /** Every estimator's options in one shape. */
 type OptionFields = Intersection<(typeof ESTIMATORS)[number]["options"]>;
 /** Any estimator's options, as `computeAdvantages` takes them. */
@@ -29,11 +34,19 @@ export function advantageEstimator(name: AdvantageEstimatorName): AdvantageEstim
 
 export function parseAdvantageEstimator(name: string, field = "algo"): AdvantageEstimatorName {
   if ((ADVANTAGE_ESTIMATORS as readonly string[]).includes(name)) return name as AdvantageEstimatorName;
-  throw new ConfigError(field, `unknown advantage estimator "${name}"`, `use one of ${ADVANTAGE_ESTIMATORS.join(", ")}`);
+  throw new ConfigError(
+    field,
+    `unknown advantage estimator "${name}"`,
+    `use one of ${ADVANTAGE_ESTIMATORS.join(", ")}`,
+  );
 }
 
 /** Per-turn advantages of one group with the estimator called `name`; options it does not read are ignored. */
-export function computeAdvantages(name: AdvantageEstimatorName, group: readonly GroupEpisode[], options: AdvantageOptions = {}): TurnAdvantages {
+export function computeAdvantages(
+  name: AdvantageEstimatorName,
+  group: readonly GroupEpisode[],
+  options: AdvantageOptions = {},
+): TurnAdvantages {
   return advantageEstimator(name).estimate(group, options);
 }
 
@@ -44,28 +57,45 @@ function optionFields(): OptionFields {
   const readers = new Map<string, string[]>();
   for (const estimator of ESTIMATORS) {
     for (const [key, schema] of Object.entries(estimator.options) as [string, z.ZodType][]) {
-      if (fields[key] !== undefined && fields[key] !== schema) throw new Error(`advantage estimators declare option ${key} twice, differently (${estimator.name}): share one schema (options.ts)`);
+      if (fields[key] !== undefined && fields[key] !== schema)
+        throw new Error(
+          `advantage estimators declare option ${key} twice, differently (${estimator.name}): share one schema (options.ts)`,
+        );
       fields[key] = schema;
       readers.set(key, [...(readers.get(key) ?? []), estimator.name]);
     }
   }
   for (const [key, names] of readers) {
     const schema = fields[key] as z.ZodType;
-    if (names.length < ESTIMATORS.length) fields[key] = schema.describe(`${names.join(", ")}: ${schema.description ?? ""}`);
+    if (names.length < ESTIMATORS.length)
+      fields[key] = schema.describe(`${names.join(", ")}: ${schema.description ?? ""}`);
   }
   return fields as OptionFields;
 }
 
 export const advantageOptionFields = optionFields();
 
-type AlgoBranch<Estimator> = Estimator extends AdvantageEstimator<infer Name, infer Shape> ? z.ZodObject<{ name: z.ZodLiteral<Name> } & Shape, z.core.$strict> : never;
-type Branches<Estimators extends readonly unknown[]> = { -readonly [Index in keyof Estimators]: AlgoBranch<Estimators[Index]> };
+type AlgoBranch<Estimator> =
+  Estimator extends AdvantageEstimator<infer Name, infer Shape>
+    ? z.ZodObject<{ name: z.ZodLiteral<Name> } & Shape, z.core.$strict>
+    : never;
+type Branches<Estimators extends readonly unknown[]> = {
+  -readonly [Index in keyof Estimators]: AlgoBranch<Estimators[Index]>;
+};
 type AlgoBranches = Branches<typeof ESTIMATORS>;
 
 /** A run's estimator and its own options, `{ name: "gigpo", reward, normalizeStd, gamma, turnWeight, normalizeStepStd }`:
  * one strict branch per estimator, so that another estimator's option is refused, naming it. */
 export const algoConfigSchema = z
-  .discriminatedUnion("name", ESTIMATORS.map((estimator) => z.strictObject({ name: z.literal(estimator.name), ...estimator.options }, { error: unreadOption(estimator.name) })) as unknown as AlgoBranches)
+  .discriminatedUnion(
+    "name",
+    ESTIMATORS.map((estimator) =>
+      z.strictObject(
+        { name: z.literal(estimator.name), ...estimator.options },
+        { error: unreadOption(estimator.name) },
+      ),
+    ) as unknown as AlgoBranches,
+  )
   .prefault({ name: "grpo" })
   .describe(`advantage estimator and its options: ${estimatorSummaries()}`);
 export type AlgoConfig = z.output<typeof algoConfigSchema>;

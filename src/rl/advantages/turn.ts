@@ -37,14 +37,23 @@ export function turnAdvantages(group: readonly GroupEpisode[], options: TurnOpti
   const longest = Math.max(0, ...returns.map((values) => values.length));
   const normalised: number[][] = returns.map((values) => values.map(() => 0));
   for (let t = 0; t < longest; t++) {
-    const members = returns.map((values, i) => [i, values[t]] as const).filter((pair): pair is readonly [number, number] => pair[1] !== undefined);
+    const members = returns
+      .map((values, i) => [i, values[t]] as const)
+      .filter((pair): pair is readonly [number, number] => pair[1] !== undefined);
     if (members.length < 2) continue;
     const values = members.map(([, value]) => value);
     const m = mean(values);
     const scale = options.normalizeStd === false ? 1 : sampleStd(values) + eps;
     for (const [i, value] of members) (normalised[i] as number[])[t] = (value - m) / scale;
   }
-  return group.map((episode, i) => episode.turns.map((_, t) => (trajectory[i] as number) + weight * ((normalised[i] as number[])[t] as number)));
+  return group.map((episode, i) =>
+    episode.turns.map((_, t) => (trajectory[i] as number) + weight * ((normalised[i] as number[])[t] as number)),
+  );
 }
 
-export const turnEstimator = defineAdvantageEstimator({ name: "turn", summary: "process supervision", options: turnOptions, estimate: turnAdvantages });
+export const turnEstimator = defineAdvantageEstimator({
+  name: "turn",
+  summary: "process supervision",
+  options: turnOptions,
+  estimate: turnAdvantages,
+});

@@ -10,6 +10,11 @@ export type GroupEpisode = Pick<Episode, "return" | "success" | "initialProgress
 /** Per-episode, per-turn advantages, aligned with `group[i].turns[t]`. */
 export type TurnAdvantages = number[][];
 
+/** False for a group whose advantages are all 0 (equal rewards): it would train nothing. */
+export function hasGradient(advantages: TurnAdvantages): boolean {
+  return advantages.some((perTurn) => perTurn.some((value) => value !== 0));
+}
+
 export const TRAJECTORY_REWARDS = ["return", "success"] as const;
 /** What a trajectory scores: the env's summed reward, or 1/0 success. */
 export type TrajectoryReward = (typeof TRAJECTORY_REWARDS)[number];

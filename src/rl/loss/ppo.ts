@@ -77,5 +77,12 @@ export function ppoCoefficients(input: PpoTokens, options: PpoOptions = DEFAULT_
     lossSum += term;
   }
   const denominator = Math.max(1, tokens);
-  return { coefficients, loss: lossSum / denominator, clipFraction: clipped / denominator, kl: klSum / denominator, meanRatio: ratioSum / denominator, tokens };
+  return {
+    coefficients,
+    loss: lossSum / denominator,
+    clipFraction: clipped / denominator,
+    kl: klSum / denominator,
+    meanRatio: ratioSum / denominator,
+    tokens,
+  };
 }

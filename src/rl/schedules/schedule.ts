@@ -38,20 +38,40 @@ export function parseBudgetSchedule(text: string, field = "budget"): BudgetSched
   let body = colon < 0 ? "" : trimmed.slice(colon + 1);
   if (kind === "fixed") {
     if (body === "") throw new ConfigError(field, 'fixed needs a budget, e.g. "fixed:100%"');
-    return { kind: "fixed", choices: [{ spec: parseBudgetSpec(body, field), weight: 1 }], curriculum: false, text: trimmed };
+    return {
+      kind: "fixed",
+      choices: [{ spec: parseBudgetSpec(body, field), weight: 1 }],
+      curriculum: false,
+      text: trimmed,
+    };
   }
-  if (kind !== "budgetmix") throw new ConfigError(field, `unknown budget schedule "${text}"`, 'use "fixed:T" or "budgetmix:T1,T2,..." (e.g. budgetmix:25%,50%,75%,100%)');
+  if (kind !== "budgetmix")
+    throw new ConfigError(
+      field,
+      `unknown budget schedule "${text}"`,
+      'use "fixed:T" or "budgetmix:T1,T2,..." (e.g. budgetmix:25%,50%,75%,100%)',
+    );
   const curriculum = body.endsWith("+curriculum");
   if (curriculum) body = body.slice(0, -"+curriculum".length);
-  const choices = body.split(",").filter((part) => part.trim() !== "").map((part): BudgetChoice => {
-    const [budget, weightText] = part.split("=") as [string, string | undefined];
-    const weight = weightText === undefined ? 1 : Number(weightText);
-    if (!(weight > 0 && Number.isFinite(weight))) throw new ConfigError(field, `weight of ${budget.trim()} must be a positive number, got "${weightText ?? ""}"`);
-    return { spec: parseBudgetSpec(budget, field), weight };
-  });
-  if (choices.length === 0) throw new ConfigError(field, "budgetmix needs at least one budget, e.g. budgetmix:25%,50%,75%,100%");
-  if (new Set(choices.map((choice) => choice.spec.kind)).size > 1) throw new ConfigError(field, "budgetmix budgets must be of one kind: all turns, all percentages or all multiples of the optimum");
-  if (new Set(choices.map((choice) => choice.spec.label)).size !== choices.length) throw new ConfigError(field, "a budget is listed twice");
+  const choices = body
+    .split(",")
+    .filter((part) => part.trim() !== "")
+    .map((part): BudgetChoice => {
+      const [budget, weightText] = part.split("=") as [string, string | undefined];
+      const weight = weightText === undefined ? 1 : Number(weightText);
+      if (!(weight > 0 && Number.isFinite(weight)))
+        throw new ConfigError(field, `weight of ${budget.trim()} must be a positive number, got "${weightText ?? ""}"`);
+      return { spec: parseBudgetSpec(budget, field), weight };
+    });
+  if (choices.length === 0)
+    throw new ConfigError(field, "budgetmix needs at least one budget, e.g. budgetmix:25%,50%,75%,100%");
+  if (new Set(choices.map((choice) => choice.spec.kind)).size > 1)
+    throw new ConfigError(
+      field,
+      "budgetmix budgets must be of one kind: all turns, all percentages or all multiples of the optimum",
+    );
+  if (new Set(choices.map((choice) => choice.spec.label)).size !== choices.length)
+    throw new ConfigError(field, "a budget is listed twice");
   return { kind: "budgetmix", choices, curriculum, text: trimmed };
 }
 

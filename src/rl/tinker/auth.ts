@@ -29,9 +29,18 @@ export function jwtStale(jwt: string, now: number): boolean {
 /** Why this client cannot authenticate as the config asks, or undefined. */
 export function authProblem(config: ClientConfig, apiKey: string | undefined): ConfigError | undefined {
   if (!config.pjwt_auth_enabled) return undefined;
-  if (apiKey === undefined) return new ConfigError("tinkerApiKeyEnv", "the server exchanges an API key for a JWT (pjwt_auth_enabled), and no key was given", "set TINKER_API_KEY (or the variable named by --tinker-api-key-env)");
+  if (apiKey === undefined)
+    return new ConfigError(
+      "tinkerApiKeyEnv",
+      "the server exchanges an API key for a JWT (pjwt_auth_enabled), and no key was given",
+      "set TINKER_API_KEY (or the variable named by --tinker-api-key-env)",
+    );
   if (config.credential_default_source === "credential_cmd" && !apiKey.startsWith("eyJ")) {
-    return new ConfigError("tinkerApiKeyEnv", "the server asks for a credential from a command (TINKER_CREDENTIAL_CMD), which budgetrl does not run", "run the command yourself and give its output (a JWT) as the key");
+    return new ConfigError(
+      "tinkerApiKeyEnv",
+      "the server asks for a credential from a command (TINKER_CREDENTIAL_CMD), which budgetrl does not run",
+      "run the command yourself and give its output (a JWT) as the key",
+    );
   }
   return undefined;
 }

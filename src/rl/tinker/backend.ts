@@ -31,7 +31,14 @@ import { ConfigError } from "../../core/errors.js";
 import { defaultAdamW } from "../../nn/optimizer.js";
 import { HISTORY } from "../../policies/tiny/context.js";
 import { createRequestLimiter, realSleep } from "../../policies/openai/limiter.js";
-import { responseLength, type AccumulateStats, type LossAccumulateStats, type ReferenceScorer, type TrainerBackend, type TrainSequence } from "../backend.js";
+import {
+  responseLength,
+  type AccumulateStats,
+  type LossAccumulateStats,
+  type ReferenceScorer,
+  type TrainerBackend,
+  type TrainSequence,
+} from "../backend.js";
 import { tokenChunks } from "../tiny-backend.js";
 import type { TinkerClient } from "./client.js";
 import { crossEntropyDatum, policyLossDatum, responseLogprobs } from "./datum.js";
@@ -77,23 +84,52 @@ export interface TinkerBackend extends TrainerBackend {
 /** The Adam settings of the in-process AdamW, for a learning rate. */
 export function adamParams(learningRate: number): AdamParams {
   const adam = defaultAdamW;
-  return { learning_rate: learningRate, beta1: adam.beta1, beta2: adam.beta2, eps: adam.eps, weight_decay: adam.weightDecay, grad_clip_norm: adam.clipNorm };
+  return {
+    learning_rate: learningRate,
+    beta1: adam.beta1,
+    beta2: adam.beta2,
+    eps: adam.eps,
+    weight_decay: adam.weightDecay,
+    grad_clip_norm: adam.clipNorm,
+  };
 }
 
 async function resolveContext(client: TinkerClient, options: TinkerBackendOptions): Promise<number> {
   const models = await api.serverModels(client);
   const served = models.find((model) => model.name === options.baseModel);
-  if (models.length > 0 && served === undefined) throw new ConfigError("baseModel", `${client.baseUrl} does not serve ${options.baseModel}`, `it serves: ${models.map((model) => model.name).join(", ")}`);
+  if (models.length > 0 && served === undefined)
+    throw new ConfigError(
+      "baseModel",
+      `${client.baseUrl} does not serve ${options.baseModel}`,
+      `it serves: ${models.map((model) => model.name).join(", ")}`,
+    );
   const contextLength = options.contextLength ?? served?.maxContextLength;
-  if (contextLength === undefined) throw new ConfigError("contextLength", `the server does not say the context length of ${options.baseModel}`, "give it with --context-length");
+  if (contextLength === undefined)
+    throw new ConfigError(
+      "contextLength",
+      `the server does not say the context length of ${options.baseModel}`,
+      "give it with --context-length",
+    );
   return contextLength;
 }
 
 /** Response-token log-probs of a model on the server, without gradients: forward_only, cross_entropy, weights 0. */
-async function scoreOn(client: TinkerClient, modelId: string, nextSeq: () => number, batch: readonly TrainSequence[], requestTokens: number): Promise<Float32Array[]> {
+async function scoreOn(
+  client: TinkerClient,
+  modelId: string,
+  nextSeq: () => number,
+  batch: readonly TrainSequence[],
+  requestTokens: number,
+): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
   for (const part of tokenChunks(batch, requestTokens)) {
-    const output = await api.forwardBackward(client, modelId, nextSeq(), { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" }, true);
+    const output = await api.forwardBackward(
+      client,
+      modelId,
+      nextSeq(),
+      { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" },
+      true,
+    );
     out.push(...responseLogprobs(output, part));
   }
   return out;
@@ -101,26 +137,41 @@ async function scoreOn(client: TinkerClient, modelId: string, nextSeq: () => num
 
 /** The response tokens' log-probs of a sequence, cut out of the prompt log-probs of the whole sequence. */
 function promptResponseLogprobs(output: api.PromptLogprobs, sequence: TrainSequence): Float32Array {
-  if (output.length !== sequence.tokens.length) throw new TinkerProtocolError(`asample returned ${output.length} prompt log-probs for a prompt of ${sequence.tokens.length} tokens`);
-  return Float32Array.from(sequence.responses.flatMap((span) => output.slice(span.start, span.end)), (value) => {
-    if (value === null) throw new TinkerProtocolError("asample returned no prompt log-prob for a response token");
-    return value;
-  });
+  if (output.length !== sequence.tokens.length)
+    throw new TinkerProtocolError(
+      `asample returned ${output.length} prompt log-probs for a prompt of ${sequence.tokens.length} tokens`,
+    );
+  return Float32Array.from(
+    sequence.responses.flatMap((span) => output.slice(span.start, span.end)),
+    (value) => {
+      if (value === null) throw new TinkerProtocolError("asample returned no prompt log-prob for a response token");
+      return value;
+    },
+  );
 }
 
 export async function openTinkerBackend(options: TinkerBackendOptions): Promise<TinkerBackend> {
   const { client } = options;
   const contextLength = await resolveContext(client, options);
-  const renderer = (options.renderer ?? ((context: number) => byteRenderer(context, options.maxNewTokens)))(contextLength);
+  const renderer = (options.renderer ?? ((context: number) => byteRenderer(context, options.maxNewTokens)))(
+    contextLength,
+  );
   const requestTokens = options.requestTokens ?? 8192;
   const sessionId = await api.createSession(client, ["budgetrl"]);
-  const modelId = await api.createModel(client, { sessionId, modelSeqId: 0, baseModel: options.baseModel, loraRank: options.loraRank, seed: options.seed });
+  const modelId = await api.createModel(client, {
+    sessionId,
+    modelSeqId: 0,
+    baseModel: options.baseModel,
+    loraRank: options.loraRank,
+    seed: options.seed,
+  });
   let trainSeq = 0;
   let samplerSeq = 0;
   let sampleSeq = 0;
   const nextTrain = (): number => ++trainSeq;
   const nextSample = (): number => sampleSeq++;
-  if (options.resumeFrom !== undefined) await api.loadWeights(client, modelId, nextTrain(), options.resumeFrom.statePath);
+  if (options.resumeFrom !== undefined)
+    await api.loadWeights(client, modelId, nextTrain(), options.resumeFrom.statePath);
   let optimizerSteps = options.resumeFrom?.optimizerSteps ?? 0;
   const counts = { tokens: 0 };
   let sampler: Promise<string> | undefined;
@@ -132,27 +183,57 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
     });
     return sampler;
   };
-  const limiter = createRequestLimiter({ concurrency: options.sampleConcurrency ?? 64, rpm: 0, now: Date.now, sleep: realSleep });
+  const limiter = createRequestLimiter({
+    concurrency: options.sampleConcurrency ?? 64,
+    rpm: 0,
+    now: Date.now,
+    sleep: realSleep,
+  });
   const heartbeatMs = options.heartbeatMs ?? 10_000;
-  const heartbeat = heartbeatMs > 0 ? setInterval(() => void api.heartbeat(client, sessionId).catch(() => undefined), heartbeatMs) : undefined;
+  const heartbeat =
+    heartbeatMs > 0
+      ? setInterval(() => void api.heartbeat(client, sessionId).catch(() => undefined), heartbeatMs)
+      : undefined;
   heartbeat?.unref();
 
   const sampleReplies = (prompt: readonly number[], seed: number, count: number): Promise<SampledReply[]> =>
     limiter.run(async () => {
       const samplingSessionId = await currentSampler();
-      const params = { max_tokens: options.maxNewTokens, seed, stop: [...renderer.stopTokens], temperature: options.temperature ?? 1, top_k: -1, top_p: 1 };
-      const output = await api.sample(client, { samplingSessionId, seqId: nextSample(), prompt: modelInput(prompt), params, numSamples: count });
-      if (output.sequences.length !== count) throw new TinkerProtocolError(`asample returned ${output.sequences.length} sequences for num_samples ${count}`);
+      const params = {
+        max_tokens: options.maxNewTokens,
+        seed,
+        stop: [...renderer.stopTokens],
+        temperature: options.temperature ?? 1,
+        top_k: -1,
+        top_p: 1,
+      };
+      const output = await api.sample(client, {
+        samplingSessionId,
+        seqId: nextSample(),
+        prompt: modelInput(prompt),
+        params,
+        numSamples: count,
+      });
+      if (output.sequences.length !== count)
+        throw new TinkerProtocolError(`asample returned ${output.sequences.length} sequences for num_samples ${count}`);
       counts.tokens += prompt.length;
       return output.sequences.map((sequence) => {
-        if (sequence.logprobs === undefined || sequence.logprobs === null || sequence.logprobs.length !== sequence.tokens.length) throw new TinkerProtocolError("asample returned a sequence without one log-prob per token");
+        if (
+          sequence.logprobs === undefined ||
+          sequence.logprobs === null ||
+          sequence.logprobs.length !== sequence.tokens.length
+        )
+          throw new TinkerProtocolError("asample returned a sequence without one log-prob per token");
         counts.tokens += sequence.tokens.length;
         return { tokens: sequence.tokens, logprobs: sequence.logprobs };
       });
     });
-  const policy = createTinkerPolicy(`tinker:${options.baseModel}`, renderer, sampleReplies, { groupSampling: options.groupSampling ?? true });
+  const policy = createTinkerPolicy(`tinker:${options.baseModel}`, renderer, sampleReplies, {
+    groupSampling: options.groupSampling ?? true,
+  });
 
-  const trained = (batch: readonly TrainSequence[]): number => batch.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
+  const trained = (batch: readonly TrainSequence[]): number =>
+    batch.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
   const forwardLogprobs = (part: readonly TrainSequence[]): Promise<Float32Array[]> => {
     counts.tokens += trained(part);
     return scoreOn(client, modelId, nextTrain, part, requestTokens);
@@ -160,12 +241,20 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
   let references = 0;
   /** Frozen weights for the KL term: a sampling session on them, scored with prompt_logprobs (one asample per
    * sequence, max_tokens 1). */
-  const frozen = async (source: { readonly baseModel: string } | { readonly modelPath: string }): Promise<ReferenceScorer> => {
+  const frozen = async (
+    source: { readonly baseModel: string } | { readonly modelPath: string },
+  ): Promise<ReferenceScorer> => {
     const samplingSessionId = await api.createSamplingSession(client, sessionId, samplerSeq++, source);
     const params = { max_tokens: 1, seed: 0, stop: [], temperature: 1, top_k: -1, top_p: 1 };
     const score = (sequence: TrainSequence): Promise<Float32Array> =>
       limiter.run(async () => {
-        const output = await api.sample(client, { samplingSessionId, seqId: nextSample(), prompt: modelInput(sequence.tokens), params, promptLogprobs: true });
+        const output = await api.sample(client, {
+          samplingSessionId,
+          seqId: nextSample(),
+          prompt: modelInput(sequence.tokens),
+          params,
+          promptLogprobs: true,
+        });
         counts.tokens += sequence.tokens.length + 1;
         return promptResponseLogprobs(output.prompt_logprobs ?? [], sequence);
       });
@@ -184,25 +273,45 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
       for (const part of tokenChunks(batch, requestTokens)) {
         const coefficients = coefficientsFor(await forwardLogprobs(part), first);
         // Float32 division of float32 values: what the in-process kernel computes for c_t / N.
-        const data = part.map((sequence, i) => crossEntropyDatum(sequence, Float32Array.from(coefficients[i] as Float32Array, (value) => Math.fround(value / normaliser))));
+        const data = part.map((sequence, i) =>
+          crossEntropyDatum(
+            sequence,
+            Float32Array.from(coefficients[i] as Float32Array, (value) => Math.fround(value / normaliser)),
+          ),
+        );
         counts.tokens += trained(part);
-        responseLogprobs(await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: "cross_entropy" }), part);
+        responseLogprobs(
+          await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: "cross_entropy" }),
+          part,
+        );
         tokens += part.reduce((sum, sequence) => sum + responseLength(sequence), 0);
         first += part.length;
       }
       return { entropy: Number.NaN, tokens };
     },
     async accumulateLoss(batch, inputs, loss, normaliser): Promise<LossAccumulateStats> {
-      const config = loss.name === "ppo" ? { loss_fn_config: { clip_low_threshold: 1 - loss.clipLow, clip_high_threshold: 1 + loss.clipHigh } } : {};
+      const config =
+        loss.name === "ppo"
+          ? { loss_fn_config: { clip_low_threshold: 1 - loss.clipLow, clip_high_threshold: 1 + loss.clipHigh } }
+          : {};
       const logprobs: Float32Array[] = [];
       let first = 0;
       for (const part of tokenChunks(batch, requestTokens)) {
         const data = part.map((sequence, i) => {
           const { oldLogprobs, advantages } = inputs[first + i] as (typeof inputs)[number];
-          return policyLossDatum(sequence, oldLogprobs, Float32Array.from(advantages, (value) => Math.fround(value / normaliser)));
+          return policyLossDatum(
+            sequence,
+            oldLogprobs,
+            Float32Array.from(advantages, (value) => Math.fround(value / normaliser)),
+          );
         });
         counts.tokens += trained(part);
-        logprobs.push(...responseLogprobs(await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: loss.name, ...config }), part));
+        logprobs.push(
+          ...responseLogprobs(
+            await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: loss.name, ...config }),
+            part,
+          ),
+        );
         first += part.length;
       }
       return { entropy: Number.NaN, tokens: logprobs.reduce((sum, values) => sum + values.length, 0), logprobs };
@@ -214,18 +323,35 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
       const gradNorm = Object.entries(metrics).find(([key]) => /grad_norm/.test(key))?.[1] ?? Number.NaN;
       return { gradNorm, learningRate };
     },
-    reference: async () => frozen({ modelPath: await api.saveSamplerWeights(client, modelId, nextTrain(), `budgetrl-reference-${++references}`) }),
+    reference: async () =>
+      frozen({
+        modelPath: await api.saveSamplerWeights(client, modelId, nextTrain(), `budgetrl-reference-${++references}`),
+      }),
     baseReference: () => frozen({ baseModel: options.baseModel }),
     async save(dir) {
       const name = `budgetrl-${basename(dir).replace(/[^A-Za-z0-9_-]/g, "-")}`;
       const statePath = await api.saveWeights(client, modelId, nextTrain(), name);
       const samplerPath = await api.saveSamplerWeights(client, modelId, nextTrain(), `${name}-sampler`);
-      const manifest: TinkerCheckpoint = { format: TINKER_CHECKPOINT_FORMAT, server: client.baseUrl, baseModel: options.baseModel, loraRank: options.loraRank, modelId, statePath, samplerPath, optimizerSteps, contextLength, maxNewTokens: options.maxNewTokens, history: HISTORY, renderer: renderer.name };
+      const manifest: TinkerCheckpoint = {
+        format: TINKER_CHECKPOINT_FORMAT,
+        server: client.baseUrl,
+        baseModel: options.baseModel,
+        loraRank: options.loraRank,
+        modelId,
+        statePath,
+        samplerPath,
+        optimizerSteps,
+        contextLength,
+        maxNewTokens: options.maxNewTokens,
+        history: HISTORY,
+        renderer: renderer.name,
+      };
       await mkdir(dir, { recursive: true });
       await writeFile(join(dir, "budgetrl.json.tmp"), `${JSON.stringify(manifest, null, 2)}\n`);
       await rename(join(dir, "budgetrl.json.tmp"), join(dir, "budgetrl.json"));
     },
-    weightsDigest: () => createHash("sha256").update(`tinker\u0000${client.baseUrl}\u0000${modelId}\u0000${optimizerSteps}`).digest("hex"),
+    weightsDigest: () =>
+      createHash("sha256").update(`tinker\u0000${client.baseUrl}\u0000${modelId}\u0000${optimizerSteps}`).digest("hex"),
     processedTokens: () => counts.tokens,
     dispose: () => {
       if (heartbeat !== undefined) clearInterval(heartbeat);

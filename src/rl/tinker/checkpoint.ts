@@ -25,7 +25,9 @@ const checkpointSchema = z.object({
   renderer: z.string(),
 });
 
-export type TinkerCheckpoint = Omit<z.output<typeof checkpointSchema>, "history"> & { readonly history: typeof HISTORY };
+export type TinkerCheckpoint = Omit<z.output<typeof checkpointSchema>, "history"> & {
+  readonly history: typeof HISTORY;
+};
 
 /** The checkpoint in `dir`; a missing, unreadable or foreign manifest is a DataError naming the file, and so is
  * one trained under the retired window history (refuseRetiredHistory). */
@@ -44,7 +46,11 @@ export async function readTinkerCheckpoint(dir: string): Promise<TinkerCheckpoin
     throw new DataError(`${path} is not valid JSON (corrupted)`, "restore the checkpoint from a good copy");
   }
   const parsed = checkpointSchema.safeParse(body);
-  if (!parsed.success) throw new DataError(`${path} is not a ${TINKER_CHECKPOINT_FORMAT} checkpoint (${parsed.error.issues[0]?.path.join(".") ?? ""}: ${parsed.error.issues[0]?.message ?? "invalid"})`, "an in-process checkpoint resumes with --backend tiny");
+  if (!parsed.success)
+    throw new DataError(
+      `${path} is not a ${TINKER_CHECKPOINT_FORMAT} checkpoint (${parsed.error.issues[0]?.path.join(".") ?? ""}: ${parsed.error.issues[0]?.message ?? "invalid"})`,
+      "an in-process checkpoint resumes with --backend tiny",
+    );
   refuseRetiredHistory(path, parsed.data.history);
   return { ...parsed.data, history: HISTORY };
 }

@@ -13,10 +13,29 @@ import { BudgetrlError } from "../../core/errors.js";
 import { createRng, type Rng } from "../../core/rng.js";
 import { realSleep, type Sleep } from "../../policies/openai/limiter.js";
 import { authProblem, jwtStale } from "./auth.js";
-import { BAD_REQUEST_RETRIES, billingPause, BILLING_PAUSE, classifyStatus, classifyThrown, errorDetail, retryAfterMs, retryDelay, type BillingPause, type HttpVerdict } from "./faults.js";
+import {
+  BAD_REQUEST_RETRIES,
+  billingPause,
+  BILLING_PAUSE,
+  classifyStatus,
+  classifyThrown,
+  errorDetail,
+  retryAfterMs,
+  retryDelay,
+  type BillingPause,
+  type HttpVerdict,
+} from "./faults.js";
 import { PROTOBUF_CONTENT_TYPE } from "./proto.js";
 import { zstdCompress } from "./zstd.js";
-import { authTokenSchema, clientConfigSchema, futureSchema, futureState, readBody, TinkerProtocolError, type ClientConfig } from "./wire.js";
+import {
+  authTokenSchema,
+  clientConfigSchema,
+  futureSchema,
+  futureState,
+  readBody,
+  TinkerProtocolError,
+  type ClientConfig,
+} from "./wire.js";
 
 /** The SDK version whose protocol this client speaks: sent to client/config, whose flags depend on it. */
 export const PROTOCOL_SDK_VERSION = "0.25.0";
@@ -89,9 +108,14 @@ export class TinkerRequestError extends BudgetrlError {
   }
 }
 
-type Attempt = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly status: number; readonly verdict: HttpVerdict; readonly retryAfterMs?: number };
+type Attempt =
+  | { readonly ok: true; readonly body: unknown }
+  | { readonly ok: false; readonly status: number; readonly verdict: HttpVerdict; readonly retryAfterMs?: number };
 
-type Payload = { readonly kind: "none" } | { readonly kind: "json"; readonly value: unknown } | { readonly kind: "protobuf"; readonly bytes: Uint8Array; readonly zstd: boolean };
+type Payload =
+  | { readonly kind: "none" }
+  | { readonly kind: "json"; readonly value: unknown }
+  | { readonly kind: "protobuf"; readonly bytes: Uint8Array; readonly zstd: boolean };
 
 interface Exchange {
   readonly method: "GET" | "POST";
@@ -104,7 +128,8 @@ interface Exchange {
 
 /** The body of a fetch response: bytes when the server sent protobuf, else parsed JSON. */
 async function responseBody(response: Response, path: string): Promise<Attempt> {
-  if ((response.headers.get("content-type") ?? "").includes(PROTOBUF_CONTENT_TYPE)) return { ok: true, body: new Uint8Array(await response.arrayBuffer()) };
+  if ((response.headers.get("content-type") ?? "").includes(PROTOBUF_CONTENT_TYPE))
+    return { ok: true, body: new Uint8Array(await response.arrayBuffer()) };
   const text = await response.text();
   try {
     return { ok: true, body: JSON.parse(text) as unknown };
@@ -115,7 +140,14 @@ async function responseBody(response: Response, path: string): Promise<Attempt> 
 
 export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, "");
-  const settings = { timeoutMs: options.timeoutMs ?? 120_000, retries: options.retries ?? 6, backoffMs: options.backoffMs ?? 500, maxBackoffMs: options.maxBackoffMs ?? 30_000, pollMs: options.pollMs ?? 25, maxPollMs: options.maxPollMs ?? 1000 };
+  const settings = {
+    timeoutMs: options.timeoutMs ?? 120_000,
+    retries: options.retries ?? 6,
+    backoffMs: options.backoffMs ?? 500,
+    maxBackoffMs: options.maxBackoffMs ?? 30_000,
+    pollMs: options.pollMs ?? 25,
+    maxPollMs: options.maxPollMs ?? 1000,
+  };
   const sleep = options.sleep ?? realSleep;
   const now = options.now ?? Date.now;
   const rng: Rng = createRng(options.seed ?? 0);
@@ -127,21 +159,41 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
 
   const attempt = async (exchange: Exchange): Promise<Attempt> => {
     counts.requests++;
-    const signals = [AbortSignal.timeout(settings.timeoutMs), ...(options.signal === undefined ? [] : [options.signal])];
+    const signals = [
+      AbortSignal.timeout(settings.timeoutMs),
+      ...(options.signal === undefined ? [] : [options.signal]),
+    ];
     const { payload, path } = exchange;
     try {
       const credential = await exchange.credential();
       const headers: Record<string, string> = {
         accept: exchange.accept === "protobuf" ? PROTOBUF_CONTENT_TYPE : "application/json",
-        ...(payload.kind === "none" ? {} : { "content-type": payload.kind === "json" ? "application/json" : PROTOBUF_CONTENT_TYPE }),
+        ...(payload.kind === "none"
+          ? {}
+          : { "content-type": payload.kind === "json" ? "application/json" : PROTOBUF_CONTENT_TYPE }),
         ...(payload.kind === "protobuf" && payload.zstd ? { "content-encoding": "zstd" } : {}),
         ...(credential === undefined ? {} : { "x-api-key": credential }),
       };
-      const body = payload.kind === "json" ? JSON.stringify(payload.value) : payload.kind === "protobuf" ? payload.bytes : undefined;
-      const response = await fetch(`${baseUrl}${path}`, { method: exchange.method, headers, signal: AbortSignal.any(signals), ...(body === undefined ? {} : { body }) });
+      const body =
+        payload.kind === "json"
+          ? JSON.stringify(payload.value)
+          : payload.kind === "protobuf"
+            ? payload.bytes
+            : undefined;
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: exchange.method,
+        headers,
+        signal: AbortSignal.any(signals),
+        ...(body === undefined ? {} : { body }),
+      });
       if (response.ok) return await responseBody(response, path);
       const after = retryAfterMs(response.headers, now());
-      return { ok: false, status: response.status, verdict: classifyStatus(response.status, path, errorDetail(await response.text())), ...(after === undefined ? {} : { retryAfterMs: after }) };
+      return {
+        ok: false,
+        status: response.status,
+        verdict: classifyStatus(response.status, path, errorDetail(await response.text())),
+        ...(after === undefined ? {} : { retryAfterMs: after }),
+      };
     } catch (error) {
       if (error instanceof BudgetrlError) throw error;
       return { ok: false, status: 0, verdict: classifyThrown(error, path, options.signal?.aborted === true) };
@@ -152,15 +204,22 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
   const pauseFor = async (reason: string): Promise<void> => {
     const limitMs = (known?.billing_exception_max_pause_duration_sec ?? 3600) * 1000;
     const decision = billingPause(pause, now(), limitMs);
-    if (decision.action === "stop") throw new TinkerRequestError(`${reason}: the job was paused for billing for ${Math.round(decision.pausedMs / 1000)} s, longer than the server allows (${limitMs / 1000} s)`);
-    if (decision.notice) notice({ level: "warning", message: `tinker: the job is paused because of its billing status (${reason}); it goes on when the server accepts requests again` });
+    if (decision.action === "stop")
+      throw new TinkerRequestError(
+        `${reason}: the job was paused for billing for ${Math.round(decision.pausedMs / 1000)} s, longer than the server allows (${limitMs / 1000} s)`,
+      );
+    if (decision.notice)
+      notice({
+        level: "warning",
+        message: `tinker: the job is paused because of its billing status (${reason}); it goes on when the server accepts requests again`,
+      });
     counts.pauses++;
     await sleep(BILLING_PAUSE.waitMs, options.signal);
   };
 
   /** One request with retries and billing pauses; pending, bad-request, resubmit and fatal verdicts go to the caller. */
   const request = async (exchange: Exchange): Promise<Attempt> => {
-    for (let tries = 0; ; ) {
+    for (let tries = 0; ;) {
       const result = await attempt(exchange);
       if (result.ok) return result;
       if (result.verdict.kind === "pause") {
@@ -168,8 +227,14 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
         continue;
       }
       if (result.verdict.kind !== "retry") return result;
-      if (tries >= settings.retries) throw new TinkerRequestError(`tinker request failed after ${tries + 1} attempts: ${result.verdict.reason}`);
-      const delayMs = retryDelay(tries, result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }, settings, rng);
+      if (tries >= settings.retries)
+        throw new TinkerRequestError(`tinker request failed after ${tries + 1} attempts: ${result.verdict.reason}`);
+      const delayMs = retryDelay(
+        tries,
+        result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs },
+        settings,
+        rng,
+      );
       options.onRetry?.({ attempt: tries, delayMs, reason: result.verdict.reason });
       counts.retries++;
       tries++;
@@ -179,15 +244,26 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
 
   const unwrap = (result: Attempt): unknown => {
     if (result.ok) return result.body;
-    throw new TinkerRequestError(`tinker request failed: ${result.verdict.kind === "pending" ? "still pending" : result.verdict.reason}`);
+    throw new TinkerRequestError(
+      `tinker request failed: ${result.verdict.kind === "pending" ? "still pending" : result.verdict.reason}`,
+    );
   };
 
   // ---- the client config and the credential ----
   const json = (value: unknown): Payload => ({ kind: "json", value });
   const readConfig = async (): Promise<ClientConfig> => {
-    const result = await request({ method: "POST", path: "/api/v1/client/config", payload: json({ sdk_version: PROTOCOL_SDK_VERSION }), accept: "json", credential: apiKey });
+    const result = await request({
+      method: "POST",
+      path: "/api/v1/client/config",
+      payload: json({ sdk_version: PROTOCOL_SDK_VERSION }),
+      accept: "json",
+      credential: apiKey,
+    });
     // A server that predates the endpoint (404) gets the SDK's defaults: plain API key, no compression.
-    const config = !result.ok && result.status === 404 ? clientConfigSchema.parse({}) : readBody(clientConfigSchema, unwrap(result), "client/config");
+    const config =
+      !result.ok && result.status === 404
+        ? clientConfigSchema.parse({})
+        : readBody(clientConfigSchema, unwrap(result), "client/config");
     const problem = authProblem(config, options.apiKey);
     if (problem !== undefined) throw problem;
     known = config;
@@ -203,7 +279,15 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
   let jwt: string | undefined;
   let refreshing: Promise<string> | undefined;
   const fetchJwt = async (): Promise<string> => {
-    const body = unwrap(await request({ method: "POST", path: "/api/v1/auth/token", payload: json({}), accept: "json", credential: apiKey }));
+    const body = unwrap(
+      await request({
+        method: "POST",
+        path: "/api/v1/auth/token",
+        payload: json({}),
+        accept: "json",
+        credential: apiKey,
+      }),
+    );
     return readBody(authTokenSchema, body, "auth/token").jwt;
   };
   const credential = async (): Promise<string | undefined> => {
@@ -215,27 +299,54 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
     return jwt;
   };
 
-  const call = async (method: "GET" | "POST", path: string, body: unknown, accept: "json" | "protobuf" = "json"): Promise<Attempt> => {
-    if (!(body instanceof Uint8Array)) return request({ method, path, payload: body === undefined ? { kind: "none" } : json(body), accept, credential });
+  const call = async (
+    method: "GET" | "POST",
+    path: string,
+    body: unknown,
+    accept: "json" | "protobuf" = "json",
+  ): Promise<Attempt> => {
+    if (!(body instanceof Uint8Array))
+      return request({ method, path, payload: body === undefined ? { kind: "none" } : json(body), accept, credential });
     const zstd = (await config()).proto_compress_fwdbwd;
-    return request({ method, path, payload: { kind: "protobuf", bytes: zstd ? await zstdCompress(body) : body, zstd }, accept, credential });
+    return request({
+      method,
+      path,
+      payload: { kind: "protobuf", bytes: zstd ? await zstdCompress(body) : body, zstd },
+      accept,
+      credential,
+    });
   };
 
   /** Polls a future until done (its value), failed (throws) or expired (undefined: resubmit). */
-  const awaitFuture = async (requestId: string, accept: "json" | "protobuf"): Promise<{ readonly value: unknown } | undefined> => {
+  const awaitFuture = async (
+    requestId: string,
+    accept: "json" | "protobuf",
+  ): Promise<{ readonly value: unknown } | undefined> => {
     let wait = settings.pollMs;
     let badRequests = 0;
     for (;;) {
       counts.polls++;
-      const result = await call("POST", "/api/v1/retrieve_future", { request_id: requestId, allow_metadata_only: false }, accept);
+      const result = await call(
+        "POST",
+        "/api/v1/retrieve_future",
+        { request_id: requestId, allow_metadata_only: false },
+        accept,
+      );
       if (!result.ok && result.verdict.kind === "resubmit") return undefined;
-      if (!result.ok && result.verdict.kind === "fatal") throw new TinkerRequestError(`tinker request ${requestId} failed: ${result.verdict.reason}`);
+      if (!result.ok && result.verdict.kind === "fatal")
+        throw new TinkerRequestError(`tinker request ${requestId} failed: ${result.verdict.reason}`);
       if (!result.ok && result.verdict.kind === "bad-request") {
         if (badRequests++ < BAD_REQUEST_RETRIES) continue;
-        throw new TinkerRequestError(`tinker request ${requestId} failed: ${result.verdict.reason} (still after ${BAD_REQUEST_RETRIES} more polls)`);
+        throw new TinkerRequestError(
+          `tinker request ${requestId} failed: ${result.verdict.reason} (still after ${BAD_REQUEST_RETRIES} more polls)`,
+        );
       }
       if (!result.ok) badRequests = 0;
-      const state = result.ok ? (result.body instanceof Uint8Array ? { kind: "done" as const, value: result.body } : futureState(result.body)) : { kind: "pending" as const };
+      const state = result.ok
+        ? result.body instanceof Uint8Array
+          ? { kind: "done" as const, value: result.body }
+          : futureState(result.body)
+        : { kind: "pending" as const };
       if (state.kind === "done") return { value: state.value };
       if (state.kind === "failed") throw new TinkerRequestError(`tinker request ${requestId} failed: ${state.message}`);
       await sleep(wait, options.signal);
@@ -253,7 +364,8 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
         const future = readBody(futureSchema, unwrap(await call("POST", path, body)), path);
         const result = await awaitFuture(future.request_id, submitOptions.result ?? "json");
         if (result !== undefined) return result.value;
-        if (tries >= settings.retries) throw new TinkerRequestError(`tinker request to ${path} expired on the server ${tries + 1} times`);
+        if (tries >= settings.retries)
+          throw new TinkerRequestError(`tinker request to ${path} expired on the server ${tries + 1} times`);
         counts.retries++;
       }
     },

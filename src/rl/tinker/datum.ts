@@ -10,7 +10,9 @@ import { responseLength, type TrainSequence } from "../backend.js";
 
 /** The input positions that predict the response tokens of `sequence`, in order. */
 export function responsePositions(sequence: TrainSequence): number[] {
-  return sequence.responses.flatMap((span) => Array.from({ length: span.end - span.start }, (_, k) => span.start + k - 1));
+  return sequence.responses.flatMap((span) =>
+    Array.from({ length: span.end - span.start }, (_, k) => span.start + k - 1),
+  );
 }
 
 /** Per-position values: `values[k]` (one per response token) at the k-th response position, 0 elsewhere. */
@@ -23,7 +25,9 @@ function scatter(sequence: TrainSequence, values: ArrayLike<number>): Float32Arr
 }
 
 function baseDatum(sequence: TrainSequence, inputs: Readonly<Record<string, Float32Array>>): Datum {
-  const lossInputs: Record<string, ReturnType<typeof tensor>> = { target_tokens: tensor(sequence.tokens.slice(1), "int64") };
+  const lossInputs: Record<string, ReturnType<typeof tensor>> = {
+    target_tokens: tensor(sequence.tokens.slice(1), "int64"),
+  };
   for (const [name, values] of Object.entries(inputs)) lossInputs[name] = tensor(values, "float32");
   return { model_input: modelInput(sequence.tokens.slice(0, -1)), loss_fn_inputs: lossInputs };
 }
@@ -34,17 +38,26 @@ export function crossEntropyDatum(sequence: TrainSequence, weights?: ArrayLike<n
 }
 
 /** importance_sampling / ppo data: behaviour log-probs and advantages per response token. */
-export function policyLossDatum(sequence: TrainSequence, oldLogprobs: ArrayLike<number>, advantages: ArrayLike<number>): Datum {
+export function policyLossDatum(
+  sequence: TrainSequence,
+  oldLogprobs: ArrayLike<number>,
+  advantages: ArrayLike<number>,
+): Datum {
   return baseDatum(sequence, { logprobs: scatter(sequence, oldLogprobs), advantages: scatter(sequence, advantages) });
 }
 
 /** The current log-probs of each sequence's response tokens, cut out of a forward(_backward) answer. */
 export function responseLogprobs(output: ForwardBackwardOutput, batch: readonly TrainSequence[]): Float32Array[] {
-  if (output.loss_fn_outputs.length !== batch.length) throw new TinkerProtocolError(`the server returned ${output.loss_fn_outputs.length} loss outputs for ${batch.length} data`);
+  if (output.loss_fn_outputs.length !== batch.length)
+    throw new TinkerProtocolError(
+      `the server returned ${output.loss_fn_outputs.length} loss outputs for ${batch.length} data`,
+    );
   return batch.map((sequence, i) => {
     const values = output.loss_fn_outputs[i]?.logprobs?.data;
     if (values === undefined || values.length !== sequence.tokens.length - 1) {
-      throw new TinkerProtocolError(`loss output ${i} has ${values === undefined ? "no logprobs" : `${values.length} logprobs`}, expected ${sequence.tokens.length - 1}`);
+      throw new TinkerProtocolError(
+        `loss output ${i} has ${values === undefined ? "no logprobs" : `${values.length} logprobs`}, expected ${sequence.tokens.length - 1}`,
+      );
     }
     return Float32Array.from(responsePositions(sequence), (position) => values[position] as number);
   });

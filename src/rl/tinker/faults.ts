@@ -43,7 +43,8 @@ export function classifyStatus(status: number, endpoint: string, detail: string)
 export function classifyThrown(error: unknown, endpoint: string, stopped: boolean): HttpVerdict {
   const message = error instanceof Error ? error.message : String(error);
   if (stopped) return { kind: "fatal", reason: `${endpoint}: stopped` };
-  if (endpoint.endsWith("/retrieve_future") && error instanceof Error && error.name === "TimeoutError") return { kind: "pending" };
+  if (endpoint.endsWith("/retrieve_future") && error instanceof Error && error.name === "TimeoutError")
+    return { kind: "pending" };
   return { kind: "retry", reason: `${endpoint}: ${message}` };
 }
 
@@ -76,7 +77,11 @@ export interface BillingPause {
 }
 
 /** What to do about a 402 at time `now`: wait (and say so when `notice`), or give up. Updates `pause`. */
-export function billingPause(pause: BillingPause, now: number, limitMs: number): { readonly action: "wait"; readonly notice: boolean } | { readonly action: "stop"; readonly pausedMs: number } {
+export function billingPause(
+  pause: BillingPause,
+  now: number,
+  limitMs: number,
+): { readonly action: "wait"; readonly notice: boolean } | { readonly action: "stop"; readonly pausedMs: number } {
   if (pause.last !== undefined && now - pause.last > BILLING_PAUSE.resetAfterMs) {
     pause.first = undefined;
     pause.lastNotice = undefined;

@@ -26,7 +26,11 @@ export interface TemplateText {
 
 /** The template's text after the reply at conversation[at], or undefined when it cannot be told apart. */
 function textAfterReply(template: TemplateText, conversation: readonly Message[], at: number): string | undefined {
-  const marked: Message[] = [...conversation.slice(0, at), { role: "assistant", content: REPLY_MARK }, ...conversation.slice(at + 1)];
+  const marked: Message[] = [
+    ...conversation.slice(0, at),
+    { role: "assistant", content: REPLY_MARK },
+    ...conversation.slice(at + 1),
+  ];
   let text: string;
   try {
     text = template.render(marked);
@@ -39,7 +43,11 @@ function textAfterReply(template: TemplateText, conversation: readonly Message[]
 }
 
 /** The prompt that extends `previous` (its prompt and reply tokens) with the template's text after the reply. */
-export function extendedPrompt(template: TemplateText, conversation: readonly Message[], previous: PreviousTurn): number[] | undefined {
+export function extendedPrompt(
+  template: TemplateText,
+  conversation: readonly Message[],
+  previous: PreviousTurn,
+): number[] | undefined {
   const at = previous.messages - 1;
   if (at < 0 || at >= conversation.length || conversation[at]!.role !== "assistant") return undefined;
   let after = textAfterReply(template, conversation, at);

@@ -33,7 +33,8 @@ export function hfRendererDir(name: string): string | undefined {
 export function hfDirProblem(dir: string): string | undefined {
   if (dir === "") return "hf: needs a folder (hf:DIR)";
   if (!existsSync(dir)) return `${dir} does not exist`;
-  for (const file of ["tokenizer.json", "tokenizer_config.json"]) if (!existsSync(join(dir, file))) return `${dir} holds no ${file}`;
+  for (const file of ["tokenizer.json", "tokenizer_config.json"])
+    if (!existsSync(join(dir, file))) return `${dir} holds no ${file}`;
   return undefined;
 }
 
@@ -42,9 +43,14 @@ function readJson(path: string): JsonObject {
   try {
     value = JSON.parse(readFileSync(path, "utf8"));
   } catch (error) {
-    throw new ConfigError("renderer", `cannot read ${path}: ${(error as Error).message}`, "copy the file again from the model's repository");
+    throw new ConfigError(
+      "renderer",
+      `cannot read ${path}: ${(error as Error).message}`,
+      "copy the file again from the model's repository",
+    );
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new ConfigError("renderer", `${path} is not a JSON object`);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new ConfigError("renderer", `${path} is not a JSON object`);
   return value as JsonObject;
 }
 
@@ -53,10 +59,20 @@ function configTemplate(config: JsonObject, path: string): string {
   const value = config.chat_template;
   if (typeof value === "string") return value;
   if (Array.isArray(value)) {
-    const named = value.find((entry): entry is JsonObject => entry !== null && typeof entry === "object" && !Array.isArray(entry) && (entry as JsonObject).name === "default");
+    const named = value.find(
+      (entry): entry is JsonObject =>
+        entry !== null &&
+        typeof entry === "object" &&
+        !Array.isArray(entry) &&
+        (entry as JsonObject).name === "default",
+    );
     if (named !== undefined && typeof named.template === "string") return named.template;
   }
-  throw new ConfigError("renderer", `${path} has no chat_template (and there is no chat_template.jinja beside it)`, "copy chat_template.jinja or a tokenizer_config.json with chat_template from the model's repository");
+  throw new ConfigError(
+    "renderer",
+    `${path} has no chat_template (and there is no chat_template.jinja beside it)`,
+    "copy chat_template.jinja or a tokenizer_config.json with chat_template from the model's repository",
+  );
 }
 
 function generationEosIds(dir: string): number[] {
@@ -64,17 +80,31 @@ function generationEosIds(dir: string): number[] {
   if (!existsSync(path)) return [];
   const value = readJson(path).eos_token_id;
   const ids = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-  if (!ids.every((id) => typeof id === "number" && Number.isInteger(id) && id >= 0)) throw new ConfigError("renderer", `${path}: eos_token_id must be a token id or a list of them`);
+  if (!ids.every((id) => typeof id === "number" && Number.isInteger(id) && id >= 0))
+    throw new ConfigError("renderer", `${path}: eos_token_id must be a token id or a list of them`);
   return ids as number[];
 }
 
 /** Read a tokenizer folder; a missing or unreadable file is a ConfigError naming the `renderer` field. */
 export function readHfFiles(dir: string): HfTokenizerFiles {
   const problem = hfDirProblem(dir);
-  if (problem !== undefined) throw new ConfigError("renderer", problem, "DIR must hold the model's tokenizer.json and tokenizer_config.json (copied locally: nothing downloads)");
+  if (problem !== undefined)
+    throw new ConfigError(
+      "renderer",
+      problem,
+      "DIR must hold the model's tokenizer.json and tokenizer_config.json (copied locally: nothing downloads)",
+    );
   const configPath = join(dir, "tokenizer_config.json");
   const config = readJson(configPath);
   const templatePath = join(dir, "chat_template.jinja");
-  const chatTemplate = existsSync(templatePath) ? readFileSync(templatePath, "utf8") : configTemplate(config, configPath);
-  return { dir, tokenizer: readJson(join(dir, "tokenizer.json")), config, chatTemplate, generationEosIds: generationEosIds(dir) };
+  const chatTemplate = existsSync(templatePath)
+    ? readFileSync(templatePath, "utf8")
+    : configTemplate(config, configPath);
+  return {
+    dir,
+    tokenizer: readJson(join(dir, "tokenizer.json")),
+    config,
+    chatTemplate,
+    generationEosIds: generationEosIds(dir),
+  };
 }

@@ -11,7 +11,20 @@ import { z } from "zod";
 import { TOOL_CALL_FORMATS, type ToolCallFormat } from "../../policies/tool-call-text.js";
 
 /** Template variables the renderer sets itself. */
-export const RESERVED_TEMPLATE_VARIABLES = ["messages", "tools", "documents", "add_generation_prompt", "continue_final_message", "bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token"] as const;
+export const RESERVED_TEMPLATE_VARIABLES = [
+  "messages",
+  "tools",
+  "documents",
+  "add_generation_prompt",
+  "continue_final_message",
+  "bos_token",
+  "eos_token",
+  "unk_token",
+  "pad_token",
+  "sep_token",
+  "cls_token",
+  "mask_token",
+] as const;
 
 /** Template options whose type is known are checked when the config is parsed; any other name takes any JSON. */
 export const templateOptionsField = z
@@ -20,24 +33,39 @@ export const templateOptionsField = z
   .default({})
   .superRefine((options, context) => {
     for (const name of Object.keys(options)) {
-      if ((RESERVED_TEMPLATE_VARIABLES as readonly string[]).includes(name)) context.addIssue({ code: "custom", message: `${name} is set by the renderer, not a template option`, path: [name] });
+      if ((RESERVED_TEMPLATE_VARIABLES as readonly string[]).includes(name))
+        context.addIssue({
+          code: "custom",
+          message: `${name} is set by the renderer, not a template option`,
+          path: [name],
+        });
     }
   })
-  .describe("hf renderer: chat-template variables, KEY=VALUE (VALUE read as JSON, else text), e.g. enable_thinking=false (Qwen3)");
+  .describe(
+    "hf renderer: chat-template variables, KEY=VALUE (VALUE read as JSON, else text), e.g. enable_thinking=false (Qwen3)",
+  );
 
 export type TemplateOptions = Readonly<z.output<typeof templateOptionsField>>;
 
 export const TOOL_CALL_OPTIONS = ["auto", "none", ...TOOL_CALL_FORMATS] as const;
 export type ToolCallOption = (typeof TOOL_CALL_OPTIONS)[number];
 
-export const toolCallFormatField = z.enum(TOOL_CALL_OPTIONS).default("auto").describe("hf renderer: how replies' tool calls are parsed when the env offers tools: hermes (<tool_call> blocks, Qwen), llama3-json, none, or auto (from the chat template)");
+export const toolCallFormatField = z
+  .enum(TOOL_CALL_OPTIONS)
+  .default("auto")
+  .describe(
+    "hf renderer: how replies' tool calls are parsed when the env offers tools: hermes (<tool_call> blocks, Qwen), llama3-json, none, or auto (from the chat template)",
+  );
 
 export interface HfRendererOptions {
   readonly templateOptions: TemplateOptions;
   readonly toolCallFormat: ToolCallOption;
 }
 
-export const DEFAULT_HF_RENDERER_OPTIONS: HfRendererOptions = Object.freeze({ templateOptions: Object.freeze({}), toolCallFormat: "auto" });
+export const DEFAULT_HF_RENDERER_OPTIONS: HfRendererOptions = Object.freeze({
+  templateOptions: Object.freeze({}),
+  toolCallFormat: "auto",
+});
 
 /** The tool-call format a renderer reads with: the option, or for "auto" the one the template teaches (undefined: none). */
 export function resolveToolCallFormat(option: ToolCallOption, chatTemplate: string): ToolCallFormat | undefined {

@@ -38,12 +38,21 @@ import type { HfTokenizerFiles } from "./hf-files.js";
 import { DEFAULT_HF_RENDERER_OPTIONS, resolveToolCallFormat, type HfRendererOptions } from "./hf-options.js";
 import type { Renderer } from "./renderer-contract.js";
 
-const SPECIAL_TOKEN_FIELDS = ["bos_token", "eos_token", "unk_token", "pad_token", "sep_token", "cls_token", "mask_token"] as const;
+const SPECIAL_TOKEN_FIELDS = [
+  "bos_token",
+  "eos_token",
+  "unk_token",
+  "pad_token",
+  "sep_token",
+  "cls_token",
+  "mask_token",
+] as const;
 
 /** A special token of tokenizer_config: its text, written as a string or as an AddedToken object {content}. */
 export function specialTokenText(value: unknown): string | undefined {
   if (typeof value === "string") return value;
-  if (value !== null && typeof value === "object" && typeof (value as { content?: unknown }).content === "string") return (value as { content: string }).content;
+  if (value !== null && typeof value === "object" && typeof (value as { content?: unknown }).content === "string")
+    return (value as { content: string }).content;
   return undefined;
 }
 
@@ -74,7 +83,13 @@ export function templateMessage(message: Message): Record<string, unknown> {
     content: message.content,
     ...(message.toolCalls === undefined || message.toolCalls.length === 0
       ? {}
-      : { tool_calls: message.toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: callArguments(call.arguments) } })) }),
+      : {
+          tool_calls: message.toolCalls.map((call) => ({
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: callArguments(call.arguments) },
+          })),
+        }),
     ...(message.toolCallId === undefined ? {} : { tool_call_id: message.toolCallId }),
   };
 }
@@ -82,7 +97,8 @@ export function templateMessage(message: Message): Record<string, unknown> {
 /** Where the turns of `messages` start: at 0 and after every assistant message that a non-assistant one follows. */
 export function turnStarts(messages: readonly Message[]): number[] {
   const starts = messages.length === 0 ? [] : [0];
-  for (let i = 1; i < messages.length; i++) if (messages[i - 1]!.role === "assistant" && messages[i]!.role !== "assistant") starts.push(i);
+  for (let i = 1; i < messages.length; i++)
+    if (messages[i - 1]!.role === "assistant" && messages[i]!.role !== "assistant") starts.push(i);
   return starts;
 }
 
@@ -104,7 +120,10 @@ function cutToFit(encoder: Encoder, system: readonly Message[], turn: readonly M
   const fitted = encoder.encode([...head, withoutStart(last, high)]);
   // The prompt cannot fit: the episode ends at the model's context (stop reason context_length, a failure of the
   // agent as with any model whose context is full), not in a policy error that would stop an RL run.
-  if (fitted.length > budget) throw new ContextLengthError(`the prompt needs ${fitted.length} tokens without the newest message's text, more than the ${budget} the context leaves (raise --context-length, or lower --max-new-tokens)`);
+  if (fitted.length > budget)
+    throw new ContextLengthError(
+      `the prompt needs ${fitted.length} tokens without the newest message's text, more than the ${budget} the context leaves (raise --context-length, or lower --max-new-tokens)`,
+    );
   while (low < high) {
     const mid = Math.floor((low + high) / 2);
     if (encoder.encode([...head, withoutStart(last, mid)]).length <= budget) high = mid;
@@ -135,31 +154,57 @@ function decodeText(tokenizer: Tokenizer, tokens: readonly number[]): string {
 
 function tokenId(tokenizer: Tokenizer, text: string, what: string): number {
   const id = tokenizer.token_to_id(text);
-  if (id === undefined) throw new ConfigError("renderer", `${what} ${JSON.stringify(text)} is not a token of tokenizer.json`, "tokenizer.json and tokenizer_config.json must come from the same model");
+  if (id === undefined)
+    throw new ConfigError(
+      "renderer",
+      `${what} ${JSON.stringify(text)} is not a token of tokenizer.json`,
+      "tokenizer.json and tokenizer_config.json must come from the same model",
+    );
   return id;
 }
 
 /** The renderer of a model's tokenizer files for a model of `contextLength` tokens with replies of at most `maxNewTokens`. */
-export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength: number, maxNewTokens: number, settings: Partial<HfRendererOptions> = {}): Renderer {
+export function hfRenderer(
+  name: string,
+  files: HfTokenizerFiles,
+  contextLength: number,
+  maxNewTokens: number,
+  settings: Partial<HfRendererOptions> = {},
+): Renderer {
   let tokenizer: Tokenizer;
   let template: Template;
   try {
     tokenizer = new Tokenizer(files.tokenizer, files.config);
     template = new Template(files.chatTemplate);
   } catch (error) {
-    throw new ConfigError("renderer", `${files.dir}: cannot load the tokenizer or chat template: ${(error as Error).message}`);
+    throw new ConfigError(
+      "renderer",
+      `${files.dir}: cannot load the tokenizer or chat template: ${(error as Error).message}`,
+    );
   }
   const { templateOptions, toolCallFormat } = { ...DEFAULT_HF_RENDERER_OPTIONS, ...settings };
   const format = resolveToolCallFormat(toolCallFormat, files.chatTemplate);
   const variables = { ...templateOptions, ...specialTokenVariables(files.config) };
   const eos = variables.eos_token;
-  if (typeof eos !== "string") throw new ConfigError("renderer", `${files.dir}/tokenizer_config.json names no eos_token`, "the renderer stops replies at the eos token");
+  if (typeof eos !== "string")
+    throw new ConfigError(
+      "renderer",
+      `${files.dir}/tokenizer_config.json names no eos_token`,
+      "the renderer stops replies at the eos token",
+    );
   const stopTokens = [...new Set([tokenId(tokenizer, eos, "eos_token"), ...files.generationEosIds])];
   const stops = new Set(stopTokens);
   const encodeText = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
   const render = (messages: readonly Message[], tools: readonly ToolSpec[]): string =>
-    template.render({ ...variables, messages: messages.map(templateMessage), ...(tools.length === 0 ? {} : { tools: chatTools(tools) }), add_generation_prompt: true });
-  const encoderOf = (tools: readonly ToolSpec[]): Encoder => ({ encode: (messages) => encodeText(render(messages, tools)) });
+    template.render({
+      ...variables,
+      messages: messages.map(templateMessage),
+      ...(tools.length === 0 ? {} : { tools: chatTools(tools) }),
+      add_generation_prompt: true,
+    });
+  const encoderOf = (tools: readonly ToolSpec[]): Encoder => ({
+    encode: (messages) => encodeText(render(messages, tools)),
+  });
   const textOf = (tools: readonly ToolSpec[]): TemplateText => ({
     render: (messages) => render(messages, tools),
     encode: encodeText,
@@ -168,24 +213,43 @@ export function hfRenderer(name: string, files: HfTokenizerFiles, contextLength:
   try {
     encoderOf([]).encode([systemMessage("s"), userMessage("u")]);
   } catch (error) {
-    throw new ConfigError("renderer", `${files.dir}: the chat template fails on a system and a user message: ${(error as Error).message}`);
+    throw new ConfigError(
+      "renderer",
+      `${files.dir}: the chat template fails on a system and a user message: ${(error as Error).message}`,
+    );
   }
   const budget = contextRule(contextLength, maxNewTokens).budget;
   const prompt: Renderer["prompt"] = (conversation, previous, tools = []) => {
     const extended = previous !== undefined ? extendedPrompt(textOf(tools), conversation, previous) : undefined;
-    return extended !== undefined && extended.length <= budget ? extended : fittedPrompt(encoderOf(tools), conversation, budget);
+    return extended !== undefined && extended.length <= budget
+      ? extended
+      : fittedPrompt(encoderOf(tools), conversation, budget);
   };
   return {
     name,
     stopTokens,
     prompt,
-    episodeSequences: (episode, replies, sampledPrompt) => promptSequences((conversation, previous, turn) => sampledPrompt?.(turn)?.slice() ?? prompt(conversation, previous), episode, replies, true),
+    episodeSequences: (episode, replies, sampledPrompt) =>
+      promptSequences(
+        (conversation, previous, turn) => sampledPrompt?.(turn)?.slice() ?? prompt(conversation, previous),
+        episode,
+        replies,
+        true,
+      ),
     decode: (tokens, tools = []) => {
-      const text = decodeText(tokenizer, tokens.filter((token) => !stops.has(token)));
+      const text = decodeText(
+        tokenizer,
+        tokens.filter((token) => !stops.has(token)),
+      );
       if (tools.length === 0 || format === undefined) return { role: "assistant", content: text };
       const parsed = parseToolCalls(text, format);
       return assistantMessage(parsed.content, parsed.toolCalls);
     },
-    responseTokens: (reply) => [...encodeText(format === undefined ? reply.content : writeToolCalls(reply.content, reply.toolCalls ?? [], format)), stopTokens[0]!],
+    responseTokens: (reply) => [
+      ...encodeText(
+        format === undefined ? reply.content : writeToolCalls(reply.content, reply.toolCalls ?? [], format),
+      ),
+      stopTokens[0]!,
+    ],
   };
 }

@@ -5,10 +5,25 @@
 // Left out: the endpoints, the protobuf and datum encodings, fault classification, JWTs and the template helpers.
 export { openTinkerBackend, type TinkerBackend, type TinkerBackendOptions } from "./backend.js";
 export { readTinkerCheckpoint, TINKER_CHECKPOINT_FORMAT, type TinkerCheckpoint } from "./checkpoint.js";
-export { createTinkerClient, PROTOCOL_SDK_VERSION, TinkerRequestError, type SubmitOptions, type TinkerClient, type TinkerClientOptions, type TinkerClientStats, type TinkerNotice } from "./client.js";
+export {
+  createTinkerClient,
+  PROTOCOL_SDK_VERSION,
+  TinkerRequestError,
+  type SubmitOptions,
+  type TinkerClient,
+  type TinkerClientOptions,
+  type TinkerClientStats,
+  type TinkerNotice,
+} from "./client.js";
 export { createTinkerPolicy, type SampledReply, type SampleReplies } from "./policy.js";
 export { readHfFiles, type HfTokenizerFiles } from "./hf-files.js";
-export { DEFAULT_HF_RENDERER_OPTIONS, TOOL_CALL_OPTIONS, type HfRendererOptions, type TemplateOptions, type ToolCallOption } from "./hf-options.js";
+export {
+  DEFAULT_HF_RENDERER_OPTIONS,
+  TOOL_CALL_OPTIONS,
+  type HfRendererOptions,
+  type TemplateOptions,
+  type ToolCallOption,
+} from "./hf-options.js";
 export { hfRenderer } from "./hf-renderer.js";
 export { byteRenderer, openRenderer, RENDERER_NAMES, type Renderer } from "./renderer.js";
 export {

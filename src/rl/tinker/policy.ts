@@ -26,7 +26,11 @@ export interface SampledReply {
 }
 
 /** Samples `count` replies to a prompt with the current weights, in one request with this seed. */
-export type SampleReplies = (prompt: readonly number[], seed: number, count: number) => Promise<readonly SampledReply[]>;
+export type SampleReplies = (
+  prompt: readonly number[],
+  seed: number,
+  count: number,
+) => Promise<readonly SampledReply[]>;
 
 /** A group's first-turn request in flight, and the samples already handed out. */
 interface GroupRequest {
@@ -43,11 +47,21 @@ function samePrompt(a: readonly number[], b: readonly number[]): boolean {
 }
 
 /** The reply of a group's first turn from the group's one request, or undefined when the episode samples alone. */
-function groupReply(groups: Map<number, GroupRequest>, group: EpisodeGroup, sample: number, prompt: readonly number[], sampleReplies: SampleReplies): Promise<SampledReply> | undefined {
+function groupReply(
+  groups: Map<number, GroupRequest>,
+  group: EpisodeGroup,
+  sample: number,
+  prompt: readonly number[],
+  sampleReplies: SampleReplies,
+): Promise<SampledReply> | undefined {
   if (group.size < 2 || sample >= group.size) return undefined;
   let request = groups.get(group.seed);
   if (request === undefined) {
-    request = { prompt, replies: sampleReplies(prompt, deriveSeed(group.seed, "tinker-group"), group.size), taken: new Set() };
+    request = {
+      prompt,
+      replies: sampleReplies(prompt, deriveSeed(group.seed, "tinker-group"), group.size),
+      taken: new Set(),
+    };
     groups.set(group.seed, request);
     if (groups.size > MAX_OPEN_GROUPS) groups.delete(groups.keys().next().value as number);
   }
@@ -56,7 +70,8 @@ function groupReply(groups: Map<number, GroupRequest>, group: EpisodeGroup, samp
   if (request.taken.size === group.size) groups.delete(group.seed);
   return request.replies.then((replies) => {
     const reply = replies[sample];
-    if (reply === undefined) throw new Error(`the group's sampling request returned ${replies.length} sequences for ${group.size} episodes`);
+    if (reply === undefined)
+      throw new Error(`the group's sampling request returned ${replies.length} sequences for ${group.size} episodes`);
     return reply;
   });
 }
@@ -68,30 +83,48 @@ interface EpisodeState {
   tools?: readonly ToolSpec[];
 }
 
-export function createTinkerPolicy(name: string, renderer: Renderer, sampleReplies: SampleReplies, options: { readonly groupSampling?: boolean } = {}): TrainablePolicy {
+export function createTinkerPolicy(
+  name: string,
+  renderer: Renderer,
+  sampleReplies: SampleReplies,
+  options: { readonly groupSampling?: boolean } = {},
+): TrainablePolicy {
   const episodes = new Map<object, EpisodeState>();
   const groups = new Map<number, GroupRequest>();
   const sampleOne = async (prompt: readonly number[], context: PolicyContext): Promise<SampledReply> => {
-    const grouped = options.groupSampling !== false && context.group !== undefined && context.turn === 1 ? groupReply(groups, context.group, context.sample, prompt, sampleReplies) : undefined;
-    return grouped ?? (await sampleReplies(prompt, policySeed(context), 1))[0] as SampledReply;
+    const grouped =
+      options.groupSampling !== false && context.group !== undefined && context.turn === 1
+        ? groupReply(groups, context.group, context.sample, prompt, sampleReplies)
+        : undefined;
+    return grouped ?? ((await sampleReplies(prompt, policySeed(context), 1))[0] as SampledReply);
   };
   const prompts = new WeakMap<Message, readonly number[]>();
 
-  const prepare = (conversation: readonly Message[], context: PolicyContext): { state: EpisodeState | undefined; prompt: number[] } => {
-    if (context.episode === undefined) return { state: undefined, prompt: renderer.prompt(conversation, undefined, context.tools) };
+  const prepare = (
+    conversation: readonly Message[],
+    context: PolicyContext,
+  ): { state: EpisodeState | undefined; prompt: number[] } => {
+    if (context.episode === undefined)
+      return { state: undefined, prompt: renderer.prompt(conversation, undefined, context.tools) };
     let state = episodes.get(context.episode);
     if (state === undefined) {
       state = {};
       episodes.set(context.episode, state);
     }
     // The conversation extends the turn before only if it still holds the reply returned then, under the same tools.
-    const previous = state.previous !== undefined && conversation[state.previous.messages - 1] === state.reply && state.tools === context.tools ? state.previous : undefined;
+    const previous =
+      state.previous !== undefined &&
+      conversation[state.previous.messages - 1] === state.reply &&
+      state.tools === context.tools
+        ? state.previous
+        : undefined;
     return { state, prompt: renderer.prompt(conversation, previous, context.tools) };
   };
 
   return {
     name,
-    episodeSequences: (episode, replies) => renderer.episodeSequences(episode, replies, (turn) => prompts.get(episode.turns[turn]!.action)),
+    episodeSequences: (episode, replies) =>
+      renderer.episodeSequences(episode, replies, (turn) => prompts.get(episode.turns[turn]!.action)),
     responseTokens: (reply) => renderer.responseTokens(reply),
     async act(conversation, context): Promise<Act> {
       const { state, prompt } = prepare(conversation, context);

@@ -13,7 +13,13 @@
 //   prompt_logprobs, logprobs   float32 bytes; NaN where the server computed none (the first prompt token)
 // A response field we do not know is skipped (responses may grow); the stand-in server is strict instead.
 import protobuf from "protobufjs";
-import { TinkerProtocolError, type ForwardBackwardOutput, type LossRequest, type SampleOutput, type TensorData } from "./wire.js";
+import {
+  TinkerProtocolError,
+  type ForwardBackwardOutput,
+  type LossRequest,
+  type SampleOutput,
+  type TensorData,
+} from "./wire.js";
 
 const SCHEMA = `
 syntax = "proto3";
@@ -63,18 +69,30 @@ function int32Bytes(values: readonly number[]): Uint8Array {
 function tensorBytes(tensor: TensorData): Uint8Array {
   const width = tensor.dtype === "int64" ? 8 : 4;
   const view = new DataView(new ArrayBuffer(tensor.data.length * width));
-  tensor.data.forEach((value, i) => (tensor.dtype === "int64" ? view.setBigInt64(i * 8, BigInt(value), true) : view.setFloat32(i * 4, value, true)));
+  tensor.data.forEach((value, i) =>
+    tensor.dtype === "int64" ? view.setBigInt64(i * 8, BigInt(value), true) : view.setFloat32(i * 4, value, true),
+  );
   return new Uint8Array(view.buffer);
 }
 
 /** The forward_backward body as the SDK sends it: proto3, fields at their defaults left out. */
-export function encodeForwardBackwardRequest(modelId: string, seqId: number, input: LossRequest, forwardOnly: boolean): Uint8Array {
+export function encodeForwardBackwardRequest(
+  modelId: string,
+  seqId: number,
+  input: LossRequest,
+  forwardOnly: boolean,
+): Uint8Array {
   const message = {
     model_id: modelId,
     seq_id: seqId,
     data: input.data.map((datum) => ({
       model_input: datum.model_input.chunks.map((chunk) => ({ encoded_text: { tokens: int32Bytes(chunk.tokens) } })),
-      loss_fn_inputs: Object.fromEntries(Object.entries(datum.loss_fn_inputs).map(([name, tensor]) => [name, { dense: tensorBytes(tensor), dtype: DTYPE[tensor.dtype], shape: [...tensor.shape] }])),
+      loss_fn_inputs: Object.fromEntries(
+        Object.entries(datum.loss_fn_inputs).map(([name, tensor]) => [
+          name,
+          { dense: tensorBytes(tensor), dtype: DTYPE[tensor.dtype], shape: [...tensor.shape] },
+        ]),
+      ),
     })),
     loss_fn: input.loss_fn,
     ...(input.loss_fn_config === undefined ? {} : { loss_fn_config: { ...input.loss_fn_config } }),
@@ -89,7 +107,8 @@ export function encodeForwardBackwardRequest(modelId: string, seqId: number, inp
 function readValues(bytes: Uint8Array, dtype: number, what: string): number[] {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const width = dtype === 2 ? 8 : dtype === 4 ? 2 : 4;
-  if (bytes.byteLength % width !== 0 || ![1, 2, 3, 4].includes(dtype)) throw new TinkerProtocolError(`${what}: ${bytes.byteLength} bytes of dtype ${dtype}`);
+  if (bytes.byteLength % width !== 0 || ![1, 2, 3, 4].includes(dtype))
+    throw new TinkerProtocolError(`${what}: ${bytes.byteLength} bytes of dtype ${dtype}`);
   return Array.from({ length: bytes.byteLength / width }, (_, i) => {
     if (dtype === 1) return view.getFloat32(i * 4, true);
     if (dtype === 2) return Number(view.getBigInt64(i * 8, true));
@@ -117,16 +136,29 @@ interface BatchedTensorObject {
 export function decodeForwardBackwardOutput(bytes: Uint8Array): ForwardBackwardOutput {
   const message = decoded(types.output, bytes, "the forward_backward result");
   const outputs: Record<string, { data: number[]; dtype: string; shape: number[] }>[] = [];
-  for (const record of message.loss_fn_outputs as { fields: Record<string, BatchedTensorObject>; num_datums: number }[]) {
-    const perDatum: Record<string, { data: number[]; dtype: string; shape: number[] }>[] = Array.from({ length: record.num_datums }, () => ({}));
+  for (const record of message.loss_fn_outputs as {
+    fields: Record<string, BatchedTensorObject>;
+    num_datums: number;
+  }[]) {
+    const perDatum: Record<string, { data: number[]; dtype: string; shape: number[] }>[] = Array.from(
+      { length: record.num_datums },
+      () => ({}),
+    );
     for (const [name, field] of Object.entries(record.fields)) {
       const offsets = readValues(field.offsets, 2, `${name}.offsets`);
       const width = field.dtype === 2 ? 8 : field.dtype === 4 ? 2 : 4;
       const values = readValues(field.data, field.dtype, name);
-      if (offsets.length !== record.num_datums + 1) throw new TinkerProtocolError(`forward_backward result: ${name} has ${offsets.length} offsets for ${record.num_datums} data`);
+      if (offsets.length !== record.num_datums + 1)
+        throw new TinkerProtocolError(
+          `forward_backward result: ${name} has ${offsets.length} offsets for ${record.num_datums} data`,
+        );
       perDatum.forEach((datum, i) => {
         const data = values.slice((offsets[i] as number) / width, (offsets[i + 1] as number) / width);
-        datum[name] = { data, dtype: field.dtype === 1 || field.dtype === 4 ? "float32" : "int64", shape: [data.length, ...field.trailing_shape] };
+        datum[name] = {
+          data,
+          dtype: field.dtype === 1 || field.dtype === 4 ? "float32" : "int64",
+          shape: [data.length, ...field.trailing_shape],
+        };
       });
     }
     outputs.push(...perDatum);
@@ -137,11 +169,19 @@ export function decodeForwardBackwardOutput(bytes: Uint8Array): ForwardBackwardO
 /** A SampleResponse read from protobuf, in the JSON result's shape (NaN prompt log-probs as null). */
 export function decodeSampleResponse(bytes: Uint8Array): SampleOutput {
   const message = decoded(types.sample, bytes, "the sample result");
-  const sequences = (message.sequences as { stop_reason: number; tokens: Uint8Array; logprobs?: Uint8Array }[]).map((sequence) => ({
-    tokens: readValues(sequence.tokens, 3, "tokens"),
-    logprobs: sequence.logprobs === undefined ? null : readValues(sequence.logprobs, 1, "logprobs"),
-    stop_reason: sequence.stop_reason === 1 ? "length" : "stop",
-  }));
+  const sequences = (message.sequences as { stop_reason: number; tokens: Uint8Array; logprobs?: Uint8Array }[]).map(
+    (sequence) => ({
+      tokens: readValues(sequence.tokens, 3, "tokens"),
+      logprobs: sequence.logprobs === undefined ? null : readValues(sequence.logprobs, 1, "logprobs"),
+      stop_reason: sequence.stop_reason === 1 ? "length" : "stop",
+    }),
+  );
   const prompt = message.prompt_logprobs as Uint8Array | undefined;
-  return { sequences, prompt_logprobs: prompt === undefined ? null : readValues(prompt, 1, "prompt_logprobs").map((value) => (Number.isNaN(value) ? null : value)) };
+  return {
+    sequences,
+    prompt_logprobs:
+      prompt === undefined
+        ? null
+        : readValues(prompt, 1, "prompt_logprobs").map((value) => (Number.isNaN(value) ? null : value)),
+  };
 }

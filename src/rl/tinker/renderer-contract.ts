@@ -14,7 +14,11 @@ export interface Renderer {
   prompt(conversation: readonly Message[], previous?: PreviousTurn, tools?: readonly ToolSpec[]): number[];
   /** The sequences an episode's replies were sampled in; replies[t] = turn t's reply tokens as sampled, and
    * sampledPrompt(t) the prompt turn t was sampled after where the policy remembers it. */
-  episodeSequences(episode: EpisodeMessages, replies: readonly (readonly number[])[], sampledPrompt?: (turn: number) => readonly number[] | undefined): EpisodeSequence[];
+  episodeSequences(
+    episode: EpisodeMessages,
+    replies: readonly (readonly number[])[],
+    sampledPrompt?: (turn: number) => readonly number[] | undefined,
+  ): EpisodeSequence[];
   /** The assistant message of sampled tokens (stop tokens included or not); with `tools` offered, renderers that
    * know the model's format read its tool calls. */
   decode(tokens: readonly number[], tools?: readonly ToolSpec[]): Message;

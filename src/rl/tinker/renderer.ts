@@ -36,7 +36,11 @@ export function rendererNameProblem(name: string): string | undefined {
  * read here, at once, so that a bad one is refused before any request (ConfigError naming `renderer`); `options`
  * are read by hf renderers only.
  */
-export function openRenderer(name: string, maxNewTokens: number, options: HfRendererOptions = DEFAULT_HF_RENDERER_OPTIONS): (contextLength: number) => Renderer {
+export function openRenderer(
+  name: string,
+  maxNewTokens: number,
+  options: HfRendererOptions = DEFAULT_HF_RENDERER_OPTIONS,
+): (contextLength: number) => Renderer {
   const dir = hfRendererDir(name);
   if (dir !== undefined) {
     const files = readHfFiles(dir);

@@ -36,8 +36,18 @@ async function contextOf(client: TinkerClient, baseModel: string, given: number 
   if (given !== undefined) return given;
   const models = await api.serverModels(client);
   const served = models.find((model) => model.name === baseModel);
-  if (models.length > 0 && served === undefined) throw new ConfigError("baseModel", `${client.baseUrl} does not serve ${baseModel}`, `it serves: ${models.map((model) => model.name).join(", ")}`);
-  if (served?.maxContextLength === undefined) throw new ConfigError("contextLength", `the server does not say the context length of ${baseModel}`, "give it with --context-length");
+  if (models.length > 0 && served === undefined)
+    throw new ConfigError(
+      "baseModel",
+      `${client.baseUrl} does not serve ${baseModel}`,
+      `it serves: ${models.map((model) => model.name).join(", ")}`,
+    );
+  if (served?.maxContextLength === undefined)
+    throw new ConfigError(
+      "contextLength",
+      `the server does not say the context length of ${baseModel}`,
+      "give it with --context-length",
+    );
   return served.maxContextLength;
 }
 
@@ -49,19 +59,51 @@ export async function openTinkerSamplerPolicy(options: TinkerSamplerOptions): Pr
   const contextLength = await contextOf(client, baseModel, options.contextLength ?? checkpoint?.contextLength);
   const renderer = options.renderer(contextLength);
   const sessionId = await api.createSession(client, ["budgetrl", "eval"]);
-  const samplingSessionId = await api.createSamplingSession(client, sessionId, 0, checkpoint === undefined ? { baseModel } : { modelPath: checkpoint.samplerPath });
+  const samplingSessionId = await api.createSamplingSession(
+    client,
+    sessionId,
+    0,
+    checkpoint === undefined ? { baseModel } : { modelPath: checkpoint.samplerPath },
+  );
   const heartbeatMs = options.heartbeatMs ?? 10_000;
-  const heartbeat = heartbeatMs > 0 ? setInterval(() => void api.heartbeat(client, sessionId).catch(() => undefined), heartbeatMs) : undefined;
+  const heartbeat =
+    heartbeatMs > 0
+      ? setInterval(() => void api.heartbeat(client, sessionId).catch(() => undefined), heartbeatMs)
+      : undefined;
   heartbeat?.unref();
-  const limiter = createRequestLimiter({ concurrency: options.concurrency ?? 64, rpm: 0, now: Date.now, sleep: realSleep });
+  const limiter = createRequestLimiter({
+    concurrency: options.concurrency ?? 64,
+    rpm: 0,
+    now: Date.now,
+    sleep: realSleep,
+  });
   let seqId = 0;
   const sampleReplies = (prompt: readonly number[], seed: number, count: number): Promise<SampledReply[]> =>
     limiter.run(async () => {
-      const params = { max_tokens: options.maxNewTokens, seed, stop: [...renderer.stopTokens], temperature: options.temperature ?? 1, top_k: -1, top_p: 1 };
-      const output = await api.sample(client, { samplingSessionId, seqId: seqId++, prompt: modelInput(prompt), params, numSamples: count });
-      if (output.sequences.length !== count) throw new TinkerProtocolError(`asample returned ${output.sequences.length} sequences for num_samples ${count}`);
+      const params = {
+        max_tokens: options.maxNewTokens,
+        seed,
+        stop: [...renderer.stopTokens],
+        temperature: options.temperature ?? 1,
+        top_k: -1,
+        top_p: 1,
+      };
+      const output = await api.sample(client, {
+        samplingSessionId,
+        seqId: seqId++,
+        prompt: modelInput(prompt),
+        params,
+        numSamples: count,
+      });
+      if (output.sequences.length !== count)
+        throw new TinkerProtocolError(`asample returned ${output.sequences.length} sequences for num_samples ${count}`);
       return output.sequences.map((sequence) => {
-        if (sequence.logprobs === undefined || sequence.logprobs === null || sequence.logprobs.length !== sequence.tokens.length) throw new TinkerProtocolError("asample returned a sequence without one log-prob per token");
+        if (
+          sequence.logprobs === undefined ||
+          sequence.logprobs === null ||
+          sequence.logprobs.length !== sequence.tokens.length
+        )
+          throw new TinkerProtocolError("asample returned a sequence without one log-prob per token");
         return { tokens: sequence.tokens, logprobs: sequence.logprobs };
       });
     });

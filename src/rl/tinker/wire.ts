@@ -115,12 +115,18 @@ export type ClientConfig = z.output<typeof clientConfigSchema>;
 export const authTokenSchema = z.object({ jwt: z.string().min(1) });
 
 export const capabilitiesSchema = z.object({
-  supported_models: z.array(z.object({ model_name: z.string().nullish(), max_context_length: z.number().int().nullish() })),
+  supported_models: z.array(
+    z.object({ model_name: z.string().nullish(), max_context_length: z.number().int().nullish() }),
+  ),
 });
 
 export const createModelSchema = z.object({ model_id: z.string() });
 
-const tensorSchema = z.object({ data: z.array(z.number()), dtype: z.string().optional(), shape: z.array(z.number()).nullish() });
+const tensorSchema = z.object({
+  data: z.array(z.number()),
+  dtype: z.string().optional(),
+  shape: z.array(z.number()).nullish(),
+});
 
 export const forwardBackwardSchema = z.object({
   loss_fn_outputs: z.array(z.record(z.string(), tensorSchema)),
@@ -135,20 +141,29 @@ export const savedPathSchema = z.object({ path: z.string() });
 export const samplerSessionSchema = z.object({ sampling_session_id: z.string() });
 
 export const sampleSchema = z.object({
-  sequences: z.array(z.object({ tokens: z.array(z.number().int()), logprobs: z.array(z.number()).nullish(), stop_reason: z.string() })),
+  sequences: z.array(
+    z.object({ tokens: z.array(z.number().int()), logprobs: z.array(z.number()).nullish(), stop_reason: z.string() }),
+  ),
   prompt_logprobs: z.array(z.number().nullable()).nullish(),
 });
 export type SampleOutput = z.output<typeof sampleSchema>;
 
 /** What retrieve_future said about a future. */
-export type FutureState = { readonly kind: "pending" } | { readonly kind: "failed"; readonly message: string } | { readonly kind: "done"; readonly value: unknown };
+export type FutureState =
+  | { readonly kind: "pending" }
+  | { readonly kind: "failed"; readonly message: string }
+  | { readonly kind: "done"; readonly value: unknown };
 
 /** Reads a 200 body of retrieve_future: try_again, an error record, or the result. */
 export function futureState(body: unknown): FutureState {
   if (body !== null && typeof body === "object" && !Array.isArray(body)) {
     const record = body as Record<string, unknown>;
     if (record.type === "try_again") return { kind: "pending" };
-    if (typeof record.error === "string") return { kind: "failed", message: `${record.error}${typeof record.category === "string" ? ` (${record.category} error)` : ""}` };
+    if (typeof record.error === "string")
+      return {
+        kind: "failed",
+        message: `${record.error}${typeof record.category === "string" ? ` (${record.category} error)` : ""}`,
+      };
   }
   return { kind: "done", value: body };
 }
@@ -159,7 +174,9 @@ export function readBody<S extends z.ZodType>(schema: S, body: unknown, endpoint
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const where = issue === undefined || issue.path.length === 0 ? "the body" : issue.path.join(".");
-  throw new TinkerProtocolError(`${endpoint} answered something else than the Tinker API describes: ${where}: ${issue?.message ?? "invalid"}`);
+  throw new TinkerProtocolError(
+    `${endpoint} answered something else than the Tinker API describes: ${where}: ${issue?.message ?? "invalid"}`,
+  );
 }
 
 /** A server answer that does not fit the API (not retried). */

@@ -10,7 +10,14 @@
 // command that resumes it (runs.ts). A server never reached fails at once (open.ts says so in one line).
 import pg from "pg";
 import { ConnectionLostError } from "../../core/errors.js";
-import { insertText, keyText, type InsertStatement, type SqlConnection, type SqlQueries, type SqlValue } from "../sql.js";
+import {
+  insertText,
+  keyText,
+  type InsertStatement,
+  type SqlConnection,
+  type SqlQueries,
+  type SqlValue,
+} from "../sql.js";
 import { postgresDialect } from "./dialect.js";
 import { isConnectionLoss } from "./faults.js";
 import { pause } from "../../core/pause.js";
@@ -48,14 +55,23 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 function queriesOn(target: Queryable): SqlQueries {
-  const query = (text: string, params: readonly SqlValue[], rowMode?: "array") => target.query({ text: numberedText(text), values: params as SqlValue[], ...(rowMode === undefined ? {} : { rowMode }) });
-  const rowsPerStatement = (insert: InsertStatement): number => Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / insert.columns.length)));
+  const query = (text: string, params: readonly SqlValue[], rowMode?: "array") =>
+    target.query({
+      text: numberedText(text),
+      values: params as SqlValue[],
+      ...(rowMode === undefined ? {} : { rowMode }),
+    });
+  const rowsPerStatement = (insert: InsertStatement): number =>
+    Math.max(1, Math.min(MAX_ROWS_PER_INSERT, Math.floor(MAX_PARAMETERS / insert.columns.length)));
   return {
-    rows: async <Row extends readonly unknown[]>(text: string, params: readonly SqlValue[] = []) => (await query(text, params, "array")).rows as unknown as Row[],
-    records: async <Row extends object>(text: string, params: readonly SqlValue[] = []) => (await query(text, params)).rows as Row[],
+    rows: async <Row extends readonly unknown[]>(text: string, params: readonly SqlValue[] = []) =>
+      (await query(text, params, "array")).rows as unknown as Row[],
+    records: async <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
+      (await query(text, params)).rows as Row[],
     run: async (text, params = []) => (await query(text, params)).rowCount ?? 0,
     insertRows: async (insert, rows) => {
-      for (const chunk of chunks(rows, rowsPerStatement(insert))) await query(insertText(insert, chunk.length), chunk.flat());
+      for (const chunk of chunks(rows, rowsPerStatement(insert)))
+        await query(insertText(insert, chunk.length), chunk.flat());
     },
     insertNewRows: async (insert, rows) => {
       const inserted = new Set<string>();
@@ -101,7 +117,12 @@ function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Pr
         lostAt ??= performance.now();
         const left = lostAt + reconnectMs - performance.now();
         if (left <= 0 || options.signal?.aborted === true) {
-          throw new ConnectionLostError("PostgreSQL", options.location ?? "(the run store)", performance.now() - lostAt, (error as Error).message);
+          throw new ConnectionLostError(
+            "PostgreSQL",
+            options.location ?? "(the run store)",
+            performance.now() - lostAt,
+            (error as Error).message,
+          );
         }
         await pause(Math.min(left, MAX_RETRY_PAUSE_MS, 100 * 2 ** tries), options.signal);
       }
@@ -110,7 +131,12 @@ function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Pr
 }
 
 export function postgresConnection(options: PostgresConnectionOptions): SqlConnection {
-  const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 4, types, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 4,
+    types,
+    connectionTimeoutMillis: 10_000,
+  });
   pool.on("error", (error) => options.onIdleError?.(error));
   const direct = queriesOn(pool);
   const retrying = reconnecting(options);

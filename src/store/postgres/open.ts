@@ -17,7 +17,9 @@ import { postgresLocation } from "./url.js";
 const SCHEMA_LOCK = 7_311_004;
 
 async function tableNames(sql: SqlConnection): Promise<string[]> {
-  const rows = await sql.rows<[string]>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name");
+  const rows = await sql.rows<[string]>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY table_name",
+  );
   return rows.map(([name]) => name);
 }
 
@@ -31,7 +33,9 @@ async function classify(sql: SqlConnection, location: string): Promise<"store" |
   if (tables.length === 0) return "empty";
   if (tables.includes("meta") && (await storedVersion(sql)) !== undefined) return "store";
   const shown = tables.slice(0, 5).join(", ") + (tables.length > 5 ? ", ..." : "");
-  throw new DataError(`${location} is a PostgreSQL database of another program (tables: ${shown}), not a budgetrl run store; budgetrl will not add its tables to it: use another database in --db`);
+  throw new DataError(
+    `${location} is a PostgreSQL database of another program (tables: ${shown}), not a budgetrl run store; budgetrl will not add its tables to it: use another database in --db`,
+  );
 }
 
 async function ensureSchema(sql: SqlConnection): Promise<void> {
@@ -39,30 +43,48 @@ async function ensureSchema(sql: SqlConnection): Promise<void> {
   if (complete(await tableNames(sql))) return;
   await sql.transaction(async (tx) => {
     await tx.rows("SELECT pg_advisory_xact_lock(?)", [SCHEMA_LOCK]);
-    const tables = (await tx.rows<[string]>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")).map(([name]) => name);
-    if (tables.length > 0 && !tables.includes("meta")) throw new DataError("another program created tables in this database while budgetrl was opening it");
+    const tables = (
+      await tx.rows<[string]>("SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()")
+    ).map(([name]) => name);
+    if (tables.length > 0 && !tables.includes("meta"))
+      throw new DataError("another program created tables in this database while budgetrl was opening it");
     if (complete(tables)) return;
     await tx.run(POSTGRES_SCHEMA_SQL);
-    await tx.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT DO NOTHING", [String(SCHEMA_VERSION)]);
+    await tx.run("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT DO NOTHING", [
+      String(SCHEMA_VERSION),
+    ]);
   });
 }
 
 async function addMissingColumns(sql: SqlConnection): Promise<void> {
-  const columns = new Set((await sql.rows<[string, string]>("SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()")).map(([table, column]) => `${table}.${column}`));
+  const columns = new Set(
+    (
+      await sql.rows<[string, string]>(
+        "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()",
+      )
+    ).map(([table, column]) => `${table}.${column}`),
+  );
   const missing = SCHEMA_MIGRATIONS.filter(([table, column]) => !columns.has(`${table}.${column}`));
   if (missing.length === 0) return;
   await sql.transaction(async (tx) => {
-    for (const [table, column, , type] of missing) await tx.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`);
+    for (const [table, column, , type] of missing)
+      await tx.run(`ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`);
   });
 }
 
 async function prepare(sql: SqlConnection, location: string, mode: StoreMode): Promise<void> {
   const kind = await classify(sql, location);
-  if (kind === "empty" && mode !== "create") throw new DataError(`${location} is not a budgetrl run store (the database has no tables): check the --db URL, or start a run in it`);
+  if (kind === "empty" && mode !== "create")
+    throw new DataError(
+      `${location} is not a budgetrl run store (the database has no tables): check the --db URL, or start a run in it`,
+    );
   if (mode === "read") return;
   await ensureSchema(sql);
   const version = await storedVersion(sql);
-  if (Number(version) !== SCHEMA_VERSION) throw new DataError(`run store ${location} has schema version ${version}; this budgetrl reads version ${SCHEMA_VERSION}: use a matching budgetrl, or another --db`);
+  if (Number(version) !== SCHEMA_VERSION)
+    throw new DataError(
+      `run store ${location} has schema version ${version}; this budgetrl reads version ${SCHEMA_VERSION}: use a matching budgetrl, or another --db`,
+    );
   await addMissingColumns(sql);
 }
 

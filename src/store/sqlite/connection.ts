@@ -52,8 +52,18 @@ export function sqliteConnection(db: Database.Database, options: SqliteConnectio
     return found;
   };
   const direct: SqlQueries = {
-    rows: <Row extends readonly unknown[]>(text: string, params: readonly SqlValue[] = []) => Promise.resolve(statement(text).raw(true).all(...params) as Row[]),
-    records: <Row extends object>(text: string, params: readonly SqlValue[] = []) => Promise.resolve(statement(text).raw(false).all(...params) as Row[]),
+    rows: <Row extends readonly unknown[]>(text: string, params: readonly SqlValue[] = []) =>
+      Promise.resolve(
+        statement(text)
+          .raw(true)
+          .all(...params) as Row[],
+      ),
+    records: <Row extends object>(text: string, params: readonly SqlValue[] = []) =>
+      Promise.resolve(
+        statement(text)
+          .raw(false)
+          .all(...params) as Row[],
+      ),
     run: (text, params = []) => Promise.resolve(statement(text).run(...params).changes),
     insertRows: (insert, rows) => {
       const one = statement(insertText(insert, 1));
@@ -104,7 +114,8 @@ export function sqliteConnection(db: Database.Database, options: SqliteConnectio
   return {
     dialect: sqliteDialect,
     rows: (text, params) => (open === undefined ? direct.rows(text, params) : outside(() => direct.rows(text, params))),
-    records: (text, params) => (open === undefined ? direct.records(text, params) : outside(() => direct.records(text, params))),
+    records: (text, params) =>
+      open === undefined ? direct.records(text, params) : outside(() => direct.records(text, params)),
     run: (text, params) => (open === undefined ? direct.run(text, params) : outside(() => direct.run(text, params))),
     insertRows: (insert, rows) => transaction((tx) => tx.insertRows(insert, rows)),
     insertNewRows: (insert, rows) => transaction((tx) => tx.insertNewRows(insert, rows)),

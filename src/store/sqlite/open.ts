@@ -31,11 +31,20 @@ export interface SqliteStore extends Store {
 /** Refusals that need no SQLite: a missing store, a missing folder, a file we may not write. */
 function checkPath(path: string, mode: StoreMode): void {
   if (!existsSync(path)) {
-    if (mode !== "create") throw new DataError(`run store ${path} does not exist: check the --db path (\`budgetrl runs --db FILE\` lists what a store holds)`);
-    if (!existsSync(dirname(path))) throw new DataError(`cannot create run store ${path}: the folder ${dirname(path)} does not exist; create it or use another --db`);
+    if (mode !== "create")
+      throw new DataError(
+        `run store ${path} does not exist: check the --db path (\`budgetrl runs --db FILE\` lists what a store holds)`,
+      );
+    if (!existsSync(dirname(path)))
+      throw new DataError(
+        `cannot create run store ${path}: the folder ${dirname(path)} does not exist; create it or use another --db`,
+      );
     return;
   }
-  if (statSync(path).isDirectory()) throw new DataError(`${path} is a folder, not a run store: give a file name, e.g. --db ${path.replace(/\/+$/, "")}/runs.db`);
+  if (statSync(path).isDirectory())
+    throw new DataError(
+      `${path} is a folder, not a run store: give a file name, e.g. --db ${path.replace(/\/+$/, "")}/runs.db`,
+    );
   if (mode === "read") return;
   try {
     accessSync(path, constants.R_OK | constants.W_OK);
@@ -45,7 +54,10 @@ function checkPath(path: string, mode: StoreMode): void {
 }
 
 function tableNames(db: Db): string[] {
-  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").pluck().all() as string[];
+  return db
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+    .pluck()
+    .all() as string[];
 }
 
 function storedVersion(db: Db): string | undefined {
@@ -59,7 +71,9 @@ function classify(db: Db, path: string): "store" | "empty" {
   if (tables.length === 0) return "empty";
   if (tables.includes("meta") && storedVersion(db) !== undefined) return "store";
   const shown = tables.slice(0, 5).join(", ") + (tables.length > 5 ? ", ..." : "");
-  throw new DataError(`${path} is an SQLite file of another program (tables: ${shown}), not a budgetrl run store; budgetrl will not add its tables to it: use another --db`);
+  throw new DataError(
+    `${path} is an SQLite file of another program (tables: ${shown}), not a budgetrl run store; budgetrl will not add its tables to it: use another --db`,
+  );
 }
 
 /** Add the schema to an empty file, or the tables a store lacks, in one transaction. */
@@ -68,33 +82,43 @@ function ensureSchema(db: Db): void {
   if (complete(tableNames(db))) return;
   db.transaction(() => {
     const tables = tableNames(db);
-    if (tables.length > 0 && !tables.includes("meta")) throw new DataError("another program created tables in this file while budgetrl was opening it");
+    if (tables.length > 0 && !tables.includes("meta"))
+      throw new DataError("another program created tables in this file while budgetrl was opening it");
     if (complete(tables)) return;
     db.exec(SQLITE_SCHEMA_SQL);
-    if (storedVersion(db) === undefined) db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+    if (storedVersion(db) === undefined)
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
   }).immediate();
 }
 
 /** Columns added within the current schema version, added to stores made before them (one transaction). */
 function addMissingColumns(db: Db): void {
-  const present = (table: string, column: string): boolean => (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some((existing) => existing.name === column);
+  const present = (table: string, column: string): boolean =>
+    (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[]).some(
+      (existing) => existing.name === column,
+    );
   const missing = SCHEMA_MIGRATIONS.filter(([table, column]) => !present(table, column));
   if (missing.length === 0) return;
   db.transaction(() => {
-    for (const [table, column, type] of missing) if (!present(table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    for (const [table, column, type] of missing)
+      if (!present(table, column)) db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
   }).immediate();
 }
 
 function prepare(db: Db, path: string, mode: StoreMode): void {
   const kind = classify(db, path);
-  if (kind === "empty" && mode !== "create") throw new DataError(`${path} is not a budgetrl run store (it has no tables): check the --db path`);
+  if (kind === "empty" && mode !== "create")
+    throw new DataError(`${path} is not a budgetrl run store (it has no tables): check the --db path`);
   if (mode === "read") return;
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   // A new store gets every table; an existing one (create or write) the tables added since it was made.
   ensureSchema(db);
   const version = storedVersion(db);
-  if (Number(version) !== SCHEMA_VERSION) throw new DataError(`run store ${path} has schema version ${version}; this budgetrl reads version ${SCHEMA_VERSION}: use a matching budgetrl, or another --db`);
+  if (Number(version) !== SCHEMA_VERSION)
+    throw new DataError(
+      `run store ${path} has schema version ${version}; this budgetrl reads version ${SCHEMA_VERSION}: use a matching budgetrl, or another --db`,
+    );
   addMissingColumns(db);
 }
 
@@ -135,12 +159,18 @@ function openForReading(path: string, busyTimeoutMs: number): { readonly db: Db;
   }
 }
 
-export function openSqliteStore(path: string, options: { readonly mode: StoreMode; readonly busyTimeoutMs: number }): SqliteStore {
+export function openSqliteStore(
+  path: string,
+  options: { readonly mode: StoreMode; readonly busyTimeoutMs: number },
+): SqliteStore {
   const { mode, busyTimeoutMs } = options;
   checkPath(path, mode);
   let opened: { readonly db: Db; readonly release: () => void };
   try {
-    opened = mode === "read" ? openForReading(path, busyTimeoutMs) : { db: openChecked(path, path, mode, busyTimeoutMs), release: () => undefined };
+    opened =
+      mode === "read"
+        ? openForReading(path, busyTimeoutMs)
+        : { db: openChecked(path, path, mode, busyTimeoutMs), release: () => undefined };
   } catch (error) {
     if (error instanceof DataError) throw error;
     throw storeFault(error, path) ?? error;

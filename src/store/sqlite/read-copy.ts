@@ -41,12 +41,17 @@ export function copyForReading(path: string): ReadCopy {
       rmSync(`${copy}-wal`, { force: true });
       if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${copy}-wal`);
       if (fingerprint(path) === before) return { path: copy, remove };
-      if (attempt === COPY_TRIES) throw new DataError(`run store ${path} kept changing while it was read from its read-only folder: read it again when its writer is done`);
+      if (attempt === COPY_TRIES)
+        throw new DataError(
+          `run store ${path} kept changing while it was read from its read-only folder: read it again when its writer is done`,
+        );
     }
   } catch (error) {
     remove();
     if (error instanceof DataError) throw error;
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
-    throw new DataError(`run store ${path} is in a folder that cannot be written, so it is read from a copy in ${tmpdir()}, and making that copy failed (${reason}): free some space there, point TMPDIR elsewhere, or copy the store to a writable folder`);
+    throw new DataError(
+      `run store ${path} is in a folder that cannot be written, so it is read from a copy in ${tmpdir()}, and making that copy failed (${reason}): free some space there, point TMPDIR elsewhere, or copy the store to a writable folder`,
+    );
   }
 }

@@ -5,8 +5,29 @@ import { bfclConfigSchema, parseBfclConfig } from "../../../src/envs/bfcl/config
 
 describe("parseBfclConfig", () => {
   it("applies defaults and reads CLI strings", () => {
-    expect(parseBfclConfig({ dataDir: "d" })).toEqual({ dataDir: "d", categories: ["base", "miss_func", "miss_param", "long_context"], mode: "tools", callable: "unexcluded", maxStepsPerTurn: 20, stopOnFailure: true, irrelevanceCheck: false });
-    expect(parseBfclConfig({ dataDir: "d", categories: "multi_turn_base, base,long_context", maxStepsPerTurn: "5", irrelevanceCheck: "yes", callable: "all" })).toMatchObject({ categories: ["base", "long_context"], maxStepsPerTurn: 5, irrelevanceCheck: true, callable: "all" });
+    expect(parseBfclConfig({ dataDir: "d" })).toEqual({
+      dataDir: "d",
+      categories: ["base", "miss_func", "miss_param", "long_context"],
+      mode: "tools",
+      callable: "unexcluded",
+      maxStepsPerTurn: 20,
+      stopOnFailure: true,
+      irrelevanceCheck: false,
+    });
+    expect(
+      parseBfclConfig({
+        dataDir: "d",
+        categories: "multi_turn_base, base,long_context",
+        maxStepsPerTurn: "5",
+        irrelevanceCheck: "yes",
+        callable: "all",
+      }),
+    ).toMatchObject({
+      categories: ["base", "long_context"],
+      maxStepsPerTurn: 5,
+      irrelevanceCheck: true,
+      callable: "all",
+    });
     expect(Object.isFrozen(parseBfclConfig({ dataDir: "d" }))).toBe(true);
     expect(parseBfclConfig({}).dataDir).toBe("");
   });

@@ -7,7 +7,13 @@ import { FAKE_CLASSES, fakeContext } from "./fixtures.js";
 
 describe("createBfclContext", () => {
   it("plays by upstream's rules unless told otherwise", () => {
-    expect(DEFAULT_RULES).toEqual({ mode: "tools", callable: "unexcluded", maxStepsPerTurn: 20, stopOnFailure: true, irrelevanceCheck: false });
+    expect(DEFAULT_RULES).toEqual({
+      mode: "tools",
+      callable: "unexcluded",
+      maxStepsPerTurn: 20,
+      stopOnFailure: true,
+      irrelevanceCheck: false,
+    });
     const { dataset } = fakeContext();
     const context = createBfclContext(dataset, FAKE_CLASSES, { mode: "prompting", maxStepsPerTurn: 3 });
     expect(context.rules).toEqual({ ...DEFAULT_RULES, mode: "prompting", maxStepsPerTurn: 3 });
@@ -26,8 +32,19 @@ describe("allowedNames", () => {
     const missFunc = entry("multi_turn_miss_func_0");
     const functions = context.functionsOf(missFunc);
     expect(allowedNames("all", missFunc, offeredAt(functions, 0), model(missFunc.id))).toBeUndefined();
-    expect([...allowedNames("offered", missFunc, offeredAt(functions, 0), model(missFunc.id))!]).toEqual(["add", "get", "write", "delete"]);
-    expect([...allowedNames("offered", missFunc, offeredAt(functions, 2), model(missFunc.id))!]).toEqual(["add", "get", "write", "delete", "read"]);
+    expect([...allowedNames("offered", missFunc, offeredAt(functions, 0), model(missFunc.id))!]).toEqual([
+      "add",
+      "get",
+      "write",
+      "delete",
+    ]);
+    expect([...allowedNames("offered", missFunc, offeredAt(functions, 2), model(missFunc.id))!]).toEqual([
+      "add",
+      "get",
+      "write",
+      "delete",
+      "read",
+    ]);
   });
 
   it("keeps excluded functions out under 'unexcluded', held-out ones in", () => {
@@ -35,6 +52,8 @@ describe("allowedNames", () => {
     expect(base.excludedFunctions).toEqual(["delete"]);
     expect([...allowedNames("unexcluded", base, [], model(base.id))!]).toEqual(["add", "get", "write", "read"]);
     const missFunc = entry("multi_turn_miss_func_0");
-    expect([...allowedNames("unexcluded", missFunc, offeredAt(context.functionsOf(missFunc), 0), model(missFunc.id))!]).toContain("read");
+    expect([
+      ...allowedNames("unexcluded", missFunc, offeredAt(context.functionsOf(missFunc), 0), model(missFunc.id))!,
+    ]).toContain("read");
   });
 });

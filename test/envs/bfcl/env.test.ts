@@ -38,14 +38,24 @@ describe("bfcl config", () => {
     expect(() => bfcl({ dataDir: "  " }, FAKE_CLASSES)).toThrow(/bfcl\.dataDir: expected a path, found only spaces/);
     expect(() => makeEnv({ mode: "chat" })).toThrow(/bfcl\.mode: expected tools or prompting/);
     expect(() => makeEnv({ categories: "base,web" })).toThrow(/bfcl\.categories\.1: expected a comma-separated list/);
-    expect(() => makeEnv({ maxStepsPerTurn: "0" })).toThrow(/bfcl\.maxStepsPerTurn: expected an integer from 1 to 1000/);
+    expect(() => makeEnv({ maxStepsPerTurn: "0" })).toThrow(
+      /bfcl\.maxStepsPerTurn: expected an integer from 1 to 1000/,
+    );
     expect(() => makeEnv({ budget: 3 })).toThrow(/bfcl\.budget: unknown option/);
-    expect(makeEnv({ categories: "miss_param,base", stopOnFailure: "false" }).config).toMatchObject({ categories: ["miss_param", "base"], stopOnFailure: false, mode: "tools", callable: "unexcluded", maxStepsPerTurn: 20 });
+    expect(makeEnv({ categories: "miss_param,base", stopOnFailure: "false" }).config).toMatchObject({
+      categories: ["miss_param", "base"],
+      stopOnFailure: false,
+      mode: "tools",
+      callable: "unexcluded",
+      maxStepsPerTurn: 20,
+    });
   });
 
   it("refuses entries whose backend classes are missing, naming them", () => {
     expect(() => bfcl({ dataDir: writeFakeDataDir() }, [FAKE_CLASSES[0]!])).toThrow(DataError);
-    expect(() => bfcl({ dataDir: writeFakeDataDir() }, [FAKE_CLASSES[0]!])).toThrow(/bfcl entry multi_turn_base_0: backend class Notes is not available/);
+    expect(() => bfcl({ dataDir: writeFakeDataDir() }, [FAKE_CLASSES[0]!])).toThrow(
+      /bfcl entry multi_turn_base_0: backend class Notes is not available/,
+    );
     expect(() => bfcl({ dataDir: writeFakeDataDir() }, [])).toThrow(/no BFCL backend classes are registered/);
   });
 });
@@ -54,7 +64,13 @@ describe("bfcl tasks", () => {
   const env = makeEnv();
 
   it("lists every entry in order and picks one per seed, reproducibly", () => {
-    expect(env.listTasks().map((task) => env.taskId(task))).toEqual(["multi_turn_base_0", "multi_turn_base_1", "multi_turn_miss_func_0", "multi_turn_miss_param_0", "multi_turn_long_context_0"]);
+    expect(env.listTasks().map((task) => env.taskId(task))).toEqual([
+      "multi_turn_base_0",
+      "multi_turn_base_1",
+      "multi_turn_miss_func_0",
+      "multi_turn_miss_param_0",
+      "multi_turn_long_context_0",
+    ]);
     expect(env.generate(7)).toBe(env.generate(7));
     const seen = new Set(Array.from({ length: 60 }, (_, seed) => env.generate(seed).id));
     expect(seen.size).toBe(5);
@@ -65,7 +81,9 @@ describe("bfcl tasks", () => {
     expect(env.encodeTask(task)).toBe("multi_turn_miss_func_0");
     expect(env.decodeTask(env.encodeTask(task))).toBe(task);
     expect(() => env.decodeTask("multi_turn_base_99")).toThrow(/unknown entry id "multi_turn_base_99"/);
-    expect(env.parseTasks("# my tasks\nmulti_turn_base_1\n\n  multi_turn_base_0  # first\n").map((item) => item.id)).toEqual(["multi_turn_base_1", "multi_turn_base_0"]);
+    expect(
+      env.parseTasks("# my tasks\nmulti_turn_base_1\n\n  multi_turn_base_0  # first\n").map((item) => item.id),
+    ).toEqual(["multi_turn_base_1", "multi_turn_base_0"]);
     expect(() => env.parseTasks("multi_turn_base_1\nbogus\n")).toThrow(/line 2: unknown entry id "bogus"/);
     expect(() => env.parseTasks("# nothing but a comment\n\n")).toThrow(DataError);
     expect(() => env.parseTasks("")).toThrow(/bfcl task file: no entry ids found/);
@@ -84,7 +102,14 @@ describe("bfcl episodes", () => {
     const { start, steps } = playOracle(env, "multi_turn_base_0");
     expect(start.info).toMatchObject({ segment: 0, progress: 0, invalid: false, parsedAction: null });
     expect(start.tools?.map((tool) => tool.name)).toEqual(["add", "get", "write", "read"]);
-    expect(steps.map((step) => step.action)).toEqual(["[add(amount=2)]", "[]", "[write(title='a', text='hello')]", "[]", "[read(title='a')]", "[]"]);
+    expect(steps.map((step) => step.action)).toEqual([
+      "[add(amount=2)]",
+      "[]",
+      "[write(title='a', text='hello')]",
+      "[]",
+      "[read(title='a')]",
+      "[]",
+    ]);
     expect(steps.map((step) => step.result.info.segment)).toEqual([0, 1, 1, 2, 2, 2]);
     expect(steps.map((step) => step.result.info.progress)).toEqual([0, 1, 1, 2, 2, 3]);
     expect(steps.map((step) => step.result.reward)).toEqual([0, 0, 0, 0, 0, 1]);
@@ -111,13 +136,19 @@ describe("bfcl episodes", () => {
     expect(tools.actionMessage(state, "[write('a', text='hi'), get()]")).toEqual({
       role: "assistant",
       content: "",
-      toolCalls: [{ id: "call_0_0_0", name: "write", arguments: '{"title": "a", "text": "hi"}' }, { id: "call_0_0_1", name: "get", arguments: "{}" }],
+      toolCalls: [
+        { id: "call_0_0_0", name: "write", arguments: '{"title": "a", "text": "hi"}' },
+        { id: "call_0_0_1", name: "get", arguments: "{}" },
+      ],
     });
     expect(tools.actionMessage(state, "[]")).toEqual({ role: "assistant", content: CLOSING_TEXT });
     expect(tools.actionMessage(state, "All done.")).toEqual({ role: "assistant", content: "All done." });
     const prompting = makeEnv({ mode: "prompting" });
     const other = prompting.reset(prompting.decodeTask("multi_turn_base_0"), { seed: 0 }).state;
-    expect(prompting.actionMessage(other, "[write(text='hi', title='a')]")).toEqual({ role: "assistant", content: "[write(title='a', text='hi')]" });
+    expect(prompting.actionMessage(other, "[write(text='hi', title='a')]")).toEqual({
+      role: "assistant",
+      content: "[write(title='a', text='hi')]",
+    });
   });
 
   it("follows the model's progress within a turn in the oracle", () => {
@@ -139,7 +170,11 @@ describe("bfcl episodes", () => {
     expect(end.terminated).toBe(true);
     expect(end.reward).toBe(0);
     expect(end.info.stopReason).toBe("failure");
-    expect(end.info.details).toMatchObject({ turn: 0, verdict: { valid: false, errorType: "multi_turn:instance_state_mismatch" }, turnsPassed: 0 });
+    expect(end.info.details).toMatchObject({
+      turn: 0,
+      verdict: { valid: false, errorType: "multi_turn:instance_state_mismatch" },
+      turnsPassed: 0,
+    });
     expect(env.oracle(state)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
     expect(env.validActions(state)).toEqual([]);
   });
@@ -170,15 +205,56 @@ describe("bfcl episodes", () => {
 describe("bfcl robustness", () => {
   it("never throws on fuzzed replies, in text or as tool calls, and keeps observations well formed", () => {
     const envs = [makeEnv(), makeEnv({ mode: "prompting" })];
-    const pieces = fc.constantFrom("[", "]", "(", ")", "add", "read", "write", "get", "=", "'", '"', ",", "{", "}", "amount", "title", "1", "2.5", "None", "True", "`", "\n", " ", "\u0000", "\ud800", "💥");
-    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: "binary", maxLength: 60 }), fc.array(pieces, { maxLength: 20 }).map((parts) => parts.join("")));
-    const toolCall = fc.record({ id: fc.string({ maxLength: 5 }), name: fc.oneof(fc.constantFrom("add", "get", "read", "write", "delete", "exit", "os.system"), fc.string({ maxLength: 12 })), arguments: fc.oneof(text, fc.json({ maxDepth: 3 })) });
+    const pieces = fc.constantFrom(
+      "[",
+      "]",
+      "(",
+      ")",
+      "add",
+      "read",
+      "write",
+      "get",
+      "=",
+      "'",
+      '"',
+      ",",
+      "{",
+      "}",
+      "amount",
+      "title",
+      "1",
+      "2.5",
+      "None",
+      "True",
+      "`",
+      "\n",
+      " ",
+      "\u0000",
+      "\ud800",
+      "💥",
+    );
+    const text = fc.oneof(
+      fc.string({ maxLength: 60 }),
+      fc.string({ unit: "binary", maxLength: 60 }),
+      fc.array(pieces, { maxLength: 20 }).map((parts) => parts.join("")),
+    );
+    const toolCall = fc.record({
+      id: fc.string({ maxLength: 5 }),
+      name: fc.oneof(
+        fc.constantFrom("add", "get", "read", "write", "delete", "exit", "os.system"),
+        fc.string({ maxLength: 12 }),
+      ),
+      arguments: fc.oneof(text, fc.json({ maxDepth: 3 })),
+    });
     fc.assert(
       fc.property(fc.nat({ max: 9 }), text, fc.array(toolCall, { maxLength: 4 }), (pick, content, calls) => {
         const env = envs[pick % 2] as BfclEnv;
         const task = env.listTasks()[pick % env.listTasks().length] as BfclTask;
         let { state } = env.reset(task, { seed: 0 });
-        for (const action of [{ role: "assistant", content, toolCalls: calls }, { role: "assistant", content }] as Message[]) {
+        for (const action of [
+          { role: "assistant", content, toolCalls: calls },
+          { role: "assistant", content },
+        ] as Message[]) {
           const result = env.step(state, action);
           state = result.state;
           expect(result.observation.every((message) => typeof message.content === "string")).toBe(true);
@@ -196,7 +272,15 @@ describe("bfcl robustness", () => {
       for (const task of env.listTasks()) {
         let { state, observation } = env.reset(task, { seed: 3 });
         out.push(observation);
-        for (const content of ["[add(amount=1)]", "[get(), read(title='todo')]", "fine", "[write(title='x', text='y')]", "ok", "[]", "done"]) {
+        for (const content of [
+          "[add(amount=1)]",
+          "[get(), read(title='todo')]",
+          "fine",
+          "[write(title='x', text='y')]",
+          "ok",
+          "[]",
+          "done",
+        ]) {
           const result = env.step(state, env.actionMessage(state, content));
           out.push(result.observation, result.info, result.reward, result.tools ?? null);
           state = result.state;
@@ -205,7 +289,8 @@ describe("bfcl robustness", () => {
       }
       return canonicalJson(out);
     };
-    for (const mode of ["tools", "prompting"]) expect(transcript(makeEnv({ mode }))).toBe(transcript(makeEnv({ mode })));
+    for (const mode of ["tools", "prompting"])
+      expect(transcript(makeEnv({ mode }))).toBe(transcript(makeEnv({ mode })));
   });
 });
 
@@ -224,7 +309,11 @@ export const BFCL_CONTRACT: EnvContractOptions = {
 const fakeDataDir = writeFakeDataDir();
 runEnvContract("bfcl on fake backends, tools mode", () => bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES), BFCL_CONTRACT);
 // Random walks fail the first turn's check; without stopOnFailure they go on through the later user turns.
-runEnvContract("bfcl on fake backends, prompting mode, playing on after failures", () => bfcl({ dataDir: fakeDataDir, mode: "prompting", stopOnFailure: false }, FAKE_CLASSES), BFCL_CONTRACT);
+runEnvContract(
+  "bfcl on fake backends, prompting mode, playing on after failures",
+  () => bfcl({ dataDir: fakeDataDir, mode: "prompting", stopOnFailure: false }, FAKE_CLASSES),
+  BFCL_CONTRACT,
+);
 
 describe("bfcl on the bundled data", () => {
   it("reads the copy that ships with budgetrl unless --data-dir says otherwise", () => {

@@ -29,7 +29,10 @@ export const counterClass = defineBfclClass<Counter>({
       this.count = typeof start === "number" ? start : 0;
     },
     publicState() {
-      return [["count", this.count], ["history", this.history]] as const;
+      return [
+        ["count", this.count],
+        ["history", this.history],
+      ] as const;
     },
   }),
   methods: {
@@ -93,14 +96,44 @@ export const notesClass = defineBfclClass<Notes>({
 export const FAKE_CLASSES = [counterClass, notesClass];
 
 const COUNTER_DOCS = [
-  { name: "add", description: "Add to the counter.", parameters: { type: "dict", properties: { amount: { type: "integer", description: "How much to add.", default: 1 } }, required: [] }, response: { type: "dict", properties: { count: { type: "integer", description: "New count." } } } },
-  { name: "get", description: "Read the counter.", parameters: { type: "dict", properties: {}, required: [] }, response: { type: "integer" } },
+  {
+    name: "add",
+    description: "Add to the counter.",
+    parameters: {
+      type: "dict",
+      properties: { amount: { type: "integer", description: "How much to add.", default: 1 } },
+      required: [],
+    },
+    response: { type: "dict", properties: { count: { type: "integer", description: "New count." } } },
+  },
+  {
+    name: "get",
+    description: "Read the counter.",
+    parameters: { type: "dict", properties: {}, required: [] },
+    response: { type: "integer" },
+  },
 ];
 
 const NOTES_DOCS = [
-  { name: "write", description: "Write a note.", parameters: { type: "dict", properties: { title: { type: "string", description: "Title." }, text: { type: "string", description: "Text." } }, required: ["title", "text"] } },
-  { name: "read", description: "Read a note.", parameters: { type: "dict", properties: { title: { type: "string", description: "Title." } }, required: ["title"] } },
-  { name: "delete", description: "Delete a note.", parameters: { type: "dict", properties: { title: { type: "string", description: "Title." } }, required: ["title"] } },
+  {
+    name: "write",
+    description: "Write a note.",
+    parameters: {
+      type: "dict",
+      properties: { title: { type: "string", description: "Title." }, text: { type: "string", description: "Text." } },
+      required: ["title", "text"],
+    },
+  },
+  {
+    name: "read",
+    description: "Read a note.",
+    parameters: { type: "dict", properties: { title: { type: "string", description: "Title." } }, required: ["title"] },
+  },
+  {
+    name: "delete",
+    description: "Delete a note.",
+    parameters: { type: "dict", properties: { title: { type: "string", description: "Title." } }, required: ["title"] },
+  },
 ];
 
 const CONFIG = { Counter: { count: 1 }, Notes: { notes: { todo: "buy milk" } } };
@@ -114,8 +147,21 @@ function user(content: string) {
 export const FAKE_ENTRIES: Record<string, [Record<string, unknown>[], Record<string, unknown>[]]> = {
   base: [
     [
-      { id: "multi_turn_base_0", question: [user("Add 2."), user("Write note a."), user("Read note a.")], initial_config: CONFIG, involved_classes: CLASSES, path: [], excluded_function: ["delete"] },
-      { id: "multi_turn_base_1", question: [user("Add 5 twice."), user("What is the count?")], initial_config: CONFIG, involved_classes: CLASSES, path: [] },
+      {
+        id: "multi_turn_base_0",
+        question: [user("Add 2."), user("Write note a."), user("Read note a.")],
+        initial_config: CONFIG,
+        involved_classes: CLASSES,
+        path: [],
+        excluded_function: ["delete"],
+      },
+      {
+        id: "multi_turn_base_1",
+        question: [user("Add 5 twice."), user("What is the count?")],
+        initial_config: CONFIG,
+        involved_classes: CLASSES,
+        path: [],
+      },
     ],
     [
       { id: "multi_turn_base_0", ground_truth: [["add(amount=2)"], ["write(title='a',text='hello')"], ["read('a')"]] },
@@ -123,15 +169,40 @@ export const FAKE_ENTRIES: Record<string, [Record<string, unknown>[], Record<str
     ],
   ],
   miss_func: [
-    [{ id: "multi_turn_miss_func_0", question: [user("Add 2."), user("Read note todo."), []], initial_config: CONFIG, involved_classes: CLASSES, path: [], missed_function: { "2": ["read"] } }],
+    [
+      {
+        id: "multi_turn_miss_func_0",
+        question: [user("Add 2."), user("Read note todo."), []],
+        initial_config: CONFIG,
+        involved_classes: CLASSES,
+        path: [],
+        missed_function: { "2": ["read"] },
+      },
+    ],
     [{ id: "multi_turn_miss_func_0", ground_truth: [["add(amount=2)"], [], ["read(title='todo')"]] }],
   ],
   miss_param: [
-    [{ id: "multi_turn_miss_param_0", question: [user("Add 2."), user("Add some more."), user("Three more.")], initial_config: CONFIG, involved_classes: CLASSES, path: [] }],
+    [
+      {
+        id: "multi_turn_miss_param_0",
+        question: [user("Add 2."), user("Add some more."), user("Three more.")],
+        initial_config: CONFIG,
+        involved_classes: CLASSES,
+        path: [],
+      },
+    ],
     [{ id: "multi_turn_miss_param_0", ground_truth: [["add(amount=2)"], [], ["add(amount=3)"]] }],
   ],
   long_context: [
-    [{ id: "multi_turn_long_context_0", question: [user("Add 2."), user("Write note b.")], initial_config: CONFIG, involved_classes: CLASSES, path: [] }],
+    [
+      {
+        id: "multi_turn_long_context_0",
+        question: [user("Add 2."), user("Write note b.")],
+        initial_config: CONFIG,
+        involved_classes: CLASSES,
+        path: [],
+      },
+    ],
     [{ id: "multi_turn_long_context_0", ground_truth: [["add(amount=2)"], ["write(title='b', text='x')"]] }],
   ],
 };
@@ -176,7 +247,11 @@ export function fakeContext(rules: Partial<BfclRules> = {}) {
 
 /** An assistant message with tool calls given as [name, JSON arguments]. */
 export function toolCalls(...calls: readonly (readonly [string, string])[]): Message {
-  return { role: "assistant", content: "", toolCalls: calls.map(([name, args], index) => ({ id: `t${index}`, name, arguments: args })) };
+  return {
+    role: "assistant",
+    content: "",
+    toolCalls: calls.map(([name, args], index) => ({ id: `t${index}`, name, arguments: args })),
+  };
 }
 
 export const ANSWER: Message = { role: "assistant", content: "Done." };

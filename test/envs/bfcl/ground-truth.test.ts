@@ -57,9 +57,14 @@ function expectedVerdict(env: BfclEnv, entry: BfclEntry, turn: number, mutated: 
   const run = (turnCalls: readonly Call[]) => {
     const set = createInstanceSet(classes, entry.initialConfig, entry.longContext, env.dataset.constants);
     const results: string[] = [];
-    for (let before = 0; before < turn; before++) for (const { call } of entry.groundTruth[before] ?? []) results.push(executeCall(set, call).text);
+    for (let before = 0; before < turn; before++)
+      for (const { call } of entry.groundTruth[before] ?? []) results.push(executeCall(set, call).text);
     const turnResults = turnCalls.map((call) => executeCall(set, call).text);
-    return { state: pyJsonDumps(instancesState(set.instances), { sortKeys: true }), all: [...results, ...turnResults], turnResults };
+    return {
+      state: pyJsonDumps(instancesState(set.instances), { sortKeys: true }),
+      all: [...results, ...turnResults],
+      turnResults,
+    };
   };
   const truth = run((entry.groundTruth[turn] ?? []).map(({ call }) => call));
   const model = run(mutated);
@@ -81,13 +86,17 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
     expect(entries).toHaveLength(800);
     const failures = entries.flatMap((entry) => {
       const end = replay(env, entry, groundTruthScript(entry));
-      return end?.info.stopReason === "success" && end.reward === 1 ? [] : [`${entry.id}: ${JSON.stringify(end?.info.details)}`];
+      return end?.info.stopReason === "success" && end.reward === 1
+        ? []
+        : [`${entry.id}: ${JSON.stringify(end?.info.details)}`];
     });
     expect(failures).toEqual([]);
   });
 
   it("passes all through the offline checker too", () => {
-    const failures = env.listTasks().filter((entry) => !checkTranscript(env.context, entry, groundTruthTranscript(entry)).valid);
+    const failures = env
+      .listTasks()
+      .filter((entry) => !checkTranscript(env.context, entry, groundTruthTranscript(entry)).valid);
     expect(failures.map((entry) => entry.id)).toEqual([]);
   });
 
@@ -96,9 +105,13 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
     const failures = prompting.listTasks().flatMap((entry) => {
       let { state } = prompting.reset(entry, { seed: 0 });
       for (let guard = 0; guard < 100; guard++) {
-        const result = prompting.step(state, prompting.actionMessage(state, prompting.oracle(state).optimal[0] as string));
+        const result = prompting.step(
+          state,
+          prompting.actionMessage(state, prompting.oracle(state).optimal[0] as string),
+        );
         state = result.state;
-        if (result.terminated) return result.info.stopReason === "success" ? [] : [`${entry.id}: ${JSON.stringify(result.info.details)}`];
+        if (result.terminated)
+          return result.info.stopReason === "success" ? [] : [`${entry.id}: ${JSON.stringify(result.info.details)}`];
       }
       return [`${entry.id}: did not end`];
     });
@@ -107,21 +120,34 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
 
   for (const category of BFCL_CATEGORIES) {
     it(`fails ${category} entries with one ground-truth call removed or altered, with the right error type`, () => {
-      const entries = sample(env.listTasks().filter((entry) => entry.category === category), 25);
+      const entries = sample(
+        env.listTasks().filter((entry) => entry.category === category),
+        25,
+      );
       let checked = 0;
       for (const entry of entries) {
-        const turns = entry.groundTruth.map((turn, index) => [index, turn.length] as const).filter(([, length]) => length > 0);
+        const turns = entry.groundTruth
+          .map((turn, index) => [index, turn.length] as const)
+          .filter(([, length]) => length > 0);
         const [lastTurn] = turns[turns.length - 1] ?? [-1];
         const [busyTurn] = turns.find(([, length]) => length >= 2) ?? turns[0] ?? [-1];
         const mutations: [string, number, Call[]][] = [];
         const truthOf = (turn: number) => (entry.groundTruth[turn] ?? []).map(({ call }) => call);
         if (busyTurn >= 0) mutations.push(["remove last call", busyTurn, truthOf(busyTurn).slice(0, -1)]);
-        if (lastTurn >= 0) mutations.push(["alter first call's name", lastTurn, truthOf(lastTurn).map((call, index) => (index === 0 ? { ...call, name: `${call.name}_renamed` } : call))]);
+        if (lastTurn >= 0)
+          mutations.push([
+            "alter first call's name",
+            lastTurn,
+            truthOf(lastTurn).map((call, index) => (index === 0 ? { ...call, name: `${call.name}_renamed` } : call)),
+          ]);
         for (const [label, turn, calls] of mutations) {
-          const script = groundTruthScript(entry).map((steps, index) => (index === turn ? (calls.length === 0 ? [] : [calls]) : steps));
+          const script = groundTruthScript(entry).map((steps, index) =>
+            index === turn ? (calls.length === 0 ? [] : [calls]) : steps,
+          );
           const expected = expectedVerdict(env, entry, turn, calls);
           const end = replay(env, entry, script);
-          const details = end?.info.details as { verdict?: { errorType?: string; details?: { turn?: number } } } | undefined;
+          const details = end?.info.details as
+            { verdict?: { errorType?: string; details?: { turn?: number } } } | undefined;
           const actual = end?.info.stopReason === "success" ? "valid" : details?.verdict?.errorType;
           expect(actual, `${entry.id} ${label} at turn ${turn}`).toBe(expected);
           if (expected !== "valid") {
@@ -135,11 +161,17 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
   }
 
   it("force-terminates an entry that exceeds 20 steps in a turn before the last", () => {
-    const entry = env.listTasks().find((item) => item.groundTruth.length >= 2 && (item.groundTruth[0]?.length ?? 0) > 0) as BfclEntry;
+    const entry = env
+      .listTasks()
+      .find((item) => item.groundTruth.length >= 2 && (item.groundTruth[0]?.length ?? 0) > 0) as BfclEntry;
     const first = (entry.groundTruth[0] ?? []).map(({ call }) => call);
-    const script = groundTruthScript(entry).map((steps, index) => (index === 0 ? Array.from({ length: 21 }, () => first.slice(0, 1)) : steps));
+    const script = groundTruthScript(entry).map((steps, index) =>
+      index === 0 ? Array.from({ length: 21 }, () => first.slice(0, 1)) : steps,
+    );
     const end = replay(env, entry, script);
     expect(end?.info.stopReason).toBe("force_terminated");
-    expect(checkTranscript(env.context, entry, [script[0] as Call[][]])).toMatchObject({ errorType: "multi_turn:force_terminated" });
+    expect(checkTranscript(env.context, entry, [script[0] as Call[][]])).toMatchObject({
+      errorType: "multi_turn:force_terminated",
+    });
   });
 });

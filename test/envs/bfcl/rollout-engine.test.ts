@@ -25,9 +25,21 @@ describe("bfcl through evaluate()", () => {
     expect(result.done).toBe(1600);
     expect(result.table.tasks).toBe(800);
     expect(result.table.cells[0]?.map((cell) => cell.value)).toEqual([1, 1]);
-    const tight = await evaluate({ env: "bfcl", envOptions: { categories: "base" }, policy: "replay", tasks: 20, samples: 1, budgets: ["1"], budgetScope: "user-turn", budgetMode: "hidden", bootstrap: 0 });
+    const tight = await evaluate({
+      env: "bfcl",
+      envOptions: { categories: "base" },
+      policy: "replay",
+      tasks: 20,
+      samples: 1,
+      budgets: ["1"],
+      budgetScope: "user-turn",
+      budgetMode: "hidden",
+      bootstrap: 0,
+    });
     // One step per user turn leaves no room for the closing answer: every entry with calls is cut.
     expect(tight.table.cells[0]?.[0]?.value).toBe(0);
-    expect(tight.episodes.every((episode) => episode.stopReason === "max_turns" && episode.stopLimit === "user-turn")).toBe(true);
+    expect(
+      tight.episodes.every((episode) => episode.stopReason === "max_turns" && episode.stopLimit === "user-turn"),
+    ).toBe(true);
   }, 120_000);
 });

@@ -27,14 +27,22 @@ function policyTurns(lake: Lake, value: Float64Array, live: readonly number[], c
   const index = new Map(live.map((cell, i) => [cell, i]));
   const a = live.map((cell, i) => {
     const row = live.map((_, j) => (i === j ? 1 : 0));
-    const outcomes = [[0, 2, 3], [1, 2, 3], [2, 0, 1], [3, 0, 1]][choice[i]!]!;
+    const outcomes = [
+      [0, 2, 3],
+      [1, 2, 3],
+      [2, 0, 1],
+      [3, 0, 1],
+    ][choice[i]!]!;
     for (const taken of outcomes) {
       const j = index.get(lake.next[cell * 4 + taken]!);
       if (j !== undefined) row[j]! -= 1 / 3;
     }
     return row;
   });
-  return solve(a, live.map((cell) => value[cell]!));
+  return solve(
+    a,
+    live.map((cell) => value[cell]!),
+  );
 }
 
 function valueOptimal(lake: Lake, value: Float64Array, cell: number): number[] {
@@ -47,7 +55,9 @@ describe("frozenlake fastest unlimited-horizon actions", () => {
     const lake = compileLake(namedMap("4x4"));
     const { value } = buildOracle(lake, true);
     const fastest = fastestActions(lake, value, true);
-    const live = Array.from({ length: 16 }, (_, cell) => cell).filter((cell) => lake.kind[cell] === FROZEN && value[cell]! > 0);
+    const live = Array.from({ length: 16 }, (_, cell) => cell).filter(
+      (cell) => lake.kind[cell] === FROZEN && value[cell]! > 0,
+    );
     const options = live.map((cell) => valueOptimal(lake, value, cell));
     let best: number[] | null = null;
     const count = options.reduce((product, list) => product * list.length, 1);
@@ -73,7 +83,9 @@ describe("frozenlake fastest unlimited-horizon actions", () => {
     const lake = compileLake(namedMap("8x8"));
     const { value } = buildOracle(lake, true);
     const { turns, masks } = fastestActions(lake, value, true);
-    const live = Array.from({ length: 64 }, (_, cell) => cell).filter((cell) => lake.kind[cell] === FROZEN && value[cell]! > 0);
+    const live = Array.from({ length: 64 }, (_, cell) => cell).filter(
+      (cell) => lake.kind[cell] === FROZEN && value[cell]! > 0,
+    );
     for (const cell of live) {
       const w = valueOptimal(lake, value, cell).map((direction) => expectAfter(lake, turns, cell, direction, true));
       expect(Math.abs(turns[cell]! - value[cell]! - Math.min(...w))).toBeLessThan(1e-9 * turns[cell]!);
@@ -81,7 +93,9 @@ describe("frozenlake fastest unlimited-horizon actions", () => {
     }
     // The policy taking the first fastest action everywhere is proper and has exactly these expected turns.
     const greedy = live.map((cell) => Math.log2(masks[cell]! & -masks[cell]!));
-    policyTurns(lake, value, live, greedy).forEach((x, i) => expect(Math.abs(x - turns[live[i]!]!)).toBeLessThan(1e-9 * x));
+    policyTurns(lake, value, live, greedy).forEach((x, i) =>
+      expect(Math.abs(x - turns[live[i]!]!)).toBeLessThan(1e-9 * x),
+    );
   });
 
   it("are empty in terminal and dead cells", () => {

@@ -16,10 +16,14 @@ function tables(task: FrozenLakeTask, slippery: boolean, maxLayers?: number) {
   return { lake, oracle, fastest, table };
 }
 
-const maskOf = (actions: readonly string[]): number => actions.reduce((mask, action) => mask | (1 << DIRECTIONS.indexOf(action as (typeof DIRECTIONS)[number])), 0);
+const maskOf = (actions: readonly string[]): number =>
+  actions.reduce((mask, action) => mask | (1 << DIRECTIONS.indexOf(action as (typeof DIRECTIONS)[number])), 0);
 
 describe("frozenlake finite-horizon oracle", () => {
-  for (const [name, horizon] of [["4x4", 400], ["8x8", 200]] as const) {
+  for (const [name, horizon] of [
+    ["4x4", 400],
+    ["8x8", 200],
+  ] as const) {
     it(`equals exact rational dynamic programming at every (cell, turns left <= ${horizon}) of slippery ${name}`, () => {
       const task = namedMap(name);
       const { lake, fastest, table } = tables(task, true);
@@ -30,9 +34,13 @@ describe("frozenlake finite-horizon oracle", () => {
         const layer = table.layer(t)!;
         for (let cell = 0; cell < lake.kind.length; cell++) {
           const expected = exact.mask(cell, t) === -1 ? fastest.masks[cell]! : exact.mask(cell, t);
-          if (layer.masks[cell] !== expected) wrongMasks.push(`cell ${cell}, t ${t}: ${layer.masks[cell]} instead of ${expected}`);
+          if (layer.masks[cell] !== expected)
+            wrongMasks.push(`cell ${cell}, t ${t}: ${layer.masks[cell]} instead of ${expected}`);
           const value = exact.value(cell, t);
-          worstRelative = Math.max(worstRelative, value === 0 ? layer.values[cell]! : Math.abs(layer.values[cell]! / value - 1));
+          worstRelative = Math.max(
+            worstRelative,
+            value === 0 ? layer.values[cell]! : Math.abs(layer.values[cell]! / value - 1),
+          );
         }
       }
       expect(wrongMasks).toEqual([]);
@@ -43,7 +51,10 @@ describe("frozenlake finite-horizon oracle", () => {
   it("keeps real ties that plain floating-point comparison breaks, and merges no distinct values", () => {
     let brokenByFloats = 0;
     let closestDistinct = Infinity;
-    for (const [name, horizon] of [["4x4", 400], ["8x8", 200]] as const) {
+    for (const [name, horizon] of [
+      ["4x4", 400],
+      ["8x8", 200],
+    ] as const) {
       const task = namedMap(name);
       const { lake, table } = tables(task, true);
       const exact = exactHorizon(task.rows, true, horizon);
@@ -52,7 +63,8 @@ describe("frozenlake finite-horizon oracle", () => {
         for (let cell = 0; cell < lake.kind.length; cell++) {
           if (lake.kind[cell] !== FROZEN || exact.value(cell, t) === 0) continue;
           const q = [0, 1, 2, 3].map((direction) => expectAfter(lake, previous, cell, direction, true));
-          for (let a = 0; a < 4; a++) for (let b = a + 1; b < 4; b++) if (exact.tied(cell, t, a, b) && q[a] !== q[b]) brokenByFloats++;
+          for (let a = 0; a < 4; a++)
+            for (let b = a + 1; b < 4; b++) if (exact.tied(cell, t, a, b) && q[a] !== q[b]) brokenByFloats++;
           closestDistinct = Math.min(closestDistinct, ...exact.gaps(cell, t));
         }
       }
@@ -83,7 +95,8 @@ describe("frozenlake finite-horizon oracle", () => {
       expect(table.computed()).toBe(table.fixedPoint() + 1);
       expect(table.layer(table.fixedPoint() + 12345)).toBe(far);
       expect(Array.from(far.masks)).toEqual(Array.from(fastest.masks));
-      for (let cell = 0; cell < lake.kind.length; cell++) expect(Math.abs(far.values[cell]! - oracle.value[cell]!)).toBeLessThan(1e-11);
+      for (let cell = 0; cell < lake.kind.length; cell++)
+        expect(Math.abs(far.values[cell]! - oracle.value[cell]!)).toBeLessThan(1e-11);
     });
   }
 
@@ -97,7 +110,11 @@ describe("frozenlake finite-horizon oracle", () => {
   });
 
   it("on dry ice gives the shortest-path moves at every horizon, worth 1 exactly when the goal is close enough", () => {
-    for (const task of [namedMap("4x4"), namedMap("8x8"), ...Array.from({ length: 4 }, (_, seed) => generateMap(6, 0.75, seed))]) {
+    for (const task of [
+      namedMap("4x4"),
+      namedMap("8x8"),
+      ...Array.from({ length: 4 }, (_, seed) => generateMap(6, 0.75, seed)),
+    ]) {
       const { lake, oracle, table } = tables(task, false);
       const exact = exactHorizon(task.rows, false, 40);
       for (let t = 0; t <= 40; t++) {

@@ -102,7 +102,9 @@ describe("frozenlake env", () => {
   it("costs the turn without moving on unreadable replies", () => {
     const [step] = play(["jump!"]);
     expect(step).toMatchObject({ reward: 0, terminated: false, info: { invalid: true, parsedAction: null } });
-    expect(step!.observation[0]!.content).toBe("Invalid action. Answer with one of Up, Down, Left, Right, e.g. <answer>Up</answer>.\nPFFF\nFHFH\nFFFH\nHFFG");
+    expect(step!.observation[0]!.content).toBe(
+      "Invalid action. Answer with one of Up, Down, Left, Right, e.g. <answer>Up</answer>.\nPFFF\nFHFH\nFFFH\nHFFG",
+    );
   });
 });
 
@@ -125,7 +127,8 @@ describe("frozenlake budget-aware oracle", () => {
   });
 
   it("gives the success probability within the turns left as its rollout progress", () => {
-    for (const t of [0, 1, 6, 24, 100, 5000]) expect(slippery.progressWithin!(start, t)).toBe(slippery.oracle(start, t).value);
+    for (const t of [0, 1, 6, 24, 100, 5000])
+      expect(slippery.progressWithin!(start, t)).toBe(slippery.oracle(start, t).value);
     expect(slippery.progressWithin!(start, 24)).toBeLessThan(slippery.reset(task, { seed: 0 }).info.progress);
     const dry = frozenlake({ map: "4x4" });
     const dryStart = dry.reset(task, { seed: 0 }).state;

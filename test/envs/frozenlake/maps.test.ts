@@ -5,13 +5,27 @@ import { mapFromRows, NAMED_MAPS, namedMap, parseMaps, printMap } from "../../..
 describe("frozenlake maps", () => {
   it("reproduces Gymnasium's named maps exactly", () => {
     expect(namedMap("4x4").rows).toEqual(["SFFF", "FHFH", "FFFH", "HFFG"]);
-    expect(namedMap("8x8").rows).toEqual(["SFFFFFFF", "FFFFFFFF", "FFFHFFFF", "FFFFFHFF", "FFFHFFFF", "FHHFFFHF", "FHFFHFHF", "FFFHFFFG"]);
+    expect(namedMap("8x8").rows).toEqual([
+      "SFFFFFFF",
+      "FFFFFFFF",
+      "FFFHFFFF",
+      "FFFFFHFF",
+      "FFFHFFFF",
+      "FHHFFFHF",
+      "FHFFHFHF",
+      "FFFHFFFG",
+    ]);
     expect(Object.keys(NAMED_MAPS)).toEqual(["4x4", "8x8"]);
   });
 
   it("reads maps separated by blank lines, named maps and comments", () => {
     const tasks = parseMaps("; my maps\nSF\nFG\n\n8x8\n  sfh\n  ffg  \r\n// end\n4X4\n");
-    expect(tasks.map((task) => task.rows)).toEqual([["SF", "FG"], NAMED_MAPS["8x8"], ["SFH", "FFG"], NAMED_MAPS["4x4"]]);
+    expect(tasks.map((task) => task.rows)).toEqual([
+      ["SF", "FG"],
+      NAMED_MAPS["8x8"],
+      ["SFH", "FFG"],
+      NAMED_MAPS["4x4"],
+    ]);
     for (const task of tasks) expect(parseMaps(printMap(task))).toEqual([task]);
   });
 

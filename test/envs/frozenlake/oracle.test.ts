@@ -10,7 +10,12 @@ function referenceValues(task: FrozenLakeTask, slippery: boolean): number[] {
   const rows = task.rows;
   const height = rows.length;
   const width = rows[0]!.length;
-  const moves: readonly [number, number][] = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+  const moves: readonly [number, number][] = [
+    [-1, 0],
+    [1, 0],
+    [0, -1],
+    [0, 1],
+  ];
   const go = (r: number, c: number, [dr, dc]: readonly [number, number]): number => {
     const nr = Math.min(height - 1, Math.max(0, r + dr));
     const nc = Math.min(width - 1, Math.max(0, c + dc));
@@ -19,11 +24,13 @@ function referenceValues(task: FrozenLakeTask, slippery: boolean): number[] {
   const transitions: [number, number][][][] = [];
   for (let r = 0; r < height; r++) {
     for (let c = 0; c < width; c++) {
-      transitions.push(moves.map((move) => {
-        if (!slippery) return [[go(r, c, move), 1]];
-        const sides = move[0] === 0 ? [moves[0]!, moves[1]!] : [moves[2]!, moves[3]!];
-        return [move, ...sides].map((taken) => [go(r, c, taken), 1 / 3] as [number, number]);
-      }));
+      transitions.push(
+        moves.map((move) => {
+          if (!slippery) return [[go(r, c, move), 1]];
+          const sides = move[0] === 0 ? [moves[0]!, moves[1]!] : [moves[2]!, moves[3]!];
+          return [move, ...sides].map((taken) => [go(r, c, taken), 1 / 3] as [number, number]);
+        }),
+      );
     }
   }
   const cells = rows.join("");
@@ -45,11 +52,13 @@ function shortestTurns(task: FrozenLakeTask): number[] {
   const cells = task.rows.join("");
   const width = task.rows[0]!.length;
   const turns = [...cells].map((cell) => (cell === "G" ? 0 : Infinity));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (let s = 0; s < cells.length; s++) {
       if (cells[s] !== "F" && cells[s] !== "S") continue;
-      const neighbours = [s - width, s + width, s % width > 0 ? s - 1 : -1, s % width < width - 1 ? s + 1 : -1].filter((n) => n >= 0 && n < cells.length);
+      const neighbours = [s - width, s + width, s % width > 0 ? s - 1 : -1, s % width < width - 1 ? s + 1 : -1].filter(
+        (n) => n >= 0 && n < cells.length,
+      );
       const best = Math.min(...neighbours.map((n) => turns[n]! + 1));
       if (best < turns[s]!) {
         turns[s] = best;
@@ -60,7 +69,11 @@ function shortestTurns(task: FrozenLakeTask): number[] {
   return turns;
 }
 
-const MAPS: readonly FrozenLakeTask[] = [namedMap("4x4"), namedMap("8x8"), ...Array.from({ length: 6 }, (_, seed) => generateMap(5, 0.7, seed))];
+const MAPS: readonly FrozenLakeTask[] = [
+  namedMap("4x4"),
+  namedMap("8x8"),
+  ...Array.from({ length: 6 }, (_, seed) => generateMap(5, 0.7, seed)),
+];
 
 describe("frozenlake oracle", () => {
   it("matches an independent value iteration to 1e-9 on slippery ice", () => {
@@ -85,8 +98,12 @@ describe("frozenlake oracle", () => {
         expect(oracle.remaining[cell]).toBe(task.rows.join("")[cell] === "H" ? Infinity : expected);
         expect(oracle.value[cell]).toBe(reference[cell]);
         const kind = task.rows.join("")[cell];
-        const closer = ["Up", "Down", "Left", "Right"].filter((_, d) => lake.next[cell * 4 + d] !== cell && turns[lake.next[cell * 4 + d]!] === expected - 1);
-        expect(oracle.shortestPathActions[cell]).toEqual(kind === "H" || kind === "G" || expected === Infinity ? [] : closer);
+        const closer = ["Up", "Down", "Left", "Right"].filter(
+          (_, d) => lake.next[cell * 4 + d] !== cell && turns[lake.next[cell * 4 + d]!] === expected - 1,
+        );
+        expect(oracle.shortestPathActions[cell]).toEqual(
+          kind === "H" || kind === "G" || expected === Infinity ? [] : closer,
+        );
       });
     }
   });

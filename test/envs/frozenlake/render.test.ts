@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { namedMap } from "../../../src/envs/frozenlake/maps.js";
-import { FROZENLAKE_INVALID_FEEDBACK, frozenLakeSystemPrompt, moveFeedback, renderLake } from "../../../src/envs/frozenlake/render.js";
+import {
+  FROZENLAKE_INVALID_FEEDBACK,
+  frozenLakeSystemPrompt,
+  moveFeedback,
+  renderLake,
+} from "../../../src/envs/frozenlake/render.js";
 
 describe("frozenlake rendering", () => {
   it("draws the map with P at the player's cell", () => {

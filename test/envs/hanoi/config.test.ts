@@ -8,7 +8,9 @@ describe("hanoi config", () => {
   });
 
   it("refuses out-of-range disk counts", () => {
-    expect(() => parseOptions("hanoi", hanoiConfigSchema, { disks: 0 })).toThrow("hanoi.disks: expected an integer from 1 to 24");
+    expect(() => parseOptions("hanoi", hanoiConfigSchema, { disks: 0 })).toThrow(
+      "hanoi.disks: expected an integer from 1 to 24",
+    );
     expect(() => parseOptions("hanoi", hanoiConfigSchema, { randomStart: "sometimes" })).toThrow("hanoi.randomStart");
   });
 });

@@ -4,7 +4,10 @@ import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("hanoi", () => hanoi(), { deterministic: true });
-runEnvContract("hanoi random starts", () => hanoi({ disks: 5, randomStart: true }), { deterministic: true, fuzzRuns: 3000 });
+runEnvContract("hanoi random starts", () => hanoi({ disks: 5, randomStart: true }), {
+  deterministic: true,
+  fuzzRuns: 3000,
+});
 
 describe("hanoi env", () => {
   const env = hanoi();
@@ -16,13 +19,21 @@ describe("hanoi env", () => {
     expect(steps.map((step) => step.reward)).toEqual([0, 0, 0, 0, 0, 0, 1]);
     expect(steps.map((step) => step.info.progress)).toEqual([-6, -5, -4, -3, -2, -1, -0]);
     expect(steps[6]).toMatchObject({ terminated: true, info: { stopReason: "success" } });
-    expect(steps[6]!.observation[0]!.content).toBe("Moved disk 1 from A to C. Every disk is on C: solved!\nA:\nB:\nC: 3 2 1");
+    expect(steps[6]!.observation[0]!.content).toBe(
+      "Moved disk 1 from A to C. Every disk is on C: solved!\nA:\nB:\nC: 3 2 1",
+    );
   });
 
   it("makes an illegal move invalid, keeping its parsed text, and explains the valid moves", () => {
     const [, illegal] = play(["A->C", "A->C"]);
-    expect(illegal).toMatchObject({ reward: 0, terminated: false, info: { invalid: true, parsedAction: "A->C", progress: -6 } });
-    expect(illegal!.observation[0]!.content).toBe("Illegal move A->C: disk 2 cannot go onto the smaller disk 1. Valid moves now: A->B, C->A, C->B.\nA: 3 2\nB:\nC: 1");
+    expect(illegal).toMatchObject({
+      reward: 0,
+      terminated: false,
+      info: { invalid: true, parsedAction: "A->C", progress: -6 },
+    });
+    expect(illegal!.observation[0]!.content).toBe(
+      "Illegal move A->C: disk 2 cannot go onto the smaller disk 1. Valid moves now: A->B, C->A, C->B.\nA: 3 2\nB:\nC: 1",
+    );
   });
 
   it("says how many distinct tasks it generates: 3^n - 1 random starts, or the one standard start", () => {
@@ -63,7 +74,11 @@ describe("hanoi budget-aware oracle", () => {
       const state = { task, pegs };
       const unlimited = env.oracle(state);
       for (let turnsLeft = 0; turnsLeft <= 20; turnsLeft++) {
-        expect(env.oracle(state, turnsLeft)).toEqual({ optimal: unlimited.optimal, remaining: unlimited.remaining, value: unlimited.remaining <= turnsLeft ? 1 : 0 });
+        expect(env.oracle(state, turnsLeft)).toEqual({
+          optimal: unlimited.optimal,
+          remaining: unlimited.remaining,
+          value: unlimited.remaining <= turnsLeft ? 1 : 0,
+        });
       }
     }
   });

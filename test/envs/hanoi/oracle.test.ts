@@ -4,7 +4,9 @@ import { checkMove, legalMoves, moveDisk, moveText, type Configuration } from ".
 
 /** Every configuration of n disks (3^n of them), as peg arrays. */
 function allConfigurations(disks: number): number[][] {
-  return Array.from({ length: 3 ** disks }, (_, code) => Array.from({ length: disks }, (_, disk) => Math.floor(code / 3 ** disk) % 3));
+  return Array.from({ length: 3 ** disks }, (_, code) =>
+    Array.from({ length: disks }, (_, disk) => Math.floor(code / 3 ** disk) % 3),
+  );
 }
 
 /** Distances to every disk on C by BFS over the full state graph (moves are reversible). */
@@ -43,7 +45,9 @@ describe("hanoi oracle", () => {
         const here = reference.get(pegs.join(""))!;
         expect(distanceTo(pegs)).toBe(here);
         const expected = legalMoves(pegs)
-          .filter(([from, to]) => here > 0 && reference.get(moveDisk(pegs, pegs.indexOf(from), to).join("")) === here - 1)
+          .filter(
+            ([from, to]) => here > 0 && reference.get(moveDisk(pegs, pegs.indexOf(from), to).join("")) === here - 1,
+          )
           .map(([from, to]) => moveText(from, to));
         expect(optimalMoves(pegs)).toEqual(expected);
       }

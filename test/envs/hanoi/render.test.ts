@@ -11,6 +11,8 @@ describe("hanoi rendering", () => {
     expect(hanoiSystemPrompt(1)).toContain("1 disk on");
     expect(hanoiSystemPrompt(3)).toContain("<answer>A->C</answer>");
     expect(invalidFeedback(["A->B", "A->C"])).toContain("Valid moves now: A->B, A->C.");
-    expect(illegalFeedback("A->B", "peg A is empty", ["C->A"])).toBe("Illegal move A->B: peg A is empty. Valid moves now: C->A.");
+    expect(illegalFeedback("A->B", "peg A is empty", ["C->A"])).toBe(
+      "Illegal move A->B: peg A is empty. Valid moves now: C->A.",
+    );
   });
 });

@@ -5,7 +5,10 @@ import { hanoiTask, parseHanoiTasks, printHanoiTask } from "../../../src/envs/ha
 describe("hanoi tasks", () => {
   it("reads one task per line, with an optional start configuration", () => {
     const tasks = parseHanoiTasks("# towers\n3\n\n4 baac\r\n; done\n");
-    expect(tasks).toEqual([{ disks: 3, start: "AAA" }, { disks: 4, start: "BAAC" }]);
+    expect(tasks).toEqual([
+      { disks: 3, start: "AAA" },
+      { disks: 4, start: "BAAC" },
+    ]);
     for (const task of tasks) expect(parseHanoiTasks(printHanoiTask(task))).toEqual([task]);
   });
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { aliasTable, extractAnswer, MAX_ANSWER_LENGTH, normalizeAnswer, parseChoice } from "../../../src/envs/shared/answer.js";
+import {
+  aliasTable,
+  extractAnswer,
+  MAX_ANSWER_LENGTH,
+  normalizeAnswer,
+  parseChoice,
+} from "../../../src/envs/shared/answer.js";
 
 describe("extractAnswer", () => {
   it("returns a bare reply whole", () => {

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { budgetTurns, measureBudgetTradeoff, STUDY_MULTIPLES, type TradeoffTask } from "../../../src/envs/shared/budget-tradeoff.js";
+import {
+  budgetTurns,
+  measureBudgetTradeoff,
+  STUDY_MULTIPLES,
+  type TradeoffTask,
+} from "../../../src/envs/shared/budget-tradeoff.js";
 import { buildMdp, FAILURE, LIVE, solveMdp, SUCCESS } from "../../../src/envs/shared/finite-mdp.js";
 
 /** A risk against time by hand: from the start (state 0), action 0 takes a route of `risky` moves whose first
@@ -12,7 +17,13 @@ function riskOrDetour(risky: number, safe: number, q: number): TradeoffTask {
   const lastSafe = risky + safe - 2;
   const end = (state: number): number => (state === success ? SUCCESS : state === failure ? FAILURE : LIVE);
   const mdp = buildMdp(failure + 1, 2, end, (state, action) => {
-    if (state === 0) return action === 0 ? [[risky > 1 ? 1 : success, 1 - q], [failure, q]] : [[safe > 1 ? risky : success, 1]];
+    if (state === 0)
+      return action === 0
+        ? [
+            [risky > 1 ? 1 : success, 1 - q],
+            [failure, q],
+          ]
+        : [[safe > 1 ? risky : success, 1]];
     if (action === 1) return null;
     return [[state === lastRisky || state === lastSafe ? success : state + 1, 1]];
   });
@@ -36,7 +47,13 @@ describe("budget trade-off", () => {
   it("averages each play over the tasks, counts their optimal lengths, and finds the best blind play", () => {
     // Optimal 4, detour 6: budgets 5, 6, 8, 12; only 5 is too short for the detour.
     // Optimal 2, detour 4: budgets 3, 3, 4, 6; 3 is too short for it.
-    const table = measureBudgetTradeoff([[4, 6, 0.2], [2, 4, 0.5]] as const, ([risky, safe, q]) => riskOrDetour(risky, safe, q));
+    const table = measureBudgetTradeoff(
+      [
+        [4, 6, 0.2],
+        [2, 4, 0.5],
+      ] as const,
+      ([risky, safe, q]) => riskOrDetour(risky, safe, q),
+    );
     expect(table.tasks).toBe(2);
     expect(table.multiples).toEqual(["1.25x", "1.5x", "2x", "3x"]);
     close(table.aware, [0.65, 0.75, 1, 1]);
@@ -48,7 +65,10 @@ describe("budget trade-off", () => {
     expect(table.bestBlind.label).toBe("1.25x");
     expect(table.bestBlind.tied).toEqual([]);
     close(table.bestBlind.loss, [0, 0.1, 0.35, 0.35]);
-    expect(table.lengths).toEqual([[2, 1], [4, 1]]);
+    expect(table.lengths).toEqual([
+      [2, 1],
+      [4, 1],
+    ]);
   });
 
   it("takes the first believed budget among those tied within 1e-9", () => {
@@ -61,7 +81,10 @@ describe("budget trade-off", () => {
   });
 
   it("measures at the multiples it is given", () => {
-    const table = measureBudgetTradeoff([0.2], (q) => riskOrDetour(4, 6, q), [{ label: "1x", numerator: 1, denominator: 1 }, { label: "2x", numerator: 2, denominator: 1 }]);
+    const table = measureBudgetTradeoff([0.2], (q) => riskOrDetour(4, 6, q), [
+      { label: "1x", numerator: 1, denominator: 1 },
+      { label: "2x", numerator: 2, denominator: 1 },
+    ]);
     expect(table.multiples).toEqual(["1x", "2x"]);
     close(table.aware, [0.8, 1]);
     expect(table.assumed).toHaveLength(2);

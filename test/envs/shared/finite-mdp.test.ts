@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { namedMap } from "../../../src/envs/frozenlake/maps.js";
 import { compileLake, FROZEN, GOAL, HOLE, SLIP_OUTCOMES } from "../../../src/envs/frozenlake/rules.js";
-import { assumedBudgetPolicy, budgetBlindness, buildMdp, FAILURE, LIVE, solveMdp, SUCCESS, successWithin, type FiniteMdp } from "../../../src/envs/shared/finite-mdp.js";
+import {
+  assumedBudgetPolicy,
+  budgetBlindness,
+  buildMdp,
+  FAILURE,
+  LIVE,
+  solveMdp,
+  SUCCESS,
+  successWithin,
+  type FiniteMdp,
+} from "../../../src/envs/shared/finite-mdp.js";
 import { exactHorizon } from "../../helpers/exact-frozenlake.js";
 
 /** Slippery frozenlake as an explicit MDP (cells are states, the four directions actions). */
@@ -23,10 +33,20 @@ function slipperyLake(rows: readonly string[]): { mdp: FiniteMdp; start: number 
  * breaks the ice (failure) with probability 1/2. */
 function bridge(): FiniteMdp {
   // states: 0..3 the safe path, 4 goal, 5 water
-  return buildMdp(6, 2, (state) => (state === 4 ? SUCCESS : state === 5 ? FAILURE : LIVE), (state, action) => {
-    if (action === 0) return [[state === 3 ? 4 : state + 1, 1]];
-    return state === 0 ? [[4, 0.5], [5, 0.5]] : null;
-  });
+  return buildMdp(
+    6,
+    2,
+    (state) => (state === 4 ? SUCCESS : state === 5 ? FAILURE : LIVE),
+    (state, action) => {
+      if (action === 0) return [[state === 3 ? 4 : state + 1, 1]];
+      return state === 0
+        ? [
+            [4, 0.5],
+            [5, 0.5],
+          ]
+        : null;
+    },
+  );
 }
 
 describe("finite-horizon MDP solver", () => {
@@ -42,7 +62,8 @@ describe("finite-horizon MDP solver", () => {
       const layer = solution.layer(t);
       for (let cell = 0; cell < mdp.states; cell++) {
         const expected = exact.mask(cell, t) === -1 ? unlimited.masks[cell]! : exact.mask(cell, t);
-        if (compileLake({ rows }).kind[cell] === FROZEN && layer.masks[cell] !== expected) wrong.push(`cell ${cell}, t ${t}`);
+        if (compileLake({ rows }).kind[cell] === FROZEN && layer.masks[cell] !== expected)
+          wrong.push(`cell ${cell}, t ${t}`);
         const value = exact.value(cell, t);
         worst = Math.max(worst, value === 0 ? layer.values[cell]! : Math.abs(layer.values[cell]! / value - 1));
       }
@@ -73,7 +94,8 @@ describe("finite-horizon MDP solver", () => {
 
   it("evaluates played policies exactly: the aware oracle reaches its value, believing another budget costs it", () => {
     const solution = solveMdp(bridge());
-    for (const t of [1, 2, 4, 6]) expect(successWithin(solution.mdp, 0, t, assumedBudgetPolicy(solution, t))).toBe(solution.layer(t).values[0]);
+    for (const t of [1, 2, 4, 6])
+      expect(successWithin(solution.mdp, 0, t, assumedBudgetPolicy(solution, t))).toBe(solution.layer(t).values[0]);
     const blind = budgetBlindness(solution, 0, [2, 4]);
     expect(blind.aware).toEqual([0.5, 1]);
     // Believing 4 turns at a real 2: walks and runs out of turns. Believing 2 at a real 4: jumps.
@@ -87,11 +109,22 @@ describe("finite-horizon MDP solver", () => {
   it("matches the slippery 4x4 table's values when the aware oracle is played", () => {
     const { mdp, start } = slipperyLake(namedMap("4x4").rows);
     const solution = solveMdp(mdp);
-    for (const t of [6, 10, 24]) expect(successWithin(mdp, start, t, assumedBudgetPolicy(solution, t))).toBeCloseTo(solution.layer(t).values[start]!, 12);
+    for (const t of [6, 10, 24])
+      expect(successWithin(mdp, start, t, assumedBudgetPolicy(solution, t))).toBeCloseTo(
+        solution.layer(t).values[start]!,
+        12,
+      );
   });
 
   it("refuses outcomes that are not states and horizons that are not turns", () => {
-    expect(() => buildMdp(2, 1, () => LIVE, () => [[5, 1]])).toThrow(/not a state/);
+    expect(() =>
+      buildMdp(
+        2,
+        1,
+        () => LIVE,
+        () => [[5, 1]],
+      ),
+    ).toThrow(/not a state/);
     expect(() => solveMdp(bridge()).layer(-1)).toThrow(/turnsLeft/);
     expect(() => solveMdp(bridge()).layer(1.5)).toThrow(/turnsLeft/);
   });

@@ -6,7 +6,8 @@ import { compileGridMoves } from "../../../src/envs/shared/grid-moves.js";
 const kindOf = (char: string): number => (char === "X" ? 1 : char === "G" ? 2 : 0);
 const isWall = (kind: number): boolean => kind === 1;
 /** Every cell's four moves, in DIRECTIONS order (Up, Down, Left, Right). */
-const moves = (next: Int32Array): number[][] => Array.from({ length: next.length / 4 }, (_, cell) => [...next.subarray(4 * cell, 4 * cell + 4)]);
+const moves = (next: Int32Array): number[][] =>
+  Array.from({ length: next.length / 4 }, (_, cell) => [...next.subarray(4 * cell, 4 * cell + 4)]);
 
 describe("grid moves", () => {
   //   . S X      cells 0 1 2

@@ -4,10 +4,21 @@ import { mdpAnswers } from "../../../src/envs/shared/mdp-answers.js";
 
 // From state 0: action 0 ("gamble") wins at once with probability 1/2 and else loses; action 1 ("walk") reaches
 // state 1, whose only action wins surely. State 2 is the win, 3 the loss.
-const mdp = buildMdp(4, 2, (state) => (state === 2 ? SUCCESS : state === 3 ? FAILURE : LIVE), (state, action) => {
-  if (state === 0) return action === 0 ? [[2, 0.5], [3, 0.5]] : [[1, 1]];
-  return action === 0 ? [[2, 1]] : null;
-});
+const mdp = buildMdp(
+  4,
+  2,
+  (state) => (state === 2 ? SUCCESS : state === 3 ? FAILURE : LIVE),
+  (state, action) => {
+    if (state === 0)
+      return action === 0
+        ? [
+            [2, 0.5],
+            [3, 0.5],
+          ]
+        : [[1, 1]];
+    return action === 0 ? [[2, 1]] : null;
+  },
+);
 const texts = (mask: number): string[] => ["gamble", "walk"].filter((_, action) => (mask & (1 << action)) !== 0);
 
 describe("MDP answers", () => {

@@ -4,7 +4,10 @@ import { createTaskCache } from "../../../src/envs/shared/task-cache.js";
 describe("createTaskCache", () => {
   it("compiles a task once, whether looked up by object or by an equal copy", () => {
     let compiles = 0;
-    const cache = createTaskCache((task: { text: string }) => task.text, (task) => ({ compiled: task.text, serial: ++compiles }));
+    const cache = createTaskCache(
+      (task: { text: string }) => task.text,
+      (task) => ({ compiled: task.text, serial: ++compiles }),
+    );
     const task = { text: "a" };
     expect(cache.get(task)).toBe(cache.get(task));
     expect(cache.get({ text: "a" }).serial).toBe(1);
@@ -14,7 +17,11 @@ describe("createTaskCache", () => {
 
   it("keeps at most `limit` tasks by key, evicting the least recently used", () => {
     let compiles = 0;
-    const cache = createTaskCache((task: { text: string }) => task.text, () => ++compiles, 2);
+    const cache = createTaskCache(
+      (task: { text: string }) => task.text,
+      () => ++compiles,
+      2,
+    );
     cache.get({ text: "a" });
     cache.get({ text: "b" });
     cache.get({ text: "a" });
@@ -27,7 +34,10 @@ describe("createTaskCache", () => {
   });
 
   it("accepts compiled forms made elsewhere", () => {
-    const cache = createTaskCache((task: { text: string }) => task.text, () => "compiled here");
+    const cache = createTaskCache(
+      (task: { text: string }) => task.text,
+      () => "compiled here",
+    );
     const task = { text: "x" };
     cache.put(task, "made by the generator");
     expect(cache.get(task)).toBe("made by the generator");

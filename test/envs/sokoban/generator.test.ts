@@ -5,7 +5,10 @@ import { carveRoom, generateLevel, type GeneratorOptions } from "../../../src/en
 const DEFAULTS: GeneratorOptions = { width: 6, height: 6, boxes: 1, searchDepth: 100, maxStates: 1_000_000 };
 
 function count(rows: readonly string[], chars: string): number {
-  return rows.join("").split("").filter((char) => chars.includes(char)).length;
+  return rows
+    .join("")
+    .split("")
+    .filter((char) => chars.includes(char)).length;
 }
 
 describe("sokoban generator", () => {
@@ -37,7 +40,9 @@ describe("sokoban generator", () => {
 
   it("is reproducible from the seed and varies across seeds", () => {
     expect(generateLevel(DEFAULTS, 7).task).toEqual(generateLevel(DEFAULTS, 7).task);
-    const distinct = new Set(Array.from({ length: 50 }, (_, seed) => generateLevel(DEFAULTS, seed).task.rows.join("\n")));
+    const distinct = new Set(
+      Array.from({ length: 50 }, (_, seed) => generateLevel(DEFAULTS, seed).task.rows.join("\n")),
+    );
     expect(distinct.size).toBeGreaterThan(45);
   });
 
@@ -51,7 +56,12 @@ describe("sokoban generator", () => {
 
   it("fills even a 5x5 room with 6 boxes, and gives up when rooms keep exceeding the state cap", () => {
     expect(generateLevel({ ...DEFAULTS, width: 5, height: 5, boxes: 6 }, 1).board.boxCount).toBe(6);
-    for (let seed = 0; seed < 5; seed++) expect(generateLevel({ ...DEFAULTS, width: 8, height: 8, boxes: 2, maxStates: 300 }, seed).oracle.nodeCount).toBeLessThan(300);
-    expect(() => generateLevel({ ...DEFAULTS, width: 8, height: 8, boxes: 2, maxStates: 1 }, 1)).toThrow(/rooms in a row had more than 1 reachable states/);
+    for (let seed = 0; seed < 5; seed++)
+      expect(
+        generateLevel({ ...DEFAULTS, width: 8, height: 8, boxes: 2, maxStates: 300 }, seed).oracle.nodeCount,
+      ).toBeLessThan(300);
+    expect(() => generateLevel({ ...DEFAULTS, width: 8, height: 8, boxes: 2, maxStates: 1 }, 1)).toThrow(
+      /rooms in a row had more than 1 reachable states/,
+    );
   });
 });

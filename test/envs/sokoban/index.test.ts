@@ -4,7 +4,11 @@ import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("sokoban", () => sokoban(), { deterministic: true });
-runEnvContract("sokoban 7x7 with 2 boxes", () => sokoban({ width: 7, height: 7, boxes: 2 }), { deterministic: true, seeds: [0, 1, 2, 3], fuzzRuns: 2000 });
+runEnvContract("sokoban 7x7 with 2 boxes", () => sokoban({ width: 7, height: 7, boxes: 2 }), {
+  deterministic: true,
+  seeds: [0, 1, 2, 3],
+  fuzzRuns: 2000,
+});
 
 describe("sokoban env", () => {
   const env = sokoban();
@@ -18,7 +22,9 @@ describe("sokoban env", () => {
     expect(steps.map((step) => step.terminated)).toEqual([false, false, false, false, true]);
     expect(steps[4]!.info.stopReason).toBe("success");
     expect(steps[3]!.observation[0]!.content).toBe("Pushed a box Right.\n#######\n#_____#\n#_@$._#\n#_____#\n#######");
-    expect(steps[4]!.observation[0]!.content).toBe("Pushed a box Right. Every box is on a goal: solved!\n#######\n#_____#\n#__@*_#\n#_____#\n#######");
+    expect(steps[4]!.observation[0]!.content).toBe(
+      "Pushed a box Right. Every box is on a goal: solved!\n#######\n#_____#\n#__@*_#\n#_____#\n#######",
+    );
   });
 
   it("starts with the rules and the grid, and a reference budget of 4x the optimal length", () => {
@@ -51,12 +57,27 @@ describe("sokoban env", () => {
   it("says which imported levels cannot be played: unsolvable ones, and ones past the oracle's state cap, apart", () => {
     const [solvable, unsolvable] = env.parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
     expect(env.taskProblem?.(solvable!)).toBeUndefined();
-    expect(env.taskProblem?.(unsolvable!)).toBe("cannot be solved: the BFS oracle searched all 7 states reachable from the start and in none is every box on a goal");
+    expect(env.taskProblem?.(unsolvable!)).toBe(
+      "cannot be solved: the BFS oracle searched all 7 states reachable from the start and in none is every box on a goal",
+    );
     // An open 12x10 room with three boxes: tens of thousands of states, far past a cap of 1000.
-    const rows = ["#".repeat(14), ...Array.from({ length: 10 }, () => `#${" ".repeat(12)}#`), "#".repeat(14)].map((row) => [...row]);
-    for (const [row, column, char] of [[1, 1, "@"], [3, 3, "$"], [5, 5, "$"], [7, 7, "$"], [9, 9, "."], [9, 10, "."], [9, 11, "."]] as const) rows[row]![column] = char;
+    const rows = ["#".repeat(14), ...Array.from({ length: 10 }, () => `#${" ".repeat(12)}#`), "#".repeat(14)].map(
+      (row) => [...row],
+    );
+    for (const [row, column, char] of [
+      [1, 1, "@"],
+      [3, 3, "$"],
+      [5, 5, "$"],
+      [7, 7, "$"],
+      [9, 9, "."],
+      [9, 10, "."],
+      [9, 11, "."],
+    ] as const)
+      rows[row]![column] = char;
     const [large] = env.parseTasks(rows.map((row) => row.join("")).join("\n"));
-    expect(sokoban({ maxStates: 1000 }).taskProblem?.(large!)).toMatch(/^has more than 1000 reachable states, past what the BFS oracle builds \(sokoban option maxStates\), so whether it can be solved is not known: raise it/);
+    expect(sokoban({ maxStates: 1000 }).taskProblem?.(large!)).toMatch(
+      /^has more than 1000 reachable states, past what the BFS oracle builds \(sokoban option maxStates\), so whether it can be solved is not known: raise it/,
+    );
   });
 
   it("stays solved if stepped again after the end", () => {
@@ -66,7 +87,11 @@ describe("sokoban env", () => {
 
   it("gives every generated task the same id after a JSON round trip, and distinct ids to distinct tasks", () => {
     const tasks = Array.from({ length: 30 }, (_, seed) => env.generate(seed));
-    const ids = new Set(tasks.map((generated) => sokoban().taskId(sokoban().decodeTask(JSON.parse(JSON.stringify(env.encodeTask(generated)))))));
+    const ids = new Set(
+      tasks.map((generated) =>
+        sokoban().taskId(sokoban().decodeTask(JSON.parse(JSON.stringify(env.encodeTask(generated))))),
+      ),
+    );
     expect(ids).toEqual(new Set(tasks.map((generated) => env.taskId(generated))));
     expect(ids.size).toBe(new Set(tasks.map((generated) => generated.rows.join("\n"))).size);
   });

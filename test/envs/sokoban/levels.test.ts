@@ -33,7 +33,9 @@ describe("sokoban levels", () => {
   });
 
   it("refuses malformed levels, naming the level and line", () => {
-    expect(() => parseLevels("#####\n#@$.#\n#####\n\n#####\n# $.#\n#####")).toThrow(/level 2 \(line 5\).*exactly one player/);
+    expect(() => parseLevels("#####\n#@$.#\n#####\n\n#####\n# $.#\n#####")).toThrow(
+      /level 2 \(line 5\).*exactly one player/,
+    );
     expect(() => parseLevels("#####\n#@$@.#\n#####")).toThrow(/found 2/);
     expect(() => parseLevels("######\n#@$$.#\n######")).toThrow(/2 boxes but 1 goals/);
     expect(() => parseLevels("#####\n#@ .#\n#####")).toThrow(/no boxes/);

@@ -12,7 +12,12 @@ interface RefState {
   readonly player: readonly [number, number];
   readonly boxes: readonly (readonly [number, number])[];
 }
-const STEPS: readonly (readonly [number, number])[] = [[-1, 0], [1, 0], [0, -1], [0, 1]];
+const STEPS: readonly (readonly [number, number])[] = [
+  [-1, 0],
+  [1, 0],
+  [0, -1],
+  [0, 1],
+];
 
 function refKey(state: RefState): string {
   const boxes = state.boxes.map(([r, c]) => `${r},${c}`).sort();
@@ -20,7 +25,8 @@ function refKey(state: RefState): string {
 }
 
 function refMove(rows: readonly string[], state: RefState, [dr, dc]: readonly [number, number]): RefState {
-  const open = (r: number, c: number): boolean => r >= 0 && r < rows.length && c >= 0 && c < rows[r]!.length && rows[r]![c] !== "#";
+  const open = (r: number, c: number): boolean =>
+    r >= 0 && r < rows.length && c >= 0 && c < rows[r]!.length && rows[r]![c] !== "#";
   const boxAt = (r: number, c: number): number => state.boxes.findIndex(([br, bc]) => br === r && bc === c);
   const [r, c] = [state.player[0] + dr, state.player[1] + dc];
   if (!open(r, c)) return state;
@@ -57,10 +63,12 @@ function refDistance(rows: readonly string[], start: RefState): number {
 function refStart(task: SokobanTask): RefState {
   const boxes: [number, number][] = [];
   let player: [number, number] = [0, 0];
-  task.rows.forEach((row, r) => [...row].forEach((char, c) => {
-    if ("$*".includes(char)) boxes.push([r, c]);
-    if ("@+".includes(char)) player = [r, c];
-  }));
+  task.rows.forEach((row, r) =>
+    [...row].forEach((char, c) => {
+      if ("$*".includes(char)) boxes.push([r, c]);
+      if ("@+".includes(char)) player = [r, c];
+    }),
+  );
   return { player, boxes };
 }
 
@@ -80,7 +88,9 @@ function checkAgainstReference(task: SokobanTask, walkSeed: number, walkLength: 
     expect(oracle.distance(node)).toBe(distance);
     const expectedOptimal = ["Up", "Down", "Left", "Right"].filter((_, d) => {
       const moved = refMove(task.rows, state, STEPS[d]!);
-      return Number.isFinite(distance) && refKey(moved) !== refKey(state) && refDistance(task.rows, moved) === distance - 1;
+      return (
+        Number.isFinite(distance) && refKey(moved) !== refKey(state) && refDistance(task.rows, moved) === distance - 1
+      );
     });
     expect(oracle.optimal(node)).toEqual(expectedOptimal);
     state = refMove(task.rows, state, STEPS[rng.int(4)]!);
@@ -131,7 +141,9 @@ describe("sokoban BFS oracle", () => {
     const stateId = createStateIdentifier(board);
     const floors = [...board.floorCells];
     const ids = new Set<number>();
-    for (const player of floors) for (let i = 0; i < floors.length; i++) for (let j = i + 1; j < floors.length; j++) ids.add(stateId(player, [floors[i]!, floors[j]!]));
+    for (const player of floors)
+      for (let i = 0; i < floors.length; i++)
+        for (let j = i + 1; j < floors.length; j++) ids.add(stateId(player, [floors[i]!, floors[j]!]));
     const pairs = (floors.length * (floors.length - 1)) / 2;
     expect(ids.size).toBe(floors.length * pairs);
     expect(Math.max(...ids)).toBe(floors.length * pairs - 1);

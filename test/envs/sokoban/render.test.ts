@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { levelFromRows } from "../../../src/envs/sokoban/levels.js";
-import { createRenderer, moveFeedback, SOKOBAN_INVALID_FEEDBACK, SOKOBAN_SYSTEM_PROMPT } from "../../../src/envs/sokoban/render.js";
+import {
+  createRenderer,
+  moveFeedback,
+  SOKOBAN_INVALID_FEEDBACK,
+  SOKOBAN_SYSTEM_PROMPT,
+} from "../../../src/envs/sokoban/render.js";
 import { BLOCKED, compileBoard, MOVED, PUSHED } from "../../../src/envs/sokoban/rules.js";
 
 describe("sokoban rendering", () => {
@@ -18,7 +23,9 @@ describe("sokoban rendering", () => {
 
   it("draws the outside of imported levels as spaces and trims them at line ends", () => {
     const outside = compileBoard(levelFromRows(["  ####", "###  #", "#@$. #", "######", "", "#"], "test"));
-    expect(createRenderer(outside)(outside.startPlayer, outside.startBoxes)).toBe("  ####\n###__#\n#@$._#\n######\n\n#");
+    expect(createRenderer(outside)(outside.startPlayer, outside.startBoxes)).toBe(
+      "  ####\n###__#\n#@$._#\n######\n\n#",
+    );
   });
 
   it("writes one line of feedback per move", () => {
@@ -28,7 +35,16 @@ describe("sokoban rendering", () => {
   });
 
   it("states the legend and the answer format", () => {
-    for (const symbol of ["# wall", "_ floor", ". goal", "$ box", "* box on goal", "@ you", "+ you on goal", "<answer>Up</answer>"]) {
+    for (const symbol of [
+      "# wall",
+      "_ floor",
+      ". goal",
+      "$ box",
+      "* box on goal",
+      "@ you",
+      "+ you on goal",
+      "<answer>Up</answer>",
+    ]) {
       expect(SOKOBAN_SYSTEM_PROMPT).toContain(symbol);
     }
     expect(SOKOBAN_INVALID_FEEDBACK).toContain("Up, Down, Left, Right");

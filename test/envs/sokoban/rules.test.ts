@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { applyMove, BLOCKED, compileBoard, countOnGoal, MOVED, moveReward, PUSHED } from "../../../src/envs/sokoban/rules.js";
+import {
+  applyMove,
+  BLOCKED,
+  compileBoard,
+  countOnGoal,
+  MOVED,
+  moveReward,
+  PUSHED,
+} from "../../../src/envs/sokoban/rules.js";
 
 const UP = 0;
 const DOWN = 1;

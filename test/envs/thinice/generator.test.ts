@@ -1,12 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { thinIceConfigSchema, type ThinIceConfig } from "../../../src/envs/thinice/config.js";
-import { allLayouts, BARRIER, cellRoles, CORRIDOR, DECORATION, depthsFor, distinctTaskCount, generateMap, layoutRows, lengthsFor, THIN_ICE, WALL } from "../../../src/envs/thinice/generator.js";
+import {
+  allLayouts,
+  BARRIER,
+  cellRoles,
+  CORRIDOR,
+  DECORATION,
+  depthsFor,
+  distinctTaskCount,
+  generateMap,
+  layoutRows,
+  lengthsFor,
+  THIN_ICE,
+  WALL,
+} from "../../../src/envs/thinice/generator.js";
 import { printMap } from "../../../src/envs/thinice/maps.js";
 import { hasTradeoff, routeLengths } from "../../../src/envs/thinice/routes.js";
 import { compileIce } from "../../../src/envs/thinice/rules.js";
 import { parseOptions } from "../../../src/core/options.js";
 
-const config = (options: Record<string, unknown> = {}): ThinIceConfig => parseOptions("thinice", thinIceConfigSchema, options);
+const config = (options: Record<string, unknown> = {}): ThinIceConfig =>
+  parseOptions("thinice", thinIceConfigSchema, options);
 
 describe("thinice generator", () => {
   const defaults = config();
@@ -25,11 +39,35 @@ describe("thinice generator", () => {
     const shape = { width: 9, height: 5 };
     const noRocks = new Uint8Array(45);
     // Decoration left as ice: it cannot be reached from the corridor.
-    expect(layoutRows(layout, noRocks, shape)).toEqual(["#S.~~.G#.", ".#.##.#..", ".#.##.#..", ".#....#..", "..####..."]);
-    expect(layoutRows(layout, new Uint8Array(45).fill(1), shape)).toEqual(["#S.~~.G##", "##.##.###", "##.##.###", "##....###", "#########"]);
-    expect(layoutRows({ ...layout, flipRows: true, flipColumns: true }, noRocks, shape)).toEqual(["...####..", "..#....#.", "..#.##.#.", "..#.##.#.", ".#G.~~.S#"]);
+    expect(layoutRows(layout, noRocks, shape)).toEqual([
+      "#S.~~.G#.",
+      ".#.##.#..",
+      ".#.##.#..",
+      ".#....#..",
+      "..####...",
+    ]);
+    expect(layoutRows(layout, new Uint8Array(45).fill(1), shape)).toEqual([
+      "#S.~~.G##",
+      "##.##.###",
+      "##.##.###",
+      "##....###",
+      "#########",
+    ]);
+    expect(layoutRows({ ...layout, flipRows: true, flipColumns: true }, noRocks, shape)).toEqual([
+      "...####..",
+      "..#....#.",
+      "..#.##.#.",
+      "..#.##.#.",
+      ".#G.~~.S#",
+    ]);
     const roles = cellRoles(layout, shape);
-    expect(Array.from({ length: 5 }, (_, row) => [...roles.slice(row * 9, row * 9 + 9)].join(""))).toEqual(["300110034", "430220344", "430220344", "430000344", "443333444"]);
+    expect(Array.from({ length: 5 }, (_, row) => [...roles.slice(row * 9, row * 9 + 9)].join(""))).toEqual([
+      "300110034",
+      "430220344",
+      "430220344",
+      "430000344",
+      "443333444",
+    ]);
     expect([CORRIDOR, THIN_ICE, BARRIER, WALL, DECORATION]).toEqual([0, 1, 2, 3, 4]);
   });
 
@@ -69,7 +107,10 @@ describe("thinice generator", () => {
       const depth = rows.findIndex((row, index) => index > 0 && row[barrier] === ".");
       byLength.set(goal - start, (byLength.get(goal - start) ?? 0) + 1);
       if (band === 2) wide += 1;
-      const roles = cellRoles({ length: goal - start, depth, band, start, barrier, flipRows: false, flipColumns: false }, defaults);
+      const roles = cellRoles(
+        { length: goal - start, depth, band, start, barrier, flipRows: false, flipColumns: false },
+        defaults,
+      );
       const text = rows.join("");
       roles.forEach((role, cell) => {
         if (role !== DECORATION) return;
@@ -86,9 +127,13 @@ describe("thinice generator", () => {
     const mirrored = config({ mirror: true });
     const edges = Array.from({ length: 1000 }, (_, seed) => generateMap(mirrored, seed).rows).map((rows) => {
       const edge = rows.findIndex((row) => row.includes("S"));
-      return [edge === 0 ? "top" : "bottom", rows[edge]!.indexOf("G") > rows[edge]!.indexOf("S") ? "right" : "left"].join(" ");
+      return [
+        edge === 0 ? "top" : "bottom",
+        rows[edge]!.indexOf("G") > rows[edge]!.indexOf("S") ? "right" : "left",
+      ].join(" ");
     });
-    for (const kind of ["top right", "top left", "bottom right", "bottom left"]) expect(Math.abs(edges.filter((edge) => edge === kind).length - 250)).toBeLessThan(60);
+    for (const kind of ["top right", "top left", "bottom right", "bottom left"])
+      expect(Math.abs(edges.filter((edge) => edge === kind).length - 250)).toBeLessThan(60);
   });
 
   it("leaves only the corridor open when every decoration cell is rock", () => {

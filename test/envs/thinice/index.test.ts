@@ -8,7 +8,11 @@ import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("thinice", () => thinice(), { deterministic: false, formatHint: "Up/Down/Left/Right" });
-runEnvContract("thinice small, no rocks, q = 0.9", () => thinice({ width: 5, height: 3, rocks: 0, q: 0.9 }), { deterministic: false, formatHint: "Up/Down/Left/Right", fuzzRuns: 2000 });
+runEnvContract("thinice small, no rocks, q = 0.9", () => thinice({ width: 5, height: 3, rocks: 0, q: 0.9 }), {
+  deterministic: false,
+  formatHint: "Up/Down/Left/Right",
+  fuzzRuns: 2000,
+});
 
 describe("thinice env", () => {
   const env = thinice();
@@ -17,7 +21,8 @@ describe("thinice env", () => {
   const play = (actions: readonly string[], seed = 0) => playReplies(env, env.reset(task, { seed }).state, actions);
   /** A reset seed whose first step onto thin ice holds (or breaks). */
   const seedWhere = (holds: boolean): number => {
-    for (let seed = 0; ; seed++) if (play(["Right", "Right"], seed)[1]!.info.stopReason === undefined === holds) return seed;
+    for (let seed = 0; ; seed++)
+      if ((play(["Right", "Right"], seed)[1]!.info.stopReason === undefined) === holds) return seed;
   };
 
   it("walks the safe route to the goal with reward 1", () => {
@@ -42,10 +47,12 @@ describe("thinice env", () => {
   it("breaks thin ice as often as q says, drawn from the reset seed, the same way for the same seed", () => {
     const episodes = 4000;
     let broke = 0;
-    for (let seed = 0; seed < episodes; seed++) if (play(["Right", "Right"], seed)[1]!.info.stopReason === "failure") broke += 1;
+    for (let seed = 0; seed < episodes; seed++)
+      if (play(["Right", "Right"], seed)[1]!.info.stopReason === "failure") broke += 1;
     // Standard error sqrt(0.4 * 0.6 / 4000) = 0.0077: allow 4 of them.
     expect(Math.abs(broke / episodes - 0.4)).toBeLessThan(0.031);
-    for (const seed of [1, 2, 3]) expect(play(["Right", "Right"], seed)[1]!.info).toEqual(play(["Right", "Right"], seed)[1]!.info);
+    for (const seed of [1, 2, 3])
+      expect(play(["Right", "Right"], seed)[1]!.info).toEqual(play(["Right", "Right"], seed)[1]!.info);
   });
 
   it("wastes the turn on rocks and edges without risking the ice it stands on", () => {
@@ -53,7 +60,11 @@ describe("thinice env", () => {
     const steps = play(["Up", "Right", "Right", "Down", "Up", "Down"], seed);
     expect(steps[0]!.observation[0]!.content).toBe("Up: blocked.\nP.~.G\n..#..\n.....");
     // On the thin cell: a bump into the rock below and the edge above leave the player there, unharmed.
-    expect(steps.slice(3).map((step) => step.observation[0]!.content.split("\n")[0])).toEqual(["Down: blocked.", "Up: blocked.", "Down: blocked."]);
+    expect(steps.slice(3).map((step) => step.observation[0]!.content.split("\n")[0])).toEqual([
+      "Down: blocked.",
+      "Up: blocked.",
+      "Down: blocked.",
+    ]);
     expect(steps.slice(3).every((step) => !step.terminated && (step.state as ThinIceState).cell === 2)).toBe(true);
   });
 
@@ -99,7 +110,10 @@ describe("thinice env", () => {
       longest = Math.max(longest, Buffer.byteLength(observation[1]!.content));
       for (const reply of [...DIRECTIONS, "??"]) {
         const fresh = env.reset(generated, { seed }).state;
-        longest = Math.max(longest, Buffer.byteLength(env.step(fresh, assistantMessage(reply)).observation[0]!.content));
+        longest = Math.max(
+          longest,
+          Buffer.byteLength(env.step(fresh, assistantMessage(reply)).observation[0]!.content),
+        );
       }
       expect(state.cell).toBe(state.compiled.ice.start);
     }

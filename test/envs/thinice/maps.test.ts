@@ -5,7 +5,10 @@ import { mapFromRows, parseMaps, printMap } from "../../../src/envs/thinice/maps
 describe("thinice maps", () => {
   it("reads maps separated by blank lines, with comments and lower-case S and G", () => {
     const tasks = parseMaps("; two maps\nS~G\n...\n\n  s.~.g  \r\n  ..#..\n// end\n");
-    expect(tasks.map((task) => task.rows)).toEqual([["S~G", "..."], ["S.~.G", "..#.."]]);
+    expect(tasks.map((task) => task.rows)).toEqual([
+      ["S~G", "..."],
+      ["S.~.G", "..#.."],
+    ]);
     for (const task of tasks) expect(parseMaps(printMap(task))).toEqual([task]);
   });
 

@@ -25,9 +25,15 @@ describe("thinice MDP", () => {
     expect(mdp.ends[6]).toBe(FAILURE);
     const outcomes = (state: number, action: number) => {
       const pair = state * 4 + action;
-      return Array.from({ length: mdp.start[pair + 1]! - mdp.start[pair]! }, (_, i) => [mdp.next[mdp.start[pair]! + i], mdp.prob[mdp.start[pair]! + i]]);
+      return Array.from({ length: mdp.start[pair + 1]! - mdp.start[pair]! }, (_, i) => [
+        mdp.next[mdp.start[pair]! + i],
+        mdp.prob[mdp.start[pair]! + i],
+      ]);
     };
-    expect(outcomes(0, 3)).toEqual([[1, 0.75], [6, 0.25]]);
+    expect(outcomes(0, 3)).toEqual([
+      [1, 0.75],
+      [6, 0.25],
+    ]);
     expect(outcomes(0, 1)).toEqual([[3, 1]]);
     expect(outcomes(1, 0)).toEqual([[1, 1]]);
     expect(outcomes(1, 3)).toEqual([[2, 1]]);
@@ -65,13 +71,21 @@ describe("thinice oracle", () => {
     // On the first of two thin cells (cell 2): forward risks q again; back is safe ice, then the detour
     // (1 move back, then 2 down, 4 across, 2 up: 9 moves) and forward takes 3.
     const band = answersOf(["S.~~.G", "..##..", "......"], 0.4).answers;
-    for (const t of [3, 8]) expect(band.answer(2, t)).toMatchObject({ optimal: ["Right"], value: expect.closeTo(0.6, 15) });
+    for (const t of [3, 8])
+      expect(band.answer(2, t)).toMatchObject({ optimal: ["Right"], value: expect.closeTo(0.6, 15) });
     for (const t of [9, 20]) expect(band.answer(2, t)).toMatchObject({ optimal: ["Left"], value: 1 });
   });
 
   it("equals exact rational expectimax at every cell and horizon on hand-made and generated maps", () => {
     const config = parseOptions("thinice", thinIceConfigSchema, { width: 6, height: 3 });
-    const maps = [rows, ["S.~~.G", "..##..", "......"], ["S~G", "..."], ["#S~~G", "#.##.", "....."], ...Array.from({ length: 10 }, (_, seed) => generateMap(config, seed).rows), generateMap(parseOptions("thinice", thinIceConfigSchema, {}), 3).rows];
+    const maps = [
+      rows,
+      ["S.~~.G", "..##..", "......"],
+      ["S~G", "..."],
+      ["#S~~G", "#.##.", "....."],
+      ...Array.from({ length: 10 }, (_, seed) => generateMap(config, seed).rows),
+      generateMap(parseOptions("thinice", thinIceConfigSchema, {}), 3).rows,
+    ];
     const wrong: string[] = [];
     for (const map of maps) {
       const mapped = answersOf(map, 0.4);
@@ -84,12 +98,14 @@ describe("thinice oracle", () => {
           const expected = exact.mask(cell, t) === -1 ? unlimited.masks[cell]! : exact.mask(cell, t);
           if (layer.masks[cell] !== expected) wrong.push(`${map.join("/")}: cell ${cell}, t ${t}`);
           const value = exact.value(cell, t);
-          if (Math.abs(layer.values[cell]! - value) > 1e-14) wrong.push(`${map.join("/")}: value at cell ${cell}, t ${t}`);
+          if (Math.abs(layer.values[cell]! - value) > 1e-14)
+            wrong.push(`${map.join("/")}: value at cell ${cell}, t ${t}`);
         }
       }
       // The unlimited horizon is the long horizon's answer (45 turns exceed every route here).
       for (let cell = 0; cell < mapped.ice.kind.length; cell++) {
-        if (mapped.ice.kind[cell] !== ROCK && mapped.ice.kind[cell] !== GOAL && exact.mask(cell, 45) !== -1) expect(unlimited.masks[cell]).toBe(exact.mask(cell, 45));
+        if (mapped.ice.kind[cell] !== ROCK && mapped.ice.kind[cell] !== GOAL && exact.mask(cell, 45) !== -1)
+          expect(unlimited.masks[cell]).toBe(exact.mask(cell, 45));
       }
     }
     expect(wrong).toEqual([]);

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { DIRECTIONS } from "../../../src/envs/shared/directions.js";
 import { mapFromRows } from "../../../src/envs/thinice/maps.js";
-import { moveFeedback, renderIce, THINICE_INVALID_FEEDBACK, THINICE_OVER_FEEDBACK, thinIceSystemPrompt, type MoveOutcome } from "../../../src/envs/thinice/render.js";
+import {
+  moveFeedback,
+  renderIce,
+  THINICE_INVALID_FEEDBACK,
+  THINICE_OVER_FEEDBACK,
+  thinIceSystemPrompt,
+  type MoveOutcome,
+} from "../../../src/envs/thinice/render.js";
 
 describe("thinice rendering", () => {
   const task = mapFromRows(["S.~.G", "..#..", "....."], "test");
@@ -19,7 +26,11 @@ describe("thinice rendering", () => {
     expect(moveFeedback(2, "broke")).toBe("Moved Left: ice broke!");
     expect(moveFeedback(1, "goal")).toBe("Moved Down: goal!");
     const outcomes: MoveOutcome[] = ["blocked", "moved", "held", "broke", "goal"];
-    const longest = Math.max(THINICE_INVALID_FEEDBACK.length, THINICE_OVER_FEEDBACK.length, ...DIRECTIONS.flatMap((_, d) => outcomes.map((outcome) => moveFeedback(d, outcome).length)));
+    const longest = Math.max(
+      THINICE_INVALID_FEEDBACK.length,
+      THINICE_OVER_FEEDBACK.length,
+      ...DIRECTIONS.flatMap((_, d) => outcomes.map((outcome) => moveFeedback(d, outcome).length)),
+    );
     expect(longest).toBe(23);
   });
 

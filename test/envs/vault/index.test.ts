@@ -8,7 +8,11 @@ import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
 runEnvContract("vault", () => vault(), { deterministic: false, formatHint: VAULT_FORMAT_HINT });
-runEnvContract("vault, sure hints", () => vault({ reliability: 1, minLocks: 1, maxLocks: 4 }), { deterministic: true, formatHint: VAULT_FORMAT_HINT, fuzzRuns: 2000 });
+runEnvContract("vault, sure hints", () => vault({ reliability: 1, minLocks: 1, maxLocks: 4 }), {
+  deterministic: true,
+  formatHint: VAULT_FORMAT_HINT,
+  fuzzRuns: 2000,
+});
 
 const bytes = (text: string): number => Buffer.byteLength(text, "utf8");
 
@@ -16,7 +20,10 @@ describe("vault env", () => {
   const env = vault();
   const task = readVaultTask("7 3? 5", "test");
   /** The state after reset, with the hidden codes set by the test. */
-  const start = (codes: readonly number[], target: VaultTask = task): VaultState => ({ ...env.reset(target, { seed: 0 }).state, codes });
+  const start = (codes: readonly number[], target: VaultTask = task): VaultState => ({
+    ...env.reset(target, { seed: 0 }).state,
+    codes,
+  });
   const play = (state: VaultState, actions: readonly string[]) => playReplies(env, state, actions);
 
   it("is registered with its options, and its task id is a hash of the task's text", () => {
@@ -53,7 +60,9 @@ describe("vault env", () => {
   it("sounds the alarm on a wrong code, ending the episode in failure", () => {
     const [first, second] = play(start([7, 4, 5]), ["7", "3"]);
     expect(first!.terminated).toBe(false);
-    expect(second!.observation[0]!.content).toBe("3 is wrong (the code was 4): alarm!\nAlarm at lock 2/3: the vault is shut.");
+    expect(second!.observation[0]!.content).toBe(
+      "3 is wrong (the code was 4): alarm!\nAlarm at lock 2/3: the vault is shut.",
+    );
     expect(second!.terminated).toBe(true);
     expect(second!.info.stopReason).toBe("failure");
     expect(second!.info.progress).toBe(0);
@@ -68,10 +77,14 @@ describe("vault env", () => {
     const key = env.stateKey(state);
     const wasted = env.step(state, assistantMessage("verify"));
     expect(wasted.info).toMatchObject({ invalid: false, parsedAction: "check", stateKey: key });
-    expect(wasted.observation[0]!.content).toBe("Wasted turn: lock 1's code was already known.\nLock 1/3, 3 to go: code 7");
+    expect(wasted.observation[0]!.content).toBe(
+      "Wasted turn: lock 1's code was already known.\nLock 1/3, 3 to go: code 7",
+    );
     const invalid = env.step(wasted.state, assistantMessage("open sesame"));
     expect(invalid.info).toMatchObject({ invalid: true, parsedAction: null, stateKey: key });
-    expect(invalid.observation[0]!.content).toBe("Invalid. Answer check or a digit: 0 1 2 3 4 5 6 7 8 9.\nLock 1/3, 3 to go: code 7");
+    expect(invalid.observation[0]!.content).toBe(
+      "Invalid. Answer check or a digit: 0 1 2 3 4 5 6 7 8 9.\nLock 1/3, 3 to go: code 7",
+    );
   });
 
   it("draws the hidden codes from the reset seed: the same seed gives the same codes, the codes stay out of the key", () => {
@@ -82,7 +95,9 @@ describe("vault env", () => {
     const right = draws.flatMap((drawn) => drawn.map((code, lock) => code === sure.hints[lock])).filter(Boolean).length;
     expect(right / (200 * 8)).toBeGreaterThan(0.55);
     expect(right / (200 * 8)).toBeLessThan(0.65);
-    expect(new Set(draws.map((drawn) => env.stateKey({ ...env.reset(sure, { seed: 0 }).state, codes: drawn }))).size).toBe(1);
+    expect(
+      new Set(draws.map((drawn) => env.stateKey({ ...env.reset(sure, { seed: 0 }).state, codes: drawn }))).size,
+    ).toBe(1);
   });
 
   it("keys states by what the agent sees: a checked code is a different state from the unchecked hint", () => {
@@ -149,7 +164,11 @@ describe("vault env", () => {
         for (let turn = 0; turn < budget; turn++) {
           const result = env.step(state, assistantMessage(env.oracle(state, budget - turn).optimal[0]!));
           const invalid = env.step(result.state, assistantMessage("?"));
-          longest = Math.max(longest, bytes(result.observation[0]!.content as string), bytes(invalid.observation[0]!.content as string));
+          longest = Math.max(
+            longest,
+            bytes(result.observation[0]!.content as string),
+            bytes(invalid.observation[0]!.content as string),
+          );
           state = result.state;
           if (result.terminated) break;
         }

@@ -8,7 +8,8 @@ import { readVaultTask } from "../../../src/envs/vault/tasks.js";
 function outcomes(mdp: ReturnType<typeof buildVaultMdp>, state: number, action: number): [number, number][] {
   const pair = state * mdp.actions + action;
   const out: [number, number][] = [];
-  for (let index = mdp.start[pair]!; index < mdp.start[pair + 1]!; index++) out.push([mdp.next[index]!, mdp.prob[index]!]);
+  for (let index = mdp.start[pair]!; index < mdp.start[pair + 1]!; index++)
+    out.push([mdp.next[index]!, mdp.prob[index]!]);
   return out;
 }
 
@@ -42,8 +43,14 @@ describe("vault MDP", () => {
   it("opens an unchecked hint with its reliability, other digits with (1 - p) / 9, and checks reveal a code", () => {
     const hint = VIEWS + UNCHECKED;
     const other = 0.4 / 9;
-    expect(outcomes(mdp, hint, 3)).toEqual([[2 * VIEWS + 5, 0.6], [failure, 1 - 0.6]]);
-    expect(outcomes(mdp, hint, 8)).toEqual([[2 * VIEWS + 5, other], [failure, 1 - other]]);
+    expect(outcomes(mdp, hint, 3)).toEqual([
+      [2 * VIEWS + 5, 0.6],
+      [failure, 1 - 0.6],
+    ]);
+    expect(outcomes(mdp, hint, 8)).toEqual([
+      [2 * VIEWS + 5, other],
+      [failure, 1 - other],
+    ]);
     const check = outcomes(mdp, hint, CHECK_ACTION);
     expect(check.map(([next]) => next)).toEqual(Array.from({ length: 10 }, (_, code) => VIEWS + code));
     expect(check[3]![1]).toBe(0.6);

@@ -8,7 +8,10 @@ const TOLERANCE = 1e-10;
 /** An independent expectimax over what the agent knows, (lock, known?, turns left), written from the rules:
  * value = success within t; among actions within TOLERANCE of the best, those with the fewest expected turns
  * (E[turns; success within t]); when nothing succeeds in time, the answer at a long horizon. */
-function bruteForce(task: VaultTask, p: number): (lock: number, known: boolean, t: number) => { value: number; turns: number; optimal: string[] } {
+function bruteForce(
+  task: VaultTask,
+  p: number,
+): (lock: number, known: boolean, t: number) => { value: number; turns: number; optimal: string[] } {
   const m = task.hints.length;
   const memo = new Map<string, { value: number; turns: number; optimal: string[] }>();
   const solve = (lock: number, known: boolean, t: number): { value: number; turns: number; optimal: string[] } => {
@@ -29,7 +32,13 @@ function bruteForce(task: VaultTask, p: number): (lock: number, known: boolean, 
     const best = Math.max(...candidates.map((candidate) => candidate.value));
     const ties = candidates.filter((candidate) => candidate.value >= best * (1 - TOLERANCE));
     const fastest = Math.min(...ties.map((candidate) => candidate.turns));
-    const answer = { value: best, turns: best === 0 ? 0 : fastest, optimal: ties.filter((candidate) => candidate.turns <= fastest * (1 + TOLERANCE)).map((candidate) => candidate.action) };
+    const answer = {
+      value: best,
+      turns: best === 0 ? 0 : fastest,
+      optimal: ties
+        .filter((candidate) => candidate.turns <= fastest * (1 + TOLERANCE))
+        .map((candidate) => candidate.action),
+    };
     memo.set(key, answer);
     return answer;
   };
@@ -39,7 +48,9 @@ function bruteForce(task: VaultTask, p: number): (lock: number, known: boolean, 
   };
 }
 
-const TASKS = ["7 3? 5", "3? 3? 3?", "1 2 3 4", "0? 1 2? 3 4? 5? 6", "9?", "5 5? 5 5? 5 5? 5 5? 5 5?"].map((text) => readVaultTask(text, "test"));
+const TASKS = ["7 3? 5", "3? 3? 3?", "1 2 3 4", "0? 1 2? 3 4? 5? 6", "9?", "5 5? 5 5? 5 5? 5 5? 5 5?"].map((text) =>
+  readVaultTask(text, "test"),
+);
 
 /** Uncertain locks from `lock` on. */
 function uncertainFrom(task: VaultTask, lock: number): number {
@@ -54,12 +65,17 @@ describe("vault oracle", () => {
         const brute = bruteForce(task, p);
         const m = task.hints.length;
         for (let lock = 0; lock < m; lock++) {
-          const views = task.uncertain[lock] ? [UNCHECKED, task.hints[lock]!, (task.hints[lock]! + 1) % 10] : [task.hints[lock]!];
+          const views = task.uncertain[lock]
+            ? [UNCHECKED, task.hints[lock]!, (task.hints[lock]! + 1) % 10]
+            : [task.hints[lock]!];
           for (const view of views) {
             for (let t = 0; t <= 3 * m + 2; t++) {
               const expected = brute(lock, view !== UNCHECKED, t);
               // A checked lock whose code is not the hint: the brute force's digits are relabelled.
-              const optimal = view === UNCHECKED || view === task.hints[lock] ? expected.optimal : expected.optimal.map((action) => (action === String(task.hints[lock]) ? String(view) : action));
+              const optimal =
+                view === UNCHECKED || view === task.hints[lock]
+                  ? expected.optimal
+                  : expected.optimal.map((action) => (action === String(task.hints[lock]) ? String(view) : action));
               const answer = oracle.answer(VIEWS * lock + view, t);
               expect(answer.optimal, `p ${p}, task ${task.hints}, lock ${lock}, view ${view}, t ${t}`).toEqual(optimal);
               expect(answer.value).toBeCloseTo(expected.value, 12);

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { effectFeedback, renderVault, VAULT_FORMAT_HINT, VAULT_INVALID_FEEDBACK, VAULT_OVER_FEEDBACK, vaultSystemPrompt } from "../../../src/envs/vault/render.js";
+import {
+  effectFeedback,
+  renderVault,
+  VAULT_FORMAT_HINT,
+  VAULT_INVALID_FEEDBACK,
+  VAULT_OVER_FEEDBACK,
+  vaultSystemPrompt,
+} from "../../../src/envs/vault/render.js";
 import type { Position } from "../../../src/envs/vault/rules.js";
 
 const bytes = (text: string): number => Buffer.byteLength(text, "utf8");
@@ -20,7 +27,8 @@ describe("vault rendering", () => {
     expect(effectFeedback({ kind: "checked", lock: 2, hint: 7, code: 2 })).toBe("Checked: hint 7 was wrong.");
     expect(effectFeedback({ kind: "wasted", lock: 2 })).toBe("Wasted turn: lock 3's code was already known.");
     expect(VAULT_INVALID_FEEDBACK).toContain(VAULT_FORMAT_HINT);
-    for (const action of ["check", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]) expect(VAULT_INVALID_FEEDBACK).toContain(action);
+    for (const action of ["check", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"])
+      expect(VAULT_INVALID_FEEDBACK).toContain(action);
   });
 
   it("keeps every observation (feedback, newline, state line) of vaults up to 99 locks within 85 bytes", () => {
@@ -40,7 +48,9 @@ describe("vault rendering", () => {
         }
         observe(effectFeedback({ kind: "checked", lock, hint: 9, code: 8 }), locks, { lock, known: true, end: null });
         observe(effectFeedback({ kind: "wasted", lock }), locks, { lock, known: true, end: null });
-        if (lock === last) for (const line of [effectFeedback({ kind: "opened", lock, code: 9 }), VAULT_OVER_FEEDBACK]) observe(line, locks, { lock: locks, known: true, end: "open" });
+        if (lock === last)
+          for (const line of [effectFeedback({ kind: "opened", lock, code: 9 }), VAULT_OVER_FEEDBACK])
+            observe(line, locks, { lock: locks, known: true, end: "open" });
       }
     }
     expect(longest).toBeLessThanOrEqual(85);

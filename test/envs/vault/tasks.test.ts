@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DataError } from "../../../src/core/errors.js";
-import { MAX_LOCKS, parseVaultTasks, printVaultTask, readVaultTask, uncertainCount, vaultTask } from "../../../src/envs/vault/tasks.js";
+import {
+  MAX_LOCKS,
+  parseVaultTasks,
+  printVaultTask,
+  readVaultTask,
+  uncertainCount,
+  vaultTask,
+} from "../../../src/envs/vault/tasks.js";
 
 describe("vault tasks", () => {
   it("reads locks with spaces or without, a ? marking an uncertain hint, and prints them canonically", () => {
@@ -23,7 +30,9 @@ describe("vault tasks", () => {
     expect(() => parseVaultTasks("7??")).toThrow(DataError);
     expect(() => parseVaultTasks("12 3")).not.toThrow();
     expect(() => parseVaultTasks("# nothing\n")).toThrow("vault: no tasks found in the file");
-    expect(() => parseVaultTasks("1".repeat(MAX_LOCKS + 1))).toThrow(`a vault has 1 to ${MAX_LOCKS} locks, got ${MAX_LOCKS + 1}`);
+    expect(() => parseVaultTasks("1".repeat(MAX_LOCKS + 1))).toThrow(
+      `a vault has 1 to ${MAX_LOCKS} locks, got ${MAX_LOCKS + 1}`,
+    );
     expect(() => vaultTask([1, 2], [true], "task")).toThrow("2 hints but 1 certainty flags");
     expect(() => vaultTask([10], [false], "task")).toThrow("every hint must be a digit 0-9");
   });

@@ -23,7 +23,8 @@ describe("vault budget trade-off", () => {
     // Believing 1.25x: checks two hints, guesses two, at every budget. Believing 1.5x or more: checks all four,
     // which needs 12 turns (10 at 1.25x: out of time).
     table.assumed[0]!.forEach((value) => expect(value).toBeCloseTo(0.36, 12));
-    for (const row of [...table.assumed.slice(1), table.unbounded]) row.forEach((value, index) => expect(value).toBeCloseTo(index === 0 ? 0 : 1, 12));
+    for (const row of [...table.assumed.slice(1), table.unbounded])
+      row.forEach((value, index) => expect(value).toBeCloseTo(index === 0 ? 0 : 1, 12));
     expect(table.bestBlind.label).toBe("1.5x");
     expect(table.bestBlind.tied).toEqual(["2x", "3x", "unlimited"]);
     table.bestBlind.loss.forEach((value, index) => expect(value).toBeCloseTo(index === 0 ? 0.36 : 0, 12));

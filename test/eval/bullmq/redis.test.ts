@@ -20,7 +20,9 @@ describe("boundedReconnect", () => {
     const lost = bounded.lost();
     expect(lost).toBeInstanceOf(ConnectionLostError);
     expect(lost?.service).toBe("Redis");
-    expect(lost?.message).toBe("lost the connection to Redis at redis://127.0.0.1:6390 and it did not come back within 0 s (connect ECONNREFUSED 127.0.0.1:6390)");
+    expect(lost?.message).toBe(
+      "lost the connection to Redis at redis://127.0.0.1:6390 and it did not come back within 0 s (connect ECONNREFUSED 127.0.0.1:6390)",
+    );
   });
 
   it("gives up at the next attempt once the run is stopped", () => {
@@ -39,7 +41,9 @@ describe("isRedisConnectionLoss", () => {
     const aborted = Object.assign(new Error("Command aborted due to connection close"), { name: "AbortError" });
     expect(isRedisConnectionLoss(aborted)).toBe(true);
     expect(isRedisConnectionLoss(new Error("Connection is closed."))).toBe(true);
-    expect(isRedisConnectionLoss(new Error("WRONGTYPE Operation against a key holding the wrong kind of value"))).toBe(false);
+    expect(isRedisConnectionLoss(new Error("WRONGTYPE Operation against a key holding the wrong kind of value"))).toBe(
+      false,
+    );
     expect(isRedisConnectionLoss(new DataError("Connection is closed."))).toBe(false);
     expect(isRedisConnectionLoss("Connection is closed.")).toBe(false);
   });

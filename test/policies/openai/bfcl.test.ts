@@ -15,7 +15,14 @@ const CATEGORIES = "base,miss_func,miss_param,long_context";
 const RUN_SEED = 1;
 
 /** The first `tasks` entries of `categories` once each, at the full per-user-turn budget (hidden), through the openai policy. */
-function groundTruthEval(server: FakeServer, categories: string, tasks: number, mode: "tools" | "prompting", client: Record<string, unknown>, db?: string) {
+function groundTruthEval(
+  server: FakeServer,
+  categories: string,
+  tasks: number,
+  mode: "tools" | "prompting",
+  client: Record<string, unknown>,
+  db?: string,
+) {
   return evaluate({
     env: "bfcl",
     envOptions: { dataDir: BFCL_DATA_DIR, categories, mode },
@@ -37,7 +44,8 @@ describe("bfcl through the openai policy", () => {
   it("passes all 800 entries when the server answers the ground truth as tool calls, and reruns from the cache", async () => {
     const server = await startGroundTruthServer(BFCL_DATA_DIR, CATEGORIES, RUN_SEED);
     const cacheDir = mkdtempSync(join(tmpdir(), "budgetrl-bfcl-openai-"));
-    const run = (db: string) => groundTruthEval(server, CATEGORIES, 800, "tools", { concurrency: 32, cacheDir }, join(cacheDir, db));
+    const run = (db: string) =>
+      groundTruthEval(server, CATEGORIES, 800, "tools", { concurrency: 32, cacheDir }, join(cacheDir, db));
     try {
       const first = await run("first.db");
       expect(first.errors).toBe(0);

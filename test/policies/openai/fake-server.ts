@@ -14,7 +14,13 @@ export interface FakeRequest {
 }
 
 export type FakeReply =
-  | { readonly kind: "json"; readonly body: unknown; readonly status?: number; readonly headers?: Readonly<Record<string, string>>; readonly delayMs?: number }
+  | {
+      readonly kind: "json";
+      readonly body: unknown;
+      readonly status?: number;
+      readonly headers?: Readonly<Record<string, string>>;
+      readonly delayMs?: number;
+    }
   | { readonly kind: "raw"; readonly text: string; readonly status?: number; readonly contentType?: string }
   | { readonly kind: "drop" }
   | { readonly kind: "hang" };
@@ -31,7 +37,12 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-function send(response: ServerResponse, status: number, text: string, headers: Readonly<Record<string, string>> = {}): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  text: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(text);
 }
@@ -67,7 +78,12 @@ export async function startFakeServer(responder: Responder): Promise<FakeServer>
         }
         if (reply.kind === "hang") return; // answered by nobody: the client's timeout closes the socket
         if (reply.kind === "raw") {
-          send(response, reply.status ?? 200, reply.text, reply.contentType === undefined ? {} : { "content-type": reply.contentType });
+          send(
+            response,
+            reply.status ?? 200,
+            reply.text,
+            reply.contentType === undefined ? {} : { "content-type": reply.contentType },
+          );
           return;
         }
         const write = (): void => send(response, reply.status ?? 200, JSON.stringify(reply.body), reply.headers);
@@ -100,7 +116,10 @@ export interface FakeChoice {
 }
 
 /** A chat.completion body with the given choices. */
-export function completion(choices: readonly FakeChoice[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function completion(
+  choices: readonly FakeChoice[],
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     id: "chatcmpl-test",
     object: "chat.completion",
@@ -111,10 +130,20 @@ export function completion(choices: readonly FakeChoice[], extra: Record<string,
       message: {
         role: "assistant",
         content: choice.content === undefined ? "" : choice.content,
-        ...(choice.toolCalls === undefined ? {} : { tool_calls: choice.toolCalls.map((call, i) => ({ id: call.id ?? `call_${index}_${i}`, type: "function", function: { name: call.name, arguments: call.arguments } })) }),
+        ...(choice.toolCalls === undefined
+          ? {}
+          : {
+              tool_calls: choice.toolCalls.map((call, i) => ({
+                id: call.id ?? `call_${index}_${i}`,
+                type: "function",
+                function: { name: call.name, arguments: call.arguments },
+              })),
+            }),
       },
       finish_reason: choice.finishReason ?? (choice.toolCalls === undefined ? "stop" : "tool_calls"),
-      ...(choice.logprobs === undefined ? {} : { logprobs: { content: choice.logprobs.map((entry) => ({ ...entry, bytes: null, top_logprobs: [] })) } }),
+      ...(choice.logprobs === undefined
+        ? {}
+        : { logprobs: { content: choice.logprobs.map((entry) => ({ ...entry, bytes: null, top_logprobs: [] })) } }),
       ...(choice.tokenIds === undefined ? {} : { token_ids: choice.tokenIds }),
     })),
     usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
@@ -138,21 +167,77 @@ function withMessage(message: unknown): Record<string, unknown> {
 
 /** 200 answers whose structure is not a chat completion (the server's fault, never the model's), each with what
  * the policy error says about it. */
-export const MALFORMED_REPLIES: readonly { readonly name: string; readonly reply: FakeReply; readonly message: RegExp }[] = [
-  { name: "no choices", reply: { kind: "json", body: { id: "x", object: "chat.completion", model: "fake-model" } }, message: /answered 200 without a "choices" list$/ },
-  { name: "choices not a list", reply: { kind: "json", body: { ...completion([]), choices: { message: { content: "Up" } } } }, message: /answered 200 with "choices" that is an object with keys \{message\}, not a list$/ },
-  { name: "an array body", reply: { kind: "json", body: [completion([{ content: "Up" }])] }, message: /answered 200 with a JSON array of 1 item instead of a chat completion object$/ },
-  { name: "a JSON string body", reply: { kind: "json", body: "Up" }, message: /answered 200 with a string \("Up"\) instead of a chat completion object$/ },
-  { name: "empty choices", reply: { kind: "json", body: completion([]) }, message: /answered 200 with an empty "choices" list$/ },
-  { name: "content a number", reply: { kind: "json", body: withMessage({ role: "assistant", content: 42 }) }, message: /answered 200 with choices\[0\]\.message\.content that is a number \(42\), not text$/ },
-  { name: "content an object", reply: { kind: "json", body: withMessage({ role: "assistant", content: { text: "Up" } }) }, message: /choices\[0\]\.message\.content that is an object with keys \{text\}, not text$/ },
-  { name: "content a list of strings", reply: { kind: "json", body: withMessage({ role: "assistant", content: ["Up", "Left"] }) }, message: /choices\[0\]\.message\.content that is an array of 2 items, not text$/ },
-  { name: "no message", reply: { kind: "json", body: withMessage(undefined) }, message: /answered 200 without choices\[0\]\.message$/ },
-  { name: "tool_calls not a list", reply: { kind: "json", body: withMessage({ role: "assistant", content: null, tool_calls: { name: "cd" } }) }, message: /choices\[0\]\.message\.tool_calls that is an object with keys \{name\}, not a list$/ },
-  { name: "a tool call without function", reply: { kind: "json", body: withMessage({ role: "assistant", content: null, tool_calls: [{ id: "c", name: "cd" }] }) }, message: /without choices\[0\]\.message\.tool_calls\[0\]\.function$/ },
+export const MALFORMED_REPLIES: readonly {
+  readonly name: string;
+  readonly reply: FakeReply;
+  readonly message: RegExp;
+}[] = [
+  {
+    name: "no choices",
+    reply: { kind: "json", body: { id: "x", object: "chat.completion", model: "fake-model" } },
+    message: /answered 200 without a "choices" list$/,
+  },
+  {
+    name: "choices not a list",
+    reply: { kind: "json", body: { ...completion([]), choices: { message: { content: "Up" } } } },
+    message: /answered 200 with "choices" that is an object with keys \{message\}, not a list$/,
+  },
+  {
+    name: "an array body",
+    reply: { kind: "json", body: [completion([{ content: "Up" }])] },
+    message: /answered 200 with a JSON array of 1 item instead of a chat completion object$/,
+  },
+  {
+    name: "a JSON string body",
+    reply: { kind: "json", body: "Up" },
+    message: /answered 200 with a string \("Up"\) instead of a chat completion object$/,
+  },
+  {
+    name: "empty choices",
+    reply: { kind: "json", body: completion([]) },
+    message: /answered 200 with an empty "choices" list$/,
+  },
+  {
+    name: "content a number",
+    reply: { kind: "json", body: withMessage({ role: "assistant", content: 42 }) },
+    message: /answered 200 with choices\[0\]\.message\.content that is a number \(42\), not text$/,
+  },
+  {
+    name: "content an object",
+    reply: { kind: "json", body: withMessage({ role: "assistant", content: { text: "Up" } }) },
+    message: /choices\[0\]\.message\.content that is an object with keys \{text\}, not text$/,
+  },
+  {
+    name: "content a list of strings",
+    reply: { kind: "json", body: withMessage({ role: "assistant", content: ["Up", "Left"] }) },
+    message: /choices\[0\]\.message\.content that is an array of 2 items, not text$/,
+  },
+  {
+    name: "no message",
+    reply: { kind: "json", body: withMessage(undefined) },
+    message: /answered 200 without choices\[0\]\.message$/,
+  },
+  {
+    name: "tool_calls not a list",
+    reply: { kind: "json", body: withMessage({ role: "assistant", content: null, tool_calls: { name: "cd" } }) },
+    message: /choices\[0\]\.message\.tool_calls that is an object with keys \{name\}, not a list$/,
+  },
+  {
+    name: "a tool call without function",
+    reply: {
+      kind: "json",
+      body: withMessage({ role: "assistant", content: null, tool_calls: [{ id: "c", name: "cd" }] }),
+    },
+    message: /without choices\[0\]\.message\.tool_calls\[0\]\.function$/,
+  },
   {
     name: "an HTML page",
-    reply: { kind: "raw", contentType: "text/html; charset=utf-8", text: "<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body>Please sign in to continue to the gateway.</body></html>" },
-    message: /answered 200 with a text\/html body instead of JSON: "<!DOCTYPE html> <html><head><title>Sign in<\/title><\/head> <b\.\.\."$/,
+    reply: {
+      kind: "raw",
+      contentType: "text/html; charset=utf-8",
+      text: "<!DOCTYPE html>\n<html><head><title>Sign in</title></head>\n<body>Please sign in to continue to the gateway.</body></html>",
+    },
+    message:
+      /answered 200 with a text\/html body instead of JSON: "<!DOCTYPE html> <html><head><title>Sign in<\/title><\/head> <b\.\.\."$/,
   },
 ];

@@ -14,7 +14,14 @@ import { evaluate } from "../../../src/eval/evaluate.js";
 import { openaiPolicyFromSpec } from "../../../src/policies/openai/create.js";
 import { openSqlite } from "../../helpers/sqlite.js";
 import { BUNDLED_BFCL_DATA_DIR as BFCL_DATA_DIR } from "../../../src/envs/bfcl/load/bundled-data.js";
-import { completion, MALFORMED_REPLIES, startFakeServer, type FakeReply, type FakeRequest, type Responder } from "./fake-server.js";
+import {
+  completion,
+  MALFORMED_REPLIES,
+  startFakeServer,
+  type FakeReply,
+  type FakeRequest,
+  type Responder,
+} from "./fake-server.js";
 import { groundTruthResponder } from "./ground-truth-server.js";
 
 const RUN_SEED = 3;
@@ -35,7 +42,9 @@ function draw(...labels: readonly (string | number)[]): number {
 function garble(reply: FakeReply, key: string): FakeReply {
   if (reply.kind !== "json") return reply;
   const roll = draw("garble", key);
-  const body = reply.body as { choices: { message: { tool_calls?: { function: { name: string; arguments: string } }[] } }[] };
+  const body = reply.body as {
+    choices: { message: { tool_calls?: { function: { name: string; arguments: string } }[] } }[];
+  };
   const calls = body.choices[0]?.message.tool_calls;
   if (roll < 0.06) return { kind: "json", body: completion([{ content: "" }]) };
   if (calls === undefined || calls.length === 0) return reply;
@@ -60,16 +69,24 @@ function faultyResponder(answer: Responder, log: FaultLog): Responder {
     const key = requestKey(request);
     const attempt = log.attempts.get(key) ?? 0;
     log.attempts.set(key, attempt + 1);
-    if (!log.healthy && draw("doomed", key) < 0.04) return { kind: "json", status: 503, body: { error: { message: "overloaded" } } };
+    if (!log.healthy && draw("doomed", key) < 0.04)
+      return { kind: "json", status: 503, body: { error: { message: "overloaded" } } };
     const broken = draw("malformed", key);
     if (!log.healthy && broken < 0.03) {
       log.malformed++;
-      return MALFORMED_REPLIES[Math.floor((broken / 0.03) * MALFORMED_REPLIES.length)]?.reply ?? { kind: "json", body: {} };
+      return (
+        MALFORMED_REPLIES[Math.floor((broken / 0.03) * MALFORMED_REPLIES.length)]?.reply ?? { kind: "json", body: {} }
+      );
     }
     const roll = attempt < 2 ? draw("fault", key, attempt) : 1;
     if (roll < 0.1) {
       log.rateLimited++;
-      return { kind: "json", status: 429, body: { error: { message: "rate limited" } }, headers: { "retry-after": "1" } };
+      return {
+        kind: "json",
+        status: 429,
+        body: { error: { message: "rate limited" } },
+        headers: { "retry-after": "1" },
+      };
     }
     if (roll < 0.18) return { kind: "json", status: 500, body: { error: { message: "internal" } } };
     if (roll < 0.2) return { kind: "hang" };
@@ -82,13 +99,23 @@ function faultyResponder(answer: Responder, log: FaultLog): Responder {
 describe("the openai policy under injected faults", () => {
   it("completes the eval with every episode stored once, bounded retries, and error episodes finished on resume", async () => {
     const log: FaultLog = { attempts: new Map(), rateLimited: 0, malformed: 0, healthy: false };
-    const server = await startFakeServer(faultyResponder(groundTruthResponder(BFCL_DATA_DIR, "base,miss_func", RUN_SEED, SAMPLES), log));
+    const server = await startFakeServer(
+      faultyResponder(groundTruthResponder(BFCL_DATA_DIR, "base,miss_func", RUN_SEED, SAMPLES), log),
+    );
     const dir = mkdtempSync(join(tmpdir(), "budgetrl-faults-"));
     const db = join(dir, "faults.db");
     const waits: number[] = [];
     const policy = () =>
       openaiPolicyFromSpec("ground-truth", {
-        client: { baseUrl: server.url, concurrency: 16, timeoutMs: 800, retries: RETRIES, backoffMs: 1, maxBackoffMs: 30_000, cacheDir: join(dir, "cache") },
+        client: {
+          baseUrl: server.url,
+          concurrency: 16,
+          timeoutMs: 800,
+          retries: RETRIES,
+          backoffMs: 1,
+          maxBackoffMs: 30_000,
+          cacheDir: join(dir, "cache"),
+        },
         runSeed: RUN_SEED,
         transport: { sleep: async (ms) => void waits.push(ms) },
       });
@@ -120,11 +147,21 @@ describe("the openai policy under injected faults", () => {
       const store = openSqlite(db);
       const count = (sql: string): number => (store.db.prepare(sql).get() as { n: number }).n;
       expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults'")).toBe(total);
-      expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults' AND stop_reason = 'error'")).toBe(first.errors);
+      expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults' AND stop_reason = 'error'")).toBe(
+        first.errors,
+      );
       // Every 200 of the wrong shape ended its episode as an error naming it (asked once: never retried).
       expect(log.malformed).toBeGreaterThan(0);
-      expect(count("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults' AND stop_reason = 'error' AND error LIKE 'the server at % answered 200 %'")).toBe(log.malformed);
-      const finished = store.db.prepare("SELECT task_index, sample, success, turns_used FROM episodes WHERE stop_reason != 'error' ORDER BY task_index, sample").all();
+      expect(
+        count(
+          "SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults' AND stop_reason = 'error' AND error LIKE 'the server at % answered 200 %'",
+        ),
+      ).toBe(log.malformed);
+      const finished = store.db
+        .prepare(
+          "SELECT task_index, sample, success, turns_used FROM episodes WHERE stop_reason != 'error' ORDER BY task_index, sample",
+        )
+        .all();
       // Garbage from the model cost turns but never crashed: some turns were invalid, and still some entries passed.
       expect(count("SELECT COUNT(*) AS n FROM turns WHERE invalid = 1")).toBeGreaterThan(0);
       expect(count("SELECT COUNT(*) AS n FROM episodes WHERE success = 1")).toBeGreaterThan(0);
@@ -135,10 +172,19 @@ describe("the openai policy under injected faults", () => {
       expect(resumed.errors).toBe(0);
       expect(resumed.done).toBe(total);
       const after = openSqlite(db);
-      expect((after.db.prepare("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults'").get() as { n: number }).n).toBe(total);
-      const kept = after.db.prepare(`SELECT task_index, sample, success, turns_used FROM episodes WHERE (task_index, sample) IN (${finished.map(() => "(?, ?)").join(",")}) ORDER BY task_index, sample`).all(
-        ...finished.flatMap((row) => [(row as { task_index: number }).task_index, (row as { sample: number }).sample]),
-      );
+      expect(
+        (after.db.prepare("SELECT COUNT(*) AS n FROM episodes WHERE run_id = 'faults'").get() as { n: number }).n,
+      ).toBe(total);
+      const kept = after.db
+        .prepare(
+          `SELECT task_index, sample, success, turns_used FROM episodes WHERE (task_index, sample) IN (${finished.map(() => "(?, ?)").join(",")}) ORDER BY task_index, sample`,
+        )
+        .all(
+          ...finished.flatMap((row) => [
+            (row as { task_index: number }).task_index,
+            (row as { sample: number }).sample,
+          ]),
+        );
       // The episodes finished in the first pass were not run again.
       expect(kept).toEqual(finished);
       after.close();

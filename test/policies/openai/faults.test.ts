@@ -10,13 +10,46 @@ describe("faults", () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
     expect(classifyFault(new APIConnectionTimeoutError(), now).kind).toBe("retry");
     expect(classifyFault(new APIConnectionError({ message: "socket hang up" }), now).kind).toBe("retry");
-    for (const status of [408, 409, 429, 500, 502, 503]) expect(classifyFault(APIError.generate(status, { message: "x" }, "x", headers({})), now).kind, String(status)).toBe("retry");
-    expect(classifyFault(APIError.generate(429, {}, "slow down", headers({ "retry-after": "2" })), now)).toEqual({ kind: "retry", reason: "429 slow down", retryAfterMs: 2000 });
-    const vllm = APIError.generate(400, { error: { message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.", type: "BadRequestError" } }, undefined, headers({}));
+    for (const status of [408, 409, 429, 500, 502, 503])
+      expect(
+        classifyFault(APIError.generate(status, { message: "x" }, "x", headers({})), now).kind,
+        String(status),
+      ).toBe("retry");
+    expect(classifyFault(APIError.generate(429, {}, "slow down", headers({ "retry-after": "2" })), now)).toEqual({
+      kind: "retry",
+      reason: "429 slow down",
+      retryAfterMs: 2000,
+    });
+    const vllm = APIError.generate(
+      400,
+      {
+        error: {
+          message: "This model's maximum context length is 4096 tokens. However, you requested 5000 tokens.",
+          type: "BadRequestError",
+        },
+      },
+      undefined,
+      headers({}),
+    );
     expect(classifyFault(vllm, now).kind).toBe("context_length");
-    expect(classifyFault(APIError.generate(400, { error: { message: "the request exceeds the available context size", type: "exceed_context_size_error" } }, undefined, headers({})), now).kind).toBe("context_length");
-    expect(classifyFault(APIError.generate(400, { error: { message: "unknown field foo" } }, undefined, headers({})), now).kind).toBe("fatal");
-    expect(classifyFault(APIError.generate(401, { error: { message: "bad key" } }, undefined, headers({})), now).kind).toBe("fatal");
+    expect(
+      classifyFault(
+        APIError.generate(
+          400,
+          { error: { message: "the request exceeds the available context size", type: "exceed_context_size_error" } },
+          undefined,
+          headers({}),
+        ),
+        now,
+      ).kind,
+    ).toBe("context_length");
+    expect(
+      classifyFault(APIError.generate(400, { error: { message: "unknown field foo" } }, undefined, headers({})), now)
+        .kind,
+    ).toBe("fatal");
+    expect(
+      classifyFault(APIError.generate(401, { error: { message: "bad key" } }, undefined, headers({})), now).kind,
+    ).toBe("fatal");
     expect(classifyFault(new APIUserAbortError(), now).kind).toBe("fatal");
     expect(classifyFault(new SyntaxError("Unexpected token < in JSON"), now).kind).toBe("retry");
     expect(isContextLengthText("Requested token count exceeds the model's maximum context length")).toBe(true);

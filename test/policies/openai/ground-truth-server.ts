@@ -7,7 +7,14 @@ import type { Message } from "../../../src/core/message.js";
 import { episodeSeed } from "../../../src/agent/run-episodes.js";
 import { bfcl } from "../../../src/envs/bfcl/index.js";
 import { parseSamplingOptions, planRequest } from "../../../src/policies/openai/index.js";
-import { completion, startFakeServer, type FakeReply, type FakeRequest, type FakeServer, type Responder } from "./fake-server.js";
+import {
+  completion,
+  startFakeServer,
+  type FakeReply,
+  type FakeRequest,
+  type FakeServer,
+  type Responder,
+} from "./fake-server.js";
 
 /** Most steps an entry can take here: two per user turn (calls, closing text). */
 const MAX_STEPS = 40;
@@ -19,7 +26,12 @@ interface RequestMessage {
 
 /** What identifies a request: the entry, the user messages so far, the offered tool names, and whether the model
  * already answered since the last user message (tools mode: the calls' results are tool messages). */
-function turnKey(entry: string, userContents: readonly string[], toolNames: readonly string[], answered: boolean): string {
+function turnKey(
+  entry: string,
+  userContents: readonly string[],
+  toolNames: readonly string[],
+  answered: boolean,
+): string {
   return JSON.stringify([entry, userContents, [...toolNames].sort(), answered]);
 }
 
@@ -47,7 +59,8 @@ function seedTable(entries: readonly string[], runSeed: number, samples: number)
 function groundTruthTable(dataDir: string, categories: string, mode: "tools" | "prompting"): Map<string, Message> {
   const env = bfcl({ dataDir, categories, mode });
   const table = new Map<string, Message>();
-  const usersOf = (messages: readonly Message[]): string[] => messages.filter((message) => message.role === "user").map((message) => message.content);
+  const usersOf = (messages: readonly Message[]): string[] =>
+    messages.filter((message) => message.role === "user").map((message) => message.content);
   for (const entry of env.listTasks()) {
     const start = env.reset(entry, { seed: 0 });
     let state = start.state;
@@ -58,14 +71,30 @@ function groundTruthTable(dataDir: string, categories: string, mode: "tools" | "
       let answered = false;
       if (texts.length > 0) {
         const calls = env.actionMessage(state, `[${texts.join(", ")}]`);
-        table.set(turnKey(entry.id, users, tools.map((tool) => tool.name), answered), calls);
+        table.set(
+          turnKey(
+            entry.id,
+            users,
+            tools.map((tool) => tool.name),
+            answered,
+          ),
+          calls,
+        );
         const results = env.step(state, calls);
         state = results.state;
         users.push(...usersOf(results.observation));
         answered = results.observation.every((message) => message.role !== "user");
       }
       const closing = env.actionMessage(state, "[]");
-      table.set(turnKey(entry.id, users, tools.map((tool) => tool.name), answered), closing);
+      table.set(
+        turnKey(
+          entry.id,
+          users,
+          tools.map((tool) => tool.name),
+          answered,
+        ),
+        closing,
+      );
       const next = env.step(state, closing);
       state = next.state;
       if (next.tools !== undefined) tools = next.tools;
@@ -76,26 +105,50 @@ function groundTruthTable(dataDir: string, categories: string, mode: "tools" | "
 }
 
 /** The server's answer: the recorded reply of this request, as a chat completion. */
-function answer(table: ReadonlyMap<string, Message>, entries: ReadonlyMap<number, readonly string[]>, request: FakeRequest): FakeReply {
+function answer(
+  table: ReadonlyMap<string, Message>,
+  entries: ReadonlyMap<number, readonly string[]>,
+  request: FakeRequest,
+): FakeReply {
   const messages = (request.body["messages"] ?? []) as RequestMessage[];
   const tools = ((request.body["tools"] ?? []) as { function: { name: string } }[]).map((tool) => tool.function.name);
   const users = messages.filter((message) => message.role === "user").map((message) => String(message.content));
   const lastUser = messages.map((message) => message.role).lastIndexOf("user");
   const answered = messages.slice(lastUser + 1).some((message) => message.role === "assistant");
   const candidates = entries.get(request.body["seed"] as number) ?? [];
-  const reply = candidates.map((entry) => table.get(turnKey(entry, users, tools, answered))).find((found) => found !== undefined);
+  const reply = candidates
+    .map((entry) => table.get(turnKey(entry, users, tools, answered)))
+    .find((found) => found !== undefined);
   if (reply === undefined) return { kind: "json", status: 404, body: { error: { message: "unknown turn" } } };
-  return { kind: "json", body: completion([reply.toolCalls === undefined ? { content: reply.content } : { content: null, toolCalls: reply.toolCalls }]) };
+  return {
+    kind: "json",
+    body: completion([
+      reply.toolCalls === undefined ? { content: reply.content } : { content: null, toolCalls: reply.toolCalls },
+    ]),
+  };
 }
 
 /** The ground-truth answers for the entries of `categories` in a run with seed `runSeed` and `samples` samples (n = 1). */
-export function groundTruthResponder(dataDir: string, categories: string, runSeed: number, samples = 1, mode: "tools" | "prompting" = "tools"): Responder {
+export function groundTruthResponder(
+  dataDir: string,
+  categories: string,
+  runSeed: number,
+  samples = 1,
+  mode: "tools" | "prompting" = "tools",
+): Responder {
   const table = groundTruthTable(dataDir, categories, mode);
-  const ids = bfcl({ dataDir, categories }).listTasks().map((entry) => entry.id);
+  const ids = bfcl({ dataDir, categories })
+    .listTasks()
+    .map((entry) => entry.id);
   const entries = seedTable(ids, runSeed, samples);
   return (request) => answer(table, entries, request);
 }
 
-export function startGroundTruthServer(dataDir: string, categories: string, runSeed: number, mode: "tools" | "prompting" = "tools"): Promise<FakeServer> {
+export function startGroundTruthServer(
+  dataDir: string,
+  categories: string,
+  runSeed: number,
+  mode: "tools" | "prompting" = "tools",
+): Promise<FakeServer> {
   return startFakeServer(groundTruthResponder(dataDir, categories, runSeed, 1, mode));
 }

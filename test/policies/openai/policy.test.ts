@@ -13,7 +13,14 @@ import { storedSamplingOptions } from "../../../src/policies/openai/options.js";
 import { cacheSummary } from "../../../src/policies/openai/cache.js";
 import { MalformedResponseError, RequestFailedError } from "../../../src/policies/openai/transport.js";
 import { policySeed } from "../../../src/policies/tiny/policy.js";
-import { completion, MALFORMED_REPLIES, startFakeServer, type FakeReply, type FakeServer, type Responder } from "./fake-server.js";
+import {
+  completion,
+  MALFORMED_REPLIES,
+  startFakeServer,
+  type FakeReply,
+  type FakeServer,
+  type Responder,
+} from "./fake-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-openai-policy-"));
 let servers: FakeServer[] = [];
@@ -46,7 +53,12 @@ function context(overrides: Partial<PolicyContext> = {}): PolicyContext {
 }
 
 /** The policy with fast retries; waits are recorded instead of slept. */
-function policyFor(server: FakeServer, client: Record<string, unknown> = {}, options: Record<string, unknown> = {}, waits: number[] = []) {
+function policyFor(
+  server: FakeServer,
+  client: Record<string, unknown> = {},
+  options: Record<string, unknown> = {},
+  waits: number[] = [],
+) {
   const setup: OpenaiSetup = {
     options,
     client: { baseUrl: server.url, cache: false, backoffMs: 1, maxBackoffMs: 5000, ...client },
@@ -60,12 +72,20 @@ const hello: Message[] = [{ role: "user", content: "hello" }];
 
 describe("openai policy", () => {
   it("sends native tools and turns tool_calls into the step's calls, seeded per (episode, turn)", async () => {
-    const reply = completion([{ content: null, toolCalls: [{ id: "c9", name: "cd", arguments: '{"folder": "docs"}' }] }]);
+    const reply = completion([
+      { content: null, toolCalls: [{ id: "c9", name: "cd", arguments: '{"folder": "docs"}' }] },
+    ]);
     // A second call without an id and with arguments that are not JSON: kept as written, given a stable id.
     const message = (reply["choices"] as { message: { tool_calls: unknown[] } }[])[0]?.message;
     message?.tool_calls.push({ type: "function", function: { name: "rm", arguments: "{oops" } });
     const server = await serve(() => ({ kind: "json", body: reply }));
-    const tools: ToolSpec[] = [{ name: "cd", description: "change folder", parameters: { type: "object", properties: { folder: { type: "string" } } } }];
+    const tools: ToolSpec[] = [
+      {
+        name: "cd",
+        description: "change folder",
+        parameters: { type: "object", properties: { folder: { type: "string" } } },
+      },
+    ];
     const policy = policyFor(server);
     const act = await policy.act(hello, context({ tools, turn: 2 }));
     expect(act.message).toEqual({
@@ -78,7 +98,9 @@ describe("openai policy", () => {
     });
     expect(act.sampling).toMatchObject({ temperature: 1, topP: 1, finishReason: "tool_calls", model: "fake-model" });
     const body = server.requests[0]?.body ?? {};
-    expect(body["tools"]).toEqual([{ type: "function", function: { name: "cd", description: "change folder", parameters: tools[0]?.parameters } }]);
+    expect(body["tools"]).toEqual([
+      { type: "function", function: { name: "cd", description: "change folder", parameters: tools[0]?.parameters } },
+    ]);
     expect(body["model"]).toBe("test-model");
     await policy.act(hello, context({ tools, turn: 2 }));
     await policy.act(hello, context({ tools, turn: 3 }));
@@ -118,8 +140,17 @@ describe("openai policy", () => {
       return { kind: "json", body: completion(Array.from({ length: n }, (_, j) => ({ content: `choice ${j}` }))) };
     });
     const policy = policyFor(server, {}, { n: "4" });
-    const acts = await Promise.all([0, 1, 2, 3, 4, 5].map((sample) => policy.act(hello, context({ sample, seed: 100 + sample }))));
-    expect(acts.map((act) => act.message.content)).toEqual(["choice 0", "choice 1", "choice 2", "choice 3", "choice 0", "choice 1"]);
+    const acts = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((sample) => policy.act(hello, context({ sample, seed: 100 + sample }))),
+    );
+    expect(acts.map((act) => act.message.content)).toEqual([
+      "choice 0",
+      "choice 1",
+      "choice 2",
+      "choice 3",
+      "choice 0",
+      "choice 1",
+    ]);
     expect(server.requests.map((request) => request.body["n"])).toEqual([4, 4]);
     expect(server.requests[0]?.body["seed"]).not.toBe(server.requests[1]?.body["seed"]);
     // Later turns: one request per sample, no n.
@@ -132,12 +163,19 @@ describe("openai policy", () => {
     const policy = policyFor(server, {}, { seedScheme: "tiny" });
     await policy.act(hello, context({ seed: 11, turn: 3 }));
     await policy.act(hello, context({ seed: 12, turn: 1, sample: 4 }));
-    expect(server.requests.map((request) => request.body["seed"])).toEqual([policySeed({ seed: 11, turn: 3 }), policySeed({ seed: 12, turn: 1 })]);
+    expect(server.requests.map((request) => request.body["seed"])).toEqual([
+      policySeed({ seed: 11, turn: 3 }),
+      policySeed({ seed: 12, turn: 1 }),
+    ]);
     expect(server.requests[1]?.body).not.toHaveProperty("n");
     expect(storedSamplingOptions({})).not.toHaveProperty("seedScheme");
-    expect(() => policyFor(server, {}, { seedScheme: "tiny", n: "2" })).toThrow(/openai.seedScheme: "tiny" sends the tiny policy's seed .* \(got n = 2, seed = 0\)/);
+    expect(() => policyFor(server, {}, { seedScheme: "tiny", n: "2" })).toThrow(
+      /openai.seedScheme: "tiny" sends the tiny policy's seed .* \(got n = 2, seed = 0\)/,
+    );
     expect(() => policyFor(server, {}, { seedScheme: "tiny", seed: "5" })).toThrow(/openai.seedScheme/);
-    expect(() => policyFor(server, {}, { seedScheme: "vllm" })).toThrow(/openai.seedScheme: expected one of openai, tiny/);
+    expect(() => policyFor(server, {}, { seedScheme: "vllm" })).toThrow(
+      /openai.seedScheme: expected one of openai, tiny/,
+    );
   });
 
   it("retries 429 after Retry-After, 5xx, dropped connections, timeouts and unreadable bodies, bounded", async () => {
@@ -175,7 +213,16 @@ describe("openai policy", () => {
     const server = await serve((request) =>
       request.index === 0
         ? { kind: "json", status: 401, body: { error: { message: "Incorrect API key" } } }
-        : { kind: "json", status: 400, body: { object: "error", message: "This model's maximum context length is 2048 tokens. However, you requested 2100 tokens.", type: "BadRequestError", code: 400 } },
+        : {
+            kind: "json",
+            status: 400,
+            body: {
+              object: "error",
+              message: "This model's maximum context length is 2048 tokens. However, you requested 2100 tokens.",
+              type: "BadRequestError",
+              code: 400,
+            },
+          },
     );
     const policy = policyFor(server);
     await expect(policy.act(hello, context())).rejects.toThrow(/failed after 1 attempt: 401/);
@@ -196,32 +243,59 @@ describe("openai policy", () => {
       const error = await policy.act(hello, context()).catch((caught: unknown) => caught);
       expect(error, malformed.name).toBeInstanceOf(MalformedResponseError);
       expect(error, malformed.name).toBeInstanceOf(RequestFailedError);
-      expect((error as Error).message, malformed.name).toMatch(new RegExp(`^the server at ${server.url.replace(/[.]/g, "\\.")} answered 200 `));
+      expect((error as Error).message, malformed.name).toMatch(
+        new RegExp(`^the server at ${server.url.replace(/[.]/g, "\\.")} answered 200 `),
+      );
       expect((error as Error).message, malformed.name).toMatch(malformed.message);
       expect((error as Error).message, malformed.name).not.toContain("\n");
       // Not retried: asking a broken gateway again does not mend it.
       expect(server.requests.length - before, malformed.name).toBe(1);
     }
-    expect(policy.stats().transport).toMatchObject({ requests: MALFORMED_REPLIES.length, retries: 0, failures: MALFORMED_REPLIES.length });
+    expect(policy.stats().transport).toMatchObject({
+      requests: MALFORMED_REPLIES.length,
+      retries: 0,
+      failures: MALFORMED_REPLIES.length,
+    });
     expect(cacheSummary(cacheDir)).toEqual([]);
     // In an episode: stopReason "error" with the message, no turn scored.
     reply = MALFORMED_REPLIES[0]?.reply ?? reply;
     const env = sokoban();
     const budget: Budget = { turns: 2, mode: "announced", scope: "episode", label: "2" };
-    const episode = await runEpisode(env, policyFor(server), { run: "r", task: env.generate(1), taskId: "t", taskIndex: 0, budget, sample: 0, seed: 3 });
+    const episode = await runEpisode(env, policyFor(server), {
+      run: "r",
+      task: env.generate(1),
+      taskId: "t",
+      taskIndex: 0,
+      budget,
+      sample: 0,
+      seed: 3,
+    });
     expect(episode.stopReason).toBe("error");
     expect(episode.error).toMatch(/answered 200 without a "choices" list$/);
     expect(episode.turns).toEqual([]);
     // A block of n choices with one missing is the server's fault too.
     reply = { kind: "json", body: completion([{ content: "a" }, { content: "b" }]) };
-    await expect(policyFor(server, {}, { n: "3" }).act(hello, context())).rejects.toThrow(/answered 200 without a choice of index 2 \(3 asked for, 2 given\)$/);
+    await expect(policyFor(server, {}, { n: "3" }).act(hello, context())).rejects.toThrow(
+      /answered 200 without a choice of index 2 \(3 asked for, 2 given\)$/,
+    );
   });
 
   it("keeps what the model wrote inside a chat completion an observation: empty, null, unknown tools, bad JSON", async () => {
-    const server = await serve(() => ({ kind: "json", body: completion([{ content: null, toolCalls: [{ name: "no_such_tool", arguments: "{oops" }] }]) }));
+    const server = await serve(() => ({
+      kind: "json",
+      body: completion([{ content: null, toolCalls: [{ name: "no_such_tool", arguments: "{oops" }] }]),
+    }));
     const env = sokoban();
     const budget: Budget = { turns: 2, mode: "announced", scope: "episode", label: "2" };
-    const episode = await runEpisode(env, policyFor(server), { run: "r", task: env.generate(1), taskId: "t", taskIndex: 0, budget, sample: 0, seed: 3 });
+    const episode = await runEpisode(env, policyFor(server), {
+      run: "r",
+      task: env.generate(1),
+      taskId: "t",
+      taskIndex: 0,
+      budget,
+      sample: 0,
+      seed: 3,
+    });
     expect(episode.stopReason).toBe("max_turns");
     expect(episode.turns.map((turn) => [turn.action.content, turn.invalid])).toEqual([
       ["", true],
@@ -240,7 +314,9 @@ describe("openai policy", () => {
     } finally {
       delete process.env["BUDGETRL_TEST_KEY"];
     }
-    expect(() => policyFor(server, { apiKeyEnv: "BUDGETRL_TEST_KEY" })).toThrow(/openai.apiKeyEnv: the environment variable BUDGETRL_TEST_KEY is not set/);
+    expect(() => policyFor(server, { apiKeyEnv: "BUDGETRL_TEST_KEY" })).toThrow(
+      /openai.apiKeyEnv: the environment variable BUDGETRL_TEST_KEY is not set/,
+    );
     expect(() => policyFor(server, { baseUrl: "not a url" })).toThrow(/openai.baseUrl: expected a URL/);
     expect(() => openaiPolicyFromSpec("", {})).toThrow(/openai needs a model name/);
   });

@@ -29,9 +29,29 @@ function choice(body: Record<string, unknown>, index: number): Record<string, un
   const asIds = body["return_tokens_as_token_ids"] === true;
   return {
     index,
-    message: tools.length > 0 ? { role: "assistant", content: null, tool_calls: [{ id: `call_${index}`, type: "function", function: { name: tools[0]?.function.name, arguments: text } }] } : { role: "assistant", content: text },
+    message:
+      tools.length > 0
+        ? {
+            role: "assistant",
+            content: null,
+            tool_calls: [
+              { id: `call_${index}`, type: "function", function: { name: tools[0]?.function.name, arguments: text } },
+            ],
+          }
+        : { role: "assistant", content: text },
     finish_reason: tools.length > 0 ? "tool_calls" : "stop",
-    ...(body["logprobs"] === true ? { logprobs: { content: tokens.map((token, position) => ({ token: asIds ? `token_id:${token}` : String.fromCharCode(token), logprob: logprobs[position], bytes: [token], top_logprobs: [] })) } } : {}),
+    ...(body["logprobs"] === true
+      ? {
+          logprobs: {
+            content: tokens.map((token, position) => ({
+              token: asIds ? `token_id:${token}` : String.fromCharCode(token),
+              logprob: logprobs[position],
+              bytes: [token],
+              top_logprobs: [],
+            })),
+          },
+        }
+      : {}),
     ...(body["return_token_ids"] === true ? { token_ids: tokens } : {}),
   };
 }
@@ -39,7 +59,17 @@ function choice(body: Record<string, unknown>, index: number): Record<string, un
 export function referenceModel(request: FakeRequest): FakeReply {
   const prompt = promptTokens(request.body);
   if (prompt.length > CONTEXT_TOKENS) {
-    return { kind: "json", status: 400, body: { error: { message: `This model's maximum context length is ${CONTEXT_TOKENS} tokens. However, your messages resulted in ${prompt.length} tokens.`, type: "BadRequestError", code: 400 } } };
+    return {
+      kind: "json",
+      status: 400,
+      body: {
+        error: {
+          message: `This model's maximum context length is ${CONTEXT_TOKENS} tokens. However, your messages resulted in ${prompt.length} tokens.`,
+          type: "BadRequestError",
+          code: 400,
+        },
+      },
+    };
   }
   const n = typeof request.body["n"] === "number" ? request.body["n"] : 1;
   return {

@@ -28,7 +28,13 @@ export interface ContractServer {
 
 interface Choice {
   readonly index: number;
-  readonly message: { readonly content: string | null; readonly tool_calls?: readonly { readonly id: string; readonly function: { readonly name: string; readonly arguments: string } }[] };
+  readonly message: {
+    readonly content: string | null;
+    readonly tool_calls?: readonly {
+      readonly id: string;
+      readonly function: { readonly name: string; readonly arguments: string };
+    }[];
+  };
   readonly finish_reason: string;
   readonly token_ids?: readonly number[];
   readonly logprobs?: { readonly content: readonly { readonly token: string; readonly logprob: number }[] } | null;
@@ -40,7 +46,11 @@ interface Completion {
 }
 
 async function post(server: ContractServer, body: Record<string, unknown>): Promise<{ status: number; json: unknown }> {
-  const response = await fetch(`${server.url}/chat/completions`, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer EMPTY" }, body: JSON.stringify({ model: server.model, ...body }) });
+  const response = await fetch(`${server.url}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: "Bearer EMPTY" },
+    body: JSON.stringify({ model: server.model, ...body }),
+  });
   return { status: response.status, json: (await response.json()) as unknown };
 }
 
@@ -76,7 +86,15 @@ export function openaiServerContract(name: string, start: () => Promise<Contract
     });
 
     it("returns token ids aligned with log-probs, and the prompt's token ids", async () => {
-      const { json } = await post(server, { messages: grid, temperature: 1, seed: 3, max_tokens: 16, logprobs: true, return_token_ids: true, return_tokens_as_token_ids: true });
+      const { json } = await post(server, {
+        messages: grid,
+        temperature: 1,
+        seed: 3,
+        max_tokens: 16,
+        logprobs: true,
+        return_token_ids: true,
+        return_tokens_as_token_ids: true,
+      });
       const completion = json as Completion;
       const choice = completion.choices[0] as Choice;
       const entries = choice.logprobs?.content ?? [];
@@ -89,7 +107,16 @@ export function openaiServerContract(name: string, start: () => Promise<Contract
     });
 
     it("answers requests with tools with content or well-formed tool calls", async () => {
-      const tools = [{ type: "function", function: { name: "move", description: "move the player", parameters: { type: "object", properties: { direction: { type: "string" } }, required: ["direction"] } } }];
+      const tools = [
+        {
+          type: "function",
+          function: {
+            name: "move",
+            description: "move the player",
+            parameters: { type: "object", properties: { direction: { type: "string" } }, required: ["direction"] },
+          },
+        },
+      ];
       const { status, json } = await post(server, { messages: grid, tools, temperature: 1, seed: 5, max_tokens: 32 });
       expect(status).toBe(200);
       const message = (json as Completion).choices[0]?.message;
@@ -123,7 +150,14 @@ export function openaiServerContract(name: string, start: () => Promise<Contract
       expect(result.errors).toBe(0);
       expect(result.done).toBe(4);
       const turns = result.episodes.flatMap((episode) => episode.turns);
-      expect(turns.every((turn) => turn.tokens !== undefined && turn.logprobs?.length === turn.tokens.length && turn.sampling?.promptTokens !== undefined)).toBe(true);
+      expect(
+        turns.every(
+          (turn) =>
+            turn.tokens !== undefined &&
+            turn.logprobs?.length === turn.tokens.length &&
+            turn.sampling?.promptTokens !== undefined,
+        ),
+      ).toBe(true);
     });
   });
 }

@@ -12,7 +12,16 @@ afterEach(async () => {
   server = undefined;
 });
 
-const settings = (url: string) => ({ apiKey: "test", baseUrl: url, concurrency: 16, rpm: 0, timeoutMs: 10_000, retries: 0, backoffMs: 0, maxBackoffMs: 0 });
+const settings = (url: string) => ({
+  apiKey: "test",
+  baseUrl: url,
+  concurrency: 16,
+  rpm: 0,
+  timeoutMs: 10_000,
+  retries: 0,
+  backoffMs: 0,
+  maxBackoffMs: 0,
+});
 const body = { model: "fake-model", messages: [{ role: "user", content: "hi" }] };
 
 describe("openai transport and the run's abort signal", () => {

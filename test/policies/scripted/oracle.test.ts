@@ -19,7 +19,15 @@ async function successWithin(map: "4x4" | "8x8", turns: number, n: number): Prom
   const policy = oraclePolicy();
   let successes = 0;
   for (let sample = 0; sample < n; sample++) {
-    const spec = { run: "t", task, taskId: "t", taskIndex: 0, budget: hidden(turns), sample, seed: 1_000_000 * turns + sample };
+    const spec = {
+      run: "t",
+      task,
+      taskId: "t",
+      taskIndex: 0,
+      budget: hidden(turns),
+      sample,
+      seed: 1_000_000 * turns + sample,
+    };
     if ((await runEpisode(env, policy, spec, { annotate: false })).success) successes++;
   }
   return successes / n;
@@ -27,7 +35,10 @@ async function successWithin(map: "4x4" | "8x8", turns: number, n: number): Prom
 
 describe("oracle policy on slippery frozenlake", () => {
   // Enough samples for a standard error under 0.004 at the exact optimum p: n >= p (1 - p) / 0.0039^2.
-  for (const [map, budgets] of [["4x4", [6, 10, 24, 100]], ["8x8", [50, 200]]] as const) {
+  for (const [map, budgets] of [
+    ["4x4", [6, 10, 24, 100]],
+    ["8x8", [50, 200]],
+  ] as const) {
     it(`succeeds within T as often as the exact finite-horizon optimum, on ${map} at T = ${budgets.join(", ")}`, async () => {
       const exact = exactHorizon(NAMED_MAPS[map]!, true, Math.max(...budgets));
       for (const turns of budgets) {
@@ -48,7 +59,11 @@ describe("oracle policy on slippery frozenlake", () => {
     const rng = createRng(5);
     const play = (cell: number, turnsLeft: number, horizon: OracleHorizon): string => {
       const state: FrozenLakeState = { ...start, cell };
-      const privileged = { oracle: (asked?: OracleHorizon) => env.oracle(state, asked === "unbounded" ? undefined : turnsLeft), validActions: () => env.validActions(state), toMessage: (action: string) => ({ role: "assistant" as const, content: action }) };
+      const privileged = {
+        oracle: (asked?: OracleHorizon) => env.oracle(state, asked === "unbounded" ? undefined : turnsLeft),
+        validActions: () => env.validActions(state),
+        toMessage: (action: string) => ({ role: "assistant" as const, content: action }),
+      };
       const context: PolicyContext = { seed: 0, sample: 0, turn: 1, rng, tools: [], taskId: "t", privileged };
       return oracleAction(context, horizon);
     };

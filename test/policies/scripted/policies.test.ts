@@ -11,7 +11,15 @@ import { createPolicy } from "../../../src/policies/spec.js";
 import { parseReplayScript } from "../../../src/policies/scripted/replay.js";
 
 const budget: Budget = { turns: 60, mode: "hidden", scope: "episode", label: "60" };
-const spec = <T>(task: T, seed: number, taskId = "t") => ({ run: "p", task, taskId, taskIndex: 0, budget, sample: 0, seed });
+const spec = <T>(task: T, seed: number, taskId = "t") => ({
+  run: "p",
+  task,
+  taskId,
+  taskIndex: 0,
+  budget,
+  sample: 0,
+  seed,
+});
 
 describe("scripted policies", () => {
   it("oracle and noisy-oracle:0 solve every task optimally; replay plays the reference solution", async () => {
@@ -60,7 +68,10 @@ describe("scripted policies", () => {
     const file = join(dir, "script.json");
     writeFileSync(file, JSON.stringify({ h: ["A->C", "A->B"] }));
     const env = hanoi();
-    const episode = await runEpisode(env, await createPolicy(`replay:${file}`), { ...spec(env.generate(0), 1, "h"), budget: { ...budget, turns: 3 } });
+    const episode = await runEpisode(env, await createPolicy(`replay:${file}`), {
+      ...spec(env.generate(0), 1, "h"),
+      budget: { ...budget, turns: 3 },
+    });
     expect(episode.turns.map((turn) => turn.parsedAction)).toEqual(["A->C", "A->B", null]);
     expect(parseReplayScript('{"task": "a", "actions": ["x"]}\n{"task": "b", "actions": []}').get("a")).toEqual(["x"]);
     expect(() => parseReplayScript('{"task": 1}')).toThrow(DataError);

@@ -6,12 +6,28 @@ import { createSampleBatcher, type SampleRow } from "../../../src/policies/tiny/
 
 const config = { vocabSize: 260, contextLength: 64, layers: 1, dModel: 16, heads: 2, hiddenSize: 24 };
 
-function counting(model: TinyModel): { model: TinyModel; calls: { rows: number; maxNewTokens: number; temperature: number | undefined }[] } {
+function counting(model: TinyModel): {
+  model: TinyModel;
+  calls: { rows: number; maxNewTokens: number; temperature: number | undefined }[];
+} {
   const calls: { rows: number; maxNewTokens: number; temperature: number | undefined }[] = [];
-  return { calls, model: { ...model, sample: (prompts, options) => (calls.push({ rows: prompts.length, maxNewTokens: options.maxNewTokens, temperature: options.temperature }), model.sample(prompts, options)) } };
+  return {
+    calls,
+    model: {
+      ...model,
+      sample: (prompts, options) => (
+        calls.push({ rows: prompts.length, maxNewTokens: options.maxNewTokens, temperature: options.temperature }),
+        model.sample(prompts, options)
+      ),
+    },
+  };
 }
 
-const row = (seed: number, maxNewTokens = 6, temperature = 1): SampleRow => ({ prompt: [258, 100 + (seed % 50), 256, 259], seed, settings: { maxNewTokens, temperature, topP: 1 } });
+const row = (seed: number, maxNewTokens = 6, temperature = 1): SampleRow => ({
+  prompt: [258, 100 + (seed % 50), 256, 259],
+  seed,
+  settings: { maxNewTokens, temperature, topP: 1 },
+});
 
 describe("sample batcher", () => {
   it("samples rows with equal settings in one call, others in calls of their own, each answer as if alone", async () => {
@@ -21,7 +37,11 @@ describe("sample batcher", () => {
     const rows = [row(1), row(2, 3), row(3), row(4, 6, 0.5), row(5, 3)];
     const together = await Promise.all(rows.map((r) => batcher.sample([r])));
     // The oldest row's settings first (rows 1, 3), then the next oldest (rows 2, 5), then row 4.
-    expect(calls).toEqual([{ rows: 2, maxNewTokens: 6, temperature: 1 }, { rows: 2, maxNewTokens: 3, temperature: 1 }, { rows: 1, maxNewTokens: 6, temperature: 0.5 }]);
+    expect(calls).toEqual([
+      { rows: 2, maxNewTokens: 6, temperature: 1 },
+      { rows: 2, maxNewTokens: 3, temperature: 1 },
+      { rows: 1, maxNewTokens: 6, temperature: 0.5 },
+    ]);
     together.forEach(([g], i) => expect(g!.tokens.length).toBeLessThanOrEqual(rows[i]!.settings.maxNewTokens));
     const alone = [];
     for (const r of rows) alone.push(await batcher.sample([r]));

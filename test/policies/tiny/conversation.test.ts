@@ -15,8 +15,20 @@ const user = (content: string): Message => ({ role: "user", content });
 
 function context(turn: number, episode: object): PolicyContext {
   return {
-    seed: 11, sample: 0, turn, rng: createRng(11), tools: [], taskId: "t", episode,
-    privileged: { oracle: () => { throw new Error("no oracle"); }, validActions: () => [], toMessage: (action) => ({ role: "assistant", content: action }) },
+    seed: 11,
+    sample: 0,
+    turn,
+    rng: createRng(11),
+    tools: [],
+    taskId: "t",
+    episode,
+    privileged: {
+      oracle: () => {
+        throw new Error("no oracle");
+      },
+      validActions: () => [],
+      toMessage: (action) => ({ role: "assistant", content: action }),
+    },
   };
 }
 
@@ -25,7 +37,10 @@ describe("conversation prompt", () => {
     it("is the prompt the policy sampled each turn in, given the tokens it sampled", async () => {
       const base = await createModel({ config, seed: 3 });
       const prompts: number[][] = [];
-      const model: TinyModel = { ...base, sample: (batch, options) => (prompts.push(...batch.map((p) => [...p])), base.sample(batch, options)) };
+      const model: TinyModel = {
+        ...base,
+        sample: (batch, options) => (prompts.push(...batch.map((p) => [...p])), base.sample(batch, options)),
+      };
       const policy = createTinyPolicy({ model, maxNewTokens: 6 });
       const conversation: Message[] = [{ role: "system", content: "rules of the game" }, user("observation 0: ####")];
       const sampled = new Map<Message, readonly number[]>();
@@ -52,7 +67,10 @@ describe("conversation prompt", () => {
       conversation.push(user(`observation ${String(t).padStart(12, "0")}`));
       const prompt = turnPrompt(rule, conversation, previous);
       expect(conversationPrompt(rule, conversation)).toEqual(prompt);
-      conversation.push({ role: "assistant", content: new TextDecoder().decode(Uint8Array.from(reply.filter((token) => token < 256))) });
+      conversation.push({
+        role: "assistant",
+        content: new TextDecoder().decode(Uint8Array.from(reply.filter((token) => token < 256))),
+      });
       previous = { prompt, reply, messages: conversation.length };
     });
     expect(textReplyTokens({ role: "assistant", content: "Up" })).toEqual([...encodeText("Up"), END]);
@@ -65,6 +83,8 @@ describe("conversation prompt", () => {
     const exact = conversationPrompt(rule, conversation, () => reply);
     const fromText = conversationPrompt(rule, conversation);
     expect(exact).not.toEqual(fromText);
-    expect(exact).toEqual(turnPrompt(rule, conversation, { prompt: turnPrompt(rule, conversation.slice(0, 1)), reply, messages: 2 }));
+    expect(exact).toEqual(
+      turnPrompt(rule, conversation, { prompt: turnPrompt(rule, conversation.slice(0, 1)), reply, messages: 2 }),
+    );
   });
 });

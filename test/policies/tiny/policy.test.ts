@@ -15,14 +15,29 @@ const config = { vocabSize: 260, contextLength: 64, layers: 1, dModel: 16, heads
 
 function context(seed: number, turn: number, episode?: object): PolicyContext {
   return {
-    seed, sample: 0, turn, rng: createRng(seed), tools: [], taskId: "t", ...(episode === undefined ? {} : { episode }),
-    privileged: { oracle: () => { throw new Error("no oracle for LM policies"); }, validActions: () => [], toMessage: (action) => ({ role: "assistant", content: action }) },
+    seed,
+    sample: 0,
+    turn,
+    rng: createRng(seed),
+    tools: [],
+    taskId: "t",
+    ...(episode === undefined ? {} : { episode }),
+    privileged: {
+      oracle: () => {
+        throw new Error("no oracle for LM policies");
+      },
+      validActions: () => [],
+      toMessage: (action) => ({ role: "assistant", content: action }),
+    },
   };
 }
 
 function countingModel(model: TinyModel): { model: TinyModel; calls: number[] } {
   const calls: number[] = [];
-  return { calls, model: { ...model, sample: (prompts, options) => (calls.push(prompts.length), model.sample(prompts, options)) } };
+  return {
+    calls,
+    model: { ...model, sample: (prompts, options) => (calls.push(prompts.length), model.sample(prompts, options)) },
+  };
 }
 
 const chat = (text: string): Message[] => [{ role: "user", content: text }];
@@ -39,7 +54,8 @@ describe("tiny policy", () => {
     const prompt = turnPrompt(policy.rule, chat("push the box"));
     const [scored] = await model.logprobs([[...prompt, ...act.tokens!]]);
     act.logprobs!.forEach((lp, i) => expect(Math.abs(lp - scored![prompt.length - 1 + i]!)).toBeLessThan(1e-4));
-    if (act.tokens!.at(-1) === END) expect(encodeText(act.message.content)).toEqual(act.tokens!.slice(0, -1).filter((t) => t < 256));
+    if (act.tokens!.at(-1) === END)
+      expect(encodeText(act.message.content)).toEqual(act.tokens!.slice(0, -1).filter((t) => t < 256));
     model.dispose();
   });
 
@@ -62,7 +78,10 @@ describe("tiny policy", () => {
   it("fits long conversations into the context and rejects bad settings", async () => {
     const model = await createModel({ config, seed: 3 });
     const policy = createTinyPolicy({ model, maxNewTokens: 16 });
-    const long: Message[] = Array.from({ length: 20 }, (_, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content: `message number ${i}` }));
+    const long: Message[] = Array.from({ length: 20 }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: `message number ${i}`,
+    }));
     expect(turnPrompt(policy.rule, long).length).toBeLessThanOrEqual(48);
     const act = await policy.act(long, context(1, 3));
     expect(act.tokens!.length).toBeLessThanOrEqual(16);
@@ -83,7 +102,9 @@ describe("tiny policy", () => {
     const [scored] = await model.logprobs([sequences[0]!.tokens]);
     sequences[0]!.replies.forEach((span) => {
       expect(sequences[0]!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
-      expect(maxAbsDiff(played.acts[span.turn]!.logprobs!, scored!.subarray(span.start - 1, span.end - 1))).toBeLessThan(1e-4);
+      expect(
+        maxAbsDiff(played.acts[span.turn]!.logprobs!, scored!.subarray(span.start - 1, span.end - 1)),
+      ).toBeLessThan(1e-4);
     });
     // Every token was run once: the segment up to its last reply was prefilled or decoded, and no more.
     expect(played.prefilled + played.decoded).toBe(sequences[0]!.tokens.length - 1);
@@ -99,7 +120,10 @@ describe("tiny policy", () => {
   it("continues the segment with the message an intervention played in its reply's place, as the conversation reads", async () => {
     const model = await createModel({ config: { ...config, contextLength: 160 }, seed: 6 });
     const prompts: number[][] = [];
-    const recording: TinyModel = { ...model, sample: (batch, options) => (prompts.push(...batch.map((prompt) => [...prompt])), model.sample(batch, options)) };
+    const recording: TinyModel = {
+      ...model,
+      sample: (batch, options) => (prompts.push(...batch.map((prompt) => [...prompt])), model.sample(batch, options)),
+    };
     const policy = createTinyPolicy({ model: recording, maxNewTokens: 6 });
     const episode = {};
     const conversation: Message[] = chat("obs 1");
@@ -108,7 +132,9 @@ describe("tiny policy", () => {
     const expert: Message = { role: "assistant", content: "Up" };
     conversation.push(expert, { role: "user", content: "obs 2" });
     await policy.act(conversation, context(3, 2, episode));
-    expect(prompts[1]).toEqual(turnPrompt(policy.rule, conversation, { prompt: prompts[0]!, reply: [...encodeText("Up"), END], messages: 2 }));
+    expect(prompts[1]).toEqual(
+      turnPrompt(policy.rule, conversation, { prompt: prompts[0]!, reply: [...encodeText("Up"), END], messages: 2 }),
+    );
     expect(prompts[1]!.slice(0, prompts[0]!.length)).toEqual(prompts[0]);
     expect(first.message.content).not.toBe("Up");
     policy.endEpisode(episode);
@@ -127,7 +153,13 @@ describe("tiny policy", () => {
 });
 
 /** Plays `turns` turns of one episode (observations "obs <seed> <turn>"), counting the model's tokens. */
-async function play(model: TinyModel, policy: TinyPolicy, episode: object, turns: number, seed: number): Promise<{ acts: Act[]; episode: EpisodeMessages; prefilled: number; decoded: number }> {
+async function play(
+  model: TinyModel,
+  policy: TinyPolicy,
+  episode: object,
+  turns: number,
+  seed: number,
+): Promise<{ acts: Act[]; episode: EpisodeMessages; prefilled: number; decoded: number }> {
   const conversation: Message[] = [{ role: "system", content: "sys" }];
   const acts: Act[] = [];
   const record: { observation: Message[]; action: Message }[] = [];

@@ -12,17 +12,32 @@ const conversation = [
 
 describe("renderPrompt", () => {
   it("renders roles with special tokens and ends with the assistant marker", () => {
-    expect(describeTokens(renderPrompt(conversation, 256))).toBe("<|system|>rules<|end|><|user|>grid 1<|end|><|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>");
-    expect(renderMessage({ role: "tool", content: "42", toolCallId: "c1" })).toEqual([USER, ...Buffer.from("[tool] 42"), END]);
-    expect(describeTokens(renderMessage({ role: "assistant", content: "", toolCalls: [{ id: "1", name: "add", arguments: "{\"a\":1}" }] })))
-      .toBe("<|assistant|>\n<call add>{\"a\":1}<|end|>");
+    expect(describeTokens(renderPrompt(conversation, 256))).toBe(
+      "<|system|>rules<|end|><|user|>grid 1<|end|><|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>",
+    );
+    expect(renderMessage({ role: "tool", content: "42", toolCallId: "c1" })).toEqual([
+      USER,
+      ...Buffer.from("[tool] 42"),
+      END,
+    ]);
+    expect(
+      describeTokens(
+        renderMessage({ role: "assistant", content: "", toolCalls: [{ id: "1", name: "add", arguments: '{"a":1}' }] }),
+      ),
+    ).toBe('<|assistant|>\n<call add>{"a":1}<|end|>');
   });
 
   it("keeps the newest whole messages that fit", () => {
     // user "grid 2" = 8 tokens, assistant "up" = 4, user "grid 1" = 8, + final marker 1.
-    expect(describeTokens(renderPrompt(conversation, 13))).toBe("<|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>");
-    expect(describeTokens(renderPrompt(conversation, 20))).toBe("<|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>");
-    expect(describeTokens(renderPrompt(conversation, 21))).toBe("<|user|>grid 1<|end|><|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>");
+    expect(describeTokens(renderPrompt(conversation, 13))).toBe(
+      "<|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>",
+    );
+    expect(describeTokens(renderPrompt(conversation, 20))).toBe(
+      "<|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>",
+    );
+    expect(describeTokens(renderPrompt(conversation, 21))).toBe(
+      "<|user|>grid 1<|end|><|assistant|>up<|end|><|user|>grid 2<|end|><|assistant|>",
+    );
   });
 
   it("keeps the newest bytes of a newest message that alone is too long", () => {

@@ -13,14 +13,29 @@ import { createModel } from "../../../src/nn/model.js";
 describe("tiny:CHECKPOINT from a spec", () => {
   it("gives its model's memory back when evaluate() ends, run after run", async () => {
     const dir = mkdtempSync(join(tmpdir(), "budgetrl-tiny-close-"));
-    const model = await createModel({ config: { vocabSize: 260, contextLength: 128, layers: 1, dModel: 32, heads: 2, hiddenSize: 48 }, seed: 3 });
+    const model = await createModel({
+      config: { vocabSize: 260, contextLength: 128, layers: 1, dModel: 32, heads: 2, hiddenSize: 48 },
+      seed: 3,
+    });
     await saveCheckpoint(model, join(dir, "ckpt"));
     model.dispose();
     const heap = sharedHeap();
     const before = heap.used();
     const runs = [];
     for (let run = 0; run < 3; run++) {
-      runs.push(await evaluate({ env: "sokoban", policy: `tiny:${join(dir, "ckpt")}`, tasks: 4, samples: 2, ks: [1], budgets: ["50%"], seed: 1, bootstrap: 0, concurrency: 8 }));
+      runs.push(
+        await evaluate({
+          env: "sokoban",
+          policy: `tiny:${join(dir, "ckpt")}`,
+          tasks: 4,
+          samples: 2,
+          ks: [1],
+          budgets: ["50%"],
+          seed: 1,
+          bootstrap: 0,
+          concurrency: 8,
+        }),
+      );
       expect(heap.used()).toBe(before);
     }
     // The runs did play (the model was loaded and sampled), and alike: same seed, same checkpoint.

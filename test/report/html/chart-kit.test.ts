@@ -3,13 +3,27 @@
 // the forest plots).
 import { describe, expect, it } from "vitest";
 import type { JsonObject } from "../../../src/core/json.js";
-import { bandedLines, CHART_WIDTH, estimateFields, fitWidth, LEFT_MARGIN, LEGEND_WIDTH, modelColor, PANEL_SPACING, wrapColumns } from "../../../src/report/html/chart-kit.js";
+import {
+  bandedLines,
+  CHART_WIDTH,
+  estimateFields,
+  fitWidth,
+  LEFT_MARGIN,
+  LEGEND_WIDTH,
+  modelColor,
+  PANEL_SPACING,
+  wrapColumns,
+} from "../../../src/report/html/chart-kit.js";
 import { forestDomain, trailingMeans } from "../../../src/report/html/charts.js";
 
 describe("bandedLines", () => {
   it("draws the interval band with a pale fill but no mark opacity, which the shared legend would take for its swatches", () => {
     const rows = [{ model: "base", budget: "25%", value: 0.2, low: 0.1, high: 0.3 }];
-    const spec = bandedLines(rows, { x: { field: "budget", type: "ordinal" }, y: "success", color: modelColor(["base"]) });
+    const spec = bandedLines(rows, {
+      x: { field: "budget", type: "ordinal" },
+      y: "success",
+      color: modelColor(["base"]),
+    });
     const layers = spec["layer"] as { mark: Record<string, unknown> }[];
     const band = layers.find((layer) => layer.mark["type"] === "area")!;
     expect(band.mark["opacity"]).toBeUndefined();
@@ -66,8 +80,20 @@ describe("chart widths", () => {
 describe("estimateFields", () => {
   it("gives values, intervals and the tooltip in % when asked", () => {
     const estimate = { value: 0.25, low: 0.125, high: 0.5, tasks: 8, n: 32 };
-    expect(estimateFields(estimate)).toEqual({ value: 0.25, low: 0.125, high: 0.5, tasks: 8, label: "0.250 [0.125, 0.500]" });
-    expect(estimateFields(estimate, "percent")).toEqual({ value: 25, low: 12.5, high: 50, tasks: 8, label: "25.0% [12.5%, 50.0%]" });
+    expect(estimateFields(estimate)).toEqual({
+      value: 0.25,
+      low: 0.125,
+      high: 0.5,
+      tasks: 8,
+      label: "0.250 [0.125, 0.500]",
+    });
+    expect(estimateFields(estimate, "percent")).toEqual({
+      value: 25,
+      low: 12.5,
+      high: 50,
+      tasks: 8,
+      label: "25.0% [12.5%, 50.0%]",
+    });
   });
 });
 

@@ -4,12 +4,16 @@ import { breakAfterSlashes, escapeHtml, html, jsonForScript, slug } from "../../
 
 describe("escaping for the HTML report", () => {
   it("escapes text for element content and quoted attributes", () => {
-    expect(escapeHtml(`</script><img src=x onerror="alert('x')">&\``)).toBe("&lt;/script&gt;&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;&amp;&#96;");
+    expect(escapeHtml(`</script><img src=x onerror="alert('x')">&\``)).toBe(
+      "&lt;/script&gt;&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;&amp;&#96;",
+    );
   });
 
   it("escapes every interpolation of the html tag, and only those", () => {
     const inner = html`<b>${"<i>"}</b>`;
-    expect(html`<p title="${'"x"'}">${"a<b"} ${3} ${inner} ${[inner, inner]} ${null}</p>`.html).toBe('<p title="&quot;x&quot;">a&lt;b 3 <b>&lt;i&gt;</b> <b>&lt;i&gt;</b><b>&lt;i&gt;</b> </p>');
+    expect(html`<p title="${'"x"'}">${"a<b"} ${3} ${inner} ${[inner, inner]} ${null}</p>`.html).toBe(
+      '<p title="&quot;x&quot;">a&lt;b 3 <b>&lt;i&gt;</b> <b>&lt;i&gt;</b><b>&lt;i&gt;</b> </p>',
+    );
   });
 
   it("gives JSON that cannot close its script element and reads back to the same value", () => {

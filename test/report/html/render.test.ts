@@ -23,13 +23,41 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-layout-"));
 const db = join(dir, "study.db");
 const trainDir = join(dir, "runs", "rl", "budgetmix-hidden-with-a-long-folder-name");
 const outputDir = fileURLToPath(new URL("../../../test-output/", import.meta.url));
-const ENVS: readonly FixtureEnv[] = [{ env: "frozenlake" }, { env: "hanoi", envOptions: { disks: 3, randomStart: true } }];
-const ROLES: Readonly<Record<string, ModelRole>> = { base: "base", "GRPO-Full": "grpo", "GRPO-Full@25%": "other", "turn-level": "process", BudgetMix: "budgetmix", "BudgetMix (hidden)": "budgetmix-hidden" };
+const ENVS: readonly FixtureEnv[] = [
+  { env: "frozenlake" },
+  { env: "hanoi", envOptions: { disks: 3, randomStart: true } },
+];
+const ROLES: Readonly<Record<string, ModelRole>> = {
+  base: "base",
+  "GRPO-Full": "grpo",
+  "GRPO-Full@25%": "other",
+  "turn-level": "process",
+  BudgetMix: "budgetmix",
+  "BudgetMix (hidden)": "budgetmix-hidden",
+};
 
 let report: StudyReport;
 
 beforeAll(async () => {
-  await train({ out: trainDir, config: { env: "frozenlake", backend: { kind: "tiny", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 } }, steps: 2, tasksPerStep: 4, group: 2, evalEvery: 2, evalTasks: 8, evalSamples: 1, evalBudgets: ["50%", "100%"], checkpointEvery: 2, maxNewTokens: 4, learningRate: 5e-4, warmupSteps: 1, algo: { name: "grpo", reward: "success" } } });
+  await train({
+    out: trainDir,
+    config: {
+      env: "frozenlake",
+      backend: { kind: "tiny", modelConfig: { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 } },
+      steps: 2,
+      tasksPerStep: 4,
+      group: 2,
+      evalEvery: 2,
+      evalTasks: 8,
+      evalSamples: 1,
+      evalBudgets: ["50%", "100%"],
+      checkpointEvery: 2,
+      maxNewTokens: 4,
+      learningRate: 5e-4,
+      warmupSteps: 1,
+      algo: { name: "grpo", reward: "success" },
+    },
+  });
   const checkpoint = readdirSync(join(trainDir, "checkpoints")).sort().at(-1) as string;
   const models = [
     { name: "base", policy: "noisy-oracle:0.5" },
@@ -40,14 +68,49 @@ beforeAll(async () => {
     { name: "BudgetMix (hidden)", policy: `tiny:${join(trainDir, "checkpoints", checkpoint)}` },
   ];
   const runs = await buildStudyFixture({ db, tasks: 8, samples: 4, envs: ENVS, models });
-  const study = { env: "frozenlake", tasks: 8, samples: 4, ks: [1, 2, 4], budgets: ["25%", "50%", "75%", "100%"], seed: 7, bootstrap: 0, db, concurrency: 4, now: () => new Date("2026-01-01T00:00:00Z") } as const;
-  await evaluate({ ...study, policy: "noisy-oracle:0.5", run: "base-frozenlake-teacher-forced", intervention: "teacher-forced" });
-  await evaluate({ ...study, policy: "noisy-oracle:0.3", run: "GRPO-Full-frozenlake-recover-2", intervention: "recover:2" });
-  const extra: Readonly<Record<string, string>> = { base: "base-frozenlake-teacher-forced", "GRPO-Full": "GRPO-Full-frozenlake-recover-2" };
-  const selection = { models: [...runs].map(([name, ids]) => ({ name, runs: [...ids, ...(extra[name] === undefined ? [] : [extra[name]])] })), roles: ROLES };
+  const study = {
+    env: "frozenlake",
+    tasks: 8,
+    samples: 4,
+    ks: [1, 2, 4],
+    budgets: ["25%", "50%", "75%", "100%"],
+    seed: 7,
+    bootstrap: 0,
+    db,
+    concurrency: 4,
+    now: () => new Date("2026-01-01T00:00:00Z"),
+  } as const;
+  await evaluate({
+    ...study,
+    policy: "noisy-oracle:0.5",
+    run: "base-frozenlake-teacher-forced",
+    intervention: "teacher-forced",
+  });
+  await evaluate({
+    ...study,
+    policy: "noisy-oracle:0.3",
+    run: "GRPO-Full-frozenlake-recover-2",
+    intervention: "recover:2",
+  });
+  const extra: Readonly<Record<string, string>> = {
+    base: "base-frozenlake-teacher-forced",
+    "GRPO-Full": "GRPO-Full-frozenlake-recover-2",
+  };
+  const selection = {
+    models: [...runs].map(([name, ids]) => ({
+      name,
+      runs: [...ids, ...(extra[name] === undefined ? [] : [extra[name]])],
+    })),
+    roles: ROLES,
+  };
   const store = await openStore(db, { readonly: true });
   try {
-    report = await buildStudyReport(store, { selection, training: [{ name: "BudgetMix (hidden)", dir: trainDir, model: "BudgetMix (hidden)" }], bootstrap: 200, now: () => new Date("2026-01-02T00:00:00Z") });
+    report = await buildStudyReport(store, {
+      selection,
+      training: [{ name: "BudgetMix (hidden)", dir: trainDir, model: "BudgetMix (hidden)" }],
+      bootstrap: 200,
+      now: () => new Date("2026-01-02T00:00:00Z"),
+    });
   } finally {
     await store.close();
   }
@@ -71,7 +134,13 @@ interface Layout {
   /** Each chart's drawing, and the content box of its section. */
   readonly charts: readonly { readonly id: string; readonly svg: Box | null; readonly section: Box }[];
   readonly heatmapLegends: readonly { readonly id: string; readonly texts: readonly string[] }[];
-  readonly forests: readonly { readonly id: string; readonly axisLeft: number; readonly axisRight: number; readonly zero: number | null; readonly labels: readonly string[] }[];
+  readonly forests: readonly {
+    readonly id: string;
+    readonly axisLeft: number;
+    readonly axisRight: number;
+    readonly zero: number | null;
+    readonly labels: readonly string[];
+  }[];
   /** Whether the chart of recovery from forced mistakes was drawn. */
   readonly recovery: boolean;
 }
@@ -113,7 +182,9 @@ describe("the study report at 1280 x 900", () => {
   it("has six models, a budget table with invalid replies, and findings with paired differences", () => {
     expect(report.models.map((model) => model.name)).toEqual(Object.keys(ROLES));
     expect(report.invalidReplies.map((table) => table.rows.length)).toEqual([12, 12]);
-    expect(report.findings.filter((finding) => finding.scopes.some((scope) => scope.comparisons.length > 0)).length).toBeGreaterThanOrEqual(4);
+    expect(
+      report.findings.filter((finding) => finding.scopes.some((scope) => scope.comparisons.length > 0)).length,
+    ).toBeGreaterThanOrEqual(4);
     expect(report.notes.join("\n")).not.toContain("--role");
   });
 
@@ -141,15 +212,22 @@ describe("the study report at 1280 x 900", () => {
         expect(chart.svg?.right, chart.id).toBeLessThanOrEqual(chart.section.right + 0.5);
       }
       // One heatmap per env variant, each with its colour legend in %.
-      expect(layout.heatmapLegends.map((legend) => legend.id)).toEqual(["chart-heatmap-frozenlake", "chart-heatmap-hanoi-disks-3-randomstart-true"]);
-      for (const legend of layout.heatmapLegends) expect(legend.texts).toEqual(expect.arrayContaining(["Pass@(K,T) (%)", "0", "100"]));
+      expect(layout.heatmapLegends.map((legend) => legend.id)).toEqual([
+        "chart-heatmap-frozenlake",
+        "chart-heatmap-hanoi-disks-3-randomstart-true",
+      ]);
+      for (const legend of layout.heatmapLegends)
+        expect(legend.texts).toEqual(expect.arrayContaining(["Pass@(K,T) (%)", "0", "100"]));
       // Every forest plot's axis holds zero, with the dashed zero line inside it, away from its ends.
       expect(layout.forests.length).toBeGreaterThanOrEqual(4);
       for (const forest of layout.forests) {
         expect(forest.zero, forest.id).not.toBeNull();
         expect(forest.zero as number, forest.id).toBeGreaterThan(forest.axisLeft + 2);
         expect(forest.zero as number, forest.id).toBeLessThan(forest.axisRight - 2);
-        expect(forest.labels.map((label) => Number(label.replace("\u2212", "-"))), forest.id).toContain(0);
+        expect(
+          forest.labels.map((label) => Number(label.replace("\u2212", "-"))),
+          forest.id,
+        ).toContain(0);
       }
       // The recovery chart shows success after a forced mistake on a fixed 0-100% axis.
       expect(report.perturbation[0]?.cells.find((cell) => cell.budget === "pooled")?.recovery.value).not.toBeNull();

@@ -1,9 +1,29 @@
 // Advantage estimators against hand-computed values, including ties, singleton groups and all-equal rewards.
 import { describe, expect, it } from "vitest";
-import { computeAdvantages, discountedReturns, gigpoAdvantages, grpoAdvantages, parseAdvantageEstimator, progressRewards, sampleStd, turnAdvantages, type GroupEpisode } from "../../../src/rl/advantages/index.js";
+import {
+  computeAdvantages,
+  discountedReturns,
+  gigpoAdvantages,
+  grpoAdvantages,
+  parseAdvantageEstimator,
+  progressRewards,
+  sampleStd,
+  turnAdvantages,
+  type GroupEpisode,
+} from "../../../src/rl/advantages/index.js";
 
-function episode(ret: number, turns: { reward?: number; progress?: number; key?: string }[], initialProgress = 0, success = ret > 0): GroupEpisode {
-  return { return: ret, success, initialProgress, turns: turns.map((turn) => ({ reward: turn.reward ?? 0, progress: turn.progress ?? 0, stateKey: turn.key ?? "s" })) };
+function episode(
+  ret: number,
+  turns: { reward?: number; progress?: number; key?: string }[],
+  initialProgress = 0,
+  success = ret > 0,
+): GroupEpisode {
+  return {
+    return: ret,
+    success,
+    initialProgress,
+    turns: turns.map((turn) => ({ reward: turn.reward ?? 0, progress: turn.progress ?? 0, stateKey: turn.key ?? "s" })),
+  };
 }
 
 describe("grpo", () => {
@@ -12,7 +32,7 @@ describe("grpo", () => {
     // mean 1/3, sample std sqrt(((2/3)^2 + 2 (1/3)^2) / 2) = sqrt(1/3)
     const std = Math.sqrt(1 / 3);
     const advantages = grpoAdvantages(group);
-    expect(advantages[0]).toEqual([(2 / 3) / (std + 1e-6), (2 / 3) / (std + 1e-6)]);
+    expect(advantages[0]).toEqual([2 / 3 / (std + 1e-6), 2 / 3 / (std + 1e-6)]);
     expect(advantages[1]?.[0]).toBeCloseTo(-(1 / 3) / std, 5);
     expect(advantages[2]).toHaveLength(3);
     expect(sampleStd([1, 0, 0])).toBeCloseTo(std, 12);
@@ -22,7 +42,10 @@ describe("grpo", () => {
     expect(grpoAdvantages([episode(5, [{}, {}])])).toEqual([[0, 0]]);
     expect(grpoAdvantages([episode(2, [{}]), episode(2, [{}])])).toEqual([[0], [0]]);
     expect(grpoAdvantages([episode(3, [{}]), episode(1, [{}])], { normalizeStd: false })).toEqual([[1], [-1]]);
-    const bySuccess = grpoAdvantages([episode(-0.5, [{}], 0, true), episode(-0.3, [{}], 0, false)], { reward: "success", normalizeStd: false });
+    const bySuccess = grpoAdvantages([episode(-0.5, [{}], 0, true), episode(-0.3, [{}], 0, false)], {
+      reward: "success",
+      normalizeStd: false,
+    });
     expect(bySuccess).toEqual([[0.5], [-0.5]]);
   });
 });
@@ -48,7 +71,9 @@ describe("turn-level (process supervision)", () => {
   });
 
   it("gives the turn term zero at turn indices reached by one episode only", () => {
-    const result = turnAdvantages([episode(0, [{ progress: 1 }, { progress: 5 }]), episode(0, [{ progress: 1 }])], { gamma: 1 });
+    const result = turnAdvantages([episode(0, [{ progress: 1 }, { progress: 5 }]), episode(0, [{ progress: 1 }])], {
+      gamma: 1,
+    });
     // turn 0: returns 5 and 1 (mean 3, std 2 sqrt 2); turn 1: only the first episode -> 0
     expect(result[0]?.[0]).toBeCloseTo(2 / (2 * Math.SQRT2), 5);
     expect(result[1]?.[0]).toBeCloseTo(-2 / (2 * Math.SQRT2), 5);
@@ -58,8 +83,14 @@ describe("turn-level (process supervision)", () => {
 
 describe("gigpo", () => {
   it("adds step advantages within anchor groups of identical states", () => {
-    const a = episode(1, [{ key: "s0", reward: 0 }, { key: "s1", reward: 1 }]);
-    const b = episode(0, [{ key: "s0", reward: 0 }, { key: "s2", reward: 0 }]);
+    const a = episode(1, [
+      { key: "s0", reward: 0 },
+      { key: "s1", reward: 1 },
+    ]);
+    const b = episode(0, [
+      { key: "s0", reward: 0 },
+      { key: "s2", reward: 0 },
+    ]);
     const result = gigpoAdvantages([a, b], { gamma: 0.5, normalizeStd: false });
     // episode: mean 0.5 -> a +0.5, b -0.5; returns: a [0.5, 1], b [0, 0]; anchor s0 = {0.5, 0} mean 0.25
     expect(result[0]).toEqual([0.5 + 0.25, 0.5 + 0]);
@@ -67,7 +98,10 @@ describe("gigpo", () => {
   });
 
   it("counts repeated visits of a state within one episode in its anchor group", () => {
-    const loop = episode(0, [{ key: "x", reward: 0 }, { key: "x", reward: 1 }]);
+    const loop = episode(0, [
+      { key: "x", reward: 0 },
+      { key: "x", reward: 1 },
+    ]);
     const result = gigpoAdvantages([loop], { gamma: 1 });
     // singleton episode group: A^E = 0; anchor x = {1, 1}: step advantages 0
     expect(result).toEqual([[0, 0]]);

@@ -9,14 +9,22 @@ function histogram(text: string, draws: number, totalSteps = 1): Map<string, num
   const schedule = parseBudgetSchedule(text);
   const counts = new Map<string, number>();
   for (let i = 0; i < draws; i++) {
-    const label = drawBudget(schedule, { step: i % totalSteps, group: Math.floor(i / totalSteps), totalSteps, seed: 1 }).label;
+    const label = drawBudget(schedule, {
+      step: i % totalSteps,
+      group: Math.floor(i / totalSteps),
+      totalSteps,
+      seed: 1,
+    }).label;
     counts.set(label, (counts.get(label) ?? 0) + 1);
   }
   return counts;
 }
 
 function chiSquare(counts: Map<string, number>, expected: Record<string, number>): number {
-  return Object.entries(expected).reduce((sum, [label, value]) => sum + ((counts.get(label) ?? 0) - value) ** 2 / value, 0);
+  return Object.entries(expected).reduce(
+    (sum, [label, value]) => sum + ((counts.get(label) ?? 0) - value) ** 2 / value,
+    0,
+  );
 }
 
 describe("budget schedules", () => {
@@ -48,7 +56,9 @@ describe("budget schedules", () => {
     expect(() => parseBudgetSchedule("mix:25%")).toThrow(/budget: unknown budget schedule/);
     expect(() => parseBudgetSchedule("budgetmix:")).toThrow(/at least one budget/);
     expect(() => parseBudgetSchedule("budgetmix:25%=0")).toThrow(/weight of 25% must be a positive number/);
-    expect(() => parseBudgetSchedule("budgetmix:25%,8")).toThrow(/must be of one kind: all turns, all percentages or all multiples of the optimum/);
+    expect(() => parseBudgetSchedule("budgetmix:25%,8")).toThrow(
+      /must be of one kind: all turns, all percentages or all multiples of the optimum/,
+    );
     expect(() => parseBudgetSchedule("fixed:")).toThrow(/fixed needs a budget/);
   });
 
@@ -59,8 +69,20 @@ describe("budget schedules", () => {
       const task = env.generate(group);
       const spec = drawBudget(schedule, { step: 0, group, totalSteps: 1, seed: 4 });
       const budget = resolveBudget(spec, taskBudgetBasis(env, task, "episode"), "announced");
-      const episode = await runEpisode(env, oraclePolicy(), { run: "t", task, taskId: "t", taskIndex: 0, budget, sample: 0, seed: group });
-      expect(episode.turns[0]?.observation.at(-1)?.content.endsWith(`Turn 1 of ${budget.turns}: ${budget.turns} turns left.`)).toBe(true);
+      const episode = await runEpisode(env, oraclePolicy(), {
+        run: "t",
+        task,
+        taskId: "t",
+        taskIndex: 0,
+        budget,
+        sample: 0,
+        seed: group,
+      });
+      expect(
+        episode.turns[0]?.observation
+          .at(-1)
+          ?.content.endsWith(`Turn 1 of ${budget.turns}: ${budget.turns} turns left.`),
+      ).toBe(true);
     }
   });
 });

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { authProblem, jwtExpiryMs, jwtStale } from "../../../src/rl/tinker/auth.js";
 import { clientConfigSchema } from "../../../src/rl/tinker/wire.js";
 
-const jwt = (claims: unknown): string => `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
+const jwt = (claims: unknown): string =>
+  `eyJhbGciOiJub25lIn0.${Buffer.from(JSON.stringify(claims)).toString("base64url")}.sig`;
 
 describe("tinker auth", () => {
   it("reads a JWT's exp claim and calls it stale with 60 s or less left", () => {

@@ -7,7 +7,12 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTinkerClient, TinkerRequestError, type TinkerClientOptions, type TinkerNotice } from "../../../src/rl/tinker/client.js";
+import {
+  createTinkerClient,
+  TinkerRequestError,
+  type TinkerClientOptions,
+  type TinkerNotice,
+} from "../../../src/rl/tinker/client.js";
 import { createModel } from "../../../src/nn/model.js";
 import * as api from "../../../src/rl/tinker/operations.js";
 import { encodeForwardBackwardRequest, PROTOBUF_CONTENT_TYPE } from "../../../src/rl/tinker/proto.js";
@@ -15,7 +20,9 @@ import { modelInput } from "../../../src/rl/tinker/wire.js";
 import { startStandin, type Standin, type StandinFault, type StandinOptions } from "./standin-server.js";
 
 const faults = new Map<string, (index: number) => StandinFault | undefined>();
-const baseModels = { tiny: { config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 32 }, seed: 3 } };
+const baseModels = {
+  tiny: { config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 32 }, seed: 3 },
+};
 const adam = { learning_rate: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weight_decay: 0.1, grad_clip_norm: 1 };
 let clock = 1_800_000_000_000;
 let standin: Standin;
@@ -44,7 +51,14 @@ function client(options: Partial<TinkerClientOptions> = {}) {
     waits.push(ms);
     clock += ms;
   };
-  const made = createTinkerClient({ baseUrl: standin.url, apiKey: "tml-secret", sleep, now: () => clock, onNotice: (notice) => notices.push(notice), ...options });
+  const made = createTinkerClient({
+    baseUrl: standin.url,
+    apiKey: "tml-secret",
+    sleep,
+    now: () => clock,
+    onNotice: (notice) => notices.push(notice),
+    ...options,
+  });
   return { client: made, waits, notices };
 }
 
@@ -53,13 +67,29 @@ async function newModel(target = client().client): Promise<string> {
   return api.createModel(target, { sessionId, modelSeqId: 0, baseModel: "tiny", loraRank: 4, seed: 1 });
 }
 
-const scoring = (tokens: number[]) => ({ data: [{ model_input: modelInput(tokens.slice(0, -1)), loss_fn_inputs: { target_tokens: { data: tokens.slice(1), dtype: "int64" as const, shape: [tokens.length - 1] }, weights: { data: tokens.slice(1).map(() => 0), dtype: "float32" as const, shape: [tokens.length - 1] } } }], loss_fn: "cross_entropy" as const });
+const scoring = (tokens: number[]) => ({
+  data: [
+    {
+      model_input: modelInput(tokens.slice(0, -1)),
+      loss_fn_inputs: {
+        target_tokens: { data: tokens.slice(1), dtype: "int64" as const, shape: [tokens.length - 1] },
+        weights: { data: tokens.slice(1).map(() => 0), dtype: "float32" as const, shape: [tokens.length - 1] },
+      },
+    },
+  ],
+  loss_fn: "cross_entropy" as const,
+});
 
 describe("tinker client", () => {
   it("reads the client config first, sends the API key as X-API-Key, and a wrong key fails at once without showing it", async () => {
     const before = standin.requests.length;
     await newModel();
-    expect(standin.requests.slice(before).map((request) => request.path).slice(0, 2)).toEqual(["/api/v1/client/config", "/api/v1/create_session"]);
+    expect(
+      standin.requests
+        .slice(before)
+        .map((request) => request.path)
+        .slice(0, 2),
+    ).toEqual(["/api/v1/client/config", "/api/v1/create_session"]);
     expect(JSON.parse(standin.requests[before]?.raw.toString() ?? "")).toEqual({ sdk_version: "0.25.0" });
     expect(standin.requests.at(-1)?.headers["x-api-key"]).toBe("tml-secret");
     const { client: wrong, waits } = client({ apiKey: "tml-wrong" });
@@ -71,7 +101,12 @@ describe("tinker client", () => {
   });
 
   it("exchanges the key for a JWT when the config says so, sends the JWT, and fetches a new one before it expires", async () => {
-    const jwtServer = await open({ apiKey: "tml-secret", clientConfig: { pjwt_auth_enabled: true }, jwtTtlSeconds: 600, now: () => clock });
+    const jwtServer = await open({
+      apiKey: "tml-secret",
+      clientConfig: { pjwt_auth_enabled: true },
+      jwtTtlSeconds: 600,
+      now: () => clock,
+    });
     const { client: target } = client({ baseUrl: jwtServer.url });
     const modelId = await newModel(target);
     const paths = jwtServer.requests.map((request) => request.path);
@@ -87,15 +122,27 @@ describe("tinker client", () => {
     expect(after[0]).toBe("/api/v1/auth/token");
     expect(jwtServer.requests.at(-1)?.headers["x-api-key"]).not.toBe(jwt);
     // The server takes only a live JWT: the raw key is refused.
-    const raw = await fetch(`${jwtServer.url}/api/v1/create_session`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": "tml-secret" }, body: JSON.stringify({ tags: [], user_metadata: {}, sdk_version: "x", type: "create_session" }) });
+    const raw = await fetch(`${jwtServer.url}/api/v1/create_session`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "tml-secret" },
+      body: JSON.stringify({ tags: [], user_metadata: {}, sdk_version: "x", type: "create_session" }),
+    });
     expect(raw.status).toBe(401);
     // A client without a key cannot exchange one.
     const open_ = await open({ clientConfig: { pjwt_auth_enabled: true } });
-    await expect(api.createSession(client({ baseUrl: open_.url, apiKey: undefined }).client, [])).rejects.toThrow(/pjwt_auth_enabled[\s\S]*TINKER_API_KEY/);
+    await expect(api.createSession(client({ baseUrl: open_.url, apiKey: undefined }).client, [])).rejects.toThrow(
+      /pjwt_auth_enabled[\s\S]*TINKER_API_KEY/,
+    );
   });
 
   it("shows create_session's info, warning and error messages", async () => {
-    const server = await open({ sessionMessages: { info_message: "welcome", warning_message: "your quota is nearly used", error_message: "a model is being retired" } });
+    const server = await open({
+      sessionMessages: {
+        info_message: "welcome",
+        warning_message: "your quota is nearly used",
+        error_message: "a model is being retired",
+      },
+    });
     const { client: target, notices } = client({ baseUrl: server.url, apiKey: undefined });
     await api.createSession(target, []);
     expect(notices).toEqual([
@@ -110,7 +157,11 @@ describe("tinker client", () => {
     const planned: StandinFault[] = [{ status: 503 }, { status: 429, headers: { "retry-after-ms": "1234" } }, "drop"];
     faults.set("/api/v1/create_session", () => planned.shift());
     const retries: string[] = [];
-    const { client: target, waits } = client({ backoffMs: 100, maxBackoffMs: 10_000, onRetry: (event) => retries.push(event.reason) });
+    const { client: target, waits } = client({
+      backoffMs: 100,
+      maxBackoffMs: 10_000,
+      onRetry: (event) => retries.push(event.reason),
+    });
     expect(await api.createSession(target, [])).toMatch(/^session_/);
     faults.delete("/api/v1/create_session");
     expect(retries).toHaveLength(3);
@@ -127,7 +178,9 @@ describe("tinker client", () => {
   it("gives up after --retries with the last reason", async () => {
     faults.set("/api/v1/create_session", () => ({ status: 500, body: { detail: "boom" } }));
     const { client: target, waits } = client({ retries: 2 });
-    await expect(api.createSession(target, [])).rejects.toThrow(/failed after 3 attempts: \/api\/v1\/create_session answered 500: boom/);
+    await expect(api.createSession(target, [])).rejects.toThrow(
+      /failed after 3 attempts: \/api\/v1\/create_session answered 500: boom/,
+    );
     faults.delete("/api/v1/create_session");
     expect(waits).toHaveLength(2);
   });
@@ -136,11 +189,15 @@ describe("tinker client", () => {
     const { client: target } = client();
     const modelId = await newModel(target);
     let injected = 0;
-    faults.set("/api/v1/retrieve_future", () => (injected < 3 ? (injected++, { status: 400, body: { detail: "Bad Request" } }) : undefined));
+    faults.set("/api/v1/retrieve_future", () =>
+      injected < 3 ? (injected++, { status: 400, body: { detail: "Bad Request" } }) : undefined,
+    );
     expect(await api.optimStep(target, modelId, 1, adam)).toHaveProperty("grad_norm");
     expect(injected).toBe(3);
     faults.set("/api/v1/retrieve_future", () => ({ status: 400, body: { detail: "Bad Request" } }));
-    await expect(api.optimStep(target, modelId, 2, adam)).rejects.toThrow(/retrieve_future answered 400: Bad Request \(still after 3 more polls\)/);
+    await expect(api.optimStep(target, modelId, 2, adam)).rejects.toThrow(
+      /retrieve_future answered 400: Bad Request \(still after 3 more polls\)/,
+    );
     faults.delete("/api/v1/retrieve_future");
   });
 
@@ -148,25 +205,39 @@ describe("tinker client", () => {
     const { client: target, waits, notices } = client();
     await newModel(target);
     let injected = 0;
-    faults.set("/api/v1/create_session", () => (injected < 3 ? (injected++, { status: 402, body: { detail: "billing: payment required" } }) : undefined));
+    faults.set("/api/v1/create_session", () =>
+      injected < 3 ? (injected++, { status: 402, body: { detail: "billing: payment required" } }) : undefined,
+    );
     expect(await api.createSession(target, [])).toMatch(/^session_/);
     expect(waits).toEqual([5000, 5000, 5000]);
     expect(target.stats().pauses).toBe(3);
     expect(notices).toHaveLength(1);
     expect(notices[0]?.message).toMatch(/paused because of its billing status .*402: billing: payment required/);
     // A server whose config allows 12 s of pause: the fourth 402 in a row (15 s in) stops the run.
-    const strict = await open({ clientConfig: { billing_exception_max_pause_duration_sec: 12 }, fault: (path) => (path === "/api/v1/create_session" ? { status: 402 } : undefined) });
+    const strict = await open({
+      clientConfig: { billing_exception_max_pause_duration_sec: 12 },
+      fault: (path) => (path === "/api/v1/create_session" ? { status: 402 } : undefined),
+    });
     const limited = client({ baseUrl: strict.url, apiKey: undefined });
-    await expect(api.createSession(limited.client, [])).rejects.toThrow(/paused for billing for 15 s, longer than the server allows \(12 s\)/);
+    await expect(api.createSession(limited.client, [])).rejects.toThrow(
+      /paused for billing for 15 s, longer than the server allows \(12 s\)/,
+    );
     expect(limited.waits).toEqual([5000, 5000, 5000]);
     faults.delete("/api/v1/create_session");
   });
 
   it("polls a pending future with doubling waits (SkyRL's 408), and reads a failure from its 400 after the polls again", async () => {
-    const { client: target, waits } = client({ baseUrl: pendingStandin.url, apiKey: undefined, pollMs: 10, maxPollMs: 40 });
+    const { client: target, waits } = client({
+      baseUrl: pendingStandin.url,
+      apiKey: undefined,
+      pollMs: 10,
+      maxPollMs: 40,
+    });
     const modelId = await newModel(target);
     const optim = api.optimStep(target, modelId, 1, { ...adam, beta1: 0.5 });
-    await expect(optim).rejects.toThrow(/adam_params.beta1 = 0.5: the stand-in applies its model's AdamW .*still after 3 more polls/);
+    await expect(optim).rejects.toThrow(
+      /adam_params.beta1 = 0.5: the stand-in applies its model's AdamW .*still after 3 more polls/,
+    );
     expect(target.stats().polls).toBeGreaterThanOrEqual(5);
     expect(waits.every((wait, i) => wait === Math.min(40, 10 * 2 ** i) || wait === 10)).toBe(true);
   });
@@ -174,7 +245,9 @@ describe("tinker client", () => {
   it("reads a refusal at submission and a hosted-style failure body ({error, category}) as a failed request", async () => {
     const { client: target } = client();
     const modelId = await newModel(target);
-    await expect(api.forwardBackward(target, modelId, 1, { data: [], loss_fn: "cross_entropy" }, true)).rejects.toThrow(/forward_backward answered 400: data must be a non-empty list/);
+    await expect(api.forwardBackward(target, modelId, 1, { data: [], loss_fn: "cross_entropy" }, true)).rejects.toThrow(
+      /forward_backward answered 400: data must be a non-empty list/,
+    );
     const bad = api.optimStep(target, modelId, 2, { ...adam, beta2: 0.5 });
     await expect(bad).rejects.toThrow(/failed: adam_params.beta2 = 0.5: .* \(user error\)/);
   });
@@ -198,14 +271,26 @@ describe("tinker client", () => {
     const modelId = await newModel(target);
     // seq_id 3 arrives first (sent by hand, the SDK's protobuf body): it waits for 1 and 2.
     const headers = { "content-type": PROTOBUF_CONTENT_TYPE, "x-api-key": "tml-secret" };
-    const early = await fetch(`${standin.url}/api/v1/forward_backward`, { method: "POST", headers, body: encodeForwardBackwardRequest(modelId, 3, scoring([1, 2, 3, 4]), true) });
+    const early = await fetch(`${standin.url}/api/v1/forward_backward`, {
+      method: "POST",
+      headers,
+      body: encodeForwardBackwardRequest(modelId, 3, scoring([1, 2, 3, 4]), true),
+    });
     const { request_id: requestId } = (await early.json()) as { request_id: string };
     expect(standin.ran(modelId)).toEqual([]);
     await api.forwardBackward(target, modelId, 1, scoring([5, 6, 7]), false);
     await api.optimStep(target, modelId, 2, adam);
-    const result = await fetch(`${standin.url}/api/v1/retrieve_future`, { method: "POST", headers: { "content-type": "application/json", "x-api-key": "tml-secret" }, body: JSON.stringify({ request_id: requestId }) });
+    const result = await fetch(`${standin.url}/api/v1/retrieve_future`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": "tml-secret" },
+      body: JSON.stringify({ request_id: requestId }),
+    });
     expect(result.status).toBe(200);
-    expect(standin.ran(modelId)).toEqual([[1, "forward_backward"], [2, "optim_step"], [3, "forward_backward"]]);
+    expect(standin.ran(modelId)).toEqual([
+      [1, "forward_backward"],
+      [2, "optim_step"],
+      [3, "forward_backward"],
+    ]);
   });
 
   it("samples num_samples sequences in one request, and the prompt's log-probs with prompt_logprobs", async () => {
@@ -214,11 +299,23 @@ describe("tinker client", () => {
     const samplingSessionId = await api.createSamplingSession(target, sessionId, 0, { baseModel: "tiny" });
     const before = standin.requests.filter((request) => request.path === "/api/v1/asample").length;
     const params = { max_tokens: 4, seed: 9, stop: [], temperature: 1, top_k: -1, top_p: 1 };
-    const output = await api.sample(target, { samplingSessionId, seqId: 0, prompt: modelInput([1, 2, 3]), params, numSamples: 3 });
+    const output = await api.sample(target, {
+      samplingSessionId,
+      seqId: 0,
+      prompt: modelInput([1, 2, 3]),
+      params,
+      numSamples: 3,
+    });
     expect(output.sequences).toHaveLength(3);
     expect(new Set(output.sequences.map((sequence) => sequence.tokens.join(","))).size).toBeGreaterThan(1);
     expect(standin.requests.filter((request) => request.path === "/api/v1/asample").length - before).toBe(1);
-    const scored = await api.sample(target, { samplingSessionId, seqId: 1, prompt: modelInput([1, 2, 3, 4]), params: { ...params, max_tokens: 1 }, promptLogprobs: true });
+    const scored = await api.sample(target, {
+      samplingSessionId,
+      seqId: 1,
+      prompt: modelInput([1, 2, 3, 4]),
+      params: { ...params, max_tokens: 1 },
+      promptLogprobs: true,
+    });
     expect(scored.prompt_logprobs?.[0]).toBeNull();
     const reference = await createModel({ config: baseModels.tiny.config, seed: 3 });
     const expected = (await reference.logprobs([[1, 2, 3, 4]]))[0] as Float32Array;
@@ -234,8 +331,12 @@ describe("tinker client", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       // This server answers every path, client/config included, with {"sessionId": "x"}: the SDK's defaults.
-      const target = createTinkerClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/` });
-      await expect(api.createSession(target, [])).rejects.toThrow(/create_session answered something else than the Tinker API describes: session_id/);
+      const target = createTinkerClient({
+        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1/`,
+      });
+      await expect(api.createSession(target, [])).rejects.toThrow(
+        /create_session answered something else than the Tinker API describes: session_id/,
+      );
       expect(await target.config()).toMatchObject({ pjwt_auth_enabled: false, proto_compress_fwdbwd: false });
     } finally {
       server.closeAllConnections();

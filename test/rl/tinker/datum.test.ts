@@ -1,9 +1,20 @@
 // Training sequences as Tinker data: positions, the values scattered onto them, and the log-probs cut back out.
 import { describe, expect, it } from "vitest";
-import { crossEntropyDatum, policyLossDatum, responseLogprobs, responsePositions } from "../../../src/rl/tinker/datum.js";
+import {
+  crossEntropyDatum,
+  policyLossDatum,
+  responseLogprobs,
+  responsePositions,
+} from "../../../src/rl/tinker/datum.js";
 
 // tokens 10..16; responses: tokens[2, 4) and tokens[5, 7)
-const sequence = { tokens: [10, 11, 12, 13, 14, 15, 16], responses: [{ start: 2, end: 4 }, { start: 5, end: 7 }] };
+const sequence = {
+  tokens: [10, 11, 12, 13, 14, 15, 16],
+  responses: [
+    { start: 2, end: 4 },
+    { start: 5, end: 7 },
+  ],
+};
 
 describe("tinker data", () => {
   it("puts response token i at input position i - 1", () => {
@@ -28,7 +39,9 @@ describe("tinker data", () => {
     const output = { loss_fn_outputs: [{ logprobs: { data: [-9, -1, -2, -9, -3, -4] } }] };
     expect(Array.from(responseLogprobs(output, [sequence])[0] as Float32Array)).toEqual([-1, -2, -3, -4]);
     expect(() => responseLogprobs({ loss_fn_outputs: [] }, [sequence])).toThrow(/0 loss outputs for 1 data/);
-    expect(() => responseLogprobs({ loss_fn_outputs: [{ logprobs: { data: [1] } }] }, [sequence])).toThrow(/has 1 logprobs, expected 6/);
+    expect(() => responseLogprobs({ loss_fn_outputs: [{ logprobs: { data: [1] } }] }, [sequence])).toThrow(
+      /has 1 logprobs, expected 6/,
+    );
     expect(() => responseLogprobs({ loss_fn_outputs: [{}] }, [sequence])).toThrow(/no logprobs/);
   });
 });

@@ -1,18 +1,33 @@
 // What a failed Tinker exchange means: retry, poll again, pause, resubmit, or give up (the SDK 0.25.0's rules).
 import { describe, expect, it } from "vitest";
-import { billingPause, classifyStatus, classifyThrown, errorDetail, type BillingPause } from "../../../src/rl/tinker/faults.js";
+import {
+  billingPause,
+  classifyStatus,
+  classifyThrown,
+  errorDetail,
+  type BillingPause,
+} from "../../../src/rl/tinker/faults.js";
 
 describe("tinker faults", () => {
   it("classifies statuses by endpoint", () => {
     const poll = "/api/v1/retrieve_future";
     expect(classifyStatus(408, poll, "").kind).toBe("pending");
     expect(classifyStatus(410, poll, "").kind).toBe("resubmit");
-    expect(classifyStatus(400, poll, "bad loss")).toEqual({ kind: "bad-request", reason: "/api/v1/retrieve_future answered 400: bad loss" });
+    expect(classifyStatus(400, poll, "bad loss")).toEqual({
+      kind: "bad-request",
+      reason: "/api/v1/retrieve_future answered 400: bad loss",
+    });
     expect(classifyStatus(408, "/api/v1/asample", "").kind).toBe("retry");
-    for (const status of [409, 425, 429, 500, 502, 503]) expect(classifyStatus(status, "/api/v1/forward_backward", "").kind).toBe("retry");
-    for (const endpoint of [poll, "/api/v1/asample"]) expect(classifyStatus(402, endpoint, "billing").kind).toBe("pause");
-    for (const status of [400, 401, 403, 404, 410, 422]) expect(classifyStatus(status, "/api/v1/forward_backward", "").kind).toBe("fatal");
-    expect(classifyStatus(404, "/api/v1/optim_step", "Model not found")).toEqual({ kind: "fatal", reason: "/api/v1/optim_step answered 404: Model not found" });
+    for (const status of [409, 425, 429, 500, 502, 503])
+      expect(classifyStatus(status, "/api/v1/forward_backward", "").kind).toBe("retry");
+    for (const endpoint of [poll, "/api/v1/asample"])
+      expect(classifyStatus(402, endpoint, "billing").kind).toBe("pause");
+    for (const status of [400, 401, 403, 404, 410, 422])
+      expect(classifyStatus(status, "/api/v1/forward_backward", "").kind).toBe("fatal");
+    expect(classifyStatus(404, "/api/v1/optim_step", "Model not found")).toEqual({
+      kind: "fatal",
+      reason: "/api/v1/optim_step answered 404: Model not found",
+    });
   });
 
   it("retries lost connections, polls again after a poll timeout, and stops on our own signal", () => {
@@ -29,7 +44,8 @@ describe("tinker faults", () => {
     expect(at(0)).toEqual({ action: "wait", notice: true });
     expect(at(5)).toEqual({ action: "wait", notice: false });
     const notices: number[] = [];
-    for (let seconds = 10; seconds <= 600; seconds += 5) if ((at(seconds) as { notice: boolean }).notice) notices.push(seconds);
+    for (let seconds = 10; seconds <= 600; seconds += 5)
+      if ((at(seconds) as { notice: boolean }).notice) notices.push(seconds);
     expect(notices).toEqual([65, 130, 195, 260, 325, 390, 455, 520, 585]);
     expect(at(605)).toEqual({ action: "stop", pausedMs: 605_000 });
     // 5 minutes and more without a 402: a new incident, the clock starts again.

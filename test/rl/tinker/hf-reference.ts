@@ -29,11 +29,20 @@ export function referencePython(): string {
       // try the next one
     }
   }
-  throw new Error("the reference needs a python3 with jinja2 and regex: apt-get install python3-jinja2 python3-regex (.ci/run installs them)");
+  throw new Error(
+    "the reference needs a python3 with jinja2 and regex: apt-get install python3-jinja2 python3-regex (.ci/run installs them)",
+  );
 }
 
 /** The reference's texts and ids of chat-template renders and of plain texts, for the tokenizer files in `dir`. */
-export function referenceIds(dir: string, request: { readonly renders?: readonly ReferenceRender[]; readonly texts?: readonly string[] }): ReferenceOutput {
-  const output = execFileSync(referencePython(), [SCRIPT, dir], { input: JSON.stringify(request), encoding: "utf8", maxBuffer: 1 << 28 });
+export function referenceIds(
+  dir: string,
+  request: { readonly renders?: readonly ReferenceRender[]; readonly texts?: readonly string[] },
+): ReferenceOutput {
+  const output = execFileSync(referencePython(), [SCRIPT, dir], {
+    input: JSON.stringify(request),
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
   return JSON.parse(output) as ReferenceOutput;
 }

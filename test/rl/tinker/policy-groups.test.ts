@@ -22,20 +22,33 @@ function fakeServer() {
   return { calls, sampleReplies };
 }
 
-const context = (sample: number, turn: number, group?: PolicyContext["group"]): PolicyContext =>
-  ({ seed: 100 + sample, sample, turn, rng: createRng(1), tools: [], taskId: "t", privileged: undefined as never, ...(group === undefined ? {} : { group }) });
+const context = (sample: number, turn: number, group?: PolicyContext["group"]): PolicyContext => ({
+  seed: 100 + sample,
+  sample,
+  turn,
+  rng: createRng(1),
+  tools: [],
+  taskId: "t",
+  privileged: undefined as never,
+  ...(group === undefined ? {} : { group }),
+});
 
 describe("tinker policy", () => {
   const conversation = [{ role: "user" as const, content: "go" }];
   const group = { seed: 77, size: 3 };
 
   it("samples a group's first turn in one request, the same whichever episode asks first", async () => {
-    for (const order of [[0, 1, 2], [2, 0, 1]]) {
+    for (const order of [
+      [0, 1, 2],
+      [2, 0, 1],
+    ]) {
       const server = fakeServer();
       const policy = createTinkerPolicy("tinker:x", byteRenderer(96, 4), server.sampleReplies);
       const replies = await Promise.all(order.map((sample) => policy.act(conversation, context(sample, 1, group))));
       expect(server.calls).toEqual([{ seed: deriveSeed(77, "tinker-group"), count: 3 }]);
-      expect(order.map((sample, i) => [sample, replies[i]?.tokens?.[0]])).toEqual(order.map((sample) => [sample, 65 + sample]));
+      expect(order.map((sample, i) => [sample, replies[i]?.tokens?.[0]])).toEqual(
+        order.map((sample) => [sample, 65 + sample]),
+      );
     }
   });
 
@@ -44,7 +57,10 @@ describe("tinker policy", () => {
     const policy = createTinkerPolicy("tinker:x", byteRenderer(96, 4), server.sampleReplies);
     await policy.act(conversation, context(1, 2, group));
     const off = fakeServer();
-    await createTinkerPolicy("tinker:x", byteRenderer(96, 4), off.sampleReplies, { groupSampling: false }).act(conversation, context(1, 1, group));
+    await createTinkerPolicy("tinker:x", byteRenderer(96, 4), off.sampleReplies, { groupSampling: false }).act(
+      conversation,
+      context(1, 1, group),
+    );
     for (const calls of [server.calls, off.calls]) expect(calls).toHaveLength(1);
     expect(server.calls[0]).toEqual({ seed: policySeed({ seed: 101, turn: 2 }), count: 1 });
     expect(off.calls[0]).toEqual({ seed: policySeed({ seed: 101, turn: 1 }), count: 1 });

@@ -30,7 +30,11 @@ function toolsRenderer() {
   return hfRenderer(`hf:${folder}`, readHfFiles(folder), 4096, 64);
 }
 
-const tool = (name: string): ToolSpec => ({ name, description: `${name} a disk`, parameters: { type: "object", properties: {} } });
+const tool = (name: string): ToolSpec => ({
+  name,
+  description: `${name} a disk`,
+  parameters: { type: "object", properties: {} },
+});
 
 describe("createTinkerPolicy with tools", () => {
   it("renders with the tools, extends while they stay the same, starts again when they change, and trains on the sampled prompts", async () => {
@@ -46,12 +50,17 @@ describe("createTinkerPolicy with tools", () => {
     const episode = {};
     const first = [tool("move")];
     const second = [tool("move"), tool("stack")];
-    const context = (turn: number, tools: readonly ToolSpec[]): PolicyContext => ({ seed: 7, sample: 0, turn, tools, taskId: "t", episode }) as unknown as PolicyContext;
+    const context = (turn: number, tools: readonly ToolSpec[]): PolicyContext =>
+      ({ seed: 7, sample: 0, turn, tools, taskId: "t", episode }) as unknown as PolicyContext;
 
     const conversation: Message[] = [systemMessage("Play."), userMessage("go")];
     const observations: Message[][] = [[systemMessage("Play."), userMessage("go")]];
     const actions: Message[] = [];
-    for (const [turn, tools] of [[1, first], [2, first], [3, second]] as const) {
+    for (const [turn, tools] of [
+      [1, first],
+      [2, first],
+      [3, second],
+    ] as const) {
       const act = await policy.act(conversation, context(turn, tools));
       expect(act.message.toolCalls).toEqual([{ id: "call_0", name: "move", arguments: "{}" }]);
       actions.push(act.message);
@@ -59,16 +68,25 @@ describe("createTinkerPolicy with tools", () => {
       conversation.push(act.message, result);
       observations.push([result]);
     }
-    const text = (tokens: readonly number[]): string => tokens.map((token) => (token === 259 ? "<|im_end|>" : renderer.decode([token]).content)).join("");
+    const text = (tokens: readonly number[]): string =>
+      tokens.map((token) => (token === 259 ? "<|im_end|>" : renderer.decode([token]).content)).join("");
     expect(text(prompts[0]!)).toMatch(/^<\|im_start\|>system\n\{"type": "function", "function": \{"name": "move", /);
     // Turn 2 extends turn 1 (the template's closing and the tool result); turn 3 has new tools, so it is rendered anew.
     expect(prompts[1]!.slice(0, prompts[0]!.length + reply.length)).toEqual([...prompts[0]!, ...reply]);
-    expect(text(prompts[1]!.slice(prompts[0]!.length + reply.length))).toBe("\n<|im_start|>tool\nmoved 1<|im_end|>\n<|im_start|>assistant\n");
+    expect(text(prompts[1]!.slice(prompts[0]!.length + reply.length))).toBe(
+      "\n<|im_start|>tool\nmoved 1<|im_end|>\n<|im_start|>assistant\n",
+    );
     expect(text(prompts[2]!)).toContain('"name": "stack"');
     expect(prompts[2]!.slice(0, prompts[1]!.length)).not.toEqual(prompts[1]);
 
-    const messages: EpisodeMessages = { preamble: [], turns: actions.map((action, t) => ({ observation: observations[t]!, action })) };
-    const sequences = policy.episodeSequences(messages, actions.map(() => reply));
+    const messages: EpisodeMessages = {
+      preamble: [],
+      turns: actions.map((action, t) => ({ observation: observations[t]!, action })),
+    };
+    const sequences = policy.episodeSequences(
+      messages,
+      actions.map(() => reply),
+    );
     expect(sequences.map((sequence) => sequence.replies.map((span) => span.turn))).toEqual([[0, 1], [2]]);
     expect(sequences[0]!.tokens.slice(0, prompts[1]!.length)).toEqual(prompts[1]);
     expect(sequences[1]!.tokens.slice(0, prompts[2]!.length)).toEqual(prompts[2]);

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decompress } from "fzstd";
 import { createTinkerClient } from "../../../src/rl/tinker/client.js";
 import * as api from "../../../src/rl/tinker/operations.js";
-import { decodeForwardBackwardOutput, decodeSampleResponse, encodeForwardBackwardRequest, PROTOBUF_CONTENT_TYPE } from "../../../src/rl/tinker/proto.js";
+import {
+  decodeForwardBackwardOutput,
+  decodeSampleResponse,
+  encodeForwardBackwardRequest,
+  PROTOBUF_CONTENT_TYPE,
+} from "../../../src/rl/tinker/proto.js";
 import { modelInput, type LossRequest } from "../../../src/rl/tinker/wire.js";
 import { decodeMessage, encodeForwardBackwardOutput, encodeSampleResponse } from "./standin-proto.js";
 import { startStandin, type Standin } from "./standin-server.js";
@@ -20,7 +25,11 @@ const varint = (value: number): number[] => {
     out.push((rest % 128) | 128);
   }
 };
-const delimited = (field: number, payload: readonly number[]): number[] => [...varint((field << 3) | 2), ...varint(payload.length), ...payload];
+const delimited = (field: number, payload: readonly number[]): number[] => [
+  ...varint((field << 3) | 2),
+  ...varint(payload.length),
+  ...payload,
+];
 const number = (field: number, value: number): number[] => [...varint(field << 3), ...varint(value)];
 const text = (value: string): number[] => [...new TextEncoder().encode(value)];
 const littleEndian = (values: readonly number[], width: 4 | 8, float = false): number[] =>
@@ -33,25 +42,52 @@ const littleEndian = (values: readonly number[], width: 4 | 8, float = false): n
   });
 
 const request: LossRequest = {
-  data: [{ model_input: modelInput([1, 300]), loss_fn_inputs: { target_tokens: { data: [300, 7], dtype: "int64", shape: [2] }, weights: { data: [0, 0.5], dtype: "float32", shape: [2] } } }],
+  data: [
+    {
+      model_input: modelInput([1, 300]),
+      loss_fn_inputs: {
+        target_tokens: { data: [300, 7], dtype: "int64", shape: [2] },
+        weights: { data: [0, 0.5], dtype: "float32", shape: [2] },
+      },
+    },
+  ],
   loss_fn: "cross_entropy",
 };
 
 /** ForwardBackwardRequest {model_id "m", seq_id 2, data [Datum], loss_fn, forward_only true}, field by field. */
 function expectedBytes(): Uint8Array {
-  const tensor = (dense: number[], dtype: number, shape: number[]) => [...delimited(1, dense), ...number(3, dtype), ...delimited(4, shape.flatMap(varint))];
+  const tensor = (dense: number[], dtype: number, shape: number[]) => [
+    ...delimited(1, dense),
+    ...number(3, dtype),
+    ...delimited(4, shape.flatMap(varint)),
+  ];
   const datum = [
     ...delimited(1, delimited(1, delimited(1, littleEndian([1, 300], 4)))), // model_input: Chunk{encoded_text{tokens}}
-    ...delimited(2, [...delimited(1, text("target_tokens")), ...delimited(2, tensor(littleEndian([300, 7], 8), 2, [2]))]),
-    ...delimited(2, [...delimited(1, text("weights")), ...delimited(2, tensor(littleEndian([0, 0.5], 4, true), 1, [2]))]),
+    ...delimited(2, [
+      ...delimited(1, text("target_tokens")),
+      ...delimited(2, tensor(littleEndian([300, 7], 8), 2, [2])),
+    ]),
+    ...delimited(2, [
+      ...delimited(1, text("weights")),
+      ...delimited(2, tensor(littleEndian([0, 0.5], 4, true), 1, [2])),
+    ]),
   ];
-  return Uint8Array.from([...delimited(1, text("m")), ...number(2, 2), ...delimited(3, datum), ...delimited(4, text("cross_entropy")), ...number(6, 1)]);
+  return Uint8Array.from([
+    ...delimited(1, text("m")),
+    ...number(2, 2),
+    ...delimited(3, datum),
+    ...delimited(4, text("cross_entropy")),
+    ...number(6, 1),
+  ]);
 }
 
 let standin: Standin;
 
 beforeAll(async () => {
-  standin = await startStandin({ baseModels: { tiny: { config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 32 }, seed: 3 } }, clientConfig: { proto_compress_fwdbwd: true } });
+  standin = await startStandin({
+    baseModels: { tiny: { config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 32 }, seed: 3 } },
+    clientConfig: { proto_compress_fwdbwd: true },
+  });
 });
 
 afterAll(async () => {
@@ -67,29 +103,60 @@ describe("tinker protobuf", () => {
     const datum = (decoded.data as { loss_fn_inputs: Record<string, { dtype: number; shape: number[] }> }[])[0];
     expect(datum?.loss_fn_inputs.target_tokens).toMatchObject({ dtype: 2, shape: [2] });
     // A full pass (forward_only false) leaves the field out, as proto3 does with defaults; a ppo config is a map.
-    const full = encodeForwardBackwardRequest("m", 2, { ...request, loss_fn: "ppo", loss_fn_config: { clip_low_threshold: 0.8 } }, false);
-    expect(decodeMessage(full, "ForwardBackwardRequest")).toMatchObject({ loss_fn: "ppo", loss_fn_config: { clip_low_threshold: 0.8 } });
+    const full = encodeForwardBackwardRequest(
+      "m",
+      2,
+      { ...request, loss_fn: "ppo", loss_fn_config: { clip_low_threshold: 0.8 } },
+      false,
+    );
+    expect(decodeMessage(full, "ForwardBackwardRequest")).toMatchObject({
+      loss_fn: "ppo",
+      loss_fn_config: { clip_low_threshold: 0.8 },
+    });
     expect(decodeMessage(full, "ForwardBackwardRequest")).not.toHaveProperty("forward_only");
   });
 
   it("is refused by the stand-in with a field the SDK does not define, at the top or inside a datum", () => {
     const bytes = expectedBytes();
-    expect(() => decodeMessage(Uint8Array.from([...bytes, ...number(7, 1)]), "ForwardBackwardRequest")).toThrow(/field 7 is not a field of tinker_public.ForwardBackwardRequest/);
+    expect(() => decodeMessage(Uint8Array.from([...bytes, ...number(7, 1)]), "ForwardBackwardRequest")).toThrow(
+      /field 7 is not a field of tinker_public.ForwardBackwardRequest/,
+    );
     const datum = [...delimited(1, delimited(1, delimited(1, littleEndian([1], 4)))), ...number(9, 3)];
-    expect(() => decodeMessage(Uint8Array.from(delimited(3, datum)), "ForwardBackwardRequest")).toThrow(/ForwardBackwardRequest.data: field 9 is not a field of tinker_public.Datum/);
+    expect(() => decodeMessage(Uint8Array.from(delimited(3, datum)), "ForwardBackwardRequest")).toThrow(
+      /ForwardBackwardRequest.data: field 9 is not a field of tinker_public.Datum/,
+    );
     // A known field with the wrong wire type.
-    expect(() => decodeMessage(Uint8Array.from(number(1, 5)), "ForwardBackwardRequest")).toThrow(/model_id: wire type 0/);
+    expect(() => decodeMessage(Uint8Array.from(number(1, 5)), "ForwardBackwardRequest")).toThrow(
+      /model_id: wire type 0/,
+    );
   });
 
   it("refuses over HTTP a protobuf or a JSON body with an unknown field (422, naming it), and a JSON forward_backward", async () => {
-    const post = (path: string, body: Uint8Array | string, contentType: string) => fetch(`${standin.url}${path}`, { method: "POST", headers: { "content-type": contentType }, body });
-    const proto = await post("/api/v1/forward_backward", Uint8Array.from([...expectedBytes(), ...number(7, 1)]), PROTOBUF_CONTENT_TYPE);
+    const post = (path: string, body: Uint8Array | string, contentType: string) =>
+      fetch(`${standin.url}${path}`, { method: "POST", headers: { "content-type": contentType }, body });
+    const proto = await post(
+      "/api/v1/forward_backward",
+      Uint8Array.from([...expectedBytes(), ...number(7, 1)]),
+      PROTOBUF_CONTENT_TYPE,
+    );
     expect(proto.status).toBe(422);
-    expect(((await proto.json()) as { detail: string }).detail).toMatch(/field 7 is not a field of tinker_public.ForwardBackwardRequest/);
-    const session = await post("/api/v1/create_session", JSON.stringify({ tags: [], user_metadata: {}, sdk_version: "x", type: "create_session", priority: 1 }), "application/json");
+    expect(((await proto.json()) as { detail: string }).detail).toMatch(
+      /field 7 is not a field of tinker_public.ForwardBackwardRequest/,
+    );
+    const session = await post(
+      "/api/v1/create_session",
+      JSON.stringify({ tags: [], user_metadata: {}, sdk_version: "x", type: "create_session", priority: 1 }),
+      "application/json",
+    );
     expect(session.status).toBe(422);
-    expect(await session.json()).toEqual({ detail: [{ type: "extra_forbidden", loc: ["body", "priority"], msg: "Extra inputs are not permitted" }] });
-    const json = await post("/api/v1/forward_backward", JSON.stringify({ model_id: "m", seq_id: 1, forward_backward_input: request }), "application/json");
+    expect(await session.json()).toEqual({
+      detail: [{ type: "extra_forbidden", loc: ["body", "priority"], msg: "Extra inputs are not permitted" }],
+    });
+    const json = await post(
+      "/api/v1/forward_backward",
+      JSON.stringify({ model_id: "m", seq_id: 1, forward_backward_input: request }),
+      "application/json",
+    );
     expect(json.status).toBe(415);
     expect((await post("/api/v1/forward", JSON.stringify({}), "application/json")).status).toBe(404);
   });
@@ -97,22 +164,72 @@ describe("tinker protobuf", () => {
   it("sends forward_backward zstd-compressed when the config asks, and the stand-in reads the same bytes", async () => {
     const client = createTinkerClient({ baseUrl: standin.url });
     const sessionId = await api.createSession(client, []);
-    const modelId = await api.createModel(client, { sessionId, modelSeqId: 0, baseModel: "tiny", loraRank: 4, seed: 1 });
+    const modelId = await api.createModel(client, {
+      sessionId,
+      modelSeqId: 0,
+      baseModel: "tiny",
+      loraRank: 4,
+      seed: 1,
+    });
     // The same request on the stand-in's byte vocabulary (ids below 260).
-    const small: LossRequest = { ...request, data: [{ model_input: modelInput([1, 200]), loss_fn_inputs: { ...request.data[0]?.loss_fn_inputs, target_tokens: { data: [200, 7], dtype: "int64", shape: [2] } } }] };
+    const small: LossRequest = {
+      ...request,
+      data: [
+        {
+          model_input: modelInput([1, 200]),
+          loss_fn_inputs: {
+            ...request.data[0]?.loss_fn_inputs,
+            target_tokens: { data: [200, 7], dtype: "int64", shape: [2] },
+          },
+        },
+      ],
+    };
     const output = await api.forwardBackward(client, modelId, 1, small, true);
     expect(output.loss_fn_outputs[0]?.logprobs?.data).toHaveLength(2);
     const sent = standin.requests.filter((entry) => entry.path === "/api/v1/forward_backward").at(-1);
     expect(sent?.headers["content-encoding"]).toBe("zstd");
     expect([...(sent?.raw.subarray(0, 4) ?? [])]).toEqual([0x28, 0xb5, 0x2f, 0xfd]);
-    expect(Buffer.from(decompress(sent?.raw ?? Buffer.alloc(0))).equals(Buffer.from(encodeForwardBackwardRequest(modelId, 1, small, true)))).toBe(true);
+    expect(
+      Buffer.from(decompress(sent?.raw ?? Buffer.alloc(0))).equals(
+        Buffer.from(encodeForwardBackwardRequest(modelId, 1, small, true)),
+      ),
+    ).toBe(true);
     expect(sent?.status).toBe(200);
   });
 
   it("reads the results the stand-in writes: loss outputs per datum, samples, NaN prompt log-probs as null", () => {
-    const output = decodeForwardBackwardOutput(encodeForwardBackwardOutput({ loss_fn_output_type: "ArrayRecord", loss_fn_outputs: [{ logprobs: { data: [-1, -2], dtype: "float32" } }, { logprobs: { data: [-0.5], dtype: "float32" } }], metrics: { "loss:sum": 3.5 } }));
-    expect(output).toEqual({ loss_fn_outputs: [{ logprobs: { data: [-1, -2], dtype: "float32", shape: [2] } }, { logprobs: { data: [-0.5], dtype: "float32", shape: [1] } }], metrics: { "loss:sum": 3.5 } });
-    const sample = decodeSampleResponse(encodeSampleResponse({ sequences: [{ tokens: [5, 6], logprobs: [-0.25, -1.5], stop_reason: "length" }, { tokens: [7], logprobs: [-2], stop_reason: "stop" }], prompt_logprobs: [null, -0.75] }));
-    expect(sample).toEqual({ sequences: [{ tokens: [5, 6], logprobs: [-0.25, -1.5], stop_reason: "length" }, { tokens: [7], logprobs: [-2], stop_reason: "stop" }], prompt_logprobs: [null, -0.75] });
+    const output = decodeForwardBackwardOutput(
+      encodeForwardBackwardOutput({
+        loss_fn_output_type: "ArrayRecord",
+        loss_fn_outputs: [
+          { logprobs: { data: [-1, -2], dtype: "float32" } },
+          { logprobs: { data: [-0.5], dtype: "float32" } },
+        ],
+        metrics: { "loss:sum": 3.5 },
+      }),
+    );
+    expect(output).toEqual({
+      loss_fn_outputs: [
+        { logprobs: { data: [-1, -2], dtype: "float32", shape: [2] } },
+        { logprobs: { data: [-0.5], dtype: "float32", shape: [1] } },
+      ],
+      metrics: { "loss:sum": 3.5 },
+    });
+    const sample = decodeSampleResponse(
+      encodeSampleResponse({
+        sequences: [
+          { tokens: [5, 6], logprobs: [-0.25, -1.5], stop_reason: "length" },
+          { tokens: [7], logprobs: [-2], stop_reason: "stop" },
+        ],
+        prompt_logprobs: [null, -0.75],
+      }),
+    );
+    expect(sample).toEqual({
+      sequences: [
+        { tokens: [5, 6], logprobs: [-0.25, -1.5], stop_reason: "length" },
+        { tokens: [7], logprobs: [-2], stop_reason: "stop" },
+      ],
+      prompt_logprobs: [null, -0.75],
+    });
   });
 });

@@ -18,7 +18,10 @@ export interface AuthOptions {
   readonly now: () => number;
 }
 
-export function createAuth(options: AuthOptions): { issue(): string; check(path: string, credential: string | undefined): string | undefined } {
+export function createAuth(options: AuthOptions): {
+  issue(): string;
+  check(path: string, credential: string | undefined): string | undefined;
+} {
   const issued = new Map<string, number>();
   let serial = 0;
   return {
@@ -32,7 +35,8 @@ export function createAuth(options: AuthOptions): { issue(): string; check(path:
     /** Why the credential is refused at `path`, or undefined: the API key for the config and the JWT exchange;
      * elsewhere the key, or only a live JWT when the exchange is on. */
     check(path, credential) {
-      if (path === "/api/v1/client/config" || path === "/api/v1/auth/token" || !options.jwt) return options.apiKey === undefined || credential === options.apiKey ? undefined : "invalid API key";
+      if (path === "/api/v1/client/config" || path === "/api/v1/auth/token" || !options.jwt)
+        return options.apiKey === undefined || credential === options.apiKey ? undefined : "invalid API key";
       const expiry = credential === undefined ? undefined : issued.get(credential);
       return expiry !== undefined && expiry * 1000 > options.now() ? undefined : "Invalid JWT";
     },
@@ -40,9 +44,20 @@ export function createAuth(options: AuthOptions): { issue(): string; check(path:
 }
 
 /** The request body: the SDK's protobuf for forward_backward, JSON checked against the SDK's types elsewhere. */
-export function readRequestBody(path: string, request: IncomingMessage, raw: Buffer): { readonly ok: true; readonly body: Record<string, unknown> } | { readonly ok: false; readonly status: number; readonly detail: unknown } {
+export function readRequestBody(
+  path: string,
+  request: IncomingMessage,
+  raw: Buffer,
+):
+  | { readonly ok: true; readonly body: Record<string, unknown> }
+  | { readonly ok: false; readonly status: number; readonly detail: unknown } {
   if (path === "/api/v1/forward_backward") {
-    if (!(request.headers["content-type"] ?? "").includes(PROTOBUF)) return { ok: false, status: 415, detail: "forward_backward takes the SDK 0.25 protobuf body (Content-Type: application/x-protobuf)" };
+    if (!(request.headers["content-type"] ?? "").includes(PROTOBUF))
+      return {
+        ok: false,
+        status: 415,
+        detail: "forward_backward takes the SDK 0.25 protobuf body (Content-Type: application/x-protobuf)",
+      };
     try {
       const bytes = (request.headers["content-encoding"] ?? "") === "zstd" ? decompress(raw) : raw;
       return { ok: true, body: decodeMessage(bytes, "ForwardBackwardRequest", "forward_backward") };
@@ -59,5 +74,7 @@ export function readRequestBody(path: string, request: IncomingMessage, raw: Buf
   const schema = REQUEST_SCHEMAS[path as JsonEndpoint] as (typeof REQUEST_SCHEMAS)[JsonEndpoint] | undefined;
   if (schema === undefined) return { ok: true, body: (parsed ?? {}) as Record<string, unknown> };
   const checked = schema.safeParse(parsed);
-  return checked.success ? { ok: true, body: checked.data as Record<string, unknown> } : { ok: false, status: 422, detail: validationDetail(checked.error) };
+  return checked.success
+    ? { ok: true, body: checked.data as Record<string, unknown> }
+    : { ok: false, status: 422, detail: validationDetail(checked.error) };
 }

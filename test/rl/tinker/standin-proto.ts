@@ -27,13 +27,33 @@ const MESSAGES: Readonly<Record<string, Readonly<Record<number, FieldSpec>>>> = 
     5: { name: "loss_fn_config", kind: "double", map: true },
     6: { name: "forward_only", kind: "bool" },
   },
-  Datum: { 1: { name: "model_input", kind: { message: "Chunk" }, repeated: true }, 2: { name: "loss_fn_inputs", kind: { message: "Tensor" }, map: true } },
-  Chunk: { 1: { name: "encoded_text", kind: { message: "EncodedTextChunk" } }, 2: { name: "image", kind: { message: "ImageChunk" } }, 3: { name: "dmel", kind: { message: "DmelChunk" } } },
+  Datum: {
+    1: { name: "model_input", kind: { message: "Chunk" }, repeated: true },
+    2: { name: "loss_fn_inputs", kind: { message: "Tensor" }, map: true },
+  },
+  Chunk: {
+    1: { name: "encoded_text", kind: { message: "EncodedTextChunk" } },
+    2: { name: "image", kind: { message: "ImageChunk" } },
+    3: { name: "dmel", kind: { message: "DmelChunk" } },
+  },
   EncodedTextChunk: { 1: { name: "tokens", kind: "bytes" } },
-  ImageChunk: { 1: { name: "data", kind: "bytes" }, 2: { name: "format", kind: "string" }, 3: { name: "expected_tokens", kind: "int32" } },
+  ImageChunk: {
+    1: { name: "data", kind: "bytes" },
+    2: { name: "format", kind: "string" },
+    3: { name: "expected_tokens", kind: "int32" },
+  },
   DmelChunk: { 1: { name: "dmel", kind: "bytes" } },
-  Tensor: { 1: { name: "dense", kind: "bytes" }, 2: { name: "sparse_csr", kind: { message: "SparseCsr" } }, 3: { name: "dtype", kind: "enum" }, 4: { name: "shape", kind: "int64", repeated: true } },
-  SparseCsr: { 1: { name: "values", kind: "bytes" }, 2: { name: "crow_indices", kind: "bytes" }, 3: { name: "col_indices", kind: "bytes" } },
+  Tensor: {
+    1: { name: "dense", kind: "bytes" },
+    2: { name: "sparse_csr", kind: { message: "SparseCsr" } },
+    3: { name: "dtype", kind: "enum" },
+    4: { name: "shape", kind: "int64", repeated: true },
+  },
+  SparseCsr: {
+    1: { name: "values", kind: "bytes" },
+    2: { name: "crow_indices", kind: "bytes" },
+    3: { name: "col_indices", kind: "bytes" },
+  },
 };
 
 export class ProtoError extends Error {}
@@ -83,7 +103,8 @@ function readValue(reader: Reader, spec: FieldSpec, wireType: number, where: str
   }
   if (kind === "double" || kind === "float") {
     const width = kind === "double" ? 8 : 4;
-    if (wireType !== (kind === "double" ? 1 : 5)) throw new ProtoError(`${where}: wire type ${wireType}, expected ${kind}`);
+    if (wireType !== (kind === "double" ? 1 : 5))
+      throw new ProtoError(`${where}: wire type ${wireType}, expected ${kind}`);
     const bytes = reader.take(width);
     const view = new DataView(bytes.buffer, bytes.byteOffset, width);
     return kind === "double" ? view.getFloat64(0, true) : view.getFloat32(0, true);
@@ -172,7 +193,8 @@ class Writer {
   }
 }
 
-const float32Bytes = (values: readonly (number | null)[]): Uint8Array => new Uint8Array(Float32Array.from(values, (value) => value ?? Number.NaN).buffer);
+const float32Bytes = (values: readonly (number | null)[]): Uint8Array =>
+  new Uint8Array(Float32Array.from(values, (value) => value ?? Number.NaN).buffer);
 const int32Bytes = (values: readonly number[]): Uint8Array => new Uint8Array(Int32Array.from(values).buffer);
 
 /** One loss output field of every datum as a BatchedTensor (data concatenated, int64 byte offsets). */
@@ -181,14 +203,21 @@ function batchedTensor(perDatum: readonly (readonly number[])[], dtype: "float32
   const offsets = new BigInt64Array(perDatum.length + 1);
   perDatum.forEach((values, i) => (offsets[i + 1] = (offsets[i] as bigint) + BigInt(values.length * width)));
   const flat = perDatum.flat();
-  const data = dtype === "int64" ? new Uint8Array(BigInt64Array.from(flat, (value) => BigInt(value)).buffer) : float32Bytes(flat);
-  const writer = new Writer().bytes(1, data).bytes(2, new Uint8Array(offsets.buffer)).tag(3, 0).varint(dtype === "int64" ? 2 : 1);
+  const data =
+    dtype === "int64" ? new Uint8Array(BigInt64Array.from(flat, (value) => BigInt(value)).buffer) : float32Bytes(flat);
+  const writer = new Writer()
+    .bytes(1, data)
+    .bytes(2, new Uint8Array(offsets.buffer))
+    .tag(3, 0)
+    .varint(dtype === "int64" ? 2 : 1);
   return writer.finish();
 }
 
 export interface JsonForwardBackwardOutput {
   readonly loss_fn_output_type: string;
-  readonly loss_fn_outputs: readonly Readonly<Record<string, { readonly data: readonly number[]; readonly dtype: "float32" | "int64" }>>[];
+  readonly loss_fn_outputs: readonly Readonly<
+    Record<string, { readonly data: readonly number[]; readonly dtype: "float32" | "int64" }>
+  >[];
   readonly metrics: Readonly<Record<string, number>>;
 }
 
@@ -199,18 +228,29 @@ export function encodeForwardBackwardOutput(output: JsonForwardBackwardOutput): 
     const record = new Writer();
     for (const name of Object.keys(output.loss_fn_outputs[0] ?? {})) {
       const tensors = output.loss_fn_outputs.map((datum) => datum[name]);
-      const entry = new Writer().string(1, name).bytes(2, batchedTensor(tensors.map((tensor) => tensor?.data ?? []), tensors[0]?.dtype ?? "float32"));
+      const entry = new Writer().string(1, name).bytes(
+        2,
+        batchedTensor(
+          tensors.map((tensor) => tensor?.data ?? []),
+          tensors[0]?.dtype ?? "float32",
+        ),
+      );
       record.bytes(2, entry.finish());
     }
     record.tag(3, 0).varint(output.loss_fn_outputs.length);
     writer.bytes(2, record.finish());
   }
-  for (const [key, value] of Object.entries(output.metrics)) writer.bytes(3, new Writer().string(1, key).double(2, value).finish());
+  for (const [key, value] of Object.entries(output.metrics))
+    writer.bytes(3, new Writer().string(1, key).double(2, value).finish());
   return writer.finish();
 }
 
 export interface JsonSampleOutput {
-  readonly sequences: readonly { readonly tokens: readonly number[]; readonly logprobs: readonly number[]; readonly stop_reason: "stop" | "length" }[];
+  readonly sequences: readonly {
+    readonly tokens: readonly number[];
+    readonly logprobs: readonly number[];
+    readonly stop_reason: "stop" | "length";
+  }[];
   readonly prompt_logprobs?: readonly (number | null)[];
 }
 

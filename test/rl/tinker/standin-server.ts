@@ -29,9 +29,23 @@ import type { AddressInfo } from "node:net";
 import { loadCheckpoint } from "../../../src/nn/checkpoint.js";
 import type { ModelConfig } from "../../../src/nn/config.js";
 import { createModel, type TinyModel } from "../../../src/nn/model.js";
-import { createSampler, LOSSES, readRows, RequestFailure, runLoss, sampleSeeds, type Sampler } from "./standin-model.js";
+import {
+  createSampler,
+  LOSSES,
+  readRows,
+  RequestFailure,
+  runLoss,
+  sampleSeeds,
+  type Sampler,
+} from "./standin-model.js";
 import { createAuth, PROTOBUF, readRequestBody } from "./standin-http.js";
-import { encodeForwardBackwardOutput, encodeSampleResponse, ProtoError, type JsonForwardBackwardOutput, type JsonSampleOutput } from "./standin-proto.js";
+import {
+  encodeForwardBackwardOutput,
+  encodeSampleResponse,
+  ProtoError,
+  type JsonForwardBackwardOutput,
+  type JsonSampleOutput,
+} from "./standin-proto.js";
 import type { JsonEndpoint, RequestBody } from "./standin-schemas.js";
 
 export interface StandinBaseModel {
@@ -41,7 +55,8 @@ export interface StandinBaseModel {
   readonly init?: string;
 }
 
-export type StandinFault = { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> } | "drop";
+export type StandinFault =
+  { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> } | "drop";
 
 export interface StandinOptions {
   readonly baseModels: Readonly<Record<string, StandinBaseModel>>;
@@ -60,7 +75,11 @@ export interface StandinOptions {
   /** The server's clock (JWT expiry). Default Date.now. */
   readonly now?: () => number;
   /** Messages create_session answers with. */
-  readonly sessionMessages?: { readonly info_message?: string; readonly warning_message?: string; readonly error_message?: string };
+  readonly sessionMessages?: {
+    readonly info_message?: string;
+    readonly warning_message?: string;
+    readonly error_message?: string;
+  };
   /** Decides a fault for the `index`-th request (0-based, over all requests) to `path`; undefined: answer. */
   readonly fault?: (path: string, index: number) => StandinFault | undefined;
   /** Idle KV sessions kept per sampler (the prefix cache). Default 512. */
@@ -91,8 +110,14 @@ export interface Standin {
 
 class Conflict extends Error {}
 
-type Result = { readonly kind: "json"; readonly value: unknown } | { readonly kind: "forward_backward"; readonly value: JsonForwardBackwardOutput } | { readonly kind: "sample"; readonly value: JsonSampleOutput };
-type FutureState = { status: "pending"; readonly done: Promise<void> } | { status: "done"; readonly result: Result } | { status: "failed"; readonly message: string };
+type Result =
+  | { readonly kind: "json"; readonly value: unknown }
+  | { readonly kind: "forward_backward"; readonly value: JsonForwardBackwardOutput }
+  | { readonly kind: "sample"; readonly value: JsonSampleOutput };
+type FutureState =
+  | { status: "pending"; readonly done: Promise<void> }
+  | { status: "done"; readonly result: Result }
+  | { status: "failed"; readonly message: string };
 
 interface TrainedModel {
   readonly model: TinyModel;
@@ -111,7 +136,10 @@ interface SavedState {
   readonly step: number;
 }
 
-const digest = (model: TinyModel): string => createHash("sha256").update(new Uint8Array(model.parameters().buffer, model.parameters().byteOffset, model.parameters().byteLength)).digest("hex");
+const digest = (model: TinyModel): string =>
+  createHash("sha256")
+    .update(new Uint8Array(model.parameters().buffer, model.parameters().byteOffset, model.parameters().byteLength))
+    .digest("hex");
 
 /** A training request's turn: it runs when every smaller seq_id of its model has run (or was refused). */
 function turn(entry: TrainedModel, seqId: number): Promise<void> {
@@ -139,7 +167,12 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   const sampleSeqIds = new Map<string, { readonly requestId: string; readonly key: string }>();
   const states = new Map<string, SavedState>();
   const transient = new Map<string, string[]>();
-  const auth = createAuth({ jwt: options.clientConfig?.pjwt_auth_enabled === true, ttlSeconds: options.jwtTtlSeconds ?? 900, now: options.now ?? Date.now, ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }) });
+  const auth = createAuth({
+    jwt: options.clientConfig?.pjwt_auth_enabled === true,
+    ttlSeconds: options.jwtTtlSeconds ?? 900,
+    now: options.now ?? Date.now,
+    ...(options.apiKey === undefined ? {} : { apiKey: options.apiKey }),
+  });
   let ids = 0;
   const id = (prefix: string): string => `${prefix}_${++ids}`;
 
@@ -149,7 +182,8 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     let model = bases.get(name);
     if (model === undefined) {
       model = (async () => {
-        if (spec.init === undefined) return createModel({ ...(spec.config === undefined ? {} : { config: spec.config }), seed: spec.seed ?? 0 });
+        if (spec.init === undefined)
+          return createModel({ ...(spec.config === undefined ? {} : { config: spec.config }), seed: spec.seed ?? 0 });
         const loaded = await loadCheckpoint(spec.init);
         const state = loaded.optimizerState();
         state.m.fill(0);
@@ -166,7 +200,11 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     const requestId = id("request");
     const done = work().then(
       (result) => void futures.set(requestId, { status: "done", result }),
-      (error: unknown) => void futures.set(requestId, { status: "failed", message: error instanceof Error ? error.message : String(error) }),
+      (error: unknown) =>
+        void futures.set(requestId, {
+          status: "failed",
+          message: error instanceof Error ? error.message : String(error),
+        }),
     );
     futures.set(requestId, { status: "pending", done });
     return requestId;
@@ -180,15 +218,23 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   };
 
   /** A training request: `check` refuses it at once (its seq_id's turn then passes), `work` runs in seq_id order. */
-  const training = (modelId: unknown, seqId: number | null | undefined, key: string, path: string, check: () => () => Promise<Result>): { request_id: string } => {
+  const training = (
+    modelId: unknown,
+    seqId: number | null | undefined,
+    key: string,
+    path: string,
+    check: () => () => Promise<Result>,
+  ): { request_id: string } => {
     const entry = trainedModel(modelId);
-    if (typeof seqId !== "number") throw new RequestFailure("seq_id is required: a model's requests run in seq_id order");
+    if (typeof seqId !== "number")
+      throw new RequestFailure("seq_id is required: a model's requests run in seq_id order");
     const seen = entry.seqIds.get(seqId);
     if (seen !== undefined) {
       if (seen.key !== key) throw new Conflict("Training request sequence number was reused");
       return { request_id: seen.requestId };
     }
-    if (seqId < entry.next || entry.finished.has(seqId)) throw new RequestFailure(`seq_id ${seqId} of ${String(modelId)} has passed`);
+    if (seqId < entry.next || entry.finished.has(seqId))
+      throw new RequestFailure(`seq_id ${seqId} of ${String(modelId)} has passed`);
     let work: () => Promise<Result>;
     try {
       work = check();
@@ -224,7 +270,8 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   };
 
   type Handler = (body: Record<string, unknown>, key: string) => Promise<unknown> | unknown;
-  const body = <E extends JsonEndpoint>(_endpoint: E, value: Record<string, unknown>): RequestBody<E> => value as RequestBody<E>;
+  const body = <E extends JsonEndpoint>(_endpoint: E, value: Record<string, unknown>): RequestBody<E> =>
+    value as RequestBody<E>;
   const handlers: Record<string, Handler> = {
     "/api/v1/client/config": () => ({ ...options.clientConfig }),
     "/api/v1/auth/token": () => ({ jwt: auth.issue() }),
@@ -234,40 +281,73 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       return { type: "create_session", session_id: sessionId, ...options.sessionMessages };
     },
     "/api/v1/session_heartbeat": (raw) => {
-      if (!sessions.has(body("/api/v1/session_heartbeat", raw).session_id)) throw new RequestFailure("session not found");
+      if (!sessions.has(body("/api/v1/session_heartbeat", raw).session_id))
+        throw new RequestFailure("session not found");
       return { type: "session_heartbeat" };
     },
     "/api/v1/create_model": (raw) => {
       const request = body("/api/v1/create_model", raw);
       if (!sessions.has(request.session_id)) throw new RequestFailure("session not found");
-      if (request.lora_config === undefined || request.lora_config === null) throw new RequestFailure("the stand-in trains LoRA models: lora_config is required");
-      return { request_id: future(async () => {
-        const model = await (await base(request.base_model)).clone();
-        const modelId = id("model");
-        models.set(modelId, { model, next: 1, finished: new Set(), waiters: new Map(), seqIds: new Map(), ran: [], requests: 0 });
-        return { kind: "json", value: { type: "create_model", model_id: modelId } };
-      }) };
+      if (request.lora_config === undefined || request.lora_config === null)
+        throw new RequestFailure("the stand-in trains LoRA models: lora_config is required");
+      return {
+        request_id: future(async () => {
+          const model = await (await base(request.base_model)).clone();
+          const modelId = id("model");
+          models.set(modelId, {
+            model,
+            next: 1,
+            finished: new Set(),
+            waiters: new Map(),
+            seqIds: new Map(),
+            ran: [],
+            requests: 0,
+          });
+          return { kind: "json", value: { type: "create_model", model_id: modelId } };
+        }),
+      };
     },
-    "/api/v1/forward_backward": (request, key) => training(request.model_id, request.seq_id as number | undefined, key, "forward_backward", () => {
-      const entry = trainedModel(request.model_id);
-      const lossFn = String(request.loss_fn);
-      if (!LOSSES.includes(lossFn)) throw new RequestFailure(`loss_fn ${lossFn} is not supported by the stand-in`);
-      const rows = readRows(request.data, lossFn);
-      const config = (request.loss_fn_config ?? {}) as Record<string, number>;
-      return async () => ({ kind: "forward_backward", value: await runLoss(entry.model, rows, lossFn, config, request.forward_only !== true) });
-    }),
+    "/api/v1/forward_backward": (request, key) =>
+      training(request.model_id, request.seq_id as number | undefined, key, "forward_backward", () => {
+        const entry = trainedModel(request.model_id);
+        const lossFn = String(request.loss_fn);
+        if (!LOSSES.includes(lossFn)) throw new RequestFailure(`loss_fn ${lossFn} is not supported by the stand-in`);
+        const rows = readRows(request.data, lossFn);
+        const config = (request.loss_fn_config ?? {}) as Record<string, number>;
+        return async () => ({
+          kind: "forward_backward",
+          value: await runLoss(entry.model, rows, lossFn, config, request.forward_only !== true),
+        });
+      }),
     "/api/v1/optim_step": (raw, key) => {
       const request = body("/api/v1/optim_step", raw);
       return training(request.model_id, request.seq_id, key, "optim_step", () => {
         const entry = trainedModel(request.model_id);
         const own = entry.model.optimizerConfig;
-        const expected = { beta1: own.beta1, beta2: own.beta2, eps: own.eps, weight_decay: own.weightDecay, grad_clip_norm: own.clipNorm };
+        const expected = {
+          beta1: own.beta1,
+          beta2: own.beta2,
+          eps: own.eps,
+          weight_decay: own.weightDecay,
+          grad_clip_norm: own.clipNorm,
+        };
         return async () => {
           for (const [name, value] of Object.entries(expected)) {
             const given = request.adam_params[name as keyof typeof expected];
-            if (given !== value) throw new RequestFailure(`adam_params.${name} = ${given}: the stand-in applies its model's AdamW (${name} = ${value})`);
+            if (given !== value)
+              throw new RequestFailure(
+                `adam_params.${name} = ${given}: the stand-in applies its model's AdamW (${name} = ${value})`,
+              );
           }
-          return { kind: "json", value: { type: "optim_step", metrics: { grad_norm: entry.model.step({ learningRate: request.adam_params.learning_rate ?? 1e-4 }).gradNorm } } };
+          return {
+            kind: "json",
+            value: {
+              type: "optim_step",
+              metrics: {
+                grad_norm: entry.model.step({ learningRate: request.adam_params.learning_rate ?? 1e-4 }).gradNorm,
+              },
+            },
+          };
         };
       });
     },
@@ -277,7 +357,12 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
         const entry = trainedModel(request.model_id);
         const path = `tinker://${request.model_id}/weights/${String(request.path)}`;
         const state = entry.model.optimizerState();
-        states.set(path, { weights: entry.model.parameters().slice(), m: state.m.slice(), v: state.v.slice(), step: state.step });
+        states.set(path, {
+          weights: entry.model.parameters().slice(),
+          m: state.m.slice(),
+          v: state.v.slice(),
+          step: state.step,
+        });
         return { kind: "json", value: { type: "save_weights", path } };
       });
     },
@@ -285,7 +370,8 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       const request = body("/api/v1/load_weights", raw);
       return training(request.model_id, request.seq_id, key, "load_weights", () => {
         const entry = trainedModel(request.model_id);
-        if (entry.requests > 0 || request.seq_id !== 1) throw new RequestFailure(`LoadWeights is not permitted with seq_id ${String(request.seq_id)}`);
+        if (entry.requests > 0 || request.seq_id !== 1)
+          throw new RequestFailure(`LoadWeights is not permitted with seq_id ${String(request.seq_id)}`);
         const saved = states.get(request.path);
         if (saved === undefined) throw new RequestFailure(`checkpoint not found: ${request.path}`);
         return async () => {
@@ -320,7 +406,13 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     "/api/v1/create_sampling_session": async (raw) => {
       const request = body("/api/v1/create_sampling_session", raw);
       if (!sessions.has(request.session_id)) throw new RequestFailure("session not found");
-      if (typeof request.base_model === "string") return { type: "create_sampling_session", sampling_session_id: addSampler(createSampler(await base(request.base_model), false, options.cacheSessions ?? 512)) };
+      if (typeof request.base_model === "string")
+        return {
+          type: "create_sampling_session",
+          sampling_session_id: addSampler(
+            createSampler(await base(request.base_model), false, options.cacheSessions ?? 512),
+          ),
+        };
       const sampler = samplerPaths.get(String(request.model_path));
       if (sampler === undefined) throw new RequestFailure(`sampler weights not found: ${String(request.model_path)}`);
       return { type: "create_sampling_session", sampling_session_id: addSampler(sampler) };
@@ -328,19 +420,35 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     "/api/v1/asample": (raw, key) => {
       const request = body("/api/v1/asample", raw);
       const sampler = samplers.get(String(request.sampling_session_id));
-      if (sampler === undefined) throw new RequestFailure(`sampling session ${String(request.sampling_session_id)} not found`);
-      if (typeof request.seq_id !== "number") throw new RequestFailure("'seq_id' must be provided when 'sampling_session_id' is used");
+      if (sampler === undefined)
+        throw new RequestFailure(`sampling session ${String(request.sampling_session_id)} not found`);
+      if (typeof request.seq_id !== "number")
+        throw new RequestFailure("'seq_id' must be provided when 'sampling_session_id' is used");
       const seen = sampleSeqIds.get(`${request.sampling_session_id}:${request.seq_id}`);
       if (seen !== undefined) {
         if (seen.key !== key) throw new Conflict("Sampling request sequence number was reused");
         return { request_id: seen.requestId };
       }
       const params = request.sampling_params;
-      if (typeof params.max_tokens !== "number" || params.max_tokens < 1) throw new RequestFailure("max_tokens is currently required");
-      if (params.top_k !== undefined && params.top_k !== -1) throw new RequestFailure("the stand-in samples without top_k");
-      if (params.stop !== undefined && params.stop !== null && !(Array.isArray(params.stop) && params.stop.every((token) => typeof token === "number"))) throw new RequestFailure("the stand-in stops on token ids only");
+      if (typeof params.max_tokens !== "number" || params.max_tokens < 1)
+        throw new RequestFailure("max_tokens is currently required");
+      if (params.top_k !== undefined && params.top_k !== -1)
+        throw new RequestFailure("the stand-in samples without top_k");
+      if (
+        params.stop !== undefined &&
+        params.stop !== null &&
+        !(Array.isArray(params.stop) && params.stop.every((token) => typeof token === "number"))
+      )
+        throw new RequestFailure("the stand-in stops on token ids only");
       const prompt = request.prompt.chunks.flatMap((chunk) => chunk.tokens);
-      const job = { maxTokens: params.max_tokens, seeds: sampleSeeds(params.seed ?? 0, request.num_samples ?? 1), stop: (params.stop ?? []) as number[], temperature: params.temperature ?? 1, topP: params.top_p ?? 1, promptLogprobs: request.prompt_logprobs === true };
+      const job = {
+        maxTokens: params.max_tokens,
+        seeds: sampleSeeds(params.seed ?? 0, request.num_samples ?? 1),
+        stop: (params.stop ?? []) as number[],
+        temperature: params.temperature ?? 1,
+        topP: params.top_p ?? 1,
+        promptLogprobs: request.prompt_logprobs === true,
+      };
       const requestId = future(async () => ({ kind: "sample", value: await sampler.sample(prompt, job) }));
       sampleSeqIds.set(`${request.sampling_session_id}:${request.seq_id}`, { requestId, key });
       return { request_id: requestId };
@@ -358,15 +466,25 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     if (state === undefined) return send(response, 404, { detail: "Future not found" });
     if (state.status === "pending") {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([state.done, new Promise<void>((resolve) => (timer = setTimeout(resolve, options.holdMs ?? 2000)))]);
+      await Promise.race([
+        state.done,
+        new Promise<void>((resolve) => (timer = setTimeout(resolve, options.holdMs ?? 2000))),
+      ]);
       clearTimeout(timer);
     }
     const current = futures.get(request.request_id) as FutureState;
-    if (current.status === "pending") return options.pending === "408" ? send(response, 408, { detail: "Timeout waiting for result" }) : send(response, 200, { type: "try_again", request_id: request.request_id, queue_state: "active" });
-    if (current.status === "failed") return options.failure === "400" ? send(response, 400, { detail: current.message }) : send(response, 200, { error: current.message, category: "user" });
+    if (current.status === "pending")
+      return options.pending === "408"
+        ? send(response, 408, { detail: "Timeout waiting for result" })
+        : send(response, 200, { type: "try_again", request_id: request.request_id, queue_state: "active" });
+    if (current.status === "failed")
+      return options.failure === "400"
+        ? send(response, 400, { detail: current.message })
+        : send(response, 200, { error: current.message, category: "user" });
     const { result } = current;
     if (result.kind !== "json" && accept.includes(PROTOBUF)) {
-      const bytes = result.kind === "sample" ? encodeSampleResponse(result.value) : encodeForwardBackwardOutput(result.value);
+      const bytes =
+        result.kind === "sample" ? encodeSampleResponse(result.value) : encodeForwardBackwardOutput(result.value);
       response.writeHead(200, { "content-type": PROTOBUF });
       return void response.end(Buffer.from(bytes));
     }
@@ -387,28 +505,47 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       perPath.set(path, index + 1);
       const fault = options.fault?.(path, index);
       if (fault === "drop") return void response.socket?.destroy();
-      if (fault !== undefined) return send(response, fault.status, fault.body ?? { detail: "injected fault" }, fault.headers);
+      if (fault !== undefined)
+        return send(response, fault.status, fault.body ?? { detail: "injected fault" }, fault.headers);
       const credential = request.headers["x-api-key"];
       const denied = auth.check(path, typeof credential === "string" ? credential : undefined);
       if (denied !== undefined) return send(response, 401, { detail: denied });
       const method = request.method ?? "GET";
-      const known = (method === "POST" && (path in handlers || path === "/api/v1/retrieve_future")) || (method === "GET" && path === "/api/v1/get_server_capabilities");
+      const known =
+        (method === "POST" && (path in handlers || path === "/api/v1/retrieve_future")) ||
+        (method === "GET" && path === "/api/v1/get_server_capabilities");
       if (!known) return send(response, 404, { detail: `${method} ${path} is not an endpoint of the stand-in` });
       if (!read.ok) return send(response, read.status, { detail: read.detail });
       void answer(path, method, read.body, createHash("sha256").update(raw).digest("hex"), request, response);
     });
   });
 
-  const answer = async (path: string, method: string, read: Record<string, unknown>, key: string, request: IncomingMessage, response: ServerResponse): Promise<void> => {
+  const answer = async (
+    path: string,
+    method: string,
+    read: Record<string, unknown>,
+    key: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<void> => {
     try {
       if (method === "GET") {
-        const supported = await Promise.all(Object.keys(options.baseModels).map(async (name) => ({ model_name: name, max_context_length: (await base(name)).config.contextLength })));
+        const supported = await Promise.all(
+          Object.keys(options.baseModels).map(async (name) => ({
+            model_name: name,
+            max_context_length: (await base(name)).config.contextLength,
+          })),
+        );
         return send(response, 200, { supported_models: supported });
       }
       if (path === "/api/v1/retrieve_future") return await retrieve(read, request.headers.accept ?? "", response);
       send(response, 200, await (handlers[path] as Handler)(read, key));
     } catch (error) {
-      send(response, error instanceof Conflict ? 409 : error instanceof RequestFailure || error instanceof ProtoError ? 400 : 500, { detail: error instanceof Error ? error.message : String(error) });
+      send(
+        response,
+        error instanceof Conflict ? 409 : error instanceof RequestFailure || error instanceof ProtoError ? 400 : 500,
+        { detail: error instanceof Error ? error.message : String(error) },
+      );
     }
   };
 
@@ -434,7 +571,12 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   };
 }
 
-function send(response: ServerResponse, status: number, body: unknown, headers: Readonly<Record<string, string>> = {}): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   if (response.headersSent || response.destroyed) return;
   response.writeHead(status, { "content-type": "application/json", ...headers });
   response.end(JSON.stringify(body));

@@ -19,7 +19,8 @@ function storeAndOther(busyTimeoutMs: number) {
   return { path, store, other };
 }
 
-const insertMeta = (key: string) => (tx: { run: (text: string, params: string[]) => Promise<number> }) => tx.run("INSERT INTO meta (key, value) VALUES (?, 'v')", [key]);
+const insertMeta = (key: string) => (tx: { run: (text: string, params: string[]) => Promise<number> }) =>
+  tx.run("INSERT INTO meta (key, value) VALUES (?, 'v')", [key]);
 
 describe("SQLite writers wait for each other", () => {
   it("a transaction waits for another writer's lock with its event loop free, then commits", async () => {
@@ -50,7 +51,9 @@ describe("SQLite writers wait for each other", () => {
     );
     expect(performance.now() - started).toBeGreaterThanOrEqual(150);
     expect((failure as { code?: string }).code).toMatch(/^SQLITE_BUSY/);
-    expect(storeFault(failure, path)?.message).toMatch(/^run store .* is locked by another program writing to it: wait for it to finish/);
+    expect(storeFault(failure, path)?.message).toMatch(
+      /^run store .* is locked by another program writing to it: wait for it to finish/,
+    );
     other.exec("ROLLBACK");
     await store.sql.transaction(insertMeta("after"));
     expect(await store.sql.rows("SELECT key FROM meta WHERE key IN ('never', 'after')")).toEqual([["after"]]);
@@ -67,7 +70,11 @@ describe("SQLite writers wait for each other", () => {
     await new Promise((resolve) => setImmediate(resolve));
     other.exec("COMMIT");
     await Promise.all(writes);
-    expect(await store.sql.rows("SELECT key FROM meta WHERE key IN ('a', 'b', 'c') ORDER BY key")).toEqual([["a"], ["b"], ["c"]]);
+    expect(await store.sql.rows("SELECT key FROM meta WHERE key IN ('a', 'b', 'c') ORDER BY key")).toEqual([
+      ["a"],
+      ["b"],
+      ["c"],
+    ]);
     other.close();
     await store.close();
   });

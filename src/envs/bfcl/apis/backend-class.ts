@@ -54,6 +54,8 @@ export interface BfclClass<TInstance extends BfclInstance = BfclInstance> {
 export type AnyBfclClass = BfclClass<BfclInstance>;
 
 /** Identity helper that keeps the instance type while checking the shape. */
-export function defineBfclClass<TInstance extends BfclInstance>(definition: BfclClass<TInstance>): BfclClass<TInstance> {
+export function defineBfclClass<TInstance extends BfclInstance>(
+  definition: BfclClass<TInstance>,
+): BfclClass<TInstance> {
   return definition;
 }

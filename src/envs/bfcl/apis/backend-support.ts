@@ -9,7 +9,9 @@ import type { BfclConstants, MethodSpec } from "./backend-class.js";
 /** A scenario or constant that does not have the shape upstream's data has: a data error, not model input. */
 export class BfclDataError extends Error {
   constructor(message: string) {
-    super(`${message} (hint: check initial_config in the entry, or default_state.json / long_context.json in the data dir)`);
+    super(
+      `${message} (hint: check initial_config in the entry, or default_state.json / long_context.json in the data dir)`,
+    );
     this.name = "BfclDataError";
   }
 }
@@ -53,7 +55,8 @@ export function longContextConstant(constants: BfclConstants, name: string): PyV
 /** A bound argument (the binder fills every parameter, defaults included). */
 export function argument(args: ReadonlyMap<string, PyValue>, name: string): PyValue {
   const value = args.get(name);
-  if (value === undefined) throw new Error(`argument '${name}' was not bound: the method's params and its body disagree`);
+  if (value === undefined)
+    throw new Error(`argument '${name}' was not bound: the method's params and its body disagree`);
   return value;
 }
 
@@ -63,7 +66,10 @@ export function errorResult(text: string): PyDict {
 }
 
 /** A method with one parameter `name` (no default), run with that argument. */
-export function oneArgumentMethod<TInstance>(name: string, run: (self: TInstance, value: PyValue) => PyValue): MethodSpec<TInstance> {
+export function oneArgumentMethod<TInstance>(
+  name: string,
+  run: (self: TInstance, value: PyValue) => PyValue,
+): MethodSpec<TInstance> {
   return { params: [{ name }], run: (self, args) => run(self, argument(args, name)) };
 }
 

@@ -36,7 +36,8 @@ export function bfclClassRegistry(classes: readonly AnyBfclClass[]): BfclClassRe
     byName.set(cls.className, cls);
   }
   const funcDocFiles: Record<string, string> = { ...BFCL_FUNC_DOC_FILES };
-  for (const cls of classes) if (!(cls.className in BFCL_FUNC_DOC_FILES)) funcDocFiles[cls.className] = `${cls.moduleName}.json`;
+  for (const cls of classes)
+    if (!(cls.className in BFCL_FUNC_DOC_FILES)) funcDocFiles[cls.className] = `${cls.moduleName}.json`;
   return {
     classes: byName,
     funcDocFiles,
@@ -46,7 +47,9 @@ export function bfclClassRegistry(classes: readonly AnyBfclClass[]): BfclClassRe
         const known = [...byName.keys()];
         throw new DataError(
           `${where}: backend class${missing.length === 1 ? "" : "es"} ${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} not available`,
-          known.length === 0 ? "no BFCL backend classes are registered in this build (src/envs/bfcl/apis/upstream-classes.ts)" : `available classes: ${known.join(", ")}`,
+          known.length === 0
+            ? "no BFCL backend classes are registered in this build (src/envs/bfcl/apis/upstream-classes.ts)"
+            : `available classes: ${known.join(", ")}`,
         );
       }
       return classNames.map((name) => byName.get(name) as AnyBfclClass);

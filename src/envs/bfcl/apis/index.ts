@@ -1,6 +1,14 @@
 // The BFCL backend classes: the contract every class implements, the helpers they share, the eight upstream
 // classes, the registry an env resolves an entry's classes with, and the instance set that runs calls on them.
-export { defineBfclClass, type AnyBfclClass, type BfclClass, type BfclConstants, type BfclInstance, type MethodSpec, type ParamSpec } from "./backend-class.js";
+export {
+  defineBfclClass,
+  type AnyBfclClass,
+  type BfclClass,
+  type BfclConstants,
+  type BfclInstance,
+  type MethodSpec,
+  type ParamSpec,
+} from "./backend-class.js";
 export { BfclDataError } from "./backend-support.js";
 export { BFCL_FUNC_DOC_FILES, bfclClassRegistry, methodOf, type BfclClassRegistry } from "./class-registry.js";
 export { createInstanceSet, executeCall, type CallOutcome, type InstanceSet } from "./instance-set.js";

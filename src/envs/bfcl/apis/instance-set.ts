@@ -33,7 +33,12 @@ export interface CallOutcome {
   readonly internal?: string;
 }
 
-export function createInstanceSet(classes: readonly AnyBfclClass[], initialConfig: PyDict, longContext: boolean, constants: BfclConstants): InstanceSet {
+export function createInstanceSet(
+  classes: readonly AnyBfclClass[],
+  initialConfig: PyDict,
+  longContext: boolean,
+  constants: BfclConstants,
+): InstanceSet {
   const instances = new Map<string, BfclInstance>();
   const methods = new Map<string, Bound>();
   for (const cls of classes) {
@@ -57,7 +62,8 @@ export function executeCall(set: InstanceSet, call: Call, available?: ReadonlySe
   if (FORBIDDEN.has(shortName)) return failure(`Function call ${shortName} is not allowed.`);
   const head = call.name.split(".")[0] as string;
   const bound = call.name.includes(".") ? undefined : set.methods.get(call.name);
-  if (bound === undefined || (available !== undefined && !available.has(call.name))) return failure(`name '${head}' is not defined`);
+  if (bound === undefined || (available !== undefined && !available.has(call.name)))
+    return failure(`name '${head}' is not defined`);
   const method = bound.cls.methods[call.name];
   if (method === undefined) return failure(`name '${head}' is not defined`);
   try {
@@ -75,7 +81,10 @@ export function executeCall(set: InstanceSet, call: Call, available?: ReadonlySe
  * (a tweet keeps its `mentions` list) and mutate it later, which must never reach the Call (ground-truth calls
  * are parsed once and replayed many times). */
 function freshArguments(call: Call): Pick<Call, "args" | "kwargs"> {
-  return { args: call.args.map(pyDeepCopy), kwargs: call.kwargs.map(([key, value]) => [key, pyDeepCopy(value)] as const) };
+  return {
+    args: call.args.map(pyDeepCopy),
+    kwargs: call.kwargs.map(([key, value]) => [key, pyDeepCopy(value)] as const),
+  };
 }
 
 function failure(text: string): CallOutcome {

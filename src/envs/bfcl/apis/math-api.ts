@@ -39,7 +39,12 @@ function guarded(types: readonly string[], body: () => PyValue, fallback: (error
 function operatorMethod(names: readonly string[], apply: (...values: PyValue[]) => PyValue, message: string): Method {
   return {
     params: names.map((name) => ({ name })),
-    run: (_instance, args) => guarded(["TypeError"], () => result(apply(...names.map((name) => argument(args, name)))), () => errorResult(message)),
+    run: (_instance, args) =>
+      guarded(
+        ["TypeError"],
+        () => result(apply(...names.map((name) => argument(args, name)))),
+        () => errorResult(message),
+      ),
   };
 }
 
@@ -50,7 +55,11 @@ function listMethod(emptyMessage: string, reduce: (numbers: PyValue) => PyValue)
     run(_instance, args) {
       const numbers = argument(args, "numbers");
       if (!pyTruthy(numbers)) return errorResult(emptyMessage);
-      return guarded(["TypeError"], () => result(reduce(numbers)), () => errorResult("All elements in the list must be numbers"));
+      return guarded(
+        ["TypeError"],
+        () => result(reduce(numbers)),
+        () => errorResult("All elements in the list must be numbers"),
+      );
     },
   };
 }
@@ -58,12 +67,16 @@ function listMethod(emptyMessage: string, reduce: (numbers: PyValue) => PyValue)
 const logarithm: Method = {
   params: [{ name: "value" }, { name: "base" }, { name: "precision" }],
   run(_instance, args) {
-    return guarded([], () => {
-      const prec = setDps(argument(args, "precision"));
-      const numerator = mpLn(mpConvert(argument(args, "value"), prec), prec);
-      const denominator = mpLn(mpConvert(argument(args, "base"), prec), prec);
-      return result(mpObject(mpDivide(numerator, denominator, prec), prec));
-    }, (caught) => errorResult(caught.text));
+    return guarded(
+      [],
+      () => {
+        const prec = setDps(argument(args, "precision"));
+        const numerator = mpLn(mpConvert(argument(args, "value"), prec), prec);
+        const denominator = mpLn(mpConvert(argument(args, "base"), prec), prec);
+        return result(mpObject(mpDivide(numerator, denominator, prec), prec));
+      },
+      (caught) => errorResult(caught.text),
+    );
   },
 };
 
@@ -79,11 +92,17 @@ function standardDeviation(numbers: PyValue): PyValue {
 }
 
 const TO_METERS: PyDict = pyDictOf({
-  km: 1000, m: 1, cm: pyFloat(0.01), mm: pyFloat(0.001), um: pyFloat(1e-6), nm: pyFloat(1e-9),
+  km: 1000,
+  m: 1,
+  cm: pyFloat(0.01),
+  mm: pyFloat(0.001),
+  um: pyFloat(1e-6),
+  nm: pyFloat(1e-9),
 });
 const FROM_METERS: PyDict = new Map([...TO_METERS].map(([unit, factor]) => [unit, pyBinary("/", 1, factor)]));
 
-const isRealNumber = (value: PyValue): boolean => typeof value === "number" || typeof value === "boolean" || isFloat(value);
+const isRealNumber = (value: PyValue): boolean =>
+  typeof value === "number" || typeof value === "boolean" || isFloat(value);
 
 const siUnitConversion: Method = {
   params: [{ name: "value" }, { name: "unit_in" }, { name: "unit_out" }],
@@ -101,9 +120,17 @@ const siUnitConversion: Method = {
 };
 
 const IMPERIAL: PyDict = pyDictOf({
-  cm_to_in: pyFloat(0.393701), in_to_cm: pyFloat(2.54), m_to_ft: pyFloat(3.28084), ft_to_m: pyFloat(0.3048),
-  m_to_yd: pyFloat(1.09361), yd_to_m: pyFloat(0.9144), km_to_miles: pyFloat(0.621371), miles_to_km: pyFloat(1.60934),
-  kg_to_lb: pyFloat(2.20462), lb_to_kg: pyFloat(0.453592), celsius_to_fahrenheit: pyFloat(1.8),
+  cm_to_in: pyFloat(0.393701),
+  in_to_cm: pyFloat(2.54),
+  m_to_ft: pyFloat(3.28084),
+  ft_to_m: pyFloat(0.3048),
+  m_to_yd: pyFloat(1.09361),
+  yd_to_m: pyFloat(0.9144),
+  km_to_miles: pyFloat(0.621371),
+  miles_to_km: pyFloat(1.60934),
+  kg_to_lb: pyFloat(2.20462),
+  lb_to_kg: pyFloat(0.453592),
+  celsius_to_fahrenheit: pyFloat(1.8),
   fahrenheit_to_celsius: pyFloat(5 / 9),
 });
 
@@ -116,10 +143,13 @@ const imperialSiConversion: Method = {
     if (!isRealNumber(value)) return errorResult("Value must be a number");
     if (pyEquals(unitIn, unitOut)) return result(value);
     const key = `${pyStr(unitIn)}_to_${pyStr(unitOut)}`;
-    if (!dictHas(IMPERIAL, key)) return errorResult(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
+    if (!dictHas(IMPERIAL, key))
+      return errorResult(`Conversion from '${pyStr(unitIn)}' to '${pyStr(unitOut)}' is not supported`);
     const factor = pyGetItem(IMPERIAL, key);
-    if (pyEquals(unitIn, "celsius") && pyEquals(unitOut, "fahrenheit")) return result(pyBinary("+", pyBinary("*", value, factor), 32));
-    if (pyEquals(unitIn, "fahrenheit") && pyEquals(unitOut, "celsius")) return result(pyBinary("*", pyBinary("-", value, 32), factor));
+    if (pyEquals(unitIn, "celsius") && pyEquals(unitOut, "fahrenheit"))
+      return result(pyBinary("+", pyBinary("*", value, factor), 32));
+    if (pyEquals(unitIn, "fahrenheit") && pyEquals(unitOut, "celsius"))
+      return result(pyBinary("*", pyBinary("-", value, 32), factor));
     return result(pyBinary("*", value, factor));
   },
 };
@@ -138,10 +168,14 @@ const divide: Method = {
   params: [{ name: "a" }, { name: "b" }],
   run(_instance, args) {
     const b = argument(args, "b");
-    return guarded(["TypeError"], () => {
-      if (pyEquals(b, 0)) return errorResult("Cannot divide by zero");
-      return result(pyBinary("/", argument(args, "a"), b));
-    }, () => errorResult("Both inputs must be numbers"));
+    return guarded(
+      ["TypeError"],
+      () => {
+        if (pyEquals(b, 0)) return errorResult("Cannot divide by zero");
+        return result(pyBinary("/", argument(args, "a"), b));
+      },
+      () => errorResult("Both inputs must be numbers"),
+    );
   },
 };
 
@@ -149,11 +183,15 @@ const squareRoot: Method = {
   params: [{ name: "number" }, { name: "precision" }],
   run(_instance, args) {
     const number = argument(args, "number");
-    return guarded(["TypeError", "InvalidOperation"], () => {
-      if (pyCompare("<", number, 0)) return errorResult("Cannot calculate square root of a negative number");
-      const prec = decimalPrecision(argument(args, "precision"));
-      return result(decimalObject(decimalSqrt(toDecimal(number), prec)));
-    }, () => errorResult("Input must be a number or computation resulted in an invalid operation"));
+    return guarded(
+      ["TypeError", "InvalidOperation"],
+      () => {
+        if (pyCompare("<", number, 0)) return errorResult("Cannot calculate square root of a negative number");
+        const prec = decimalPrecision(argument(args, "precision"));
+        return result(decimalObject(decimalSqrt(toDecimal(number), prec)));
+      },
+      () => errorResult("Input must be a number or computation resulted in an invalid operation"),
+    );
   },
 };
 
@@ -163,7 +201,8 @@ function pythonRound(number: PyValue, ndigits: PyValue): PyValue {
   if (x === undefined) return pyRaise("TypeError", `type ${pyTypeName(number)} doesn't define __round__ method`);
   if (ndigits === null) return pyRound(x);
   const digits = typeof ndigits === "boolean" ? Number(ndigits) : ndigits;
-  if (typeof digits !== "number") return pyRaise("TypeError", `'${pyTypeName(ndigits)}' object cannot be interpreted as an integer`);
+  if (typeof digits !== "number")
+    return pyRaise("TypeError", `'${pyTypeName(ndigits)}' object cannot be interpreted as an integer`);
   if (typeof x === "number") return digits < -30 ? 0 : pyRound(x, digits);
   if (!Number.isFinite(x.value) || digits > 323) return x;
   if (digits < -308) return pyFloat(0 * x.value);
@@ -172,18 +211,26 @@ function pythonRound(number: PyValue, ndigits: PyValue): PyValue {
 
 const roundNumber: Method = {
   params: [{ name: "number" }, { name: "decimal_places", default: 0 }],
-  run: (_instance, args) => guarded(["TypeError"], () => result(pythonRound(argument(args, "number"), argument(args, "decimal_places"))),
-    () => errorResult("First input must be a number, second input must be an integer")),
+  run: (_instance, args) =>
+    guarded(
+      ["TypeError"],
+      () => result(pythonRound(argument(args, "number"), argument(args, "decimal_places"))),
+      () => errorResult("First input must be a number, second input must be an integer"),
+    ),
 };
 
 const percentage: Method = {
   params: [{ name: "part" }, { name: "whole" }],
   run(_instance, args) {
     const whole = argument(args, "whole");
-    return guarded(["TypeError"], () => {
-      if (pyEquals(whole, 0)) return errorResult("Whole value cannot be zero");
-      return result(pyBinary("*", pyBinary("/", argument(args, "part"), whole), 100));
-    }, () => errorResult("Both inputs must be numbers"));
+    return guarded(
+      ["TypeError"],
+      () => {
+        if (pyEquals(whole, 0)) return errorResult("Whole value cannot be zero");
+        return result(pyBinary("*", pyBinary("/", argument(args, "part"), whole), 100));
+      },
+      () => errorResult("Both inputs must be numbers"),
+    );
   },
 };
 
@@ -202,7 +249,11 @@ export const mathApiClass = defineBfclClass<MathApiInstance>({
     subtract: operatorMethod(["a", "b"], (a, b) => pyBinary("-", a, b), "Both inputs must be numbers"),
     multiply,
     divide,
-    power: operatorMethod(["base", "exponent"], (base, exponent) => pyPower(base, exponent), "Both inputs must be numbers"),
+    power: operatorMethod(
+      ["base", "exponent"],
+      (base, exponent) => pyPower(base, exponent),
+      "Both inputs must be numbers",
+    ),
     square_root: squareRoot,
     absolute_value: operatorMethod(["number"], (number) => pyAbs(number), "Input must be a number"),
     round_number: roundNumber,

@@ -74,7 +74,8 @@ const messageLogin: Method = {
   params: [{ name: "user_id" }],
   run(instance, args) {
     const userId = argument(args, "user_id");
-    if (!pyContains(userIds(instance), userId)) return pyDictOf({ login_status: false, message: `User ID '${pyStr(userId)}' not found.` });
+    if (!pyContains(userIds(instance), userId))
+      return pyDictOf({ login_status: false, message: `User ID '${pyStr(userId)}' not found.` });
     instance.vars.set("current_user", userId);
     return pyDictOf({ login_status: true, message: `User '${pyStr(userId)}' logged in successfully.` });
   },
@@ -96,7 +97,11 @@ const sendMessage: Method = {
     setDictItem(entry, receiverId, argument(args, "message"));
     requireList(self(instance, "inbox"), "append").push(entry);
     instance.vars.set("message_count", pyBinary("+", self(instance, "message_count"), 1));
-    return pyDictOf({ sent_status: true, message_id: messageId, message: `Message sent to '${pyStr(receiverId)}' successfully.` });
+    return pyDictOf({
+      sent_status: true,
+      message_id: messageId,
+      message: `Message sent to '${pyStr(receiverId)}' successfully.`,
+    });
   },
 };
 
@@ -147,7 +152,11 @@ const addContact: Method = {
     const userId = `USR${pyZfill(pyStr(count), 3)}`;
     if (pyContains([...userMap.values()], userId)) return errorResult(`User ID '${userId}' already exists.`);
     setDictItem(userMap, userName, userId);
-    return pyDictOf({ added_status: true, user_id: userId, message: `Contact '${pyStr(userName)}' added successfully.` });
+    return pyDictOf({
+      added_status: true,
+      user_id: userId,
+      message: `Contact '${pyStr(userName)}' added successfully.`,
+    });
   },
 };
 
@@ -195,7 +204,8 @@ function createInstance(constants: BfclConstants): MessageApiInstance {
       }
       // default_state.json writes upstream's default set() as a list.
       const ids = attribute(vars, OWNER, "generated_ids");
-      if (!scenario.has("generated_ids") && Array.isArray(ids)) vars.set("generated_ids", new Set(ids.map((id) => pyIntOf(id))));
+      if (!scenario.has("generated_ids") && Array.isArray(ids))
+        vars.set("generated_ids", new Set(ids.map((id) => pyIntOf(id))));
     },
     publicState: () => publicAttributes(vars),
   };

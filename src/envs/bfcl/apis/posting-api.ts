@@ -53,7 +53,10 @@ const notFound = (tweetId: PyValue): PyDict => errorResult(`Tweet with ID ${pySt
 const authenticateTwitter: Method = {
   params: [{ name: "username" }, { name: "password" }],
   run(instance, args) {
-    if (pyEquals(argument(args, "username"), self(instance, "username")) && pyEquals(argument(args, "password"), self(instance, "password"))) {
+    if (
+      pyEquals(argument(args, "username"), self(instance, "username")) &&
+      pyEquals(argument(args, "password"), self(instance, "password"))
+    ) {
       instance.vars.set("authenticated", true);
       return pyDictOf({ authentication_status: true });
     }
@@ -67,7 +70,11 @@ const postingGetLoginStatus: Method = {
 };
 
 const postTweet: Method = {
-  params: [{ name: "content" }, { name: "tags", default: DEFAULT_TAGS }, { name: "mentions", default: DEFAULT_MENTIONS }],
+  params: [
+    { name: "content" },
+    { name: "tags", default: DEFAULT_TAGS },
+    { name: "mentions", default: DEFAULT_MENTIONS },
+  ],
   run(instance, args) {
     if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before posting.");
     const tags = argument(args, "tags");
@@ -143,7 +150,8 @@ const followUser: Method = {
 const listAllFollowing: Method = {
   params: [],
   run(instance) {
-    if (!authenticated(instance)) return errorResult("User not authenticated. Please authenticate before listing following.");
+    if (!authenticated(instance))
+      return errorResult("User not authenticated. Please authenticate before listing following.");
     return pyDictOf({ following_list: self(instance, "following_list") });
   },
 };
@@ -206,7 +214,9 @@ const getUserStats: Method = {
   params: [{ name: "username" }],
   run(instance, args) {
     const username = argument(args, "username");
-    const tweetCount = [...tweets(instance).values()].filter((tweet) => pyEquals(pyGetItem(tweet, "username"), username)).length;
+    const tweetCount = [...tweets(instance).values()].filter((tweet) =>
+      pyEquals(pyGetItem(tweet, "username"), username),
+    ).length;
     const followingCount = pyEquals(username, self(instance, "username")) ? pyLen(self(instance, "following_list")) : 0;
     const retweetCount = pyLen(dictLookup(requireDict(self(instance, "retweets"), "get"), username) ?? []);
     return pyDictOf({ tweet_count: tweetCount, following_count: followingCount, retweet_count: retweetCount });
@@ -223,7 +233,8 @@ function createInstance(constants: BfclConstants): TwitterApiInstance {
       const get = (key: string): PyValue => scenarioValue(scenario, key, defaults);
       for (const key of ["username", "password", "authenticated", "tweets"]) vars.set(key, get(key));
       const byIntId: PyDict = new Map();
-      for (const [key, value] of requireDict(attribute(vars, OWNER, "tweets"), "items")) setDictItem(byIntId, pyIntOf(key), value);
+      for (const [key, value] of requireDict(attribute(vars, OWNER, "tweets"), "items"))
+        setDictItem(byIntId, pyIntOf(key), value);
       vars.set("tweets", byIntId);
       for (const key of ["comments", "retweets", "following_list", "tweet_counter"]) vars.set(key, get(key));
     },

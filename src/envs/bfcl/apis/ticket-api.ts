@@ -34,7 +34,8 @@ function findTicket(instance: TicketApiInstance, ticketId: PyValue): PyValue | u
 /** The ticket with this id, or upstream's "not found" error dict. */
 function lookup(instance: TicketApiInstance, ticketId: PyValue): { ticket: PyDict } | { failure: PyDict } {
   const ticket = findTicket(instance, ticketId);
-  if (ticket === undefined || !pyTruthy(ticket)) return { failure: errorResult(`Ticket with ID ${pyStr(ticketId)} not found.`) };
+  if (ticket === undefined || !pyTruthy(ticket))
+    return { failure: errorResult(`Ticket with ID ${pyStr(ticketId)} not found.`) };
   return { ticket: requireDict(ticket, "__setitem__") };
 }
 
@@ -42,8 +43,10 @@ const createTicket: Method = {
   params: [{ name: "title" }, { name: "description", default: "" }, { name: "priority", default: 1 }],
   run(instance, args) {
     const priority = argument(args, "priority");
-    if (!pyTruthy(self(instance, "current_user"))) return errorResult("User not authenticated. Please log in to create a ticket.");
-    if (pyCompare("<", priority, 1) || pyCompare(">", priority, 5)) return errorResult("Invalid priority. Priority must be between 1 and 5.");
+    if (!pyTruthy(self(instance, "current_user")))
+      return errorResult("User not authenticated. Please log in to create a ticket.");
+    if (pyCompare("<", priority, 1) || pyCompare(">", priority, 5))
+      return errorResult("Invalid priority. Priority must be between 1 and 5.");
     const ticket = pyDictOf({
       id: self(instance, "ticket_counter"),
       title: argument(args, "title"),
@@ -134,7 +137,9 @@ const getUserTickets: Method = {
     const currentUser = self(instance, "current_user");
     if (!pyTruthy(currentUser)) return [errorResult("User not authenticated. Please log in to view tickets.")];
     const status = argument(args, "status");
-    let tickets = pyIterate(self(instance, "ticket_queue")).filter((ticket) => pyEquals(pyGetItem(ticket, "created_by"), currentUser));
+    let tickets = pyIterate(self(instance, "ticket_queue")).filter((ticket) =>
+      pyEquals(pyGetItem(ticket, "created_by"), currentUser),
+    );
     if (pyTruthy(status)) {
       tickets = tickets.filter((ticket) => {
         const own = pyLower(pyGetItem(ticket, "status"));
@@ -151,7 +156,8 @@ function createInstance(constants: BfclConstants): TicketApiInstance {
     vars,
     loadScenario(scenario) {
       const defaults = moduleDefaults(constants, "ticket_api");
-      for (const key of ["ticket_queue", "ticket_counter", "current_user"]) vars.set(key, scenarioValue(scenario, key, defaults));
+      for (const key of ["ticket_queue", "ticket_counter", "current_user"])
+        vars.set(key, scenarioValue(scenario, key, defaults));
     },
     publicState: () => publicAttributes(vars),
   };

@@ -7,7 +7,15 @@
 // watch_list, transaction_history, long_context.
 import { dictHas, pyIterate, sequenceHas } from "../py/containers.js";
 import { pyFloatOf, pyIntOf } from "../py/convert.js";
-import { addSeconds, compareDateTimes, DATETIME_MAX, DATETIME_MIN, naiveDateTime, pyStrftime, pyStrptime } from "../py/datetime.js";
+import {
+  addSeconds,
+  compareDateTimes,
+  DATETIME_MAX,
+  DATETIME_MIN,
+  naiveDateTime,
+  pyStrftime,
+  pyStrptime,
+} from "../py/datetime.js";
 import { fromEllipsisMarker } from "../py/ellipsis.js";
 import { PyException } from "../py/errors.js";
 import { formatFixed } from "../py/format-spec.js";
@@ -18,7 +26,18 @@ import { pyFormatNamed, pyJoin, pyLower } from "../py/str-methods.js";
 import { pyDictGet, pyGetItem, pySetItem, pyShallowCopy } from "../py/subscript.js";
 import { pyDictOf, pyEquals, pyTruthy, type PyDict, type PyKey, type PyValue } from "../py/value.js";
 import { defineBfclClass, type BfclConstants, type BfclInstance } from "./backend-class.js";
-import { argument, errorResult, expectDict, expectInt, expectList, longContextConstant, moduleDefaults, noArgumentMethod, oneArgumentMethod, scenarioValue } from "./backend-support.js";
+import {
+  argument,
+  errorResult,
+  expectDict,
+  expectInt,
+  expectList,
+  longContextConstant,
+  moduleDefaults,
+  noArgumentMethod,
+  oneArgumentMethod,
+  scenarioValue,
+} from "./backend-support.js";
 
 export interface TradingBot extends BfclInstance {
   orders: PyDict;
@@ -39,24 +58,38 @@ const CURRENT_TIME = naiveDateTime(2024, 9, 1, 10, 30);
 const SECONDS_PER_DAY = 86_400;
 
 const SYMBOLS_BY_NAME: PyDict = new Map<PyKey, PyValue>([
-  ["Apple", "AAPL"], ["Google", "GOOG"], ["Tesla", "TSLA"], ["Microsoft", "MSFT"], ["Nvidia", "NVDA"],
-  ["Zeta Corp", "ZETA"], ["Alpha Tech", "ALPH"], ["Omega Industries", "OMEG"], ["Quasar Ltd.", "QUAS"],
-  ["Neptune Systems", "NEPT"], ["Synex Solutions", "SYNX"], ["Amazon", "AMZN"], ["Gorilla", "GORI"],
+  ["Apple", "AAPL"],
+  ["Google", "GOOG"],
+  ["Tesla", "TSLA"],
+  ["Microsoft", "MSFT"],
+  ["Nvidia", "NVDA"],
+  ["Zeta Corp", "ZETA"],
+  ["Alpha Tech", "ALPH"],
+  ["Omega Industries", "OMEG"],
+  ["Quasar Ltd.", "QUAS"],
+  ["Neptune Systems", "NEPT"],
+  ["Synex Solutions", "SYNX"],
+  ["Amazon", "AMZN"],
+  ["Gorilla", "GORI"],
 ]);
-
 
 function loadScenario(self: TradingBot, scenario: PyDict, longContext: boolean): void {
   const defaults = moduleDefaults(self.constants, "trading_bot");
   const orders = expectDict(scenarioValue(scenario, "orders", defaults), "TradingBot.orders");
   // Upstream turns str keys made of digits into int keys (JSON cannot hold int keys).
-  self.orders = new Map([...orders].map(([key, value]) => [typeof key === "string" && /^[0-9]+$/.test(key) ? Number(key) : key, value]));
+  self.orders = new Map(
+    [...orders].map(([key, value]) => [typeof key === "string" && /^[0-9]+$/.test(key) ? Number(key) : key, value]),
+  );
   self.account_info = expectDict(scenarioValue(scenario, "account_info", defaults), "TradingBot.account_info");
   self.authenticated = scenarioValue(scenario, "authenticated", defaults);
   self.market_status = scenarioValue(scenario, "market_status", defaults);
   self.order_counter = expectInt(scenarioValue(scenario, "order_counter", defaults), "TradingBot.order_counter");
   self.stocks = expectDict(scenarioValue(scenario, "stocks", defaults), "TradingBot.stocks");
   self.watch_list = expectList(scenarioValue(scenario, "watch_list", defaults), "TradingBot.watch_list");
-  self.transaction_history = expectList(scenarioValue(scenario, "transaction_history", defaults), "TradingBot.transaction_history");
+  self.transaction_history = expectList(
+    scenarioValue(scenario, "transaction_history", defaults),
+    "TradingBot.transaction_history",
+  );
   self.long_context = longContext;
   self.random = createPyRandom(expectInt(scenarioValue(scenario, "random_seed", defaults), "TradingBot.random_seed"));
 }
@@ -83,17 +116,23 @@ function getStockInfo(self: TradingBot, symbol: PyValue): PyValue {
 
 function getOrderDetails(self: TradingBot, orderId: PyValue): PyValue {
   if (!dictHas(self.orders, orderId)) {
-    return errorResult(`Order with ID ${pyStr(orderId)} not found.Here is the list of orders_id: ${pyRepr([...self.orders.keys()])}`);
+    return errorResult(
+      `Order with ID ${pyStr(orderId)} not found.Here is the list of orders_id: ${pyRepr([...self.orders.keys()])}`,
+    );
   }
   if (!self.long_context) return pyGetItem(self.orders, orderId);
   const order = pyShallowCopy(pyGetItem(self.orders, orderId));
   const symbol = pyGetItem(order, "symbol");
   const metadata: PyDict = new Map();
-  for (const [key, template] of expectDict(longContextConstant(self.constants, "ORDER_DETAIL_EXTENSION"), "ORDER_DETAIL_EXTENSION")) {
+  for (const [key, template] of expectDict(
+    longContextConstant(self.constants, "ORDER_DETAIL_EXTENSION"),
+    "ORDER_DETAIL_EXTENSION",
+  )) {
     try {
       metadata.set(key, pyFormatNamed(String(template), new Map([["symbol", symbol]])));
     } catch (caught) {
-      if (caught instanceof PyException && caught.pyType === "KeyError") return errorResult(`KeyError during formatting: ${caught.text}`);
+      if (caught instanceof PyException && caught.pyType === "KeyError")
+        return errorResult(`KeyError during formatting: ${caught.text}`);
       throw caught;
     }
   }
@@ -104,7 +143,8 @@ function getOrderDetails(self: TradingBot, orderId: PyValue): PyValue {
 function cancelOrder(self: TradingBot, orderId: PyValue): PyValue {
   if (!dictHas(self.orders, orderId)) return errorResult(`Order with ID ${pyStr(orderId)} not found.`);
   const order = pyGetItem(self.orders, orderId);
-  if (pyEquals(pyGetItem(order, "status"), "Completed")) return errorResult(`Can't cancel order ${pyStr(orderId)}. Order is already completed.`);
+  if (pyEquals(pyGetItem(order, "status"), "Completed"))
+    return errorResult(`Can't cancel order ${pyStr(orderId)}. Order is already completed.`);
   pySetItem(order, "status", "Cancelled");
   return pyDictOf({ order_id: orderId, status: "Cancelled" });
 }
@@ -112,17 +152,23 @@ function cancelOrder(self: TradingBot, orderId: PyValue): PyValue {
 function placeOrder(self: TradingBot, orderType: PyValue, symbol: PyValue, price: PyValue, amount: PyValue): PyValue {
   if (!pyTruthy(self.authenticated)) return errorResult("User not authenticated. Please log in to place an order.");
   if (!dictHas(self.stocks, symbol)) return errorResult(`Invalid stock symbol: ${pyStr(symbol)}`);
-  if (pyCompare("<=", price, 0) || pyCompare("<=", amount, 0)) return errorResult("Price and amount must be positive values.");
+  if (pyCompare("<=", price, 0) || pyCompare("<=", amount, 0))
+    return errorResult("Price and amount must be positive values.");
   if (pyLower(orderType) === "buy") {
     const totalCost = pyBinary("*", pyFloatOf(price), pyIntOf(amount));
     const balance = pyDictGet(self.account_info, "balance", 0);
     if (pyCompare(">", totalCost, balance)) {
-      return errorResult(`Insufficient funds: required $${formatFixed(totalCost, 2)} but only $${formatFixed(balance, 2)} available.`);
+      return errorResult(
+        `Insufficient funds: required $${formatFixed(totalCost, 2)} but only $${formatFixed(balance, 2)} available.`,
+      );
     }
   }
   const floatPrice = pyFloatOf(price);
   const orderId = self.order_counter;
-  self.orders.set(orderId, pyDictOf({ id: orderId, order_type: orderType, symbol, price: floatPrice, amount, status: "Open" }));
+  self.orders.set(
+    orderId,
+    pyDictOf({ id: orderId, order_type: orderType, symbol, price: floatPrice, amount, status: "Open" }),
+  );
   self.order_counter += 1;
   // Upstream reports "Pending" although the stored order is "Open" (it simulates execution delay).
   return pyDictOf({ order_id: orderId, order_type: orderType, status: "Pending", price: floatPrice, amount });
@@ -140,7 +186,8 @@ function withdrawFunds(self: TradingBot, amount: PyValue): PyValue {
   if (!pyTruthy(self.authenticated)) return errorResult("User not authenticated. Please log in to make a transaction.");
   if (!pyEquals(self.market_status, "Open")) return errorResult("Market is closed. Transactions are not allowed.");
   if (pyCompare("<=", amount, 0)) return errorResult("Transaction amount must be positive.");
-  if (pyCompare(">", amount, pyGetItem(self.account_info, "balance"))) return errorResult("Insufficient funds for withdrawal.");
+  if (pyCompare(">", amount, pyGetItem(self.account_info, "balance")))
+    return errorResult("Insufficient funds for withdrawal.");
   return moveFunds(self, amount, "withdrawal");
 }
 
@@ -151,9 +198,13 @@ function fundAccount(self: TradingBot, amount: PyValue): PyValue {
 }
 
 function removeFromWatchlist(self: TradingBot, symbol: PyValue): PyValue {
-  if (!pyTruthy(self.authenticated)) return errorResult("User not authenticated. Please log in to modify the watchlist.");
+  if (!pyTruthy(self.authenticated))
+    return errorResult("User not authenticated. Please log in to modify the watchlist.");
   if (!sequenceHas(self.watch_list, symbol)) return errorResult(`Stock ${pyStr(symbol)} not found in watchlist.`);
-  self.watch_list.splice(self.watch_list.findIndex((item) => pyEquals(item, symbol)), 1);
+  self.watch_list.splice(
+    self.watch_list.findIndex((item) => pyEquals(item, symbol)),
+    1,
+  );
   return pyDictOf({ status: `Stock ${pyStr(symbol)} removed from watchlist successfully.` });
 }
 
@@ -164,12 +215,14 @@ function getWatchlist(self: TradingBot): PyValue {
 }
 
 function getOrderHistory(self: TradingBot): PyValue {
-  if (!pyTruthy(self.authenticated)) return [errorResult("User not authenticated. Please log in to view order history.")];
+  if (!pyTruthy(self.authenticated))
+    return [errorResult("User not authenticated. Please log in to view order history.")];
   return pyDictOf({ history: [...self.orders.keys()] });
 }
 
 function getTransactionHistory(self: TradingBot, startDate: PyValue, endDate: PyValue): PyValue {
-  if (!pyTruthy(self.authenticated)) return [errorResult("User not authenticated. Please log in to view transaction history.")];
+  if (!pyTruthy(self.authenticated))
+    return [errorResult("User not authenticated. Please log in to view transaction history.")];
   const start = pyTruthy(startDate) ? pyStrptime(startDate, "%Y-%m-%d") : DATETIME_MIN;
   const end = pyTruthy(endDate) ? pyStrptime(endDate, "%Y-%m-%d") : DATETIME_MAX;
   const filtered = self.transaction_history.filter((transaction) => {
@@ -187,7 +240,10 @@ function getAvailableStocks(self: TradingBot, sector: PyValue): PyValue {
     technology.push(...constantList(self, "TECHNOLOGY_EXTENSION"));
     automobile.push(...constantList(self, "AUTOMOBILE_EXTENSION"));
   }
-  const sectors: PyDict = new Map([["Technology", technology], ["Automobile", automobile]]);
+  const sectors: PyDict = new Map([
+    ["Technology", technology],
+    ["Automobile", automobile],
+  ]);
   return pyDictOf({ stock_list: pyDictGet(sectors, sector, []) });
 }
 
@@ -197,7 +253,8 @@ function stockPrice(self: TradingBot, symbol: PyValue): PyValue {
 
 function filterStocksByPrice(self: TradingBot, stocks: PyValue, minPrice: PyValue, maxPrice: PyValue): PyValue {
   const filtered = pyIterate(stocks).filter(
-    (symbol) => pyCompare(">=", stockPrice(self, symbol), minPrice) && pyCompare("<=", stockPrice(self, symbol), maxPrice),
+    (symbol) =>
+      pyCompare(">=", stockPrice(self, symbol), minPrice) && pyCompare("<=", stockPrice(self, symbol), maxPrice),
   );
   return pyDictOf({ filtered_stocks: [...filtered] });
 }
@@ -209,9 +266,12 @@ function addToWatchlist(self: TradingBot, stock: PyValue): PyValue {
 
 function notifyPriceChange(self: TradingBot, stocks: PyValue, threshold: PyValue): PyValue {
   const changed = pyIterate(stocks).filter(
-    (symbol) => dictHas(self.stocks, symbol) && pyCompare(">=", pyAbs(pyGetItem(pyGetItem(self.stocks, symbol), "percent_change")), threshold),
+    (symbol) =>
+      dictHas(self.stocks, symbol) &&
+      pyCompare(">=", pyAbs(pyGetItem(pyGetItem(self.stocks, symbol), "percent_change")), threshold),
   );
-  if (changed.length > 0) return pyDictOf({ notification: `Stocks ${pyJoin(", ", changed)} have significant price changes.` });
+  if (changed.length > 0)
+    return pyDictOf({ notification: `Stocks ${pyJoin(", ", changed)} have significant price changes.` });
   return pyDictOf({ notification: "No significant price changes in the selected stocks." });
 }
 
@@ -225,30 +285,56 @@ export const tradingBotClass = defineBfclClass<TradingBot>({
   stateless: false,
   create(constants) {
     const self: TradingBot = {
-      orders: new Map(), account_info: new Map(), authenticated: false, market_status: "Closed", order_counter: 0,
-      stocks: new Map(), watch_list: [], transaction_history: [], long_context: false, random: createPyRandom(0), constants,
+      orders: new Map(),
+      account_info: new Map(),
+      authenticated: false,
+      market_status: "Closed",
+      order_counter: 0,
+      stocks: new Map(),
+      watch_list: [],
+      transaction_history: [],
+      long_context: false,
+      random: createPyRandom(0),
+      constants,
       loadScenario: (scenario, longContext) => loadScenario(self, scenario, longContext),
       publicState: () => [
-        ["orders", self.orders], ["account_info", self.account_info], ["authenticated", self.authenticated],
-        ["market_status", self.market_status], ["order_counter", self.order_counter], ["stocks", self.stocks],
-        ["watch_list", self.watch_list], ["transaction_history", self.transaction_history], ["long_context", self.long_context],
+        ["orders", self.orders],
+        ["account_info", self.account_info],
+        ["authenticated", self.authenticated],
+        ["market_status", self.market_status],
+        ["order_counter", self.order_counter],
+        ["stocks", self.stocks],
+        ["watch_list", self.watch_list],
+        ["transaction_history", self.transaction_history],
+        ["long_context", self.long_context],
       ],
     };
     return self;
   },
   methods: {
     get_current_time: none(() => pyDictOf({ current_time: pyStrftime(CURRENT_TIME, "%I:%M %p") })),
-    get_symbol_by_name: one("name", (_, name) => pyDictOf({ symbol: pyDictGet(SYMBOLS_BY_NAME, name, "Stock not found") })),
+    get_symbol_by_name: one("name", (_, name) =>
+      pyDictOf({ symbol: pyDictGet(SYMBOLS_BY_NAME, name, "Stock not found") }),
+    ),
     get_stock_info: one("symbol", getStockInfo),
     get_order_details: one("order_id", getOrderDetails),
     cancel_order: one("order_id", cancelOrder),
     place_order: {
       params: [{ name: "order_type" }, { name: "symbol" }, { name: "price" }, { name: "amount" }],
-      run: (self, args) => placeOrder(self, argument(args, "order_type"), argument(args, "symbol"), argument(args, "price"), argument(args, "amount")),
+      run: (self, args) =>
+        placeOrder(
+          self,
+          argument(args, "order_type"),
+          argument(args, "symbol"),
+          argument(args, "price"),
+          argument(args, "amount"),
+        ),
     },
     withdraw_funds: one("amount", withdrawFunds),
     get_account_info: none((self) =>
-      pyTruthy(self.authenticated) ? self.account_info : errorResult("User not authenticated. Please log in to view account information."),
+      pyTruthy(self.authenticated)
+        ? self.account_info
+        : errorResult("User not authenticated. Please log in to view account information."),
     ),
     trading_login: {
       params: [{ name: "username" }, { name: "password" }],
@@ -269,13 +355,17 @@ export const tradingBotClass = defineBfclClass<TradingBot>({
     get_watchlist: none(getWatchlist),
     get_order_history: none(getOrderHistory),
     get_transaction_history: {
-      params: [{ name: "start_date", default: null }, { name: "end_date", default: null }],
+      params: [
+        { name: "start_date", default: null },
+        { name: "end_date", default: null },
+      ],
       run: (self, args) => getTransactionHistory(self, argument(args, "start_date"), argument(args, "end_date")),
     },
     get_available_stocks: one("sector", getAvailableStocks),
     filter_stocks_by_price: {
       params: [{ name: "stocks" }, { name: "min_price" }, { name: "max_price" }],
-      run: (self, args) => filterStocksByPrice(self, argument(args, "stocks"), argument(args, "min_price"), argument(args, "max_price")),
+      run: (self, args) =>
+        filterStocksByPrice(self, argument(args, "stocks"), argument(args, "min_price"), argument(args, "max_price")),
     },
     add_to_watchlist: one("stock", addToWatchlist),
     notify_price_change: {

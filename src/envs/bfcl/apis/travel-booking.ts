@@ -21,9 +21,32 @@ import { createPyRandom, type PyRandom } from "../py/random.js";
 import { pyStartsWith, strReceiver } from "../py/str-methods.js";
 import { pyDictGet, pyGetItem, pySetItem } from "../py/subscript.js";
 import { decimalValue, isPyDigit } from "../py/unicode-digits.js";
-import { pyDeepCopy, pyDictOf, pyEquals, pyFloat, type PyDict, type PyFloat, type PyKey, type PyValue } from "../py/value.js";
-import { defineBfclClass, type BfclClass, type BfclConstants, type BfclInstance, type MethodSpec } from "./backend-class.js";
-import { argument, errorResult, expectDict, expectInt, longContextConstant, moduleDefaults, scenarioValue } from "./backend-support.js";
+import {
+  pyDeepCopy,
+  pyDictOf,
+  pyEquals,
+  pyFloat,
+  type PyDict,
+  type PyFloat,
+  type PyKey,
+  type PyValue,
+} from "../py/value.js";
+import {
+  defineBfclClass,
+  type BfclClass,
+  type BfclConstants,
+  type BfclInstance,
+  type MethodSpec,
+} from "./backend-class.js";
+import {
+  argument,
+  errorResult,
+  expectDict,
+  expectInt,
+  longContextConstant,
+  moduleDefaults,
+  scenarioValue,
+} from "./backend-support.js";
 import { AIRPORT_BY_CITY, ALL_AIRPORTS, BASE_COSTS, EXCHANGE_RATES, ROUTES } from "./travel-booking/tables.js";
 
 export interface TravelApi extends BfclInstance {
@@ -49,13 +72,19 @@ export const TRAVEL_TODAY: NaiveDateTime = naiveDateTime(2024, 9, 1);
 
 /** str(valid_classes) in book_flight. Upstream prints a set, whose order depends on the process's hash seed. */
 const VALID_CLASSES_TEXT = "{'economy', 'business', 'first'}";
-const CLASS_FACTORS: ReadonlyMap<string, number> = new Map([["economy", 1], ["business", 2], ["first", 5]]);
-
+const CLASS_FACTORS: ReadonlyMap<string, number> = new Map([
+  ["economy", 1],
+  ["business", 2],
+  ["first", 5],
+]);
 
 function loadScenario(self: TravelApi, scenario: PyDict, longContext: boolean): void {
   const defaults = moduleDefaults(self.constants, "travel_booking");
   self.random = createPyRandom(expectInt(scenarioValue(scenario, "random_seed", defaults), "TravelAPI.random_seed"));
-  self.credit_card_list = expectDict(scenarioValue(scenario, "credit_card_list", defaults), "TravelAPI.credit_card_list");
+  self.credit_card_list = expectDict(
+    scenarioValue(scenario, "credit_card_list", defaults),
+    "TravelAPI.credit_card_list",
+  );
   self.booking_record = expectDict(scenarioValue(scenario, "booking_record", defaults), "TravelAPI.booking_record");
   self.access_token = scenarioValue(scenario, "access_token", defaults);
   self.token_type = scenarioValue(scenario, "token_type", defaults);
@@ -66,8 +95,16 @@ function loadScenario(self: TravelApi, scenario: PyDict, longContext: boolean): 
   self.budget_limit = scenarioValue(scenario, "budget_limit", defaults);
   self.long_context = longContext;
   if (longContext) {
-    mergeMissing(self.credit_card_list, longContextConstant(self.constants, "CREDIT_CARD_EXTENSION"), "CREDIT_CARD_EXTENSION");
-    mergeMissing(self.booking_record, longContextConstant(self.constants, "BOOKING_RECORD_EXTENSION"), "BOOKING_RECORD_EXTENSION");
+    mergeMissing(
+      self.credit_card_list,
+      longContextConstant(self.constants, "CREDIT_CARD_EXTENSION"),
+      "CREDIT_CARD_EXTENSION",
+    );
+    mergeMissing(
+      self.booking_record,
+      longContextConstant(self.constants, "BOOKING_RECORD_EXTENSION"),
+      "BOOKING_RECORD_EXTENSION",
+    );
   }
 }
 
@@ -100,13 +137,16 @@ function registerCreditCard(self: TravelApi, args: ReadonlyMap<string, PyValue>)
   const cardNumber = argument(args, "card_number");
   if (dictHas(self.credit_card_list, cardNumber)) return errorResult("Card already registered");
   const cardId = String(self.random.randint(100000000000, 999999999999));
-  self.credit_card_list.set(cardId, pyDictOf({
-    card_number: cardNumber,
-    expiration_date: argument(args, "expiration_date"),
-    cardholder_name: argument(args, "cardholder_name"),
-    card_verification_number: argument(args, "card_verification_number"),
-    balance: self.random.randint(10000, 99999),
-  }));
+  self.credit_card_list.set(
+    cardId,
+    pyDictOf({
+      card_number: cardNumber,
+      expiration_date: argument(args, "expiration_date"),
+      cardholder_name: argument(args, "cardholder_name"),
+      card_verification_number: argument(args, "card_verification_number"),
+      balance: self.random.randint(10000, 99999),
+    }),
+  );
   return pyDictOf({ card_id: cardId });
 }
 
@@ -125,13 +165,23 @@ function dateDigitSumIsEven(travelDate: PyValue): boolean {
   return !odd;
 }
 
-function getFlightCost(self: TravelApi, travelFrom: PyValue, travelTo: PyValue, travelDate: PyValue, travelClass: PyValue): PyValue {
+function getFlightCost(
+  self: TravelApi,
+  travelFrom: PyValue,
+  travelTo: PyValue,
+  travelDate: PyValue,
+  travelClass: PyValue,
+): PyValue {
   assertHashable(travelFrom);
   assertHashable(travelTo);
-  const baseCost = typeof travelFrom === "string" && typeof travelTo === "string" ? BASE_COSTS.get(`${travelFrom}-${travelTo}`) : undefined;
+  const baseCost =
+    typeof travelFrom === "string" && typeof travelTo === "string"
+      ? BASE_COSTS.get(`${travelFrom}-${travelTo}`)
+      : undefined;
   if (baseCost === undefined) throw new PyException("ValueError", "No available route for the given airports.");
   const factor = typeof travelClass === "string" ? CLASS_FACTORS.get(travelClass) : undefined;
-  if (factor === undefined) throw new PyException("ValueError", "Invalid travel class. Options are: economy, business, first.");
+  if (factor === undefined)
+    throw new PyException("ValueError", "Invalid travel class. Options are: economy, business, first.");
   const multiplier = dateDigitSumIsEven(travelDate) ? 2 : 1;
   const suffix = `${pyStr(travelClass)}|${pyStr(travelDate)}`;
   const costs: PyValue[] = [];
@@ -149,7 +199,9 @@ function getCreditCardBalance(self: TravelApi, accessToken: PyValue, cardId: PyV
   const problem = tokenProblem(self, accessToken);
   if (problem !== undefined) return errorResult(problem);
   if (!dictHas(self.credit_card_list, cardId)) {
-    return errorResult(`Card not registered. Here are a list of card_id's: ${pyRepr([...self.credit_card_list.keys()])}`);
+    return errorResult(
+      `Card not registered. Here are a list of card_id's: ${pyRepr([...self.credit_card_list.keys()])}`,
+    );
   }
   return pyDictOf({ card_balance: pyGetItem(pyGetItem(self.credit_card_list, cardId), "balance") });
 }
@@ -159,7 +211,12 @@ function bookFlight(self: TravelApi, args: ReadonlyMap<string, PyValue>): PyValu
   const problem = tokenProblem(self, argument(args, "access_token"));
   if (problem !== undefined) return failed(problem);
   const cardId = argument(args, "card_id");
-  const [travelDate, travelFrom, travelTo, travelClass] = ["travel_date", "travel_from", "travel_to", "travel_class"].map((name) => argument(args, name)) as [PyValue, PyValue, PyValue, PyValue];
+  const [travelDate, travelFrom, travelTo, travelClass] = [
+    "travel_date",
+    "travel_from",
+    "travel_to",
+    "travel_class",
+  ].map((name) => argument(args, name)) as [PyValue, PyValue, PyValue, PyValue];
   if (!dictHas(self.credit_card_list, cardId)) return failed("Card not registered");
   const card = pyGetItem(self.credit_card_list, cardId);
   if (!pyContains(card, "balance")) return failed("Balance not found");
@@ -168,22 +225,39 @@ function bookFlight(self: TravelApi, args: ReadonlyMap<string, PyValue>): PyValu
   const caughtValueError = catchValueError(() => pyStrptime(travelDate, "%Y-%m-%d"));
   if (caughtValueError !== undefined) return failed("Invalid date format. Use YYYY-MM-DD.");
   assertHashable(travelClass);
-  if (typeof travelClass !== "string" || !CLASS_FACTORS.has(travelClass)) return failed(`Invalid travel class. Must be one of ${VALID_CLASSES_TEXT}`);
+  if (typeof travelClass !== "string" || !CLASS_FACTORS.has(travelClass))
+    return failed(`Invalid travel class. Must be one of ${VALID_CLASSES_TEXT}`);
   const costError = catchValueError(() => getFlightCost(self, travelFrom, travelTo, travelDate, travelClass));
   if (costError !== undefined) return failed(costError);
-  const travelCost = self.flightCostLookup.get(`${pyStr(travelFrom)}|${pyStr(travelTo)}|${travelClass}|${pyStr(travelDate)}`);
+  const travelCost = self.flightCostLookup.get(
+    `${pyStr(travelFrom)}|${pyStr(travelTo)}|${travelClass}|${pyStr(travelDate)}`,
+  );
   if (travelCost === undefined) return failed("No available route for the given parameters");
   if (pyCompare("<", pyGetItem(card, "balance"), travelCost)) return failed("Insufficient funds");
-  if (self.budget_limit !== null && pyCompare("<", pyGetItem(card, "balance"), self.budget_limit)) return failed("Balance is less than budget limit");
+  if (self.budget_limit !== null && pyCompare("<", pyGetItem(card, "balance"), self.budget_limit))
+    return failed("Balance is less than budget limit");
   pySetItem(card, "balance", pyBinary("-", pyGetItem(card, "balance"), travelCost, true));
   const bookingId = String(self.random.randint(1000000, 9999999));
   const transactionId = String(self.random.randint(10000000, 99999999));
-  self.booking_record.set(bookingId, pyDictOf({
-    card_id: cardId, travel_date: travelDate, travel_from: travelFrom, travel_to: travelTo, travel_class: travelClass,
-    travel_cost: travelCost, transaction_id: transactionId,
-  }));
+  self.booking_record.set(
+    bookingId,
+    pyDictOf({
+      card_id: cardId,
+      travel_date: travelDate,
+      travel_from: travelFrom,
+      travel_to: travelTo,
+      travel_class: travelClass,
+      travel_cost: travelCost,
+      transaction_id: transactionId,
+    }),
+  );
   const history = self.long_context ? self.booking_record : new Map();
-  return pyDictOf({ booking_id: bookingId, transaction_id: transactionId, booking_status: true, booking_history: history });
+  return pyDictOf({
+    booking_id: bookingId,
+    transaction_id: transactionId,
+    booking_status: true,
+    booking_history: history,
+  });
 }
 
 /** Run `body`; a ValueError it raises becomes its text (upstream's `except ValueError`), others propagate. */
@@ -223,7 +297,8 @@ function cancelBooking(self: TravelApi, accessToken: PyValue, bookingId: PyValue
 
 function computeExchangeRate(baseCurrency: PyValue, targetCurrency: PyValue, value: PyValue): PyValue {
   for (const [base, target, rate] of EXCHANGE_RATES) {
-    if (pyEquals(baseCurrency, base) && pyEquals(targetCurrency, target)) return pyDictOf({ exchanged_value: pyFloatOf(pyBinary("*", value, rate)) });
+    if (pyEquals(baseCurrency, base) && pyEquals(targetCurrency, target))
+      return pyDictOf({ exchanged_value: pyFloatOf(pyBinary("*", value, rate)) });
     if (pyEquals(baseCurrency, target) && pyEquals(targetCurrency, base)) {
       return pyDictOf({ exchanged_value: pyRound(pyBinary("/", value, rate) as PyFloat, 2) });
     }
@@ -231,17 +306,28 @@ function computeExchangeRate(baseCurrency: PyValue, targetCurrency: PyValue, val
   throw new PyException("ValueError", "No available exchange rate for the given currencies.");
 }
 
-function verifyTraveler(self: TravelApi, firstName: PyValue, lastName: PyValue, dateOfBirth: PyValue, passport: PyValue): PyValue {
+function verifyTraveler(
+  self: TravelApi,
+  firstName: PyValue,
+  lastName: PyValue,
+  dateOfBirth: PyValue,
+  passport: PyValue,
+): PyValue {
   const failed = (text: string): PyDict => pyDictOf({ verification_status: false, verification_failure: text });
   if (!pyEquals(self.user_first_name, firstName) || !pyEquals(self.user_last_name, lastName)) {
     const expected = `${pyStr(self.user_first_name)} ${pyStr(self.user_last_name)}`;
-    return failed(`Cannot book flight information for another user.Expected ${expected}, got ${pyStr(firstName)} ${pyStr(lastName)}`);
+    return failed(
+      `Cannot book flight information for another user.Expected ${expected}, got ${pyStr(firstName)} ${pyStr(lastName)}`,
+    );
   }
   let birth: NaiveDateTime | undefined;
   const invalid = catchValueError(() => (birth = pyStrptime(dateOfBirth, "%Y-%m-%d")));
-  if (invalid !== undefined || birth === undefined) return failed("Invalid date of birth format. Please use YYYY-MM-DD.");
-  const beforeBirthday = self.today.month < birth.month || (self.today.month === birth.month && self.today.day < birth.day);
-  if (self.today.year - birth.year - (beforeBirthday ? 1 : 0) < 18) return failed("Traveler must be at least 18 years old.");
+  if (invalid !== undefined || birth === undefined)
+    return failed("Invalid date of birth format. Please use YYYY-MM-DD.");
+  const beforeBirthday =
+    self.today.month < birth.month || (self.today.month === birth.month && self.today.day < birth.day);
+  if (self.today.year - birth.year - (beforeBirthday ? 1 : 0) < 18)
+    return failed("Traveler must be at least 18 years old.");
   if (!pyStartsWith(passport, "US")) return failed("Passport must be issued by the United States.");
   return pyDictOf({ verification_status: true });
 }
@@ -257,7 +343,11 @@ function purchaseInsurance(self: TravelApi, args: ReadonlyMap<string, PyValue>):
   const failed = (text: string): PyDict => pyDictOf({ insurance_status: false, error: text });
   const problem = tokenProblem(self, argument(args, "access_token"));
   if (problem !== undefined) return failed(problem);
-  const [bookingId, cost, cardId] = ["booking_id", "insurance_cost", "card_id"].map((name) => argument(args, name)) as [PyValue, PyValue, PyValue];
+  const [bookingId, cost, cardId] = ["booking_id", "insurance_cost", "card_id"].map((name) => argument(args, name)) as [
+    PyValue,
+    PyValue,
+    PyValue,
+  ];
   if (self.budget_limit !== null && pyCompare("<", self.budget_limit, cost)) return failed("Exceeded budget limit");
   if (!dictHas(self.booking_record, bookingId)) return failed("Booking not found");
   if (!dictHas(self.credit_card_list, cardId)) return failed("Credit card not registered");
@@ -274,14 +364,18 @@ function methods(): Readonly<Record<string, Method>> {
   return {
     authenticate_travel: {
       params: params("client_id", "client_secret", "refresh_token", "grant_type", "user_first_name", "user_last_name"),
-      run: (self, args) => authenticate(self, arg(args, "grant_type"), arg(args, "user_first_name"), arg(args, "user_last_name")),
+      run: (self, args) =>
+        authenticate(self, arg(args, "grant_type"), arg(args, "user_first_name"), arg(args, "user_last_name")),
     },
     travel_get_login_status: {
       params: [],
       run: (self) => pyDictOf({ status: !(self.token_expires_in === null || pyEquals(self.token_expires_in, 0)) }),
     },
     get_budget_fiscal_year: {
-      params: [{ name: "lastModifiedAfter", default: null }, { name: "includeRemoved", default: null }],
+      params: [
+        { name: "lastModifiedAfter", default: null },
+        { name: "includeRemoved", default: null },
+      ],
       run: () => pyDictOf({ budget_fiscal_year: "2018" }),
     },
     register_credit_card: {
@@ -290,22 +384,38 @@ function methods(): Readonly<Record<string, Method>> {
     },
     get_flight_cost: {
       params: params("travel_from", "travel_to", "travel_date", "travel_class"),
-      run: (self, args) => getFlightCost(self, arg(args, "travel_from"), arg(args, "travel_to"), arg(args, "travel_date"), arg(args, "travel_class")),
+      run: (self, args) =>
+        getFlightCost(
+          self,
+          arg(args, "travel_from"),
+          arg(args, "travel_to"),
+          arg(args, "travel_date"),
+          arg(args, "travel_class"),
+        ),
     },
     get_credit_card_balance: {
       params: params("access_token", "card_id"),
       run: (self, args) => getCreditCardBalance(self, arg(args, "access_token"), arg(args, "card_id")),
     },
-    book_flight: { params: params("access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"), run: bookFlight },
+    book_flight: {
+      params: params("access_token", "card_id", "travel_date", "travel_from", "travel_to", "travel_class"),
+      run: bookFlight,
+    },
     retrieve_invoice: {
-      params: [{ name: "access_token" }, { name: "booking_id", default: null }, { name: "insurance_id", default: null }],
+      params: [
+        { name: "access_token" },
+        { name: "booking_id", default: null },
+        { name: "insurance_id", default: null },
+      ],
       run: (self, args) => retrieveInvoice(self, arg(args, "access_token"), arg(args, "booking_id")),
     },
     get_booking_history: {
       params: params("access_token"),
       run(self, args) {
         const problem = tokenProblem(self, arg(args, "access_token"));
-        return problem !== undefined ? errorResult(problem) : pyDictOf({ booking_history: pyDeepCopy(self.booking_record) });
+        return problem !== undefined
+          ? errorResult(problem)
+          : pyDictOf({ booking_history: pyDeepCopy(self.booking_record) });
       },
     },
     list_all_airports: { params: [], run: () => [...ALL_AIRPORTS] },
@@ -315,11 +425,19 @@ function methods(): Readonly<Record<string, Method>> {
     },
     compute_exchange_rate: {
       params: params("base_currency", "target_currency", "value"),
-      run: (_, args) => computeExchangeRate(arg(args, "base_currency"), arg(args, "target_currency"), arg(args, "value")),
+      run: (_, args) =>
+        computeExchangeRate(arg(args, "base_currency"), arg(args, "target_currency"), arg(args, "value")),
     },
     verify_traveler_information: {
       params: params("first_name", "last_name", "date_of_birth", "passport_number"),
-      run: (self, args) => verifyTraveler(self, arg(args, "first_name"), arg(args, "last_name"), arg(args, "date_of_birth"), arg(args, "passport_number")),
+      run: (self, args) =>
+        verifyTraveler(
+          self,
+          arg(args, "first_name"),
+          arg(args, "last_name"),
+          arg(args, "date_of_birth"),
+          arg(args, "passport_number"),
+        ),
     },
     set_budget_limit: {
       params: params("access_token", "budget_limit"),
@@ -329,12 +447,18 @@ function methods(): Readonly<Record<string, Method>> {
       params: params("location"),
       run: (_, args) => pyDictOf({ nearest_airport: pyDictGet(AIRPORT_BY_CITY, arg(args, "location"), "Unknown") }),
     },
-    purchase_insurance: { params: params("access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"), run: purchaseInsurance },
+    purchase_insurance: {
+      params: params("access_token", "insurance_type", "booking_id", "insurance_cost", "card_id"),
+      run: purchaseInsurance,
+    },
     contact_customer_support: {
       params: params("booking_id", "message"),
       run: (self, args) =>
         dictHas(self.booking_record, arg(args, "booking_id"))
-          ? pyDictOf({ customer_support_message: "Thank you for contacting customer support. Your message has been received and we will get back to you shortly." })
+          ? pyDictOf({
+              customer_support_message:
+                "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
+            })
           : errorResult("Booking not found"),
     },
     get_all_credit_cards: { params: [], run: (self) => pyDictOf({ credit_card_list: self.credit_card_list }) },
@@ -349,14 +473,31 @@ export function makeTravelBookingClass(today: NaiveDateTime): BfclClass<TravelAp
     stateless: false,
     create(constants) {
       const self: TravelApi = {
-        credit_card_list: new Map(), booking_record: new Map(), access_token: null, token_type: null, token_expires_in: null,
-        token_scope: null, user_first_name: null, user_last_name: null, budget_limit: null, long_context: false,
-        random: createPyRandom(0), flightCostLookup: new Map(), today, constants,
+        credit_card_list: new Map(),
+        booking_record: new Map(),
+        access_token: null,
+        token_type: null,
+        token_expires_in: null,
+        token_scope: null,
+        user_first_name: null,
+        user_last_name: null,
+        budget_limit: null,
+        long_context: false,
+        random: createPyRandom(0),
+        flightCostLookup: new Map(),
+        today,
+        constants,
         loadScenario: (scenario, longContext) => loadScenario(self, scenario, longContext),
         publicState: () => [
-          ["credit_card_list", self.credit_card_list], ["booking_record", self.booking_record], ["access_token", self.access_token],
-          ["token_type", self.token_type], ["token_expires_in", self.token_expires_in], ["token_scope", self.token_scope],
-          ["user_first_name", self.user_first_name], ["user_last_name", self.user_last_name], ["budget_limit", self.budget_limit],
+          ["credit_card_list", self.credit_card_list],
+          ["booking_record", self.booking_record],
+          ["access_token", self.access_token],
+          ["token_type", self.token_type],
+          ["token_expires_in", self.token_expires_in],
+          ["token_scope", self.token_scope],
+          ["user_first_name", self.user_first_name],
+          ["user_last_name", self.user_last_name],
+          ["budget_limit", self.budget_limit],
           ["long_context", self.long_context],
         ],
       };

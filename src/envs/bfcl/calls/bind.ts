@@ -18,7 +18,11 @@ function plural(count: number, word: string): string {
 }
 
 /** Bind arguments of `call` to `params` of `qualifiedName` (e.g. "GorillaFileSystem.cd"). */
-export function bindArguments(qualifiedName: string, params: readonly ParamSpec[], call: Pick<Call, "args" | "kwargs">): Map<string, PyValue> {
+export function bindArguments(
+  qualifiedName: string,
+  params: readonly ParamSpec[],
+  call: Pick<Call, "args" | "kwargs">,
+): Map<string, PyValue> {
   const bound = new Map<string, PyValue>();
   call.args.forEach((value, index) => {
     const param = params[index];
@@ -27,18 +31,28 @@ export function bindArguments(qualifiedName: string, params: readonly ParamSpec[
   for (const [key, value] of call.kwargs) {
     const index = params.findIndex((param) => param.name === key);
     if (index < 0) throw new PyException("TypeError", `${qualifiedName}() got an unexpected keyword argument '${key}'`);
-    if (index < call.args.length) throw new PyException("TypeError", `${qualifiedName}() got multiple values for argument '${key}'`);
+    if (index < call.args.length)
+      throw new PyException("TypeError", `${qualifiedName}() got multiple values for argument '${key}'`);
     bound.set(key, value);
   }
   if (call.args.length > params.length) {
     const required = params.filter((param) => !("default" in param)).length;
-    const takes = required === params.length ? plural(params.length + 1, "positional argument") : `from ${required + 1} to ${params.length + 1} positional arguments`;
+    const takes =
+      required === params.length
+        ? plural(params.length + 1, "positional argument")
+        : `from ${required + 1} to ${params.length + 1} positional arguments`;
     const given = call.args.length + 1;
-    throw new PyException("TypeError", `${qualifiedName}() takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`);
+    throw new PyException(
+      "TypeError",
+      `${qualifiedName}() takes ${takes} but ${given} ${given === 1 ? "was" : "were"} given`,
+    );
   }
   const missing = params.filter((param) => !bound.has(param.name) && !("default" in param)).map((param) => param.name);
   if (missing.length > 0) {
-    throw new PyException("TypeError", `${qualifiedName}() missing ${plural(missing.length, "required positional argument")}: ${listNames(missing)}`);
+    throw new PyException(
+      "TypeError",
+      `${qualifiedName}() missing ${plural(missing.length, "required positional argument")}: ${listNames(missing)}`,
+    );
   }
   for (const param of params) {
     // Python shares a mutable default between calls; no backend mutates its defaults, so a copy per call is

@@ -12,4 +12,9 @@ export interface Call {
 /** Verdict of parsing text that should hold calls: data, not an exception. */
 export type ParseVerdict =
   | { readonly valid: true; readonly calls: readonly Call[] }
-  | { readonly valid: false; readonly errorType: "call_parse:syntax"; readonly message: string; readonly position: number };
+  | {
+      readonly valid: false;
+      readonly errorType: "call_parse:syntax";
+      readonly message: string;
+      readonly position: number;
+    };

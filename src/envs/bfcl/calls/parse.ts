@@ -12,7 +12,10 @@ const MAX_DEPTH = 100;
 const MAX_LENGTH = 1_000_000;
 
 class SyntaxFailure extends Error {
-  constructor(message: string, readonly position: number) {
+  constructor(
+    message: string,
+    readonly position: number,
+  ) {
     super(message);
   }
 }
@@ -76,7 +79,19 @@ function readDottedName(cursor: Cursor): string {
   return name;
 }
 
-const SIMPLE_ESCAPES: Record<string, string> = { "\\": "\\", "'": "'", '"': '"', a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "\n": "" };
+const SIMPLE_ESCAPES: Record<string, string> = {
+  "\\": "\\",
+  "'": "'",
+  '"': '"',
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "\n": "",
+};
 
 function readEscape(cursor: Cursor): string {
   const { text } = cursor;
@@ -151,7 +166,8 @@ function readStrings(cursor: Cursor): string | null {
   }
 }
 
-const NUMBER = /(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*)?\.?(?:\d(?:_?\d)*)?(?:[eE][+-]?\d(?:_?\d)*)?)/y;
+const NUMBER =
+  /(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:\d(?:_?\d)*)?\.?(?:\d(?:_?\d)*)?(?:[eE][+-]?\d(?:_?\d)*)?)/y;
 
 function readNumber(cursor: Cursor): PyValue {
   NUMBER.lastIndex = cursor.pos;
@@ -162,7 +178,8 @@ function readNumber(cursor: Cursor): PyValue {
   const clean = token.replace(/_/g, "");
   if (/^0[xXoObB]/.test(clean)) return Number(clean);
   if (/[.eE]/.test(clean)) return pyFloat(Number(clean.endsWith(".") ? `${clean}0` : clean));
-  if (/^0\d/.test(clean) && /[1-9]/.test(clean)) fail(cursor, "leading zeros in decimal integer literals are not permitted");
+  if (/^0\d/.test(clean) && /[1-9]/.test(clean))
+    fail(cursor, "leading zeros in decimal integer literals are not permitted");
   const value = Number(clean);
   if (!Number.isSafeInteger(value)) fail(cursor, `integer ${clean} is too large`);
   return value;
@@ -259,7 +276,12 @@ function readValue(cursor: Cursor): PyValue {
     if (word === "False") return false;
     if (word === "None") return null;
     cursor.pos = start;
-    return fail(cursor, word === null ? `unexpected ${describeAt(cursor)}` : `'${word}' is not a literal value (only literals can be arguments)`);
+    return fail(
+      cursor,
+      word === null
+        ? `unexpected ${describeAt(cursor)}`
+        : `'${word}' is not a literal value (only literals can be arguments)`,
+    );
   } finally {
     cursor.depth--;
   }
@@ -291,7 +313,13 @@ function readCall(cursor: Cursor): Call {
 
 /** Parse one call (`f(a=1)`) or a list/tuple of calls (`[f(a=1), g()]`). */
 export function parseCalls(text: string): ParseVerdict {
-  if (text.length > MAX_LENGTH) return { valid: false, errorType: "call_parse:syntax", message: `input longer than ${MAX_LENGTH} characters`, position: 0 };
+  if (text.length > MAX_LENGTH)
+    return {
+      valid: false,
+      errorType: "call_parse:syntax",
+      message: `input longer than ${MAX_LENGTH} characters`,
+      position: 0,
+    };
   const cursor: Cursor = { text, pos: 0, depth: 0 };
   try {
     const calls: Call[] = [];
@@ -303,23 +331,34 @@ export function parseCalls(text: string): ParseVerdict {
         if (peek(cursor) === undefined) fail(cursor, `expected '${close}' but found end of input`);
         calls.push(readCall(cursor));
         if (peek(cursor) === ",") cursor.pos++;
-        else if (peek(cursor) !== close) fail(cursor, `expected ',' or '${close}' between calls but found ${describeAt(cursor)}`);
+        else if (peek(cursor) !== close)
+          fail(cursor, `expected ',' or '${close}' between calls but found ${describeAt(cursor)}`);
       }
       cursor.pos++;
     } else calls.push(readCall(cursor));
     if (peek(cursor) !== undefined) fail(cursor, `unexpected text after the calls: ${describeAt(cursor)}`);
     return { valid: true, calls };
   } catch (error) {
-    if (error instanceof SyntaxFailure) return { valid: false, errorType: "call_parse:syntax", message: error.message, position: error.position };
-    if (error instanceof RangeError) return { valid: false, errorType: "call_parse:syntax", message: "input too deeply nested", position: cursor.pos };
+    if (error instanceof SyntaxFailure)
+      return { valid: false, errorType: "call_parse:syntax", message: error.message, position: error.position };
+    if (error instanceof RangeError)
+      return { valid: false, errorType: "call_parse:syntax", message: "input too deeply nested", position: cursor.pos };
     throw error;
   }
 }
 
 /** Parse exactly one call; a verdict names what went wrong. */
-export function parseCall(text: string): { readonly valid: true; readonly call: Call } | Extract<ParseVerdict, { valid: false }> {
+export function parseCall(
+  text: string,
+): { readonly valid: true; readonly call: Call } | Extract<ParseVerdict, { valid: false }> {
   const verdict = parseCalls(text);
   if (!verdict.valid) return verdict;
-  if (verdict.calls.length !== 1 || text.trim().startsWith("[")) return { valid: false, errorType: "call_parse:syntax", message: `expected exactly one call, found ${verdict.calls.length}`, position: 0 };
+  if (verdict.calls.length !== 1 || text.trim().startsWith("["))
+    return {
+      valid: false,
+      errorType: "call_parse:syntax",
+      message: `expected exactly one call, found ${verdict.calls.length}`,
+      position: 0,
+    };
   return { valid: true, call: verdict.calls[0] as Call };
 }

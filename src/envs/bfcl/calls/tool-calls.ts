@@ -11,14 +11,28 @@ export type ToolCallVerdict =
 const NAME = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 export function toolCallToCall(toolCall: Pick<ToolCall, "name" | "arguments">): ToolCallVerdict {
-  if (!NAME.test(toolCall.name)) return { valid: false, errorType: "call_parse:tool_arguments", message: `invalid function name ${JSON.stringify(toolCall.name.slice(0, 100))}` };
+  if (!NAME.test(toolCall.name))
+    return {
+      valid: false,
+      errorType: "call_parse:tool_arguments",
+      message: `invalid function name ${JSON.stringify(toolCall.name.slice(0, 100))}`,
+    };
   let parsed;
   try {
     parsed = toolCall.arguments.trim() === "" ? new Map() : parsePyJson(toolCall.arguments);
   } catch (error) {
-    return { valid: false, errorType: "call_parse:tool_arguments", message: `arguments of ${toolCall.name} are not valid JSON: ${(error as Error).message}` };
+    return {
+      valid: false,
+      errorType: "call_parse:tool_arguments",
+      message: `arguments of ${toolCall.name} are not valid JSON: ${(error as Error).message}`,
+    };
   }
-  if (!(parsed instanceof Map)) return { valid: false, errorType: "call_parse:tool_arguments", message: `arguments of ${toolCall.name} must be a JSON object` };
+  if (!(parsed instanceof Map))
+    return {
+      valid: false,
+      errorType: "call_parse:tool_arguments",
+      message: `arguments of ${toolCall.name} must be a JSON object`,
+    };
   const kwargs = [...parsed].map(([key, value]) => [String(key), value] as const);
   return { valid: true, call: { name: toolCall.name, args: [], kwargs } };
 }

@@ -3,5 +3,15 @@
 // state of backend instances as plain data.
 export { checkTranscript, groundTruthTranscript, type Transcript } from "./offline-transcript.js";
 export { instancesState, instanceState } from "./state-dump.js";
-export { BFCL_ERROR_TYPES, checkTurn, missingItems, responseChecker, stateChecker, verdictSummary, type BfclErrorType, type BfclVerdict, type TurnCheck } from "./turn-checks.js";
+export {
+  BFCL_ERROR_TYPES,
+  checkTurn,
+  missingItems,
+  responseChecker,
+  stateChecker,
+  verdictSummary,
+  type BfclErrorType,
+  type BfclVerdict,
+  type TurnCheck,
+} from "./turn-checks.js";
 export { diffValues, shortRepr } from "./value-diff.js";

@@ -26,7 +26,8 @@ function runItem(set: InstanceSet, item: string | Call, allowed: ReadonlySet<str
 
 export function checkTranscript(context: BfclContext, entry: BfclEntry, transcript: Transcript): BfclVerdict {
   const turns = entry.groundTruth.length;
-  if (transcript.length !== turns) return forceTerminatedVerdict(transcript.length, turns, context.rules.maxStepsPerTurn);
+  if (transcript.length !== turns)
+    return forceTerminatedVerdict(transcript.length, turns, context.rules.maxStepsPerTurn);
   const classes = context.registry.resolve(entry.involvedClasses, entry.id);
   const model = createInstanceSet(classes, entry.initialConfig, entry.longContext, context.constants);
   const truth = createInstanceSet(classes, entry.initialConfig, entry.longContext, context.constants);
@@ -35,7 +36,8 @@ export function checkTranscript(context: BfclContext, entry: BfclEntry, transcri
   const allModelResults: string[] = [];
   for (let turn = 0; turn < turns; turn++) {
     const steps = (transcript[turn] as Transcript[number]).filter((step) => step.length > 0);
-    const allowed = functions === undefined ? steadyAllowed : allowedNames("offered", entry, offeredAt(functions, turn), model);
+    const allowed =
+      functions === undefined ? steadyAllowed : allowedNames("offered", entry, offeredAt(functions, turn), model);
     const modelResults: string[] = [];
     const modelCalls: string[] = [];
     for (const step of steps) {
@@ -49,8 +51,16 @@ export function checkTranscript(context: BfclContext, entry: BfclEntry, transcri
     const truthCalls = entry.groundTruth[turn] ?? [];
     const truthResults = truthCalls.map(({ call }) => executeCall(truth, call).text);
     const verdict = checkTurn({
-      turn, truthCallCount: truthCalls.length, truthResults, modelStepCount: steps.length, modelResults, allModelResults,
-      modelInstances: model.instances, truthInstances: truth.instances, modelCalls, irrelevance: context.rules.irrelevanceCheck,
+      turn,
+      truthCallCount: truthCalls.length,
+      truthResults,
+      modelStepCount: steps.length,
+      modelResults,
+      allModelResults,
+      modelInstances: model.instances,
+      truthInstances: truth.instances,
+      modelCalls,
+      irrelevance: context.rules.irrelevanceCheck,
     });
     if (!verdict.valid) return verdict;
   }

@@ -28,7 +28,12 @@ export type BfclErrorType = (typeof BFCL_ERROR_TYPES)[number];
 
 export type BfclVerdict =
   | { readonly valid: true }
-  | { readonly valid: false; readonly errorType: BfclErrorType; readonly message: string; readonly details: JsonObject };
+  | {
+      readonly valid: false;
+      readonly errorType: BfclErrorType;
+      readonly message: string;
+      readonly details: JsonObject;
+    };
 
 export const VALID: BfclVerdict = Object.freeze({ valid: true });
 
@@ -46,7 +51,11 @@ function shortTexts(texts: readonly string[], limit = 300): string[] {
 }
 
 /** Upstream state_checker: the first class (ground-truth order) whose public attributes differ. */
-export function stateChecker(model: ReadonlyMap<string, BfclInstance>, truth: ReadonlyMap<string, BfclInstance>, turn: number): BfclVerdict {
+export function stateChecker(
+  model: ReadonlyMap<string, BfclInstance>,
+  truth: ReadonlyMap<string, BfclInstance>,
+  turn: number,
+): BfclVerdict {
   for (const [className, truthInstance] of truth) {
     const modelInstance = model.get(className);
     const modelAttributes = new Map(modelInstance?.publicState() ?? []);
@@ -84,7 +93,11 @@ export function missingItems(needed: readonly string[], available: readonly stri
 }
 
 /** Upstream response_checker: every ground-truth result of the turn among the model's results so far. */
-export function responseChecker(allModelResults: readonly string[], truthResults: readonly string[], turn: number): BfclVerdict {
+export function responseChecker(
+  allModelResults: readonly string[],
+  truthResults: readonly string[],
+  turn: number,
+): BfclVerdict {
   const missing = missingItems(truthResults, allModelResults);
   if (missing.length === 0) return VALID;
   return {
@@ -100,7 +113,11 @@ export function responseChecker(allModelResults: readonly string[], truthResults
   };
 }
 
-export function emptyTurnVerdict(turn: number, modelResults: readonly string[], truthResults: readonly string[]): BfclVerdict {
+export function emptyTurnVerdict(
+  turn: number,
+  modelResults: readonly string[],
+  truthResults: readonly string[],
+): BfclVerdict {
   return {
     valid: false,
     errorType: "multi_turn:empty_turn_model_response",
@@ -146,8 +163,10 @@ export interface TurnCheck {
 
 /** One turn of upstream's multi_turn_checker loop (plus the opt-in irrelevance check). */
 export function checkTurn(input: TurnCheck): BfclVerdict {
-  if (input.truthCallCount > 0 && input.modelStepCount === 0) return emptyTurnVerdict(input.turn, input.modelResults, input.truthResults);
-  if (input.truthCallCount === 0) return input.irrelevance && input.modelStepCount > 0 ? irrelevanceVerdict(input.turn, input.modelCalls) : VALID;
+  if (input.truthCallCount > 0 && input.modelStepCount === 0)
+    return emptyTurnVerdict(input.turn, input.modelResults, input.truthResults);
+  if (input.truthCallCount === 0)
+    return input.irrelevance && input.modelStepCount > 0 ? irrelevanceVerdict(input.turn, input.modelCalls) : VALID;
   const state = stateChecker(input.modelInstances, input.truthInstances, input.turn);
   if (!state.valid) return state;
   return responseChecker(input.allModelResults, input.truthResults, input.turn);
@@ -159,4 +178,3 @@ export function verdictSummary(verdict: BfclVerdict): string {
   const turn = verdict.details["turn"];
   return `${verdict.errorType}${typeof turn === "number" ? ` at turn ${turn}` : ""}: ${verdict.message}`;
 }
-

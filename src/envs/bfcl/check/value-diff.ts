@@ -4,7 +4,17 @@
 // Dicts and instances are compared key by key, lists and tuples item by item when their lengths agree, sets by
 // their missing and extra elements; anything else is shown whole (repr, shortened). Equality is Python's ==.
 import { pyRepr } from "../py/format.js";
-import { dictGet, isDict, isPyObject, isSet, isTuple, pyEquals, type PyKey, type PyObject, type PyValue } from "../py/value.js";
+import {
+  dictGet,
+  isDict,
+  isPyObject,
+  isSet,
+  isTuple,
+  pyEquals,
+  type PyKey,
+  type PyObject,
+  type PyValue,
+} from "../py/value.js";
 
 const MAX_REPR = 160;
 
@@ -43,24 +53,38 @@ function push(context: DiffContext, line: string): void {
 function walk(model: PyValue | undefined, truth: PyValue | undefined, path: string, context: DiffContext): void {
   if (context.lines.length >= context.limit) return;
   if (model === undefined || truth === undefined) {
-    push(context, model === undefined ? `${path}: missing in model (ground truth: ${shortRepr(truth)})` : `${path}: extra in model (${shortRepr(model)})`);
+    push(
+      context,
+      model === undefined
+        ? `${path}: missing in model (ground truth: ${shortRepr(truth)})`
+        : `${path}: extra in model (${shortRepr(model)})`,
+    );
     return;
   }
   if (pyEquals(model, truth)) return;
   if (isDict(model) && isDict(truth)) {
     for (const [key, value] of truth) walk(dictGet(model, key), value, keyPath(path, key), context);
-    for (const [key, value] of model) if (dictGet(truth, key) === undefined) walk(value, undefined, keyPath(path, key), context);
+    for (const [key, value] of model)
+      if (dictGet(truth, key) === undefined) walk(value, undefined, keyPath(path, key), context);
     return;
   }
   if (isSet(model) && isSet(truth)) {
     const missing = [...truth].filter((item) => ![...model].some((other) => pyEquals(other, item)));
     const extra = [...model].filter((item) => ![...truth].some((other) => pyEquals(other, item)));
-    push(context, `${path}: set differs${missing.length > 0 ? `; missing in model: ${shortRepr(missing)}` : ""}${extra.length > 0 ? `; extra in model: ${shortRepr(extra)}` : ""}`);
+    push(
+      context,
+      `${path}: set differs${missing.length > 0 ? `; missing in model: ${shortRepr(missing)}` : ""}${extra.length > 0 ? `; extra in model: ${shortRepr(extra)}` : ""}`,
+    );
     return;
   }
   const modelItems = sequenceOf(model);
   const truthItems = sequenceOf(truth);
-  if (modelItems !== null && truthItems !== null && modelItems.length === truthItems.length && Array.isArray(model) === Array.isArray(truth)) {
+  if (
+    modelItems !== null &&
+    truthItems !== null &&
+    modelItems.length === truthItems.length &&
+    Array.isArray(model) === Array.isArray(truth)
+  ) {
     truthItems.forEach((item, index) => walk(modelItems[index], item, `${path}[${index}]`, context));
     return;
   }
@@ -68,7 +92,8 @@ function walk(model: PyValue | undefined, truth: PyValue | undefined, path: stri
     context.seen.push(model);
     const modelAttributes = new Map(model.pyAttributes());
     const before = context.lines.length;
-    for (const [name, value] of truth.pyAttributes()) walk(modelAttributes.get(name), value, `${path}.${name}`, context);
+    for (const [name, value] of truth.pyAttributes())
+      walk(modelAttributes.get(name), value, `${path}.${name}`, context);
     context.seen.pop();
     if (context.lines.length > before) return;
   }

@@ -29,10 +29,15 @@ export interface LoadOptions {
   readonly funcDocFiles?: Readonly<Record<string, string>>;
 }
 
-export function loadBfclDataset(dataDir: string, categories: readonly BfclCategory[], options: LoadOptions = {}): BfclDataset {
+export function loadBfclDataset(
+  dataDir: string,
+  categories: readonly BfclCategory[],
+  options: LoadOptions = {},
+): BfclDataset {
   const entries = loadEntries(dataDir, categories);
   const { registry } = options;
-  if (registry !== undefined) for (const entry of entries) registry.resolve(entry.involvedClasses, `bfcl entry ${entry.id}`);
+  if (registry !== undefined)
+    for (const entry of entries) registry.resolve(entry.involvedClasses, `bfcl entry ${entry.id}`);
   const funcDocFiles = registry?.funcDocFiles ?? options.funcDocFiles ?? BFCL_FUNC_DOC_FILES;
   const byId = new Map<string, BfclEntry>();
   for (const entry of entries) {

@@ -55,12 +55,16 @@ export function answerFile(dataDir: string, category: BfclCategory): string {
 
 /** Parse a category list ("base,miss_func" or an array); throws ConfigError naming `field`. */
 export function parseCategories(value: string | readonly string[], field = "categories"): BfclCategory[] {
-  const items = (typeof value === "string" ? value.split(",") : [...value]).map((item) => item.trim()).filter((item) => item !== "");
-  if (items.length === 0) throw new ConfigError(field, "at least one category is required", `use some of ${BFCL_CATEGORIES.join(", ")}`);
+  const items = (typeof value === "string" ? value.split(",") : [...value])
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+  if (items.length === 0)
+    throw new ConfigError(field, "at least one category is required", `use some of ${BFCL_CATEGORIES.join(", ")}`);
   const out: BfclCategory[] = [];
   for (const item of items) {
     const name = item.startsWith("multi_turn_") ? item.slice("multi_turn_".length) : item;
-    if (!(BFCL_CATEGORIES as readonly string[]).includes(name)) throw new ConfigError(field, `unknown category "${item}"`, `use some of ${BFCL_CATEGORIES.join(", ")}`);
+    if (!(BFCL_CATEGORIES as readonly string[]).includes(name))
+      throw new ConfigError(field, `unknown category "${item}"`, `use some of ${BFCL_CATEGORIES.join(", ")}`);
     if (!out.includes(name as BfclCategory)) out.push(name as BfclCategory);
   }
   return out;
@@ -74,7 +78,8 @@ function readQuestion(origin: Origin, value: PyValue | undefined): Message[][] {
       const where = `question[${turnIndex}][${messageIndex}]`;
       const message = dictAt(origin, where, item);
       const role = stringAt(origin, `${where}.role`, message.get("role"));
-      if (!(ROLES as readonly string[]).includes(role)) throw dataError(origin, `${where}.role must be one of ${ROLES.join(", ")}, found "${role}"`);
+      if (!(ROLES as readonly string[]).includes(role))
+        throw dataError(origin, `${where}.role must be one of ${ROLES.join(", ")}, found "${role}"`);
       return { role: role as Role, content: stringAt(origin, `${where}.content`, message.get("content")) };
     }),
   );
@@ -85,7 +90,8 @@ function readMissed(origin: Origin, value: PyValue | undefined, turns: number): 
   if (value === undefined) return missed;
   for (const [key, names] of dictAt(origin, "missed_function", value)) {
     const turn = Number(key);
-    if (!(typeof key === "string" && /^\d+$/.test(key) && turn < turns)) throw dataError(origin, `missed_function key "${String(key)}" is not a turn index below ${turns}`);
+    if (!(typeof key === "string" && /^\d+$/.test(key) && turn < turns))
+      throw dataError(origin, `missed_function key "${String(key)}" is not a turn index below ${turns}`);
     missed.set(turn, stringListAt(origin, `missed_function["${key}"]`, names));
   }
   return new Map([...missed].sort(([a], [b]) => a - b));
@@ -95,24 +101,48 @@ function readEntry(category: BfclCategory, value: PyValue, origin: Origin): Omit
   const record = dictAt(origin, "an entry", value);
   const id = stringAt(origin, "id", record.get("id"));
   const question = readQuestion(origin, record.get("question"));
-  const initialConfig = record.has("initial_config") ? dictAt(origin, "initial_config", record.get("initial_config")) : new Map();
+  const initialConfig = record.has("initial_config")
+    ? dictAt(origin, "initial_config", record.get("initial_config"))
+    : new Map();
   const involvedClasses = stringListAt(origin, "involved_classes", record.get("involved_classes"));
   const path = record.has("path") ? stringListAt(origin, "path", record.get("path")) : [];
-  const excludedFunctions = record.has("excluded_function") ? stringListAt(origin, "excluded_function", record.get("excluded_function")) : [];
+  const excludedFunctions = record.has("excluded_function")
+    ? stringListAt(origin, "excluded_function", record.get("excluded_function"))
+    : [];
   const missedFunctions = readMissed(origin, record.get("missed_function"), question.length);
-  return { id, category, origin, question, initialConfig, involvedClasses, path, excludedFunctions, missedFunctions, longContext: category === "long_context" };
+  return {
+    id,
+    category,
+    origin,
+    question,
+    initialConfig,
+    involvedClasses,
+    path,
+    excludedFunctions,
+    missedFunctions,
+    longContext: category === "long_context",
+  };
 }
 
 function readGroundTruth(value: PyValue, origin: Origin, expectedId: string, turns: number): GroundTruthCall[][] {
   const record = dictAt(origin, "a ground-truth entry", value);
   const id = stringAt(origin, "id", record.get("id"));
-  if (id !== expectedId) throw dataError(origin, `ground truth for "${id}" where "${expectedId}" was expected (both files must list the same ids in the same order)`);
+  if (id !== expectedId)
+    throw dataError(
+      origin,
+      `ground truth for "${id}" where "${expectedId}" was expected (both files must list the same ids in the same order)`,
+    );
   const turnsList = listAt(origin, "ground_truth", record.get("ground_truth"));
-  if (turnsList.length !== turns) throw dataError(origin, `ground_truth of ${id} has ${turnsList.length} turns but the question has ${turns}`);
+  if (turnsList.length !== turns)
+    throw dataError(origin, `ground_truth of ${id} has ${turnsList.length} turns but the question has ${turns}`);
   return turnsList.map((turn, turnIndex) =>
     stringListAt(origin, `ground_truth[${turnIndex}]`, turn).map((text, callIndex) => {
       const verdict = parseCall(text);
-      if (!verdict.valid) throw dataError(origin, `ground_truth[${turnIndex}][${callIndex}] of ${id} is not a call (${verdict.message} at ${verdict.position}): ${text}`);
+      if (!verdict.valid)
+        throw dataError(
+          origin,
+          `ground_truth[${turnIndex}][${callIndex}] of ${id} is not a call (${verdict.message} at ${verdict.position}): ${text}`,
+        );
       return { text, call: verdict.call };
     }),
   );
@@ -131,7 +161,10 @@ export function loadCategory(dataDir: string, category: BfclCategory): BfclEntry
   const answers = readJsonLinesFile(answersPath);
   if (answers.length !== entries.length) {
     const line = answers.length === 0 ? 1 : (answers[answers.length - 1] as { origin: Origin }).origin.line;
-    throw dataError({ file: answersPath, line }, `${answers.length} ground-truth entries for ${entries.length} questions in ${dataFile(dataDir, category)}`);
+    throw dataError(
+      { file: answersPath, line },
+      `${answers.length} ground-truth entries for ${entries.length} questions in ${dataFile(dataDir, category)}`,
+    );
   }
   return entries.map((entry, index) => {
     const answer = answers[index] as { value: PyValue; origin: Origin };

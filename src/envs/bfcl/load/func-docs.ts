@@ -27,12 +27,20 @@ export interface FuncDoc {
 }
 
 /** Read the docs of `classNames` from `<dataDir>/func_doc/`; `files` maps a class name to its file name. */
-export function loadFuncDocs(dataDir: string, classNames: Iterable<string>, files: Readonly<Record<string, string>> = BFCL_FUNC_DOC_FILES): Map<string, FuncDoc[]> {
+export function loadFuncDocs(
+  dataDir: string,
+  classNames: Iterable<string>,
+  files: Readonly<Record<string, string>> = BFCL_FUNC_DOC_FILES,
+): Map<string, FuncDoc[]> {
   const out = new Map<string, FuncDoc[]>();
   for (const className of classNames) {
     if (out.has(className)) continue;
     const fileName = files[className];
-    if (fileName === undefined) throw dataError({ file: join(dataDir, "func_doc"), line: 0 }, `no function doc file is known for class "${className}"`);
+    if (fileName === undefined)
+      throw dataError(
+        { file: join(dataDir, "func_doc"), line: 0 },
+        `no function doc file is known for class "${className}"`,
+      );
     const docs = readJsonLinesFile(join(dataDir, "func_doc", fileName)).map(({ value, origin }) => {
       const doc = dictAt(origin, "a function doc", value);
       const name = stringAt(origin, "name", doc.get("name"));
@@ -65,7 +73,8 @@ export interface EntryFunctions {
 export function entryFunctions(entry: BfclEntry, docs: ReadonlyMap<string, readonly FuncDoc[]>): EntryFunctions {
   const list: FuncDoc[] = entry.involvedClasses.flatMap((className) => {
     const classDocs = docs.get(className);
-    if (classDocs === undefined) throw dataError(entry.origin, `${entry.id}: no function docs loaded for class "${className}"`);
+    if (classDocs === undefined)
+      throw dataError(entry.origin, `${entry.id}: no function docs loaded for class "${className}"`);
     return classDocs;
   });
   const allNames = new Set(list.map((doc) => doc.name));
@@ -96,10 +105,32 @@ export function offeredAt(functions: EntryFunctions, turn: number): FuncDoc[] {
 
 // GORILLA_TO_OPENAPI (bfcl_eval/constants/type_mappings.py), the types that occur in multi-turn docs and more.
 const OPENAPI_TYPES: Readonly<Record<string, string>> = {
-  integer: "integer", number: "number", float: "number", string: "string", boolean: "boolean", bool: "boolean",
-  array: "array", list: "array", dict: "object", object: "object", tuple: "array", any: "string", byte: "integer",
-  short: "integer", long: "integer", double: "number", char: "string", ArrayList: "array", Array: "array",
-  HashMap: "object", Hashtable: "object", Queue: "array", Stack: "array", Any: "string", String: "string", Bigint: "integer",
+  integer: "integer",
+  number: "number",
+  float: "number",
+  string: "string",
+  boolean: "boolean",
+  bool: "boolean",
+  array: "array",
+  list: "array",
+  dict: "object",
+  object: "object",
+  tuple: "array",
+  any: "string",
+  byte: "integer",
+  short: "integer",
+  long: "integer",
+  double: "number",
+  char: "string",
+  ArrayList: "array",
+  Array: "array",
+  HashMap: "object",
+  Hashtable: "object",
+  Queue: "array",
+  Stack: "array",
+  Any: "string",
+  String: "string",
+  Bigint: "integer",
 };
 
 function openApiType(type: PyValue | undefined): string {
@@ -148,6 +179,9 @@ export function toolSpec(doc: FuncDoc): ToolSpec {
   parameters.set("type", "object");
   const properties = parameters.get("properties");
   if (isDict(properties)) parameters.set("properties", castProperties(properties));
-  return { name: doc.name, description: String(doc.doc.get("description") ?? ""), parameters: pyToJson(parameters) as JsonObject };
+  return {
+    name: doc.name,
+    description: String(doc.doc.get("description") ?? ""),
+    parameters: pyToJson(parameters) as JsonObject,
+  };
 }
-

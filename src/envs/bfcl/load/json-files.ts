@@ -24,7 +24,12 @@ export function readDataFile(path: string): string {
     return readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a directory, not a file" : (error as Error).message;
+    const reason =
+      code === "ENOENT"
+        ? "file not found"
+        : code === "EISDIR"
+          ? "is a directory, not a file"
+          : (error as Error).message;
     throw new DataError(`BFCL data: cannot read ${path}: ${reason}`, DATA_DIR_HINT);
   }
 }
@@ -41,7 +46,11 @@ export function readJsonFile(path: string): PyValue {
   try {
     return parsePyJson(text);
   } catch (error) {
-    if (error instanceof PyJsonError) throw new DataError(`BFCL data: ${path}:${lineOf(text, error.position)}: malformed JSON (${error.message})`, DATA_DIR_HINT);
+    if (error instanceof PyJsonError)
+      throw new DataError(
+        `BFCL data: ${path}:${lineOf(text, error.position)}: malformed JSON (${error.message})`,
+        DATA_DIR_HINT,
+      );
     throw error;
   }
 }
@@ -58,7 +67,8 @@ export function readJsonLinesFile(path: string): { readonly value: PyValue; read
     try {
       out.push({ value: parsePyJson(line), origin });
     } catch (error) {
-      if (error instanceof PyJsonError) throw new DataError(`BFCL data: ${originText(origin)}: malformed JSON (${error.message})`, DATA_DIR_HINT);
+      if (error instanceof PyJsonError)
+        throw new DataError(`BFCL data: ${originText(origin)}: malformed JSON (${error.message})`, DATA_DIR_HINT);
       throw error;
     }
   }

@@ -30,7 +30,15 @@ export function loadConstants(dataDir: string): BfclConstants {
   const defaultPath = join(dataDir, "default_state.json");
   const longPath = join(dataDir, "long_context.json");
   const table = keyOrderTable(UPSTREAM_KEY_ORDERS);
-  const defaultState = dictAt({ file: defaultPath, line: 1 }, "default_state.json", restoreKeyOrder(readJsonFile(defaultPath), table));
-  const longContext = dictAt({ file: longPath, line: 1 }, "long_context.json", restoreKeyOrder(restoreEllipsis(readJsonFile(longPath)), table));
+  const defaultState = dictAt(
+    { file: defaultPath, line: 1 },
+    "default_state.json",
+    restoreKeyOrder(readJsonFile(defaultPath), table),
+  );
+  const longContext = dictAt(
+    { file: longPath, line: 1 },
+    "long_context.json",
+    restoreKeyOrder(restoreEllipsis(readJsonFile(longPath)), table),
+  );
   return { defaultState, longContext };
 }

@@ -21,7 +21,8 @@ export function canonicalCall(call: Call, classes: readonly AnyBfclClass[]): Cal
     else extra.push([key, value]);
   }
   const kwargs: [string, PyValue][] = [];
-  for (const param of method.params) if (given.has(param.name)) kwargs.push([param.name, given.get(param.name) as PyValue]);
+  for (const param of method.params)
+    if (given.has(param.name)) kwargs.push([param.name, given.get(param.name) as PyValue]);
   return { name: call.name, args: [], kwargs: [...kwargs, ...extra] };
 }
 

@@ -85,7 +85,11 @@ export function decodePrompting(content: string): DecodedResponse {
   if (verdict.calls.length === 0) return NO_CALLS;
   try {
     const calls = verdict.calls.map((parsed): StepCall => {
-      const call: Call = { name: parsed.name, args: [], kwargs: parsed.kwargs.map(([key, value]) => [key, upstreamValue(value)] as const) };
+      const call: Call = {
+        name: parsed.name,
+        args: [],
+        kwargs: parsed.kwargs.map(([key, value]) => [key, upstreamValue(value)] as const),
+      };
       return { call, text: formatCall(call) };
     });
     return { kind: "calls", calls };
@@ -94,4 +98,3 @@ export function decodePrompting(content: string): DecodedResponse {
     throw error;
   }
 }
-

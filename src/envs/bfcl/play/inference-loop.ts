@@ -19,7 +19,12 @@ import { allowedNames, type BfclContext } from "../context.js";
 import type { BfclEntry } from "../load/entries.js";
 import { offeredAt, toolSpec, type EntryFunctions, type FuncDoc } from "../load/func-docs.js";
 import { decodeResponse, type StepCall } from "./decode.js";
-import { ADDITIONAL_FUNCTION_MESSAGE, additionalFunctionsPrompt, executionResultsPrompt, withSystemPrompt } from "./prompts.js";
+import {
+  ADDITIONAL_FUNCTION_MESSAGE,
+  additionalFunctionsPrompt,
+  executionResultsPrompt,
+  withSystemPrompt,
+} from "./prompts.js";
 
 export type EpisodeOutcome = "success" | "failure" | "force_terminated";
 
@@ -71,7 +76,11 @@ export interface EpisodeStep {
   readonly outcome?: EpisodeOutcome;
 }
 
-function allowedAt(context: BfclContext, state: Pick<BfclState, "entry" | "model">, offered: readonly FuncDoc[]): ReadonlySet<string> | undefined {
+function allowedAt(
+  context: BfclContext,
+  state: Pick<BfclState, "entry" | "model">,
+  offered: readonly FuncDoc[],
+): ReadonlySet<string> | undefined {
   return allowedNames(context.rules.callable, state.entry, offered, state.model);
 }
 
@@ -96,8 +105,23 @@ export function startEpisode(context: BfclContext, entry: BfclEntry): EpisodeSta
   const truth = createInstanceSet(classes, entry.initialConfig, entry.longContext, context.constants);
   const offered = offeredAt(functions, 0);
   const state: BfclState = {
-    entry, classes, functions, model, truth, turn: 0, stepsInTurn: 0, offered, allowed: allowedAt(context, { entry, model }, offered),
-    allModelResults: [], turnResults: [], turnSteps: [], transcript: [], turnVerdicts: [], passedTurns: 0, failure: null, outcome: null,
+    entry,
+    classes,
+    functions,
+    model,
+    truth,
+    turn: 0,
+    stepsInTurn: 0,
+    offered,
+    allowed: allowedAt(context, { entry, model }, offered),
+    allModelResults: [],
+    turnResults: [],
+    turnSteps: [],
+    transcript: [],
+    turnVerdicts: [],
+    passedTurns: 0,
+    failure: null,
+    outcome: null,
   };
   const first = turnMessages(context, state, 0);
   const observation = context.rules.mode === "prompting" ? withSystemPrompt(first, offered) : first;
@@ -110,12 +134,28 @@ function runCalls(state: BfclState, calls: readonly StepCall[]): string[] {
 }
 
 function resultMessages(context: BfclContext, calls: readonly StepCall[], results: readonly string[]): Message[] {
-  if (context.rules.mode === "prompting") return [{ role: "user", content: executionResultsPrompt(calls.map((call, index) => ({ call: call.text, result: results[index] as string }))) }];
-  return calls.map((call, index) => ({ role: "tool", content: results[index] as string, toolCallId: call.toolCallId ?? "" }));
+  if (context.rules.mode === "prompting")
+    return [
+      {
+        role: "user",
+        content: executionResultsPrompt(
+          calls.map((call, index) => ({ call: call.text, result: results[index] as string })),
+        ),
+      },
+    ];
+  return calls.map((call, index) => ({
+    role: "tool",
+    content: results[index] as string,
+    toolCallId: call.toolCallId ?? "",
+  }));
 }
 
 /** Run the ground truth of the turn, check it, and move to the next turn (or end the entry). */
-function finishTurn(context: BfclContext, state: BfclState, forced: boolean): Omit<EpisodeStep, "calls" | "malformed"> & { observation: Message[] } {
+function finishTurn(
+  context: BfclContext,
+  state: BfclState,
+  forced: boolean,
+): Omit<EpisodeStep, "calls" | "malformed"> & { observation: Message[] } {
   const { entry } = state;
   const lastTurn = state.turn === entry.question.length - 1;
   state.transcript.push(state.turnSteps);
@@ -128,9 +168,16 @@ function finishTurn(context: BfclContext, state: BfclState, forced: boolean): Om
   const truthCalls = entry.groundTruth[state.turn] ?? [];
   const truthResults = truthCalls.map(({ call }) => executeCall(state.truth, call).text);
   const verdict = checkTurn({
-    turn: state.turn, truthCallCount: truthCalls.length, truthResults, modelStepCount: state.turnSteps.length,
-    modelResults: state.turnResults, allModelResults: state.allModelResults, modelInstances: state.model.instances,
-    truthInstances: state.truth.instances, modelCalls: context.rules.irrelevanceCheck ? state.turnSteps.flat().map(formatCall) : [], irrelevance: context.rules.irrelevanceCheck,
+    turn: state.turn,
+    truthCallCount: truthCalls.length,
+    truthResults,
+    modelStepCount: state.turnSteps.length,
+    modelResults: state.turnResults,
+    allModelResults: state.allModelResults,
+    modelInstances: state.model.instances,
+    truthInstances: state.truth.instances,
+    modelCalls: context.rules.irrelevanceCheck ? state.turnSteps.flat().map(formatCall) : [],
+    irrelevance: context.rules.irrelevanceCheck,
   });
   state.turnVerdicts.push(verdict);
   if (verdict.valid) state.passedTurns += 1;
@@ -155,7 +202,11 @@ function finishTurn(context: BfclContext, state: BfclState, forced: boolean): Om
 
 /** The tool messages that answer tool calls which could not be decoded (keeps the chat valid for real APIs). */
 function undecodedToolAnswers(action: Message, message: string): Message[] {
-  return (action.toolCalls ?? []).map((toolCall) => ({ role: "tool", content: `Error decoding the model response: ${message}`, toolCallId: toolCall.id }));
+  return (action.toolCalls ?? []).map((toolCall) => ({
+    role: "tool",
+    content: `Error decoding the model response: ${message}`,
+    toolCallId: toolCall.id,
+  }));
 }
 
 export function stepEpisode(context: BfclContext, state: BfclState, action: Message): EpisodeStep {
@@ -163,7 +214,10 @@ export function stepEpisode(context: BfclContext, state: BfclState, action: Mess
   if (state.outcome !== null) return { observation: [], calls: [], malformed: false };
   const decoded = decodeResponse(action, context.rules.mode);
   if (decoded.kind === "none") {
-    const prefix = decoded.malformed && context.rules.mode === "tools" ? undecodedToolAnswers(action, decoded.message ?? "malformed tool call") : [];
+    const prefix =
+      decoded.malformed && context.rules.mode === "tools"
+        ? undecodedToolAnswers(action, decoded.message ?? "malformed tool call")
+        : [];
     const end = finishTurn(context, state, false);
     return { ...end, observation: [...prefix, ...end.observation], calls: [], malformed: decoded.malformed };
   }

@@ -35,7 +35,8 @@ export function remainingTruthCalls(state: BfclState): Call[] {
 
 function laterTurnSteps(state: BfclState): number {
   let steps = 0;
-  for (let turn = state.turn + 1; turn < state.entry.groundTruth.length; turn++) steps += (state.entry.groundTruth[turn] as readonly unknown[]).length > 0 ? 2 : 1;
+  for (let turn = state.turn + 1; turn < state.entry.groundTruth.length; turn++)
+    steps += (state.entry.groundTruth[turn] as readonly unknown[]).length > 0 ? 2 : 1;
   return steps;
 }
 

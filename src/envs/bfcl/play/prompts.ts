@@ -21,7 +21,10 @@ export const ADDITIONAL_FUNCTION_MESSAGE = "I have updated some more functions y
 
 /** formulate_system_prompt with the default format: persona and task run together, as upstream writes them. */
 export function systemPrompt(docs: readonly FuncDoc[]): string {
-  const functions = pyJsonDumps(docs.map((doc) => doc.doc), { indent: 4 });
+  const functions = pyJsonDumps(
+    docs.map((doc) => doc.doc),
+    { indent: 4 },
+  );
   const availableTools = `Here is a list of functions in json format that you can invoke.\n${functions}\n`;
   return `${PERSONA}${TASK}\n\n${TOOL_CALL_FORMAT}\n\n${MULTITURN_BEHAVIOR}\n\n${availableTools}`;
 }
@@ -30,7 +33,8 @@ export function systemPrompt(docs: readonly FuncDoc[]): string {
 export function withSystemPrompt(firstTurn: readonly Message[], docs: readonly FuncDoc[]): Message[] {
   const prompt = systemPrompt(docs);
   const [first, ...rest] = firstTurn;
-  if (first !== undefined && first.role === "system") return [{ role: "system", content: `${prompt}\n\n${first.content}` }, ...rest];
+  if (first !== undefined && first.role === "system")
+    return [{ role: "system", content: `${prompt}\n\n${first.content}` }, ...rest];
   return [{ role: "system", content: prompt }, ...firstTurn];
 }
 
@@ -41,7 +45,14 @@ export function additionalFunctionsPrompt(docs: readonly FuncDoc[]): string {
 
 /** format_execution_results_prompting: repr() of [{'role': 'tool', 'name': call, 'content': result}, ...]. */
 export function executionResultsPrompt(results: readonly { readonly call: string; readonly result: string }[]): string {
-  const items: PyDict[] = results.map(({ call, result }) => new Map([["role", "tool"], ["name", call], ["content", result]]));
+  const items: PyDict[] = results.map(
+    ({ call, result }) =>
+      new Map([
+        ["role", "tool"],
+        ["name", call],
+        ["content", result],
+      ]),
+  );
   return pyRepr(items);
 }
 

@@ -23,7 +23,11 @@ export function pyMul(a: PyNumber, b: PyNumber): PyNumber {
 
 /** a / b (always a float); ZeroDivisionError as Python 3.11 words it. */
 export function pyTrueDiv(a: PyNumber, b: PyNumber): PyFloat {
-  if (valueOf(b) === 0) throw new PyException("ZeroDivisionError", isFloat(a) || isFloat(b) ? "float division by zero" : "division by zero");
+  if (valueOf(b) === 0)
+    throw new PyException(
+      "ZeroDivisionError",
+      isFloat(a) || isFloat(b) ? "float division by zero" : "division by zero",
+    );
   return pyFloat(valueOf(a) / valueOf(b));
 }
 
@@ -52,7 +56,7 @@ function decompose(x: number): { mantissa: bigint; exponent: number } {
 
 function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** round(x, ndigits) for a float x: exact, half-to-even, like CPython's float.__round__. */
@@ -80,7 +84,11 @@ export function pyRound(x: PyNumber, ndigits?: number): PyNumber {
     return roundFloat(x, ndigits);
   }
   if (ndigits === undefined) {
-    if (!Number.isFinite(x.value)) throw new PyException(Number.isNaN(x.value) ? "ValueError" : "OverflowError", Number.isNaN(x.value) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer");
+    if (!Number.isFinite(x.value))
+      throw new PyException(
+        Number.isNaN(x.value) ? "ValueError" : "OverflowError",
+        Number.isNaN(x.value) ? "cannot convert float NaN to integer" : "cannot convert float infinity to integer",
+      );
     return roundFloat(x.value, 0);
   }
   return pyFloat(roundFloat(x.value, ndigits));

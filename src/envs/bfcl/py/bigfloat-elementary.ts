@@ -3,9 +3,7 @@
 // until they agree. Series: ln via 2*atanh((f-1)/(f+1)) with f in [1/sqrt2, sqrt2), ln2 = 2*atanh(1/3),
 // pi by Machin's formula, exp by Taylor after reduction by k*ln2. Used for mpmath's log and for pow() on doubles
 // (CPython calls the C library's pow, which is correctly rounded in all but vanishingly rare cases).
-import {
-  absBig, bitLength, fromDouble, roundToBits, toDouble, ZERO, type BigFloat,
-} from "./bigfloat.js";
+import { absBig, bitLength, fromDouble, roundToBits, toDouble, ZERO, type BigFloat } from "./bigfloat.js";
 
 /** A fixed-point approximation: |value - true * 2^W| <= error. */
 interface Approximation {

@@ -24,7 +24,7 @@ export function bitLength(n: bigint): number {
   const magnitude = absBig(n);
   if (magnitude === 0n) return 0;
   const hex = magnitude.toString(16);
-  return (hex.length - 1) * 4 + (parseInt(hex[0] as string, 16).toString(2).length);
+  return (hex.length - 1) * 4 + parseInt(hex[0] as string, 16).toString(2).length;
 }
 
 /** man * 2^exp in canonical form (odd mantissa), or zero. */

@@ -35,7 +35,14 @@ export function pyComplex(real: number, imag: number): PyComplex {
     pyEquals: (other: PyValue) => {
       if (typeof other === "number" || typeof other === "boolean") return imag === 0 && real === Number(other);
       if (isFloat(other)) return imag === 0 && real === other.value;
-      return typeof other === "object" && other !== null && "pyClass" in other && other.pyClass === "complex" && (other as PyComplex).real === real && (other as PyComplex).imag === imag;
+      return (
+        typeof other === "object" &&
+        other !== null &&
+        "pyClass" in other &&
+        other.pyClass === "complex" &&
+        (other as PyComplex).real === real &&
+        (other as PyComplex).imag === imag
+      );
     },
   };
   return self;

@@ -47,9 +47,13 @@ export function dictLookup(dict: PyDict, key: PyValue): PyValue | undefined {
 
 /** dict[key] = value for keys from model input: str, int, float, bool and None; other hashables refused. */
 export function setDictItem(dict: PyDict, key: PyValue, value: PyValue): void {
-  const storable = key === null || typeof key === "string" || typeof key === "number" || typeof key === "boolean" || isFloat(key);
+  const storable =
+    key === null || typeof key === "string" || typeof key === "number" || typeof key === "boolean" || isFloat(key);
   if (!storable && dictFindKey(dict, key) === undefined) {
-    throw new PyException("TypeError", `budgetrl stores only str, int, float, bool and None dict keys, not '${pyTypeName(key)}'`);
+    throw new PyException(
+      "TypeError",
+      `budgetrl stores only str, int, float, bool and None dict keys, not '${pyTypeName(key)}'`,
+    );
   }
   pySetItem(dict, key, value);
 }

@@ -53,7 +53,8 @@ export function pyContains(container: PyValue, value: PyValue): boolean {
     return keyCandidates(value).some((candidate) => container.has(candidate));
   }
   if (typeof container === "string") {
-    if (typeof value !== "string") throw new PyException("TypeError", `'in <string>' requires string as left operand, not ${pyTypeName(value)}`);
+    if (typeof value !== "string")
+      throw new PyException("TypeError", `'in <string>' requires string as left operand, not ${pyTypeName(value)}`);
     return container.includes(value);
   }
   throw new PyException("TypeError", `argument of type '${pyTypeName(container)}' is not iterable`);

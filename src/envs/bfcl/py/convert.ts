@@ -44,7 +44,8 @@ export function pyFloatOf(value: PyValue): PyFloat {
   if (isFloat(value)) return value;
   if (typeof value === "string") {
     const parsed = parsePyFloatText(value);
-    if (parsed === undefined) throw new PyException("ValueError", `could not convert string to float: ${stringRepr(value)}`);
+    if (parsed === undefined)
+      throw new PyException("ValueError", `could not convert string to float: ${stringRepr(value)}`);
     return pyFloat(parsed);
   }
   throw new PyException("TypeError", `float() argument must be a string or a real number, not '${pyTypeName(value)}'`);
@@ -58,13 +59,18 @@ export function pyIntOf(value: PyValue): number {
   if (typeof value === "boolean") return value ? 1 : 0;
   if (isFloat(value)) {
     if (Number.isNaN(value.value)) throw new PyException("ValueError", "cannot convert float NaN to integer");
-    if (!Number.isFinite(value.value)) throw new PyException("OverflowError", "cannot convert float infinity to integer");
+    if (!Number.isFinite(value.value))
+      throw new PyException("OverflowError", "cannot convert float infinity to integer");
     return Math.trunc(value.value) + 0;
   }
   if (typeof value === "string") {
     const cleaned = withoutUnderscores(toAsciiNumberText(value));
-    if (cleaned === undefined || !INT_TEXT.test(cleaned)) throw new PyException("ValueError", `invalid literal for int() with base 10: ${stringRepr(value)}`);
+    if (cleaned === undefined || !INT_TEXT.test(cleaned))
+      throw new PyException("ValueError", `invalid literal for int() with base 10: ${stringRepr(value)}`);
     return Number(cleaned) + 0;
   }
-  throw new PyException("TypeError", `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`);
+  throw new PyException(
+    "TypeError",
+    `int() argument must be a string, a bytes-like object or a real number, not '${pyTypeName(value)}'`,
+  );
 }

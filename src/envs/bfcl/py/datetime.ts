@@ -17,9 +17,24 @@ export interface NaiveDateTime {
 }
 
 export const DATETIME_MIN: NaiveDateTime = { year: 1, month: 1, day: 1, hour: 0, minute: 0, second: 0, microsecond: 0 };
-export const DATETIME_MAX: NaiveDateTime = { year: 9999, month: 12, day: 31, hour: 23, minute: 59, second: 59, microsecond: 999999 };
+export const DATETIME_MAX: NaiveDateTime = {
+  year: 9999,
+  month: 12,
+  day: 31,
+  hour: 23,
+  minute: 59,
+  second: 59,
+  microsecond: 999999,
+};
 
-export function naiveDateTime(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): NaiveDateTime {
+export function naiveDateTime(
+  year: number,
+  month: number,
+  day: number,
+  hour = 0,
+  minute = 0,
+  second = 0,
+): NaiveDateTime {
   return { year, month, day, hour, minute, second, microsecond: 0 };
 }
 
@@ -77,7 +92,8 @@ export function daysInMonth(year: number, month: number): number {
 /** datetime(...) argument checks, in CPython's order and words. */
 function checkFields(value: NaiveDateTime): void {
   if (value.year < 1 || value.year > 9999) throw new PyException("ValueError", `year ${value.year} is out of range`);
-  if (value.day > daysInMonth(value.year, value.month)) throw new PyException("ValueError", "day is out of range for month");
+  if (value.day > daysInMonth(value.year, value.month))
+    throw new PyException("ValueError", "day is out of range for month");
   if (value.second > 59) throw new PyException("ValueError", "second must be in 0..59");
 }
 
@@ -88,13 +104,22 @@ export function pyStrptime(text: PyValue, format: string): NaiveDateTime {
     throw new PyException("TypeError", `strptime() argument 1 must be str, not ${shown}`);
   }
   const match = compileFormat(format).exec(text);
-  if (match === null) throw new PyException("ValueError", `time data ${stringRepr(text)} does not match format ${stringRepr(format)}`);
-  if (match[0].length !== text.length) throw new PyException("ValueError", `unconverted data remains: ${text.slice(match[0].length)}`);
+  if (match === null)
+    throw new PyException("ValueError", `time data ${stringRepr(text)} does not match format ${stringRepr(format)}`);
+  if (match[0].length !== text.length)
+    throw new PyException("ValueError", `unconverted data remains: ${text.slice(match[0].length)}`);
   const group = (name: string, fallback: number): number => {
     const found = match.groups?.[name];
     return found === undefined ? fallback : digitsValue(found);
   };
-  const value = naiveDateTime(group("Y", 1900), group("m", 1), group("d", 1), group("H", 0), group("M", 0), group("S", 0));
+  const value = naiveDateTime(
+    group("Y", 1900),
+    group("m", 1),
+    group("d", 1),
+    group("H", 0),
+    group("M", 0),
+    group("S", 0),
+  );
   checkFields(value);
   return value;
 }
@@ -116,7 +141,17 @@ export function addSeconds(value: NaiveDateTime, seconds: number): NaiveDateTime
   const date = new Date(0);
   date.setUTCFullYear(value.year, value.month - 1, value.day);
   date.setUTCHours(value.hour, value.minute, value.second + seconds, 0);
-  return { ...naiveDateTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()), microsecond: value.microsecond };
+  return {
+    ...naiveDateTime(
+      date.getUTCFullYear(),
+      date.getUTCMonth() + 1,
+      date.getUTCDate(),
+      date.getUTCHours(),
+      date.getUTCMinutes(),
+      date.getUTCSeconds(),
+    ),
+    microsecond: value.microsecond,
+  };
 }
 
 const pad = (value: number, width: number): string => String(value).padStart(width, "0");

@@ -20,14 +20,16 @@ export function decimalPrecision(value: PyValue): number {
   if (typeof value === "boolean") value = value ? 1 : 0;
   if (typeof value !== "number") return pyRaise("TypeError", "an integer is required");
   if (value < 1) return pyRaise("ValueError", "valid range for prec is [1, MAX_PREC]");
-  if (value > MAX_DECIMAL_PREC) return pyRaise("ValueError", `precision ${value} is beyond budgetrl's decimal emulation (max ${MAX_DECIMAL_PREC})`);
+  if (value > MAX_DECIMAL_PREC)
+    return pyRaise("ValueError", `precision ${value} is beyond budgetrl's decimal emulation (max ${MAX_DECIMAL_PREC})`);
   return value;
 }
 
 /** Decimal(value) for an int, bool or float; TypeError for anything else. */
 export function toDecimal(value: PyValue): DecimalValue {
   if (typeof value === "boolean") return { kind: "finite", negative: false, coefficient: value ? 1n : 0n, exponent: 0 };
-  if (typeof value === "number") return { kind: "finite", negative: value < 0, coefficient: BigInt(Math.abs(value)), exponent: 0 };
+  if (typeof value === "number")
+    return { kind: "finite", negative: value < 0, coefficient: BigInt(Math.abs(value)), exponent: 0 };
   if (isFloat(value)) return fromFloat(value.value);
   return pyRaise("TypeError", `conversion from ${pyTypeName(value)} to Decimal is not supported`);
 }
@@ -71,8 +73,10 @@ function fitPrecision(coefficient: bigint, exponent: number, prec: number): { co
 /** Decimal.sqrt() at context precision prec; InvalidOperation for negative non-zero input. */
 export function decimalSqrt(x: DecimalValue, prec: number): DecimalValue {
   if (x.kind === "nan") return x;
-  if (x.kind === "infinity") return x.negative ? pyRaise("InvalidOperation", "[<class 'decimal.InvalidOperation'>]") : x;
-  if (x.coefficient === 0n) return { kind: "finite", negative: x.negative, coefficient: 0n, exponent: Math.floor(x.exponent / 2) };
+  if (x.kind === "infinity")
+    return x.negative ? pyRaise("InvalidOperation", "[<class 'decimal.InvalidOperation'>]") : x;
+  if (x.coefficient === 0n)
+    return { kind: "finite", negative: x.negative, coefficient: 0n, exponent: Math.floor(x.exponent / 2) };
   if (x.negative) return pyRaise("InvalidOperation", "[<class 'decimal.InvalidOperation'>]");
   const working = prec + 1;
   const length = x.coefficient.toString().length;

@@ -12,7 +12,9 @@ function decompose(x: number): { mantissa: bigint; exponent: number } {
   const low = view.getUint32(4);
   const biased = (high >>> 20) & 0x7ff;
   const fraction = (BigInt(high & 0xfffff) << 32n) | BigInt(low);
-  return biased === 0 ? { mantissa: fraction, exponent: -1074 } : { mantissa: fraction | (1n << 52n), exponent: biased - 1075 };
+  return biased === 0
+    ? { mantissa: fraction, exponent: -1074 }
+    : { mantissa: fraction | (1n << 52n), exponent: biased - 1075 };
 }
 
 /** Round |x| * 10^digits to an integer, half to even, exactly. */
@@ -33,7 +35,9 @@ export function fixedText(x: number, digits: number): string {
   if (Number.isNaN(x)) return "nan";
   if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
   const sign = x < 0 || Object.is(x, -0) ? "-" : "";
-  const text = scaledInteger(x, digits).toString().padStart(digits + 1, "0");
+  const text = scaledInteger(x, digits)
+    .toString()
+    .padStart(digits + 1, "0");
   const whole = text.slice(0, text.length - digits);
   return digits === 0 ? `${sign}${whole}` : `${sign}${whole}.${text.slice(text.length - digits)}`;
 }

@@ -83,10 +83,14 @@ export function pyRepr(value: PyValue): string {
   if (typeof value === "number") return Number.isInteger(value) ? intText(value) : floatRepr(value);
   if (typeof value === "string") return stringRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  if (value instanceof Map) return `{${[...value].map(([key, inner]) => `${keyRepr(key)}: ${pyRepr(inner)}`).join(", ")}}`;
+  if (value instanceof Map)
+    return `{${[...value].map(([key, inner]) => `${keyRepr(key)}: ${pyRepr(inner)}`).join(", ")}}`;
   if (value instanceof Set) return value.size === 0 ? "set()" : `{${[...value].map(keyRepr).join(", ")}}`;
   if (value.kind === "float") return floatRepr(value.value);
-  if (value.kind === "tuple") return value.items.length === 1 ? `(${pyRepr(value.items[0] as PyValue)},)` : `(${value.items.map(pyRepr).join(", ")})`;
+  if (value.kind === "tuple")
+    return value.items.length === 1
+      ? `(${pyRepr(value.items[0] as PyValue)},)`
+      : `(${value.items.map(pyRepr).join(", ")})`;
   return value.pyRepr();
 }
 
@@ -190,15 +194,35 @@ function dumps(value: PyValue, options: JsonDumpsOptions, level: number): string
   if (value === false) return "false";
   if (typeof value === "number") return jsonNumber(value, !Number.isInteger(value));
   if (typeof value === "string") return jsonString(value);
-  if (Array.isArray(value)) return container("[", "]", value.map((item) => dumps(item, options, level + 1)), options, level);
+  if (Array.isArray(value))
+    return container(
+      "[",
+      "]",
+      value.map((item) => dumps(item, options, level + 1)),
+      options,
+      level,
+    );
   if (value instanceof Map) {
     const entries = [...value];
     if (options.sortKeys === true) entries.sort(([a], [b]) => comparePyKeys(a, b));
-    return container("{", "}", entries.map(([key, inner]) => `${jsonKey(key)}: ${dumps(inner, options, level + 1)}`), options, level);
+    return container(
+      "{",
+      "}",
+      entries.map(([key, inner]) => `${jsonKey(key)}: ${dumps(inner, options, level + 1)}`),
+      options,
+      level,
+    );
   }
   if (value instanceof Set) throw new NotJsonSerializable("set");
   if (isFloat(value)) return jsonNumber(numberOf(value), true);
-  if (value.kind === "tuple") return container("[", "]", value.items.map((item) => dumps(item, options, level + 1)), options, level);
+  if (value.kind === "tuple")
+    return container(
+      "[",
+      "]",
+      value.items.map((item) => dumps(item, options, level + 1)),
+      options,
+      level,
+    );
   throw new NotJsonSerializable(value.pyClass);
 }
 
@@ -218,7 +242,13 @@ export function comparePyKeys(a: PyKey, b: PyKey): number {
   return left < right ? -1 : left > right ? 1 : 0;
 }
 
-function container(open: string, close: string, parts: readonly string[], options: JsonDumpsOptions, level: number): string {
+function container(
+  open: string,
+  close: string,
+  parts: readonly string[],
+  options: JsonDumpsOptions,
+  level: number,
+): string {
   if (parts.length === 0) return `${open}${close}`;
   if (options.indent === undefined) return `${open}${parts.join(", ")}${close}`;
   const inner = "\n" + " ".repeat(options.indent * (level + 1));

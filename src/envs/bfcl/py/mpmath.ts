@@ -4,7 +4,17 @@
 // precision with round-half-even, as mpmath's round_nearest. ln is correctly rounded (mpmath rounds a
 // 20-guard-bit approximation: the two agree except in astronomically rare near-tie cases).
 import {
-  absBig, bitLength, fromDouble, fromInteger, makeFinite, NAN, NEG_INF, POS_INF, roundQuotient, roundToBits, ZERO,
+  absBig,
+  bitLength,
+  fromDouble,
+  fromInteger,
+  makeFinite,
+  NAN,
+  NEG_INF,
+  POS_INF,
+  roundQuotient,
+  roundToBits,
+  ZERO,
   type BigFloat,
 } from "./bigfloat.js";
 import { lnRounded, piRounded } from "./bigfloat-elementary.js";
@@ -39,12 +49,15 @@ export function reprDigits(prec: number): number {
 /** `mpmath.mp.dps = value`: the working precision in bits (int() of the value first, with its errors). */
 export function setDps(value: PyValue): number {
   const prec = dpsToPrec(pyIntOf(value));
-  if (prec > MAX_MPMATH_PREC) pyRaise("ValueError", `precision of ${prec} bits is beyond budgetrl's mpmath emulation (max ${MAX_MPMATH_PREC})`);
+  if (prec > MAX_MPMATH_PREC)
+    pyRaise("ValueError", `precision of ${prec} bits is beyond budgetrl's mpmath emulation (max ${MAX_MPMATH_PREC})`);
   return prec;
 }
 
 /** A real mpmath number or a complex one (re, im). */
-export type MpNumber = { readonly kind: "mpf"; readonly value: BigFloat } | { readonly kind: "mpc"; readonly re: BigFloat; readonly im: BigFloat };
+export type MpNumber =
+  | { readonly kind: "mpf"; readonly value: BigFloat }
+  | { readonly kind: "mpc"; readonly re: BigFloat; readonly im: BigFloat };
 
 const mpf = (value: BigFloat): MpNumber => ({ kind: "mpf", value });
 const mpc = (re: BigFloat, im: BigFloat): MpNumber => ({ kind: "mpc", re, im });
@@ -93,7 +106,8 @@ function lnReal(x: BigFloat, prec: number): BigFloat {
 
 /** mpmath.ln(x): real for x >= 0, (ln|x|, pi) for negative x. */
 export function mpLn(x: MpNumber, prec: number): MpNumber {
-  if (x.kind === "mpc") return pyRaise("TypeError", "budgetrl's mpmath emulation has no complex ln of a complex argument");
+  if (x.kind === "mpc")
+    return pyRaise("TypeError", "budgetrl's mpmath emulation has no complex ln of a complex argument");
   if (!isNegative(x.value)) return mpf(lnReal(x.value, prec));
   return mpc(lnReal(negate(x.value), prec), piRounded(prec));
 }
@@ -121,7 +135,7 @@ function divReal(s: BigFloat, t: BigFloat, prec: number): BigFloat {
 
 function divFinite(s: BigFloat, t: BigFloat, prec: number): BigFloat {
   if (s.kind !== "finite" || t.kind !== "finite") return NAN;
-  const negative = (s.man < 0n) !== (t.man < 0n);
+  const negative = s.man < 0n !== t.man < 0n;
   const quotient = roundQuotient(absBig(s.man), absBig(t.man), s.exp - t.exp, prec);
   return negative ? negate(quotient) : quotient;
 }
@@ -227,9 +241,10 @@ export function mpToStr(x: BigFloat, dps: number): string {
 /** An mpmath result as a Python object: repr "mpf('...')" / "mpc(real='...', imag='...')", not JSON serialisable. */
 export function mpObject(x: MpNumber, prec: number): PyObject {
   const digits = reprDigits(prec);
-  const text = x.kind === "mpf"
-    ? `mpf('${mpToStr(x.value, digits)}')`
-    : `mpc(real='${mpToStr(x.re, digits)}', imag='${mpToStr(x.im, digits)}')`;
+  const text =
+    x.kind === "mpf"
+      ? `mpf('${mpToStr(x.value, digits)}')`
+      : `mpc(real='${mpToStr(x.re, digits)}', imag='${mpToStr(x.im, digits)}')`;
   return {
     kind: "object",
     pyClass: x.kind,

@@ -20,19 +20,30 @@ export function asNumber(value: PyValue): PyNumber | undefined {
 }
 
 function unsupported(operator: string, a: PyValue, b: PyValue): PyException {
-  return new PyException("TypeError", `unsupported operand type(s) for ${operator}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  return new PyException(
+    "TypeError",
+    `unsupported operand type(s) for ${operator}: '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
+  );
 }
 
 function isSequence(value: PyValue): value is string | PyValue[] | { kind: "tuple"; items: readonly PyValue[] } {
   return typeof value === "string" || Array.isArray(value) || isTuple(value);
 }
 
-function repeat(sequence: string | readonly PyValue[] | { kind: "tuple"; items: readonly PyValue[] }, times: PyValue): PyValue {
+function repeat(
+  sequence: string | readonly PyValue[] | { kind: "tuple"; items: readonly PyValue[] },
+  times: PyValue,
+): PyValue {
   if (typeof times !== "number" && typeof times !== "boolean") {
     throw new PyException("TypeError", `can't multiply sequence by non-int of type '${pyTypeName(times)}'`);
   }
   const count = Math.max(0, Number(times));
-  const items = typeof sequence === "string" ? sequence : Array.isArray(sequence) ? sequence : (sequence as { items: readonly PyValue[] }).items;
+  const items =
+    typeof sequence === "string"
+      ? sequence
+      : Array.isArray(sequence)
+        ? sequence
+        : (sequence as { items: readonly PyValue[] }).items;
   // CPython would try to allocate this and fail; we refuse early rather than exhaust memory.
   if (items.length * count > MAX_REPEAT_LENGTH) throw new PyException("MemoryError", "");
   if (typeof items === "string") return items.repeat(count);
@@ -43,11 +54,13 @@ function repeat(sequence: string | readonly PyValue[] | { kind: "tuple"; items: 
 
 function concatenate(a: string | PyValue[] | { kind: "tuple"; items: readonly PyValue[] }, b: PyValue): PyValue {
   if (typeof a === "string") {
-    if (typeof b !== "string") throw new PyException("TypeError", `can only concatenate str (not "${pyTypeName(b)}") to str`);
+    if (typeof b !== "string")
+      throw new PyException("TypeError", `can only concatenate str (not "${pyTypeName(b)}") to str`);
     return a + b;
   }
   if (Array.isArray(a)) {
-    if (!Array.isArray(b)) throw new PyException("TypeError", `can only concatenate list (not "${pyTypeName(b)}") to list`);
+    if (!Array.isArray(b))
+      throw new PyException("TypeError", `can only concatenate list (not "${pyTypeName(b)}") to list`);
     return [...a, ...b];
   }
   if (!isTuple(b)) throw new PyException("TypeError", `can only concatenate tuple (not "${pyTypeName(b)}") to tuple`);
@@ -58,7 +71,7 @@ function concatenate(a: string | PyValue[] | { kind: "tuple"; items: readonly Py
 function floatModulo(x: number, y: number): number {
   const mod = x % y;
   if (mod === 0) return y < 0 ? -0 : 0;
-  return (y < 0) !== (mod < 0) ? mod + y : mod;
+  return y < 0 !== mod < 0 ? mod + y : mod;
 }
 
 function numericModulo(a: PyNumber, b: PyNumber): PyNumber {
@@ -84,7 +97,8 @@ export function pyBinary(operator: ArithmeticOperator, a: PyValue, b: PyValue, a
     return numericModulo(x, y);
   }
   const shown = augmented ? `${operator}=` : operator;
-  if (operator === "%" && typeof a === "string") throw new Error("pyBinary: str % x is printf-style formatting, which no backend reaches");
+  if (operator === "%" && typeof a === "string")
+    throw new Error("pyBinary: str % x is printf-style formatting, which no backend reaches");
   if (operator === "+" && isSequence(a)) {
     if (augmented && Array.isArray(a)) return [...a, ...pyIterateForExtend(b)];
     return concatenate(a, b);
@@ -163,5 +177,8 @@ export function pyCompare(operator: ComparisonOperator, a: PyValue, b: PyValue):
     if (operator === "<") return a.size < b.size && isSubset(a, b);
     return b.size < a.size && isSubset(b, a);
   }
-  throw new PyException("TypeError", `'${operator}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+  throw new PyException(
+    "TypeError",
+    `'${operator}' not supported between instances of '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
+  );
 }

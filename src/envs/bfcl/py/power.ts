@@ -49,7 +49,11 @@ function intPower(base: number, exponent: number): number {
   if (base === -1) return exponent % 2 === 0 ? 1 : -1;
   const digits = exponent * Math.log10(Math.abs(base));
   // CPython computes the exact int, then refuses to print more than 4300 digits (json.dumps and str() both fail).
-  if (digits > 4300) throw new PyException("ValueError", "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+  if (digits > 4300)
+    throw new PyException(
+      "ValueError",
+      "Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
+    );
   if (digits > 308) throw new PyException("OverflowError", "int result beyond 1e308: budgetrl keeps ints in doubles");
   return Number(BigInt(base) ** BigInt(exponent));
 }
@@ -59,7 +63,10 @@ export function pyPower(a: PyValue, b: PyValue): PyValue {
   const x = asNumber(a);
   const y = asNumber(b);
   if (x === undefined || y === undefined) {
-    throw new PyException("TypeError", `unsupported operand type(s) for ** or pow(): '${pyTypeName(a)}' and '${pyTypeName(b)}'`);
+    throw new PyException(
+      "TypeError",
+      `unsupported operand type(s) for ** or pow(): '${pyTypeName(a)}' and '${pyTypeName(b)}'`,
+    );
   }
   if (typeof x === "number" && typeof y === "number" && y >= 0) return intPower(x, y);
   return floatPower(typeof x === "number" ? x : x.value, typeof y === "number" ? y : y.value);

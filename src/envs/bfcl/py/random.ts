@@ -101,7 +101,8 @@ class MersenneTwister implements PyRandom {
   }
 
   getrandbits(k: number): number {
-    if (!(Number.isInteger(k) && k >= 0 && k <= 53)) throw new RangeError(`getrandbits: k must be in [0, 53], got ${k}`);
+    if (!(Number.isInteger(k) && k >= 0 && k <= 53))
+      throw new RangeError(`getrandbits: k must be in [0, 53], got ${k}`);
     if (k === 0) return 0;
     if (k <= 32) return this.genrand() >>> (32 - k);
     const low = this.genrand();

@@ -6,7 +6,8 @@ import { pyTypeName, type PyValue } from "./value.js";
 
 /** The receiver of `value.<method>(...)` as a str, or the AttributeError Python raises. */
 export function strReceiver(value: PyValue, method: string): string {
-  if (typeof value !== "string") throw new PyException("AttributeError", `'${pyTypeName(value)}' object has no attribute '${method}'`);
+  if (typeof value !== "string")
+    throw new PyException("AttributeError", `'${pyTypeName(value)}' object has no attribute '${method}'`);
   return value;
 }
 
@@ -23,7 +24,8 @@ export function pyStartsWith(value: PyValue, prefix: string): boolean {
 /** separator.join(items): every item must be a str. */
 export function pyJoin(separator: string, items: readonly PyValue[]): string {
   items.forEach((item, index) => {
-    if (typeof item !== "string") throw new PyException("TypeError", `sequence item ${index}: expected str instance, ${pyTypeName(item)} found`);
+    if (typeof item !== "string")
+      throw new PyException("TypeError", `sequence item ${index}: expected str instance, ${pyTypeName(item)} found`);
   });
   return items.join(separator);
 }

@@ -21,7 +21,10 @@ function sequenceIndex(key: PyValue): number | undefined {
 function indexInto<T>(items: readonly T[], key: PyValue, kind: "list" | "tuple" | "string"): T {
   const index = sequenceIndex(key);
   if (index === undefined) {
-    const text = kind === "string" ? `string indices must be integers, not '${pyTypeName(key)}'` : `${kind} indices must be integers or slices, not ${pyTypeName(key)}`;
+    const text =
+      kind === "string"
+        ? `string indices must be integers, not '${pyTypeName(key)}'`
+        : `${kind} indices must be integers or slices, not ${pyTypeName(key)}`;
     throw new PyException("TypeError", text);
   }
   const position = index < 0 ? index + items.length : index;
@@ -44,7 +47,8 @@ export function pyGetItem(container: PyValue, key: PyValue): PyValue {
 
 /** A new dict key for `value` (existing equal keys are reused by pySetItem before this is needed). */
 function newKey(value: PyValue): PyKey {
-  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return value;
   if (isFloat(value)) return value.value; // an integral float key then prints as an int: no backend inserts one
   throw new Error(`pySetItem: a ${pyTypeName(value)} dict key is beyond what the BFCL backends store`);
 }
@@ -58,9 +62,11 @@ export function pySetItem(container: PyValue, key: PyValue, value: PyValue): voi
   }
   if (Array.isArray(container)) {
     const index = sequenceIndex(key);
-    if (index === undefined) throw new PyException("TypeError", `list indices must be integers or slices, not ${pyTypeName(key)}`);
+    if (index === undefined)
+      throw new PyException("TypeError", `list indices must be integers or slices, not ${pyTypeName(key)}`);
     const position = index < 0 ? index + container.length : index;
-    if (position < 0 || position >= container.length) throw new PyException("IndexError", "list assignment index out of range");
+    if (position < 0 || position >= container.length)
+      throw new PyException("IndexError", "list assignment index out of range");
     container[position] = value;
     return;
   }

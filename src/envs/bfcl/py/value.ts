@@ -174,7 +174,8 @@ function setHas(set: PySet, key: PyKey): boolean {
 
 /** A dict key from a value: str, int, bool, None (floats with integral values become ints, as Python hashes them). */
 export function toKey(value: PyValue): PyKey {
-  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  if (value === null || typeof value === "string" || typeof value === "number" || typeof value === "boolean")
+    return value;
   if (isFloat(value) && Number.isInteger(value.value)) return value.value;
   throw new TypeError(`unhashable or unsupported key type: '${pyTypeName(value)}'`);
 }

@@ -1,7 +1,19 @@
 // Scenario reading with upstream's fallbacks, clear errors for data that has the wrong shape, and the result and
 // method helpers every backend class shares.
 import { describe, expect, it } from "vitest";
-import { argument, BfclDataError, errorResult, expectDict, expectInt, expectList, longContextConstant, moduleDefaults, noArgumentMethod, oneArgumentMethod, scenarioValue } from "../../../../src/envs/bfcl/apis/backend-support.js";
+import {
+  argument,
+  BfclDataError,
+  errorResult,
+  expectDict,
+  expectInt,
+  expectList,
+  longContextConstant,
+  moduleDefaults,
+  noArgumentMethod,
+  oneArgumentMethod,
+  scenarioValue,
+} from "../../../../src/envs/bfcl/apis/backend-support.js";
 import { bindArguments } from "../../../../src/envs/bfcl/calls/bind.js";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
@@ -20,7 +32,9 @@ describe("backend support", () => {
     expect(watchList).toEqual(["NVDA"]);
     (watchList as unknown[]).push("X");
     expect(defaults.get("watch_list")).toEqual(["NVDA"]);
-    expect(scenarioValue(new Map(), "engineState", new Map([["engine_state", "stopped"]]), "engine_state")).toBe("stopped");
+    expect(scenarioValue(new Map(), "engineState", new Map([["engine_state", "stopped"]]), "engine_state")).toBe(
+      "stopped",
+    );
   });
 
   it("names the field when data has the wrong shape", () => {
@@ -47,10 +61,14 @@ describe("backend support", () => {
     expect(one.params).toEqual([{ name: "symbol" }]);
     expect(one.run({ id: "me" }, bindArguments("X.f", one.params, { args: ["NVDA"], kwargs: [] }))).toBe("NVDA");
     expect(seen).toEqual(["me", "NVDA"]);
-    expect(() => bindArguments("X.f", one.params, { args: [], kwargs: [] })).toThrow(/missing 1 required positional argument: 'symbol'/);
+    expect(() => bindArguments("X.f", one.params, { args: [], kwargs: [] })).toThrow(
+      /missing 1 required positional argument: 'symbol'/,
+    );
     const none = noArgumentMethod<{ readonly count: number }>((self) => self.count);
     expect(none.params).toEqual([]);
     expect(none.run({ count: 4 }, new Map())).toBe(4);
-    expect(() => bindArguments("X.g", none.params, { args: [1], kwargs: [] })).toThrow("X.g() takes 1 positional argument but 2 were given");
+    expect(() => bindArguments("X.g", none.params, { args: [1], kwargs: [] })).toThrow(
+      "X.g() takes 1 positional argument but 2 were given",
+    );
   });
 });

@@ -10,7 +10,9 @@ describe("bfclClassRegistry", () => {
     expect(registry.funcDocFiles["Counter"]).toBe("counter.json");
     expect(registry.funcDocFiles["TwitterAPI"]).toBe("posting_api.json");
     expect(registry.resolve(["Notes", "Counter"], "e")).toEqual([notesClass, counterClass]);
-    expect(() => registry.resolve(["Counter", "GorillaFileSystem", "MathAPI"], "entry 7")).toThrow(/entry 7: backend classes GorillaFileSystem, MathAPI are not available\nHINT: available classes: Counter, Notes/);
+    expect(() => registry.resolve(["Counter", "GorillaFileSystem", "MathAPI"], "entry 7")).toThrow(
+      /entry 7: backend classes GorillaFileSystem, MathAPI are not available\nHINT: available classes: Counter, Notes/,
+    );
     expect(() => bfclClassRegistry([counterClass, counterClass])).toThrow(/Counter is listed twice/);
   });
 

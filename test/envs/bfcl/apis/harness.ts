@@ -15,12 +15,26 @@ import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-da
 /** upstream DEFAULT_STATE of each module, as default_state.json holds it (JSON: sets as lists, str keys). */
 const DEFAULT_STATE_JSON = JSON.stringify({
   message_api: {
-    current_user: null, generated_ids: [],
-    inbox: [{ USR002: "My name is Alice. I want to connect." }, { USR003: "Could you upload the file?" }, { USR004: "Could you upload the file?" }],
-    message_count: 3, user_count: 4, user_map: { Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" },
+    current_user: null,
+    generated_ids: [],
+    inbox: [
+      { USR002: "My name is Alice. I want to connect." },
+      { USR003: "Could you upload the file?" },
+      { USR004: "Could you upload the file?" },
+    ],
+    message_count: 3,
+    user_count: 4,
+    user_map: { Alice: "USR001", Bob: "USR002", Catherine: "USR003", Daniel: "USR004" },
   },
   posting_api: {
-    authenticated: false, comments: {}, following_list: ["alice", "bob"], password: "john123", retweets: {}, tweet_counter: 0, tweets: {}, username: "john",
+    authenticated: false,
+    comments: {},
+    following_list: ["alice", "bob"],
+    password: "john123",
+    retweets: {},
+    tweet_counter: 0,
+    tweets: {},
+    username: "john",
   },
   ticket_api: { current_user: null, ticket_counter: 1, ticket_queue: [] },
 });
@@ -33,7 +47,10 @@ const LONG_CONTEXT_JSON = JSON.stringify({
 });
 
 export function testConstants(): BfclConstants {
-  return { defaultState: parsePyJson(DEFAULT_STATE_JSON) as PyDict, longContext: parsePyJson(LONG_CONTEXT_JSON) as PyDict };
+  return {
+    defaultState: parsePyJson(DEFAULT_STATE_JSON) as PyDict,
+    longContext: parsePyJson(LONG_CONTEXT_JSON) as PyDict,
+  };
 }
 
 /** Python literal-ish input as a PyValue (JSON syntax; floats keep their ".0"). */
@@ -42,14 +59,24 @@ export function py(json: string): PyValue {
 }
 
 /** Create an instance and, unless stateless, load a scenario (deep-copied, as upstream does). */
-export function instantiate<T extends BfclInstance>(cls: BfclClass<T>, scenario: PyDict = new Map(), longContext = false, constants = testConstants()): T {
+export function instantiate<T extends BfclInstance>(
+  cls: BfclClass<T>,
+  scenario: PyDict = new Map(),
+  longContext = false,
+  constants = testConstants(),
+): T {
   const instance = cls.create(constants);
   if (!cls.stateless) instance.loadScenario(pyDeepCopy(scenario), longContext);
   return instance;
 }
 
 /** Call a method with keyword arguments, bound as the executor binds them (defaults copied): the result string. */
-export function call<T extends BfclInstance>(cls: BfclClass<T>, instance: T, name: string, kwargs: Readonly<Record<string, PyValue>> = {}): string {
+export function call<T extends BfclInstance>(
+  cls: BfclClass<T>,
+  instance: T,
+  name: string,
+  kwargs: Readonly<Record<string, PyValue>> = {},
+): string {
   const spec = cls.methods[name];
   if (spec === undefined) throw new Error(`no method ${name}`);
   try {
@@ -96,7 +123,13 @@ export function entryConfig(entryId: string, className: string): PyDict {
 export type Step = readonly [string, string, string];
 
 /** Load a scenario into a fresh instance and check each call's result string in order. */
-export function runSteps<T extends BfclInstance>(cls: BfclClass<T>, scenario: PyDict, longContext: boolean, steps: readonly Step[], constants = testConstants()): T {
+export function runSteps<T extends BfclInstance>(
+  cls: BfclClass<T>,
+  scenario: PyDict,
+  longContext: boolean,
+  steps: readonly Step[],
+  constants = testConstants(),
+): T {
   const instance = instantiate(cls, scenario, longContext, constants);
   for (const [name, kwargs, expected] of steps) {
     const args = Object.fromEntries(py(kwargs) as PyDict) as Record<string, PyValue>;
@@ -109,7 +142,9 @@ export function runSteps<T extends BfclInstance>(cls: BfclClass<T>, scenario: Py
 export function expectState(instance: BfclInstance, expected: readonly (readonly [string, string])[]): void {
   const shown = instance.publicState().map(([name, value]): [string, string] => {
     if (!(value instanceof Set)) return [name, pyRepr(value)];
-    const items = [...value].sort((a, b) => (typeof a === "number" && typeof b === "number" ? a - b : String(a) < String(b) ? -1 : 1));
+    const items = [...value].sort((a, b) =>
+      typeof a === "number" && typeof b === "number" ? a - b : String(a) < String(b) ? -1 : 1,
+    );
     return [name, `sorted ${pyRepr(items)}`];
   });
   expect(shown).toEqual(expected.map(([name, text]) => [name, text]));

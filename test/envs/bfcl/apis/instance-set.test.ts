@@ -26,7 +26,10 @@ const counterClass = defineBfclClass<Counter>({
       this.count = typeof start === "number" ? start : 0;
     },
     publicState() {
-      return [["count", this.count], ["tags", this.tags]] as const;
+      return [
+        ["count", this.count],
+        ["tags", this.tags],
+      ] as const;
     },
   }),
   methods: {
@@ -78,7 +81,9 @@ describe("executeCall", () => {
     expect(run(set, "add(amount=2)")).toEqual({ text: '{"count": 6, "half": 3.0}', ok: true });
     expect(run(set, "tag('b')").text).toBe("None");
     expect(run(set, "tag(name='a')").text).toBe("None");
-    expect(pyJsonDumps(instancesState(set.instances), { sortKeys: true })).toBe('{"Counter": {"count": 6, "tags": ["a", "b"]}}');
+    expect(pyJsonDumps(instancesState(set.instances), { sortKeys: true })).toBe(
+      '{"Counter": {"count": 6, "tags": ["a", "b"]}}',
+    );
   });
 
   it("gives every run fresh argument values, as evaluating the call text does", () => {
@@ -93,7 +98,9 @@ describe("executeCall", () => {
   it("answers errors as upstream does, never throwing", () => {
     const set = createInstanceSet([counterClass], new Map(), false, constants);
     expect(run(set, "add(amount='x')").text).toBe("Error during execution: amount must be an int");
-    expect(run(set, "add(k=1)").text).toBe("Error during execution: Counter.add() got an unexpected keyword argument 'k'");
+    expect(run(set, "add(k=1)").text).toBe(
+      "Error during execution: Counter.add() got an unexpected keyword argument 'k'",
+    );
     expect(run(set, "nope()").text).toBe("Error during execution: name 'nope' is not defined");
     expect(run(set, "os.system('ls')").text).toBe("Error during execution: name 'os' is not defined");
     expect(run(set, "exit()").text).toBe("Error during execution: Function call exit is not allowed.");

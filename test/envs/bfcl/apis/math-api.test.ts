@@ -33,19 +33,39 @@ describe("MathAPI", () => {
       ["logarithm", '{"value": 3287.0, "base": 6.0, "precision": 4}', "{'result': mpf('4.51947')}"],
       ["logarithm", '{"value": 980.0, "base": 20, "precision": 10}', "{'result': mpf('2.299121531134')}"],
       ["logarithm", '{"value": 2, "base": 10, "precision": 15}', "{'result': mpf('0.30102999566398114')}"],
-      ["logarithm", '{"value": 2, "base": 10, "precision": 50}', "{'result': mpf('0.30102999566398119521373889472449302676818988146210811')}"],
+      [
+        "logarithm",
+        '{"value": 2, "base": 10, "precision": 50}',
+        "{'result': mpf('0.30102999566398119521373889472449302676818988146210811')}",
+      ],
       ["logarithm", '{"value": 1e-300, "base": 10, "precision": 5}', "{'result': mpf('-300.0')}"],
       ["logarithm", '{"value": 1, "base": 10, "precision": 5}', "{'result': mpf('0.0')}"],
       ["logarithm", '{"value": 10, "base": 1, "precision": 5}', '{"error": ""}'],
       ["logarithm", '{"value": 0, "base": 10, "precision": 5}', "{'result': mpf('-inf')}"],
       ["logarithm", '{"value": -8, "base": 2, "precision": 6}', "{'result': mpc(real='3.0', imag='4.53236008')}"],
-      ["logarithm", '{"value": 8, "base": -2, "precision": 6}', "{'result': mpc(real='0.139260978', imag='-0.631180882')}"],
-      ["logarithm", '{"value": -8, "base": -2, "precision": 6}', "{'result': mpc(real='1.09284067', imag='-0.420787275')}"],
+      [
+        "logarithm",
+        '{"value": 8, "base": -2, "precision": 6}',
+        "{'result': mpc(real='0.139260978', imag='-0.631180882')}",
+      ],
+      [
+        "logarithm",
+        '{"value": -8, "base": -2, "precision": 6}',
+        "{'result': mpc(real='1.09284067', imag='-0.420787275')}",
+      ],
       ["logarithm", '{"value": "100", "base": "10", "precision": 3}', "{'result': mpf('2.0')}"],
       ["logarithm", '{"value": "abc", "base": 10, "precision": 3}', `{"error": "cannot create mpf from 'abc'"}`],
       ["logarithm", '{"value": [1], "base": 10, "precision": 3}', '{"error": "cannot create mpf from [1]"}'],
-      ["logarithm", '{"value": 10, "base": 10, "precision": null}', `{"error": "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'"}`],
-      ["logarithm", '{"value": 10, "base": 10, "precision": "x"}', `{"error": "invalid literal for int() with base 10: 'x'"}`],
+      [
+        "logarithm",
+        '{"value": 10, "base": 10, "precision": null}',
+        `{"error": "int() argument must be a string, a bytes-like object or a real number, not 'NoneType'"}`,
+      ],
+      [
+        "logarithm",
+        '{"value": 10, "base": 10, "precision": "x"}',
+        `{"error": "invalid literal for int() with base 10: 'x'"}`,
+      ],
       ["logarithm", '{"value": 100, "base": 10, "precision": 0}', "{'result': mpf('2.0')}"],
       ["logarithm", '{"value": 123456.789, "base": 2.5, "precision": -3}', "{'result': mpf('8.0')}"],
       ["logarithm", '{"value": Infinity, "base": 10, "precision": 5}', "{'result': mpf('+inf')}"],
@@ -78,8 +98,16 @@ describe("MathAPI", () => {
       ["si_unit_conversion", '{"value": 2.5, "unit_in": "cm", "unit_out": "nm"}', '{"result": 25000000.0}'],
       ["si_unit_conversion", '{"value": 3, "unit_in": "um", "unit_out": "km"}', '{"result": 3e-09}'],
       ["si_unit_conversion", '{"value": "3", "unit_in": "m", "unit_out": "km"}', '{"error": "Value must be a number"}'],
-      ["si_unit_conversion", '{"value": 1, "unit_in": "mile", "unit_out": "km"}', `{"error": "Conversion from 'mile' to 'km' is not supported"}`],
-      ["si_unit_conversion", '{"value": 1, "unit_in": ["km"], "unit_out": "m"}', "Error during execution: unhashable type: 'list'"],
+      [
+        "si_unit_conversion",
+        '{"value": 1, "unit_in": "mile", "unit_out": "km"}',
+        `{"error": "Conversion from 'mile' to 'km' is not supported"}`,
+      ],
+      [
+        "si_unit_conversion",
+        '{"value": 1, "unit_in": ["km"], "unit_out": "m"}',
+        "Error during execution: unhashable type: 'list'",
+      ],
     ]);
   });
 
@@ -89,8 +117,16 @@ describe("MathAPI", () => {
       ["imperial_si_conversion", '{"value": 212, "unit_in": "fahrenheit", "unit_out": "celsius"}', '{"result": 100.0}'],
       ["imperial_si_conversion", '{"value": 3, "unit_in": "miles", "unit_out": "km"}', '{"result": 4.82802}'],
       ["imperial_si_conversion", '{"value": 7, "unit_in": "kg", "unit_out": "kg"}', '{"result": 7}'],
-      ["imperial_si_conversion", '{"value": 7, "unit_in": "kg", "unit_out": "oz"}', `{"error": "Conversion from 'kg' to 'oz' is not supported"}`],
-      ["imperial_si_conversion", '{"value": null, "unit_in": "kg", "unit_out": "lb"}', '{"error": "Value must be a number"}'],
+      [
+        "imperial_si_conversion",
+        '{"value": 7, "unit_in": "kg", "unit_out": "oz"}',
+        `{"error": "Conversion from 'kg' to 'oz' is not supported"}`,
+      ],
+      [
+        "imperial_si_conversion",
+        '{"value": null, "unit_in": "kg", "unit_out": "lb"}',
+        '{"error": "Value must be a number"}',
+      ],
     ]);
   });
 
@@ -149,10 +185,22 @@ describe("MathAPI", () => {
       ["square_root", '{"number": 1e-300, "precision": 5}', "{'result': Decimal('1.0000E-150')}"],
       ["square_root", '{"number": 121, "precision": 1}', "{'result': Decimal('1E+1')}"],
       ["square_root", '{"number": -0.0, "precision": 3}', "{'result': Decimal('-0')}"],
-      ["square_root", '{"number": -4, "precision": 3}', '{"error": "Cannot calculate square root of a negative number"}'],
-      ["square_root", '{"number": "4", "precision": 3}', '{"error": "Input must be a number or computation resulted in an invalid operation"}'],
+      [
+        "square_root",
+        '{"number": -4, "precision": 3}',
+        '{"error": "Cannot calculate square root of a negative number"}',
+      ],
+      [
+        "square_root",
+        '{"number": "4", "precision": 3}',
+        '{"error": "Input must be a number or computation resulted in an invalid operation"}',
+      ],
       ["square_root", '{"number": 4, "precision": 0}', "Error during execution: valid range for prec is [1, MAX_PREC]"],
-      ["square_root", '{"number": 4, "precision": 2.5}', '{"error": "Input must be a number or computation resulted in an invalid operation"}'],
+      [
+        "square_root",
+        '{"number": 4, "precision": 2.5}',
+        '{"error": "Input must be a number or computation resulted in an invalid operation"}',
+      ],
       ["square_root", '{"number": Infinity, "precision": 3}', "{'result': Decimal('Infinity')}"],
     ]);
   });
@@ -173,8 +221,16 @@ describe("MathAPI", () => {
       ["round_number", '{"number": 3.5, "decimal_places": null}', '{"result": 4}'],
       ["round_number", '{"number": 1234.5678, "decimal_places": -2}', '{"result": 1200.0}'],
       ["round_number", '{"number": 25, "decimal_places": -1}', '{"result": 20}'],
-      ["round_number", '{"number": 1.5, "decimal_places": 1.0}', '{"error": "First input must be a number, second input must be an integer"}'],
-      ["round_number", '{"number": "1.5", "decimal_places": 1}', '{"error": "First input must be a number, second input must be an integer"}'],
+      [
+        "round_number",
+        '{"number": 1.5, "decimal_places": 1.0}',
+        '{"error": "First input must be a number, second input must be an integer"}',
+      ],
+      [
+        "round_number",
+        '{"number": "1.5", "decimal_places": 1}',
+        '{"error": "First input must be a number, second input must be an integer"}',
+      ],
       ["round_number", '{"number": Infinity, "decimal_places": -400}', '{"result": Infinity}'],
     ]);
   });
@@ -201,7 +257,11 @@ describe("MathAPI", () => {
 
   it("sum_values adds left to right", () => {
     check([
-      ["sum_values", '{"numbers": [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]}', '{"result": 0.9999999999999999}'],
+      [
+        "sum_values",
+        '{"numbers": [0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1, 0.1]}',
+        '{"result": 0.9999999999999999}',
+      ],
       ["sum_values", '{"numbers": [1, 2]}', '{"result": 3}'],
       ["sum_values", '{"numbers": []}', '{"error": "Cannot calculate sum of an empty list"}'],
       ["sum_values", '{"numbers": ["a", "b"]}', '{"error": "All elements in the list must be numbers"}'],

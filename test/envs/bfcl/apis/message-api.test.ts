@@ -28,14 +28,21 @@ describe("MessageAPI", () => {
       ["get_message_stats", "{}", '{"error": "No user is currently logged in."}'],
       ["message_get_login_status", "{}", '{"login_status": false}'],
       ["message_login", '{"user_id": "USR999"}', `{"login_status": false, "message": "User ID 'USR999' not found."}`],
-      ["message_login", '{"user_id": "USR001"}', `{"login_status": true, "message": "User 'USR001' logged in successfully."}`],
+      [
+        "message_login",
+        '{"user_id": "USR001"}',
+        `{"login_status": true, "message": "User 'USR001' logged in successfully."}`,
+      ],
       ["message_get_login_status", "{}", '{"login_status": true}'],
     ]);
     expectState(instance, [
       ["generated_ids", "sorted []"],
       ["user_count", "4"],
       ["user_map", "{'Alice': 'USR001', 'Bob': 'USR002', 'Catherine': 'USR003', 'Daniel': 'USR004'}"],
-      ["inbox", "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}]"],
+      [
+        "inbox",
+        "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}]",
+      ],
       ["message_count", "3"],
       ["current_user", "'USR001'"],
     ]);
@@ -43,16 +50,48 @@ describe("MessageAPI", () => {
 
   it("sends with ids from random.Random(200191), deletes the latest match, searches case-insensitively", () => {
     const instance = run(py("{}") as PyDict, false, [
-      ["message_login", '{"user_id": "USR001"}', `{"login_status": true, "message": "User 'USR001' logged in successfully."}`],
+      [
+        "message_login",
+        '{"user_id": "USR001"}',
+        `{"login_status": true, "message": "User 'USR001' logged in successfully."}`,
+      ],
       ["send_message", '{"receiver_id": "USR999", "message": "hi"}', `{"error": "Receiver ID 'USR999' not found."}`],
-      ["send_message", '{"receiver_id": "USR003", "message": "Could you upload the file?"}', `{"sent_status": true, "message_id": {"new_id": 67410}, "message": "Message sent to 'USR003' successfully."}`],
-      ["send_message", '{"receiver_id": "USR003", "message": 42}', `{"sent_status": true, "message_id": {"new_id": 41772}, "message": "Message sent to 'USR003' successfully."}`],
-      ["send_message", '{"receiver_id": "USR002", "message": null}', `{"sent_status": true, "message_id": {"new_id": 24547}, "message": "Message sent to 'USR002' successfully."}`],
-      ["view_messages_sent", "{}", '{"messages": {"USR002": ["My name is Alice. I want to connect.", null], "USR003": ["Could you upload the file?", "Could you upload the file?", 42], "USR004": ["Could you upload the file?"]}}'],
-      ["delete_message", '{"receiver_id": "USR003"}', `{"deleted_status": true, "receiver_id": "USR003", "message": "Receiver USR003's latest message deleted successfully."}`],
+      [
+        "send_message",
+        '{"receiver_id": "USR003", "message": "Could you upload the file?"}',
+        `{"sent_status": true, "message_id": {"new_id": 67410}, "message": "Message sent to 'USR003' successfully."}`,
+      ],
+      [
+        "send_message",
+        '{"receiver_id": "USR003", "message": 42}',
+        `{"sent_status": true, "message_id": {"new_id": 41772}, "message": "Message sent to 'USR003' successfully."}`,
+      ],
+      [
+        "send_message",
+        '{"receiver_id": "USR002", "message": null}',
+        `{"sent_status": true, "message_id": {"new_id": 24547}, "message": "Message sent to 'USR002' successfully."}`,
+      ],
+      [
+        "view_messages_sent",
+        "{}",
+        '{"messages": {"USR002": ["My name is Alice. I want to connect.", null], "USR003": ["Could you upload the file?", "Could you upload the file?", 42], "USR004": ["Could you upload the file?"]}}',
+      ],
+      [
+        "delete_message",
+        '{"receiver_id": "USR003"}',
+        `{"deleted_status": true, "receiver_id": "USR003", "message": "Receiver USR003's latest message deleted successfully."}`,
+      ],
       ["delete_message", '{"receiver_id": "USR999"}', '{"error": "Receiver ID USR999 not found."}'],
-      ["view_messages_sent", "{}", '{"messages": {"USR002": ["My name is Alice. I want to connect.", null], "USR003": ["Could you upload the file?", "Could you upload the file?"], "USR004": ["Could you upload the file?"]}}'],
-      ["search_messages", '{"keyword": "UPLOAD"}', "Error during execution: 'NoneType' object has no attribute 'lower'"],
+      [
+        "view_messages_sent",
+        "{}",
+        '{"messages": {"USR002": ["My name is Alice. I want to connect.", null], "USR003": ["Could you upload the file?", "Could you upload the file?"], "USR004": ["Could you upload the file?"]}}',
+      ],
+      [
+        "search_messages",
+        '{"keyword": "UPLOAD"}',
+        "Error during execution: 'NoneType' object has no attribute 'lower'",
+      ],
       ["search_messages", '{"keyword": 5}', "Error during execution: 'int' object has no attribute 'lower'"],
       ["get_message_stats", "{}", '{"stats": {"received_count": 5, "total_contacts": 3}}'],
     ]);
@@ -60,7 +99,10 @@ describe("MessageAPI", () => {
       ["generated_ids", "sorted [24547, 41772, 67410]"],
       ["user_count", "4"],
       ["user_map", "{'Alice': 'USR001', 'Bob': 'USR002', 'Catherine': 'USR003', 'Daniel': 'USR004'}"],
-      ["inbox", "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}, {'USR003': 'Could you upload the file?'}, {'USR002': None}]"],
+      [
+        "inbox",
+        "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}, {'USR003': 'Could you upload the file?'}, {'USR002': None}]",
+      ],
       ["message_count", "6"],
       ["current_user", "'USR001'"],
     ]);
@@ -69,20 +111,38 @@ describe("MessageAPI", () => {
   it("adds contacts with the next USR id, even when the name check then fails", () => {
     const instance = run(py("{}") as PyDict, false, [
       ["add_contact", '{"user_name": "Alice"}', `{"error": "User name 'Alice' already exists."}`],
-      ["add_contact", '{"user_name": "Eve"}', `{"added_status": true, "user_id": "USR005", "message": "Contact 'Eve' added successfully."}`],
+      [
+        "add_contact",
+        '{"user_name": "Eve"}',
+        `{"added_status": true, "user_id": "USR005", "message": "Contact 'Eve' added successfully."}`,
+      ],
       ["add_contact", '{"user_name": "Eve"}', `{"error": "User name 'Eve' already exists."}`],
       ["add_contact", '{"user_name": ["x"]}', "Error during execution: unhashable type: 'list'"],
-      ["add_contact", '{"user_name": 7}', `{"added_status": true, "user_id": "USR006", "message": "Contact '7' added successfully."}`],
+      [
+        "add_contact",
+        '{"user_name": 7}',
+        `{"added_status": true, "user_id": "USR006", "message": "Contact '7' added successfully."}`,
+      ],
       ["list_users", "{}", '{"user_list": ["Alice", "Bob", "Catherine", "Daniel", "Eve", 7]}'],
       ["get_user_id", '{"user": 7}', '{"user_id": "USR006"}'],
-      ["message_login", '{"user_id": "USR006"}', `{"login_status": true, "message": "User 'USR006' logged in successfully."}`],
+      [
+        "message_login",
+        '{"user_id": "USR006"}',
+        `{"login_status": true, "message": "User 'USR006' logged in successfully."}`,
+      ],
       ["message_get_login_status", "{}", '{"login_status": true}'],
     ]);
     expectState(instance, [
       ["generated_ids", "sorted []"],
       ["user_count", "6"],
-      ["user_map", "{'Alice': 'USR001', 'Bob': 'USR002', 'Catherine': 'USR003', 'Daniel': 'USR004', 'Eve': 'USR005', 7: 'USR006'}"],
-      ["inbox", "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}]"],
+      [
+        "user_map",
+        "{'Alice': 'USR001', 'Bob': 'USR002', 'Catherine': 'USR003', 'Daniel': 'USR004', 'Eve': 'USR005', 7: 'USR006'}",
+      ],
+      [
+        "inbox",
+        "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}]",
+      ],
       ["message_count", "3"],
       ["current_user", "'USR006'"],
     ]);
@@ -90,37 +150,76 @@ describe("MessageAPI", () => {
 
   it("search_messages fails on a non-str message only when it reaches it", () => {
     const instance = run(py("{}") as PyDict, false, [
-      ["message_login", '{"user_id": "USR002"}', `{"login_status": true, "message": "User 'USR002' logged in successfully."}`],
-      ["send_message", '{"receiver_id": "USR001", "message": 3}', `{"sent_status": true, "message_id": {"new_id": 67410}, "message": "Message sent to 'USR001' successfully."}`],
+      [
+        "message_login",
+        '{"user_id": "USR002"}',
+        `{"login_status": true, "message": "User 'USR002' logged in successfully."}`,
+      ],
+      [
+        "send_message",
+        '{"receiver_id": "USR001", "message": 3}',
+        `{"sent_status": true, "message_id": {"new_id": 67410}, "message": "Message sent to 'USR001' successfully."}`,
+      ],
       ["search_messages", '{"keyword": "file"}', "Error during execution: 'int' object has no attribute 'lower'"],
     ]);
     expectState(instance, [
       ["generated_ids", "sorted [67410]"],
       ["user_count", "4"],
       ["user_map", "{'Alice': 'USR001', 'Bob': 'USR002', 'Catherine': 'USR003', 'Daniel': 'USR004'}"],
-      ["inbox", "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}, {'USR001': 3}]"],
+      [
+        "inbox",
+        "[{'USR002': 'My name is Alice. I want to connect.'}, {'USR003': 'Could you upload the file?'}, {'USR004': 'Could you upload the file?'}, {'USR001': 3}]",
+      ],
       ["message_count", "4"],
       ["current_user", "'USR002'"],
     ]);
   });
 
   it("draws message ids from the entry's scenario state (multi_turn_base_17)", () => {
-    const instance = run(entryConfig("multi_turn_base_17", "MessageAPI"), false, [
-      ["message_get_login_status", "{}", '{"login_status": true}'],
-      ["list_users", "{}", '{"user_list": ["Alice", "Bob", "Catherine", "Daniel"]}'],
-      ["view_messages_sent", "{}", '{"messages": {"USR002": [["Meeting at 3 PM"]], "USR003": [["Please review the document."]]}}'],
-      ["send_message", '{"receiver_id": "USR005", "message": "ok"}', `{"error": "Receiver ID 'USR005' not found."}`],
-      ["add_contact", '{"user_name": "Newcomer"}', `{"added_status": true, "user_id": "USR005", "message": "Contact 'Newcomer' added successfully."}`],
-      ["send_message", '{"receiver_id": "USR005", "message": "again"}', `{"sent_status": true, "message_id": {"new_id": 67410}, "message": "Message sent to 'USR005' successfully."}`],
-      ["send_message", '{"receiver_id": "USR002", "message": "x"}', `{"sent_status": true, "message_id": {"new_id": 41772}, "message": "Message sent to 'USR002' successfully."}`],
-      ["get_message_stats", "{}", '{"stats": {"received_count": 4, "total_contacts": 3}}'],
-      ["delete_message", '{"receiver_id": "USR002"}', `{"deleted_status": true, "receiver_id": "USR002", "message": "Receiver USR002's latest message deleted successfully."}`],
-      ["search_messages", '{"keyword": "again"}', "Error during execution: 'list' object has no attribute 'lower'"],
-    ], dataConstants());
+    const instance = run(
+      entryConfig("multi_turn_base_17", "MessageAPI"),
+      false,
+      [
+        ["message_get_login_status", "{}", '{"login_status": true}'],
+        ["list_users", "{}", '{"user_list": ["Alice", "Bob", "Catherine", "Daniel"]}'],
+        [
+          "view_messages_sent",
+          "{}",
+          '{"messages": {"USR002": [["Meeting at 3 PM"]], "USR003": [["Please review the document."]]}}',
+        ],
+        ["send_message", '{"receiver_id": "USR005", "message": "ok"}', `{"error": "Receiver ID 'USR005' not found."}`],
+        [
+          "add_contact",
+          '{"user_name": "Newcomer"}',
+          `{"added_status": true, "user_id": "USR005", "message": "Contact 'Newcomer' added successfully."}`,
+        ],
+        [
+          "send_message",
+          '{"receiver_id": "USR005", "message": "again"}',
+          `{"sent_status": true, "message_id": {"new_id": 67410}, "message": "Message sent to 'USR005' successfully."}`,
+        ],
+        [
+          "send_message",
+          '{"receiver_id": "USR002", "message": "x"}',
+          `{"sent_status": true, "message_id": {"new_id": 41772}, "message": "Message sent to 'USR002' successfully."}`,
+        ],
+        ["get_message_stats", "{}", '{"stats": {"received_count": 4, "total_contacts": 3}}'],
+        [
+          "delete_message",
+          '{"receiver_id": "USR002"}',
+          `{"deleted_status": true, "receiver_id": "USR002", "message": "Receiver USR002's latest message deleted successfully."}`,
+        ],
+        ["search_messages", '{"keyword": "again"}', "Error during execution: 'list' object has no attribute 'lower'"],
+      ],
+      dataConstants(),
+    );
     expectState(instance, [
       ["generated_ids", "sorted [41772, 67410]"],
       ["user_count", "5"],
-      ["user_map", "{'Alice': 'USR001', 'Bob': 'USR002', 'Catherine': 'USR003', 'Daniel': 'USR004', 'Newcomer': 'USR005'}"],
+      [
+        "user_map",
+        "{'Alice': 'USR001', 'Bob': 'USR002', 'Catherine': 'USR003', 'Daniel': 'USR004', 'Newcomer': 'USR005'}",
+      ],
       ["inbox", "[{'USR002': ['Meeting at 3 PM']}, {'USR003': ['Please review the document.']}, {'USR005': 'again'}]"],
       ["message_count", "5"],
       ["current_user", "'USR001'"],

@@ -54,10 +54,19 @@ export function testConstants(overrides?: string): BfclConstants {
 }
 
 /** A fresh instance of `cls` loaded with the base config plus the scenario's overrides. */
-export function loadedInstance<T extends BfclInstance>(cls: BfclClass<T>, baseConfig: string, scenario: Pick<Scenario, "overrides" | "longContext" | "constants">) {
+export function loadedInstance<T extends BfclInstance>(
+  cls: BfclClass<T>,
+  baseConfig: string,
+  scenario: Pick<Scenario, "overrides" | "longContext" | "constants">,
+) {
   const config = dict(baseConfig);
   if (scenario.overrides !== undefined) for (const [key, value] of dict(scenario.overrides)) config.set(key, value);
-  return createInstanceSet([cls as unknown as BfclClass], new Map([[cls.className, config]]), scenario.longContext ?? false, testConstants(scenario.constants));
+  return createInstanceSet(
+    [cls as unknown as BfclClass],
+    new Map([[cls.className, config]]),
+    scenario.longContext ?? false,
+    testConstants(scenario.constants),
+  );
 }
 
 /** Run one call string on a set, returning the result string. */
@@ -117,7 +126,10 @@ export function expectMatchesFuncDocs<T extends BfclInstance>(cls: BfclClass<T>)
   for (const doc of docs) {
     const params = cls.methods[doc.name]?.params ?? [];
     expect(new Set(params.map((param) => param.name)), doc.name).toEqual(new Set(doc.properties));
-    expect(params.filter((param) => !("default" in param)).map((param) => param.name), doc.name).toEqual(doc.required);
+    expect(
+      params.filter((param) => !("default" in param)).map((param) => param.name),
+      doc.name,
+    ).toEqual(doc.required);
     for (const param of params.filter((param) => "default" in param)) {
       // The docs write Python's None default as the string "None".
       const declared = doc.defaults.get(param.name);

@@ -9,7 +9,14 @@ import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 import { BASE_CONFIG, SCENARIOS } from "./fixtures/trading-bot.js";
-import { calledNames, expectMatchesFuncDocs, loadedInstance, playScenario, runCall, stateText } from "./scenario-player.js";
+import {
+  calledNames,
+  expectMatchesFuncDocs,
+  loadedInstance,
+  playScenario,
+  runCall,
+  stateText,
+} from "./scenario-player.js";
 
 describe("TradingBot", () => {
   for (const scenario of SCENARIOS) {
@@ -23,18 +30,27 @@ describe("TradingBot", () => {
   it("draws transaction timestamps from its own seeded Random, identically for identical instances", () => {
     const play = (): string[] => {
       const set = loadedInstance(tradingBotClass, BASE_CONFIG, {});
-      return ["trading_login(username='a', password='b')", "fund_account(amount=1)", "fund_account(amount=2)", "get_transaction_history()"].map((call) => runCall(set, call));
+      return [
+        "trading_login(username='a', password='b')",
+        "fund_account(amount=1)",
+        "fund_account(amount=2)",
+        "get_transaction_history()",
+      ].map((call) => runCall(set, call));
     };
     const first = play();
     expect(play()).toEqual(first);
     // CPython: Random(1053520).randint(...) gives these two offsets from 2024-09-01 10:30:00.
-    expect(first[3]).toBe('{"transaction_history": [{"type": "deposit", "amount": 1, "timestamp": "2024-09-02 05:40:15"}, {"type": "deposit", "amount": 2, "timestamp": "2024-09-01 12:26:34"}]}');
+    expect(first[3]).toBe(
+      '{"transaction_history": [{"type": "deposit", "amount": 1, "timestamp": "2024-09-02 05:40:15"}, {"type": "deposit", "amount": 2, "timestamp": "2024-09-01 12:26:34"}]}',
+    );
   });
 
   it("keeps the order_id as given when cancelling (12447.0 prints as a float)", () => {
     const set = loadedInstance(tradingBotClass, BASE_CONFIG, { overrides: '{"authenticated": true}' });
     expect(runCall(set, "cancel_order(order_id=12446.0)")).toBe('{"order_id": 12446.0, "status": "Cancelled"}');
-    expect(runCall(set, "get_order_details(order_id=True)")).toBe('{"error": "Order with ID True not found.Here is the list of orders_id: [12345, 12446]"}');
+    expect(runCall(set, "get_order_details(order_id=True)")).toBe(
+      '{"error": "Order with ID True not found.Here is the list of orders_id: [12345, 12446]"}',
+    );
   });
 
   it("matches the func docs (names, parameters, required, defaults)", () => {
@@ -54,7 +70,15 @@ describe("TradingBot", () => {
     // Public attributes in upstream vars() order (what the state checker walks).
     const instance = set.instances.get("TradingBot");
     expect(instance?.publicState().map(([name]) => name)).toEqual([
-      "orders", "account_info", "authenticated", "market_status", "order_counter", "stocks", "watch_list", "transaction_history", "long_context",
+      "orders",
+      "account_info",
+      "authenticated",
+      "market_status",
+      "order_counter",
+      "stocks",
+      "watch_list",
+      "transaction_history",
+      "long_context",
     ]);
   });
 });

@@ -9,11 +9,19 @@ import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { BUNDLED_BFCL_DATA_DIR } from "../../../../src/envs/bfcl/load/bundled-data.js";
 import { BASE_CONFIG, SCENARIOS } from "./fixtures/vehicle-control.js";
-import { calledNames, expectMatchesFuncDocs, loadedInstance, playScenario, runCall, stateText } from "./scenario-player.js";
+import {
+  calledNames,
+  expectMatchesFuncDocs,
+  loadedInstance,
+  playScenario,
+  runCall,
+  stateText,
+} from "./scenario-player.js";
 
 describe("VehicleControlAPI", () => {
   for (const scenario of SCENARIOS) {
-    it(`reproduces upstream on scenario ${scenario.name}`, () => playScenario(vehicleControlClass, BASE_CONFIG, scenario));
+    it(`reproduces upstream on scenario ${scenario.name}`, () =>
+      playScenario(vehicleControlClass, BASE_CONFIG, scenario));
   }
 
   it("has scenarios calling every public method", () => {
@@ -22,14 +30,20 @@ describe("VehicleControlAPI", () => {
 
   it("counts unlocked doors from doorStatus, ignoring the scenario's remainingUnlockedDoors", () => {
     const set = loadedInstance(vehicleControlClass, BASE_CONFIG, { overrides: '{"remainingUnlockedDoors": 0}' });
-    expect(runCall(set, "lockDoors(unlock=False, door=[])")).toBe('{"lockStatus": "locked", "remainingUnlockedDoors": 2}');
+    expect(runCall(set, "lockDoors(unlock=False, door=[])")).toBe(
+      '{"lockStatus": "locked", "remainingUnlockedDoors": 2}',
+    );
   });
 
   it("leaves state changed by a call that then raises, as upstream does", () => {
     const set = loadedInstance(vehicleControlClass, BASE_CONFIG, {});
     expect(runCall(set, "lockDoors(unlock=False, door=['driver', 'trunk'])")).toBe("Error during execution: 'trunk'");
-    expect(runCall(set, "displayCarStatus(option='doors')")).toBe('{"doorStatus": {"driver": "locked", "passenger": "unlocked", "rear_left": "locked", "rear_right": "locked"}}');
-    expect(runCall(set, "set_navigation(destination=7)")).toBe('Error during execution: can only concatenate str (not "int") to str');
+    expect(runCall(set, "displayCarStatus(option='doors')")).toBe(
+      '{"doorStatus": {"driver": "locked", "passenger": "unlocked", "rear_left": "locked", "rear_right": "locked"}}',
+    );
+    expect(runCall(set, "set_navigation(destination=7)")).toBe(
+      'Error during execution: can only concatenate str (not "int") to str',
+    );
     expect(stateText(set, "VehicleControlAPI")).toContain('"destination": 7');
   });
 
@@ -47,10 +61,32 @@ describe("VehicleControlAPI", () => {
     expect(stateText(set, "VehicleControlAPI")).toBe(
       '{"acMode": "auto", "acTemperature": 25.0, "batteryVoltage": 12.6, "brakePedalStatus": "released", "cruiseStatus": "inactive", "destination": "None", "distanceToNextVehicle": 50.0, "doorStatus": {"driver": "unlocked", "passenger": "unlocked", "rear_left": "unlocked", "rear_right": "unlocked"}, "engine_state": "stopped", "fanSpeed": 50, "frontLeftTirePressure": 32.0, "frontRightTirePressure": 32.0, "fuelLevel": 0.0, "headLightStatus": "off", "humidityLevel": 50.0, "long_context": false, "parkingBrakeStatus": "released", "rearLeftTirePressure": 30.0, "rearRightTirePressure": 30.0, "remainingUnlockedDoors": 4}',
     );
-    expect(set.instances.get("VehicleControlAPI")?.publicState().map(([name]) => name)).toEqual([
-      "fuelLevel", "batteryVoltage", "engine_state", "remainingUnlockedDoors", "doorStatus", "acTemperature", "fanSpeed", "acMode",
-      "humidityLevel", "headLightStatus", "parkingBrakeStatus", "brakePedalStatus", "distanceToNextVehicle", "cruiseStatus", "destination",
-      "frontLeftTirePressure", "frontRightTirePressure", "rearLeftTirePressure", "rearRightTirePressure", "long_context",
+    expect(
+      set.instances
+        .get("VehicleControlAPI")
+        ?.publicState()
+        .map(([name]) => name),
+    ).toEqual([
+      "fuelLevel",
+      "batteryVoltage",
+      "engine_state",
+      "remainingUnlockedDoors",
+      "doorStatus",
+      "acTemperature",
+      "fanSpeed",
+      "acMode",
+      "humidityLevel",
+      "headLightStatus",
+      "parkingBrakeStatus",
+      "brakePedalStatus",
+      "distanceToNextVehicle",
+      "cruiseStatus",
+      "destination",
+      "frontLeftTirePressure",
+      "frontRightTirePressure",
+      "rearLeftTirePressure",
+      "rearRightTirePressure",
+      "long_context",
     ]);
   });
 });

@@ -33,6 +33,8 @@ describe("bindArguments", () => {
     expect(bindText("f(1,2,3,b=2)")).toBe("TypeError: C.f() got multiple values for argument 'b'");
     expect(bindText("f(1,2,3,4,x=1)")).toBe("TypeError: C.f() got an unexpected keyword argument 'x'");
     expect(bindText("f(1)", [])).toBe("TypeError: C.f() takes 1 positional argument but 2 were given");
-    expect(bindText("f()", [{ name: "a" }, { name: "b" }, { name: "c" }])).toBe("TypeError: C.f() missing 3 required positional arguments: 'a', 'b', and 'c'");
+    expect(bindText("f()", [{ name: "a" }, { name: "b" }, { name: "c" }])).toBe(
+      "TypeError: C.f() missing 3 required positional arguments: 'a', 'b', and 'c'",
+    );
   });
 });

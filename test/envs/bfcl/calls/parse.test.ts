@@ -17,20 +17,29 @@ function one(text: string) {
 
 describe("parseCalls", () => {
   it("parses keyword and positional arguments of every literal type", () => {
-    const call = one(`f(1, -2.5, 'a"b', "it's", True, None, [1, (2,)], {'k': None, 3: [False]}, x=1e3, y=(), z={1, 2})`);
+    const call = one(
+      `f(1, -2.5, 'a"b', "it's", True, None, [1, (2,)], {'k': None, 3: [False]}, x=1e3, y=(), z={1, 2})`,
+    );
     expect(call.name).toBe("f");
-    expect(call.args.map(pyRepr)).toEqual(["1", "-2.5", `'a"b'`, `"it's"`, "True", "None", "[1, (2,)]", "{'k': None, 3: [False]}"]);
+    expect(call.args.map(pyRepr)).toEqual([
+      "1",
+      "-2.5",
+      `'a"b'`,
+      `"it's"`,
+      "True",
+      "None",
+      "[1, (2,)]",
+      "{'k': None, 3: [False]}",
+    ]);
     expect(call.kwargs.map(([key, value]) => `${key}=${pyRepr(value)}`)).toEqual(["x=1000.0", "y=()", "z={1, 2}"]);
   });
 
   it("handles escapes, raw strings, triple quotes and adjacent literals", () => {
-    expect(one(`f(a='x\\ny\\t\\'\\\\', b=r'c:\\d', c='''multi\nline''', d='ab' "cd", e='\\u00e9\\x41')`).kwargs.map(([, v]) => v)).toEqual([
-      "x\ny\t'\\",
-      "c:\\d",
-      "multi\nline",
-      "abcd",
-      "éA",
-    ]);
+    expect(
+      one(`f(a='x\\ny\\t\\'\\\\', b=r'c:\\d', c='''multi\nline''', d='ab' "cd", e='\\u00e9\\x41')`).kwargs.map(
+        ([, v]) => v,
+      ),
+    ).toEqual(["x\ny\t'\\", "c:\\d", "multi\nline", "abcd", "éA"]);
   });
 
   it("parses lists of calls, empty lists and whitespace", () => {
@@ -47,7 +56,21 @@ describe("parseCalls", () => {
   });
 
   it("rejects malformed input with a message and a position", () => {
-    const bad = ["f(", "f(a=)", "f(a=1, 2)", "f(a=1, a=2)", "f(x)", "f('abc)", "[f(), g(]", "f() extra", "", "1(2)", "f(a=1 b=2)", "f(__import__('os'))", "f(07)"];
+    const bad = [
+      "f(",
+      "f(a=)",
+      "f(a=1, 2)",
+      "f(a=1, a=2)",
+      "f(x)",
+      "f('abc)",
+      "[f(), g(]",
+      "f() extra",
+      "",
+      "1(2)",
+      "f(a=1 b=2)",
+      "f(__import__('os'))",
+      "f(07)",
+    ];
     for (const text of bad) {
       const verdict = parseCalls(text);
       expect(verdict.valid, text).toBe(false);
@@ -68,12 +91,45 @@ describe("parseCalls", () => {
   });
 
   it("never throws on 10,000 fuzzed strings", () => {
-    const pieces = fc.constantFrom("f(", ")", "[", "]", "(", "{", "}", ",", "=", "'", '"', "\\", "a", "1", ".", "e", "-", "True", "None", ":", " ", "\n", "'''", "r'", "0x", "_");
+    const pieces = fc.constantFrom(
+      "f(",
+      ")",
+      "[",
+      "]",
+      "(",
+      "{",
+      "}",
+      ",",
+      "=",
+      "'",
+      '"',
+      "\\",
+      "a",
+      "1",
+      ".",
+      "e",
+      "-",
+      "True",
+      "None",
+      ":",
+      " ",
+      "\n",
+      "'''",
+      "r'",
+      "0x",
+      "_",
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 80 }), fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join(""))), (text) => {
-        const verdict = parseCalls(text);
-        expect(typeof verdict.valid).toBe("boolean");
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 80 }),
+          fc.array(pieces, { maxLength: 40 }).map((parts) => parts.join("")),
+        ),
+        (text) => {
+          const verdict = parseCalls(text);
+          expect(typeof verdict.valid).toBe("boolean");
+        },
+      ),
       { numRuns: 10_000, seed: 7 },
     );
   });
@@ -83,7 +139,12 @@ describe("ground truth call strings", () => {
   it("parses and round-trips every ground-truth call of all four categories", () => {
     let count = 0;
     for (const category of ["base", "miss_func", "miss_param", "long_context"]) {
-      const lines = readFileSync(resolve(BUNDLED_BFCL_DATA_DIR, `possible_answer/BFCL_v4_multi_turn_${category}.json`), "utf8").split("\n").filter(Boolean);
+      const lines = readFileSync(
+        resolve(BUNDLED_BFCL_DATA_DIR, `possible_answer/BFCL_v4_multi_turn_${category}.json`),
+        "utf8",
+      )
+        .split("\n")
+        .filter(Boolean);
       for (const line of lines) {
         const entry = JSON.parse(line) as { ground_truth: string[][] };
         for (const turn of entry.ground_truth) {
@@ -91,7 +152,10 @@ describe("ground truth call strings", () => {
             const call = one(text);
             const again = one(formatCall(call));
             expect(again.name).toBe(call.name);
-            expect(pyEquals(again.args as PyValue[], call.args as PyValue[]) && pyEquals(new Map(again.kwargs), new Map(call.kwargs))).toBe(true);
+            expect(
+              pyEquals(again.args as PyValue[], call.args as PyValue[]) &&
+                pyEquals(new Map(again.kwargs), new Map(call.kwargs)),
+            ).toBe(true);
             expect(formatCall(again)).toBe(formatCall(call));
             count++;
           }

@@ -5,10 +5,19 @@ import { pyDictOf, pyFloat, pyTuple, type PyObject, type PyValue } from "../../.
 
 function file(name: string, content: string): PyObject {
   return {
-    kind: "object", pyClass: "File",
-    pyAttributes: () => [["name", name], ["content", content]],
+    kind: "object",
+    pyClass: "File",
+    pyAttributes: () => [
+      ["name", name],
+      ["content", content],
+    ],
     pyRepr: () => `<File: ${name}>`,
-    pyEquals: (other: PyValue) => typeof other === "object" && other !== null && "pyClass" in other && other.pyClass === "File" && other.pyAttributes()[1]?.[1] === content,
+    pyEquals: (other: PyValue) =>
+      typeof other === "object" &&
+      other !== null &&
+      "pyClass" in other &&
+      other.pyClass === "File" &&
+      other.pyAttributes()[1]?.[1] === content,
   };
 }
 
@@ -27,13 +36,22 @@ describe("diffValues", () => {
   it("shows whole values when shapes differ, compares sets by members and numbers by value", () => {
     expect(diffValues([1, 2], [1, 2, 3], "L")).toEqual(["L: model [1, 2], ground truth [1, 2, 3]"]);
     expect(diffValues([1, 2], pyTuple([1, 2]), "T")).toEqual(["T: model [1, 2], ground truth (1, 2)"]);
-    expect(diffValues(new Set(["a", "b"]), new Set(["b", "c"]), "S")).toEqual(["S: set differs; missing in model: ['c']; extra in model: ['a']"]);
+    expect(diffValues(new Set(["a", "b"]), new Set(["b", "c"]), "S")).toEqual([
+      "S: set differs; missing in model: ['c']; extra in model: ['a']",
+    ]);
     expect(diffValues(2, pyFloat(2), "N")).toEqual([]);
   });
 
   it("stops at the line limit and shortens long values", () => {
     const many = Array.from({ length: 50 }, (_, index) => index);
-    expect(diffValues(many, many.map((value) => value + 1), "L", 5)).toHaveLength(5);
+    expect(
+      diffValues(
+        many,
+        many.map((value) => value + 1),
+        "L",
+        5,
+      ),
+    ).toHaveLength(5);
     expect(shortRepr("x".repeat(500), 20)).toBe(`'xxxxxxxxxxxxxxxxxxx... (502 chars)`);
   });
 });

@@ -19,7 +19,11 @@ function loadError(edit: (files: Map<string, string>) => void): DataError {
 describe("loading entries", () => {
   it("reads entries with their parsed ground truth, in file order", () => {
     const entries = loadEntries(writeFakeDataDir(), ["miss_func", "base"]);
-    expect(entries.map((entry) => entry.id)).toEqual(["multi_turn_miss_func_0", "multi_turn_base_0", "multi_turn_base_1"]);
+    expect(entries.map((entry) => entry.id)).toEqual([
+      "multi_turn_miss_func_0",
+      "multi_turn_base_0",
+      "multi_turn_base_1",
+    ]);
     const [missFunc, base] = entries;
     expect(missFunc?.missedFunctions).toEqual(new Map([[2, ["read"]]]));
     expect(missFunc?.question[2]).toEqual([]);
@@ -31,11 +35,30 @@ describe("loading entries", () => {
   });
 
   it("names the file and line of malformed or missing data", () => {
-    expect(loadError((files) => files.delete("data/BFCL_v4_multi_turn_base.json")).message).toMatch(/BFCL_v4_multi_turn_base\.json: file not found/);
-    expect(loadError((files) => files.set("data/BFCL_v4_multi_turn_base.json", `${files.get("data/BFCL_v4_multi_turn_base.json")?.split("\n")[0]}\n{"id": oops}\n`)).message).toMatch(/data\/BFCL_v4_multi_turn_base\.json:2: malformed JSON/);
-    const shape = loadError((files) => files.set("data/BFCL_v4_multi_turn_base.json", '{"id": "multi_turn_base_0", "question": "hi", "involved_classes": []}\n'));
+    expect(loadError((files) => files.delete("data/BFCL_v4_multi_turn_base.json")).message).toMatch(
+      /BFCL_v4_multi_turn_base\.json: file not found/,
+    );
+    expect(
+      loadError((files) =>
+        files.set(
+          "data/BFCL_v4_multi_turn_base.json",
+          `${files.get("data/BFCL_v4_multi_turn_base.json")?.split("\n")[0]}\n{"id": oops}\n`,
+        ),
+      ).message,
+    ).toMatch(/data\/BFCL_v4_multi_turn_base\.json:2: malformed JSON/);
+    const shape = loadError((files) =>
+      files.set(
+        "data/BFCL_v4_multi_turn_base.json",
+        '{"id": "multi_turn_base_0", "question": "hi", "involved_classes": []}\n',
+      ),
+    );
     expect(shape.message).toMatch(/BFCL_v4_multi_turn_base\.json:1: question must be a list, found a str/);
-    const role = loadError((files) => files.set("data/BFCL_v4_multi_turn_base.json", '{"id": "x", "question": [[{"role": "bot", "content": "hi"}]], "involved_classes": []}\n'));
+    const role = loadError((files) =>
+      files.set(
+        "data/BFCL_v4_multi_turn_base.json",
+        '{"id": "x", "question": [[{"role": "bot", "content": "hi"}]], "involved_classes": []}\n',
+      ),
+    );
     expect(role.message).toMatch(/question\[0\]\[0\]\.role must be one of system, user, assistant/);
   });
 
@@ -44,12 +67,29 @@ describe("loading entries", () => {
       const [first, second] = (files.get("possible_answer/BFCL_v4_multi_turn_base.json") as string).split("\n");
       files.set("possible_answer/BFCL_v4_multi_turn_base.json", `${second}\n${first}\n`);
     });
-    expect(order.message).toMatch(/possible_answer\/BFCL_v4_multi_turn_base\.json:1: ground truth for "multi_turn_base_1" where "multi_turn_base_0" was expected/);
-    const turns = loadError((files) => files.set("possible_answer/BFCL_v4_multi_turn_base.json", '{"id": "multi_turn_base_0", "ground_truth": [[]]}\n{"id": "multi_turn_base_1", "ground_truth": [[], []]}\n'));
+    expect(order.message).toMatch(
+      /possible_answer\/BFCL_v4_multi_turn_base\.json:1: ground truth for "multi_turn_base_1" where "multi_turn_base_0" was expected/,
+    );
+    const turns = loadError((files) =>
+      files.set(
+        "possible_answer/BFCL_v4_multi_turn_base.json",
+        '{"id": "multi_turn_base_0", "ground_truth": [[]]}\n{"id": "multi_turn_base_1", "ground_truth": [[], []]}\n',
+      ),
+    );
     expect(turns.message).toMatch(/ground_truth of multi_turn_base_0 has 1 turns but the question has 3/);
-    const call = loadError((files) => files.set("possible_answer/BFCL_v4_multi_turn_base.json", '{"id": "multi_turn_base_0", "ground_truth": [["add(amount=)"], [], []]}\n{"id": "multi_turn_base_1", "ground_truth": [[], []]}\n'));
+    const call = loadError((files) =>
+      files.set(
+        "possible_answer/BFCL_v4_multi_turn_base.json",
+        '{"id": "multi_turn_base_0", "ground_truth": [["add(amount=)"], [], []]}\n{"id": "multi_turn_base_1", "ground_truth": [[], []]}\n',
+      ),
+    );
     expect(call.message).toMatch(/:1: ground_truth\[0\]\[0\] of multi_turn_base_0 is not a call/);
-    const count = loadError((files) => files.set("possible_answer/BFCL_v4_multi_turn_base.json", '{"id": "multi_turn_base_0", "ground_truth": [[], [], []]}\n'));
+    const count = loadError((files) =>
+      files.set(
+        "possible_answer/BFCL_v4_multi_turn_base.json",
+        '{"id": "multi_turn_base_0", "ground_truth": [[], [], []]}\n',
+      ),
+    );
     expect(count.message).toMatch(/1 ground-truth entries for 2 questions/);
   });
 

@@ -3,7 +3,14 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadEntries } from "../../../../src/envs/bfcl/load/entries.js";
-import { entryFunctions, LANGUAGE_HINT, loadFuncDocs, offeredAt, toolSpec, type FuncDoc } from "../../../../src/envs/bfcl/load/func-docs.js";
+import {
+  entryFunctions,
+  LANGUAGE_HINT,
+  loadFuncDocs,
+  offeredAt,
+  toolSpec,
+  type FuncDoc,
+} from "../../../../src/envs/bfcl/load/func-docs.js";
 import { parsePyJson } from "../../../../src/envs/bfcl/py/json.js";
 import type { PyDict } from "../../../../src/envs/bfcl/py/value.js";
 import { writeFakeDataDir } from "../fixtures.js";
@@ -34,13 +41,18 @@ describe("offered functions", () => {
 
   it("names a missing doc file", () => {
     expect(() => loadFuncDocs(dir, ["Ghost"], FILES)).toThrow(/no function doc file is known for class "Ghost"/);
-    expect(() => loadFuncDocs(dir, ["Counter"], { Counter: "nope.json" })).toThrow(/func_doc\/nope\.json: file not found/);
+    expect(() => loadFuncDocs(dir, ["Counter"], { Counter: "nope.json" })).toThrow(
+      /func_doc\/nope\.json: file not found/,
+    );
   });
 });
 
 describe("toolSpec", () => {
   it("converts docs as upstream's convert_to_tool does, key order included", () => {
-    const fixture = JSON.parse(readFileSync(new URL("./tools.expected.json", import.meta.url), "utf8")) as { input: unknown[]; expected: unknown[] };
+    const fixture = JSON.parse(readFileSync(new URL("./tools.expected.json", import.meta.url), "utf8")) as {
+      input: unknown[];
+      expected: unknown[];
+    };
     const specs = fixture.input.map((raw) => {
       const doc = parsePyJson(JSON.stringify(raw)) as PyDict;
       doc.set("description", `${String(doc.get("description"))}${LANGUAGE_HINT}`);

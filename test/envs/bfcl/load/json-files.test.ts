@@ -18,7 +18,10 @@ describe("data files", () => {
   it("reads JSON Lines with origins, skipping blank lines, keeping ints and floats apart", () => {
     const path = file("a.json", '{"x": 1}\n\n{"x": 1.0}\n');
     const rows = readJsonLinesFile(path);
-    expect(rows.map((row) => [pyRepr(row.value), row.origin.line])).toEqual([["{'x': 1}", 1], ["{'x': 1.0}", 3]]);
+    expect(rows.map((row) => [pyRepr(row.value), row.origin.line])).toEqual([
+      ["{'x': 1}", 1],
+      ["{'x': 1.0}", 3],
+    ]);
   });
 
   it("names the file and line of bad JSON, and missing files", () => {
@@ -30,8 +33,12 @@ describe("data files", () => {
 
   it("checks shapes with the field named", () => {
     const origin = { file: "e.json", line: 4 };
-    expect(() => dictAt(origin, "initial_config", parsePyJson("[1]"))).toThrow(/e\.json:4: initial_config must be an object, found a list/);
-    expect(() => stringListAt(origin, "path", parsePyJson('["a", 2]'))).toThrow(/e\.json:4: path\[1\] must be a string, found a int/);
+    expect(() => dictAt(origin, "initial_config", parsePyJson("[1]"))).toThrow(
+      /e\.json:4: initial_config must be an object, found a list/,
+    );
+    expect(() => stringListAt(origin, "path", parsePyJson('["a", 2]'))).toThrow(
+      /e\.json:4: path\[1\] must be a string, found a int/,
+    );
     expect(() => dictAt(origin, "x", undefined)).toThrow(/must be an object, found nothing/);
   });
 });

@@ -16,14 +16,19 @@ function call(text: string) {
 describe("canonical calls", () => {
   it("binds positional arguments and orders keywords by parameter", () => {
     expect(formatCall(canonicalCall(call("write('a', 'b')"), FAKE_CLASSES))).toBe("write(title='a', text='b')");
-    expect(formatCall(canonicalCall(call("write(text='b', title='a')"), FAKE_CLASSES))).toBe("write(title='a', text='b')");
-    expect(formatCall(canonicalCall(call("write('a', text='b', mood=1)"), FAKE_CLASSES))).toBe("write(title='a', text='b', mood=1)");
+    expect(formatCall(canonicalCall(call("write(text='b', title='a')"), FAKE_CLASSES))).toBe(
+      "write(title='a', text='b')",
+    );
+    expect(formatCall(canonicalCall(call("write('a', text='b', mood=1)"), FAKE_CLASSES))).toBe(
+      "write(title='a', text='b', mood=1)",
+    );
     expect(canonicalText([call("add(2)"), call("get()")], FAKE_CLASSES)).toBe("[add(amount=2), get()]");
     expect(canonicalText([], FAKE_CLASSES)).toBe("[]");
   });
 
   it("leaves calls it cannot bind as written, so that they fail as written", () => {
-    for (const text of ["nope(1)", "add(1, 2)", "write('a', title='b')"]) expect(formatCall(canonicalCall(call(text), FAKE_CLASSES))).toBe(formatCall(call(text)));
+    for (const text of ["nope(1)", "add(1, 2)", "write('a', title='b')"])
+      expect(formatCall(canonicalCall(call(text), FAKE_CLASSES))).toBe(formatCall(call(text)));
   });
 
   it("writes tool-call arguments as JSON that reads back with ints and floats apart", () => {

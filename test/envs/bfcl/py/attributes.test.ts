@@ -7,7 +7,10 @@ describe("instance attributes", () => {
   it("lists public attributes in first-assignment order; re-assignment keeps the place", () => {
     const vars: InstanceVars = new Map();
     vars.set("b", 1).set("_private", 2).set("a", 3).set("b", 4);
-    expect(publicAttributes(vars)).toEqual([["b", 4], ["a", 3]]);
+    expect(publicAttributes(vars)).toEqual([
+      ["b", 4],
+      ["a", 3],
+    ]);
   });
 
   it("raises Python's AttributeError for an attribute never assigned", () => {

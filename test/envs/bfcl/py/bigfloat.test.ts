@@ -1,6 +1,13 @@
 // Exact binary floats on BigInt: canonical form, round-half-even with a sticky bit, doubles with subnormals.
 import { describe, expect, it } from "vitest";
-import { fromDouble, makeFinite, roundQuotient, roundToBits, toDouble, type BigFloat } from "../../../../src/envs/bfcl/py/bigfloat.js";
+import {
+  fromDouble,
+  makeFinite,
+  roundQuotient,
+  roundToBits,
+  toDouble,
+  type BigFloat,
+} from "../../../../src/envs/bfcl/py/bigfloat.js";
 
 const finite = (value: BigFloat): [bigint, number] => {
   if (value.kind !== "finite") throw new Error(`expected finite, got ${value.kind}`);

@@ -16,7 +16,9 @@ describe("complex", () => {
   });
 
   it("is not JSON serialisable, so a result dict prints through str()", () => {
-    expect(resultString(pyDictOf({ result: complexPower(-8, 1 / 3) }))).toBe("{'result': (1.0000000000000002+1.7320508075688772j)}");
+    expect(resultString(pyDictOf({ result: complexPower(-8, 1 / 3) }))).toBe(
+      "{'result': (1.0000000000000002+1.7320508075688772j)}",
+    );
   });
 
   it("equals a real number when the imaginary part is zero, and another complex with the same parts", () => {

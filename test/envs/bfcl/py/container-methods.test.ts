@@ -1,10 +1,16 @@
 // len(), list.remove(), method receivers and dict look-ups; errors as CPython 3.11 words them.
 import { describe, expect, it } from "vitest";
 import { raised } from "./raised.js";
-import { dictLookup, pyLen, pyListRemove, requireDict, requireList, setDictItem } from "../../../../src/envs/bfcl/py/container-methods.js";
+import {
+  dictLookup,
+  pyLen,
+  pyListRemove,
+  requireDict,
+  requireList,
+  setDictItem,
+} from "../../../../src/envs/bfcl/py/container-methods.js";
 import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyDict, pyFloat, pyTuple, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
-
 
 describe("container methods", () => {
   it("len() counts code points and items; non-sized values raise TypeError", () => {
@@ -35,6 +41,8 @@ describe("container methods", () => {
     setDictItem(dict, pyFloat(2.5), "x");
     setDictItem(dict, true, "uno");
     expect(pyRepr(dict)).toBe("{1: 'uno', 2.5: 'x'}");
-    expect(raised(() => setDictItem(dict, pyTuple([1, 2]), "t"))).toBe("TypeError: budgetrl stores only str, int, float, bool and None dict keys, not 'tuple'");
+    expect(raised(() => setDictItem(dict, pyTuple([1, 2]), "t"))).toBe(
+      "TypeError: budgetrl stores only str, int, float, bool and None dict keys, not 'tuple'",
+    );
   });
 });

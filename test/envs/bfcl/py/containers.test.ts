@@ -5,7 +5,12 @@ import { pyFloat, pyTuple, type PyDict } from "../../../../src/envs/bfcl/py/valu
 import { raised } from "./raised.js";
 
 describe("dict keys", () => {
-  const dict: PyDict = new Map<string | number | boolean | null, number>([[12345, 1], ["AAPL", 2], [1, 3], [null, 4]]);
+  const dict: PyDict = new Map<string | number | boolean | null, number>([
+    [12345, 1],
+    ["AAPL", 2],
+    [1, 3],
+    [null, 4],
+  ]);
 
   it("finds keys equal under Python's rules (12345.0 == 12345, True == 1)", () => {
     expect(dictFindKey(dict, pyFloat(12345))).toBe(12345);
@@ -30,7 +35,9 @@ describe("pyContains and pyIterate", () => {
     expect(pyContains(pyTuple(["a"]), "a")).toBe(true);
     expect(pyContains(new Set([1]), true)).toBe(true);
     expect(pyContains("balance due", "balance")).toBe(true);
-    expect(raised(() => pyContains("abc", 5))).toBe("TypeError: 'in <string>' requires string as left operand, not int");
+    expect(raised(() => pyContains("abc", 5))).toBe(
+      "TypeError: 'in <string>' requires string as left operand, not int",
+    );
     expect(raised(() => pyContains(5, "a"))).toBe("TypeError: argument of type 'int' is not iterable");
   });
 

@@ -5,12 +5,18 @@ import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 import { raised } from "./raised.js";
 
-
 describe("pyFloatOf", () => {
   it("parses strings with Python's grammar", () => {
     const cases: [string, string][] = [
-      ["  -1_000.5e1 ", "-10005.0"], ["+inf", "inf"], ["Infinity", "inf"], ["-nan", "nan"], [".5", "0.5"], ["5.", "5.0"],
-      ["\u0663.\u0665", "3.5"], ["\u2003 7 \u2003", "7.0"], ["1e400", "inf"],
+      ["  -1_000.5e1 ", "-10005.0"],
+      ["+inf", "inf"],
+      ["Infinity", "inf"],
+      ["-nan", "nan"],
+      [".5", "0.5"],
+      ["5.", "5.0"],
+      ["\u0663.\u0665", "3.5"],
+      ["\u2003 7 \u2003", "7.0"],
+      ["1e400", "inf"],
     ];
     for (const [text, repr] of cases) expect(pyRepr(pyFloatOf(text)), text).toBe(repr);
   });
@@ -25,9 +31,15 @@ describe("pyFloatOf", () => {
     for (const text of ["1e", "_1", "1_", "1__0", "", "abc", "\ufeff1"]) {
       expect(raised(() => pyFloatOf(text))).toBe(`ValueError: could not convert string to float: ${pyRepr(text)}`);
     }
-    const others: [PyValue, string][] = [[[1], "list"], [null, "NoneType"], [new Map(), "dict"]];
+    const others: [PyValue, string][] = [
+      [[1], "list"],
+      [null, "NoneType"],
+      [new Map(), "dict"],
+    ];
     for (const [value, name] of others) {
-      expect(raised(() => pyFloatOf(value))).toBe(`TypeError: float() argument must be a string or a real number, not '${name}'`);
+      expect(raised(() => pyFloatOf(value))).toBe(
+        `TypeError: float() argument must be a string or a real number, not '${name}'`,
+      );
     }
   });
 });
@@ -46,6 +58,8 @@ describe("pyIntOf", () => {
     expect(raised(() => pyIntOf("\u00b2"))).toBe("ValueError: invalid literal for int() with base 10: '\u00b2'");
     expect(raised(() => pyIntOf(pyFloat(NaN)))).toBe("ValueError: cannot convert float NaN to integer");
     expect(raised(() => pyIntOf(pyFloat(Infinity)))).toBe("OverflowError: cannot convert float infinity to integer");
-    expect(raised(() => pyIntOf([1]))).toBe("TypeError: int() argument must be a string, a bytes-like object or a real number, not 'list'");
+    expect(raised(() => pyIntOf([1]))).toBe(
+      "TypeError: int() argument must be a string, a bytes-like object or a real number, not 'list'",
+    );
   });
 });

@@ -1,6 +1,14 @@
 // datetime.strptime / strftime / timedelta results and error texts as CPython 3.11 prints them.
 import { describe, expect, it } from "vitest";
-import { addSeconds, compareDateTimes, DATETIME_MAX, DATETIME_MIN, naiveDateTime, pyStrftime, pyStrptime } from "../../../../src/envs/bfcl/py/datetime.js";
+import {
+  addSeconds,
+  compareDateTimes,
+  DATETIME_MAX,
+  DATETIME_MIN,
+  naiveDateTime,
+  pyStrftime,
+  pyStrptime,
+} from "../../../../src/envs/bfcl/py/datetime.js";
 import { raised } from "./raised.js";
 
 const FULL = "%Y-%m-%d %H:%M:%S";
@@ -16,14 +24,22 @@ describe("pyStrptime", () => {
   });
 
   it("raises CPython's errors in CPython's order", () => {
-    expect(raised(() => pyStrptime("2024/01/01", "%Y-%m-%d"))).toBe("ValueError: time data '2024/01/01' does not match format '%Y-%m-%d'");
+    expect(raised(() => pyStrptime("2024/01/01", "%Y-%m-%d"))).toBe(
+      "ValueError: time data '2024/01/01' does not match format '%Y-%m-%d'",
+    );
     expect(raised(() => pyStrptime("2024-01-01x", "%Y-%m-%d"))).toBe("ValueError: unconverted data remains: x");
     expect(raised(() => pyStrptime("2023-02-29", "%Y-%m-%d"))).toBe("ValueError: day is out of range for month");
     expect(raised(() => pyStrptime("0000-01-01", "%Y-%m-%d"))).toBe("ValueError: year 0 is out of range");
-    expect(raised(() => pyStrptime("2024-13-01", "%Y-%m-%d"))).toBe("ValueError: time data '2024-13-01' does not match format '%Y-%m-%d'");
+    expect(raised(() => pyStrptime("2024-13-01", "%Y-%m-%d"))).toBe(
+      "ValueError: time data '2024-13-01' does not match format '%Y-%m-%d'",
+    );
     expect(raised(() => pyStrptime("2024-01-01 10:00:60", FULL))).toBe("ValueError: second must be in 0..59");
-    expect(raised(() => pyStrptime("2024-09-01 24:00:00", FULL))).toBe(`ValueError: time data '2024-09-01 24:00:00' does not match format '${FULL}'`);
-    expect(raised(() => pyStrptime(" 2024-01-01", "%Y-%m-%d"))).toBe("ValueError: time data ' 2024-01-01' does not match format '%Y-%m-%d'");
+    expect(raised(() => pyStrptime("2024-09-01 24:00:00", FULL))).toBe(
+      `ValueError: time data '2024-09-01 24:00:00' does not match format '${FULL}'`,
+    );
+    expect(raised(() => pyStrptime(" 2024-01-01", "%Y-%m-%d"))).toBe(
+      "ValueError: time data ' 2024-01-01' does not match format '%Y-%m-%d'",
+    );
     expect(raised(() => pyStrptime(5, "%Y-%m-%d"))).toBe("TypeError: strptime() argument 1 must be str, not int");
     expect(raised(() => pyStrptime(null, "%Y-%m-%d"))).toBe("TypeError: strptime() argument 1 must be str, not None");
   });

@@ -1,10 +1,21 @@
 // The decimal slice MathAPI.square_root uses; expected strings printed by CPython 3.11's decimal module.
 import { describe, expect, it } from "vitest";
-import { decimalPrecision, decimalSqrt, decimalToString, toDecimal, type DecimalValue } from "../../../../src/envs/bfcl/py/decimal.js";
+import {
+  decimalPrecision,
+  decimalSqrt,
+  decimalToString,
+  toDecimal,
+  type DecimalValue,
+} from "../../../../src/envs/bfcl/py/decimal.js";
 import { PyException } from "../../../../src/envs/bfcl/py/errors.js";
 import { pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 
-const finite = (coefficient: bigint, exponent: number, negative = false): DecimalValue => ({ kind: "finite", negative, coefficient, exponent });
+const finite = (coefficient: bigint, exponent: number, negative = false): DecimalValue => ({
+  kind: "finite",
+  negative,
+  coefficient,
+  exponent,
+});
 const sqrt = (value: PyValue, prec: number): string => decimalToString(decimalSqrt(toDecimal(value), prec));
 
 describe("decimal emulation", () => {

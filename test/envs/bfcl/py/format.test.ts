@@ -8,10 +8,22 @@ import { pyDict, pyFloat, pyTuple } from "../../../../src/envs/bfcl/py/value.js"
 describe("floatRepr", () => {
   it("matches repr(float) in fixed and scientific ranges", () => {
     const cases: [number, string][] = [
-      [1e16, "1e+16"], [1e15, "1000000000000000.0"], [1.2345678901234568e20, "1.2345678901234568e+20"],
-      [0.0001, "0.0001"], [0.00001, "1e-05"], [1.5e-10, "1.5e-10"], [2.5, "2.5"], [100, "100.0"], [-0.5, "-0.5"],
-      [1 / 3, "0.3333333333333333"], [5e-324, "5e-324"], [1.7976931348623157e308, "1.7976931348623157e+308"],
-      [-0, "-0.0"], [Infinity, "inf"], [NaN, "nan"], [0.1 + 0.2, "0.30000000000000004"],
+      [1e16, "1e+16"],
+      [1e15, "1000000000000000.0"],
+      [1.2345678901234568e20, "1.2345678901234568e+20"],
+      [0.0001, "0.0001"],
+      [0.00001, "1e-05"],
+      [1.5e-10, "1.5e-10"],
+      [2.5, "2.5"],
+      [100, "100.0"],
+      [-0.5, "-0.5"],
+      [1 / 3, "0.3333333333333333"],
+      [5e-324, "5e-324"],
+      [1.7976931348623157e308, "1.7976931348623157e+308"],
+      [-0, "-0.0"],
+      [Infinity, "inf"],
+      [NaN, "nan"],
+      [0.1 + 0.2, "0.30000000000000004"],
     ];
     for (const [x, text] of cases) expect(floatRepr(x)).toBe(text);
   });
@@ -32,11 +44,15 @@ function referenceFloatRepr(x: number): string {
 describe("floatRepr fast path", () => {
   it("agrees with the digit-by-digit layout across the fixed-notation range", () => {
     fc.assert(
-      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.integer({ min: -4, max: 15 }), (base, exponent) => {
-        const x = (base % 10) * 10 ** exponent;
-        if (!(Math.abs(x) >= 1e-4 && Math.abs(x) < 1e16)) return;
-        expect(floatRepr(x)).toBe(referenceFloatRepr(x));
-      }),
+      fc.property(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.integer({ min: -4, max: 15 }),
+        (base, exponent) => {
+          const x = (base % 10) * 10 ** exponent;
+          if (!(Math.abs(x) >= 1e-4 && Math.abs(x) < 1e16)) return;
+          expect(floatRepr(x)).toBe(referenceFloatRepr(x));
+        },
+      ),
       { numRuns: 5000, seed: 7 },
     );
   });

@@ -15,9 +15,9 @@ function failure(text: string): { message: string; position: number } {
 
 describe("parsePyJson", () => {
   it("keeps ints and floats apart and dicts in key order", () => {
-    expect(pyRepr(parsePyJson('{"b": 10000.0, "a": [1, -0, 2e3, 1.5E-2], "c": {"z": null, "y": true, "x": false}}'))).toBe(
-      "{'b': 10000.0, 'a': [1, 0, 2000.0, 0.015], 'c': {'z': None, 'y': True, 'x': False}}",
-    );
+    expect(
+      pyRepr(parsePyJson('{"b": 10000.0, "a": [1, -0, 2e3, 1.5E-2], "c": {"z": null, "y": true, "x": false}}')),
+    ).toBe("{'b': 10000.0, 'a': [1, 0, 2000.0, 0.015], 'c': {'z': None, 'y': True, 'x': False}}");
     expect(pyRepr(parsePyJson(" [NaN, Infinity, -Infinity, {}, []] "))).toBe("[nan, inf, -inf, {}, []]");
   });
 

@@ -2,7 +2,17 @@
 import { describe, expect, it } from "vitest";
 import { fromDouble } from "../../../../src/envs/bfcl/py/bigfloat.js";
 import { PyException } from "../../../../src/envs/bfcl/py/errors.js";
-import { dpsToPrec, mpConvert, mpDivide, mpLn, mpObject, mpToStr, precToDps, reprDigits, setDps } from "../../../../src/envs/bfcl/py/mpmath.js";
+import {
+  dpsToPrec,
+  mpConvert,
+  mpDivide,
+  mpLn,
+  mpObject,
+  mpToStr,
+  precToDps,
+  reprDigits,
+  setDps,
+} from "../../../../src/envs/bfcl/py/mpmath.js";
 import { pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 
 /** repr(mpmath.log(value) / mpmath.log(base)) after mp.dps = dps. */
@@ -33,7 +43,9 @@ describe("mpmath emulation", () => {
   it("computes log quotients at the working precision", () => {
     expect(logRepr(2, 10, 30)).toBe("mpf('0.301029995663981195213738894724506')");
     expect(logRepr(3, 7, 1)).toBe("mpf('0.5625')");
-    expect(logRepr(pyFloat(1e-300), 7, 100)).toBe("mpf('-354.9883987364814980325007427386526092114930212016376584744572126778831057283563644576342180379839869986')");
+    expect(logRepr(pyFloat(1e-300), 7, 100)).toBe(
+      "mpf('-354.9883987364814980325007427386526092114930212016376584744572126778831057283563644576342180379839869986')",
+    );
     expect(logRepr(-8, 2, 6)).toBe("mpc(real='3.0', imag='4.53236008')");
     expect(logRepr(0, -3, 5)).toBe("mpc(real='-inf', imag='+inf')");
   });

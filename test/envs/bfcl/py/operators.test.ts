@@ -5,15 +5,22 @@ import { pyAbs, pyBinary, pyCompare } from "../../../../src/envs/bfcl/py/operato
 import { pyFloat, pyTuple, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 import { raised } from "./raised.js";
 
-
 const f = pyFloat;
 
 describe("pyBinary", () => {
   it("keeps Python's result types (int op int is an int except /, bool counts as int)", () => {
     const cases: [ReturnType<typeof pyBinary>, string][] = [
-      [pyBinary("+", true, true), "2"], [pyBinary("*", true, f(2.5)), "2.5"], [pyBinary("/", 1, 2), "0.5"], [pyBinary("/", 4, 2), "2.0"],
-      [pyBinary("-", f(2.5), 1), "1.5"], [pyBinary("%", 7, -3), "-2"], [pyBinary("%", f(-7.5), 2), "0.5"], [pyBinary("%", f(7.5), -2), "-0.5"],
-      [pyBinary("%", f(-0), 5), "0.0"], [pyBinary("%", f(0), -5), "-0.0"], [pyBinary("%", 5, f(5)), "0.0"],
+      [pyBinary("+", true, true), "2"],
+      [pyBinary("*", true, f(2.5)), "2.5"],
+      [pyBinary("/", 1, 2), "0.5"],
+      [pyBinary("/", 4, 2), "2.0"],
+      [pyBinary("-", f(2.5), 1), "1.5"],
+      [pyBinary("%", 7, -3), "-2"],
+      [pyBinary("%", f(-7.5), 2), "0.5"],
+      [pyBinary("%", f(7.5), -2), "-0.5"],
+      [pyBinary("%", f(-0), 5), "0.0"],
+      [pyBinary("%", f(0), -5), "-0.0"],
+      [pyBinary("%", 5, f(5)), "0.0"],
     ];
     for (const [value, text] of cases) expect(pyRepr(value)).toBe(text);
   });
@@ -32,16 +39,30 @@ describe("pyBinary", () => {
   });
 
   it("raises CPython's TypeErrors and ZeroDivisionErrors", () => {
-    expect(raised(() => pyBinary("*", null, "ab"))).toBe("TypeError: can't multiply sequence by non-int of type 'NoneType'");
-    expect(raised(() => pyBinary("*", [1], f(2)))).toBe("TypeError: can't multiply sequence by non-int of type 'float'");
-    expect(raised(() => pyBinary("*", f(2), "ab"))).toBe("TypeError: can't multiply sequence by non-int of type 'float'");
-    expect(raised(() => pyBinary("*", new Map(), 2))).toBe("TypeError: unsupported operand type(s) for *: 'dict' and 'int'");
+    expect(raised(() => pyBinary("*", null, "ab"))).toBe(
+      "TypeError: can't multiply sequence by non-int of type 'NoneType'",
+    );
+    expect(raised(() => pyBinary("*", [1], f(2)))).toBe(
+      "TypeError: can't multiply sequence by non-int of type 'float'",
+    );
+    expect(raised(() => pyBinary("*", f(2), "ab"))).toBe(
+      "TypeError: can't multiply sequence by non-int of type 'float'",
+    );
+    expect(raised(() => pyBinary("*", new Map(), 2))).toBe(
+      "TypeError: unsupported operand type(s) for *: 'dict' and 'int'",
+    );
     expect(raised(() => pyBinary("+", "a", 1))).toBe('TypeError: can only concatenate str (not "int") to str');
     expect(raised(() => pyBinary("+", 1, "a"))).toBe("TypeError: unsupported operand type(s) for +: 'int' and 'str'");
     expect(raised(() => pyBinary("+", [1], "a"))).toBe('TypeError: can only concatenate list (not "str") to list');
-    expect(raised(() => pyBinary("+", pyTuple([1]), [1]))).toBe('TypeError: can only concatenate tuple (not "list") to tuple');
-    expect(raised(() => pyBinary("-", null, 1))).toBe("TypeError: unsupported operand type(s) for -: 'NoneType' and 'int'");
-    expect(raised(() => pyBinary("-", f(1), "a", true))).toBe("TypeError: unsupported operand type(s) for -=: 'float' and 'str'");
+    expect(raised(() => pyBinary("+", pyTuple([1]), [1]))).toBe(
+      'TypeError: can only concatenate tuple (not "list") to tuple',
+    );
+    expect(raised(() => pyBinary("-", null, 1))).toBe(
+      "TypeError: unsupported operand type(s) for -: 'NoneType' and 'int'",
+    );
+    expect(raised(() => pyBinary("-", f(1), "a", true))).toBe(
+      "TypeError: unsupported operand type(s) for -=: 'float' and 'str'",
+    );
     expect(raised(() => pyBinary("/", 1, 0))).toBe("ZeroDivisionError: division by zero");
     expect(raised(() => pyBinary("/", f(1), 0))).toBe("ZeroDivisionError: float division by zero");
     expect(raised(() => pyBinary("%", 1, 0))).toBe("ZeroDivisionError: integer modulo by zero");
@@ -76,10 +97,20 @@ describe("pyAbs and pyCompare", () => {
   });
 
   it("raises CPython's TypeError for types that do not order", () => {
-    expect(raised(() => pyCompare("<", "a", 1))).toBe("TypeError: '<' not supported between instances of 'str' and 'int'");
-    expect(raised(() => pyCompare("<=", 1, "a"))).toBe("TypeError: '<=' not supported between instances of 'int' and 'str'");
-    expect(raised(() => pyCompare("<", [1], pyTuple([1])))).toBe("TypeError: '<' not supported between instances of 'list' and 'tuple'");
-    expect(raised(() => pyCompare("<", new Map(), new Map()))).toBe("TypeError: '<' not supported between instances of 'dict' and 'dict'");
-    expect(raised(() => pyCompare(">=", null, 1))).toBe("TypeError: '>=' not supported between instances of 'NoneType' and 'int'");
+    expect(raised(() => pyCompare("<", "a", 1))).toBe(
+      "TypeError: '<' not supported between instances of 'str' and 'int'",
+    );
+    expect(raised(() => pyCompare("<=", 1, "a"))).toBe(
+      "TypeError: '<=' not supported between instances of 'int' and 'str'",
+    );
+    expect(raised(() => pyCompare("<", [1], pyTuple([1])))).toBe(
+      "TypeError: '<' not supported between instances of 'list' and 'tuple'",
+    );
+    expect(raised(() => pyCompare("<", new Map(), new Map()))).toBe(
+      "TypeError: '<' not supported between instances of 'dict' and 'dict'",
+    );
+    expect(raised(() => pyCompare(">=", null, 1))).toBe(
+      "TypeError: '>=' not supported between instances of 'NoneType' and 'int'",
+    );
   });
 });

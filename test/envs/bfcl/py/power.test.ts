@@ -48,7 +48,9 @@ describe("pyPower", () => {
     expect(power(0, -1)).toBe("ZeroDivisionError: 0.0 cannot be raised to a negative power");
     expect(power(pyFloat(10), 400)).toBe("OverflowError: (34, 'Numerical result out of range')");
     expect(power("a", 2)).toBe("TypeError: unsupported operand type(s) for ** or pow(): 'str' and 'int'");
-    expect(power(10, 5000)).toBe("ValueError: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit");
+    expect(power(10, 5000)).toBe(
+      "ValueError: Exceeds the limit (4300 digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit",
+    );
   });
 
   it("documents where we differ: ints beyond 1e308, and exact ties glibc rounds its own way", () => {

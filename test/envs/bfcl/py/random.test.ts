@@ -5,7 +5,9 @@ import { createPyRandom } from "../../../../src/envs/bfcl/py/random.js";
 describe("createPyRandom (CPython MT19937)", () => {
   it("reproduces randint, random, uniform, choice and getrandbits for seed 141053", () => {
     const r = createPyRandom(141053);
-    expect([r.randint(100000, 999999), r.randint(100000, 999999), r.randint(100000, 999999)]).toEqual([251675, 966117, 376965]);
+    expect([r.randint(100000, 999999), r.randint(100000, 999999), r.randint(100000, 999999)]).toEqual([
+      251675, 966117, 376965,
+    ]);
     expect(r.randint(100000000000, 999999999999)).toBe(307751534385);
     expect(r.random()).toBe(0.3436302888563939);
     expect(r.uniform(-10.0, 40.0)).toBe(13.059873392645109);

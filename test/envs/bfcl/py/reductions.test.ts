@@ -5,7 +5,6 @@ import { pyRepr } from "../../../../src/envs/bfcl/py/format.js";
 import { pyMax, pyMin, pySum, sortedStrings } from "../../../../src/envs/bfcl/py/reductions.js";
 import { pyFloat, type PyValue } from "../../../../src/envs/bfcl/py/value.js";
 
-
 describe("reductions", () => {
   it("sum adds left to right from 0 (CPython 3.11), keeping int/float apart", () => {
     expect(pyRepr(pySum(Array<PyValue>(10).fill(pyFloat(0.1))))).toBe("0.9999999999999999");

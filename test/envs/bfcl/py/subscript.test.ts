@@ -33,7 +33,10 @@ describe("pySetItem, pyDictGet, pyShallowCopy", () => {
     const dict: PyDict = new Map([[1, "one"]]);
     pySetItem(dict, true, "uno");
     pySetItem(dict, "two", 2);
-    expect([...dict]).toEqual([[1, "uno"], ["two", 2]]);
+    expect([...dict]).toEqual([
+      [1, "uno"],
+      ["two", 2],
+    ]);
     const list: PyValue[] = [1, 2];
     pySetItem(list, -1, 9);
     expect(list).toEqual([1, 9]);
@@ -41,7 +44,9 @@ describe("pySetItem, pyDictGet, pyShallowCopy", () => {
 
   it("raises as CPython does", () => {
     expect(raised(() => pySetItem("abc", "s", 1))).toBe("TypeError: 'str' object does not support item assignment");
-    expect(raised(() => pySetItem(pyTuple([1]), 0, 1))).toBe("TypeError: 'tuple' object does not support item assignment");
+    expect(raised(() => pySetItem(pyTuple([1]), 0, 1))).toBe(
+      "TypeError: 'tuple' object does not support item assignment",
+    );
     expect(raised(() => pySetItem([1], 5, 1))).toBe("IndexError: list assignment index out of range");
     expect(raised(() => pySetItem(new Map(), [1], 1))).toBe("TypeError: unhashable type: 'list'");
     expect(raised(() => pyDictGet("abc", "x", null))).toBe("AttributeError: 'str' object has no attribute 'get'");

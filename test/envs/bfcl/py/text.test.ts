@@ -1,10 +1,32 @@
 // Python str operations on text; expected values printed by CPython 3.11.
 import { describe, expect, it } from "vitest";
-import { compareStr, pyRstrip, pySplitlines, pySplitWhitespace, pyStrip, pyStrLen, pyZfill, utf8Length } from "../../../../src/envs/bfcl/py/text.js";
+import {
+  compareStr,
+  pyRstrip,
+  pySplitlines,
+  pySplitWhitespace,
+  pyStrip,
+  pyStrLen,
+  pyZfill,
+  utf8Length,
+} from "../../../../src/envs/bfcl/py/text.js";
 
 describe("str methods on text", () => {
   it("splitlines() breaks on every Python line boundary, \\r\\n once, and drops one trailing break", () => {
-    expect(pySplitlines("a\nb\r\nc\rd\x0be\x0cf\x1cg\x1dh\x1ei\x85j\u2028k\u2029l")).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l"]);
+    expect(pySplitlines("a\nb\r\nc\rd\x0be\x0cf\x1cg\x1dh\x1ei\x85j\u2028k\u2029l")).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+      "e",
+      "f",
+      "g",
+      "h",
+      "i",
+      "j",
+      "k",
+      "l",
+    ]);
     expect(pySplitlines("a\n\nb\n")).toEqual(["a", "", "b"]);
     expect(pySplitlines("")).toEqual([]);
   });

@@ -82,7 +82,8 @@ const wc: FsMethod = {
     const file = localFile(instance, name);
     if (file !== undefined) {
       if (pyEquals(mode, "l")) return pyDictOf({ count: lines(file).length, type: "lines" });
-      if (pyEquals(mode, "w")) return pyDictOf({ count: pySplitWhitespace(strReceiver(file.content, "split")).length, type: "words" });
+      if (pyEquals(mode, "w"))
+        return pyDictOf({ count: pySplitWhitespace(strReceiver(file.content, "split")).length, type: "words" });
       return pyDictOf({ count: pyLen(file.content), type: "characters" });
     }
     return errorResult(`wc: ${pyStr(name)}: No such file or directory`);
@@ -105,7 +106,8 @@ const grep: FsMethod = {
     const name = argument(args, "file_name");
     const pattern = argument(args, "pattern");
     const file = localFile(instance, name);
-    if (file !== undefined) return pyDictOf({ matching_lines: lines(file).filter((line) => pyContains(line, pattern)) });
+    if (file !== undefined)
+      return pyDictOf({ matching_lines: lines(file).filter((line) => pyContains(line, pattern)) });
     return errorResult(`grep: ${pyStr(name)}: No such file or directory`);
   },
 };

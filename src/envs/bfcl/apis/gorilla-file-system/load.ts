@@ -43,7 +43,8 @@ function loadDirectory(entries: PyValue, parent: FsDirectory, data: LongContextD
       parent.contents.set(name, child);
     } else if (pyEquals(type, "file")) {
       let content = pyGetItem(requireDict(entry, "__getitem__"), "content");
-      if (data.enabled && !pyContains(data.filesTailUsed, name)) content = pyBinary("+", content, data.fileContentExtension);
+      if (data.enabled && !pyContains(data.filesTailUsed, name))
+        content = pyBinary("+", content, data.fileContentExtension);
       parent.contents.set(name, createFile(name, content));
     }
   }
@@ -52,7 +53,12 @@ function loadDirectory(entries: PyValue, parent: FsDirectory, data: LongContextD
 }
 
 /** Upstream _load_scenario(scenario, long_context). */
-export function loadFileSystem(instance: GorillaFileSystemInstance, constants: BfclConstants, scenario: PyDict, longContext: boolean): void {
+export function loadFileSystem(
+  instance: GorillaFileSystemInstance,
+  constants: BfclConstants,
+  scenario: PyDict,
+  longContext: boolean,
+): void {
   const data = longContextData(constants, longContext);
   instance.vars.set("long_context", longContext);
   let root = createDirectory("/", null);

@@ -30,15 +30,21 @@ const mv: FsMethod = {
     const source = argument(args, "source");
     const destination = argument(args, "destination");
     const current = currentOf(instance);
-    if (!inCurrent(instance, source)) return errorResult(`mv: cannot move '${pyStr(source)}': No such file or directory`);
+    if (!inCurrent(instance, source))
+      return errorResult(`mv: cannot move '${pyStr(source)}': No such file or directory`);
     const item = getItem(current, source);
-    if (!isFile(item) && !isDirectory(item)) return errorResult(`mv: cannot move '${pyStr(source)}': Not a file or directory`);
-    if (pyContains(destination, "/")) return errorResult("mv: path not allowed in destination. Provide only a file or directory name.");
+    if (!isFile(item) && !isDirectory(item))
+      return errorResult(`mv: cannot move '${pyStr(source)}': Not a file or directory`);
+    if (pyContains(destination, "/"))
+      return errorResult("mv: path not allowed in destination. Provide only a file or directory name.");
     if (inCurrent(instance, destination)) {
       const target = getItem(current, destination);
-      if (!isDirectory(target)) return errorResult(`mv: cannot move '${pyStr(source)}' to '${pyStr(destination)}': Not a directory`);
+      if (!isDirectory(target))
+        return errorResult(`mv: cannot move '${pyStr(source)}' to '${pyStr(destination)}': Not a directory`);
       if (dictHas(target.contents, source)) {
-        return errorResult(`mv: cannot move '${pyStr(source)}' to '${pyStr(destination)}/${pyStr(source)}': File exists`);
+        return errorResult(
+          `mv: cannot move '${pyStr(source)}' to '${pyStr(destination)}/${pyStr(source)}': File exists`,
+        );
       }
       pop(current, source);
       place(target, source, item, false);
@@ -56,16 +62,22 @@ const cp: FsMethod = {
     const source = argument(args, "source");
     const destination = argument(args, "destination");
     const current = currentOf(instance);
-    if (!inCurrent(instance, source)) return errorResult(`cp: cannot copy '${pyStr(source)}': No such file or directory`);
+    if (!inCurrent(instance, source))
+      return errorResult(`cp: cannot copy '${pyStr(source)}': No such file or directory`);
     const item = getItem(current, source);
-    if (!isFile(item) && !isDirectory(item)) return errorResult(`cp: cannot copy '${pyStr(source)}': Not a file or directory`);
-    if (pyContains(destination, "/")) return errorResult("cp: path not allowed in destination. Provide only a file or directory name.");
+    if (!isFile(item) && !isDirectory(item))
+      return errorResult(`cp: cannot copy '${pyStr(source)}': Not a file or directory`);
+    if (pyContains(destination, "/"))
+      return errorResult("cp: path not allowed in destination. Provide only a file or directory name.");
     if (inCurrent(instance, destination)) {
       const target = getItem(current, destination);
-      if (!isDirectory(target)) return errorResult(`cp: cannot copy '${pyStr(source)}' to '${pyStr(destination)}': Not a directory`);
+      if (!isDirectory(target))
+        return errorResult(`cp: cannot copy '${pyStr(source)}' to '${pyStr(destination)}': Not a directory`);
       // Upstream checks for a key "destination/source", which never exists; a clash surfaces from _add_file.
       if (dictHas(target.contents, `${pyStr(destination)}/${pyStr(source)}`)) {
-        return errorResult(`cp: cannot copy '${pyStr(source)}' to '${pyStr(destination)}/${pyStr(source)}': File exists`);
+        return errorResult(
+          `cp: cannot copy '${pyStr(source)}' to '${pyStr(destination)}/${pyStr(source)}': File exists`,
+        );
       }
       place(target, source, item, true);
       return pyDictOf({ result: `'${pyStr(source)}' copied to '${pyStr(destination)}/${pyStr(source)}'` });
@@ -82,7 +94,8 @@ const rm: FsMethod = {
     if (!inCurrent(instance, name)) return errorResult(`rm: cannot remove '${pyStr(name)}': No such file or directory`);
     const current = currentOf(instance);
     const item = getItem(current, name);
-    if (!isFile(item) && !isDirectory(item)) return errorResult(`rm: cannot remove '${pyStr(name)}': Not a file or directory`);
+    if (!isFile(item) && !isDirectory(item))
+      return errorResult(`rm: cannot remove '${pyStr(name)}': Not a file or directory`);
     pop(current, name);
     return pyDictOf({ result: `'${pyStr(name)}' removed` });
   },
@@ -92,7 +105,8 @@ const rmdir: FsMethod = {
   params: [{ name: "dir_name" }],
   run(instance, args) {
     const name = argument(args, "dir_name");
-    if (!inCurrent(instance, name)) return errorResult(`rmdir: cannot remove '${pyStr(name)}': No such file or directory`);
+    if (!inCurrent(instance, name))
+      return errorResult(`rmdir: cannot remove '${pyStr(name)}': No such file or directory`);
     const current = currentOf(instance);
     const item = getItem(current, name);
     if (!isDirectory(item)) return errorResult(`rmdir: cannot remove '${pyStr(name)}': Not a directory`);

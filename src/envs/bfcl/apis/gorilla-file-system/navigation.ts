@@ -31,7 +31,8 @@ const pwd: FsMethod = {
   params: [],
   run(instance) {
     const names: string[] = [];
-    for (let directory: FsDirectory | null = currentOf(instance); directory !== null; directory = directory.parent) names.push(directory.name);
+    for (let directory: FsDirectory | null = currentOf(instance); directory !== null; directory = directory.parent)
+      names.push(directory.name);
     return pyDictOf({ current_working_directory: `/${names.reverse().join("/")}` });
   },
 };
@@ -56,7 +57,8 @@ const cd: FsMethod = {
     if (folder === "..") {
       const current = currentOf(instance);
       if (current.parent !== null) instance.currentDir = current.parent;
-      else if (pyEquals(rootOf(instance), current)) return errorResult("Current directory is already the root. Cannot go back.");
+      else if (pyEquals(rootOf(instance), current))
+        return errorResult("Current directory is already the root. Cannot go back.");
       else return errorResult("cd: ..: No such directory");
       return new Map();
     }
@@ -72,11 +74,17 @@ const RECURSION_LIMIT = 990;
 
 /** CPython's RecursionError text: find recurses through a Python call, du through sum() over a generator. */
 function recursionError(viaCall: boolean): never {
-  return pyRaise("RecursionError", `maximum recursion depth exceeded${viaCall ? " while calling a Python object" : ""}`);
+  return pyRaise(
+    "RecursionError",
+    `maximum recursion depth exceeded${viaCall ? " while calling a Python object" : ""}`,
+  );
 }
 
 const find: FsMethod = {
-  params: [{ name: "path", default: "." }, { name: "name", default: null }],
+  params: [
+    { name: "path", default: "." },
+    { name: "name", default: null },
+  ],
   run(instance, args) {
     const path = argument(args, "path");
     const name = argument(args, "name");
@@ -103,7 +111,8 @@ const find: FsMethod = {
 function diskSize(item: PyValue, depth: number): number {
   if (depth > RECURSION_LIMIT) recursionError(false);
   if (isFile(item)) return utf8Length(strReceiver(item.content, "encode"));
-  if (isDirectory(item)) return [...item.contents.values()].reduce((total: number, child) => total + diskSize(child, depth + 1), 0);
+  if (isDirectory(item))
+    return [...item.contents.values()].reduce((total: number, child) => total + diskSize(child, depth + 1), 0);
   return 0;
 }
 

@@ -35,9 +35,15 @@ export function isDirectory(value: PyValue | undefined): value is FsDirectory {
 class FileObject implements FsFile {
   readonly kind = "object";
   readonly pyClass = "File";
-  constructor(public name: string, public content: PyValue) {}
+  constructor(
+    public name: string,
+    public content: PyValue,
+  ) {}
   pyAttributes(): readonly (readonly [string, PyValue])[] {
-    return [["name", this.name], ["content", this.content]];
+    return [
+      ["name", this.name],
+      ["content", this.content],
+    ];
   }
   pyRepr(): string {
     return `<<File: ${this.name}, Content: ${pyStr(this.content)}>>`;
@@ -83,11 +89,17 @@ class DirectoryObject implements FsDirectory {
   readonly kind = "object";
   readonly pyClass = "Directory";
   contents: PyDict = new Map();
-  constructor(public name: string, public parent: FsDirectory | null) {}
+  constructor(
+    public name: string,
+    public parent: FsDirectory | null,
+  ) {}
   // `parent` is a public attribute upstream too; it is left out here because it points back up the tree (a
   // recursive dump would never end) and upstream's __eq__ ignores it.
   pyAttributes(): readonly (readonly [string, PyValue])[] {
-    return [["name", this.name], ["contents", this.contents]];
+    return [
+      ["name", this.name],
+      ["contents", this.contents],
+    ];
   }
   pyRepr(): string {
     return `<Directory: ${this.name}, Parent: ${this.parent === null ? "None" : this.parent.name}, Contents: ${contentsRepr(this.contents)}>`;
@@ -103,13 +115,16 @@ export function createDirectory(name: string, parent: FsDirectory | null): FsDir
 
 /** A name that can become a contents key (upstream accepts any hashable; only str names are supported here). */
 function nameOf(name: PyValue): string {
-  return typeof name === "string" ? name : pyRaise("TypeError", `budgetrl's file system supports only str names, not '${pyTypeName(name)}'`);
+  return typeof name === "string"
+    ? name
+    : pyRaise("TypeError", `budgetrl's file system supports only str names, not '${pyTypeName(name)}'`);
 }
 
 /** Directory._add_file. */
 export function addFile(directory: FsDirectory, fileName: PyValue, content: PyValue = ""): FsFile {
   const name = nameOf(fileName);
-  if (directory.contents.has(name)) pyRaise("ValueError", `File '${name}' already exists in directory '${directory.name}'.`);
+  if (directory.contents.has(name))
+    pyRaise("ValueError", `File '${name}' already exists in directory '${directory.name}'.`);
   const file = createFile(name, content);
   setDictItem(directory.contents, name, file);
   return file;
@@ -118,7 +133,8 @@ export function addFile(directory: FsDirectory, fileName: PyValue, content: PyVa
 /** Directory._add_directory. */
 export function addDirectory(directory: FsDirectory, dirName: PyValue): FsDirectory {
   const name = nameOf(dirName);
-  if (directory.contents.has(name)) pyRaise("ValueError", `Directory '${name}' already exists in directory '${directory.name}'.`);
+  if (directory.contents.has(name))
+    pyRaise("ValueError", `Directory '${name}' already exists in directory '${directory.name}'.`);
   const child = createDirectory(name, directory);
   setDictItem(directory.contents, name, child);
   return child;

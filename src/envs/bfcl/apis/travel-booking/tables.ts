@@ -27,32 +27,83 @@ export interface Route {
   readonly baseCost: number;
 }
 
-export const ROUTES: readonly Route[] = ROUTE_TEXT.trim().split(/\s+/).reduce<Route[]>((routes, token, index, tokens) => {
-  if (index % 2 === 0) {
-    const [from, to] = token.split("-") as [string, string];
-    routes.push({ from, to, baseCost: Number(tokens[index + 1]) });
-  }
-  return routes;
-}, []);
+export const ROUTES: readonly Route[] = ROUTE_TEXT.trim()
+  .split(/\s+/)
+  .reduce<Route[]>((routes, token, index, tokens) => {
+    if (index % 2 === 0) {
+      const [from, to] = token.split("-") as [string, string];
+      routes.push({ from, to, baseCost: Number(tokens[index + 1]) });
+    }
+    return routes;
+  }, []);
 
 /** "FROM-TO" -> base cost in USD. */
-export const BASE_COSTS: ReadonlyMap<string, number> = new Map(ROUTES.map((route) => [`${route.from}-${route.to}`, route.baseCost]));
+export const BASE_COSTS: ReadonlyMap<string, number> = new Map(
+  ROUTES.map((route) => [`${route.from}-${route.to}`, route.baseCost]),
+);
 
 export const ALL_AIRPORTS: readonly string[] = [
-  "RMS", "SBK", "MPC", "SVP", "SHD", "CDG", "LHR", "SSV", "OKD", "WLB", "PEK", "HND", "HKG", "CIA", "CRH", "ATV",
-  "PHV", "GFD", "SFO", "LAX", "JFK", "ORD", "BOS",
+  "RMS",
+  "SBK",
+  "MPC",
+  "SVP",
+  "SHD",
+  "CDG",
+  "LHR",
+  "SSV",
+  "OKD",
+  "WLB",
+  "PEK",
+  "HND",
+  "HKG",
+  "CIA",
+  "CRH",
+  "ATV",
+  "PHV",
+  "GFD",
+  "SFO",
+  "LAX",
+  "JFK",
+  "ORD",
+  "BOS",
 ];
 
 export const AIRPORT_BY_CITY: PyDict = new Map<PyKey, PyValue>([
-  ["Rivermist", "RMS"], ["Stonebrook", "SBK"], ["Maplecrest", "MPC"], ["Silverpine", "SVP"], ["Shadowridge", "SHD"],
-  ["London", "LHR"], ["Paris", "CDG"], ["Sunset Valley", "SSV"], ["Oakendale", "OKD"], ["Willowbend", "WLB"],
-  ["Crescent Hollow", "CRH"], ["Autumnville", "ATV"], ["Pinehaven", "PHV"], ["Greenfield", "GFD"], ["San Francisco", "SFO"],
-  ["Los Angeles", "LAX"], ["New York", "JFK"], ["Chicago", "ORD"], ["Boston", "BOS"], ["Beijing", "PEK"],
-  ["Hong Kong", "HKG"], ["Rome", "CIA"], ["Tokyo", "HND"],
+  ["Rivermist", "RMS"],
+  ["Stonebrook", "SBK"],
+  ["Maplecrest", "MPC"],
+  ["Silverpine", "SVP"],
+  ["Shadowridge", "SHD"],
+  ["London", "LHR"],
+  ["Paris", "CDG"],
+  ["Sunset Valley", "SSV"],
+  ["Oakendale", "OKD"],
+  ["Willowbend", "WLB"],
+  ["Crescent Hollow", "CRH"],
+  ["Autumnville", "ATV"],
+  ["Pinehaven", "PHV"],
+  ["Greenfield", "GFD"],
+  ["San Francisco", "SFO"],
+  ["Los Angeles", "LAX"],
+  ["New York", "JFK"],
+  ["Chicago", "ORD"],
+  ["Boston", "BOS"],
+  ["Beijing", "PEK"],
+  ["Hong Kong", "HKG"],
+  ["Rome", "CIA"],
+  ["Tokyo", "HND"],
 ]);
 
 /** USD -> currency rates in upstream's order, with upstream's int/float types (7 is an int, 0.8 a float). */
 export const EXCHANGE_RATES: readonly (readonly [string, string, PyValue])[] = [
-  ["USD", "RMB", 7], ["USD", "EUR", pyFloat(0.8)], ["USD", "JPY", 110], ["USD", "GBP", pyFloat(0.7)], ["USD", "CAD", pyFloat(1.3)],
-  ["USD", "AUD", pyFloat(1.4)], ["USD", "INR", 70], ["USD", "RUB", 60], ["USD", "BRL", pyFloat(3.8)], ["USD", "MXN", 20],
+  ["USD", "RMB", 7],
+  ["USD", "EUR", pyFloat(0.8)],
+  ["USD", "JPY", 110],
+  ["USD", "GBP", pyFloat(0.7)],
+  ["USD", "CAD", pyFloat(1.3)],
+  ["USD", "AUD", pyFloat(1.4)],
+  ["USD", "INR", 70],
+  ["USD", "RUB", 60],
+  ["USD", "BRL", pyFloat(3.8)],
+  ["USD", "MXN", 20],
 ];

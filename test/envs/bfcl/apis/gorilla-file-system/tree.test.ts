@@ -1,7 +1,13 @@
 // File and Directory objects: upstream's __repr__ and __eq__ (CPython's output for the same objects), and the
 // guards that keep a cyclic tree (a directory copied into itself) from overflowing the JavaScript stack.
 import { describe, expect, it } from "vitest";
-import { addDirectory, addFile, createDirectory, createFile, getItem } from "../../../../../src/envs/bfcl/apis/gorilla-file-system/tree.js";
+import {
+  addDirectory,
+  addFile,
+  createDirectory,
+  createFile,
+  getItem,
+} from "../../../../../src/envs/bfcl/apis/gorilla-file-system/tree.js";
 import { PyException } from "../../../../../src/envs/bfcl/py/errors.js";
 import { pyEquals } from "../../../../../src/envs/bfcl/py/value.js";
 
@@ -10,7 +16,9 @@ describe("file tree", () => {
     const root = createDirectory("/", null);
     addFile(root, "a.txt", "hi");
     addDirectory(root, "sub");
-    expect(root.pyRepr()).toBe("<Directory: /, Parent: None, Contents: {'a.txt': <<File: a.txt, Content: hi>>, 'sub': <Directory: sub, Parent: /, Contents: {}>}>");
+    expect(root.pyRepr()).toBe(
+      "<Directory: /, Parent: None, Contents: {'a.txt': <<File: a.txt, Content: hi>>, 'sub': <Directory: sub, Parent: /, Contents: {}>}>",
+    );
     expect(createFile("n", 5).pyRepr()).toBe("<<File: n, Content: 5>>");
   });
 
@@ -42,7 +50,9 @@ describe("file tree", () => {
       inner.contents = new Map(a.contents); // what cp(source='a', destination='a') builds upstream
       return root;
     };
-    expect(cyclic().pyRepr()).toBe("<Directory: /, Parent: None, Contents: {'a': <Directory: a, Parent: /, Contents: {'a': <Directory: a, Parent: a, Contents: {'a': <Directory: a, Parent: a, Contents: {...}>}>}>}>");
+    expect(cyclic().pyRepr()).toBe(
+      "<Directory: /, Parent: None, Contents: {'a': <Directory: a, Parent: /, Contents: {'a': <Directory: a, Parent: a, Contents: {'a': <Directory: a, Parent: a, Contents: {...}>}>}>}>",
+    );
     let caught: unknown;
     try {
       pyEquals(cyclic(), cyclic());

@@ -1,6 +1,12 @@
 // The TravelAPI tables: upstream's 153 routes in order, 23 airports, 23 cities, 10 exchange rates.
 import { describe, expect, it } from "vitest";
-import { AIRPORT_BY_CITY, ALL_AIRPORTS, BASE_COSTS, EXCHANGE_RATES, ROUTES } from "../../../../../src/envs/bfcl/apis/travel-booking/tables.js";
+import {
+  AIRPORT_BY_CITY,
+  ALL_AIRPORTS,
+  BASE_COSTS,
+  EXCHANGE_RATES,
+  ROUTES,
+} from "../../../../../src/envs/bfcl/apis/travel-booking/tables.js";
 
 describe("travel tables", () => {
   it("hold upstream's routes in upstream's order, without duplicates", () => {
@@ -15,6 +21,17 @@ describe("travel tables", () => {
     expect(ALL_AIRPORTS).toHaveLength(23);
     expect(AIRPORT_BY_CITY.size).toBe(23);
     expect(AIRPORT_BY_CITY.get("Tokyo")).toBe("HND");
-    expect(EXCHANGE_RATES.map(([, target]) => target)).toEqual(["RMB", "EUR", "JPY", "GBP", "CAD", "AUD", "INR", "RUB", "BRL", "MXN"]);
+    expect(EXCHANGE_RATES.map(([, target]) => target)).toEqual([
+      "RMB",
+      "EUR",
+      "JPY",
+      "GBP",
+      "CAD",
+      "AUD",
+      "INR",
+      "RUB",
+      "BRL",
+      "MXN",
+    ]);
   });
 });
