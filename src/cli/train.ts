@@ -43,8 +43,6 @@ const schema = z.object({
   ...commonFields,
   algo: z.enum(ADVANTAGE_ESTIMATORS).default("grpo").describe(`advantage estimator: ${estimatorSummaries()}`),
   ...advantageOptionFields,
-  lambda: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo turn only"),
-  stepWeight: z.number().min(0).optional().describe("older name of --turn-weight, read with --algo gigpo only"),
   backend: z
     .enum(TRAINER_BACKENDS)
     .default("tiny")

@@ -176,7 +176,7 @@ export function readStoredTrainConfig(stored: unknown): Readonly<TrainConfig> {
   return parseTrainConfig(flatFormFields(stored).length > 0 ? fromFlatForm(stored as Record<string, unknown>) : stored);
 }
 
-/** The older names of `turnWeight`, each with the estimator that read it (flat configs stored before it, flags). */
+/** The older names of `turnWeight`, each with the estimator that read it (flat configs stored before it). */
 export const OLDER_WEIGHT_NAMES = { lambda: "turn", stepWeight: "gigpo" } as const;
 
 const BACKEND_KEYS = new Set([...Object.keys(tinyBackendFields), ...Object.keys(tinkerBackendFields)]);
@@ -212,8 +212,7 @@ function refuseFlatForm(input: unknown): void {
 }
 
 /** The flat fields of `budgetrl train` (those given) as a config input: every backend field in `backend`, every
- * estimator option in `algo`, so that the other backend's or estimator's field is refused by the schema; --lambda
- * and --step-weight (older names of --turn-weight) read with the estimator that read them. */
+ * estimator option in `algo`, so that the other backend's or estimator's field is refused by the schema. */
 export function nestTrainFlags(flags: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const { backend, algo, ...rest } = flags;
   const config: Record<string, unknown> = {};
@@ -222,10 +221,10 @@ export function nestTrainFlags(flags: Readonly<Record<string, unknown>>): Record
   for (const [key, value] of Object.entries(rest)) {
     if (value === undefined) continue;
     if (BACKEND_KEYS.has(key)) backendFields[key] = value;
-    else if (OPTION_KEYS.has(key) || key in OLDER_WEIGHT_NAMES) algoFields[key] = value;
+    else if (OPTION_KEYS.has(key)) algoFields[key] = value;
     else config[key] = value;
   }
-  return { ...config, backend: backendFields, algo: withTurnWeight(algoFields, false) };
+  return { ...config, backend: backendFields, algo: algoFields };
 }
 
 /** A config stored in the flat form, nested: the fields its backend and its estimator read go to `backend` and
@@ -247,36 +246,27 @@ function fromFlatForm(flat: Readonly<Record<string, unknown>>): Record<string, u
       if (key in optionShape || key in OLDER_WEIGHT_NAMES) algoFields[key] = value;
     } else config[key] = value;
   }
-  return { ...config, backend: backendFields, algo: withTurnWeight(algoFields, true) };
+  return { ...config, backend: backendFields, algo: withTurnWeight(algoFields) };
 }
 
-/** An estimator's options with the older weight names read into `turnWeight` when the estimator read that name
- * (refused next to `turnWeight`); the other name is dropped from a stored config (`dropUnread`: the flat form held
- * both) and left for the schema to refuse from the command line. */
-function withTurnWeight(fields: Record<string, unknown>, dropUnread: boolean): Record<string, unknown> {
+/** A stored estimator's options with the older weight name its estimator read moved into `turnWeight` (refused
+ * next to `turnWeight`); the other name, which the flat form stored too, is dropped. */
+function withTurnWeight(fields: Record<string, unknown>): Record<string, unknown> {
   const { lambda, stepWeight, ...rest } = fields;
   if (lambda === undefined && stepWeight === undefined) return fields;
-  const older = lambda === undefined ? "stepWeight" : "lambda";
   if (rest.turnWeight !== undefined)
     throw new ConfigError(
-      older,
+      lambda === undefined ? "stepWeight" : "lambda",
       "is the older name of turnWeight, which is given too",
-      "give turnWeight (--turn-weight) only",
+      "keep turnWeight only",
     );
-  const read =
+  const weight =
     rest.name === OLDER_WEIGHT_NAMES.lambda
-      ? { lambda }
+      ? lambda
       : rest.name === OLDER_WEIGHT_NAMES.stepWeight
-        ? { stepWeight }
-        : {};
-  const unread = dropUnread
-    ? {}
-    : {
-        ...(lambda === undefined || "lambda" in read ? {} : { lambda }),
-        ...(stepWeight === undefined || "stepWeight" in read ? {} : { stepWeight }),
-      };
-  const weight = Object.values(read)[0];
-  return { ...rest, ...unread, ...(weight === undefined ? {} : { turnWeight: weight }) };
+        ? stepWeight
+        : undefined;
+  return { ...rest, ...(weight === undefined ? {} : { turnWeight: weight }) };
 }
 
 /** What the schema cannot say: an hf:DIR renderer's files, the hf renderer's options with another renderer, and the

@@ -117,7 +117,7 @@ describe("budgetrl sft / train", () => {
     expect(evaluated.stdout).toContain(`policy tiny:${out}/checkpoints/step-000002`);
   }, 120_000);
 
-  it("takes --turn-weight, its older names --lambda (turn) and --step-weight (gigpo), and --normalize-step-std, into the config's algo", async () => {
+  it("takes --turn-weight and --normalize-step-std into the config's algo; the retired --lambda and --step-weight are refused", async () => {
     const stored = async (name: string, ...flags: string[]): Promise<Record<string, unknown>> => {
       const out = join(dir, name);
       const result = await cli(
@@ -147,30 +147,21 @@ describe("budgetrl sft / train", () => {
       expect(result.code, result.stderr).toBe(0);
       return JSON.parse(readFileSync(join(out, "config.json"), "utf8")) as Record<string, unknown>;
     };
-    expect(await stored("weight-turn", "--algo", "turn", "--lambda", "0.5")).toMatchObject({
+    expect(await stored("weight-turn", "--algo", "turn", "--turn-weight", "0.5")).toMatchObject({
       algo: { name: "turn", turnWeight: 0.5 },
     });
     expect(
-      await stored("weight-gigpo", "--algo", "gigpo", "--step-weight", "0.25", "--normalize-step-std"),
+      await stored("weight-gigpo", "--algo", "gigpo", "--turn-weight", "0.25", "--normalize-step-std"),
     ).toMatchObject({ algo: { name: "gigpo", turnWeight: 0.25, normalizeStepStd: true } });
     expect(await stored("weight-new", "--algo", "gigpo", "--turn-weight", "2")).toMatchObject({
       algo: { name: "gigpo", turnWeight: 2, normalizeStepStd: false },
     });
-    const both = await cli(
-      "train",
-      "--algo",
-      "turn",
-      "--lambda",
-      "0.5",
-      "--turn-weight",
-      "1",
-      "--out",
-      join(dir, "weight-both"),
-      "--no-progress",
-    );
-    expect(both.code).toBe(2);
-    expect(both.stderr).toMatch(/lambda: is the older name of turnWeight/);
-    expect(existsSync(join(dir, "weight-both"))).toBe(false);
+    for (const retired of ["--lambda", "--step-weight"]) {
+      const refused = await cli("train", "--algo", "turn", retired, "0.5", "--out", join(dir, "weight-retired"));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`${retired}: unknown option`);
+      expect(existsSync(join(dir, "weight-retired"))).toBe(false);
+    }
   }, 60_000);
 
   it("refuses bad arguments naming them", async () => {
@@ -185,7 +176,6 @@ describe("budgetrl sft / train", () => {
     // The other estimator's or backend's flag: refused by the config's unions, naming the flag, in one line.
     for (const [flags, refusal] of [
       [["--turn-weight", "2"], "--turn-weight: is not read by --algo grpo"],
-      [["--algo", "gigpo", "--lambda", "3"], "--lambda: is not read by --algo gigpo"],
       [["--algo", "turn", "--normalize-step-std"], "--normalize-step-std: is not read by --algo turn"],
       [["--base-model", "m"], "--base-model: is not read by --backend tiny"],
       [["--backend-loss", "ppo"], "--backend-loss: is not read by --backend tiny"],

@@ -182,12 +182,9 @@ describe("nestTrainFlags", () => {
       backend: { kind: "tinker", baseModel: "m" },
       algo: { name: "gigpo", turnWeight: 2 },
     });
-    expect(nestTrainFlags({ env: "hanoi", algo: "turn", lambda: 0.5 })).toMatchObject({
-      algo: { name: "turn", turnWeight: 0.5 },
-    });
-    expect(refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", algo: "gigpo", lambda: 0.5 }))).message).toBe(
-      "algo.lambda: is not read by --algo gigpo",
-    );
+    expect(
+      refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", algo: "turn", normalizeStepStd: true }))).message,
+    ).toBe("algo.normalizeStepStd: is not read by --algo turn");
     expect(refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", loraRank: 8 }))).message).toBe(
       "backend.loraRank: is not read by --backend tiny",
     );

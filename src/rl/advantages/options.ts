@@ -21,6 +21,6 @@ export const turnTermOptions = {
     .min(0)
     .default(1)
     .describe(
-      "weight of the turn-level advantage (turn: per turn index; gigpo: per anchor state); older names --lambda (turn), --step-weight (gigpo)",
+      "weight of the turn-level advantage (turn: per turn index; gigpo: per anchor state)",
     ),
 };
