@@ -20,7 +20,5 @@ export const turnTermOptions = {
     .number()
     .min(0)
     .default(1)
-    .describe(
-      "weight of the turn-level advantage (turn: per turn index; gigpo: per anchor state)",
-    ),
+    .describe("weight of the turn-level advantage (turn: per turn index; gigpo: per anchor state)"),
 };
