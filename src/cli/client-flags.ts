@@ -1,8 +1,10 @@
 // The openai client options as command-line flags, generated from clientOptionsSchema by its flag table
 // (CLIENT_OPTION_FLAGS: --base-url, --api-key-env, --request-concurrency, --rpm, --request-timeout, --retries,
-// --retry-backoff, --retry-max-wait, --cache DIR, --no-cache): each flag's description, default and validation
-// are the schema's, and the flags given become the typed client options (only those given: the policy fills in
-// the rest). A resume command gives them again by the same table (clientOptionArgs).
+// --retry-backoff, --retry-max-wait, --cache DIR, --no-cache), for every command that plays an openai model
+// (`budgetrl eval`'s policy, `budgetrl reproduce`'s served base): each flag's description, default and validation
+// are the schema's (a bad value fails as the command's flags are read, naming the flag), and the flags given become
+// the typed client options (only those given: the policy fills in the rest). A resume command gives them again by the
+// same table (clientOptionArgs).
 import { z } from "zod";
 import {
   CLIENT_OPTION_FLAGS,
@@ -35,14 +37,15 @@ function fieldOf(flag: string): string {
 
 const defaults = clientOptionsSchema.parse({}) as Record<string, unknown>;
 
-/** A flag's field: the schema's type, description and default (in the text: an unset flag leaves it to the policy),
- * validated by the schema's own field. */
-function flagField(row: Row): z.ZodType {
+/** A flag's field: the schema's type, description (after `scope`, the model the flag is for) and default (in the text:
+ * an unset flag leaves it to the policy), validated by the schema's own field. */
+function flagField(row: Row, scope: string): z.ZodType {
   const option = clientOptionsSchema.shape[row.key] as z.ZodType;
   const description = option.description ?? "";
-  if ("switchesOff" in row) return z.boolean().default(false).describe(`openai: do not ${description} (on by default)`);
+  if ("switchesOff" in row)
+    return z.boolean().default(false).describe(`${scope}: do not ${description} (on by default)`);
   const fallback = defaults[row.key];
-  const text = `openai: ${description}${fallback === undefined ? "" : ` (default: ${String(fallback)})`}`;
+  const text = `${scope}: ${description}${fallback === undefined ? "" : ` (default: ${String(fallback)})`}`;
   const valid = (value: unknown, context: z.RefinementCtx): void => {
     const checked = option.safeParse(value);
     if (!checked.success)
@@ -53,10 +56,16 @@ function flagField(row: Row): z.ZodType {
     .describe(text);
 }
 
-/** The flags' fields, to extend a command's schema with. */
-export const clientFlagFields = Object.fromEntries(
-  CLIENT_OPTION_FLAGS.map((row) => [fieldOf(row.flag), flagField(row)]),
-) as unknown as ClientFlagFields;
+/** The flags' fields, to extend a command's schema with; each description opens with `scope` ("openai base": the
+ * study's served base). */
+export function clientFlagFieldsFor(scope: string): ClientFlagFields {
+  return Object.fromEntries(
+    CLIENT_OPTION_FLAGS.map((row) => [fieldOf(row.flag), flagField(row, scope)]),
+  ) as unknown as ClientFlagFields;
+}
+
+/** The flags' fields of an openai policy (`budgetrl eval --policy openai:MODEL`). */
+export const clientFlagFields = clientFlagFieldsFor("openai");
 
 /** The fields' keys (what `--resume` keeps: they are not stored with the run). */
 export const CLIENT_FLAG_KEYS = Object.keys(clientFlagFields) as (keyof ClientFlagFields)[];

@@ -3,7 +3,9 @@
 // disk. Ctrl-C stops at once, keeping what finished; `--resume` continues at the stage that was interrupted.
 // Any model source: the base made here by SFT (default), a served model (--base openai:MODEL --base-url URL), or a
 // Tinker service's base model (--trainer tinker --base-model NAME --tinker-url URL, which also trains the RL runs
-// there). Where the servers are is a run option: never stored, given again with --resume.
+// there). Where the servers are is a run option: never stored, given again with --resume. The served base's client
+// flags are eval's, generated from clientOptionsSchema (client-flags.ts), and travel as its typed client options to
+// each of its evaluations; its sampling options (--base-opt) are read to their types before any work.
 import { z } from "zod";
 import { BUDGET_SCOPES } from "../core/budget.js";
 import { shellWord } from "../core/commands.js";
@@ -20,29 +22,24 @@ import {
   type VariantSlug,
 } from "../study/config.js";
 import { reproduce } from "../study/reproduce.js";
-import { parseBaseSource, TRAINER_KINDS, type StudyReach, type TrainerSourceInput } from "../study/sources.js";
+import {
+  parseBaseOptions,
+  parseBaseSource,
+  TRAINER_KINDS,
+  type StudyReach,
+  type TrainerSourceInput,
+} from "../study/sources.js";
 import { STAGES, type StageEvents } from "../study/stages.js";
+import { CLIENT_FLAG_KEYS, clientFlagFieldsFor, clientOptionsOf } from "./client-flags.js";
 import { defineCommand, type CliIo } from "./command.js";
 import { keyJsonValues, keyValues } from "./key-values.js";
 import { createProgress, formatDuration, type Progress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 import { tinkerConnection } from "./train.js";
 
-/** How the study reaches its servers: never stored, given again with --resume. */
-const reachFlags = {
-  baseUrl: z
-    .string()
-    .optional()
-    .describe(
-      "openai base: server URL up to /v1, e.g. http://localhost:8000/v1 (default: $OPENAI_BASE_URL, else OpenAI's); not stored, give it again with --resume",
-    ),
-  apiKeyEnv: z
-    .string()
-    .optional()
-    .describe(
-      "openai base: environment variable holding the API key (default OPENAI_API_KEY; never printed or stored)",
-    ),
-  noCache: z.boolean().default(false).describe("openai base: neither read nor write the response cache"),
+/** How the study reaches the Tinker service: never stored, given again with --resume. (The served base's server: the
+ * openai client flags, clientFlagFieldsFor.) */
+const tinkerReachFlags = {
   tinkerUrl: z
     .string()
     .optional()
@@ -144,7 +141,8 @@ const schema = z.object({
       "where the RL runs train: tiny (the in-process transformer, from the SFT base) or tinker (one training client per RL run on a Tinker service: --base-model, --tinker-url)",
     ),
   ...tinkerFlags,
-  ...reachFlags,
+  ...clientFlagFieldsFor("openai base"),
+  ...tinkerReachFlags,
   out: z.string().min(1).default("study").describe("study folder: config, base model, RL runs, study.db, report.html"),
   resume: z
     .boolean()
@@ -213,9 +211,9 @@ function trainerOf(options: Options, given: ReadonlyMap<string, string>): Traine
 /** A new study's choice from the flags: the preset and sizes, the env's design, the model sources. */
 function choiceOf(options: Options, given: ReadonlyMap<string, string>): StudyChoice {
   const variants = variantList(options.variants);
-  const baseOptions = keyValues(options.baseOpt, "--base-opt");
   if (options.base === undefined && options.baseOpt.length > 0)
     throw new ConfigError("baseOpt", "sampling options are for an openai: base", "name it with --base openai:MODEL");
+  const baseOptions = parseBaseOptions(keyValues(options.baseOpt, "--base-opt"));
   return {
     preset: options.preset,
     ...(options.env === undefined ? {} : { env: options.env }),
@@ -230,23 +228,16 @@ function choiceOf(options: Options, given: ReadonlyMap<string, string>): StudyCh
   };
 }
 
-/** Where the servers are, from the flags (and TINKER_BASE_URL); the openai base's client options. */
+/** Where the servers are, from the flags (and TINKER_BASE_URL): the openai base's client options as given, the
+ * Tinker service. */
 function reachOf(options: Options): StudyReach {
   const tinker = tinkerConnection({
     tinkerUrl: options.tinkerUrl,
     tinkerApiKeyEnv: options.tinkerApiKeyEnv,
     tinkerTimeout: options.tinkerTimeout,
   });
-  const openai = Object.fromEntries(
-    (
-      [
-        ["baseUrl", options.baseUrl],
-        ["apiKeyEnv", options.apiKeyEnv],
-        ["cache", options.noCache ? false : undefined],
-      ] as const
-    ).filter(([, value]) => value !== undefined),
-  );
-  return { ...(Object.keys(openai).length === 0 ? {} : { openai }), ...(tinker === undefined ? {} : { tinker }) };
+  const openai = clientOptionsOf(options);
+  return { ...(openai === undefined ? {} : { openai }), ...(tinker === undefined ? {} : { tinker }) };
 }
 
 /** Progress bars for the jobs of the running stage, one at a time, on stderr. */
@@ -292,7 +283,13 @@ export const reproduceCommand = defineCommand({
   ],
   async run(options, io, context) {
     if (options.resume)
-      reportIgnoredOnResume(io, "reproduce", context.given, ["out", "resume", "progress", ...Object.keys(reachFlags)]);
+      reportIgnoredOnResume(io, "reproduce", context.given, [
+        "out",
+        "resume",
+        "progress",
+        ...CLIENT_FLAG_KEYS,
+        ...Object.keys(tinkerReachFlags),
+      ]);
     // A new study's choice is read (and refused, naming the flag) before any work; on resume the stored one wins.
     const study = options.resume ? undefined : choiceOf(options, context.given);
     const view = stageView(io, options.progress);

@@ -20,6 +20,7 @@ import {
   baseSourceSchema,
   checkSources,
   trainerSourceSchema,
+  type BaseChoice,
   type BaseSource,
   type TrainerSourceInput,
 } from "./sources.js";
@@ -214,8 +215,9 @@ export interface StudyChoice {
   readonly budgets?: string;
   readonly budgetScope?: (typeof BUDGET_SCOPES)[number];
   readonly variants?: readonly VariantSlug[];
-  /** Where the base models come from (default: SFT here, or with the Tinker trainer its base model). */
-  readonly base?: z.input<typeof baseSourceSchema>;
+  /** Where the base models come from (default: SFT here, or with the Tinker trainer its base model); an openai base
+   * with the sampling options set (typed; the rest filled in when the config is made). */
+  readonly base?: BaseChoice;
   /** Where RL trains (default: in-process). */
   readonly trainer?: TrainerSourceInput;
   readonly seed?: number;
@@ -243,7 +245,7 @@ function envsOf(choice: StudyChoice): z.input<typeof studyEnvSchema>[] {
 }
 
 /** The base a choice names, or its trainer's default: SFT here for the in-process trainer, the Tinker trainer's own base model. */
-function baseOf(choice: StudyChoice): z.input<typeof baseSourceSchema> {
+function baseOf(choice: StudyChoice): BaseChoice {
   return choice.base ?? (choice.trainer?.kind === "tinker" ? { kind: "tinker" } : { kind: "sft" });
 }
 
@@ -277,8 +279,9 @@ export function studyConfig(choice: StudyChoice): Readonly<StudyConfig> {
   });
 }
 
-/** Validate a study config; cross-field rules: K <= samples, perturbation samples <= samples, the training curves'
- * tasks among the held-out ones, each env once, each claim tested in one env, at least two budgets per env. */
+/** Validate a study config (an openai base's stored sampling options read back by their schema: sources.ts);
+ * cross-field rules: K <= samples, perturbation samples <= samples, the training curves' tasks among the held-out
+ * ones, each env once, each claim tested in one env, at least two budgets per env, a base the trainer can train. */
 export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
   const config = parseConfig(studyConfigSchema, input);
   if (Math.max(...config.ks) > config.samples)
@@ -313,7 +316,6 @@ export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
       throw new ConfigError(`envs.${entry.env}.variants`, "an RL run is listed twice");
   }
   checkSources(config.base, config.trainer);
-  if (config.base.kind === "openai") baseSamplingOptions(config.base.options, config.maxNewTokens);
   return config;
 }
 

@@ -14,6 +14,7 @@ import type { PolicySpec } from "../core/policy-spec.js";
 import { deriveSeed } from "../core/rng.js";
 import type { HeldOutSet } from "../eval/tasks.js";
 import type { ModelRole, StudyModelSource, StudySetup } from "../report/study-model.js";
+import type { TrainConfigInput } from "../rl/train-config.js";
 import type { StudyConfig, StudyEnv, VariantSlug } from "./config.js";
 import { baseSourceLabel } from "./sources.js";
 
@@ -223,16 +224,12 @@ export function studySetup(config: StudyConfig): StudySetup {
 /** An RL run's train config (`budgetrl train`), as it is stored in its folder: the same compute, learning rate,
  * warm-up, reward and seed for every variant, from the env's SFT base (in-process) or the trainer's base model
  * (Tinker: a LoRA per run, the trainer's renderer); its held-out evaluations draw the env's held-out set. */
-export function rlTrainConfig(
-  config: StudyConfig,
-  out: string,
-  entry: StudyEnv,
-  variant: RlVariant,
-): Record<string, unknown> {
+export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): TrainConfigInput {
   const heldOut = heldOutSet(config, entry);
   const trainer = config.trainer;
   // The Tinker trainer's fields are the tinker backend's (sources.ts).
-  const backend = trainer.kind === "tinker" ? trainer : { kind: "tiny", init: baseDir(out, entry) };
+  const backend: TrainConfigInput["backend"] =
+    trainer.kind === "tinker" ? trainer : { kind: "tiny", init: baseDir(out, entry) };
   return {
     env: entry.env,
     envOptions: entry.envOptions,
@@ -253,7 +250,7 @@ export function rlTrainConfig(
     evalSeed: heldOut.seed,
     evalSamples: 2,
     evalBudgets: entry.budgets.map((spec) => spec.label),
-    exclude: heldOut,
+    exclude: { seed: heldOut.seed, tasks: heldOut.tasks },
     checkpointEvery: Math.max(1, Math.min(config.rlSteps, 10)),
   };
 }

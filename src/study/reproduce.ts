@@ -5,7 +5,8 @@
 // Same seed, same tables: every stage is seeded from the study seed. A new study whose env has too few distinct tasks
 // for its held-out, demonstration and per-step training tasks is refused before anything is written, and so is one
 // whose RL runs' train configs would be refused (a renderer folder without a tokenizer, a budget the env cannot
-// size), or whose Tinker service is not given or does not serve the trainer's base model (checked again on resume).
+// size), or whose Tinker service is not given or does not serve the trainer's base model (checked again on resume);
+// so is a bad client option of the served base (the reach is read first, on resume too).
 // A study whose base is not made here (a served model, a Tinker service's base model) leaves the sft stage out.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -21,7 +22,7 @@ import { serverModels } from "../rl/tinker/operations.js";
 import { parseTrainConfig } from "../rl/train-config.js";
 import { encodeStudyConfig, parseStudyConfig, studyConfig, type StudyChoice, type StudyConfig } from "./config.js";
 import { rlTrainConfig, rlVariants } from "./plan.js";
-import type { StudyReach } from "./sources.js";
+import { parseStudyReach, type StudyReach } from "./sources.js";
 import {
   evalStage,
   reportStage,
@@ -42,7 +43,8 @@ export interface ReproduceOptions {
   /** A new study's preset, env and seed (ignored on resume: the stored config wins). */
   readonly study?: StudyChoice;
   readonly resume?: boolean;
-  /** How to reach the served base and the Tinker service (never stored; given again on resume). */
+  /** How to reach the served base (its openai client options, typed) and the Tinker service (never stored; given
+   * again on resume). */
   readonly reach?: StudyReach;
   readonly signal?: AbortSignal;
   /** A stage starts, ends with a one-line summary, was done before (skipped), or is not part of this study
@@ -167,11 +169,13 @@ function recordFinished(out: string, done: ReadonlySet<StageName>): void {
 }
 
 export async function reproduce(options: ReproduceOptions): Promise<ReproduceResult> {
+  // How the servers are reached is read first: a bad client option is refused before any work, naming it.
+  const reach = parseStudyReach(options.reach);
   const config = await studyOf(options);
   const context: StageContext = {
     config,
     out: options.out,
-    reach: options.reach ?? {},
+    reach,
     events: options.events ?? QUIET,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };

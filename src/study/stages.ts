@@ -20,6 +20,7 @@ import { policySpecLabel } from "../core/policy-spec.js";
 import { deriveSeed } from "../core/rng.js";
 import { createEnv } from "../envs/registry.js";
 import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
+import { storedSamplingOptions, type GivenClientOptions } from "../policies/openai/options.js";
 import { HELD_OUT_FILE, heldOutFileText } from "../eval/held-out-field.js";
 import { heldOutTaskIds } from "../eval/tasks.js";
 import { renderStudyHtml } from "../report/html/render.js";
@@ -208,13 +209,13 @@ async function runState(db: string, run: string): Promise<"absent" | "running" |
 }
 
 /** How a model is played in its evaluation runs: a spec the registry builds (tiny:CKPT; openai:MODEL with the
- * base's stored sampling options and this invocation's client options), or a policy opened here and closed by the
- * caller (a Tinker model, through the service's sampler). */
+ * base's sampling options in their stored form and this invocation's client options as given), or a policy opened
+ * here and closed by the caller (a Tinker model, through the service's sampler). */
 type EvalPolicy =
   | {
       readonly spec: string;
       readonly policyOptions?: EvaluateOptions["policyOptions"];
-      readonly policyClient?: Readonly<Record<string, unknown>>;
+      readonly policyClient?: GivenClientOptions;
     }
   | { readonly policy: Policy };
 
@@ -232,7 +233,8 @@ async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise
         );
       return {
         spec: policySpecLabel(spec),
-        policyOptions: config.base.options,
+        // The stored form (JSON, defaults filled in), as eval stores a run's policy options.
+        policyOptions: storedSamplingOptions(config.base.options) as EvaluateOptions["policyOptions"],
         ...(context.reach.openai === undefined ? {} : { policyClient: context.reach.openai }),
       };
     }

@@ -1,7 +1,13 @@
-// The openai client flags of `budgetrl eval`: one per clientOptionsSchema key, generated from the schema (its
-// descriptions, defaults and validation), turned into the client options given, and given again by a resume command.
+// The openai client flags of `budgetrl eval` and `budgetrl reproduce`: one per clientOptionsSchema key, generated from
+// the schema (its descriptions, after the model they are for, defaults and validation), turned into the client options
+// given, and given again by a resume command.
 import { describe, expect, it } from "vitest";
-import { CLIENT_FLAG_KEYS, clientFlagFields, clientOptionsOf } from "../../src/cli/client-flags.js";
+import {
+  CLIENT_FLAG_KEYS,
+  clientFlagFields,
+  clientFlagFieldsFor,
+  clientOptionsOf,
+} from "../../src/cli/client-flags.js";
 import { CLIENT_OPTION_FLAGS, clientOptionArgs, clientOptionsSchema } from "../../src/policies/openai/options.js";
 
 describe("the openai client flags", () => {
@@ -29,6 +35,12 @@ describe("the openai client flags", () => {
     expect(clientFlagFields.requestTimeout.safeParse(0).success).toBe(false);
     expect(clientFlagFields.requestTimeout.safeParse(1000).success).toBe(true);
     expect(clientFlagFields.baseUrl.safeParse("localhost").success).toBe(false);
+    // reproduce's served base: the same fields, described for it.
+    const base = clientFlagFieldsFor("openai base");
+    expect(base.rpm.description).toBe(`openai base: ${clientOptionsSchema.shape.rpm.description} (default: 0)`);
+    expect(base.noCache.description).toMatch(/^openai base: do not answer repeated requests/);
+    expect(base.rpm.safeParse(-1).success).toBe(false);
+    expect(Object.keys(base)).toEqual(CLIENT_FLAG_KEYS);
   });
 
   it("become the client options given, which a resume command gives again with the same flags", () => {

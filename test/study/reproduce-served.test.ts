@@ -6,7 +6,8 @@
 // model can read), and their checkpoints evaluated through the stand-in's sampler. The report has the embedded study's shape (sections, tables,
 // models, runs, findings); a study stopped in its RL stage and again in its evaluation resumes, from the command line
 // with the servers' flags given again, to the tables of one run straight through; the served base and the same
-// checkpoint sampled as the Tinker service's base model (--base tinker) play the same episodes (seedScheme=tiny); config
+// checkpoint sampled as the Tinker service's base model (--base tinker) play the same episodes (seedScheme=tiny); the
+// served base's client flags (eval's: --cache DIR, --request-timeout, --retries, ...) reach its evaluations; config
 // errors are refused before any work, naming the field, with exit code 2.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,7 +63,9 @@ const unbudgeted = [
   "--no-progress",
 ];
 const design = [...unbudgeted, "--budget", "25%,100%"];
-// seedScheme=tiny: `budgetrl serve` seeds each reply as tiny:CKPT does, and so does the Tinker sampler policy.
+// seedScheme=tiny: `budgetrl serve` seeds each reply as tiny:CKPT does, and so does the Tinker sampler policy. The
+// base's replies are cached in a folder of this test (--cache DIR): the client flags reach its evaluations.
+const cacheDir = join(dir, "cache");
 const servedFlags = () => [
   "--base",
   "openai:tiny-base",
@@ -70,7 +73,12 @@ const servedFlags = () => [
   "seedScheme=tiny",
   "--base-url",
   servedUrl,
-  "--no-cache",
+  "--cache",
+  cacheDir,
+  "--request-timeout",
+  "60000",
+  "--retries",
+  "2",
   "--trainer",
   "tinker",
   "--base-model",
@@ -198,6 +206,8 @@ describe("reproduce with a served base and a Tinker trainer", () => {
       "Skipped: demonstrations and SFT (the base is served, not made here).",
     );
     expect(existsSync(join(dir, "served", "bfcl", "base"))).toBe(false);
+    // The base's evaluations answered through the client options given: its replies are in the --cache folder.
+    expect((await cli("cache", "info", "--cache", cacheDir)).stdout).toMatch(/^tiny-base\t[1-9]\d*$/m);
     // Neither the servers' addresses nor a key are stored with the study or its RL runs.
     for (const file of [
       join(dir, "served", "study.json"),

@@ -1,6 +1,6 @@
 // The study end to end at a toy size: every stage runs, the report holds every model and kind of run, a study
 // stopped in the middle of a stage and resumed gives the same tables as one run straight through (same seed),
-// and resume refuses what it cannot continue.
+// and resume refuses what it cannot continue; a bad client option of the served base is refused before any work.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -195,5 +195,17 @@ describe("reproduce", () => {
       /^envOptions: hanoi disks=4 randomStart=true referenceFactor=4 has only 80 distinct tasks; the study draws 40 held-out and 400 demonstration tasks, all distinct: 440/,
     );
     expect(existsSync(join(dir, "hanoi"))).toBe(false);
+    // The served base's client options are read first, on resume too: a bad one is refused before any work.
+    await expect(
+      reproduce({
+        out: join(dir, "reach"),
+        study: toy,
+        reach: { openai: { baseUrl: "http://127.0.0.1:9/v1", rpm: -1 } },
+      }),
+    ).rejects.toThrow(/^openai\.rpm: expected an integer from 0 to 10000000/);
+    expect(existsSync(join(dir, "reach"))).toBe(false);
+    await expect(
+      reproduce({ out: join(dir, "straight"), resume: true, reach: { openai: { timeoutMs: 0 } } }),
+    ).rejects.toThrow(/^openai\.timeoutMs: /);
   });
 });

@@ -137,12 +137,17 @@ export const clientOptionsSchema = z.object({
 export type ClientOptions = z.output<typeof clientOptionsSchema>;
 
 /** Client options as given for one invocation: only those set, each validated; the policy fills in the defaults. This
- * is what travels from `budgetrl eval` (or `evaluate`) to the policy, and in every BullMQ episode job. */
+ * is what travels from `budgetrl eval` or `budgetrl reproduce` (or `evaluate`, `reproduce`) to the policy, and in every
+ * BullMQ episode job. */
 export type GivenClientOptions = Readonly<Partial<ClientOptions>>;
 
-/** The client options on the command line (`budgetrl eval`): one row per option, schema key and flag (descriptions,
- * defaults and validation come from the schema). `cache` is on by default: its flag, --no-cache, turns it off. A
- * resume command gives them again by the same rows (`clientOptionArgs`). */
+/** Sampling options as given: only those set, each validated (a study's served base, `--base-opt`); their stored form
+ * has every default filled in (storedSamplingOptions). */
+export type GivenSamplingOptions = Readonly<Partial<SamplingOptions>>;
+
+/** The client options on the command line (`budgetrl eval`, and `budgetrl reproduce` for a served base): one row per
+ * option, schema key and flag (descriptions, defaults and validation come from the schema). `cache` is on by default:
+ * its flag, --no-cache, turns it off. A resume command gives them again by the same rows (`clientOptionArgs`). */
 export const CLIENT_OPTION_FLAGS = [
   { key: "baseUrl", flag: "--base-url" },
   { key: "apiKeyEnv", flag: "--api-key-env" },
@@ -178,11 +183,23 @@ export function parseClientOptions(options: unknown): ClientOptions {
   return parseOptions("openai", clientOptionsSchema, options ?? {});
 }
 
+/** The options set in `options` (undefined ones left out), each with its validated value from `parsed`. */
+function onlyGiven<Options extends object>(options: unknown, parsed: Options): Readonly<Partial<Options>> {
+  const given = Object.entries((options ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined);
+  return Object.fromEntries(given.map(([key]) => [key, (parsed as Record<string, unknown>)[key]])) as Readonly<
+    Partial<Options>
+  >;
+}
+
 /** Validate client options as given (typed, or read from a job); keeps only those set, without defaults. */
 export function parseGivenClientOptions(options: unknown): GivenClientOptions {
-  const parsed = parseClientOptions(options) as Record<string, unknown>;
-  const given = Object.entries((options ?? {}) as Record<string, unknown>).filter(([, value]) => value !== undefined);
-  return Object.fromEntries(given.map(([key]) => [key, parsed[key]])) as GivenClientOptions;
+  return onlyGiven(options, parseClientOptions(options));
+}
+
+/** Validate sampling options as given (typed, or strings from a KEY=VALUE flag); keeps only those set, read to their
+ * types, without defaults. */
+export function parseGivenSamplingOptions(options: unknown): GivenSamplingOptions {
+  return onlyGiven(options, parseSamplingOptions(options));
 }
 
 /** The flags that give client options again (a resume command, by CLIENT_OPTION_FLAGS): the API key's variable by
