@@ -94,10 +94,7 @@ function modelsOf(
     const policies = [...new Set(own.map((run) => run.record.policy))];
     const role = roles.get(name) ?? { role: "other" as const, source: "none" as const };
     const source = sources.get(name) ?? null;
-    const roleText =
-      role.role === "other"
-        ? "no role in the findings"
-        : `${ROLE_NAMES[role.role]}${role.source === "name" ? ", role read from its name" : ""}`;
+    const roleText = role.role === "other" ? "no role in the findings" : ROLE_NAMES[role.role];
     const what =
       source === null
         ? `policy ${policies.map(policyDescription).join("; ")}`
