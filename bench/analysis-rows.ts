@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { parseBudgetList } from "../src/core/budget.js";
 import { horizon } from "../src/metrics/horizon.js";
 import { naturalRecovery } from "../src/metrics/natural-recovery.js";
 import { stepQuality } from "../src/metrics/step-quality.js";
@@ -23,6 +24,7 @@ const BUDGETS = [
   ["75%", 18],
   ["100%", 24],
 ] as const;
+const SPECS = parseBudgetList(BUDGETS.map(([label]) => label).join(","));
 
 function fill(store: SqliteStore): number {
   const samples = Math.ceil(stored / (TASKS * BUDGETS.length));
@@ -89,14 +91,14 @@ try {
   const reference = (
     await timed("outcomeCounts (reference, the Pass@(K,T) reader)", () => outcomeCounts(store, "bench"))
   ).seconds;
-  const steps = (await timed("stepCounts", () => stepCounts(store, "bench"), reference)).result;
-  const errors = (await timed("firstErrorCounts", () => firstErrorCounts(store, "bench"), reference)).result;
-  const lengths = (await timed("horizonCounts", () => horizonCounts(store, "bench"), reference)).result;
+  const steps = (await timed("stepCounts", () => stepCounts(store, "bench", SPECS), reference)).result;
+  const errors = (await timed("firstErrorCounts", () => firstErrorCounts(store, "bench", SPECS), reference)).result;
+  const lengths = (await timed("horizonCounts", () => horizonCounts(store, "bench", SPECS), reference)).result;
   await timed(
     "episodeOutcomes (streamed, counted)",
     async () => {
       let count = 0;
-      for await (const _ of episodeOutcomes(store, "bench")) count++;
+      for await (const _ of episodeOutcomes(store, "bench", SPECS)) count++;
       return count;
     },
     reference,

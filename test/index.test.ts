@@ -20,7 +20,7 @@ describe("public API", () => {
       seed: 1,
       concurrency: 4,
     });
-    expect(result.table.budgets).toEqual(["25%", "100%"]);
+    expect(result.table.budgets.map((spec) => spec.label)).toEqual(["25%", "100%"]);
     expect(result.table.cells).toHaveLength(2);
     expect(result.episodes).toHaveLength(3 * 2 * 2);
     expect(seen[0]).toMatch(/Turn 1 of \d+: \d+ turns left\.$/);

@@ -30,7 +30,9 @@ const schema = z.object({
   role: z
     .array(z.string())
     .default([])
-    .describe("a model's role in the findings: NAME=base|grpo|process|budgetmix (default: read from the model's name)"),
+    .describe(
+      "a model's role in the findings: NAME=base|grpo|process|budgetmix|budgetmix-hidden|other (default: none; a model without a role takes part in no finding)",
+    ),
   train: z
     .array(z.string())
     .default([])
@@ -99,11 +101,11 @@ export const reportCommand = defineCommand({
   name: "report",
   summary: "Write the study report of runs in a store: one self-contained HTML file with charts, tables and findings.",
   description:
-    "Models are named with --model NAME=RUN[,RUN] (or grouped by policy from --runs); their roles (base, grpo, process, budgetmix) decide the findings' comparisons. Teacher-forced and perturbed runs are recognised from their configs. The report embeds its charting library, so it opens offline.",
+    "Models are named with --model NAME=RUN[,RUN] (or grouped by policy from --runs); their roles, given with --role NAME=ROLE (base, grpo, process, budgetmix), decide the findings' comparisons, and a finding whose roles no model has says which --role it needs. Teacher-forced and perturbed runs are recognised from their configs. The report embeds its charting library, so it opens offline.",
   schema,
   examples: [
     "budgetrl report --db runs.db --runs A,B,C --out report.html",
-    "budgetrl report --db runs.db --model base=base-ann,base-hid --model GRPO-Full=grpo-ann,grpo-hid --model BudgetMix=mix-ann,mix-hid --train GRPO-Full=runs/grpo --out study.html",
+    "budgetrl report --db runs.db --model base=base-ann,base-hid --model GRPO-Full=grpo-ann,grpo-hid --model BudgetMix=mix-ann,mix-hid --role base=base --role GRPO-Full=grpo --role BudgetMix=budgetmix --train GRPO-Full=runs/grpo --out study.html",
   ],
   async run(options, io) {
     for (const [flag, path] of [

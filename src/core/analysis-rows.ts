@@ -2,13 +2,16 @@
 // analyses in metrics/ consume, so that neither layer imports the other (as with outcome.ts). Every row is
 // already aggregated per task, so a 1M-episode run comes back as a few thousand rows. `taskIndex` is the task's
 // position in its run, or any integer that identifies a task within one analysis (the report renumbers tasks
-// so that runs of several models on the same tasks share numbers).
+// so that runs of several models on the same tasks share numbers). A row's `budget` is the spec it was played under
+// (the run's BudgetSpec, found by the label its episodes are stored with), so the analyses order budgets by kind and
+// size and show `budget.label`, never reading a label as text again.
+import type { BudgetSpec } from "./budget.js";
 
 /** Oracle-annotated turns of one task: how many were taken at turn `turn` with `turnsLeft` turns left (this
  * one included) under budget `budget`, and how many of those actions were in the oracle's optimal set. */
 export interface StepCounts {
   readonly taskIndex: number;
-  readonly budget: string;
+  readonly budget: BudgetSpec;
   /** 1-based turn index within the episode. */
   readonly turn: number;
   /** Turns left including this one (budget turns - turns already used in the budget's scope). */
@@ -21,7 +24,7 @@ export interface StepCounts {
  * (null: every action was optimal): n episodes, c of them successful. */
 export interface FirstErrorCounts {
   readonly taskIndex: number;
-  readonly budget: string;
+  readonly budget: BudgetSpec;
   readonly firstError: number | null;
   readonly n: number;
   readonly c: number;
@@ -31,7 +34,7 @@ export interface FirstErrorCounts {
  * 1; null when not annotated or unsolvable) and the budget in turns: n episodes, c successful. */
 export interface HorizonCounts {
   readonly taskIndex: number;
-  readonly budget: string;
+  readonly budget: BudgetSpec;
   readonly budgetTurns: number;
   readonly optimalLength: number | null;
   readonly n: number;
@@ -43,7 +46,7 @@ export interface HorizonCounts {
  * action the env refused (the turn's `invalid` flag). */
 export interface InvalidCounts {
   readonly taskIndex: number;
-  readonly budget: string;
+  readonly budget: BudgetSpec;
   readonly invalid: number;
   readonly turns: number;
 }
@@ -51,7 +54,7 @@ export interface InvalidCounts {
 /** One episode's outcome, with its identity (task, budget, sample) and seed: what pairing needs. */
 export interface EpisodeOutcome {
   readonly taskIndex: number;
-  readonly budget: string;
+  readonly budget: BudgetSpec;
   readonly sample: number;
   readonly seed: number;
   readonly success: boolean;

@@ -133,6 +133,12 @@ export function budgetSize(spec: BudgetSpec): number {
   return spec.kind === "turns" ? spec.turns : spec.numerator / spec.denominator;
 }
 
+/** Each budget by its label: how rows that carry a budget's label (stored episodes, played episodes) get their spec
+ * back from the budgets they were played under, without reading the label again. */
+export function budgetsByLabel(budgets: readonly BudgetSpec[]): ReadonlyMap<string, BudgetSpec> {
+  return new Map(budgets.map((spec) => [spec.label, spec]));
+}
+
 /** What the budgets of one kind are counted in, for axis titles and messages. */
 export function budgetUnit(kind: BudgetKind): string {
   return kind === "turns"

@@ -2,13 +2,14 @@
 // per (model, budget mode), and for every budget T two columns, Pass@(1,T) and Pass@(K,T), read from each
 // model's Pass@(K,T) table (pass-at-kt.ts) without recomputing anything:
 //   row(model, mode)[T] = { pass1: cell(K = 1, T), passK: cell(K, T) }
-// Budgets: the labels of any table, in axis order (25%, 50%, 75%, 100%). K: the K > 1 that the most tables
-// hold (the larger on a tie), unless given. Modes side by side (announced, remaining, hidden) answer "does the gain survive
+// Budgets: those of any table, in axis order (25%, 50%, 75%, 100%; budget-axis.ts). K: the K > 1 that the most
+// tables hold (the larger on a tie), unless given. Modes side by side (announced, remaining, hidden) answer "does the gain survive
 // when the agent is not told its budget?".
 // Edge cases: a table without the budget or K gives null in that column; no table with a K > 1 gives k = null
 // and only Pass@1 columns; rows keep the order of the entries.
+import type { BudgetSpec } from "../core/budget.js";
 import type { PassAtKTTable, PassCell } from "./pass-at-kt.js";
-import { orderBudgetLabels } from "./budget-axis.js";
+import { orderBudgets } from "./budget-axis.js";
 
 export interface BudgetTableEntry {
   readonly model: string;
@@ -25,15 +26,15 @@ export interface BudgetTableRow {
 }
 
 export interface BudgetTable {
-  readonly budgets: readonly string[];
+  readonly budgets: readonly BudgetSpec[];
   readonly k: number | null;
   readonly modes: readonly string[];
   readonly rows: readonly BudgetTableRow[];
 }
 
-function cellAt(table: PassAtKTTable, k: number, budget: string): PassCell | null {
+function cellAt(table: PassAtKTTable, k: number, budget: BudgetSpec): PassCell | null {
   const i = table.ks.indexOf(k);
-  const j = table.budgets.indexOf(budget);
+  const j = table.budgets.findIndex((spec) => spec.label === budget.label);
   if (i < 0 || j < 0) return null;
   const cell = table.cells[i]?.[j];
   return cell === undefined || cell.tasks === 0 ? null : cell;
@@ -51,9 +52,9 @@ export function commonK(tables: readonly PassAtKTTable[]): number | null {
 
 export function budgetTable(
   entries: readonly BudgetTableEntry[],
-  options: { readonly budgets?: readonly string[]; readonly k?: number } = {},
+  options: { readonly budgets?: readonly BudgetSpec[]; readonly k?: number } = {},
 ): BudgetTable {
-  const budgets = options.budgets ?? orderBudgetLabels(entries.flatMap((entry) => entry.table.budgets));
+  const budgets = options.budgets ?? orderBudgets(entries.flatMap((entry) => entry.table.budgets));
   const k = options.k ?? commonK(entries.map((entry) => entry.table));
   return {
     budgets,

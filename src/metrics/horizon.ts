@@ -10,7 +10,8 @@
 // Edge cases: episodes whose task has no finite optimal length (not annotated, unsolvable) are counted in
 // `unknown` and left out; a bin without tasks is not listed.
 import type { HorizonCounts } from "../core/analysis-rows.js";
-import { orderBudgetLabels } from "./budget-axis.js";
+import type { BudgetSpec } from "../core/budget.js";
+import { orderBudgets } from "./budget-axis.js";
 import { lengthBin, lengthBinning, ratioBinning, spanOf, type BinSpan, type HorizonBinning } from "./horizon-bins.js";
 import {
   addRatio,
@@ -69,6 +70,7 @@ export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions =
   const binning = options.binning ?? horizonBinning(all);
   const byLength = new Map<string, BinnedCells>();
   const byRatio: BinnedCells = new Map();
+  const curves: BudgetSpec[] = [];
   let unknown = 0;
   for (const row of all) {
     if (!knownLength(row)) {
@@ -76,17 +78,15 @@ export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions =
       continue;
     }
     const length = spanOf(binning.lengths, row.optimalLength);
-    for (const budget of [row.budget, "pooled"]) {
+    curves.push(row.budget);
+    for (const budget of [row.budget.label, "pooled"]) {
       let curve = byLength.get(budget);
       if (curve === undefined) byLength.set(budget, (curve = new Map()));
       addTo(curve, length, row);
     }
     addTo(byRatio, spanOf(binning.ratios, row.budgetTurns / row.optimalLength), row);
   }
-  const budgets = [
-    ...orderBudgetLabels([...byLength.keys()].filter((label) => label !== "pooled")),
-    ...(byLength.has("pooled") ? ["pooled"] : []),
-  ];
+  const budgets = [...orderBudgets(curves).map((spec) => spec.label), ...(byLength.has("pooled") ? ["pooled"] : [])];
   return {
     byLength: budgets.map((budget) => ({ budget, bins: binsOf(byLength.get(budget) as BinnedCells, options) })),
     byRatio: binsOf(byRatio, options),
@@ -95,11 +95,15 @@ export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions =
 }
 
 /** Task -> success rate of its episodes whose optimal length falls in the bin starting at `binLow` (all budgets,
- * or one). */
+ * or one, by its label). */
 export function horizonPerTask(rows: Iterable<HorizonCounts>, binLow: number, budget?: string): Map<number, number> {
   const ratios: TaskRatios = new Map();
   for (const row of rows)
-    if (knownLength(row) && lengthBin(row.optimalLength) === binLow && (budget === undefined || row.budget === budget))
+    if (
+      knownLength(row) &&
+      lengthBin(row.optimalLength) === binLow &&
+      (budget === undefined || row.budget.label === budget)
+    )
       addRatio(ratios, row.taskIndex, row.c, row.n);
   return ratiosPerTask(ratios);
 }

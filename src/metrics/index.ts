@@ -1,8 +1,8 @@
 // Metrics over episodes, as the package exports them: Pass@k and Pass@(K,T) with bootstrap intervals, curve areas
 // and the budget axis; the study's analyses (step quality, natural and perturbation recovery, horizon, invalid
 // replies, the budget table, paired and relative differences), each from its rows, and the rows of in-memory
-// episodes (`stepCountsOf(result.episodes)`, ...). Left out: the binning, ratio and resampling helpers the
-// analyses are built from.
+// episodes (`stepCountsOf(result.episodes, result.config.budgets)`, ...). Left out: the binning, ratio and
+// resampling helpers the analyses are built from.
 export { normalisedArea } from "./auc.js";
 export { bootstrapIndices, bootstrapInterval, type Interval } from "./bootstrap.js";
 export { budgetAxis, type BudgetPoint } from "./budget-axis.js";

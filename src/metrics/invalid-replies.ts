@@ -8,7 +8,8 @@
 // Edge cases: turns an intervention played (teacher-forced, perturbed) are not in the rows (the readers leave
 // them out); a budget without turns gets no entry; no rows give no entries.
 import type { InvalidCounts } from "../core/analysis-rows.js";
-import { orderBudgetLabels } from "./budget-axis.js";
+import type { BudgetSpec } from "../core/budget.js";
+import { orderBudgets } from "./budget-axis.js";
 import { addRatio, cellOf, ratioEstimate, type Estimate, type IntervalOptions, type TaskRatios } from "./task-mean.js";
 
 export interface InvalidRate {
@@ -19,10 +20,14 @@ export interface InvalidRate {
 /** The share of the policy's turns with an invalid reply, per budget, averaged over tasks. */
 export function invalidReplies(rows: Iterable<InvalidCounts>, options: IntervalOptions = {}): InvalidRate[] {
   const byBudget = new Map<string, TaskRatios>();
-  for (const row of rows)
-    if (row.turns > 0) addRatio(cellOf(byBudget, row.budget), row.taskIndex, row.invalid, row.turns);
-  return orderBudgetLabels([...byBudget.keys()]).map((budget) => ({
-    budget,
-    estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options),
+  const budgets: BudgetSpec[] = [];
+  for (const row of rows) {
+    if (row.turns === 0) continue;
+    addRatio(cellOf(byBudget, row.budget.label), row.taskIndex, row.invalid, row.turns);
+    budgets.push(row.budget);
+  }
+  return orderBudgets(budgets).map(({ label }) => ({
+    budget: label,
+    estimate: ratioEstimate(byBudget.get(label) as TaskRatios, options),
   }));
 }

@@ -7,11 +7,12 @@
 //   clean         = success of the clean episodes (with a budget-aware oracle, ~1 by construction)
 //   errorRate     = mean over tasks of the share of episodes with an error
 // Intervals: percentile bootstrap over tasks (task-mean.ts). "pooled"
-// repeats every cell over all budgets together.
+// repeats every cell over all budgets together. Budgets come in axis order (budget-axis.ts), shown by their labels.
 // Edge cases: a budget with no erring episode has NaN recovery; only annotated episodes count (the store leaves
 // out episodes without oracle annotations); policy errors never reach this function.
 import type { FirstErrorCounts } from "../core/analysis-rows.js";
-import { orderBudgetLabels } from "./budget-axis.js";
+import type { BudgetSpec } from "../core/budget.js";
+import { orderBudgets } from "./budget-axis.js";
 import {
   addRatio,
   cellOf,
@@ -74,25 +75,27 @@ function summarise(budget: string, cells: Cells, options: IntervalOptions): Reco
 export function naturalRecovery(rows: Iterable<FirstErrorCounts>, options: IntervalOptions = {}): NaturalRecovery {
   const pooled = emptyCells();
   const perBudget = new Map<string, Cells>();
+  const budgets: BudgetSpec[] = [];
   for (const row of rows) {
     add(pooled, row);
-    let cells = perBudget.get(row.budget);
-    if (cells === undefined) perBudget.set(row.budget, (cells = emptyCells()));
+    let cells = perBudget.get(row.budget.label);
+    if (cells === undefined) {
+      perBudget.set(row.budget.label, (cells = emptyCells()));
+      budgets.push(row.budget);
+    }
     add(cells, row);
   }
   return {
-    perBudget: orderBudgetLabels(perBudget.keys()).map((budget) =>
-      summarise(budget, perBudget.get(budget) as Cells, options),
-    ),
+    perBudget: orderBudgets(budgets).map(({ label }) => summarise(label, perBudget.get(label) as Cells, options)),
     pooled: summarise("pooled", pooled, options),
   };
 }
 
-/** Task -> success rate of its episodes that made an error (optionally under one budget only). */
+/** Task -> success rate of its episodes that made an error (optionally under one budget only, by its label). */
 export function recoveryPerTask(rows: Iterable<FirstErrorCounts>, budget?: string): Map<number, number> {
   const ratios: TaskRatios = new Map();
   for (const row of rows)
-    if (row.firstError !== null && (budget === undefined || row.budget === budget))
+    if (row.firstError !== null && (budget === undefined || row.budget.label === budget))
       addRatio(ratios, row.taskIndex, row.c, row.n);
   return ratiosPerTask(ratios);
 }

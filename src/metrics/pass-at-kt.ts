@@ -4,7 +4,7 @@
 // Intervals: percentile bootstrap over tasks (bootstrap.ts), shared resamples across all cells. AUC: the
 // normalised area under each K's curve over the budget axis (auc.ts), with its own bootstrap interval.
 // A cell averages the tasks that have at least K samples at every budget, so every curve uses one task set.
-import type { BudgetSpec } from "../core/budget.js";
+import { budgetSize, type BudgetSpec } from "../core/budget.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { normalisedArea } from "./auc.js";
 import { budgetAxis } from "./budget-axis.js";
@@ -20,8 +20,8 @@ export interface PassCell {
 
 export interface PassAtKTTable {
   readonly ks: readonly number[];
-  /** Budget labels in axis order (or as given when the axis is mixed). */
-  readonly budgets: readonly string[];
+  /** The budgets of the columns in axis order (or as given when the axis is mixed); shown by their labels. */
+  readonly budgets: readonly BudgetSpec[];
   /** cells[i][j]: K = ks[i], T = budgets[j]. */
   readonly cells: readonly (readonly PassCell[])[];
   /** Area under the curve of each K (null when budgets mix fractions and absolute turns). */
@@ -44,7 +44,9 @@ export interface PassAtKTOptions {
 
 export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOptions): PassAtKTTable {
   const axis = budgetAxis(options.budgets);
-  const budgets = axis === null ? options.budgets.map((spec) => spec.label) : axis.map((point) => point.label);
+  // In the axis's order (a stable sort by size, as budgetAxis sorts its points).
+  const budgets = axis === null ? options.budgets : [...options.budgets].sort((a, b) => budgetSize(a) - budgetSize(b));
+  const labels = budgets.map((spec) => spec.label);
   const byTask = new Map<number, Map<string, OutcomeCounts>>();
   for (const entry of counts) {
     let row = byTask.get(entry.taskIndex);
@@ -58,11 +60,9 @@ export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOpti
   const auc: (PassCell | null)[] = [];
   for (const k of options.ks) {
     // The tasks with at least k samples at every budget.
-    const eligible = taskIndices.filter((task) =>
-      budgets.every((label) => (byTask.get(task)?.get(label)?.n ?? 0) >= k),
-    );
+    const eligible = taskIndices.filter((task) => labels.every((label) => (byTask.get(task)?.get(label)?.n ?? 0) >= k));
     const indices = bootstrapIndices(eligible.length, eligible.length === 0 ? 0 : resamples, (options.seed ?? 0) + k);
-    const perBudget = budgets.map((label) => {
+    const perBudget = labels.map((label) => {
       const values = new Float64Array(eligible.length);
       eligible.forEach((task, i) => {
         const entry = byTask.get(task)?.get(label) as OutcomeCounts;

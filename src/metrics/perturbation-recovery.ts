@@ -5,12 +5,14 @@
 //   usable episode   = one whose turn J was forced (it reached turn J, and a non-optimal valid action existed)
 //   r_t(J, budget)   = mean success over task t's usable episodes
 //   recovery(J, b)   = mean over tasks of r_t(J, b), with a percentile bootstrap interval over tasks
-// Cells: per (J, budget label) and per J over every budget ("pooled"). Episodes that cannot be used are counted:
-// not reached (the expert finished the task before J) and not forced (every valid action at J was optimal); both
-// depend only on the task, the budget and the seed, so they are the same for every model.
+// Cells: per (J, budget) and per J over every budget ("pooled"), budgets in axis order (budget-axis.ts). Episodes
+// that cannot be used are counted: not reached (the expert finished the task before J) and not forced (every valid
+// action at J was optimal); both depend only on the task, the budget and the seed, so they are the same for every
+// model.
 // Edge cases: no usable episode gives NaN estimates.
 import type { EpisodeOutcome } from "../core/analysis-rows.js";
-import { orderBudgetLabels } from "./budget-axis.js";
+import type { BudgetSpec } from "../core/budget.js";
+import { orderBudgets } from "./budget-axis.js";
 import { estimateFrom, orderedValues, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
 
 /** One episode of a recover:J run. */
@@ -61,6 +63,7 @@ const key = (turn: number, budget: string): string => `${turn}\u0000${budget}`;
 export function recoveryTally(): RecoveryTally {
   const cells = new Map<string, { perturbTurn: number; budget: string; tasks: Map<number, Sums> }>();
   const pooled = new Map<string, Map<number, Sums>>();
+  const budgets: BudgetSpec[] = [];
   const excluded = { notReached: 0, notForced: 0 };
   const count = (tasks: Map<number, Sums>, task: number, success: boolean): void => {
     let sums = tasks.get(task);
@@ -75,7 +78,8 @@ export function recoveryTally(): RecoveryTally {
       if (status === "not-forced") excluded.notForced++;
       if (status !== "usable") return;
       const { taskIndex, budget, success } = episode.outcome;
-      for (const label of [budget, "pooled"]) {
+      if (!pooled.has(budget.label)) budgets.push(budget);
+      for (const label of [budget.label, "pooled"]) {
         let cell = cells.get(key(episode.perturbTurn, label));
         if (cell === undefined)
           cells.set(
@@ -84,15 +88,13 @@ export function recoveryTally(): RecoveryTally {
           );
         count(cell.tasks, taskIndex, success);
       }
-      for (const label of [budget, "pooled"]) {
+      for (const label of [budget.label, "pooled"]) {
         if (!pooled.has(label)) pooled.set(label, new Map());
         count(pooled.get(label) as Map<number, Sums>, taskIndex, success);
       }
     },
     result(options = {}) {
-      const order = orderBudgetLabels(
-        [...cells.values()].map((cell) => cell.budget).filter((budget) => budget !== "pooled"),
-      );
+      const order = orderBudgets(budgets).map((spec) => spec.label);
       const rank = (budget: string): number => (budget === "pooled" ? order.length : order.indexOf(budget));
       const summarised = [...cells.values()]
         .sort((a, b) => a.perturbTurn - b.perturbTurn || rank(a.budget) - rank(b.budget))

@@ -10,7 +10,8 @@
 // Edge cases: no annotated turn gives NaN estimates (tasks = 0); a task seen at one turn index only counts in
 // that cell.
 import type { StepCounts } from "../core/analysis-rows.js";
-import { orderBudgetLabels } from "./budget-axis.js";
+import type { BudgetSpec } from "../core/budget.js";
+import { orderBudgets } from "./budget-axis.js";
 import {
   addRatio,
   cellOf,
@@ -40,26 +41,30 @@ export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions
   const byTurnsLeft = new Map<number, TaskRatios>();
   const byBudget = new Map<string, TaskRatios>();
   const byBudgetAndTurnsLeft = new Map<string, Map<number, TaskRatios>>();
+  const budgets: BudgetSpec[] = [];
   for (const row of rows) {
+    const { label } = row.budget;
+    budgets.push(row.budget);
     addRatio(overall, row.taskIndex, row.optimal, row.total);
     addRatio(cellOf(byTurn, row.turn), row.taskIndex, row.optimal, row.total);
     addRatio(cellOf(byTurnsLeft, row.turnsLeft), row.taskIndex, row.optimal, row.total);
-    addRatio(cellOf(byBudget, row.budget), row.taskIndex, row.optimal, row.total);
-    const budgetCells = byBudgetAndTurnsLeft.get(row.budget) ?? new Map<number, TaskRatios>();
-    byBudgetAndTurnsLeft.set(row.budget, budgetCells);
+    addRatio(cellOf(byBudget, label), row.taskIndex, row.optimal, row.total);
+    const budgetCells = byBudgetAndTurnsLeft.get(label) ?? new Map<number, TaskRatios>();
+    byBudgetAndTurnsLeft.set(label, budgetCells);
     addRatio(cellOf(budgetCells, row.turnsLeft), row.taskIndex, row.optimal, row.total);
   }
+  const ordered = orderBudgets(budgets).map((spec) => spec.label);
   const numeric = <Key extends number>(cells: Map<Key, TaskRatios>) =>
     [...cells.entries()].sort((a, b) => a[0] - b[0]).map(([key, cell]) => [key, ratioEstimate(cell, options)] as const);
   return {
     overall: ratioEstimate(overall, options),
     byTurn: numeric(byTurn).map(([turn, estimate]) => ({ turn, estimate })),
     byTurnsLeft: numeric(byTurnsLeft).map(([turnsLeft, estimate]) => ({ turnsLeft, estimate })),
-    byBudget: orderBudgetLabels(byBudget.keys()).map((budget) => ({
+    byBudget: ordered.map((budget) => ({
       budget,
       estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options),
     })),
-    byBudgetAndTurnsLeft: orderBudgetLabels(byBudgetAndTurnsLeft.keys()).flatMap((budget) =>
+    byBudgetAndTurnsLeft: ordered.flatMap((budget) =>
       numeric(byBudgetAndTurnsLeft.get(budget) as Map<number, TaskRatios>).map(([turnsLeft, estimate]) => ({
         budget,
         turnsLeft,

@@ -45,12 +45,12 @@ export type PassScope = { readonly variant: string } | { readonly env: string };
 
 /** What the findings read: per-task values of each model, by env variant or env. */
 export interface FindingInputs {
-  /** roleSource "given": the role came from the caller (--role, or `reproduce`'s own models); else the "Needs a
-   * model with role" text says how to give one. */
+  /** roleSource "given": the role came from the caller (--role, or `reproduce`'s own models); when some model has
+   * none, the "Needs a model with role" text says how to give the missing roles. */
   readonly models: readonly {
     readonly name: string;
     readonly role: ModelRole;
-    readonly roleSource?: "given" | "name" | "none";
+    readonly roleSource?: "given" | "none";
   }[];
   /** Env variants with Pass@(K,T) data, with their env. */
   readonly variants: readonly { readonly variant: string; readonly env: string }[];
@@ -203,14 +203,21 @@ function contextOf(inputs: FindingInputs, options: IntervalOptions, claimScopes:
 /** Envs each finding is tested in (a study says which env it built for which claim); absent: every env. */
 export type ClaimScopes = Readonly<Partial<Record<FindingId, readonly string[]>>>;
 
-function missing(context: FindingContext, ...needs: [string, string | undefined][]): string | null {
-  const absent = needs.filter(([, name]) => name === undefined).map(([role]) => role);
+/** A role a finding needs, the model that has it (undefined: none) and the role that stands in for it, if any. */
+type Need = readonly [role: ModelRole, model: string | undefined, fallback?: ModelRole];
+
+/** What a finding lacks, in words: the roles no model has and, unless the caller gave every model its role (a
+ * study), how to give them; null when nothing is missing. */
+function missing(context: FindingContext, ...needs: readonly Need[]): string | null {
+  const absent = needs.filter(([, model]) => model === undefined);
   if (absent.length === 0) return null;
-  const present = context.inputs.models.map((model) => `${model.name} (${model.role})`).join(", ") || "none";
-  const hint = context.inputs.models.every((model) => model.roleSource === "given")
+  const { models } = context.inputs;
+  const roles = absent.map(([role, , fallback]) => (fallback === undefined ? role : `${role} (or ${fallback})`));
+  const present = models.map((model) => `${model.name} (${model.role})`).join(", ") || "none";
+  const hint = models.every((model) => model.roleSource === "given")
     ? ""
-    : ' (--role NAME=ROLE, or a name such as "GRPO-Full", "BudgetMix", "base", "turn-level")';
-  return `Needs a model with role ${absent.join(" and a model with role ")}${hint}; present: ${present}.`;
+    : `: give ${absent.length === 1 ? "it" : "them"} with ${absent.map(([role]) => `--role NAME=${role}`).join(" ")}, NAME one of the models`;
+  return `Needs a model with role ${roles.join(" and a model with role ")}${hint}; present: ${present}.`;
 }
 
 function finding(
@@ -478,7 +485,7 @@ function processFinding(context: FindingContext): StudyFinding {
     "process",
     "Process supervision has benefits and limits",
     "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything: tight budgets and recovery stay hard.",
-    missing(context, ["process", context.process], ["grpo (or base)", reference]),
+    missing(context, ["process", context.process], ["grpo", reference, "base"]),
     () =>
       context.inputs.envs
         .filter((env) => context.inScope("process", env))
@@ -556,7 +563,7 @@ function budgetmixFinding(context: FindingContext): StudyFinding {
     "budgetmix",
     "BudgetMix is robust across budgets",
     `Training over a mix of announced budgets raises Pass@1 over GRPO-Full at the tightest budget and keeps it within ${100 * NON_INFERIORITY_MARGIN} points of GRPO-Full (or above) at every budget.`,
-    missing(context, ["budgetmix", context.budgetmix], ["grpo (or base)", context.grpo ?? context.base]),
+    missing(context, ["budgetmix", context.budgetmix], ["grpo", context.grpo ?? context.base, "base"]),
     () =>
       acrossBudgets(context, "budgetmix", context.budgetmix as string, "announced", (comparisons) => {
         if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
@@ -572,7 +579,7 @@ function hiddenBudgetFinding(context: FindingContext): StudyFinding {
     "hidden-budget",
     "Beyond the paper: does BudgetMix help when the budget is hidden?",
     "With the budget never stated, BudgetMix (trained with hidden budgets when the study has it) still beats GRPO-Full somewhere and loses nowhere.",
-    missing(context, ["budgetmix", mixed], ["grpo (or base)", context.grpo ?? context.base]),
+    missing(context, ["budgetmix", mixed], ["grpo", context.grpo ?? context.base, "base"]),
     () =>
       acrossBudgets(context, "hidden-budget", mixed as string, "hidden", (comparisons) => {
         if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";

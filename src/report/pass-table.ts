@@ -12,7 +12,7 @@ function formatCell(cell: PassCell | null, withInterval: boolean): string {
 
 export function renderPassTable(table: PassAtKTTable): string {
   const withInterval = table.bootstrap > 0;
-  const header = ["K \\ T", ...table.budgets, "AUC"];
+  const header = ["K \\ T", ...table.budgets.map((spec) => spec.label), "AUC"];
   const rows = table.ks.map((k, i) => [
     String(k),
     ...(table.cells[i] ?? []).map((cell) => formatCell(cell, withInterval)),
@@ -25,12 +25,12 @@ export function renderPassTable(table: PassAtKTTable): string {
 export function passTableJson(table: PassAtKTTable): unknown {
   return {
     ks: table.ks,
-    budgets: table.budgets,
+    budgets: table.budgets.map((spec) => spec.label),
     tasks: table.tasks,
     minSamples: table.minSamples,
     bootstrap: table.bootstrap,
     cells: table.ks.map((k, i) =>
-      table.budgets.map((budget, j) => ({ k, budget, ...(table.cells[i]?.[j] as PassCell) })),
+      table.budgets.map((budget, j) => ({ k, budget: budget.label, ...(table.cells[i]?.[j] as PassCell) })),
     ),
     auc: table.ks.map((k, i) => ({ k, ...(table.auc[i] ?? { value: null, low: null, high: null, tasks: 0 }) })),
   };

@@ -1,9 +1,10 @@
 // Building the study report from runs in a store: select runs and models (study-runs.ts), load their rows
 // (study-data.ts), compute every table and analysis with seeded bootstrap intervals over tasks, read the
 // training folders, check the findings. The result is plain data (study-model.ts); nothing here renders.
+import type { BudgetSpec } from "../core/budget.js";
 import { deriveSeed } from "../core/rng.js";
 import { budgetTable } from "../metrics/budget-table.js";
-import { orderBudgetLabels } from "../metrics/budget-axis.js";
+import { orderBudgets } from "../metrics/budget-axis.js";
 import { horizon, horizonBinning, horizonPerTask } from "../metrics/horizon.js";
 import { invalidReplies } from "../metrics/invalid-replies.js";
 import { lengthBin } from "../metrics/horizon-bins.js";
@@ -93,10 +94,7 @@ function modelsOf(
     const policies = [...new Set(own.map((run) => run.record.policy))];
     const role = roles.get(name) ?? { role: "other" as const, source: "none" as const };
     const source = sources.get(name) ?? null;
-    const roleText =
-      role.role === "other"
-        ? "no role in the findings"
-        : `${ROLE_NAMES[role.role]}${role.source === "name" ? ", role read from its name" : ""}`;
+    const roleText = role.role === "other" ? "no role in the findings" : ROLE_NAMES[role.role];
     const what =
       source === null
         ? `policy ${policies.map(policyDescription).join("; ")}`
@@ -160,7 +158,7 @@ function passTable(cell: PassCellData, table: PassAtKTTable): StudyPassTable {
     tasks: table.tasks,
     minSamples: table.minSamples,
     ks: table.ks,
-    budgets: table.budgets,
+    budgets: table.budgets.map((spec) => spec.label),
     cells: table.cells.map((row) => row.map(jsonEstimate)),
     auc: table.auc.map((cell) => (cell === null ? null : jsonEstimate(cell))),
   };
@@ -255,11 +253,11 @@ function analyses(
   return out;
 }
 
-/** The rows at one budget label, or all of them. */
-const atBudget = <Row extends { readonly budget: string }>(
+/** The rows at one budget (by its label), or all of them. */
+const atBudget = <Row extends { readonly budget: BudgetSpec }>(
   rows: readonly Row[],
   budget: string | undefined,
-): readonly Row[] => (budget === undefined ? rows : rows.filter((row) => row.budget === budget));
+): readonly Row[] => (budget === undefined ? rows : rows.filter((row) => row.budget.label === budget));
 
 /** Task -> the mean of its values over the maps that have it (recovery at each forced turn j, weighted alike). */
 function meanPerTask(maps: readonly ReadonlyMap<number, number>[]): Map<number, number> {
@@ -288,7 +286,7 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
     variants: [...variants].map(([variant, env]) => ({ variant, env })),
     envs: [...new Set([...data.passCells.map((cell) => cell.env), ...data.analysisCells.map((cell) => cell.env)])],
     budgets: (model, scope, mode) =>
-      orderBudgetLabels(passCells(model, scope, mode).flatMap((cell) => cell.budgets.map((spec) => spec.label))),
+      orderBudgets(passCells(model, scope, mode).flatMap((cell) => cell.budgets)).map((spec) => spec.label),
     pass: (model, scope, mode, budget) =>
       perTaskPassAtK(
         passCells(model, scope, mode).flatMap((cell) => cell.counts),
@@ -332,7 +330,7 @@ async function examplesOf(
     const own = runs.filter((run) => run.model === model.name && run.kind === "policy");
     const run = own.find((candidate) => candidate.config.budgetMode === "announced") ?? own[0];
     if (run === undefined) continue;
-    const tightest = orderBudgetLabels(budgetsToRun(run.config).map((spec) => spec.label))[0];
+    const tightest = orderBudgets(budgetsToRun(run.config))[0]?.label;
     if (tightest === undefined) continue;
     const episode =
       (await exampleEpisode(store, run.record.id, tightest, false)) ??
@@ -420,7 +418,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     const table = budgetTable(entries);
     return {
       variant,
-      budgets: table.budgets,
+      budgets: table.budgets.map((spec) => spec.label),
       k: table.k,
       rows: table.rows.map((row) => ({
         model: row.model,

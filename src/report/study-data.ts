@@ -2,7 +2,8 @@
 // tables and invalid-reply counts beside them, analysis rows per (model, env, mode), and the episodes of recover:J
 // runs streamed into their analysis. Tasks are renumbered across runs by (variant, task id, occurrence), so two
 // models evaluated on the same tasks share task numbers (the paired comparisons pair on them) and runs of one model
-// pool their episodes per task.
+// pool their episodes per task. Every row carries its run's BudgetSpec (the run's config, decoded once when the run
+// was selected, names the budgets its episodes are stored under).
 import { resolveTurns, UNKNOWN_BASIS, type BudgetSpec } from "../core/budget.js";
 import type { FirstErrorCounts, HorizonCounts, InvalidCounts, StepCounts } from "../core/analysis-rows.js";
 import type { OutcomeCounts } from "../core/outcome.js";
@@ -134,7 +135,7 @@ export async function loadStudyData(
       horizon: [],
     }));
     if (run.kind === "teacher-forced") {
-      analysis.teacherSteps.push(...renumber(await stepCounts(store, id), runNumbers));
+      analysis.teacherSteps.push(...renumber(await stepCounts(store, id, run.config.budgets), runNumbers));
       continue;
     }
     if (run.kind === "perturbed") {
@@ -154,14 +155,14 @@ export async function loadStudyData(
     }));
     pass.runs.push(id);
     pass.counts.push(...renumber(await runCounts(store, run), runNumbers));
-    pass.invalid.push(...renumber(await invalidCounts(store, id), runNumbers));
+    pass.invalid.push(...renumber(await invalidCounts(store, id, run.config.budgets), runNumbers));
     for (const spec of run.config.budgets)
       if (!pass.budgets.some((known) => known.label === spec.label)) pass.budgets.push(spec);
     for (const k of run.config.ks) if (!pass.ks.includes(k)) pass.ks.push(k);
     pass.ks.sort((a, b) => a - b);
-    analysis.steps.push(...renumber(await stepCounts(store, id), runNumbers));
-    analysis.firstErrors.push(...renumber(await firstErrorCounts(store, id), runNumbers));
-    analysis.horizon.push(...renumber(await horizonCounts(store, id), runNumbers));
+    analysis.steps.push(...renumber(await stepCounts(store, id, run.config.budgets), runNumbers));
+    analysis.firstErrors.push(...renumber(await firstErrorCounts(store, id, run.config.budgets), runNumbers));
+    analysis.horizon.push(...renumber(await horizonCounts(store, id, run.config.budgets), runNumbers));
   }
   const repeatedTasks = [...taskIds]
     .map(([run, ids]) => ({ run, tasks: ids.length, distinct: new Set(ids).size }))
@@ -184,7 +185,7 @@ async function loadPerturbation(
 ): Promise<PerturbationData> {
   const perturbTurn = run.perturbTurn as number;
   const tally = recoveryTally();
-  for await (const row of recoveryRows(store, run.record.id, perturbTurn)) {
+  for await (const row of recoveryRows(store, run.record.id, run.config.budgets, perturbTurn)) {
     const task = runNumbers[row.outcome.taskIndex] ?? -1;
     if (task >= 0) tally.add({ perturbTurn, outcome: { ...row.outcome, taskIndex: task }, forced: row.forced });
   }

@@ -64,8 +64,8 @@ export interface StudyModel {
   /** Display name (unique): the --model name, or the policy spec. */
   readonly name: string;
   readonly role: ModelRole;
-  /** Where the role came from: given (--role, or a study's plan), inferred from the name, or none. */
-  readonly roleSource: "given" | "name" | "none";
+  /** Where the role came from: given (--role, or a study's plan), or none (then the role is "other"). */
+  readonly roleSource: "given" | "none";
   /** What the model is, when a study made it (null in a report over runs). */
   readonly source: StudyModelSource | null;
   /** What the model is: its role and its policies, in words. */

@@ -1,10 +1,9 @@
 // Which runs make up a study, and what each one is.
 // Models: `--model NAME=RUN[,RUN...]` names a model and its runs (an announced and a hidden run, teacher-forced
 // and perturbed runs); every other run of `--runs` joins the model of its policy spec, named after it. A model's
-// role in the paper's comparisons (base, grpo, process, budgetmix) is given with `--role NAME=ROLE` or read from
-// its name ("GRPO-Full" -> grpo, "BudgetMix" -> budgetmix, "turn-level"/"process" -> process, "base"/"SFT" ->
-// base); without one it is "other" and takes part in no finding. A study (`budgetrl reproduce`) names every model
-// with its role and source as data (ModelSelection.role, .source): nothing of it is read from names.
+// role in the paper's comparisons (base, grpo, process, budgetmix) is what was given: `--role NAME=ROLE`, or a
+// study's plan (`budgetrl reproduce` names every model with its role and source as data: ModelSelection.role,
+// .source). A model without one is "other" and takes part in no finding; nothing is read from names.
 // Run kinds come from the run's stored intervention (eval --intervention):
 //   teacher-forced   the policy answers at each state of the expert's trajectory (its replies judged, set aside)
 //   recover:J        the expert played up to J, one random non-optimal action was forced at turn J, then the
@@ -58,19 +57,6 @@ export function envVariant(env: string, options: Readonly<Record<string, unknown
   return [env, ...parts].join(" ");
 }
 
-const ROLE_PATTERNS: readonly [ModelRole, RegExp][] = [
-  ["budgetmix-hidden", /budget[-_ ]?mix.*hidden/i],
-  ["budgetmix", /budget[-_ ]?mix/i],
-  ["process", /process|turn[-_ ]?level|gigpo|\bprm\b/i],
-  ["grpo", /grpo/i],
-  ["base", /\bbase\b|\bsft\b|untrained/i],
-];
-
-/** The role a model name suggests, if any. */
-export function roleFromName(name: string): ModelRole | undefined {
-  return ROLE_PATTERNS.find(([, pattern]) => pattern.test(name))?.[0];
-}
-
 export function parseRole(text: string, flag = "--role"): ModelRole {
   const role = MODEL_ROLES.find((candidate) => candidate === text.trim().toLowerCase());
   if (role === undefined)
@@ -119,10 +105,10 @@ export async function selectRuns(store: Store, selection: StudySelection): Promi
   return out;
 }
 
-/** The role of a model: given, from its name, or "other". */
+/** The role of a model: given (by --role or a study's plan), or "other" when none was. */
 export interface RoleChoice {
   readonly role: ModelRole;
-  readonly source: "given" | "name" | "none";
+  readonly source: "given" | "none";
 }
 
 /** The roles a selection gives: its `roles`, and the role of each named model that carries one. */
@@ -138,7 +124,7 @@ export function givenRoles(selection: StudySelection): Record<string, ModelRole>
   return roles;
 }
 
-/** The role of each model: given, from its name, or "other". */
+/** The role of each model: the one given, or "other" (a role given to no model of the study is refused). */
 export function modelRoles(
   models: readonly string[],
   given: Readonly<Record<string, ModelRole>> = {},
@@ -146,18 +132,10 @@ export function modelRoles(
   for (const name of Object.keys(given))
     if (!models.includes(name))
       throw new ConfigError("--role", `no model named "${name}"`, `models: ${models.join(", ")}`);
-  const roles = new Map<string, RoleChoice>();
-  for (const name of models) {
-    const explicit = given[name];
-    const inferred = roleFromName(name);
-    roles.set(
-      name,
-      explicit !== undefined
-        ? { role: explicit, source: "given" }
-        : inferred !== undefined
-          ? { role: inferred, source: "name" }
-          : { role: "other", source: "none" },
-    );
-  }
-  return roles;
+  return new Map(
+    models.map((name) => {
+      const role = given[name];
+      return [name, role === undefined ? { role: "other", source: "none" } : { role, source: "given" }];
+    }),
+  );
 }

@@ -67,7 +67,8 @@ async function evalPoints(store: Store, options: IntervalOptions): Promise<Study
     );
     table.budgets.forEach((budget, j) => {
       const cell = table.cells[0]?.[j];
-      if (cell !== undefined) points.push({ step: Number(step), run: run.id, budget, estimate: jsonEstimate(cell) });
+      if (cell !== undefined)
+        points.push({ step: Number(step), run: run.id, budget: budget.label, estimate: jsonEstimate(cell) });
     });
   }
   return points;

@@ -2,7 +2,9 @@
 // over `episodes` and `turns`), or streams one row per episode a page at a time (pages.ts), so a 1M-episode run
 // never sits in memory. The SQL is shared by both backends; JSON access comes from the dialect.
 // Policy errors (stop_reason 'error') are left out everywhere, as in outcomeCounts. The row shapes live in
-// core/analysis-rows.ts; metrics/episode-rows.ts computes the same rows from episodes in memory.
+// core/analysis-rows.ts; metrics/episode-rows.ts computes the same rows from episodes in memory. Each reader takes
+// the run's budgets (its config's BudgetSpec values, decoded once where the run's config is read) and gives every
+// row the spec its episodes' stored label names.
 import {
   positionsInScope,
   type EpisodeOutcome,
@@ -11,6 +13,8 @@ import {
   type InvalidCounts,
   type StepCounts,
 } from "../core/analysis-rows.js";
+import { budgetsByLabel, type BudgetSpec } from "../core/budget.js";
+import { DataError } from "../core/errors.js";
 import { afterKey, keyParams, BEFORE_FIRST_KEY, type EpisodeKeyValues } from "./pages.js";
 import type { Store } from "./store.js";
 
@@ -21,6 +25,21 @@ const EPISODE_KEY =
 const policyOptimal = (store: Store): string =>
   `COALESCE(${store.sql.dialect.jsonFlag("t.forced", "policyOptimal")}, t.optimal)`;
 const PAGE = 2048;
+
+/** The run's budget of each stored label (episodes are stored under their spec's label); a label that the budgets
+ * given do not list is refused, since its rows would have no place on the budget axis. */
+function budgetOf(runId: string, budgets: readonly BudgetSpec[]): (label: string) => BudgetSpec {
+  const byLabel = budgetsByLabel(budgets);
+  return (label) => {
+    const spec = byLabel.get(label);
+    if (spec === undefined)
+      throw new DataError(
+        `run ${runId} has episodes under budget "${label}", which its budgets (${budgets.map((known) => known.label).join(", ") || "none"}) do not list`,
+        "pass the run's own budgets: the budgets of its stored config",
+      );
+    return spec;
+  };
+}
 
 /** Task ids of a run, by task index. */
 export async function taskIdsOf(store: Store, runId: string): Promise<string[]> {
@@ -44,28 +63,29 @@ async function hasPolicyErrors(store: Store, runId: string): Promise<boolean> {
 }
 
 /** Annotated turns per (task, budget, turn index, turns left), with how many of the policy's decisions were optimal. */
-export async function stepCounts(store: Store, runId: string): Promise<StepCounts[]> {
+export async function stepCounts(store: Store, runId: string, budgets: readonly BudgetSpec[]): Promise<StepCounts[]> {
+  const budget = budgetOf(runId, budgets);
   const scopes = await store.sql.rows<[string]>("SELECT DISTINCT budget_scope FROM episodes WHERE run_id = ?", [runId]);
-  if (scopes.some(([scope]) => scope !== "episode")) return stepCountsBySegment(store, runId);
+  if (scopes.some(([scope]) => scope !== "episode")) return stepCountsBySegment(store, runId, budget);
   // Scope "episode": turns left = budget turns - turn index + 1, and the budget's turns are the same for every
   // sample of a (task, budget label), so the turns aggregate on their own, without a join per turn.
   const budgetTurns = new Map<string, number>();
-  const budgets = await store.sql.rows<[number, string, number]>(
+  const resolved = await store.sql.rows<[number, string, number]>(
     "SELECT task_index, budget_label, MAX(budget_turns) FROM episodes WHERE run_id = ? GROUP BY task_index, budget_label",
     [runId],
   );
-  for (const [task, label, turns] of budgets) budgetTurns.set(`${task}\u0000${label}`, turns);
+  for (const [task, label, turns] of resolved) budgetTurns.set(`${task}\u0000${label}`, turns);
   const optimal = policyOptimal(store);
   const sql = (await hasPolicyErrors(store, runId))
     ? `SELECT t.task_index, t.budget_label, t.turn_index, SUM(${optimal}), COUNT(*) FROM turns t JOIN episodes e ON ${EPISODE_KEY}
        WHERE t.run_id = ? AND t.optimal IS NOT NULL AND e.stop_reason != 'error' GROUP BY t.task_index, t.budget_label, t.turn_index`
     : `SELECT task_index, budget_label, turn_index, SUM(${optimal}), COUNT(*) FROM turns t WHERE run_id = ? AND optimal IS NOT NULL GROUP BY task_index, budget_label, turn_index`;
   const rows = await store.sql.rows<[number, string, number, number, number]>(sql, [runId]);
-  return rows.map(([taskIndex, budget, turn, optimalCount, total]) => ({
+  return rows.map(([taskIndex, label, turn, optimalCount, total]) => ({
     taskIndex,
-    budget,
+    budget: budget(label),
     turn,
-    turnsLeft: (budgetTurns.get(`${taskIndex}\u0000${budget}`) ?? turn) - turn + 1,
+    turnsLeft: (budgetTurns.get(`${taskIndex}\u0000${label}`) ?? turn) - turn + 1,
     optimal: optimalCount,
     total,
   }));
@@ -75,10 +95,14 @@ type SegmentTurn = readonly [number, number, number | null];
 
 /** Scope "user-turn": the count of the budget restarts with each user turn, so turns left come from each
  * episode's segments (a page of episodes at a time, aggregated as they pass). */
-async function stepCountsBySegment(store: Store, runId: string): Promise<StepCounts[]> {
+async function stepCountsBySegment(
+  store: Store,
+  runId: string,
+  budget: (label: string) => BudgetSpec,
+): Promise<StepCounts[]> {
   const counts = new Map<
     string,
-    { taskIndex: number; budget: string; turn: number; turnsLeft: number; optimal: number; total: number }
+    { taskIndex: number; budget: BudgetSpec; turn: number; turnsLeft: number; optimal: number; total: number }
   >();
   const tally = (
     task: number,
@@ -97,7 +121,7 @@ async function stepCountsBySegment(store: Store, runId: string): Promise<StepCou
       const key = `${task}\u0000${label}\u0000${turn}\u0000${turnsLeft}`;
       let row = counts.get(key);
       if (row === undefined)
-        counts.set(key, (row = { taskIndex: task, budget: label, turn, turnsLeft, optimal: 0, total: 0 }));
+        counts.set(key, (row = { taskIndex: task, budget: budget(label), turn, turnsLeft, optimal: 0, total: 0 }));
       row.total += 1;
       row.optimal += optimal;
     });
@@ -133,7 +157,12 @@ async function stepCountsBySegment(store: Store, runId: string): Promise<StepCou
 }
 
 /** Annotated episodes per (task, budget, first non-optimal turn), with successes. */
-export async function firstErrorCounts(store: Store, runId: string): Promise<FirstErrorCounts[]> {
+export async function firstErrorCounts(
+  store: Store,
+  runId: string,
+  budgets: readonly BudgetSpec[],
+): Promise<FirstErrorCounts[]> {
+  const budget = budgetOf(runId, budgets);
   const rows = await store.sql.rows<[number, string, number | null, number, number]>(
     `SELECT task_index, budget_label, first_error, COUNT(*), SUM(success) FROM (
        SELECT e.task_index, e.budget_label, e.success,
@@ -143,11 +172,16 @@ export async function firstErrorCounts(store: Store, runId: string): Promise<Fir
      ) AS annotated GROUP BY task_index, budget_label, first_error`,
     [runId],
   );
-  return rows.map(([taskIndex, budget, firstError, n, c]) => ({ taskIndex, budget, firstError, n, c }));
+  return rows.map(([taskIndex, label, firstError, n, c]) => ({ taskIndex, budget: budget(label), firstError, n, c }));
 }
 
 /** Episodes per (task, budget, budget turns, optimal length at turn 1), with successes. */
-export async function horizonCounts(store: Store, runId: string): Promise<HorizonCounts[]> {
+export async function horizonCounts(
+  store: Store,
+  runId: string,
+  budgets: readonly BudgetSpec[],
+): Promise<HorizonCounts[]> {
+  const budget = budgetOf(runId, budgets);
   const rows = await store.sql.rows<[number, string, number, number | null, number, number]>(
     `SELECT e.task_index, e.budget_label, e.budget_turns, t.remaining_before, COUNT(*), SUM(e.success)
      FROM episodes e LEFT JOIN turns t ON ${EPISODE_KEY} AND t.turn_index = 1
@@ -155,9 +189,9 @@ export async function horizonCounts(store: Store, runId: string): Promise<Horizo
      GROUP BY e.task_index, e.budget_label, e.budget_turns, t.remaining_before`,
     [runId],
   );
-  return rows.map(([taskIndex, budget, budgetTurns, optimalLength, n, c]) => ({
+  return rows.map(([taskIndex, label, budgetTurns, optimalLength, n, c]) => ({
     taskIndex,
-    budget,
+    budget: budget(label),
     budgetTurns,
     optimalLength,
     n,
@@ -167,20 +201,25 @@ export async function horizonCounts(store: Store, runId: string): Promise<Horizo
 
 /** The policy's own turns per (task, budget), with how many of its replies were invalid (turns an intervention
  * played are left out). */
-export async function invalidCounts(store: Store, runId: string): Promise<InvalidCounts[]> {
+export async function invalidCounts(
+  store: Store,
+  runId: string,
+  budgets: readonly BudgetSpec[],
+): Promise<InvalidCounts[]> {
+  const budget = budgetOf(runId, budgets);
   const sql = (await hasPolicyErrors(store, runId))
     ? `SELECT t.task_index, t.budget_label, SUM(t.invalid), COUNT(*) FROM turns t JOIN episodes e ON ${EPISODE_KEY}
        WHERE t.run_id = ? AND t.forced IS NULL AND e.stop_reason != 'error' GROUP BY t.task_index, t.budget_label`
     : "SELECT task_index, budget_label, SUM(invalid), COUNT(*) FROM turns WHERE run_id = ? AND forced IS NULL GROUP BY task_index, budget_label";
   const rows = await store.sql.rows<[number, string, number, number]>(sql, [runId]);
-  return rows.map(([taskIndex, budget, invalid, turns]) => ({ taskIndex, budget, invalid, turns }));
+  return rows.map(([taskIndex, label, invalid, turns]) => ({ taskIndex, budget: budget(label), invalid, turns }));
 }
 
 const OUTCOME_COLUMNS = "task_index, budget_label, sample, seed, success, turns_used";
 type OutcomeRow = [number, string, number, number, number, number];
-const outcome = (row: OutcomeRow): EpisodeOutcome => ({
+const outcome = (row: OutcomeRow, budget: (label: string) => BudgetSpec): EpisodeOutcome => ({
   taskIndex: row[0],
-  budget: row[1],
+  budget: budget(row[1]),
   sample: row[2],
   seed: row[3],
   success: row[4] === 1,
@@ -188,14 +227,19 @@ const outcome = (row: OutcomeRow): EpisodeOutcome => ({
 });
 
 /** Every finished episode's outcome, streamed in key order. */
-export async function* episodeOutcomes(store: Store, runId: string): AsyncGenerator<EpisodeOutcome> {
+export async function* episodeOutcomes(
+  store: Store,
+  runId: string,
+  budgets: readonly BudgetSpec[],
+): AsyncGenerator<EpisodeOutcome> {
+  const budget = budgetOf(runId, budgets);
   let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
   for (;;) {
     const rows = await store.sql.rows<OutcomeRow>(
       `SELECT ${OUTCOME_COLUMNS} FROM episodes WHERE run_id = ? AND stop_reason != 'error' AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`,
       [runId, ...keyParams(after), PAGE],
     );
-    for (const row of rows) yield outcome(row);
+    for (const row of rows) yield outcome(row, budget);
     const last = rows[rows.length - 1];
     if (last === undefined || rows.length < PAGE) return;
     after = [last[0], last[1], last[2]];
@@ -211,8 +255,10 @@ type RecoveryRow = [number, string, number, number, number, number, number];
 export async function* recoveryRows(
   store: Store,
   runId: string,
+  budgets: readonly BudgetSpec[],
   perturbTurn: number,
 ): AsyncGenerator<{ outcome: EpisodeOutcome; forced: boolean }> {
+  const budget = budgetOf(runId, budgets);
   let after: EpisodeKeyValues = BEFORE_FIRST_KEY;
   for (;;) {
     const rows = await store.sql.rows<RecoveryRow>(
@@ -222,7 +268,7 @@ export async function* recoveryRows(
       [perturbTurn, runId, ...keyParams(after), PAGE],
     );
     for (const [task, label, sample, seed, success, turnsUsed, forced] of rows)
-      yield { outcome: outcome([task, label, sample, seed, success, turnsUsed]), forced: forced === 1 };
+      yield { outcome: outcome([task, label, sample, seed, success, turnsUsed], budget), forced: forced === 1 };
     const last = rows[rows.length - 1];
     if (last === undefined || rows.length < PAGE) return;
     after = [last[0], last[1], last[2]];

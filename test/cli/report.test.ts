@@ -43,6 +43,10 @@ describe("budgetrl report", () => {
       "mix=BudgetMix-sokoban-announced,BudgetMix-sokoban-hidden",
       "--role",
       "mix=budgetmix",
+      "--role",
+      "base=base",
+      "--role",
+      "GRPO-Full=grpo",
       "--out",
       out,
       "--json",
@@ -61,8 +65,8 @@ describe("budgetrl report", () => {
     expect(page).toContain('id="budgetrl-charts"');
     const report = JSON.parse(readFileSync(json, "utf8")) as StudyReport;
     expect(report.models.map((model) => [model.name, model.role, model.roleSource])).toEqual([
-      ["base", "base", "name"],
-      ["GRPO-Full", "grpo", "name"],
+      ["base", "base", "given"],
+      ["GRPO-Full", "grpo", "given"],
       ["mix", "budgetmix", "given"],
     ]);
     expect(report.settings).toEqual({ bootstrap: 100, seed: 1, level: 0.95 });
@@ -84,6 +88,11 @@ describe("budgetrl report", () => {
     expect(grouped.stdout).toContain("2 models, 3 runs");
     const everything = await cli("report", "--db", db, "--out", join(dir, "all.html"), "--bootstrap", "0");
     expect(everything.stdout).toContain("5 models, 9 runs");
+    // Without --role no model has a role (none is read from a name): the findings say which roles to give.
+    expect(everything.code).toBe(0);
+    expect(everything.stdout).toContain(
+      "[no data] Trajectory-level RL helps with generous budgets, not tight ones\n  Needs a model with role base and a model with role grpo: give them with --role NAME=base --role NAME=grpo, NAME one of the models; present: random (other), noisy-oracle:0.15 (other),",
+    );
   });
 
   it("refuses unknown runs, roles and malformed flags with a clear message", async () => {

@@ -1,8 +1,14 @@
 // Hand-built episodes for the analyses' tests: only the fields the analyses read are chosen; the rest are
 // filled with plain values.
-import type { BudgetScope } from "../../src/core/budget.js";
+import { parseBudgetList, parseBudgetSpec, type BudgetScope, type BudgetSpec } from "../../src/core/budget.js";
 import type { StopReason } from "../../src/core/env.js";
 import type { Episode, Turn } from "../../src/core/episode.js";
+
+/** The budgets hand-built episodes are played under: their labels are these specs' ("100%" by default). */
+export const HAND_BUDGETS: readonly BudgetSpec[] = parseBudgetList("25%,50%,100%,4,5,8");
+
+/** A budget spec for a hand-built row. */
+export const budget = (label: string): BudgetSpec => parseBudgetSpec(label);
 
 export interface TurnSketch {
   readonly optimal?: boolean;

@@ -1,7 +1,8 @@
 // A small but real study store for the report's tests: scripted policies standing in for the paper's models
-// (noisier = weaker), evaluated with announced and hidden budgets on sokoban, frozenlake and hanoi (two disk
+// (noisier = weaker; each with the role it plays, which a report is given: nothing is read from the names), evaluated with announced and hidden budgets on sokoban, frozenlake and hanoi (two disk
 // counts for the horizon dial), every run seeded so that models share tasks and episode seeds.
 import { evaluate } from "../../src/eval/evaluate.js";
+import type { ModelRole } from "../../src/report/study-model.js";
 
 export interface StudyFixtureOptions {
   readonly db: string;
@@ -17,15 +18,21 @@ export interface FixtureModel {
   readonly name: string;
   /** A policy spec ("noisy-oracle:0.3", "tiny:CHECKPOINT"). */
   readonly policy: string;
+  /** The role it stands in for in the findings. */
+  readonly role: ModelRole;
 }
 
 /** The models: display name -> policy. */
 export const FIXTURE_MODELS: readonly FixtureModel[] = [
-  { name: "base", policy: "noisy-oracle:0.5" },
-  { name: "GRPO-Full", policy: "noisy-oracle:0.3" },
-  { name: "turn-level", policy: "noisy-oracle:0.25" },
-  { name: "BudgetMix", policy: "noisy-oracle:0.15" },
+  { name: "base", policy: "noisy-oracle:0.5", role: "base" },
+  { name: "GRPO-Full", policy: "noisy-oracle:0.3", role: "grpo" },
+  { name: "turn-level", policy: "noisy-oracle:0.25", role: "process" },
+  { name: "BudgetMix", policy: "noisy-oracle:0.15", role: "budgetmix" },
 ];
+
+/** Model name -> role, what a report over the fixture is given (`--role NAME=ROLE`). */
+export const fixtureRoles = (models: readonly FixtureModel[] = FIXTURE_MODELS): Record<string, ModelRole> =>
+  Object.fromEntries(models.map((model) => [model.name, model.role]));
 
 export interface FixtureEnv {
   readonly env: string;

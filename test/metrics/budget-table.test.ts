@@ -24,7 +24,7 @@ describe("budgetTable", () => {
   ]);
 
   it("lays out Pass@1 and Pass@K per budget, one row per model and mode", () => {
-    expect(table.budgets).toEqual(["25%", "100%"]);
+    expect(table.budgets.map((spec) => spec.label)).toEqual(["25%", "100%"]);
     expect(table.k).toBe(4);
     expect(table.modes).toEqual(["announced", "hidden"]);
     expect(table.rows.map((row) => [row.model, row.mode])).toEqual([
@@ -48,7 +48,10 @@ describe("budgetTable", () => {
         { model: "y", mode: "announced", table: trained },
       ]).rows[0]?.passK,
     ).toEqual([null, null]);
-    const partial = budgetTable([{ model: "base", mode: "announced", table: base }], { budgets: ["25%", "50%"], k: 8 });
+    const partial = budgetTable([{ model: "base", mode: "announced", table: base }], {
+      budgets: parseBudgetList("25%,50%"),
+      k: 8,
+    });
     expect(partial.rows[0]?.pass1[1]).toBeNull();
     expect(partial.rows[0]?.passK[0]?.value).toBeCloseTo(passAtK(8, 1, 8) / 2, 12);
   });

@@ -2,18 +2,18 @@ import { describe, expect, it } from "vitest";
 import type { HorizonCounts } from "../../src/core/analysis-rows.js";
 import { horizonCountsOf } from "../../src/metrics/episode-rows.js";
 import { horizon, horizonBinning, horizonPerTask } from "../../src/metrics/horizon.js";
-import { episode } from "../helpers/episodes.js";
+import { budget, episode, HAND_BUDGETS } from "../helpers/episodes.js";
 
 describe("horizon", () => {
   it("gives success by optimal length per budget and by budget ratio, over tasks", () => {
     const rows: HorizonCounts[] = [
       // Task 0: 7 moves; at 7 turns 1/4, at 28 turns 4/4. Task 1: 15 moves; 0/4 and 2/4. Task 2: 5 moves, 7 turns: 2/2.
-      { taskIndex: 0, budget: "25%", budgetTurns: 7, optimalLength: 7, n: 4, c: 1 },
-      { taskIndex: 0, budget: "100%", budgetTurns: 28, optimalLength: 7, n: 4, c: 4 },
-      { taskIndex: 1, budget: "25%", budgetTurns: 15, optimalLength: 15, n: 4, c: 0 },
-      { taskIndex: 1, budget: "100%", budgetTurns: 60, optimalLength: 15, n: 4, c: 2 },
-      { taskIndex: 2, budget: "25%", budgetTurns: 7, optimalLength: 5, n: 2, c: 2 },
-      { taskIndex: 3, budget: "25%", budgetTurns: 7, optimalLength: null, n: 3, c: 0 },
+      { taskIndex: 0, budget: budget("25%"), budgetTurns: 7, optimalLength: 7, n: 4, c: 1 },
+      { taskIndex: 0, budget: budget("100%"), budgetTurns: 28, optimalLength: 7, n: 4, c: 4 },
+      { taskIndex: 1, budget: budget("25%"), budgetTurns: 15, optimalLength: 15, n: 4, c: 0 },
+      { taskIndex: 1, budget: budget("100%"), budgetTurns: 60, optimalLength: 15, n: 4, c: 2 },
+      { taskIndex: 2, budget: budget("25%"), budgetTurns: 7, optimalLength: 5, n: 2, c: 2 },
+      { taskIndex: 3, budget: budget("25%"), budgetTurns: 7, optimalLength: null, n: 3, c: 0 },
     ];
     const result = horizon(rows, { bootstrap: 0 });
     expect(result.unknown).toBe(3);
@@ -37,8 +37,10 @@ describe("horizon", () => {
   });
 
   it("labels a bin the same in every group binned together, and refuses a row outside its binning", () => {
-    const a: HorizonCounts[] = [{ taskIndex: 0, budget: "100%", budgetTurns: 8, optimalLength: 4, n: 2, c: 1 }];
-    const b: HorizonCounts[] = [{ taskIndex: 0, budget: "100%", budgetTurns: 12, optimalLength: 6, n: 2, c: 2 }];
+    const a: HorizonCounts[] = [{ taskIndex: 0, budget: budget("100%"), budgetTurns: 8, optimalLength: 4, n: 2, c: 1 }];
+    const b: HorizonCounts[] = [
+      { taskIndex: 0, budget: budget("100%"), budgetTurns: 12, optimalLength: 6, n: 2, c: 2 },
+    ];
     const binning = horizonBinning([...a, ...b]);
     // Alone, a's bin [4, 8) holds only 4; binned with b it holds 4 and 6, in both groups.
     expect(horizon(a, { bootstrap: 0 }).byLength[0]?.bins[0]?.label).toBe("4");
@@ -46,17 +48,20 @@ describe("horizon", () => {
     expect(horizon(b, { bootstrap: 0, binning }).byLength[0]?.bins[0]?.label).toBe("4-6");
     expect(horizon(b, { bootstrap: 0, binning }).byRatio.map((bin) => bin.label)).toEqual(["2"]);
     expect(() =>
-      horizon([{ taskIndex: 1, budget: "100%", budgetTurns: 30, optimalLength: 10, n: 1, c: 1 }], { binning }),
+      horizon([{ taskIndex: 1, budget: budget("100%"), budgetTurns: 30, optimalLength: 10, n: 1, c: 1 }], { binning }),
     ).toThrow(/outside the bins/);
   });
 
   it("reads the optimal length from the first turn of annotated episodes", () => {
-    const rows = horizonCountsOf([
-      episode({ task: 0, budgetTurns: 7, success: true, turns: [{ remainingBefore: 7 }, { remainingBefore: 6 }] }),
-      episode({ task: 0, budgetTurns: 7, sample: 1, success: false, turns: [{ remainingBefore: 7 }] }),
-      episode({ task: 1, budgetTurns: 7, success: false, turns: [{ remainingBefore: Infinity }] }),
-      episode({ task: 2, budgetTurns: 7, success: false, turns: [{}] }),
-    ]);
+    const rows = horizonCountsOf(
+      [
+        episode({ task: 0, budgetTurns: 7, success: true, turns: [{ remainingBefore: 7 }, { remainingBefore: 6 }] }),
+        episode({ task: 0, budgetTurns: 7, sample: 1, success: false, turns: [{ remainingBefore: 7 }] }),
+        episode({ task: 1, budgetTurns: 7, success: false, turns: [{ remainingBefore: Infinity }] }),
+        episode({ task: 2, budgetTurns: 7, success: false, turns: [{}] }),
+      ],
+      HAND_BUDGETS,
+    );
     expect(rows.map((row) => [row.taskIndex, row.optimalLength, row.n, row.c])).toEqual([
       [0, 7, 2, 1],
       [1, null, 1, 0],

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { invalidCountsOf } from "../../src/metrics/episode-rows.js";
 import { invalidReplies } from "../../src/metrics/invalid-replies.js";
-import { episode } from "../helpers/episodes.js";
+import { budget, episode, HAND_BUDGETS } from "../helpers/episodes.js";
 
 const bad = { invalid: true };
 const good = {};
@@ -22,7 +22,12 @@ const episodes = [
 
 describe("invalid replies", () => {
   it("counts the policy's own turns and their invalid replies per task and budget", () => {
-    const rows = invalidCountsOf(episodes).map((row) => [row.taskIndex, row.budget, row.invalid, row.turns]);
+    const rows = invalidCountsOf(episodes, HAND_BUDGETS).map((row) => [
+      row.taskIndex,
+      row.budget.label,
+      row.invalid,
+      row.turns,
+    ]);
     expect(rows).toEqual([
       [0, "25%", 1, 4],
       [1, "25%", 3, 3],
@@ -32,7 +37,7 @@ describe("invalid replies", () => {
   });
 
   it("averages each task's rate over tasks, per budget in axis order", () => {
-    const rates = invalidReplies(invalidCountsOf(episodes).reverse(), { bootstrap: 0 });
+    const rates = invalidReplies(invalidCountsOf(episodes, HAND_BUDGETS).reverse(), { bootstrap: 0 });
     expect(rates.map((rate) => [rate.budget, rate.estimate.value, rate.estimate.tasks, rate.estimate.n])).toEqual([
       ["25%", (1 / 4 + 3 / 3) / 2, 2, 7],
       ["100%", (0 / 5 + 1 / 2) / 2, 2, 7],
@@ -40,11 +45,11 @@ describe("invalid replies", () => {
   });
 
   it("gives an interval over tasks, and nothing without turns", () => {
-    const [tight] = invalidReplies(invalidCountsOf(episodes), { bootstrap: 500, seed: 3 });
+    const [tight] = invalidReplies(invalidCountsOf(episodes, HAND_BUDGETS), { bootstrap: 500, seed: 3 });
     expect(tight?.estimate.low).toBeGreaterThanOrEqual(0.25);
     expect(tight?.estimate.high).toBeLessThanOrEqual(1);
     expect(tight?.estimate.low).toBeLessThan(tight?.estimate.high ?? 0);
     expect(invalidReplies([])).toEqual([]);
-    expect(invalidReplies([{ taskIndex: 0, budget: "25%", invalid: 0, turns: 0 }])).toEqual([]);
+    expect(invalidReplies([{ taskIndex: 0, budget: budget("25%"), invalid: 0, turns: 0 }])).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { firstErrorCountsOf } from "../../src/metrics/episode-rows.js";
 import { naturalRecovery, recoveryPerTask } from "../../src/metrics/natural-recovery.js";
-import { episode } from "../helpers/episodes.js";
+import { episode, HAND_BUDGETS } from "../helpers/episodes.js";
 
 // Task 0: first error at turn 2 twice (one success), one clean success. Task 1: first error at turn 1 (failure),
 // one clean success, one episode without annotations (left out).
@@ -15,7 +15,7 @@ const episodes = [
 ];
 
 describe("naturalRecovery", () => {
-  const recovery = naturalRecovery(firstErrorCountsOf(episodes), { bootstrap: 0 });
+  const recovery = naturalRecovery(firstErrorCountsOf(episodes, HAND_BUDGETS), { bootstrap: 0 });
   const cells = recovery.perBudget[0];
 
   it("gives success by the turn of the first error, over tasks", () => {
@@ -31,7 +31,7 @@ describe("naturalRecovery", () => {
     expect(cells?.anyError.value).toBeCloseTo((0.5 + 0) / 2, 12);
     expect(cells?.clean.value).toBe(1);
     expect(cells?.errorRate.value).toBeCloseTo((2 / 3 + 1 / 2) / 2, 12);
-    expect(recoveryPerTask(firstErrorCountsOf(episodes))).toEqual(
+    expect(recoveryPerTask(firstErrorCountsOf(episodes, HAND_BUDGETS))).toEqual(
       new Map([
         [0, 0.5],
         [1, 0],
@@ -41,10 +41,10 @@ describe("naturalRecovery", () => {
 
   it("keeps budgets apart and pools them", () => {
     const mixed = [...episodes, episode({ task: 0, budget: "25%", success: false, turns: [false] })];
-    const result = naturalRecovery(firstErrorCountsOf(mixed), { bootstrap: 0 });
+    const result = naturalRecovery(firstErrorCountsOf(mixed, HAND_BUDGETS), { bootstrap: 0 });
     expect(result.perBudget.map((cell) => cell.budget)).toEqual(["25%", "100%"]);
     expect(result.perBudget[0]?.anyError.value).toBe(0);
     expect(result.pooled.anyError.value).toBeCloseTo((1 / 3 + 0) / 2, 12);
-    expect(recoveryPerTask(firstErrorCountsOf(mixed), "25%")).toEqual(new Map([[0, 0]]));
+    expect(recoveryPerTask(firstErrorCountsOf(mixed, HAND_BUDGETS), "25%")).toEqual(new Map([[0, 0]]));
   });
 });

@@ -18,7 +18,7 @@ const halfAndFull = parseBudgetList("100%,50%");
 describe("passAtKT", () => {
   it("averages per-task pass@K for every (K, T) and orders budgets on their axis", () => {
     const table = passAtKT(counts, { ks: [1, 2], budgets: halfAndFull, bootstrap: 0 });
-    expect(table.budgets).toEqual(["50%", "100%"]);
+    expect(table.budgets.map((spec) => spec.label)).toEqual(["50%", "100%"]);
     expect(table.cells[0]?.[0]?.value).toBeCloseTo((0.25 + 0) / 2, 12);
     expect(table.cells[0]?.[1]?.value).toBeCloseTo((0.75 + 1) / 2, 12);
     expect(table.cells[1]?.[0]?.value).toBeCloseTo((passAtK(4, 1, 2) + 0) / 2, 12);

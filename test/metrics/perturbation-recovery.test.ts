@@ -6,20 +6,23 @@ import {
   recoveryTally,
   type RecoveryEpisode,
 } from "../../src/metrics/perturbation-recovery.js";
-import { episode } from "../helpers/episodes.js";
+import { budget, episode, HAND_BUDGETS } from "../helpers/episodes.js";
 
 const steps = (count: number): boolean[] => Array.from({ length: count }, () => true);
 
 // Errors forced at turn 2: task 0 recovers once in two, task 1 never; task 2 was finished by the expert at turn 1
 // (never forced); task 3 reached turn 2 but nothing could be forced there.
-const outcomes = episodeOutcomesOf([
-  episode({ task: 0, sample: 0, success: true, turns: steps(5) }),
-  episode({ task: 0, sample: 1, success: false, turns: steps(6) }),
-  episode({ task: 1, sample: 0, success: false, turns: steps(6) }),
-  episode({ task: 1, sample: 1, success: false, turns: steps(6) }),
-  episode({ task: 2, sample: 0, success: true, turns: steps(1) }),
-  episode({ task: 3, sample: 0, success: true, turns: steps(3) }),
-]);
+const outcomes = episodeOutcomesOf(
+  [
+    episode({ task: 0, sample: 0, success: true, turns: steps(5) }),
+    episode({ task: 0, sample: 1, success: false, turns: steps(6) }),
+    episode({ task: 1, sample: 0, success: false, turns: steps(6) }),
+    episode({ task: 1, sample: 1, success: false, turns: steps(6) }),
+    episode({ task: 2, sample: 0, success: true, turns: steps(1) }),
+    episode({ task: 3, sample: 0, success: true, turns: steps(3) }),
+  ],
+  HAND_BUDGETS,
+);
 const episodes: RecoveryEpisode[] = outcomes.map((outcome) => ({
   perturbTurn: 2,
   outcome,
@@ -43,7 +46,7 @@ describe("recovery from a forced error", () => {
   it("gives per-task success pooled over turns j and budgets, what models are compared on", () => {
     const tally = recoveryTally();
     for (const entry of episodes) tally.add(entry);
-    tally.add({ perturbTurn: 3, outcome: { ...outcomes[2]!, budget: "50%", success: true }, forced: true });
+    tally.add({ perturbTurn: 3, outcome: { ...outcomes[2]!, budget: budget("50%"), success: true }, forced: true });
     expect(tally.perTask()).toEqual(
       new Map([
         [0, 0.5],
@@ -56,7 +59,7 @@ describe("recovery from a forced error", () => {
     const many: RecoveryEpisode[] = Array.from({ length: 20 }, (_, task) =>
       [0, 1].map((sample) => ({
         perturbTurn: 3,
-        outcome: { taskIndex: task, budget: "50%", sample, seed: task, success: sample === 0, turnsUsed: 5 },
+        outcome: { taskIndex: task, budget: budget("50%"), sample, seed: task, success: sample === 0, turnsUsed: 5 },
         forced: true,
       })),
     ).flat();

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { positionsInScope } from "../../src/core/analysis-rows.js";
 import { stepCountsOf } from "../../src/metrics/episode-rows.js";
 import { stepQuality, stepQualityPerTask } from "../../src/metrics/step-quality.js";
-import { episode } from "../helpers/episodes.js";
+import { episode, HAND_BUDGETS } from "../helpers/episodes.js";
 
 // Task 0 (budget 5): optimal, wrong, optimal. Task 1 (budget 4): optimal, optimal. Task 1 also has an episode
 // without annotations and one that ended in a policy error: neither may count.
@@ -14,12 +14,12 @@ const episodes = [
 ];
 
 describe("stepQuality", () => {
-  const quality = stepQuality(stepCountsOf(episodes), { bootstrap: 0 });
+  const quality = stepQuality(stepCountsOf(episodes, HAND_BUDGETS), { bootstrap: 0 });
 
   it("averages each task's fraction of optimal actions over tasks", () => {
     expect(quality.overall.value).toBeCloseTo((2 / 3 + 1) / 2, 12);
     expect(quality.overall).toMatchObject({ tasks: 2, n: 5 });
-    expect(stepQualityPerTask(stepCountsOf(episodes))).toEqual(
+    expect(stepQualityPerTask(stepCountsOf(episodes, HAND_BUDGETS))).toEqual(
       new Map([
         [0, 2 / 3],
         [1, 1],
@@ -43,10 +43,13 @@ describe("stepQuality", () => {
 
   it("splits turns left within each budget, so that a budget's first turns do not mix with larger budgets' later ones", () => {
     const mixed = stepQuality(
-      stepCountsOf([
-        episode({ task: 0, budget: "100%", budgetTurns: 4, success: false, turns: [true, false] }),
-        episode({ task: 0, budget: "50%", budgetTurns: 2, success: true, turns: [false, true] }),
-      ]),
+      stepCountsOf(
+        [
+          episode({ task: 0, budget: "100%", budgetTurns: 4, success: false, turns: [true, false] }),
+          episode({ task: 0, budget: "50%", budgetTurns: 2, success: true, turns: [false, true] }),
+        ],
+        HAND_BUDGETS,
+      ),
       { bootstrap: 0 },
     );
     expect(mixed.byBudgetAndTurnsLeft.map((cell) => [cell.budget, cell.turnsLeft, cell.estimate.value])).toEqual([
@@ -66,10 +69,13 @@ describe("stepQuality", () => {
 
   it("orders budgets on their axis and gives NaN without annotated turns", () => {
     const two = stepQuality(
-      stepCountsOf([
-        episode({ task: 0, budget: "100%", success: true, turns: [true] }),
-        episode({ task: 0, budget: "25%", success: false, turns: [false] }),
-      ]),
+      stepCountsOf(
+        [
+          episode({ task: 0, budget: "100%", success: true, turns: [true] }),
+          episode({ task: 0, budget: "25%", success: false, turns: [false] }),
+        ],
+        HAND_BUDGETS,
+      ),
       { bootstrap: 0 },
     );
     expect(two.byBudget.map((cell) => [cell.budget, cell.estimate.value])).toEqual([
@@ -85,19 +91,22 @@ describe("stepQuality", () => {
     // Turns record the segment after their step: turn 2 moved the episode to user turn 1.
     expect(positionsInScope("user-turn", [0, 1, 1, 2, 2])).toEqual([1, 2, 1, 2, 1]);
     expect(positionsInScope("episode", [0, 1, 1])).toEqual([1, 2, 3]);
-    const rows = stepCountsOf([
-      episode({
-        task: 0,
-        budgetTurns: 3,
-        scope: "user-turn",
-        success: true,
-        turns: [
-          { optimal: true, segment: 0 },
-          { optimal: true, segment: 1 },
-          { optimal: false, segment: 1 },
-        ],
-      }),
-    ]);
+    const rows = stepCountsOf(
+      [
+        episode({
+          task: 0,
+          budgetTurns: 3,
+          scope: "user-turn",
+          success: true,
+          turns: [
+            { optimal: true, segment: 0 },
+            { optimal: true, segment: 1 },
+            { optimal: false, segment: 1 },
+          ],
+        }),
+      ],
+      HAND_BUDGETS,
+    );
     expect(rows.map((row) => [row.turn, row.turnsLeft])).toEqual([
       [1, 3],
       [2, 2],

@@ -1,7 +1,7 @@
 // Building a study report from a small store: what it tells the reader about roles, and the invalid replies
-// beside the budget table. The --role hint is for models whose role nobody gave (`budgetrl report` guessing from
-// names), never for models whose roles the caller chose, as `reproduce` does for every model of its study
-// (GRPO-Full@25% is "other" on purpose). The models: a noisy oracle (every reply a valid action) and a policy
+// beside the budget table. A role is what was given, never read from a model's name; the --role hint is for models
+// whose role nobody gave (`budgetrl report` without --role), never for models whose roles the caller chose, as
+// `reproduce` does for every model of its study (GRPO-Full@25% is "other" on purpose). The models: a noisy oracle (every reply a valid action) and a policy
 // that only ever answers nonsense (every reply invalid).
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -60,14 +60,30 @@ describe("role hints", () => {
     );
   });
 
-  it("point at --role when a role was read from a name or not found", async () => {
+  it("read no role from a name: without --role every model is other, and each finding says which roles to give", async () => {
     const report = await reportOf({ models });
-    expect(report.models.map((model) => model.roleSource)).toEqual(["name", "none"]);
+    expect(report.models.map((model) => [model.name, model.role, model.roleSource])).toEqual([
+      ["GRPO-Full", "other", "none"],
+      ["mystery", "other", "none"],
+    ]);
     expect(report.notes).toContain(
-      "models without a role take part in no finding: mystery (give one with --role NAME=base|grpo|process|budgetmix|budgetmix-hidden)",
+      "models without a role take part in no finding: GRPO-Full, mystery (give one with --role NAME=base|grpo|process|budgetmix|budgetmix-hidden)",
     );
-    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.summary).toMatch(
-      /^Needs a model with role base \(--role NAME=ROLE, or a name such as/,
+    const summary = (id: string): string | undefined => report.findings.find((finding) => finding.id === id)?.summary;
+    expect(report.findings.every((finding) => finding.verdict === "no data")).toBe(true);
+    expect(summary("rl-budgets")).toBe(
+      "Needs a model with role base and a model with role grpo: give them with --role NAME=base --role NAME=grpo, NAME one of the models; present: GRPO-Full (other), mystery (other).",
+    );
+    expect(summary("process")).toBe(
+      "Needs a model with role process and a model with role grpo (or base): give them with --role NAME=process --role NAME=grpo, NAME one of the models; present: GRPO-Full (other), mystery (other).",
+    );
+  });
+
+  it("name only the roles still missing when some are given", async () => {
+    const report = await reportOf({ models, roles: { "GRPO-Full": "grpo" } });
+    expect(report.models.map((model) => model.roleSource)).toEqual(["given", "none"]);
+    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.summary).toBe(
+      "Needs a model with role base: give it with --role NAME=base, NAME one of the models; present: GRPO-Full (grpo), mystery (other).",
     );
   });
 });

@@ -22,7 +22,7 @@ import { openStore } from "../../src/store/open.js";
 import { getRun } from "../../src/store/runs.js";
 import { deriveRun } from "../helpers/derived-runs.js";
 import { launchChromium } from "../helpers/chromium.js";
-import { buildStudyFixture } from "../helpers/study-fixture.js";
+import { buildStudyFixture, fixtureRoles } from "../helpers/study-fixture.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-study-"));
 const db = join(dir, "runs.db");
@@ -130,6 +130,7 @@ beforeAll(async () => {
       })),
       { name: `Evil ${HOSTILE}`, runs: [`evil${HOSTILE}`] },
     ],
+    roles: fixtureRoles(),
   };
   const store = await openStore(db, { readonly: true });
   try {

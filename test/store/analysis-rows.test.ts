@@ -2,6 +2,8 @@
 // runs (noisy oracle, with policy errors and unreadable replies in the store) and on hand-built episodes whose
 // answer is known, and read recovery runs; on both backends.
 import { expect, it } from "vitest";
+import { parseBudgetList } from "../../src/core/budget.js";
+import { DataError } from "../../src/core/errors.js";
 import type { Policy } from "../../src/core/policy.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import {
@@ -26,7 +28,7 @@ import { readEpisodes, writeEpisodes } from "../../src/store/episodes.js";
 import { createRun } from "../../src/store/runs.js";
 import { openStore } from "../../src/store/open.js";
 import { collect } from "../helpers/collect.js";
-import { episode } from "../helpers/episodes.js";
+import { episode, HAND_BUDGETS } from "../helpers/episodes.js";
 import { describeEachStore } from "../helpers/services.js";
 
 const sorted = <Row>(rows: readonly Row[]): Row[] =>
@@ -72,29 +74,34 @@ describeEachStore("analysis rows from the store", (backend) => {
       run: "hanoi",
     });
     await evaluate({ ...common, env: "frozenlake", policy: "random", run: "plain", annotate: false });
+    const budgets = parseBudgetList("25%,100%");
     const store = await openStore(db, { readonly: true });
     try {
       for (const run of ["sokoban", "hanoi", "plain"]) {
         const episodes = await collect(readEpisodes(store, run, "x", new Map()));
         expect(episodes.some((episode) => episode.stopReason === "error")).toBe(run === "sokoban");
-        expect(sorted(await stepCounts(store, run))).toEqual(sorted(stepCountsOf(episodes)));
-        expect(sorted(await firstErrorCounts(store, run))).toEqual(sorted(firstErrorCountsOf(episodes)));
-        expect(sorted(await horizonCounts(store, run))).toEqual(sorted(horizonCountsOf(episodes)));
-        expect(sorted(await invalidCounts(store, run))).toEqual(sorted(invalidCountsOf(episodes)));
-        expect(await collect(episodeOutcomes(store, run))).toEqual(
-          sorted(episodeOutcomesOf(episodes)).sort(
-            (a, b) => a.taskIndex - b.taskIndex || a.budget.localeCompare(b.budget) || a.sample - b.sample,
+        expect(sorted(await stepCounts(store, run, budgets))).toEqual(sorted(stepCountsOf(episodes, budgets)));
+        expect(sorted(await firstErrorCounts(store, run, budgets))).toEqual(
+          sorted(firstErrorCountsOf(episodes, budgets)),
+        );
+        expect(sorted(await horizonCounts(store, run, budgets))).toEqual(sorted(horizonCountsOf(episodes, budgets)));
+        expect(sorted(await invalidCounts(store, run, budgets))).toEqual(sorted(invalidCountsOf(episodes, budgets)));
+        expect(await collect(episodeOutcomes(store, run, budgets))).toEqual(
+          sorted(episodeOutcomesOf(episodes, budgets)).sort(
+            (a, b) => a.taskIndex - b.taskIndex || a.budget.label.localeCompare(b.budget.label) || a.sample - b.sample,
           ),
         );
       }
       expect(await hasAnnotations(store, "hanoi")).toBe(true);
       expect(await hasAnnotations(store, "plain")).toBe(false);
-      expect(await stepCounts(store, "plain")).toEqual([]);
-      expect((await stepCounts(store, "hanoi")).length).toBeGreaterThan(0);
-      expect((await horizonCounts(store, "hanoi")).every((row) => row.optimalLength !== null)).toBe(true);
+      expect(await stepCounts(store, "plain", budgets)).toEqual([]);
+      expect((await stepCounts(store, "hanoi", budgets)).length).toBeGreaterThan(0);
+      expect((await horizonCounts(store, "hanoi", budgets)).every((row) => row.optimalLength !== null)).toBe(true);
       expect(await taskIdsOf(store, "hanoi")).toHaveLength(5);
       // The nonsense replies are there, and counted.
-      expect((await invalidCounts(store, "sokoban")).reduce((sum, row) => sum + row.invalid, 0)).toBeGreaterThan(0);
+      expect(
+        (await invalidCounts(store, "sokoban", budgets)).reduce((sum, row) => sum + row.invalid, 0),
+      ).toBeGreaterThan(0);
     } finally {
       await store.close();
     }
@@ -116,11 +123,12 @@ describeEachStore("analysis rows from the store", (backend) => {
     await evaluate({ ...common, policy: "noisy-oracle:0.2", seed: 5, run: "recovered", intervention: "recover:2" });
     const store = await openStore(db, { readonly: true });
     try {
-      const plain = await collect(recoveryRows(store, "plain", 2));
-      expect(plain.map((row) => row.outcome)).toEqual(await collect(episodeOutcomes(store, "plain")));
+      const budgets = parseBudgetList("50%,100%");
+      const plain = await collect(recoveryRows(store, "plain", budgets, 2));
+      expect(plain.map((row) => row.outcome)).toEqual(await collect(episodeOutcomes(store, "plain", budgets)));
       // Not an intervention run: nothing was forced at turn 2.
       expect(plain.every((row) => !row.forced)).toBe(true);
-      const forced = await collect(recoveryRows(store, "recovered", 2));
+      const forced = await collect(recoveryRows(store, "recovered", budgets, 2));
       expect(forced).toHaveLength(4 * 2 * 2);
       // Forced at turn 2 exactly where the expert had not finished before it.
       expect(forced.map((row) => row.forced)).toEqual(forced.map((row) => row.outcome.turnsUsed >= 2));
@@ -166,9 +174,9 @@ describeEachStore("analysis rows from the store", (backend) => {
           episode({ task: 1, budget: "100%", sample: 1, success: false, stopReason: "error", turns: [bad, bad] }),
         ].map((entry) => ({ ...entry, run: "hand" })),
       );
-      const rows = (await invalidCounts(store, "hand")).map((row) => [
+      const rows = (await invalidCounts(store, "hand", HAND_BUDGETS)).map((row) => [
         row.taskIndex,
-        row.budget,
+        row.budget.label,
         row.invalid,
         row.turns,
       ]);
@@ -178,6 +186,14 @@ describeEachStore("analysis rows from the store", (backend) => {
           [1, "25%", 3, 3],
           [1, "100%", 1, 2],
         ]),
+      );
+      // Every row carries the spec its stored label names; a label the budgets given do not list is refused.
+      const carried = (await invalidCounts(store, "hand", HAND_BUDGETS)).map((row) => row.budget);
+      expect(carried.every((spec) => HAND_BUDGETS.includes(spec))).toBe(true);
+      const refused = invalidCounts(store, "hand", parseBudgetList("25%,50%"));
+      await expect(refused).rejects.toThrow(DataError);
+      await expect(refused).rejects.toThrow(
+        /run hand has episodes under budget "100%", which its budgets \(25%, 50%\)/,
       );
     } finally {
       await store.close();

@@ -3,8 +3,8 @@
 // plot of each finding's paired differences. Cells measured on fewer than MIN_TASKS tasks are left out of the
 // curves (their intervals say little); the tables keep them.
 import type { JsonObject } from "../../core/json.js";
-import { orderBudgetLabels } from "../../metrics/budget-axis.js";
 import type { JsonEstimate, StudyReport } from "../study-model.js";
+import { budgetLabelOrder } from "./budget-labels.js";
 import {
   bandedLines,
   barsWithIntervals,
@@ -236,7 +236,7 @@ export function stepCharts(report: StudyReport): Chart[] {
         ),
       ),
   );
-  const leftBudgets = orderBudgetLabels(new Set(byLeft.map((cell) => String(cell["budget"]))));
+  const leftBudgets = budgetLabelOrder(byLeft.map((cell) => String(cell["budget"])));
   const panels = [...new Set(byLeft.map((cell) => String(cell["panel"])))];
   const sources = [...new Set(report.stepQuality.map((entry) => entry.source))];
   const dash = {

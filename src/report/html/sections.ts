@@ -57,7 +57,7 @@ export function modelsSection(report: StudyReport): SafeHtml {
     (model) =>
       html`<tr>
         <td class="model"><strong>${model.name}</strong></td>
-        <td class="name">${ROLE_NAMES[model.role]}${model.roleSource === "name" ? " (from its name)" : ""}</td>
+        <td class="name">${ROLE_NAMES[model.role]}</td>
         <td class="wrap-text">${model.description}</td>
         <td class="wrap-text">${model.runs.join(", ")}</td>
       </tr>`,

@@ -59,14 +59,15 @@ beforeAll(async () => {
     },
   });
   const checkpoint = readdirSync(join(trainDir, "checkpoints")).sort().at(-1) as string;
-  const models = [
-    { name: "base", policy: "noisy-oracle:0.5" },
-    { name: "GRPO-Full", policy: "noisy-oracle:0.3" },
-    { name: "GRPO-Full@25%", policy: "noisy-oracle:0.35" },
-    { name: "turn-level", policy: "noisy-oracle:0.25" },
-    { name: "BudgetMix", policy: "noisy-oracle:0.15" },
-    { name: "BudgetMix (hidden)", policy: `tiny:${join(trainDir, "checkpoints", checkpoint)}` },
-  ];
+  const policies: Readonly<Record<string, string>> = {
+    base: "noisy-oracle:0.5",
+    "GRPO-Full": "noisy-oracle:0.3",
+    "GRPO-Full@25%": "noisy-oracle:0.35",
+    "turn-level": "noisy-oracle:0.25",
+    BudgetMix: "noisy-oracle:0.15",
+    "BudgetMix (hidden)": `tiny:${join(trainDir, "checkpoints", checkpoint)}`,
+  };
+  const models = Object.entries(ROLES).map(([name, role]) => ({ name, policy: policies[name] as string, role }));
   const runs = await buildStudyFixture({ db, tasks: 8, samples: 4, envs: ENVS, models });
   const study = {
     env: "frozenlake",
