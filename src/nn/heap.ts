@@ -8,7 +8,10 @@ const PAGE = 65536;
 const ALIGN = 64;
 /** Bytes below this are left to the WebAssembly module's own static data. */
 const HEAP_BASE = 1 << 20;
-const MAX_PAGES = 65536;
+/** One page short of WebAssembly's 4 GiB: Node 20 cannot pass a SharedArrayBuffer of exactly 4 GiB to a worker
+ * thread (the message fails to deserialize there), so a heap grown to the full 4 GiB would lose every job posted
+ * to a worker. */
+const MAX_PAGES = 65535;
 
 export interface Heap {
   readonly memory: WebAssembly.Memory;
@@ -25,11 +28,11 @@ interface Block {
   size: number;
 }
 
-/** `maxBytes` caps the memory below WebAssembly's 4 GiB (tests of what running out does). */
+/** `maxBytes` caps the memory below its largest (4 GiB less 64 KiB; tests of what running out does). */
 export function createHeap(initialBytes = 16 << 20, maxBytes = MAX_PAGES * PAGE): Heap {
   const maxPages = Math.min(MAX_PAGES, Math.floor(maxBytes / PAGE));
   const memory = new WebAssembly.Memory({
-    initial: Math.ceil((HEAP_BASE + initialBytes) / PAGE),
+    initial: Math.min(maxPages, Math.ceil((HEAP_BASE + initialBytes) / PAGE)),
     maximum: maxPages,
     shared: true,
   });
@@ -44,7 +47,7 @@ export function createHeap(initialBytes = 16 << 20, maxBytes = MAX_PAGES * PAGE)
     if (Math.ceil(bytes / PAGE) > room)
       throw new BudgetrlError(
         "nn:out-of-memory",
-        `tensor heap cannot grow past ${(maxPages * PAGE) / 2 ** 30} GiB (asked for ${bytes} more bytes)`,
+        `tensor heap cannot grow past ${((maxPages * PAGE) / 2 ** 30).toFixed(2)} GiB (asked for ${bytes} more bytes)`,
         "use a smaller batch, context or model",
       );
     const grown = Math.min(pages, room);

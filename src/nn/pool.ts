@@ -57,6 +57,7 @@ function post(handle: WorkerHandle, job: Job): Promise<JobResult> {
       worker.off("error", onError);
       worker.off("exit", onExit);
       worker.off("message", onMessage);
+      worker.off("messageerror", onMessageError);
       worker.unref();
       handle.busy = false;
     };
@@ -75,9 +76,15 @@ function post(handle: WorkerHandle, job: Job): Promise<JobResult> {
       if (reply.ok) resolve(reply.result);
       else reject(new BudgetrlError("nn:worker", `shard job failed in a worker: ${reply.message}`));
     };
+    // A reply that cannot be read here would otherwise leave the job waiting forever.
+    const onMessageError = (error: Error): void => {
+      finish();
+      reject(new BudgetrlError("nn:worker", `a worker's answer could not be read: ${error.message}`));
+    };
     worker.on("error", onError);
     worker.on("exit", onExit);
     worker.on("message", onMessage);
+    worker.on("messageerror", onMessageError);
     worker.postMessage({ job });
   });
 }

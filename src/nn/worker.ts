@@ -1,5 +1,5 @@
 // Worker-thread entry: receives the shared heap memory and the compiled kernels once, then runs shard jobs
-// (jobs.ts) posted by the pool and answers each with its result or its error.
+// (jobs.ts) posted by the pool and answers each with its result or its error (a job it cannot read included).
 import { parentPort } from "node:worker_threads";
 import { runJob, type Job, type JobResult } from "./jobs.js";
 import { referenceKernels } from "./kernels/reference.js";
@@ -17,6 +17,12 @@ export type WorkerReply =
   { readonly ok: true; readonly result: JobResult } | { readonly ok: false; readonly message: string };
 
 let kernels: Kernels | undefined;
+
+// A job this thread cannot read (structured clone refused it) is answered as a failure, never dropped: the pool
+// waits for an answer to every job it posts.
+parentPort?.on("messageerror", (error: Error) => {
+  parentPort?.postMessage({ ok: false, message: `the job could not be read in the worker: ${error.message}` });
+});
 
 parentPort?.on("message", (message: { init: WorkerInit } | { job: Job }) => {
   if ("init" in message) {
