@@ -1,8 +1,14 @@
 // The unit lane (`npm run test:unit`): the tests of pure code, for the inner loop, in under about 30 seconds.
 // Left to the full suite (`npm test`): the CLI and study end to end, the pinned reference, the browser, the Redis
 // and PostgreSQL blocks (skipped here: test/helpers/services.ts), network fault injection, BFCL's full data, what
-// the package entries load (a child process), and the tests that train a model until it learns. One thread pool
-// without per-file isolation: the lane's files are pure, and isolation costs more than their tests.
+// the package entries load (a child process), the tests that train a model until it learns or through the Tinker
+// stand-in (hf-renderer-train), and two cross-checks of seconds each: the oracle's success rates over about 30,000
+// episodes against the exact optimum (oracle-rates; oracle.test.ts checks its moves against the same solution here)
+// and Qwen3's tokenizer and chat template against a Python reference run as a child process (hf-renderer-qwen3).
+// Thread workers without per-file isolation: the lane's files are pure, and isolation costs more than their tests.
+// At least two workers: vitest's default keeps a core for its main thread, which idles once the files are
+// transformed, and so runs one worker on a 2-core machine.
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
@@ -22,10 +28,14 @@ export default defineConfig({
       "test/policies/openai/fault-injection.test.ts",
       "test/rl/learning.test.ts",
       "test/rl/tinker/train.test.ts",
+      "test/rl/tinker/hf-renderer-qwen3.test.ts",
+      "test/rl/tinker/hf-renderer-train.test.ts",
+      "test/policies/scripted/oracle-rates.test.ts",
       "test/api/entry-loads.test.ts",
     ],
     testTimeout: 60_000,
     pool: "threads",
+    maxWorkers: Math.max(2, availableParallelism()),
     isolate: false,
     globalSetup: ["test/global-tmpdir.ts"],
     env: { BUDGETRL_LANE: "unit" },

@@ -1,18 +1,16 @@
 // Opening the trainer backend of a run (config `backend`, a union on `kind`), with the frozen initial policy its KL term compares to:
 //   tiny    the in-process transformer: a fresh model (--model, --seed), the --init checkpoint with a fresh
 //           optimiser, or the run's checkpoint to resume; the reference is the initial model, loaded again
-//   tinker  a LoRA of --base-model on a Tinker server (src/rl/tinker/), reached through the run option `tinker`
-//           (address, key, timeouts; never stored), loaded with a checkpoint's server paths to resume; the reference
-//           is the base model
+//   tinker  a LoRA of --base-model on a Tinker server (src/rl/tinker/run-backend.ts, imported only for such a run),
+//           reached through the run option `tinker` (address, key, timeouts; never stored), loaded with a
+//           checkpoint's server paths to resume; the reference is the base model
 import { ConfigError } from "../core/errors.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createModel, type TinyModel } from "../nn/model.js";
 import { readPolicySettings } from "../policies/tiny/settings.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
-import { openTinkerBackend } from "./tinker/backend.js";
 import { readTinkerCheckpoint, type TinkerCheckpoint } from "./tinker/checkpoint.js";
-import { createTinkerClient, type TinkerClientOptions } from "./tinker/client.js";
-import { openRenderer } from "./tinker/renderer.js";
+import type { TinkerClientOptions } from "./tinker/client.js";
 import { tinyBackend } from "./tiny-backend.js";
 import type { TinkerBackendConfig, TinyBackendConfig, TrainConfig } from "./train-config.js";
 
@@ -112,25 +110,9 @@ async function tinkerBackendOf(
       "a tinker run needs the server's address",
       "give --tinker-url URL (or set TINKER_BASE_URL)",
     );
-  // The renderer's files are read before the first request: a bad --renderer hf:DIR fails without the server.
-  const renderer = openRenderer(tinker.renderer, config.maxNewTokens, {
-    templateOptions: tinker.templateOptions,
-    toolCallFormat: tinker.toolCallFormat,
-  });
-  const client = createTinkerClient({
-    ...options.tinker,
-    ...(options.signal === undefined ? {} : { signal: options.signal }),
-  });
-  const backend = await openTinkerBackend({
-    client,
-    baseModel: tinker.baseModel,
-    loraRank: tinker.loraRank,
-    seed: config.seed,
-    maxNewTokens: config.maxNewTokens,
-    renderer,
-    groupSampling: tinker.groupSampling,
-    ...(tinker.contextLength === undefined ? {} : { contextLength: tinker.contextLength }),
-    ...(resumeFrom === undefined ? {} : { resumeFrom }),
-  });
+  // Loaded here: the wire format and the Hugging Face renderer are only for runs that train on Tinker.
+  const { openTinkerRunBackend } = await import("./tinker/run-backend.js");
+  const reach = { ...options.tinker, ...(options.signal === undefined ? {} : { signal: options.signal }) };
+  const backend = await openTinkerRunBackend(config, tinker, reach, resumeFrom);
   return { backend, initialReference: () => backend.baseReference() };
 }

@@ -28,7 +28,7 @@ import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
 import { templateOptionsField, toolCallFormatField } from "./tinker/hf-options.js";
-import { rendererNameProblem } from "./tinker/renderer.js";
+import { rendererNameProblem } from "./tinker/renderer-names.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
 
 /** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */

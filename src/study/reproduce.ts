@@ -17,8 +17,6 @@ import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
 import { checkDistinctCount } from "../eval/tasks.js";
 import type { StudyReport } from "../report/study-model.js";
-import { createTinkerClient } from "../rl/tinker/client.js";
-import { serverModels } from "../rl/tinker/operations.js";
 import { parseTrainConfig } from "../rl/train-config.js";
 import { encodeStudyConfig, parseStudyConfig, studyConfig, type StudyChoice, type StudyConfig } from "./config.js";
 import { rlTrainConfig, rlVariants } from "./plan.js";
@@ -147,6 +145,11 @@ async function checkStudyRuns(config: Readonly<StudyConfig>, options: ReproduceO
   }
   if (config.trainer.kind !== "tinker") return;
   const reach = tinkerReach({ reach: options.reach ?? {}, events: QUIET });
+  // Loaded here: the wire format is only for studies that train on Tinker.
+  const [{ createTinkerClient }, { serverModels }] = await Promise.all([
+    import("../rl/tinker/client.js"),
+    import("../rl/tinker/operations.js"),
+  ]);
   const served = await serverModels(
     createTinkerClient({ ...reach, ...(options.signal === undefined ? {} : { signal: options.signal }) }),
   );

@@ -28,9 +28,7 @@ import { buildStudyReport } from "../report/study-build.js";
 import type { StudyReport } from "../report/study-model.js";
 import { runSft } from "../rl/sft-run.js";
 import { readTinkerCheckpoint } from "../rl/tinker/checkpoint.js";
-import { createTinkerClient, type TinkerNotice } from "../rl/tinker/client.js";
-import { openRenderer } from "../rl/tinker/renderer.js";
-import { openTinkerSamplerPolicy } from "../rl/tinker/sampler-policy.js";
+import type { TinkerNotice } from "../rl/tinker/client.js";
 import { train } from "../rl/train.js";
 import { withStore } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
@@ -246,6 +244,12 @@ async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise
           `model ${model.name} is sampled on a Tinker service, but the study trains in process`,
         );
       const checkpoint = spec.checkpoint === undefined ? undefined : await readTinkerCheckpoint(spec.checkpoint);
+      // Loaded here: the wire format and the Hugging Face renderer are only for studies that sample on Tinker.
+      const [{ openRenderer }, { createTinkerClient }, { openTinkerSamplerPolicy }] = await Promise.all([
+        import("../rl/tinker/renderer.js"),
+        import("../rl/tinker/client.js"),
+        import("../rl/tinker/sampler-policy.js"),
+      ]);
       const maxNewTokens = checkpoint?.maxNewTokens ?? config.maxNewTokens;
       const renderer = openRenderer(trainer.renderer, maxNewTokens, {
         templateOptions: trainer.templateOptions,

@@ -1,6 +1,8 @@
 // What importing a package entry loads: the root ("budgetrl") loads none of the heavy dependencies (BullMQ and
-// Redis, PostgreSQL and SQLite, Vega, the Hugging Face tokenizers and templates, Tinker's wire format), nor does
-// "budgetrl/store" until a store is opened; the entries that need them do. Checked in a fresh `node --import tsx`
+// Redis, PostgreSQL and SQLite, Vega, the Hugging Face tokenizers and templates, Tinker's wire format), nor do
+// "budgetrl/store" (until a store is opened), "budgetrl/nn", "budgetrl/serve", "budgetrl/report" (Vega's builds
+// are read when HTML is rendered), "budgetrl/rl" and "budgetrl/study" (Tinker's modules when a run uses Tinker);
+// the entries that need them ("budgetrl/bullmq", "budgetrl/tinker") do. Checked in a fresh `node --import tsx`
 // whose module loader records every URL it resolves (load-recorder.mjs), CommonJS modules read from require.cache.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
@@ -64,25 +66,34 @@ function packagesLoaded(modules: readonly string[]): string[][] {
   return seen.map((locations) => [...new Set(locations.map(packageOf).filter((name) => name !== undefined))].sort());
 }
 
+/** The entries that load none of HEAVY at import, in the order they are imported (after the root). */
+const LIGHT_ENTRIES = ["store/index", "nn/index", "serve/index", "report/index", "rl/index", "study/index"] as const;
+
 describe("package entries", () => {
-  it("load none of the heavy dependencies for the root and the store, and the heavy ones for their entries", () => {
-    const [root = [], store = [], bullmq = [], tinker = []] = packagesLoaded([
-      "index",
-      "store/index",
-      "eval/bullmq/index",
-      "rl/tinker/index",
-    ]);
+  it("load none of the heavy dependencies for the root, store, nn, serve, report, rl and study, and the heavy ones for their entries", () => {
+    // One process imports them in turn, so each list holds what every entry before it loaded too: a light entry's
+    // list without HEAVY means none of the entries up to it loads one.
+    const loaded = packagesLoaded(["index", ...LIGHT_ENTRIES, "eval/bullmq/index", "rl/tinker/index"]);
+    const [root = [], ...rest] = loaded;
     expect(
       root.filter((name) => HEAVY.includes(name)),
       `the root loads ${root.join(", ")}`,
     ).toEqual([]);
-    // The store loads its backend (pg or better-sqlite3) when a store of that kind is opened.
-    expect(
-      store.filter((name) => HEAVY.includes(name)),
-      `the store loads ${store.join(", ")}`,
-    ).toEqual([]);
+    // The store loads its backend (pg or better-sqlite3) when a store of that kind is opened; the report reads the
+    // Vega builds as files when it renders HTML; rl and study import Tinker's modules when a run trains or samples
+    // on Tinker.
+    LIGHT_ENTRIES.forEach((entry, at) => {
+      const seen = rest[at] ?? [];
+      expect(
+        seen.filter((name) => HEAVY.includes(name)),
+        `${entry} (after the entries before it) loads ${seen.join(", ")}`,
+      ).toEqual([]);
+    });
     // The recorder sees what the heavy entries load (ES modules and CommonJS alike).
+    const [bullmq = [], tinker = []] = rest.slice(LIGHT_ENTRIES.length);
     expect(bullmq).toEqual(expect.arrayContaining(["bullmq", "ioredis"]));
-    expect(tinker).toEqual(expect.arrayContaining(["@huggingface/tokenizers", "@huggingface/jinja", "protobufjs"]));
+    expect(tinker).toEqual(
+      expect.arrayContaining(["@huggingface/tokenizers", "@huggingface/jinja", "protobufjs", "@hpcc-js/wasm-zstd"]),
+    );
   });
 });

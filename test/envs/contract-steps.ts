@@ -12,17 +12,71 @@ export interface StepShape {
 }
 
 /** Tool results first, then user messages; every content a string, user messages not empty. */
-function expectTurnMessages(observation: readonly Message[], terminated: boolean): void {
-  if (!terminated) expect(observation.length).toBeGreaterThan(0);
+function turnMessageProblems(observation: readonly Message[], terminated: boolean): string[] {
+  const problems: string[] = [];
+  if (!terminated && observation.length === 0) problems.push("no messages in the observation of a step that goes on");
   const roles = observation.map((message) => message.role);
   const firstUser = roles.indexOf("user");
-  expect(roles.slice(0, firstUser < 0 ? roles.length : firstUser).every((role) => role === "tool")).toBe(true);
-  if (firstUser >= 0) expect(roles.slice(firstUser).every((role) => role === "user")).toBe(true);
-  for (const message of observation) {
-    expect(typeof message.content).toBe("string");
-    if (message.role === "user") expect(message.content.length).toBeGreaterThan(0);
-    else expect(typeof message.toolCallId).toBe("string");
+  const before = roles.slice(0, firstUser < 0 ? roles.length : firstUser);
+  if (!before.every((role) => role === "tool"))
+    problems.push(`roles ${roles.join(",")}: not tool results before the user turn`);
+  if (firstUser >= 0 && !roles.slice(firstUser).every((role) => role === "user"))
+    problems.push(`roles ${roles.join(",")}: not only user messages from the user turn on`);
+  for (const [at, message] of observation.entries()) {
+    if (typeof message.content !== "string") problems.push(`message ${at}: content is not a string`);
+    else if (message.role === "user" && message.content.length === 0)
+      problems.push(`message ${at}: an empty user message`);
+    if (message.role !== "user" && typeof message.toolCallId !== "string")
+      problems.push(`message ${at} (${message.role}): no toolCallId`);
   }
+  return problems;
+}
+
+/**
+ * What is wrong with a step, as sentences ([] when it is well formed); `previousSegment`, when known, is info.segment
+ * before the step. Plain checks, so that the fuzz loops (10,000 steps an env) pay for vitest's `expect` only when
+ * one fails: expectNoProblems.
+ */
+export function stepProblems(
+  env: AnyEnv,
+  result: StepResult<unknown>,
+  shape: StepShape,
+  previousSegment?: number,
+): string[] {
+  const { observation, info } = result;
+  const problems: string[] = [];
+  if (shape.multiTurn) {
+    problems.push(...turnMessageProblems(observation, result.terminated));
+    if (!(Number.isInteger(info.segment) && info.segment >= 0)) problems.push(`segment ${info.segment}`);
+    if (previousSegment !== undefined) {
+      if (info.segment !== previousSegment && info.segment !== previousSegment + 1)
+        problems.push(`segment ${info.segment} after ${previousSegment}`);
+      if (info.segment > previousSegment && observation.at(-1)?.role !== "user")
+        problems.push(`a new segment that does not end with a user message`);
+    }
+  } else {
+    const roles = observation.map((message) => message.role).join(",");
+    if (observation.length !== 1 || observation[0]!.role !== "user")
+      problems.push(`roles ${roles}, not one user message`);
+    const content: unknown = observation[0]?.content;
+    if (typeof content !== "string" || content.length === 0) problems.push(`user content ${JSON.stringify(content)}`);
+    if (info.segment !== 0) problems.push(`segment ${info.segment} in a single-turn env`);
+  }
+  if (!Number.isFinite(result.reward)) problems.push(`reward ${result.reward}`);
+  if (!Number.isFinite(info.progress)) problems.push(`progress ${info.progress}`);
+  const key = env.stateKey(result.state);
+  if (info.stateKey !== key) problems.push(`info.stateKey ${info.stateKey}, the state's key ${key}`);
+  if (info.parsedAction === null && info.invalid !== true) problems.push("no parsed action, yet not invalid");
+  if (result.terminated && !shape.stopReasons.includes(info.stopReason!))
+    problems.push(`stop reason ${info.stopReason}, expected one of ${shape.stopReasons.join(", ")}`);
+  if (!result.terminated && info.stopReason !== undefined)
+    problems.push(`stop reason ${info.stopReason} on a step that goes on`);
+  return problems;
+}
+
+/** Fails listing `problems` when there are any (one `expect`, and none when all is well). */
+export function expectNoProblems(problems: readonly string[]): void {
+  if (problems.length > 0) expect(problems).toEqual([]);
 }
 
 /** `previousSegment`, when known, is info.segment before the step. */
@@ -32,26 +86,7 @@ export function expectWellFormedStep(
   shape: StepShape,
   previousSegment?: number,
 ): void {
-  if (shape.multiTurn) {
-    expectTurnMessages(result.observation, result.terminated);
-    expect(Number.isInteger(result.info.segment) && result.info.segment >= 0).toBe(true);
-    if (previousSegment !== undefined) {
-      expect([previousSegment, previousSegment + 1]).toContain(result.info.segment);
-      if (result.info.segment > previousSegment) expect(result.observation.at(-1)?.role).toBe("user");
-    }
-  } else {
-    expect(result.observation.length).toBe(1);
-    expect(result.observation[0]!.role).toBe("user");
-    expect(typeof result.observation[0]!.content).toBe("string");
-    expect(result.observation[0]!.content.length).toBeGreaterThan(0);
-    expect(result.info.segment).toBe(0);
-  }
-  expect(Number.isFinite(result.reward)).toBe(true);
-  expect(Number.isFinite(result.info.progress)).toBe(true);
-  expect(result.info.stateKey).toBe(env.stateKey(result.state));
-  if (result.info.parsedAction === null) expect(result.info.invalid).toBe(true);
-  if (result.terminated) expect(shape.stopReasons).toContain(result.info.stopReason);
-  else expect(result.info.stopReason).toBeUndefined();
+  expectNoProblems(stepProblems(env, result, shape, previousSegment));
 }
 
 /** Reset messages: [system, user], or under multiTurn system messages then the first user turn. */

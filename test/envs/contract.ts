@@ -13,7 +13,13 @@ import { DataError } from "../../src/core/errors.js";
 import { canonicalJson } from "../../src/core/json.js";
 import { assistantMessage, type Message } from "../../src/core/message.js";
 import { createRng, type Rng } from "../../src/core/rng.js";
-import { expectResetMessages, expectWellFormedStep, type StepShape } from "./contract-steps.js";
+import {
+  expectNoProblems,
+  expectResetMessages,
+  expectWellFormedStep,
+  stepProblems,
+  type StepShape,
+} from "./contract-steps.js";
 
 export interface EnvContractOptions {
   /** Transitions are deterministic: following the oracle reaches success in exactly `remaining` turns. */
@@ -385,10 +391,13 @@ export function runEnvContract(
         // parseAction reads a reply as the step would, without playing it (teacher-forced rollouts judge with it).
         const parsed = env.parseAction?.(state, message);
         const result = env.step(state, message);
-        if (parsed !== undefined) expect(parsed).toBe(result.info.parsedAction);
-        expectWellFormedStep(env, result, shape);
-        if (listsActions && result.info.parsedAction !== null && !result.info.invalid)
-          expect(validTexts).toContain(result.info.parsedAction);
+        const { parsedAction } = result.info;
+        const problems = stepProblems(env, result, shape);
+        if (parsed !== undefined && parsed !== parsedAction)
+          problems.push(`parseAction read ${JSON.stringify(parsed)}, the step ${JSON.stringify(parsedAction)}`);
+        if (listsActions && parsedAction !== null && !result.info.invalid && !validTexts.includes(parsedAction))
+          problems.push(`parsed ${JSON.stringify(parsedAction)}, which is no valid action`);
+        expectNoProblems(problems);
       };
       const indexes = fc.nat({ max: pool.length - 1 });
       const settings = { numRuns: fuzzRuns, seed: 20240601 };
@@ -443,24 +452,36 @@ export function runEnvContract(
 
     it("answers within any number of turns left: the value grows with them, deterministic envs keep their moves", () => {
       const rng = createRng(400);
+      // Plain checks gathered as sentences (about 10,000 answers an env), then one expectNoProblems a state.
       for (const waypoint of waypoints(env, tasks, rng)) {
         const state = restore(env, waypoint);
         const unlimited = env.oracle(state);
+        const valid = env.validActions(state);
         const horizons = [...Array.from({ length: Math.min(unlimited.remaining, 60) + 3 }, (_, t) => t), 1000];
+        const path = JSON.stringify(waypoint.actions);
+        const problems: string[] = [];
         let previous = 0;
         for (const turnsLeft of horizons) {
           const answer = env.oracle(state, turnsLeft);
-          expect(answer.remaining).toBe(unlimited.remaining);
-          if (listsActions) for (const action of answer.optimal) expect(env.validActions(state)).toContain(action);
+          const at = `${path} with ${turnsLeft} turns left`;
+          if (answer.remaining !== unlimited.remaining)
+            problems.push(`${at}: remaining ${answer.remaining}, unlimited ${unlimited.remaining}`);
+          if (listsActions && !answer.optimal.every((action) => valid.includes(action)))
+            problems.push(`${at}: optimal ${JSON.stringify(answer.optimal)} not all valid`);
           const value = answer.value ?? 0;
-          expect(value).toBeGreaterThanOrEqual(previous);
-          expect(value).toBeLessThanOrEqual((unlimited.value ?? 1) + 1e-9);
+          if (!(value >= previous)) problems.push(`${at}: value ${value} below ${previous} with fewer turns`);
+          if (!(value <= (unlimited.value ?? 1) + 1e-9)) problems.push(`${at}: value ${value} above the unlimited one`);
           previous = value;
           if (!options.deterministic) continue;
           // A shortest path is the fastest way to success within any budget, and the only one within a tight one.
-          expect(answer.optimal).toEqual(unlimited.optimal);
-          expect(answer.value).toBe(unlimited.remaining <= turnsLeft ? 1 : 0);
+          if (JSON.stringify(answer.optimal) !== JSON.stringify(unlimited.optimal))
+            problems.push(
+              `${at}: optimal ${JSON.stringify(answer.optimal)}, unlimited ${JSON.stringify(unlimited.optimal)}`,
+            );
+          if (answer.value !== (unlimited.remaining <= turnsLeft ? 1 : 0))
+            problems.push(`${at}: value ${answer.value} with ${unlimited.remaining} turns to go`);
         }
+        expectNoProblems(problems);
       }
     });
 

@@ -25,7 +25,8 @@ export {
   type ToolCallOption,
 } from "./hf-options.js";
 export { hfRenderer } from "./hf-renderer.js";
-export { byteRenderer, openRenderer, RENDERER_NAMES, type Renderer } from "./renderer.js";
+export { byteRenderer, openRenderer, type Renderer } from "./renderer.js";
+export { RENDERER_NAMES } from "./renderer-names.js";
 export {
   TINKER_LOSSES,
   TinkerProtocolError,

@@ -3,7 +3,7 @@
 // the exact sequences the replies were sampled in (to train on them) and a turn's prompt that extends the
 // turn before (so that an episode is one sequence, as with the tiny policy's segments history).
 //
-// Two renderers, named by the train config's `renderer` field:
+// Two renderers, named by the train config's `renderer` field (renderer-names.ts checks a name):
 // - "bytes": budgetrl's byte tokenizer and role markers (src/nn/tokenizer.ts), with the tiny policy's context
 //   rule (src/policies/tiny/context.ts), for models that read bytes: the loopback stand-in server's tiny models.
 // - "hf:DIR": a real LLM's Hugging Face tokenizer and chat template, read from the model's tokenizer.json and
@@ -19,17 +19,9 @@ import { hfRendererDir, readHfFiles } from "./hf-files.js";
 import { DEFAULT_HF_RENDERER_OPTIONS, type HfRendererOptions } from "./hf-options.js";
 import { hfRenderer } from "./hf-renderer.js";
 import type { Renderer } from "./renderer-contract.js";
+import { rendererNameProblem } from "./renderer-names.js";
 
 export type { Renderer } from "./renderer-contract.js";
-
-/** The renderer names the train config accepts: "bytes", or "hf:" and a folder. */
-export const RENDERER_NAMES = ["bytes", "hf:DIR"] as const;
-
-/** Why `name` is not a renderer name (its folder not checked), or undefined when it is one. */
-export function rendererNameProblem(name: string): string | undefined {
-  if (name === "bytes" || hfRendererDir(name) !== undefined) return undefined;
-  return `unknown renderer "${name}": expected bytes or hf:DIR (a folder holding a Hugging Face model's tokenizer.json and tokenizer_config.json)`;
-}
 
 /**
  * The renderer of a name, for the backend to build once it knows the context length. An "hf:DIR" folder is

@@ -1,61 +1,31 @@
-// The hf:DIR renderer on a hand-made tokenizer (fixtures/hf-tiny): a byte-level BPE whose ids 0-255 are the
-// bytes (GPT-2's byte-to-character table), two merges ("Ġ t" -> 256, "h e" -> 257) and two special tokens
-// (<|im_start|> 258, <|im_end|> 259), 260 ids in all, and a ChatML template (Qwen's, without its default
-// system prompt and tools), eos_token <|im_end|>. Expected texts and ids below are written from the template and
-// that table by hand. The last test trains through the loopback stand-in, whose byte model has 260 ids too.
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+// The hf:DIR renderer on a hand-made tokenizer (hf-fixture.ts: fixtures/hf-tiny, 260 ids, a ChatML template).
+// Expected texts and ids below are written from the template and the fixture's table by hand. Training through the
+// loopback stand-in with this renderer: hf-renderer-train.test.ts.
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/core/errors.js";
-import {
-  assistantMessage,
-  systemMessage,
-  userMessage,
-  type Message,
-  type ToolSpec,
-} from "../../../src/core/message.js";
+import { assistantMessage, userMessage, type Message, type ToolSpec } from "../../../src/core/message.js";
 import type { EpisodeMessages } from "../../../src/policies/tiny/context.js";
-import { openTinkerBackend } from "../../../src/rl/tinker/backend.js";
-import { createTinkerClient } from "../../../src/rl/tinker/client.js";
-import { train } from "../../../src/rl/train.js";
 import { parseTrainConfig } from "../../../src/rl/train-config.js";
 import { readHfFiles } from "../../../src/rl/tinker/hf-files.js";
 import { hfRenderer, templateMessage, turnStarts } from "../../../src/rl/tinker/hf-renderer.js";
 import { openRenderer, type Renderer } from "../../../src/rl/tinker/renderer.js";
-import { cli } from "../../cli/helpers.js";
-import { startStandin, type Standin } from "./standin-server.js";
+import { bytes, END, episode, FIXTURE, fixtureCopy, NL, START, system, TOOLS_TEMPLATE } from "./hf-fixture.js";
 
-const FIXTURE = join(import.meta.dirname, "fixtures", "hf-tiny");
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-hf-renderer-"));
-const START = 258;
-const END = 259;
-const NL = 10;
-/** The ids of text without "the" or " t" in it: its bytes. */
-const bytes = (text: string): number[] => [...Buffer.from(text, "utf8")];
 const renderer = (contextLength = 4096, maxNewTokens = 16, folder = FIXTURE): Renderer =>
   hfRenderer(`hf:${folder}`, readHfFiles(folder), contextLength, maxNewTokens);
+/** The fixture's renderer, built once for promptText (a renderer builds its tokenizer). */
+let decoder: Renderer | undefined;
 /** The prompt's text with its special tokens (decode strips only the stop token <|im_end|>, so put them back). */
-const promptText = (tokens: readonly number[]): string =>
-  tokens.map((token) => (token === END ? "<|im_end|>" : renderer().decode([token]).content)).join("");
+const promptText = (tokens: readonly number[]): string => {
+  decoder ??= renderer();
+  const text = decoder;
+  return tokens.map((token) => (token === END ? "<|im_end|>" : text.decode([token]).content)).join("");
+};
 
-/** A copy of the fixture folder with extra files (or without tokenizer.json). */
-function fixtureCopy(name: string, extra: Readonly<Record<string, string>>, withTokenizer = true): string {
-  const folder = mkdtempSync(join(dir, `${name}-`));
-  if (withTokenizer) copyFileSync(join(FIXTURE, "tokenizer.json"), join(folder, "tokenizer.json"));
-  copyFileSync(join(FIXTURE, "tokenizer_config.json"), join(folder, "tokenizer_config.json"));
-  for (const [file, text] of Object.entries(extra)) writeFileSync(join(folder, file), text);
-  return folder;
-}
-
-/** A template that writes the tools (tojson), tool calls as <tool_call>NAME</tool_call>, and enable_thinking=false. */
-const TOOLS_TEMPLATE = [
-  '{%- if tools %}{{- "<|im_start|>system\\n" }}{%- for tool in tools %}{{- tool | tojson }}{{- "\\n" }}{%- endfor %}{{- "<|im_end|>\\n" }}{%- endif %}',
-  '{%- for message in messages %}{{- "<|im_start|>" + message.role + "\\n" + message.content }}',
-  '{%- if message.tool_calls %}{%- for call in message.tool_calls %}{{- "<tool_call>" + call.function.name + "</tool_call>" }}{%- endfor %}{%- endif %}',
-  '{{- "<|im_end|>\\n" }}{%- endfor %}',
-  '{%- if add_generation_prompt %}{{- "<|im_start|>assistant\\n" }}{%- if enable_thinking is defined and enable_thinking is false %}{{- "<think></think>" }}{%- endif %}{%- endif %}',
-].join("");
 const toolsFolder = fixtureCopy("tools", { "chat_template.jinja": TOOLS_TEMPLATE });
 const moveTool: ToolSpec = {
   name: "move",
@@ -72,15 +42,6 @@ function configError(run: () => unknown): ConfigError {
   }
   throw new Error("expected a ConfigError");
 }
-
-const system = systemMessage("Be brief.");
-const episode: EpisodeMessages = {
-  preamble: [system],
-  turns: [
-    { observation: [userMessage("Say the end")], action: assistantMessage("the end") },
-    { observation: [userMessage("ok")], action: assistantMessage("done") },
-  ],
-};
 
 describe("hf renderer: prompts", () => {
   it("renders a conversation through the chat template to the expected text and ids, no special tokens added", () => {
@@ -411,160 +372,6 @@ describe("hf renderer: configuration", () => {
     });
     expect(configError(() => openRenderer(`hf:${badEos}`, 16)(4096)).message).toMatch(/"<\/s>" is not a token/);
   });
-});
-
-describe("train --backend tinker --renderer hf:DIR against the stand-in", () => {
-  let standin: Standin;
-  beforeAll(async () => {
-    // A fresh byte model (260 ids): it reads the fixture's ids as its own, which is all the loop needs.
-    standin = await startStandin({
-      baseModels: {
-        "tiny-260": { config: { layers: 1, dModel: 16, heads: 2, hiddenSize: 32, contextLength: 512 }, seed: 3 },
-      },
-    });
-  });
-  afterAll(async () => {
-    await standin.close();
-  });
-
-  it("runs a step end to end: prompts from the template, replies stopped at <|im_end|>, a checkpoint naming the renderer", async () => {
-    const out = join(dir, "train");
-    const config = {
-      env: "hanoi",
-      envOptions: { disks: 2, randomStart: true },
-      steps: 1,
-      tasksPerStep: 2,
-      group: 2,
-      evalEvery: 0,
-      checkpointEvery: 1,
-      maxNewTokens: 8,
-      backend: { kind: "tinker", baseModel: "tiny-260", renderer: `hf:${FIXTURE}` },
-    };
-    const before = standin.requests.length;
-    const result = await train({ out, config, tinker: { baseUrl: standin.url } });
-    expect(result).toMatchObject({ stepsDone: 1, finished: true });
-    const samples = standin.requests.slice(before).filter((request) => request.path === "/api/v1/asample");
-    expect(samples.length).toBeGreaterThan(0);
-    for (const request of samples) {
-      const body = request.body as { prompt: { chunks: { tokens: number[] }[] }; sampling_params: { stop: number[] } };
-      expect(body.sampling_params.stop).toEqual([END]);
-      const prompt = body.prompt.chunks.flatMap((chunk) => chunk.tokens);
-      expect(prompt.slice(0, 8)).toEqual([START, ...bytes("system"), NL]);
-      expect(prompt.slice(-11)).toEqual([START, ...bytes("assistant"), NL]);
-    }
-    // The fresh model solves nothing, so every group has zero advantages and the step sends no gradient.
-    const manifest = JSON.parse(readFileSync(join(out, "checkpoints", "step-000001", "budgetrl.json"), "utf8")) as {
-      renderer: string;
-    };
-    expect(manifest.renderer).toBe(`hf:${FIXTURE}`);
-  }, 120_000);
-
-  it("takes the renderer's options from the train CLI (--template-opt, --tool-call-format), stores them, and refuses bad ones before any work", async () => {
-    const out = join(dir, "train-cli");
-    const common = [
-      "train",
-      "--backend",
-      "tinker",
-      "--tinker-url",
-      standin.url,
-      "--base-model",
-      "tiny-260",
-      "--env",
-      "hanoi",
-      "--env-opt",
-      "disks=2",
-      "--steps",
-      "1",
-      "--tasks-per-step",
-      "1",
-      "--group",
-      "2",
-      "--eval-every",
-      "0",
-      "--max-new-tokens",
-      "8",
-      "--no-progress",
-    ];
-    const args = [...common, "--renderer", `hf:${toolsFolder}`];
-    const before = standin.requests.length;
-    const trained = await cli(
-      ...args,
-      "--template-opt",
-      "enable_thinking=false",
-      "--tool-call-format",
-      "hermes",
-      "--out",
-      out,
-    );
-    expect([trained.code, trained.stderr]).toEqual([0, ""]);
-    const samples = standin.requests.slice(before).filter((request) => request.path === "/api/v1/asample");
-    expect(samples.length).toBeGreaterThan(0);
-    for (const request of samples)
-      expect(
-        (request.body as { prompt: { chunks: { tokens: number[] }[] } }).prompt.chunks
-          .flatMap((chunk) => chunk.tokens)
-          .slice(-15),
-      ).toEqual(bytes("<think></think>"));
-    expect(JSON.parse(readFileSync(join(out, "config.json"), "utf8"))).toMatchObject({
-      backend: { templateOptions: { enable_thinking: false }, toolCallFormat: "hermes" },
-    });
-    const maybe = await cli(...args, "--template-opt", "enable_thinking=maybe", "--out", join(dir, "maybe"));
-    expect([maybe.code, maybe.stderr]).toEqual([2, expect.stringMatching(/--template-opt enable_thinking/)]);
-    const bytesRenderer = await cli(...common, "--template-opt", "enable_thinking=false", "--out", join(dir, "bytes"));
-    expect([bytesRenderer.code, bytesRenderer.stderr]).toEqual([
-      2,
-      expect.stringMatching(/--template-opt: is read by --renderer hf:DIR only/),
-    ]);
-  }, 120_000);
-
-  it("trains on an episode's one sequence: forward_backward on the renderer's tokens and reply spans, then optim_step", async () => {
-    const client = createTinkerClient({ baseUrl: standin.url });
-    const backend = await openTinkerBackend({
-      client,
-      baseModel: "tiny-260",
-      loraRank: 4,
-      seed: 1,
-      maxNewTokens: 8,
-      renderer: openRenderer(`hf:${FIXTURE}`, 8),
-      heartbeatMs: 0,
-    });
-    try {
-      const r = backend.policy();
-      const [sequence] = r.episodeSequences(
-        episode,
-        episode.turns.map((turn) => r.responseTokens(turn.action)),
-      );
-      const batch = [
-        {
-          tokens: sequence!.tokens,
-          responses: sequence!.replies.map((span) => ({ start: span.start, end: span.end })),
-        },
-      ];
-      const before = standin.requests.length;
-      const stats = await backend.accumulate(
-        batch,
-        (logprobs) => logprobs.map((values) => new Float32Array(values.length).fill(1)),
-        10,
-      );
-      expect(stats.tokens).toBeGreaterThan(0);
-      expect((await backend.step(1e-3)).gradNorm).toBeGreaterThan(0);
-      // The pass with a backward (the first is forward_only, for the current log-probs), as the stand-in decoded it.
-      const trained = standin.requests
-        .slice(before)
-        .find((request) => request.path === "/api/v1/forward_backward" && request.body.forward_only !== true);
-      const datum = (trained?.body as { data: { loss_fn_inputs: { weights: { dense: Uint8Array } } }[] }).data[0]!;
-      const dense = datum.loss_fn_inputs.weights.dense;
-      // Tinker's datums are shifted by one: weight p belongs to target token p + 1, the reply tokens' positions.
-      const weighted = Array.from(
-        new Float32Array(dense.buffer.slice(dense.byteOffset, dense.byteOffset + dense.byteLength)),
-      ).flatMap((weight, p) => (weight === 0 ? [] : [p + 1]));
-      expect(weighted).toEqual(
-        sequence!.replies.flatMap((span) => Array.from({ length: span.end - span.start }, (_, i) => span.start + i)),
-      );
-    } finally {
-      backend.dispose();
-    }
-  }, 60_000);
 });
 
 describe("the fixture's tokenizer against Hugging Face's own tokenizers (Rust, through Python)", () => {

@@ -1,0 +1,13 @@
+// The renderer names the train config accepts ("bytes" or "hf:DIR"), checked without loading a renderer: the
+// config is parsed (and stored runs read, as the report does) without the Hugging Face tokenizer and template
+// packages that renderer.ts loads with hf-renderer.ts.
+import { hfRendererDir } from "./hf-files.js";
+
+/** The renderer names the train config accepts: "bytes", or "hf:" and a folder. */
+export const RENDERER_NAMES = ["bytes", "hf:DIR"] as const;
+
+/** Why `name` is not a renderer name (its folder not checked), or undefined when it is one. */
+export function rendererNameProblem(name: string): string | undefined {
+  if (name === "bytes" || hfRendererDir(name) !== undefined) return undefined;
+  return `unknown renderer "${name}": expected bytes or hf:DIR (a folder holding a Hugging Face model's tokenizer.json and tokenizer_config.json)`;
+}
