@@ -16,9 +16,9 @@
 import type { JsonObject } from "../core/json.js";
 import { callIds, chatChoice, prepareChat, type ChatContext } from "./chat.js";
 import type { SampledToken } from "./engine.js";
-import { HttpError } from "./errors.js";
+import { asHttpError } from "./errors.js";
 import type { ChatRequest } from "./request.js";
-import { logprobEntries, toolCallsJson, usageOf, type ResponseMeta, type TokenFlags } from "./response.js";
+import { logprobEntries, toolCallsJson, usageChunk, usageOf, type ResponseMeta, type TokenFlags } from "./response.js";
 import { createTextReleaser, type EventSink } from "./stream.js";
 import { heldForCalls } from "./tool-choice.js";
 
@@ -110,24 +110,9 @@ export async function streamChat(
       );
     });
   } catch (error) {
-    sink.fail(
-      error instanceof HttpError
-        ? error
-        : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    sink.fail(asHttpError(error));
     return;
   }
-  if (sampling.includeUsage)
-    sink.send({
-      id: meta.id,
-      object: "chat.completion.chunk",
-      created: meta.created,
-      model: meta.model,
-      choices: [],
-      usage: usageOf(
-        promptTokens,
-        counts.reduce((a, b) => a + b, 0),
-      ),
-    });
+  if (sampling.includeUsage) sink.send(usageChunk(meta, "chat.completion.chunk", promptTokens, counts));
   sink.end();
 }

@@ -23,9 +23,9 @@ import type { Json, JsonObject } from "../core/json.js";
 import type { TinyModel } from "../nn/model.js";
 import { decodeTokens, encodeText } from "../nn/tokenizer.js";
 import { choiceSeed, type GenerationRequest, type SampledChoice, type SamplingEngine } from "./engine.js";
-import { badRequest, HttpError } from "./errors.js";
+import { asHttpError, badRequest } from "./errors.js";
 import { refuseUnhonoured } from "./fields.js";
-import { finiteLogprob, tokenText, usageOf, type ResponseMeta } from "./response.js";
+import { finiteLogprob, tokenText, usageChunk, usageOf, type ResponseMeta } from "./response.js";
 import { samplingFields, samplingRequest, type SamplingRequest } from "./sampling-options.js";
 import { createTextReleaser, type EventSink } from "./stream.js";
 
@@ -411,24 +411,9 @@ export async function streamCompletions(
       }),
     );
   } catch (error) {
-    sink.fail(
-      error instanceof HttpError
-        ? error
-        : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`),
-    );
+    sink.fail(asHttpError(error));
     return;
   }
-  if (sampling.includeUsage)
-    sink.send({
-      id: meta.id,
-      object: "text_completion",
-      created: meta.created,
-      model: meta.model,
-      choices: [],
-      usage: usageOf(
-        promptTokens,
-        counts.reduce((a, b) => a + b, 0),
-      ),
-    });
+  if (sampling.includeUsage) sink.send(usageChunk(meta, "text_completion", promptTokens, counts));
   sink.end();
 }

@@ -33,6 +33,12 @@ export class HttpError extends Error {
   }
 }
 
+/** What a failure answers with: an HttpError as it is, anything else as a 500 "the model failed". */
+export function asHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  return new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`);
+}
+
 function defaultType(status: number): string {
   if (status === 404) return "not_found_error";
   if (status === 429) return "rate_limit_error";

@@ -84,6 +84,18 @@ export function usageOf(promptTokens: number, completionTokens: number): JsonObj
   };
 }
 
+/** A stream's last chunk with the usage of the whole answer (stream_options.include_usage). */
+export function usageChunk(
+  meta: ResponseMeta,
+  object: string,
+  promptTokens: number,
+  completionTokens: readonly number[],
+): JsonObject {
+  const completion = completionTokens.reduce((a, b) => a + b, 0);
+  const { id, created, model } = meta;
+  return { id, object, created, model, choices: [], usage: usageOf(promptTokens, completion) };
+}
+
 export function toolCallsJson(calls: readonly ToolCall[]): Json[] {
   return calls.map((call) => ({
     id: call.id,

@@ -21,7 +21,7 @@ import { answerChat, type ChatSettings } from "./chat.js";
 import { streamChat } from "./chat-stream.js";
 import { answerCompletions, parseCompletionRequest, streamCompletions } from "./completions.js";
 import type { SamplingEngine } from "./engine.js";
-import { errorBody, HttpError } from "./errors.js";
+import { asHttpError, errorBody, HttpError } from "./errors.js";
 import { parseJsonBody, readBody } from "./http-body.js";
 import type { ReplyMemo } from "./reply-memo.js";
 import { parseChatRequest } from "./request.js";
@@ -287,10 +287,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         options.log?.(`${request.method} ${request.url} 200${sequences > 0 ? ` n=${sequences}` : ""}`),
       )
       .catch((error: unknown) => {
-        const failure =
-          error instanceof HttpError
-            ? error
-            : new HttpError(500, `the model failed: ${error instanceof Error ? error.message : String(error)}`);
+        const failure = asHttpError(error);
         options.log?.(`${request.method} ${request.url} ${failure.status} ${failure.message}`);
         if (!response.headersSent) sendError(response, failure);
         else response.end();
