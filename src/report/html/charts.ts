@@ -104,7 +104,7 @@ export function passCharts(report: StudyReport): Chart[] {
   const charts: Chart[] = [];
   for (const variant of [...new Set(report.passTables.map((table) => table.variant))]) {
     const tables = report.passTables.filter((table) => table.variant === variant);
-    const budgets = [...new Set(tables.flatMap((table) => table.budgets))];
+    const budgets = budgetLabelOrder(tables.flatMap((table) => table.budgets));
     const ks = [...new Set(tables.flatMap((table) => table.ks))].sort((a, b) => a - b);
     const rows = tables.flatMap((table) =>
       table.ks.flatMap((k, i) =>
@@ -170,7 +170,7 @@ export function hiddenCharts(report: StudyReport): Chart[] {
   if (modes.length < 2) return [];
   return [...new Set(report.passTables.map((table) => table.variant))].map((variant) => {
     const tables = report.passTables.filter((table) => table.variant === variant);
-    const budgets = [...new Set(tables.flatMap((table) => table.budgets))];
+    const budgets = budgetLabelOrder(tables.flatMap((table) => table.budgets));
     const rows = tables.flatMap((table) =>
       table.ks.includes(1)
         ? table.budgets.map((budget, j) =>
@@ -308,7 +308,7 @@ export function recoveryCharts(report: StudyReport): Chart[] {
         .filter((cell) => enough(cell.estimate))
         .map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: cell.turn }, cell.estimate)),
     );
-    const budgets = [...new Set(report.recovery.flatMap((entry) => entry.perBudget.map((cells) => cells.budget)))];
+    const budgets = budgetLabelOrder(report.recovery.flatMap((entry) => entry.perBudget.map((cells) => cells.budget)));
     const rates = report.recovery.flatMap((entry) =>
       entry.perBudget.map((cells) =>
         row({ model: entry.model, env: entry.env, mode: entry.mode, budget: cells.budget }, cells.anyError),
@@ -511,7 +511,7 @@ export function trainingCharts(report: StudyReport): Chart[] {
       }));
     }),
   );
-  const budgets = [...new Set(report.training.flatMap((entry) => entry.evals.map((point) => point.budget)))];
+  const budgets = budgetLabelOrder(report.training.flatMap((entry) => entry.evals.map((point) => point.budget)));
   const evals = report.training.flatMap((entry) =>
     entry.evals.map((point) =>
       row({ model: entry.name, run: entry.name, step: point.step, budget: point.budget }, point.estimate),
