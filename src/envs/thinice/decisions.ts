@@ -12,27 +12,56 @@ import { buildIceMdp } from "./mdp.js";
 import { compileIce } from "./rules.js";
 import { studyBudgets } from "./tradeoff.js";
 
-/** Visits of the oracle's episodes within `turns`: [state, probability, optimal mask] per live state and turn. */
-export function oracleVisits(solution: MdpSolution, start: number, turns: number): [number, number, number][] {
+/** One visit of the oracle's episodes: a live state, the label of the move that led there (0 at the start), the
+ * turns used before it, its probability and the oracle's optimal mask there. */
+export interface OracleVisit {
+  readonly state: number;
+  readonly label: number;
+  readonly used: number;
+  readonly weight: number;
+  readonly mask: number;
+}
+
+/**
+ * Follows the oracle's episodes within `turns` (uniform among optimal actions, breaks included), turn by turn,
+ * calling `visit` at every live (state, label) with its probability. Mass is kept apart per label: `labelOf` names
+ * each transition with one of `labels` labels (1 and a constant 0: per state only).
+ */
+export function followOracle(
+  solution: MdpSolution,
+  start: number,
+  turns: number,
+  visit: (visit: OracleVisit) => void,
+  labels = 1,
+  labelOf: (state: number, action: number, next: number) => number = () => 0,
+): void {
   const { mdp } = solution;
-  const visits: [number, number, number][] = [];
-  let mass = new Map<number, number>([[start, 1]]);
+  let mass = new Map<number, number>([[start * labels, 1]]);
   for (let used = 0; used < turns; used++) {
     const after = new Map<number, number>();
-    for (const [state, weight] of mass) {
+    for (const [key, weight] of mass) {
+      const state = Math.floor(key / labels);
       if (mdp.ends[state] !== LIVE) continue;
       const mask = solution.layer(turns - used).masks[state]!;
-      visits.push([state, weight, mask]);
+      visit({ state, label: key - state * labels, used, weight, mask });
       const chosen = actionsOfMask(mask);
       for (const action of chosen) {
         const pair = state * mdp.actions + action;
         for (let index = mdp.start[pair]!; index < mdp.start[pair + 1]!; index++) {
-          after.set(mdp.next[index]!, (after.get(mdp.next[index]!) ?? 0) + (weight / chosen.length) * mdp.prob[index]!);
+          const next = mdp.next[index]!;
+          const code = next * labels + labelOf(state, action, next);
+          after.set(code, (after.get(code) ?? 0) + (weight / chosen.length) * mdp.prob[index]!);
         }
       }
     }
     mass = after;
   }
+}
+
+/** Visits of the oracle's episodes within `turns`: [state, probability, optimal mask] per live state and turn. */
+export function oracleVisits(solution: MdpSolution, start: number, turns: number): [number, number, number][] {
+  const visits: [number, number, number][] = [];
+  followOracle(solution, start, turns, ({ state, weight, mask }) => visits.push([state, weight, mask]));
   return visits;
 }
 

@@ -1,6 +1,6 @@
 // The ceiling of teacher-forced step quality under hidden budgets: how often the best policy that sees only what a
 // hidden-mode observation shows can play a move in the budget-aware oracle's optimal set, on the oracle's states.
-// For each map and study budget T_j (tradeoff.ts), the oracle's episodes are followed exactly as in decisions.ts
+// For each map and study budget T_j (tradeoff.ts), the oracle's episodes are followed by decisions.ts's followOracle
 // (uniform among optimal actions, breaks included), each visit keyed by what the policy sees there:
 //   map            the map with P alone (the cell);
 //   observation    the map with P (the cell) and the feedback line of the move that led there (its direction and
@@ -19,7 +19,8 @@
 // maxMinCeiling: the best quality any such policy can guarantee at all four budgets at once. Each figure is a mean
 // over maps (every task weighs the same, as step quality averages tasks). scripts/thinice-hidden-ceiling.ts prints
 // them on the study's held-out tasks; test/envs/thinice/hidden-ceiling.test.ts pins them.
-import { actionsOfMask, LIVE, solveMdp, type MdpSolution } from "../shared/finite-mdp.js";
+import { actionsOfMask, solveMdp, type MdpSolution } from "../shared/finite-mdp.js";
+import { followOracle, type OracleVisit } from "./decisions.js";
 import type { ThinIceTask } from "./maps.js";
 import { buildIceMdp } from "./mdp.js";
 import { compileIce, THIN } from "./rules.js";
@@ -51,32 +52,18 @@ function budgetVisits(
   const { mdp } = solution;
   const optimal = new Map<number, Float64Array>();
   let total = 0;
-  // Mass over (state, feedback code): code 0 at the start, else 1 + 3 x direction + (blocked 0, moved 1, held 2).
-  let mass = new Map<number, number>([[start * FEEDBACK_CODES, 1]]);
-  for (let used = 0; used < turns; used++) {
-    const after = new Map<number, number>();
-    for (const [pair, weight] of mass) {
-      const state = Math.floor(pair / FEEDBACK_CODES);
-      if (mdp.ends[state] !== LIVE) continue;
-      const mask = solution.layer(turns - used).masks[state]!;
-      const key = view === "map" ? state : view === "withTurn" ? used * mdp.states * FEEDBACK_CODES + pair : pair;
-      const row = optimal.get(key) ?? new Float64Array(mdp.actions);
-      optimal.set(key, row);
-      total += weight;
-      const chosen = actionsOfMask(mask);
-      for (const action of chosen) {
-        row[action] = row[action]! + weight;
-        const index = state * mdp.actions + action;
-        for (let k = mdp.start[index]!; k < mdp.start[index + 1]!; k++) {
-          const next = mdp.next[k]!;
-          const outcome = next === state ? 0 : isThin(next) ? 2 : 1;
-          const code = next * FEEDBACK_CODES + 1 + 3 * action + outcome;
-          after.set(code, (after.get(code) ?? 0) + (weight / chosen.length) * mdp.prob[k]!);
-        }
-      }
-    }
-    mass = after;
-  }
+  // Feedback label: 0 at the start, else 1 + 3 x direction + (blocked 0, moved 1, held 2).
+  const feedback = (state: number, action: number, next: number): number =>
+    1 + 3 * action + (next === state ? 0 : isThin(next) ? 2 : 1);
+  const visit = ({ state, label, used, weight, mask }: OracleVisit): void => {
+    const pair = state * FEEDBACK_CODES + label;
+    const key = view === "map" ? state : view === "withTurn" ? used * mdp.states * FEEDBACK_CODES + pair : pair;
+    const row = optimal.get(key) ?? new Float64Array(mdp.actions);
+    optimal.set(key, row);
+    total += weight;
+    for (const action of actionsOfMask(mask)) row[action] = row[action]! + weight;
+  };
+  followOracle(solution, start, turns, visit, FEEDBACK_CODES, feedback);
   return { optimal, total };
 }
 
