@@ -104,21 +104,21 @@ function envOptionsOf(
 /** Where the run is and how to continue it, as printed (a URL without its password; the flags it needs). */
 interface Printed {
   readonly db: string;
-  readonly resumeFlags: readonly string[];
+  /** The command that continues run `run`. */
+  resume(run: string): string;
 }
 
 function printedRun(db: string, runOptions: Readonly<EvalRunOptions>, client: GivenClientOptions | undefined): Printed {
-  return { db: storeLocation(db), resumeFlags: evalResumeFlags(runOptions, client) };
+  const location = storeLocation(db);
+  const flags = evalResumeFlags(runOptions, client);
+  return { db: location, resume: (run) => evalResumeCommand(run, location, flags) };
 }
 
 /** A service lost for longer than --reconnect-timeout, as one line with what to do: the run continues with --resume
  * once the service is back (a new run lost before it started is started again). A stop signal ends the wait at once. */
 function lostConnection(error: unknown, run: string | undefined, printed: Printed, signal: AbortSignal): unknown {
   if (!(error instanceof ConnectionLostError)) return error;
-  const next =
-    run === undefined
-      ? "run the command again"
-      : `continue with: ${evalResumeCommand(run, printed.db, printed.resumeFlags)}`;
+  const next = run === undefined ? "run the command again" : `continue with: ${printed.resume(run)}`;
   if (signal.aborted)
     return new StoppedError(
       `stopped while waiting for ${error.service} at ${error.location}; the episodes stored so far are kept: when it is back, ${next}`,
@@ -133,7 +133,7 @@ function reportEnd(io: CliIo, result: EvaluationResult, printed: Printed): numbe
     );
   if (result.errors > 0) {
     io.stderr(
-      `${result.errors} episodes ended in a policy error and are not counted${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}; retry them with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`,
+      `${result.errors} episodes ended in a policy error and are not counted${result.firstError === undefined ? "" : ` (first: ${result.firstError})`}; retry them with: ${printed.resume(result.run)}\n`,
     );
   }
   return result.complete ? 0 : 1;
@@ -191,16 +191,12 @@ export const evalCommand = defineCommand({
       // The line that says why starts on a line of its own, after the bar's last state.
       if (io.interactive) bar?.finish();
       if (error instanceof RunExistsError)
-        throw new RunExistsError(
-          error.run,
-          error.location,
-          evalResumeCommand(error.run, printed.db, printed.resumeFlags),
-        );
+        throw new RunExistsError(error.run, error.location, printed.resume(error.run));
       throw lostConnection(error, started ?? (resume ? run : undefined), printed, context.signal);
     });
     if (result.interrupted) {
       io.stderr(
-        `Stopped after ${result.done}/${result.total} episodes, stored in ${printed.db}. Continue with: ${evalResumeCommand(result.run, printed.db, printed.resumeFlags)}\n`,
+        `Stopped after ${result.done}/${result.total} episodes, stored in ${printed.db}. Continue with: ${printed.resume(result.run)}\n`,
       );
       return 130;
     }
