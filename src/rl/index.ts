@@ -45,6 +45,15 @@ export {
 } from "./schedules/index.js";
 export { demonstrationSequences, trainSft, type SftOptions } from "./sft.js";
 export { parseSftConfig, SFT_TARGETS, sftConfigSchema, type SftConfig, type SftTargets } from "./sft-config.js";
+export {
+  demonstratorNoise,
+  everyReply,
+  optimalReplies,
+  sftTargets,
+  type DemonstrationRun,
+  type TargetTurns,
+} from "./sft-targets.js";
+export { bayesMoves, hiddenBudgetTargets } from "./hidden-budget-targets.js";
 export { runSft, type SftRunOptions, type SftRunResult } from "./sft-run.js";
 export { tinyBackend, type TinyBackendOptions } from "./tiny-backend.js";
 export { train, type EvalPoint, type StepMetrics, type TrainOptions, type TrainResult } from "./train.js";

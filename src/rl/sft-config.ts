@@ -9,7 +9,7 @@ import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
 
 /** Which demonstrated replies are SFT targets. */
-export const SFT_TARGETS = ["all", "optimal"] as const;
+export const SFT_TARGETS = ["all", "optimal", "bayes"] as const;
 export type SftTargets = (typeof SFT_TARGETS)[number];
 
 export const sftConfigSchema = z.object({
@@ -36,7 +36,7 @@ export const sftConfigSchema = z.object({
     .enum(SFT_TARGETS)
     .default("all")
     .describe(
-      "which demonstrated replies are trained on: all, or only those the oracle judged optimal within the turns left (the others stay in the context: the base sees off-path states and learns to recover from them, not to make the noise)",
+      "which demonstrated replies are trained on: all; optimal, those the oracle judged optimal within the turns left; bayes, as optimal where the budget is shown and, where it is hidden, those that are the move a budget-blind policy should make (optimal under the most posterior weight of the demonstration budgets, given the history). The others stay in the context: the base sees off-path states and learns to recover from them, not to make the noise",
     ),
   fromRun: z
     .string()

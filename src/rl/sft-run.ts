@@ -25,7 +25,7 @@ import { createEnv } from "../envs/registry.js";
 import { createModel } from "../nn/model.js";
 import { warmupCosine } from "../nn/schedule.js";
 import { createPolicy } from "../policies/spec.js";
-import { encodeEvalConfig, parseEvalConfig } from "../eval/config.js";
+import { budgetsToRun, encodeEvalConfig, parseEvalConfig } from "../eval/config.js";
 import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
 import { taskSource } from "../eval/tasks.js";
 import { readEpisodes } from "../store/episodes.js";
@@ -34,6 +34,7 @@ import { getRun, loadTasks, runExists } from "../store/runs.js";
 import type { TrainSequence } from "./backend.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
 import { parseSftConfig, sftConfigSchema, type SftConfig } from "./sft-config.js";
+import { demonstratorNoise, sftTargets, type DemonstrationRun, type TargetTurns } from "./sft-targets.js";
 import { tinyBackend } from "./tiny-backend.js";
 
 export interface SftRunOptions {
@@ -89,6 +90,7 @@ async function checkDemonstrations(config: Readonly<SftConfig>): Promise<void> {
   const env = createEnv(config.env, config.envOptions);
   checkBudgetsFit(config.budgets, env, "budget");
   await createPolicy(config.policy);
+  if (config.imitate === "bayes") demonstratorNoise(config.policy);
   for (const mode of config.budgetModes) taskSource(env, parseEvalConfig(demoEvalConfig(config, mode)));
 }
 
@@ -117,10 +119,12 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   const config = parseSftConfig(options.config);
   if (config.fromRun === undefined) await checkDemonstrations(config);
   // A stored run to train on must be there before <out> is made (its store is read only).
-  else
-    await withStore(options.db ?? join(options.out, "demos.db"), { mode: "read" }, (store) =>
+  else {
+    const record = await withStore(options.db ?? join(options.out, "demos.db"), { mode: "read" }, (store) =>
       getRun(store, config.fromRun as string),
     );
+    if (config.imitate === "bayes") demonstratorNoise(record.policy, "fromRun");
+  }
   try {
     await mkdir(options.out, { recursive: true });
     await writeFile(`${configPath}.tmp`, `${JSON.stringify(encodeConfig(sftConfigSchema, config), null, 2)}\n`);
@@ -194,11 +198,12 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
         `stopped before SFT training (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`,
       ),
   );
-  const episodes: Episode[] = [];
-  for (const run of runs)
-    episodes.push(
-      ...(await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined, stopPoint)),
-    );
+  const demonstrations: { readonly episodes: readonly Episode[]; readonly targets: TargetTurns }[] = [];
+  for (const run of runs) {
+    const read = await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined, stopPoint);
+    demonstrations.push({ episodes: read.episodes, targets: sftTargets(config.imitate, read.run) });
+  }
+  const episodes = demonstrations.flatMap((set) => set.episodes);
   await stopPoint();
   const model = await createModel({
     config: config.modelConfig,
@@ -208,10 +213,11 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens } });
   try {
     const sequences: TrainSequence[] = [];
-    for (const episode of episodes) {
-      sequences.push(...demonstrationSequences([episode], backend.policy(), config.imitate));
-      await stopPoint();
-    }
+    for (const { episodes: runEpisodes, targets } of demonstrations)
+      for (const episode of runEpisodes) {
+        sequences.push(...demonstrationSequences([episode], backend.policy(), targets));
+        await stopPoint();
+      }
     // A demonstrated reply longer than the policy's replies (maxNewTokens) can make its sequence longer than the
     // model's context (a BFCL call list): such a sequence is one the policy could never have sampled, left out.
     const tooLong = sequences.length;
@@ -228,7 +234,7 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
       throw new ConfigError(
         "imitate",
         `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes.length} episodes)`,
-        config.imitate === "optimal"
+        config.imitate !== "all"
           ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies"
           : "the demonstrations are empty",
       );
@@ -260,17 +266,18 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   }
 }
 
-/** The demonstrations of a stored run (policy errors left out); an incomplete --from-run run is used only after
- * saying so (`onNotice`, given for such runs only). */
+/** The demonstrations of a stored run (policy errors left out) and the run they belong to; an incomplete
+ * --from-run run is used only after saying so (`onNotice`, given for such runs only). */
 async function readDemonstrations(
   db: string,
   run: string,
   onNotice: ((text: string) => void) | undefined,
   stopPoint: () => Promise<void>,
-): Promise<Episode[]> {
+): Promise<{ readonly episodes: Episode[]; readonly run: DemonstrationRun }> {
   return withStore(db, { mode: "read" }, async (store) => {
     const record = await getRun(store, run);
-    const taskIds = new Map((await loadTasks(store, run)).map((task) => [task.index, task.id]));
+    const tasks = new Map((await loadTasks(store, run)).map((task) => [task.index, task]));
+    const taskIds = new Map([...tasks].map(([index, task]) => [index, task.id]));
     const episodes: Episode[] = [];
     for await (const episode of readEpisodes(store, run, record.env, taskIds)) {
       episodes.push(episode);
@@ -279,6 +286,14 @@ async function readDemonstrations(
     const usable = episodes.filter((episode) => episode.stopReason !== "error");
     if (record.status !== "complete")
       onNotice?.(`run ${run} in ${db} is not complete: training on the ${usable.length} demonstrations it holds`);
-    return usable;
+    const config = parseEvalConfig(record.config);
+    const demonstrationRun: DemonstrationRun = {
+      env: createEnv(record.env, config.envOptions),
+      policy: record.policy,
+      budgets: budgetsToRun(config),
+      scope: config.budgetScope,
+      tasks,
+    };
+    return { episodes: usable, run: demonstrationRun };
   });
 }

@@ -7,20 +7,21 @@
 import type { Episode } from "../core/episode.js";
 import { deriveSeed, shuffledIndices } from "../core/rng.js";
 import { responseLength, type TrainablePolicy, type TrainerBackend, type TrainSequence } from "./backend.js";
-import type { SftTargets } from "./sft-config.js";
+import { everyReply, type TargetTurns } from "./sft-targets.js";
 
 /** The sequences the policy would have sampled each demonstration in, with the demonstrated replies as responses:
- * all of them, or ("optimal") only those the oracle annotated optimal within the turns left; the others stay in
- * the sequence as context. Sequences left without a response are dropped. */
+ * those `targets` names (sft-targets.ts: all, the optimal ones, ...); the others stay in the sequence as context.
+ * Sequences left without a response are dropped. */
 export function demonstrationSequences(
-  episodes: Iterable<Pick<Episode, "preamble" | "turns">>,
+  episodes: Iterable<Episode>,
   policy: TrainablePolicy,
-  targets: SftTargets = "all",
+  targets: TargetTurns = everyReply,
 ): TrainSequence[] {
   const out: TrainSequence[] = [];
   for (const episode of episodes) {
     const replies = episode.turns.map((turn) => policy.responseTokens(turn.action));
-    const isTarget = (turn: number): boolean => targets === "all" || episode.turns[turn]?.optimal === true;
+    const targetTurns = targets(episode);
+    const isTarget = (position: number): boolean => targetTurns[position] === true;
     for (const sequence of policy.episodeSequences(episode, replies)) {
       const responses = sequence.replies
         .filter((span) => isTarget(span.turn))

@@ -147,7 +147,7 @@ function basePlan(config: StudyConfig, out: string, entry: StudyEnv): StudyModel
         source: {
           policy: { kind: "tiny", checkpoint: baseDir(out, entry) },
           origin: "sft",
-          made: `SFT here: ${config.sftSteps} steps on the optimal replies in ${config.demoTasks} tasks' demonstrations of ${config.demoPolicy}`,
+          made: `SFT here: ${config.sftSteps} steps on the optimal replies (hidden budgets: the budget-blind Bayes move) in ${config.demoTasks} tasks' demonstrations of ${config.demoPolicy}`,
         },
       };
     case "openai":

@@ -2,8 +2,9 @@
 // skipped on --resume):
 //   tasks   each env's held-out set (ids written to <env>/held-out.json)
 //   sft     demonstrations from a budget-aware noisy oracle at every budget, announced and hidden (never on
-//           held-out tasks), then SFT on the oracle-optimal replies: each env's base model (left out when the base
-//           is not made here: a served model, a Tinker service's base model)
+//           held-out tasks), then SFT on the oracle-optimal replies (where the budget is hidden, on the budget-blind
+//           Bayes move: imitate bayes): each env's base model (left out when the base is not made here: a served
+//           model, a Tinker service's base model)
 //   rl      one RL run per variant, from the env's base with the same compute (each resumes from its checkpoint), in
 //           process or one training client each on a Tinker service
 //   eval    every model on its env's held-out tasks: the Pass@(K,T) grid and teacher-forced runs, announced and
@@ -89,7 +90,8 @@ export function tasksStage(context: StageContext): string {
   return `distinct held-out tasks ${counts.join(", ")}, left out of demonstrations and RL`;
 }
 
-/** One env's base model: demonstrations at every budget in both modes, SFT on the oracle-optimal replies. */
+/** One env's base model: demonstrations at every budget in both modes, SFT on the oracle-optimal replies (the
+ * budget-blind Bayes ones where the budget is hidden). */
 async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
   const { config, out, events } = context;
   const dir = baseDir(out, entry);
@@ -108,7 +110,7 @@ async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
       budgets: entry.budgets.map((spec) => spec.label),
       budgetModes: ["announced", "hidden"],
       budgetScope: entry.budgetScope,
-      imitate: "optimal",
+      imitate: "bayes",
       // Its own stream: sizing the demonstrations never shifts the RL runs' randomness.
       seed: deriveSeed(config.seed, "sft", entry.env),
       modelConfig: config.model,

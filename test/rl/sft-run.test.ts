@@ -84,6 +84,9 @@ describe("runSft", () => {
     expect(result.demoRuns).toEqual(["demonstrations/announced", "demonstrations/hidden"]);
     const all = await runSft({ out: join(dir, "grid-all"), db, config: { ...grid, imitate: "all" } });
     expect(result.sequences).toBeLessThanOrEqual(all.sequences);
+    // On hanoi the best move never depends on the turns left: the budget-blind Bayes move is the optimal one.
+    const bayes = await runSft({ out: join(dir, "grid-bayes"), db, config: { ...grid, imitate: "bayes" } });
+    expect(bayes.sequences).toBe(result.sequences);
     await expect(
       runSft({ out: join(dir, "bad-mode"), config: { ...grid, budgetModes: "announced,loud" } }),
     ).rejects.toThrow(/budgetModes: expected one or more of announced, remaining, hidden/);
@@ -95,6 +98,9 @@ describe("runSft", () => {
       /policy: unknown policy "wizard"/,
     );
     await expect(runSft({ out, config: { ...config, envOptions: { disks: 0 } } })).rejects.toThrow(ConfigError);
+    await expect(runSft({ out, config: { ...config, policy: "random", imitate: "bayes" } })).rejects.toThrow(
+      /^policy: imitate bayes needs demonstrations of a budget-aware oracle, not random/,
+    );
     await expect(
       runSft({ out, config: { ...config, modelConfig: { ...modelConfig, unknownKey: 1 } } }),
     ).rejects.toThrow(/^modelConfig\.unknownKey: unknown model config key \(known: vocabSize, /);

@@ -8,6 +8,7 @@ import { createModel } from "../../src/nn/model.js";
 import { noisyOraclePolicy } from "../../src/policies/scripted/noisy-oracle.js";
 import { parseBudgetSpec } from "../../src/core/budget.js";
 import { demonstrationSequences } from "../../src/rl/sft.js";
+import { everyReply, optimalReplies } from "../../src/rl/sft-targets.js";
 import { tinyBackend } from "../../src/rl/tiny-backend.js";
 
 describe("demonstrationSequences", () => {
@@ -34,8 +35,8 @@ describe("demonstrationSequences", () => {
       seed: 1,
     });
     const policy = tinyBackend({ model, policy: { maxNewTokens: 6 } }).policy();
-    const all = demonstrationSequences(episodes, policy, "all");
-    const optimal = demonstrationSequences(episodes, policy, "optimal");
+    const all = demonstrationSequences(episodes, policy, everyReply);
+    const optimal = demonstrationSequences(episodes, policy, optimalReplies);
     const turns = episodes.flatMap((episode) => episode.turns);
     const optimalTurns = turns.filter((turn) => turn.optimal === true).length;
     expect(optimalTurns).toBeGreaterThan(0);
