@@ -21,7 +21,7 @@ import { budgetsToRun } from "../eval/config.js";
 import { exampleEpisode } from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
-import { studyFindings, type ClaimScopes, type FindingInputs, type PassScope } from "./findings.js";
+import { studyFindings, type ClaimScopes, type FindingInputs, type LengthBin, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
 import {
   EXAMPLE_REPLY_CHARS,
@@ -307,14 +307,17 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
           .filter((entry) => entry.model === model && entry.env === env && entry.mode === mode)
           .map((entry) => entry.perTask(budget)),
       ),
-    lengthBins: (model, env, mode, budget) =>
-      [
-        ...new Set(
-          atBudget(analysis(model, env, mode)?.horizon ?? [], budget)
-            .filter((row) => row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0)
-            .map((row) => lengthBin(row.optimalLength as number)),
-        ),
-      ].sort((a, b) => a - b),
+    lengthBins: (model, env, mode, budget) => {
+      const bins = new Map<number, LengthBin>();
+      for (const row of atBudget(analysis(model, env, mode)?.horizon ?? [], budget)) {
+        const length = row.optimalLength;
+        if (length === null || !Number.isFinite(length) || length <= 0) continue;
+        const key = lengthBin(length);
+        const bin = bins.get(key);
+        bins.set(key, { key, low: Math.min(bin?.low ?? length, length), high: Math.max(bin?.high ?? length, length) });
+      }
+      return [...bins.values()].sort((a, b) => a.key - b.key);
+    },
     longTasks: (model, env, mode, binLow, budget) =>
       horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow, budget),
   };

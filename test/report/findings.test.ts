@@ -36,7 +36,10 @@ function inputs(
         : values(gain(model, source === "teacher-forced" ? "teacher" : "step") ?? 0),
     recovery: (model) => values(gain(model, "recovery") ?? 0),
     forcedRecovery: (model) => (options.forced === true ? values(gain(model, "forced") ?? 0) : new Map()),
-    lengthBins: () => [4, 8],
+    lengthBins: () => [
+      { key: 4, low: 4, high: 7 },
+      { key: 8, low: 8, high: 10 },
+    ],
     longTasks: (model, _env, _mode, bin) => values(bin === 8 ? (gain(model, "long") ?? 0) : 0),
   };
 }
@@ -84,6 +87,15 @@ describe("studyFindings", () => {
     // The relative view: +0.1 over the base's mean success.
     const mean = [...values(0).values()].reduce((sum, value) => sum + value, 0) / TASKS;
     expect(rl?.scopes[0]?.comparisons[0]?.relative?.value).toBeCloseTo(0.1 / mean, 12);
+    // The longest bin is named by the lengths it holds (8-10), as the horizon table names it, not by its edges.
+    const horizon = findings.find((finding) => finding.id === "recovery-horizon");
+    expect(
+      horizon?.scopes[0]?.comparisons.filter((comparison) => comparison.metric.startsWith("success on the longest")),
+    ).toEqual([
+      expect.objectContaining({
+        metric: expect.stringMatching(/^success on the longest tasks \(optimal length 8-10\)/),
+      }),
+    ]);
   });
 
   it("answers the hidden-budget question with the BudgetMix trained on hidden budgets when the study has one", () => {
