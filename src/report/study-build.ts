@@ -21,6 +21,7 @@ import { budgetsToRun } from "../eval/config.js";
 import { exampleEpisode } from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
+import { baseCompetenceNotes } from "./base-competence.js";
 import { studyFindings, type ClaimScopes, type FindingInputs, type LengthBin, type PassScope } from "./findings.js";
 import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
 import {
@@ -439,6 +440,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       interval,
     ),
   );
+  const analysed = analyses(data.analysisCells, interval);
   const studyTasks = selected.map((run) => ({
     run: run.record.id,
     variant: run.variant,
@@ -457,7 +459,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     passTables,
     budgetTables,
     invalidReplies: invalid,
-    ...analyses(data.analysisCells, interval),
+    ...analysed,
     perturbation: data.perturbations.map((entry) => ({
       model: entry.model,
       env: entry.env,
@@ -475,6 +477,6 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     training: await Promise.all(training.map((entry) => readTraining(entry, studyTasks, interval))),
     examples: await examplesOf(store, selected, models),
     findings: studyFindings(findingInputs(models, data), interval, options.claimScopes ?? {}),
-    notes: notesOf(runs, models, data),
+    notes: [...notesOf(runs, models, data), ...baseCompetenceNotes(models, analysed.stepQuality)],
   };
 }
