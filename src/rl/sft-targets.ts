@@ -8,7 +8,7 @@
 import { resolveTurns, type BudgetScope, type BudgetSpec } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
-import { ConfigError } from "../core/errors.js";
+import { ConfigError, DataError } from "../core/errors.js";
 import { parsePolicySpec } from "../core/policy-spec.js";
 import type { StoredTask } from "../store/runs.js";
 import { hiddenBudgetTargets } from "./hidden-budget-targets.js";
@@ -55,6 +55,12 @@ export function sftTargets(imitate: SftTargets, run: DemonstrationRun): TargetTu
       throw new Error(`sftTargets: task ${episode.taskIndex} of the demonstrations is not stored`);
     const basis = { reference: stored.referenceBudget, optimal: stored.optimalTurns };
     const budgets = run.budgets.map((spec) => resolveTurns(spec, basis));
+    const own = run.budgets.findIndex((spec) => spec.label === episode.budget.label);
+    if (own < 0 || budgets[own] !== episode.budget.turns)
+      throw new DataError(
+        `demonstration of task ${episode.taskId} (sample ${episode.sample}) was played under budget ${episode.budget.label} in ${episode.budget.turns} turns, which the run's budgets (${run.budgets.map((spec) => spec.label).join(", ")}) do not give`,
+        "the demonstrations were made with other budgets or another version of the env: make them again",
+      );
     return hiddenBudgetTargets(run.env, run.env.decodeTask(stored.task), episode, budgets, epsilon, run.scope);
   };
 }

@@ -96,6 +96,11 @@ describe("budget-blind Bayes targets of hidden demonstrations", () => {
     expect(targets(announced)).toEqual(announced.turns.map((turn) => turn.optimal === true));
     const hidden: Episode = await episodeAt(map, "1.25x", 4, 0.2);
     expect(targets(hidden)).toEqual(hiddenBudgetTargets(env, map, hidden, budgetsOf(map), 0.2));
+    // A demonstration whose budget the run's budgets do not give (other budgets, another env version) is refused.
+    const other = sftTargets("bayes", { ...run, budgets: [parseBudgetSpec("2x")] });
+    expect(() => other(hidden)).toThrow(
+      /played under budget 1.25x in \d+ turns, which the run's budgets \(2x\) do not give/,
+    );
     expect(() => sftTargets("bayes", { ...run, policy: "random" })).toThrow(ConfigError);
     expect(() => sftTargets("bayes", { ...run, policy: "random" })).toThrow(/budget-aware oracle/);
   });
