@@ -40,7 +40,8 @@ export interface HorizonOptions extends IntervalOptions {
   readonly binning?: HorizonBinning | undefined;
 }
 
-const knownLength = (row: HorizonCounts): row is HorizonCounts & { optimalLength: number } =>
+/** A row whose task has a finite optimal length (the rows horizon bins hold). */
+export const knownLength = (row: HorizonCounts): row is HorizonCounts & { optimalLength: number } =>
   row.optimalLength !== null && Number.isFinite(row.optimalLength) && row.optimalLength > 0;
 
 /** The bins of every row with a known optimal length: pass it to horizon() for each group of rows compared. */

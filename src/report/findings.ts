@@ -70,16 +70,15 @@ export interface FindingInputs {
   recovery(model: string, env: string, mode: string, budget?: string): ReadonlyMap<number, number>;
   /** Task -> success after an error forced on the expert's states (recover:J runs; empty without them). */
   forcedRecovery(model: string, env: string, mode: string, budget?: string): ReadonlyMap<number, number>;
-  /** The optimal-length bins a model has episodes in: each bin's key (its lower edge, what longTasks takes) and the
-   * shortest and longest optimal length it holds. */
+  /** The optimal-length bins a model has episodes in, in order: each bin's key (its lower edge, what longTasks
+   * takes) and its label in the horizon table (the lengths it holds: "8-10"). */
   lengthBins(model: string, env: string, mode: string, budget?: string): readonly LengthBin[];
   longTasks(model: string, env: string, mode: string, binLow: number, budget?: string): ReadonlyMap<number, number>;
 }
 
 export interface LengthBin {
   readonly key: number;
-  readonly low: number;
-  readonly high: number;
+  readonly label: string;
 }
 
 type Scope = StudyFinding["scopes"][number];
@@ -369,14 +368,9 @@ function longComparison(
   const bins = new Map(inputs.lengthBins(b, env, "announced", budget).map((bin) => [bin.key, bin]));
   const shared = inputs.lengthBins(a, env, "announced", budget).filter((bin) => bins.has(bin.key));
   if (shared.length === 0) return null;
-  const longestA = shared.reduce((best, bin) => (bin.key > best.key ? bin : best));
-  const longestB = bins.get(longestA.key) as LengthBin;
-  const longest = longestA.key;
-  // Labelled by the lengths the bin holds, as the horizon table labels it (8-10, not the bin's edges 8-15).
-  const low = Math.min(longestA.low, longestB.low);
-  const high = Math.max(longestA.high, longestB.high);
+  const { key: longest, label } = shared.reduce((best, bin) => (bin.key > best.key ? bin : best));
   return context.compare(
-    `success on the longest tasks (optimal length ${low === high ? low : `${low}-${high}`})${at(budget)}`,
+    `success on the longest tasks (optimal length ${label})${at(budget)}`,
     a,
     b,
     env,

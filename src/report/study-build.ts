@@ -5,9 +5,9 @@ import type { BudgetSpec } from "../core/budget.js";
 import { deriveSeed } from "../core/rng.js";
 import { budgetTable } from "../metrics/budget-table.js";
 import { orderBudgets } from "../metrics/budget-axis.js";
-import { horizon, horizonBinning, horizonPerTask } from "../metrics/horizon.js";
+import { horizon, horizonBinning, horizonPerTask, knownLength } from "../metrics/horizon.js";
 import { invalidReplies } from "../metrics/invalid-replies.js";
-import { lengthBin } from "../metrics/horizon-bins.js";
+import type { HorizonBinning } from "../metrics/horizon-bins.js";
 import { naturalRecovery, recoveryPerTask, type RecoveryCells } from "../metrics/natural-recovery.js";
 import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { perTaskPassAtK } from "../metrics/per-task-pass.js";
@@ -198,19 +198,24 @@ const horizonBin = (bin: HorizonBin): StudyHorizonBin => ({
   estimate: jsonEstimate(bin.estimate),
 });
 
+/** One horizon binning per env, over every model and mode: each curve of a chart, and the findings, label a bin the
+ * same way. */
+function envBinnings(cells: readonly AnalysisCellData[]): ReadonlyMap<string, HorizonBinning> {
+  const envs = [...new Set(cells.map((cell) => cell.env))];
+  return new Map(
+    envs.map((env) => [env, horizonBinning(cells.filter((cell) => cell.env === env).flatMap((cell) => cell.horizon))]),
+  );
+}
+
 function analyses(
   cells: readonly AnalysisCellData[],
+  binnings: ReadonlyMap<string, HorizonBinning>,
   options: IntervalOptions,
 ): Pick<StudyReport, "stepQuality" | "recovery" | "horizon"> {
   const seeded = (cell: AnalysisCellData, label: string): IntervalOptions => ({
     ...options,
     seed: deriveSeed(options.seed ?? 0, label, cell.model, cell.env, cell.mode),
   });
-  // One binning per env, over every model and mode: each curve of a chart labels a bin the same way.
-  const envs = [...new Set(cells.map((cell) => cell.env))];
-  const binnings = new Map(
-    envs.map((env) => [env, horizonBinning(cells.filter((cell) => cell.env === env).flatMap((cell) => cell.horizon))]),
-  );
   const out: {
     stepQuality: StudyReport["stepQuality"][number][];
     recovery: StudyReport["recovery"][number][];
@@ -274,7 +279,11 @@ function meanPerTask(maps: readonly ReadonlyMap<number, number>[]): Map<number, 
   return new Map([...sums].map(([task, { sum, count }]) => [task, sum / count]));
 }
 
-function findingInputs(models: readonly StudyModel[], data: StudyData): FindingInputs {
+function findingInputs(
+  models: readonly StudyModel[],
+  data: StudyData,
+  binnings: ReadonlyMap<string, HorizonBinning>,
+): FindingInputs {
   const inScope = (cell: PassCellData, scope: PassScope): boolean =>
     "variant" in scope ? cell.variant === scope.variant : cell.env === scope.env;
   const passCells = (model: string, scope: PassScope, mode: string): PassCellData[] =>
@@ -309,15 +318,16 @@ function findingInputs(models: readonly StudyModel[], data: StudyData): FindingI
           .map((entry) => entry.perTask(budget)),
       ),
     lengthBins: (model, env, mode, budget) => {
-      const bins = new Map<number, LengthBin>();
-      for (const row of atBudget(analysis(model, env, mode)?.horizon ?? [], budget)) {
-        const length = row.optimalLength;
-        if (length === null || !Number.isFinite(length) || length <= 0) continue;
-        const key = lengthBin(length);
-        const bin = bins.get(key);
-        bins.set(key, { key, low: Math.min(bin?.low ?? length, length), high: Math.max(bin?.high ?? length, length) });
-      }
-      return [...bins.values()].sort((a, b) => a.key - b.key);
+      const lengths = binnings.get(env)?.lengths;
+      if (lengths === undefined) return [];
+      const keys = new Set(
+        atBudget(analysis(model, env, mode)?.horizon ?? [], budget)
+          .filter(knownLength)
+          .map((row) => lengths.keyOf(row.optimalLength)),
+      );
+      return [...lengths.spans]
+        .filter(([key]) => keys.has(key))
+        .map(([key, span]): LengthBin => ({ key, label: span.label }));
     },
     longTasks: (model, env, mode, binLow, budget) =>
       horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow, budget),
@@ -440,7 +450,8 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       interval,
     ),
   );
-  const analysed = analyses(data.analysisCells, interval);
+  const binnings = envBinnings(data.analysisCells);
+  const analysed = analyses(data.analysisCells, binnings, interval);
   const studyTasks = selected.map((run) => ({
     run: run.record.id,
     variant: run.variant,
@@ -476,7 +487,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     })),
     training: await Promise.all(training.map((entry) => readTraining(entry, studyTasks, interval))),
     examples: await examplesOf(store, selected, models),
-    findings: studyFindings(findingInputs(models, data), interval, options.claimScopes ?? {}),
+    findings: studyFindings(findingInputs(models, data, binnings), interval, options.claimScopes ?? {}),
     notes: [...notesOf(runs, models, data), ...baseCompetenceNotes(models, analysed.stepQuality)],
   };
 }

@@ -37,8 +37,8 @@ function inputs(
     recovery: (model) => values(gain(model, "recovery") ?? 0),
     forcedRecovery: (model) => (options.forced === true ? values(gain(model, "forced") ?? 0) : new Map()),
     lengthBins: () => [
-      { key: 4, low: 4, high: 7 },
-      { key: 8, low: 8, high: 10 },
+      { key: 4, label: "4-7" },
+      { key: 8, label: "8-10" },
     ],
     longTasks: (model, _env, _mode, bin) => values(bin === 8 ? (gain(model, "long") ?? 0) : 0),
   };
