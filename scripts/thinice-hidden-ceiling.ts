@@ -11,7 +11,7 @@ import { heldOutSet } from "../src/study/plan.js";
 
 /** The study's held-out thin ice tasks: its held-out set's draw (src/study/plan.ts, src/agent/task-draws.ts). */
 function studyHeldOutMaps(tasks: number, seed: number): ThinIceTask[] {
-  const set = heldOutSet({ seed, heldOutTasks: tasks }, { env: "thinice" });
+  const set = heldOutSet({ heldOutSeed: seed, heldOutTasks: tasks }, { env: "thinice", heldOut: "structure" });
   const draws = taskDraws(thinice(), set.seed, { count: tasks, field: "tasks" });
   return Array.from({ length: tasks }, (_, index) => draws.make(index) as ThinIceTask);
 }

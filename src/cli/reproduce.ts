@@ -6,6 +6,7 @@
 // there). Where the servers are is a run option: never stored, given again with --resume. The served base's client
 // flags are eval's, generated from clientOptionsSchema (client-flags.ts), and travel as its typed client options to
 // each of its evaluations; its sampling options (--base-opt) are read to their types before any work.
+import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { BUDGET_SCOPES } from "../core/budget.js";
 import { shellWord } from "../core/commands.js";
@@ -98,7 +99,7 @@ const schema = z.object({
     .enum(STUDY_ENVS)
     .optional()
     .describe(
-      "test every claim on this one env (default: the two-env design: vault, a budget trade-off, for the budget claims; hanoi with random starts, a horizon dial, for recovery and horizon)",
+      "test every claim on this one env (default: the two-env design: vault and thin ice, both with a budget trade-off, every claim on both where it can move)",
     ),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
   budget: z
@@ -121,7 +122,25 @@ const schema = z.object({
     .describe(
       `preset field KEY=VALUE, VALUE read as JSON where it is JSON (heldOutTasks=4, model='{"layers":1}'); fields: ${SIZE_FIELDS.join(", ")}`,
     ),
-  seed: z.number().int().min(0).default(1).describe("seed of every stage"),
+  seeds: z
+    .string()
+    .optional()
+    .describe(
+      "the study's seeds, comma-separated (default: the preset's: quick 1, full 1,2,3): each replicates the whole pipeline (demonstrations, base, RL runs, evaluations) on the same held-out tasks",
+    ),
+  seed: z.number().int().min(0).optional().describe("a one-seed study with this seed (same as --seeds N)"),
+  heldOutSeed: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("seed of the held-out tasks, the same for every seed of the study (default 1)"),
+  plan: z
+    .string()
+    .optional()
+    .describe(
+      "an analysis plan (JSON, as study.json's plan): fixed when the study starts; on --resume refused unless it is the study's own",
+    ),
   base: z
     .string()
     .optional()
@@ -175,6 +194,35 @@ function variantList(text: string | undefined): readonly VariantSlug[] | undefin
   return slugs as VariantSlug[];
 }
 
+/** The seeds the flags name: --seeds 1,2,3 or --seed N (not both); none: the preset's. */
+function seedsOf(options: Options): { seeds?: readonly number[] } {
+  if (options.seeds !== undefined && options.seed !== undefined)
+    throw new ConfigError("--seed", "give --seeds or --seed, not both", "--seed N is --seeds N");
+  if (options.seed !== undefined) return { seeds: [options.seed] };
+  if (options.seeds === undefined) return {};
+  const seeds = options.seeds.split(",").map((text) => text.trim());
+  for (const text of seeds)
+    if (!/^\d+$/.test(text))
+      throw new ConfigError("--seeds", `"${text}" is not a seed (a whole number)`, "e.g. --seeds 1,2,3");
+  return { seeds: seeds.map(Number) };
+}
+
+/** The analysis plan a --plan file holds (JSON), or undefined. */
+function planOf(path: string | undefined): unknown {
+  if (path === undefined) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError("--plan", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ConfigError("--plan", `${path} is not JSON: ${(error as Error).message}`);
+  }
+}
+
 /** The trainer as data, its fields refused with the in-process trainer, naming the flag. */
 function trainerOf(options: Options, given: ReadonlyMap<string, string>): TrainerSourceInput {
   if (options.trainer === "tiny") {
@@ -222,7 +270,8 @@ function choiceOf(options: Options, given: ReadonlyMap<string, string>): StudyCh
     ...(options.budgetScope === undefined ? {} : { budgetScope: options.budgetScope }),
     ...(variants === undefined ? {} : { variants }),
     overrides: sizeOverrides(options.size),
-    seed: options.seed,
+    ...seedsOf(options),
+    ...(options.heldOutSeed === undefined ? {} : { heldOutSeed: options.heldOutSeed }),
     trainer: trainerOf(options, given),
     ...(options.base === undefined ? {} : { base: parseBaseSource(options.base, baseOptions) }),
   };
@@ -270,12 +319,13 @@ export const reproduceCommand = defineCommand({
   name: "reproduce",
   summary: "Rerun the paper's study here: base models, the RL runs, the Pass@(K,T) grid, analyses and an HTML report.",
   description:
-    "Stages, for each env of the study: distinct held-out tasks -> demonstrations of a budget-aware noisy oracle at every budget, announced and hidden, and SFT on its optimal replies (the base model) -> RL runs from the same base with the same compute (GRPO-Full at the most generous budget and at the tightest, turn-level process supervision, BudgetMix over every budget, BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and recovery runs) -> report (report.html, report.json). Budgets are multiples of each task's optimal length (1.25x, 1.5x, 2x, 3x; bfcl: 10-100% of upstream's 20 steps per user turn). Any model source: --base openai:MODEL --base-url URL evaluates a served base (no demonstrations, no SFT), --trainer tinker --base-model NAME --tinker-url URL trains each RL run as a LoRA on a Tinker service and samples its checkpoints there (docs/study.md). Interrupt with Ctrl-C and continue with --resume (the servers' flags given again).",
+    "Stages: distinct held-out tasks per env (the same for every seed; on thin ice new in structure: no training map shares a held-out map's playable layout) -> ranges (the oracle and a random policy on them: what each statistic can show) -> per seed: demonstrations of a budget-aware noisy oracle at every budget, announced and hidden, and SFT on its optimal replies (the base model) -> RL runs from the same base with the same compute (GRPO-Full at the most generous budget and at the tightest, turn-level process supervision, BudgetMix over every budget, BudgetMix with hidden budgets) -> evaluation of every model on the held-out tasks (announced and hidden budgets, teacher-forced and recovery runs) -> report (report.html, report.json): each claim tested as the analysis plan fixed in study.json before any stage says, per seed and pooled over seeds (intervals over seeds, then tasks), with a sensitivity table. Budgets are multiples of each task's optimal length (1.25x, 1.5x, 2x, 3x; bfcl: 10-100% of upstream's 20 steps per user turn). Any model source: --base openai:MODEL --base-url URL evaluates a served base (no demonstrations, no SFT), --trainer tinker --base-model NAME --tinker-url URL trains each RL run as a LoRA on a Tinker service and samples its checkpoints there (docs/study.md). Interrupt with Ctrl-C and continue with --resume (the servers' flags given again).",
   schema,
   interruptible: true,
   examples: [
     "budgetrl reproduce --preset quick",
     "budgetrl reproduce --preset full --out runs/study",
+    "budgetrl reproduce --preset full --seeds 1,2 --out runs/two-seeds",
     "budgetrl reproduce --preset full --env thinice --out runs/thinice",
     "budgetrl reproduce --out runs/study --resume",
     "budgetrl reproduce --env bfcl --base openai:Qwen/Qwen3-4B --base-url http://localhost:8000/v1 --trainer tinker --base-model Qwen/Qwen3-4B --tinker-url URL --renderer hf:models/qwen3-4b --template-opt enable_thinking=false --size maxNewTokens=256 --out runs/bfcl",
@@ -287,6 +337,7 @@ export const reproduceCommand = defineCommand({
         "out",
         "resume",
         "progress",
+        "plan",
         ...CLIENT_FLAG_KEYS,
         ...Object.keys(tinkerReachFlags),
       ]);
@@ -294,9 +345,11 @@ export const reproduceCommand = defineCommand({
     const study = options.resume ? undefined : choiceOf(options, context.given);
     const view = stageView(io, options.progress);
     let stageStart = performance.now();
+    const plan = planOf(options.plan);
     const result = await reproduce({
       out: options.out,
       resume: options.resume,
+      ...(plan === undefined ? {} : { plan }),
       ...(study === undefined ? {} : { study }),
       reach: reachOf(options),
       signal: context.signal,

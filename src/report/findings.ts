@@ -1,49 +1,42 @@
-// The paper's four findings, and the hidden-budget question beyond it, checked against whatever runs a study
-// holds. Each finding compares models by role (base, grpo = GRPO-Full, process, budgetmix) with the statistic
-// that answers it, paired over the same distinct tasks (and seeds): differences (metrics/paired-difference.ts)
-// and, for "gains shrink when budgets tighten", a difference of differences (metrics/difference-of-differences.ts).
-// A statistic is "higher" or "lower" when its 95% paired bootstrap interval excludes zero, "unclear" when it
-// contains it. Verdict rules (per env or env variant, then combined: the same verdict everywhere, else
-// inconclusive; scopes without data are left out; `claimScopes` limits a finding to the envs a study built for it):
-//   rl-budgets        GRPO-Full - base at the largest budget (G) and at the smallest (T), announced, and the
-//                     difference of the two gains, (GRPO - base at G) - (GRPO - base at T), with the relative
-//                     gains beside them: supported if the gain at G is higher and the difference of gains is
-//                     higher (the gain shrinks when the budget tightens); not supported if the difference of
-//                     gains is lower or the gain at G is lower; else inconclusive. Whether GRPO-Full falls below
-//                     the base at T (the paper's BFCL Table 1: 2.5 vs 3.0) is stated beside the verdict.
-//   recovery-horizon  GRPO-Full - base: step quality (teacher-forced states when both have them, else their
-//                     own), recovery (from errors forced on the same expert states when both have such runs, else
-//                     after their own first errors), success on the longest tasks: supported if recovery or long
-//                     tasks are higher and step quality is not; not supported if step quality is higher.
-//   process           process - GRPO-Full (else base): step quality, Pass@1 at the largest and smallest
-//                     budgets, recovery: supported if something is higher (a benefit) and the smallest budget or
-//                     recovery is not (a limit); not supported if nothing is higher and something is lower, or
-//                     everything is higher.
-//   budgetmix         BudgetMix - GRPO-Full (else base), Pass@1 at every budget (announced): supported if lower
-//                     nowhere and higher at the smallest budget; not supported if lower somewhere.
-//   hidden-budget     BudgetMix trained with hidden budgets (role budgetmix-hidden; else the announced BudgetMix)
-//                     - GRPO-Full (else base), Pass@1 at every budget with hidden budgets: supported (BudgetMix
-//                     helps) if higher somewhere and lower nowhere; not supported if lower somewhere and higher
-//                     nowhere.
-import { deriveSeed } from "../core/rng.js";
-import { differenceOfDifferences } from "../metrics/difference-of-differences.js";
-import { differenceDirection, pairedDifference } from "../metrics/paired-difference.js";
-import { relativeGain } from "../metrics/relative-gain.js";
-import type { IntervalOptions } from "../metrics/task-mean.js";
+// The paper's findings, and the hidden-budget question beyond it, tested as the analysis plan says (analysis-plan.ts):
+// each claim's test (claims/) reads its measures (finding-measures.ts) for the models with the plan's two roles, a - b,
+// paired over the same distinct tasks and seeds. Every claim is read over every scope: each env of the claim and all
+// of them pooled (each env weighing the same), in each seed and over all seeds (intervals resample seeds, then tasks).
+// The claim's verdict is the one the plan decides by (pooled over seeds and envs; or one per env, then the same
+// verdict everywhere or inconclusive); the others are shown beside it: the single seeds' verdicts (does the verdict
+// hold in every seed, or is it seed-dependent?) and a sensitivity table, the verdict re-read under the reasonable
+// alternatives to the plan (each env alone, other budgets, no margin, half and twice the margin), all on the same
+// resamples, so a reader sees whether a verdict is fragile. A statistic that cannot move on an env (the oracle and a
+// random policy differ by less than the plan's minimum range) is left out there, with a note.
+import { isBudgetReading, type AnalysisPlan, type ClaimPlan } from "./analysis-plan.js";
+import { claimTest, pointsText, type PlannedMeasure } from "./claims/index.js";
+import { detectableEffect, nonInferiority, outcomeOf } from "./effect-outcome.js";
+import {
+  estimateMeasure,
+  NAMES,
+  statisticKey,
+  statisticRange,
+  statisticsOf,
+  type MeasureContext,
+  type MeasureResult,
+  type Statistic,
+  type StatisticRange,
+  type StatisticValues,
+} from "./finding-measures.js";
 import {
   jsonEstimate,
-  type FindingId,
   type JsonEstimate,
   type ModelRole,
   type StudyComparison,
   type StudyFinding,
+  type StudyFindingScope,
+  type StudyRange,
+  type StudySensitivity,
   type Verdict,
 } from "./study-model.js";
 
-/** Pass@(K,T) data of one env variant ("hanoi disks=4"), or of every variant of an env pooled. */
-export type PassScope = { readonly variant: string } | { readonly env: string };
-
-/** What the findings read: per-task values of each model, by env variant or env. */
+/** What the findings read: the models with their roles, the budgets they were run at, and per seed their per-task
+ * values; the oracle's and the random policy's values ("oracle", "random") when the study measured its ranges. */
 export interface FindingInputs {
   /** roleSource "given": the role came from the caller (--role, or `reproduce`'s own models); when some model has
    * none, the "Needs a model with role" text says how to give the missing roles. */
@@ -52,561 +45,313 @@ export interface FindingInputs {
     readonly role: ModelRole;
     readonly roleSource?: "given" | "none";
   }[];
-  /** Env variants with Pass@(K,T) data, with their env. */
-  readonly variants: readonly { readonly variant: string; readonly env: string }[];
-  readonly envs: readonly string[];
-  /** Budget labels of a model's runs in a variant (or env) and mode, in axis order. */
-  budgets(model: string, scope: PassScope, mode: string): readonly string[];
-  /** Task -> pass@1 at a budget, over a variant or all variants of an env. */
-  pass(model: string, scope: PassScope, mode: string, budget: string): ReadonlyMap<number, number>;
-  /** Per task, over every budget, or at one `budget` (a label). */
-  stepQuality(
-    model: string,
-    env: string,
-    mode: string,
-    source: "self" | "teacher-forced",
-    budget?: string,
-  ): ReadonlyMap<number, number>;
-  recovery(model: string, env: string, mode: string, budget?: string): ReadonlyMap<number, number>;
-  /** Task -> success after an error forced on the expert's states (recover:J runs; empty without them). */
-  forcedRecovery(model: string, env: string, mode: string, budget?: string): ReadonlyMap<number, number>;
-  /** The optimal-length bins a model has episodes in, in order: each bin's key (its lower edge, what longTasks
-   * takes) and its label in the horizon table (the lengths it holds: "8-10"). */
-  lengthBins(model: string, env: string, mode: string, budget?: string): readonly LengthBin[];
-  longTasks(model: string, env: string, mode: string, binLow: number, budget?: string): ReadonlyMap<number, number>;
+  /** Budget labels a model was run at on an env in a mode, in axis order. */
+  budgets(model: string, env: string, mode: string): readonly string[];
+  readonly seeds: readonly { readonly seed: number; readonly values: StatisticValues }[];
+  readonly references: StatisticValues | null;
+  /** The label of an env's longest optimal-length bin ("8-10"), or null when its lengths are unknown. */
+  longestTasks(env: string): string | null;
 }
 
-export interface LengthBin {
-  readonly key: number;
-  readonly label: string;
+export interface FindingOptions {
+  readonly plan: AnalysisPlan;
+  readonly bootstrap?: number;
+  readonly seed?: number;
 }
 
-type Scope = StudyFinding["scopes"][number];
+export interface FindingsResult {
+  readonly findings: StudyFinding[];
+  readonly ranges: StudyRange[];
+}
 
 const points = (value: number): string => (100 * value).toFixed(1);
-const signed = (value: number | null, unit = ""): string =>
-  value === null ? "n/a" : `${value >= 0 ? "+" : "-"}${points(Math.abs(value))}${unit}`;
+const signed = (value: number | null): string =>
+  value === null ? "n/a" : `${value >= 0 ? "+" : "-"}${points(Math.abs(value))}`;
 
-/** "+12.0 [+5.0, +19.0] points (200 tasks)": differences of rates in percentage points. */
+/** "+12.0 [+5.0, +19.0] points (200 tasks, 3 seeds)": differences of rates in percentage points. */
 export function formatDifference(estimate: JsonEstimate): string {
   if (estimate.value === null) return "no shared tasks";
   const interval = estimate.low === null ? "" : ` [${signed(estimate.low)}, ${signed(estimate.high)}]`;
-  return `${signed(estimate.value)}${interval} points (${estimate.tasks} tasks)`;
-}
-
-/** "+67% [+20%, +140%]". */
-function formatRelative(estimate: JsonEstimate): string {
-  if (estimate.value === null) return "relative n/a";
-  const interval =
-    estimate.low === null
-      ? ""
-      : ` [${signed(estimate.low, "%")}, ${estimate.high === null ? "inf" : signed(estimate.high, "%")}]`;
-  return `${signed(estimate.value, "%")}${interval} relative`;
+  const seeds = estimate.seeds === undefined ? "" : `, ${estimate.seeds} seeds`;
+  return `${signed(estimate.value)}${interval} points (${estimate.tasks} tasks${seeds})`;
 }
 
 function describe(comparison: StudyComparison): string {
+  if (comparison.outcome === "cannot move")
+    return `${comparison.metric}: cannot move here (left out: ${comparison.leftOut.join(", ")})`;
   const means =
     comparison.meanA.value === null
       ? ""
       : comparison.statistic === "difference of differences"
         ? ` (gains ${signed(comparison.meanA.value)} vs ${signed(comparison.meanB.value)})`
-        : ` (${points(comparison.meanA.value)}% vs ${points(comparison.meanB.value as number)}%)`;
-  const relative = comparison.relative === undefined ? "" : `, ${formatRelative(comparison.relative)}`;
-  return `${comparison.metric}: ${formatDifference(comparison.difference)}${means}${relative}`;
+        : ` (${points(comparison.meanA.value)}% vs ${points(comparison.meanB.value ?? NaN)}%)`;
+  const reading = comparison.decides ? `, ${comparison.outcome}` : "";
+  return `${comparison.metric}: ${formatDifference(comparison.difference)}${means}${reading}`;
 }
 
-function combine(scopes: readonly Scope[]): Verdict {
-  const measured = scopes.filter((scope) => scope.verdict !== "no data").map((scope) => scope.verdict);
-  if (measured.length === 0) return "no data";
-  return measured.every((verdict) => verdict === measured[0]) ? (measured[0] as Verdict) : "inconclusive";
-}
+/** Envs of a scope in words: "vault" or "vault + thinice". */
+const envsText = (envs: readonly string[]): string => envs.join(" + ");
+const seedText = (seed: number | null, seeds: readonly number[]): string =>
+  seed !== null ? `seed ${seed}` : seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${seeds.join(", ")}`;
 
-function summaryOf(verdict: Verdict, scopes: readonly Scope[]): string {
-  const measured = scopes.filter((scope) => scope.verdict !== "no data");
-  if (measured.length === 0)
-    return scopes.length === 0
-      ? "No runs to test it: see what it needs below."
-      : scopes.map((scope) => scope.text).join(" ");
-  const by = (wanted: Verdict): string[] =>
-    measured.filter((scope) => scope.verdict === wanted).map((scope) => scope.scope);
-  const parts = (["supported", "not supported", "inconclusive"] as const)
-    .filter((wanted) => by(wanted).length > 0)
-    .map((wanted) => `${wanted} in ${by(wanted).join(", ")}`);
-  return `${verdict === "inconclusive" && parts.length > 1 ? "Mixed: " : ""}${parts.join("; ")}.`;
-}
-
-/** What every finding uses: the inputs, the models by role, and paired comparisons. */
-interface FindingContext {
-  readonly inputs: FindingInputs;
-  readonly base: string | undefined;
-  readonly grpo: string | undefined;
-  readonly process: string | undefined;
-  readonly budgetmix: string | undefined;
-  /** BudgetMix trained with hidden budgets, when the study has one. */
-  readonly budgetmixHidden: string | undefined;
-  compare(
-    metric: string,
-    a: string,
-    b: string,
-    scope: string,
-    mode: string,
-    valuesA: ReadonlyMap<number, number>,
-    valuesB: ReadonlyMap<number, number>,
-  ): StudyComparison;
-  /** compare with the relative view beside the difference (success rates). */
-  compareRates(
-    metric: string,
-    a: string,
-    b: string,
-    scope: string,
-    mode: string,
-    valuesA: ReadonlyMap<number, number>,
-    valuesB: ReadonlyMap<number, number>,
-  ): StudyComparison;
-  /** Whether a finding is tested in an env (the study's claim scopes; every env by default). */
-  inScope(id: FindingId, env: string): boolean;
-  readonly options: IntervalOptions;
-}
-
-function contextOf(inputs: FindingInputs, options: IntervalOptions, claimScopes: ClaimScopes): FindingContext {
-  const byRole = (role: ModelRole): string | undefined => inputs.models.find((model) => model.role === role)?.name;
-  const seeded = (...parts: string[]): IntervalOptions => ({
-    ...options,
-    seed: deriveSeed(options.seed ?? 0, "finding", ...parts),
+/** A claim's envs that have both models, and the budgets both were run at on every one of them (axis order). */
+function claimBudgets(inputs: FindingInputs, plan: ClaimPlan, a: string, b: string, mode: string): string[] {
+  const lists = plan.envs.map((env) => {
+    const other = new Set(inputs.budgets(b, env, mode));
+    return inputs.budgets(a, env, mode).filter((budget) => other.has(budget));
   });
-  const compare: FindingContext["compare"] = (metric, a, b, scope, mode, valuesA, valuesB) => {
-    const result = pairedDifference(valuesA, valuesB, seeded(metric, a, b, scope, mode));
-    return {
-      metric,
-      a,
-      b,
-      scope,
-      mode,
-      meanA: jsonEstimate(result.a),
-      meanB: jsonEstimate(result.b),
-      difference: jsonEstimate(result.difference),
-      direction: differenceDirection(result.difference),
-      statistic: "difference",
-    };
-  };
-  return {
-    options,
-    inScope: (id, env) => claimScopes[id]?.includes(env) ?? true,
-    compareRates: (metric, a, b, scope, mode, valuesA, valuesB) => ({
-      ...compare(metric, a, b, scope, mode, valuesA, valuesB),
-      relative: jsonEstimate(relativeGain(valuesA, valuesB, seeded("relative", metric, a, b, scope, mode))),
-    }),
-    inputs,
-    base: byRole("base"),
-    grpo: byRole("grpo"),
-    process: byRole("process"),
-    budgetmix: byRole("budgetmix"),
-    budgetmixHidden: byRole("budgetmix-hidden"),
-    compare,
-  };
+  const first = lists[0] ?? [];
+  return first.filter((budget) => lists.every((list) => list.includes(budget)));
 }
 
-/** Envs each finding is tested in (a study says which env it built for which claim); absent: every env. */
-export type ClaimScopes = Readonly<Partial<Record<FindingId, readonly string[]>>>;
-
-/** A role a finding needs, the model that has it (undefined: none) and the role that stands in for it, if any. */
-type Need = readonly [role: ModelRole, model: string | undefined, fallback?: ModelRole];
-
-/** What a finding lacks, in words: the roles no model has and, unless the caller gave every model its role (a
- * study), how to give them; null when nothing is missing. */
-function missing(context: FindingContext, ...needs: readonly Need[]): string | null {
-  const absent = needs.filter(([, model]) => model === undefined);
+/** What a claim needs that no model has, in words; null when nothing is missing. */
+function missingRoles(inputs: FindingInputs, plan: ClaimPlan): string | null {
+  const absent = [plan.a, plan.b].filter((role) => !inputs.models.some((model) => model.role === role));
   if (absent.length === 0) return null;
-  const { models } = context.inputs;
-  const roles = absent.map(([role, , fallback]) => (fallback === undefined ? role : `${role} (or ${fallback})`));
-  const present = models.map((model) => `${model.name} (${model.role})`).join(", ") || "none";
-  const hint = models.every((model) => model.roleSource === "given")
+  const present = inputs.models.map((model) => `${model.name} (${model.role})`).join(", ") || "none";
+  const hint = inputs.models.every((model) => model.roleSource === "given")
     ? ""
-    : `: give ${absent.length === 1 ? "it" : "them"} with ${absent.map(([role]) => `--role NAME=${role}`).join(" ")}, NAME one of the models`;
-  return `Needs a model with role ${roles.join(" and a model with role ")}${hint}; present: ${present}.`;
+    : `: give ${absent.length === 1 ? "it" : "them"} with ${absent.map((role) => `--role NAME=${role}`).join(" ")}, NAME one of the models`;
+  return `Needs a model with role ${absent.join(" and a model with role ")}${hint}; present: ${present}.`;
 }
 
-function finding(
-  id: StudyFinding["id"],
-  title: string,
-  claim: string,
-  absent: string | null,
-  scopes: () => Scope[],
-): StudyFinding {
-  if (absent !== null) return { id, title, claim, verdict: "no data", summary: absent, scopes: [] };
-  const list = scopes();
-  const verdict = combine(list);
-  return { id, title, claim, verdict, summary: summaryOf(verdict, list), scopes: list };
+/** Reads the measures of one claim over scopes, each measure estimated once per (envs, seeds). */
+interface ClaimReader {
+  comparisons(measures: readonly PlannedMeasure[], envs: readonly string[], seed: number | null, margin: number): StudyComparison[];
 }
 
-const scopeName = (scope: PassScope): string => ("variant" in scope ? scope.variant : scope.env);
-
-function sharedBudgets(context: FindingContext, a: string, b: string, scope: PassScope, mode: string): string[] {
-  const other = new Set(context.inputs.budgets(b, scope, mode));
-  return context.inputs.budgets(a, scope, mode).filter((label) => other.has(label));
-}
-
-function passAt(
-  context: FindingContext,
-  a: string,
-  b: string,
-  scope: PassScope,
-  mode: string,
-  budget: string,
-): StudyComparison {
-  return context.compareRates(
-    `Pass@(1,${budget})`,
-    a,
-    b,
-    scopeName(scope),
-    mode,
-    context.inputs.pass(a, scope, mode, budget),
-    context.inputs.pass(b, scope, mode, budget),
-  );
-}
-
-/** (a - b at `generous`) - (a - b at `tight`), Pass@1, paired over the tasks all four cells share. */
-function gainShrink(
-  context: FindingContext,
-  a: string,
-  b: string,
-  scope: PassScope,
-  mode: string,
-  generous: string,
-  tight: string,
-): StudyComparison {
-  const { inputs } = context;
-  const metric = `gain at ${generous} minus gain at ${tight}`;
-  const result = differenceOfDifferences(
-    inputs.pass(a, scope, mode, generous),
-    inputs.pass(b, scope, mode, generous),
-    inputs.pass(a, scope, mode, tight),
-    inputs.pass(b, scope, mode, tight),
-    {
-      ...context.options,
-      seed: deriveSeed(context.options.seed ?? 0, "finding", metric, a, b, scopeName(scope), mode),
-    },
-  );
+function claimReader(context: MeasureContext, seeds: readonly number[], a: string, b: string): ClaimReader {
+  const cache = new Map<string, MeasureResult>();
+  const measured = (planned: PlannedMeasure, envs: readonly string[], seed: number | null): MeasureResult => {
+    const scopeSeeds = seed === null ? seeds : [seed];
+    const key = `${planned.measure.name}\u0000${planned.mode}\u0000${envs.join("+")}\u0000${scopeSeeds.join("+")}`;
+    let result = cache.get(key);
+    if (result === undefined) {
+      result = estimateMeasure(context, planned.measure, a, b, { envs, seeds: scopeSeeds });
+      cache.set(key, result);
+    }
+    return result;
+  };
   return {
-    metric,
-    a,
-    b,
-    scope: scopeName(scope),
-    mode,
-    meanA: jsonEstimate(result.first),
-    meanB: jsonEstimate(result.second),
-    difference: jsonEstimate(result.difference),
-    direction: differenceDirection(result.difference),
-    statistic: "difference of differences",
+    comparisons: (measures, envs, seed, margin) =>
+      measures.map((planned) => {
+        const result = measured(planned, envs, seed);
+        const difference = jsonEstimate(result.difference);
+        const outcome = result.envs.length === 0 ? "cannot move" : outcomeOf(difference, margin);
+        return {
+          key: planned.key,
+          metric: planned.measure.name,
+          a,
+          b,
+          scope: envsText(result.envs.length === 0 ? envs : result.envs),
+          seed,
+          mode: planned.mode,
+          meanA: jsonEstimate(result.sideA),
+          meanB: jsonEstimate(result.sideB),
+          difference,
+          outcome,
+          nonInferiority: nonInferiority(difference, margin),
+          margin,
+          detectable: detectableEffect(difference),
+          decides: planned.decides,
+          statistic: planned.measure.contrasts[0]?.kind ?? "difference",
+          leftOut: result.leftOut,
+        };
+      }),
   };
 }
 
-const at = (budget: string | undefined): string => (budget === undefined ? "" : ` at ${budget}`);
-
-/** Step quality on teacher-forced states when both models have them, else on their own states; over every budget,
- * or at one. */
-function stepComparison(context: FindingContext, a: string, b: string, env: string, budget?: string): StudyComparison {
-  const { inputs } = context;
-  const source =
-    inputs.stepQuality(a, env, "announced", "teacher-forced", budget).size > 0 &&
-    inputs.stepQuality(b, env, "announced", "teacher-forced", budget).size > 0
-      ? "teacher-forced"
-      : "self";
-  return context.compare(
-    `step quality (${source === "self" ? "own states" : "teacher-forced states"})${at(budget)}`,
-    a,
-    b,
-    env,
-    "announced",
-    inputs.stepQuality(a, env, "announced", source, budget),
-    inputs.stepQuality(b, env, "announced", source, budget),
-  );
-}
-
-/** Recovery from errors forced on the same expert states when both models have such runs, else from each one's
- * own first errors (states that differ between the models: the weaker comparison); over every budget, or at one. */
-function recoveryComparison(
-  context: FindingContext,
-  a: string,
-  b: string,
-  env: string,
-  budget?: string,
-): StudyComparison {
-  const { inputs } = context;
-  const forcedA = inputs.forcedRecovery(a, env, "announced", budget);
-  const forcedB = inputs.forcedRecovery(b, env, "announced", budget);
-  if (forcedA.size > 0 && forcedB.size > 0)
-    return context.compare(
-      `success after a forced error (same states)${at(budget)}`,
-      a,
-      b,
-      env,
-      "announced",
-      forcedA,
-      forcedB,
-    );
-  return context.compare(
-    `success after a first error (own states)${at(budget)}`,
-    a,
-    b,
-    env,
-    "announced",
-    inputs.recovery(a, env, "announced", budget),
-    inputs.recovery(b, env, "announced", budget),
-  );
-}
-
-/** Success on the longest optimal-length bin both models have episodes in; over every budget, or at one. */
-function longComparison(
-  context: FindingContext,
-  a: string,
-  b: string,
-  env: string,
-  budget?: string,
-): StudyComparison | null {
-  const { inputs } = context;
-  const bins = new Map(inputs.lengthBins(b, env, "announced", budget).map((bin) => [bin.key, bin]));
-  const shared = inputs.lengthBins(a, env, "announced", budget).filter((bin) => bins.has(bin.key));
-  if (shared.length === 0) return null;
-  const { key: longest, label } = shared.reduce((best, bin) => (bin.key > best.key ? bin : best));
-  return context.compare(
-    `success on the longest tasks (optimal length ${label})${at(budget)}`,
-    a,
-    b,
-    env,
-    "announced",
-    inputs.longTasks(a, env, "announced", longest, budget),
-    inputs.longTasks(b, env, "announced", longest, budget),
-  );
-}
-
-/** The paper's Table 1 reading: is GRPO-Full below the base at the tight budget? */
-function belowBaseText(tight: StudyComparison): string {
-  const where = tight.metric.replace("Pass@(1,", "").replace(")", "");
-  if (tight.direction === "lower") return `GRPO-Full falls below the base at ${where}`;
-  if (tight.direction === "higher") return `GRPO-Full stays above the base at ${where}`;
-  return `whether GRPO-Full falls below the base at ${where} is unclear`;
-}
-
-function rlBudgetsFinding(context: FindingContext): StudyFinding {
-  const { base, grpo } = context;
-  return finding(
-    "rl-budgets",
-    "Trajectory-level RL helps with generous budgets, not tight ones",
-    "GRPO-Full raises Pass@1 over the base model when the budget is generous, and much less (or not at all) when it is tight: its gain shrinks as the budget tightens.",
-    missing(context, ["base", base], ["grpo", grpo]),
-    () =>
-      context.inputs.variants
-        .filter(({ env }) => context.inScope("rl-budgets", env))
-        .map(({ variant }) => {
-          const [a, b] = [grpo as string, base as string];
-          const budgets = sharedBudgets(context, a, b, { variant }, "announced");
-          if (budgets.length < 2)
-            return {
-              scope: variant,
-              verdict: "no data" as Verdict,
-              text: `${variant}: needs announced runs of both models at two or more shared budgets.`,
-              comparisons: [],
-            };
-          const [tightest, largest] = [budgets[0] as string, budgets[budgets.length - 1] as string];
-          const generous = passAt(context, a, b, { variant }, "announced", largest);
-          const tight = passAt(context, a, b, { variant }, "announced", tightest);
-          const shrink = gainShrink(context, a, b, { variant }, "announced", largest, tightest);
-          const directions = [generous.direction, tight.direction, shrink.direction];
-          const verdict: Verdict = directions.includes("no data")
-            ? "no data"
-            : generous.direction === "higher" && shrink.direction === "higher"
-              ? "supported"
-              : shrink.direction === "lower" || generous.direction === "lower"
-                ? "not supported"
-                : "inconclusive";
-          return {
-            scope: variant,
-            verdict,
-            text: `${variant}: ${a} - ${b}, ${describe(generous)}; ${describe(tight)}; ${describe(shrink)}; ${belowBaseText(tight)}.`,
-            comparisons: [generous, tight, shrink],
-          };
-        }),
-  );
-}
-
-function recoveryHorizonFinding(context: FindingContext): StudyFinding {
-  const { base, grpo } = context;
-  return finding(
-    "recovery-horizon",
-    "RL's gains sit in error recovery and long-horizon resilience, not single-step quality",
-    "Against the base model, GRPO-Full recovers more often after a mistake and succeeds more on long tasks, while the quality of its single decisions barely changes.",
-    missing(context, ["base", base], ["grpo", grpo]),
-    () =>
-      context.inputs.envs
-        .filter((env) => context.inScope("recovery-horizon", env))
-        .map((env) => {
-          const [a, b] = [grpo as string, base as string];
-          // At the most generous budget both have, GRPO-Full's own: where a trade-off env's tight budgets (finding 1)
-          // cannot pass for a loss of recovery or of long-horizon success.
-          const generous = sharedBudgets(context, a, b, { env }, "announced").at(-1);
-          const step = stepComparison(context, a, b, env, generous);
-          const recovery = recoveryComparison(context, a, b, env, generous);
-          const long = longComparison(context, a, b, env, generous);
-          const comparisons = [step, recovery, ...(long === null ? [] : [long])];
-          const concentrated = recovery.direction === "higher" || long?.direction === "higher";
-          const stepGain = step.direction === "higher";
-          const verdict: Verdict = comparisons.every((comparison) => comparison.direction === "no data")
-            ? "no data"
-            : concentrated && !stepGain
-              ? "supported"
-              : stepGain
-                ? "not supported"
-                : "inconclusive";
-          return {
-            scope: env,
-            verdict,
-            text: `${env}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
-            comparisons,
-          };
-        }),
-  );
-}
-
-/** A benefit is any comparison that is higher; a limit is the smallest budget or recovery not being higher. */
-function processVerdict(
-  comparisons: readonly StudyComparison[],
-  limitsAt: readonly (StudyComparison | null)[],
-): Verdict {
-  const measured = comparisons.filter((comparison) => comparison.direction !== "no data");
-  if (measured.length === 0) return "no data";
-  const benefits = measured.filter((comparison) => comparison.direction === "higher").length;
-  const limits = limitsAt.filter(
-    (comparison) => comparison !== null && comparison.direction !== "no data" && comparison.direction !== "higher",
-  ).length;
-  if (benefits > 0 && limits > 0) return "supported";
-  if (benefits === 0)
-    return measured.some((comparison) => comparison.direction === "lower") ? "not supported" : "inconclusive";
-  return benefits === measured.length ? "not supported" : "inconclusive";
-}
-
-function processFinding(context: FindingContext): StudyFinding {
-  const reference = context.grpo ?? context.base;
-  return finding(
-    "process",
-    "Process supervision has benefits and limits",
-    "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything: tight budgets and recovery stay hard.",
-    missing(context, ["process", context.process], ["grpo", reference, "base"]),
-    () =>
-      context.inputs.envs
-        .filter((env) => context.inScope("process", env))
-        .map((env) => {
-          const [a, b] = [context.process as string, reference as string];
-          const budgets = sharedBudgets(context, a, b, { env }, "announced");
-          const step = stepComparison(context, a, b, env);
-          const recovery = recoveryComparison(context, a, b, env);
-          const largest =
-            budgets.length === 0
-              ? null
-              : passAt(context, a, b, { env }, "announced", budgets[budgets.length - 1] as string);
-          const smallest =
-            budgets.length < 2 ? null : passAt(context, a, b, { env }, "announced", budgets[0] as string);
-          const comparisons = [
-            step,
-            ...(largest === null ? [] : [largest]),
-            ...(smallest === null ? [] : [smallest]),
-            recovery,
-          ];
-          return {
-            scope: env,
-            verdict: processVerdict(comparisons, [smallest, recovery]),
-            text: `${env}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
-            comparisons,
-          };
-        }),
-  );
-}
-
-/** A BudgetMix model against GRPO-Full (else base) at every shared budget of each env variant, in one budget mode. */
-function acrossBudgets(
-  context: FindingContext,
-  id: FindingId,
-  a: string,
-  mode: string,
-  rule: (comparisons: StudyComparison[]) => Verdict,
-): Scope[] {
-  const b = (context.grpo ?? context.base) as string;
-  return context.inputs.variants
-    .filter(({ env }) => context.inScope(id, env))
-    .map(({ variant }) => {
-      const budgets = sharedBudgets(context, a, b, { variant }, mode);
-      if (budgets.length === 0)
-        return {
-          scope: variant,
-          verdict: "no data" as Verdict,
-          text: `${variant}: needs ${mode} runs of ${a} and ${b} at shared budgets.`,
-          comparisons: [],
-        };
-      const comparisons = budgets.map((budget) => passAt(context, a, b, { variant }, mode, budget));
-      return {
-        scope: variant,
-        verdict: rule(comparisons),
-        text: `${variant} (${mode}): ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
-        comparisons,
-      };
-    });
-}
-
-/** "Robust" is a non-inferiority claim: BudgetMix may trail GRPO-Full by less than this (2 points of Pass@1) at a
- * budget and still count as holding up there; a strict "never lower" rule would turn a significant but trivial
- * 0.5-point difference, which 200 tasks x 16 samples can detect, into a refutation. */
-export const NON_INFERIORITY_MARGIN = 0.02;
-
-/** Not worse by more than the margin: the interval's lower end above -margin. */
-const nonInferior = (comparison: StudyComparison): boolean =>
-  comparison.difference.low !== null && comparison.difference.low > -NON_INFERIORITY_MARGIN;
-/** Worse by more than the margin: the interval's upper end below -margin. */
-const inferior = (comparison: StudyComparison): boolean =>
-  comparison.difference.high !== null && comparison.difference.high < -NON_INFERIORITY_MARGIN;
-
-function budgetmixFinding(context: FindingContext): StudyFinding {
-  return finding(
-    "budgetmix",
-    "BudgetMix is robust across budgets",
-    `Training over a mix of announced budgets raises Pass@1 over GRPO-Full at the tightest budget and keeps it within ${100 * NON_INFERIORITY_MARGIN} points of GRPO-Full (or above) at every budget.`,
-    missing(context, ["budgetmix", context.budgetmix], ["grpo", context.grpo ?? context.base, "base"]),
-    () =>
-      acrossBudgets(context, "budgetmix", context.budgetmix as string, "announced", (comparisons) => {
-        if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
-        if (comparisons.some(inferior) || comparisons[0]?.direction === "lower") return "not supported";
-        return comparisons[0]?.direction === "higher" && comparisons.every(nonInferior) ? "supported" : "inconclusive";
-      }),
-  );
-}
-
-function hiddenBudgetFinding(context: FindingContext): StudyFinding {
-  const mixed = context.budgetmixHidden ?? context.budgetmix;
-  return finding(
-    "hidden-budget",
-    "Beyond the paper: does BudgetMix help when the budget is hidden?",
-    "With the budget never stated, BudgetMix (trained with hidden budgets when the study has it) still beats GRPO-Full somewhere and loses nowhere.",
-    missing(context, ["budgetmix", mixed], ["grpo", context.grpo ?? context.base, "base"]),
-    () =>
-      acrossBudgets(context, "hidden-budget", mixed as string, "hidden", (comparisons) => {
-        if (comparisons.every((comparison) => comparison.direction === "no data")) return "no data";
-        const higher = comparisons.some((comparison) => comparison.direction === "higher");
-        if (comparisons.some(inferior) && !higher) return "not supported";
-        return higher && comparisons.every(nonInferior) ? "supported" : "inconclusive";
-      }),
-  );
-}
-
-export function studyFindings(
-  inputs: FindingInputs,
-  options: IntervalOptions = {},
-  claimScopes: ClaimScopes = {},
-): StudyFinding[] {
-  const context = contextOf(inputs, options, claimScopes);
-  return [
-    rlBudgetsFinding(context),
-    recoveryHorizonFinding(context),
-    processFinding(context),
-    budgetmixFinding(context),
-    hiddenBudgetFinding(context),
+/** The plan's reasonable alternatives for one claim (other budgets, no margin, half and twice the margin). */
+function alternatives(plan: ClaimPlan, budgets: readonly string[]): { name: string; plan: ClaimPlan }[] {
+  const margins = [
+    { name: "no margin (any difference whose interval excludes zero counts)", plan: { ...plan, margin: 0 } },
+    { name: `margin ${pointsText(plan.margin / 2)} (half)`, plan: { ...plan, margin: plan.margin / 2 } },
+    { name: `margin ${pointsText(plan.margin * 2)} (twice)`, plan: { ...plan, margin: plan.margin * 2 } },
   ];
+  const readings = ["pooled", ...budgets];
+  switch (plan.id) {
+    case "rl-budgets": {
+      const pairs = budgets.flatMap((generous, g) =>
+        budgets
+          .slice(0, g)
+          .filter((tight) => generous !== plan.generous || tight !== plan.tight)
+          .map((tight) => ({ name: `generous ${generous}, tight ${tight}`, plan: { ...plan, generous, tight } })),
+      );
+      return [...margins, ...pairs];
+    }
+    case "recovery-horizon":
+      return [
+        ...margins,
+        ...readings
+          .filter((reading) => reading !== plan.concentration)
+          .map((reading) => ({
+            name: `concentration ${isBudgetReading(reading) ? "pooled over the budgets" : `at ${reading}`}`,
+            plan: { ...plan, concentration: reading },
+          })),
+      ];
+    case "process":
+      return [
+        ...margins,
+        ...readings
+          .filter((reading) => reading !== plan.stepAndRecovery)
+          .map((reading) => ({
+            name: `step quality and recovery ${isBudgetReading(reading) ? "pooled over the budgets" : `at ${reading}`}`,
+            plan: { ...plan, stepAndRecovery: reading },
+          })),
+      ];
+    default:
+      return margins;
+  }
+}
+
+/** The verdict of a claim read with a plan over some envs and seeds. */
+function readClaim(
+  reader: ClaimReader,
+  plan: ClaimPlan,
+  budgets: readonly string[],
+  envs: readonly string[],
+  seed: number | null,
+): { verdict: Verdict; comparisons: StudyComparison[] } {
+  const test = claimTest(plan);
+  const comparisons = reader.comparisons(test.measures(plan, budgets), envs, seed, plan.margin);
+  return { verdict: test.verdict(plan, new Map(comparisons.map((comparison) => [comparison.key, comparison]))), comparisons };
+}
+
+function seedAgreement(scopes: readonly StudyFindingScope[], decided: Verdict, envs: string): string {
+  const single = scopes.filter((scope) => scope.seed !== null && envsText([scope.scope]) === envs);
+  if (single.length === 0) return "one seed: no replication";
+  if (single.every((scope) => scope.verdict === decided)) return `every seed agrees (${single.length} of ${single.length})`;
+  return `seed-dependent: ${single.map((scope) => `seed ${scope.seed} ${scope.verdict}`).join(", ")}`;
+}
+
+/** "GRPO-Full falls below the base at 1.25x" (finding 1's context), from the tight comparison. */
+function belowBase(comparisons: readonly StudyComparison[], plan: ClaimPlan): string {
+  if (plan.id !== "rl-budgets") return "";
+  const tight = comparisons.find((comparison) => comparison.key === "tight");
+  if (tight === undefined || tight.difference.value === null) return "";
+  if (tight.difference.high !== null && tight.difference.high < 0)
+    return ` ${plan.a === "grpo" ? "GRPO-Full" : tight.a} falls below the ${tight.b} at ${plan.tight}.`;
+  if (tight.difference.low !== null && tight.difference.low > 0) return ` ${tight.a} stays above ${tight.b} at ${plan.tight}.`;
+  return ` Whether ${tight.a} falls below ${tight.b} at ${plan.tight} is unclear.`;
+}
+
+function rangeNotes(ranges: readonly StatisticRange[], minimum: number): string[] {
+  return ranges
+    .filter((range) => !range.moves)
+    .map(
+      (range) =>
+        `${NAMES[range.statistic.kind]} at ${range.statistic.budget} cannot move on ${range.env}: the oracle ${points(range.oracle ?? NaN)}%, a random policy ${points(range.random ?? NaN)}% (under the ${pointsText(minimum)} the plan asks); left out there.`,
+    );
+}
+
+function testClaim(
+  inputs: FindingInputs,
+  plan: AnalysisPlan,
+  claim: ClaimPlan,
+  context: MeasureContext,
+  ranges: (env: string, statistic: Statistic) => StatisticRange,
+): StudyFinding {
+  const test = claimTest(claim);
+  const header = {
+    id: claim.id,
+    title: test.title,
+    claim: test.claim,
+    statistic: test.statistic(claim),
+    rule: test.rule(claim),
+    margin: claim.margin,
+  };
+  const seeds = inputs.seeds.map((entry) => entry.seed);
+  const decidedEnvs = envsText(claim.envs);
+  const decidedBy = `${decidedEnvs}, ${seedText(null, seeds)}`;
+  const a = inputs.models.find((model) => model.role === claim.a)?.name;
+  const b = inputs.models.find((model) => model.role === claim.b)?.name;
+  const absent = missingRoles(inputs, claim);
+  if (absent !== null || a === undefined || b === undefined)
+    return { ...header, verdict: "no data", decidedBy, seedAgreement: "", summary: absent ?? "", scopes: [], sensitivity: [], notes: [] };
+  const mode = claim.id === "hidden-budget" ? "hidden" : "announced";
+  const budgets = claimBudgets(inputs, claim, a, b, mode);
+  const reader = claimReader(context, seeds, a, b);
+  const envScopes = claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
+  const seedScopes: (number | null)[] = seeds.length > 1 ? [...seeds, null] : [null];
+  const scopes: StudyFindingScope[] = envScopes.flatMap((envs) =>
+    seedScopes.map((seed) => {
+      const { verdict, comparisons } = readClaim(reader, claim, budgets, envs, seed);
+      const where = `${envsText(envs)}, ${seedText(seed, seeds)}`;
+      return { scope: envsText(envs), seed, verdict, text: `${where}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
+    }),
+  );
+  const pooled = scopes.filter((scope) => scope.seed === null);
+  const decided = pooled.find((scope) => scope.scope === decidedEnvs);
+  const perEnv = pooled.filter((scope) => claim.envs.includes(scope.scope));
+  const verdict: Verdict =
+    plan.decidedBy === "pooled"
+      ? (decided?.verdict ?? "no data")
+      : perEnv.every((scope) => scope.verdict === perEnv[0]?.verdict)
+        ? (perEnv[0]?.verdict ?? "no data")
+        : "inconclusive";
+  const sensitivity: StudySensitivity[] = [
+    ...(claim.envs.length > 1
+      ? claim.envs.map((env) => ({ alternative: `${env} only`, verdict: perEnv.find((scope) => scope.scope === env)?.verdict ?? "no data" }))
+      : []),
+    ...alternatives(claim, budgets).map(({ name, plan: alternative }) => ({
+      alternative: name,
+      verdict: readClaim(reader, alternative, budgets, claim.envs, null).verdict,
+    })),
+  ];
+  const used = new Map<string, StatisticRange>();
+  for (const planned of test.measures(claim, budgets))
+    for (const contrast of planned.measure.contrasts)
+      for (const statistic of statisticsOf(contrast))
+        for (const env of claim.envs) used.set(`${env} ${statisticKey(statistic)}`, ranges(env, statistic));
+  const agreement = seedAgreement(scopes, verdict, decidedEnvs);
+  const robust = sensitivity.filter((entry) => entry.verdict === verdict).length;
+  return {
+    ...header,
+    verdict,
+    decidedBy,
+    seedAgreement: agreement,
+    summary: `${verdict} over ${decidedBy}; ${agreement}; the same verdict under ${robust} of ${sensitivity.length} alternatives.${belowBase(decided?.comparisons ?? [], claim)}`,
+    scopes,
+    sensitivity,
+    notes: rangeNotes([...used.values()], plan.minimumRange.value),
+  };
+}
+
+/** Every claim of the plan, and the ranges of the statistics they use. */
+export function studyFindings(inputs: FindingInputs, options: FindingOptions): FindingsResult {
+  const { plan } = options;
+  const rangeCache = new Map<string, StatisticRange>();
+  const ranges = (env: string, statistic: Statistic): StatisticRange => {
+    const key = `${env} ${statisticKey({ ...statistic, mode: "announced" })}`;
+    let range = rangeCache.get(key);
+    if (range === undefined) {
+      range = statisticRange(inputs.references, env, statistic, plan.minimumRange.value);
+      rangeCache.set(key, range);
+    }
+    return range;
+  };
+  const context: MeasureContext = {
+    seeds: inputs.seeds,
+    moves: (env, statistic) => ranges(env, statistic).moves,
+    bootstrap: options.bootstrap ?? 1000,
+    level: plan.level,
+    seed: options.seed ?? 0,
+  };
+  const findings = plan.claims.map((claim) => testClaim(inputs, plan, claim, context, ranges));
+  const studyRanges = [...rangeCache.values()]
+    .filter((range) => range.oracle !== null || range.random !== null)
+    .map((range) => ({
+      env: range.env,
+      statistic: NAMES[range.statistic.kind],
+      budget: range.statistic.budget,
+      oracle: range.oracle,
+      random: range.random,
+      moves: range.moves,
+    }));
+  return { findings, ranges: orderRanges(studyRanges) };
+}
+
+/** Ranges by env, then statistic (a stable sort: the budgets stay in the order the claims read them, axis order). */
+function orderRanges(ranges: readonly StudyRange[]): StudyRange[] {
+  return [...ranges].sort((x, y) => x.env.localeCompare(y.env) || x.statistic.localeCompare(y.statistic));
 }

@@ -2,7 +2,7 @@
 // built from runs in a store (plain data, StudyReport), its findings, its terminal tables, and its HTML rendering
 // with Vega-Lite charts (one self-contained file). Left out: the HTML and chart-building helpers, the run and role
 // selection details and the estimate formatting the tables are built from.
-export { studyFindings, type ClaimScopes, type FindingInputs } from "./findings.js";
+export { studyFindings, type FindingInputs, type FindingOptions, type FindingsResult } from "./findings.js";
 export { renderStudyHtml } from "./html/index.js";
 export { passTableJson, renderPassTable } from "./pass-table.js";
 export { runHeader } from "./run-header.js";

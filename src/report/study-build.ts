@@ -1,17 +1,15 @@
 // Building the study report from runs in a store: select runs and models (study-runs.ts), load their rows
 // (study-data.ts), compute every table and analysis with seeded bootstrap intervals over tasks, read the
 // training folders, check the findings. The result is plain data (study-model.ts); nothing here renders.
-import type { BudgetSpec } from "../core/budget.js";
 import { deriveSeed } from "../core/rng.js";
 import { budgetTable } from "../metrics/budget-table.js";
 import { orderBudgets } from "../metrics/budget-axis.js";
-import { horizon, horizonBinning, horizonPerTask, knownLength } from "../metrics/horizon.js";
+import { horizon, horizonBinning } from "../metrics/horizon.js";
 import { invalidReplies } from "../metrics/invalid-replies.js";
 import type { HorizonBinning } from "../metrics/horizon-bins.js";
-import { naturalRecovery, recoveryPerTask, type RecoveryCells } from "../metrics/natural-recovery.js";
+import { naturalRecovery, type RecoveryCells } from "../metrics/natural-recovery.js";
 import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
-import { perTaskPassAtK } from "../metrics/per-task-pass.js";
-import { stepQuality, stepQualityPerTask } from "../metrics/step-quality.js";
+import { stepQuality } from "../metrics/step-quality.js";
 import type { Estimate, IntervalOptions } from "../metrics/task-mean.js";
 import type { HorizonBin } from "../metrics/horizon.js";
 import { codeVersion } from "../eval/code-version.js";
@@ -22,8 +20,17 @@ import { exampleEpisode } from "../store/analysis-rows.js";
 import type { Store } from "../store/store.js";
 import { listRuns } from "../store/runs.js";
 import { baseCompetenceNotes } from "./base-competence.js";
-import { studyFindings, type ClaimScopes, type FindingInputs, type LengthBin, type PassScope } from "./findings.js";
-import { loadStudyData, type AnalysisCellData, type PassCellData, type StudyData } from "./study-data.js";
+import { analysisPlanHash, defaultAnalysisPlan } from "./analysis-plan.js";
+import { findingInputs, planEnvs } from "./finding-inputs.js";
+import { studyFindings } from "./findings.js";
+import {
+  loadStudyData,
+  mergeStudyData,
+  taskNumbering,
+  type AnalysisCellData,
+  type PassCellData,
+  type StudyData,
+} from "./study-data.js";
 import {
   EXAMPLE_REPLY_CHARS,
   MODEL_ROLES,
@@ -37,6 +44,7 @@ import {
   type StudyModel,
   type StudyPassTable,
   type StudyRecoveryCells,
+  type StudyPlanHeader,
   type StudyReport,
   type StudyRun,
   type StudySetup,
@@ -54,9 +62,15 @@ export interface StudyReportOptions {
   readonly level?: number;
   readonly title?: string;
   readonly now?: () => Date;
-  /** The envs each finding is tested in (a study's design: its trade-off env for the budget claims, its horizon
-   * env for recovery and horizon); absent: every env. */
-  readonly claimScopes?: ClaimScopes;
+  /** A study's seeds, each with its runs (a subset of the selection): the findings replicate over them and the tables
+   * pool them; absent: one seed, every run. */
+  readonly replicates?: readonly { readonly seed: number; readonly runs: readonly string[] }[];
+  /** Runs of the oracle and of a random policy on the same held-out tasks: the ranges of the findings' statistics
+   * (absent: every statistic counts as able to move, and the report says the ranges were not measured). */
+  readonly references?: { readonly oracle: readonly string[]; readonly random: readonly string[] };
+  /** The analysis plan and where it came from (a study's, fixed before its data); absent: the default plan for the
+   * runs' envs and roles, made here. */
+  readonly plan?: StudyPlanHeader;
   /** A study's model sources and trainer, for the header. */
   readonly setup?: StudySetup;
 }
@@ -259,81 +273,6 @@ function analyses(
   return out;
 }
 
-/** The rows at one budget (by its label), or all of them. */
-const atBudget = <Row extends { readonly budget: BudgetSpec }>(
-  rows: readonly Row[],
-  budget: string | undefined,
-): readonly Row[] => (budget === undefined ? rows : rows.filter((row) => row.budget.label === budget));
-
-/** Task -> the mean of its values over the maps that have it (recovery at each forced turn j, weighted alike). */
-function meanPerTask(maps: readonly ReadonlyMap<number, number>[]): Map<number, number> {
-  const sums = new Map<number, { sum: number; count: number }>();
-  for (const map of maps) {
-    for (const [task, value] of map) {
-      const entry = sums.get(task) ?? { sum: 0, count: 0 };
-      entry.sum += value;
-      entry.count += 1;
-      sums.set(task, entry);
-    }
-  }
-  return new Map([...sums].map(([task, { sum, count }]) => [task, sum / count]));
-}
-
-function findingInputs(
-  models: readonly StudyModel[],
-  data: StudyData,
-  binnings: ReadonlyMap<string, HorizonBinning>,
-): FindingInputs {
-  const inScope = (cell: PassCellData, scope: PassScope): boolean =>
-    "variant" in scope ? cell.variant === scope.variant : cell.env === scope.env;
-  const passCells = (model: string, scope: PassScope, mode: string): PassCellData[] =>
-    data.passCells.filter((cell) => cell.model === model && cell.mode === mode && inScope(cell, scope));
-  const analysis = (model: string, env: string, mode: string): AnalysisCellData | undefined =>
-    data.analysisCells.find((cell) => cell.model === model && cell.env === env && cell.mode === mode);
-  const variants = new Map(data.passCells.map((cell) => [cell.variant, cell.env]));
-  return {
-    models: models.map((model) => ({ name: model.name, role: model.role, roleSource: model.roleSource })),
-    variants: [...variants].map(([variant, env]) => ({ variant, env })),
-    envs: [...new Set([...data.passCells.map((cell) => cell.env), ...data.analysisCells.map((cell) => cell.env)])],
-    budgets: (model, scope, mode) =>
-      orderBudgets(passCells(model, scope, mode).flatMap((cell) => cell.budgets)).map((spec) => spec.label),
-    pass: (model, scope, mode, budget) =>
-      perTaskPassAtK(
-        passCells(model, scope, mode).flatMap((cell) => cell.counts),
-        1,
-        budget,
-      ),
-    stepQuality: (model, env, mode, source, budget) =>
-      stepQualityPerTask(
-        atBudget(
-          (source === "self" ? analysis(model, env, mode)?.steps : analysis(model, env, mode)?.teacherSteps) ?? [],
-          budget,
-        ),
-      ),
-    recovery: (model, env, mode, budget) => recoveryPerTask(analysis(model, env, mode)?.firstErrors ?? [], budget),
-    forcedRecovery: (model, env, mode, budget) =>
-      meanPerTask(
-        data.perturbations
-          .filter((entry) => entry.model === model && entry.env === env && entry.mode === mode)
-          .map((entry) => entry.perTask(budget)),
-      ),
-    lengthBins: (model, env, mode, budget) => {
-      const lengths = binnings.get(env)?.lengths;
-      if (lengths === undefined) return [];
-      const keys = new Set(
-        atBudget(analysis(model, env, mode)?.horizon ?? [], budget)
-          .filter(knownLength)
-          .map((row) => lengths.keyOf(row.optimalLength)),
-      );
-      return [...lengths.spans]
-        .filter(([key]) => keys.has(key))
-        .map(([key, span]): LengthBin => ({ key, label: span.label }));
-    },
-    longTasks: (model, env, mode, binLow, budget) =>
-      horizonPerTask(analysis(model, env, mode)?.horizon ?? [], binLow, budget),
-  };
-}
-
 async function examplesOf(
   store: Store,
   runs: readonly SelectedRun[],
@@ -412,6 +351,18 @@ function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data:
   return notes;
 }
 
+/** The default plan for a report over runs: every claim on every env whose models have its roles. */
+function defaultPlanHeader(data: StudyData, models: readonly StudyModel[]): StudyPlanHeader {
+  const plan = defaultAnalysisPlan(planEnvs(data, models));
+  return {
+    plan,
+    hash: analysisPlanHash(plan),
+    fixedAt: null,
+    changedAfterResults: null,
+    source: "the default plan for these runs' envs and roles (a report over runs: no plan was fixed before them)",
+  };
+}
+
 export async function buildStudyReport(store: Store, options: StudyReportOptions): Promise<StudyReport> {
   const interval: IntervalOptions = {
     bootstrap: options.bootstrap ?? 1000,
@@ -422,7 +373,38 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
   const selected = await selectRuns(store, options.selection);
   const models = modelsOf(selected, options.selection, training);
   const runs = await runsOf(store, selected);
-  const data = await loadStudyData(store, selected, interval);
+  const numbering = taskNumbering();
+  const replicates = options.replicates ?? [
+    { seed: selected[0]?.record.seed ?? 1, runs: selected.map((run) => run.record.id) },
+  ];
+  const seeds: { seed: number; data: StudyData }[] = [];
+  for (const replicate of replicates) {
+    const own = new Set(replicate.runs);
+    seeds.push({
+      seed: replicate.seed,
+      data: await loadStudyData(
+        store,
+        selected.filter((run) => own.has(run.record.id)),
+        interval,
+        numbering,
+      ),
+    });
+  }
+  const data = seeds.length === 1 ? (seeds[0] as { data: StudyData }).data : mergeStudyData(seeds.map((entry) => entry.data));
+  const references =
+    options.references === undefined
+      ? null
+      : await loadStudyData(
+          store,
+          await selectRuns(store, {
+            models: [
+              { name: "oracle", runs: options.references.oracle },
+              { name: "random", runs: options.references.random },
+            ],
+          }),
+          interval,
+          numbering,
+        );
   const computed = data.passCells.map((cell) => ({ cell, table: computePassTable(cell, interval) }));
   const passTables = computed.map(({ cell, table }) => passTable(cell, table));
   const budgetTables = [...new Set(data.passCells.map((cell) => cell.variant))].map((variant) => {
@@ -450,13 +432,18 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       interval,
     ),
   );
-  const binnings = envBinnings(data.analysisCells);
+  const binnings = envBinnings([...data.analysisCells, ...(references?.analysisCells ?? [])]);
   const analysed = analyses(data.analysisCells, binnings, interval);
   const studyTasks = selected.map((run) => ({
     run: run.record.id,
     variant: run.variant,
     taskIds: data.taskIds.get(run.record.id) ?? [],
   }));
+  const plan = options.plan ?? defaultPlanHeader(data, models);
+  const tested = studyFindings(
+    findingInputs({ models, pooled: data, seeds, references, binnings }),
+    { plan: plan.plan, bootstrap: interval.bootstrap ?? 1000, seed: interval.seed ?? 1 },
+  );
   return {
     version: STUDY_REPORT_VERSION,
     title: options.title ?? "budgetrl study report",
@@ -487,7 +474,16 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     })),
     training: await Promise.all(training.map((entry) => readTraining(entry, studyTasks, interval))),
     examples: await examplesOf(store, selected, models),
-    findings: studyFindings(findingInputs(models, data, binnings), interval, options.claimScopes ?? {}),
-    notes: [...notesOf(runs, models, data), ...baseCompetenceNotes(models, analysed.stepQuality)],
+    plan,
+    seeds: seeds.map((entry) => entry.seed),
+    ranges: tested.ranges,
+    findings: tested.findings,
+    notes: [
+      ...notesOf(runs, models, data),
+      ...baseCompetenceNotes(models, analysed.stepQuality),
+      ...(references === null
+        ? ["the statistics' ranges were not measured (no oracle and random-policy runs): every statistic enters the verdicts"]
+        : []),
+    ],
   };
 }

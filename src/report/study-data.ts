@@ -63,12 +63,15 @@ export interface StudyData {
   readonly repeatedTasks: readonly { readonly run: string; readonly tasks: number; readonly distinct: number }[];
 }
 
+/** Numbers tasks by (variant, task id) across every load that shares it (the seeds of a study, its references). */
+export type TaskNumbering = (variant: string, ids: readonly string[]) => number[];
+
 /**
  * Global task numbers from (variant, task id). A run that lists one task several times (hanoi without random
  * starts: every task is the same) played identical episodes for each copy (episode seeds derive from the task
  * id), so only the first copy counts: the others get -1 and their rows are dropped.
  */
-function taskNumbering(): (variant: string, ids: readonly string[]) => number[] {
+export function taskNumbering(): TaskNumbering {
   const numbers = new Map<string, number>();
   return (variant, ids) => {
     const seen = new Set<string>();
@@ -109,8 +112,8 @@ export async function loadStudyData(
   store: Store,
   runs: readonly SelectedRun[],
   options: IntervalOptions,
+  number: TaskNumbering = taskNumbering(),
 ): Promise<StudyData> {
-  const number = taskNumbering();
   const taskIds = new Map<string, readonly string[]>();
   const numbers = new Map<string, number[]>();
   for (const run of runs) {
@@ -173,6 +176,53 @@ export async function loadStudyData(
     perturbations,
     taskIds,
     repeatedTasks,
+  };
+}
+
+/** Several loads as one (a study's seeds pooled, for its tables): cells of the same model, env variant and mode
+ * hold every load's rows (a task's episodes of every seed), the rest is listed together. The loads must share
+ * their task numbering. */
+export function mergeStudyData(parts: readonly StudyData[]): StudyData {
+  const passCells = new Map<string, PassCellData>();
+  const analysisCells = new Map<string, AnalysisCellData>();
+  for (const part of parts) {
+    for (const cell of part.passCells) {
+      const merged = cellIn(passCells, `${cell.model}\u0000${cell.variant}\u0000${cell.mode}`, () => ({
+        ...cell,
+        runs: [],
+        counts: [],
+        budgets: [],
+        ks: [],
+        invalid: [],
+      }));
+      merged.runs.push(...cell.runs);
+      merged.counts.push(...cell.counts);
+      merged.invalid.push(...cell.invalid);
+      for (const spec of cell.budgets)
+        if (!merged.budgets.some((known) => known.label === spec.label)) merged.budgets.push(spec);
+      for (const k of cell.ks) if (!merged.ks.includes(k)) merged.ks.push(k);
+      merged.ks.sort((a, b) => a - b);
+    }
+    for (const cell of part.analysisCells) {
+      const merged = cellIn(analysisCells, `${cell.model}\u0000${cell.env}\u0000${cell.mode}`, () => ({
+        ...cell,
+        steps: [],
+        teacherSteps: [],
+        firstErrors: [],
+        horizon: [],
+      }));
+      merged.steps.push(...cell.steps);
+      merged.teacherSteps.push(...cell.teacherSteps);
+      merged.firstErrors.push(...cell.firstErrors);
+      merged.horizon.push(...cell.horizon);
+    }
+  }
+  return {
+    passCells: [...passCells.values()],
+    analysisCells: [...analysisCells.values()],
+    perturbations: parts.flatMap((part) => part.perturbations),
+    taskIds: new Map(parts.flatMap((part) => [...part.taskIds])),
+    repeatedTasks: parts.flatMap((part) => part.repeatedTasks),
   };
 }
 

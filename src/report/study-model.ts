@@ -5,12 +5,13 @@
 // tasks (metrics/paired-difference.ts).
 import type { Json } from "../core/json.js";
 import type { PolicySpec } from "../core/policy-spec.js";
-import type { DifferenceDirection } from "../metrics/paired-difference.js";
+import type { AnalysisPlan } from "./analysis-plan.js";
+import type { NonInferiority, Outcome } from "./effect-outcome.js";
 import type { Estimate } from "../metrics/task-mean.js";
 import type { PassCell } from "../metrics/pass-at-kt.js";
 import type { ExampleEpisode, ExampleTurn } from "../store/analysis-rows.js";
 
-export const STUDY_REPORT_VERSION = 1;
+export const STUDY_REPORT_VERSION = 2;
 
 /** What a model is in the paper's comparisons. */
 export const MODEL_ROLES = ["base", "grpo", "process", "budgetmix", "budgetmix-hidden", "other"] as const;
@@ -36,6 +37,8 @@ export interface JsonEstimate {
   readonly tasks: number;
   /** Observations behind the estimate (episodes, turns or pairs). */
   readonly n: number;
+  /** Seeds behind the estimate, when it pools several (seeds-then-tasks intervals). */
+  readonly seeds?: number;
 }
 
 /** How a study's model came to be, carried as data from the study's plan into the report (`budgetrl reproduce`);
@@ -248,44 +251,104 @@ export interface StudyExample extends Omit<ExampleEpisode, "taskIndex"> {
 
 export const EXAMPLE_REPLY_CHARS = 400;
 
-export type Verdict = "supported" | "not supported" | "inconclusive" | "no data";
+export const VERDICTS = ["supported", "negligible", "not supported", "inconclusive", "no data"] as const;
+/** A claim's verdict: supported; negligible (the effect it predicts is smaller than the plan's smallest effect of
+ * interest); not supported (the intervals say otherwise); inconclusive; no data. */
+export type Verdict = (typeof VERDICTS)[number];
 
 export interface StudyComparison {
-  /** What is compared, in words ("Pass@(1,25%)", "step quality", ...). */
+  /** The measure's key within its claim ("generous", "step 1.25x", ...). */
+  readonly key: string;
+  /** What is compared, in words ("Pass@1 at 3x", "gain at 3x minus gain at 1.25x", ...). */
   readonly metric: string;
   readonly a: string;
   readonly b: string;
+  /** The envs it is read over ("vault", or "vault + thinice": each env weighing the same). */
   readonly scope: string;
+  /** The seed it is read in, or null: pooled over the study's seeds. */
+  readonly seed: number | null;
   readonly mode: string;
-  /** Mean of a, mean of b and a - b on the shared tasks. */
+  /** Mean of a, mean of b and a - b on the shared tasks (for a difference of differences: the two gains and their
+   * difference), with seeds-then-tasks intervals. */
   readonly meanA: JsonEstimate;
   readonly meanB: JsonEstimate;
   readonly difference: JsonEstimate;
-  readonly direction: DifferenceDirection;
-  /** The relative view, mean(a) / mean(b) - 1 on the shared tasks (comparisons of success rates only). */
-  readonly relative?: JsonEstimate;
-  /** What kind of statistic `difference` is: a paired difference a - b, or a difference of two such differences
-   * (then meanA and meanB are the two differences). */
-  readonly statistic?: "difference" | "difference of differences";
+  /** How the difference reads against the margin (effect-outcome.ts). */
+  readonly outcome: Outcome;
+  /** Non-inferiority with the margin (BudgetMix's claims). */
+  readonly nonInferiority?: NonInferiority;
+  readonly margin: number;
+  /** The smallest difference this comparison could detect at 80% power (null without an interval). */
+  readonly detectable: number | null;
+  /** Whether the claim's verdict reads it (else it is context). */
+  readonly decides: boolean;
+  readonly statistic: "difference" | "difference of differences";
+  /** Budgets left out because a statistic cannot move there ("vault 1.5x"). */
+  readonly leftOut: readonly string[];
 }
 
 export const FINDING_IDS = ["rl-budgets", "recovery-horizon", "process", "budgetmix", "hidden-budget"] as const;
 export type FindingId = (typeof FINDING_IDS)[number];
+
+/** A claim read over one scope: some envs (one, or all of the claim's pooled) and one seed or all. */
+export interface StudyFindingScope {
+  readonly scope: string;
+  readonly seed: number | null;
+  readonly verdict: Verdict;
+  readonly text: string;
+  readonly comparisons: readonly StudyComparison[];
+}
+
+/** The verdict under a reasonable alternative to the plan (another budget, one env, half or twice the margin). */
+export interface StudySensitivity {
+  readonly alternative: string;
+  readonly verdict: Verdict;
+}
 
 export interface StudyFinding {
   readonly id: FindingId;
   readonly title: string;
   /** The claim as the paper states it (or the question, beyond the paper). */
   readonly claim: string;
+  /** The statistic and the rule the plan fixed, in words. */
+  readonly statistic: string;
+  readonly rule: string;
+  readonly margin: number;
+  /** The claim's verdict: where the plan decides it (pooled over seeds and the claim's envs). */
   readonly verdict: Verdict;
+  /** The scope and seeds of that verdict, in words ("vault + thinice, seeds 1, 2, 3"). */
+  readonly decidedBy: string;
+  /** How the verdicts of the single seeds relate to it: "every seed agrees", or the verdict of each. */
+  readonly seedAgreement: string;
   /** One paragraph with the numbers. */
   readonly summary: string;
-  readonly scopes: readonly {
-    readonly scope: string;
-    readonly verdict: Verdict;
-    readonly text: string;
-    readonly comparisons: readonly StudyComparison[];
-  }[];
+  readonly scopes: readonly StudyFindingScope[];
+  readonly sensitivity: readonly StudySensitivity[];
+  /** What was left out and why (statistics that cannot move, missing roles). */
+  readonly notes: readonly string[];
+}
+
+/** The range of a statistic on an env: the oracle's and the random policy's means on the held-out tasks, and
+ * whether it may enter a verdict (they differ by the plan's minimum range). */
+export interface StudyRange {
+  readonly env: string;
+  readonly statistic: string;
+  readonly budget: string;
+  readonly oracle: number | null;
+  readonly random: number | null;
+  readonly moves: boolean;
+}
+
+/** The analysis plan the findings follow, with its hash and whether it was fixed before any result. */
+export interface StudyPlanHeader {
+  readonly plan: AnalysisPlan;
+  readonly hash: string;
+  /** When it was written (study.json), or null for a report over runs (the default plan for their envs). */
+  readonly fixedAt: string | null;
+  /** Set when the plan in use is not the one the study stored before its results (then the findings say so). */
+  readonly changedAfterResults: string | null;
+  /** Where the plan came from, in words. */
+  readonly source: string;
 }
 
 export interface StudyReport {
@@ -310,6 +373,12 @@ export interface StudyReport {
   readonly training: readonly StudyTraining[];
   /** A failed episode of each model at its tightest announced budget (else any), to read its replies. */
   readonly examples: readonly StudyExample[];
+  /** The analysis plan (null: a report older than plans). */
+  readonly plan: StudyPlanHeader | null;
+  /** The seeds the findings replicate over (one: a one-seed study or a report over runs). */
+  readonly seeds: readonly number[];
+  /** Each statistic's range on each env (empty when the oracle and random policy were not run). */
+  readonly ranges: readonly StudyRange[];
   readonly findings: readonly StudyFinding[];
   /** Things a reader should know (runs left out, pairings that failed, ...). */
   readonly notes: readonly string[];
@@ -325,5 +394,6 @@ export function jsonEstimate(estimate: Estimate | PassCell): JsonEstimate {
     high: finite(estimate.high),
     tasks: estimate.tasks,
     n: "n" in estimate ? estimate.n : estimate.tasks,
+    ...("seeds" in estimate && typeof estimate.seeds === "number" && estimate.seeds > 1 ? { seeds: estimate.seeds } : {}),
   };
 }

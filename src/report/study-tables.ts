@@ -1,6 +1,7 @@
 // The study report's tables for the terminal (`budgetrl show RUN --analyses`, `budgetrl report`): the budget
 // table, step quality, natural and perturbation recovery, horizon and the findings, from the same StudyReport
 // the HTML renders, so both show the same numbers.
+import { pointsText } from "./claims/index.js";
 import type { JsonEstimate, StudyReport } from "./study-model.js";
 import { renderTextTable } from "./text-table.js";
 
@@ -188,16 +189,49 @@ export function renderHorizon(report: StudyReport): string {
     .join("\n\n");
 }
 
+/** The plan's header line, then each finding: its verdict where the plan decides it, how the seeds and the
+ * alternatives agree, the decided scope's numbers, and what was left out. */
 export function renderFindings(report: StudyReport): string {
-  return report.findings
-    .map((finding) =>
-      [
-        `[${finding.verdict}] ${finding.title}`,
-        `  ${finding.summary}`,
-        ...finding.scopes.map((scope) => `  - ${scope.text}`),
-      ].join("\n"),
-    )
-    .join("\n\n");
+  const plan = report.plan;
+  const header =
+    plan === null
+      ? []
+      : [
+          `Findings, as the analysis plan ${plan.hash.slice(0, 12)} says (${plan.fixedAt === null ? plan.source : `fixed ${plan.fixedAt}, before any stage ran`}; margin ${pointsText(plan.plan.smallestEffect.value)})${plan.changedAfterResults === null ? "" : `\nWARNING: ${plan.changedAfterResults}`}`,
+        ];
+  const findings = report.findings.map((finding) => {
+    const decided = finding.scopes.find((scope) => scope.seed === null && finding.decidedBy.startsWith(`${scope.scope},`));
+    const perSeed = finding.scopes.filter((scope) => scope.seed !== null);
+    const seedLine =
+      perSeed.length === 0
+        ? []
+        : [
+            `  per seed: ${[...new Set(perSeed.map((scope) => scope.scope))]
+              .map(
+                (scope) =>
+                  `${scope} ${perSeed
+                    .filter((entry) => entry.scope === scope)
+                    .map((entry) => `s${entry.seed} ${entry.verdict}`)
+                    .join(", ")}`,
+              )
+              .join("; ")}`,
+          ];
+    const envLine = finding.scopes
+      .filter((scope) => scope.seed === null && scope !== decided)
+      .map((scope) => `  ${scope.scope} alone: ${scope.verdict}`);
+    return [
+      `[${finding.verdict}] ${finding.title}`,
+      `  ${finding.summary}`,
+      ...(decided === undefined ? [] : [`  - ${decided.text}`]),
+      ...envLine,
+      ...seedLine,
+      ...(finding.sensitivity.length === 0
+        ? []
+        : [`  sensitivity: ${finding.sensitivity.map((entry) => `${entry.alternative}: ${entry.verdict}`).join("; ")}`]),
+      ...finding.notes.map((note) => `  note: ${note}`),
+    ].join("\n");
+  });
+  return [...header, ...findings].join("\n\n");
 }
 
 /** The analyses of a report (what `show --analyses` prints), each section only when it has data. */

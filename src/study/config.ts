@@ -1,20 +1,29 @@
-// The configuration of a study (`budgetrl reproduce`): the envs and the claims each one tests, the seed, and the
-// size of every stage (held-out tasks, demonstrations, SFT, the RL runs, the evaluation grid, the controlled
-// runs). A study's design is data: each env names the claims it is built to test (a budget trade-off env for the
-// budget claims, a horizon env for recovery and horizon), its budgets (multiples of each task's optimal length, so
-// tasks of different lengths get the same slack) and the RL variants trained on it. Two presets fill every field:
-// `quick` (under 5 minutes on 2 cores; CI runs it) and `full` (under 45 minutes; what README quotes). Sizes can be
+// The configuration of a study (`budgetrl reproduce`): its envs, its seeds, the analysis plan, and the size of every
+// stage (held-out tasks, demonstrations, SFT, the RL runs, the evaluation grid, the controlled runs). A study's design
+// is data: each env has its budgets (multiples of each task's optimal length, so tasks of different lengths get the
+// same slack), the RL variants trained on it and what its held-out tasks differ in from its training tasks (their
+// structure where the env has enough structures for that, else their content); the analysis plan
+// (report/analysis-plan.ts) says which claim is tested on which envs, how, and with what margin, and is fixed here,
+// before any data. Each seed replicates the whole pipeline (demonstrations, base, RL runs, evaluations) on the same
+// held-out tasks (drawn from `heldOutSeed`, whatever the seeds). Two presets fill every field: `quick` (one seed,
+// under 5 minutes on 2 cores; CI runs it) and `full` (three seeds, under 45 minutes; what README quotes). Sizes can be
 // overridden; the resolved config is stored in <out>/study.json, so `--resume` continues exactly the same study.
 // Where the models come from (`base`: SFT here, a served model, a Tinker service's base model) and where RL trains
 // (`trainer`: in-process, or a Tinker service) are part of the config too (sources.ts).
 import { z } from "zod";
-import { BUDGET_SCOPES } from "../core/budget.js";
+import { BUDGET_SCOPES, budgetSize } from "../core/budget.js";
 import { budgetListField, encodeConfig, integerListField, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
-import { FINDING_IDS, type FindingId } from "../report/study-model.js";
+import {
+  analysisPlanSchema,
+  checkAnalysisPlan,
+  defaultAnalysisPlan,
+  type AnalysisPlan,
+  type PlanEnv,
+} from "../report/analysis-plan.js";
 import {
   baseSamplingOptions,
   baseSourceSchema,
@@ -36,11 +45,21 @@ export type VariantSlug = (typeof VARIANT_SLUGS)[number];
 
 const count = (max: number) => z.number().int().min(1).max(max);
 
-/** One env of a study: what it tests and what is trained and evaluated on it. */
+/** What held-out tasks differ in from the demonstration and RL tasks: their structure (what makes two tasks the same
+ * problem: Env.structureKey), or only their content. */
+export const HELD_OUT_KINDS = ["structure", "content"] as const;
+export type HeldOutKind = (typeof HELD_OUT_KINDS)[number];
+
+/** One env of a study: what is trained and evaluated on it. */
 export const studyEnvSchema = z.object({
   env: z.enum(STUDY_ENVS).describe("environment"),
   envOptions: envOptionsField,
-  claims: z.array(z.enum(FINDING_IDS)).min(1).describe("the findings this env is built to test"),
+  heldOut: z
+    .enum(HELD_OUT_KINDS)
+    .default("content")
+    .describe(
+      "what held-out tasks differ in from every demonstration and RL task: structure (new problems: no training task shares a held-out task's structure) or content",
+    ),
   budgets: budgetListField().describe(
     "budgets T of the evaluation grid, demonstrations and RL (the tightest and the most generous set the fixed-budget RL runs)",
   ),
@@ -54,12 +73,20 @@ export type StudyEnv = z.output<typeof studyEnvSchema>;
 
 export const studyConfigSchema = z.object({
   preset: z.enum(STUDY_PRESETS).describe("study size: quick (minutes; CI) or full (what README quotes)"),
-  envs: z.array(studyEnvSchema).min(1).describe("the envs of the study, each with its claims, budgets and RL runs"),
-  seed: z
+  envs: z.array(studyEnvSchema).min(1).describe("the envs of the study, each with its budgets and RL runs"),
+  seeds: z
+    .array(z.number().int().min(0))
+    .min(1)
+    .describe(
+      "the study's seeds: each replicates the whole pipeline (demonstrations, base, RL runs, evaluations) on the same held-out tasks",
+    ),
+  heldOutSeed: z
     .number()
     .int()
     .min(0)
-    .describe("seed of every stage (tasks, demonstrations, initialisation, rollouts, bootstrap)"),
+    .default(1)
+    .describe("seed of the held-out tasks and their evaluation episodes, the same for every seed of the study"),
+  plan: analysisPlanSchema.describe("the analysis plan: how each claim is tested, fixed before any data"),
   model: modelConfigField().describe(
     "model config of the base models (layers, dModel, heads, hiddenSize, contextLength)",
   ),
@@ -111,34 +138,37 @@ export type StudyConfig = z.output<typeof studyConfigSchema>;
 export type StudyConfigInput = z.input<typeof studyConfigSchema>;
 
 /** What a preset fixes besides the envs, the seed and the model sources (sizes that fit its time target). */
-export type PresetSizes = Omit<StudyConfigInput, "preset" | "envs" | "seed" | "base" | "trainer">;
+export type PresetSizes = Omit<StudyConfigInput, "preset" | "envs" | "seeds" | "heldOutSeed" | "plan" | "base" | "trainer">;
+
+const NOT_SIZES = ["preset", "envs", "seeds", "heldOutSeed", "plan", "base", "trainer"];
 
 /** The fields a preset fixes, which `--size KEY=VALUE` overrides. */
 export const SIZE_FIELDS = Object.keys(studyConfigSchema.shape).filter(
-  (key) => !["preset", "envs", "seed", "base", "trainer"].includes(key),
+  (key) => !NOT_SIZES.includes(key),
 ) as (keyof PresetSizes)[];
 
 /** Slack over each task's optimum: 1.25x leaves a turn or two to spare, 3x room for the long safe plays. */
 const STUDY_BUDGETS = "1.25x,1.5x,2x,3x";
 const EVERY_VARIANT: readonly VariantSlug[] = VARIANT_SLUGS;
-const BUDGET_CLAIMS: readonly FindingId[] = ["rl-budgets", "process", "budgetmix", "hidden-budget"];
 
-/** The env a study tests the budget claims on (vault: information against time), and the one it tests recovery and
- * horizon on (thinice: lengths 2-10, and a wrong move costs turns that slack can buy back, where a wrong vault code
- * ends the episode). */
+/** The two envs of the default design, both with a budget trade-off, so every claim is tested on both (the plan's
+ * ranges leave out what cannot move on one): vault (information against time; every RL run, the hidden-budget
+ * question too; held-out tasks new in content only: its small vaults have one or a few structures) and thin ice (risk
+ * against time, lengths 2-10, a wrong move costs turns that slack can buy back; GRPO-Full, turn-level and BudgetMix;
+ * held-out maps new in structure: none shares its playable layout with a training map). */
 const TRADE_OFF_ENV: z.input<typeof studyEnvSchema> = {
   env: "vault",
   envOptions: {},
-  claims: [...BUDGET_CLAIMS],
+  heldOut: "content",
   budgets: STUDY_BUDGETS,
   variants: [...EVERY_VARIANT],
 };
 const HORIZON_ENV: z.input<typeof studyEnvSchema> = {
   env: "thinice",
   envOptions: {},
-  claims: ["recovery-horizon"],
+  heldOut: "structure",
   budgets: STUDY_BUDGETS,
-  variants: ["grpo-full"],
+  variants: ["grpo-full", "turn-level", "budgetmix"],
 };
 
 const QUICK: PresetSizes = {
@@ -184,6 +214,9 @@ const FULL: PresetSizes = {
 
 export const PRESETS: Readonly<Record<StudyPreset, PresetSizes>> = { quick: QUICK, full: FULL };
 
+/** The seeds of a preset: quick runs one (CI), full three (each replicating the whole pipeline). */
+export const PRESET_SEEDS: Readonly<Record<StudyPreset, readonly number[]>> = { quick: [1], full: [1, 2, 3] };
+
 /** What a single-env study uses beyond the env's defaults: hanoi starts anywhere (a horizon dial); bfcl, which cannot
  * say a task's optimal length, is budgeted as the paper's Table 1, in percent of upstream's 20 steps per user turn
  * (10% = 2 steps: the ground truth's own pace, a call and a closing answer; 100% = upstream's limit). */
@@ -194,15 +227,16 @@ const ENV_DESIGN: Readonly<
       readonly options: Record<string, string | number | boolean>;
       readonly budgets: string;
       readonly budgetScope: (typeof BUDGET_SCOPES)[number];
+      readonly heldOut: HeldOutKind;
     }
   >
 > = {
-  vault: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
-  thinice: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
-  sokoban: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
-  frozenlake: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode" },
-  hanoi: { options: { disks: 4, randomStart: true }, budgets: STUDY_BUDGETS, budgetScope: "episode" },
-  bfcl: { options: {}, budgets: "10%,25%,50%,100%", budgetScope: "user-turn" },
+  vault: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "content" },
+  thinice: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "structure" },
+  sokoban: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "content" },
+  frozenlake: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "content" },
+  hanoi: { options: { disks: 4, randomStart: true }, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "content" },
+  bfcl: { options: {}, budgets: "10%,25%,50%,100%", budgetScope: "user-turn", heldOut: "content" },
 };
 
 export interface StudyChoice {
@@ -220,7 +254,12 @@ export interface StudyChoice {
   readonly base?: BaseChoice;
   /** Where RL trains (default: in-process). */
   readonly trainer?: TrainerSourceInput;
+  /** The seeds (default: the preset's: quick 1, full 1, 2, 3); `seed` is a one-seed study. */
+  readonly seeds?: readonly number[];
   readonly seed?: number;
+  readonly heldOutSeed?: number;
+  /** The analysis plan (default: every claim on every env whose models it compares, the default margins). */
+  readonly plan?: unknown;
   /** Fields of the preset to override (sizes), as a user would write them. */
   readonly overrides?: Partial<PresetSizes>;
   /** The envs in full (library users): overrides `env`. */
@@ -236,7 +275,7 @@ function envsOf(choice: StudyChoice): z.input<typeof studyEnvSchema>[] {
     {
       env: choice.env,
       envOptions: { ...design.options, ...choice.envOptions },
-      claims: [...FINDING_IDS],
+      heldOut: design.heldOut,
       budgets: choice.budgets ?? design.budgets,
       budgetScope: choice.budgetScope ?? design.budgetScope,
       variants: [...(choice.variants ?? EVERY_VARIANT)],
@@ -269,19 +308,42 @@ export function studyConfig(choice: StudyChoice): Readonly<StudyConfig> {
     base.kind === "openai"
       ? { ...base, options: baseSamplingOptions(base.options ?? {}, (sizes.maxNewTokens ?? 16) as number) }
       : base;
+  const envs = envsOf(choice);
   return parseStudyConfig({
     ...sizes,
     preset: choice.preset,
-    envs: envsOf(choice),
-    seed: choice.seed ?? 1,
+    envs,
+    seeds: choice.seeds ?? (choice.seed === undefined ? PRESET_SEEDS[choice.preset] : [choice.seed]),
+    heldOutSeed: choice.heldOutSeed ?? 1,
+    // Made now, before any stage: the plan of these envs and models (or the one given), stored with the study.
+    plan: choice.plan ?? defaultAnalysisPlan(planEnvsOf(envs.map((entry) => studyEnvSchema.parse(entry)))),
     base: stored,
     trainer: choice.trainer ?? { kind: "tiny" },
   });
 }
 
+/** The study's envs as the analysis plan sees them: budgets in axis order, the roles of the models trained there. */
+export function planEnvsOf(envs: readonly StudyEnv[]): PlanEnv[] {
+  return envs.map((entry) => ({
+    env: entry.env,
+    budgets: [...entry.budgets].sort((x, y) => budgetSize(x) - budgetSize(y)).map((spec) => spec.label),
+    roles: ["base", ...entry.variants.map((slug) => VARIANT_ROLES[slug]).filter((role) => role !== "other")],
+  }));
+}
+
+/** The role of each RL variant in the findings (plan.ts says what each one is). */
+export const VARIANT_ROLES: Readonly<Record<VariantSlug, string>> = {
+  "grpo-full": "grpo",
+  "grpo-tight": "other",
+  "turn-level": "process",
+  budgetmix: "budgetmix",
+  "budgetmix-hidden": "budgetmix-hidden",
+};
+
 /** Validate a study config (an openai base's stored sampling options read back by their schema: sources.ts);
  * cross-field rules: K <= samples, perturbation samples <= samples, the training curves' tasks among the held-out
- * ones, each env once, each claim tested in one env, at least two budgets per env, a base the trainer can train. */
+ * ones, each env once, each seed once, at least two budgets per env, a base the trainer can train, a plan whose claims
+ * name the study's envs, their budgets and models it has. */
 export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
   const config = parseConfig(studyConfigSchema, input);
   if (Math.max(...config.ks) > config.samples)
@@ -301,9 +363,7 @@ export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
     );
   const names = config.envs.map((entry) => entry.env);
   if (new Set(names).size !== names.length) throw new ConfigError("envs", "an env is listed twice");
-  const claims = config.envs.flatMap((entry) => entry.claims);
-  if (new Set(claims).size !== claims.length)
-    throw new ConfigError("envs", "a claim is tested in two envs", "give each claim one env");
+  if (new Set(config.seeds).size !== config.seeds.length) throw new ConfigError("seeds", "a seed is listed twice");
   for (const entry of config.envs) {
     if (entry.budgets.length < 2)
       throw new ConfigError(
@@ -316,8 +376,11 @@ export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
       throw new ConfigError(`envs.${entry.env}.variants`, "an RL run is listed twice");
   }
   checkSources(config.base, config.trainer);
+  checkAnalysisPlan(config.plan, planEnvsOf(config.envs));
   return config;
 }
+
+export type { AnalysisPlan };
 
 /** Whether the study makes its base models here (demonstrations and SFT), or takes them as they are. */
 export function trainsBase(config: { readonly base: BaseSource }): boolean {

@@ -1,11 +1,15 @@
-// What a study makes, by name, env by env: the held-out set, the base model, the RL runs (from the same base with
-// the same compute, their budgets taken from the env's budget list) and the evaluation runs of every model (the
-// Pass@(K,T) grid announced and hidden, teacher-forced runs in both modes, recovery runs). Pure: names, paths and
-// configs; stages.ts runs them. Every model is planned as data (StudyModelPlan): its role, its policy as a typed
-// spec and how it was made, which the report carries as they are (nothing is read back from names or policy text).
-//   <out>/study.json            the study config        <out>/<env>/held-out.json   the env's held-out task ids
-//   <out>/<env>/base/           its SFT base model       <out>/<env>/rl/<slug>/      one RL run each
-//   <out>/study.db              every evaluation run     <out>/report.html           the report (report.json: its data)
+// What a study makes, by name, seed by seed and env by env: the held-out set (one per env, shared by the seeds), the
+// ranges (the oracle and a random policy on it, before any training), and per seed the base model, the RL runs (from
+// the same base with the same compute, their budgets taken from the env's budget list) and the evaluation runs of
+// every model (the Pass@(K,T) grid announced and hidden, teacher-forced runs in both modes, recovery runs). Pure:
+// names, paths and configs; stages.ts runs them. Every model is planned as data (StudyModelPlan): its seed, its role,
+// its policy as a typed spec and how it was made, which the report carries as they are (nothing is read back from
+// names or policy text).
+//   <out>/study.json               the study config, its plan and the plan's hash
+//   <out>/<env>/held-out.json      the env's held-out task ids (every seed's)
+//   <out>/seed-<s>/<env>/base/     seed s's SFT base model     <out>/seed-<s>/<env>/rl/<slug>/   its RL runs
+//   <out>/study.db                 every evaluation run: seed-<s>/<env>/<model>/<kind>, and ranges/<env>/<policy>/<kind>
+//   <out>/report.html              the report (report.json: its data)
 // A base that is not made here (a served model, a Tinker service's base model) has no folder: it is evaluated as
 // it is; the RL runs of a Tinker trainer keep their checkpoints' tinker:// paths in their folders as always.
 import { join } from "node:path";
@@ -105,6 +109,8 @@ export function rlVariants(entry: Pick<StudyEnv, "variants" | "budgets">): reado
 /** A model of the study on one env (its base, or an RL run's final checkpoint), as it is evaluated: its role, its
  * policy (tiny:CKPT, openai:MODEL, tinker:BASE[@CKPT]) and how it was made. */
 export interface StudyModelPlan {
+  /** The seed whose pipeline made it. */
+  readonly seed: number;
   readonly env: string;
   readonly slug: "base" | VariantSlug;
   readonly name: string;
@@ -116,17 +122,23 @@ export interface StudyModelPlan {
 /** @deprecated the former name of StudyModelPlan. */
 export type TrainedModel = StudyModelPlan;
 
+/** An env's folder of what its seeds share (the held-out set). */
 export const envDir = (out: string, entry: Pick<StudyEnv, "env">): string => join(out, entry.env);
-export const baseDir = (out: string, entry: Pick<StudyEnv, "env">): string => join(envDir(out, entry), "base");
-export const rlDir = (out: string, entry: Pick<StudyEnv, "env">, variant: Pick<RlVariant, "slug">): string =>
-  join(envDir(out, entry), "rl", variant.slug);
+/** An env's folder in one seed's pipeline. */
+export const seedEnvDir = (out: string, seed: number, entry: Pick<StudyEnv, "env">): string =>
+  join(out, `seed-${seed}`, entry.env);
+export const baseDir = (out: string, seed: number, entry: Pick<StudyEnv, "env">): string =>
+  join(seedEnvDir(out, seed, entry), "base");
+export const rlDir = (out: string, seed: number, entry: Pick<StudyEnv, "env">, variant: Pick<RlVariant, "slug">): string =>
+  join(seedEnvDir(out, seed, entry), "rl", variant.slug);
 export const studyDb = (out: string): string => join(out, "study.db");
 export const finalCheckpoint = (
   out: string,
+  seed: number,
   entry: Pick<StudyEnv, "env">,
   variant: Pick<RlVariant, "slug">,
   config: Pick<StudyConfig, "rlSteps">,
-): string => join(rlDir(out, entry, variant), "checkpoints", `step-${String(config.rlSteps).padStart(6, "0")}`);
+): string => join(rlDir(out, seed, entry, variant), "checkpoints", `step-${String(config.rlSteps).padStart(6, "0")}`);
 
 /** What an RL run trains (the trainer's base, or the env's SFT base), in words. */
 function trainerText(config: StudyConfig): string {
@@ -136,16 +148,16 @@ function trainerText(config: StudyConfig): string {
 }
 
 /** The base of an env: made here by SFT, served, or the Tinker trainer's base model. */
-function basePlan(config: StudyConfig, out: string, entry: StudyEnv): StudyModelPlan {
-  const model = { env: entry.env, slug: "base" as const, name: "base", role: "base" as const };
+function basePlan(config: StudyConfig, out: string, seed: number, entry: StudyEnv): StudyModelPlan {
+  const model = { seed, env: entry.env, slug: "base" as const, name: "base", role: "base" as const };
   const base = config.base;
   switch (base.kind) {
     case "sft":
       return {
         ...model,
-        policy: { kind: "tiny", checkpoint: baseDir(out, entry) },
+        policy: { kind: "tiny", checkpoint: baseDir(out, seed, entry) },
         source: {
-          policy: { kind: "tiny", checkpoint: baseDir(out, entry) },
+          policy: { kind: "tiny", checkpoint: baseDir(out, seed, entry) },
           origin: "sft",
           made: `SFT here: ${config.sftSteps} steps on the optimal replies (hidden budgets: the budget-blind Bayes move) in ${config.demoTasks} tasks' demonstrations of ${config.demoPolicy}`,
         },
@@ -176,13 +188,20 @@ function basePlan(config: StudyConfig, out: string, entry: StudyEnv): StudyModel
 }
 
 /** An RL run's model: its final checkpoint, sampled in-process or through the Tinker service's sampler. */
-function variantPlan(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): StudyModelPlan {
-  const checkpoint = finalCheckpoint(out, entry, variant, config);
+function variantPlan(
+  config: StudyConfig,
+  out: string,
+  seed: number,
+  entry: StudyEnv,
+  variant: RlVariant,
+): StudyModelPlan {
+  const checkpoint = finalCheckpoint(out, seed, entry, variant, config);
   const policy: PolicySpec =
     config.trainer.kind === "tinker"
       ? { kind: "tinker", baseModel: config.trainer.baseModel, checkpoint }
       : { kind: "tiny", checkpoint };
   return {
+    seed,
     env: entry.env,
     slug: variant.slug,
     name: variant.name,
@@ -196,11 +215,14 @@ function variantPlan(config: StudyConfig, out: string, entry: StudyEnv, variant:
   };
 }
 
+/** Every model of the study, seed by seed, env by env: the base, then the RL runs. */
 export function studyModels(config: StudyConfig, out: string): StudyModelPlan[] {
-  return config.envs.flatMap((entry) => [
-    basePlan(config, out, entry),
-    ...rlVariants(entry).map((variant) => variantPlan(config, out, entry, variant)),
-  ]);
+  return config.seeds.flatMap((seed) =>
+    config.envs.flatMap((entry) => [
+      basePlan(config, out, seed, entry),
+      ...rlVariants(entry).map((variant) => variantPlan(config, out, seed, entry, variant)),
+    ]),
+  );
 }
 
 /** Where the study's models come from, for the report's header and the progress lines. */
@@ -224,12 +246,18 @@ export function studySetup(config: StudyConfig): StudySetup {
 /** An RL run's train config (`budgetrl train`), as it is stored in its folder: the same compute, learning rate,
  * warm-up, reward and seed for every variant, from the env's SFT base (in-process) or the trainer's base model
  * (Tinker: a LoRA per run, the trainer's renderer); its held-out evaluations draw the env's held-out set. */
-export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv, variant: RlVariant): TrainConfigInput {
+export function rlTrainConfig(
+  config: StudyConfig,
+  out: string,
+  seed: number,
+  entry: StudyEnv,
+  variant: RlVariant,
+): TrainConfigInput {
   const heldOut = heldOutSet(config, entry);
   const trainer = config.trainer;
   // The Tinker trainer's fields are the tinker backend's (sources.ts).
   const backend: TrainConfigInput["backend"] =
-    trainer.kind === "tinker" ? trainer : { kind: "tiny", init: baseDir(out, entry) };
+    trainer.kind === "tinker" ? trainer : { kind: "tiny", init: baseDir(out, seed, entry) };
   return {
     env: entry.env,
     envOptions: entry.envOptions,
@@ -241,7 +269,7 @@ export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv,
     tasksPerStep: config.tasksPerStep,
     group: config.group,
     steps: config.rlSteps,
-    seed: config.seed,
+    seed,
     learningRate: config.rlLearningRate,
     warmupSteps: 2,
     maxNewTokens: config.maxNewTokens,
@@ -255,18 +283,19 @@ export function rlTrainConfig(config: StudyConfig, out: string, entry: StudyEnv,
   };
 }
 
-/** An env's held-out set: every model is evaluated on it; demonstrations and RL never draw from it. */
+/** An env's held-out set, the same in every seed: every model is evaluated on it; demonstrations and RL never draw
+ * from it (by content, or by structure where the env's design says so). */
 export function heldOutSet(
-  config: Pick<StudyConfig, "seed" | "heldOutTasks">,
-  entry: Pick<StudyEnv, "env">,
+  config: Pick<StudyConfig, "heldOutSeed" | "heldOutTasks">,
+  entry: Pick<StudyEnv, "env" | "heldOut">,
 ): HeldOutSet {
-  return { seed: deriveSeed(config.seed, "held-out", entry.env), tasks: config.heldOutTasks };
+  return { seed: deriveSeed(config.heldOutSeed, "held-out", entry.env), tasks: config.heldOutTasks, by: entry.heldOut };
 }
 
-/** One evaluation run of a model: its name in study.db and what sets it apart. */
+/** One evaluation run of a model (or of a reference policy: the ranges): its name in study.db and what sets it apart. */
 export interface StudyEvalRun {
   readonly run: string;
-  readonly model: StudyModelPlan;
+  readonly model: Pick<StudyModelPlan, "env" | "name" | "policy">;
   readonly budgetMode: "announced" | "hidden";
   readonly intervention: string;
   readonly samples: number;
@@ -280,11 +309,11 @@ const MODES = ["announced", "hidden"] as const;
  * the recovery runs (announced, at the budgets with room to recover: all but the tightest). */
 export function evalRuns(config: StudyConfig, models: readonly StudyModelPlan[]): StudyEvalRun[] {
   return models.flatMap((model) => {
+    const prefix = `seed-${model.seed}/${model.env}/${model.slug}`;
     const entry = config.envs.find((candidate) => candidate.env === model.env) as StudyEnv;
     const grid = entry.budgets.map((spec) => spec.label);
     const { tight } = budgetEnds(entry.budgets);
     const roomy = grid.filter((label) => label !== tight.label);
-    const prefix = `${model.env}/${model.slug}`;
     return [
       ...MODES.map((mode) => ({
         run: `${prefix}/${mode}`,
@@ -318,5 +347,47 @@ export function evalRuns(config: StudyConfig, models: readonly StudyModelPlan[])
             budgets: roomy,
           }))),
     ];
+  });
+}
+
+/** The reference policies of the ranges: what a statistic can show on an env, before any model is trained. */
+export const RANGE_POLICIES = [
+  { name: "oracle", policy: { kind: "oracle", horizon: "turns-left" } },
+  { name: "random", policy: { kind: "random" } },
+] as const satisfies readonly { readonly name: string; readonly policy: PolicySpec }[];
+
+/** The ranges' runs: the budget-aware oracle and a uniformly random policy on each env's held-out tasks, with the
+ * budget announced: the grid at every budget (Pass@1, the longest tasks), teacher-forced (step quality) and the
+ * recovery runs (success after a forced error), at the study's sizes. */
+export function rangeRuns(config: StudyConfig): StudyEvalRun[] {
+  return config.envs.flatMap((entry) => {
+    const grid = entry.budgets.map((spec) => spec.label);
+    const { tight } = budgetEnds(entry.budgets);
+    const roomy = grid.filter((label) => label !== tight.label);
+    return RANGE_POLICIES.flatMap(({ name, policy }) => {
+      const model = { env: entry.env, name, policy };
+      const prefix = `ranges/${entry.env}/${name}`;
+      return [
+        { run: `${prefix}/announced`, model, budgetMode: "announced" as const, intervention: "none", samples: config.samples, ks: [1], budgets: grid },
+        {
+          run: `${prefix}/teacher-forced-announced`,
+          model,
+          budgetMode: "announced" as const,
+          intervention: "teacher-forced",
+          samples: Math.max(1, config.teacherForcedSamples),
+          ks: [1],
+          budgets: grid,
+        },
+        ...config.perturbTurns.map((turn) => ({
+          run: `${prefix}/recover-${turn}`,
+          model,
+          budgetMode: "announced" as const,
+          intervention: `recover:${turn}`,
+          samples: Math.max(1, config.perturbSamples),
+          ks: [1],
+          budgets: roomy,
+        })),
+      ];
+    });
   });
 }

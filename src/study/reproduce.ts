@@ -1,6 +1,7 @@
 // `reproduce`: the whole study, stage by stage, resumable at every stage. A new study writes its config to
-// <out>/study.json first; `resume` reads it back (a different preset or env on resume is refused: the stored
-// config wins), skips the stages recorded as finished in <out>/stages.json and continues the one that was
+// <out>/study.json first, with its analysis plan, the plan's hash and when it was fixed (before any stage ran);
+// `resume` reads it back (a different preset or env on resume is refused: the stored config wins; a plan that
+// changed after the study had results is refused), skips the stages recorded as finished in <out>/stages.json and continues the one that was
 // interrupted from where its own resume mechanism left it (SFT demonstrations, RL checkpoints, evaluation runs).
 // Same seed, same tables: every stage is seeded from the study seed. A new study whose env has too few distinct tasks
 // for its held-out, demonstration and per-step training tasks is refused before anything is written, and so is one
@@ -16,13 +17,15 @@ import { ConfigError } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
 import { checkDistinctCount } from "../eval/tasks.js";
-import type { StudyReport } from "../report/study-model.js";
+import { analysisPlanHash, parseAnalysisPlan } from "../report/analysis-plan.js";
+import type { StudyPlanHeader, StudyReport } from "../report/study-model.js";
 import { parseTrainConfig } from "../rl/train-config.js";
 import { encodeStudyConfig, parseStudyConfig, studyConfig, type StudyChoice, type StudyConfig } from "./config.js";
 import { rlTrainConfig, rlVariants } from "./plan.js";
 import { parseStudyReach, type StudyReach } from "./sources.js";
 import {
   evalStage,
+  rangesStage,
   reportStage,
   rlStage,
   sftLeftOut,
@@ -38,8 +41,12 @@ import {
 export interface ReproduceOptions {
   /** The study folder. */
   readonly out: string;
-  /** A new study's preset, env and seed (ignored on resume: the stored config wins). */
+  /** A new study's preset, env and seeds (ignored on resume: the stored config wins). */
   readonly study?: StudyChoice;
+  /** An analysis plan (JSON, as study.json holds it) for a new study; on resume, refused unless it is the stored one. */
+  readonly plan?: unknown;
+  /** The clock that stamps when the plan was fixed. */
+  readonly now?: () => Date;
   readonly resume?: boolean;
   /** How to reach the served base (its openai client options, typed) and the Tinker service (never stored; given
    * again on resume). */
@@ -70,9 +77,60 @@ function readJson(path: string): unknown {
   return JSON.parse(readFileSync(path, "utf8")) as unknown;
 }
 
-/** The study's config: made and stored for a new study, read back on resume; refused before any work when its RL
- * runs could not start or its servers are not given. */
-async function studyOf(options: ReproduceOptions): Promise<Readonly<StudyConfig>> {
+/** What study.json holds besides the config: the plan's hash and when the plan was fixed (before any stage). */
+interface StoredPlan {
+  readonly planHash: string;
+  readonly planFixedAt: string;
+}
+
+/** Whether a study has results a plan could have been chosen after (a stage past the ranges finished). */
+function hasResults(out: string): boolean {
+  const done = finishedStages(out);
+  return (["sft", "rl", "eval", "report"] as const).some((stage) => done.has(stage));
+}
+
+/** The stored config and plan of a study to resume: refused when it predates analysis plans, and when its plan was
+ * changed (study.json edited, or --plan given) after the study had results. */
+async function resumedStudy(
+  options: ReproduceOptions,
+  path: string,
+): Promise<{ config: Readonly<StudyConfig>; plan: StudyPlanHeader }> {
+  const json = readJson(path) as Record<string, unknown>;
+  if (json.plan === undefined || typeof json.planHash !== "string")
+    throw new ConfigError(
+      "out",
+      `${path} was made by an earlier budgetrl, before studies fixed an analysis plan`,
+      `start a new study: budgetrl reproduce --out ANOTHER_FOLDER`,
+    );
+  const stored = parseStudyConfig(json);
+  const hash = analysisPlanHash(stored.plan);
+  const fixedAt = typeof json.planFixedAt === "string" ? json.planFixedAt : "an unknown time";
+  const given = options.plan === undefined ? undefined : parseAnalysisPlan(options.plan);
+  const changed =
+    hash !== json.planHash
+      ? `the analysis plan in ${path} is not the one fixed at ${fixedAt} (hash ${json.planHash.slice(0, 12)} then, ${hash.slice(0, 12)} now)`
+      : given !== undefined && analysisPlanHash(given) !== hash
+        ? `--plan differs from the plan the study fixed at ${fixedAt} (hash ${hash.slice(0, 12)})`
+        : null;
+  if (changed !== null && hasResults(options.out))
+    throw new ConfigError(
+      "plan",
+      `${changed}, and the study already has results: a plan may not change after its data exists`,
+      "resume with the stored plan (restore study.json, drop --plan), or start a new study with the new plan",
+    );
+  if (changed !== null)
+    throw new ConfigError("plan", `${changed}`, "a study keeps the plan it was started with: start a new study to change it");
+  await checkStudyRuns(stored, options);
+  return {
+    config: stored,
+    plan: { plan: stored.plan, hash, fixedAt, changedAfterResults: null, source: `fixed in ${path} when the study started` },
+  };
+}
+
+/** The study's config and plan: made and stored for a new study (the plan fixed now, before any stage, with its
+ * hash), read back on resume; refused before any work when its RL runs could not start or its servers are not
+ * given. */
+async function studyOf(options: ReproduceOptions): Promise<{ config: Readonly<StudyConfig>; plan: StudyPlanHeader }> {
   const path = join(options.out, "study.json");
   const outProblem = folderOutputProblem(options.out);
   if (outProblem !== undefined) throw new ConfigError("out", outProblem);
@@ -83,9 +141,7 @@ async function studyOf(options: ReproduceOptions): Promise<Readonly<StudyConfig>
         `nothing to resume in ${options.out} (no study.json)`,
         `start it with: budgetrl reproduce --out ${options.out}`,
       );
-    const stored = parseStudyConfig(readJson(path));
-    await checkStudyRuns(stored, options);
-    return stored;
+    return resumedStudy(options, path);
   }
   if (existsSync(path))
     throw new ConfigError(
@@ -94,17 +150,27 @@ async function studyOf(options: ReproduceOptions): Promise<Readonly<StudyConfig>
       `continue it with: budgetrl reproduce --out ${options.out} --resume, or pick another --out`,
     );
   if (options.study === undefined) throw new ConfigError("preset", "a new study needs a preset and an env");
-  const config = studyConfig(options.study);
+  const config = studyConfig({ ...options.study, ...(options.plan === undefined ? {} : { plan: options.plan }) });
   checkStudyTasks(config);
   await checkStudyRuns(config, options);
+  const stored: StoredPlan = { planHash: analysisPlanHash(config.plan), planFixedAt: (options.now ?? (() => new Date()))().toISOString() };
   try {
     mkdirSync(options.out, { recursive: true });
-    writeFileSync(path, `${JSON.stringify(encodeStudyConfig(config), null, 2)}\n`);
+    writeFileSync(path, `${JSON.stringify({ ...(encodeStudyConfig(config) as object), ...stored }, null, 2)}\n`);
   } catch (error) {
     // A folder that cannot be written (permissions, a full disk): said in one line, before any stage.
     throw new ConfigError("out", `cannot write ${options.out}: ${(error as Error).message}`);
   }
-  return config;
+  return {
+    config,
+    plan: {
+      plan: config.plan,
+      hash: stored.planHash,
+      fixedAt: stored.planFixedAt,
+      changedAfterResults: null,
+      source: `fixed in ${path} when the study started`,
+    },
+  };
 }
 
 /** Refuses, before anything is written, a study whose env config has too few distinct tasks (when the env can say):
@@ -141,7 +207,7 @@ async function checkStudyRuns(config: Readonly<StudyConfig>, options: ReproduceO
   for (const entry of config.envs) {
     checkBudgetsFit(entry.budgets, createEnv(entry.env, entry.envOptions), `envs.${entry.env}.budgets`);
     for (const variant of rlVariants(entry))
-      parseTrainConfig(rlTrainConfig(config, options.out, entry, variant), trainerFieldName);
+      parseTrainConfig(rlTrainConfig(config, options.out, config.seeds[0] ?? 1, entry, variant), trainerFieldName);
   }
   if (config.trainer.kind !== "tinker") return;
   const reach = tinkerReach({ reach: options.reach ?? {}, events: QUIET });
@@ -174,9 +240,10 @@ function recordFinished(out: string, done: ReadonlySet<StageName>): void {
 export async function reproduce(options: ReproduceOptions): Promise<ReproduceResult> {
   // How the servers are reached is read first: a bad client option is refused before any work, naming it.
   const reach = parseStudyReach(options.reach);
-  const config = await studyOf(options);
+  const { config, plan } = await studyOf(options);
   const context: StageContext = {
     config,
+    plan,
     out: options.out,
     reach,
     events: options.events ?? QUIET,
@@ -221,6 +288,8 @@ function runStage(stage: Exclude<StageName, "report">, context: StageContext): P
   switch (stage) {
     case "tasks":
       return tasksStage(context);
+    case "ranges":
+      return rangesStage(context);
     case "sft":
       return sftStage(context);
     case "rl":

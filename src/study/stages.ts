@@ -1,7 +1,9 @@
-// The stages of a study, each over every env of the study and resumable where it stopped (a stage that finished is
-// skipped on --resume):
-//   tasks   each env's held-out set (ids written to <env>/held-out.json)
-//   sft     demonstrations from a budget-aware noisy oracle at every budget, announced and hidden (never on
+// The stages of a study, each over every seed and env of the study and resumable where it stopped (a stage that
+// finished is skipped on --resume):
+//   tasks   each env's held-out set, the same for every seed (ids written to <env>/held-out.json)
+//   ranges  the budget-aware oracle and a uniformly random policy on the held-out tasks (runs ranges/<env>/...): what
+//           each of the plan's statistics can show on each env, measured before any model is trained
+//   sft     per seed: demonstrations from a budget-aware noisy oracle at every budget, announced and hidden (never on
 //           held-out tasks), then SFT on the oracle-optimal replies (where the budget is hidden, on the budget-blind
 //           Bayes move: imitate bayes): each env's base model (left out when the base is not made here: a served
 //           model, a Tinker service's base model)
@@ -26,7 +28,7 @@ import { HELD_OUT_FILE, heldOutFileText } from "../eval/held-out-field.js";
 import { heldOutTaskIds } from "../eval/tasks.js";
 import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
-import type { StudyReport } from "../report/study-model.js";
+import type { StudyPlanHeader, StudyReport } from "../report/study-model.js";
 import { runSft } from "../rl/sft-run.js";
 import { readTinkerCheckpoint } from "../rl/tinker/checkpoint.js";
 import type { TinkerNotice } from "../rl/tinker/client.js";
@@ -39,6 +41,7 @@ import {
   envDir,
   evalRuns,
   finalCheckpoint,
+  rangeRuns,
   heldOutSet,
   rlDir,
   rlTrainConfig,
@@ -52,7 +55,7 @@ import {
 } from "./plan.js";
 import type { StudyReach } from "./sources.js";
 
-export const STAGES = ["tasks", "sft", "rl", "eval", "report"] as const;
+export const STAGES = ["tasks", "ranges", "sft", "rl", "eval", "report"] as const;
 export type StageName = (typeof STAGES)[number];
 
 /** What a stage tells its caller: a job within it started, advanced or finished. */
@@ -66,6 +69,8 @@ export interface StageEvents {
 
 export interface StageContext {
   readonly config: Readonly<StudyConfig>;
+  /** The plan's hash and when it was fixed (study.json), for the report's header. */
+  readonly plan: StudyPlanHeader;
   readonly out: string;
   /** How to reach the served base and the Tinker service (never stored). */
   readonly reach: StudyReach;
@@ -90,12 +95,18 @@ export function tasksStage(context: StageContext): string {
   return `distinct held-out tasks ${counts.join(", ")}, left out of demonstrations and RL`;
 }
 
-/** One env's base model: demonstrations at every budget in both modes, SFT on the oracle-optimal replies (the
- * budget-blind Bayes ones where the budget is hidden). */
-async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
+/** "seed 2 vault" when the study has several seeds, "vault" when it has one. */
+function jobName(config: Pick<StudyConfig, "seeds">, seed: number, what: string): string {
+  return config.seeds.length > 1 ? `seed ${seed} ${what}` : what;
+}
+
+/** One env's base model in one seed: demonstrations at every budget in both modes, SFT on the oracle-optimal replies
+ * (the budget-blind Bayes ones where the budget is hidden). */
+async function sftRun(context: StageContext, seed: number, entry: StudyEnv): Promise<string> {
   const { config, out, events } = context;
-  const dir = baseDir(out, entry);
-  if (existsSync(join(dir, "budgetrl.json"))) return `${entry.env}: base model already trained`;
+  const dir = baseDir(out, seed, entry);
+  const name = jobName(config, seed, entry.env);
+  if (existsSync(join(dir, "budgetrl.json"))) return `${name}: base model already trained`;
   const resume = existsSync(join(dir, "sft.json"));
   let phase: "demos" | "sft" | undefined;
   const result = await runSft({
@@ -112,7 +123,7 @@ async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
       budgetScope: entry.budgetScope,
       imitate: "bayes",
       // Its own stream: sizing the demonstrations never shifts the RL runs' randomness.
-      seed: deriveSeed(config.seed, "sft", entry.env),
+      seed: deriveSeed(seed, "sft", entry.env),
       modelConfig: config.model,
       steps: config.sftSteps,
       learningRate: config.sftLearningRate,
@@ -121,18 +132,18 @@ async function sftRun(context: StageContext, entry: StudyEnv): Promise<string> {
     },
     ...signalOf(context),
     onDemos: (done, total) => {
-      if (phase !== "demos") events.job(`${entry.env} demonstrations`, total, done, "episodes");
+      if (phase !== "demos") events.job(`${name} demonstrations`, total, done, "episodes");
       phase = "demos";
       events.progress(done);
     },
     onStep: (step, total) => {
-      if (phase !== "sft") events.job(`${entry.env} sft`, total, step, "steps");
+      if (phase !== "sft") events.job(`${name} sft`, total, step, "steps");
       phase = "sft";
       events.progress(step + 1);
     },
     onNotice: (text) => events.note(text),
   });
-  return `${entry.env}: base model from ${result.sequences} demonstration sequences, final loss ${result.finalLoss.toFixed(3)}`;
+  return `${name}: base model from ${result.sequences} demonstration sequences, final loss ${result.finalLoss.toFixed(3)}`;
 }
 
 /** Why the study makes no base here, or undefined when it does. */
@@ -144,10 +155,11 @@ export async function sftStage(context: StageContext): Promise<string> {
   const leftOut = sftLeftOut(context.config);
   if (leftOut !== undefined) return `skipped: ${leftOut}`;
   const done: string[] = [];
-  for (const entry of context.config.envs) {
-    done.push(await sftRun(context, entry));
-    if (context.signal?.aborted === true) break;
-  }
+  for (const seed of context.config.seeds)
+    for (const entry of context.config.envs) {
+      if (context.signal?.aborted === true) return done.join("; ");
+      done.push(await sftRun(context, seed, entry));
+    }
   return done.join("; ");
 }
 
@@ -166,33 +178,34 @@ export function tinkerReach(
 
 /** One RL run, resumed from its newest checkpoint when it was started before; one whose final checkpoint is
  * written is not opened again (with the Tinker trainer, that would load its state into a new training client). */
-async function rlRun(context: StageContext, entry: StudyEnv, variant: RlVariant): Promise<string> {
+async function rlRun(context: StageContext, seed: number, entry: StudyEnv, variant: RlVariant): Promise<string> {
   const { config, out, events } = context;
-  const dir = rlDir(out, entry, variant);
-  if (existsSync(join(finalCheckpoint(out, entry, variant, config), "budgetrl.json")))
-    return `${entry.env} ${variant.name}: trained before`;
-  if (context.signal?.aborted === true) throw new StoppedError(`stopped before RL run ${variant.name}`);
+  const dir = rlDir(out, seed, entry, variant);
+  const name = jobName(config, seed, `${entry.env} ${variant.name}`);
+  if (existsSync(join(finalCheckpoint(out, seed, entry, variant, config), "budgetrl.json")))
+    return `${name}: trained before`;
+  if (context.signal?.aborted === true) throw new StoppedError(`stopped before RL run ${name}`);
   const resume = existsSync(join(dir, "config.json"));
-  events.job(`${entry.env} ${variant.name}`, config.rlSteps, 0, "steps");
+  events.job(name, config.rlSteps, 0, "steps");
   const result = await train({
     out: dir,
     resume,
-    config: rlTrainConfig(config, out, entry, variant),
+    config: rlTrainConfig(config, out, seed, entry, variant),
     ...(config.trainer.kind === "tinker" ? { tinker: tinkerReach(context) } : {}),
     ...signalOf(context),
     onStep: (metrics) => events.progress(metrics.step + 1),
   });
-  return `${entry.env} ${variant.name}: ${result.stepsDone}/${config.rlSteps} steps`;
+  return `${name}: ${result.stepsDone}/${config.rlSteps} steps`;
 }
 
 export async function rlStage(context: StageContext): Promise<string> {
   const done: string[] = [];
-  for (const entry of context.config.envs) {
-    for (const variant of rlVariants(entry)) {
-      done.push(await rlRun(context, entry, variant));
-      if (context.signal?.aborted === true) return done.join("; ");
-    }
-  }
+  for (const seed of context.config.seeds)
+    for (const entry of context.config.envs)
+      for (const variant of rlVariants(entry)) {
+        done.push(await rlRun(context, seed, entry, variant));
+        if (context.signal?.aborted === true) return done.join("; ");
+      }
   return done.join("; ");
 }
 
@@ -219,11 +232,13 @@ type EvalPolicy =
     }
   | { readonly policy: Policy };
 
-async function evalPolicy(context: StageContext, model: StudyModelPlan): Promise<EvalPolicy> {
+async function evalPolicy(context: StageContext, model: StudyEvalRun["model"]): Promise<EvalPolicy> {
   const { config } = context;
   const spec = model.policy;
   switch (spec.kind) {
     case "tiny":
+    case "oracle":
+    case "random":
       return { spec: policySpecLabel(spec) };
     case "openai": {
       if (config.base.kind !== "openai")
@@ -331,10 +346,13 @@ async function evalRun(
     );
 }
 
-export async function evalStage(context: StageContext): Promise<string> {
-  const models = studyModels(context.config, context.out);
-  const runs = evalRuns(context.config, models);
-  // Model by model: a policy opened here (a Tinker sampling session) serves all of its model's runs, then closes.
+/** Each model's runs, model by model: a policy opened here (a Tinker sampling session) serves all of its model's
+ * runs, then closes. */
+async function evalModels(
+  context: StageContext,
+  models: readonly StudyEvalRun["model"][],
+  runs: readonly StudyEvalRun[],
+): Promise<void> {
   for (const model of models) {
     let opened: Promise<EvalPolicy> | undefined;
     try {
@@ -348,16 +366,30 @@ export async function evalStage(context: StageContext): Promise<string> {
     }
     if (context.signal?.aborted === true) break;
   }
+}
+
+export async function evalStage(context: StageContext): Promise<string> {
+  const models = studyModels(context.config, context.out);
+  const runs = evalRuns(context.config, models);
+  await evalModels(context, models, runs);
   return `${runs.length} evaluation runs in ${studyDb(context.out)}`;
 }
 
-/** The report of the study's runs: models (one name per role across envs) with their runs and roles, the
- * training curves of every RL run, each claim tested in the env built for it. */
+/** The ranges: the oracle and a random policy on each env's held-out tasks, before any training. */
+export async function rangesStage(context: StageContext): Promise<string> {
+  const runs = rangeRuns(context.config);
+  const models = [...new Set(runs.map((run) => run.model))];
+  await evalModels(context, models, runs);
+  return `${runs.length} runs of the oracle and a random policy in ${studyDb(context.out)}`;
+}
+
+/** The report of the study's runs: models (one name per role across envs and seeds) with their runs and roles, each
+ * seed's runs (the findings replicate over them), the ranges' runs, the training curves of every RL run, the plan. */
 export async function reportStage(context: StageContext): Promise<StudyReport> {
   const { config, out } = context;
   const models = studyModels(config, out);
   const runs = evalRuns(config, models);
-  // One model per name across envs (its role the same everywhere); the source of its first env's plan.
+  // One model per name across envs and seeds (its role the same everywhere); the source of its first plan.
   const names = [...new Set(models.map((model) => model.name))];
   const selection = {
     models: names.map((name) => {
@@ -370,26 +402,37 @@ export async function reportStage(context: StageContext): Promise<StudyReport> {
       };
     }),
   };
-  const training = config.envs.flatMap((entry) =>
-    rlVariants(entry).map((variant) => ({
-      name: config.envs.length === 1 ? variant.name : `${variant.name} (${entry.env})`,
-      dir: rlDir(out, entry, variant),
-      model: variant.name,
-    })),
-  );
-  const claimScopes = Object.fromEntries(
-    config.envs.flatMap((entry) => entry.claims.map((claim) => [claim, [entry.env]])),
+  const replicates = config.seeds.map((seed) => ({
+    seed,
+    runs: runs.filter((run) => (run.model as StudyModelPlan).seed === seed).map((run) => run.run),
+  }));
+  const ranges = rangeRuns(config);
+  const references = {
+    oracle: ranges.filter((run) => run.model.name === "oracle").map((run) => run.run),
+    random: ranges.filter((run) => run.model.name === "random").map((run) => run.run),
+  };
+  const several = config.seeds.length > 1;
+  const training = config.seeds.flatMap((seed) =>
+    config.envs.flatMap((entry) =>
+      rlVariants(entry).map((variant) => ({
+        name: `${variant.name}${config.envs.length === 1 && !several ? "" : ` (${[...(config.envs.length === 1 ? [] : [entry.env]), ...(several ? [`seed ${seed}`] : [])].join(", ")})`}`,
+        dir: rlDir(out, seed, entry, variant),
+        model: variant.name,
+      })),
+    ),
   );
   const envNames = config.envs.map((entry) => entry.env).join(" + ");
   const report = await withStore(studyDb(out), { mode: "read" }, (store) =>
     buildStudyReport(store, {
       selection,
+      replicates,
+      references,
+      plan: context.plan,
       training,
-      claimScopes,
       setup: studySetup(config),
       bootstrap: config.bootstrap,
-      seed: config.seed,
-      title: `budgetrl study: ${envNames}, preset ${config.preset}, seed ${config.seed}`,
+      seed: config.heldOutSeed,
+      title: `budgetrl study: ${envNames}, preset ${config.preset}, ${several ? `seeds ${config.seeds.join(", ")}` : `seed ${config.seeds[0]}`}`,
     }),
   );
   writeFileSync(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);

@@ -1,69 +1,94 @@
-// The findings' verdict rules on hand-built per-task values with known answers: each model's per-task values
-// are base values plus a fixed gain per metric, so every paired interval is exact.
+// The findings as the plan says, on hand-built per-task values with known answers: each model's value is a task's
+// baseline plus a fixed gain per statistic (plus, where a test asks, a gain per seed), so every paired interval is
+// exact or its sign is known; the references (oracle, random) decide which statistics can move.
 import { describe, expect, it } from "vitest";
-import { formatDifference, studyFindings, type FindingInputs, type PassScope } from "../../src/report/findings.js";
-import type { ModelRole } from "../../src/report/study-model.js";
+import { defaultAnalysisPlan, type AnalysisPlan } from "../../src/report/analysis-plan.js";
+import type { Statistic, StatisticValues } from "../../src/report/finding-measures.js";
+import { formatDifference, studyFindings, type FindingInputs } from "../../src/report/findings.js";
+import type { ModelRole, StudyFinding } from "../../src/report/study-model.js";
 
-const TASKS = 20;
-const BUDGETS = ["25%", "50%", "100%"];
+const TASKS = 30;
+const BUDGETS = ["1.25x", "1.5x", "2x", "3x"];
+const ENVS = ["vault", "thinice"];
 const baseline = (task: number): number => 0.2 + (0.5 * ((task * 7) % 10)) / 10;
-const values = (gain: number): Map<number, number> =>
-  new Map(Array.from({ length: TASKS }, (_, task) => [task, baseline(task) + gain] as const));
 
-/** Gains over the base model per model and metric ("pass:25%", "step", "recovery", "forced", "long"); hidden-mode
- * pass gains as "hidden:25%". */
-function inputs(
-  models: Record<string, { role: ModelRole; gains: Record<string, number> }>,
-  options: { hidden?: boolean; teacher?: boolean; forced?: boolean } = {},
-): FindingInputs {
-  const gain = (model: string, metric: string): number | undefined =>
-    models[model]?.gains[metric] ?? (models[model]?.role === "base" ? 0 : undefined);
-  const scopeOk = (scope: PassScope): boolean =>
-    "variant" in scope ? scope.variant === "sokoban" : scope.env === "sokoban";
-  return {
-    models: Object.entries(models).map(([name, model]) => ({ name, role: model.role })),
-    variants: [{ variant: "sokoban", env: "sokoban" }],
-    envs: ["sokoban"],
-    budgets: (model, scope, mode) =>
-      scopeOk(scope) && (mode === "announced" || options.hidden === true) && models[model] !== undefined ? BUDGETS : [],
-    pass: (model, scope, mode, budget) => {
-      const value = gain(model, `${mode === "hidden" ? "hidden" : "pass"}:${budget}`) ?? 0;
-      return scopeOk(scope) ? values(value) : new Map();
-    },
-    stepQuality: (model, _env, _mode, source) =>
-      source === "teacher-forced" && options.teacher !== true
-        ? new Map()
-        : values(gain(model, source === "teacher-forced" ? "teacher" : "step") ?? 0),
-    recovery: (model) => values(gain(model, "recovery") ?? 0),
-    forcedRecovery: (model) => (options.forced === true ? values(gain(model, "forced") ?? 0) : new Map()),
-    lengthBins: () => [
-      { key: 4, label: "4-7" },
-      { key: 8, label: "8-10" },
-    ],
-    longTasks: (model, _env, _mode, bin) => values(bin === 8 ? (gain(model, "long") ?? 0) : 0),
+/** A gain of a model on an env, a statistic, in a seed. */
+type Gain = (env: string, statistic: Statistic, seed: number) => number;
+
+interface Model {
+  readonly role: ModelRole;
+  readonly gain?: Gain;
+}
+
+const key = (statistic: Statistic): string =>
+  `${statistic.kind === "pass" ? `pass-${statistic.mode}` : statistic.kind}:${statistic.budget}`;
+
+/** A gain from a table keyed "pass-announced:3x", "step-quality:1.25x", "recovery:*" (every budget), ... */
+const gains =
+  (table: Record<string, number>): Gain =>
+  (_env, statistic) =>
+    table[key(statistic)] ?? table[`${key(statistic).split(":")[0]}:*`] ?? 0;
+
+function values(models: Record<string, Model>, seed: number): StatisticValues {
+  return (model, env, statistic) => {
+    const entry = models[model];
+    if (entry === undefined || (statistic.kind === "recovery" && statistic.budget === "1.25x")) return new Map();
+    const gain = entry.gain?.(env, statistic, seed) ?? 0;
+    return new Map(Array.from({ length: TASKS }, (_, task) => [task, baseline(task) + gain] as const));
   };
 }
 
-const verdicts = (list: ReturnType<typeof studyFindings>): Record<string, string> =>
-  Object.fromEntries(list.map((finding) => [finding.id, finding.verdict]));
+/** References where every statistic moves (oracle 1, random 0), but those `frozen` ("vault recovery") do not. */
+function references(frozen: readonly string[] = []): StatisticValues {
+  return (model, env, statistic) => {
+    const still = frozen.includes(`${env} ${statistic.kind}`);
+    const value = model === "oracle" ? (still ? 0.1 : 1) : 0;
+    return new Map(Array.from({ length: TASKS }, (_, task) => [task, value] as const));
+  };
+}
+
+function inputs(
+  models: Record<string, Model>,
+  options: { seeds?: readonly number[]; frozen?: readonly string[] } = {},
+): FindingInputs {
+  return {
+    models: Object.entries(models).map(([name, model]) => ({ name, role: model.role, roleSource: "given" })),
+    budgets: (model) => (models[model] === undefined ? [] : BUDGETS),
+    seeds: (options.seeds ?? [1, 2, 3]).map((seed) => ({ seed, values: values(models, seed) })),
+    references: references(options.frozen),
+    longestTasks: () => "8-10",
+  };
+}
+
+const PLAN: AnalysisPlan = defaultAnalysisPlan(
+  ENVS.map((env) => ({
+    env,
+    budgets: BUDGETS,
+    roles: ["base", "grpo", "process", "budgetmix", ...(env === "vault" ? ["budgetmix-hidden"] : [])],
+  })),
+);
+
+const run = (data: FindingInputs, plan = PLAN) => studyFindings(data, { plan, bootstrap: 200, seed: 1 });
+const verdicts = (findings: readonly StudyFinding[]): Record<string, string> =>
+  Object.fromEntries(findings.map((finding) => [finding.id, finding.verdict]));
+const byId = (findings: readonly StudyFinding[], id: string): StudyFinding =>
+  findings.find((finding) => finding.id === id) as StudyFinding;
+
+/** Models that behave as the paper says, gains in fractions. */
+const PAPER: Record<string, Model> = {
+  base: { role: "base" },
+  "GRPO-Full": {
+    role: "grpo",
+    gain: gains({ "pass-announced:3x": 0.1, "pass-announced:1.25x": -0.05, "step-quality:1.25x": -0.1, "recovery:*": 0.1, "long-tasks:*": 0.12 }),
+  },
+  "turn-level": { role: "process", gain: gains({ "step-quality:*": 0.05, "pass-announced:3x": 0.1, "pass-announced:1.25x": -0.05 }) },
+  BudgetMix: { role: "budgetmix", gain: gains({ "pass-announced:1.25x": 0.1, "pass-announced:3x": 0.1, "pass-announced:2x": -0.02 }) },
+  "BudgetMix (hidden)": { role: "budgetmix-hidden", gain: gains({ "pass-hidden:2x": 0.08 }) },
+};
 
 describe("studyFindings", () => {
-  it("supports every finding when the runs behave as the paper says", () => {
-    const findings = studyFindings(
-      inputs(
-        {
-          base: { role: "base", gains: {} },
-          "GRPO-Full": { role: "grpo", gains: { "pass:100%": 0.1, "pass:50%": 0.05, recovery: 0.1, long: 0.15 } },
-          "turn-level": { role: "process", gains: { step: 0.05, "pass:100%": 0.1 } },
-          BudgetMix: {
-            role: "budgetmix",
-            gains: { "pass:25%": 0.1, "pass:50%": 0.05, "pass:100%": 0.1, "hidden:25%": 0.05 },
-          },
-        },
-        { hidden: true },
-      ),
-      { bootstrap: 200, seed: 1 },
-    );
+  it("tests every claim of the default plan on both envs, pooled over seeds and envs, and supports the paper's pattern", () => {
+    const { findings } = run(inputs(PAPER));
     expect(verdicts(findings)).toEqual({
       "rl-budgets": "supported",
       "recovery-horizon": "supported",
@@ -71,67 +96,50 @@ describe("studyFindings", () => {
       budgetmix: "supported",
       "hidden-budget": "supported",
     });
-    const rl = findings[0];
-    expect(
-      rl?.scopes[0]?.comparisons.map((comparison) => [comparison.metric, comparison.direction, comparison.statistic]),
-    ).toEqual([
-      ["Pass@(1,100%)", "higher", "difference"],
-      ["Pass@(1,25%)", "unclear", "difference"],
-      ["gain at 100% minus gain at 25%", "higher", "difference of differences"],
+    const rl = byId(findings, "rl-budgets");
+    expect(rl.decidedBy).toBe("vault + thinice, seeds 1, 2, 3");
+    expect(rl.seedAgreement).toBe("every seed agrees (3 of 3)");
+    // Each env alone and pooled, in each seed and over all: 3 x 4 scopes.
+    expect(rl.scopes.map((scope) => `${scope.scope}/${scope.seed ?? "all"}`)).toEqual([
+      "vault/1", "vault/2", "vault/3", "vault/all",
+      "thinice/1", "thinice/2", "thinice/3", "thinice/all",
+      "vault + thinice/1", "vault + thinice/2", "vault + thinice/3", "vault + thinice/all",
     ]);
-    expect(rl?.scopes[0]?.text).toContain("Pass@(1,100%): +10.0 [+10.0, +10.0] points (20 tasks)");
-    expect(rl?.scopes[0]?.text).toContain(
-      "gain at 100% minus gain at 25%: +10.0 [+10.0, +10.0] points (20 tasks) (gains +10.0 vs +0.0)",
-    );
-    expect(rl?.scopes[0]?.text).toContain("whether GRPO-Full falls below the base at 25% is unclear");
-    // The relative view: +0.1 over the base's mean success.
-    const mean = [...values(0).values()].reduce((sum, value) => sum + value, 0) / TASKS;
-    expect(rl?.scopes[0]?.comparisons[0]?.relative?.value).toBeCloseTo(0.1 / mean, 12);
-    // The longest bin is named by the lengths it holds (8-10), as the horizon table names it, not by its edges.
-    const horizon = findings.find((finding) => finding.id === "recovery-horizon");
-    expect(
-      horizon?.scopes[0]?.comparisons.filter((comparison) => comparison.metric.startsWith("success on the longest")),
-    ).toEqual([
-      expect.objectContaining({
-        metric: expect.stringMatching(/^success on the longest tasks \(optimal length 8-10\)/),
-      }),
+    const pooled = rl.scopes.at(-1);
+    expect(pooled?.comparisons.map((comparison) => [comparison.key, comparison.outcome, comparison.decides])).toEqual([
+      ["generous", "higher", true],
+      ["tight", "lower", false],
+      ["shrink", "higher", true],
     ]);
+    expect(pooled?.text).toContain("gain at 3x minus gain at 1.25x: +15.0 [+15.0, +15.0] points (60 tasks, 3 seeds) (gains +10.0 vs -5.0)");
+    expect(rl.summary).toContain("GRPO-Full falls below the base at 1.25x");
+    // The hidden question is asked where BudgetMix (hidden) was trained: vault only.
+    expect(byId(findings, "hidden-budget").scopes.map((scope) => scope.scope)).toEqual(["vault", "vault", "vault", "vault"]);
   });
 
-  it("answers the hidden-budget question with the BudgetMix trained on hidden budgets when the study has one", () => {
-    const models = {
-      base: { role: "base" as const, gains: {} },
-      "GRPO-Full": { role: "grpo" as const, gains: {} },
-      BudgetMix: { role: "budgetmix" as const, gains: { "hidden:25%": -0.1 } },
-      "BudgetMix (hidden)": { role: "budgetmix-hidden" as const, gains: { "hidden:25%": 0.1 } },
+  it("calls a claim negligible when the effect it predicts is smaller than the margin, and shows the margin's alternatives", () => {
+    const small: Record<string, Model> = {
+      base: { role: "base" },
+      "GRPO-Full": { role: "grpo", gain: gains({ "pass-announced:3x": 0.01 }) },
     };
-    const hidden = studyFindings(inputs(models, { hidden: true }), { bootstrap: 200, seed: 1 }).find(
-      (finding) => finding.id === "hidden-budget",
-    );
-    expect(hidden?.verdict).toBe("supported");
-    expect(hidden?.scopes[0]?.text).toContain("BudgetMix (hidden) - GRPO-Full");
-    const { "BudgetMix (hidden)": _dropped, ...announcedOnly } = models;
-    expect(
-      studyFindings(inputs(announcedOnly, { hidden: true }), { bootstrap: 200, seed: 1 }).find(
-        (finding) => finding.id === "hidden-budget",
-      )?.verdict,
-    ).toBe("not supported");
+    const rl = byId(run(inputs(small)).findings, "rl-budgets");
+    expect(rl.verdict).toBe("negligible");
+    expect(rl.scopes.at(-1)?.comparisons[0]?.outcome).toBe("negligible");
+    // With no margin a 1-point difference whose interval excludes zero counts: the verdict is fragile, and says so.
+    expect(rl.sensitivity).toContainEqual({ alternative: "no margin (any difference whose interval excludes zero counts)", verdict: "supported" });
+    expect(rl.sensitivity).toContainEqual({ alternative: "margin 6 points (twice)", verdict: "negligible" });
+    expect(rl.summary).toMatch(/the same verdict under \d+ of \d+ alternatives/);
   });
 
-  it("rejects findings the runs contradict", () => {
-    const findings = studyFindings(
-      inputs(
-        {
-          base: { role: "base", gains: {} },
-          "GRPO-Full": { role: "grpo", gains: { "pass:25%": 0.2, "pass:100%": 0.1, step: 0.1 } },
-          "turn-level": { role: "process", gains: { step: -0.05 } },
-          BudgetMix: { role: "budgetmix", gains: { "pass:25%": 0.1, "pass:100%": -0.05, "hidden:50%": -0.1 } },
-        },
-        { hidden: true },
-      ),
-      { bootstrap: 200, seed: 1 },
-    );
-    expect(verdicts(findings)).toEqual({
+  it("rejects the claims the runs contradict", () => {
+    const contrary: Record<string, Model> = {
+      base: { role: "base" },
+      "GRPO-Full": { role: "grpo", gain: gains({ "pass-announced:1.25x": 0.2, "pass-announced:3x": 0.1, "step-quality:*": 0.1 }) },
+      "turn-level": { role: "process", gain: gains({ "step-quality:*": -0.05, "pass-announced:1.25x": 0.2, "pass-announced:3x": 0.1 }) },
+      BudgetMix: { role: "budgetmix", gain: gains({ "pass-announced:1.25x": 0.3, "pass-announced:3x": 0.05 }) },
+      "BudgetMix (hidden)": { role: "budgetmix-hidden", gain: gains({ "pass-hidden:2x": -0.1 }) },
+    };
+    expect(verdicts(run(inputs(contrary)).findings)).toEqual({
       "rl-budgets": "not supported",
       "recovery-horizon": "not supported",
       process: "not supported",
@@ -140,112 +148,73 @@ describe("studyFindings", () => {
     });
   });
 
-  it("says inconclusive when intervals contain zero, and prefers teacher-forced step quality", () => {
-    // Noisy gains: +0.2 on even tasks, -0.2 on odd ones: mean 0, interval across zero.
-    const noisy = (model: string, data: FindingInputs): FindingInputs => ({
-      ...data,
-      pass: (name, scope, mode, budget) =>
-        name === model
-          ? new Map(
-              [...data.pass(name, scope, mode, budget)].map(([task, value]) => [
-                task,
-                value + (task % 2 === 0 ? 0.2 : -0.2),
-              ]),
-            )
-          : data.pass(name, scope, mode, budget),
-    });
-    const data = noisy(
-      "GRPO-Full",
-      inputs(
-        {
-          base: { role: "base", gains: {} },
-          "GRPO-Full": { role: "grpo", gains: { step: 0.2, teacher: 0, recovery: 0.1 } },
-        },
-        { teacher: true },
-      ),
-    );
-    const findings = studyFindings(data, { bootstrap: 300, seed: 2 });
-    expect(findings[0]?.verdict).toBe("inconclusive");
-    // Teacher-forced step quality (no gain) is used, so the recovery gain makes the finding supported.
-    expect(findings[1]?.scopes[0]?.comparisons[0]?.metric).toBe("step quality (teacher-forced states) at 100%");
-    expect(findings[1]?.verdict).toBe("supported");
-  });
-
-  it("calls equal gains at both budgets inconclusive, not a contradiction, and says when GRPO-Full falls below the base", () => {
-    const same = studyFindings(
-      inputs({
-        base: { role: "base", gains: {} },
-        "GRPO-Full": { role: "grpo", gains: { "pass:25%": 0.1, "pass:100%": 0.1 } },
-      }),
-      { bootstrap: 200, seed: 1 },
-    );
-    expect(same[0]?.verdict).toBe("inconclusive");
-    const below = studyFindings(
-      inputs({
-        base: { role: "base", gains: {} },
-        "GRPO-Full": { role: "grpo", gains: { "pass:25%": -0.05, "pass:100%": 0.1 } },
-      }),
-      { bootstrap: 200, seed: 1 },
-    );
-    expect(below[0]?.verdict).toBe("supported");
-    expect(below[0]?.scopes[0]?.text).toContain("GRPO-Full falls below the base at 25%");
-  });
-
-  it("compares recovery on the same forced-error states when both models have them, and tests claims only where the study built them", () => {
-    const models = {
-      base: { role: "base" as const, gains: {} },
-      "GRPO-Full": { role: "grpo" as const, gains: { recovery: -0.1, forced: 0.1 } },
-    };
-    const forced = studyFindings(inputs(models, { forced: true }), { bootstrap: 200, seed: 1 });
-    expect(forced[1]?.scopes[0]?.comparisons[1]).toMatchObject({
-      metric: "success after a forced error (same states) at 100%",
-      direction: "higher",
-    });
-    expect(forced[1]?.verdict).toBe("supported");
-    const own = studyFindings(inputs(models), { bootstrap: 200, seed: 1 });
-    expect(own[1]?.scopes[0]?.comparisons[1]).toMatchObject({
-      metric: "success after a first error (own states) at 100%",
-      direction: "lower",
-    });
-    const scoped = studyFindings(
-      inputs(models),
-      { bootstrap: 200, seed: 1 },
-      { "rl-budgets": ["vault"], "recovery-horizon": ["sokoban"] },
-    );
-    expect(scoped[0]?.verdict).toBe("no data");
-    expect(scoped[1]?.scopes.map((scope) => scope.scope)).toEqual(["sokoban"]);
-  });
-
-  it("reads BudgetMix's robustness as non-inferiority: a trivial loss within 2 points keeps it, a larger one refutes it", () => {
-    const verdict = (generousGain: number): string | undefined =>
-      studyFindings(
-        inputs({
-          "GRPO-Full": { role: "grpo", gains: {} },
-          BudgetMix: { role: "budgetmix", gains: { "pass:25%": 0.1, "pass:100%": generousGain } },
-        }),
-        { bootstrap: 200, seed: 1 },
-      ).find((finding) => finding.id === "budgetmix")?.verdict;
-    expect(verdict(-0.005)).toBe("supported");
+  it("reads robustness as non-inferiority with the plan's margin: a 2-point loss keeps it, a 5-point loss refutes it", () => {
+    const verdict = (loss: number): string =>
+      byId(
+        run(
+          inputs({
+            "GRPO-Full": { role: "grpo" },
+            BudgetMix: { role: "budgetmix", gain: gains({ "pass-announced:1.25x": 0.1, "pass-announced:2x": loss }) },
+          }),
+        ).findings,
+        "budgetmix",
+      ).verdict;
+    expect(verdict(-0.02)).toBe("supported");
     expect(verdict(-0.05)).toBe("not supported");
-    expect(verdict(0)).toBe("supported");
   });
 
-  it("says which roles are missing, and which scopes lack data", () => {
-    const findings = studyFindings(inputs({ "noisy-oracle:0.3": { role: "other", gains: {} } }), { bootstrap: 0 });
+  it("says a verdict is seed-dependent when the seeds disagree, and pools them with an interval over seeds", () => {
+    // GRPO-Full gains 10 points at 3x in seed 1 and loses 10 in seed 2: pooled, the interval straddles zero.
+    const flip: Record<string, Model> = {
+      base: { role: "base" },
+      "GRPO-Full": { role: "grpo", gain: (_env, statistic, seed) => (statistic.kind === "pass" && statistic.budget === "3x" ? (seed === 1 ? 0.1 : -0.1) : 0) },
+    };
+    const rl = byId(run(inputs(flip, { seeds: [1, 2] })).findings, "rl-budgets");
+    expect(rl.seedAgreement).toBe("seed-dependent: seed 1 supported, seed 2 not supported");
+    expect(rl.verdict).toBe("inconclusive");
+    const generous = rl.scopes.at(-1)?.comparisons[0];
+    expect(generous?.difference.seeds).toBe(2);
+    expect((generous?.difference.low ?? 0) < 0 && (generous?.difference.high ?? 0) > 0).toBe(true);
+  });
+
+  it("leaves a statistic that cannot move out of the verdict, with a note, and tests the claim where it can move", () => {
+    const models: Record<string, Model> = {
+      base: { role: "base" },
+      "GRPO-Full": { role: "grpo", gain: gains({ "step-quality:1.25x": -0.1, "recovery:*": 0.1 }) },
+      "turn-level": { role: "process", gain: gains({ "step-quality:*": 0.05 }) },
+    };
+    const { findings, ranges } = run(inputs(models, { frozen: ["vault recovery"] }));
+    const horizon = byId(findings, "recovery-horizon");
+    const vaultRecovery = horizon.scopes.find((scope) => scope.scope === "vault" && scope.seed === null)?.comparisons.find((comparison) => comparison.key === "recovery minus step");
+    expect(vaultRecovery?.outcome).toBe("cannot move");
+    const pooledRecovery = horizon.scopes.at(-1)?.comparisons.find((comparison) => comparison.key === "recovery minus step");
+    expect(pooledRecovery).toMatchObject({ scope: "thinice", outcome: "higher" });
+    expect(horizon.notes.some((note) => note.startsWith("success after a forced error at 1.5x cannot move on vault"))).toBe(true);
+    expect(ranges).toContainEqual({
+      env: "vault",
+      statistic: "success after a forced error",
+      budget: "2x",
+      oracle: expect.closeTo(0.1, 12),
+      random: 0,
+      moves: false,
+    });
+    // Process supervision's recovery cannot decide on vault either: only thinice's enters.
+    const process = byId(findings, "process").scopes.find((scope) => scope.scope === "vault" && scope.seed === null);
+    expect(process?.comparisons.find((comparison) => comparison.key === "recovery")?.outcome).toBe("cannot move");
+  });
+
+  it("says which roles are missing", () => {
+    const { findings } = run(inputs({ "noisy-oracle:0.3": { role: "other" } }));
     expect(findings.every((finding) => finding.verdict === "no data")).toBe(true);
-    expect(findings[0]?.summary).toMatch(/needs a model with role base and a model with role grpo/i);
-    expect(findings[0]?.summary).toContain("noisy-oracle:0.3 (other)");
-    const hiddenless = studyFindings(
-      inputs({ "GRPO-Full": { role: "grpo", gains: {} }, BudgetMix: { role: "budgetmix", gains: {} } }),
-      { bootstrap: 0 },
-    );
-    expect(hiddenless[4]?.verdict).toBe("no data");
-    expect(hiddenless[4]?.scopes[0]?.text).toContain("needs hidden runs");
+    expect(findings[0]?.summary).toMatch(/needs a model with role grpo and a model with role base/i);
   });
 
   it("formats paired differences with their intervals", () => {
     expect(formatDifference({ value: 0.0854, low: -0.01, high: 0.2, tasks: 40, n: 40 })).toBe(
       "+8.5 [-1.0, +20.0] points (40 tasks)",
+    );
+    expect(formatDifference({ value: 0.1, low: 0.05, high: 0.15, tasks: 200, n: 600, seeds: 3 })).toBe(
+      "+10.0 [+5.0, +15.0] points (200 tasks, 3 seeds)",
     );
     expect(formatDifference({ value: null, low: null, high: null, tasks: 0, n: 0 })).toBe("no shared tasks");
   });

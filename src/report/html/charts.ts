@@ -570,48 +570,56 @@ export function forestDomain(values: readonly (number | null)[], minMargin = FOR
 
 const points = (value: number): string => `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(1)}`;
 
-/** A forest plot of a finding's paired differences (a - b with its 95% interval), in percentage points. */
+/** A forest plot of a finding's paired differences (a - b with its 95% interval over seeds and tasks), in percentage
+ * points, over every seed pooled, one row per measure and scope; the plan's margin as dashed lines at +-m. */
 export function findingChart(report: StudyReport, index: number): Chart | null {
   const finding = report.findings[index];
   if (finding === undefined) return null;
   const inPoints = (value: number | null): number | null => (value === null ? null : 100 * value);
-  const rows = finding.scopes.flatMap((scope) =>
-    scope.comparisons.flatMap((comparison) => {
-      const { value, low, high, tasks } = comparison.difference;
-      if (value === null) return [];
-      const interval = low === null || high === null ? "" : ` [${points(100 * low)}, ${points(100 * high)}]`;
-      return [
-        {
-          value: 100 * value,
-          low: inPoints(low),
-          high: inPoints(high),
-          tasks,
-          label: `${points(100 * value)}${interval} pp`,
-          model: `${comparison.a} - ${comparison.b}`,
-          what: `${comparison.metric} · ${scope.scope}${comparison.mode === "announced" ? "" : ` (${comparison.mode})`}`,
-          direction: comparison.direction,
-        },
-      ];
-    }),
-  );
+  const rows = finding.scopes
+    .filter((scope) => scope.seed === null)
+    .flatMap((scope) =>
+      scope.comparisons.flatMap((comparison) => {
+        const { value, low, high, tasks } = comparison.difference;
+        if (value === null || comparison.outcome === "cannot move") return [];
+        const interval = low === null || high === null ? "" : ` [${points(100 * low)}, ${points(100 * high)}]`;
+        return [
+          {
+            value: 100 * value,
+            low: inPoints(low),
+            high: inPoints(high),
+            tasks,
+            label: `${points(100 * value)}${interval} pp`,
+            model: `${comparison.a} - ${comparison.b}`,
+            what: `${comparison.metric} · ${scope.scope}${comparison.decides ? "" : " (context)"}`,
+            direction: comparison.outcome,
+          },
+        ];
+      }),
+    );
   if (rows.length === 0) return null;
   const order = rows.map((entry) => entry.what);
   const x = {
     type: "quantitative",
     title: "difference (percentage points)",
-    scale: { domain: forestDomain(rows.flatMap((entry) => [entry.value, entry.low, entry.high])), nice: false },
+    scale: {
+      domain: forestDomain(rows.flatMap((entry) => [entry.value, entry.low, entry.high, 100 * finding.margin, -100 * finding.margin])),
+      nice: false,
+    },
   };
   return {
     id: `finding-${finding.id}`,
     title: "Paired differences",
     caption:
-      "Paired differences on shared tasks in percentage points, with 95% bootstrap intervals; right of the dashed zero line favours the first model.",
+      "Paired differences on shared tasks in percentage points, every seed pooled, with 95% intervals over seeds and tasks; right of the zero line favours the first model; the dotted lines are the plan's margin (inside them: negligible).",
     spec: {
       data: { values: rows },
       width: 420,
       height: { step: 22 },
       layer: [
         { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { x: { datum: 0, ...x } } },
+        { mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] }, encoding: { x: { datum: 100 * finding.margin, ...x } } },
+        { mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] }, encoding: { x: { datum: -100 * finding.margin, ...x } } },
         {
           mark: { type: "rule", strokeWidth: 2 },
           encoding: {
@@ -621,8 +629,11 @@ export function findingChart(report: StudyReport, index: number): Chart | null {
             color: {
               field: "direction",
               type: "nominal",
-              scale: { domain: ["higher", "lower", "unclear"], range: ["#2e7d32", "#c62828", "#78909c"] },
-              title: "interval",
+              scale: {
+                domain: ["higher", "lower", "negligible", "unclear"],
+                range: ["#2e7d32", "#c62828", "#8d6e63", "#78909c"],
+              },
+              title: "reading",
             },
           },
         },

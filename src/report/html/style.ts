@@ -1,7 +1,7 @@
 // The report's stylesheet: system fonts, a calm palette, cards for findings, readable tables.
 export const REPORT_CSS = `
 :root { --ink: #1d2733; --muted: #5f6b7a; --line: #e3e8ef; --paper: #ffffff; --wash: #f5f7fa; --accent: #4e79a7;
-  --good: #2e7d32; --bad: #c62828; --maybe: #b26a00; --none: #78909c; }
+  --good: #2e7d32; --bad: #c62828; --maybe: #b26a00; --flat: #8d6e63; --none: #78909c; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: var(--wash); }
 header.top { background: linear-gradient(120deg, #22364d, #3d5f84); color: #fff; padding: 28px 0 22px; }
@@ -26,14 +26,17 @@ figure.chart-box figcaption { color: var(--muted); font-size: 13px; margin-top: 
 .finding.v-supported { border-left-color: var(--good); }
 .finding.v-not-supported { border-left-color: var(--bad); }
 .finding.v-inconclusive { border-left-color: var(--maybe); }
+.finding.v-negligible { border-left-color: var(--flat); }
 .finding h3 { margin: 0 0 4px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
 .finding .claim { color: var(--muted); margin: 0 0 8px; }
+.plan { border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; margin: 0 0 16px; background: var(--wash); }
 .finding ul { margin: 6px 0 0; padding-left: 18px; }
 .finding li { margin: 3px 0; font-size: 14px; }
 .badge { display: inline-block; font-size: 12px; font-weight: 600; padding: 2px 9px; border-radius: 999px; color: #fff; background: var(--none); text-transform: uppercase; letter-spacing: 0.03em; }
 .badge.v-supported { background: var(--good); }
 .badge.v-not-supported { background: var(--bad); }
 .badge.v-inconclusive { background: var(--maybe); }
+.badge.v-negligible { background: var(--flat); }
 .badge.small { font-size: 11px; padding: 1px 7px; text-transform: none; }
 table.data { border-collapse: collapse; font-size: 13.5px; margin: 6px 0 14px; }
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: right; white-space: nowrap; vertical-align: top; }

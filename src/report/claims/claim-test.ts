@@ -1,0 +1,43 @@
+// The shape every claim's test has: the claim in the paper's words, its rule in words (with the plan's numbers),
+// the measures it reads (each deciding, or shown for context), and the verdict from their outcomes. A claim's test
+// is pure: the same plan and comparisons give the same verdict, which is how the sensitivity table re-reads a claim
+// under other margins and budgets (findings.ts).
+import type { ClaimPlan } from "../analysis-plan.js";
+import type { Measure } from "../finding-measures.js";
+import type { StudyComparison, Verdict } from "../study-model.js";
+
+export interface PlannedMeasure {
+  /** The measure's key within its claim ("generous", "step 1.25x", ...). */
+  readonly key: string;
+  readonly measure: Measure;
+  /** The budget mode of its statistics. */
+  readonly mode: "announced" | "hidden";
+  /** Whether the verdict reads it (else it is shown for context). */
+  readonly decides: boolean;
+}
+
+/** The comparisons of one scope, by key. */
+export type Comparisons = ReadonlyMap<string, StudyComparison>;
+
+export interface ClaimTest<Plan extends ClaimPlan> {
+  readonly title: string;
+  /** The claim as the paper words it (or the question, beyond the paper). */
+  readonly claim: string;
+  /** The statistic and the rule, in words, with the plan's budgets and margin. */
+  statistic(plan: Plan): string;
+  rule(plan: Plan): string;
+  /** What it reads, given the budgets its envs share (axis order). */
+  measures(plan: Plan, budgets: readonly string[]): readonly PlannedMeasure[];
+  verdict(plan: Plan, comparisons: Comparisons): Verdict;
+}
+
+/** "3 points" from a fraction. */
+export const pointsText = (fraction: number): string => `${+(100 * fraction).toFixed(2)} points`;
+
+/** Outcomes of the comparisons whose key starts with `prefix` (measured ones: cannot move and no data left out). */
+export function measuredOutcomes(comparisons: Comparisons, prefix: string): StudyComparison[] {
+  return [...comparisons.values()].filter(
+    (comparison) =>
+      comparison.key.startsWith(prefix) && comparison.outcome !== "no data" && comparison.outcome !== "cannot move",
+  );
+}
