@@ -22,6 +22,7 @@ import { listRuns } from "../store/runs.js";
 import { baseCompetenceNotes } from "./base-competence.js";
 import { analysisPlanHash, defaultAnalysisPlan } from "./analysis-plan.js";
 import { findingInputs, planEnvs } from "./finding-inputs.js";
+import { heldOutSplit, type HeldOutFacts } from "./held-out-split.js";
 import { studyFindings } from "./findings.js";
 import {
   loadStudyData,
@@ -71,6 +72,8 @@ export interface StudyReportOptions {
   /** The analysis plan and where it came from (a study's, fixed before its data); absent: the default plan for the
    * runs' envs and roles, made here. */
   readonly plan?: StudyPlanHeader;
+  /** A study's facts about each env's held-out tasks and its seeds' training tasks (held-out-split.ts). */
+  readonly heldOut?: readonly HeldOutFacts[];
   /** A study's model sources and trainer, for the header. */
   readonly setup?: StudySetup;
 }
@@ -440,6 +443,16 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     taskIds: data.taskIds.get(run.record.id) ?? [],
   }));
   const plan = options.plan ?? defaultPlanHeader(data, models);
+  // A held-out task's number from its env and id (the numbering every load shared).
+  const numbers = new Map<string, number>();
+  for (const cell of data.passCells)
+    for (const run of cell.runs) {
+      const ids = data.taskIds.get(run) ?? [];
+      numbering(cell.variant, ids).forEach((task, index) => {
+        if (task >= 0) numbers.set(`${cell.env}\u0000${ids[index]}`, task);
+      });
+    }
+  const numberOf = (env: string, id: string): number | undefined => numbers.get(`${env}\u0000${id}`);
   const tested = studyFindings(
     findingInputs({ models, pooled: data, seeds, references, binnings }),
     { plan: plan.plan, bootstrap: interval.bootstrap ?? 1000, seed: interval.seed ?? 1 },
@@ -476,6 +489,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     examples: await examplesOf(store, selected, models),
     plan,
     seeds: seeds.map((entry) => entry.seed),
+    heldOut: (options.heldOut ?? []).map((facts) => heldOutSplit(facts, seeds, numberOf, interval)),
     ranges: tested.ranges,
     findings: tested.findings,
     notes: [

@@ -339,6 +339,37 @@ export interface StudyRange {
   readonly moves: boolean;
 }
 
+/** How an env's held-out tasks differ from its training tasks (demonstrations and RL), as a study made them. */
+export interface StudyHeldOut {
+  readonly env: string;
+  /** What held-out tasks differ in from every training task: their structure, or only their content. */
+  readonly by: "structure" | "content";
+  /** What the env's structure is (what makes two tasks the same problem), in words. */
+  readonly structure: string;
+  /** Structures the env's generator can draw (null: it cannot say). */
+  readonly distinctStructures: number | null;
+  readonly tasks: number;
+  /** Distinct structures among the held-out tasks. */
+  readonly heldOutStructures: number;
+  /** Per seed: its training tasks and their structures, and the held-out tasks whose structure one of them has. */
+  readonly seeds: readonly {
+    readonly seed: number;
+    readonly trainingTasks: number;
+    readonly trainingStructures: number;
+    readonly seen: number;
+  }[];
+  /** The same in one sentence. */
+  readonly statement: string;
+  /** Pass@1 (announced) of each model at each budget on the held-out tasks whose structure its seed's training saw,
+   * and on the others, every seed pooled (empty when the tasks are held out by structure: none is seen). */
+  readonly split: readonly {
+    readonly model: string;
+    readonly budget: string;
+    readonly seen: JsonEstimate;
+    readonly unseen: JsonEstimate;
+  }[];
+}
+
 /** The analysis plan the findings follow, with its hash and whether it was fixed before any result. */
 export interface StudyPlanHeader {
   readonly plan: AnalysisPlan;
@@ -377,6 +408,8 @@ export interface StudyReport {
   readonly plan: StudyPlanHeader | null;
   /** The seeds the findings replicate over (one: a one-seed study or a report over runs). */
   readonly seeds: readonly number[];
+  /** How each env's held-out tasks differ from its training tasks (a study's; empty in a report over runs). */
+  readonly heldOut: readonly StudyHeldOut[];
   /** Each statistic's range on each env (empty when the oracle and random policy were not run). */
   readonly ranges: readonly StudyRange[];
   readonly findings: readonly StudyFinding[];

@@ -231,7 +231,8 @@ export function renderFindings(report: StudyReport): string {
       ...finding.notes.map((note) => `  note: ${note}`),
     ].join("\n");
   });
-  return [...header, ...findings].join("\n\n");
+  const heldOut = report.heldOut.map((entry) => `Held-out tasks, ${entry.statement}`);
+  return [...header, ...heldOut, ...findings].join("\n\n");
 }
 
 /** The analyses of a report (what `show --analyses` prints), each section only when it has data. */

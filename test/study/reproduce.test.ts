@@ -1,34 +1,36 @@
-// The study end to end at a toy size: every stage runs, the report holds every model and kind of run, a study
-// stopped in the middle of a stage and resumed gives the same tables as one run straight through (same seed),
-// and resume refuses what it cannot continue; a bad client option of the served base is refused before any work.
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+// The study end to end at a toy size, two seeds: every stage runs, the report holds every model and kind of run of
+// both seeds, the plan fixed in study.json heads the findings, each claim is read per seed and pooled, a study stopped
+// in the middle of a stage and resumed gives the same tables as one run straight through, and resume refuses what it
+// cannot continue (a plan changed after results); a bad client option of the served base is refused before any work.
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { StudyReport } from "../../src/report/study-model.js";
 import { studyConfig, type StudyChoice } from "../../src/study/config.js";
-import { evalRuns, rlVariants, studyModels } from "../../src/study/plan.js";
+import { analysisPlanHash } from "../../src/report/analysis-plan.js";
+import { evalRuns, rangeRuns, rlVariants, studyModels } from "../../src/study/plan.js";
 import { reproduce } from "../../src/study/reproduce.js";
 import { storedIds } from "../helpers/stored-ids.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-study-"));
 
-/** The two-env design at a toy size: a budget env with every RL run, a horizon env with GRPO-Full only. */
+/** A two-env design at a toy size, two seeds: an env with every RL run, one with GRPO-Full only and held-out tasks
+ * new in structure. */
 const toy: StudyChoice = {
   preset: "quick",
-  seed: 3,
+  seeds: [3, 4],
   envs: [
     {
       env: "frozenlake",
       envOptions: {},
-      claims: ["rl-budgets", "process", "budgetmix", "hidden-budget"],
       budgets: "1x,2x",
       variants: ["grpo-full", "grpo-tight", "turn-level", "budgetmix", "budgetmix-hidden"],
     },
     {
       env: "hanoi",
       envOptions: { disks: 3, randomStart: true },
-      claims: ["recovery-horizon"],
+      heldOut: "structure",
       budgets: "1.5x,3x",
       variants: ["grpo-full"],
     },
@@ -66,23 +68,33 @@ const tables = (report: StudyReport | undefined): unknown => ({
 });
 
 describe("reproduce", () => {
-  it("plans the paper's runs env by env: a base and its RL models, each with its grid, teacher-forced and recovery runs", () => {
+  it("plans the paper's runs seed by seed and env by env: a base and its RL models, each with its grid, teacher-forced and recovery runs", () => {
     const config = studyConfig(toy);
     const models = studyModels(config, "/s");
-    expect(models.map((model) => [model.env, model.name, model.role])).toEqual([
-      ["frozenlake", "base", "base"],
-      ["frozenlake", "GRPO-Full", "grpo"],
-      ["frozenlake", "GRPO-Full@1x", "other"],
-      ["frozenlake", "turn-level", "process"],
-      ["frozenlake", "BudgetMix", "budgetmix"],
-      ["frozenlake", "BudgetMix (hidden)", "budgetmix-hidden"],
-      ["hanoi", "base", "base"],
-      ["hanoi", "GRPO-Full", "grpo"],
-    ]);
+    expect(models.map((model) => [model.seed, model.env, model.name, model.role])).toEqual(
+      [3, 4].flatMap((seed) => [
+        [seed, "frozenlake", "base", "base"],
+        [seed, "frozenlake", "GRPO-Full", "grpo"],
+        [seed, "frozenlake", "GRPO-Full@1x", "other"],
+        [seed, "frozenlake", "turn-level", "process"],
+        [seed, "frozenlake", "BudgetMix", "budgetmix"],
+        [seed, "frozenlake", "BudgetMix (hidden)", "budgetmix-hidden"],
+        [seed, "hanoi", "base", "base"],
+        [seed, "hanoi", "GRPO-Full", "grpo"],
+      ]),
+    );
     // Every model as data: its policy and how it was made, not read back from its name.
     expect(models.slice(0, 2).map((model) => [model.policy, model.source.origin])).toEqual([
-      [{ kind: "tiny", checkpoint: "/s/frozenlake/base" }, "sft"],
-      [{ kind: "tiny", checkpoint: "/s/frozenlake/rl/grpo-full/checkpoints/step-000002" }, "rl"],
+      [{ kind: "tiny", checkpoint: "/s/seed-3/frozenlake/base" }, "sft"],
+      [{ kind: "tiny", checkpoint: "/s/seed-3/frozenlake/rl/grpo-full/checkpoints/step-000002" }, "rl"],
+    ]);
+    // The plan is made with the config, before any data: every claim on every env that has its two models.
+    expect(config.plan.claims.map((claim) => [claim.id, claim.envs])).toEqual([
+      ["rl-budgets", ["frozenlake", "hanoi"]],
+      ["recovery-horizon", ["frozenlake", "hanoi"]],
+      ["process", ["frozenlake"]],
+      ["budgetmix", ["frozenlake"]],
+      ["hidden-budget", ["frozenlake"]],
     ]);
     expect(() => studyConfig({ ...toy, base: { kind: "openai", model: "m" } })).toThrow(
       /^base: openai:m has no weights the in-process trainer \(trainer: tiny\) can train/,
@@ -93,15 +105,24 @@ describe("reproduce", () => {
     expect(studyConfig({ ...toy, trainer: { kind: "tinker", baseModel: "m" } }).base).toEqual({ kind: "tinker" });
     expect(
       evalRuns(config, models)
-        .filter((run) => run.model.slug === "budgetmix")
+        .filter((run) => run.run.startsWith("seed-3/frozenlake/budgetmix/"))
         .map((run) => [run.run, run.budgets.join(",")]),
     ).toEqual([
-      ["frozenlake/budgetmix/announced", "1x,2x"],
-      ["frozenlake/budgetmix/hidden", "1x,2x"],
-      ["frozenlake/budgetmix/teacher-forced-announced", "1x,2x"],
-      ["frozenlake/budgetmix/teacher-forced-hidden", "1x,2x"],
-      ["frozenlake/budgetmix/recover-1", "2x"],
+      ["seed-3/frozenlake/budgetmix/announced", "1x,2x"],
+      ["seed-3/frozenlake/budgetmix/hidden", "1x,2x"],
+      ["seed-3/frozenlake/budgetmix/teacher-forced-announced", "1x,2x"],
+      ["seed-3/frozenlake/budgetmix/teacher-forced-hidden", "1x,2x"],
+      ["seed-3/frozenlake/budgetmix/recover-1", "2x"],
     ]);
+    expect(rangeRuns(config).map((run) => run.run)).toEqual(
+      ["frozenlake", "hanoi"].flatMap((env) =>
+        ["oracle", "random"].flatMap((policy) => [
+          `ranges/${env}/${policy}/announced`,
+          `ranges/${env}/${policy}/teacher-forced-announced`,
+          `ranges/${env}/${policy}/recover-1`,
+        ]),
+      ),
+    );
     expect(rlVariants(config.envs[0]!).map((variant) => [variant.slug, variant.budget])).toEqual([
       ["grpo-full", "fixed:2x"],
       ["grpo-tight", "fixed:1x"],
@@ -112,16 +133,20 @@ describe("reproduce", () => {
     expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, ks: "1,4" } })).toThrow(
       /ks: K = 4 is larger than the samples per task/,
     );
-    expect(() => studyConfig({ ...toy, envs: [toy.envs![0]!, { ...toy.envs![1]!, claims: ["process"] }] })).toThrow(
-      /a claim is tested in two envs/,
-    );
+    expect(() => studyConfig({ ...toy, seeds: [3, 3] })).toThrow(/^seeds: a seed is listed twice/);
+    expect(() =>
+      studyConfig({
+        ...toy,
+        plan: { ...config.plan, claims: [{ ...config.plan.claims[2]!, envs: ["hanoi"] }] },
+      }),
+    ).toThrow(/^plan\.claims\.0\.envs: process compares a process model, and hanoi has none/);
     expect(() => studyConfig({ preset: "quick", envOptions: { size: 5 } })).toThrow(/env options need one env/);
     expect(() => studyConfig({ ...toy, overrides: { ...toy.overrides, model: { layers: 1, unknownKey: 1 } } })).toThrow(
       /^model\.unknownKey: unknown model config key \(known: vocabSize, /,
     );
   });
 
-  it("runs every stage, and a study stopped in a stage resumes to the same tables", async () => {
+  it("runs every stage for every seed, and a study stopped in a stage resumes to the same tables", async () => {
     const straight = await reproduce({ out: join(dir, "straight"), study: toy });
     expect(straight.finished).toBe(true);
     expect(existsSync(straight.reportPath)).toBe(true);
@@ -134,36 +159,60 @@ describe("reproduce", () => {
       "BudgetMix",
       "BudgetMix (hidden)",
     ]);
-    // 8 models x (2 grid + 2 teacher-forced + 1 recovery) runs.
+    // 2 seeds x 8 models x (2 grid + 2 teacher-forced + 1 recovery) runs.
     expect(report.runs.map((run) => run.kind).sort()).toEqual(
-      [...Array(16).fill("policy"), ...Array(8).fill("perturbed"), ...Array(16).fill("teacher-forced")].sort(),
+      [...Array(32).fill("policy"), ...Array(16).fill("perturbed"), ...Array(32).fill("teacher-forced")].sort(),
     );
-    expect(report.training).toHaveLength(6);
+    expect(report.seeds).toEqual([3, 4]);
+    expect(report.training).toHaveLength(12);
+    expect(report.training.map((training) => training.name)).toContain("GRPO-Full (hanoi, seed 4)");
     expect(report.models.map((model) => [model.roleSource, model.source?.origin])).toEqual([
       ["given", "sft"],
       ...Array(5).fill(["given", "rl"]),
     ]);
     expect(report.setup).toMatchObject({ trainer: "the in-process transformer, from the SFT base", skipped: [] });
     expect(report.training.every((training) => training.overlap.heldOutSeenInTraining === 0)).toBe(true);
-    // Each claim is tested in the env built for it.
-    expect(
-      report.findings.find((finding) => finding.id === "recovery-horizon")?.scopes.map((scope) => scope.scope),
-    ).toEqual(["hanoi"]);
-    expect(report.findings.find((finding) => finding.id === "rl-budgets")?.scopes.map((scope) => scope.scope)).toEqual([
-      "frozenlake",
+    // The plan fixed in study.json heads the findings, with its hash.
+    const stored = JSON.parse(readFileSync(join(dir, "straight", "study.json"), "utf8")) as { planHash: string };
+    expect(report.plan?.hash).toBe(stored.planHash);
+    expect(report.plan?.hash).toBe(analysisPlanHash(studyConfig(toy).plan));
+    // Each claim on each of its envs and pooled, in each seed and over both.
+    const rl = report.findings.find((finding) => finding.id === "rl-budgets");
+    expect(rl?.scopes.map((scope) => `${scope.scope}/${scope.seed ?? "all"}`)).toEqual([
+      "frozenlake/3",
+      "frozenlake/4",
+      "frozenlake/all",
+      "hanoi/3",
+      "hanoi/4",
+      "hanoi/all",
+      "frozenlake + hanoi/3",
+      "frozenlake + hanoi/4",
+      "frozenlake + hanoi/all",
+    ]);
+    expect(rl?.decidedBy).toBe("frozenlake + hanoi, seeds 3, 4");
+    expect(rl?.sensitivity.length).toBeGreaterThan(3);
+    expect(report.ranges.some((range) => range.env === "hanoi" && range.statistic === "Pass@1")).toBe(true);
+    expect(report.heldOut.map((entry) => [entry.env, entry.by])).toEqual([
+      ["frozenlake", "content"],
+      ["hanoi", "structure"],
     ]);
     expect(readFileSync(straight.reportPath, "utf8")).toContain("<html");
-    // The held-out set is the tasks of every evaluation run and, its first trainEvalTasks, of the training curves.
+    // The held-out set is the tasks of every evaluation run of every seed and, its first trainEvalTasks, of the
+    // training curves.
     const heldOut = JSON.parse(readFileSync(join(dir, "straight", "frozenlake", "held-out.json"), "utf8")) as {
       seed: number;
       tasks: number;
       ids: string[];
     };
     expect(new Set(heldOut.ids).size).toBe(6);
-    expect(await storedIds(join(dir, "straight", "study.db"), "frozenlake/base/hidden")).toEqual(heldOut.ids);
-    expect(await storedIds(join(dir, "straight", "frozenlake", "rl", "budgetmix", "train.db"), "eval-step-2")).toEqual(
-      heldOut.ids.slice(0, 3),
+    expect(await storedIds(join(dir, "straight", "study.db"), "seed-3/frozenlake/base/hidden")).toEqual(heldOut.ids);
+    expect(await storedIds(join(dir, "straight", "study.db"), "seed-4/frozenlake/base/hidden")).toEqual(heldOut.ids);
+    expect(await storedIds(join(dir, "straight", "study.db"), "ranges/frozenlake/oracle/announced")).toEqual(
+      heldOut.ids,
     );
+    expect(
+      await storedIds(join(dir, "straight", "seed-4", "frozenlake", "rl", "budgetmix", "train.db"), "eval-step-2"),
+    ).toEqual(heldOut.ids.slice(0, 3));
 
     // Stopped during the second RL run's first step, then resumed: the same tables.
     const out = join(dir, "stopped");
@@ -183,7 +232,20 @@ describe("reproduce", () => {
     const resumed = await reproduce({ out, resume: true });
     expect(resumed.finished).toBe(true);
     expect(tables(resumed.report)).toEqual(tables(report));
-  }, 600_000);
+
+    // The plan may not change once the study has results: an edited study.json is refused on resume, as is --plan.
+    const path = join(out, "study.json");
+    const json = JSON.parse(readFileSync(path, "utf8")) as { plan: { smallestEffect: { value: number } } };
+    const plan = json.plan;
+    await expect(reproduce({ out, resume: true, plan: { ...plan, level: 0.9 } })).rejects.toThrow(
+      /^plan: --plan differs from the plan the study fixed at .*, and the study already has results/,
+    );
+    json.plan.smallestEffect.value = 0.01;
+    writeFileSync(path, JSON.stringify(json));
+    await expect(reproduce({ out, resume: true })).rejects.toThrow(
+      /^plan: the analysis plan in .*study\.json is not the one fixed at .*, and the study already has results/,
+    );
+  }, 900_000);
 
   it("refuses to start over a study or to resume where there is none", async () => {
     await expect(reproduce({ out: join(dir, "straight"), study: toy })).rejects.toThrow(

@@ -22,6 +22,14 @@ import { slug } from "./escape.js";
 export const MIN_TASKS = 5;
 
 const modelNames = (report: StudyReport): string[] => report.models.map((model) => model.name);
+
+/** The legend of a chart: the models its rows have, each in its colour (a chart of one env lists that env's models). */
+const colourIn = (models: readonly string[], rows: readonly JsonObject[]): JsonObject =>
+  modelColor(
+    models,
+    "model",
+    models.filter((name) => rows.some((entry) => entry["model"] === name)),
+  );
 const modesOf = (report: StudyReport): string[] => [...new Set(report.passTables.map((table) => table.mode))];
 const enough = (estimate: JsonEstimate): boolean => estimate.value !== null && estimate.tasks >= MIN_TASKS;
 const row = (fields: JsonObject, estimate: JsonEstimate): JsonObject => ({
@@ -131,7 +139,7 @@ export function passCharts(report: StudyReport): Chart[] {
               axis: { values: ks, format: "d" },
             },
             y: "Pass@(K,T)",
-            color: modelColor(models),
+            color: colourIn(models, rows.filter((entry) => entry["value"] !== null)),
             facets: {
               column: header("budget", "budget T", budgets),
               ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}),
@@ -151,7 +159,7 @@ export function passCharts(report: StudyReport): Chart[] {
         {
           x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } },
           y: "Pass@(K,T)",
-          color: modelColor(models),
+          color: colourIn(models, rows.filter((entry) => entry["value"] !== null)),
           facets: { column: header("k", "K", ks), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) },
           width: fitWidth(ks.length, 170),
           height: 140,
@@ -191,7 +199,7 @@ export function hiddenCharts(report: StudyReport): Chart[] {
         {
           x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } },
           y: "Pass@(1,T)",
-          color: modelColor(models),
+          color: colourIn(models, rows.filter((entry) => entry["value"] !== null)),
           facets: { column: header("mode", "", modes) },
           width: 260,
           height: 170,
@@ -256,7 +264,7 @@ export function stepCharts(report: StudyReport): Chart[] {
         x: { field: "source", type: "nominal", title: "states", axis: { labelAngle: 0 } },
         offset: { field: "model", sort: models },
         y: "optimal actions",
-        color: modelColor(models),
+        color: colourIn(models, overall),
         facets,
       }),
     },
@@ -267,7 +275,7 @@ export function stepCharts(report: StudyReport): Chart[] {
       spec: bandedLines(byTurn, {
         x: { field: "turn", type: "quantitative", title: "turn" },
         y: "optimal actions",
-        color: modelColor(models),
+        color: colourIn(models, byTurn),
         strokeDash: dash,
         facets,
         yDomain: [0, 1],
@@ -283,7 +291,7 @@ export function stepCharts(report: StudyReport): Chart[] {
       spec: bandedLines(byLeft, {
         x: { field: "turnsLeft", type: "quantitative", title: "turns left", scale: { reverse: true } },
         y: "optimal actions",
-        color: modelColor(models),
+        color: colourIn(models, byLeft),
         strokeDash: dash,
         facets: { column: header("budget", "budget T", leftBudgets), row: header("panel", "", panels) },
         width: fitWidth(leftBudgets.length, 170),
@@ -322,7 +330,7 @@ export function recoveryCharts(report: StudyReport): Chart[] {
       spec: bandedLines(byTurn, {
         x: { field: "turn", type: "quantitative", title: "turn of the first mistake" },
         y: "success",
-        color: modelColor(models),
+        color: colourIn(models, byTurn),
         facets,
         yDomain: [0, 1],
         independentX: true,
@@ -336,7 +344,7 @@ export function recoveryCharts(report: StudyReport): Chart[] {
         x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } },
         offset: { field: "model", sort: models },
         y: "success after a mistake",
-        color: modelColor(models),
+        color: colourIn(models, rates),
         facets,
       }),
     });
@@ -377,7 +385,7 @@ export function recoveryCharts(report: StudyReport): Chart[] {
                   scale: { domain: [0, 1] },
                 },
                 y2: { field: "high" },
-                color: modelColor(models),
+                color: colourIn(models, perturbed),
               },
             },
             {
@@ -386,7 +394,7 @@ export function recoveryCharts(report: StudyReport): Chart[] {
                 x: { field: "turn", type: "ordinal" },
                 xOffset: { field: "model", sort: models },
                 y: { field: "value", type: "quantitative" },
-                color: modelColor(models),
+                color: colourIn(models, perturbed),
                 tooltip: [
                   { field: "model" },
                   { field: "label", title: "success [95% CI]" },
@@ -445,7 +453,7 @@ export function horizonCharts(report: StudyReport): Chart[] {
           axis: { labelAngle: 0 },
         },
         y: "success",
-        color: modelColor(models),
+        color: colourIn(models, lengths),
         facets,
         yDomain: [0, 1],
         independentX: true,
@@ -458,7 +466,7 @@ export function horizonCharts(report: StudyReport): Chart[] {
       spec: bandedLines(ratios, {
         x: { field: "bin", type: "ordinal", sort: ratioOrder, title: "T / optimal length", axis: { labelAngle: 0 } },
         y: "success",
-        color: modelColor(models),
+        color: colourIn(models, ratios),
         facets,
         yDomain: [0, 1],
         independentX: true,

@@ -154,6 +154,44 @@ function planBlock(report: StudyReport): SafeHtml {
   </div>`;
 }
 
+/** How each env's held-out tasks differ from its training tasks; for content hold-outs, Pass@1 on the held-out tasks
+ * whose structure training saw and on the others. */
+function heldOutBlock(report: StudyReport): SafeHtml {
+  if (report.heldOut.length === 0) return html``;
+  return html`<h3>Held-out tasks</h3>
+    <ul class="notes">${report.heldOut.map((entry) => html`<li>${entry.statement}</li>`)}</ul>
+    ${report.heldOut
+      .filter((entry) => entry.split.length > 0)
+      .map((entry) => {
+        const budgets = [...new Set(entry.split.map((cell) => cell.budget))];
+        const models = [...new Set(entry.split.map((cell) => cell.model))];
+        const cellOf = (model: string, budget: string) =>
+          entry.split.find((cell) => cell.model === model && cell.budget === budget);
+        return html`<h4 class="invalid-replies">
+            ${entry.env}: Pass@1 (%, announced) on held-out tasks whose structure training saw / did not see, every
+            seed pooled
+          </h4>
+          <div class="scroll">
+            <table class="data">
+              <tr>
+                <th class="name">model</th>
+                ${budgets.map((budget) => html`<th>${budget} seen</th><th>${budget} unseen</th>`)}
+              </tr>
+              ${models.map(
+                (model) =>
+                  html`<tr>
+                    <td class="model">${model}</td>
+                    ${budgets.map((budget) => {
+                      const cell = cellOf(model, budget);
+                      return html`${estimateCell(cell?.seen ?? null, "percent")}${estimateCell(cell?.unseen ?? null, "percent")}`;
+                    })}
+                  </tr>`,
+              )}
+            </table>
+          </div>`;
+      })}`;
+}
+
 function rangesBlock(report: StudyReport): SafeHtml {
   if (report.ranges.length === 0) return html``;
   return html`<h3>What each statistic can show</h3>
@@ -197,7 +235,7 @@ export function findingsSection(report: StudyReport, charts: ReadonlyMap<string,
       the interval excludes zero and the difference is at least the margin; "negligible", that the interval lies
       inside the margin.
     </p>
-    ${planBlock(report)}
+    ${planBlock(report)} ${heldOutBlock(report)}
     <div class="findings">${cards}</div>
     ${rangesBlock(report)}
   </section>`;
