@@ -22,6 +22,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { NO_HELD_OUT } from "../src/agent/task-draws.js";
 import { createEnv } from "../src/envs/registry.js";
 import { loadCheckpoint } from "../src/nn/checkpoint.js";
 import type { TinyModel } from "../src/nn/model.js";
@@ -108,7 +109,7 @@ async function open(path: Path): Promise<void> {
   };
   path.model = model;
   path.inner = inner;
-  path.context = { backend, env: createEnv(config.env, config.envOptions), config, excluded: new Set() };
+  path.context = { backend, env: createEnv(config.env, config.envOptions), config, heldOut: NO_HELD_OUT };
 }
 
 async function measureStep(path: Path, step: number, into: Measured): Promise<void> {

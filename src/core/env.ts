@@ -118,6 +118,15 @@ export interface Env<TTask = unknown, TState = unknown> {
    * Runs draw distinct tasks, so they refuse up front to draw more than this; envs that cannot say omit it, and
    * running out is then noticed while drawing (many draws in a row that give no new task). */
   distinctTasks?(): number;
+  /** What makes two tasks the same problem, in words, for reports and docs (thinice: "the playable layout: ...").
+   * Tasks that differ only in what an agent can never meet (unreachable decoration) are one structure. */
+  readonly structure: string;
+  /** The task's structure: equal keys for tasks that are the same problem (equal tasks always have equal keys).
+   * Held-out sets can be new in structure (HeldOutSet.by): no training task then shares a held-out task's key. */
+  structureKey(task: TTask): string;
+  /** How many distinct structures (distinct `structureKey`s) `generate` can give with this config, for envs that
+   * can say exactly and cheaply: at most distinctTasks. Runs asking for more structure-distinct tasks are refused. */
+  distinctStructures?(): number;
   /** The message a scripted policy sends for a canonical action text (envs with tools turn it into tool calls);
    * without it the text is sent as the assistant's content. */
   actionMessage?(state: TState, action: string): Message;

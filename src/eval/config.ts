@@ -9,6 +9,7 @@ import { budgetListField, encodeConfig, integerListField, parseConfig } from "..
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { interventionField } from "../agent/interventions.js";
+import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
 import { heldOutSetField } from "./held-out-field.js";
 
 export const PROTOCOLS = ["separate", "single"] as const;
@@ -42,6 +43,12 @@ export const evalConfigSchema = z.object({
     .default(100)
     .describe(
       "number of tasks, distinct by content (generated from the seed, or the first N of a task file or dataset)",
+    ),
+  distinct: z
+    .enum(TASK_DISTINCTIONS)
+    .default("content")
+    .describe(
+      "what the tasks are distinct in: content, or structure (no two the same problem, e.g. two thinice maps of one playable layout; docs/envs.md says what each env counts as the same); --seed S --tasks N --distinct structure plays the held-out set S:N:structure",
     ),
   tasksFile: z
     .string()
@@ -85,7 +92,7 @@ export const evalConfigSchema = z.object({
   exclude: heldOutSetField()
     .optional()
     .describe(
-      "a held-out set to leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (training and demonstration runs)",
+      "a held-out set to leave out: SEED:TASKS (the first TASKS distinct tasks generated from SEED, left out by content), SEED:TASKS:structure (the first TASKS tasks of distinct structures, and every task of their structures left out) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (training and demonstration runs)",
     ),
   intervention: interventionField()
     .prefault("none")

@@ -38,7 +38,14 @@ import type { PreparedRun, RunStart } from "./execute-run.js";
 import { checkExecutable, executorFor } from "./executor.js";
 import { parseEvalRunOptions, type EvalRunOptions } from "./run-options.js";
 import { parseGivenClientOptions, type GivenClientOptions } from "../policies/openai/options.js";
-import { checkListedDistinct, checkListedPlayable, taskSource, tasksAreListed, type TaskSource } from "./tasks.js";
+import {
+  checkListedDistinct,
+  checkListedPlayable,
+  taskSource,
+  tasksAreListed,
+  type TaskDistinction,
+  type TaskSource,
+} from "./tasks.js";
 import { codeVersion } from "./code-version.js";
 
 /** What `evaluate` takes, flat as library callers write it: the config fields (all optional but env and policy;
@@ -218,8 +225,8 @@ function policyNameOf(spec: PolicyGiven): string {
 }
 
 /** Tasks handed over as a list (a library call): used as they are, but never one twice. */
-function givenTasks(env: AnyEnv, tasks: readonly unknown[]): TaskSource {
-  checkListedDistinct(env, tasks, "tasks", (index) => `tasks[${index}]`);
+function givenTasks(env: AnyEnv, tasks: readonly unknown[], distinct: TaskDistinction): TaskSource {
+  checkListedDistinct(env, tasks, "tasks", (index) => `tasks[${index}]`, distinct);
   checkListedPlayable(env, tasks, "tasks", (index) => `tasks[${index}]`);
   return { kind: "list", tasks };
 }
@@ -245,7 +252,9 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
     );
   const policy = await policyOf(request.policy, policySetup(config, client));
   refuseSingleForBudgetAware(config, policy);
-  const source = Array.isArray(request.tasks) ? givenTasks(env, request.tasks) : taskSource(env, config);
+  const source = Array.isArray(request.tasks)
+    ? givenTasks(env, request.tasks, config.distinct)
+    : taskSource(env, config);
   return { env, policy, config, source };
 }
 

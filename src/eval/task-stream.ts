@@ -3,8 +3,8 @@
 //   tasks [readBelow, count)    made on demand (generated from the seed, or taken from a list in memory) and, with
 //                               `persist`, stored one chunk at a time before any of them is yielded, so an episode
 //                               is never committed for a task the store does not hold.
-// Generated tasks are distinct, so task i depends on the ones before it: the stream hands every stored task's id to
-// `tasks.recall` before it makes the first new one (a resumed run draws on exactly as the uninterrupted run did).
+// Generated tasks are distinct, so task i depends on the ones before it: the stream hands every stored task (and its
+// id) to `tasks.recall` before it makes the first new one (a resumed run draws on as the uninterrupted run did).
 // `onChunk(from, to)` runs before the first task of each chunk is yielded (evaluate reads the chunk's completed
 // episode keys there). Chunks are small (at most 64 tasks, fewer when each task has many episodes) so that making
 // one never holds the event loop for long.
@@ -33,7 +33,7 @@ export interface TaskStreamOptions {
 /** Where new tasks come from: a list in memory (make only), or distinct draws (TaskDraws, which recall stored ones). */
 export interface TaskMaker {
   make(index: number): unknown;
-  recall?(index: number, id: string): void;
+  recall?(index: number, id: string, task: unknown): void;
 }
 
 /** Tasks per chunk: at most 64, and at most about 4096 episodes' worth. */
@@ -49,8 +49,9 @@ async function storedChunk(options: TaskStreamOptions, from: number, to: number)
     throw new DataError(
       `run "${where.run}" in ${where.store.location} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`,
     );
-  for (const task of stored) options.tasks?.recall?.(task.index, task.id);
-  return stored.map((task) => options.env.decodeTask(task.task));
+  const tasks = stored.map((task) => options.env.decodeTask(task.task));
+  stored.forEach((task, offset) => options.tasks?.recall?.(task.index, task.id, tasks[offset]));
+  return tasks;
 }
 
 async function madeChunk(options: TaskStreamOptions, from: number, to: number): Promise<unknown[]> {

@@ -4,25 +4,38 @@
 // task-stream.ts). Tasks are stored with the run, so resume and show never regenerate a stored one.
 // A run's tasks are distinct by content (the task id is a content hash), so that its means are over N distinct
 // tasks and the bootstrap over tasks never counts one twice (200 plain draws of 4x4 frozenlake maps hold about
-// 140 distinct ones):
+// 140 distinct ones); with `distinct: "structure"` they are distinct in structure too (the env's structureKey: no
+// two are the same problem), the tasks of the held-out set {seed, N, by: "structure"}:
 //   generated  N distinct tasks drawn from the run seed, a held-out set (`exclude`) left out, by the drawing
-//              below eval (src/agent/task-draws.ts: taskDraws, heldOutTaskIds; re-exported here)
-//   listed     a task file or a list handed to evaluate() may not repeat a task (refused, naming both); the first N
-//              are used as they are. A dataset (BFCL) lists each entry once.
+//              below eval (src/agent/task-draws.ts: taskDraws, heldOutTasks; re-exported here)
+//   listed     a task file or a list handed to evaluate() may not repeat a task (nor, by structure, a structure:
+//              refused, naming both); the first N are used as they are. A dataset (BFCL) lists each entry once; by
+//              structure its first entry of each structure is kept.
 import { readFileSync } from "node:fs";
 import type { AnyEnv } from "../core/env.js";
 import { ConfigError, DataError } from "../core/errors.js";
-import { checkDistinctCount, heldOutTaskIds, taskDraws, type HeldOutSet, type TaskDraws } from "../agent/task-draws.js";
+import {
+  checkDistinctCount,
+  heldOutTasks,
+  listedDistinct,
+  NO_HELD_OUT,
+  taskDraws,
+  type HeldOutSet,
+  type TaskDistinction,
+  type TaskDraws,
+} from "../agent/task-draws.js";
 
 export {
   checkDistinctCount,
   drawTask,
   heldOutTaskIds,
+  heldOutTasks,
   MAX_TASK_DRAWS,
   taskDraws,
   taskSeed,
   type HeldOutSet,
-  type TakenIds,
+  type HeldOutTasks,
+  type TaskDistinction,
   type TaskDraws,
 } from "../agent/task-draws.js";
 
@@ -37,6 +50,8 @@ interface TaskOptions {
   readonly seed: number;
   /** Leave out the tasks of this held-out set (generated tasks, or an env's own list: not a task file). */
   readonly exclude?: HeldOutSet | undefined;
+  /** What the tasks are distinct in (default content). */
+  readonly distinct?: TaskDistinction | undefined;
 }
 
 /** True when a run's tasks are a list stored whole at its start (task file, dataset), not generated as it goes. */
@@ -54,16 +69,14 @@ export function taskSource(env: AnyEnv, options: TaskOptions): TaskSource {
       );
     return { kind: "list", tasks: listedTasks(env, options) };
   }
-  const excluded = options.exclude === undefined ? undefined : heldOutTaskIds(env, options.exclude);
-  checkDistinctCount(env, options.tasks, excluded?.size ?? 0, "tasks");
+  const distinct = options.distinct ?? "content";
+  const heldOut = options.exclude === undefined ? NO_HELD_OUT : heldOutTasks(env, options.exclude);
+  const heldOutCount = distinct === "structure" ? heldOut.structures.size : heldOut.ids.size;
+  checkDistinctCount(env, options.tasks, heldOutCount, "tasks", distinct);
   return {
     kind: "generated",
     count: options.tasks,
-    draws: taskDraws(env, options.seed, {
-      ...(excluded === undefined ? {} : { excluded }),
-      count: options.tasks,
-      field: "tasks",
-    }),
+    draws: taskDraws(env, options.seed, { heldOut, distinct, count: options.tasks, field: "tasks" }),
   };
 }
 
@@ -75,22 +88,26 @@ export function resolveTasks(env: AnyEnv, options: TaskOptions): unknown[] {
     : Array.from({ length: source.count }, (_, index) => source.draws.make(index));
 }
 
-/** Refuses a list of tasks that holds one twice; `name(index)` says where a task is ("task 3 of levels.txt"). */
+/** Refuses a list of tasks that holds one twice (by structure: two of one structure); `name(index)` says where a
+ * task is ("task 3 of levels.txt"). */
 export function checkListedDistinct(
   env: AnyEnv,
   tasks: readonly unknown[],
   field: string,
   name: (index: number) => string,
+  distinct: TaskDistinction = "content",
 ): void {
   const first = new Map<string, number>();
   tasks.forEach((task, index) => {
-    const id = env.taskId(task);
+    const id = distinct === "structure" ? env.structureKey(task) : env.taskId(task);
     const earlier = first.get(id);
     if (earlier !== undefined)
       throw new ConfigError(
         field,
-        `${name(index)} repeats ${name(earlier)} (${id}): a run's tasks are distinct, so that no task counts twice in its means`,
-        "drop the repeat",
+        distinct === "structure"
+          ? `${name(index)} is the same problem as ${name(earlier)} (structure ${id}): the run's tasks are distinct in structure`
+          : `${name(index)} repeats ${name(earlier)} (${id}): a run's tasks are distinct, so that no task counts twice in its means`,
+        distinct === "structure" ? "drop one of them, or run with --distinct content" : "drop the repeat",
       );
     first.set(id, index);
   });
@@ -119,11 +136,12 @@ export function checkListedPlayable(
 
 function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   if (options.tasksFile === undefined) {
-    // The list without the held-out set's entries (its first ones: heldOutTaskIds), in order.
-    const excluded = options.exclude === undefined ? undefined : heldOutTaskIds(env, options.exclude);
-    const tasks = (env.listTasks?.() ?? [])
-      .filter((task) => excluded?.has(env.taskId(task)) !== true)
-      .slice(0, options.tasks);
+    // The list without the held-out set's entries (its first ones: heldOutTasks), in order.
+    const heldOut = options.exclude === undefined ? NO_HELD_OUT : heldOutTasks(env, options.exclude);
+    const tasks = listedDistinct(env, env.listTasks?.() ?? [], options.distinct ?? "content", heldOut).slice(
+      0,
+      options.tasks,
+    );
     checkListedDistinct(env, tasks, "env", (index) => `entry ${index + 1} of ${env.name}`);
     return tasks;
   }
@@ -144,7 +162,7 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   }
   if (tasks.length === 0) throw new ConfigError("tasks-file", `${file} holds no tasks`);
   const used = tasks.slice(0, options.tasks);
-  checkListedDistinct(env, used, "tasks-file", (index) => `task ${index + 1} of ${file}`);
+  checkListedDistinct(env, used, "tasks-file", (index) => `task ${index + 1} of ${file}`, options.distinct);
   checkListedPlayable(env, used, "tasks-file", (index) => `task ${index + 1} of ${file}`);
   return used;
 }

@@ -1,7 +1,8 @@
 // The held-out evaluations of a training run: every `evalEvery` steps (0: never), the current policy plays the
-// first `evalTasks` distinct tasks from the eval seed (`evalSeed`, default derived from --seed) at `evalBudgets`,
-// `evalSamples` samples each, as an eval run named eval-step-N in the run's train.db. A resumed run recomputes the
-// evaluations after its checkpoint, and the one at it unless it completed.
+// first `evalTasks` distinct tasks (distinct in what `evalDistinct` says: content or structure) from the eval seed
+// (`evalSeed`, default derived from --seed) at `evalBudgets`, `evalSamples` samples each, as an eval run named
+// eval-step-N in the run's train.db. A resumed run recomputes the evaluations after its checkpoint, and the one at it
+// unless it completed.
 import { BudgetrlError, StoppedError } from "../core/errors.js";
 import { deriveSeed } from "../core/rng.js";
 import { evaluate } from "../eval/evaluate.js";
@@ -69,6 +70,7 @@ export async function evaluateAt(
     envOptions: config.envOptions,
     policy: backend.policy(),
     tasks: config.evalTasks,
+    distinct: config.evalDistinct,
     samples: config.evalSamples,
     ks: [1],
     budgets: config.evalBudgets,

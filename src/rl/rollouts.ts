@@ -3,13 +3,13 @@
 // step's own seeding. Everything is seeded by (run seed, step), so a resumed run regenerates exactly the same
 // tasks, budgets and samples. All rollouts of a step run concurrently, so the policy samples them in large
 // batches; each episode knows its group (seed and size), so that a policy may sample a group's first turn in one
-// request. A step's tasks are distinct by content, and tasks of the held-out set (`excluded`, task ids: the
-// training run's own evaluation tasks and any study held-out set) are never trained on: a draw that falls in either
-// is drawn again from a derived seed (tasks of different steps may repeat).
+// request. A step's tasks are distinct by content, and held-out tasks (`heldOut`: the training run's own evaluation
+// tasks and any study held-out set, by id, and for a set by structure every task of its structures) are never
+// trained on: a draw that falls in either is drawn again from a derived seed (tasks of different steps may repeat).
 import { planTaskEpisodes, type EpisodeSeeding } from "../agent/plan-episodes.js";
 import { createPolicyCaller } from "../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
-import { drawTask, MAX_TASK_DRAWS, type TakenIds } from "../agent/task-draws.js";
+import { drawTask, isHeldOut, MAX_TASK_DRAWS, NO_HELD_OUT, type HeldOutTasks } from "../agent/task-draws.js";
 import type { BudgetMode, BudgetScope } from "../core/budget.js";
 import { envLabel, type AnyEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError } from "../core/errors.js";
@@ -31,19 +31,19 @@ export interface RolloutStepOptions {
   readonly budgetScope: BudgetScope;
   /** Abandons the step's rollouts at once (StoppedError). */
   readonly signal?: AbortSignal;
-  /** Ids of tasks never to train on (held-out tasks). */
-  readonly excluded?: ReadonlySet<string>;
+  /** Tasks never to train on (held-out tasks). */
+  readonly heldOut?: HeldOutTasks;
 }
 
 /** The rollout options of step `step` of a run with `config`. */
 export function stepRolloutOptions(
   config: Readonly<TrainConfig>,
   step: number,
-  excluded: ReadonlySet<string>,
+  heldOut: HeldOutTasks,
   signal?: AbortSignal,
 ): RolloutStepOptions {
   const { seed, steps: totalSteps, tasksPerStep, group, budget: schedule, budgetMode, budgetScope } = config;
-  const options = { step, totalSteps, seed, tasksPerStep, group, schedule, budgetMode, budgetScope, excluded };
+  const options = { step, totalSteps, seed, tasksPerStep, group, schedule, budgetMode, budgetScope, heldOut };
   return signal === undefined ? options : { ...options, signal };
 }
 
@@ -58,15 +58,9 @@ export function refuseFailedRollouts(groups: readonly (readonly Episode[])[], st
 
 /** The training tasks of `step`: task i seeded by (seed, step, i), drawn again while it is a held-out task or one
  * drawn before in the step. */
-export function stepTasks(
-  env: AnyEnv,
-  seed: number,
-  step: number,
-  count: number,
-  excluded: ReadonlySet<string>,
-): unknown[] {
+export function stepTasks(env: AnyEnv, seed: number, step: number, count: number, heldOut: HeldOutTasks): unknown[] {
   const drawn = new Set<string>();
-  const taken: TakenIds = { has: (id) => drawn.has(id) || excluded.has(id) };
+  const taken = (task: unknown, id: string): boolean => drawn.has(id) || isHeldOut(env, heldOut, task, id);
   return Array.from({ length: count }, (_, index) => {
     const found = drawTask(
       env,
@@ -77,7 +71,9 @@ export function stepTasks(
       taken,
     );
     if (found === undefined) {
-      const held = excluded.size > 0 ? ` besides the ${excluded.size} held-out ones` : "";
+      const structures =
+        heldOut.structures.size > 0 ? ` and every task of their ${heldOut.structures.size} structures` : "";
+      const held = heldOut.ids.size > 0 ? ` besides the ${heldOut.ids.size} held-out ones${structures}` : "";
       throw new ConfigError(
         "tasksPerStep",
         `${envLabel(env)} gave no new task in ${MAX_TASK_DRAWS} draws in a row after ${drawn.size} distinct training tasks${held}: too few for ${count} distinct tasks per step`,
@@ -114,7 +110,7 @@ function rolloutGroups(
   options: RolloutStepOptions,
   guard: Pick<RolloutOptions, "caller" | "signal">,
 ): Promise<Episode[][]> {
-  const tasks = stepTasks(env, options.seed, options.step, options.tasksPerStep, options.excluded ?? new Set());
+  const tasks = stepTasks(env, options.seed, options.step, options.tasksPerStep, options.heldOut ?? NO_HELD_OUT);
   const seeding = stepSeeding(options.seed, options.step);
   const plans = tasks.map((task, index) => {
     const budget = drawBudget(options.schedule, {

@@ -46,7 +46,7 @@ export const sftConfigSchema = z.object({
   exclude: heldOutSetField()
     .optional()
     .describe(
-      "a held-out set the demonstrations leave out, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it",
+      "a held-out set the demonstrations leave out: SEED:TASKS (the first TASKS distinct tasks generated from SEED, by content), SEED:TASKS:structure (the first TASKS tasks of distinct structures, and every task of their structures) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it",
     ),
   seed: z.number().int().min(0).default(1).describe("seed of tasks, demonstrations, initialisation and batches"),
   modelConfig: modelConfigField()

@@ -15,6 +15,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { sftResumeCommand } from "../core/commands.js";
 import { encodeConfig } from "../core/config.js";
+import { canonicalJson } from "../core/json.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, StoppedError } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
@@ -144,7 +145,9 @@ async function demonstrationsStarted(config: Readonly<SftConfig>, db: string, mo
     (await runExists(store, run)) ? (await getRun(store, run)).config : undefined,
   );
   if (stored === undefined) return false;
-  if (JSON.stringify(stored) !== JSON.stringify(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config, mode))))) {
+  // Compared as read back (defaults filled in), so that a field added since they were made does not count as other.
+  const made = canonicalJson(encodeEvalConfig(parseEvalConfig(stored)));
+  if (made !== canonicalJson(encodeEvalConfig(parseEvalConfig(demoEvalConfig(config, mode))))) {
     throw new ConfigError(
       "out",
       `${db} holds demonstrations made with other settings than this sft`,

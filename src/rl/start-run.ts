@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { HeldOutTasks } from "../agent/task-draws.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { trainResumeCommand } from "../core/commands.js";
 import type { AnyEnv } from "../core/env.js";
@@ -32,8 +33,8 @@ export interface StartedRun {
   readonly backend: OpenedBackend;
   /** Steps done before (the newest checkpoint's step on resume, else 0). */
   readonly startStep: number;
-  /** Ids of the held-out tasks training never draws. */
-  readonly heldOut: ReadonlySet<string>;
+  /** The held-out tasks training never draws. */
+  readonly heldOut: HeldOutTasks;
   /** What this call created for a new run (undone if it fails before its first step); undefined on resume. */
   readonly created?: CreatedByRun;
 }

@@ -7,6 +7,7 @@
 //               AdamW (update.ts, loss/)
 //   log         the step's metrics (step-metrics.ts), which the loop writes to the training log
 // Every random draw is seeded by (seed, step), so a resumed run repeats a step exactly.
+import type { HeldOutTasks } from "../agent/task-draws.js";
 import type { AnyEnv } from "../core/env.js";
 import { advantageEstimator } from "./advantages/registry.js";
 import { hasGradient } from "./advantages/types.js";
@@ -24,18 +25,18 @@ export interface StepContext {
   readonly config: Readonly<TrainConfig>;
   /** The frozen initial policy of the KL term (when kl > 0). */
   readonly reference?: ReferenceScorer;
-  /** Ids of the held-out tasks training never draws. */
-  readonly excluded: ReadonlySet<string>;
+  /** The held-out tasks training never draws. */
+  readonly heldOut: HeldOutTasks;
   readonly signal?: AbortSignal;
 }
 
 export async function trainStep(context: StepContext, step: number, learningRate: number): Promise<StepMetrics> {
-  const { backend, env, config, reference, excluded, signal } = context;
+  const { backend, env, config, reference, heldOut, signal } = context;
   const started = performance.now();
   const processedBefore = backend.processedTokens();
   const policy = backend.policy();
   // rollouts
-  const groups = await rolloutStep(env, policy, stepRolloutOptions(config, step, excluded, signal));
+  const groups = await rolloutStep(env, policy, stepRolloutOptions(config, step, heldOut, signal));
   refuseFailedRollouts(groups, step);
   const generated = performance.now();
   // advantages

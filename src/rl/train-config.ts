@@ -30,6 +30,7 @@ import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
 import { templateOptionsField, toolCallFormatField } from "./tinker/hf-options.js";
 import { rendererNameProblem } from "./tinker/renderer-names.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
+import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
 
 /** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */
 export const TRAINER_BACKENDS = ["tiny", "tinker"] as const;
@@ -133,6 +134,12 @@ export const trainConfigSchema = z.strictObject({
   maxNewTokens: z.number().int().min(1).default(DEFAULT_MAX_NEW_TOKENS).describe("longest reply in tokens"),
   evalEvery: z.number().int().min(0).default(20).describe("evaluate on the held-out tasks every E steps (0: never)"),
   evalTasks: z.number().int().min(1).default(50).describe("held-out tasks, distinct by content (never trained on)"),
+  evalDistinct: z
+    .enum(TASK_DISTINCTIONS)
+    .default("content")
+    .describe(
+      "what the held-out tasks are distinct in: content, or structure (the first evalTasks tasks of the eval seed's structure-distinct list, eval --distinct structure; training then never draws a task of their structures)",
+    ),
   evalSeed: z
     .number()
     .int()
@@ -143,12 +150,12 @@ export const trainConfigSchema = z.strictObject({
     .boolean()
     .default(true)
     .describe(
-      "never train on a held-out task (by content); off only for envs with too few distinct tasks (hanoi without randomStart)",
+      "never train on a held-out task (or, with evalDistinct structure, on a task of a held-out structure); off only for envs with too few distinct tasks (hanoi without randomStart)",
     ),
   exclude: heldOutSetField()
     .optional()
     .describe(
-      "another held-out set never to train on, by content: SEED:TASKS (the first TASKS distinct tasks generated from SEED) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (a study's evaluation tasks)",
+      "another held-out set never to train on: SEED:TASKS (the first TASKS distinct tasks generated from SEED, by content), SEED:TASKS:structure (the first TASKS tasks of distinct structures, and every task of their structures) or a held-out.json (or the study folder holding it) as budgetrl reproduce writes it (a study's evaluation tasks)",
     ),
   evalSamples: z.number().int().min(1).default(4).describe("samples per held-out task and budget"),
   evalBudgets: budgetListField()

@@ -74,7 +74,7 @@ async function trainFrom(run: StartedRun, options: TrainOptions, progress: { ste
       backend,
       env,
       config,
-      excluded: run.heldOut,
+      heldOut: run.heldOut,
       ...(reference === undefined ? {} : { reference }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     };

@@ -75,6 +75,7 @@ describe("budgetrl eval", () => {
       envOptions: {},
       policy: "oracle",
       tasks: 100,
+      distinct: "content",
       samples: 8,
       ks: [1],
       budgets: ["100%"],

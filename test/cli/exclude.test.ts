@@ -1,14 +1,16 @@
 // --exclude on the command line (eval, sft, train): SEED:TASKS or a held-out.json (or its folder) leaves that
-// held-out set out by content; the stored config holds {seed, tasks} and reads back (show, --resume) to the same
-// set; a bad value fails before any work, naming --exclude, with exit code 2.
+// held-out set out by content, SEED:TASKS:structure every task of its structures; the stored config holds
+// {seed, tasks} ({seed, tasks, by} by structure) and reads back (show, --resume) to the same set; a bad value fails
+// before any work, naming --exclude, with exit code 2. --distinct structure draws tasks of distinct structures.
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createEnv } from "../../src/envs/registry.js";
 import { heldOutFileText } from "../../src/eval/held-out-field.js";
-import { heldOutTaskIds } from "../../src/eval/tasks.js";
+import { heldOutTaskIds, heldOutTasks } from "../../src/eval/tasks.js";
 import { openStore } from "../../src/store/open.js";
+import { loadTasks } from "../../src/store/runs.js";
 import { readTrainSteps } from "../../src/store/train-log.js";
 import { cli } from "./helpers.js";
 import { storedIds } from "../helpers/stored-ids.js";
@@ -80,6 +82,27 @@ describe("--exclude", () => {
     }
     // --resume decodes the stored config again (nothing to do here: the run is complete).
     expect((await cli("eval", "--resume", "--db", db, "--run", "file", "--no-progress")).code).toBe(0);
+  }, 60_000);
+
+  it("takes SEED:TASKS:structure and --distinct structure on eval, stores both, and leaves out held-out structures", async () => {
+    const db = join(dir, "structure.db");
+    const env = createEnv("frozenlake");
+    const structures = heldOutTasks(env, { ...heldOut, by: "structure" }).structures;
+    const result = await cli(...evalArgs(db, "structure"), "--exclude", "9:40:structure", "--distinct", "structure");
+    expect(result.code).toBe(0);
+    const shown = JSON.parse((await cli("show", "structure", "--db", db, "--json")).stdout) as {
+      config: { exclude: unknown; distinct: unknown };
+    };
+    expect(shown.config).toMatchObject({ exclude: { ...heldOut, by: "structure" }, distinct: "structure" });
+    const store = await openStore(db, { readonly: true });
+    const tasks = (await loadTasks(store, "structure")).map((row) => env.decodeTask(row.task));
+    await store.close();
+    expect(tasks).toHaveLength(150);
+    expect(new Set(tasks.map((task) => env.structureKey(task))).size).toBe(150);
+    expect(tasks.filter((task) => structures.has(env.structureKey(task)))).toEqual([]);
+    const help = await cli("eval", "--help");
+    expect(help.stdout).toMatch(/--distinct .*content, or structure/s);
+    expect(help.stdout).toContain("SEED:TASKS:structure");
   }, 60_000);
 
   it("refuses a bad value before any work, naming --exclude, on eval, sft and train", async () => {

@@ -243,6 +243,27 @@ export function runEnvContract(
       expect(ids.size).toBeLessThanOrEqual(distinct);
     });
 
+    it("says what its structure is, and keys it: a deterministic string, equal for equal tasks", () => {
+      expect(env.structure.trim().length).toBeGreaterThan(0);
+      const fresh = makeEnv();
+      for (const task of tasks) {
+        const key = env.structureKey(task);
+        expect(typeof key === "string" && key.length > 0).toBe(true);
+        expect(env.structureKey(task)).toBe(key);
+        expect(fresh.structureKey(fresh.decodeTask(JSON.parse(JSON.stringify(env.encodeTask(task)))))).toBe(key);
+      }
+    });
+
+    it("never counts more distinct structures than tasks, nor generates more than it counts (when it says)", () => {
+      const structures = env.distinctStructures?.();
+      if (structures === undefined) return;
+      expect(Number.isInteger(structures) && structures >= 1).toBe(true);
+      const tasksCount = env.distinctTasks?.() ?? env.listTasks?.().length;
+      if (tasksCount !== undefined) expect(structures).toBeLessThanOrEqual(tasksCount);
+      const keys = new Set(Array.from({ length: 500 }, (_, seed) => env.structureKey(env.generate(seed))));
+      expect(keys.size).toBeLessThanOrEqual(structures);
+    });
+
     it("gives every task a positive integer reference budget", () => {
       for (const task of tasks) {
         const reference = env.referenceBudget(task, "episode");

@@ -1,7 +1,9 @@
 // Task lists of runs: generated tasks are distinct by content (where plain draws repeat often), the same on every
 // run with the same seed and on resume; a held-out set is the first tasks of its seed and is left out by content;
-// an env with too few distinct tasks is refused up front or noticed while drawing; listed tasks never repeat.
-import { mkdtempSync, writeFileSync } from "node:fs";
+// an env with too few distinct tasks is refused up front or noticed while drawing; listed tasks never repeat. With
+// distinct "structure" a run plays exactly the held-out set by structure of its seed, and refuses more tasks than
+// the env has structures.
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -9,6 +11,7 @@ import type { AnyEnv } from "../../src/core/env.js";
 import { frozenlake } from "../../src/envs/frozenlake/index.js";
 import { bfcl } from "../../src/envs/bfcl/index.js";
 import { hanoi } from "../../src/envs/hanoi/index.js";
+import { thinice } from "../../src/envs/thinice/index.js";
 import { evaluate } from "../../src/eval/evaluate.js";
 import { heldOutTaskIds, resolveTasks, taskDraws, taskSeed } from "../../src/eval/tasks.js";
 import { storedIds } from "../helpers/stored-ids.js";
@@ -58,8 +61,8 @@ describe("generated tasks", () => {
     const draws = taskDraws(env, 1, { count: 5, field: "tasks" });
     expect(() => draws.make(1)).toThrow(/task 1 was asked for before task 0/);
     const old = taskDraws(env, 1, { count: 5, field: "tasks" });
-    old.recall(0, "frozenlake-a");
-    old.recall(1, "frozenlake-a");
+    old.recall(0, "frozenlake-a", env.generate(0));
+    old.recall(1, "frozenlake-a", env.generate(1));
     expect(() => old.make(2)).toThrow(
       /stored task 1 repeats an earlier one: the run was made before runs drew distinct tasks/,
     );
@@ -140,7 +143,7 @@ describe("held-out sets", () => {
       bootstrap: 0,
       keepEpisodes: true,
     });
-    expect(result.config.exclude).toEqual(heldOut);
+    expect(result.config.exclude).toEqual({ ...heldOut, by: "content" });
     const held = heldOutTaskIds(env, heldOut);
     expect(result.episodes.filter((episode) => held.has(episode.taskId))).toEqual([]);
     // A dataset is played in its order: its held-out set of N is its first N entries, and a run that leaves it out
@@ -212,5 +215,76 @@ describe("listed tasks", () => {
     await expect(
       evaluate({ env, policy: "oracle", tasks: [first, second, first], samples: 1, bootstrap: 0 }),
     ).rejects.toThrow(/^tasks: tasks\[2\] repeats tasks\[0\]/);
+  });
+});
+
+describe("tasks distinct in structure", () => {
+  it("are exactly the held-out set by structure of the run's seed, and no two are the same problem", async () => {
+    const env: AnyEnv = thinice();
+    const db = join(dir, "structure.db");
+    const result = await evaluate({
+      env: "thinice",
+      policy: "oracle",
+      tasks: 120,
+      samples: 1,
+      seed: 7,
+      distinct: "structure",
+      bootstrap: 0,
+      db,
+      run: "structure",
+    });
+    expect(result.config.distinct).toBe("structure");
+    const ids = await storedIds(db, "structure");
+    expect(ids).toEqual([...heldOutTaskIds(env, { seed: 7, tasks: 120, by: "structure" })]);
+    const tasks = resolveTasks(env, { tasks: 120, seed: 7, distinct: "structure" });
+    expect(idsOf(env, tasks)).toEqual(ids);
+    expect(new Set(tasks.map((task) => env.structureKey(task))).size).toBe(120);
+    // By content the same seed repeats layouts.
+    const byContent = resolveTasks(env, { tasks: 120, seed: 7 });
+    expect(new Set(byContent.map((task) => env.structureKey(task))).size).toBeLessThan(110);
+  });
+
+  it("refuse more tasks than the env has structures before any work, and a task file that repeats a structure", async () => {
+    const db = join(dir, "too-many-structures.db");
+    await expect(
+      evaluate({ env: "thinice", policy: "oracle", tasks: 607, distinct: "structure", db, run: "r" }),
+    ).rejects.toThrow(/^tasks: thinice .* has only 606 distinct structures, fewer than the 607 asked for/);
+    await expect(
+      evaluate({
+        env: "thinice",
+        policy: "oracle",
+        tasks: 600,
+        distinct: "structure",
+        exclude: { seed: 1, tasks: 10, by: "structure" },
+        db,
+        run: "r",
+      }),
+    ).rejects.toThrow(
+      /has only 606 distinct structures, 10 of them held out \(596 left\), fewer than the 600 asked for/,
+    );
+    expect(existsSync(db)).toBe(false);
+    // Two maps of one playable layout (the ice right of the rock column is out of reach).
+    const file = join(dir, "one-layout.txt");
+    writeFileSync(file, "S.~.G#.\n..#.##.\n....#..\n\nS.~.G##\n..#.###\n....###\n");
+    const common = { env: "thinice", policy: "oracle", tasksFile: file, samples: 1, bootstrap: 0 } as const;
+    await expect(evaluate({ ...common, distinct: "structure" })).rejects.toThrow(
+      /^tasks-file: task 2 of .*one-layout\.txt is the same problem as task 1 of .*one-layout\.txt/,
+    );
+    expect((await evaluate(common)).done).toBe(2);
+  });
+
+  it("keep a dataset's first entry of each structure, and leave out every entry of a held-out structure", async () => {
+    const env: AnyEnv = bfcl();
+    const entries = env.listTasks?.() ?? [];
+    const ids = (tasks: readonly unknown[]): string[] => tasks.map((task) => env.taskId(task));
+    const heldOut = { seed: 7, tasks: 3, by: "structure" } as const;
+    expect([...heldOutTaskIds(env, heldOut)]).toEqual(ids(entries.slice(0, 3)));
+    // By content the held-out set's variants in the other categories are still played; by structure none is.
+    const rest = resolveTasks(env, { tasks: 800, seed: 1, exclude: { seed: 7, tasks: 3 } });
+    expect(rest.filter((task) => ["0", "1", "2"].includes(env.structureKey(task)))).toHaveLength(9);
+    const apart = resolveTasks(env, { tasks: 800, seed: 1, exclude: heldOut });
+    expect(apart).toHaveLength(800 - 12);
+    expect(apart.filter((task) => ["0", "1", "2"].includes(env.structureKey(task)))).toEqual([]);
+    expect(ids(resolveTasks(env, { tasks: 300, seed: 1, distinct: "structure" }))).toEqual(ids(entries.slice(0, 200)));
   });
 });

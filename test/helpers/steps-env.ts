@@ -26,6 +26,8 @@ export function stepsEnv(): Env<StepsTask, StepsState & { task: StepsTask }> {
     config: {},
     generate: (seed) => ({ id: `steps-${seed}`, segments: [1 + (seed % 3), 2] }),
     taskId: (task) => task.id,
+    structure: "the task itself",
+    structureKey: (task) => task.id,
     encodeTask: (task) => ({ id: task.id, segments: [...task.segments] }),
     decodeTask: (json) => json as unknown as StepsTask,
     parseTasks: () => [],

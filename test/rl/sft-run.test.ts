@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, StoppedError } from "../../src/core/errors.js";
 import { evaluate } from "../../src/eval/evaluate.js";
+import { createEnv } from "../../src/envs/registry.js";
+import { heldOutTasks } from "../../src/eval/tasks.js";
 import { runSft } from "../../src/rl/sft-run.js";
+import { openStore } from "../../src/store/open.js";
+import { loadTasks } from "../../src/store/runs.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-sft-"));
 const modelConfig = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 96 };
@@ -210,4 +214,24 @@ describe("runSft", () => {
       /demos\.db holds demonstrations made with other settings than this sft/,
     );
   });
+
+  it("leaves every task of a held-out set's structures out of the demonstrations when the set is by structure", async () => {
+    // 2- and 3-lock vaults: 5 structures (which locks are uncertain), 4 of them held out.
+    const vaultOptions = { maxLocks: 3 };
+    const exclude = { seed: 1, tasks: 4, by: "structure" } as const;
+    const out = join(dir, "structure");
+    await runSft({
+      out,
+      config: { ...config, env: "vault", envOptions: vaultOptions, policy: "oracle", samples: 1, steps: 1, exclude },
+    });
+    expect((JSON.parse(readFileSync(join(out, "sft.json"), "utf8")) as { exclude: unknown }).exclude).toEqual(exclude);
+    const env = createEnv("vault", vaultOptions);
+    const held = heldOutTasks(env, exclude).structures;
+    const store = await openStore(join(out, "demos.db"), { readonly: true });
+    const demos = (await loadTasks(store, "demonstrations/announced")).map((row) => env.decodeTask(row.task));
+    await store.close();
+    expect(demos).toHaveLength(6);
+    expect(held.size).toBe(4);
+    expect(demos.filter((task) => held.has(env.structureKey(task)))).toEqual([]);
+  }, 60_000);
 });

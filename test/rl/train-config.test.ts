@@ -99,6 +99,24 @@ describe("parseTrainConfig", () => {
     expect(readStoredTrainConfig(stored)).toEqual(config);
     expect(parseTrainConfig(stored)).toEqual(config);
   });
+
+  it("evaluates on tasks distinct by content unless evalDistinct says structure; a stored config without it reads back", () => {
+    const config = parseTrainConfig({ ...base, evalDistinct: "structure", exclude: "7:20:structure" });
+    expect(config.evalDistinct).toBe("structure");
+    expect(config.exclude).toEqual({ seed: 7, tasks: 20, by: "structure" });
+    const stored = encodeTrainConfig(config) as Record<string, unknown>;
+    expect(stored).toMatchObject({ evalDistinct: "structure", exclude: { seed: 7, tasks: 20, by: "structure" } });
+    expect(readStoredTrainConfig(stored)).toEqual(config);
+    const { evalDistinct: _given, ...older } = encodeTrainConfig(
+      parseTrainConfig({ ...base, exclude: "7:20" }),
+    ) as Record<string, unknown>;
+    expect(older.exclude).toEqual({ seed: 7, tasks: 20 });
+    expect(readStoredTrainConfig(older)).toMatchObject({
+      evalDistinct: "content",
+      exclude: { seed: 7, tasks: 20, by: "content" },
+    });
+    expect(refusal(() => parseTrainConfig({ ...base, evalDistinct: "layout" })).message).toMatch(/^evalDistinct: /);
+  });
 });
 
 describe("readStoredTrainConfig: the older flat form", () => {

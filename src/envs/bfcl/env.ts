@@ -21,6 +21,10 @@
 //   20) before the last turn. info.details carries the turn's verdict and, at the end, the entry's verdict.
 // Info: segment = current user turn; progress = user turns passed so far; stateKey = hash of (turn, public state
 //   of the model's instances).
+// Structure: the entry's number (the digits that end its id): the categories are variants of one base set, so
+//   multi_turn_base_12, multi_turn_miss_func_12, multi_turn_miss_param_12 and multi_turn_long_context_12 share
+//   their path, classes and all user turns but the one a variant changes (each bundled category numbers the same
+//   200 entries, 0-199). distinctStructures: how many numbers the configured categories hold.
 // Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck);
 //   dataDir defaults to the data bundled with budgetrl (load/bundled-data.ts).
 import type { BudgetScope } from "../../core/budget.js";
@@ -57,6 +61,11 @@ export interface BfclEnv extends Env<BfclEntry, BfclState> {
   readonly context: BfclContext;
   listTasks(): readonly BfclEntry[];
   actionMessage(state: BfclState, action: string): Message;
+}
+
+/** The structure of an entry: the number its id ends with (an id without one is its own structure). */
+function bfclStructureKey(entry: BfclEntry): string {
+  return /_(\d+)$/.exec(entry.id)?.[1] ?? entry.id;
 }
 
 function stateKeyOf(state: BfclState): string {
@@ -198,6 +207,9 @@ export function bfcl(
     context,
     generate: (seed) => entries[createRng(seed).int(entries.length)] as BfclEntry,
     taskId: (task) => task.id,
+    structure: "the entry's number: the categories are variants of one base question (base_12, miss_func_12, ...)",
+    structureKey: bfclStructureKey,
+    distinctStructures: () => new Set(entries.map(bfclStructureKey)).size,
     encodeTask: (task) => task.id,
     decodeTask: (json) => decodeTaskId(dataset, json),
     parseTasks: (text) => parseTaskLines(dataset, text),

@@ -22,6 +22,8 @@
 //   slipperiness (unreachable goals: the number of cells).
 // Distinct tasks: a named map is one task; generated maps are counted exactly up to 4x4 (distinct-maps.ts), and
 //   not at all beyond (the env then has no distinctTasks).
+// Structure: the map with every cell cut off from S by holes turned into a hole (maps.ts, frozenLakeStructureKey):
+//   the cells the player can enter and what each is. Counted where the maps are (distinctStructures).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
 import { hashHex } from "../../core/hash.js";
@@ -32,9 +34,9 @@ import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.j
 import { parseOptions } from "../../core/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
-import { generatedMapCount, mapsCountable } from "./distinct-maps.js";
+import { generatedMapCount, generatedStructureCount, mapsCountable } from "./distinct-maps.js";
 import { generateMap } from "./generator.js";
-import { FROZENLAKE_MAPS, namedMap, parseMaps, printMap, type FrozenLakeTask } from "./maps.js";
+import { FROZENLAKE_MAPS, frozenLakeStructureKey, namedMap, parseMaps, printMap, type FrozenLakeTask } from "./maps.js";
 import { createAnswers, type FrozenLakeAnswers } from "./answers.js";
 import { buildOracle, type FrozenLakeOracle } from "./oracle.js";
 import { FROZENLAKE_INVALID_FEEDBACK, frozenLakeSystemPrompt, moveFeedback, renderLake } from "./render.js";
@@ -153,18 +155,22 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     const shortest = compiled.oracle.remaining[compiled.lake.start]!;
     return Number.isFinite(shortest) ? shortest : compiled.lake.kind.length;
   };
-  const distinctTasks =
-    config.map !== null
-      ? () => 1
-      : mapsCountable(config.size, config.p)
-        ? () => generatedMapCount(config.size, config.p)
-        : undefined;
+  const counted = config.map !== null || mapsCountable(config.size, config.p);
+  const distinctTasks = !counted
+    ? undefined
+    : () => (config.map !== null ? 1 : generatedMapCount(config.size, config.p));
+  const distinctStructures = !counted
+    ? undefined
+    : () => (config.map !== null ? 1 : generatedStructureCount(config.size, config.p));
   return {
     name: "frozenlake",
     config,
     generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
     ...(distinctTasks === undefined ? {} : { distinctTasks }),
     taskId: frozenLakeTaskId,
+    structure: "the map with every cell cut off from the start by holes turned into a hole",
+    structureKey: frozenLakeStructureKey,
+    ...(distinctStructures === undefined ? {} : { distinctStructures }),
     encodeTask: gridMapToJson,
     decodeTask: (json) => gridMapFromJson(FROZENLAKE_MAPS, json),
     parseTasks: parseMaps,

@@ -5,7 +5,15 @@
 // goal cannot be reached are accepted (the oracle says so). Errors are DataErrors naming the map and line.
 // Reading and writing are shared/grid-maps.ts's, in this env's format.
 import { DataError } from "../../core/errors.js";
-import { gridMapFromRows, parseGridMaps, printGridMap, type GridMap, type GridMapFormat } from "../shared/grid-maps.js";
+import {
+  gridMapFromRows,
+  gridMapId,
+  parseGridMaps,
+  printGridMap,
+  type GridMap,
+  type GridMapFormat,
+} from "../shared/grid-maps.js";
+import { playableRows } from "../shared/playable-rows.js";
 
 export type FrozenLakeTask = GridMap;
 
@@ -44,3 +52,12 @@ export function parseMaps(text: string): FrozenLakeTask[] {
 }
 
 export const printMap: (task: FrozenLakeTask) => string = printGridMap;
+
+/** The structure of a map: the id of the map with every cell the player cannot reach (cut off from S by holes)
+ * turned into a hole; its own id when every cell is reachable. Holes and goals end the episode, so nothing past
+ * them is reached. */
+export function frozenLakeStructureKey(task: FrozenLakeTask): string {
+  return gridMapId(FROZENLAKE_MAPS, {
+    rows: playableRows(task.rows, { start: "S", blocks: "", ends: "GH", filler: "H" }),
+  });
+}

@@ -20,6 +20,8 @@
 //   (shared/shortest-path-answer.ts).
 // Reference budget: referenceFactor x the optimal number of moves from the start.
 // Distinct tasks: with randomStart 3^disks - 1 (every configuration but the target), else 1 (distinctTasks).
+// Structure: the task itself, its start configuration (the goal is always every disk on C): the key is the task id
+//   and distinctStructures = distinctTasks. Starts that swap pegs A and B are not merged (their texts differ).
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -134,18 +136,26 @@ function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
   };
 }
 
+function hanoiTaskId(task: HanoiTask): string {
+  return `hanoi-${task.disks}-${task.start}`;
+}
+
 function startPegs(task: HanoiTask): Configuration {
   return [...task.start].map((letter) => PEGS.indexOf(letter as (typeof PEGS)[number]));
 }
 
 export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState> {
   const config: HanoiConfig = parseOptions("hanoi", hanoiConfigSchema, options);
+  const distinctTasks = (): number => (config.randomStart ? 3 ** config.disks - 1 : 1);
   return {
     name: "hanoi",
     config,
     generate: (seed) => generateHanoi(config.disks, config.randomStart, seed),
-    distinctTasks: () => (config.randomStart ? 3 ** config.disks - 1 : 1),
-    taskId: (task) => `hanoi-${task.disks}-${task.start}`,
+    distinctTasks,
+    taskId: hanoiTaskId,
+    structure: "the start configuration and the goal (every disk on C): the task itself",
+    structureKey: hanoiTaskId,
+    distinctStructures: distinctTasks,
     encodeTask: (task) => ({ disks: task.disks, start: task.start }),
     decodeTask: decode,
     parseTasks: parseHanoiTasks,

@@ -23,6 +23,9 @@
 //   value 1 within t turns when the optimal distance is at most t.
 // Reference budget: referenceFactor x the optimal solution length (unsolvable imported levels: x the
 //   number of non-wall cells).
+// Structure: the level with every cell the player cannot reach (through floor, goals and boxes) turned to wall
+//   (shared/playable-rows.ts). A generated room is one carved region, so its structure is the level itself (the
+//   key is the task id); an imported level with floor outside its walls loses only that floor. Not counted.
 // Arguments: see config.ts (width, height, boxes, searchDepth, referenceFactor, maxStates).
 import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -31,6 +34,7 @@ import type { Json } from "../../core/json.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { parseOptions } from "../../core/options.js";
+import { playableRows } from "../shared/playable-rows.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
@@ -77,6 +81,11 @@ const NO_ACTIONS: readonly string[] = Object.freeze([]);
 /** Stable id of a level: a hash of its canonical text. */
 function sokobanTaskId(task: SokobanTask): string {
   return `sokoban-${hashHex(printLevel(task))}`;
+}
+
+/** The structure of a level: the id of the level with the cells the player cannot reach turned to wall. */
+function sokobanStructureKey(task: SokobanTask): string {
+  return sokobanTaskId({ rows: playableRows(task.rows, { start: "@+", blocks: "#", ends: "", filler: "#" }) });
 }
 
 function compile(
@@ -178,6 +187,8 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
       return level.task;
     },
     taskId: sokobanTaskId,
+    structure: "the level with the cells the player cannot reach turned to wall",
+    structureKey: sokobanStructureKey,
     encodeTask: (task) => ({ rows: [...task.rows] }),
     decodeTask: decode,
     parseTasks: parseLevels,

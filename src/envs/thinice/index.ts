@@ -32,6 +32,10 @@
 //   episodes (decisions.ts): 29% at 1.25x, 28% at 1.5x, 16% at 2x, 11% at 3x.
 // Reference budget: referenceFactor (3) x the optimal length, the short route's (unreachable goals: the
 //   number of cells), so 100% is 3x the optimum.
+// Distinct tasks: every layout with any rocks on its decoration cells (distinctTaskCount, 1.3e14 by default).
+// Structure: the playable layout: S, the goals, the cells reachable from S and which of them are thin ice; every
+//   cell the player cannot reach (the decoration) counts as rock (shared/playable-rows.ts), for task-file maps
+//   too. A generated map's structure is its layout: 606 by default (allLayouts; distinctStructures).
 // Arguments: see config.ts (width, height, q, band, mirror, rocks, referenceFactor).
 import type { Env, StepInfo, StepResult } from "../../core/env.js";
 import { hashHex } from "../../core/hash.js";
@@ -39,10 +43,11 @@ import { systemMessage, userMessage, type Message } from "../../core/message.js"
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
+import { playableRows, type PlayableCells } from "../shared/playable-rows.js";
 import { parseOptions } from "../../core/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { thinIceConfigSchema, type ThinIceConfig } from "./config.js";
-import { distinctTaskCount, generateMap } from "./generator.js";
+import { allLayouts, distinctTaskCount, generateMap } from "./generator.js";
 import { THINICE_MAPS, parseMaps, printMap, type ThinIceTask } from "./maps.js";
 import { buildIceMdp, fallenState } from "./mdp.js";
 import { createAnswers, type ThinIceAnswers } from "./oracle.js";
@@ -83,6 +88,14 @@ const NO_ACTIONS: readonly string[] = Object.freeze([]);
 /** Stable id of a map: a hash of its rows. */
 function thinIceTaskId(task: ThinIceTask): string {
   return gridMapId(THINICE_MAPS, task);
+}
+
+/** A thin ice map's playable cells: from S, rocks block, a goal ends the episode, the rest becomes rock. */
+const PLAYABLE: PlayableCells = { start: "S", blocks: "#", ends: "G", filler: "#" };
+
+/** The structure of a map: the id of its playable layout (its own id when every cell is playable). */
+function thinIceStructureKey(task: ThinIceTask): string {
+  return gridMapId(THINICE_MAPS, { rows: playableRows(task.rows, PLAYABLE) });
 }
 
 function compile(task: ThinIceTask, q: number): CompiledThinIce {
@@ -181,6 +194,10 @@ export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, Thin
     // Exact as a number up to 2^53 (the default config's 1.3e14 is); past it, a float that still compares right.
     distinctTasks: () => Number(distinctTaskCount(config)),
     taskId: thinIceTaskId,
+    structure:
+      "the playable layout: start, goals, the cells reachable from the start and which of them are thin ice; unreachable decoration left out",
+    structureKey: thinIceStructureKey,
+    distinctStructures: () => allLayouts(config).length,
     encodeTask: gridMapToJson,
     decodeTask: (json) => gridMapFromJson(THINICE_MAPS, json),
     parseTasks: parseMaps,

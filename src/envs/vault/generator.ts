@@ -5,7 +5,9 @@
 //   every hint a uniform digit.
 // With the defaults (1.25, 1..2) a budget of 1.25x can check all but one or two uncertain hints, 2x all of them.
 // distinctVaultTasks counts the tasks the generator can draw: sum over m of 10^m x sum over the possible u of
-// C(m, u) (exact, as a BigInt: 12 locks already give ~10^15).
+// C(m, u) (exact, as a BigInt: 12 locks already give ~10^15). distinctVaultStructures counts their structures (the
+// hint digits left out): sum over m of sum over the possible u of C(m, u), 3,054 by default; a 2-lock vault has
+// exactly one (both hints uncertain).
 import { createRng, type Rng } from "../../core/rng.js";
 import type { VaultConfig } from "./config.js";
 import { vaultTask, type VaultTask } from "./tasks.js";
@@ -59,12 +61,22 @@ function binomial(n: number, k: number): bigint {
   return result;
 }
 
+/** How many ways a vault of `locks` locks can place its uncertain hints. */
+function placements(config: GeneratorOptions, locks: number): bigint {
+  return uncertainCounts(config, locks).reduce((sum, count) => sum + binomial(locks, count), 0n);
+}
+
 /** The exact number of distinct tasks the generator can draw with this config. */
 export function distinctVaultTasks(config: GeneratorOptions): bigint {
   let total = 0n;
-  for (let locks = config.minLocks; locks <= config.maxLocks; locks++) {
-    const placements = uncertainCounts(config, locks).reduce((sum, count) => sum + binomial(locks, count), 0n);
-    total += 10n ** BigInt(locks) * placements;
-  }
+  for (let locks = config.minLocks; locks <= config.maxLocks; locks++)
+    total += 10n ** BigInt(locks) * placements(config, locks);
   return total;
+}
+
+/** The exact number of distinct structures (lock counts and uncertain placements) the generator can draw. */
+export function distinctVaultStructures(config: GeneratorOptions): number {
+  let total = 0n;
+  for (let locks = config.minLocks; locks <= config.maxLocks; locks++) total += placements(config, locks);
+  return Number(total);
 }

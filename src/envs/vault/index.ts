@@ -23,6 +23,9 @@
 //   shared/finite-mdp.ts). With s spare turns and u uncertain locks, the best success is p^(u - min(s, u)):
 //   check while spare turns remain, guess when none does.
 // Reference budget: referenceFactor (default 3) x the optimal length m, so 100% is the generous budget 3x.
+// Distinct tasks: sum over m of 10^m x the placements of its uncertain hints (distinctVaultTasks, 1.4e15 by default).
+// Structure: the lock count and which locks are uncertain, e.g. "5:.??.?" (vaultStructureKey); the digits are
+//   content. distinctVaultStructures: 3,054 by default, but a 2-lock vault has one (both hints uncertain).
 // Budget trade-off (exact, over the 296 distinct default tasks of seeds 0-299; tradeoff.ts, docs/envs.md;
 //   budgets ceil(c x m)):              1.25x   1.5x    2x     3x
 //     budget-aware oracle              0.487   0.891   1.000  1.000
@@ -44,7 +47,7 @@ import { parseOptions } from "../../core/options.js";
 import { createTaskCache } from "../shared/task-cache.js";
 import { parseVaultAction } from "./actions.js";
 import { checkVaultConfig, vaultConfigSchema, type VaultConfig } from "./config.js";
-import { distinctVaultTasks, generateVault } from "./generator.js";
+import { distinctVaultStructures, distinctVaultTasks, generateVault } from "./generator.js";
 import { stateId } from "./mdp.js";
 import { buildVaultOracle, type VaultOracle } from "./oracle.js";
 import {
@@ -55,7 +58,7 @@ import {
   vaultSystemPrompt,
 } from "./render.js";
 import { ACTION_TEXTS, drawCodes, playAction, REWARD_OPEN, shownCode, startPosition, type Position } from "./rules.js";
-import { parseVaultTasks, printVaultTask, readVaultTask, type VaultTask } from "./tasks.js";
+import { parseVaultTasks, printVaultTask, readVaultTask, vaultStructureKey, type VaultTask } from "./tasks.js";
 
 export type { VaultConfig } from "./config.js";
 export type { VaultTask } from "./tasks.js";
@@ -170,6 +173,9 @@ export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState
     // Exact as a number up to 2^53 (the default config's 1.4e15 is); past it, a float that still compares right.
     distinctTasks: () => Number(distinctVaultTasks(config)),
     taskId: vaultTaskId,
+    structure: "the lock count and which locks are uncertain; the digits left out",
+    structureKey: vaultStructureKey,
+    distinctStructures: () => distinctVaultStructures(config),
     encodeTask: (task) => ({ locks: printVaultTask(task) }),
     decodeTask: decode,
     parseTasks: parseVaultTasks,

@@ -68,3 +68,8 @@ export function parseVaultTasks(text: string): VaultTask[] {
 export function uncertainCount(task: VaultTask): number {
   return task.uncertain.filter(Boolean).length;
 }
+
+/** The structure of a task: its lock count and which hints are uncertain, "5:.??.?" (the digits are content). */
+export function vaultStructureKey(task: VaultTask): string {
+  return `${task.hints.length}:${task.uncertain.map((flag) => (flag ? "?" : ".")).join("")}`;
+}

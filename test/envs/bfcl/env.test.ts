@@ -89,6 +89,12 @@ describe("bfcl tasks", () => {
     expect(() => env.parseTasks("")).toThrow(/bfcl task file: no entry ids found/);
   });
 
+  it("keys an entry's structure by its number, shared by the categories' variants of one entry", () => {
+    expect(env.listTasks().map((task) => env.structureKey(task))).toEqual(["0", "1", "0", "0", "0"]);
+    expect(env.distinctStructures?.()).toBe(2);
+    expect(makeEnv({ categories: "miss_func" }).distinctStructures?.()).toBe(1);
+  });
+
   it("gives 20 steps per user turn as the reference budget", () => {
     const task = env.decodeTask("multi_turn_base_0");
     expect(env.referenceBudget(task, "user-turn")).toBe(20);
@@ -322,6 +328,29 @@ describe("bfcl on the bundled data", () => {
     expect(env.dataset.dataDir).toBe(BUNDLED_BFCL_DATA_DIR);
     expect(env.listTasks()).toHaveLength(800);
     expect(bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES).dataset.dataDir).toBe(fakeDataDir);
+  });
+
+  it("numbers the same 200 questions in every category: one structure per number, the variants of one base entry", () => {
+    const env = bfcl();
+    expect(env.distinctStructures?.()).toBe(200);
+    const byNumber = new Map<string, BfclTask[]>();
+    for (const task of env.listTasks())
+      byNumber.set(env.structureKey(task), [...(byNumber.get(env.structureKey(task)) ?? []), task]);
+    expect([...byNumber.values()].every((variants) => variants.length === 4)).toBe(true);
+    // The variants share the path and classes, and all but at most one changed user turn (miss_func inserts an
+    // empty turn where functions arrive; miss_param drops a parameter from one turn, sometimes from two).
+    const text = (turn: unknown): string => JSON.stringify(turn);
+    let nearlyAll = 0;
+    for (const [number, [base, ...others]] of byNumber) {
+      expect(base!.id).toBe(`multi_turn_base_${number}`);
+      for (const other of others) {
+        expect(other.involvedClasses).toEqual(base!.involvedClasses);
+        const turns = other.question.filter((turn) => turn.length > 0).map(text);
+        const shared = base!.question.map(text).filter((turn) => turns.includes(turn)).length;
+        if (shared >= base!.question.length - 1) nearlyAll++;
+      }
+    }
+    expect(nearlyAll).toBeGreaterThanOrEqual(586);
   });
 });
 

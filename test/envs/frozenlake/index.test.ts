@@ -45,6 +45,20 @@ describe("frozenlake env", () => {
     expect(frozenlake({ size: 5 }).distinctTasks).toBeUndefined();
   });
 
+  it("counts the structures of its maps where it counts the maps: all of them turn up from enough seeds", () => {
+    const drawn = (options: Parameters<typeof frozenlake>[0], seeds: number): number => {
+      const lake = frozenlake(options);
+      return new Set(Array.from({ length: seeds }, (_, seed) => lake.structureKey(lake.generate(seed)))).size;
+    };
+    // 3x3: of the 51 maps, those whose corner cells are cut off by holes share their structure with others.
+    expect(frozenlake({ size: 3, p: 0.5 }).distinctStructures?.()).toBe(drawn({ size: 3, p: 0.5 }, 5000));
+    expect(frozenlake({ size: 3, p: 0.5 }).distinctStructures?.()).toBeLessThan(51);
+    expect(frozenlake().distinctStructures?.()).toBe(2083);
+    expect(frozenlake({ size: 6, p: 1 }).distinctStructures?.()).toBe(1);
+    expect(frozenlake({ map: "8x8" }).distinctStructures?.()).toBe(1);
+    expect(frozenlake({ size: 5 }).distinctStructures).toBeUndefined();
+  });
+
   it("has a reference budget of 4x the shortest path", () => {
     expect(env.referenceBudget(task, "episode")).toBe(24);
     expect(frozenlake({ map: "8x8", referenceFactor: 2 }).referenceBudget(task, "episode")).toBe(12);

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { DataError } from "../../../src/core/errors.js";
-import { mapFromRows, NAMED_MAPS, namedMap, parseMaps, printMap } from "../../../src/envs/frozenlake/maps.js";
+import {
+  FROZENLAKE_MAPS,
+  frozenLakeStructureKey,
+  mapFromRows,
+  NAMED_MAPS,
+  namedMap,
+  parseMaps,
+  printMap,
+} from "../../../src/envs/frozenlake/maps.js";
+import { gridMapId } from "../../../src/envs/shared/grid-maps.js";
 
 describe("frozenlake maps", () => {
   it("reproduces Gymnasium's named maps exactly", () => {
@@ -41,5 +50,16 @@ describe("frozenlake maps", () => {
 
   it("accepts maps whose goal is cut off (the oracle reports it)", () => {
     expect(parseMaps("SH\nHG")[0]!.rows).toEqual(["SH", "HG"]);
+  });
+
+  it("keys a map's structure by the cells the player can enter: frozen cells cut off by holes count as holes", () => {
+    const pocket = mapFromRows(["SFFH", "FFHF", "FFFH", "HFFG"], "test");
+    const filled = mapFromRows(["SFFH", "FFHH", "FFFH", "HFFG"], "test");
+    expect(frozenLakeStructureKey(pocket)).toBe(frozenLakeStructureKey(filled));
+    expect(frozenLakeStructureKey(filled)).toBe(gridMapId(FROZENLAKE_MAPS, filled));
+    expect(frozenLakeStructureKey(namedMap("4x4"))).toBe(gridMapId(FROZENLAKE_MAPS, namedMap("4x4")));
+    expect(frozenLakeStructureKey(mapFromRows(["SFFF", "FFHF", "FFFH", "HFFG"], "test"))).not.toBe(
+      frozenLakeStructureKey(filled),
+    );
   });
 });

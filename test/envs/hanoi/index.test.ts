@@ -49,6 +49,16 @@ describe("hanoi env", () => {
     expect(drawn(5, false)).toBe(1);
   });
 
+  it("is its own structure: the start and goal configuration is the whole problem", () => {
+    const towers = hanoi({ disks: 4, randomStart: true });
+    for (let seed = 0; seed < 50; seed++) {
+      const start = towers.generate(seed);
+      expect(towers.structureKey(start)).toBe(towers.taskId(start));
+    }
+    expect(towers.distinctStructures?.()).toBe(80);
+    expect(hanoi().distinctStructures?.()).toBe(1);
+  });
+
   it("has a reference budget of 4 x (2^n - 1) and ids naming the task", () => {
     expect(env.referenceBudget(task, "episode")).toBe(28);
     expect(env.taskId(task)).toBe("hanoi-3-AAA");

@@ -99,4 +99,17 @@ describe("sokoban env", () => {
   it("validates its options", () => {
     expect(() => sokoban({ boxes: 9 })).toThrow("sokoban.boxes");
   });
+
+  it("keys a level's structure by its playable part: generated levels by themselves, floor outside walls left out", () => {
+    for (let seed = 0; seed < 20; seed++) {
+      const level = env.generate(seed);
+      expect(env.structureKey(level)).toBe(env.taskId(level));
+    }
+    const [outside] = env.parseTasks("#######   \n#     #   \n# $ . #  _\n#  @  #   \n#######   ");
+    expect(env.taskId(outside!)).not.toBe(env.taskId(task!));
+    const [walled] = env.parseTasks("##########\n#     ####\n# $ . ####\n#  @  ####\n##########");
+    expect(env.structureKey(outside!)).toBe(env.structureKey(walled!));
+    expect(env.structureKey(task!)).not.toBe(env.structureKey(walled!));
+    expect(env.distinctStructures).toBeUndefined();
+  });
 });

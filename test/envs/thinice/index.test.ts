@@ -4,6 +4,10 @@ import { assistantMessage } from "../../../src/core/message.js";
 import { DIRECTIONS } from "../../../src/envs/shared/directions.js";
 import { thinice, type ThinIceState } from "../../../src/envs/thinice/index.js";
 import { mapFromRows } from "../../../src/envs/thinice/maps.js";
+import { thinIceConfigSchema } from "../../../src/envs/thinice/config.js";
+import { allLayouts, cellRoles, DECORATION, layoutRows } from "../../../src/envs/thinice/generator.js";
+import { parseOptions } from "../../../src/core/options.js";
+import { createRng } from "../../../src/core/rng.js";
 import { playReplies } from "../../helpers/play-replies.js";
 import { runEnvContract } from "../contract.js";
 
@@ -118,5 +122,45 @@ describe("thinice env", () => {
       expect(state.cell).toBe(state.compiled.ice.start);
     }
     expect(longest).toBeLessThanOrEqual(83);
+  });
+});
+
+describe("thinice structure", () => {
+  const env = thinice();
+  const config = parseOptions("thinice", thinIceConfigSchema, {});
+
+  /** A map of `layout` with rocks on the decoration cells a seeded stream picks. */
+  const mapOf = (layout: (typeof layouts)[number], seed: number) => {
+    const rng = createRng(seed);
+    const rocks = cellRoles(layout, config).map((role) => (role === DECORATION && rng.next() < 0.5 ? 1 : 0));
+    return mapFromRows(layoutRows(layout, rocks, config), "test");
+  };
+  const layouts = allLayouts(config);
+
+  it("keys the playable layout: one key per layout (606 by default), shared by maps of one layout", () => {
+    expect(layouts).toHaveLength(606);
+    expect(env.distinctStructures?.()).toBe(606);
+    const keys = layouts.map((layout) => env.structureKey(mapOf(layout, 1)));
+    expect(new Set(keys).size).toBe(606);
+    for (const [index, layout] of layouts.entries()) {
+      const other = mapOf(layout, 2);
+      expect(env.structureKey(other)).toBe(keys[index]);
+      // The decoration differs (different maps), the playable layout does not.
+      if (cellRoles(layout, config).includes(DECORATION))
+        expect(env.taskId(other)).not.toBe(env.taskId(mapOf(layout, 1)));
+    }
+    // A mirrored config has 4 times the layouts, every one its own structure.
+    expect(thinice({ mirror: true }).distinctStructures?.()).toBe(4 * 606);
+  });
+
+  it("gives generated maps the key of their layout, and reads task-file maps the same way", () => {
+    const keys = new Set(layouts.map((layout) => env.structureKey(mapOf(layout, 3))));
+    for (let seed = 0; seed < 300; seed++) expect(keys.has(env.structureKey(env.generate(seed)))).toBe(true);
+    // A task-file map: the ice cut off from S (right of the rock, and behind the goal) is not part of the problem.
+    const walled = mapFromRows(["S.~.G..", "..#.#..", "....#.~"], "test");
+    const bare = mapFromRows(["S.~.G##", "..#.###", "....###"], "test");
+    expect(env.structureKey(walled)).toBe(env.structureKey(bare));
+    expect(env.structureKey(bare)).toBe(env.taskId(bare));
+    expect(env.structureKey(mapFromRows(["S.~.G##", "..#.###", "...####"], "test"))).not.toBe(env.structureKey(bare));
   });
 });

@@ -1,8 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { distinctVaultTasks, generateVault, spareTurns, uncertainCounts } from "../../../src/envs/vault/generator.js";
+import {
+  distinctVaultStructures,
+  distinctVaultTasks,
+  generateVault,
+  spareTurns,
+  uncertainCounts,
+} from "../../../src/envs/vault/generator.js";
 import { vaultConfigSchema } from "../../../src/envs/vault/config.js";
 import { parseOptions } from "../../../src/core/options.js";
-import { printVaultTask, uncertainCount } from "../../../src/envs/vault/tasks.js";
+import { printVaultTask, uncertainCount, vaultStructureKey } from "../../../src/envs/vault/tasks.js";
 
 const defaults = parseOptions("vault", vaultConfigSchema, {});
 
@@ -56,5 +62,17 @@ describe("vault generator", () => {
     // Brute force over every task of 4 locks (1 + 1..2 -> 2 or 3 uncertain): C(4,2) + C(4,3) = 10 placements.
     expect(distinctVaultTasks({ ...defaults, minLocks: 4, maxLocks: 4 })).toBe(100_000n);
     expect(distinctVaultTasks(defaults)).toBeGreaterThan(10n ** 15n);
+  });
+
+  it("counts the distinct structures exactly: 1 for two locks, every one drawn from enough seeds", () => {
+    // 2 locks: both uncertain, one structure. 3 locks: 2 or 3 uncertain, 3 + 1. 4 locks: C(4,2) + C(4,3) = 10.
+    expect(distinctVaultStructures({ ...defaults, maxLocks: 2 })).toBe(1);
+    expect(distinctVaultStructures({ ...defaults, minLocks: 3, maxLocks: 3 })).toBe(4);
+    expect(distinctVaultStructures({ ...defaults, minLocks: 4, maxLocks: 4 })).toBe(10);
+    expect(distinctVaultStructures(defaults)).toBe(3054);
+    const small = { ...defaults, maxLocks: 5 };
+    const seen = new Set(Array.from({ length: 3000 }, (_, seed) => vaultStructureKey(generateVault(small, seed))));
+    expect(seen.size).toBe(distinctVaultStructures(small));
+    expect(seen.size).toBe(1 + 4 + 10 + 15);
   });
 });

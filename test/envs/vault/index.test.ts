@@ -176,4 +176,15 @@ describe("vault env", () => {
     }
     expect(longest).toBeLessThanOrEqual(85);
   });
+
+  it("keys structures by lock count and uncertain placement, counting 3,054 by default and 1 for 2-lock vaults", () => {
+    expect(env.structureKey(task)).toBe("3:.?.");
+    expect(env.structureKey(readVaultTask("0 9? 2", "test"))).toBe(env.structureKey(task));
+    expect(env.distinctStructures?.()).toBe(3054);
+    const pairs = vault({ minLocks: 2, maxLocks: 2 });
+    expect(pairs.distinctStructures?.()).toBe(1);
+    expect(new Set(Array.from({ length: 50 }, (_, seed) => pairs.structureKey(pairs.generate(seed))))).toEqual(
+      new Set(["2:??"]),
+    );
+  });
 });

@@ -6,6 +6,7 @@ import {
   printVaultTask,
   readVaultTask,
   uncertainCount,
+  vaultStructureKey,
   vaultTask,
 } from "../../../src/envs/vault/tasks.js";
 
@@ -35,5 +36,12 @@ describe("vault tasks", () => {
     );
     expect(() => vaultTask([1, 2], [true], "task")).toThrow("2 hints but 1 certainty flags");
     expect(() => vaultTask([10], [false], "task")).toThrow("every hint must be a digit 0-9");
+  });
+
+  it("keys a task's structure by its lock count and which hints are uncertain, not by the digits", () => {
+    expect(vaultStructureKey(readVaultTask("7 3? 5 1? 0?", "test"))).toBe("5:.?.??");
+    expect(vaultStructureKey(readVaultTask("2 9? 8 0? 4?", "test"))).toBe("5:.?.??");
+    expect(vaultStructureKey(readVaultTask("2? 9 8 0? 4?", "test"))).toBe("5:?..??");
+    expect(vaultStructureKey(readVaultTask("1? 2?", "test"))).toBe(vaultStructureKey(readVaultTask("8? 0?", "test")));
   });
 });
