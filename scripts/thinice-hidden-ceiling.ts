@@ -12,7 +12,7 @@ import { heldOutSet } from "../src/study/plan.js";
 /** The study's held-out thin ice tasks: its held-out set's draw (src/study/plan.ts, src/agent/task-draws.ts). */
 function studyHeldOutMaps(tasks: number, seed: number): ThinIceTask[] {
   const set = heldOutSet({ heldOutSeed: seed, heldOutTasks: tasks }, { env: "thinice", heldOut: "structure" });
-  const draws = taskDraws(thinice(), set.seed, { count: tasks, field: "tasks" });
+  const draws = taskDraws(thinice(), set.seed, { count: tasks, field: "tasks", distinct: "structure" });
   return Array.from({ length: tasks }, (_, index) => draws.make(index) as ThinIceTask);
 }
 

@@ -214,7 +214,10 @@ function planOf(path: string | undefined): unknown {
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError("--plan", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new ConfigError(
+      "--plan",
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    );
   }
   try {
     return JSON.parse(text) as unknown;

@@ -41,9 +41,7 @@ function layOut(cells: readonly SeedValues[], stratum: string, series: number): 
   const seeds = [...new Set(own.map((cell) => cell.seed))].sort((a, b) => a - b);
   const taskList = [...new Set(own.flatMap((cell) => [...cell.values.keys()]))].sort((a, b) => a - b);
   const position = new Map(taskList.map((task, index) => [task, index]));
-  const values = Array.from({ length: series }, () =>
-    seeds.map(() => new Float64Array(taskList.length).fill(NaN)),
-  );
+  const values = Array.from({ length: series }, () => seeds.map(() => new Float64Array(taskList.length).fill(NaN)));
   own.forEach((cell) => {
     const s = seeds.indexOf(cell.seed);
     for (const [task, row] of cell.values) {
@@ -113,12 +111,10 @@ export function clusteredMeans(
   const means = Array.from({ length: series }, () => new Float64Array(resamples));
   for (let b = 0; b < resamples; b++) {
     const drawnSeeds = Array.from({ length: allSeeds.length }, () => allSeeds[rng.int(allSeeds.length)] as number);
-    const draws = layouts.map(
-      (layout): Draw => [
-        Int32Array.from(drawnSeeds.map((seed) => layout.seeds.indexOf(seed)).filter((index) => index >= 0)),
-        Int32Array.from({ length: layout.tasks }, () => rng.int(layout.tasks)),
-      ],
-    );
+    const draws = layouts.map((layout): Draw => [
+      Int32Array.from(drawnSeeds.map((seed) => layout.seeds.indexOf(seed)).filter((index) => index >= 0)),
+      Int32Array.from({ length: layout.tasks }, () => rng.int(layout.tasks)),
+    ]);
     for (let k = 0; k < series; k++) (means[k] as Float64Array)[b] = drawMean(layouts, k, draws);
   }
   const whole = layouts.map((layout): Draw => [range(layout.seeds.length), range(layout.tasks)]);

@@ -104,11 +104,17 @@ const CLAIM_ROLES: Readonly<Record<FindingId, { readonly a: string; readonly b: 
 };
 
 /** The default plan for a study's envs: every claim on every env whose models have its two roles, budgets from the
- * env's list (its ends), the margins of the plan's smallest effect. Made before any data (a study's config). */
-export function defaultAnalysisPlan(envs: readonly PlanEnv[]): AnalysisPlan {
+ * env's list (its ends), the margins of the plan's smallest effect. Made before any data (a study's config). With
+ * `everyClaim` (a report over runs, where roles may be missing), a claim no env can test is kept on every env, so
+ * that its finding says which roles it needs. */
+export function defaultAnalysisPlan(
+  envs: readonly PlanEnv[],
+  options: { readonly everyClaim?: boolean } = {},
+): AnalysisPlan {
   const claims: ClaimPlan[] = [];
   for (const [id, roles] of Object.entries(CLAIM_ROLES) as [FindingId, { a: string; b: string }][]) {
-    const testing = envs.filter((entry) => entry.roles.includes(roles.a) && entry.roles.includes(roles.b));
+    const able = envs.filter((entry) => entry.roles.includes(roles.a) && entry.roles.includes(roles.b));
+    const testing = able.length === 0 && options.everyClaim === true ? [...envs] : able;
     if (testing.length === 0) continue;
     const shared = (testing[0] as PlanEnv).budgets.filter((budget) =>
       testing.every((entry) => entry.budgets.includes(budget)),
@@ -169,13 +175,25 @@ export function checkAnalysisPlan(plan: AnalysisPlan, envs: readonly PlanEnv[], 
     for (const name of claim.envs) {
       const entry = envs.find((candidate) => candidate.env === name);
       if (entry === undefined)
-        throw new ConfigError(`${at}.envs`, `names ${name}, which the study does not have`, `envs: ${envs.map((candidate) => candidate.env).join(", ")}`);
+        throw new ConfigError(
+          `${at}.envs`,
+          `names ${name}, which the study does not have`,
+          `envs: ${envs.map((candidate) => candidate.env).join(", ")}`,
+        );
       for (const budget of namedBudgets(claim))
         if (!entry.budgets.includes(budget))
-          throw new ConfigError(at, `reads budget ${budget}, which ${name} does not have`, `budgets: ${entry.budgets.join(", ")}`);
+          throw new ConfigError(
+            at,
+            `reads budget ${budget}, which ${name} does not have`,
+            `budgets: ${entry.budgets.join(", ")}`,
+          );
       for (const wanted of [claim.a, claim.b])
         if (!entry.roles.includes(wanted))
-          throw new ConfigError(`${at}.envs`, `${claim.id} compares a ${wanted} model, and ${name} has none`, "add the RL run to the env's variants, or leave the env out of the claim");
+          throw new ConfigError(
+            `${at}.envs`,
+            `${claim.id} compares a ${wanted} model, and ${name} has none`,
+            "add the RL run to the env's variants, or leave the env out of the claim",
+          );
     }
   });
 }
@@ -184,7 +202,10 @@ export function parseAnalysisPlan(input: unknown, field = "plan"): AnalysisPlan 
   const parsed = analysisPlanSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  throw new ConfigError([field, ...(issue?.path ?? []).map(String)].join("."), issue?.message ?? "is not an analysis plan");
+  throw new ConfigError(
+    [field, ...(issue?.path ?? []).map(String)].join("."),
+    issue?.message ?? "is not an analysis plan",
+  );
 }
 
 /** JSON with sorted keys: the text the hash is taken of, the same whatever order the keys were written in. */

@@ -57,8 +57,7 @@ export const NAMES: Readonly<Record<StatisticKind, string>> = {
 export const statisticsOf = (contrast: Contrast): readonly Statistic[] =>
   contrast.kind === "difference" ? [contrast.statistic] : [contrast.first, contrast.second];
 
-export const statisticKey = (statistic: Statistic): string =>
-  `${statistic.kind}:${statistic.mode}:${statistic.budget}`;
+export const statisticKey = (statistic: Statistic): string => `${statistic.kind}:${statistic.mode}:${statistic.budget}`;
 
 /** The ranges of the statistics a measure uses on an env, from the oracle's and random policy's values (null:
  * not measured, then every statistic counts as moving). */

@@ -117,7 +117,12 @@ function missingRoles(inputs: FindingInputs, plan: ClaimPlan): string | null {
 
 /** Reads the measures of one claim over scopes, each measure estimated once per (envs, seeds). */
 interface ClaimReader {
-  comparisons(measures: readonly PlannedMeasure[], envs: readonly string[], seed: number | null, margin: number): StudyComparison[];
+  comparisons(
+    measures: readonly PlannedMeasure[],
+    envs: readonly string[],
+    seed: number | null,
+    margin: number,
+  ): StudyComparison[];
 }
 
 function claimReader(context: MeasureContext, seeds: readonly number[], a: string, b: string): ClaimReader {
@@ -214,13 +219,17 @@ function readClaim(
 ): { verdict: Verdict; comparisons: StudyComparison[] } {
   const test = claimTest(plan);
   const comparisons = reader.comparisons(test.measures(plan, budgets), envs, seed, plan.margin);
-  return { verdict: test.verdict(plan, new Map(comparisons.map((comparison) => [comparison.key, comparison]))), comparisons };
+  return {
+    verdict: test.verdict(plan, new Map(comparisons.map((comparison) => [comparison.key, comparison]))),
+    comparisons,
+  };
 }
 
 function seedAgreement(scopes: readonly StudyFindingScope[], decided: Verdict, envs: string): string {
   const single = scopes.filter((scope) => scope.seed !== null && envsText([scope.scope]) === envs);
   if (single.length === 0) return "one seed: no replication";
-  if (single.every((scope) => scope.verdict === decided)) return `every seed agrees (${single.length} of ${single.length})`;
+  if (single.every((scope) => scope.verdict === decided))
+    return `every seed agrees (${single.length} of ${single.length})`;
   return `seed-dependent: ${single.map((scope) => `seed ${scope.seed} ${scope.verdict}`).join(", ")}`;
 }
 
@@ -231,7 +240,8 @@ function belowBase(comparisons: readonly StudyComparison[], plan: ClaimPlan): st
   if (tight === undefined || tight.difference.value === null) return "";
   if (tight.difference.high !== null && tight.difference.high < 0)
     return ` ${plan.a === "grpo" ? "GRPO-Full" : tight.a} falls below the ${tight.b} at ${plan.tight}.`;
-  if (tight.difference.low !== null && tight.difference.low > 0) return ` ${tight.a} stays above ${tight.b} at ${plan.tight}.`;
+  if (tight.difference.low !== null && tight.difference.low > 0)
+    return ` ${tight.a} stays above ${tight.b} at ${plan.tight}.`;
   return ` Whether ${tight.a} falls below ${tight.b} at ${plan.tight} is unclear.`;
 }
 
@@ -267,7 +277,16 @@ function testClaim(
   const b = inputs.models.find((model) => model.role === claim.b)?.name;
   const absent = missingRoles(inputs, claim);
   if (absent !== null || a === undefined || b === undefined)
-    return { ...header, verdict: "no data", decidedBy, seedAgreement: "", summary: absent ?? "", scopes: [], sensitivity: [], notes: [] };
+    return {
+      ...header,
+      verdict: "no data",
+      decidedBy,
+      seedAgreement: "",
+      summary: absent ?? "",
+      scopes: [],
+      sensitivity: [],
+      notes: [],
+    };
   const mode = claim.id === "hidden-budget" ? "hidden" : "announced";
   const budgets = claimBudgets(inputs, claim, a, b, mode);
   const reader = claimReader(context, seeds, a, b);
@@ -277,7 +296,13 @@ function testClaim(
     seedScopes.map((seed) => {
       const { verdict, comparisons } = readClaim(reader, claim, budgets, envs, seed);
       const where = `${envsText(envs)}, ${seedText(seed, seeds)}`;
-      return { scope: envsText(envs), seed, verdict, text: `${where}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`, comparisons };
+      return {
+        scope: envsText(envs),
+        seed,
+        verdict,
+        text: `${where}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
+        comparisons,
+      };
     }),
   );
   const pooled = scopes.filter((scope) => scope.seed === null);
@@ -291,7 +316,10 @@ function testClaim(
         : "inconclusive";
   const sensitivity: StudySensitivity[] = [
     ...(claim.envs.length > 1
-      ? claim.envs.map((env) => ({ alternative: `${env} only`, verdict: perEnv.find((scope) => scope.scope === env)?.verdict ?? "no data" }))
+      ? claim.envs.map((env) => ({
+          alternative: `${env} only`,
+          verdict: perEnv.find((scope) => scope.scope === env)?.verdict ?? "no data",
+        }))
       : []),
     ...alternatives(claim, budgets).map(({ name, plan: alternative }) => ({
       alternative: name,

@@ -91,7 +91,9 @@ export function heldOutSplit(
           return {
             stratum: facts.env,
             seed,
-            values: new Map([...perTask].filter(([task]) => seenTasks.has(task) === seen).map(([task, value]) => [task, [value]])),
+            values: new Map(
+              [...perTask].filter(([task]) => seenTasks.has(task) === seen).map(([task, value]) => [task, [value]]),
+            ),
           };
         });
       const estimate = (seen: boolean) =>

@@ -356,7 +356,7 @@ function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data:
 
 /** The default plan for a report over runs: every claim on every env whose models have its roles. */
 function defaultPlanHeader(data: StudyData, models: readonly StudyModel[]): StudyPlanHeader {
-  const plan = defaultAnalysisPlan(planEnvs(data, models));
+  const plan = defaultAnalysisPlan(planEnvs(data, models), { everyClaim: true });
   return {
     plan,
     hash: analysisPlanHash(plan),
@@ -393,7 +393,8 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       ),
     });
   }
-  const data = seeds.length === 1 ? (seeds[0] as { data: StudyData }).data : mergeStudyData(seeds.map((entry) => entry.data));
+  const data =
+    seeds.length === 1 ? (seeds[0] as { data: StudyData }).data : mergeStudyData(seeds.map((entry) => entry.data));
   const references =
     options.references === undefined
       ? null
@@ -453,10 +454,11 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       });
     }
   const numberOf = (env: string, id: string): number | undefined => numbers.get(`${env}\u0000${id}`);
-  const tested = studyFindings(
-    findingInputs({ models, pooled: data, seeds, references, binnings }),
-    { plan: plan.plan, bootstrap: interval.bootstrap ?? 1000, seed: interval.seed ?? 1 },
-  );
+  const tested = studyFindings(findingInputs({ models, pooled: data, seeds, references, binnings }), {
+    plan: plan.plan,
+    bootstrap: interval.bootstrap ?? 1000,
+    seed: interval.seed ?? 1,
+  });
   return {
     version: STUDY_REPORT_VERSION,
     title: options.title ?? "budgetrl study report",
@@ -496,7 +498,9 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
       ...notesOf(runs, models, data),
       ...baseCompetenceNotes(models, analysed.stepQuality),
       ...(references === null
-        ? ["the statistics' ranges were not measured (no oracle and random-policy runs): every statistic enters the verdicts"]
+        ? [
+            "the statistics' ranges were not measured (no oracle and random-policy runs): every statistic enters the verdicts",
+          ]
         : []),
     ],
   };

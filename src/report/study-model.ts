@@ -427,6 +427,8 @@ export function jsonEstimate(estimate: Estimate | PassCell): JsonEstimate {
     high: finite(estimate.high),
     tasks: estimate.tasks,
     n: "n" in estimate ? estimate.n : estimate.tasks,
-    ...("seeds" in estimate && typeof estimate.seeds === "number" && estimate.seeds > 1 ? { seeds: estimate.seeds } : {}),
+    ...("seeds" in estimate && typeof estimate.seeds === "number" && estimate.seeds > 1
+      ? { seeds: estimate.seeds }
+      : {}),
   };
 }

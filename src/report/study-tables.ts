@@ -200,7 +200,9 @@ export function renderFindings(report: StudyReport): string {
           `Findings, as the analysis plan ${plan.hash.slice(0, 12)} says (${plan.fixedAt === null ? plan.source : `fixed ${plan.fixedAt}, before any stage ran`}; margin ${pointsText(plan.plan.smallestEffect.value)})${plan.changedAfterResults === null ? "" : `\nWARNING: ${plan.changedAfterResults}`}`,
         ];
   const findings = report.findings.map((finding) => {
-    const decided = finding.scopes.find((scope) => scope.seed === null && finding.decidedBy.startsWith(`${scope.scope},`));
+    const decided = finding.scopes.find(
+      (scope) => scope.seed === null && finding.decidedBy.startsWith(`${scope.scope},`),
+    );
     const perSeed = finding.scopes.filter((scope) => scope.seed !== null);
     const seedLine =
       perSeed.length === 0
@@ -227,7 +229,9 @@ export function renderFindings(report: StudyReport): string {
       ...seedLine,
       ...(finding.sensitivity.length === 0
         ? []
-        : [`  sensitivity: ${finding.sensitivity.map((entry) => `${entry.alternative}: ${entry.verdict}`).join("; ")}`]),
+        : [
+            `  sensitivity: ${finding.sensitivity.map((entry) => `${entry.alternative}: ${entry.verdict}`).join("; ")}`,
+          ]),
       ...finding.notes.map((note) => `  note: ${note}`),
     ].join("\n");
   });

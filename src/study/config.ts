@@ -138,7 +138,10 @@ export type StudyConfig = z.output<typeof studyConfigSchema>;
 export type StudyConfigInput = z.input<typeof studyConfigSchema>;
 
 /** What a preset fixes besides the envs, the seed and the model sources (sizes that fit its time target). */
-export type PresetSizes = Omit<StudyConfigInput, "preset" | "envs" | "seeds" | "heldOutSeed" | "plan" | "base" | "trainer">;
+export type PresetSizes = Omit<
+  StudyConfigInput,
+  "preset" | "envs" | "seeds" | "heldOutSeed" | "plan" | "base" | "trainer"
+>;
 
 const NOT_SIZES = ["preset", "envs", "seeds", "heldOutSeed", "plan", "base", "trainer"];
 
@@ -235,7 +238,12 @@ const ENV_DESIGN: Readonly<
   thinice: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "structure" },
   sokoban: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "content" },
   frozenlake: { options: {}, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "content" },
-  hanoi: { options: { disks: 4, randomStart: true }, budgets: STUDY_BUDGETS, budgetScope: "episode", heldOut: "content" },
+  hanoi: {
+    options: { disks: 4, randomStart: true },
+    budgets: STUDY_BUDGETS,
+    budgetScope: "episode",
+    heldOut: "content",
+  },
   bfcl: { options: {}, budgets: "10%,25%,50%,100%", budgetScope: "user-turn", heldOut: "content" },
 };
 

@@ -1,8 +1,11 @@
 // The study (`budgetrl reproduce`), the package entry "budgetrl/study": `reproduce()` runs the resumable stages
-// (held-out tasks, SFT, RL runs, evaluation, report) into a folder; its config, presets and envs. Left out: the
+// (held-out tasks, ranges, then per seed SFT, RL runs and evaluation, then the report) into a folder; its config,
+// presets, seeds and envs. Left out: the
 // plan (folder and run names) and the stages one by one, which reproduce() and the CLI use.
 export {
   parseStudyConfig,
+  HELD_OUT_KINDS,
+  PRESET_SEEDS,
   PRESETS,
   studyConfig,
   studyConfigSchema,

@@ -129,8 +129,12 @@ export const seedEnvDir = (out: string, seed: number, entry: Pick<StudyEnv, "env
   join(out, `seed-${seed}`, entry.env);
 export const baseDir = (out: string, seed: number, entry: Pick<StudyEnv, "env">): string =>
   join(seedEnvDir(out, seed, entry), "base");
-export const rlDir = (out: string, seed: number, entry: Pick<StudyEnv, "env">, variant: Pick<RlVariant, "slug">): string =>
-  join(seedEnvDir(out, seed, entry), "rl", variant.slug);
+export const rlDir = (
+  out: string,
+  seed: number,
+  entry: Pick<StudyEnv, "env">,
+  variant: Pick<RlVariant, "slug">,
+): string => join(seedEnvDir(out, seed, entry), "rl", variant.slug);
 export const studyDb = (out: string): string => join(out, "study.db");
 export const finalCheckpoint = (
   out: string,
@@ -276,9 +280,10 @@ export function rlTrainConfig(
     evalEvery: config.trainEvalEvery,
     evalTasks: config.trainEvalTasks,
     evalSeed: heldOut.seed,
+    evalDistinct: entry.heldOut,
     evalSamples: 2,
     evalBudgets: entry.budgets.map((spec) => spec.label),
-    exclude: { seed: heldOut.seed, tasks: heldOut.tasks },
+    exclude: { ...heldOut },
     checkpointEvery: Math.max(1, Math.min(config.rlSteps, 10)),
   };
 }
@@ -368,7 +373,15 @@ export function rangeRuns(config: StudyConfig): StudyEvalRun[] {
       const model = { env: entry.env, name, policy };
       const prefix = `ranges/${entry.env}/${name}`;
       return [
-        { run: `${prefix}/announced`, model, budgetMode: "announced" as const, intervention: "none", samples: config.samples, ks: [1], budgets: grid },
+        {
+          run: `${prefix}/announced`,
+          model,
+          budgetMode: "announced" as const,
+          intervention: "none",
+          samples: config.samples,
+          ks: [1],
+          budgets: grid,
+        },
         {
           run: `${prefix}/teacher-forced-announced`,
           model,

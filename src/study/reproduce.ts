@@ -119,11 +119,21 @@ async function resumedStudy(
       "resume with the stored plan (restore study.json, drop --plan), or start a new study with the new plan",
     );
   if (changed !== null)
-    throw new ConfigError("plan", `${changed}`, "a study keeps the plan it was started with: start a new study to change it");
+    throw new ConfigError(
+      "plan",
+      `${changed}`,
+      "a study keeps the plan it was started with: start a new study to change it",
+    );
   await checkStudyRuns(stored, options);
   return {
     config: stored,
-    plan: { plan: stored.plan, hash, fixedAt, changedAfterResults: null, source: `fixed in ${path} when the study started` },
+    plan: {
+      plan: stored.plan,
+      hash,
+      fixedAt,
+      changedAfterResults: null,
+      source: `fixed in ${path} when the study started`,
+    },
   };
 }
 
@@ -153,7 +163,10 @@ async function studyOf(options: ReproduceOptions): Promise<{ config: Readonly<St
   const config = studyConfig({ ...options.study, ...(options.plan === undefined ? {} : { plan: options.plan }) });
   checkStudyTasks(config);
   await checkStudyRuns(config, options);
-  const stored: StoredPlan = { planHash: analysisPlanHash(config.plan), planFixedAt: (options.now ?? (() => new Date()))().toISOString() };
+  const stored: StoredPlan = {
+    planHash: analysisPlanHash(config.plan),
+    planFixedAt: (options.now ?? (() => new Date()))().toISOString(),
+  };
   try {
     mkdirSync(options.out, { recursive: true });
     writeFileSync(path, `${JSON.stringify({ ...(encodeStudyConfig(config) as object), ...stored }, null, 2)}\n`);

@@ -53,6 +53,7 @@ import {
   type StudyEvalRun,
   type StudyModelPlan,
 } from "./plan.js";
+import { heldOutFacts } from "./held-out-facts.js";
 import type { StudyReach } from "./sources.js";
 
 export const STAGES = ["tasks", "ranges", "sft", "rl", "eval", "report"] as const;
@@ -317,6 +318,7 @@ async function evalRun(
         }),
     budgetScope: entry.budgetScope,
     tasks: config.heldOutTasks,
+    distinct: entry.heldOut,
     samples: planned.samples,
     ks: planned.ks,
     budgets: planned.budgets,
@@ -428,6 +430,7 @@ export async function reportStage(context: StageContext): Promise<StudyReport> {
       replicates,
       references,
       plan: context.plan,
+      heldOut: heldOutFacts(config, out),
       training,
       setup: studySetup(config),
       bootstrap: config.bootstrap,

@@ -10,7 +10,7 @@ const cell = (stratum: string, seed: number, values: readonly number[]): SeedVal
   values: new Map(values.map((value, task) => [task, [value]] as const)),
 });
 
-const spread = (tasks: number): number[] => Array.from({ length: tasks }, (_, task) => (task * 37) % 11 / 10);
+const spread = (tasks: number): number[] => Array.from({ length: tasks }, (_, task) => ((task * 37) % 11) / 10);
 
 describe("clusteredMeans", () => {
   it("is the task mean with one seed and one stratum, with an interval around it", () => {
@@ -24,11 +24,9 @@ describe("clusteredMeans", () => {
   });
 
   it("weighs each stratum the same, whatever its number of tasks, and each seed the same within it", () => {
-    const [estimate] = clusteredMeans(
-      [cell("a", 1, [1, 1, 1, 1]), cell("b", 1, [0]), cell("b", 2, [1])],
-      1,
-      { bootstrap: 0 },
-    );
+    const [estimate] = clusteredMeans([cell("a", 1, [1, 1, 1, 1]), cell("b", 1, [0]), cell("b", 2, [1])], 1, {
+      bootstrap: 0,
+    });
     // a: 1; b: mean of seed 1 (0) and seed 2 (1) = 0.5; strata: (1 + 0.5) / 2.
     expect(estimate?.value).toBeCloseTo(0.75, 12);
     expect(Number.isNaN(estimate?.low)).toBe(true);
@@ -37,7 +35,18 @@ describe("clusteredMeans", () => {
   it("widens with the spread between seeds: two seeds that disagree give an interval from one to the other", () => {
     const tasks = Array.from({ length: 40 }, () => 0.5);
     const [estimate] = clusteredMeans(
-      [cell("a", 1, tasks.map((value) => value - 0.2)), cell("a", 2, tasks.map((value) => value + 0.2))],
+      [
+        cell(
+          "a",
+          1,
+          tasks.map((value) => value - 0.2),
+        ),
+        cell(
+          "a",
+          2,
+          tasks.map((value) => value + 0.2),
+        ),
+      ],
       1,
       { bootstrap: 2000, seed: 1 },
     );
@@ -68,7 +77,10 @@ describe("clusteredMeans", () => {
       [1, [0.4, 0.6, 0.2]],
       [2, [0.0, 0.1, 0.1]],
     ] as const);
-    const [difference, a, b] = clusteredMeans([{ stratum: "a", seed: 1, values: rows }], 3, { bootstrap: 300, seed: 2 });
+    const [difference, a, b] = clusteredMeans([{ stratum: "a", seed: 1, values: rows }], 3, {
+      bootstrap: 300,
+      seed: 2,
+    });
     expect((difference?.value ?? NaN) - ((a?.value ?? NaN) - (b?.value ?? NaN))).toBeCloseTo(0, 12);
     const [empty] = clusteredMeans([], 1, { bootstrap: 100 });
     expect(Number.isNaN(empty?.value)).toBe(true);

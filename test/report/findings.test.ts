@@ -79,10 +79,22 @@ const PAPER: Record<string, Model> = {
   base: { role: "base" },
   "GRPO-Full": {
     role: "grpo",
-    gain: gains({ "pass-announced:3x": 0.1, "pass-announced:1.25x": -0.05, "step-quality:1.25x": -0.1, "recovery:*": 0.1, "long-tasks:*": 0.12 }),
+    gain: gains({
+      "pass-announced:3x": 0.1,
+      "pass-announced:1.25x": -0.05,
+      "step-quality:1.25x": -0.1,
+      "recovery:*": 0.1,
+      "long-tasks:*": 0.12,
+    }),
   },
-  "turn-level": { role: "process", gain: gains({ "step-quality:*": 0.05, "pass-announced:3x": 0.1, "pass-announced:1.25x": -0.05 }) },
-  BudgetMix: { role: "budgetmix", gain: gains({ "pass-announced:1.25x": 0.1, "pass-announced:3x": 0.1, "pass-announced:2x": -0.02 }) },
+  "turn-level": {
+    role: "process",
+    gain: gains({ "step-quality:*": 0.05, "pass-announced:3x": 0.1, "pass-announced:1.25x": -0.05 }),
+  },
+  BudgetMix: {
+    role: "budgetmix",
+    gain: gains({ "pass-announced:1.25x": 0.1, "pass-announced:3x": 0.1, "pass-announced:2x": -0.02 }),
+  },
   "BudgetMix (hidden)": { role: "budgetmix-hidden", gain: gains({ "pass-hidden:2x": 0.08 }) },
 };
 
@@ -101,9 +113,18 @@ describe("studyFindings", () => {
     expect(rl.seedAgreement).toBe("every seed agrees (3 of 3)");
     // Each env alone and pooled, in each seed and over all: 3 x 4 scopes.
     expect(rl.scopes.map((scope) => `${scope.scope}/${scope.seed ?? "all"}`)).toEqual([
-      "vault/1", "vault/2", "vault/3", "vault/all",
-      "thinice/1", "thinice/2", "thinice/3", "thinice/all",
-      "vault + thinice/1", "vault + thinice/2", "vault + thinice/3", "vault + thinice/all",
+      "vault/1",
+      "vault/2",
+      "vault/3",
+      "vault/all",
+      "thinice/1",
+      "thinice/2",
+      "thinice/3",
+      "thinice/all",
+      "vault + thinice/1",
+      "vault + thinice/2",
+      "vault + thinice/3",
+      "vault + thinice/all",
     ]);
     const pooled = rl.scopes.at(-1);
     expect(pooled?.comparisons.map((comparison) => [comparison.key, comparison.outcome, comparison.decides])).toEqual([
@@ -111,10 +132,17 @@ describe("studyFindings", () => {
       ["tight", "lower", false],
       ["shrink", "higher", true],
     ]);
-    expect(pooled?.text).toContain("gain at 3x minus gain at 1.25x: +15.0 [+15.0, +15.0] points (60 tasks, 3 seeds) (gains +10.0 vs -5.0)");
+    expect(pooled?.text).toContain(
+      "gain at 3x minus gain at 1.25x: +15.0 [+15.0, +15.0] points (60 tasks, 3 seeds) (gains +10.0 vs -5.0)",
+    );
     expect(rl.summary).toContain("GRPO-Full falls below the base at 1.25x");
     // The hidden question is asked where BudgetMix (hidden) was trained: vault only.
-    expect(byId(findings, "hidden-budget").scopes.map((scope) => scope.scope)).toEqual(["vault", "vault", "vault", "vault"]);
+    expect(byId(findings, "hidden-budget").scopes.map((scope) => scope.scope)).toEqual([
+      "vault",
+      "vault",
+      "vault",
+      "vault",
+    ]);
   });
 
   it("calls a claim negligible when the effect it predicts is smaller than the margin, and shows the margin's alternatives", () => {
@@ -126,7 +154,10 @@ describe("studyFindings", () => {
     expect(rl.verdict).toBe("negligible");
     expect(rl.scopes.at(-1)?.comparisons[0]?.outcome).toBe("negligible");
     // With no margin a 1-point difference whose interval excludes zero counts: the verdict is fragile, and says so.
-    expect(rl.sensitivity).toContainEqual({ alternative: "no margin (any difference whose interval excludes zero counts)", verdict: "supported" });
+    expect(rl.sensitivity).toContainEqual({
+      alternative: "no margin (any difference whose interval excludes zero counts)",
+      verdict: "supported",
+    });
     expect(rl.sensitivity).toContainEqual({ alternative: "margin 6 points (twice)", verdict: "negligible" });
     expect(rl.summary).toMatch(/the same verdict under \d+ of \d+ alternatives/);
   });
@@ -134,8 +165,14 @@ describe("studyFindings", () => {
   it("rejects the claims the runs contradict", () => {
     const contrary: Record<string, Model> = {
       base: { role: "base" },
-      "GRPO-Full": { role: "grpo", gain: gains({ "pass-announced:1.25x": 0.2, "pass-announced:3x": 0.1, "step-quality:*": 0.1 }) },
-      "turn-level": { role: "process", gain: gains({ "step-quality:*": -0.05, "pass-announced:1.25x": 0.2, "pass-announced:3x": 0.1 }) },
+      "GRPO-Full": {
+        role: "grpo",
+        gain: gains({ "pass-announced:1.25x": 0.2, "pass-announced:3x": 0.1, "step-quality:*": 0.1 }),
+      },
+      "turn-level": {
+        role: "process",
+        gain: gains({ "step-quality:*": -0.05, "pass-announced:1.25x": 0.2, "pass-announced:3x": 0.1 }),
+      },
       BudgetMix: { role: "budgetmix", gain: gains({ "pass-announced:1.25x": 0.3, "pass-announced:3x": 0.05 }) },
       "BudgetMix (hidden)": { role: "budgetmix-hidden", gain: gains({ "pass-hidden:2x": -0.1 }) },
     };
@@ -167,7 +204,11 @@ describe("studyFindings", () => {
     // GRPO-Full gains 10 points at 3x in seed 1 and loses 10 in seed 2: pooled, the interval straddles zero.
     const flip: Record<string, Model> = {
       base: { role: "base" },
-      "GRPO-Full": { role: "grpo", gain: (_env, statistic, seed) => (statistic.kind === "pass" && statistic.budget === "3x" ? (seed === 1 ? 0.1 : -0.1) : 0) },
+      "GRPO-Full": {
+        role: "grpo",
+        gain: (_env, statistic, seed) =>
+          statistic.kind === "pass" && statistic.budget === "3x" ? (seed === 1 ? 0.1 : -0.1) : 0,
+      },
     };
     const rl = byId(run(inputs(flip, { seeds: [1, 2] })).findings, "rl-budgets");
     expect(rl.seedAgreement).toBe("seed-dependent: seed 1 supported, seed 2 not supported");
@@ -185,11 +226,17 @@ describe("studyFindings", () => {
     };
     const { findings, ranges } = run(inputs(models, { frozen: ["vault recovery"] }));
     const horizon = byId(findings, "recovery-horizon");
-    const vaultRecovery = horizon.scopes.find((scope) => scope.scope === "vault" && scope.seed === null)?.comparisons.find((comparison) => comparison.key === "recovery minus step");
+    const vaultRecovery = horizon.scopes
+      .find((scope) => scope.scope === "vault" && scope.seed === null)
+      ?.comparisons.find((comparison) => comparison.key === "recovery minus step");
     expect(vaultRecovery?.outcome).toBe("cannot move");
-    const pooledRecovery = horizon.scopes.at(-1)?.comparisons.find((comparison) => comparison.key === "recovery minus step");
+    const pooledRecovery = horizon.scopes
+      .at(-1)
+      ?.comparisons.find((comparison) => comparison.key === "recovery minus step");
     expect(pooledRecovery).toMatchObject({ scope: "thinice", outcome: "higher" });
-    expect(horizon.notes.some((note) => note.startsWith("success after a forced error at 1.5x cannot move on vault"))).toBe(true);
+    expect(
+      horizon.notes.some((note) => note.startsWith("success after a forced error at 1.5x cannot move on vault")),
+    ).toBe(true);
     expect(ranges).toContainEqual({
       env: "vault",
       statistic: "success after a forced error",

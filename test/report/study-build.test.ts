@@ -72,10 +72,10 @@ describe("role hints", () => {
     const summary = (id: string): string | undefined => report.findings.find((finding) => finding.id === id)?.summary;
     expect(report.findings.every((finding) => finding.verdict === "no data")).toBe(true);
     expect(summary("rl-budgets")).toBe(
-      "Needs a model with role base and a model with role grpo: give them with --role NAME=base --role NAME=grpo, NAME one of the models; present: GRPO-Full (other), mystery (other).",
+      "Needs a model with role grpo and a model with role base: give them with --role NAME=grpo --role NAME=base, NAME one of the models; present: GRPO-Full (other), mystery (other).",
     );
     expect(summary("process")).toBe(
-      "Needs a model with role process and a model with role grpo (or base): give them with --role NAME=process --role NAME=grpo, NAME one of the models; present: GRPO-Full (other), mystery (other).",
+      "Needs a model with role process and a model with role grpo: give them with --role NAME=process --role NAME=grpo, NAME one of the models; present: GRPO-Full (other), mystery (other).",
     );
   });
 

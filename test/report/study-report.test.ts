@@ -75,6 +75,15 @@ beforeAll(async () => {
     run: "GRPO-Full-sokoban-perturbed-2",
     intervention: "recover:2",
   });
+  // The comparisons of finding 2 read both models on the same expert states: GRPO-Full teacher-forced, the base
+  // recovering from the same forced errors.
+  await evaluate({
+    ...study,
+    policy: "noisy-oracle:0.3",
+    run: "GRPO-Full-sokoban-teacher",
+    intervention: "teacher-forced",
+  });
+  await evaluate({ ...study, policy: "noisy-oracle:0.5", run: "base-sokoban-perturbed-2", intervention: "recover:2" });
   // Hostile text in a run name, a policy name, a config and every reply.
   const agent = policyFromFunction(HOSTILE, () => HOSTILE);
   await evaluate({
@@ -122,9 +131,9 @@ beforeAll(async () => {
         runs: [
           ...runs,
           ...(name === "base"
-            ? ["base-sokoban-teacher"]
+            ? ["base-sokoban-teacher", "base-sokoban-perturbed-2"]
             : name === "GRPO-Full"
-              ? ["GRPO-Full-sokoban-perturbed-2"]
+              ? ["GRPO-Full-sokoban-perturbed-2", "GRPO-Full-sokoban-teacher"]
               : []),
         ],
       })),
@@ -260,9 +269,15 @@ describe("the study report's data", () => {
       "budgetmix",
       "hidden-budget",
     ]);
-    for (const finding of report.findings) expect(finding.verdict).not.toBe("no data");
+    // Every finding the fixture's roles can test has data; the hidden-budget question needs a BudgetMix trained on
+    // hidden budgets, which the fixture has not, and says so.
+    for (const finding of report.findings.filter((entry) => entry.id !== "hidden-budget"))
+      expect(finding.verdict).not.toBe("no data");
+    expect(report.findings.find((finding) => finding.id === "hidden-budget")?.summary).toMatch(
+      /^Needs a model with role budgetmix-hidden/,
+    );
     // The scripted stand-ins are better at every budget, tight ones included: no trade-off to find.
-    expect(report.findings[0]?.scopes.find((scope) => scope.scope === "sokoban")?.comparisons[1]?.direction).toBe(
+    expect(report.findings[0]?.scopes.find((scope) => scope.scope === "sokoban")?.comparisons[1]?.outcome).toBe(
       "higher",
     );
     expect(report.findings[3]?.verdict).toBe("supported");

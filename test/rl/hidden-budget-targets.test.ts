@@ -36,8 +36,8 @@ async function episodeAt(task: ThinIceTask, label: string, seed: number, epsilon
 }
 
 describe("budget-blind Bayes targets of hidden demonstrations", () => {
-  const set = heldOutSet({ seed: 1, heldOutTasks: 40 }, { env: "thinice" });
-  const draws = taskDraws(env, set.seed, { count: 40, field: "tasks" });
+  const set = heldOutSet({ heldOutSeed: 1, heldOutTasks: 40 }, { env: "thinice", heldOut: "structure" });
+  const draws = taskDraws(env, set.seed, { count: 40, field: "tasks", distinct: "structure" });
   const maps = Array.from({ length: 40 }, (_, index) => draws.make(index) as ThinIceTask);
 
   it("reach the exact hidden-budget ceiling's step quality on the oracle's states (40 held-out maps, within 1.5 points)", async () => {

@@ -31,7 +31,7 @@ const toy: StudyChoice = {
       env: "hanoi",
       envOptions: { disks: 3, randomStart: true },
       heldOut: "structure",
-      budgets: "1.5x,3x",
+      budgets: "1x,2x",
       variants: ["grpo-full"],
     },
   ],

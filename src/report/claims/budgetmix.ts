@@ -22,7 +22,9 @@ export const budgetmixClaim: ClaimTest<Plan> = {
       key: budget === plan.tight ? `pass tight` : `pass ${budget}`,
       measure: {
         name: `Pass@1 at ${budget}`,
-        contrasts: [{ kind: "difference" as const, statistic: { kind: "pass" as const, mode: "announced" as const, budget } }],
+        contrasts: [
+          { kind: "difference" as const, statistic: { kind: "pass" as const, mode: "announced" as const, budget } },
+        ],
       },
       mode: "announced" as const,
       decides: true,
@@ -31,8 +33,10 @@ export const budgetmixClaim: ClaimTest<Plan> = {
     const tight = comparisons.get("pass tight")?.outcome ?? "no data";
     const every = measuredOutcomes(comparisons, "pass");
     if (tight === "no data" || tight === "cannot move" || every.length === 0) return "no data";
-    if (tight === "lower" || every.some((comparison) => comparison.nonInferiority === "inferior")) return "not supported";
-    if (tight === "higher" && every.every((comparison) => comparison.nonInferiority === "non-inferior")) return "supported";
+    if (tight === "lower" || every.some((comparison) => comparison.nonInferiority === "inferior"))
+      return "not supported";
+    if (tight === "higher" && every.every((comparison) => comparison.nonInferiority === "non-inferior"))
+      return "supported";
     if (tight === "negligible") return "negligible";
     return "inconclusive";
   },

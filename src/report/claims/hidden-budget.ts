@@ -20,7 +20,9 @@ export const hiddenBudgetClaim: ClaimTest<Plan> = {
       key: `pass ${budget}`,
       measure: {
         name: `Pass@1 at ${budget} (hidden)`,
-        contrasts: [{ kind: "difference" as const, statistic: { kind: "pass" as const, mode: "hidden" as const, budget } }],
+        contrasts: [
+          { kind: "difference" as const, statistic: { kind: "pass" as const, mode: "hidden" as const, budget } },
+        ],
       },
       mode: "hidden" as const,
       decides: true,

@@ -28,8 +28,7 @@ function pooledMeasure(kind: StatisticKind, name: string, plan: Plan, budgets: r
 
 export const processClaim: ClaimTest<Plan> = {
   title: "Process supervision has benefits and limits",
-  claim:
-    "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything.",
+  claim: "Turn-level credit (process supervision) improves some things over trajectory-level RL, but not everything.",
   statistic: (plan) =>
     `${plan.a} - ${plan.b} (announced): step quality on the expert's states and success after a forced error, ${isBudgetReading(plan.stepAndRecovery) ? "pooled over the budgets" : `at ${plan.stepAndRecovery}`}; Pass@1 at every budget`,
   rule: (plan) =>
@@ -40,7 +39,9 @@ export const processClaim: ClaimTest<Plan> = {
       key: `pass ${budget}`,
       measure: {
         name: `Pass@1 at ${budget}`,
-        contrasts: [{ kind: "difference" as const, statistic: { kind: "pass" as const, mode: "announced" as const, budget } }],
+        contrasts: [
+          { kind: "difference" as const, statistic: { kind: "pass" as const, mode: "announced" as const, budget } },
+        ],
       },
       mode: "announced" as const,
       decides: true,
@@ -51,7 +52,9 @@ export const processClaim: ClaimTest<Plan> = {
     const every = measuredOutcomes(comparisons, "");
     if (every.length === 0) return "no data";
     const benefits = every.filter((comparison) => comparison.outcome === "higher").length;
-    const limits = every.filter((comparison) => comparison.outcome === "negligible" || comparison.outcome === "lower").length;
+    const limits = every.filter(
+      (comparison) => comparison.outcome === "negligible" || comparison.outcome === "lower",
+    ).length;
     if (benefits > 0 && limits > 0) return "supported";
     if (benefits === every.length) return "not supported";
     if (benefits === 0 && every.some((comparison) => comparison.outcome === "lower")) return "not supported";

@@ -50,7 +50,9 @@ const measured = (comparison: StudyComparison | undefined): comparison is StudyC
 
 /** "holds", "fails" or "unclear" for the first part; "no data" without any step-quality comparison. */
 function notUniform(comparisons: Comparisons): "holds" | "fails" | "unclear" | "no data" {
-  const steps = [...comparisons.values()].filter((comparison) => comparison.key.startsWith("step ") && measured(comparison));
+  const steps = [...comparisons.values()].filter(
+    (comparison) => comparison.key.startsWith("step ") && measured(comparison),
+  );
   if (steps.length === 0) return "no data";
   if (steps.some((comparison) => comparison.outcome === "negligible" || comparison.outcome === "lower")) return "holds";
   return steps.every((comparison) => comparison.outcome === "higher") ? "fails" : "unclear";
@@ -78,15 +80,43 @@ export const recoveryHorizonClaim: ClaimTest<Plan> = {
   measures: (plan, budgets): PlannedMeasure[] => [
     ...budgets.map((budget) => ({
       key: `step ${budget}`,
-      measure: { name: `step quality at ${budget}`, contrasts: [{ kind: "difference" as const, statistic: statistic("step-quality", budget) }] },
+      measure: {
+        name: `step quality at ${budget}`,
+        contrasts: [{ kind: "difference" as const, statistic: statistic("step-quality", budget) }],
+      },
       mode: "announced" as const,
       decides: true,
     })),
-    { key: "recovery minus step", measure: gainMinusStep("recovery", "recovery", plan, budgets), mode: "announced", decides: true },
-    { key: "long minus step", measure: gainMinusStep("long-tasks", "longest-tasks", plan, budgets), mode: "announced", decides: true },
-    { key: "recovery gain", measure: gain("recovery", "success after a forced error", plan, budgets), mode: "announced", decides: false },
-    { key: "long gain", measure: gain("long-tasks", "success on the longest tasks", plan, budgets), mode: "announced", decides: false },
-    { key: "step gain", measure: gain("step-quality", "step quality", plan, budgets), mode: "announced", decides: false },
+    {
+      key: "recovery minus step",
+      measure: gainMinusStep("recovery", "recovery", plan, budgets),
+      mode: "announced",
+      decides: true,
+    },
+    {
+      key: "long minus step",
+      measure: gainMinusStep("long-tasks", "longest-tasks", plan, budgets),
+      mode: "announced",
+      decides: true,
+    },
+    {
+      key: "recovery gain",
+      measure: gain("recovery", "success after a forced error", plan, budgets),
+      mode: "announced",
+      decides: false,
+    },
+    {
+      key: "long gain",
+      measure: gain("long-tasks", "success on the longest tasks", plan, budgets),
+      mode: "announced",
+      decides: false,
+    },
+    {
+      key: "step gain",
+      measure: gain("step-quality", "step quality", plan, budgets),
+      mode: "announced",
+      decides: false,
+    },
   ],
   verdict: (_plan, comparisons): Verdict => {
     const first = notUniform(comparisons);

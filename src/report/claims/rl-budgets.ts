@@ -21,8 +21,21 @@ export const rlBudgetsClaim: ClaimTest<Plan> = {
   rule: (plan) =>
     `supported: the gain at ${plan.generous} and the difference of gains both higher by at least ${pointsText(plan.margin)}; not supported: either lower; negligible: either inside +-${pointsText(plan.margin)} and none lower`,
   measures: (plan) => [
-    { key: "generous", measure: { name: `Pass@1 at ${plan.generous}`, contrasts: [{ kind: "difference", statistic: pass(plan.generous) }] }, mode: "announced", decides: true },
-    { key: "tight", measure: { name: `Pass@1 at ${plan.tight}`, contrasts: [{ kind: "difference", statistic: pass(plan.tight) }] }, mode: "announced", decides: false },
+    {
+      key: "generous",
+      measure: {
+        name: `Pass@1 at ${plan.generous}`,
+        contrasts: [{ kind: "difference", statistic: pass(plan.generous) }],
+      },
+      mode: "announced",
+      decides: true,
+    },
+    {
+      key: "tight",
+      measure: { name: `Pass@1 at ${plan.tight}`, contrasts: [{ kind: "difference", statistic: pass(plan.tight) }] },
+      mode: "announced",
+      decides: false,
+    },
     {
       key: "shrink",
       measure: {

@@ -139,7 +139,10 @@ export function passCharts(report: StudyReport): Chart[] {
               axis: { values: ks, format: "d" },
             },
             y: "Pass@(K,T)",
-            color: colourIn(models, rows.filter((entry) => entry["value"] !== null)),
+            color: colourIn(
+              models,
+              rows.filter((entry) => entry["value"] !== null),
+            ),
             facets: {
               column: header("budget", "budget T", budgets),
               ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}),
@@ -159,7 +162,10 @@ export function passCharts(report: StudyReport): Chart[] {
         {
           x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } },
           y: "Pass@(K,T)",
-          color: colourIn(models, rows.filter((entry) => entry["value"] !== null)),
+          color: colourIn(
+            models,
+            rows.filter((entry) => entry["value"] !== null),
+          ),
           facets: { column: header("k", "K", ks), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) },
           width: fitWidth(ks.length, 170),
           height: 140,
@@ -199,7 +205,10 @@ export function hiddenCharts(report: StudyReport): Chart[] {
         {
           x: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", axis: { labelAngle: 0 } },
           y: "Pass@(1,T)",
-          color: colourIn(models, rows.filter((entry) => entry["value"] !== null)),
+          color: colourIn(
+            models,
+            rows.filter((entry) => entry["value"] !== null),
+          ),
           facets: { column: header("mode", "", modes) },
           width: 260,
           height: 170,
@@ -611,7 +620,9 @@ export function findingChart(report: StudyReport, index: number): Chart | null {
     type: "quantitative",
     title: "difference (percentage points)",
     scale: {
-      domain: forestDomain(rows.flatMap((entry) => [entry.value, entry.low, entry.high, 100 * finding.margin, -100 * finding.margin])),
+      domain: forestDomain(
+        rows.flatMap((entry) => [entry.value, entry.low, entry.high, 100 * finding.margin, -100 * finding.margin]),
+      ),
       nice: false,
     },
   };
@@ -626,8 +637,14 @@ export function findingChart(report: StudyReport, index: number): Chart | null {
       height: { step: 22 },
       layer: [
         { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { x: { datum: 0, ...x } } },
-        { mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] }, encoding: { x: { datum: 100 * finding.margin, ...x } } },
-        { mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] }, encoding: { x: { datum: -100 * finding.margin, ...x } } },
+        {
+          mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] },
+          encoding: { x: { datum: 100 * finding.margin, ...x } },
+        },
+        {
+          mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] },
+          encoding: { x: { datum: -100 * finding.margin, ...x } },
+        },
         {
           mark: { type: "rule", strokeWidth: 2 },
           encoding: {

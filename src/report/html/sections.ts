@@ -77,8 +77,12 @@ function comparisonTable(comparisons: readonly StudyComparison[]): SafeHtml {
         <td class="wrap-text">${comparison.metric}${comparison.decides ? "" : " (context)"}</td>
         <td>${side(comparison.meanA)}</td>
         <td>${side(comparison.meanB)}</td>
-        <td>${signedPoints(difference.value)}${difference.low === null ? null : html`<span class="ci">[${signedPoints(difference.low)}, ${signedPoints(difference.high)}]</span>`}</td>
-        <td class="name">${comparison.outcome}${comparison.leftOut.length === 0 ? "" : ` (left out: ${comparison.leftOut.join(", ")})`}</td>
+        <td>
+          ${signedPoints(difference.value)}${difference.low === null ? null : html`<span class="ci">[${signedPoints(difference.low)}, ${signedPoints(difference.high)}]</span>`}
+        </td>
+        <td class="name">
+          ${comparison.outcome}${comparison.leftOut.length === 0 ? "" : ` (left out: ${comparison.leftOut.join(", ")})`}
+        </td>
         <td>${comparison.detectable === null ? "-" : (100 * comparison.detectable).toFixed(1)}</td>
         <td>${difference.tasks}</td>
       </tr>`;
@@ -96,18 +100,39 @@ function findingCard(finding: StudyFinding, chart: Chart | undefined): SafeHtml 
     <p>${finding.summary}</p>
     <p class="note"><strong>Statistic:</strong> ${finding.statistic}. <strong>Rule:</strong> ${finding.rule}.</p>
     ${verdictGrid(finding)}
-    ${decided === undefined ? null : html`<h4 class="invalid-replies">${decided.scope}, every seed pooled</h4>${comparisonTable(decided.comparisons)}`}
-    ${finding.sensitivity.length === 0
-      ? null
-      : html`<h4 class="invalid-replies">Sensitivity: the verdict under the plan's alternatives</h4>
-          <table class="data">
-            <tr><th class="name">alternative</th><th class="name">verdict</th></tr>
-            ${finding.sensitivity.map(
-              (entry) =>
-                html`<tr><td class="wrap-text">${entry.alternative}</td><td class="name"><span class="badge small ${verdictClass(entry.verdict)}">${entry.verdict}</span></td></tr>`,
-            )}
-          </table>`}
-    ${finding.notes.length === 0 ? null : html`<ul class="notes">${finding.notes.map((note) => html`<li>${note}</li>`)}</ul>`}
+    ${
+      decided === undefined
+        ? null
+        : html`<h4 class="invalid-replies">${decided.scope}, every seed pooled</h4>
+            ${comparisonTable(decided.comparisons)}`
+    }
+    ${
+      finding.sensitivity.length === 0
+        ? null
+        : html`<h4 class="invalid-replies">Sensitivity: the verdict under the plan's alternatives</h4>
+            <table class="data">
+              <tr>
+                <th class="name">alternative</th>
+                <th class="name">verdict</th>
+              </tr>
+              ${finding.sensitivity.map(
+                (entry) =>
+                  html`<tr>
+                    <td class="wrap-text">${entry.alternative}</td>
+                    <td class="name">
+                      <span class="badge small ${verdictClass(entry.verdict)}">${entry.verdict}</span>
+                    </td>
+                  </tr>`,
+              )}
+            </table>`
+    }
+    ${
+      finding.notes.length === 0
+        ? null
+        : html`<ul class="notes">
+            ${finding.notes.map((note) => html`<li>${note}</li>`)}
+          </ul>`
+    }
     <details>
       <summary>Every scope and seed</summary>
       <ul>
@@ -127,7 +152,9 @@ function planBlock(report: StudyReport): SafeHtml {
       ${header.fixedAt === null ? header.source : `fixed ${header.fixedAt}, before any stage ran (study.json).`}
     </p>
     ${header.changedAfterResults === null ? null : html`<p class="bad"><strong>${header.changedAfterResults}</strong></p>`}
-    <ul class="notes">${planPreamble(header.plan).map((line) => html`<li>${line}</li>`)}</ul>
+    <ul class="notes">
+      ${planPreamble(header.plan).map((line) => html`<li>${line}</li>`)}
+    </ul>
     <div class="scroll">
       <table class="data">
         <tr>
@@ -159,7 +186,9 @@ function planBlock(report: StudyReport): SafeHtml {
 function heldOutBlock(report: StudyReport): SafeHtml {
   if (report.heldOut.length === 0) return html``;
   return html`<h3>Held-out tasks</h3>
-    <ul class="notes">${report.heldOut.map((entry) => html`<li>${entry.statement}</li>`)}</ul>
+    <ul class="notes">
+      ${report.heldOut.map((entry) => html`<li>${entry.statement}</li>`)}
+    </ul>
     ${report.heldOut
       .filter((entry) => entry.split.length > 0)
       .map((entry) => {
@@ -168,14 +197,18 @@ function heldOutBlock(report: StudyReport): SafeHtml {
         const cellOf = (model: string, budget: string) =>
           entry.split.find((cell) => cell.model === model && cell.budget === budget);
         return html`<h4 class="invalid-replies">
-            ${entry.env}: Pass@1 (%, announced) on held-out tasks whose structure training saw / did not see, every
-            seed pooled
+            ${entry.env}: Pass@1 (%, announced) on held-out tasks whose structure training saw / did not see, every seed
+            pooled
           </h4>
           <div class="scroll">
             <table class="data">
               <tr>
                 <th class="name">model</th>
-                ${budgets.map((budget) => html`<th>${budget} seen</th><th>${budget} unseen</th>`)}
+                ${budgets.map(
+                  (budget) =>
+                    html`<th>${budget} seen</th>
+                      <th>${budget} unseen</th>`,
+                )}
               </tr>
               ${models.map(
                 (model) =>
@@ -232,8 +265,8 @@ export function findingsSection(report: StudyReport, charts: ReadonlyMap<string,
     <p class="lead">
       Each finding of the paper, and one question beyond it, tested as the analysis plan below says: the statistic that
       answers it, paired over the distinct tasks and seeds the models share, over ${seeds}. "Higher" and "lower" mean
-      the interval excludes zero and the difference is at least the margin; "negligible", that the interval lies
-      inside the margin.
+      the interval excludes zero and the difference is at least the margin; "negligible", that the interval lies inside
+      the margin.
     </p>
     ${planBlock(report)} ${heldOutBlock(report)}
     <div class="findings">${cards}</div>
