@@ -136,6 +136,8 @@ export interface MeasureResult {
   readonly envs: readonly string[];
   /** Budgets left out on an env because a statistic cannot move there ("vault 1.5x"). */
   readonly leftOut: readonly string[];
+  /** Whether the two models tie on every task in every seed (a contrast of exactly 0 everywhere, e.g. both 0%). */
+  readonly tied: boolean;
 }
 
 export interface MeasureContext {
@@ -176,5 +178,6 @@ export function estimateMeasure(
     level: context.level,
     seed: deriveSeed(context.seed, "finding", measure.name, a, b, scope.envs.join("+"), scope.seeds.join("+")),
   }) as [ClusteredEstimate, ClusteredEstimate, ClusteredEstimate];
-  return { difference, sideA, sideB, envs, leftOut };
+  const tied = cells.length > 0 && cells.every((cell) => [...cell.values.values()].every((row) => row[0] === 0));
+  return { difference, sideA, sideB, envs, leftOut, tied };
 }

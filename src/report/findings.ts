@@ -117,6 +117,8 @@ function missingRoles(inputs: FindingInputs, plan: ClaimPlan): string | null {
 
 /** Reads the measures of one claim over scopes, each measure estimated once per (envs, seeds). */
 interface ClaimReader {
+  /** The deciding measures of a scope on which the two models tie on every task in every seed. */
+  tied(measures: readonly PlannedMeasure[], envs: readonly string[]): string[];
   comparisons(
     measures: readonly PlannedMeasure[],
     envs: readonly string[],
@@ -138,6 +140,10 @@ function claimReader(context: MeasureContext, seeds: readonly number[], a: strin
     return result;
   };
   return {
+    tied: (measures, envs) =>
+      measures
+        .filter((planned) => planned.decides && measured(planned, envs, null).tied)
+        .map((planned) => planned.measure.name),
     comparisons: (measures, envs, seed, margin) =>
       measures.map((planned) => {
         const result = measured(planned, envs, seed);
@@ -332,6 +338,12 @@ function testClaim(
       for (const statistic of statisticsOf(contrast))
         for (const env of claim.envs) used.set(`${env} ${statisticKey(statistic)}`, ranges(env, statistic));
   const agreement = seedAgreement(scopes, verdict, decidedEnvs);
+  const tied = reader
+    .tied(test.measures(claim, budgets), claim.envs)
+    .map(
+      (name) =>
+        `${name}: ${a} and ${b} give the same value on every task in every seed (a tie, e.g. both 0%): the statistic can move on the env (its range), these two models did not.`,
+    );
   const robust = sensitivity.filter((entry) => entry.verdict === verdict).length;
   return {
     ...header,
@@ -341,7 +353,7 @@ function testClaim(
     summary: `${verdict} over ${decidedBy}; ${agreement}; the same verdict under ${robust} of ${sensitivity.length} alternatives.${belowBase(decided?.comparisons ?? [], claim)}`,
     scopes,
     sensitivity,
-    notes: rangeNotes([...used.values()], plan.minimumRange.value),
+    notes: [...rangeNotes([...used.values()], plan.minimumRange.value), ...tied],
   };
 }
 

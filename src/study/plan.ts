@@ -310,17 +310,33 @@ export interface StudyEvalRun {
 
 const MODES = ["announced", "hidden"] as const;
 
-/** Every evaluation run, model by model: the grid and the teacher-forced runs in both modes at every budget, then
- * the recovery runs (announced, at the budgets with room to recover: all but the tightest). */
+/** The budget modes a model is evaluated in: announced always; hidden too for the base (its competence with the
+ * budget hidden) and for the models the analysis plan compares with the budget hidden on that env. */
+export function evalModes(
+  config: Pick<StudyConfig, "plan">,
+  model: Pick<StudyModelPlan, "env" | "role">,
+): readonly ("announced" | "hidden")[] {
+  const hidden =
+    model.role === "base" ||
+    config.plan.claims.some(
+      (claim) =>
+        claim.id === "hidden-budget" && claim.envs.includes(model.env) && [claim.a, claim.b].includes(model.role),
+    );
+  return hidden ? MODES : ["announced"];
+}
+
+/** Every evaluation run, model by model: the grid and the teacher-forced runs at every budget in the model's modes
+ * (evalModes), then the recovery runs (announced, at the budgets with room to recover: all but the tightest). */
 export function evalRuns(config: StudyConfig, models: readonly StudyModelPlan[]): StudyEvalRun[] {
   return models.flatMap((model) => {
     const prefix = `seed-${model.seed}/${model.env}/${model.slug}`;
+    const modes = evalModes(config, model);
     const entry = config.envs.find((candidate) => candidate.env === model.env) as StudyEnv;
     const grid = entry.budgets.map((spec) => spec.label);
     const { tight } = budgetEnds(entry.budgets);
     const roomy = grid.filter((label) => label !== tight.label);
     return [
-      ...MODES.map((mode) => ({
+      ...modes.map((mode) => ({
         run: `${prefix}/${mode}`,
         model,
         budgetMode: mode,
@@ -331,7 +347,7 @@ export function evalRuns(config: StudyConfig, models: readonly StudyModelPlan[])
       })),
       ...(config.teacherForcedSamples === 0
         ? []
-        : MODES.map((mode) => ({
+        : modes.map((mode) => ({
             run: `${prefix}/teacher-forced-${mode}`,
             model,
             budgetMode: mode,

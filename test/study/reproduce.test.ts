@@ -109,10 +109,19 @@ describe("reproduce", () => {
         .map((run) => [run.run, run.budgets.join(",")]),
     ).toEqual([
       ["seed-3/frozenlake/budgetmix/announced", "1x,2x"],
-      ["seed-3/frozenlake/budgetmix/hidden", "1x,2x"],
       ["seed-3/frozenlake/budgetmix/teacher-forced-announced", "1x,2x"],
-      ["seed-3/frozenlake/budgetmix/teacher-forced-hidden", "1x,2x"],
       ["seed-3/frozenlake/budgetmix/recover-1", "2x"],
+    ]);
+    // Hidden runs for the base (its competence) and the models the plan compares with the budget hidden.
+    expect(
+      evalRuns(config, models)
+        .filter((run) => run.run.startsWith("seed-3/") && run.budgetMode === "hidden" && run.intervention === "none")
+        .map((run) => run.run),
+    ).toEqual([
+      "seed-3/frozenlake/base/hidden",
+      "seed-3/frozenlake/grpo-full/hidden",
+      "seed-3/frozenlake/budgetmix-hidden/hidden",
+      "seed-3/hanoi/base/hidden",
     ]);
     expect(rangeRuns(config).map((run) => run.run)).toEqual(
       ["frozenlake", "hanoi"].flatMap((env) =>
@@ -159,9 +168,9 @@ describe("reproduce", () => {
       "BudgetMix",
       "BudgetMix (hidden)",
     ]);
-    // 2 seeds x 8 models x (2 grid + 2 teacher-forced + 1 recovery) runs.
+    // 2 seeds x 8 models x (a grid and a teacher-forced run per mode, 1 recovery run), 4 of the 8 hidden too.
     expect(report.runs.map((run) => run.kind).sort()).toEqual(
-      [...Array(32).fill("policy"), ...Array(16).fill("perturbed"), ...Array(32).fill("teacher-forced")].sort(),
+      [...Array(24).fill("policy"), ...Array(16).fill("perturbed"), ...Array(24).fill("teacher-forced")].sort(),
     );
     expect(report.seeds).toEqual([3, 4]);
     expect(report.training).toHaveLength(12);

@@ -58,12 +58,13 @@ const signedPoints = (value: number | null): string =>
 
 /** The comparisons of one scope: a - b with its interval, how it reads against the margin, what it could detect. */
 function comparisonTable(comparisons: readonly StudyComparison[]): SafeHtml {
+  const [a, b] = [comparisons[0]?.a ?? "a", comparisons[0]?.b ?? "b"];
   return html`<table class="data">
     <tr>
       <th class="name">measure</th>
-      <th>a</th>
-      <th>b</th>
-      <th>a - b (points)</th>
+      <th>${a}</th>
+      <th>${b}</th>
+      <th>difference (points)</th>
       <th class="name">reading</th>
       <th>detectable</th>
       <th>tasks</th>
