@@ -6,11 +6,17 @@
 //   unclear     anything else              (the interval holds zero and reaches past the margin, or it excludes
 //                                           zero with a value under the margin and a bound past it)
 //   cannot move the statistic cannot move on the env (left out of the verdict)
+//   tied        the two models give the same value on every task in every seed (both at the floor, say): it
+//               shows nothing either way (left out of the verdict)
 //   no data     no shared task
 // And a non-inferiority reading (BudgetMix "robust"): not worse by more than m when low > -m, worse by more than m
 // when high < -m, else unclear. The smallest difference detectable at 80% power with a two-sided 5% test, from the
 // interval's width: (z_0.975 + z_0.8) x SE, with SE = (high - low) / (2 z_0.975).
-export const OUTCOMES = ["higher", "lower", "negligible", "unclear", "cannot move", "no data"] as const;
+export const OUTCOMES = ["higher", "lower", "negligible", "unclear", "cannot move", "tied", "no data"] as const;
+
+/** Outcomes a verdict cannot read: the comparison says nothing either way. */
+export const UNREAD: readonly Outcome[] = ["cannot move", "tied", "no data"];
+export const isRead = (outcome: Outcome): boolean => !UNREAD.includes(outcome);
 export type Outcome = (typeof OUTCOMES)[number];
 
 export interface Interval {

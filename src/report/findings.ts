@@ -148,7 +148,8 @@ function claimReader(context: MeasureContext, seeds: readonly number[], a: strin
       measures.map((planned) => {
         const result = measured(planned, envs, seed);
         const difference = jsonEstimate(result.difference);
-        const outcome = result.envs.length === 0 ? "cannot move" : outcomeOf(difference, margin);
+        const outcome =
+          result.envs.length === 0 ? "cannot move" : result.tied ? "tied" : outcomeOf(difference, margin);
         return {
           key: planned.key,
           metric: planned.measure.name,
@@ -260,6 +261,80 @@ function rangeNotes(ranges: readonly StatisticRange[], minimum: number): string[
     );
 }
 
+/** A claim with its two models and the budgets both were run at: what every reading of it shares. */
+interface ClaimSetting {
+  readonly claim: ClaimPlan;
+  readonly a: string;
+  readonly b: string;
+  readonly budgets: readonly string[];
+  readonly seeds: readonly number[];
+  readonly reader: ClaimReader;
+}
+
+/** The claim read over each env and the envs pooled, in each seed and over all seeds. */
+function readScopes(setting: ClaimSetting): StudyFindingScope[] {
+  const { claim, a, b, budgets, seeds, reader } = setting;
+  const envScopes = claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
+  const seedScopes: (number | null)[] = seeds.length > 1 ? [...seeds, null] : [null];
+  return envScopes.flatMap((envs) =>
+    seedScopes.map((seed) => {
+      const { verdict, comparisons } = readClaim(reader, claim, budgets, envs, seed);
+      return {
+        scope: envsText(envs),
+        seed,
+        verdict,
+        text: `${envsText(envs)}, ${seedText(seed, seeds)}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
+        comparisons,
+      };
+    }),
+  );
+}
+
+/** The claim's verdict where the plan decides it: pooled over seeds and envs, or one per env (the same, else
+ * inconclusive). */
+function decide(plan: AnalysisPlan, claim: ClaimPlan, scopes: readonly StudyFindingScope[]): Verdict {
+  const pooled = scopes.filter((scope) => scope.seed === null);
+  if (plan.decidedBy === "pooled") return pooled.find((scope) => scope.scope === envsText(claim.envs))?.verdict ?? "no data";
+  const perEnv = pooled.filter((scope) => claim.envs.includes(scope.scope));
+  return perEnv.every((scope) => scope.verdict === perEnv[0]?.verdict) ? (perEnv[0]?.verdict ?? "no data") : "inconclusive";
+}
+
+/** The verdict under each reasonable alternative: each env alone, then the plan's others (alternatives()). */
+function sensitivityOf(setting: ClaimSetting, scopes: readonly StudyFindingScope[]): StudySensitivity[] {
+  const { claim, budgets, reader } = setting;
+  const alone = (env: string): Verdict =>
+    scopes.find((scope) => scope.seed === null && scope.scope === env)?.verdict ?? "no data";
+  return [
+    ...(claim.envs.length > 1 ? claim.envs.map((env) => ({ alternative: `${env} only`, verdict: alone(env) })) : []),
+    ...alternatives(claim, budgets).map(({ name, plan: alternative }) => ({
+      alternative: name,
+      verdict: readClaim(reader, alternative, budgets, claim.envs, null).verdict,
+    })),
+  ];
+}
+
+/** What the reader should know: statistics that cannot move on an env, deciding measures tied on every task. */
+function claimNotes(
+  setting: ClaimSetting,
+  minimum: number,
+  ranges: (env: string, statistic: Statistic) => StatisticRange,
+): string[] {
+  const { claim, a, b, budgets, reader } = setting;
+  const measures = claimTest(claim).measures(claim, budgets);
+  const used = new Map<string, StatisticRange>();
+  for (const planned of measures)
+    for (const contrast of planned.measure.contrasts)
+      for (const statistic of statisticsOf(contrast))
+        for (const env of claim.envs) used.set(`${env} ${statisticKey(statistic)}`, ranges(env, statistic));
+  const tied = reader
+    .tied(measures, claim.envs)
+    .map(
+      (name) =>
+        `${name}: ${a} and ${b} give the same value on every task in every seed (both at the floor or the ceiling): it shows nothing either way and is left out of the verdict (the statistic can move on the env; these two models did not).`,
+    );
+  return [...rangeNotes([...used.values()], minimum), ...tied];
+}
+
 function testClaim(
   inputs: FindingInputs,
   plan: AnalysisPlan,
@@ -268,6 +343,8 @@ function testClaim(
   ranges: (env: string, statistic: Statistic) => StatisticRange,
 ): StudyFinding {
   const test = claimTest(claim);
+  const seeds = inputs.seeds.map((entry) => entry.seed);
+  const decidedBy = `${envsText(claim.envs)}, ${seedText(null, seeds)}`;
   const header = {
     id: claim.id,
     title: test.title,
@@ -275,85 +352,29 @@ function testClaim(
     statistic: test.statistic(claim),
     rule: test.rule(claim),
     margin: claim.margin,
+    decidedBy,
   };
-  const seeds = inputs.seeds.map((entry) => entry.seed);
-  const decidedEnvs = envsText(claim.envs);
-  const decidedBy = `${decidedEnvs}, ${seedText(null, seeds)}`;
   const a = inputs.models.find((model) => model.role === claim.a)?.name;
   const b = inputs.models.find((model) => model.role === claim.b)?.name;
   const absent = missingRoles(inputs, claim);
   if (absent !== null || a === undefined || b === undefined)
-    return {
-      ...header,
-      verdict: "no data",
-      decidedBy,
-      seedAgreement: "",
-      summary: absent ?? "",
-      scopes: [],
-      sensitivity: [],
-      notes: [],
-    };
-  const mode = claim.id === "hidden-budget" ? "hidden" : "announced";
-  const budgets = claimBudgets(inputs, claim, a, b, mode);
-  const reader = claimReader(context, seeds, a, b);
-  const envScopes = claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
-  const seedScopes: (number | null)[] = seeds.length > 1 ? [...seeds, null] : [null];
-  const scopes: StudyFindingScope[] = envScopes.flatMap((envs) =>
-    seedScopes.map((seed) => {
-      const { verdict, comparisons } = readClaim(reader, claim, budgets, envs, seed);
-      const where = `${envsText(envs)}, ${seedText(seed, seeds)}`;
-      return {
-        scope: envsText(envs),
-        seed,
-        verdict,
-        text: `${where}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
-        comparisons,
-      };
-    }),
-  );
-  const pooled = scopes.filter((scope) => scope.seed === null);
-  const decided = pooled.find((scope) => scope.scope === decidedEnvs);
-  const perEnv = pooled.filter((scope) => claim.envs.includes(scope.scope));
-  const verdict: Verdict =
-    plan.decidedBy === "pooled"
-      ? (decided?.verdict ?? "no data")
-      : perEnv.every((scope) => scope.verdict === perEnv[0]?.verdict)
-        ? (perEnv[0]?.verdict ?? "no data")
-        : "inconclusive";
-  const sensitivity: StudySensitivity[] = [
-    ...(claim.envs.length > 1
-      ? claim.envs.map((env) => ({
-          alternative: `${env} only`,
-          verdict: perEnv.find((scope) => scope.scope === env)?.verdict ?? "no data",
-        }))
-      : []),
-    ...alternatives(claim, budgets).map(({ name, plan: alternative }) => ({
-      alternative: name,
-      verdict: readClaim(reader, alternative, budgets, claim.envs, null).verdict,
-    })),
-  ];
-  const used = new Map<string, StatisticRange>();
-  for (const planned of test.measures(claim, budgets))
-    for (const contrast of planned.measure.contrasts)
-      for (const statistic of statisticsOf(contrast))
-        for (const env of claim.envs) used.set(`${env} ${statisticKey(statistic)}`, ranges(env, statistic));
-  const agreement = seedAgreement(scopes, verdict, decidedEnvs);
-  const tied = reader
-    .tied(test.measures(claim, budgets), claim.envs)
-    .map(
-      (name) =>
-        `${name}: ${a} and ${b} give the same value on every task in every seed (a tie, e.g. both 0%): the statistic can move on the env (its range), these two models did not.`,
-    );
+    return { ...header, verdict: "no data", seedAgreement: "", summary: absent ?? "", scopes: [], sensitivity: [], notes: [] };
+  const budgets = claimBudgets(inputs, claim, a, b, claim.id === "hidden-budget" ? "hidden" : "announced");
+  const setting: ClaimSetting = { claim, a, b, budgets, seeds, reader: claimReader(context, seeds, a, b) };
+  const scopes = readScopes(setting);
+  const verdict = decide(plan, claim, scopes);
+  const sensitivity = sensitivityOf(setting, scopes);
+  const agreement = seedAgreement(scopes, verdict, envsText(claim.envs));
   const robust = sensitivity.filter((entry) => entry.verdict === verdict).length;
+  const decided = scopes.find((scope) => scope.seed === null && scope.scope === envsText(claim.envs));
   return {
     ...header,
     verdict,
-    decidedBy,
     seedAgreement: agreement,
     summary: `${verdict} over ${decidedBy}; ${agreement}; the same verdict under ${robust} of ${sensitivity.length} alternatives.${belowBase(decided?.comparisons ?? [], claim)}`,
     scopes,
     sensitivity,
-    notes: [...rangeNotes([...used.values()], plan.minimumRange.value), ...tied],
+    notes: claimNotes(setting, plan.minimumRange.value, ranges),
   };
 }
 

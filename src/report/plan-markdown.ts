@@ -42,6 +42,7 @@ export function planPreamble(plan: AnalysisPlan): string[] {
     `Verdicts are decided ${plan.decidedBy === "pooled" ? "pooled over the seeds and over each claim's envs (each env weighing the same)" : "per env, pooled over the seeds"}, with ${Math.round(100 * plan.level)}% intervals that resample ${plan.interval}; each seed's verdict and each env's are shown beside it, and a sensitivity table re-reads every claim with no margin, half and twice the margin, each env alone and the other budgets.`,
     `Smallest effect of interest: ${pointsText(plan.smallestEffect.value)}. ${plan.smallestEffect.reason}`,
     `Minimum range: ${pointsText(plan.minimumRange.value)}. ${plan.minimumRange.reason}`,
+    "A comparison on which the two models give the same value on every task in every seed (both at the floor or the ceiling) shows nothing either way: it is left out of the verdict, with a note.",
   ];
 }
 

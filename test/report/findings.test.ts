@@ -250,6 +250,19 @@ describe("studyFindings", () => {
     expect(process?.comparisons.find((comparison) => comparison.key === "recovery")?.outcome).toBe("cannot move");
   });
 
+  it("leaves a comparison the two models tie on every task out of the verdict, and says so", () => {
+    const hidden = byId(run(inputs(PAPER)).findings, "hidden-budget");
+    const pooled = hidden.scopes.at(-1);
+    expect(pooled?.comparisons.map((comparison) => [comparison.key, comparison.outcome])).toEqual([
+      ["pass 1.25x", "tied"],
+      ["pass 1.5x", "tied"],
+      ["pass 2x", "higher"],
+      ["pass 3x", "tied"],
+    ]);
+    expect(hidden.verdict).toBe("supported");
+    expect(hidden.notes[0]).toMatch(/^Pass@1 at 1\.25x \(hidden\): BudgetMix \(hidden\) and GRPO-Full give the same value on every task/);
+  });
+
   it("says which roles are missing", () => {
     const { findings } = run(inputs({ "noisy-oracle:0.3": { role: "other" } }));
     expect(findings.every((finding) => finding.verdict === "no data")).toBe(true);

@@ -5,6 +5,7 @@
 // interval wholly below -margin) or lower at the tight budget; negligible: the tight difference inside +-margin and
 // nothing inferior; else inconclusive.
 import type { ClaimPlan } from "../analysis-plan.js";
+import { isRead } from "../effect-outcome.js";
 import type { Verdict } from "../study-model.js";
 import { measuredOutcomes, pointsText, type ClaimTest } from "./claim-test.js";
 
@@ -32,7 +33,7 @@ export const budgetmixClaim: ClaimTest<Plan> = {
   verdict: (_plan, comparisons): Verdict => {
     const tight = comparisons.get("pass tight")?.outcome ?? "no data";
     const every = measuredOutcomes(comparisons, "pass");
-    if (tight === "no data" || tight === "cannot move" || every.length === 0) return "no data";
+    if (!isRead(tight) || every.length === 0) return "no data";
     if (tight === "lower" || every.some((comparison) => comparison.nonInferiority === "inferior"))
       return "not supported";
     if (tight === "higher" && every.every((comparison) => comparison.nonInferiority === "non-inferior"))

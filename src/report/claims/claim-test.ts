@@ -3,6 +3,7 @@
 // is pure: the same plan and comparisons give the same verdict, which is how the sensitivity table re-reads a claim
 // under other margins and budgets (findings.ts).
 import type { ClaimPlan } from "../analysis-plan.js";
+import { isRead } from "../effect-outcome.js";
 import type { Measure } from "../finding-measures.js";
 import type { StudyComparison, Verdict } from "../study-model.js";
 
@@ -34,10 +35,10 @@ export interface ClaimTest<Plan extends ClaimPlan> {
 /** "3 points" from a fraction. */
 export const pointsText = (fraction: number): string => `${+(100 * fraction).toFixed(2)} points`;
 
-/** Outcomes of the comparisons whose key starts with `prefix` (measured ones: cannot move and no data left out). */
+/** The comparisons whose key starts with `prefix` that a verdict reads (cannot move, tied and no data left out). */
 export function measuredOutcomes(comparisons: Comparisons, prefix: string): StudyComparison[] {
   return [...comparisons.values()].filter(
     (comparison) =>
-      comparison.key.startsWith(prefix) && comparison.outcome !== "no data" && comparison.outcome !== "cannot move",
+      comparison.key.startsWith(prefix) && isRead(comparison.outcome),
   );
 }

@@ -10,6 +10,7 @@
 // Supported when both parts hold; not supported when either fails; negligible when the concentration is negligible
 // and the first part does not fail; else inconclusive. The three gains themselves are shown for context.
 import { isBudgetReading, type ClaimPlan } from "../analysis-plan.js";
+import { isRead } from "../effect-outcome.js";
 import type { Measure, Statistic, StatisticKind } from "../finding-measures.js";
 import type { StudyComparison, Verdict } from "../study-model.js";
 import { pointsText, type ClaimTest, type Comparisons, type PlannedMeasure } from "./claim-test.js";
@@ -46,7 +47,7 @@ function gain(kind: StatisticKind, what: string, plan: Plan, budgets: readonly s
 }
 
 const measured = (comparison: StudyComparison | undefined): comparison is StudyComparison =>
-  comparison !== undefined && comparison.outcome !== "no data" && comparison.outcome !== "cannot move";
+  comparison !== undefined && isRead(comparison.outcome);
 
 /** "holds", "fails" or "unclear" for the first part; "no data" without any step-quality comparison. */
 function notUniform(comparisons: Comparisons): "holds" | "fails" | "unclear" | "no data" {

@@ -4,6 +4,7 @@
 // negligible when either is negligible and nothing is lower; else inconclusive. T is context: whether RL falls
 // below the base at the tight budget (the paper's BFCL Table 1: 2.5 against 3.0) is said beside the verdict.
 import type { ClaimPlan } from "../analysis-plan.js";
+import { isRead } from "../effect-outcome.js";
 import type { Statistic } from "../finding-measures.js";
 import type { Verdict } from "../study-model.js";
 import { pointsText, type ClaimTest } from "./claim-test.js";
@@ -50,7 +51,7 @@ export const rlBudgetsClaim: ClaimTest<Plan> = {
     const generous = comparisons.get("generous")?.outcome ?? "no data";
     const shrink = comparisons.get("shrink")?.outcome ?? "no data";
     const outcomes = [generous, shrink];
-    if (outcomes.some((outcome) => outcome === "no data" || outcome === "cannot move")) return "no data";
+    if (!outcomes.every(isRead)) return "no data";
     if (outcomes.includes("lower")) return "not supported";
     if (generous === "higher" && shrink === "higher") return "supported";
     if (outcomes.includes("negligible")) return "negligible";

@@ -598,7 +598,7 @@ export function findingChart(report: StudyReport, index: number): Chart | null {
     .flatMap((scope) =>
       scope.comparisons.flatMap((comparison) => {
         const { value, low, high, tasks } = comparison.difference;
-        if (value === null || comparison.outcome === "cannot move") return [];
+        if (value === null || comparison.outcome === "cannot move" || comparison.outcome === "tied") return [];
         const interval = low === null || high === null ? "" : ` [${points(100 * low)}, ${points(100 * high)}]`;
         return [
           {
