@@ -1,7 +1,7 @@
 // The ceiling of teacher-forced step quality under hidden budgets on thin ice (src/envs/thinice/hidden-ceiling.ts),
-// on the study's held-out tasks: the first `tasks` distinct default maps of the study seed's held-out draw (the full
-// preset's 200 with seed 1; the quick preset's 40 are their first 40).
-//   npx tsx scripts/thinice-hidden-ceiling.ts [tasks=200] [studySeed=1]
+// on the study's held-out tasks: the first `tasks` default maps, distinct in structure, of the study's held-out draw
+// (the full preset's 150 with heldOutSeed 1; the quick preset's 40 are their first 40).
+//   npx tsx scripts/thinice-hidden-ceiling.ts [tasks=150] [heldOutSeed=1]
 import { taskDraws } from "../src/agent/task-draws.js";
 import { thinIceConfigSchema } from "../src/envs/thinice/config.js";
 import { hiddenCeiling, maxMinCeiling, type CeilingView, type TieBreak } from "../src/envs/thinice/hidden-ceiling.js";
@@ -16,7 +16,7 @@ function studyHeldOutMaps(tasks: number, seed: number): ThinIceTask[] {
   return Array.from({ length: tasks }, (_, index) => draws.make(index) as ThinIceTask);
 }
 
-const tasks = Number(process.argv[2] ?? 200);
+const tasks = Number(process.argv[2] ?? 150);
 const studySeed = Number(process.argv[3] ?? 1);
 const maps = studyHeldOutMaps(tasks, studySeed);
 const { q } = thinIceConfigSchema.parse({});

@@ -132,7 +132,7 @@ export interface MeasureResult {
   readonly difference: ClusteredEstimate;
   readonly sideA: ClusteredEstimate;
   readonly sideB: ClusteredEstimate;
-  /** Envs of the scope where the measure can move (the others are left out). */
+  /** Envs of the scope where the measure can move and has values (the others are left out). */
   readonly envs: readonly string[];
   /** Budgets left out on an env because a statistic cannot move there ("vault 1.5x"). */
   readonly leftOut: readonly string[];
@@ -166,12 +166,15 @@ export function estimateMeasure(
     for (const contrast of measure.contrasts)
       if (!moving.includes(contrast)) leftOut.push(`${env} ${statisticsOf(contrast)[0]?.budget ?? ""}`.trim());
     if (moving.length === 0) continue;
-    envs.push(env);
+    const before = cells.length;
     for (const { seed, values } of context.seeds) {
       if (!scope.seeds.includes(seed)) continue;
       const pooled = pooledValues(moving.map((contrast) => contrastValues(values, a, b, env, contrast)));
       if (pooled.size > 0) cells.push({ stratum: env, seed, values: pooled });
     }
+    // An env counts where the measure moves and has values (budgets with no runs, such as recovery at the tightest,
+    // leave the others to decide whether it moves there).
+    if (cells.length > before) envs.push(env);
   }
   const [difference, sideA, sideB] = clusteredMeans(cells, 3, {
     bootstrap: context.bootstrap,

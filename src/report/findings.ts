@@ -149,7 +149,13 @@ function claimReader(context: MeasureContext, seeds: readonly number[], a: strin
         const result = measured(planned, envs, seed);
         const difference = jsonEstimate(result.difference);
         const outcome =
-          result.envs.length === 0 ? "cannot move" : result.tied ? "tied" : outcomeOf(difference, margin);
+          result.envs.length === 0
+            ? result.leftOut.length > 0
+              ? "cannot move"
+              : "no data"
+            : result.tied
+              ? "tied"
+              : outcomeOf(difference, margin);
         return {
           key: planned.key,
           metric: planned.measure.name,
@@ -294,9 +300,12 @@ function readScopes(setting: ClaimSetting): StudyFindingScope[] {
  * inconclusive). */
 function decide(plan: AnalysisPlan, claim: ClaimPlan, scopes: readonly StudyFindingScope[]): Verdict {
   const pooled = scopes.filter((scope) => scope.seed === null);
-  if (plan.decidedBy === "pooled") return pooled.find((scope) => scope.scope === envsText(claim.envs))?.verdict ?? "no data";
+  if (plan.decidedBy === "pooled")
+    return pooled.find((scope) => scope.scope === envsText(claim.envs))?.verdict ?? "no data";
   const perEnv = pooled.filter((scope) => claim.envs.includes(scope.scope));
-  return perEnv.every((scope) => scope.verdict === perEnv[0]?.verdict) ? (perEnv[0]?.verdict ?? "no data") : "inconclusive";
+  return perEnv.every((scope) => scope.verdict === perEnv[0]?.verdict)
+    ? (perEnv[0]?.verdict ?? "no data")
+    : "inconclusive";
 }
 
 /** The verdict under each reasonable alternative: each env alone, then the plan's others (alternatives()). */
@@ -358,7 +367,15 @@ function testClaim(
   const b = inputs.models.find((model) => model.role === claim.b)?.name;
   const absent = missingRoles(inputs, claim);
   if (absent !== null || a === undefined || b === undefined)
-    return { ...header, verdict: "no data", seedAgreement: "", summary: absent ?? "", scopes: [], sensitivity: [], notes: [] };
+    return {
+      ...header,
+      verdict: "no data",
+      seedAgreement: "",
+      summary: absent ?? "",
+      scopes: [],
+      sensitivity: [],
+      notes: [],
+    };
   const budgets = claimBudgets(inputs, claim, a, b, claim.id === "hidden-budget" ? "hidden" : "announced");
   const setting: ClaimSetting = { claim, a, b, budgets, seeds, reader: claimReader(context, seeds, a, b) };
   const scopes = readScopes(setting);

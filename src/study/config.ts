@@ -203,10 +203,10 @@ const QUICK: PresetSizes = {
  * fit 45 minutes on 2 cores: the same model, learning rates and budgets. */
 const FULL: PresetSizes = {
   ...QUICK,
-  heldOutTasks: 200,
+  heldOutTasks: 150,
   demoTasks: 1500,
   sftSteps: 3000,
-  rlSteps: 60,
+  rlSteps: 50,
   tasksPerStep: 12,
   trainEvalEvery: 20,
   trainEvalTasks: 50,

@@ -260,7 +260,9 @@ describe("studyFindings", () => {
       ["pass 3x", "tied"],
     ]);
     expect(hidden.verdict).toBe("supported");
-    expect(hidden.notes[0]).toMatch(/^Pass@1 at 1\.25x \(hidden\): BudgetMix \(hidden\) and GRPO-Full give the same value on every task/);
+    expect(hidden.notes[0]).toMatch(
+      /^Pass@1 at 1\.25x \(hidden\): BudgetMix \(hidden\) and GRPO-Full give the same value on every task/,
+    );
   });
 
   it("says which roles are missing", () => {

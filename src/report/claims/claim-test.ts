@@ -38,7 +38,6 @@ export const pointsText = (fraction: number): string => `${+(100 * fraction).toF
 /** The comparisons whose key starts with `prefix` that a verdict reads (cannot move, tied and no data left out). */
 export function measuredOutcomes(comparisons: Comparisons, prefix: string): StudyComparison[] {
   return [...comparisons.values()].filter(
-    (comparison) =>
-      comparison.key.startsWith(prefix) && isRead(comparison.outcome),
+    (comparison) => comparison.key.startsWith(prefix) && isRead(comparison.outcome),
   );
 }

@@ -36,17 +36,17 @@ describe("thinice hidden-budget step quality ceiling", () => {
     expect(close(ceiling.bayes)).toEqual([1, 1, 1, 1]);
   });
 
-  it("on the study's 200 held-out tasks (full preset, new in structure): 96.7 / 100 / 93.6 / 91.5%, at most 93.3% at every budget", () => {
-    const set = heldOutSet({ heldOutSeed: 1, heldOutTasks: 200 }, { env: "thinice", heldOut: "structure" });
-    const draws = taskDraws(thinice(), set.seed, { count: 200, field: "tasks", distinct: "structure" });
-    const maps = Array.from({ length: 200 }, (_, index) => draws.make(index) as ThinIceTask);
+  it("on the study's 150 held-out tasks (full preset, new in structure): 96.5 / 100 / 93.4 / 91.3%, at most 93.0% at every budget", () => {
+    const set = heldOutSet({ heldOutSeed: 1, heldOutTasks: 150 }, { env: "thinice", heldOut: "structure" });
+    const draws = taskDraws(thinice(), set.seed, { count: 150, field: "tasks", distinct: "structure" });
+    const maps = Array.from({ length: 150 }, (_, index) => draws.make(index) as ThinIceTask);
     const ceiling = hiddenCeiling(maps, 0.4);
-    expect(close(ceiling.bayes, 3)).toEqual([0.967, 1, 0.936, 0.915]);
+    expect(close(ceiling.bayes, 3)).toEqual([0.965, 1, 0.934, 0.913]);
     expect(close(ceiling.alone, 9)).toEqual([1, 1, 1, 1]);
     // Neither the feedback line nor the turn number tells the budgets apart on the expert's states.
     expect(close(hiddenCeiling(maps, 0.4, "map").bayes)).toEqual(close(ceiling.bayes));
     expect(close(hiddenCeiling(maps, 0.4, "withTurn").bayes)).toEqual(close(ceiling.bayes));
-    expect(maxMinCeiling(maps, 0.4).value).toBeCloseTo(0.933, 3);
+    expect(maxMinCeiling(maps, 0.4).value).toBeCloseTo(0.93, 3);
     // The quick preset's 40 tasks are the first 40.
     expect(close(hiddenCeiling(maps.slice(0, 40), 0.4).bayes, 3)).toEqual([0.974, 1, 0.919, 0.895]);
   });
