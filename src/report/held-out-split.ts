@@ -11,21 +11,13 @@ import type { IntervalOptions } from "../metrics/task-mean.js";
 import type { StudyData } from "./study-data.js";
 import { jsonEstimate, type StudyHeldOut } from "./study-model.js";
 
-/** What a study knows of an env's held-out tasks and its seeds' training tasks. */
-export interface HeldOutFacts {
-  readonly env: string;
-  readonly by: "structure" | "content";
-  readonly structure: string;
-  readonly distinctStructures: number | null;
-  readonly tasks: number;
-  readonly heldOutStructures: number;
-  readonly seeds: readonly {
-    readonly seed: number;
-    readonly trainingTasks: number;
-    readonly trainingStructures: number;
+/** What a study knows of an env's held-out tasks and its seeds' training tasks: the report's StudyHeldOut before its
+ * statement and split, with the ids of the held-out tasks each seed's training saw. */
+export interface HeldOutFacts extends Omit<StudyHeldOut, "seeds" | "statement" | "split"> {
+  readonly seeds: readonly (Omit<StudyHeldOut["seeds"][number], "seen"> & {
     /** Ids of the held-out tasks whose structure a training task of this seed has. */
     readonly seenIds: readonly string[];
-  }[];
+  })[];
 }
 
 function statement(facts: HeldOutFacts): string {

@@ -7,7 +7,7 @@
 import type { ClaimPlan } from "../analysis-plan.js";
 import { isRead } from "../effect-outcome.js";
 import type { Verdict } from "../study-model.js";
-import { measuredOutcomes, pointsText, type ClaimTest } from "./claim-test.js";
+import { measuredOutcomes, passMeasures, pointsText, type ClaimTest } from "./claim-test.js";
 
 type Plan = Extract<ClaimPlan, { id: "budgetmix" }>;
 
@@ -19,17 +19,7 @@ export const budgetmixClaim: ClaimTest<Plan> = {
   rule: (plan) =>
     `supported: higher at ${plan.tight} by at least ${pointsText(plan.margin)} and at no budget lower by more than ${pointsText(plan.margin)} (non-inferiority: the interval's low end above -${pointsText(plan.margin)}); not supported: lower by more than that somewhere (the whole interval), or lower at ${plan.tight}; negligible: the difference at ${plan.tight} inside +-${pointsText(plan.margin)}`,
   measures: (plan, budgets) =>
-    budgets.map((budget) => ({
-      key: budget === plan.tight ? `pass tight` : `pass ${budget}`,
-      measure: {
-        name: `Pass@1 at ${budget}`,
-        contrasts: [
-          { kind: "difference" as const, statistic: { kind: "pass" as const, mode: "announced" as const, budget } },
-        ],
-      },
-      mode: "announced" as const,
-      decides: true,
-    })),
+    passMeasures(budgets, "announced", (budget) => (budget === plan.tight ? "pass tight" : `pass ${budget}`)),
   verdict: (_plan, comparisons): Verdict => {
     const tight = comparisons.get("pass tight")?.outcome ?? "no data";
     const every = measuredOutcomes(comparisons, "pass");

@@ -32,6 +32,23 @@ export interface ClaimTest<Plan extends ClaimPlan> {
   verdict(plan: Plan, comparisons: Comparisons): Verdict;
 }
 
+/** Pass@1 a - b at each budget, in a budget mode, keyed by `key(budget)`: every one decides. */
+export function passMeasures(
+  budgets: readonly string[],
+  mode: "announced" | "hidden",
+  key: (budget: string) => string,
+): PlannedMeasure[] {
+  return budgets.map((budget) => ({
+    key: key(budget),
+    measure: {
+      name: `Pass@1 at ${budget}${mode === "hidden" ? " (hidden)" : ""}`,
+      contrasts: [{ kind: "difference", statistic: { kind: "pass", mode, budget } }],
+    },
+    mode,
+    decides: true,
+  }));
+}
+
 /** "3 points" from a fraction. */
 export const pointsText = (fraction: number): string => `${+(100 * fraction).toFixed(2)} points`;
 

@@ -4,7 +4,7 @@
 // somewhere and higher nowhere; negligible: every difference inside +-margin; else inconclusive.
 import type { ClaimPlan } from "../analysis-plan.js";
 import type { Verdict } from "../study-model.js";
-import { measuredOutcomes, pointsText, type ClaimTest } from "./claim-test.js";
+import { measuredOutcomes, passMeasures, pointsText, type ClaimTest } from "./claim-test.js";
 
 type Plan = Extract<ClaimPlan, { id: "hidden-budget" }>;
 
@@ -15,18 +15,7 @@ export const hiddenBudgetClaim: ClaimTest<Plan> = {
   statistic: (plan) => `${plan.a} - ${plan.b}, Pass@1 (hidden) at every budget`,
   rule: (plan) =>
     `supported: higher somewhere by at least ${pointsText(plan.margin)} and nowhere lower by more than ${pointsText(plan.margin)} (non-inferiority); not supported: lower by more than that somewhere and higher nowhere; negligible: every difference inside +-${pointsText(plan.margin)}`,
-  measures: (_plan, budgets) =>
-    budgets.map((budget) => ({
-      key: `pass ${budget}`,
-      measure: {
-        name: `Pass@1 at ${budget} (hidden)`,
-        contrasts: [
-          { kind: "difference" as const, statistic: { kind: "pass" as const, mode: "hidden" as const, budget } },
-        ],
-      },
-      mode: "hidden" as const,
-      decides: true,
-    })),
+  measures: (_plan, budgets) => passMeasures(budgets, "hidden", (budget) => `pass ${budget}`),
   verdict: (_plan, comparisons): Verdict => {
     const every = measuredOutcomes(comparisons, "pass");
     if (every.length === 0) return "no data";

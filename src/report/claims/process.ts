@@ -6,7 +6,7 @@
 import { isBudgetReading, type ClaimPlan } from "../analysis-plan.js";
 import type { StatisticKind } from "../finding-measures.js";
 import type { Verdict } from "../study-model.js";
-import { measuredOutcomes, pointsText, type ClaimTest, type PlannedMeasure } from "./claim-test.js";
+import { measuredOutcomes, passMeasures, pointsText, type ClaimTest, type PlannedMeasure } from "./claim-test.js";
 
 type Plan = Extract<ClaimPlan, { id: "process" }>;
 
@@ -35,17 +35,7 @@ export const processClaim: ClaimTest<Plan> = {
     `supported: some comparison higher by at least ${pointsText(plan.margin)} (a benefit) and some negligible or lower (a limit); not supported: every comparison higher, or none higher and some lower; negligible: every comparison inside +-${pointsText(plan.margin)}`,
   measures: (plan, budgets) => [
     pooledMeasure("step-quality", "step quality", plan, budgets),
-    ...budgets.map((budget) => ({
-      key: `pass ${budget}`,
-      measure: {
-        name: `Pass@1 at ${budget}`,
-        contrasts: [
-          { kind: "difference" as const, statistic: { kind: "pass" as const, mode: "announced" as const, budget } },
-        ],
-      },
-      mode: "announced" as const,
-      decides: true,
-    })),
+    ...passMeasures(budgets, "announced", (budget) => `pass ${budget}`),
     pooledMeasure("recovery", "success after a forced error", plan, budgets),
   ],
   verdict: (_plan, comparisons): Verdict => {
