@@ -178,7 +178,7 @@ describe("reproduce with a served base and a Tinker trainer", () => {
 
     const served = await cli(...design, ...servedFlags(), "--out", join(dir, "served"));
     expect(served.code).toBe(0);
-    expect(served.stderr).toContain("[2/5] sft: skipped, demonstrations and SFT (the base is served, not made here)");
+    expect(served.stderr).toContain("[3/6] sft: skipped, demonstrations and SFT (the base is served, not made here)");
     expect(served.stdout).toMatch(/^Budget table, bfcl/m);
     const reference = readReport(join(dir, "embedded"));
     const report = readReport(join(dir, "served"));
@@ -192,9 +192,9 @@ describe("reproduce with a served base and a Tinker trainer", () => {
       ["GRPO-Full", "rl", "tinker"],
       ["BudgetMix", "rl", "tinker"],
     ]);
-    expect(report.runs.find((run) => run.id === "bfcl/base/announced")?.policy).toBe("openai:tiny-base");
-    expect(report.runs.find((run) => run.id === "bfcl/grpo-full/announced")?.policy).toBe(
-      `tinker:tiny-base@${join(dir, "served", "bfcl", "rl", "grpo-full", "checkpoints", "step-000002")}`,
+    expect(report.runs.find((run) => run.id === "seed-2/bfcl/base/announced")?.policy).toBe("openai:tiny-base");
+    expect(report.runs.find((run) => run.id === "seed-2/bfcl/grpo-full/announced")?.policy).toBe(
+      `tinker:tiny-base@${join(dir, "served", "seed-2", "bfcl", "rl", "grpo-full", "checkpoints", "step-000002")}`,
     );
     expect(report.setup).toEqual({
       base: "openai:tiny-base, a served model evaluated as it is served",
@@ -205,20 +205,20 @@ describe("reproduce with a served base and a Tinker trainer", () => {
     expect(readFileSync(join(dir, "served", "report.html"), "utf8")).toContain(
       "Skipped: demonstrations and SFT (the base is served, not made here).",
     );
-    expect(existsSync(join(dir, "served", "bfcl", "base"))).toBe(false);
+    expect(existsSync(join(dir, "served", "seed-2", "bfcl", "base"))).toBe(false);
     // The base's evaluations answered through the client options given: its replies are in the --cache folder.
     expect((await cli("cache", "info", "--cache", cacheDir)).stdout).toMatch(/^tiny-base\t[1-9]\d*$/m);
     // Neither the servers' addresses nor a key are stored with the study or its RL runs.
     for (const file of [
       join(dir, "served", "study.json"),
-      join(dir, "served", "bfcl", "rl", "grpo-full", "config.json"),
+      join(dir, "served", "seed-2", "bfcl", "rl", "grpo-full", "config.json"),
     ]) {
       const text = readFileSync(file, "utf8");
       expect(text).not.toContain(servedUrl);
       expect(text).not.toContain(standin.url);
     }
     expect(
-      JSON.parse(readFileSync(join(dir, "served", "bfcl", "rl", "grpo-full", "config.json"), "utf8")),
+      JSON.parse(readFileSync(join(dir, "served", "seed-2", "bfcl", "rl", "grpo-full", "config.json"), "utf8")),
     ).toMatchObject({
       backend: { kind: "tinker", baseModel: "tiny-base", renderer: `hf:${HF}` },
       env: "bfcl",
@@ -264,8 +264,8 @@ describe("reproduce with a served base and a Tinker trainer", () => {
       events: inRl.events,
     });
     expect(stopped.finished).toBe(false);
-    expect(existsSync(join(out, "bfcl", "rl", "budgetmix", "checkpoints", "step-000002"))).toBe(false);
-    const inEval = stopAt((name, done) => name === "bfcl/grpo-full/hidden" && done >= 3);
+    expect(existsSync(join(out, "seed-2", "bfcl", "rl", "budgetmix", "checkpoints", "step-000002"))).toBe(false);
+    const inEval = stopAt((name, done) => name === "seed-2/bfcl/grpo-full/teacher-forced-announced" && done >= 3);
     const stoppedAgain = await reproduce({
       out,
       resume: true,
@@ -291,8 +291,8 @@ describe("reproduce with a served base and a Tinker trainer", () => {
       "--no-progress",
     );
     expect(resumed.code).toBe(0);
-    expect(resumed.stderr).toContain("[1/5] tasks: done before, skipped");
-    expect(resumed.stderr).toContain("[3/5] rl: done before, skipped");
+    expect(resumed.stderr).toContain("[1/6] tasks: done before, skipped");
+    expect(resumed.stderr).toContain("[4/6] rl: done before, skipped");
     expect(tables(readReport(out))).toEqual(tables(report));
 
     // The same checkpoint as the Tinker service's base model, sampled through its sampler with budgetrl's byte
@@ -319,8 +319,8 @@ describe("reproduce with a served base and a Tinker trainer", () => {
       name: "base",
       source: { origin: "base-model", policy: { kind: "tinker", baseModel: "tiny-base" } },
     });
-    expect(await replies(tinkerBase, "bfcl/base/announced")).toEqual(
-      await replies(join(dir, "served"), "bfcl/base/announced"),
+    expect(await replies(tinkerBase, "seed-2/bfcl/base/announced")).toEqual(
+      await replies(join(dir, "served"), "seed-2/bfcl/base/announced"),
     );
   }, 240_000);
 
