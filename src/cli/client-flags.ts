@@ -4,7 +4,9 @@
 // (`budgetrl eval`'s policy, `budgetrl reproduce`'s served base): each flag's description, default and validation
 // are the schema's (a bad value fails as the command's flags are read, naming the flag), and the flags given become
 // the typed client options (only those given: the policy fills in the rest). A resume command gives them again by the
-// same table (clientOptionArgs).
+// same table (clientOptionArgs). The rows of group "tinker" (--tinker-url, --tinker-api-key-env, --tinker-timeout,
+// --tinker-deadline: how a tinker: policy reaches its service) are flags of `budgetrl eval` only (tinkerFlagFields);
+// `budgetrl reproduce` has its own Tinker flags, for its trainer.
 import { z } from "zod";
 import {
   CLIENT_OPTION_FLAGS,
@@ -17,19 +19,26 @@ import {
 type Camel<Text extends string> = Text extends `${infer Head}-${infer Tail}`
   ? `${Head}${Capitalize<Camel<Tail>>}`
   : Text;
-type Row = (typeof CLIENT_OPTION_FLAGS)[number];
+type AnyRow = (typeof CLIENT_OPTION_FLAGS)[number];
+type Row = Exclude<AnyRow, { readonly group: "tinker" }>;
+type TinkerRow = Extract<AnyRow, { readonly group: "tinker" }>;
 /** The config field of a flag: --request-concurrency -> requestConcurrency. */
 type FieldOf<Flag extends string> = Flag extends `--${infer Name}` ? Camel<Name> : never;
 
-export type ClientFlagFields = {
-  [R in Row as FieldOf<R["flag"]>]: R extends { readonly switchesOff: true }
+type FlagFields<Rows extends AnyRow> = {
+  [R in Rows as FieldOf<R["flag"]>]: R extends { readonly switchesOff: true }
     ? z.ZodDefault<z.ZodBoolean>
     : NonNullable<ClientOptions[R["key"]]> extends number
       ? z.ZodOptional<z.ZodNumber>
       : z.ZodOptional<z.ZodString>;
 };
+export type ClientFlagFields = FlagFields<Row>;
+export type TinkerFlagFields = FlagFields<TinkerRow>;
 
-export type ClientFlags = { readonly [Key in keyof ClientFlagFields]?: z.output<ClientFlagFields[Key]> | undefined };
+export type ClientFlags = {
+  readonly [Key in keyof (ClientFlagFields & TinkerFlagFields)]?:
+    z.output<(ClientFlagFields & TinkerFlagFields)[Key]> | undefined;
+};
 
 function fieldOf(flag: string): string {
   return flag.slice(2).replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
@@ -39,7 +48,7 @@ const defaults = clientOptionsSchema.parse({}) as Record<string, unknown>;
 
 /** A flag's field: the schema's type, description (after `scope`, the model the flag is for) and default (in the text:
  * an unset flag leaves it to the policy), validated by the schema's own field. */
-function flagField(row: Row, scope: string): z.ZodType {
+function flagField(row: AnyRow, scope: string): z.ZodType {
   const option = clientOptionsSchema.shape[row.key] as z.ZodType;
   const description = option.description ?? "";
   if ("switchesOff" in row)
@@ -60,9 +69,14 @@ function flagField(row: Row, scope: string): z.ZodType {
  * study's served base). */
 export function clientFlagFieldsFor(scope: string): ClientFlagFields {
   return Object.fromEntries(
-    CLIENT_OPTION_FLAGS.map((row) => [fieldOf(row.flag), flagField(row, scope)]),
+    CLIENT_OPTION_FLAGS.filter((row) => !("group" in row)).map((row) => [fieldOf(row.flag), flagField(row, scope)]),
   ) as unknown as ClientFlagFields;
 }
+
+/** The flags' fields of a tinker: policy's service (`budgetrl eval --policy tinker:...`). */
+export const tinkerFlagFields = Object.fromEntries(
+  CLIENT_OPTION_FLAGS.filter((row) => "group" in row).map((row) => [fieldOf(row.flag), flagField(row, "tinker")]),
+) as unknown as TinkerFlagFields;
 
 /** The flags' fields of an openai policy (`budgetrl eval --policy openai:MODEL`). */
 export const clientFlagFields = clientFlagFieldsFor("openai");
@@ -70,10 +84,14 @@ export const clientFlagFields = clientFlagFieldsFor("openai");
 /** The fields' keys (what `--resume` keeps: they are not stored with the run). */
 export const CLIENT_FLAG_KEYS = Object.keys(clientFlagFields) as (keyof ClientFlagFields)[];
 
-/** The client options the flags give (undefined when none is given). */
-export function clientOptionsOf(flags: ClientFlags): GivenClientOptions | undefined {
+/** The tinker fields' keys (kept on `--resume` too). */
+export const TINKER_FLAG_KEYS = Object.keys(tinkerFlagFields) as (keyof TinkerFlagFields)[];
+
+/** The client options the flags give (undefined when none is given); the tinker rows only with `tinker`. */
+export function clientOptionsOf(flags: ClientFlags, tinker = false): GivenClientOptions | undefined {
   const given: Record<string, unknown> = {};
   for (const row of CLIENT_OPTION_FLAGS) {
+    if ("group" in row && !tinker) continue;
     const value = (flags as Record<string, unknown>)[fieldOf(row.flag)];
     if ("switchesOff" in row) {
       if (value === true) given[row.key] = false;

@@ -5,7 +5,8 @@
 // resume; what was committed is kept), 130/143 stopped by a signal.
 import { z } from "zod";
 import { evalResumeCommand } from "../core/commands.js";
-import { ConnectionLostError, DataError, RunExistsError, StoppedError } from "../core/errors.js";
+import { ConfigError, ConnectionLostError, DataError, RunExistsError, StoppedError } from "../core/errors.js";
+import type { Json } from "../core/json.js";
 import { storeLocation } from "../store/open.js";
 import { evaluateParts, type EvalConfigRequest, type EvaluationResult } from "../eval/evaluate.js";
 import { evalConfigSchema } from "../eval/config.js";
@@ -16,17 +17,27 @@ import {
   type EvalRunOptions,
 } from "../eval/run-options.js";
 import type { GivenClientOptions } from "../policies/openai/options.js";
-import { CLIENT_FLAG_KEYS, clientFlagFields, clientOptionsOf } from "./client-flags.js";
+import {
+  CLIENT_FLAG_KEYS,
+  clientFlagFields,
+  clientOptionsOf,
+  TINKER_FLAG_KEYS,
+  tinkerFlagFields,
+} from "./client-flags.js";
+// The policy kind tinker: (rl/tinker/policy-kind.ts; its client loads when such a policy is made).
+import "../rl/tinker/policy-kind.js";
 import { defineCommand, type CliIo } from "./command.js";
 import { createProgress } from "./progress.js";
-import { keyValues } from "./key-values.js";
+import { keyJsonValues, keyValues } from "./key-values.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 import { printRunTable } from "./run-summary.js";
 
 // The flags come from the three objects of an evaluation, each its own schema: the eval config's fields and defaults
 // (stored with the run), the openai client options (client-flags.ts, from clientOptionsSchema: never stored, given
-// again on --resume) and the run options (how the run is played: concurrency, timeouts, executor), plus what only the
-// command line needs: env and policy options as KEY=VALUE flags, the store, the run's name, resume, output.
+// again on --resume; with them, how a tinker: policy reaches its service: --tinker-url, ...) and the run options (how
+// the run is played: concurrency, timeouts, executor), plus what only the command line needs: env and policy options
+// as KEY=VALUE flags (a tinker: policy's --base-model, --renderer and --template-opt are policy options too, stored
+// with the run), the store, the run's name, resume, output.
 
 /** The stored config's fields that are flags as they are (env and policy options come as KEY=VALUE flags). */
 const configFlags = evalConfigSchema.omit({ envOptions: true, policyOptions: true });
@@ -62,10 +73,28 @@ const schema = configFlags
       .array(z.string())
       .default([])
       .describe(
-        "policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, seedScheme, extraBody='{...}')",
+        "policy option KEY=VALUE, stored with the run (openai: temperature, topP, maxTokens, seed, n, logprobs, topLogprobs, tokenIds, seedScheme, extraBody='{...}'; tinker: temperature, maxNewTokens, contextLength, toolCallFormat)",
       ),
+    baseModel: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "tinker: the base model as the service names it (needed with tinker:tinker://PATH; a checkpoint folder names its own); stored with the run",
+      ),
+    renderer: z
+      .string()
+      .optional()
+      .describe(
+        "tinker: how conversations become tokens: bytes (default) or hf:DIR (a model's tokenizer.json and chat template, copied into DIR); stored with the run",
+      ),
+    templateOpt: z
+      .array(z.string())
+      .default([])
+      .describe("tinker, hf renderer: chat-template variable KEY=VALUE (enable_thinking=false); stored with the run"),
   })
   .extend(clientFlagFields)
+  .extend(tinkerFlagFields)
   .extend(evalRunOptionsSchema.shape);
 
 /** What `--resume` keeps from the command line: where the run is, how it is played, what is printed, how the
@@ -78,6 +107,7 @@ const KEPT_ON_RESUME = [
   "progress",
   ...Object.keys(evalRunOptionsSchema.shape),
   ...CLIENT_FLAG_KEYS,
+  ...TINKER_FLAG_KEYS,
 ];
 
 /** The stored config's fields among the flags. */
@@ -88,6 +118,24 @@ function configOf(
     z.output<typeof schema>,
     (typeof CONFIG_KEYS)[number]
   >;
+}
+
+/** The policy options the flags give: --policy-opt pairs, and a tinker: policy's --base-model, --renderer and
+ * --template-opt (refused with another policy, naming the flag; on --resume the stored ones count). */
+function policyOptionsOf(options: Readonly<z.output<typeof schema>>): EvalConfigRequest["policyOptions"] {
+  const { policy, policyOpt, baseModel, renderer, templateOpt, resume } = options;
+  const tinker: Record<string, Json> = {
+    ...(baseModel === undefined ? {} : { baseModel }),
+    ...(renderer === undefined ? {} : { renderer }),
+    ...(templateOpt.length === 0 ? {} : { templateOptions: keyJsonValues(templateOpt, "--template-opt") }),
+  };
+  const given = Object.keys(tinker)[0];
+  if (given !== undefined && !resume && !policy.startsWith("tinker:"))
+    throw new ConfigError(given, `is read by --policy tinker:... only, not by ${policy}`);
+  const pairs = keyValues(policyOpt, "--policy-opt");
+  const all = { ...pairs, ...tinker };
+  // JSON values: the stored form (Json's arrays are readonly, the config's type takes them as they are).
+  return Object.keys(all).length === 0 ? undefined : (all as EvalConfigRequest["policyOptions"]);
 }
 
 function envOptionsOf(
@@ -151,21 +199,24 @@ export const evalCommand = defineCommand({
     "budgetrl eval --env frozenlake --env-opt slippery=true --policy oracle:unbounded --budget 50%,100% --budget-mode hidden --protocol single",
     "budgetrl eval --env bfcl --category base,miss_func,miss_param,long_context --policy replay --tasks 800 --budget 25%,100% --budget-scope user-turn",
     "budgetrl eval --env bfcl --policy openai:Qwen/Qwen3-8B --base-url http://localhost:8000/v1 --policy-opt temperature=0.7 --policy-opt logprobs=true --samples 4 --k 1,4 --concurrency 32 --budget-scope user-turn",
+    "budgetrl eval --env sokoban --policy tinker:runs/t/checkpoints/step-000060 --tinker-url http://localhost:8000 --samples 4 --k 1,4",
+    "budgetrl eval --env bfcl --policy tinker:Qwen/Qwen3-4B --tinker-url URL --renderer hf:models/qwen3-4b --template-opt enable_thinking=false --budget-scope user-turn",
     "budgetrl eval --resume --db runs.db",
     "budgetrl eval --env sokoban --policy noisy-oracle:0.3 --tasks 5000 --samples 16 --db postgres://me@db-host/budgetrl --executor bullmq --redis redis://queue-host:6379",
   ],
   async run(options, io, context) {
-    const { envOpt, dataDir, category, db, run, resume, json, progress, policyOpt } = options;
+    const { envOpt, dataDir, category, db, run, resume, json, progress } = options;
     if (resume) reportIgnoredOnResume(io, "eval", context.given, KEPT_ON_RESUME);
     // The three objects of an evaluation, each from its own schema's flags: the stored config, the run options, the
-    // openai client options.
+    // client options (openai's, and a tinker: policy's reach).
+    const policyOptions = policyOptionsOf(options);
     const config: EvalConfigRequest = {
       ...configOf(options),
       envOptions: envOptionsOf(envOpt, dataDir, category),
-      ...(policyOpt.length === 0 ? {} : { policyOptions: keyValues(policyOpt, "--policy-opt") }),
+      ...(policyOptions === undefined ? {} : { policyOptions }),
     };
     const runOptions = parseEvalRunOptions(options);
-    const client = clientOptionsOf(options);
+    const client = clientOptionsOf(options, true);
     const printed = printedRun(db, runOptions, client);
     let bar: ReturnType<typeof createProgress> | undefined;
     let started: string | undefined;

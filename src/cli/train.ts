@@ -74,6 +74,14 @@ const schema = z.object({
     .default("TINKER_API_KEY")
     .describe("tinker: environment variable holding the API key (never printed or stored; local servers need none)"),
   tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker: milliseconds allowed per HTTP request"),
+  tinkerDeadline: z
+    .number()
+    .int()
+    .min(0)
+    .default(300_000)
+    .describe(
+      "tinker: milliseconds one request may keep failing (5xx, 429, dropped connections) before the run stops: the SDK's 5 minutes",
+    ),
 });
 
 /** The flags of config fields whose flag is not their kebab-case name. */
@@ -111,6 +119,7 @@ function configOfFlags(
     tinkerUrl: _url,
     tinkerApiKeyEnv: _keyEnv,
     tinkerTimeout: _timeout,
+    tinkerDeadline: _deadline,
     ...flags
   } = options;
   // A backend's or estimator's flag counts when given (its default is the config's); the other fields as parsed.
@@ -131,9 +140,10 @@ export function tinkerConnection(
     readonly tinkerUrl?: string | undefined;
     readonly tinkerApiKeyEnv: string;
     readonly tinkerTimeout: number;
+    readonly tinkerDeadline?: number;
   },
   environment: NodeJS.ProcessEnv = process.env,
-): { baseUrl: string; apiKey?: string; timeoutMs: number } | undefined {
+): { baseUrl: string; apiKey?: string; timeoutMs: number; deadlineMs?: number } | undefined {
   const baseUrl = options.tinkerUrl ?? environment.TINKER_BASE_URL;
   if (baseUrl === undefined || baseUrl === "") return undefined;
   if (!/^https?:\/\/[^/]/.test(baseUrl))
@@ -143,7 +153,12 @@ export function tinkerConnection(
       "e.g. --tinker-url http://localhost:8000",
     );
   const apiKey = environment[options.tinkerApiKeyEnv];
-  return { baseUrl, timeoutMs: options.tinkerTimeout, ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }) };
+  return {
+    baseUrl,
+    timeoutMs: options.tinkerTimeout,
+    ...(options.tinkerDeadline === undefined ? {} : { deadlineMs: options.tinkerDeadline }),
+    ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+  };
 }
 
 function stepLine(metrics: StepMetrics, total: number): string {
@@ -175,7 +190,7 @@ export const trainCommand = defineCommand({
     "budgetrl train --backend tinker --tinker-url URL --base-model Qwen/Qwen3-4B --renderer hf:models/qwen3-4b --template-opt enable_thinking=false --env bfcl --out runs/b",
   ],
   async run(options, io, context) {
-    const { out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout } = options;
+    const { out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, tinkerDeadline } = options;
     if (resume)
       reportIgnoredOnResume(io, "train", context.given, [
         "out",
@@ -184,11 +199,12 @@ export const trainCommand = defineCommand({
         "tinkerUrl",
         "tinkerApiKeyEnv",
         "tinkerTimeout",
+        "tinkerDeadline",
       ]);
     // A new run's config is parsed here too, so that a refusal names the flag; a resumed run reads its stored one.
     const config = resume ? undefined : configOfFlags(options, context.given);
     if (config !== undefined) parseTrainConfig(config, flagNamer(context.given));
-    const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout });
+    const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, tinkerDeadline });
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({
       config,

@@ -29,12 +29,14 @@ export const evalConfigSchema = z.object({
   policy: z
     .string()
     .min(1)
-    .describe("policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL"),
+    .describe(
+      "policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL, tinker:BASE|CHECKPOINT|tinker://PATH",
+    ),
   policyOptions: z
     .record(z.string(), z.json())
     .optional()
     .describe(
-      "the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...), stored with the run",
+      "the policy's options that change results (openai: temperature, topP, maxTokens, seed, n, logprobs, extraBody, ...; tinker: baseModel, renderer, templateOptions, temperature, ...), stored with the run",
     ),
   tasks: z
     .number()

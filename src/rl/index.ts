@@ -2,6 +2,8 @@
 // the in-process trainer backend and the backend contract (a Tinker server's backend is "budgetrl/tinker"),
 // advantage estimators, budget schedules, the PPO-style loss, and the lower-level SFT and policy-update steps.
 // Loading it loads the Tinker client and renderers too (train() reaches a Tinker server for `backend: "tinker"`).
+// It registers the policy kind `tinker:` (rl/tinker/policy-kind.ts; the client loads when such a policy is made).
+import "./tinker/policy-kind.js";
 export {
   ADVANTAGE_ESTIMATORS,
   computeAdvantages,

@@ -262,26 +262,24 @@ async function evalPolicy(context: StageContext, model: StudyEvalRun["model"]): 
           `model ${model.name} is sampled on a Tinker service, but the study trains in process`,
         );
       const checkpoint = spec.checkpoint === undefined ? undefined : await readTinkerCheckpoint(spec.checkpoint);
-      // Loaded here: the wire format and the Hugging Face renderer are only for studies that sample on Tinker.
-      const [{ openRenderer }, { createTinkerClient }, { openTinkerSamplerPolicy }] = await Promise.all([
-        import("../rl/tinker/renderer.js"),
-        import("../rl/tinker/client.js"),
-        import("../rl/tinker/sampler-policy.js"),
-      ]);
-      const maxNewTokens = checkpoint?.maxNewTokens ?? config.maxNewTokens;
-      const renderer = openRenderer(trainer.renderer, maxNewTokens, {
-        templateOptions: trainer.templateOptions,
-        toolCallFormat: trainer.toolCallFormat,
-      });
-      const reach = tinkerReach(context);
-      const client = createTinkerClient({ ...reach, ...signalOf(context) });
-      const policy = await openTinkerSamplerPolicy({
-        client,
-        source: checkpoint === undefined ? { baseModel: spec.baseModel } : { checkpoint },
+      // Built as the registered kind tinker: builds it (rl/tinker/eval-policy.ts: renderer, client, sampler opened on
+      // the first turn), with the study's reach and trainer options: the study's reach carries the API key itself,
+      // not the name of its variable, so the policy is handed over built rather than as a spec. Loaded here: the
+      // wire format and the Hugging Face renderer are only for studies that sample on Tinker.
+      const { openTinkerEvalPolicy } = await import("../rl/tinker/eval-policy.js");
+      const policy = openTinkerEvalPolicy({
         name: policySpecLabel(spec),
-        renderer,
-        maxNewTokens,
-        ...(trainer.contextLength === undefined ? {} : { contextLength: trainer.contextLength }),
+        source: checkpoint === undefined ? { baseModel: spec.baseModel } : { checkpoint },
+        options: {
+          renderer: trainer.renderer,
+          templateOptions: trainer.templateOptions,
+          toolCallFormat: trainer.toolCallFormat,
+          temperature: 1,
+          maxNewTokens: checkpoint?.maxNewTokens ?? config.maxNewTokens,
+          contextLength: trainer.contextLength,
+        },
+        client: { concurrency: 64, cache: false },
+        reach: { ...tinkerReach(context), ...signalOf(context) },
       });
       return { policy };
     }

@@ -166,7 +166,10 @@ describe("budgetrl eval --policy openai:MODEL", () => {
       ],
       [["--policy", "openai:m", "--rpm", "-1"], /--rpm: expected an integer from 0 to 10000000/],
       [["--policy", "openai"], /policy: openai needs a model name/],
-      [["--policy", "oracle", "--base-url", "http://127.0.0.1:1/v1"], /baseUrl: applies to openai policies only/],
+      [
+        ["--policy", "oracle", "--base-url", "http://127.0.0.1:1/v1"],
+        /baseUrl: applies to openai and tinker policies only/,
+      ],
       [
         ["--policy", "oracle", "--policy-opt", "temperature=1"],
         /policyOptions.temperature: policy oracle takes no options/,

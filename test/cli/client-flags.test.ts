@@ -1,12 +1,14 @@
 // The openai client flags of `budgetrl eval` and `budgetrl reproduce`: one per clientOptionsSchema key, generated from
 // the schema (its descriptions, after the model they are for, defaults and validation), turned into the client options
-// given, and given again by a resume command.
+// given, and given again by a resume command; the rows of a tinker: policy's service (eval's only) beside them.
 import { describe, expect, it } from "vitest";
 import {
   CLIENT_FLAG_KEYS,
   clientFlagFields,
   clientFlagFieldsFor,
   clientOptionsOf,
+  TINKER_FLAG_KEYS,
+  tinkerFlagFields,
 } from "../../src/cli/client-flags.js";
 import { CLIENT_OPTION_FLAGS, clientOptionArgs, clientOptionsSchema } from "../../src/policies/openai/options.js";
 
@@ -69,6 +71,27 @@ describe("the openai client flags", () => {
       "--cache",
       "/tmp/c",
       "--no-cache",
+    ]);
+  });
+
+  it("have a tinker: policy's service beside them: eval's flags only, given again by a resume command", () => {
+    expect(TINKER_FLAG_KEYS).toEqual(["tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout", "tinkerDeadline"]);
+    expect(tinkerFlagFields.tinkerDeadline.description).toBe(
+      `tinker: ${clientOptionsSchema.shape.tinkerDeadline.description} (default: 300000)`,
+    );
+    expect(tinkerFlagFields.tinkerUrl.safeParse("localhost").success).toBe(false);
+    const flags = { tinkerUrl: "http://me:pw@gpu:8000", tinkerDeadline: 0, requestConcurrency: 4 };
+    // reproduce reads its own Tinker flags: the openai client options leave these out unless asked for.
+    expect(clientOptionsOf(flags)).toEqual({ concurrency: 4 });
+    const client = clientOptionsOf(flags, true);
+    expect(client).toEqual({ concurrency: 4, tinkerUrl: "http://me:pw@gpu:8000", tinkerDeadline: 0 });
+    expect(clientOptionArgs(client)).toEqual([
+      "--request-concurrency",
+      "4",
+      "--tinker-url",
+      "http://me@gpu:8000/",
+      "--tinker-deadline",
+      "0",
     ]);
   });
 });

@@ -8,7 +8,10 @@
 // Client options say how to reach the server and how hard to push it (base URL, the name of the API key's
 // environment variable, request concurrency, requests per minute, timeout, retries, cache). They never change
 // an answer, so they are not stored and are given again on --resume; none of them is part of a cache key.
-// The API key itself is read from the environment when the client is made, and nowhere kept.
+// The API key itself is read from the environment when the client is made, and nowhere kept. The same object
+// carries how a `tinker:` policy reaches its Tinker service (the rows of group "tinker": URL, the API key's
+// variable, attempt timeout, deadline), so that they travel as the openai ones do (eval's flags, --resume
+// commands, BullMQ jobs); request concurrency and the cache apply to both kinds.
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
@@ -125,6 +128,22 @@ export const clientOptionsSchema = z.object({
     "longest wait before a retry in milliseconds, Retry-After included",
   ),
   cache: booleanOption(true, "answer repeated requests from the on-disk response cache"),
+  tinkerUrl: z
+    .url({ error: "expected a URL, e.g. http://localhost:8000" })
+    .optional()
+    .describe("the Tinker service, without /api/v1 (default: $TINKER_BASE_URL)"),
+  tinkerApiKeyEnv: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" })
+    .optional()
+    .describe("environment variable holding the Tinker API key (default TINKER_API_KEY; local servers need none)"),
+  tinkerTimeout: integerOption(1, 3_600_000, 120_000, "milliseconds allowed per HTTP attempt to the Tinker service"),
+  tinkerDeadline: integerOption(
+    0,
+    86_400_000,
+    300_000,
+    "milliseconds one Tinker request may keep failing (5xx, 429, dropped connections) before it fails: the SDK's 5 minutes",
+  ),
   cacheDir: z
     .string()
     .min(1)
@@ -159,10 +178,16 @@ export const CLIENT_OPTION_FLAGS = [
   { key: "maxBackoffMs", flag: "--retry-max-wait" },
   { key: "cacheDir", flag: "--cache" },
   { key: "cache", flag: "--no-cache", switchesOff: true },
+  { key: "tinkerUrl", flag: "--tinker-url", group: "tinker" },
+  { key: "tinkerApiKeyEnv", flag: "--tinker-api-key-env", group: "tinker" },
+  { key: "tinkerTimeout", flag: "--tinker-timeout", group: "tinker" },
+  { key: "tinkerDeadline", flag: "--tinker-deadline", group: "tinker" },
 ] as const satisfies readonly {
   readonly key: keyof ClientOptions;
   readonly flag: `--${string}`;
   readonly switchesOff?: true;
+  /** "tinker": how a tinker: policy reaches its service (flags of `budgetrl eval` only). */
+  readonly group?: "tinker";
 }[];
 
 /** Validate sampling options (typed, or strings from --policy-opt); every default filled in. */
@@ -211,7 +236,11 @@ export function clientOptionArgs(client: GivenClientOptions | undefined): string
     if (value === undefined) continue;
     if ("switchesOff" in row) {
       if (value === false) args.push(row.flag);
-    } else args.push(row.flag, row.key === "baseUrl" ? withoutPassword(String(value)) : String(value));
+    } else
+      args.push(
+        row.flag,
+        row.key === "baseUrl" || row.key === "tinkerUrl" ? withoutPassword(String(value)) : String(value),
+      );
   }
   return args;
 }

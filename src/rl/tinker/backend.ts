@@ -6,7 +6,9 @@
 //                   one asample per turn, or per group for an RL group's first turn (num_samples = group,
 //                   policy.ts); prompts and replies through the renderer (renderer.ts)
 //   logprobs        forward_backward with forward_only, cross_entropy with weights 0: the log-probs of the
-//                   response tokens
+//                   response tokens (scoring.ts). A service that strips log-probs from the results (the hosted
+//                   one may) is noticed, said once, and from then on the current weights' sampling session scores
+//                   them (prompt_logprobs, the SDK's compute_logprobs); a backward pass's log-probs are never needed
 //   accumulate      forward_only pass (current log-probs) -> the caller's coefficients c_t -> forward_backward
 //                   with cross_entropy and weights c_t / N: loss = -sum_t (c_t / N) log p_t, exactly the
 //                   interface's objective (KL included); two passes per chunk, the SDK's forward_backward_custom
@@ -42,6 +44,7 @@ import {
 import { tokenChunks } from "../tiny-backend.js";
 import type { TinkerClient } from "./client.js";
 import { crossEntropyDatum, policyLossDatum, responseLogprobs } from "./datum.js";
+import { forwardScores, samplerScore } from "./scoring.js";
 import { TINKER_CHECKPOINT_FORMAT, type TinkerCheckpoint } from "./checkpoint.js";
 import * as api from "./operations.js";
 import { createTinkerPolicy, type SampledReply } from "./policy.js";
@@ -111,43 +114,6 @@ async function resolveContext(client: TinkerClient, options: TinkerBackendOption
       "give it with --context-length",
     );
   return contextLength;
-}
-
-/** Response-token log-probs of a model on the server, without gradients: forward_only, cross_entropy, weights 0. */
-async function scoreOn(
-  client: TinkerClient,
-  modelId: string,
-  nextSeq: () => number,
-  batch: readonly TrainSequence[],
-  requestTokens: number,
-): Promise<Float32Array[]> {
-  const out: Float32Array[] = [];
-  for (const part of tokenChunks(batch, requestTokens)) {
-    const output = await api.forwardBackward(
-      client,
-      modelId,
-      nextSeq(),
-      { data: part.map((sequence) => crossEntropyDatum(sequence)), loss_fn: "cross_entropy" },
-      true,
-    );
-    out.push(...responseLogprobs(output, part));
-  }
-  return out;
-}
-
-/** The response tokens' log-probs of a sequence, cut out of the prompt log-probs of the whole sequence. */
-function promptResponseLogprobs(output: api.PromptLogprobs, sequence: TrainSequence): Float32Array {
-  if (output.length !== sequence.tokens.length)
-    throw new TinkerProtocolError(
-      `asample returned ${output.length} prompt log-probs for a prompt of ${sequence.tokens.length} tokens`,
-    );
-  return Float32Array.from(
-    sequence.responses.flatMap((span) => output.slice(span.start, span.end)),
-    (value) => {
-      if (value === null) throw new TinkerProtocolError("asample returned no prompt log-prob for a response token");
-      return value;
-    },
-  );
 }
 
 export async function openTinkerBackend(options: TinkerBackendOptions): Promise<TinkerBackend> {
@@ -234,31 +200,45 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
 
   const trained = (batch: readonly TrainSequence[]): number =>
     batch.reduce((sum, sequence) => sum + sequence.tokens.length, 0);
-  const forwardLogprobs = (part: readonly TrainSequence[]): Promise<Float32Array[]> => {
-    counts.tokens += trained(part);
-    return scoreOn(client, modelId, nextTrain, part, requestTokens);
+  /** Scores through a sampling session: one asample with prompt_logprobs per sequence. */
+  const scoreOnSampler = (samplingSessionId: string, batch: readonly TrainSequence[]): Promise<Float32Array[]> =>
+    Promise.all(
+      batch.map((sequence) =>
+        limiter.run(async () => {
+          counts.tokens += sequence.tokens.length + 1;
+          return samplerScore(client, samplingSessionId, nextSample(), sequence);
+        }),
+      ),
+    );
+  // The service may strip log-probs from forward_backward results: then the current weights are scored through
+  // their sampler instead (said once), and forward passes for log-probs alone are no longer sent.
+  let stripped = false;
+  const logprobsStripped = (): void => {
+    if (stripped) return;
+    stripped = true;
+    client.notice({
+      level: "warning",
+      message:
+        "tinker: the service returned forward_backward results without log-probs; the log-probs training needs (the loss coefficients, importance ratios and clip statistics) now come from a sampling session on the same weights (asample with prompt_logprobs, as the SDK's compute_logprobs), one request per sequence",
+    });
+  };
+  /** Current log-probs of response tokens: a forward_only pass, or the current weights' sampler once stripped. */
+  const currentLogprobs = async (part: readonly TrainSequence[]): Promise<Float32Array[]> => {
+    if (!stripped) {
+      counts.tokens += trained(part);
+      const scored = await forwardScores(client, modelId, nextTrain, part, requestTokens);
+      if (scored !== undefined) return scored;
+      logprobsStripped();
+    }
+    return scoreOnSampler(await currentSampler(), part);
   };
   let references = 0;
-  /** Frozen weights for the KL term: a sampling session on them, scored with prompt_logprobs (one asample per
-   * sequence, max_tokens 1). */
+  /** Frozen weights for the KL term: a sampling session on them, scored with prompt_logprobs. */
   const frozen = async (
     source: { readonly baseModel: string } | { readonly modelPath: string },
   ): Promise<ReferenceScorer> => {
     const samplingSessionId = await api.createSamplingSession(client, sessionId, samplerSeq++, source);
-    const params = { max_tokens: 1, seed: 0, stop: [], temperature: 1, top_k: -1, top_p: 1 };
-    const score = (sequence: TrainSequence): Promise<Float32Array> =>
-      limiter.run(async () => {
-        const output = await api.sample(client, {
-          samplingSessionId,
-          seqId: nextSample(),
-          prompt: modelInput(sequence.tokens),
-          params,
-          promptLogprobs: true,
-        });
-        counts.tokens += sequence.tokens.length + 1;
-        return promptResponseLogprobs(output.prompt_logprobs ?? [], sequence);
-      });
-    return { logprobs: (batch) => Promise.all(batch.map(score)), dispose: () => undefined };
+    return { logprobs: (batch) => scoreOnSampler(samplingSessionId, batch), dispose: () => undefined };
   };
 
   return {
@@ -266,12 +246,12 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
     modelId,
     contextLength,
     policy: () => policy,
-    logprobs: (batch) => forwardLogprobs(batch),
+    logprobs: (batch) => currentLogprobs(batch),
     async accumulate(batch, coefficientsFor, normaliser): Promise<AccumulateStats> {
       let first = 0;
       let tokens = 0;
       for (const part of tokenChunks(batch, requestTokens)) {
-        const coefficients = coefficientsFor(await forwardLogprobs(part), first);
+        const coefficients = coefficientsFor(await currentLogprobs(part), first);
         // Float32 division of float32 values: what the in-process kernel computes for c_t / N.
         const data = part.map((sequence, i) =>
           crossEntropyDatum(
@@ -280,6 +260,7 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
           ),
         );
         counts.tokens += trained(part);
+        // The backward pass's log-probs are not needed: checked when present, never missed when stripped.
         responseLogprobs(
           await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: "cross_entropy" }),
           part,
@@ -306,12 +287,13 @@ export async function openTinkerBackend(options: TinkerBackendOptions): Promise<
           );
         });
         counts.tokens += trained(part);
-        logprobs.push(
-          ...responseLogprobs(
-            await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: loss.name, ...config }),
-            part,
-          ),
-        );
+        const output = await api.forwardBackward(client, modelId, nextTrain(), { data, loss_fn: loss.name, ...config });
+        // The statistics need the log-probs the gradient was taken at: the weights' sampler has them when the
+        // results do not (no optim_step in between).
+        let scored = responseLogprobs(output, part);
+        if (scored === undefined) logprobsStripped();
+        scored ??= await scoreOnSampler(await currentSampler(), part);
+        logprobs.push(...scored);
         first += part.length;
       }
       return { entropy: Number.NaN, tokens: logprobs.reduce((sum, values) => sum + values.length, 0), logprobs };

@@ -3,7 +3,8 @@
 // tokens[p + 1], so response token i (a span [start, end) of the sequence) sits at position i - 1. Positions
 // outside the responses carry weight 0 (cross_entropy) or advantage 0 (importance_sampling, ppo): context.
 // Values travel as float32 (what the server computes in), rounded here so that both sides hold the same
-// numbers.
+// numbers. A result may come back without log-probs (the service can strip them): responseLogprobs says so with
+// undefined, and the caller decides whether it needs them (backend.ts: scoring.ts gets them another way).
 import { TinkerProtocolError } from "./wire.js";
 import { modelInput, tensor, type Datum, type ForwardBackwardOutput } from "./wire.js";
 import { responseLength, type TrainSequence } from "../backend.js";
@@ -46,8 +47,14 @@ export function policyLossDatum(
   return baseDatum(sequence, { logprobs: scatter(sequence, oldLogprobs), advantages: scatter(sequence, advantages) });
 }
 
-/** The current log-probs of each sequence's response tokens, cut out of a forward(_backward) answer. */
-export function responseLogprobs(output: ForwardBackwardOutput, batch: readonly TrainSequence[]): Float32Array[] {
+/** The current log-probs of each sequence's response tokens, cut out of a forward(_backward) answer; undefined when
+ * the answer has none at all (the service may strip them from its results: drop_fwdbwd_logprobs). Log-probs for
+ * some data and not others, or of the wrong length, are a protocol error. */
+export function responseLogprobs(
+  output: ForwardBackwardOutput,
+  batch: readonly TrainSequence[],
+): Float32Array[] | undefined {
+  if (output.loss_fn_outputs.every((record) => record.logprobs === undefined)) return undefined;
   if (output.loss_fn_outputs.length !== batch.length)
     throw new TinkerProtocolError(
       `the server returned ${output.loss_fn_outputs.length} loss outputs for ${batch.length} data`,

@@ -1,21 +1,25 @@
 // What a failed Tinker HTTP exchange means (pure functions): the rules of the Tinker SDK 0.25.0
-// (lib/internal_client_holder.py execute_with_retries, lib/api_future_impl.py), with our seeded, bounded
-// backoff (src/policies/openai/faults.ts: its Retry-After reading and backoff are reused):
+// (_base_client.py _should_retry, lib/internal_client_holder.py ClientConnectionPool and execute_with_retries,
+// lib/api_future_impl.py); how long to wait and when to stop is backoff.ts's business (a deadline, as the SDK):
 //
 //   timeout, refused or dropped connection, unreadable body            -> retry (after a backoff)
+//   400 with an empty body, anywhere (a proxy's: Cloudflare)            -> proxy-400: retried while the client's budget
+//                                                                          lasts (16, one back per answered request: the
+//                                                                          SDK's MAX_CONNECTION_ERROR_RETRIES)
 //   408 from retrieve_future (SkyRL: still pending), try_again body     -> pending: poll again
-//   400 from retrieve_future                                            -> bad-request: polled again, at most 3 times in a
-//                                                                          row (proxies inject bare 400s; SkyRL's failed
-//                                                                          request also answers 400, and fails after them)
+//   400 with a body from retrieve_future                                -> bad-request: polled again, at most 3 times in a
+//                                                                          row (SkyRL's failed request answers 400, and
+//                                                                          fails after them)
 //   402 (billing)                                                       -> pause: wait and send again, with a message,
 //                                                                          until the pause passes the config's limit
 //   408 elsewhere, 409, 425, 429, 5xx                                   -> retry, after Retry-After when given
 //   410 from retrieve_future (the future expired on the server)         -> resubmit the request (same seq_id)
-//   other 4xx                                                           -> fatal, with the server's message
-export { retryAfterMs, retryDelay } from "../../policies/openai/faults.js";
+//   other 4xx (a 400 with a body at submission: the request is wrong)   -> fatal, with the server's message
+export { retryAfterMs } from "../../policies/openai/faults.js";
 
 export type HttpVerdict =
   | { readonly kind: "retry"; readonly reason: string }
+  | { readonly kind: "proxy-400"; readonly reason: string }
   | { readonly kind: "pending" }
   | { readonly kind: "bad-request"; readonly reason: string }
   | { readonly kind: "pause"; readonly reason: string }
@@ -27,10 +31,15 @@ const RETRY_STATUSES = new Set([408, 409, 425, 429]);
 /** 400s from retrieve_future polled again in a row before the 400 is believed (the SDK's budget). */
 export const BAD_REQUEST_RETRIES = 3;
 
-/** The verdict on an HTTP status other than 2xx from `endpoint`, whose body said `detail`. */
+/** Bare 400s retried by one client before one is believed; every answered request gives one back (the SDK's
+ * MAX_CONNECTION_ERROR_RETRIES, per connection pool). */
+export const PROXY_400_RETRIES = 16;
+
+/** The verdict on an HTTP status other than 2xx from `endpoint`, whose body said `detail` ("": an empty body). */
 export function classifyStatus(status: number, endpoint: string, detail: string): HttpVerdict {
-  const reason = `${endpoint} answered ${status}${detail === "" ? "" : `: ${detail}`}`;
+  const reason = `${endpoint} answered ${status}${detail === "" ? " with an empty body" : `: ${detail}`}`;
   const polling = endpoint.endsWith("/retrieve_future");
+  if (status === 400 && detail === "") return { kind: "proxy-400", reason };
   if (status === 402) return { kind: "pause", reason };
   if (polling && status === 408) return { kind: "pending" };
   if (polling && status === 410) return { kind: "resubmit", reason };

@@ -3,6 +3,8 @@
 // samples through the server, its checkpoints, and the renderers (conversation <-> tokens: budgetrl's bytes or a
 // Hugging Face tokenizer and chat template, tools and template options included), with the wire types they use.
 // Left out: the endpoints, the protobuf and datum encodings, fault classification, JWTs and the template helpers.
+// Importing it registers the policy kind `tinker:` (policy-kind.ts), so that evaluate({ policy: "tinker:..." }) works.
+import "./policy-kind.js";
 export { openTinkerBackend, type TinkerBackend, type TinkerBackendOptions } from "./backend.js";
 export { readTinkerCheckpoint, TINKER_CHECKPOINT_FORMAT, type TinkerCheckpoint } from "./checkpoint.js";
 export {

@@ -1,9 +1,11 @@
 // The Tinker endpoints budgetrl uses, one function each: the body it sends (JSON, or protobuf for
-// forward_backward; wire.ts gives the shapes and their upstream source) and the checked result (JSON, or the
+// forward_backward; wire.ts gives the shapes and their upstream source; each JSON body is the one the SDK 0.25.0
+// dumps from its request type, defaults included: test/rl/tinker/sdk-wire.test.ts compares them) and the checked result (JSON, or the
 // protobuf results of forward_backward and asample, proto.ts). Training requests carry the model's seq_id (1, 2,
 // ... in the order they are sent), so that the server runs them in order and a request resent after a fault is
 // recognised, not applied twice.
 import type { TinkerClient } from "./client.js";
+import { PROTOCOL_SDK_VERSION } from "./version.js";
 import { decodeForwardBackwardOutput, decodeSampleResponse, encodeForwardBackwardRequest } from "./proto.js";
 import {
   capabilitiesSchema,
@@ -23,17 +25,15 @@ import {
   type SamplingParams,
 } from "./wire.js";
 
-/** Sent as sdk_version: servers log it; we are not the Python SDK. */
-export const CLIENT_VERSION = "budgetrl-0.1.0";
-
-/** A new session; the server's info, warning and error messages about it are shown through the client. */
+/** A new session, with the SDK version whose protocol budgetrl speaks as sdk_version (version.ts: a server may read
+ * it as a version; who calls is in the User-Agent); the server's info, warning and error messages about it are shown through the client. */
 export async function createSession(client: TinkerClient, tags: readonly string[]): Promise<string> {
   const body = readBody(
     sessionSchema,
     await client.post("/api/v1/create_session", {
       tags,
       user_metadata: {},
-      sdk_version: CLIENT_VERSION,
+      sdk_version: PROTOCOL_SDK_VERSION,
       type: "create_session",
     }),
     "create_session",
@@ -81,7 +81,8 @@ export async function createModel(client: TinkerClient, request: CreateModelRequ
     session_id: request.sessionId,
     model_seq_id: request.modelSeqId,
     base_model: request.baseModel,
-    lora_config: { rank: request.loraRank, seed: request.seed },
+    // The SDK sends LoraConfig whole, its defaults included (train_unembed, train_mlp, train_attn: true).
+    lora_config: { rank: request.loraRank, seed: request.seed, train_unembed: true, train_mlp: true, train_attn: true },
     type: "create_model",
   });
   return readBody(createModelSchema, body, "create_model").model_id;
@@ -129,7 +130,13 @@ export async function optimStep(
 export async function saveWeights(client: TinkerClient, modelId: string, seqId: number, name: string): Promise<string> {
   return readBody(
     savedPathSchema,
-    await client.submit("/api/v1/save_weights", { model_id: modelId, path: name, seq_id: seqId, type: "save_weights" }),
+    await client.submit("/api/v1/save_weights", {
+      model_id: modelId,
+      path: name,
+      seq_id: seqId,
+      overwrite: false,
+      type: "save_weights",
+    }),
     "save_weights",
   ).path;
 }

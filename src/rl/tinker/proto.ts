@@ -11,7 +11,9 @@
 //   BatchedTensor               one field of every datum: data concatenated, offsets = int64 byte offsets
 //                               (num_datums + 1 of them); a datum's values are data[offsets[i], offsets[i+1])
 //   prompt_logprobs, logprobs   float32 bytes; NaN where the server computed none (the first prompt token)
-// A response field we do not know is skipped (responses may grow); the stand-in server is strict instead.
+// A response field we do not know is skipped (responses may grow); the stand-in server is strict instead. A result
+// whose records lack num_datums counts its data by the offsets of a field, as response_conv.py does; one whose
+// fields were stripped (the service may drop the log-probs) has its data and no tensors.
 import protobuf from "protobufjs";
 import {
   TinkerProtocolError,
@@ -75,7 +77,12 @@ function tensorBytes(tensor: TensorData): Uint8Array {
   return new Uint8Array(view.buffer);
 }
 
-/** The forward_backward body as the SDK sends it: proto3, fields at their defaults left out. */
+/** Map entries sorted by key: protobuf's deterministic serialisation. */
+const sortedEntries = <T>(record: Readonly<Record<string, T>>): [string, T][] =>
+  Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+
+/** The forward_backward body as the SDK sends it: proto3, fields at their defaults left out, map entries sorted by key
+ * (the SDK's SerializeToString(deterministic=True); its default order is its hash table's, which varies). */
 export function encodeForwardBackwardRequest(
   modelId: string,
   seqId: number,
@@ -88,14 +95,16 @@ export function encodeForwardBackwardRequest(
     data: input.data.map((datum) => ({
       model_input: datum.model_input.chunks.map((chunk) => ({ encoded_text: { tokens: int32Bytes(chunk.tokens) } })),
       loss_fn_inputs: Object.fromEntries(
-        Object.entries(datum.loss_fn_inputs).map(([name, tensor]) => [
+        sortedEntries(datum.loss_fn_inputs).map(([name, tensor]) => [
           name,
           { dense: tensorBytes(tensor), dtype: DTYPE[tensor.dtype], shape: [...tensor.shape] },
         ]),
       ),
     })),
     loss_fn: input.loss_fn,
-    ...(input.loss_fn_config === undefined ? {} : { loss_fn_config: { ...input.loss_fn_config } }),
+    ...(input.loss_fn_config === undefined
+      ? {}
+      : { loss_fn_config: Object.fromEntries(sortedEntries(input.loss_fn_config)) }),
     ...(forwardOnly ? { forward_only: true } : {}),
   };
   const problem = types.request.verify(message);
@@ -140,17 +149,24 @@ export function decodeForwardBackwardOutput(bytes: Uint8Array): ForwardBackwardO
     fields: Record<string, BatchedTensorObject>;
     num_datums: number;
   }[]) {
+    const fields = Object.entries(record.fields);
+    // num_datums counts the data even when the server stripped every field (drop_fwdbwd_logprobs); a record
+    // without it (encoded before the field existed) has as many as its first field has offsets, less one.
+    const count =
+      record.num_datums > 0 || fields[0] === undefined
+        ? record.num_datums
+        : readValues(fields[0][1].offsets, 2, `${fields[0][0]}.offsets`).length - 1;
     const perDatum: Record<string, { data: number[]; dtype: string; shape: number[] }>[] = Array.from(
-      { length: record.num_datums },
+      { length: count },
       () => ({}),
     );
-    for (const [name, field] of Object.entries(record.fields)) {
+    for (const [name, field] of fields) {
       const offsets = readValues(field.offsets, 2, `${name}.offsets`);
       const width = field.dtype === 2 ? 8 : field.dtype === 4 ? 2 : 4;
       const values = readValues(field.data, field.dtype, name);
-      if (offsets.length !== record.num_datums + 1)
+      if (offsets.length !== count + 1)
         throw new TinkerProtocolError(
-          `forward_backward result: ${name} has ${offsets.length} offsets for ${record.num_datums} data`,
+          `forward_backward result: ${name} has ${offsets.length} offsets for ${count} data`,
         );
       perDatum.forEach((datum, i) => {
         const data = values.slice((offsets[i] as number) / width, (offsets[i + 1] as number) / width);

@@ -1,9 +1,12 @@
 // The Tinker client against the stand-in server (built from the SDK 0.25.0's types) and small loopback servers:
-// the client config read first, the JWT exchange and its refresh, futures polled until done (hosted try_again
-// and SkyRL's 408), a 400 from retrieve_future polled again at most 3 times, a 402 pausing the run with a
-// message until the config's limit, faults retried with bounded, recorded waits (an injected sleep and clock:
-// no test waits on a timer), an expired future resubmitted with the same seq_id, a model's requests run in
-// seq_id order, num_samples and prompt_logprobs, session messages shown, the API key never shown.
+// the client config read first with the SDK's version, the JWT exchange and its refresh, futures polled until done
+// (hosted try_again and SkyRL's 408), a 400 from retrieve_future polled again at most 3 times, a bare 400 retried
+// (a proxy's) and a 400 with a message not, a 402 pausing the run with a message until the config's limit, faults
+// retried with the SDK's backoff until the SDK's deadline (a 3-minute outage of injected time gone through, a longer
+// one given up on at the deadline), each long wait said once, one idempotency key per request kept across its
+// retries, a User-Agent naming budgetrl (an injected sleep and clock: no test waits on a timer), an expired future
+// resubmitted with the same seq_id, a model's requests run in seq_id order, num_samples and prompt_logprobs, session
+// messages shown, the API key never shown.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -91,6 +94,10 @@ describe("tinker client", () => {
         .slice(0, 2),
     ).toEqual(["/api/v1/client/config", "/api/v1/create_session"]);
     expect(JSON.parse(standin.requests[before]?.raw.toString() ?? "")).toEqual({ sdk_version: "0.25.0" });
+    expect(standin.requests[before + 1]?.body.sdk_version).toBe("0.25.0");
+    expect(standin.requests[before]?.headers["user-agent"]).toMatch(
+      /^budgetrl\/0\.1\.0 \(tinker-sdk 0\.25\.0; node\/\d+/,
+    );
     expect(standin.requests.at(-1)?.headers["x-api-key"]).toBe("tml-secret");
     const { client: wrong, waits } = client({ apiKey: "tml-wrong" });
     const error = (await api.createSession(wrong, []).catch((caught: unknown) => caught)) as Error;
@@ -167,22 +174,102 @@ describe("tinker client", () => {
     expect(retries).toHaveLength(3);
     expect(retries[0]).toMatch(/503/);
     expect(waits[1]).toBe(1234);
-    // Exponential backoff with equal jitter: attempt 0 in [50, 100], attempt 2 in [200, 400].
-    expect(waits[0]).toBeGreaterThanOrEqual(50);
+    // The SDK's backoff: 100 ms doubled, less up to a quarter: attempt 0 in [75, 100], attempt 2 in [300, 400].
+    expect(waits[0]).toBeGreaterThanOrEqual(75);
     expect(waits[0]).toBeLessThanOrEqual(100);
-    expect(waits[2]).toBeGreaterThanOrEqual(200);
+    expect(waits[2]).toBeGreaterThanOrEqual(300);
     expect(waits[2]).toBeLessThanOrEqual(400);
     expect(target.stats().retries).toBe(3);
   });
 
-  it("gives up after --retries with the last reason", async () => {
+  it("goes through a 3-minute outage of 503s (injected time) with the SDK's waits, saying each long wait once", async () => {
+    const { client: target, waits, notices } = client();
+    const modelId = await newModel(target);
+    const start = clock;
+    // Every request fails while the injected clock is within 3 minutes of the first fault, polls included.
+    for (const path of ["/api/v1/optim_step", "/api/v1/retrieve_future"])
+      faults.set(path, () =>
+        clock < start + 180_000 ? { status: 503, body: { detail: "upstream unavailable" } } : undefined,
+      );
+    expect(await api.optimStep(target, modelId, 1, adam)).toHaveProperty("grad_norm");
+    faults.delete("/api/v1/optim_step");
+    faults.delete("/api/v1/retrieve_future");
+    expect(clock - start).toBeGreaterThanOrEqual(180_000);
+    // 0.5 s doubled up to 30 s, less up to a quarter: at most a few dozen attempts for 3 minutes.
+    expect(waits.length).toBeGreaterThan(8);
+    expect(waits.length).toBeLessThan(30);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(30_000);
+    expect(target.stats().waitedMs).toBeGreaterThanOrEqual(180_000);
+    const long = waits.filter((wait) => wait > 1000).length;
+    const said = notices.filter((notice) => /answered 503: upstream unavailable; trying again in/.test(notice.message));
+    expect(said).toHaveLength(long);
+    expect(said[0]?.message).toMatch(/the client gives up after 5 min\)$/);
+    expect(standin.model(modelId).optimizerState().step).toBe(1);
+  });
+
+  it("gives up at the deadline, the last wait cut to end there, with the last reason", async () => {
     faults.set("/api/v1/create_session", () => ({ status: 500, body: { detail: "boom" } }));
-    const { client: target, waits } = client({ retries: 2 });
+    const { client: target, waits } = client({ deadlineMs: 10_000, backoffMs: 1000 });
     await expect(api.createSession(target, [])).rejects.toThrow(
-      /failed after 3 attempts: \/api\/v1\/create_session answered 500: boom/,
+      /answered 500: boom; still failing 10 s after the first fault \(\d+ attempts\), past the client's deadline of 10 s/,
     );
     faults.delete("/api/v1/create_session");
-    expect(waits).toHaveLength(2);
+    // The injected clock is at 1.8e12 ms: its sums round in the fourth decimal.
+    expect(Math.abs(waits.reduce((sum, wait) => sum + wait, 0) - 10_000)).toBeLessThan(0.01);
+    // A deadline of 0: no retry at all.
+    faults.set("/api/v1/create_session", () => ({ status: 503 }));
+    const once = client({ deadlineMs: 0 });
+    await expect(api.createSession(once.client, [])).rejects.toThrow(/past the client's deadline of 0 ms/);
+    faults.delete("/api/v1/create_session");
+    expect(once.waits).toEqual([]);
+  });
+
+  it("sends one X-Idempotency-Key per request, the same on its retries, and none on a GET", async () => {
+    const { client: target } = client({
+      idempotencyKey: (() => {
+        let n = 0;
+        return () => `key-${++n}`;
+      })(),
+    });
+    await newModel(target);
+    const before = standin.requests.length;
+    const planned: StandinFault[] = [{ status: 503 }, "drop"];
+    faults.set("/api/v1/create_session", () => planned.shift());
+    await api.createSession(target, []);
+    faults.delete("/api/v1/create_session");
+    await api.serverModels(target);
+    const sent = standin.requests.slice(before);
+    const sessions = sent.filter((request) => request.path === "/api/v1/create_session");
+    expect(sessions).toHaveLength(3);
+    expect(new Set(sessions.map((request) => request.headers["x-idempotency-key"])).size).toBe(1);
+    expect(sessions[0]?.headers["x-idempotency-key"]).toMatch(/^key-\d+$/);
+    expect(
+      sent.find((request) => request.path === "/api/v1/get_server_capabilities")?.headers["x-idempotency-key"],
+    ).toBeUndefined();
+    // Without the option: budgetrl-retry- and a UUID.
+    const plain = client();
+    await api.createSession(plain.client, []);
+    expect(standin.requests.at(-1)?.headers["x-idempotency-key"]).toMatch(/^budgetrl-retry-[0-9a-f-]{36}$/);
+  });
+
+  it("retries a bare 400 at submission (a proxy's, as the SDK does), but not a 400 with the server's message", async () => {
+    const { client: target } = client();
+    await newModel(target);
+    let bare = 2;
+    faults.set("/api/v1/create_session", () => (bare > 0 ? (bare--, { status: 400, body: "" }) : undefined));
+    expect(await api.createSession(target, [])).toMatch(/^session_/);
+    expect(bare).toBe(0);
+    faults.set("/api/v1/create_session", () => ({ status: 400, body: "" }));
+    const patient = client({ backoffMs: 1, maxBackoffMs: 1 });
+    await expect(api.createSession(patient.client, [])).rejects.toThrow(
+      /create_session answered 400 with an empty body \(16 such answers without a success\)/,
+    );
+    faults.set("/api/v1/create_session", () => ({ status: 400, body: { detail: "tags must be strings" } }));
+    const { client: fresh, waits } = client();
+    await expect(api.createSession(fresh, [])).rejects.toThrow(/answered 400: tags must be strings/);
+    expect(patient.waits).toHaveLength(16);
+    expect(waits).toEqual([]);
+    faults.delete("/api/v1/create_session");
   });
 
   it("polls again after a 400 from retrieve_future (a proxy's), at most 3 times in a row", async () => {
@@ -262,6 +349,8 @@ describe("tinker client", () => {
     faults.delete("/api/v1/retrieve_future");
     const sent = standin.requests.filter((request) => request.path === "/api/v1/optim_step").slice(steps);
     expect(sent.map((request) => request.body.seq_id)).toEqual([1, 1]);
+    // Sent again as a new request: a new idempotency key (the old one's future is gone).
+    expect(sent[0]?.headers["x-idempotency-key"]).not.toBe(sent[1]?.headers["x-idempotency-key"]);
     expect(metrics).toHaveProperty("grad_norm");
     expect(standin.model(modelId).optimizerState().step).toBe(1);
   });

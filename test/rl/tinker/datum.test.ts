@@ -37,11 +37,28 @@ describe("tinker data", () => {
 
   it("cuts the response log-probs out of a forward answer, and refuses answers of the wrong size", () => {
     const output = { loss_fn_outputs: [{ logprobs: { data: [-9, -1, -2, -9, -3, -4] } }] };
-    expect(Array.from(responseLogprobs(output, [sequence])[0] as Float32Array)).toEqual([-1, -2, -3, -4]);
-    expect(() => responseLogprobs({ loss_fn_outputs: [] }, [sequence])).toThrow(/0 loss outputs for 1 data/);
+    expect(Array.from(responseLogprobs(output, [sequence])?.[0] as Float32Array)).toEqual([-1, -2, -3, -4]);
+    const two = {
+      loss_fn_outputs: [
+        output.loss_fn_outputs[0] as (typeof output.loss_fn_outputs)[0],
+        output.loss_fn_outputs[0] as (typeof output.loss_fn_outputs)[0],
+      ],
+    };
+    expect(() => responseLogprobs(two, [sequence])).toThrow(/2 loss outputs for 1 data/);
     expect(() => responseLogprobs({ loss_fn_outputs: [{ logprobs: { data: [1] } }] }, [sequence])).toThrow(
       /has 1 logprobs, expected 6/,
     );
-    expect(() => responseLogprobs({ loss_fn_outputs: [{}] }, [sequence])).toThrow(/no logprobs/);
+    expect(() =>
+      responseLogprobs({ loss_fn_outputs: [output.loss_fn_outputs[0] as (typeof output.loss_fn_outputs)[0], {}] }, [
+        sequence,
+        sequence,
+      ]),
+    ).toThrow(/loss output 1 has no logprobs/);
+  });
+
+  it("says undefined when the service stripped the log-probs: every record without them, or none at all", () => {
+    expect(responseLogprobs({ loss_fn_outputs: [{}] }, [sequence])).toBeUndefined();
+    expect(responseLogprobs({ loss_fn_outputs: [{}, {}] }, [sequence, sequence])).toBeUndefined();
+    expect(responseLogprobs({ loss_fn_outputs: [] }, [sequence])).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
-// What a failed Tinker exchange means: retry, poll again, pause, resubmit, or give up (the SDK 0.25.0's rules).
+// What a failed Tinker exchange means: retry, a proxy's bare 400, poll again, pause, resubmit, or give up (the SDK
+// 0.25.0's rules).
 import { describe, expect, it } from "vitest";
 import {
   billingPause,
@@ -23,7 +24,13 @@ describe("tinker faults", () => {
     for (const endpoint of [poll, "/api/v1/asample"])
       expect(classifyStatus(402, endpoint, "billing").kind).toBe("pause");
     for (const status of [400, 401, 403, 404, 410, 422])
-      expect(classifyStatus(status, "/api/v1/forward_backward", "").kind).toBe("fatal");
+      expect(classifyStatus(status, "/api/v1/forward_backward", "refused").kind).toBe("fatal");
+    // A 400 with an empty body is a proxy's, anywhere (the SDK resets the connection and retries it).
+    for (const endpoint of [poll, "/api/v1/forward_backward", "/api/v1/create_session"])
+      expect(classifyStatus(400, endpoint, "")).toEqual({
+        kind: "proxy-400",
+        reason: `${endpoint} answered 400 with an empty body`,
+      });
     expect(classifyStatus(404, "/api/v1/optim_step", "Model not found")).toEqual({
       kind: "fatal",
       reason: "/api/v1/optim_step answered 404: Model not found",

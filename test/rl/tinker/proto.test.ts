@@ -2,7 +2,10 @@
 // of the SDK's messages) equals the bytes written out here by hand from the protobuf wire format and the SDK's
 // field numbers; the stand-in's own decoder (standin-proto.ts, written apart) reads them back and refuses a
 // field the SDK does not define, in the body and over HTTP (as it refuses an unknown JSON field); a zstd body
-// arrives intact; the results the stand-in writes decode to what it computed.
+// arrives intact; the results the stand-in writes decode to what it computed. Against the SDK's own bytes
+// (sdk-fixtures.ts): the client encodes every fixture request to the bytes the SDK serialised, reads every result to
+// what the SDK's reader reads (stripped fields, a missing num_datums, bfloat16), and the stand-in writes the results
+// back byte for byte.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decompress } from "fzstd";
 import { createTinkerClient } from "../../../src/rl/tinker/client.js";
@@ -14,7 +17,14 @@ import {
   PROTOBUF_CONTENT_TYPE,
 } from "../../../src/rl/tinker/proto.js";
 import { modelInput, type LossRequest } from "../../../src/rl/tinker/wire.js";
-import { decodeMessage, encodeForwardBackwardOutput, encodeSampleResponse } from "./standin-proto.js";
+import { fromBase64, SDK_FIXTURES } from "./sdk-fixtures.js";
+import {
+  decodeMessage,
+  encodeForwardBackwardOutput,
+  encodeSampleResponse,
+  type JsonForwardBackwardOutput,
+  type JsonSampleOutput,
+} from "./standin-proto.js";
 import { startStandin, type Standin } from "./standin-server.js";
 
 // ---- the wire format by hand (https://protobuf.dev/programming-guides/encoding/) ----
@@ -230,6 +240,50 @@ describe("tinker protobuf", () => {
         { tokens: [7], logprobs: [-2], stop_reason: "stop" },
       ],
       prompt_logprobs: [null, -0.75],
+    });
+  });
+
+  describe(`against the SDK ${SDK_FIXTURES.sdk.version}'s bytes (commit ${SDK_FIXTURES.sdk.commit})`, () => {
+    const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString("hex");
+
+    it.each(SDK_FIXTURES.forward_backward_requests.map((fixture) => [fixture.name, fixture] as const))(
+      "encodes the %s request to the SDK's bytes (map entries sorted), and the stand-in reads the SDK's as ours",
+      (_name, fixture) => {
+        const { model_id, seq_id, forward_only, ...input } = fixture.request;
+        const ours = new Uint8Array(encodeForwardBackwardRequest(model_id, seq_id, input, forward_only));
+        // The SDK's deterministic serialisation, byte for byte; what it POSTs has the same fields, its map entries in
+        // its hash table's order (they differ from datum to datum), and decodes to the same message.
+        expect(hex(ours)).toBe(hex(fromBase64(fixture.deterministic)));
+        expect(decodeMessage(fromBase64(fixture.bytes), "ForwardBackwardRequest")).toEqual(
+          decodeMessage(ours, "ForwardBackwardRequest"),
+        );
+        expect(fromBase64(fixture.bytes).length).toBe(ours.length);
+      },
+    );
+
+    it.each(SDK_FIXTURES.results.map((fixture) => [fixture.name, fixture] as const))(
+      "reads the %s as the SDK's reader does",
+      (_name, fixture) => {
+        const bytes = fromBase64(fixture.bytes);
+        const decoded = fixture.kind === "sample" ? decodeSampleResponse(bytes) : decodeForwardBackwardOutput(bytes);
+        expect(decoded).toEqual(fixture.sdk_decoded);
+      },
+    );
+
+    it("writes the results back, byte for byte, with the stand-in's encoder (the service side, written apart)", () => {
+      for (const name of ["forward_backward result", "forward_backward result, fields stripped", "sample result"]) {
+        const fixture = SDK_FIXTURES.results.find((entry) => entry.name === name);
+        if (fixture === undefined) throw new Error(`no fixture ${name}`);
+        const bytes = fromBase64(fixture.bytes);
+        const again =
+          fixture.kind === "sample"
+            ? encodeSampleResponse(decodeSampleResponse(bytes) as JsonSampleOutput)
+            : encodeForwardBackwardOutput({
+                loss_fn_output_type: "ArrayRecord",
+                ...(decodeForwardBackwardOutput(bytes) as Omit<JsonForwardBackwardOutput, "loss_fn_output_type">),
+              });
+        expect(hex(again), name).toBe(hex(bytes));
+      }
     });
   });
 });

@@ -18,7 +18,10 @@
 //     "try_again"}) or SkyRL's (408), and a failed request the hosted way ({"error", "category"}) or SkyRL's
 //     (400 {"detail"});
 //   - faults injected per request (`fault`): any status (400s from retrieve_future, 402s, 5xx) or a dropped
-//     connection; create_session's info / warning / error messages (`sessionMessages`).
+//     connection, decided by the test (which may read its own injected clock: an outage of minutes in no time);
+//     create_session's info / warning / error messages (`sessionMessages`);
+//   - forward_backward results with every field stripped, num_datums kept (`stripLogprobs`), as the hosted
+//     service may send them (the SDK's response_conv.py: "server-side filters like drop_fwdbwd_logprobs").
 // What it is not: the base models are budgetrl's tiny byte-level transformers, trained in full (a LoRA rank is
 // accepted and ignored), with the model's own AdamW (optim_step refuses Adam settings other than the model's).
 // Files: standin-http.ts (credentials, request bodies), standin-schemas.ts (JSON types), standin-proto.ts
@@ -55,6 +58,8 @@ export interface StandinBaseModel {
   readonly init?: string;
 }
 
+/** An injected answer: a status with a JSON body (default {"detail": "injected fault"}; "" sends an empty body, as a
+ * proxy's bare 400 has), or a dropped connection. */
 export type StandinFault =
   { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> } | "drop";
 
@@ -82,6 +87,8 @@ export interface StandinOptions {
   };
   /** Decides a fault for the `index`-th request (0-based, over all requests) to `path`; undefined: answer. */
   readonly fault?: (path: string, index: number) => StandinFault | undefined;
+  /** forward_backward results without their fields (logprobs, elementwise_loss): only num_datums. */
+  readonly stripLogprobs?: boolean;
   /** Idle KV sessions kept per sampler (the prefix cache). Default 512. */
   readonly cacheSessions?: number;
 }
@@ -481,7 +488,13 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       return options.failure === "400"
         ? send(response, 400, { detail: current.message })
         : send(response, 200, { error: current.message, category: "user" });
-    const { result } = current;
+    const result =
+      current.result.kind === "forward_backward" && options.stripLogprobs === true
+        ? {
+            kind: "forward_backward" as const,
+            value: { ...current.result.value, loss_fn_outputs: current.result.value.loss_fn_outputs.map(() => ({})) },
+          }
+        : current.result;
     if (result.kind !== "json" && accept.includes(PROTOBUF)) {
       const bytes =
         result.kind === "sample" ? encodeSampleResponse(result.value) : encodeForwardBackwardOutput(result.value);
@@ -505,6 +518,10 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
       perPath.set(path, index + 1);
       const fault = options.fault?.(path, index);
       if (fault === "drop") return void response.socket?.destroy();
+      if (fault !== undefined && fault.body === "") {
+        response.writeHead(fault.status, { "content-length": "0", ...fault.headers });
+        return void response.end();
+      }
       if (fault !== undefined)
         return send(response, fault.status, fault.body ?? { detail: "injected fault" }, fault.headers);
       const credential = request.headers["x-api-key"];

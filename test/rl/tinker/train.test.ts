@@ -4,8 +4,9 @@
 // episode alone (groupSampling false: the in-process policy's seeds); the others sample a group's first turn in
 // one request (num_samples = group). What this proves: the client's requests (protobuf forward_backward,
 // forward_only passes, the KL reference from the base model's prompt_logprobs), futures, data layout, loss
-// scaling, Adam settings, sampler refresh after each step, checkpoint paths and resume; not that a hosted server
-// accepts them (see docs/tinker.md).
+// scaling, Adam settings, sampler refresh after each step, checkpoint paths and resume, a 3-minute outage gone
+// through (injected time), results without log-probs trained on; not that a hosted server accepts them (see
+// docs/tinker.md).
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -267,6 +268,75 @@ describe("train --backend tinker against the stand-in", () => {
     expect(step?.clipFraction).toBe(0);
   }, 120_000);
 
+  it("trains on when the service strips log-probs from forward_backward results: the sampler scores them, said once", async () => {
+    const stripping = await startStandin({ baseModels: { "hanoi-base": { init: base } }, stripLogprobs: true });
+    try {
+      const config = { ...shared, steps: 1, evalEvery: 0 };
+      const notices: string[] = [];
+      const reach = { baseUrl: stripping.url, onNotice: (notice: { message: string }) => notices.push(notice.message) };
+      // The coefficients need the current log-probs (and the KL its reference): from the weights' sampler.
+      const coefOut = join(dir, "stripped-coef");
+      await train({ out: coefOut, config: { ...config, ...onTinker({ groupSampling: false }) }, tinker: reach });
+      expect(notices.filter((message) => /without log-probs/.test(message))).toHaveLength(1);
+      expectSameSteps(await logged(coefOut), await logged(join(dir, "coef")));
+      // The server's ppo loss: the clip statistics need the log-probs the gradient was taken at.
+      const ppoOut = join(dir, "stripped-ppo");
+      await train({
+        out: ppoOut,
+        config: { ...config, ...onTinker({ backendLoss: "ppo", groupSampling: false }) },
+        tinker: reach,
+      });
+      const [stripped] = await logged(ppoOut);
+      const [full] = await logged(join(dir, "ppo"));
+      expect(stripped?.clipFraction).toBeCloseTo(full?.clipFraction ?? Number.NaN, 5);
+      expect(stripped?.loss).toBeCloseTo(full?.loss ?? Number.NaN, 5);
+      expect(notices.filter((message) => /without log-probs/.test(message))).toHaveLength(2);
+      // Once stripped, no forward_only pass is sent for log-probs alone.
+      const passes = stripping.requests.filter((request) => request.path === "/api/v1/forward_backward");
+      expect(passes.filter((request) => request.body.forward_only === true)).toHaveLength(1);
+    } finally {
+      await stripping.close();
+    }
+  }, 120_000);
+
+  it("goes on through a 3-minute outage (503s on every endpoint, injected time) to an uninterrupted run's weights", async () => {
+    let clock = 1_800_000_000_000;
+    let outage: number | undefined;
+    let passes = 0;
+    const flaky = await startStandin({
+      baseModels: { "hanoi-base": { init: base } },
+      fault: (path) => {
+        // The outage starts at the 6th forward_backward and lasts 3 minutes of the client's clock.
+        if (path === "/api/v1/forward_backward" && ++passes === 6) outage = clock;
+        return outage !== undefined && clock < outage + 180_000 ? { status: 503 } : undefined;
+      },
+    });
+    try {
+      const out = join(dir, "outage");
+      const waits: number[] = [];
+      const result = await train({
+        out,
+        config: { ...shared, ...onTinker(), evalEvery: 0 },
+        tinker: {
+          baseUrl: flaky.url,
+          now: () => clock,
+          sleep: async (ms: number) => {
+            waits.push(ms);
+            clock += ms;
+          },
+        },
+      });
+      expect(result.finished).toBe(true);
+      expect(outage).toBeDefined();
+      expect(clock - (outage as number)).toBeGreaterThanOrEqual(180_000);
+      expect(flaky.requests.filter((request) => request.status === 503).length).toBeGreaterThan(5);
+      expect(Math.max(...waits)).toBeLessThanOrEqual(30_000);
+      expect(flaky.weightsDigest(modelIdOf(out, 3))).toBe(standin.weightsDigest(modelIdOf(join(dir, "whole"), 3)));
+    } finally {
+      await flaky.close();
+    }
+  }, 120_000);
+
   it("polls SkyRL-style futures (408 while pending, 400 on failure) through a whole step", async () => {
     const skyrl = await startStandin({
       baseModels: { "hanoi-base": { init: base } },
@@ -345,7 +415,7 @@ describe("train --backend tinker against the stand-in", () => {
       train({ out: join(dir, "tiny-loss"), config: { ...shared, backend: { kind: "tiny", backendLoss: "ppo" } } }),
     ).rejects.toThrow(/backendLoss: /);
     await expect(
-      train({ out: join(dir, "down"), config: tinker, tinker: { baseUrl: "http://127.0.0.1:9", retries: 0 } }),
+      train({ out: join(dir, "down"), config: tinker, tinker: { baseUrl: "http://127.0.0.1:9", deadlineMs: 0 } }),
     ).rejects.toThrow(/tinker request failed/);
     for (const name of ["no-url", "unknown", "no-base", "kl", "init", "tiny-base", "tiny-loss", "down"])
       expect(existsSync(join(dir, name))).toBe(false);
