@@ -98,28 +98,33 @@ type NumberFrame = Extract<Frame, { t: "number" }>;
 
 /** The number frame after byte b, or undefined when b cannot come next. */
 function numberStep(frame: NumberFrame, b: number): NumberFrame | undefined {
+  const phase = numberPhase(frame, b);
+  if (phase === undefined) return undefined;
+  const counts = isDigit(b) && (phase === "int" || (frame.phase === "minus" && phase === "zero"));
+  if (counts && frame.digits >= (frame.shape.maxDigits ?? Infinity)) return undefined;
+  return { t: "number", shape: frame.shape, phase, digits: counts ? frame.digits + 1 : frame.digits };
+}
+
+function numberPhase(frame: NumberFrame, b: number): NumberPhase | undefined {
   const { shape } = frame;
   const exponent = !shape.integer && shape.maxDigits === undefined && (b === 0x65 || b === 0x45);
   const dot = !shape.integer && b === 0x2e;
-  const to = (phase: NumberPhase, digits = frame.digits): NumberFrame => ({ ...frame, phase, digits });
-  const intDigit = (): NumberFrame | undefined =>
-    frame.digits < (shape.maxDigits ?? Infinity) ? to("int", frame.digits + 1) : undefined;
   switch (frame.phase) {
     case "minus":
-      return b === 0x30 ? to("zero", 1) : isDigit(b) ? to("int", 1) : undefined;
+      return b === 0x30 ? "zero" : isDigit(b) ? "int" : undefined;
     case "zero":
-      return dot ? to("dot") : exponent ? to("exp") : undefined;
+      return dot ? "dot" : exponent ? "exp" : undefined;
     case "int":
-      return isDigit(b) ? intDigit() : dot ? to("dot") : exponent ? to("exp") : undefined;
+      return isDigit(b) ? "int" : dot ? "dot" : exponent ? "exp" : undefined;
     case "dot":
-      return isDigit(b) ? to("frac") : undefined;
+      return isDigit(b) ? "frac" : undefined;
     case "frac":
-      return isDigit(b) ? to("frac") : exponent ? to("exp") : undefined;
+      return isDigit(b) ? "frac" : exponent ? "exp" : undefined;
     case "exp":
-      return b === 0x2b || b === 0x2d ? to("expSign") : isDigit(b) ? to("expDigits") : undefined;
+      return b === 0x2b || b === 0x2d ? "expSign" : isDigit(b) ? "expDigits" : undefined;
     case "expSign":
     case "expDigits":
-      return isDigit(b) ? to("expDigits") : undefined;
+      return isDigit(b) ? "expDigits" : undefined;
   }
 }
 
@@ -294,13 +299,18 @@ export function createJsonConstraint(shape: Shape, vocabulary: Vocabulary = BYTE
       if (ended) return mask.fill(1);
       // A token's bytes, then the rest of the value (a token a byte at most), then the end token.
       const fits = (next: Stack): boolean => minRest(next) + 2 <= remaining;
-      const afterByte = new Map<number, Stack[]>();
+      const byteFits = new Map<number, boolean>();
       for (let token = 0; token < vocab; token++) {
         const bytes = vocabulary.bytes(token);
         if (bytes.length === 0) continue;
-        let after = afterByte.get(bytes[0]!);
-        if (after === undefined) afterByte.set(bytes[0]!, (after = walk(stacks, [bytes[0]!])));
-        if (after.length > 0 && walk(after, bytes.slice(1)).some(fits)) mask[token] = 1;
+        if (bytes.length > 1) {
+          if (walk(stacks, bytes).some(fits)) mask[token] = 1;
+          continue;
+        }
+        const b = bytes[0]!;
+        let allowed = byteFits.get(b);
+        if (allowed === undefined) byteFits.set(b, (allowed = stacks.some((stack) => step(stack, b).some(fits))));
+        if (allowed) mask[token] = 1;
       }
       if (stacks.some(isComplete) || mask.every((allowed) => allowed === 0))
         for (const end of vocabulary.endTokens) if (end < vocab) mask[end] = 1;
