@@ -2,7 +2,8 @@
 // output parsed by the openai client (.parse with zodResponseFormat), the AI SDK (generateObject) and LangChain
 // (withStructuredOutput, its default method); a vLLM-style request with vLLM's sampling fields, template
 // arguments and a field serve does not know (200, the field named in a warning and a header); prompt_logprobs on
-// chat equal to /v1/completions with echo and logprobs; tool calls streamed piece by piece into the openai
+// chat equal to /v1/completions with echo and logprobs (and to its own prompt_logprobs); --strict refusing unknown
+// fields; tool calls streamed piece by piece into the openai
 // client's stream helpers (stream, runTools); /metrics and /version.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -144,6 +145,32 @@ describe("vLLM's request fields", () => {
       const values = Object.values(entry).map((one) => one.logprob);
       expect(values.length).toBeGreaterThanOrEqual(2);
       for (const value of Object.values(echoed.top_logprobs[i]!)) expect(values).toContain(value);
+    }
+    // /v1/completions' own prompt_logprobs (per choice) are chat's for the same prompt tokens.
+    const completed = (
+      await rawRequest(
+        `${fresh.url}/completions`,
+        "POST",
+        JSON.stringify({ model: "fresh", prompt: chat.prompt_token_ids, prompt_logprobs: 2, max_tokens: 1 }),
+      )
+    ).text;
+    expect((JSON.parse(completed) as { choices: { prompt_logprobs: unknown }[] }).choices[0]!.prompt_logprobs).toEqual(
+      chat.prompt_logprobs,
+    );
+  });
+
+  it("refuses fields it does not know with --strict, naming them", async () => {
+    const strict = await serveCheckpoint({ ckpt: join(dir, "fresh"), port: 0, name: "fresh", strict: true });
+    try {
+      const refused = await postChat(strict.url, {
+        model: "fresh",
+        messages: [{ role: "user", content: "hi" }],
+        made_up_field: 1,
+      });
+      expect(refused.status).toBe(400);
+      expect((refused.json as { error: { param: string } }).error.param).toBe("made_up_field");
+    } finally {
+      await strict.close();
     }
   });
 });
