@@ -3,8 +3,8 @@
 // (withStructuredOutput, its default method); a vLLM-style request with vLLM's sampling fields, template
 // arguments and a field serve does not know (200, the field named in a warning and a header); prompt_logprobs on
 // chat equal to /v1/completions with echo and logprobs (and to its own prompt_logprobs); --strict refusing unknown
-// fields; tool calls streamed piece by piece into the openai
-// client's stream helpers (stream, runTools); /metrics and /version.
+// fields; tool calls streamed piece by piece into the openai client's stream helpers (stream, runTools); /metrics
+// and /version.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
