@@ -3,8 +3,8 @@
 // (episodes in flight = requests in flight). The server's /health counters say how many sequences each model
 // call sampled (how much of the concurrency the server batched), the most requests in flight (since the start:
 // give the levels in increasing order) and how many turns continued in a kept KV cache. The two runs use the same seeds
-// (the openai policy with seedScheme=tiny; log-probs and token ids asked for, as RL would), so their episodes
-// must be equal (replies and tokens); the bench checks it.
+// (the openai policy with seedScheme=tiny; log-probs and token ids asked for, as RL would; the server under the tiny
+// context rule), so their episodes must be equal (replies and tokens); the bench checks it.
 //
 // The checkpoint: --ckpt DIR, or a freshly initialised model of the reference size (4 layers, d_model 128,
 // context 256; 16-token answers, history segments). A fresh model writes garbage, so every sokoban reply is
@@ -46,7 +46,20 @@ function startServe(ckpt: string): Promise<{ url: string; stop: () => Promise<vo
   const root = fileURLToPath(new URL("../", import.meta.url));
   const child = spawn(
     process.execPath,
-    ["--import", "tsx", `${root}src/cli/main.ts`, "serve", "--ckpt", ckpt, "--port", "0", "--name", "bench"],
+    [
+      "--import",
+      "tsx",
+      `${root}src/cli/main.ts`,
+      "serve",
+      "--ckpt",
+      ckpt,
+      "--port",
+      "0",
+      "--name",
+      "bench",
+      "--context-rule",
+      "tiny",
+    ],
     { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
   );
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));

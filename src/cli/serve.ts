@@ -1,32 +1,52 @@
 // `budgetrl serve`: a checkpoint behind an OpenAI-compatible HTTP server (src/serve), until Ctrl-C or SIGTERM
-// (interrupt.ts), which lets the requests in flight finish and closes every connection.
+// (interrupt.ts), which lets the requests in flight finish and closes every connection. Warnings (fields a request
+// had that serve ignored) go to stderr; --log adds a line per request.
 import { z } from "zod";
 import { serveCheckpoint } from "../serve/serve.js";
 import { serveConfigSchema } from "../serve/config.js";
 import { defineCommand } from "./command.js";
+import { keyJsonValues } from "./key-values.js";
 
-const schema = serveConfigSchema.extend({
+const { templateOptions: _templateOptions, ...fields } = serveConfigSchema.shape;
+
+const schema = z.object({
+  ...fields,
+  templateOpt: z
+    .array(z.string())
+    .default([])
+    .describe(
+      "hf renderer: chat-template variable KEY=VALUE, VALUE read as JSON when it is JSON, else as text (enable_thinking=false); over the checkpoint's",
+    ),
   log: z.boolean().default(false).describe("print one line per request on stderr"),
 });
 
 export const serveCommand = defineCommand({
   name: "serve",
   summary:
-    "Serve a checkpoint over an OpenAI-compatible HTTP API (/v1/chat/completions, /v1/completions, /v1/models, /tokenize).",
+    "Serve a checkpoint over an OpenAI-compatible HTTP API, as vLLM serves a model (/v1/chat/completions, /v1/completions, /v1/models, /tokenize, /metrics).",
   description:
-    "Answers each conversation as --policy tiny:CKPT does: the checkpoint's context rule and answer length (policy.json), the request's seed for its first choice (a fresh seed when none is given), log-probs at temperature 1 (--logprobs-mode). Streams send tokens as they are sampled; tool calls are read from replies (--tool-call-parser) or, for tool_choice required or a named function, decoded under the tool's JSON schema; fields it cannot honour are refused with a 400 naming them (docs/serve.md). Concurrent requests are batched into the model. Point budgetrl at it with --policy openai:NAME --base-url URL (add --policy-opt seedScheme=tiny for the in-process policy's seeds). Listens on 127.0.0.1 unless --host says otherwise; Ctrl-C stops it.",
+    "Answers as vLLM does: the whole conversation rendered (the tiny policy's bytes, or with --renderer hf:DIR a model's own chat template and tokenizer, by default the renderer the checkpoint was trained with), max_tokens the rest of the context unless asked, vLLM's 400 for a prompt over the context, the request's seed for its first choice (a fresh seed when none is given), log-probs at temperature 1 (--logprobs-mode). Sampling takes temperature, top_p, top_k, min_p, penalties and logit_bias; structured outputs (response_format json_object and json_schema, vLLM's structured_outputs and guided_json / guided_choice) and tool_choice required or a named function are decoded under their JSON schema; tool calls are read from replies and streamed as they are written. Fields it does not know are ignored with a warning (--strict refuses them); fields it cannot honour are refused with a 400 naming them (docs/serve.md). Concurrent requests are batched into the model. --context-rule tiny answers as --policy tiny:CKPT does, for --policy openai:NAME --base-url URL --policy-opt seedScheme=tiny. Listens on 127.0.0.1 unless --host says otherwise; Ctrl-C stops it.",
   schema,
   interruptible: true,
   examples: [
     "budgetrl serve --ckpt runs/grpo/checkpoints/step-000030 --port 8000",
-    "budgetrl eval --env sokoban --policy openai:runs/grpo/checkpoints/step-000030 --base-url http://127.0.0.1:8000/v1 --policy-opt seedScheme=tiny --no-cache",
+    "budgetrl serve --ckpt runs/sft-qwen/checkpoint --renderer hf:models/qwen3 --template-opt enable_thinking=false",
+    "budgetrl serve --ckpt runs/grpo/checkpoints/step-000030 --context-rule tiny --name grpo",
+    "budgetrl eval --env sokoban --policy openai:grpo --base-url http://127.0.0.1:8000/v1 --policy-opt seedScheme=tiny --no-cache",
   ],
   async run(options, io, context) {
-    const { log, ...config } = options;
-    const serving = await serveCheckpoint(config, log ? { log: (line) => io.stderr(`${line}\n`) } : {});
+    const { log, templateOpt, ...config } = options;
+    const serving = await serveCheckpoint(
+      { ...config, templateOptions: keyJsonValues(templateOpt, "--template-opt") },
+      {
+        warn: (line) => io.stderr(`budgetrl serve: warning: ${line}\n`),
+        ...(log ? { log: (line: string) => io.stderr(`${line}\n`) } : {}),
+      },
+    );
     const { contextLength } = serving.model.config;
+    const answer = serving.maxTokens === undefined ? "the rest of the context" : `${serving.maxTokens}`;
     io.stdout(
-      `budgetrl serve: ${serving.name} on ${serving.url} (context ${contextLength} tokens, max_tokens ${serving.maxTokens} by default); Ctrl-C stops\n`,
+      `budgetrl serve: ${serving.name} on ${serving.url} (context ${contextLength} tokens, max_tokens ${answer} by default, renderer ${serving.renderer}); Ctrl-C stops\n`,
     );
     await new Promise<void>((resolve) => {
       if (context.signal.aborted) resolve();

@@ -4,12 +4,16 @@ import { z } from "zod";
 import { sftConfigSchema } from "../rl/sft-config.js";
 import { runSft } from "../rl/sft-run.js";
 import { defineCommand } from "./command.js";
-import { keyValues, modelOverrides } from "./key-values.js";
+import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 
-const schema = sftConfigSchema.omit({ envOptions: true, modelConfig: true }).extend({
+const schema = sftConfigSchema.omit({ envOptions: true, modelConfig: true, templateOptions: true }).extend({
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
+  templateOpt: z
+    .array(z.string())
+    .default([])
+    .describe("hf renderer: chat-template variable KEY=VALUE, VALUE read as JSON when it is JSON, else as text"),
   model: z
     .array(z.string())
     .default([])
@@ -38,12 +42,17 @@ export const sftCommand = defineCommand({
     "budgetrl sft --out base.ckpt --resume",
   ],
   async run(options, io, context) {
-    const { envOpt, model, db, out, resume, progress, ...rest } = options;
+    const { envOpt, model, templateOpt, db, out, resume, progress, ...rest } = options;
     if (resume) reportIgnoredOnResume(io, "sft", context.given, ["out", "resume", "progress", "db"]);
     let demos: ReturnType<typeof createProgress> | undefined;
     let steps: ReturnType<typeof createProgress> | undefined;
     const result = await runSft({
-      config: { ...rest, envOptions: keyValues(envOpt, "--env-opt"), modelConfig: modelOverrides(model) },
+      config: {
+        ...rest,
+        envOptions: keyValues(envOpt, "--env-opt"),
+        modelConfig: modelOverrides(model),
+        templateOptions: keyJsonValues(templateOpt, "--template-opt"),
+      },
       out,
       resume,
       signal: context.signal,

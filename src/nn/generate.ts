@@ -13,15 +13,23 @@
 // Stopping: a sampled stop token, or sampled tokens ending with a stop sequence, end a sequence ("stop"), but
 // only once it has minNewTokens tokens; before that, stop tokens are masked out. `masks` restrict the first token
 // a sequence samples in this call (constrained decoding, one token per call).
+//
+// Penalties (penalties.ts: logit biases, repetition, presence and frequency penalties) change the logits a token
+// is drawn from, read from each sequence's history (its prompt and reply so far: `histories`, the reply growing
+// with each token sampled); its log-probs stay the model's own.
 import { createRng, rngFromState, type Rng } from "../core/rng.js";
 import { attendCache } from "./attention.js";
 import { forwardBlocks, forwardHead, type ModelViews } from "./forward.js";
 import type { Kernels } from "./kernels/types.js";
 import { computedChunks, prefill, type ChunkTargets } from "./prefill.js";
+import { penalisedLogits, penalises, type Penalties, type PenaltyHistory } from "./penalties.js";
 import {
   alternatives,
   chooseToken,
+  prepareRow,
+  samplingLogprobs,
   type Alternative,
+  type Choice,
   type PreparedRow,
   type SamplingParams,
   type TokenMask,
@@ -38,6 +46,8 @@ export interface GenerateOptions extends SamplingParams {
   readonly minNewTokens?: number;
   /** How many of each step's most likely tokens to report (Generated.alternatives); default 0. */
   readonly topLogprobs?: number;
+  /** Biases and penalties applied before each draw (penalties.ts); default none. */
+  readonly penalties?: Penalties;
 }
 
 /** A random stream's state (Rng.snapshot()). */
@@ -48,6 +58,8 @@ export interface RowOptions {
   /** The stream state an earlier call ended with: the chunk is that call's last sampled token (see the header). */
   readonly resume?: readonly (RngState | undefined)[];
   readonly masks?: readonly (TokenMask | undefined)[];
+  /** What the penalties read: the sequence's prompt and its reply before this call (needed with penalties). */
+  readonly histories?: readonly (PenaltyHistory | undefined)[];
 }
 
 export type FinishReason = "stop" | "length" | "context";
@@ -87,6 +99,34 @@ function stepMask(
   return mask;
 }
 
+/** The draw of a row, and its alternatives when asked: from the penalised logits when there are penalties. */
+function draw(
+  out: Generated,
+  logits: Float32Array,
+  prepared: PreparedRow,
+  options: GenerateOptions,
+  rng: Rng,
+  mask: TokenMask | undefined,
+  history: PenaltyHistory | undefined,
+): Choice {
+  const k = options.topLogprobs ?? 0;
+  if (!penalises(options.penalties)) {
+    if (k > 0) out.alternatives!.push(alternatives(logits, options, prepared, k, mask));
+    return chooseToken(logits, options, rng, prepared, mask);
+  }
+  const reply = [...(history?.reply ?? []), ...out.tokens];
+  const penalised = penalisedLogits(logits, options.penalties, history?.prompt ?? [], reply);
+  const row = prepareRow(penalised, options.temperature);
+  if (k > 0) {
+    const sampling = samplingLogprobs(penalised, options, row, mask);
+    out.alternatives!.push(
+      alternatives(logits, options, prepared, k, mask).map((alt) => ({ ...alt, samplingLogprob: sampling(alt.token) })),
+    );
+  }
+  const choice = chooseToken(penalised, options, rng, row, mask);
+  return { ...choice, logprob: logits[choice.token]! - prepared.modelLse };
+}
+
 /**
  * Samples the next token of a sequence that has `length` tokens so far; returns whether it goes on. A
  * sequence stops at a stop token, at maxNewTokens, or when it fills the context (prompt + answer <= T, so
@@ -101,11 +141,10 @@ function pick(
   length: number,
   contextLength: number,
   own?: TokenMask,
+  history?: PenaltyHistory,
 ): boolean {
   const mask = stepMask(out, options, own, logits.length);
-  const choice = chooseToken(logits, options, rng, prepared, mask);
-  if ((options.topLogprobs ?? 0) > 0)
-    out.alternatives!.push(alternatives(logits, options, prepared, options.topLogprobs!, mask));
+  const choice = draw(out, logits, prepared, options, rng, mask, history);
   out.tokens.push(choice.token);
   out.logprobs.push(choice.logprob);
   out.samplingLogprobs.push(choice.samplingLogprob);
@@ -195,7 +234,9 @@ export function generateShard(
   const first = head(chunks.length);
   let active = chunks
     .map((_, s) => s)
-    .filter((s) => pick(results[s]!, ...first(s), options, rngs[s]!, filled[s]!, T, rows.masks?.[s]));
+    .filter((s) =>
+      pick(results[s]!, ...first(s), options, rngs[s]!, filled[s]!, T, rows.masks?.[s], rows.histories?.[s]),
+    );
   while (active.length > 0) {
     active.forEach((s, r) => {
       const out = results[s]!;
@@ -218,7 +259,16 @@ export function generateShard(
     );
     const step = head(active.length);
     active = active.filter((s, r) =>
-      pick(results[s]!, ...step(r), options, rngs[s]!, filled[s]! + results[s]!.tokens.length, T),
+      pick(
+        results[s]!,
+        ...step(r),
+        options,
+        rngs[s]!,
+        filled[s]! + results[s]!.tokens.length,
+        T,
+        undefined,
+        rows.histories?.[s],
+      ),
     );
   }
   return done();

@@ -1,5 +1,6 @@
-// Choosing the next token from one row of logits: temperature, then nucleus (top-p) truncation, then a draw
-// from the sequence's own seeded stream. Temperature 0 is greedy (ties go to the lowest id). Reports the
+// Choosing the next token from one row of logits: temperature, then truncation (min-p, top-k, then nucleus top-p
+// over what they keep, vLLM's order), then a draw from the sequence's own seeded stream. Temperature 0 is greedy
+// (ties go to the lowest id). Reports the
 // token's log-prob under the model (temperature 1, no truncation: what `logprobs` recomputes, what RL
 // ratios compare against) and under the distribution actually sampled from.
 //
@@ -12,6 +13,15 @@ import type { Rng } from "../core/rng.js";
 export interface SamplingParams {
   readonly temperature: number;
   readonly topP: number;
+  /** Keep the k most likely tokens (0 or absent: all). */
+  readonly topK?: number;
+  /** Keep tokens at least minP times as likely as the most likely one (0 or absent: all). */
+  readonly minP?: number;
+}
+
+/** True when the params truncate the distribution (top-p, top-k or min-p). */
+export function truncates(params: SamplingParams): boolean {
+  return params.topP < 1 || (params.topK ?? 0) > 0 || (params.minP ?? 0) > 0;
 }
 
 export interface Choice {
@@ -53,19 +63,34 @@ export function prepareRow(logits: Float32Array, temperature: number): PreparedR
   return { weights, sum, modelLse: max + Math.log(modelSum) };
 }
 
-/** The nucleus: token ids by weight (ties: lower id first), how many are kept to reach topP of the mass, and their mass. */
+/**
+ * The kept tokens: ids by weight (ties: lower id first); min-p keeps those whose weight is at least minP times the
+ * largest, top-k the first k of them, then top-p the smallest prefix of those reaching topP of their mass. Returns
+ * the order, how many are kept and their mass.
+ */
 function nucleus(
   weights: ArrayLike<number>,
   sum: number,
-  topP: number,
+  params: SamplingParams,
 ): { order: number[]; kept: number; mass: number } {
   const V = weights.length;
   const order = Array.from({ length: V }, (_, i) => i);
   order.sort((a, b) => weights[b]! - weights[a]! || a - b);
-  // The smallest prefix of tokens by probability whose mass reaches topP.
+  let limit = V;
+  let limitMass = sum;
+  const topK = params.topK ?? 0;
+  const minP = params.minP ?? 0;
+  if (topK > 0 || minP > 0) {
+    const floor = minP * weights[order[0]!]!;
+    limit = 0;
+    limitMass = 0;
+    while (limit < V && (topK <= 0 || limit < topK) && (limit === 0 || weights[order[limit]!]! >= floor))
+      limitMass += weights[order[limit++]!]!;
+  }
+  // The smallest prefix of the kept tokens by probability whose mass reaches topP.
   let kept = 0;
   let mass = 0;
-  while (kept < V && (kept === 0 || mass < topP * sum)) mass += weights[order[kept++]!]!;
+  while (kept < limit && (kept === 0 || mass < params.topP * limitMass)) mass += weights[order[kept++]!]!;
   return { order, kept, mass };
 }
 
@@ -85,7 +110,7 @@ export function chooseToken(
     return { token: best, logprob: logits[best]! - modelLse, samplingLogprob: 0 };
   }
   const logProb = (i: number): number => Math.log(weights[i]! / sum);
-  if (params.topP >= 1) {
+  if (!truncates(params)) {
     // No truncation: walk the tokens in id order (no sort needed).
     let u = rng.next() * sum;
     let pick = V - 1;
@@ -98,7 +123,7 @@ export function chooseToken(
     }
     return { token: pick, logprob: logits[pick]! - modelLse, samplingLogprob: logProb(pick) };
   }
-  const { order, kept, mass } = nucleus(weights, sum, params.topP);
+  const { order, kept, mass } = nucleus(weights, sum, params);
   let u = rng.next() * mass;
   let pick = order[kept - 1]!;
   for (let i = 0; i < kept; i++) {
@@ -153,8 +178,9 @@ function chooseAllowed(
     return choice(best, 0);
   }
   const { weights, sum } = row;
-  const { order, kept, mass } =
-    params.topP >= 1 ? { order: undefined, kept: V, mass: sum } : nucleus(weights, sum, params.topP);
+  const { order, kept, mass } = truncates(params)
+    ? nucleus(weights, sum, params)
+    : { order: undefined, kept: V, mass: sum };
   const at = (i: number): number => (order === undefined ? i : order[i]!);
   let u = rng.next() * mass;
   let pick = -1;
@@ -189,7 +215,7 @@ export function alternatives(
 }
 
 /** log p(token) under the distribution a row is sampled from (see alternatives). */
-function samplingLogprobs(
+export function samplingLogprobs(
   logits: Float32Array,
   params: SamplingParams,
   prepared: PreparedRow,
@@ -208,8 +234,8 @@ function samplingLogprobs(
     return (token) => (token === best ? 0 : -Infinity);
   }
   const { weights, sum } = row;
-  if (params.topP >= 1) return (token) => (weights[token]! > 0 ? Math.log(weights[token]! / sum) : -Infinity);
-  const { order, kept, mass } = nucleus(weights, sum, params.topP);
+  if (!truncates(params)) return (token) => (weights[token]! > 0 ? Math.log(weights[token]! / sum) : -Infinity);
+  const { order, kept, mass } = nucleus(weights, sum, params);
   const inside = new Set(order.slice(0, kept));
   return (token) => (inside.has(token) && weights[token]! > 0 ? Math.log(weights[token]! / mass) : -Infinity);
 }

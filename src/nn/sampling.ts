@@ -15,6 +15,7 @@ import { BudgetrlError } from "../core/errors.js";
 import { checkTokens } from "./batch.js";
 import type { Generated, GenerateOptions, RngState } from "./generate.js";
 import type { Job } from "./jobs.js";
+import { penalises, type Penalties, type PenaltyHistory } from "./penalties.js";
 import { createCachePool, reusableLength, type KvSession, type SessionState } from "./kv-cache.js";
 import { sharedSources } from "./prefill.js";
 import type { ModelRuntime } from "./runtime.js";
@@ -31,6 +32,15 @@ export interface SampleOptions {
   readonly temperature?: number;
   /** Default 1 (no truncation). */
   readonly topP?: number;
+  /** Keep the k most likely tokens; default 0 (all). */
+  readonly topK?: number;
+  /** Keep tokens at least minP times as likely as the most likely; default 0 (all). */
+  readonly minP?: number;
+  /** Logit biases and repetition penalties (penalties.ts); default none. */
+  readonly penalties?: Penalties;
+  /** Per prompt, where the reply so far starts in it (the tokens before are the prompt, for the penalties); default
+   * its length (no reply yet). */
+  readonly replyStarts?: readonly number[];
   /** Default [END]. */
   readonly stopTokens?: readonly number[];
   /** Token sequences that end a sequence when its sampled tokens end with one (default none). */
@@ -47,6 +57,15 @@ export interface SampleOptions {
   readonly seeds: readonly number[];
   /** Per prompt, a session of this model to sample in (undefined: a temporary cache); each at most once per call. */
   readonly sessions?: readonly (KvSession | undefined)[];
+}
+
+/** What the penalties of each prompt read: the tokens before its reply start, and the reply so far. */
+function histories(prompts: readonly (readonly number[])[], options: SampleOptions): PenaltyHistory[] {
+  const repetition = options.penalties?.repetition !== 1;
+  return prompts.map((prompt, i) => {
+    const start = options.replyStarts?.[i] ?? prompt.length;
+    return { prompt: repetition ? prompt.slice(0, start) : [], reply: prompt.slice(start) };
+  });
 }
 
 /** Tokens the model has run, by kind, since it was created (rows of the forward passes). */
@@ -68,7 +87,24 @@ function resolveOptions(options: SampleOptions, prompts: number): GenerateOption
       : { stopSequences: options.stopSequences }),
     ...(options.minNewTokens === undefined || options.minNewTokens === 0 ? {} : { minNewTokens: options.minNewTokens }),
     ...(options.topLogprobs === undefined || options.topLogprobs === 0 ? {} : { topLogprobs: options.topLogprobs }),
+    ...(options.topK === undefined || options.topK === 0 ? {} : { topK: options.topK }),
+    ...(options.minP === undefined || options.minP === 0 ? {} : { minP: options.minP }),
+    ...(penalises(options.penalties) ? { penalties: options.penalties } : {}),
   };
+  if (!(Number.isInteger(resolved.topK ?? 0) && (resolved.topK ?? 0) >= 0))
+    throw new BudgetrlError("nn:bad-sample", `topK must be a non-negative integer, got ${resolved.topK}`);
+  if (!((resolved.minP ?? 0) >= 0 && (resolved.minP ?? 0) <= 1))
+    throw new BudgetrlError("nn:bad-sample", `minP must be in [0, 1], got ${resolved.minP}`);
+  if (resolved.penalties !== undefined && !(resolved.penalties.repetition > 0))
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `the repetition penalty must be > 0, got ${resolved.penalties.repetition}`,
+    );
+  if (options.replyStarts !== undefined && options.replyStarts.length !== prompts)
+    throw new BudgetrlError(
+      "nn:bad-sample",
+      `need one reply start per prompt: ${prompts} prompts, ${options.replyStarts.length} starts`,
+    );
   if (!(Number.isInteger(resolved.minNewTokens ?? 0) && (resolved.minNewTokens ?? 0) >= 0))
     throw new BudgetrlError(
       "nn:bad-sample",
@@ -166,6 +202,7 @@ export function createSampler(context: ModelRuntime): Sampler {
       state.cached = prompts[i]!.slice(0, pasts[i]); // what stays valid if the call fails
     });
     const chunks = prompts.map((p, i) => Int32Array.from(p.slice(pasts[i])));
+    const rowHistories = generate.penalties === undefined ? undefined : histories(prompts, options);
     try {
       // Work per prompt: its prefill rows (none when it shares another's), and a few decoding steps.
       const shared = sharedSources(chunks, pasts);
@@ -200,12 +237,13 @@ export function createSampler(context: ModelRuntime): Sampler {
           slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4),
           pasts: pasts.slice(first, end),
         },
-        ...(options.resume === undefined && options.masks === undefined
+        ...(options.resume === undefined && options.masks === undefined && rowHistories === undefined
           ? {}
           : {
               rows: {
                 ...(options.resume === undefined ? {} : { resume: options.resume.slice(first, end) }),
                 ...(options.masks === undefined ? {} : { masks: options.masks.slice(first, end) }),
+                ...(rowHistories === undefined ? {} : { histories: rowHistories.slice(first, end) }),
               },
             }),
       }));

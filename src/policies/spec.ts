@@ -111,11 +111,19 @@ registerPolicyKind({
     } catch (error) {
       throw new ConfigError("policy", `cannot load checkpoint ${argument}: ${(error as Error).message}`);
     }
+    if (settings.renderer !== undefined && settings.renderer !== "bytes") {
+      model.dispose();
+      throw new ConfigError(
+        "policy",
+        `${argument} was trained with the renderer ${settings.renderer}, and tiny: renders the tiny policy's bytes`,
+        "serve it with `budgetrl serve --ckpt DIR` (it renders with the checkpoint's renderer) and evaluate --policy openai:NAME",
+      );
+    }
     const owned = model;
     // The model belongs to this policy: closing it gives its weights, workspaces and KV caches back to the shared
     // heap (a study evaluates dozens of checkpoints in one process; the heap stops at 4 GiB).
     return {
-      ...createTinyPolicy({ model: owned, name: `tiny:${argument}`, ...settings }),
+      ...createTinyPolicy({ model: owned, name: `tiny:${argument}`, maxNewTokens: settings.maxNewTokens }),
       close: () => owned.dispose(),
     };
   },

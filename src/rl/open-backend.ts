@@ -64,7 +64,15 @@ async function initialModel(
 ): Promise<TinyModel> {
   if (tiny.init === undefined)
     return createModel({ ...threadsOption(threads), config: tiny.modelConfig, seed: config.seed });
-  readPolicySettings(tiny.init);
+  const { renderer } = readPolicySettings(tiny.init);
+  // The tiny backend plays and trains on the tiny policy's byte prompts: a model that learnt another renderer's
+  // prompts (sft --renderer hf:DIR) would be trained on prompts it never saw.
+  if (renderer !== undefined && renderer !== "bytes")
+    throw new ConfigError(
+      "init",
+      `${tiny.init} was trained with the renderer ${renderer}, and the tiny backend renders the tiny policy's bytes`,
+      "start from a checkpoint trained with the bytes renderer",
+    );
   const model = await loadCheckpoint(tiny.init, threadsOption(threads));
   // RL starts with a fresh optimiser: the SFT moments describe another objective.
   const state = model.optimizerState();

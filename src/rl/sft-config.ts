@@ -3,6 +3,10 @@
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, choiceListField, parseConfig } from "../core/config.js";
+import { ConfigError } from "../core/errors.js";
+import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
+import { templateOptionsField, toolCallFormatField } from "./tinker/hf-options.js";
+import { rendererNameProblem } from "./tinker/renderer-names.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
@@ -62,11 +66,33 @@ export const sftConfigSchema = z.object({
     .min(1)
     .default(DEFAULT_MAX_NEW_TOKENS)
     .describe("longest reply the policy samples (sets the prompt window)"),
+  renderer: z
+    .string()
+    .default("bytes")
+    .superRefine((name, context) => {
+      const problem = rendererNameProblem(name);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
+    })
+    .describe(
+      "how the demonstrations become tokens: bytes (the tiny policy's) or hf:DIR (a Hugging Face tokenizer and chat template in DIR, whose ids fit the model's vocabulary); recorded in the checkpoint, which `budgetrl serve` renders with",
+    ),
+  templateOptions: templateOptionsField,
+  toolCallFormat: toolCallFormatField,
 });
 
 export type SftConfig = z.output<typeof sftConfigSchema>;
 
-/** Validate an SFT config; throws ConfigError naming the field. */
+/** Validate an SFT config; throws ConfigError naming the field (the hf renderer's files and options too). */
 export function parseSftConfig(input: unknown): Readonly<SftConfig> {
-  return parseConfig(sftConfigSchema, input);
+  const config = parseConfig(sftConfigSchema, input);
+  const dir = hfRendererDir(config.renderer);
+  const problem = dir === undefined ? undefined : hfDirProblem(dir);
+  if (problem !== undefined) throw new ConfigError("renderer", problem);
+  if (dir === undefined && (Object.keys(config.templateOptions).length > 0 || config.toolCallFormat !== "auto"))
+    throw new ConfigError(
+      Object.keys(config.templateOptions).length > 0 ? "templateOptions" : "toolCallFormat",
+      "is read by --renderer hf:DIR only",
+      "the bytes renderer has no chat template",
+    );
+  return config;
 }

@@ -32,7 +32,7 @@ import { taskSource } from "../eval/tasks.js";
 import { readEpisodes } from "../store/episodes.js";
 import { withStore } from "../store/open.js";
 import { getRun, loadTasks, runExists } from "../store/runs.js";
-import type { TrainSequence } from "./backend.js";
+import type { TrainablePolicy, TrainSequence } from "./backend.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
 import { parseSftConfig, sftConfigSchema, type SftConfig } from "./sft-config.js";
 import { demonstratorNoise, sftTargets, type DemonstrationRun, type TargetTurns } from "./sft-targets.js";
@@ -187,6 +187,33 @@ async function makeDemonstrations(config: Readonly<SftConfig>, db: string, optio
   }
 }
 
+/** The hf:DIR renderer that lays the demonstrations out (loaded only for one), its ids checked against the model. */
+async function hfLayout(
+  config: Readonly<SftConfig>,
+  model: { readonly contextLength: number; readonly vocabSize: number },
+): Promise<Pick<TrainablePolicy, "episodeSequences" | "responseTokens">> {
+  const { openRenderer } = await import("./tinker/renderer.js");
+  const renderer = openRenderer(config.renderer, config.maxNewTokens, {
+    templateOptions: config.templateOptions,
+    toolCallFormat: config.toolCallFormat,
+  })(model.contextLength);
+  const check = (tokens: readonly number[]): readonly number[] => {
+    const bad = tokens.find((token) => token >= model.vocabSize);
+    if (bad !== undefined)
+      throw new ConfigError(
+        "renderer",
+        `${config.renderer} writes token ${bad}, beyond the model's vocabulary (${model.vocabSize} ids)`,
+        "give the model a vocabulary as large as the tokenizer's (--model vocabSize=N)",
+      );
+    return tokens;
+  };
+  return {
+    episodeSequences: (episode, replies) =>
+      renderer.episodeSequences(episode, replies).map((sequence) => ({ ...sequence, tokens: check(sequence.tokens) })),
+    responseTokens: (reply) => [...check(renderer.responseTokens(reply))],
+  };
+}
+
 export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   const config = await startConfig(options);
   const db = options.db ?? join(options.out, "demos.db");
@@ -213,12 +240,26 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
     seed: config.seed,
     ...(options.threads === undefined ? {} : { threads: options.threads }),
   });
-  const backend = tinyBackend({ model, policy: { maxNewTokens: config.maxNewTokens } });
+  const hf = config.renderer !== "bytes";
+  const backend = tinyBackend({
+    model,
+    policy: { maxNewTokens: config.maxNewTokens },
+    ...(hf
+      ? {
+          rendering: {
+            renderer: config.renderer,
+            templateOptions: config.templateOptions,
+            toolCallFormat: config.toolCallFormat,
+          },
+        }
+      : {}),
+  });
   try {
+    const layout = hf ? await hfLayout(config, model.config) : backend.policy();
     const sequences: TrainSequence[] = [];
     for (const { episodes: runEpisodes, targets } of demonstrations)
       for (const episode of runEpisodes) {
-        sequences.push(...demonstrationSequences([episode], backend.policy(), targets));
+        sequences.push(...demonstrationSequences([episode], layout, targets));
         await stopPoint();
       }
     // A demonstrated reply longer than the policy's replies (maxNewTokens) can make its sequence longer than the

@@ -14,7 +14,7 @@ import { everyReply, type TargetTurns } from "./sft-targets.js";
  * Sequences left without a response are dropped. */
 export function demonstrationSequences(
   episodes: Iterable<Episode>,
-  policy: TrainablePolicy,
+  policy: Pick<TrainablePolicy, "episodeSequences" | "responseTokens">,
   targets: TargetTurns = everyReply,
 ): TrainSequence[] {
   const out: TrainSequence[] = [];

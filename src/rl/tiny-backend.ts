@@ -5,6 +5,7 @@
 import { createHash } from "node:crypto";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { Json } from "../core/json.js";
 import { saveCheckpoint } from "../nn/checkpoint.js";
 import { encodeText, END } from "../nn/tokenizer.js";
 import type { TinyModel, TokenBatch } from "../nn/model.js";
@@ -93,6 +94,9 @@ export function tokenChunks<T extends { readonly tokens: readonly number[] }>(
 export interface TinyBackendOptions {
   readonly model: TinyModel;
   readonly policy?: Omit<TinyPolicyOptions, "model">;
+  /** Recorded in a checkpoint's policy.json beside the answer length: the renderer the model was trained with
+   * when it is not the tiny policy's bytes (sft --renderer hf:DIR), its template options and tool-call format. */
+  readonly rendering?: Readonly<Record<string, Json>>;
   /** Most tokens per forward/backward chunk (memory bound); gradients accumulate across chunks. Default 8192. */
   readonly chunkTokens?: number;
 }
@@ -153,7 +157,11 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
       await saveCheckpoint(model, dir);
       // The prompts depend on maxNewTokens: `tiny:DIR` policies read it back. The history is recorded so that a
       // checkpoint of the retired window history (none recorded) is told apart and refused.
-      const settings = { maxNewTokens: options.policy?.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS, history: HISTORY };
+      const settings = {
+        maxNewTokens: options.policy?.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS,
+        history: HISTORY,
+        ...options.rendering,
+      };
       await writeFile(join(dir, "policy.json"), `${JSON.stringify(settings)}\n`);
     },
     weightsDigest: () =>

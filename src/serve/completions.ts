@@ -1,33 +1,34 @@
 // POST /v1/completions: text completion of raw prompts, as RL harnesses drive vLLM (token ids in, token ids and
-// log-probs out). No chat rendering: the prompt's bytes (or token ids) are the model's input as they are.
+// log-probs out). No chat rendering: the prompt's tokens (text encoded by the vocabulary, or token ids as sent)
+// are the model's input as they are.
 //
 //   prompt                a string, an array of strings, an array of token ids, or an array of arrays of token
-//                         ids (ids 0..vocabulary - 1; 256 is <|end|>, 257-259 the role markers); each prompt is
-//                         answered with n choices, choice index = prompt * n + j, each prompt's choice j sampled
-//                         with choiceSeed(seed, j) (engine.ts)
-//   max_tokens            default the checkpoint's answer length, cut to the room the context leaves; a prompt and
-//                         max_tokens that do not fit the context together are refused (400, "maximum context
-//                         length"), as vLLM refuses them
-//   logprobs k (0..20)    per sampled token its log-prob and the k most likely tokens:
-//                         {tokens, token_logprobs, top_logprobs: [{text: logprob}] (the sampled token and the k
-//                         alternatives), text_offset}
-//   echo                  the prompt's text before the completion's; with logprobs 0 its tokens come first in the
-//                         log-probs (the first null, the others the model's scoring); echo with logprobs above 0 is
-//                         refused (the alternatives of prompt tokens are not computed)
-//   the sampling fields   sampling-options.ts (temperature, top_p, n, seed, stop, stop_token_ids, ignore_eos,
-//                         min_tokens, include_stop_str_in_output, return_token_ids, stream, stream_options)
-// With return_token_ids each choice carries prompt_token_ids and token_ids (vLLM's fields). Streams send
-// `text_completion` chunks token by token (stream.ts), then the usage chunk when asked, then [DONE].
+//                         ids (ids 0..vocabulary - 1); each prompt is answered with n choices, choice index =
+//                         prompt * n + j, each prompt's choice j sampled with choiceSeed(seed, j) (engine.ts)
+//   max_tokens            default the rest of the context (at most the server's default answer length when it has
+//                         one); a prompt and max_tokens that do not fit the context together are refused (400,
+//                         "maximum context length"), as vLLM refuses them
+//   logprobs k (0..20)    per token its log-prob and the k most likely tokens (completion-logprobs.ts)
+//   echo                  the prompt's text before the completion's; with logprobs its tokens first in the
+//                         log-probs (the first null, the others the model's scoring, with their k most likely)
+//   prompt_logprobs k     per choice, vLLM's prompt_logprobs (prompt-logprobs.ts)
+//   structured outputs    response_format, structured_outputs, guided_json, guided_choice (structured-output.ts)
+//   the sampling fields   sampling-options.ts
+// With return_token_ids each choice carries prompt_token_ids and token_ids (vLLM's fields). Streams:
+// completions-stream.ts.
 import { z } from "zod";
 import type { Json, JsonObject } from "../core/json.js";
-import type { TinyModel } from "../nn/model.js";
-import { decodeTokens, encodeText } from "../nn/tokenizer.js";
+import type { ContextRuleName } from "./chat.js";
+import { completionRows, joinRows, promptRows, textOffsets, type LogprobRows } from "./completion-logprobs.js";
+import { replyConstraints } from "./constraints.js";
 import { choiceSeed, type GenerationRequest, type SampledChoice, type SamplingEngine } from "./engine.js";
-import { asHttpError, badRequest } from "./errors.js";
-import { refuseUnhonoured } from "./fields.js";
-import { finiteLogprob, tokenText, usageChunk, usageOf, type ResponseMeta } from "./response.js";
+import { badRequest } from "./errors.js";
+import { checkFields } from "./fields.js";
+import { promptLogprobsJson, scorePrompt, type PromptPosition, type PromptScorer } from "./prompt-logprobs.js";
+import { usageOf, type ResponseMeta } from "./response.js";
 import { samplingFields, samplingRequest, type SamplingRequest } from "./sampling-options.js";
-import { createTextReleaser, type EventSink } from "./stream.js";
+import { structuredOutput, type StructuredOutput } from "./structured-output.js";
+import { tokensText, type Vocabulary } from "./vocabulary.js";
 
 export interface CompletionPrompt {
   readonly tokens: readonly number[];
@@ -42,12 +43,18 @@ export interface CompletionRequest {
   /** Alternatives per token when log-probs are asked; undefined: no log-probs. */
   readonly logprobs: number | undefined;
   readonly echo: boolean;
+  readonly structured: StructuredOutput | undefined;
+  /** Fields the body has that serve does not know, ignored (sorted). */
+  readonly ignoredFields: readonly string[];
 }
 
 export interface CompletionContext {
   readonly engine: SamplingEngine;
-  readonly model: Pick<TinyModel, "config" | "logprobs">;
-  readonly defaultMaxTokens: number;
+  readonly model: PromptScorer;
+  readonly vocabulary: Vocabulary;
+  readonly contextRule: ContextRuleName;
+  /** The default answer length's cap (undefined: the rest of the context). */
+  readonly defaultMaxTokens: number | undefined;
   /** Most sequences (prompts x n) per request. */
   readonly maxQueue: number;
 }
@@ -70,7 +77,6 @@ const bodySchema = z.object({
     .max(20, { error: "expected an integer from 0 to 20" })
     .nullable()
     .optional(),
-  echo: z.boolean().nullable().optional(),
 });
 
 function paramOf(path: readonly PropertyKey[]): string {
@@ -80,12 +86,13 @@ function paramOf(path: readonly PropertyKey[]): string {
   );
 }
 
-function promptsOf(value: z.output<typeof prompt>, vocab: number): CompletionPrompt[] {
+function promptsOf(value: z.output<typeof prompt>, vocabulary: Vocabulary): CompletionPrompt[] {
+  const vocab = vocabulary.size;
   const prompts: CompletionPrompt[] =
     typeof value === "string"
-      ? [{ tokens: encodeText(value), text: value }]
+      ? [{ tokens: vocabulary.encode(value), text: value }]
       : value.every((item) => typeof item === "string")
-        ? (value as string[]).map((text) => ({ tokens: encodeText(text), text }))
+        ? (value as string[]).map((text) => ({ tokens: vocabulary.encode(text), text }))
         : value.every((item) => typeof item === "number")
           ? [{ tokens: value as number[], text: undefined }]
           : (value as number[][]).map((tokens) => ({ tokens, text: undefined }));
@@ -100,7 +107,13 @@ function promptsOf(value: z.output<typeof prompt>, vocab: number): CompletionPro
   return prompts;
 }
 
-export function parseCompletionRequest(raw: unknown, maxN: number, vocab: number): CompletionRequest {
+/** The typed request, or a 400 naming the first bad field; unknown fields ignored unless `strict`. */
+export function parseCompletionRequest(
+  raw: unknown,
+  maxN: number,
+  vocabulary: Vocabulary,
+  strict = false,
+): CompletionRequest {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
     throw badRequest(null, "the body must be a JSON object");
   const parsed = bodySchema.safeParse(raw);
@@ -110,20 +123,16 @@ export function parseCompletionRequest(raw: unknown, maxN: number, vocab: number
     throw badRequest(paramOf(issue.path), missing ? "is required" : issue.message);
   }
   const body = parsed.data;
-  refuseUnhonoured(raw as Record<string, unknown>, "completions");
-  const logprobs = body.logprobs ?? undefined;
-  const echo = body.echo ?? false;
-  if (echo && (logprobs ?? 0) > 0)
-    throw badRequest(
-      "echo",
-      "with logprobs above 0 is not supported: the alternatives of prompt tokens are not computed (logprobs 0 gives each prompt token's log-prob)",
-    );
+  const ignoredFields = checkFields(raw as Record<string, unknown>, "completions", strict);
+  const sampling = samplingRequest(body, maxN, vocabulary);
   return {
     model: body.model,
-    prompts: promptsOf(body.prompt, vocab),
-    sampling: samplingRequest(body, maxN, vocab),
-    logprobs,
-    echo,
+    prompts: promptsOf(body.prompt, vocabulary),
+    sampling,
+    logprobs: body.logprobs ?? undefined,
+    echo: sampling.echo,
+    structured: structuredOutput(raw as Record<string, unknown>),
+    ignoredFields,
   };
 }
 
@@ -143,15 +152,26 @@ function answerLength(
       "context_length_exceeded",
     );
   }
-  return asked ?? Math.min(context.defaultMaxTokens, contextLength - promptTokens);
+  return asked ?? Math.min(context.defaultMaxTokens ?? Infinity, contextLength - promptTokens);
 }
 
-interface PreparedPrompt {
+export interface PreparedPrompt {
   readonly prompt: CompletionPrompt;
   readonly generation: GenerationRequest;
 }
 
-function prepare(context: CompletionContext, request: CompletionRequest, stream: boolean): PreparedPrompt[] {
+/** The prompt's last tokens (truncate_prompt_tokens). */
+function truncatedPrompt(one: CompletionPrompt, keep: number | undefined, contextLength: number): CompletionPrompt {
+  const limit = keep === -1 ? contextLength : keep;
+  if (limit === undefined || one.tokens.length <= limit) return one;
+  return { tokens: one.tokens.slice(one.tokens.length - limit), text: undefined };
+}
+
+export function prepareCompletions(
+  context: CompletionContext,
+  request: CompletionRequest,
+  stream: boolean,
+): PreparedPrompt[] {
   const { sampling } = request;
   const sequences = request.prompts.length * sampling.n;
   if (sequences > context.maxQueue)
@@ -159,131 +179,124 @@ function prepare(context: CompletionContext, request: CompletionRequest, stream:
       "prompt",
       `${request.prompts.length} prompts x n ${sampling.n} = ${sequences} sequences, more than the server queues at once (budgetrl serve --max-queue ${context.maxQueue})`,
     );
-  const prepared = request.prompts.map((one, i) => ({
-    prompt: one,
-    generation: {
+  const contextLength = context.model.config.contextLength;
+  const structured = request.structured;
+  const shape =
+    structured === undefined
+      ? undefined
+      : { shape: structured.shape, what: `a value of ${structured.field}`, fields: structured.field };
+  const prepared = request.prompts.map((sent, i) => {
+    const one = truncatedPrompt(sent, sampling.truncatePromptTokens, contextLength);
+    const maxTokens = answerLength(
+      context,
+      request,
+      one.tokens.length,
+      request.prompts.length === 1 ? "prompt" : `prompt[${i}]`,
+    );
+    const room = Math.min(maxTokens, contextLength - one.tokens.length);
+    const constraints = replyConstraints(shape, sampling, context.vocabulary, room);
+    const generation: GenerationRequest = {
       prompt: one.tokens,
       keepSessions: false,
       seeds: Array.from({ length: sampling.n }, (_, j) => choiceSeed(sampling.seed, j)),
-      maxTokens: answerLength(
-        context,
-        request,
-        one.tokens.length,
-        request.prompts.length === 1 ? "prompt" : `prompt[${i}]`,
-      ),
+      maxTokens,
       temperature: sampling.temperature,
       topP: sampling.topP,
+      topK: sampling.topK,
+      minP: sampling.minP,
+      penalties: sampling.penalties,
       topLogprobs: request.logprobs ?? 0,
       stop: sampling.stop,
-      stepwise: stream,
-    },
-  }));
+      stepwise: stream || constraints !== undefined,
+      ...(constraints === undefined ? {} : { constraints }),
+    };
+    return { prompt: one, generation };
+  });
   context.engine.checkRoom(sequences);
   return prepared;
 }
 
-/** The log-probs object of tokens, their text offsets from `offset` (characters) on. */
-interface LogprobRows {
-  readonly tokens: string[];
-  readonly token_logprobs: (number | null)[];
-  readonly top_logprobs: (JsonObject | null)[];
-  readonly text_offset: number[];
+export const promptText = (one: CompletionPrompt, vocabulary: Vocabulary): string =>
+  one.text ?? tokensText(vocabulary, one.tokens);
+const choiceText = (choice: SampledChoice, vocabulary: Vocabulary): string =>
+  tokensText(vocabulary, choice.tokens.slice(0, choice.stop?.textTokens ?? choice.tokens.length));
+
+/** Per prompt, its scored positions, when echo with logprobs or prompt_logprobs asks for them. */
+export async function scoredPrompts(
+  context: CompletionContext,
+  request: CompletionRequest,
+  prepared: readonly PreparedPrompt[],
+): Promise<PromptPosition[][] | undefined> {
+  const echoed = request.echo && request.logprobs !== undefined;
+  const asked = request.sampling.promptLogprobs;
+  if (!echoed && asked === undefined) return undefined;
+  const k = Math.max(echoed ? request.logprobs! : 0, asked ?? 0);
+  return Promise.all(prepared.map((one) => scorePrompt(context.model, one.prompt.tokens, k)));
 }
 
-const emptyRows = (): LogprobRows => ({ tokens: [], token_logprobs: [], top_logprobs: [], text_offset: [] });
-
-/** Character offsets of tokens in a text, token by token: each token's offset is the text decoded before it. */
-function offsetCounter(start: number): (token: number) => number {
-  const decoder = new TextDecoder("utf-8", { fatal: false });
-  let length = start;
-  return (token) => {
-    const at = length;
-    if (token < 256) length += decoder.decode(Uint8Array.of(token), { stream: true }).length;
-    return at;
-  };
-}
-
-/** Character offsets of each token's text within the text of `tokens`, from `start` on. */
-function textOffsets(tokens: readonly number[], start: number): number[] {
-  return tokens.map(offsetCounter(start));
-}
-
-function completionRows(choice: SampledChoice, asIds: boolean, offsets: readonly number[]): LogprobRows {
-  const flags = { tokensAsIds: asIds };
-  const rows = emptyRows();
-  choice.tokens.forEach((token, i) => {
-    rows.tokens.push(tokenText(token, flags));
-    rows.token_logprobs.push(finiteLogprob(choice.logprobs[i]!));
-    const top: Record<string, number> = { [tokenText(token, flags)]: finiteLogprob(choice.logprobs[i]!) };
-    for (const alt of choice.alternatives?.[i] ?? []) top[tokenText(alt.token, flags)] ??= finiteLogprob(alt.logprob);
-    rows.top_logprobs.push(top);
-    rows.text_offset.push(offsets[i]!);
+/** The log-prob rows of an echoed prompt (its k best, k the request's logprobs). */
+export function echoRows(
+  context: CompletionContext,
+  request: CompletionRequest,
+  one: PreparedPrompt,
+  positions: readonly PromptPosition[],
+): LogprobRows {
+  const k = request.logprobs ?? 0;
+  const trimmed = positions.map((position) => ({ ...position, best: position.best.slice(0, k) }));
+  return promptRows(one.prompt.tokens, trimmed, {
+    tokensAsIds: request.sampling.tokensAsIds,
+    vocabulary: context.vocabulary,
   });
-  return rows;
 }
 
-/** The log-prob rows of an echoed prompt: its first token has none, the others the model's scoring. */
-async function promptRows(context: CompletionContext, tokens: readonly number[], asIds: boolean): Promise<LogprobRows> {
-  const [scored] = await context.model.logprobs([tokens]);
-  const rows = emptyRows();
-  const offsets = textOffsets(tokens, 0);
-  tokens.forEach((token, i) => {
-    const text = tokenText(token, { tokensAsIds: asIds });
-    const logprob = i === 0 ? null : finiteLogprob(scored![i - 1]!);
-    rows.tokens.push(text);
-    rows.token_logprobs.push(logprob);
-    rows.top_logprobs.push(logprob === null ? null : { [text]: logprob });
-    rows.text_offset.push(offsets[i]!);
-  });
-  return rows;
+/** vLLM's prompt_logprobs of a prompt (its k best, k the request's prompt_logprobs). */
+export function promptLogprobsOf(
+  context: CompletionContext,
+  request: CompletionRequest,
+  positions: readonly PromptPosition[],
+): Json[] {
+  const k = request.sampling.promptLogprobs ?? 0;
+  return promptLogprobsJson(
+    positions.map((position) => ({ ...position, best: position.best.slice(0, k) })),
+    context.vocabulary,
+  );
 }
-
-const joinRows = (a: LogprobRows, b: LogprobRows): LogprobRows => ({
-  tokens: [...a.tokens, ...b.tokens],
-  token_logprobs: [...a.token_logprobs, ...b.token_logprobs],
-  top_logprobs: [...a.top_logprobs, ...b.top_logprobs],
-  text_offset: [...a.text_offset, ...b.text_offset],
-});
-
-const promptText = (one: CompletionPrompt): string => one.text ?? decodeTokens(one.tokens);
-const choiceText = (choice: SampledChoice): string =>
-  decodeTokens(choice.tokens.slice(0, choice.stop?.textTokens ?? choice.tokens.length));
 
 export async function answerCompletions(
   context: CompletionContext,
   request: CompletionRequest,
   meta: ResponseMeta,
 ): Promise<JsonObject> {
-  const prepared = prepare(context, request, false);
+  const prepared = prepareCompletions(context, request, false);
   const { sampling } = request;
+  const flags = { tokensAsIds: sampling.tokensAsIds, vocabulary: context.vocabulary };
   const sampled = await Promise.all(prepared.map((one) => context.engine.generate(one.generation)));
-  const echoRows =
-    request.echo && request.logprobs !== undefined
-      ? await Promise.all(prepared.map((one) => promptRows(context, one.prompt.tokens, sampling.tokensAsIds)))
-      : undefined;
+  const scored = await scoredPrompts(context, request, prepared);
   const choices: Json[] = [];
   sampled.forEach((perPrompt, i) => {
-    const one = prepared[i]!.prompt;
-    const head = request.echo ? promptText(one) : "";
+    const one = prepared[i]!;
+    const head = request.echo ? promptText(one.prompt, context.vocabulary) : "";
+    const echoed = request.echo && scored !== undefined ? echoRows(context, request, one, scored[i]!) : undefined;
     for (const choice of perPrompt) {
       const rows =
         request.logprobs === undefined
           ? null
-          : completionRows(choice, sampling.tokensAsIds, textOffsets(choice.tokens, head.length));
+          : completionRows(choice, flags, textOffsets(choice.tokens, head.length, context.vocabulary));
       choices.push({
         index: i * sampling.n + choice.index,
-        text: head + choiceText(choice),
+        text: head + choiceText(choice, context.vocabulary),
         logprobs:
-          rows === null
-            ? null
-            : ((echoRows === undefined ? rows : joinRows(echoRows[i]!, rows)) as unknown as JsonObject),
+          rows === null ? null : ((echoed === undefined ? rows : joinRows(echoed, rows)) as unknown as JsonObject),
         finish_reason: choice.finish,
         stop_reason: choice.stop?.reason ?? null,
-        ...(sampling.returnTokenIds ? { prompt_token_ids: [...one.tokens], token_ids: [...choice.tokens] } : {}),
+        ...(sampling.returnTokenIds ? { prompt_token_ids: [...one.prompt.tokens], token_ids: [...choice.tokens] } : {}),
+        ...(sampling.promptLogprobs === undefined || scored === undefined
+          ? {}
+          : { prompt_logprobs: promptLogprobsOf(context, request, scored[i]!) }),
       });
     }
   });
-  const promptTokens = request.prompts.reduce((sum, one) => sum + one.tokens.length, 0);
+  const promptTokens = prepared.reduce((sum, one) => sum + one.prompt.tokens.length, 0);
   const completionTokens = sampled.flat().reduce((sum, choice) => sum + choice.tokens.length, 0);
   return {
     id: meta.id,
@@ -293,127 +306,4 @@ export async function answerCompletions(
     choices,
     usage: usageOf(promptTokens, completionTokens),
   };
-}
-
-/** The completion streamed: per token its text (and log-probs), per choice a last chunk with its finish reason. */
-export async function streamCompletions(
-  context: CompletionContext,
-  request: CompletionRequest,
-  meta: ResponseMeta,
-  sink: EventSink,
-): Promise<void> {
-  const prepared = prepare(context, request, true);
-  const { sampling } = request;
-  const n = sampling.n;
-  const counts = new Array<number>(prepared.length * n).fill(0);
-  const promptTokens = request.prompts.reduce((sum, one) => sum + one.tokens.length, 0);
-  const usage = (): JsonObject => {
-    if (sampling.continuousUsage)
-      return {
-        usage: usageOf(
-          promptTokens,
-          counts.reduce((a, b) => a + b, 0),
-        ),
-      };
-    return sampling.includeUsage ? { usage: null } : {};
-  };
-  const chunk = (choice: JsonObject): JsonObject => ({
-    id: meta.id,
-    object: "text_completion",
-    created: meta.created,
-    model: meta.model,
-    choices: [choice],
-    ...usage(),
-  });
-  const echoRows =
-    request.echo && request.logprobs !== undefined
-      ? await Promise.all(prepared.map((one) => promptRows(context, one.prompt.tokens, sampling.tokensAsIds)))
-      : undefined;
-  prepared.forEach((one, i) => {
-    for (let j = 0; j < n; j++) {
-      const index = i * n + j;
-      const ids: JsonObject = sampling.returnTokenIds ? { prompt_token_ids: [...one.prompt.tokens] } : {};
-      if (request.echo)
-        sink.send(
-          chunk({
-            index,
-            text: promptText(one.prompt),
-            logprobs: (echoRows?.[i] ?? null) as unknown as JsonObject | null,
-            finish_reason: null,
-            ...ids,
-          }),
-        );
-      else if (sampling.returnTokenIds)
-        sink.send(chunk({ index, text: "", logprobs: null, finish_reason: null, ...ids }));
-    }
-  });
-  try {
-    await Promise.all(
-      prepared.map((one, i) => {
-        const releasers = Array.from({ length: n }, () => createTextReleaser(sampling.stop));
-        const offsets = Array.from({ length: n }, () =>
-          offsetCounter(request.echo ? promptText(one.prompt).length : 0),
-        );
-        const textChunk = (
-          index: number,
-          j: number,
-          text: string,
-          token: number,
-          logprob: number,
-          alternatives: SampledChoice["alternatives"],
-        ): void => {
-          const rows =
-            request.logprobs === undefined
-              ? null
-              : completionRows(
-                  {
-                    index: j,
-                    tokens: [token],
-                    logprobs: [logprob],
-                    alternatives: alternatives === undefined ? undefined : [alternatives[0] ?? []],
-                    finish: "length",
-                    stop: undefined,
-                  },
-                  sampling.tokensAsIds,
-                  [offsets[j]!(token)],
-                );
-          if (text === "" && rows === null && !sampling.returnTokenIds) return;
-          sink.send(
-            chunk({
-              index,
-              text,
-              logprobs: rows as unknown as JsonObject | null,
-              finish_reason: null,
-              ...(sampling.returnTokenIds ? { token_ids: [token] } : {}),
-            }),
-          );
-        };
-        return context.engine.generate({ ...one.generation, cancelled: sink.closed }, (j, sampled, ended) => {
-          const index = i * n + j;
-          counts[index]!++;
-          const alternatives = sampled.alternatives === undefined ? undefined : [sampled.alternatives];
-          if (ended === undefined) {
-            textChunk(index, j, releasers[j]!.push(sampled.token), sampled.token, sampled.logprob, alternatives);
-            return;
-          }
-          const { rest } = releasers[j]!.finish(ended.tokens, ended.stop?.textTokens ?? ended.tokens.length);
-          textChunk(index, j, rest, sampled.token, sampled.logprob, alternatives);
-          sink.send(
-            chunk({
-              index,
-              text: "",
-              logprobs: null,
-              finish_reason: ended.finish,
-              stop_reason: ended.stop?.reason ?? null,
-            }),
-          );
-        });
-      }),
-    );
-  } catch (error) {
-    sink.fail(asHttpError(error));
-    return;
-  }
-  if (sampling.includeUsage) sink.send(usageChunk(meta, "text_completion", promptTokens, counts));
-  sink.end();
 }

@@ -3,6 +3,8 @@
 import { z } from "zod";
 import { parseConfig } from "../core/config.js";
 import { TOOL_CALL_FORMATS } from "../policies/tool-call-text.js";
+import { templateOptionsField, TOOL_CALL_OPTIONS } from "../rl/tinker/hf-options.js";
+import { CONTEXT_RULES } from "./chat.js";
 import { LOGPROBS_MODES } from "./engine.js";
 
 export const serveConfigSchema = z
@@ -20,12 +22,40 @@ export const serveConfigSchema = z
       .int()
       .min(1)
       .optional()
-      .describe("answer length when a request sets no max_tokens (default: the checkpoint's maxNewTokens)"),
+      .describe(
+        "answer length when a request sets no max_tokens (default: the rest of the context, as vLLM; with --context-rule tiny the checkpoint's maxNewTokens)",
+      ),
+    contextRule: z
+      .enum(CONTEXT_RULES)
+      .default("vllm")
+      .describe(
+        "vllm: the whole conversation is the prompt, one longer than the context gets vLLM's 400; tiny: the tiny policy's context rule (older messages dropped, the checkpoint's answer length by default), so that --policy openai:... with seedScheme=tiny equals tiny:CKPT",
+      ),
     cutLongMessages: z
       .boolean()
       .default(false)
       .describe(
-        "keep the newest bytes of a last message longer than the context, as the in-process policy does, instead of answering 400",
+        "with --context-rule tiny: keep the newest bytes of a last message longer than the context, as the in-process policy does, instead of answering 400",
+      ),
+    strict: z
+      .boolean()
+      .default(false)
+      .describe(
+        "refuse request fields serve does not know (400 naming the field) instead of ignoring them with a warning, as vLLM does",
+      ),
+    renderer: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "how conversations become tokens: bytes (the tiny policy's) or hf:DIR (a Hugging Face tokenizer and chat template copied into DIR); default: the one the checkpoint was trained with (policy.json), else bytes",
+      ),
+    templateOptions: templateOptionsField,
+    toolCallFormat: z
+      .enum(TOOL_CALL_OPTIONS)
+      .optional()
+      .describe(
+        "hf renderer: how replies' tool calls are read: hermes, llama3-json, none, or auto (from the chat template); default: the checkpoint's, else auto",
       ),
     logprobsMode: z
       .enum(LOGPROBS_MODES)
@@ -72,7 +102,7 @@ export const serveConfigSchema = z
       .enum(TOOL_CALL_FORMATS)
       .default("hermes")
       .describe(
-        'how replies are read as tool calls with tool_choice auto: hermes (<tool_call>{...}</tool_call> blocks, as vLLM\'s hermes parser) or llama3-json ({"name": ..., "parameters": ...} objects, as vLLM\'s llama3_json)',
+        'bytes renderer: how replies are read as tool calls with tool_choice auto: hermes (<tool_call>{...}</tool_call> blocks, as vLLM\'s hermes parser) or llama3-json ({"name": ..., "parameters": ...} objects, as vLLM\'s llama3_json)',
       ),
   })
   .refine((config) => config.maxN <= config.maxQueue, {

@@ -9,7 +9,9 @@
 //             token by token (`stepwise`: a stream, a constraint), each token one call that resumes the one
 //             before in the row's KV-cache session (nn/sampling.ts): the same tokens and log-probs, bit for bit,
 //             as the whole reply with the same seed. Between two tokens the caller hears of the new one
-//             (onToken: a stream sends it) and a constraint masks the next (json-constraint.ts).
+//             (onToken: a stream sends it) and a constraint masks the next (json-constraint.ts, token-masks.ts).
+//   sampling  temperature, then min-p, top-k and top-p (nn/sampler.ts); logit biases and repetition, presence and
+//             frequency penalties before them (nn/penalties.ts), read from the prompt and the reply so far.
 //   sessions  choice 0 of a chat samples in the KV-cache session that holds the conversation's turn before, when
 //             the pool kept it (session-pool.ts), so that a turn prefills only its new tokens, as in the
 //             in-process episode; after the reply its session goes back to the pool for the next turn. Sessions
@@ -33,7 +35,8 @@ import {
 } from "../policies/tiny/batcher.js";
 import type { PreviousTurn } from "../policies/tiny/context.js";
 import { HttpError } from "./errors.js";
-import type { JsonConstraint } from "./json-constraint.js";
+import { penalises, type Penalties } from "../nn/penalties.js";
+import type { TokenConstraint } from "./token-masks.js";
 import { createSessionPool, type SessionPool, type SessionPoolStats } from "./session-pool.js";
 import { stopAt, type StopHit, type StopRule } from "./stop.js";
 
@@ -61,13 +64,19 @@ export interface GenerationRequest {
   readonly maxTokens: number;
   readonly temperature: number;
   readonly topP: number;
+  /** 0: off (default). */
+  readonly topK?: number;
+  /** 0: off (default). */
+  readonly minP?: number;
+  /** Default none. */
+  readonly penalties?: Penalties;
   /** Alternatives per token (0: none). */
   readonly topLogprobs: number;
   readonly stop: StopRule;
   /** Token by token (a stream, a constraint) instead of one model call per reply. */
   readonly stepwise: boolean;
   /** Per choice, its constraint (stepwise only). */
-  readonly constraints?: readonly JsonConstraint[];
+  readonly constraints?: readonly TokenConstraint[];
   /** Stops sampling between two tokens when it says so (a stream whose client left). */
   readonly cancelled?: () => boolean;
 }
@@ -191,6 +200,9 @@ export function createSamplingEngine(
       : { stopSequences: request.stop.strings.map((string) => string.tokens) }),
     ...(request.stop.minTokens === 0 ? {} : { minNewTokens: request.stop.minTokens }),
     ...(request.topLogprobs === 0 ? {} : { topLogprobs: request.topLogprobs }),
+    ...((request.topK ?? 0) === 0 ? {} : { topK: request.topK! }),
+    ...((request.minP ?? 0) === 0 ? {} : { minP: request.minP! }),
+    ...(penalises(request.penalties) ? { penalties: request.penalties } : {}),
   });
 
   const whole = async (
@@ -267,6 +279,7 @@ export function createSamplingEngine(
           },
           ...(row.rngState === undefined ? {} : { resume: row.rngState }),
           ...(mask === undefined ? {} : { mask }),
+          ...(settings.penalties === undefined ? {} : { replyStart: request.prompt.length }),
         };
       });
       const generated = await batcher.sample(asked);

@@ -1,11 +1,14 @@
-// Which request fields `budgetrl serve` takes, as explicit lists, so that no field that would change the answer
-// is ever dropped in silence (docs/serve.md has the same lists):
+// Which request fields `budgetrl serve` takes, as explicit lists (docs/serve.md has the same lists, field by field,
+// beside vLLM's behaviour):
 //
-//   honoured      read by the endpoint's parser (request.ts, completions.ts, sampling-options.ts)
+//   honoured      read by the endpoint's parser (request.ts, completions.ts, sampling-options.ts,
+//                 structured-output.ts)
 //   neutral only  fields of OpenAI or vLLM that change the answer in ways serve cannot give: accepted at their
 //                 neutral value (the one that changes nothing), refused with a 400 naming them otherwise
-//   ignored       fields that never change the answer (who asks, bookkeeping, scheduling), accepted and ignored
-//   anything else a 400 naming the field: serve does not know what it would do
+//   ignored       fields that never change the answer here (who asks, bookkeeping, scheduling, backend tuning)
+//   anything else unknown: ignored, as vLLM ignores fields it does not know (its pydantic models allow extras and
+//                 log them); the server logs one warning line and names them in the response header
+//                 x-ignored-fields. With --strict, a 400 naming the field instead.
 import { badRequest } from "./errors.js";
 
 export type Endpoint = "chat" | "completions";
@@ -22,42 +25,11 @@ const equals =
 /** Fields that change the answer, with the test of their neutral value; the reason serve cannot honour others. */
 const NEUTRAL_ONLY: Readonly<Record<string, { readonly neutral: (value: unknown) => boolean; readonly why: string }>> =
   {
-    logit_bias: { neutral: emptyObject, why: "logit biases are not applied" },
-    presence_penalty: { neutral: equals(0), why: "penalties are not applied (temperature and top_p only)" },
-    frequency_penalty: { neutral: equals(0), why: "penalties are not applied (temperature and top_p only)" },
-    repetition_penalty: { neutral: equals(1), why: "penalties are not applied (temperature and top_p only)" },
-    top_k: { neutral: equals(0, -1), why: "top-k truncation is not applied (top_p is)" },
-    min_p: { neutral: equals(0), why: "min-p truncation is not applied (top_p is)" },
-    response_format: {
-      neutral: (value) => isNull(value) || (typeof value === "object" && (value as { type?: unknown }).type === "text"),
-      why: 'structured output is only given to tool calls (tool_choice "required" or a named function)',
-    },
-    guided_json: {
-      neutral: isNull,
-      why: 'guided decoding is only given to tool calls (tool_choice "required" or a named function)',
-    },
-    guided_regex: { neutral: isNull, why: "guided decoding is not supported" },
-    guided_choice: { neutral: isNull, why: "guided decoding is not supported" },
-    guided_grammar: { neutral: isNull, why: "guided decoding is not supported" },
-    structured_outputs: {
-      neutral: isNull,
-      why: 'structured output is only given to tool calls (tool_choice "required" or a named function)',
-    },
-    prompt_logprobs: {
-      neutral: isNull,
-      why: "prompt log-probs are not computed (on /v1/completions, echo with logprobs 0 gives each prompt token's log-prob)",
-    },
     best_of: { neutral: equals(1), why: "best_of is not supported (sample n choices instead)" },
     use_beam_search: { neutral: equals(false), why: "beam search is not supported" },
     length_penalty: { neutral: equals(1), why: "beam search is not supported" },
-    bad_words: { neutral: emptyList, why: "bad words are not masked" },
-    allowed_token_ids: { neutral: isNull, why: "allowed token ids are not masked" },
     logits_processors: { neutral: emptyList, why: "logits processors are not supported" },
     skip_special_tokens: { neutral: equals(true), why: "special tokens are never text" },
-    truncate_prompt_tokens: {
-      neutral: isNull,
-      why: "prompts are not truncated (a conversation keeps the context rule of the checkpoint)",
-    },
     vllm_xargs: { neutral: emptyObject, why: "extra sampling arguments are not supported" },
     prediction: { neutral: isNull, why: "predicted outputs are not supported" },
     audio: { neutral: isNull, why: "audio is not supported" },
@@ -71,20 +43,17 @@ const NEUTRAL_ONLY: Readonly<Record<string, { readonly neutral: (value: unknown)
       neutral: equals("none"),
       why: "the legacy function_call field is not supported (use tool_choice)",
     },
-    echo: { neutral: equals(false), why: "echo is only supported by /v1/completions" },
     suffix: { neutral: equals(""), why: "suffixes (insertion) are not supported" },
-    add_generation_prompt: { neutral: equals(true), why: "the prompt always ends with the assistant marker" },
-    continue_final_message: { neutral: equals(false), why: "a final assistant message is not continued" },
-    chat_template: { neutral: isNull, why: "the checkpoint's rendering (its context rule) is the only template" },
-    chat_template_kwargs: {
-      neutral: emptyObject,
-      why: "the checkpoint's rendering (its context rule) takes no arguments",
+    chat_template: {
+      neutral: isNull,
+      why: "a request cannot bring its own chat template (the server's renderer renders every conversation)",
     },
-    documents: { neutral: emptyList, why: "documents are not rendered" },
     mm_processor_kwargs: { neutral: emptyObject, why: "only text is supported" },
+    prompt_embeds: { neutral: isNull, why: "prompts are tokens or text, not embeddings" },
+    structural_tag: { neutral: isNull, why: "structural tags are not supported (use response_format json_schema)" },
   };
 
-/** Fields that never change the answer. */
+/** Fields that never change the answer here. */
 export const IGNORED_FIELDS: readonly string[] = [
   "user",
   "metadata",
@@ -103,71 +72,92 @@ export const IGNORED_FIELDS: readonly string[] = [
   // Our models do not reason: a chat template without reasoning ignores these in vLLM too.
   "reasoning_effort",
   "include_reasoning",
+  // Backend tuning of structured outputs: the reply is compact JSON whatever they say.
+  "guided_decoding_backend",
+  "guided_whitespace_pattern",
+];
+
+const SAMPLING = [
+  "model",
+  "temperature",
+  "top_p",
+  "top_k",
+  "min_p",
+  "n",
+  "max_tokens",
+  "seed",
+  "stop",
+  "stop_token_ids",
+  "ignore_eos",
+  "min_tokens",
+  "include_stop_str_in_output",
+  "repetition_penalty",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "allowed_token_ids",
+  "bad_words",
+  "truncate_prompt_tokens",
+  "logprobs",
+  "prompt_logprobs",
+  "echo",
+  "return_token_ids",
+  "return_tokens_as_token_ids",
+  "stream",
+  "stream_options",
+  "response_format",
+  "structured_outputs",
+  "guided_json",
+  "guided_choice",
+  "guided_regex",
+  "guided_grammar",
 ];
 
 const HONOURED: Readonly<Record<Endpoint, readonly string[]>> = {
   chat: [
-    "model",
+    ...SAMPLING,
     "messages",
-    "temperature",
-    "top_p",
-    "n",
-    "max_tokens",
     "max_completion_tokens",
-    "seed",
-    "stop",
-    "stop_token_ids",
-    "ignore_eos",
-    "min_tokens",
-    "include_stop_str_in_output",
-    "logprobs",
     "top_logprobs",
-    "return_token_ids",
-    "return_tokens_as_token_ids",
-    "stream",
-    "stream_options",
     "tools",
     "tool_choice",
     "parallel_tool_calls",
+    "chat_template_kwargs",
+    "add_generation_prompt",
+    "continue_final_message",
+    "documents",
   ],
-  completions: [
-    "model",
-    "prompt",
-    "temperature",
-    "top_p",
-    "n",
-    "max_tokens",
-    "seed",
-    "stop",
-    "stop_token_ids",
-    "ignore_eos",
-    "min_tokens",
-    "include_stop_str_in_output",
-    "logprobs",
-    "echo",
-    "return_token_ids",
-    "return_tokens_as_token_ids",
-    "stream",
-    "stream_options",
-  ],
+  completions: [...SAMPLING, "prompt"],
 };
 
 /** The neutral-only fields, for the docs and tests. */
 export const NEUTRAL_ONLY_FIELDS: readonly string[] = Object.keys(NEUTRAL_ONLY);
 
-/** Refuses (400, naming it) the first field the endpoint does not honour, does not ignore, and that is not at its neutral value. */
-export function refuseUnhonoured(raw: Readonly<Record<string, unknown>>, endpoint: Endpoint): void {
+/** The fields an endpoint honours, for the docs and tests. */
+export function honouredFields(endpoint: Endpoint): readonly string[] {
+  return HONOURED[endpoint];
+}
+
+/**
+ * Checks a body's fields: refuses (400, naming it) a neutral-only field at another value, and, with `strict`, a
+ * field the endpoint does not know; returns the unknown fields, which are ignored (sorted).
+ */
+export function checkFields(raw: Readonly<Record<string, unknown>>, endpoint: Endpoint, strict = false): string[] {
   const honoured = HONOURED[endpoint];
+  const unknown: string[] = [];
   for (const [field, value] of Object.entries(raw)) {
     if (honoured.includes(field) || IGNORED_FIELDS.includes(field)) continue;
     const rule = NEUTRAL_ONLY[field];
-    if (rule === undefined)
-      throw badRequest(
-        field,
-        "is not a field budgetrl serve knows, so it is refused rather than ignored (docs/serve.md lists the fields it honours and ignores)",
-        "unsupported_field",
-      );
-    if (!rule.neutral(value))
+    if (rule === undefined) {
+      if (strict)
+        throw badRequest(
+          field,
+          "is not a field budgetrl serve knows, so it is refused rather than ignored (--strict; docs/serve.md lists the fields it honours and ignores)",
+          "unsupported_field",
+        );
+      unknown.push(field);
+    } else if (!rule.neutral(value))
       throw badRequest(field, `is not supported by budgetrl serve: ${rule.why}`, "unsupported_field");
   }
+  return unknown.sort();
 }

@@ -1,6 +1,7 @@
-// `budgetrl serve`, the package entry "budgetrl/serve": an OpenAI-compatible HTTP server for the in-process models
-// (node:http), answering a conversation as the tiny policy does (its context rule replayed, concurrent requests
-// batched into the model). `serveCheckpoint({ ckpt, port: 0 })` with its config; the server, completion engine,
-// request and response shapes, sessions and reply memo are internal.
+// `budgetrl serve`, the package entry "budgetrl/serve": a vLLM-compatible HTTP server for the in-process models
+// (node:http): vLLM's request fields, structured outputs, renderers (the tiny policy's bytes or a Hugging Face chat
+// template), vLLM's or the tiny policy's context rule, concurrent requests batched into the model, /metrics.
+// `serveCheckpoint({ ckpt, port: 0 })` with its config; the server, completion engine, request and response
+// shapes, renderers, sessions and reply memo are internal.
 export { parseServeConfig, serveConfigSchema, type ServeConfig } from "./config.js";
 export { serveCheckpoint, type ServeHooks, type Serving } from "./serve.js";

@@ -1,257 +1,41 @@
-// Constrained decoding of one JSON value of a shape (schema-shape.ts) by a byte-level model: before each token,
-// the mask of the bytes that keep the text a prefix of a matching value AND leave room to finish it within the
-// tokens left (the end token included), and the end token once the value is complete. So a reply sampled under
-// the mask is always a complete matching value, never cut by max_tokens. This is what vLLM's grammar backends
-// do for tool_choice "required" and a named function (tool-choice.ts); here with pure TypeScript, no eval.
+// Constrained decoding of one value of a shape (schema-shape.ts): before each token, the mask of the tokens whose
+// bytes keep the text a prefix of a matching value AND leave room to finish it within the tokens left (the end
+// token included), and the end tokens once the value is complete. So a reply sampled under the mask is always a
+// complete matching value, never cut by max_tokens. This is what vLLM's grammar backends do for structured
+// outputs (structured-output.ts) and for tool_choice "required" and a named function (tool-choice.ts); here with
+// pure TypeScript, no eval. Tokens are read through the vocabulary (vocabulary.ts): the byte tokenizer's one byte
+// each, an hf renderer's tokenizer's several; the room left is counted as if every byte were its own token (each
+// byte is one in both), so a value always fits.
 //
 // The text is compact JSON: no whitespace between tokens. Strings are any JSON string (escapes included) of
-// valid UTF-8; object keys are the declared names (each at most once) or, where the shape allows other keys,
-// strings without escapes; numbers are JSON numbers (integers: -?(0|[1-9][0-9]*)).
+// valid UTF-8 within their length bounds; object keys are the declared names (each at most once) or, where the
+// shape allows other keys, strings without escapes; numbers are JSON numbers (integers: -?(0|[1-9][0-9]*)) within
+// their bounds (schema-shape.ts). Literals (enum, const, guided_choice) are written byte for byte.
 //
 // The state is a set of parse stacks (a union or an ambiguous end, as "1" before "12", keeps several), each a
-// list of frames; `minRest` is the exact fewest bytes that complete a stack, so that a byte is allowed only when
-// a completion still fits.
-import { END } from "../nn/tokenizer.js";
-import { ANY, type ArrayShape, type ObjectShape, type Shape } from "./schema-shape.js";
-
-type NumberPhase = "minus" | "zero" | "int" | "dot" | "frac" | "exp" | "expSign" | "expDigits";
-type ObjectPhase = "open" | "key" | "colon" | "value" | "after" | "next";
-type ArrayPhase = "first" | "item" | "after" | "next";
-
-/** UTF-8 continuation bytes still due, and the range of the next one. */
-interface Utf8 {
-  readonly pending: number;
-  readonly lo: number;
-  readonly hi: number;
-}
-const UTF8_DONE: Utf8 = { pending: 0, lo: 0x80, hi: 0xbf };
-
-type Frame =
-  | { readonly t: "value"; readonly shape: Shape }
-  | {
-      readonly t: "object";
-      readonly shape: ObjectShape;
-      readonly phase: ObjectPhase;
-      readonly seen: readonly string[];
-      /** phase key: the key's bytes so far, whether they can still be another key (no escape, valid UTF-8 so far), its UTF-8 state. */
-      readonly key: readonly number[];
-      readonly free: boolean;
-      readonly utf8: Utf8;
-      /** phase colon: the value's shape. */
-      readonly chosen?: Shape;
-    }
-  | { readonly t: "array"; readonly shape: ArrayShape; readonly phase: ArrayPhase; readonly count: number }
-  /** escape: 0 none, 1 after a backslash, 2..5 in \uXXXX with escape - 2 hex digits read. */
-  | { readonly t: "string"; readonly escape: number; readonly utf8: Utf8 }
-  | { readonly t: "number"; readonly integer: boolean; readonly phase: NumberPhase }
-  | { readonly t: "literal"; readonly texts: readonly (readonly number[])[]; readonly at: number }
-  | { readonly t: "end" };
-
-type Stack = readonly Frame[];
-
-const utf8Bytes = (text: string): number[] => Array.from(new TextEncoder().encode(text));
-const ANY_OBJECT: ObjectShape = { kind: "object", properties: new Map(), required: new Set(), additional: ANY };
-const ANY_ARRAY: ArrayShape = { kind: "array", items: ANY, minItems: 0, maxItems: Infinity };
-const ANY_OPTIONS: readonly Shape[] = [
-  ANY_OBJECT,
-  ANY_ARRAY,
-  { kind: "string" },
-  { kind: "number", integer: false },
-  { kind: "literals", texts: ["true", "false", "null"] },
-];
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
-const isHex = (b: number): boolean => isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
-
-/** The UTF-8 state after a lead byte (>= 0x80), or undefined when it cannot start a character. */
-function utf8Lead(b: number): Utf8 | undefined {
-  if (b >= 0xc2 && b <= 0xdf) return { pending: 1, lo: 0x80, hi: 0xbf };
-  if (b === 0xe0) return { pending: 2, lo: 0xa0, hi: 0xbf };
-  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return { pending: 2, lo: 0x80, hi: 0xbf };
-  if (b === 0xed) return { pending: 2, lo: 0x80, hi: 0x9f };
-  if (b === 0xf0) return { pending: 3, lo: 0x90, hi: 0xbf };
-  if (b >= 0xf1 && b <= 0xf3) return { pending: 3, lo: 0x80, hi: 0xbf };
-  if (b === 0xf4) return { pending: 3, lo: 0x80, hi: 0x8f };
-  return undefined;
-}
-
-/** The UTF-8 state after byte b of a string's text (not a quote or backslash), or undefined when b is not allowed. */
-function textByte(state: Utf8, b: number): Utf8 | undefined {
-  if (state.pending > 0)
-    return b >= state.lo && b <= state.hi ? { pending: state.pending - 1, lo: 0x80, hi: 0xbf } : undefined;
-  if (b < 0x20) return undefined;
-  if (b < 0x80) return UTF8_DONE;
-  return utf8Lead(b);
-}
-
-// ---- sizes: the fewest bytes ------------------------------------------------------------------------------
-
-interface Member {
-  readonly name: string;
-  /** The key as written between its quotes (JSON-escaped), as bytes. */
-  readonly bytes: readonly number[];
-  readonly shape: Shape;
-}
-
-const membersCache = new WeakMap<ObjectShape, readonly Member[]>();
-function members(shape: ObjectShape): readonly Member[] {
-  let found = membersCache.get(shape);
-  if (found === undefined) {
-    found = [...shape.properties].map(([name, value]) => ({
-      name,
-      bytes: utf8Bytes(JSON.stringify(name).slice(1, -1)),
-      shape: value,
-    }));
-    membersCache.set(shape, found);
-  }
-  return found;
-}
-
-const minValueCache = new WeakMap<object, number>();
-/** The fewest bytes of a value of the shape. */
-export function minValue(shape: Shape): number {
-  const cached = minValueCache.get(shape);
-  if (cached !== undefined) return cached;
-  let size: number;
-  switch (shape.kind) {
-    case "any":
-      size = 1; // 0
-      break;
-    case "object":
-      size = 1 + openCost(shape);
-      break;
-    case "array":
-      size = 1 + firstCost(shape);
-      break;
-    case "string":
-      size = 2;
-      break;
-    case "number":
-      size = 1;
-      break;
-    case "literals":
-      size = Math.min(...shape.texts.map((text) => utf8Bytes(text).length));
-      break;
-    case "union":
-      size = Math.min(...shape.options.map(minValue));
-      break;
-  }
-  minValueCache.set(shape, size);
-  return size;
-}
-
-/** Bytes of a member written in full after a comma would be: ,"key":value. */
-const memberCost = (member: Member): number => 1 + member.bytes.length + 2 + 1 + minValue(member.shape);
-
-/** Fewest bytes that close an object after a member (or after `{` less one comma): the missing required members, then `}`. */
-function restAfter(shape: ObjectShape, seen: readonly string[]): number {
-  let cost = 1;
-  for (const member of members(shape))
-    if (shape.required.has(member.name) && !seen.includes(member.name)) cost += memberCost(member);
-  return cost;
-}
-
-function openCost(shape: ObjectShape): number {
-  const rest = restAfter(shape, []);
-  return rest === 1 ? 1 : rest - 1; // the first member has no comma
-}
-
-/** Fewest bytes of a whole member from its opening quote on, then the rest of the object. */
-function nextCost(shape: ObjectShape, seen: readonly string[]): number {
-  let best = Infinity;
-  for (const member of members(shape))
-    if (!seen.includes(member.name))
-      best = Math.min(best, memberCost(member) - 1 + restAfter(shape, [...seen, member.name]));
-  if (shape.additional !== undefined) {
-    const emptyTaken = shape.properties.has("");
-    best = Math.min(best, (emptyTaken ? 3 : 2) + 1 + minValue(shape.additional) + restAfter(shape, seen));
-  }
-  return best;
-}
-
-function keyCost(frame: Extract<Frame, { t: "object" }>): number {
-  const { shape, seen, key } = frame;
-  let best = Infinity;
-  for (const member of members(shape)) {
-    if (seen.includes(member.name) || !startsWith(member.bytes, key)) continue;
-    best = Math.min(
-      best,
-      member.bytes.length - key.length + 2 + minValue(member.shape) + restAfter(shape, [...seen, member.name]),
-    );
-  }
-  if (shape.additional !== undefined && frame.free) {
-    // Close now, or (a character still open, or the key is a declared name already given) write bytes first.
-    const declared = members(shape).some((member) => sameBytes(member.bytes, key));
-    const extra = frame.utf8.pending > 0 ? frame.utf8.pending : declared ? 1 : 0;
-    best = Math.min(best, extra + 2 + minValue(shape.additional) + restAfter(shape, seen));
-  }
-  return best;
-}
-
-function firstCost(shape: ArrayShape): number {
-  return shape.minItems === 0 ? 1 : shape.minItems * minValue(shape.items) + shape.minItems;
-}
-
-function restArray(shape: ArrayShape, count: number): number {
-  return Math.max(0, shape.minItems - count) * (1 + minValue(shape.items)) + 1;
-}
-
-function frameCost(frame: Frame): number {
-  switch (frame.t) {
-    case "end":
-      return 0;
-    case "value":
-      return minValue(frame.shape);
-    case "string":
-      return (frame.escape === 1 ? 1 : frame.escape >= 2 ? 6 - frame.escape : 0) + frame.utf8.pending + 1;
-    case "number":
-      return frame.phase === "minus" || frame.phase === "dot" || frame.phase === "exp" || frame.phase === "expSign"
-        ? 1
-        : 0;
-    case "literal":
-      return Math.min(...frame.texts.map((text) => text.length - frame.at));
-    case "array":
-      if (frame.phase === "first") return firstCost(frame.shape);
-      if (frame.phase === "item") return restArray(frame.shape, frame.count + 1);
-      if (frame.phase === "after") return restArray(frame.shape, frame.count);
-      return minValue(frame.shape.items) + restArray(frame.shape, frame.count + 1);
-    case "object":
-      switch (frame.phase) {
-        case "open":
-          return openCost(frame.shape);
-        case "key":
-          return keyCost(frame);
-        case "colon":
-          return 1 + minValue(frame.chosen!) + restAfter(frame.shape, frame.seen);
-        case "value":
-        case "after":
-          return restAfter(frame.shape, frame.seen);
-        case "next":
-          return nextCost(frame.shape, frame.seen);
-      }
-  }
-}
-
-/** The fewest bytes that complete a stack. */
-export function minRest(stack: Stack): number {
-  return stack.reduce((sum, frame) => sum + frameCost(frame), 0);
-}
-
-/** True when a key's bytes end inside an escape (an odd run of backslashes): a quote then is text, not the key's end. */
-function escaping(key: readonly number[]): boolean {
-  let run = 0;
-  while (run < key.length && key[key.length - 1 - run] === BACKSLASH) run++;
-  return run % 2 === 1;
-}
-
-function startsWith(bytes: readonly number[], prefix: readonly number[]): boolean {
-  return prefix.length <= bytes.length && prefix.every((b, i) => bytes[i] === b);
-}
-
-function sameBytes(a: readonly number[], b: readonly number[]): boolean {
-  return a.length === b.length && startsWith(a, b);
-}
+// list of frames (json-frames.ts); `minRest` is the exact fewest bytes that complete a stack, so that a byte is
+// allowed only when a completion still fits.
+import {
+  ANY_OPTIONS,
+  BACKSLASH,
+  escaping,
+  isDigit,
+  isHex,
+  members,
+  minRest,
+  minValue,
+  QUOTE,
+  sameBytes,
+  startsWith,
+  textByte,
+  utf8Bytes,
+  UTF8_DONE,
+  type Frame,
+  type NumberPhase,
+  type Stack,
+} from "./json-frames.js";
+import type { Shape } from "./schema-shape.js";
+import { byteVocabulary, type Vocabulary } from "./vocabulary.js";
 
 // ---- transitions ------------------------------------------------------------------------------------------
 
@@ -286,11 +70,23 @@ function starts(shape: Shape, b: number): Frame[] {
     case "array":
       return b === 0x5b ? [{ t: "array", shape, phase: "first", count: 0 }] : [];
     case "string":
-      return b === QUOTE ? [{ t: "string", escape: 0, utf8: UTF8_DONE }] : [];
-    case "number":
-      if (b === 0x2d) return [{ t: "number", integer: shape.integer, phase: "minus" }];
-      if (b === 0x30) return [{ t: "number", integer: shape.integer, phase: "zero" }];
-      return isDigit(b) ? [{ t: "number", integer: shape.integer, phase: "int" }] : [];
+      return b === QUOTE
+        ? [
+            {
+              t: "string",
+              escape: 0,
+              utf8: UTF8_DONE,
+              count: 0,
+              min: shape.minLength ?? 0,
+              max: shape.maxLength ?? Infinity,
+            },
+          ]
+        : [];
+    case "number": {
+      if (b === 0x2d && shape.nonNegative !== true) return [{ t: "number", shape, phase: "minus", digits: 0 }];
+      if (b === 0x30 && shape.positive !== true) return [{ t: "number", shape, phase: "zero", digits: 1 }];
+      return isDigit(b) && b !== 0x30 ? [{ t: "number", shape, phase: "int", digits: 1 }] : [];
+    }
     case "literals": {
       const texts = shape.texts.map(utf8Bytes).filter((text) => text[0] === b);
       return texts.length === 0 ? [] : [{ t: "literal", texts, at: 1 }];
@@ -298,9 +94,21 @@ function starts(shape: Shape, b: number): Frame[] {
   }
 }
 
-function numberStep(frame: Extract<Frame, { t: "number" }>, b: number): NumberPhase | undefined {
-  const exponent = !frame.integer && (b === 0x65 || b === 0x45);
-  const dot = !frame.integer && b === 0x2e;
+type NumberFrame = Extract<Frame, { t: "number" }>;
+
+/** The number frame after byte b, or undefined when b cannot come next. */
+function numberStep(frame: NumberFrame, b: number): NumberFrame | undefined {
+  const phase = numberPhase(frame, b);
+  if (phase === undefined) return undefined;
+  const counts = isDigit(b) && (phase === "int" || (frame.phase === "minus" && phase === "zero"));
+  if (counts && frame.digits >= (frame.shape.maxDigits ?? Infinity)) return undefined;
+  return { t: "number", shape: frame.shape, phase, digits: counts ? frame.digits + 1 : frame.digits };
+}
+
+function numberPhase(frame: NumberFrame, b: number): NumberPhase | undefined {
+  const { shape } = frame;
+  const exponent = !shape.integer && shape.maxDigits === undefined && (b === 0x65 || b === 0x45);
+  const dot = !shape.integer && b === 0x2e;
   switch (frame.phase) {
     case "minus":
       return b === 0x30 ? "zero" : isDigit(b) ? "int" : undefined;
@@ -327,10 +135,12 @@ function stringStep(frame: Extract<Frame, { t: "string" }>, below: Stack, b: num
     return [0x22, 0x5c, 0x2f, 0x62, 0x66, 0x6e, 0x72, 0x74].includes(b) ? at({ ...frame, escape: 0 }) : [];
   }
   if (frame.escape >= 2) return isHex(b) ? at({ ...frame, escape: frame.escape === 5 ? 0 : frame.escape + 1 }) : [];
-  if (frame.utf8.pending === 0 && b === QUOTE) return [completed(below)];
-  if (frame.utf8.pending === 0 && b === BACKSLASH) return at({ ...frame, escape: 1 });
+  const starting = frame.utf8.pending === 0;
+  if (starting && b === QUOTE) return frame.count >= frame.min ? [completed(below)] : [];
+  if (starting && frame.count >= frame.max) return [];
+  if (starting && b === BACKSLASH) return at({ ...frame, escape: 1, count: frame.count + 1 });
   const utf8 = textByte(frame.utf8, b);
-  return utf8 === undefined ? [] : at({ ...frame, utf8 });
+  return utf8 === undefined ? [] : at({ ...frame, utf8, count: starting ? frame.count + 1 : frame.count });
 }
 
 function objectStep(frame: Extract<Frame, { t: "object" }>, below: Stack, b: number): Stack[] {
@@ -404,8 +214,8 @@ export function step(stack: Stack, b: number): Stack[] {
       out.push(...stringStep(top, below, b));
       break;
     case "number": {
-      const phase = numberStep(top, b);
-      if (phase !== undefined) out.push([...below, { ...top, phase }]);
+      const next = numberStep(top, b);
+      if (next !== undefined) out.push([...below, next]);
       break;
     }
     case "literal": {
@@ -467,26 +277,52 @@ export function shortestReply(shape: Shape): number {
   return minValue(shape) + 1;
 }
 
-export function createJsonConstraint(shape: Shape): JsonConstraint {
+/** The stacks after a token's bytes (none: they cannot come next); duplicates dropped when `dedupe`. */
+function walk(stacks: readonly Stack[], bytes: readonly number[], dedupe = false): Stack[] {
+  let now: Stack[] = [...stacks];
+  for (const b of bytes) {
+    const next = now.flatMap((stack) => step(stack, b));
+    now = dedupe ? distinct(next) : next;
+    if (now.length === 0) break;
+  }
+  return now;
+}
+
+const BYTES = byteVocabulary(260);
+
+export function createJsonConstraint(shape: Shape, vocabulary: Vocabulary = BYTES): JsonConstraint {
   let stacks: Stack[] = [[{ t: "value", shape }]];
   let ended = false;
   return {
     mask(remaining, vocab) {
       const mask = new Uint8Array(vocab);
       if (ended) return mask.fill(1);
-      for (let b = 0; b < 256; b++) {
-        // The byte, then the rest of the value, then the end token.
-        if (stacks.some((stack) => step(stack, b).some((next) => minRest(next) + 2 <= remaining))) mask[b] = 1;
+      // A token's bytes, then the rest of the value (a token a byte at most), then the end token.
+      const fits = (next: Stack): boolean => minRest(next) + 2 <= remaining;
+      const byteFits = new Map<number, boolean>();
+      for (let token = 0; token < vocab; token++) {
+        const bytes = vocabulary.bytes(token);
+        if (bytes.length === 0) continue;
+        if (bytes.length > 1) {
+          if (walk(stacks, bytes).some(fits)) mask[token] = 1;
+          continue;
+        }
+        const b = bytes[0]!;
+        let allowed = byteFits.get(b);
+        if (allowed === undefined) byteFits.set(b, (allowed = stacks.some((stack) => step(stack, b).some(fits))));
+        if (allowed) mask[token] = 1;
       }
-      if (stacks.some(isComplete) || mask.every((allowed) => allowed === 0)) mask[END] = 1;
+      if (stacks.some(isComplete) || mask.every((allowed) => allowed === 0))
+        for (const end of vocabulary.endTokens) if (end < vocab) mask[end] = 1;
       return mask;
     },
     advance(token) {
-      if (token >= 256) {
+      const bytes = vocabulary.bytes(token);
+      if (bytes.length === 0) {
         ended = true;
         return;
       }
-      stacks = distinct(stacks.flatMap((stack) => step(stack, token)));
+      stacks = walk(stacks, bytes, true);
     },
   };
 }

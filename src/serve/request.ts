@@ -16,17 +16,35 @@
 //                              tools), "required" or {type: "function", function: {name}} naming one of the tools
 //                              (tool-choice.ts says what each does)
 //   parallel_tool_calls true   false: at most one call per reply
-// Every other field is refused, ignored or accepted at its neutral value by the lists of fields.ts.
+//   response_format, structured_outputs, guided_json, guided_choice   structured-output.ts
+//   chat_template_kwargs {}    variables for the renderer's chat template (its reserved names refused)
+//   add_generation_prompt true false: the prompt ends after the last message (no assistant header)
+//   continue_final_message     the last message (the assistant's) is continued: the prompt ends inside it (needs
+//                              add_generation_prompt false, as vLLM asks)
+//   documents                  for the chat template (a renderer without one refuses them)
+// Every other field is refused, ignored or accepted at its neutral value by the lists of fields.ts; unknown fields
+// are ignored (ignoredFields) or, with strict, refused.
 import { z } from "zod";
 import type { Message, ToolCall } from "../core/message.js";
+import { RESERVED_TEMPLATE_VARIABLES } from "../rl/tinker/hf-options.js";
 import { badRequest } from "./errors.js";
-import { refuseUnhonoured } from "./fields.js";
+import { checkFields } from "./fields.js";
 import { samplingFields, samplingRequest, type SamplingRequest } from "./sampling-options.js";
+import { structuredOutput, type StructuredOutput } from "./structured-output.js";
+import { byteVocabulary, type Vocabulary } from "./vocabulary.js";
 
-/** A tool offered: its name and the JSON Schema of its arguments (undefined: none given). */
+/** A tool offered: its name, description and the JSON Schema of its arguments (undefined: none given). */
 export interface ToolDefinition {
   readonly name: string;
+  readonly description?: string;
   readonly parameters: Readonly<Record<string, unknown>> | undefined;
+}
+
+/** How a body is read: the model's vocabulary (default: the byte tokenizer's of `vocab` ids), and whether unknown
+ * fields are refused (default: ignored). */
+export interface ParseOptions {
+  readonly vocabulary?: Vocabulary;
+  readonly strict?: boolean;
 }
 
 export type ToolChoice = "none" | "auto" | "required" | { readonly name: string };
@@ -41,6 +59,13 @@ export interface ChatRequest {
   readonly tools: readonly ToolDefinition[];
   readonly toolChoice: ToolChoice;
   readonly parallelToolCalls: boolean;
+  readonly structured: StructuredOutput | undefined;
+  readonly templateKwargs: Readonly<Record<string, unknown>>;
+  readonly addGenerationPrompt: boolean;
+  readonly continueFinalMessage: boolean;
+  readonly documents: readonly Readonly<Record<string, unknown>>[];
+  /** Fields the body has that serve does not know, ignored (sorted). */
+  readonly ignoredFields: readonly string[];
 }
 
 const textPart = z.object({
@@ -136,6 +161,16 @@ const bodySchema = z.object({
   tools: z.array(tool, { error: "expected an array of tools" }).nullable().optional(),
   tool_choice: toolChoice.nullable().optional(),
   parallel_tool_calls: z.boolean().nullable().optional(),
+  chat_template_kwargs: z
+    .record(z.string(), z.unknown(), { error: "expected an object of template variables" })
+    .nullable()
+    .optional(),
+  add_generation_prompt: z.boolean().nullable().optional(),
+  continue_final_message: z.boolean().nullable().optional(),
+  documents: z
+    .array(z.record(z.string(), z.unknown()), { error: "expected an array of objects" })
+    .nullable()
+    .optional(),
 });
 
 type Body = z.output<typeof bodySchema>;
@@ -208,8 +243,33 @@ function messageOf(raw: z.output<typeof message>, at: number): Message {
   return { role: raw.role, content: text };
 }
 
+/** The template variables of chat_template_kwargs (the names the renderer sets itself refused). */
+function templateKwargs(body: Body): Readonly<Record<string, unknown>> {
+  const kwargs = body.chat_template_kwargs ?? {};
+  const reserved = Object.keys(kwargs).find((name) =>
+    (RESERVED_TEMPLATE_VARIABLES as readonly string[]).includes(name),
+  );
+  if (reserved !== undefined)
+    throw badRequest(`chat_template_kwargs.${reserved}`, "is set by the renderer, not a template variable");
+  return kwargs;
+}
+
+/** add_generation_prompt and continue_final_message, checked together as vLLM checks them. */
+function promptEnd(body: Body, messages: readonly Message[]): { add: boolean; continue: boolean } {
+  const add = body.add_generation_prompt ?? true;
+  const continuing = body.continue_final_message ?? false;
+  if (continuing && add)
+    throw badRequest(
+      "continue_final_message",
+      "cannot be combined with add_generation_prompt true (set add_generation_prompt: false to continue the last message)",
+    );
+  if (continuing && messages[messages.length - 1]!.role !== "assistant")
+    throw badRequest("continue_final_message", "needs the last message to be the assistant's (the one continued)");
+  return { add, continue: continuing };
+}
+
 /** The typed request, or an HttpError (400) naming the first bad field. `maxN` bounds n, `vocab` the token ids. */
-export function parseChatRequest(raw: unknown, maxN: number, vocab: number): ChatRequest {
+export function parseChatRequest(raw: unknown, maxN: number, vocab: number, options: ParseOptions = {}): ChatRequest {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
     throw badRequest(null, "the body must be a JSON object");
   const parsed = bodySchema.safeParse(raw);
@@ -221,26 +281,42 @@ export function parseChatRequest(raw: unknown, maxN: number, vocab: number): Cha
     );
   }
   const body = parsed.data;
-  refuseUnhonoured(raw as Record<string, unknown>, "chat");
+  const ignoredFields = checkFields(raw as Record<string, unknown>, "chat", options.strict ?? false);
   const logprobs = body.logprobs ?? false;
   const topLogprobs = body.top_logprobs ?? 0;
   if (topLogprobs > 0 && !logprobs) throw badRequest("top_logprobs", "needs logprobs: true");
   const tools = (body.tools ?? []).map((entry): ToolDefinition => ({
     name: entry.function.name,
+    ...(typeof entry.function.description === "string" ? { description: entry.function.description } : {}),
     parameters: entry.function.parameters ?? undefined,
   }));
+  const messages = body.messages.map(messageOf);
+  const end = promptEnd(body, messages);
+  const toolChoice = toolChoiceOf(body, tools);
+  const structured = structuredOutput(raw as Record<string, unknown>);
+  if (structured !== undefined && (toolChoice === "required" || typeof toolChoice === "object"))
+    throw badRequest(
+      structured.field,
+      'cannot be combined with tool_choice "required" or a named function (the call\'s schema decides the reply)',
+    );
   return {
     model: body.model,
-    messages: body.messages.map(messageOf),
+    messages,
     sampling: samplingRequest(
       { ...body, max_tokens: body.max_tokens ?? body.max_completion_tokens ?? null },
       maxN,
-      vocab,
+      options.vocabulary ?? byteVocabulary(vocab),
     ),
     logprobs,
     topLogprobs,
     tools,
-    toolChoice: toolChoiceOf(body, tools),
+    toolChoice,
     parallelToolCalls: body.parallel_tool_calls ?? true,
+    structured,
+    templateKwargs: templateKwargs(body),
+    addGenerationPrompt: end.add,
+    continueFinalMessage: end.continue,
+    documents: body.documents ?? [],
+    ignoredFields,
   };
 }

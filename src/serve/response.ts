@@ -6,16 +6,19 @@
 //                         token id that ended it, else null) }
 //   logprobs (asked)      { content: [{ token, logprob, bytes, top_logprobs: [{ token, logprob, bytes }] }] },
 //                         one entry per sampled token (the end token and stop strings included), token = its text
-//                         ("<|end|>" for the end token; a lone non-ASCII byte shows as U+FFFD, its byte in
-//                         `bytes`), or "token_id:N" with return_tokens_as_token_ids. A log-prob of -Infinity (a
+//                         as the vocabulary shows it ("<|end|>" for the end token; a lone non-ASCII byte shows as
+//                         U+FFFD, its bytes in `bytes`), or "token_id:N" with return_tokens_as_token_ids. A log-prob of -Infinity (a
 //                         token the processed distribution cannot give) is written -9999.0, as vLLM writes it.
 //   token_ids             per choice, with return_token_ids (aligned with logprobs.content)
 //   prompt_token_ids      top level, with return_token_ids
+//   prompt_logprobs       top level, when asked (prompt-logprobs.ts)
 //   usage                 prompt_tokens, completion_tokens (all choices), total_tokens
 import type { JsonObject, Json } from "../core/json.js";
 import type { ToolCall } from "../core/message.js";
-import { SPECIAL_TOKENS, decodeTokens } from "../nn/tokenizer.js";
 import type { TokenAlternative } from "./engine.js";
+import { byteVocabulary, type Vocabulary } from "./vocabulary.js";
+
+const BYTES = byteVocabulary(260);
 
 /** What identifies a response: its id, creation time (seconds) and the model's name. */
 export interface ResponseMeta {
@@ -39,12 +42,16 @@ export interface ChatChoice {
 export interface ChatAnswer {
   readonly promptTokens: readonly number[];
   readonly choices: readonly ChatChoice[];
+  /** vLLM's prompt_logprobs, when asked. */
+  readonly promptLogprobs?: Json;
 }
 
 export interface TokenFlags {
   readonly logprobs: boolean;
   readonly returnTokenIds: boolean;
   readonly tokensAsIds: boolean;
+  /** How tokens are shown (default: the byte tokenizer's). */
+  readonly vocabulary?: Vocabulary;
 }
 
 /** vLLM writes -inf log-probs as -9999.0 (JSON has no infinities). */
@@ -52,13 +59,18 @@ export function finiteLogprob(logprob: number): number {
   return Number.isFinite(logprob) ? logprob : -9999;
 }
 
-export function tokenText(token: number, flags: Pick<TokenFlags, "tokensAsIds">): string {
+export function tokenText(token: number, flags: Pick<TokenFlags, "tokensAsIds" | "vocabulary">): string {
   if (flags.tokensAsIds) return `token_id:${token}`;
-  return token < 256 ? decodeTokens([token]) : (SPECIAL_TOKENS[token] ?? `<|${token}|>`);
+  return (flags.vocabulary ?? BYTES).display(token);
 }
 
 function tokenEntry(token: number, logprob: number, flags: TokenFlags): JsonObject {
-  return { token: tokenText(token, flags), logprob: finiteLogprob(logprob), bytes: token < 256 ? [token] : null };
+  const bytes = (flags.vocabulary ?? BYTES).bytes(token);
+  return {
+    token: tokenText(token, flags),
+    logprob: finiteLogprob(logprob),
+    bytes: bytes.length === 0 ? null : [...bytes],
+  };
 }
 
 /** The log-prob entries of tokens [from, to) of a choice. */
@@ -125,5 +137,6 @@ export function chatCompletionBody(answer: ChatAnswer, flags: TokenFlags, meta: 
     })),
     usage: usageOf(answer.promptTokens.length, completionTokens),
     ...(flags.returnTokenIds ? { prompt_token_ids: [...answer.promptTokens] } : {}),
+    ...(answer.promptLogprobs === undefined ? {} : { prompt_logprobs: answer.promptLogprobs }),
   };
 }

@@ -13,6 +13,9 @@ import type { ServerResponse } from "node:http";
 import type { JsonObject } from "../core/json.js";
 import { errorBody, type HttpError } from "./errors.js";
 import { heldForStop, type StopRule } from "./stop.js";
+import { byteVocabulary, type Vocabulary } from "./vocabulary.js";
+
+const BYTES = byteVocabulary(260);
 
 export interface EventSink {
   send(event: JsonObject): void;
@@ -62,17 +65,24 @@ export interface TextReleaser {
   finish(tokens: readonly number[], textTokens: number): { readonly text: string; readonly rest: string };
   /** The text released so far. */
   released(): string;
+  /** The text decoded so far, released or held (not the tokens that may be a stop string's start). */
+  decoded(): string;
 }
 
-/** `holdText(text)`: how many characters at the end of the text so far to hold back (tool-choice.ts heldForCalls). */
-export function createTextReleaser(stop: StopRule, holdText: (text: string) => number = () => 0): TextReleaser {
+/** `holdText(text)`: how many characters at the end of the text so far to hold back (tool-choice.ts heldForCalls);
+ * the vocabulary gives each token's bytes (default: the byte tokenizer's). */
+export function createTextReleaser(
+  stop: StopRule,
+  holdText: (text: string) => number = () => 0,
+  vocabulary: Vocabulary = BYTES,
+): TextReleaser {
   const tokens: number[] = [];
   const decoder = new TextDecoder("utf-8", { fatal: false });
   let fed = 0;
   let text = "";
   let released = 0;
   const feed = (until: number, last: boolean): void => {
-    const bytes = tokens.slice(fed, until).filter((token) => token < 256);
+    const bytes = tokens.slice(fed, until).flatMap((token) => vocabulary.bytes(token));
     text += decoder.decode(Uint8Array.from(bytes), { stream: !last });
     fed = until;
   };
@@ -93,5 +103,6 @@ export function createTextReleaser(stop: StopRule, holdText: (text: string) => n
       return { text, rest: text.slice(released) };
     },
     released: () => text.slice(0, released),
+    decoded: () => text,
   };
 }

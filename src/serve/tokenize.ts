@@ -1,25 +1,24 @@
 // POST /tokenize and POST /detokenize, in vLLM's shapes:
 //
-//   /tokenize    {model?, prompt, add_special_tokens?, return_token_strs?}: the prompt's bytes as tokens (the
-//                byte tokenizer adds no special tokens, so add_special_tokens changes nothing);
-//                {model?, messages, add_generation_prompt? (true), return_token_strs?, tools?, ...}: the prompt a
-//                chat request with these messages is answered from (chat.ts chatPrompt: the checkpoint's context
-//                rule at the default max_tokens, or the request's max_tokens), without its final <|assistant|>
-//                when add_generation_prompt is false. Tools are not rendered (as in chat).
+//   /tokenize    {model?, prompt, add_special_tokens?, return_token_strs?}: the prompt's tokens as the vocabulary
+//                encodes text (no special tokens added, so add_special_tokens changes nothing);
+//                {model?, messages, add_generation_prompt? (true), continue_final_message?, tools?,
+//                chat_template_kwargs?, return_token_strs?, max_tokens?}: the prompt a chat request with these
+//                fields is answered from (the renderer's; under the tiny context rule at the request's or default
+//                max_tokens: chat.ts chatPrompt). The length is not checked against the context, as vLLM does not.
 //                -> {count, max_model_len, tokens, token_strs?}
 //   /detokenize  {model?, tokens} -> {prompt}: the tokens' text, special tokens spelled out ("<|end|>"), as a
-//                Hugging Face tokenizer decodes by default. Text never gives special tokens back: "<|end|>" is
-//                seven bytes, so a round trip keeps byte tokens only.
+//                Hugging Face tokenizer decodes by default. With the bytes renderer text never gives special tokens
+//                back: "<|end|>" is seven bytes, so a round trip keeps byte tokens only.
 // `model`, when given, must be the served one (404); a token id outside the vocabulary is a 400.
 import { z } from "zod";
 import type { JsonObject } from "../core/json.js";
-import { ASSISTANT, describeTokens, encodeText } from "../nn/tokenizer.js";
 import { chatPrompt, type ChatContext } from "./chat.js";
 import { badRequest } from "./errors.js";
 import { parseChatRequest } from "./request.js";
 import { tokenText } from "./response.js";
 
-export interface TokenizeContext extends Pick<ChatContext, "model" | "settings" | "memo"> {
+export interface TokenizeContext extends Pick<ChatContext, "model" | "settings" | "renderer"> {
   /** The served model's name. */
   readonly name: string;
 }
@@ -35,14 +34,12 @@ const chatBody = z
     ...common,
     messages: z.array(z.unknown(), { error: "expected an array of messages" }),
     add_generation_prompt: z.boolean().nullable().optional(),
-    continue_final_message: z
-      .literal(false, { error: "is not supported: a final assistant message is not continued" })
-      .nullable()
-      .optional(),
+    continue_final_message: z.boolean().nullable().optional(),
     max_tokens: z.number().int().min(1).nullable().optional(),
     tools: z.array(z.unknown()).nullable().optional(),
-    chat_template: z.null({ error: "is not supported: the checkpoint's rendering is the only template" }).optional(),
+    chat_template: z.null({ error: "is not supported: the server's renderer is the only template" }).optional(),
     chat_template_kwargs: z.record(z.string(), z.unknown()).nullable().optional(),
+    documents: z.array(z.unknown()).nullable().optional(),
   })
   .strict();
 const detokenizeSchema = z
@@ -79,23 +76,27 @@ export function tokenizeBody(context: TokenizeContext, raw: unknown, checkModel:
   if (isChat) {
     const chat = parsed(chatBody, raw);
     checkModel(chat.model);
-    // The messages are read as a chat request reads them (their errors name messages[i]).
-    const request = parseChatRequest(
-      {
-        model: "",
-        messages: chat.messages,
-        ...(chat.max_tokens === undefined || chat.max_tokens === null ? {} : { max_tokens: chat.max_tokens }),
-      },
-      1,
-      context.model.config.vocabSize,
-    );
-    const { prompt } = chatPrompt(context, request.messages, request.sampling.maxTokens);
-    tokens = chat.add_generation_prompt === false && prompt.at(-1) === ASSISTANT ? prompt.slice(0, -1) : prompt;
+    // The fields are read as a chat request reads them (their errors name messages[i], tools[i], ...).
+    const {
+      model: _model,
+      return_token_strs: _strs,
+      add_special_tokens: _special,
+      chat_template: _t,
+      ...fields
+    } = chat;
+    const request = parseChatRequest({ ...fields, model: "" }, 1, context.model.config.vocabSize, {
+      vocabulary: context.renderer.vocabulary,
+      strict: true,
+    });
+    tokens =
+      context.settings.contextRule === "tiny"
+        ? chatPrompt(context, request, request.sampling.maxTokens).prompt
+        : context.renderer.render(request).prompt;
     body = chat;
   } else {
     const text = parsed(textBody, raw);
     checkModel(text.model);
-    tokens = encodeText(text.prompt);
+    tokens = context.renderer.vocabulary.encode(text.prompt);
     body = text;
   }
   return {
@@ -103,7 +104,11 @@ export function tokenizeBody(context: TokenizeContext, raw: unknown, checkModel:
     max_model_len: context.model.config.contextLength,
     tokens,
     ...(body.return_token_strs === true
-      ? { token_strs: tokens.map((token) => tokenText(token, { tokensAsIds: false })) }
+      ? {
+          token_strs: tokens.map((token) =>
+            tokenText(token, { tokensAsIds: false, vocabulary: context.renderer.vocabulary }),
+          ),
+        }
       : {}),
   };
 }
@@ -114,5 +119,5 @@ export function detokenizeBody(context: TokenizeContext, raw: unknown, checkMode
   const vocab = context.model.config.vocabSize;
   const bad = body.tokens.findIndex((token) => token >= vocab);
   if (bad >= 0) throw badRequest(`tokens[${bad}]`, `not a token of this model (its ids are 0..${vocab - 1})`);
-  return { prompt: describeTokens(body.tokens) };
+  return { prompt: context.renderer.vocabulary.describe(body.tokens) };
 }

@@ -14,15 +14,16 @@
 //   "required"            constrained decoding of a JSON array of one or more {"name": N, "parameters": {...}}
 //                         objects, N one of the tools and the parameters of its schema (vLLM's schema for
 //                         "required"; at most one with parallel_tool_calls false); finish reason "tool_calls".
-// The tools themselves are not rendered into the prompt: the tiny policy never saw a tool list (use BFCL's
-// prompting mode, where the docs are in the system prompt). A request whose max_tokens cannot hold the shortest
-// constrained reply is refused (400). A constrained reply cut by a stop string or stop token does not parse and
-// stays text.
+// The bytes renderer does not write the tools into the prompt (the tiny policy never saw a tool list: use BFCL's
+// prompting mode, where the docs are in the system prompt); an hf:DIR renderer writes them as its chat template
+// does, and reads replies in its template's format. A request whose max_tokens cannot hold the shortest
+// constrained reply is refused (400, constraints.ts). A constrained reply cut by a stop string or stop token does
+// not parse and stays text.
 import type { ToolCall } from "../core/message.js";
 import { jsonValueEnd, objectMembers } from "../policies/json-spans.js";
 import { parseToolCalls, type ToolCallFormat } from "../policies/tool-call-text.js";
+import type { ShapeAsked } from "./constraints.js";
 import { badRequest } from "./errors.js";
-import { createJsonConstraint, shortestReply, type JsonConstraint } from "./json-constraint.js";
 import type { ChatRequest, ToolDefinition } from "./request.js";
 import { schemaShape, SchemaProblem, type Shape } from "./schema-shape.js";
 
@@ -34,7 +35,8 @@ export interface ToolPlan {
   readonly name?: string;
   /** The shape constrained decoding enforces (named, required). */
   readonly shape?: Shape;
-  readonly format: ToolCallFormat;
+  /** How replies write calls (auto); undefined: they stay text. */
+  readonly format: ToolCallFormat | undefined;
   readonly parallel: boolean;
 }
 
@@ -78,7 +80,7 @@ function requiredShape(tools: readonly ToolDefinition[], parallel: boolean): Sha
 
 export function toolPlan(
   request: Pick<ChatRequest, "tools" | "toolChoice" | "parallelToolCalls">,
-  format: ToolCallFormat,
+  format: ToolCallFormat | undefined,
 ): ToolPlan {
   const { tools, toolChoice } = request;
   const parallel = request.parallelToolCalls;
@@ -89,18 +91,14 @@ export function toolPlan(
   return { mode: "named", name: toolChoice.name, shape: parametersShape(tools[index]!, index), format, parallel };
 }
 
-/** The constraint of each choice (named, required), after checking that max_tokens can hold a reply. */
-export function toolConstraints(plan: ToolPlan, choices: number, room: number): JsonConstraint[] | undefined {
+/** The shape a plan decodes under (named, required), for constraints.ts. */
+export function planShape(plan: ToolPlan): ShapeAsked | undefined {
   if (plan.shape === undefined) return undefined;
-  const shortest = shortestReply(plan.shape);
-  if (shortest > room) {
-    const what = plan.mode === "named" ? `a call of ${plan.name}` : "a call";
-    throw badRequest(
-      "max_tokens",
-      `too small for ${what}: the shortest takes ${shortest} tokens (its JSON and the end token), and ${room} are left for the answer`,
-    );
-  }
-  return Array.from({ length: choices }, () => createJsonConstraint(plan.shape!));
+  return {
+    shape: plan.shape,
+    what: plan.mode === "named" ? `a call of ${plan.name}` : "a call",
+    fields: 'tool_choice "required" or a named function',
+  };
 }
 
 function isObjectText(text: string): boolean {
@@ -155,6 +153,7 @@ export function replyCalls(text: string, plan: ToolPlan): ReplyCalls | undefined
     case "required":
       return requiredCalls(text);
     case "auto": {
+      if (plan.format === undefined) return undefined;
       const parsed = parseToolCalls(text, plan.format);
       if (
         parsed.toolCalls.length === 0 ||
@@ -172,7 +171,7 @@ export function replyCalls(text: string, plan: ToolPlan): ReplyCalls | undefined
 /** How many characters at the end of a reply's text so far a stream holds back: text that may be (the start of) calls. */
 export function heldForCalls(text: string, plan: ToolPlan): number {
   if (plan.mode === "named" || plan.mode === "required") return text.length;
-  if (plan.mode === "none") return 0;
+  if (plan.mode === "none" || plan.format === undefined) return 0;
   if (plan.format === "llama3-json") {
     const body = text.trimStart();
     const tag = "<|python_tag|>";

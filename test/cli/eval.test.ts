@@ -180,7 +180,7 @@ describe("budgetrl eval", () => {
       [
         settingsPath,
         '{"maxNewTokens": 16, "temperature": 0}',
-        /policy\.json: unknown setting "temperature" \(known: maxNewTokens, history\)$/,
+        /policy\.json: unknown setting "temperature" \(known: maxNewTokens, history, renderer, templateOptions, toolCallFormat\)$/,
       ],
       [
         manifestPath,

@@ -1,5 +1,5 @@
-// End to end: `budgetrl serve` on a free loopback port with a small trained checkpoint (a child process), and
-// `budgetrl eval --policy openai:...` against it over real HTTP. With the tiny policy's seeds (seedScheme=tiny),
+// End to end: `budgetrl serve --context-rule tiny` on a free loopback port with a small trained checkpoint (a child
+// process), and `budgetrl eval --policy openai:...` against it over real HTTP. With the tiny policy's seeds (seedScheme=tiny),
 // the served run equals the in-process `--policy tiny:CKPT` run of the same seed: the same replies, tokens and
 // Pass@(K,T) table, log-probs equal to the in-process ones, and the stored log-probs equal to the checkpoint's own
 // scoring of the stored prompt and reply tokens. Ctrl-C stops the server with exit code 130.
@@ -34,7 +34,7 @@ function exported(run: string, db: string): Promise<Episode[]> {
 
 beforeAll(async () => {
   ckpt = await sokobanCheckpoint(join(dir, "ckpt"));
-  child = spawnCli(["serve", "--ckpt", ckpt, "--port", "0", "--name", "sokoban-tiny"]);
+  child = spawnCli(["serve", "--ckpt", ckpt, "--port", "0", "--name", "sokoban-tiny", "--context-rule", "tiny"]);
   exit = exitOf(child);
   stderr = allText(child.stderr!);
   url = /on (http:\/\/127\.0\.0\.1:\d+\/v1) /.exec(await textMatching(child.stdout!, /Ctrl-C stops\n/))![1]!;

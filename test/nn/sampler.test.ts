@@ -1,4 +1,4 @@
-// Token choice: greedy, temperature, and nucleus truncation, with seeded draws.
+// Token choice: greedy, temperature, and truncation (min-p, top-k, nucleus top-p), with seeded draws.
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../src/core/rng.js";
 import { chooseToken } from "../../src/nn/sampler.js";
@@ -48,5 +48,36 @@ describe("chooseToken", () => {
     };
     expect(draw(5)).toEqual(draw(5));
     expect(draw(5)).not.toEqual(draw(6));
+  });
+
+  it("keeps the top k tokens, then the nucleus of what they keep", () => {
+    const rng = createRng(3);
+    const seen = new Set<number>();
+    for (let i = 0; i < 2000; i++) seen.add(chooseToken(logits, { temperature: 1, topP: 1, topK: 2 }, rng).token);
+    expect([...seen].sort()).toEqual([0, 4]);
+    // Within the top 2 ({4: .636, 0: .234} renormalised to .73, .27), a top-p of 0.7 keeps token 4 alone.
+    for (let i = 0; i < 200; i++)
+      expect(chooseToken(logits, { temperature: 1, topP: 0.7, topK: 2 }, rng).token).toBe(4);
+    const only = chooseToken(logits, { temperature: 1, topP: 1, topK: 1 }, rng);
+    expect(only).toMatchObject({ token: 4, samplingLogprob: 0 });
+  });
+
+  it("keeps tokens at least min_p times as likely as the most likely one", () => {
+    // p(i) / p(4) = e^(l_i - 3): token 0 at e^-1 = .37, token 1 at e^-2 = .135, the others below .05.
+    const rng = createRng(4);
+    const seen = new Set<number>();
+    for (let i = 0; i < 3000; i++) seen.add(chooseToken(logits, { temperature: 1, topP: 1, minP: 0.1 }, rng).token);
+    expect([...seen].sort()).toEqual([0, 1, 4]);
+    const c = chooseToken(logits, { temperature: 1, topP: 1, minP: 0.3 }, createRng(5));
+    const kept = Math.exp(3) + Math.exp(2);
+    expect(c.samplingLogprob).toBeCloseTo(Math.log(Math.exp(logits[c.token]!) / kept), 6);
+  });
+
+  it("truncates as before when top-k and min-p are off", () => {
+    const draw = (params: Parameters<typeof chooseToken>[1]): number[] => {
+      const rng = createRng(8);
+      return Array.from({ length: 50 }, () => chooseToken(logits, params, rng).token);
+    };
+    expect(draw({ temperature: 0.9, topP: 0.9, topK: 0, minP: 0 })).toEqual(draw({ temperature: 0.9, topP: 0.9 }));
   });
 });

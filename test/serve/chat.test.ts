@@ -1,7 +1,8 @@
-// A chat is answered as the in-process tiny policy answers it in an episode (same prompts, tokens and log-probs,
-// turn after turn, when given the policy's turn seed), n choices with their own seeds, the context rule kept
-// (older messages dropped; a last message too long refused or cut), raw or processed log-probs, and work beyond
-// the queue refused with 429.
+// A chat is answered, under the tiny context rule, as the in-process tiny policy answers it in an episode (same
+// prompts, tokens and log-probs, turn after turn, when given the policy's turn seed), n choices with their own
+// seeds, the context rule kept (older messages dropped; a last message too long refused or cut); under vLLM's
+// rule the whole conversation or vLLM's 400, max_tokens the rest of the context; raw or processed log-probs, and
+// work beyond the queue refused with 429.
 import { describe, expect, it } from "vitest";
 import type { Message } from "../../src/core/message.js";
 import type { PolicyContext } from "../../src/core/policy.js";
@@ -11,18 +12,24 @@ import { createModel, type TinyModel } from "../../src/nn/model.js";
 import { contextRule } from "../../src/policies/tiny/context.js";
 import { policySeed, createTinyPolicy } from "../../src/policies/tiny/policy.js";
 import { renderPrompt } from "../../src/policies/tiny/render.js";
-import { answerChat, type ChatContext } from "../../src/serve/chat.js";
+import { answerChat, type ChatContext, type ContextRuleName } from "../../src/serve/chat.js";
 import { choiceSeed, createSamplingEngine, type EngineSettings } from "../../src/serve/engine.js";
 import { HttpError } from "../../src/serve/errors.js";
 import { createReplyMemo, type ReplyMemo } from "../../src/serve/reply-memo.js";
+import { byteRenderer } from "../../src/serve/renderer.js";
 import { parseChatRequest } from "../../src/serve/request.js";
 import type { ChatAnswer } from "../../src/serve/response.js";
 
 const config = { vocabSize: 260, contextLength: 128, layers: 1, dModel: 16, heads: 2, hiddenSize: 24 };
-type Settings = EngineSettings & { readonly defaultMaxTokens: number; readonly cutLongMessages: boolean };
+type Settings = EngineSettings & {
+  readonly defaultMaxTokens: number | undefined;
+  readonly cutLongMessages: boolean;
+  readonly contextRule: ContextRuleName;
+};
 const settings: Settings = {
   defaultMaxTokens: 6,
   cutLongMessages: false,
+  contextRule: "tiny",
   maxQueue: 64,
   logprobsMode: "raw",
   maxBatch: 64,
@@ -42,19 +49,21 @@ function createEngine(model: TinyModel, chosen: Settings, memo: ReplyMemo): Engi
   const context: ChatContext = {
     engine,
     model,
-    memo,
-    settings: {
-      defaultMaxTokens: chosen.defaultMaxTokens,
+    settings: { contextRule: chosen.contextRule, defaultMaxTokens: chosen.defaultMaxTokens },
+    renderer: byteRenderer({
+      contextLength: model.config.contextLength,
+      vocabSize: model.config.vocabSize,
+      memo,
+      toolCallFormat: "hermes",
       cutLongMessages: chosen.cutLongMessages,
-      toolCallParser: "hermes",
-    },
+    }),
   };
   return {
     complete: (messages, fields = {}) =>
       answerChat(
         context,
         parseChatRequest({ model: "m", messages, seed: 0, logprobs: true, return_token_ids: true, ...fields }, 64, 260),
-        0,
+        () => "0",
       ),
     waiting: () => engine.waiting(),
     stats: () => engine.stats(),
@@ -170,6 +179,32 @@ describe("completion engine", () => {
     const tooLong = await refusal(engine.complete(many, { max_tokens: 126 }));
     expect(tooLong.message).toMatch(/^max_tokens: at most 125 for this model/);
     expect(isContextLengthText(tooLong.message)).toBe(false);
+    model.dispose();
+  });
+
+  it("under vLLM's rule, renders the whole conversation, answers vLLM's 400 when it does not fit, and fills the rest of the context", async () => {
+    const model = await createModel({ config, seed: 10 });
+    const vllm = createEngine(
+      model,
+      { ...settings, contextRule: "vllm", defaultMaxTokens: undefined },
+      createReplyMemo(0),
+    );
+    const few = [user("a"), { role: "assistant" as const, content: "b" }, user("c")];
+    const answered = await vllm.complete(few, { ignore_eos: true, temperature: 0 });
+    expect(answered.promptTokens).toEqual(renderPrompt(few, 128));
+    expect(answered.choices[0]!.tokens).toHaveLength(128 - answered.promptTokens.length);
+    const many = Array.from({ length: 30 }, (_, i) => user(`message ${i}`));
+    const tooLong = await refusal(vllm.complete(many));
+    expect(tooLong.code).toBe("context_length_exceeded");
+    expect(tooLong.message).toMatch(
+      /^messages: This model's maximum context length is 128 tokens\. However, you requested \d+ tokens in the messages, Please reduce the length of the messages\.$/,
+    );
+    const withAnswer = await refusal(vllm.complete([user("x".repeat(100))], { max_tokens: 40 }));
+    expect(withAnswer.message).toMatch(/you requested 143 tokens \(103 in the messages, 40 in the completion\)/);
+    const capped = createEngine(model, { ...settings, contextRule: "vllm", defaultMaxTokens: 5 }, createReplyMemo(0));
+    expect((await capped.complete(few, { ignore_eos: true })).choices[0]!.tokens).toHaveLength(5);
+    const truncated = await vllm.complete(many, { truncate_prompt_tokens: 50, max_tokens: 2 });
+    expect(truncated.promptTokens).toEqual(renderPrompt(many, 1000).slice(-50));
     model.dispose();
   });
 

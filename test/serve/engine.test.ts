@@ -1,6 +1,6 @@
 // The sampling engine gives the same choices token by token (a stream, a constraint) as in one model call, bit
 // for bit: tokens, log-probs, alternatives, finish and stop, with stop strings, stop tokens, min_tokens,
-// ignore_eos, n choices, greedy or not; a listener hears every token once, the last one with its choice; a
+// ignore_eos, n choices, greedy or not, top-k and min-p, penalties (which read the reply so far across calls); a listener hears every token once, the last one with its choice; a
 // constraint's choices are complete JSON within max_tokens.
 import { describe, expect, it } from "vitest";
 import { createModel } from "../../src/nn/model.js";
@@ -61,6 +61,11 @@ describe("sampling engine", () => {
       { stop: stopRule({ stop: ["\u0000never"], stopTokenIds: [sample[4]!] }) },
       { stop: stopRule({ stopTokenIds: [sample[1]!], minTokens: 3, includeStopStrInOutput: true }) },
       { stop: stopRule({ ignoreEos: true }), maxTokens: 60 },
+      { topK: 5, minP: 0.02, temperature: 0.9 },
+      {
+        stop: stopRule({ ignoreEos: true }),
+        penalties: { repetition: 1.3, presence: 0.5, frequency: 0.3, logitBias: [[sample[0]!, -5]] },
+      },
     ];
     for (const overrides of cases) {
       const whole = await engine.generate(request(overrides));

@@ -123,3 +123,100 @@ describe("JSON constraint", () => {
     expect(() => schemaShape({ type: "date" })).toThrow(/unknown type "date"/);
   });
 });
+
+describe("JSON constraint: bounds, references and multi-byte tokens", () => {
+  it("keeps strings within minLength and maxLength, numbers within the bounds it supports", () => {
+    const bounded = {
+      type: "object",
+      properties: {
+        word: { type: "string", minLength: 2, maxLength: 4 },
+        count: { type: "integer", minimum: 0, maximum: 99 },
+        id: { type: "integer", minimum: 1 },
+        safe: { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 },
+        share: { type: "number", minimum: 0 },
+      },
+      required: ["word", "count", "id", "safe", "share"],
+    };
+    for (let seed = 0; seed < 30; seed++) {
+      const rng = createRng(seed);
+      const value = JSON.parse(walk(bounded, shortestReply(schemaShape(bounded)) + rng.int(60), rng).text) as Record<
+        string,
+        number | string
+      >;
+      expect([...(value["word"] as string)].length).toBeGreaterThanOrEqual(2);
+      expect([...(value["word"] as string)].length).toBeLessThanOrEqual(4);
+      expect(value["count"]).toBeGreaterThanOrEqual(0);
+      expect(value["count"]).toBeLessThanOrEqual(99);
+      expect(value["id"]).toBeGreaterThanOrEqual(1);
+      expect(Number.isSafeInteger(value["safe"])).toBe(true);
+      expect(value["share"]).toBeGreaterThanOrEqual(0);
+    }
+    expect(schemaShape({ type: "integer", minimum: -100, maximum: 100 })).toEqual({
+      kind: "number",
+      integer: true,
+      maxDigits: 2,
+    });
+    expect(() => schemaShape({ type: "integer", maximum: 5 })).toThrow(/maximum 5 is not supported/);
+    expect(() => schemaShape({ type: "string", minLength: 3, maxLength: 2 })).toThrow(/no string matches/);
+  });
+
+  it("resolves local $refs, and refuses recursive ones", () => {
+    const withRefs = {
+      type: "object",
+      properties: { a: { $ref: "#/$defs/point" }, b: { $ref: "#/definitions/flag" } },
+      required: ["a", "b"],
+      $defs: { point: { type: "object", properties: { x: { type: "integer" } }, required: ["x"] } },
+      definitions: { flag: { type: "boolean" } },
+    };
+    for (let seed = 0; seed < 10; seed++) {
+      const value = JSON.parse(walk(withRefs, 60, createRng(seed)).text) as { a: { x: number }; b: boolean };
+      expect(Number.isInteger(value.a.x)).toBe(true);
+      expect(typeof value.b).toBe("boolean");
+    }
+    const recursive = {
+      $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } },
+      $ref: "#/$defs/node",
+    };
+    expect(() => schemaShape(recursive)).toThrow(/refers to itself/);
+  });
+
+  it("masks tokens of several bytes by all their bytes, and ends with the vocabulary's end tokens", () => {
+    // A vocabulary of the bytes, "tr" and "ue" as one token each, and an end token 300.
+    const pieces: Record<number, number[]> = { 256: [0x74, 0x72], 257: [0x75, 0x65] };
+    const vocabulary = {
+      size: 301,
+      endTokens: [300],
+      byteLevel: false,
+      bytes: (token: number) => (token < 256 ? [token] : (pieces[token] ?? [])),
+      display: String,
+      encode: (text: string) => [...Buffer.from(text)],
+      describe: (tokens: readonly number[]) => tokens.join(" "),
+    };
+    const constraint = createJsonConstraint(schemaShape({ type: "boolean" }), vocabulary);
+    const first = constraint.mask(10, 301);
+    expect([...first.keys()].filter((token) => first[token] === 1)).toEqual([0x66, 0x74, 256]);
+    constraint.advance(256);
+    const second = constraint.mask(9, 301);
+    expect([...second.keys()].filter((token) => second[token] === 1)).toEqual([0x75, 257]);
+    constraint.advance(257);
+    const last = constraint.mask(8, 301);
+    expect([...last.keys()].filter((token) => last[token] === 1)).toEqual([300]);
+  });
+
+  it("writes guided choices byte for byte", () => {
+    for (let seed = 0; seed < 10; seed++) {
+      const constraint = createJsonConstraint({ kind: "literals", texts: ["yes", "no", "not sure"] });
+      const rng = createRng(seed);
+      const bytes: number[] = [];
+      for (let k = 0; k < 12; k++) {
+        const mask = constraint.mask(12 - k, 260);
+        const allowed = [...mask.keys()].filter((token) => mask[token] === 1);
+        const token = allowed[rng.int(allowed.length)]!;
+        constraint.advance(token);
+        if (token === END) break;
+        bytes.push(token);
+      }
+      expect(["yes", "no", "not sure"]).toContain(Buffer.from(bytes).toString("utf8"));
+    }
+  });
+});

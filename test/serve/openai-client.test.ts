@@ -219,9 +219,16 @@ describe("budgetrl serve through the openai client", () => {
     }
     expect(text).toBe("");
     expect(finish).toBe("tool_calls");
-    expect(calls).toEqual([
-      { index: 0, id: expect.stringMatching(/^call_/), type: "function", function: call.function },
-    ]);
+    // The name first, then the arguments piece by piece (vLLM's deltas), adding up to the whole answer's call.
+    expect(calls[0]).toEqual({
+      index: 0,
+      id: expect.stringMatching(/^chatcmpl-tool-[0-9a-f]{32}$/),
+      type: "function",
+      function: { name: "get_weather", arguments: "" },
+    });
+    const pieces = calls.slice(1) as { index: number; function: { arguments: string } }[];
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(pieces.map((piece) => piece.function.arguments).join("")).toBe(call.function.arguments);
     // The conversation goes on with the call and its result; the replay prompts with the model's own reply.
     const next = (await tools.chat.completions.create({
       model: "taught",
@@ -287,9 +294,14 @@ describe("budgetrl serve through the openai client", () => {
     const streamed: unknown[] = [];
     for await (const chunk of await tools.chat.completions.create({ ...named, stream: true }))
       streamed.push(...(chunk.choices[0]?.delta.tool_calls ?? []));
-    expect((streamed[0] as { function: unknown }).function).toEqual(
-      (whole.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function,
-    );
+    // The name at once (a named function), then the arguments as they are written, adding up to the same call.
+    const deltas = streamed as { function: { name?: string; arguments: string } }[];
+    expect(deltas[0]!.function).toEqual({ name: "get_weather", arguments: "" });
+    expect(deltas.length).toBeGreaterThan(2);
+    expect({
+      name: deltas[0]!.function.name,
+      arguments: deltas.map((delta) => delta.function.arguments).join(""),
+    }).toEqual((whole.choices[0]!.message.tool_calls![0] as OpenAI.ChatCompletionMessageFunctionToolCall).function);
     const tooShort = await status400(
       tools.chat.completions.create({
         model: "taught",
@@ -401,23 +413,13 @@ describe("budgetrl serve through the openai client", () => {
     expect(other.status).toBe(404);
   });
 
-  it("refuses each field that would change the answer with a 400 naming it", async () => {
+  it("refuses each field it cannot honour with a 400 naming it, and ignores the ones it does not know", async () => {
     const fields: Extra = {
-      logit_bias: { "65": 5 },
-      presence_penalty: 1,
-      frequency_penalty: 1,
-      repetition_penalty: 1.2,
-      top_k: 5,
-      min_p: 0.1,
-      response_format: { type: "json_object" },
-      prompt_logprobs: 1,
       best_of: 2,
       use_beam_search: true,
-      bad_words: ["x"],
-      allowed_token_ids: [65],
-      guided_json: { type: "object" },
-      echo: true,
-      made_up_field: 1,
+      skip_special_tokens: false,
+      guided_regex: "a+",
+      chat_template: "{{x}}",
     };
     for (const [field, value] of Object.entries(fields)) {
       const error = await status400(
@@ -429,7 +431,7 @@ describe("budgetrl serve through the openai client", () => {
     }
     const completion = await status400(random.completions.create({ model: "fresh", prompt: "hi", suffix: "x" }));
     expect(completion.param).toBe("suffix");
-    // Fields that never change the answer are accepted.
+    // Fields that never change the answer, and fields serve does not know, are accepted.
     const ignored = await random.chat.completions.create({
       model: "fresh",
       messages: asked("hi"),
@@ -438,7 +440,8 @@ describe("budgetrl serve through the openai client", () => {
       metadata: { run: "1" },
       store: false,
       service_tier: "auto",
-    });
+      made_up_field: 1,
+    } as never);
     expect(ignored.choices).toHaveLength(1);
   });
 });

@@ -1,6 +1,7 @@
 // Request bodies: the fields the openai policy sends become a typed request with defaults; bad ones are a 400
 // naming the field; fields that would change the answer and cannot be honoured are refused (at any value but
-// their neutral one), fields that never change it are ignored, unknown fields are refused.
+// their neutral one), fields that never change it are ignored, unknown fields are ignored and named (refused with
+// strict); vLLM's sampling fields and template fields are read.
 import { describe, expect, it } from "vitest";
 import { HttpError } from "../../src/serve/errors.js";
 import { parseChatRequest } from "../../src/serve/request.js";
@@ -41,7 +42,13 @@ describe("chat request", () => {
       includeUsage: false,
       continuousUsage: false,
     });
-    expect(plain.sampling.stop).toEqual({ strings: [], tokens: [256], minTokens: 0, includeInOutput: false });
+    expect(plain.sampling.stop).toEqual({
+      strings: [],
+      tokens: [256],
+      ends: [256],
+      minTokens: 0,
+      includeInOutput: false,
+    });
     const full = parseChatRequest(
       {
         model: "m",
@@ -125,6 +132,7 @@ describe("chat request", () => {
         { text: "END", tokens: [69, 78, 68] },
       ],
       tokens: [46],
+      ends: [256],
       minTokens: 2,
       includeInOutput: true,
     });
@@ -258,30 +266,17 @@ describe("chat request", () => {
     expect(parseChatRequest({ model: "m", messages, tools: good }, 8, 260).tools).toHaveLength(4);
   });
 
-  it("refuses fields that would change the answer, unless neutral; ignores those that never do; refuses unknown ones", () => {
+  it("refuses fields it cannot honour, unless neutral; ignores those that never change the answer; names unknown ones", () => {
     const refused: [string, unknown][] = [
-      ["logit_bias", { "65": 10 }],
-      ["presence_penalty", 0.5],
-      ["frequency_penalty", -1],
-      ["repetition_penalty", 1.1],
-      ["response_format", { type: "json_object" }],
-      ["top_k", 20],
-      ["min_p", 0.1],
-      ["prompt_logprobs", 1],
-      ["echo", true],
       ["best_of", 2],
       ["use_beam_search", true],
-      ["bad_words", ["x"]],
-      ["allowed_token_ids", [1]],
+      ["length_penalty", 2],
       ["skip_special_tokens", false],
-      ["guided_json", {}],
-      ["structured_outputs", { json: {} }],
       ["chat_template", "{{x}}"],
-      ["add_generation_prompt", false],
-      ["continue_final_message", true],
-      ["truncate_prompt_tokens", 10],
       ["logits_processors", ["x"]],
       ["functions", [{ name: "f" }]],
+      ["guided_regex", "a+"],
+      ["guided_grammar", "root ::= x"],
     ];
     for (const [field, value] of refused) {
       const error = refusal({ model: "m", messages, [field]: value });
@@ -289,20 +284,16 @@ describe("chat request", () => {
       expect(error.param).toBe(field);
       expect(error.status).toBe(400);
     }
-    expect(refusal({ model: "m", messages, top_a: 0.1 }).message).toMatch(
+    expect(parseChatRequest({ model: "m", messages, top_a: 0.1, zeta: 1 }, 8, 260).ignoredFields).toEqual([
+      "top_a",
+      "zeta",
+    ]);
+    expect(() => parseChatRequest({ model: "m", messages, top_a: 0.1 }, 8, 260, { strict: true })).toThrow(
       /^top_a: is not a field budgetrl serve knows, so it is refused rather than ignored/,
     );
     const neutral = {
       stop: null,
-      logit_bias: {},
-      presence_penalty: 0,
-      frequency_penalty: null,
-      response_format: { type: "text" },
-      top_k: -1,
-      min_p: 0,
-      repetition_penalty: 1,
       best_of: 1,
-      echo: false,
       skip_special_tokens: true,
       add_generation_prompt: true,
       prompt_logprobs: null,
@@ -317,10 +308,110 @@ describe("chat request", () => {
       cache_salt: "s",
       reasoning_effort: "low",
       spaces_between_special_tokens: false,
+      guided_decoding_backend: "xgrammar",
     };
-    expect(() =>
-      parseChatRequest({ model: "m", messages, ...neutral, ...ignored, top_logprobs: 0, tool_choice: "none" }, 8, 260),
-    ).not.toThrow();
+    const read = parseChatRequest(
+      { model: "m", messages, ...neutral, ...ignored, top_logprobs: 0, tool_choice: "none" },
+      8,
+      260,
+      { strict: true },
+    );
+    expect(read.ignoredFields).toEqual([]);
+  });
+
+  it("reads vLLM's sampling fields: top_k, min_p, penalties, logit_bias, allowed tokens, bad words, prompt log-probs", () => {
+    const read = parseChatRequest(
+      {
+        model: "m",
+        messages,
+        top_k: 20,
+        min_p: 0.1,
+        repetition_penalty: 1.1,
+        presence_penalty: 0.5,
+        frequency_penalty: -1,
+        logit_bias: { "65": 150, "66": 0, "7": -3 },
+        allowed_token_ids: [65, 256],
+        bad_words: ["no"],
+        truncate_prompt_tokens: 10,
+        prompt_logprobs: 1,
+        echo: true,
+      },
+      8,
+      260,
+      { strict: true },
+    );
+    expect(read.sampling).toMatchObject({
+      topK: 20,
+      minP: 0.1,
+      penalties: {
+        repetition: 1.1,
+        presence: 0.5,
+        frequency: -1,
+        logitBias: [
+          [7, -3],
+          [65, 100],
+        ],
+      },
+      allowedTokens: [65, 256],
+      badWords: ["no"],
+      truncatePromptTokens: 10,
+      promptLogprobs: 1,
+      echo: true,
+    });
+    expect(parseChatRequest({ model: "m", messages, top_k: -1, prompt_logprobs: -1 }, 8, 260).sampling).toMatchObject({
+      topK: 0,
+      promptLogprobs: 260,
+    });
+    const bad: [Record<string, unknown>, string, RegExp][] = [
+      [{ top_k: -2 }, "top_k", /expected -1, 0 \(off\) or an integer >= 1/],
+      [{ min_p: 2 }, "min_p", /expected a number from 0 to 1/],
+      [{ repetition_penalty: 0 }, "repetition_penalty", /expected a number in \(0, 2\]/],
+      [{ presence_penalty: 3 }, "presence_penalty", /expected a number from -2 to 2/],
+      [{ logit_bias: { x: 1 } }, "logit_bias.x", /not a token of this model/],
+      [{ logit_bias: { "999": 1 } }, "logit_bias.999", /not a token of this model/],
+      [{ allowed_token_ids: [999] }, "allowed_token_ids[0]", /not a token of this model/],
+      [{ truncate_prompt_tokens: 0 }, "truncate_prompt_tokens", /expected -1 or an integer >= 1/],
+    ];
+    for (const [fields, param, message] of bad) {
+      const error = refusal({ model: "m", messages, ...fields });
+      expect(error.param, param).toBe(param);
+      expect(error.message, param).toMatch(message);
+    }
+  });
+
+  it("reads the template fields: chat_template_kwargs, add_generation_prompt, continue_final_message, documents", () => {
+    const continuing = parseChatRequest(
+      {
+        model: "m",
+        messages: [...messages, { role: "assistant", content: "It is" }],
+        add_generation_prompt: false,
+        continue_final_message: true,
+        chat_template_kwargs: { enable_thinking: false },
+        documents: [{ title: "t", text: "x" }],
+      },
+      8,
+      260,
+    );
+    expect(continuing).toMatchObject({
+      addGenerationPrompt: false,
+      continueFinalMessage: true,
+      templateKwargs: { enable_thinking: false },
+      documents: [{ title: "t", text: "x" }],
+    });
+    expect(refusal({ model: "m", messages, continue_final_message: true }).message).toMatch(
+      /^continue_final_message: cannot be combined with add_generation_prompt true/,
+    );
+    expect(
+      refusal({ model: "m", messages, continue_final_message: true, add_generation_prompt: false }).message,
+    ).toMatch(/needs the last message to be the assistant's/);
+    expect(refusal({ model: "m", messages, chat_template_kwargs: { tools: [] } }).param).toBe(
+      "chat_template_kwargs.tools",
+    );
+    const tools = [{ type: "function", function: { name: "f" } }];
+    expect(
+      refusal({ model: "m", messages, tools, tool_choice: "required", response_format: { type: "json_object" } })
+        .message,
+    ).toMatch(/^response_format: cannot be combined with tool_choice "required"/);
   });
 
   it("reads tool_choice: none, auto (the default with tools), required, or a named function of the tools", () => {

@@ -173,14 +173,8 @@ describe("budgetrl serve over HTTP", () => {
         "prompt",
         /maximum context length is 192 tokens\. However, you requested 198 tokens/,
       ],
-      [
-        "/v1/completions",
-        { model: "tiny-test", prompt: "hi", echo: true, logprobs: 2 },
-        400,
-        "echo",
-        /alternatives of prompt tokens are not computed/,
-      ],
-      ["/v1/completions", { model: "tiny-test", prompt: "hi", top_k: 3 }, 400, "top_k", /is not supported/],
+      ["/v1/completions", { model: "tiny-test", prompt: "hi", best_of: 3 }, 400, "best_of", /is not supported/],
+      ["/v1/completions", { model: "tiny-test", prompt: "hi", top_k: -3 }, 400, "top_k", /expected -1, 0/],
       ["/v1/completions", { model: "other", prompt: "hi" }, 404, "model", /does not exist/],
       [
         "/v1/completions",
@@ -285,11 +279,11 @@ describe("budgetrl serve over HTTP", () => {
       );
       call.on("error", () => undefined);
       call.on("close", () => resolve());
-      call.end(JSON.stringify(ask({ max_tokens: 180, ignore_eos: true, stream: true, seed: 1 })));
+      call.end(JSON.stringify(ask({ max_tokens: 120, ignore_eos: true, stream: true, seed: 1 })));
       setTimeout(() => reject(new Error("the stream never started")), 10_000).unref();
     });
     await until(() => serving.stats().inFlight === 0);
-    // One model call per token: far fewer than the 180 the reply was allowed.
+    // One model call per token: far fewer than the 120 the reply was allowed.
     expect(serving.stats().modelCalls - before).toBeLessThan(60);
   });
 

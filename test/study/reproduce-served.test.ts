@@ -156,7 +156,19 @@ async function replies(out: string, run: string): Promise<string[][]> {
 
 beforeAll(async () => {
   const ckpt = await freshCheckpoint(join(dir, "ckpt"), { maxNewTokens: 8, history: "segments" }, 4);
-  child = spawnCli(["serve", "--ckpt", ckpt, "--port", "0", "--name", "tiny-base", "--cut-long-messages"]);
+  // The tiny context rule: the served base answers as tiny:CKPT does (and as the stand-in samples it).
+  child = spawnCli([
+    "serve",
+    "--ckpt",
+    ckpt,
+    "--port",
+    "0",
+    "--name",
+    "tiny-base",
+    "--context-rule",
+    "tiny",
+    "--cut-long-messages",
+  ]);
   servedUrl = /on (http:\/\/127\.0\.0\.1:\d+\/v1) /.exec(await textMatching(child.stdout!, /Ctrl-C stops\n/))![1]!;
   // The Tinker service's base model is the served checkpoint: the RL runs start from the model the base row measures.
   standin = await startStandin({ baseModels: { "tiny-base": { init: ckpt } } });

@@ -1,6 +1,6 @@
 // Batching sampling requests into the model: rows (a prompt, its seed, an optional KV-cache session) asked for
 // while the model is busy, or in the same tick, are sampled together in one `model.sample` call (up to
-// maxBatch rows). Rows with other sampling settings (answer length, temperature, top-p, stops, top log-probs)
+// maxBatch rows). Rows with other sampling settings (answer length, temperature, truncation, penalties, stops, top log-probs)
 // cannot share a call, nor can rows that resume an earlier call (nn/sampling.ts) and rows that do not: a call
 // takes the oldest waiting row's settings and every waiting row with the same ones, in arrival order; the others
 // wait for the next call. The tiny policy (one setting for every row) and `budgetrl serve` (settings per
@@ -11,6 +11,7 @@
 import type { TinyModel } from "../../nn/model.js";
 import type { KvSession } from "../../nn/kv-cache.js";
 import type { Generated, RngState } from "../../nn/generate.js";
+import type { Penalties } from "../../nn/penalties.js";
 import { END } from "../../nn/tokenizer.js";
 
 /** How a row is sampled; rows share a call only when these are equal. */
@@ -23,6 +24,12 @@ export interface SampleSettings {
   readonly stopSequences?: readonly (readonly number[])[];
   readonly minNewTokens?: number;
   readonly topLogprobs?: number;
+  /** Default 0 (off). */
+  readonly topK?: number;
+  /** Default 0 (off). */
+  readonly minP?: number;
+  /** Default none. */
+  readonly penalties?: Penalties;
 }
 
 export interface SampleRow {
@@ -34,6 +41,8 @@ export interface SampleRow {
   readonly resume?: RngState;
   /** The tokens the row's first sampled token may be. */
   readonly mask?: Uint8Array;
+  /** Where the reply so far starts in the prompt (what penalties read); default the prompt's length. */
+  readonly replyStart?: number;
 }
 
 export interface SampleBatcher {
@@ -61,6 +70,9 @@ const settingsKey = (row: SampleRow): string => {
     stopSequences = [],
     minNewTokens = 0,
     topLogprobs = 0,
+    topK = 0,
+    minP = 0,
+    penalties = null,
   } = row.settings;
   return JSON.stringify([
     maxNewTokens,
@@ -70,6 +82,9 @@ const settingsKey = (row: SampleRow): string => {
     stopSequences,
     minNewTokens,
     topLogprobs,
+    topK,
+    minP,
+    penalties,
     row.resume !== undefined,
   ]);
 };
@@ -108,6 +123,9 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
             sessions: rows.map((row) => row.session),
             ...(rows[0]!.resume === undefined ? {} : { resume: rows.map((row) => row.resume!) }),
             ...(rows.some((row) => row.mask !== undefined) ? { masks: rows.map((row) => row.mask) } : {}),
+            ...(rows.some((row) => row.replyStart !== undefined)
+              ? { replyStarts: rows.map((row) => row.replyStart ?? row.prompt.length) }
+              : {}),
           },
         );
         batch.forEach((w, i) => w.resolve(results[i]!));

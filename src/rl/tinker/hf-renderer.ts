@@ -1,6 +1,7 @@
 // The renderer of a real LLM (`--renderer hf:DIR`): its Hugging Face tokenizer (tokenizer.json through
 // @huggingface/tokenizers) and chat template (through @huggingface/jinja, an interpreter of the template
-// language: nothing is eval'd), from the files of hf-files.ts, with the options of hf-options.ts.
+// language: nothing is eval'd), from the files of hf-files.ts, with the options of hf-options.ts; the tokenizer,
+// template, variables, stop tokens and tool-call format are hf-template.ts's (shared with `budgetrl serve`).
 //
 // - prompt: the conversation through the chat template with add_generation_prompt, the env's tools (OpenAI
 //   function schemas, `tools`, as transformers' apply_chat_template(tools=...) and vLLM pass them; none when the
@@ -24,75 +25,17 @@
 //   prompt rendered from the messages (without tools: the episode does not keep them); a turn joins the sequence
 //   before when its prompt starts with that sequence (the earlier prompts and the replies as sampled), else a new
 //   sequence starts at that turn. A reply is always trained on the exact tokens it was sampled after.
-import { Template } from "@huggingface/jinja";
-import { Tokenizer } from "@huggingface/tokenizers";
-import { ConfigError } from "../../core/errors.js";
-import type { JsonObject } from "../../core/json.js";
+import { assistantMessage, type Message, type ToolSpec } from "../../core/message.js";
 import { ContextLengthError } from "../../core/policy.js";
-import { assistantMessage, userMessage, systemMessage, type Message, type ToolSpec } from "../../core/message.js";
-import { chatTools } from "../../policies/openai/request.js";
 import { contextRule, promptSequences } from "../../policies/tiny/context.js";
 import { parseToolCalls, writeToolCalls } from "../../policies/tool-call-text.js";
 import { extendedPrompt, type TemplateText } from "./hf-extend.js";
 import type { HfTokenizerFiles } from "./hf-files.js";
-import { DEFAULT_HF_RENDERER_OPTIONS, resolveToolCallFormat, type HfRendererOptions } from "./hf-options.js";
+import type { HfRendererOptions } from "./hf-options.js";
+import { hfChatTemplate } from "./hf-template.js";
 import type { Renderer } from "./renderer-contract.js";
 
-const SPECIAL_TOKEN_FIELDS = [
-  "bos_token",
-  "eos_token",
-  "unk_token",
-  "pad_token",
-  "sep_token",
-  "cls_token",
-  "mask_token",
-] as const;
-
-/** A special token of tokenizer_config: its text, written as a string or as an AddedToken object {content}. */
-export function specialTokenText(value: unknown): string | undefined {
-  if (typeof value === "string") return value;
-  if (value !== null && typeof value === "object" && typeof (value as { content?: unknown }).content === "string")
-    return (value as { content: string }).content;
-  return undefined;
-}
-
-/** The template variables of the special tokens tokenizer_config names. */
-function specialTokenVariables(config: JsonObject): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const field of SPECIAL_TOKEN_FIELDS) {
-    const text = specialTokenText(config[field]);
-    if (text !== undefined) out[field] = text;
-  }
-  return out;
-}
-
-/** A tool call's arguments as templates expect them: the parsed JSON object when the text is one, else the text. */
-function callArguments(text: string): unknown {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : text;
-  } catch {
-    return text;
-  }
-}
-
-/** A message as chat templates read it (OpenAI's shape: tool_calls with function {name, arguments}, tool_call_id). */
-export function templateMessage(message: Message): Record<string, unknown> {
-  return {
-    role: message.role,
-    content: message.content,
-    ...(message.toolCalls === undefined || message.toolCalls.length === 0
-      ? {}
-      : {
-          tool_calls: message.toolCalls.map((call) => ({
-            id: call.id,
-            type: "function",
-            function: { name: call.name, arguments: callArguments(call.arguments) },
-          })),
-        }),
-    ...(message.toolCallId === undefined ? {} : { tool_call_id: message.toolCallId }),
-  };
-}
+export { specialTokenText, templateMessage } from "./hf-template.js";
 
 /** Where the turns of `messages` start: at 0 and after every assistant message that a non-assistant one follows. */
 export function turnStarts(messages: readonly Message[]): number[] {
@@ -147,22 +90,6 @@ export function fittedPrompt(encoder: Encoder, conversation: readonly Message[],
   return cutToFit(encoder, system, rest.slice(starts[starts.length - 1]!), budget);
 }
 
-/** The text of sampled tokens: "" for none (the library refuses an empty list); ids outside the vocabulary give no text. */
-function decodeText(tokenizer: Tokenizer, tokens: readonly number[]): string {
-  return tokens.length === 0 ? "" : tokenizer.decode([...tokens], { skip_special_tokens: false });
-}
-
-function tokenId(tokenizer: Tokenizer, text: string, what: string): number {
-  const id = tokenizer.token_to_id(text);
-  if (id === undefined)
-    throw new ConfigError(
-      "renderer",
-      `${what} ${JSON.stringify(text)} is not a token of tokenizer.json`,
-      "tokenizer.json and tokenizer_config.json must come from the same model",
-    );
-  return id;
-}
-
 /** The renderer of a model's tokenizer files for a model of `contextLength` tokens with replies of at most `maxNewTokens`. */
 export function hfRenderer(
   name: string,
@@ -171,53 +98,18 @@ export function hfRenderer(
   maxNewTokens: number,
   settings: Partial<HfRendererOptions> = {},
 ): Renderer {
-  let tokenizer: Tokenizer;
-  let template: Template;
-  try {
-    tokenizer = new Tokenizer(files.tokenizer, files.config);
-    template = new Template(files.chatTemplate);
-  } catch (error) {
-    throw new ConfigError(
-      "renderer",
-      `${files.dir}: cannot load the tokenizer or chat template: ${(error as Error).message}`,
-    );
-  }
-  const { templateOptions, toolCallFormat } = { ...DEFAULT_HF_RENDERER_OPTIONS, ...settings };
-  const format = resolveToolCallFormat(toolCallFormat, files.chatTemplate);
-  const variables = { ...templateOptions, ...specialTokenVariables(files.config) };
-  const eos = variables.eos_token;
-  if (typeof eos !== "string")
-    throw new ConfigError(
-      "renderer",
-      `${files.dir}/tokenizer_config.json names no eos_token`,
-      "the renderer stops replies at the eos token",
-    );
-  const stopTokens = [...new Set([tokenId(tokenizer, eos, "eos_token"), ...files.generationEosIds])];
+  const chat = hfChatTemplate(files, settings);
+  const { stopTokens, format } = chat;
   const stops = new Set(stopTokens);
-  const encodeText = (text: string): number[] => tokenizer.encode(text, { add_special_tokens: false }).ids;
-  const render = (messages: readonly Message[], tools: readonly ToolSpec[]): string =>
-    template.render({
-      ...variables,
-      messages: messages.map(templateMessage),
-      ...(tools.length === 0 ? {} : { tools: chatTools(tools) }),
-      add_generation_prompt: true,
-    });
+  const render = (messages: readonly Message[], tools: readonly ToolSpec[]): string => chat.render(messages, tools);
   const encoderOf = (tools: readonly ToolSpec[]): Encoder => ({
-    encode: (messages) => encodeText(render(messages, tools)),
+    encode: (messages) => chat.encode(render(messages, tools)),
   });
   const textOf = (tools: readonly ToolSpec[]): TemplateText => ({
     render: (messages) => render(messages, tools),
-    encode: encodeText,
-    stopText: (token) => (stops.has(token) ? decodeText(tokenizer, [token]) : undefined),
+    encode: chat.encode,
+    stopText: (token) => (stops.has(token) ? chat.decode([token]) : undefined),
   });
-  try {
-    encoderOf([]).encode([systemMessage("s"), userMessage("u")]);
-  } catch (error) {
-    throw new ConfigError(
-      "renderer",
-      `${files.dir}: the chat template fails on a system and a user message: ${(error as Error).message}`,
-    );
-  }
   const budget = contextRule(contextLength, maxNewTokens).budget;
   const prompt: Renderer["prompt"] = (conversation, previous, tools = []) => {
     const extended = previous !== undefined ? extendedPrompt(textOf(tools), conversation, previous) : undefined;
@@ -237,16 +129,13 @@ export function hfRenderer(
         true,
       ),
     decode: (tokens, tools = []) => {
-      const text = decodeText(
-        tokenizer,
-        tokens.filter((token) => !stops.has(token)),
-      );
+      const text = chat.decode(tokens.filter((token) => !stops.has(token)));
       if (tools.length === 0 || format === undefined) return { role: "assistant", content: text };
       const parsed = parseToolCalls(text, format);
       return assistantMessage(parsed.content, parsed.toolCalls);
     },
     responseTokens: (reply) => [
-      ...encodeText(
+      ...chat.encode(
         format === undefined ? reply.content : writeToolCalls(reply.content, reply.toolCalls ?? [], format),
       ),
       stopTokens[0]!,
