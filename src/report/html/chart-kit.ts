@@ -267,3 +267,18 @@ function facetOrPlain(rows: readonly JsonObject[], inner: JsonObject, facets: Fa
   };
   return { data, facet, spec: inner };
 }
+
+/** Margin around a forest plot's intervals and zero, as a share of what they span (at least FOREST_MIN_MARGIN pp). */
+export const FOREST_MARGIN = 0.08;
+export const FOREST_MIN_MARGIN = 0.5;
+
+/** The x domain of a forest plot (and the y domain of the perturbation chart, in fractions: minMargin 0.005):
+ * every interval and zero, with a margin on both sides, so that the zero line never sits on the plot's edge (or
+ * outside it) whatever side the intervals fall on. */
+export function forestDomain(values: readonly (number | null)[], minMargin = FOREST_MIN_MARGIN): [number, number] {
+  const known = values.filter((value): value is number => value !== null && Number.isFinite(value));
+  const low = Math.min(0, ...known);
+  const high = Math.max(0, ...known);
+  const margin = Math.max(minMargin, FOREST_MARGIN * (high - low));
+  return [low - margin, high + margin];
+}

@@ -1,10 +1,10 @@
 // The report's charts, one function per section, each turning a part of the StudyReport into Vega-Lite specs:
-// Pass@(K,T) heatmaps and curves, announced vs hidden, step quality, recovery, horizon, training, and a forest
-// plot of each finding's paired differences. Cells measured on fewer than MIN_TASKS tasks are left out of the
-// curves (their intervals say little); the tables keep them.
+// Pass@(K,T) heatmaps and curves, announced vs hidden, step quality, recovery and horizon (training-charts.ts and
+// finding-chart.ts draw the training curves and the findings' forest plots; chart-fields.ts holds what they share).
 import type { JsonObject } from "../../core/json.js";
 import type { JsonEstimate, StudyReport } from "../study-model.js";
 import { budgetLabelOrder } from "./budget-labels.js";
+import { colourIn, enough, header, MIN_TASKS, modelNames, modesOf, row } from "./chart-fields.js";
 import {
   bandedLines,
   barsWithIntervals,
@@ -12,38 +12,11 @@ import {
   fitWidth,
   HEATMAP_CELL_WIDTH,
   HEATMAP_LEGEND_WIDTH,
-  modelColor,
   valueHeatmap,
   wrapColumns,
   type Chart,
 } from "./chart-kit.js";
 import { slug } from "./escape.js";
-
-export const MIN_TASKS = 5;
-
-const modelNames = (report: StudyReport): string[] => report.models.map((model) => model.name);
-
-/** The legend of a chart: the models its rows have, each in its colour (a chart of one env lists that env's models). */
-const colourIn = (models: readonly string[], rows: readonly JsonObject[]): JsonObject =>
-  modelColor(
-    models,
-    "model",
-    models.filter((name) => rows.some((entry) => entry["model"] === name)),
-  );
-const modesOf = (report: StudyReport): string[] => [...new Set(report.passTables.map((table) => table.mode))];
-const enough = (estimate: JsonEstimate): boolean => estimate.value !== null && estimate.tasks >= MIN_TASKS;
-const row = (fields: JsonObject, estimate: JsonEstimate): JsonObject => ({
-  ...fields,
-  ...estimateFields(estimate),
-  short: estimate.value === null ? "-" : estimate.value.toFixed(2),
-});
-const header = (field: string, title: string, sort?: readonly (string | number)[]): JsonObject => ({
-  field,
-  type: "ordinal",
-  title,
-  ...(sort === undefined ? {} : { sort: [...sort] }),
-  header: { labelFontSize: 12, labelFontWeight: 600 },
-});
 
 /** A heatmap panel's title: the model, and the budget mode when the report has more than one. */
 const panelOf = (model: string, mode: string, modes: readonly string[]): string =>
@@ -482,201 +455,4 @@ export function horizonCharts(report: StudyReport): Chart[] {
       }),
     },
   ];
-}
-
-/** Steps averaged over for the per-step training curves. */
-export const SMOOTHING_STEPS = 10;
-
-/**
- * Trailing means of `values` over windows of `window` entries (fewer at the start), with the smallest and
- * largest single value of each window: the curve and the spread the per-step chart draws.
- */
-export function trailingMeans(
-  values: readonly number[],
-  window: number,
-): { mean: number; low: number; high: number }[] {
-  return values.map((_, i) => {
-    const part = values.slice(Math.max(0, i - window + 1), i + 1);
-    return {
-      mean: part.reduce((sum, value) => sum + value, 0) / part.length,
-      low: Math.min(...part),
-      high: Math.max(...part),
-    };
-  });
-}
-
-export function trainingCharts(report: StudyReport): Chart[] {
-  if (report.training.length === 0) return [];
-  const names = report.training.map((entry) => entry.name);
-  const runColor = modelColor(modelNames(report), "training run", names);
-  const steps = report.training.flatMap((entry) =>
-    (["reward", "success"] as const).flatMap((metric) => {
-      const measured = entry.steps.filter((step) => step[metric] !== null);
-      const smoothed = trailingMeans(
-        measured.map((step) => step[metric] as number),
-        SMOOTHING_STEPS,
-      );
-      return measured.map((step, i) => ({
-        model: entry.name,
-        step: step.step,
-        metric,
-        value: smoothed[i]!.mean,
-        low: smoothed[i]!.low,
-        high: smoothed[i]!.high,
-        tasks: 0,
-        label: `${smoothed[i]!.mean.toFixed(3)} (this step ${(step[metric] as number).toFixed(3)})`,
-      }));
-    }),
-  );
-  const budgets = budgetLabelOrder(report.training.flatMap((entry) => entry.evals.map((point) => point.budget)));
-  const evals = report.training.flatMap((entry) =>
-    entry.evals.map((point) =>
-      row({ model: entry.name, run: entry.name, step: point.step, budget: point.budget }, point.estimate),
-    ),
-  );
-  const charts: Chart[] = [];
-  if (steps.length > 0)
-    charts.push({
-      id: "training-steps",
-      title: "Training: reward and success per step",
-      caption: `Lines: the mean of each step's rollouts (fresh training tasks, the step's budgets), averaged over the last ${SMOOTHING_STEPS} steps; bands: the lowest and highest single step in those ${SMOOTHING_STEPS}.`,
-      spec: bandedLines(steps, {
-        x: { field: "step", type: "quantitative", title: "step" },
-        y: `mean (last ${SMOOTHING_STEPS} steps)`,
-        color: runColor,
-        facets: { column: header("metric", "", ["reward", "success"]) },
-        width: 300,
-        height: 170,
-        independentY: true,
-        points: false,
-      }),
-    });
-  if (evals.length > 0)
-    charts.push({
-      id: "training-heldout",
-      title: "Training: held-out Pass@(1,T) at each evaluation",
-      caption:
-        "The held-out tasks are generated from another seed than the training tasks (their overlap is counted in the table below).",
-      spec: bandedLines(evals, {
-        x: { field: "step", type: "quantitative", title: "step" },
-        y: "Pass@(1,T)",
-        color: { field: "budget", type: "ordinal", sort: budgets, title: "budget T", scale: { scheme: "viridis" } },
-        facets: { wrap: { facet: header("run", "", names), columns: 3 } },
-        width: 240,
-        height: 150,
-        yDomain: [0, 1],
-      }),
-    });
-  return charts;
-}
-
-/** Margin around a forest plot's intervals and zero, as a share of what they span (at least FOREST_MIN_MARGIN pp). */
-export const FOREST_MARGIN = 0.08;
-export const FOREST_MIN_MARGIN = 0.5;
-
-/** The x domain of a forest plot (and the y domain of the perturbation chart, in fractions: minMargin 0.005):
- * every interval and zero, with a margin on both sides, so that the zero line never sits on the plot's edge (or
- * outside it) whatever side the intervals fall on. */
-export function forestDomain(values: readonly (number | null)[], minMargin = FOREST_MIN_MARGIN): [number, number] {
-  const known = values.filter((value): value is number => value !== null && Number.isFinite(value));
-  const low = Math.min(0, ...known);
-  const high = Math.max(0, ...known);
-  const margin = Math.max(minMargin, FOREST_MARGIN * (high - low));
-  return [low - margin, high + margin];
-}
-
-const points = (value: number): string => `${value >= 0 ? "+" : "-"}${Math.abs(value).toFixed(1)}`;
-
-/** A forest plot of a finding's paired differences (a - b with its 95% interval over seeds and tasks), in percentage
- * points, over every seed pooled, one row per measure and scope; the plan's margin as dashed lines at +-m. */
-export function findingChart(report: StudyReport, index: number): Chart | null {
-  const finding = report.findings[index];
-  if (finding === undefined) return null;
-  const inPoints = (value: number | null): number | null => (value === null ? null : 100 * value);
-  const rows = finding.scopes
-    .filter((scope) => scope.seed === null)
-    .flatMap((scope) =>
-      scope.comparisons.flatMap((comparison) => {
-        const { value, low, high, tasks } = comparison.difference;
-        if (value === null || comparison.outcome === "cannot move" || comparison.outcome === "tied") return [];
-        const interval = low === null || high === null ? "" : ` [${points(100 * low)}, ${points(100 * high)}]`;
-        return [
-          {
-            value: 100 * value,
-            low: inPoints(low),
-            high: inPoints(high),
-            tasks,
-            label: `${points(100 * value)}${interval} pp`,
-            model: `${comparison.a} - ${comparison.b}`,
-            what: `${comparison.metric} · ${scope.scope}${comparison.decides ? "" : " (context)"}`,
-            direction: comparison.outcome,
-          },
-        ];
-      }),
-    );
-  if (rows.length === 0) return null;
-  const order = rows.map((entry) => entry.what);
-  const x = {
-    type: "quantitative",
-    title: "difference (percentage points)",
-    scale: {
-      domain: forestDomain(
-        rows.flatMap((entry) => [entry.value, entry.low, entry.high, 100 * finding.margin, -100 * finding.margin]),
-      ),
-      nice: false,
-    },
-  };
-  return {
-    id: `finding-${finding.id}`,
-    title: "Paired differences",
-    caption:
-      "Paired differences on shared tasks in percentage points, every seed pooled, with 95% intervals over seeds and tasks; right of the zero line favours the first model; the dotted lines are the plan's margin (inside them: negligible).",
-    spec: {
-      data: { values: rows },
-      width: 420,
-      height: { step: 22 },
-      layer: [
-        { mark: { type: "rule", color: "#888", strokeDash: [3, 3] }, encoding: { x: { datum: 0, ...x } } },
-        {
-          mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] },
-          encoding: { x: { datum: 100 * finding.margin, ...x } },
-        },
-        {
-          mark: { type: "rule", color: "#bbb", strokeDash: [1, 3] },
-          encoding: { x: { datum: -100 * finding.margin, ...x } },
-        },
-        {
-          mark: { type: "rule", strokeWidth: 2 },
-          encoding: {
-            y: { field: "what", type: "nominal", sort: order, title: null, axis: { labelLimit: 320 } },
-            x: { field: "low", ...x },
-            x2: { field: "high" },
-            color: {
-              field: "direction",
-              type: "nominal",
-              scale: {
-                domain: ["higher", "lower", "negligible", "unclear"],
-                range: ["#2e7d32", "#c62828", "#8d6e63", "#78909c"],
-              },
-              title: "reading",
-            },
-          },
-        },
-        {
-          mark: { type: "point", filled: true, size: 70 },
-          encoding: {
-            y: { field: "what", type: "nominal", sort: order },
-            x: { field: "value", ...x },
-            color: { field: "direction", type: "nominal" },
-            tooltip: [
-              { field: "model", title: "comparison" },
-              { field: "what" },
-              { field: "label", title: "difference [95% CI]" },
-              { field: "tasks" },
-            ],
-          },
-        },
-      ],
-    },
-  };
 }

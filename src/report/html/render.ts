@@ -6,15 +6,9 @@
 // data-charts="rendered" (or "failed") when all are done, which the browser test reads.
 import { createHash } from "node:crypto";
 import type { StudyReport } from "../study-model.js";
-import {
-  findingChart,
-  hiddenCharts,
-  horizonCharts,
-  passCharts,
-  recoveryCharts,
-  stepCharts,
-  trainingCharts,
-} from "./charts.js";
+import { hiddenCharts, horizonCharts, passCharts, recoveryCharts, stepCharts } from "./charts.js";
+import { findingChart } from "./finding-chart.js";
+import { trainingCharts } from "./training-charts.js";
 import type { Chart } from "./chart-kit.js";
 import { html, jsonForScript, type SafeHtml } from "./escape.js";
 import {
@@ -22,13 +16,13 @@ import {
   chartSection,
   configSection,
   examplesSection,
-  findingsSection,
   modelsSection,
   notesSection,
   perturbationExtras,
   stepQualityTables,
   trainingExtras,
 } from "./sections.js";
+import { findingsSection } from "./findings-section.js";
 import { REPORT_CSS } from "./style.js";
 import { vegaBundle } from "./vega-bundle.js";
 

@@ -14,7 +14,8 @@ import {
   PANEL_SPACING,
   wrapColumns,
 } from "../../../src/report/html/chart-kit.js";
-import { forestDomain, trailingMeans } from "../../../src/report/html/charts.js";
+import { forestDomain } from "../../../src/report/html/chart-kit.js";
+import { trailingMeans } from "../../../src/report/html/training-charts.js";
 
 describe("bandedLines", () => {
   it("draws the interval band with a pale fill but no mark opacity, which the shared legend would take for its swatches", () => {
