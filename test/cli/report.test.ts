@@ -91,7 +91,7 @@ describe("budgetrl report", () => {
     // Without --role no model has a role (none is read from a name): the findings say which roles to give.
     expect(everything.code).toBe(0);
     expect(everything.stdout).toContain(
-      "[no data] Trajectory-level RL helps with generous budgets, not tight ones\n  Needs a model with role base and a model with role grpo: give them with --role NAME=base --role NAME=grpo, NAME one of the models; present: random (other), noisy-oracle:0.15 (other),",
+      "[no data] Trajectory-level RL's gains depend on sufficient budgets\n  Needs a model with role grpo and a model with role base: give them with --role NAME=grpo --role NAME=base, NAME one of the models; present: random (other), noisy-oracle:0.15 (other),",
     );
   });
 
