@@ -1,8 +1,9 @@
 // A Tinker run's checkpoint folder: no weights, only where they are. budgetrl.json (written last, like the
 // in-process checkpoints' manifest, so the train loop's "newest complete checkpoint" rule holds) records the
 // server, the base model and LoRA rank, the tinker:// paths of the saved state (weights and optimiser: resume
-// loads it into a new model) and of the sampler weights (for sampling elsewhere), and the prompt settings.
-import { readFile } from "node:fs/promises";
+// loads it into a new model) and of the sampler weights (for sampling elsewhere), and the prompt settings. Written
+// by the trainer backend (rl/backends/tinker/), read by it to resume and by tinker: policies to sample.
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
 import { DataError } from "../core/errors.js";
@@ -53,4 +54,11 @@ export async function readTinkerCheckpoint(dir: string): Promise<TinkerCheckpoin
     );
   refuseRetiredHistory(path, parsed.data.history);
   return { ...parsed.data, history: HISTORY };
+}
+
+/** Writes `checkpoint` as the manifest of `dir` (made if missing): to a temporary file, then renamed into place. */
+export async function writeTinkerCheckpoint(dir: string, checkpoint: TinkerCheckpoint): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, "budgetrl.json.tmp"), `${JSON.stringify(checkpoint, null, 2)}\n`);
+  await rename(join(dir, "budgetrl.json.tmp"), join(dir, "budgetrl.json"));
 }

@@ -1,9 +1,9 @@
 // The Tinker endpoints budgetrl uses, one function each: the body it sends (JSON, or protobuf for
 // forward_backward; wire.ts gives the shapes and their upstream source; each JSON body is the one the SDK 0.25.0
-// dumps from its request type, defaults included: test/tinker/operations.test.ts compares them) and the checked result
-// (JSON, or the protobuf results of forward_backward and asample, proto.ts). Training requests carry the model's seq_id (1, 2,
-// ... in the order they are sent), so that the server runs them in order and a request resent after a fault is
-// recognised, not applied twice.
+// dumps from its request type, defaults included: test/tinker/operations.test.ts compares them) and the checked
+// result (JSON, or the protobuf results of forward_backward and asample, proto.ts). Training requests carry the
+// model's seq_id (1, 2, ... in the order they are sent), so that the server runs them in order and a request resent
+// after a fault is recognised, not applied twice.
 import type { TinkerClient } from "./client.js";
 import { PROTOCOL_SDK_VERSION } from "./version.js";
 import { decodeForwardBackwardOutput, decodeSampleResponse, encodeForwardBackwardRequest } from "./proto.js";

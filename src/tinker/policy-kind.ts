@@ -1,7 +1,7 @@
 // `tinker:` as a policy kind of the registry (policies/spec.ts), registered when this file is imported: by
 // budgetrl/rl and budgetrl/tinker, and by the commands that build policies (eval, worker, the study). It lives here,
-// with the Tinker client, above the policies layer; this file is light (zod and the checkpoint manifest): the client, the
-// renderers and the wire format load when a policy is made (eval-policy.ts).
+// with the Tinker client, above the policies layer; this file is light (zod and the checkpoint manifest): the client,
+// the renderers and the wire format load when a policy is made (eval-policy.ts).
 //
 //   tinker:BASE                 the base model as the service names it (e.g. tinker:Qwen/Qwen3-8B)
 //   tinker:CHECKPOINT           a training checkpoint folder (its budgetrl.json: sampler weights, base model, context)

@@ -83,6 +83,30 @@ interface EpisodeState {
   tools?: readonly ToolSpec[];
 }
 
+/** The prompt of a turn, and the state of its episode (none outside an episode): the turn before extends into this
+ * one only if the conversation still holds the reply returned then, under the same tools. */
+function promptOf(
+  renderer: Renderer,
+  episodes: Map<object, EpisodeState>,
+  conversation: readonly Message[],
+  context: PolicyContext,
+): { state: EpisodeState | undefined; prompt: number[] } {
+  if (context.episode === undefined)
+    return { state: undefined, prompt: renderer.prompt(conversation, undefined, context.tools) };
+  let state = episodes.get(context.episode);
+  if (state === undefined) {
+    state = {};
+    episodes.set(context.episode, state);
+  }
+  const previous =
+    state.previous !== undefined &&
+    conversation[state.previous.messages - 1] === state.reply &&
+    state.tools === context.tools
+      ? state.previous
+      : undefined;
+  return { state, prompt: renderer.prompt(conversation, previous, context.tools) };
+}
+
 export function createTinkerPolicy(
   name: string,
   renderer: Renderer,
@@ -100,34 +124,13 @@ export function createTinkerPolicy(
   };
   const prompts = new WeakMap<Message, readonly number[]>();
 
-  const prepare = (
-    conversation: readonly Message[],
-    context: PolicyContext,
-  ): { state: EpisodeState | undefined; prompt: number[] } => {
-    if (context.episode === undefined)
-      return { state: undefined, prompt: renderer.prompt(conversation, undefined, context.tools) };
-    let state = episodes.get(context.episode);
-    if (state === undefined) {
-      state = {};
-      episodes.set(context.episode, state);
-    }
-    // The conversation extends the turn before only if it still holds the reply returned then, under the same tools.
-    const previous =
-      state.previous !== undefined &&
-      conversation[state.previous.messages - 1] === state.reply &&
-      state.tools === context.tools
-        ? state.previous
-        : undefined;
-    return { state, prompt: renderer.prompt(conversation, previous, context.tools) };
-  };
-
   return {
     name,
     episodeSequences: (episode, replies) =>
       renderer.episodeSequences(episode, replies, (turn) => prompts.get(episode.turns[turn]!.action)),
     responseTokens: (reply) => renderer.responseTokens(reply),
     async act(conversation, context): Promise<Act> {
-      const { state, prompt } = prepare(conversation, context);
+      const { state, prompt } = promptOf(renderer, episodes, conversation, context);
       const sampled = await sampleOne(prompt, context);
       const message = renderer.decode(sampled.tokens, context.tools);
       if (state !== undefined) {

@@ -11,7 +11,6 @@
 // (same sampler, prompt tokens, sampling parameters and seed) is answered from disk: its tokens and log-probs.
 // What `budgetrl eval --policy tinker:...` (policy-kind.ts) and the study evaluate Tinker models with.
 import { createHash } from "node:crypto";
-import { ConfigError } from "../core/errors.js";
 import { canonicalJson } from "../core/json.js";
 import type { Policy } from "../core/policy.js";
 import type { ResponseCache } from "../policies/openai/cache.js";
@@ -19,9 +18,12 @@ import { createRequestLimiter, realSleep } from "../policies/openai/limiter.js";
 import type { TinkerCheckpoint } from "./checkpoint.js";
 import type { TinkerClient } from "./client.js";
 import * as api from "./operations.js";
-import { createTinkerPolicy, type SampledReply, type SampleReplies } from "./policy.js";
+import { startHeartbeat } from "./heartbeat.js";
+import { createTinkerPolicy, type SampleReplies } from "./policy.js";
 import type { Renderer } from "../policies/renderers/renderer.js";
-import { modelInput, TinkerProtocolError, type SamplingParams } from "./wire.js";
+import { replyParams, sampleReplies } from "./sample.js";
+import { contextLengthOf, servedModel } from "./served-model.js";
+import type { SamplingParams } from "./wire.js";
 
 /** What is sampled: the base model, a training checkpoint's sampler weights, or sampler weights by their path. */
 export type TinkerSamplerSource =
@@ -48,23 +50,9 @@ export interface TinkerSamplerOptions {
   readonly cache?: ResponseCache;
 }
 
+/** The context length given, else the server's (only then is the server asked). */
 async function contextOf(client: TinkerClient, baseModel: string, given: number | undefined): Promise<number> {
-  if (given !== undefined) return given;
-  const models = await api.serverModels(client);
-  const served = models.find((model) => model.name === baseModel);
-  if (models.length > 0 && served === undefined)
-    throw new ConfigError(
-      "baseModel",
-      `${client.baseUrl} does not serve ${baseModel}`,
-      `it serves: ${models.map((model) => model.name).join(", ")}`,
-    );
-  if (served?.maxContextLength === undefined)
-    throw new ConfigError(
-      "contextLength",
-      `the server does not say the context length of ${baseModel}`,
-      "give it with --context-length",
-    );
-  return served.maxContextLength;
+  return given ?? contextLengthOf(baseModel, undefined, await servedModel(client, baseModel));
 }
 
 /** The base model of a source, and what a sampling session is created on. */
@@ -78,11 +66,11 @@ function sessionTarget(source: TinkerSamplerSource): {
   return { baseModel: source.baseModel, target: { baseModel: source.baseModel } };
 }
 
-/** An open sampling session: its id, its renderer, and the heartbeat to stop. */
+/** An open sampling session: its id, its renderer, and its heartbeat's stop. */
 interface OpenSession {
   readonly samplingSessionId: string;
   readonly renderer: Renderer;
-  readonly heartbeat: NodeJS.Timeout | undefined;
+  readonly stopHeartbeat: () => void;
   seqId: number;
 }
 
@@ -94,13 +82,12 @@ async function openSession(options: TinkerSamplerOptions): Promise<OpenSession> 
   const renderer = options.renderer(contextLength);
   const sessionId = await api.createSession(client, ["budgetrl", "eval"]);
   const samplingSessionId = await api.createSamplingSession(client, sessionId, 0, target);
-  const heartbeatMs = options.heartbeatMs ?? 10_000;
-  const heartbeat =
-    heartbeatMs > 0
-      ? setInterval(() => void api.heartbeat(client, sessionId).catch(() => undefined), heartbeatMs)
-      : undefined;
-  heartbeat?.unref();
-  return { samplingSessionId, renderer, heartbeat, seqId: 0 };
+  return {
+    samplingSessionId,
+    renderer,
+    stopHeartbeat: startHeartbeat(client, sessionId, options.heartbeatMs),
+    seqId: 0,
+  };
 }
 
 /** The cache's key of sample `index` of a request (the sampler, not the server, is part of it: as the openai cache,
@@ -131,19 +118,18 @@ function sampler(options: TinkerSamplerOptions, session: () => Promise<OpenSessi
   return (prompt, seed, count) =>
     limiter.run(async () => {
       const open = await session();
-      const params = {
-        max_tokens: options.maxNewTokens,
-        seed,
-        stop: [...open.renderer.stopTokens],
-        temperature: options.temperature ?? 1,
-        top_k: -1,
-        top_p: 1,
-      };
+      const params = replyParams(open.renderer.stopTokens, options.maxNewTokens, seed, options.temperature);
       const keys = Array.from({ length: count }, (_, j) => cacheKey(options.source, prompt, params, j));
       const cached = keys.map((key) => options.cache?.get(key));
       if (cached.every((choice) => choice?.tokens !== undefined && choice.logprobs !== undefined))
         return cached.map((choice) => ({ tokens: choice?.tokens ?? [], logprobs: choice?.logprobs ?? [] }));
-      const replies = await sampleOnce(options.client, open, prompt, params, count);
+      const replies = await sampleReplies(options.client, {
+        samplingSessionId: open.samplingSessionId,
+        seqId: open.seqId++,
+        prompt,
+        params,
+        count,
+      });
       replies.forEach((reply, j) =>
         options.cache?.put(keys[j] as string, model, {
           message: { role: "assistant", content: "" },
@@ -153,33 +139,6 @@ function sampler(options: TinkerSamplerOptions, session: () => Promise<OpenSessi
       );
       return replies;
     });
-}
-
-async function sampleOnce(
-  client: TinkerClient,
-  open: OpenSession,
-  prompt: readonly number[],
-  params: SamplingParams,
-  count: number,
-): Promise<SampledReply[]> {
-  const output = await api.sample(client, {
-    samplingSessionId: open.samplingSessionId,
-    seqId: open.seqId++,
-    prompt: modelInput(prompt),
-    params,
-    numSamples: count,
-  });
-  if (output.sequences.length !== count)
-    throw new TinkerProtocolError(`asample returned ${output.sequences.length} sequences for num_samples ${count}`);
-  return output.sequences.map((sequence) => {
-    if (
-      sequence.logprobs === undefined ||
-      sequence.logprobs === null ||
-      sequence.logprobs.length !== sequence.tokens.length
-    )
-      throw new TinkerProtocolError("asample returned a sequence without one log-prob per token");
-    return { tokens: sequence.tokens, logprobs: sequence.logprobs };
-  });
 }
 
 /** The policy; its sampling session opens on the first turn. `close()` ends its heartbeat and closes the cache. */
@@ -207,7 +166,7 @@ export function openTinkerSamplerPolicy(options: TinkerSamplerOptions): Policy {
     act: async (conversation, context) => (await ready()).act(conversation, context),
     endEpisode: (episode: object) => policy?.endEpisode?.(episode),
     close: () => {
-      if (opened?.heartbeat !== undefined) clearInterval(opened.heartbeat);
+      opened?.stopHeartbeat();
       options.cache?.close();
     },
   };

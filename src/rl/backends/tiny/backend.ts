@@ -13,6 +13,7 @@ import { DEFAULT_MAX_NEW_TOKENS, HISTORY } from "../../../policies/tiny/context.
 import { createTinyPolicy, type TinyPolicyOptions } from "../../../policies/tiny/policy.js";
 import type {
   AccumulateStats,
+  CoefficientFunction,
   ReferenceScorer,
   StepStats,
   TrainablePolicy,
@@ -71,6 +72,46 @@ async function scoreWith(
   return out;
 }
 
+/**
+ * Forward, the caller's coefficients, backward, chunk by chunk: the coefficients are scattered into a per-position
+ * array (position i - 1 predicts response token i) and the entropy is averaged over the response tokens.
+ */
+async function accumulateOn(
+  model: TinyModel,
+  chunkTokens: number,
+  batch: readonly TrainSequence[],
+  coefficientsFor: CoefficientFunction,
+  normaliser: number,
+): Promise<AccumulateStats> {
+  let entropySum = 0;
+  let tokens = 0;
+  let first = 0;
+  for (const part of tokenChunks(batch, chunkTokens)) {
+    const packed = packSequences(part);
+    const T = packed.seqLen;
+    const result = await model.forward(packed);
+    const coefficients = coefficientsFor(
+      part.map((sequence, row) => responseValues(result.logprobs, row * T, sequence)),
+      first,
+    );
+    const perPosition = new Float32Array(packed.tokens.length);
+    part.forEach((sequence, row) => {
+      const values = coefficients[row] as Float32Array;
+      let at = 0;
+      for (const span of sequence.responses) {
+        for (let i = span.start; i < span.end; i++, at++) {
+          perPosition[row * T + i - 1] = values[at] as number;
+          entropySum += result.entropy[row * T + i - 1] as number;
+          tokens++;
+        }
+      }
+    });
+    await model.backward(perPosition, { normaliser });
+    first += part.length;
+  }
+  return { entropy: tokens === 0 ? 0 : entropySum / tokens, tokens };
+}
+
 export interface TinyBackendOptions {
   readonly model: TinyModel;
   readonly policy?: Omit<TinyPolicyOptions, "model">;
@@ -96,35 +137,8 @@ export function tinyBackend(options: TinyBackendOptions): TrainerBackend {
     name: "tiny",
     policy: () => policy,
     logprobs: (batch) => scoreWith(model, batch, chunkTokens),
-    async accumulate(batch, coefficientsFor, normaliser): Promise<AccumulateStats> {
-      let entropySum = 0;
-      let tokens = 0;
-      let first = 0;
-      for (const part of tokenChunks(batch, chunkTokens)) {
-        const packed = packSequences(part);
-        const T = packed.seqLen;
-        const result = await model.forward(packed);
-        const coefficients = coefficientsFor(
-          part.map((sequence, row) => responseValues(result.logprobs, row * T, sequence)),
-          first,
-        );
-        const perPosition = new Float32Array(packed.tokens.length);
-        part.forEach((sequence, row) => {
-          const values = coefficients[row] as Float32Array;
-          let at = 0;
-          for (const span of sequence.responses) {
-            for (let i = span.start; i < span.end; i++, at++) {
-              perPosition[row * T + i - 1] = values[at] as number;
-              entropySum += result.entropy[row * T + i - 1] as number;
-              tokens++;
-            }
-          }
-        });
-        await model.backward(perPosition, { normaliser });
-        first += part.length;
-      }
-      return { entropy: tokens === 0 ? 0 : entropySum / tokens, tokens };
-    },
+    accumulate: (batch, coefficientsFor, normaliser) =>
+      accumulateOn(model, chunkTokens, batch, coefficientsFor, normaliser),
     async step(learningRate): Promise<StepStats> {
       const stats = model.step({ learningRate });
       return { gradNorm: stats.gradNorm, learningRate };
