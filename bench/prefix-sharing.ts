@@ -17,7 +17,7 @@ import type { TrainablePolicy } from "../src/rl/backend.js";
 import { rolloutStep } from "../src/rl/rollouts.js";
 import { parseBudgetSchedule } from "../src/rl/schedules/schedule.js";
 import { runSft } from "../src/rl/sft-run.js";
-import { tinyBackend } from "../src/rl/tiny-backend.js";
+import { tinyBackend } from "../src/rl/backends/tiny/backend.js";
 import { BUDGET, ENV, GROUP, MAX_NEW_TOKENS, TASKS_PER_STEP, warmStartConfig } from "./rl-setup.js";
 
 const { values } = parseArgs({ options: { steps: { type: "string", default: "3" } } });

@@ -31,7 +31,7 @@ import type { TrainerBackend, TrainSequence } from "../src/rl/backend.js";
 import { runSft } from "../src/rl/sft-run.js";
 import { trainStep, type StepContext } from "../src/rl/step.js";
 import type { StepMetrics } from "../src/rl/step-metrics.js";
-import { tinyBackend } from "../src/rl/tiny-backend.js";
+import { tinyBackend } from "../src/rl/backends/tiny/backend.js";
 import { parseTrainConfig } from "../src/rl/train-config.js";
 import { MAX_NEW_TOKENS, rlConfig, TASKS_PER_STEP, warmStartConfig } from "./rl-setup.js";
 

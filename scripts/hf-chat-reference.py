@@ -3,7 +3,7 @@
 # loopcontrols, its tojson, raise_exception and strftime_now; the special tokens of tokenizer_config and the
 # caller's template options as variables), then the text through a byte-level BPE written here from the
 # tokenizer.json format (added tokens split out first, NFC, the Split regex or GPT-2's, bytes to characters,
-# merges by rank), encoded without adding special tokens. The test test/rl/tinker/hf-renderer-qwen3.test.ts runs it:
+# merges by rank), encoded without adding special tokens. The test test/policies/renderers/hf-renderer-qwen3.test.ts runs it:
 #   /usr/bin/python3 scripts/hf-chat-reference.py DIR < request.json
 # with request.json {"renders": [{"messages", "tools", "add_generation_prompt", "options"}], "texts": [...]}; it
 # prints {"renders": [{"text", "ids"}], "texts": [{"ids"}]}. Needs jinja2 and regex (Debian: python3-jinja2,

@@ -1,6 +1,6 @@
 # Reference token ids for the hf renderer's test fixture, from Hugging Face's own `tokenizers` (Rust, Python
 # bindings), so that the test compares @huggingface/tokenizers (JavaScript) with an independent implementation:
-#   python3 scripts/hf-reference-ids.py test/rl/tinker/fixtures/hf-tiny > test/rl/tinker/fixtures/hf-tiny/reference-ids.json
+#   python3 scripts/hf-reference-ids.py test/policies/renderers/fixtures/hf-tiny > test/policies/renderers/fixtures/hf-tiny/reference-ids.json
 # (pip install tokenizers; the committed file was made with tokenizers 0.23.2.)
 import json
 import sys

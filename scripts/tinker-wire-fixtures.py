@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes test/rl/tinker/fixtures/sdk-wire/fixtures.json: Tinker wire bodies produced by the Tinker SDK's own code,
-for test/rl/tinker/sdk-wire.test.ts to decode with budgetrl's client and encode again, byte for byte (protobuf) or
+"""Writes test/tinker/fixtures/sdk-wire/fixtures.json: Tinker wire bodies produced by the Tinker SDK's own code,
+for test/tinker/proto.test.ts and operations.test.ts to decode with budgetrl's client and encode again, byte for byte (protobuf) or
 JSON-canonically (JSON). An SDK protocol change regenerated here shows up as a failing test.
 
 What produces what (nothing here is budgetrl's code):
@@ -246,7 +246,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sdk", required=True, help="the SDK's src/ folder (holding tinker/)")
     parser.add_argument("--commit", required=True, help="the SDK commit the folder was taken from")
-    parser.add_argument("--out", default="test/rl/tinker/fixtures/sdk-wire/fixtures.json")
+    parser.add_argument("--out", default="test/tinker/fixtures/sdk-wire/fixtures.json")
     args = parser.parse_args()
     types, model_dump, request_conv, response_conv, pb = load_sdk(args.sdk)
     import google.protobuf

@@ -24,8 +24,8 @@ import {
   TINKER_FLAG_KEYS,
   tinkerFlagFields,
 } from "./client-flags.js";
-// The policy kind tinker: (rl/tinker/policy-kind.ts; its client loads when such a policy is made).
-import "../rl/tinker/policy-kind.js";
+// The policy kind tinker: (tinker/policy-kind.ts; its client loads when such a policy is made).
+import "../tinker/policy-kind.js";
 import { defineCommand, type CliIo } from "./command.js";
 import { createProgress } from "./progress.js";
 import { keyJsonValues, keyValues } from "./key-values.js";

@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import { z } from "zod";
 import type { WorkerEvent } from "../eval/bullmq/worker.js";
 // The policy kind tinker: (its client loads when a run plays one).
-import "../rl/tinker/policy-kind.js";
+import "../tinker/policy-kind.js";
 import { defineCommand, type CliIo } from "./command.js";
 
 const schema = z.object({

@@ -1,8 +1,8 @@
 // Policy specs as users write them on the command line: "random", "oracle", "oracle:unbounded", "noisy-oracle:0.3", "replay",
 // "replay:FILE", "tiny:CHECKPOINT", "openai:MODEL", "tinker:BASE|CHECKPOINT|tinker://PATH". Every kind is registered
-// below, in this file, but tinker: (a model on a Tinker service), which rl/tinker/policy-kind.ts registers with
-// `registerPolicyKind` when imported (its client lives above this layer; budgetrl/rl, budgetrl/tinker and the commands
-// import it); `registerPolicyKind` adds more (library users' own kinds).
+// below, in this file, but tinker: (a model on a Tinker service), which tinker/policy-kind.ts registers with
+// `registerPolicyKind` when imported (the Tinker adapter lives above this layer; budgetrl/rl, budgetrl/tinker and the
+// commands import it); `registerPolicyKind` adds more (library users' own kinds).
 //
 // A kind may take options (`--policy-opt KEY=VALUE`): those that change results are stored with the run
 // (`storedOptions` validates them and fills in every default), those that only say how to run it (server URL,
@@ -144,7 +144,7 @@ function kindOf(spec: string): { kind: PolicyKind; argument: string | undefined 
   const kindName = colon < 0 ? spec : spec.slice(0, colon);
   const kind = kinds.get(kindName);
   if (kind === undefined) {
-    // tinker: lives with the Tinker client, in rl (rl/tinker/policy-kind.ts), which registers it when imported.
+    // tinker: lives with the Tinker client (tinker/policy-kind.ts), which registers it when imported.
     if (kindName === "tinker")
       throw new ConfigError(
         "policy",

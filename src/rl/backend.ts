@@ -12,9 +12,7 @@
 // A backend may also offer `accumulateLoss` (optional): the policy-gradient loss computed by the backend itself
 // from per-token behaviour log-probs and advantages (a remote trainer's own loss, Tinker's `ppo` and
 // `importance_sampling`), one pass instead of a forward for the caller's coefficients and then a backward.
-import type { Policy } from "../core/policy.js";
-import type { Message } from "../core/message.js";
-import type { EpisodeMessages, EpisodeSequence } from "../policies/tiny/context.js";
+import type { TrainablePolicy } from "../policies/trainable-policy.js";
 
 /** tokens[start, end) are response tokens (trained on); start >= 1. */
 export interface ResponseSpan {
@@ -28,13 +26,8 @@ export interface TrainSequence {
   readonly responses: readonly ResponseSpan[];
 }
 
-/** The rollout policy of a backend: it also says in which token sequences it sampled an episode's replies. */
-export interface TrainablePolicy extends Policy {
-  /** The sequences an episode's replies were sampled in (replies[t]: turn t's reply tokens), each reply's span in them. */
-  episodeSequences(episode: EpisodeMessages, replies: readonly (readonly number[])[]): EpisodeSequence[];
-  /** The tokens this policy would emit for a reply (SFT targets), end-of-turn included. */
-  responseTokens(reply: Message): number[];
-}
+/** The rollout policy of a backend (declared with the policies, which the Tinker policy is one of). */
+export type { TrainablePolicy } from "../policies/trainable-policy.js";
 
 /** Number of response tokens of a sequence. */
 export function responseLength(sequence: TrainSequence): number {
@@ -114,4 +107,10 @@ export interface TrainerBackend {
   /** Tokens the model has run so far: prompts prefilled, replies decoded, sequences trained and scored. */
   processedTokens(): number;
   dispose(): void;
+}
+
+/** A run's trainer backend, and the frozen initial policy for the KL term (opened by open-backend.ts). */
+export interface OpenedBackend {
+  readonly backend: TrainerBackend;
+  initialReference(): Promise<ReferenceScorer>;
 }

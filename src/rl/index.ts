@@ -1,9 +1,10 @@
 // RL, the package entry "budgetrl/rl": the train loop and SFT (commands as library calls, with their configs),
 // the in-process trainer backend and the backend contract (a Tinker server's backend is "budgetrl/tinker"),
 // advantage estimators, budget schedules, the PPO-style loss, and the lower-level SFT and policy-update steps.
-// Loading it loads the Tinker client and renderers too (train() reaches a Tinker server for `backend: "tinker"`).
-// It registers the policy kind `tinker:` (rl/tinker/policy-kind.ts; the client loads when such a policy is made).
-import "./tinker/policy-kind.js";
+// train() imports the Tinker backend, its client and renderers when a run trains on a Tinker server (`backend:
+// "tinker"`). It registers the policy kind `tinker:` (tinker/policy-kind.ts; the client loads when such a policy is
+// made).
+import "../tinker/policy-kind.js";
 export {
   ADVANTAGE_ESTIMATORS,
   computeAdvantages,
@@ -57,7 +58,7 @@ export {
 } from "./sft-targets.js";
 export { bayesMoves, hiddenBudgetTargets } from "./hidden-budget-targets.js";
 export { runSft, type SftRunOptions, type SftRunResult } from "./sft-run.js";
-export { tinyBackend, type TinyBackendOptions } from "./tiny-backend.js";
+export { tinyBackend, type TinyBackendOptions } from "./backends/tiny/backend.js";
 export { train, type EvalPoint, type StepMetrics, type TrainOptions, type TrainResult } from "./train.js";
 export {
   parseTrainConfig,

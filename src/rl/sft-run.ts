@@ -36,7 +36,7 @@ import type { TrainablePolicy, TrainSequence } from "./backend.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
 import { parseSftConfig, sftConfigSchema, type SftConfig } from "./sft-config.js";
 import { demonstratorNoise, sftTargets, type DemonstrationRun, type TargetTurns } from "./sft-targets.js";
-import { tinyBackend } from "./tiny-backend.js";
+import { tinyBackend } from "./backends/tiny/backend.js";
 
 export interface SftRunOptions {
   readonly config: unknown;
@@ -192,7 +192,7 @@ async function hfLayout(
   config: Readonly<SftConfig>,
   model: { readonly contextLength: number; readonly vocabSize: number },
 ): Promise<Pick<TrainablePolicy, "episodeSequences" | "responseTokens">> {
-  const { openRenderer } = await import("./tinker/renderer.js");
+  const { openRenderer } = await import("../policies/renderers/renderer.js");
   const renderer = openRenderer(config.renderer, config.maxNewTokens, {
     templateOptions: config.templateOptions,
     toolCallFormat: config.toolCallFormat,

@@ -15,8 +15,9 @@ import type { AnyEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
+import type { OpenedBackend } from "./backend.js";
 import { checkedHeldOut } from "./held-out.js";
-import { openBackend, type BackendOptions, type OpenedBackend } from "./open-backend.js";
+import { openBackend, type BackendOptions } from "./open-backend.js";
 import { configPath, createRunFolder, latestCheckpoint, type CreatedByRun } from "./run-folder.js";
 import { parseTrainConfig, readStoredTrainConfig, type TrainConfig } from "./train-config.js";
 

@@ -26,13 +26,13 @@ import {
 } from "./advantages/registry.js";
 import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
-import { hfDirProblem, hfRendererDir } from "./tinker/hf-files.js";
-import { templateOptionsField, toolCallFormatField } from "./tinker/hf-options.js";
-import { rendererNameProblem } from "./tinker/renderer-names.js";
+import { hfDirProblem, hfRendererDir } from "../policies/renderers/hf-files.js";
+import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
+import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
 import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
 
-/** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/tinker/). */
+/** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/backends/tinker/). */
 export const TRAINER_BACKENDS = ["tiny", "tinker"] as const;
 export type TrainerBackendKind = (typeof TRAINER_BACKENDS)[number];
 

@@ -3,7 +3,7 @@
 import { z } from "zod";
 import { parseConfig } from "../core/config.js";
 import { TOOL_CALL_FORMATS } from "../policies/tool-call-text.js";
-import { templateOptionsField, TOOL_CALL_OPTIONS } from "../rl/tinker/hf-options.js";
+import { templateOptionsField, TOOL_CALL_OPTIONS } from "../policies/renderers/hf-options.js";
 import { CONTEXT_RULES } from "./chat.js";
 import { LOGPROBS_MODES } from "./engine.js";
 

@@ -13,10 +13,10 @@
 // not fit the model's vocabulary is refused at start (ConfigError naming `renderer`).
 import { ConfigError } from "../core/errors.js";
 import type { Message, ToolSpec } from "../core/message.js";
-import { readHfFiles } from "../rl/tinker/hf-files.js";
-import type { HfRendererOptions } from "../rl/tinker/hf-options.js";
-import { fittedPrompt } from "../rl/tinker/hf-renderer.js";
-import { hfChatTemplate, type HfChatTemplate } from "../rl/tinker/hf-template.js";
+import { readHfFiles } from "../policies/renderers/hf-files.js";
+import type { HfRendererOptions } from "../policies/renderers/hf-options.js";
+import { fittedPrompt } from "../policies/renderers/hf-renderer.js";
+import { hfChatTemplate, type HfChatTemplate } from "../policies/renderers/hf-template.js";
 import { contextRule } from "../policies/tiny/context.js";
 import { ContextLengthError } from "../core/policy.js";
 import { badRequest, HttpError } from "./errors.js";

@@ -7,7 +7,7 @@
 //   anything else                 the UTF-8 bytes of the token decoded alone (SentencePiece's "▁" is a space)
 // A token is shown (log-prob entries) as the tokenizer decodes it alone, special tokens by their text.
 import type { JsonObject } from "../core/json.js";
-import type { HfChatTemplate } from "../rl/tinker/hf-template.js";
+import type { HfChatTemplate } from "../policies/renderers/hf-template.js";
 import type { Vocabulary } from "./vocabulary.js";
 
 /** GPT-2's byte-to-character table, inverted: character code -> byte. */

@@ -26,7 +26,7 @@
 // are ignored (ignoredFields) or, with strict, refused.
 import { z } from "zod";
 import type { Message, ToolCall } from "../core/message.js";
-import { RESERVED_TEMPLATE_VARIABLES } from "../rl/tinker/hf-options.js";
+import { RESERVED_TEMPLATE_VARIABLES } from "../policies/renderers/hf-options.js";
 import { badRequest } from "./errors.js";
 import { checkFields } from "./fields.js";
 import { samplingFields, samplingRequest, type SamplingRequest } from "./sampling-options.js";

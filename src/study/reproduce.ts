@@ -226,8 +226,8 @@ async function checkStudyRuns(config: Readonly<StudyConfig>, options: ReproduceO
   const reach = tinkerReach({ reach: options.reach ?? {}, events: QUIET });
   // Loaded here: the wire format is only for studies that train on Tinker.
   const [{ createTinkerClient }, { serverModels }] = await Promise.all([
-    import("../rl/tinker/client.js"),
-    import("../rl/tinker/operations.js"),
+    import("../tinker/client.js"),
+    import("../tinker/operations.js"),
   ]);
   const served = await serverModels(
     createTinkerClient({ ...reach, ...(options.signal === undefined ? {} : { signal: options.signal }) }),

@@ -30,8 +30,8 @@ import { renderStudyHtml } from "../report/html/render.js";
 import { buildStudyReport } from "../report/study-build.js";
 import type { StudyPlanHeader, StudyReport } from "../report/study-model.js";
 import { runSft } from "../rl/sft-run.js";
-import { readTinkerCheckpoint } from "../rl/tinker/checkpoint.js";
-import type { TinkerNotice } from "../rl/tinker/client.js";
+import { readTinkerCheckpoint } from "../tinker/checkpoint.js";
+import type { TinkerNotice } from "../tinker/client.js";
 import { train } from "../rl/train.js";
 import { withStore } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
@@ -262,11 +262,11 @@ async function evalPolicy(context: StageContext, model: StudyEvalRun["model"]): 
           `model ${model.name} is sampled on a Tinker service, but the study trains in process`,
         );
       const checkpoint = spec.checkpoint === undefined ? undefined : await readTinkerCheckpoint(spec.checkpoint);
-      // Built as the registered kind tinker: builds it (rl/tinker/eval-policy.ts: renderer, client, sampler opened on
+      // Built as the registered kind tinker: builds it (tinker/eval-policy.ts: renderer, client, sampler opened on
       // the first turn), with the study's reach and trainer options: the study's reach carries the API key itself,
       // not the name of its variable, so the policy is handed over built rather than as a spec. Loaded here: the
       // wire format and the Hugging Face renderer are only for studies that sample on Tinker.
-      const { openTinkerEvalPolicy } = await import("../rl/tinker/eval-policy.js");
+      const { openTinkerEvalPolicy } = await import("../tinker/eval-policy.js");
       const policy = openTinkerEvalPolicy({
         name: policySpecLabel(spec),
         source: checkpoint === undefined ? { baseModel: spec.baseModel } : { checkpoint },

@@ -73,7 +73,7 @@ describe("package entries", () => {
   it("load none of the heavy dependencies for the root, store, nn, serve, report, rl and study, and the heavy ones for their entries", () => {
     // One process imports them in turn, so each list holds what every entry before it loaded too: a light entry's
     // list without HEAVY means none of the entries up to it loads one.
-    const loaded = packagesLoaded(["index", ...LIGHT_ENTRIES, "eval/bullmq/index", "rl/tinker/index"]);
+    const loaded = packagesLoaded(["index", ...LIGHT_ENTRIES, "eval/bullmq/index", "rl/backends/tinker/index"]);
     const [root = [], ...rest] = loaded;
     expect(
       root.filter((name) => HEAVY.includes(name)),

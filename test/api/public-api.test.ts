@@ -18,7 +18,7 @@ const ENTRIES: Readonly<Record<string, string>> = {
   "budgetrl/nn": "nn/index",
   "budgetrl/store": "store/index",
   "budgetrl/rl": "rl/index",
-  "budgetrl/tinker": "rl/tinker/index",
+  "budgetrl/tinker": "rl/backends/tinker/index",
   "budgetrl/report": "report/index",
   "budgetrl/study": "study/index",
   "budgetrl/serve": "serve/index",

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tinkerConnection } from "../../src/cli/train.js";
-import { startStandin, type Standin } from "../rl/tinker/standin-server.js";
+import { startStandin, type Standin } from "../tinker/standin-server.js";
 import { cli } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-tinker-"));

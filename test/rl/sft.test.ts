@@ -9,7 +9,7 @@ import { noisyOraclePolicy } from "../../src/policies/scripted/noisy-oracle.js";
 import { parseBudgetSpec } from "../../src/core/budget.js";
 import { demonstrationSequences } from "../../src/rl/sft.js";
 import { everyReply, optimalReplies } from "../../src/rl/sft-targets.js";
-import { tinyBackend } from "../../src/rl/tiny-backend.js";
+import { tinyBackend } from "../../src/rl/backends/tiny/backend.js";
 
 describe("demonstrationSequences", () => {
   it("keeps every reply as context but trains only on the optimal ones with imitate optimal", async () => {

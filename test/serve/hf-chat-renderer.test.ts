@@ -1,5 +1,5 @@
-// `budgetrl serve --renderer hf:DIR` with the hand-made Hugging Face tokenizer of the Tinker tests
-// (test/rl/tinker/fixtures/hf-tiny: 260 ids, the byte model's vocabulary size): a checkpoint trained with that
+// `budgetrl serve --renderer hf:DIR` with the hand-made Hugging Face tokenizer of the renderers' tests
+// (test/policies/renderers/fixtures/hf-tiny: 260 ids, the byte model's vocabulary size): a checkpoint trained with that
 // renderer records it and is served with it by default (`budgetrl sft --renderer hf:DIR`); the request's tools are
 // written into the prompt by the model's own chat template (the token ids equal the renderer's own rendering),
 // and a reply in Hermes' format comes back as parsed tool_calls, streamed or not.
@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ToolSpec } from "../../src/core/message.js";
 import { saveCheckpoint } from "../../src/nn/checkpoint.js";
 import { createModel } from "../../src/nn/model.js";
-import { openRenderer } from "../../src/rl/tinker/renderer.js";
+import { openRenderer } from "../../src/policies/renderers/renderer.js";
 import { runSft } from "../../src/rl/sft-run.js";
 import { serveCheckpoint, type Serving } from "../../src/serve/serve.js";
-import { FIXTURE, fixtureCopy, TOOLS_TEMPLATE } from "../rl/tinker/hf-fixture.js";
+import { FIXTURE, fixtureCopy, TOOLS_TEMPLATE } from "../policies/renderers/hf-fixture.js";
 import { SMALL_MODEL } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-serve-hf-"));

@@ -1,11 +1,11 @@
 // The vocabulary of a Hugging Face tokenizer (the hand-made one of the Tinker tests): byte-level tokens back to
 // their bytes, merges to several, special tokens to none (the stop token ends replies), shown as decoded.
 import { describe, expect, it } from "vitest";
-import { readHfFiles } from "../../src/rl/tinker/hf-files.js";
-import { hfChatTemplate } from "../../src/rl/tinker/hf-template.js";
+import { readHfFiles } from "../../src/policies/renderers/hf-files.js";
+import { hfChatTemplate } from "../../src/policies/renderers/hf-template.js";
 import { hfVocabulary, largestTokenId } from "../../src/serve/hf-vocabulary.js";
 import { tokensText } from "../../src/serve/vocabulary.js";
-import { END, FIXTURE, START } from "../rl/tinker/hf-fixture.js";
+import { END, FIXTURE, START } from "../policies/renderers/hf-fixture.js";
 
 describe("hf vocabulary", () => {
   it("gives each id its bytes, the specials none, and text back from tokens", () => {

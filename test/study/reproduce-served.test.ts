@@ -18,11 +18,11 @@ import type { StudyReport } from "../../src/report/study-model.js";
 import { reproduce } from "../../src/study/reproduce.js";
 import type { StageEvents } from "../../src/study/stages.js";
 import { freshCheckpoint, SMALL_MODEL } from "../serve/helpers.js";
-import { startStandin, type Standin } from "../rl/tinker/standin-server.js";
+import { startStandin, type Standin } from "../tinker/standin-server.js";
 import { cli, exitOf, spawnCli, textMatching } from "../cli/helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-study-served-"));
-const HF = join(import.meta.dirname, "..", "rl", "tinker", "fixtures", "hf-tiny");
+const HF = join(import.meta.dirname, "..", "policies", "renderers", "fixtures", "hf-tiny");
 let child: ReturnType<typeof spawnCli>;
 let servedUrl: string;
 let standin: Standin;

@@ -23,9 +23,8 @@ export {
   type BfclInstance,
   type InstanceSet,
   type MethodSpec,
-  type ParamSpec,
 } from "./apis/index.js";
-export { formatCall, formatCalls, parseCall, parseCalls, type Call } from "./calls/index.js";
+export { formatCall, formatCalls, parseCall, parseCalls, type Call, type ParamSpec } from "./calls/index.js";
 export {
   BFCL_ERROR_TYPES,
   checkTranscript,

@@ -5,14 +5,8 @@
 // separately), non-stateless ones get `_load_scenario(deepcopy(initial_config[class]), long_context)`, and every
 // public method (no leading "_") is callable by name. A call's return value becomes the result string
 // (py/format.ts: resultString); an exception becomes "Error during execution: " + str(exception).
+import type { ParamSpec } from "../calls/bind.js";
 import type { PyDict, PyValue } from "../py/value.js";
-
-/** One parameter of an upstream method, in declaration order (self excluded). */
-export interface ParamSpec {
-  readonly name: string;
-  /** Present when the parameter has a default (the value upstream declares). */
-  readonly default?: PyValue;
-}
 
 /** A public upstream method: its Python signature and its implementation. */
 export interface MethodSpec<TInstance> {

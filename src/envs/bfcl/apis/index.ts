@@ -7,7 +7,6 @@ export {
   type BfclConstants,
   type BfclInstance,
   type MethodSpec,
-  type ParamSpec,
 } from "./backend-class.js";
 export { BfclDataError } from "./backend-support.js";
 export { BFCL_FUNC_DOC_FILES, bfclClassRegistry, methodOf, type BfclClassRegistry } from "./class-registry.js";

@@ -1,10 +1,17 @@
 // Binding a call's positional and keyword arguments to a method's parameters, raising the TypeErrors CPython
 // 3.11 raises (same wording, same order of checks: unexpected keyword, multiple values, too many positional,
-// missing required), so that a model sees upstream's exact error text.
-import type { ParamSpec } from "../apis/backend-class.js";
+// missing required), so that a model sees upstream's exact error text. The parameters bound to (ParamSpec) are
+// declared here, where binding reads them; the backend classes (apis/) declare their methods with them.
 import { PyException } from "../py/errors.js";
 import { pyDeepCopy, type PyValue } from "../py/value.js";
 import type { Call } from "./call.js";
+
+/** One parameter of an upstream method, in declaration order (self excluded): what a call's arguments bind to. */
+export interface ParamSpec {
+  readonly name: string;
+  /** Present when the parameter has a default (the value upstream declares). */
+  readonly default?: PyValue;
+}
 
 function listNames(names: readonly string[]): string {
   const quoted = names.map((name) => `'${name}'`);

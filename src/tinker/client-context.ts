@@ -1,0 +1,120 @@
+// What the steps of the Tinker client share (client.ts assembles them): the options a caller gives, the settings
+// they resolve to, the counters, and the shapes of one HTTP exchange and its outcome. A file of its own so that
+// the steps (client-exchange.ts, client-retry.ts, client-credentials.ts, client-futures.ts) and client.ts import
+// it and not each other.
+import { randomUUID } from "node:crypto";
+import { BudgetrlError } from "../core/errors.js";
+import { createRng, type Rng } from "../core/rng.js";
+import { realSleep, type Sleep } from "../policies/openai/limiter.js";
+import { SDK_PATIENCE, type Patience } from "./backoff.js";
+import type { HttpVerdict } from "./faults.js";
+
+/** A message from the server or about the connection, for the user (session warnings, waits, billing pauses). */
+export interface TinkerNotice {
+  readonly level: "info" | "warning" | "error";
+  readonly message: string;
+}
+
+export interface TinkerClientOptions {
+  /** The server, without /api/v1 (hosted: https://tinker.thinkingmachines.dev/services/tinker-prod). */
+  readonly baseUrl: string;
+  /** Sent as X-API-Key (or exchanged for a JWT); undefined: no header (local servers). */
+  readonly apiKey?: string | undefined;
+  /** Time allowed per HTTP attempt (a retrieve_future that times out is simply polled again). Default 120000. */
+  readonly timeoutMs?: number;
+  /** How long one request's faults in a row may last before it fails (backoff.ts). Default 300000, the SDK's. */
+  readonly deadlineMs?: number;
+  /** First wait after a fault (doubled each time, seeded jitter), and the longest. Defaults 500, 30000. */
+  readonly backoffMs?: number;
+  readonly maxBackoffMs?: number;
+  /** First wait between polls of a pending future, and the longest. Defaults 25, 1000. */
+  readonly pollMs?: number;
+  readonly maxPollMs?: number;
+  /** Seed of the backoff jitter. */
+  readonly seed?: number;
+  readonly signal?: AbortSignal;
+  readonly sleep?: Sleep;
+  readonly now?: () => number;
+  /** A new X-Idempotency-Key (one per request, kept across its retries). Default "budgetrl-retry-" + a UUID. */
+  readonly idempotencyKey?: () => string;
+  readonly onRetry?: (event: { readonly attempt: number; readonly delayMs: number; readonly reason: string }) => void;
+  /** Where server messages, waits and pauses are shown (default: nowhere). */
+  readonly onNotice?: (notice: TinkerNotice) => void;
+}
+
+export interface TinkerClientStats {
+  /** HTTP requests sent (retries and polls included). */
+  readonly requests: number;
+  readonly retries: number;
+  readonly polls: number;
+  /** Waits of 5 s while the server answered 402. */
+  readonly pauses: number;
+  /** Milliseconds waited after faults (billing pauses and polls of pending futures not included). */
+  readonly waitedMs: number;
+}
+
+/** A Tinker request that failed after its retries, or could not succeed. */
+export class TinkerRequestError extends BudgetrlError {
+  constructor(message: string) {
+    super("tinker:request", message);
+    this.name = "TinkerRequestError";
+  }
+}
+
+export type Attempt =
+  | { readonly ok: true; readonly body: unknown }
+  | { readonly ok: false; readonly status: number; readonly verdict: HttpVerdict; readonly retryAfterMs?: number };
+
+export type Payload =
+  | { readonly kind: "none" }
+  | { readonly kind: "json"; readonly value: unknown }
+  | { readonly kind: "protobuf"; readonly bytes: Uint8Array; readonly zstd: boolean };
+
+export interface Exchange {
+  readonly method: "GET" | "POST";
+  readonly path: string;
+  readonly payload: Payload;
+  readonly accept: "json" | "protobuf";
+  /** The X-API-Key value: the API key for the config and the JWT exchange, else the current credential. */
+  readonly credential: () => Promise<string | undefined>;
+}
+
+export interface ClientSettings extends Patience {
+  readonly timeoutMs: number;
+  readonly pollMs: number;
+  readonly maxPollMs: number;
+}
+
+/** What every step of one client reads and counts. */
+export interface ClientContext {
+  readonly baseUrl: string;
+  readonly options: TinkerClientOptions;
+  readonly settings: ClientSettings;
+  readonly sleep: Sleep;
+  readonly now: () => number;
+  readonly rng: Rng;
+  readonly idempotencyKey: () => string;
+  readonly counts: { requests: number; retries: number; polls: number; pauses: number; waitedMs: number };
+  notice(notice: TinkerNotice): void;
+}
+
+export function clientContext(options: TinkerClientOptions): ClientContext {
+  return {
+    baseUrl: options.baseUrl.replace(/\/+$/, "").replace(/\/api\/v1$/, ""),
+    options,
+    settings: {
+      timeoutMs: options.timeoutMs ?? 120_000,
+      deadlineMs: options.deadlineMs ?? SDK_PATIENCE.deadlineMs,
+      backoffMs: options.backoffMs ?? SDK_PATIENCE.backoffMs,
+      maxBackoffMs: options.maxBackoffMs ?? SDK_PATIENCE.maxBackoffMs,
+      pollMs: options.pollMs ?? 25,
+      maxPollMs: options.maxPollMs ?? 1000,
+    },
+    sleep: options.sleep ?? realSleep,
+    now: options.now ?? Date.now,
+    rng: createRng(options.seed ?? 0),
+    idempotencyKey: options.idempotencyKey ?? (() => `budgetrl-retry-${randomUUID()}`),
+    counts: { requests: 0, retries: 0, polls: 0, pauses: 0, waitedMs: 0 },
+    notice: (notice) => options.onNotice?.(notice),
+  };
+}

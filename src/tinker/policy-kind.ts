@@ -1,0 +1,166 @@
+// `tinker:` as a policy kind of the registry (policies/spec.ts), registered when this file is imported: by
+// budgetrl/rl and budgetrl/tinker, and by the commands that build policies (eval, worker, the study). It lives here,
+// with the Tinker client, above the policies layer; this file is light (zod and the checkpoint manifest): the client,
+// the renderers and the wire format load when a policy is made (eval-policy.ts).
+//
+//   tinker:BASE                 the base model as the service names it (e.g. tinker:Qwen/Qwen3-8B)
+//   tinker:CHECKPOINT           a training checkpoint folder (its budgetrl.json: sampler weights, base model, context)
+//   tinker:tinker://PATH        sampler weights by their path on the service; the base model from --base-model
+//   tinker:BASE@CHECKPOINT      a checkpoint (folder or tinker:// path) on the base model BASE (the study's labels)
+//
+// Options that change results are stored with the run (tinkerPolicyOptionsSchema: base model, renderer and its
+// template options, temperature, reply and context lengths); how the service is reached comes with every invocation
+// (the client options of group "tinker": --tinker-url, --tinker-api-key-env, --tinker-timeout, --tinker-deadline;
+// with --request-concurrency, --cache and --no-cache) and is never stored.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { ConfigError } from "../core/errors.js";
+import type { JsonObject } from "../core/json.js";
+import { numberFromText, numberOption, parseOptions } from "../core/options.js";
+import type { Policy } from "../core/policy.js";
+import { parseClientOptions } from "../policies/openai/options.js";
+import { registerPolicyKind, type PolicySetup } from "../policies/spec.js";
+import { readTinkerCheckpoint } from "./checkpoint.js";
+import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
+import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
+import type { TinkerSamplerSource } from "./sampler-policy.js";
+
+const positiveInteger = (minimum: number) =>
+  z.preprocess(
+    numberFromText,
+    z
+      .number({ error: `expected an integer >= ${minimum}` })
+      .int({ error: `expected an integer >= ${minimum}` })
+      .min(minimum, { error: `expected an integer >= ${minimum}` }),
+  );
+
+const jsonFromText = (value: unknown): unknown => {
+  if (typeof value !== "string") return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    return value;
+  }
+};
+
+/** The options of a tinker: policy that change its answers: stored with the run, defaults filled in. */
+export const tinkerPolicyOptionsSchema = z.object({
+  baseModel: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "the base model as the service names it: needed with tinker:tinker://PATH; default: the checkpoint's, or the argument",
+    ),
+  renderer: z
+    .string()
+    .default("bytes")
+    .superRefine((name, context) => {
+      const problem = rendererNameProblem(name);
+      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
+    })
+    .describe(
+      "how conversations become tokens: bytes (budgetrl's byte tokenizer) or hf:DIR (a model's tokenizer.json and chat template)",
+    ),
+  templateOptions: z.preprocess(jsonFromText, templateOptionsField).default({}),
+  toolCallFormat: toolCallFormatField,
+  temperature: numberOption(0, 2, 1, "sampling temperature"),
+  maxNewTokens: positiveInteger(1)
+    .optional()
+    .describe("longest reply in tokens (default: the checkpoint's, else budgetrl's default)"),
+  contextLength: positiveInteger(8)
+    .optional()
+    .describe("the model's context in tokens (default: the checkpoint's, else the service's max_context_length)"),
+});
+export type TinkerPolicyOptions = z.output<typeof tinkerPolicyOptionsSchema>;
+
+export function parseTinkerPolicyOptions(options: unknown): TinkerPolicyOptions {
+  return parseOptions("tinker", tinkerPolicyOptionsSchema, options ?? {});
+}
+
+/** What a tinker: argument names, with the base model it samples on. */
+export async function tinkerSource(
+  argument: string | undefined,
+  baseModel: string | undefined,
+): Promise<TinkerSamplerSource> {
+  if (argument === undefined || argument.trim() === "")
+    throw new ConfigError(
+      "policy",
+      "tinker needs a base model or sampler weights, e.g. tinker:Qwen/Qwen3-8B, tinker:runs/x/checkpoints/step-000060 or tinker:tinker://ID/sampler_weights/NAME",
+    );
+  const at = argument.startsWith("tinker://") ? -1 : argument.indexOf("@");
+  const base = at < 0 ? baseModel : argument.slice(0, at);
+  const target = at < 0 ? argument : argument.slice(at + 1);
+  if (at >= 0 && baseModel !== undefined && baseModel !== base)
+    throw new ConfigError("baseModel", `the policy names base model ${base}, and --base-model ${baseModel}`);
+  if (target.startsWith("tinker://")) {
+    if (base === undefined)
+      throw new ConfigError(
+        "baseModel",
+        `tinker:${argument} needs the base model its weights were trained on`,
+        "give --base-model NAME",
+      );
+    return { samplerPath: target, baseModel: base };
+  }
+  if (at >= 0 || existsSync(join(target, "budgetrl.json"))) {
+    const checkpoint = await readTinkerCheckpoint(target);
+    if (base !== undefined && base !== checkpoint.baseModel)
+      throw new ConfigError("baseModel", `${target} was trained on ${checkpoint.baseModel}, not ${base}`);
+    return { checkpoint };
+  }
+  if (baseModel !== undefined && baseModel !== target)
+    throw new ConfigError(
+      "baseModel",
+      `tinker:${target} samples the base model ${target}, and --base-model says ${baseModel}`,
+    );
+  return { baseModel: target };
+}
+
+/** How the service is reached: the URL (option, else $TINKER_BASE_URL) and the API key from its variable. */
+export function tinkerReach(
+  client: ReturnType<typeof parseClientOptions>,
+  environment: NodeJS.ProcessEnv = process.env,
+): { readonly baseUrl: string; readonly apiKey?: string; readonly timeoutMs: number; readonly deadlineMs: number } {
+  const baseUrl = client.tinkerUrl ?? environment["TINKER_BASE_URL"];
+  if (baseUrl === undefined || baseUrl === "")
+    throw new ConfigError(
+      "tinkerUrl",
+      "a tinker: policy needs the service's address",
+      "give --tinker-url URL (or set TINKER_BASE_URL)",
+    );
+  const keyName = client.tinkerApiKeyEnv ?? "TINKER_API_KEY";
+  const apiKey = environment[keyName];
+  if (client.tinkerApiKeyEnv !== undefined && (apiKey === undefined || apiKey === ""))
+    throw new ConfigError(
+      "tinkerApiKeyEnv",
+      `the environment variable ${keyName} is not set`,
+      "export it, or leave --tinker-api-key-env out for local servers",
+    );
+  return {
+    baseUrl,
+    timeoutMs: client.tinkerTimeout,
+    deadlineMs: client.tinkerDeadline,
+    ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
+  };
+}
+
+/** The tinker: policy of an argument and setup: validated here, built by eval-policy.ts (loaded now). */
+export async function createTinkerSamplerPolicy(argument: string | undefined, setup: PolicySetup): Promise<Policy> {
+  const options = parseTinkerPolicyOptions(setup.options);
+  const client = parseClientOptions(setup.client);
+  const source = await tinkerSource(argument, options.baseModel);
+  const reach = tinkerReach(client);
+  const { openTinkerEvalPolicy } = await import("./eval-policy.js");
+  return openTinkerEvalPolicy({ name: `tinker:${argument ?? ""}`, source, options, client, reach });
+}
+
+registerPolicyKind({
+  kind: "tinker",
+  usage: "tinker:BASE|CHECKPOINT|tinker://PATH",
+  description:
+    "a model on a Tinker service (--tinker-url): a base model, a training checkpoint's sampler weights or sampler weights by path (--base-model, --renderer)",
+  usesClient: true,
+  storedOptions: (options): JsonObject => JSON.parse(JSON.stringify(parseTinkerPolicyOptions(options))) as JsonObject,
+  create: createTinkerSamplerPolicy,
+});

@@ -1,0 +1,28 @@
+// A TinkerClient without HTTP, for the tests of the steps above the client: each request is recorded and answered by
+// the test's function (path, body) -> result; notices are kept.
+import type { TinkerClient, TinkerNotice } from "../../src/tinker/client.js";
+
+export interface FakeClient extends TinkerClient {
+  readonly requests: { readonly method: "GET" | "POST" | "SUBMIT"; readonly path: string; readonly body: unknown }[];
+  readonly notices: TinkerNotice[];
+}
+
+export function fakeClient(answer: (path: string, body: unknown) => unknown): FakeClient {
+  const requests: FakeClient["requests"] = [];
+  const notices: TinkerNotice[] = [];
+  const reply = async (method: "GET" | "POST" | "SUBMIT", path: string, body: unknown): Promise<unknown> => {
+    requests.push({ method, path, body });
+    return answer(path, body);
+  };
+  return {
+    baseUrl: "http://tinker.test",
+    config: async () => ({}) as Awaited<ReturnType<TinkerClient["config"]>>,
+    get: (path) => reply("GET", path, undefined),
+    post: (path, body) => reply("POST", path, body),
+    submit: (path, body) => reply("SUBMIT", path, body),
+    notice: (notice) => void notices.push(notice),
+    stats: () => ({ requests: requests.length, retries: 0, polls: 0, pauses: 0, waitedMs: 0 }),
+    requests,
+    notices,
+  };
+}
