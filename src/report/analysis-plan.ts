@@ -15,7 +15,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
-import { MODEL_ROLES, type FindingId } from "./study-model.js";
+import { MODEL_ROLES, type FindingId } from "./roles.js";
 
 export const ANALYSIS_PLAN_VERSION = 1;
 

@@ -6,6 +6,7 @@
 import type { Json } from "../core/json.js";
 import type { PolicySpec } from "../core/policy-spec.js";
 import type { AnalysisPlan } from "./analysis-plan.js";
+import type { FindingId, ModelRole } from "./roles.js";
 import type { NonInferiority, Outcome } from "./effect-outcome.js";
 import type { Estimate } from "../metrics/task-mean.js";
 import type { PassCell } from "../metrics/pass-at-kt.js";
@@ -13,18 +14,7 @@ import type { ExampleEpisode, ExampleTurn } from "../store/analysis-rows.js";
 
 export const STUDY_REPORT_VERSION = 2;
 
-/** What a model is in the paper's comparisons. */
-export const MODEL_ROLES = ["base", "grpo", "process", "budgetmix", "budgetmix-hidden", "other"] as const;
-export type ModelRole = (typeof MODEL_ROLES)[number];
-
-export const ROLE_NAMES: Readonly<Record<ModelRole, string>> = {
-  base: "base model",
-  grpo: "GRPO-Full (trajectory-level RL)",
-  process: "process supervision (turn-level credit)",
-  budgetmix: "BudgetMix (RL over mixed budgets)",
-  "budgetmix-hidden": "BudgetMix trained with hidden budgets (beyond the paper)",
-  other: "other",
-};
+export { FINDING_IDS, MODEL_ROLES, ROLE_NAMES, type FindingId, type ModelRole } from "./roles.js";
 
 /** How a run was played: the policy on its own states, on an expert's states (teacher-forced), or after one forced
  * error on the expert's states (recover:J; see study-runs.ts for the config fields that mark them). */
@@ -286,9 +276,6 @@ export interface StudyComparison {
   /** Budgets left out because a statistic cannot move there ("vault 1.5x"). */
   readonly leftOut: readonly string[];
 }
-
-export const FINDING_IDS = ["rl-budgets", "recovery-horizon", "process", "budgetmix", "hidden-budget"] as const;
-export type FindingId = (typeof FINDING_IDS)[number];
 
 /** A claim read over one scope: some envs (one, or all of the claim's pooled) and one seed or all. */
 export interface StudyFindingScope {
