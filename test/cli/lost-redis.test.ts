@@ -1,8 +1,8 @@
 // Redis (the queue of `eval --executor bullmq`) lost in the middle of a run, on a server of the test's own
 // (throwaway-services.ts, no persistence: it comes back empty, as a restarted Redis without a save does), never the
 // shared one. Mid-run for sure: a worker plays until its first episode is done and leaves, so jobs stay queued and
-// the run cannot end before Redis stops. One that stays away past --reconnect-timeout ends the eval with exit 2 and
-// one line naming it and the command to resume; the stored episodes are kept, and once it is back that command
+// the run cannot end before Redis stops. One that stays away past --reconnect-timeout (said after a second) ends the
+// eval with exit 2 and one line naming it and the command to resume; the stored episodes are kept, and once it is back that command
 // (run as printed) queues what is missing and completes the run. One that comes back in time is waited for: the eval
 // announces its queue again and queues the jobs Redis lost. Either way the export equals an uninterrupted run's.
 import { mkdtempSync } from "node:fs";
@@ -54,7 +54,7 @@ async function playOneAndLeave(redis: string): Promise<void> {
 }
 
 describeWithOwnServices(["redis"], "Redis lost in the middle of an eval with --executor bullmq", () => {
-  it("stays away: one line, exit 2, the stored episodes kept; the printed command re-attaches and completes the run once it is back", async () => {
+  it("stays away: a line when the wait passes a second, one line at the end, exit 2, the stored episodes kept; the printed command re-attaches and completes the run once it is back", async () => {
     const redis = await throwawayRedis();
     const db = join(dir, "stays.db");
     let worker: EpisodeWorker | undefined;
@@ -97,7 +97,7 @@ describeWithOwnServices(["redis"], "Redis lost in the middle of an eval with --e
     }
   }, 60_000);
 
-  it("comes back in time, empty: the eval waits, prints nothing about it, queues what Redis lost, and completes", async () => {
+  it("comes back in time, empty: the eval waits (saying so if it lasts a second), queues what Redis lost, and completes", async () => {
     const redis = await throwawayRedis();
     const db = join(dir, "back.db");
     let worker: EpisodeWorker | undefined;
