@@ -35,6 +35,7 @@ const schema = z.object({
 });
 
 function describeEvent(event: WorkerEvent, verbose: boolean, redis: string): string | undefined {
+  if (event.kind === "waiting") return event.line;
   if (event.kind === "redis-lost")
     return `lost the connection to Redis at ${redis} (${event.reason}); trying again in ${secondsText(event.nextMs)}, then less and less often (up to every 10 s) until it is back`;
   if (event.kind === "redis-retry")

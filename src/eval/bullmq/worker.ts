@@ -5,7 +5,7 @@
 // BullMQ's stalled-job check of the other workers once its lock expires (lockDurationMs). Closing waits for the
 // episodes in flight (they are stored), then leaves. A lost Redis is waited for as long as it takes, and told as
 // redis-watch.ts tells it: the loss once, a line per attempt with its backoff, the recovery once (the connections'
-// own errors are not events).
+// own errors are not events); so is a wait for a run store that lasts a second (a lock, a lost PostgreSQL server).
 import { UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { ACTIVE_QUEUES_KEY } from "./names.js";
@@ -47,6 +47,7 @@ export type WorkerEvent =
       readonly final: boolean;
     }
   | { readonly kind: "error"; readonly message: string }
+  | { readonly kind: "waiting"; readonly line: string }
   | RedisWatchEvent;
 
 export interface EpisodeWorker {
@@ -133,7 +134,7 @@ export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise
   client.on("error", watch.noteError);
   client.on("ready", watch.ready);
   subscriber.on("error", watch.noteError);
-  const contexts = createJobContexts();
+  const contexts = createJobContexts((line) => emit({ kind: "waiting", line }));
   const workers = new Map<string, Worker>();
   const stats: Stats = { done: 0, written: 0, failed: 0 };
   const processor = episodeProcessor(contexts, stats, emit);
