@@ -128,6 +128,18 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
       expect(lines[0]!.at).toBeLessThan(2000);
       expect(ended).toBeGreaterThanOrEqual(3000);
       expect(ended).toBeLessThan(5000);
+      // Every command that opens a store takes the flag, and gives up the same way.
+      for (const args of [
+        ["runs"],
+        ["export", "r"],
+        ["report", "--out", join(dir, "locked.html")],
+        ["sft", "--from-run", "r", "--out", join(dir, "locked-sft")],
+      ]) {
+        const refused = await cli(...args, "--db", db, "--busy-timeout", "0.2");
+        expect(refused.code, refused.stderr).toBe(2);
+        expect(refused.stderr).toMatch(/^budgetrl \w+: run store .* is locked by another program writing to it: /);
+        expect(refused.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+      }
       // A lock released during the wait: the command goes on.
       lines.length = 0;
       const again = show("60");
