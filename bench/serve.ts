@@ -10,15 +10,10 @@
 // context 256; 16-token answers, history segments). A fresh model writes garbage, so every sokoban reply is
 // invalid and every episode takes exactly --turns turns (requests).
 // Run: npx tsx bench/serve.ts [--ckpt DIR] [--turns 4] [--concurrency 1,8,32] [--rounds 8]
-import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+// The server under load (64 clients for 60 s, streams, dropped clients, memory): bench/serve-load.ts.
 import { parseArgs } from "node:util";
 import { evaluate, type EvaluationResult } from "../src/eval/evaluate.js";
-import { createModel } from "../src/nn/model.js";
-import { saveCheckpoint } from "../src/nn/checkpoint.js";
+import { freshCheckpoint, startServe } from "./serve-child.js";
 
 const { values } = parseArgs({
   options: {
@@ -31,48 +26,6 @@ const { values } = parseArgs({
 const turns = Number(values.turns);
 const levels = values.concurrency.split(",").map(Number);
 const rounds = Number(values.rounds);
-
-async function freshCheckpoint(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "budgetrl-bench-serve-"));
-  const model = await createModel({ seed: 1 });
-  await saveCheckpoint(model, dir);
-  model.dispose();
-  writeFileSync(join(dir, "policy.json"), `${JSON.stringify({ maxNewTokens: 16, history: "segments" })}\n`);
-  return dir;
-}
-
-/** `budgetrl serve` as a child process; resolves with its URL once it listens. */
-function startServe(ckpt: string): Promise<{ url: string; stop: () => Promise<void> }> {
-  const root = fileURLToPath(new URL("../", import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      `${root}src/cli/main.ts`,
-      "serve",
-      "--ckpt",
-      ckpt,
-      "--port",
-      "0",
-      "--name",
-      "bench",
-      "--context-rule",
-      "tiny",
-    ],
-    { cwd: root, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  return new Promise((resolve, reject) => {
-    let text = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      text += chunk.toString();
-      const url = /on (http:\/\/\S+\/v1) /.exec(text)?.[1];
-      if (url !== undefined) resolve({ url, stop: () => (child.kill("SIGINT"), exited) });
-    });
-    child.once("exit", (code) => reject(new Error(`budgetrl serve exited with ${code}: ${text}`)));
-  });
-}
 
 interface Health {
   readonly model_calls: number;
@@ -128,7 +81,7 @@ function sameEpisodes(a: EvaluationResult, b: EvaluationResult): boolean {
 }
 
 const ckpt = values.ckpt ?? (await freshCheckpoint());
-const server = await startServe(ckpt);
+const server = await startServe(ckpt, ["--context-rule", "tiny"]);
 try {
   console.log(
     `checkpoint ${values.ckpt ?? "(fresh, reference size)"}; sokoban, ${turns} turns (requests) per episode; budgetrl serve in a child process on ${server.url}, no cache`,

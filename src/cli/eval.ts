@@ -226,6 +226,8 @@ export const evalCommand = defineCommand({
       ...(client === undefined ? {} : { client }),
       hooks: {
         signal: context.signal,
+        // A wait's line starts on a line of its own, after the bar's state (redrawn on the next update).
+        onWait: (line) => io.stderr(`${io.interactive && bar !== undefined ? "\n" : ""}budgetrl eval: ${line}\n`),
         onStart: (start) => {
           started = start.run;
           io.stderr(

@@ -6,11 +6,13 @@ import { ConfigError, StoppedError } from "../core/errors.js";
 import { fileOutputProblem } from "../core/output-path.js";
 import { exportRunJsonl } from "../store/export.js";
 import { withStore } from "../store/open.js";
+import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { defineCommand } from "./command.js";
 
 const schema = z.object({
   run: z.string().describe("run name (see `budgetrl runs`)"),
   db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
+  ...storeWaitFields,
   format: z.enum(["jsonl"]).default("jsonl").describe("output format"),
   out: z.string().default("-").describe("output file (- for stdout); written whole or not at all"),
 });
@@ -34,7 +36,7 @@ export const exportCommand = defineCommand({
   async run(options, io, context) {
     checkOut(options.out);
     try {
-      const lines = await withStore(options.db, { mode: "read" }, (store) =>
+      const lines = await withStore(options.db, { mode: "read", ...storeWaits("export", options, io) }, (store) =>
         exportRunJsonl(store, options.run, options.out, { signal: context.signal }),
       );
       if (options.out !== "-") io.stderr(`wrote ${lines} trajectories to ${options.out}\n`);

@@ -13,10 +13,12 @@ import { renderBudgetTables, renderFindings, renderStepQualityByBudget } from ".
 import type { TrainingSelection } from "../report/training-curves.js";
 import { openStore } from "../store/open.js";
 import { listRuns } from "../store/runs.js";
+import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { defineCommand } from "./command.js";
 
 const schema = z.object({
   db: z.string().default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
+  ...storeWaitFields,
   runs: z
     .string()
     .optional()
@@ -115,7 +117,7 @@ export const reportCommand = defineCommand({
       const problem = path === undefined ? undefined : fileOutputProblem(path);
       if (problem !== undefined) throw new ConfigError(flag, problem);
     }
-    const store = await openStore(options.db, { readonly: true });
+    const store = await openStore(options.db, { mode: "read", ...storeWaits("report", options, io) });
     try {
       const models = modelsFromFlags(options.model);
       const listed = options.runs

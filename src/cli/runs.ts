@@ -7,10 +7,12 @@ import { z } from "zod";
 import { withStore } from "../store/open.js";
 import { listRuns, type RunSummary } from "../store/runs.js";
 import { renderTextTable } from "../report/text-table.js";
+import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { defineCommand } from "./command.js";
 
 const schema = z.object({
   db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
+  ...storeWaitFields,
   redis: z
     .string()
     .min(1)
@@ -52,7 +54,7 @@ export const runsCommand = defineCommand({
     "budgetrl runs --db postgres://me@db-host/budgetrl --redis redis://queue-host:6379",
   ],
   async run(options, io) {
-    const runs = await withStore(options.db, { mode: "read" }, listRuns);
+    const runs = await withStore(options.db, { mode: "read", ...storeWaits("runs", options, io) }, listRuns);
     const queues = options.redis === undefined ? undefined : await queueColumns(options.redis, options.db, runs);
     if (options.json) {
       io.stdout(

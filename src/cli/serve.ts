@@ -1,7 +1,10 @@
 // `budgetrl serve`: a checkpoint behind an OpenAI-compatible HTTP server (src/serve), until Ctrl-C or SIGTERM
 // (interrupt.ts), which lets the requests in flight finish and closes every connection. Warnings (fields a request
-// had that serve ignored) go to stderr; --log adds a line per request.
+// had that serve ignored) go to stderr; --log adds a line per request. The API key is --api-key, else the
+// environment's BUDGETRL_API_KEY, else VLLM_API_KEY (vLLM's variable); a server listening beyond loopback without
+// one says so on stderr at start.
 import { z } from "zod";
+import { isLoopbackAddress } from "../serve/api-key.js";
 import { serveCheckpoint } from "../serve/serve.js";
 import { serveConfigSchema } from "../serve/config.js";
 import { defineCommand } from "./command.js";
@@ -20,6 +23,12 @@ const schema = z.object({
   log: z.boolean().default(false).describe("print one line per request on stderr"),
 });
 
+/** The key from the flag, else from the environment (an empty variable counts as unset). */
+export function apiKeyFrom(flag: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const fromEnv = [env["BUDGETRL_API_KEY"], env["VLLM_API_KEY"]].find((value) => value !== undefined && value !== "");
+  return flag ?? fromEnv;
+}
+
 export const serveCommand = defineCommand({
   name: "serve",
   summary:
@@ -35,9 +44,14 @@ export const serveCommand = defineCommand({
     "budgetrl eval --env sokoban --policy openai:grpo --base-url http://127.0.0.1:8000/v1 --policy-opt seedScheme=tiny --no-cache",
   ],
   async run(options, io, context) {
-    const { log, templateOpt, ...config } = options;
+    const { log, templateOpt, apiKey: flagKey, ...config } = options;
+    const apiKey = apiKeyFrom(flagKey, process.env);
     const serving = await serveCheckpoint(
-      { ...config, templateOptions: keyJsonValues(templateOpt, "--template-opt") },
+      {
+        ...config,
+        ...(apiKey === undefined ? {} : { apiKey }),
+        templateOptions: keyJsonValues(templateOpt, "--template-opt"),
+      },
       {
         warn: (line) => io.stderr(`budgetrl serve: warning: ${line}\n`),
         ...(log ? { log: (line: string) => io.stderr(`${line}\n`) } : {}),
@@ -46,8 +60,12 @@ export const serveCommand = defineCommand({
     const { contextLength } = serving.model.config;
     const answer = serving.maxTokens === undefined ? "the rest of the context" : `${serving.maxTokens}`;
     io.stdout(
-      `budgetrl serve: ${serving.name} on ${serving.url} (context ${contextLength} tokens, max_tokens ${answer} by default, renderer ${serving.renderer}); Ctrl-C stops\n`,
+      `budgetrl serve: ${serving.name} on ${serving.url} (context ${contextLength} tokens, max_tokens ${answer} by default, renderer ${serving.renderer}${apiKey === undefined ? "" : ", API key required"}); Ctrl-C stops\n`,
     );
+    if (apiKey === undefined && !isLoopbackAddress(serving.host))
+      io.stderr(
+        `budgetrl serve: warning: listening on ${serving.host}, beyond this machine, without an API key: anyone who reaches the port can use the model; give --api-key or set BUDGETRL_API_KEY\n`,
+      );
     await new Promise<void>((resolve) => {
       if (context.signal.aborted) resolve();
       else context.signal.addEventListener("abort", () => resolve(), { once: true });

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { sftConfigSchema } from "../rl/sft-config.js";
 import { runSft } from "../rl/sft-run.js";
 import { defineCommand } from "./command.js";
+import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
@@ -28,6 +29,7 @@ const schema = sftConfigSchema.omit({ envOptions: true, modelConfig: true, templ
     .default(false)
     .describe("continue the sft in --out (its demonstrations, then the training) with its stored config"),
   progress: z.boolean().default(true).describe("show progress bars on stderr"),
+  ...storeWaitFields,
 });
 
 export const sftCommand = defineCommand({
@@ -42,8 +44,16 @@ export const sftCommand = defineCommand({
     "budgetrl sft --out base.ckpt --resume",
   ],
   async run(options, io, context) {
-    const { envOpt, model, templateOpt, db, out, resume, progress, ...rest } = options;
-    if (resume) reportIgnoredOnResume(io, "sft", context.given, ["out", "resume", "progress", "db"]);
+    const { envOpt, model, templateOpt, db, out, resume, progress, busyTimeout, reconnectTimeout, ...rest } = options;
+    if (resume)
+      reportIgnoredOnResume(io, "sft", context.given, [
+        "out",
+        "resume",
+        "progress",
+        "db",
+        "busyTimeout",
+        "reconnectTimeout",
+      ]);
     let demos: ReturnType<typeof createProgress> | undefined;
     let steps: ReturnType<typeof createProgress> | undefined;
     const result = await runSft({
@@ -56,6 +66,7 @@ export const sftCommand = defineCommand({
       out,
       resume,
       signal: context.signal,
+      storeWaits: storeWaits("sft", { busyTimeout, reconnectTimeout }, io),
       ...(db === undefined ? {} : { db }),
       onNotice: (text) => io.stderr(`budgetrl sft: ${text}\n`),
       onDemos: (done, total) => {

@@ -11,12 +11,14 @@ import { getRun, latestRunId } from "../store/runs.js";
 import { passTableJson } from "../report/pass-table.js";
 import { buildStudyReport } from "../report/study-build.js";
 import { renderAnalyses } from "../report/study-tables.js";
+import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { defineCommand } from "./command.js";
 import { printRunTable } from "./run-summary.js";
 
 const schema = z.object({
   run: z.string().optional().describe("run name (default: the latest run)"),
   db: z.string().min(1).default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
+  ...storeWaitFields,
   ks: integerListField().optional().meta({ flag: "k" }).describe("comma-separated K values (default: the run's)"),
   json: z.boolean().default(false).describe("print the table as JSON"),
   analyses: z
@@ -36,7 +38,7 @@ export const showCommand = defineCommand({
     "budgetrl show sokoban-20261202-101500 --db runs.db --analyses",
   ],
   async run(options, io) {
-    return withStore(options.db, { mode: "read" }, async (store) => {
+    return withStore(options.db, { mode: "read", ...storeWaits("show", options, io) }, async (store) => {
       const run = options.run ?? (await latestRunId(store));
       if (run === undefined) throw new ConfigError("RUN", `${options.db} has no runs`);
       const record = await getRun(store, run);

@@ -20,6 +20,7 @@ import {
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
+import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
@@ -63,6 +64,7 @@ const schema = z.object({
   out: z.string().describe("run folder: config, train.db (step log, eval runs), checkpoints/"),
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
   progress: z.boolean().default(true).describe("show a progress bar on stderr"),
+  ...storeWaitFields,
   tinkerUrl: z
     .string()
     .optional()
@@ -116,6 +118,8 @@ function configOfFlags(
     out: _out,
     resume: _resume,
     progress: _progress,
+    busyTimeout: _busyTimeout,
+    reconnectTimeout: _reconnectTimeout,
     tinkerUrl: _url,
     tinkerApiKeyEnv: _keyEnv,
     tinkerTimeout: _timeout,
@@ -200,6 +204,8 @@ export const trainCommand = defineCommand({
         "tinkerApiKeyEnv",
         "tinkerTimeout",
         "tinkerDeadline",
+        "busyTimeout",
+        "reconnectTimeout",
       ]);
     // A new run's config is parsed here too, so that a refusal names the flag; a resumed run reads its stored one.
     const config = resume ? undefined : configOfFlags(options, context.given);
@@ -211,6 +217,7 @@ export const trainCommand = defineCommand({
       out,
       resume,
       signal: context.signal,
+      storeWaits: storeWaits("train", options, io),
       // Server messages (session warnings, billing pauses) go to stderr as they come.
       ...(tinker === undefined
         ? {}

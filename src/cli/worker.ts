@@ -6,6 +6,7 @@
 import { hostname } from "node:os";
 import { z } from "zod";
 import type { WorkerEvent } from "../eval/bullmq/worker.js";
+import { secondsText } from "../core/wait-notice.js";
 // The policy kind tinker: (its client loads when a run plays one).
 import "../tinker/policy-kind.js";
 import { defineCommand, type CliIo } from "./command.js";
@@ -33,7 +34,14 @@ const schema = z.object({
   verbose: z.boolean().default(false).describe("print a line per episode"),
 });
 
-function describeEvent(event: WorkerEvent, verbose: boolean): string | undefined {
+function describeEvent(event: WorkerEvent, verbose: boolean, redis: string): string | undefined {
+  if (event.kind === "waiting") return event.line;
+  if (event.kind === "redis-lost")
+    return `lost the connection to Redis at ${redis} (${event.reason}); trying again in ${secondsText(event.nextMs)}, then less and less often (up to every 10 s) until it is back`;
+  if (event.kind === "redis-retry")
+    return `Redis at ${redis}: attempt ${event.attempt} failed (${event.reason}); next in ${secondsText(event.nextMs)}`;
+  if (event.kind === "redis-back")
+    return `Redis at ${redis} is back after ${secondsText(event.afterMs)} (${event.attempts} attempt${event.attempts === 1 ? "" : "s"}); taking jobs again`;
   if (event.kind === "queue-added") return `taking jobs from ${event.queue}`;
   if (event.kind === "queue-removed") return `${event.queue} is no longer executed`;
   if (event.kind === "episode-done")
@@ -73,7 +81,7 @@ export const workerCommand = defineCommand({
       lockDurationMs: options.lockDuration,
       stalledIntervalMs: options.stalledInterval,
       onEvent: (event) => {
-        const line = describeEvent(event, options.verbose);
+        const line = describeEvent(event, options.verbose, redisLocation(options.redis));
         if (line !== undefined) say(line);
       },
     });

@@ -19,6 +19,7 @@ import { shellWord } from "../core/commands.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, DataError } from "../core/errors.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
+import type { WaitListener } from "../core/wait-notice.js";
 import { createEnv } from "../envs/registry.js";
 import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies/spec.js";
 import { canonicalJson } from "../core/json.js";
@@ -74,6 +75,9 @@ export interface EvaluateOptions
   readonly onProgress?: (done: number, total: number, initial: number) => void;
   /** Stops the run at once: finished episodes are kept, the ones in flight are abandoned (resume recomputes them). */
   readonly signal?: AbortSignal;
+  /** Told, once a wait for the store (another writer's lock, a lost PostgreSQL server) or for a lost Redis lasted a
+   * second, what it waits for and for how long at most (one line). */
+  readonly onWait?: WaitListener;
   /** Keep every episode in the result (default: true without a db, false with one; never with the bullmq executor,
    * whose episodes are played elsewhere: read them from the store). */
   readonly keepEpisodes?: boolean;
@@ -107,6 +111,7 @@ export interface EvalHooks {
   readonly onProgress?: (done: number, total: number, initial: number) => void;
   readonly signal?: AbortSignal;
   readonly now?: () => Date;
+  readonly onWait?: WaitListener;
 }
 
 /** An evaluation in its three objects (see the top of this file). */
@@ -149,8 +154,9 @@ function pickConfig(options: EvaluateOptions): EvalConfigRequest {
 
 /** The flat options of `evaluate`, split once into the objects each step takes (validating run and client options). */
 export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
-  const { db, run: name, resume, keepEpisodes, policyClient, onStart, onProgress, signal, now } = options;
+  const { db, run: name, resume, keepEpisodes, policyClient, onStart, onProgress, signal, now, onWait } = options;
   const hooks: EvalHooks = {
+    ...(onWait === undefined ? {} : { onWait }),
     ...(onStart === undefined ? {} : { onStart }),
     ...(onProgress === undefined ? {} : { onProgress }),
     ...(signal === undefined ? {} : { signal }),
@@ -342,11 +348,12 @@ async function prepareResume(
 }
 
 /** How the run's store is opened: how long it waits for another writer (SQLite) or a lost server (PostgreSQL). */
-function storeOptions(runOptions: Readonly<EvalRunOptions>, signal: AbortSignal | undefined): OpenStoreOptions {
+function storeOptions(runOptions: Readonly<EvalRunOptions>, hooks: EvalHooks): OpenStoreOptions {
   return {
     busyTimeoutMs: runOptions.busyTimeout * 1000,
     reconnectMs: runOptions.reconnectTimeout * 1000,
-    ...(signal === undefined ? {} : { signal }),
+    ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
+    ...(hooks.onWait === undefined ? {} : { onWait: hooks.onWait }),
   };
 }
 
@@ -383,7 +390,7 @@ export async function evaluateParts(parts: EvalParts): Promise<EvaluationResult>
   const planned = resume ? undefined : await planNew(request, client);
   let store: Store | undefined;
   try {
-    const opening = storeOptions(run.options, hooks.signal);
+    const opening = storeOptions(run.options, hooks);
     store = resume ? await openForResume(db, opening) : await openStore(db, { ...opening, mode: "create" });
     const prepared =
       planned === undefined
@@ -420,6 +427,7 @@ async function play(
   const execute = await executorFor(run.options, {
     ...(run.db === undefined ? {} : { db: run.db }),
     ...(client === undefined ? {} : { client }),
+    ...(hooks.onWait === undefined ? {} : { onWait: hooks.onWait }),
   });
   const executed = await execute(prepared, store, {
     runOptions: run.options,

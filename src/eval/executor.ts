@@ -6,6 +6,7 @@ import { ConfigError } from "../core/errors.js";
 import { executeRun, type RunExecutor } from "./execute-run.js";
 import type { GivenClientOptions } from "../policies/openai/options.js";
 import type { EvalRunOptions } from "./run-options.js";
+import type { WaitListener } from "../core/wait-notice.js";
 
 export type { RunExecutor } from "./execute-run.js";
 
@@ -14,6 +15,8 @@ export interface ExecutorContext {
   readonly db?: string;
   /** The policy's client options, which the bullmq executor hands to the workers with every job. */
   readonly client?: GivenClientOptions;
+  /** Told when a wait for a lost Redis lasted a second. */
+  readonly onWait?: WaitListener;
 }
 
 /** Refuse, before any work, what the bullmq executor cannot do: workers rebuild the run from the store, so it
@@ -49,5 +52,6 @@ export async function executorFor(
     db: context.db as string,
     reconnectMs: runOptions.reconnectTimeout * 1000,
     ...(context.client === undefined ? {} : { client: context.client }),
+    ...(context.onWait === undefined ? {} : { onWait: context.onWait }),
   });
 }

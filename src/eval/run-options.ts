@@ -13,6 +13,8 @@ import { z } from "zod";
 import { parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import { withoutPassword } from "../core/url-location.js";
+import type { WaitListener } from "../core/wait-notice.js";
+import type { StoreWaitOptions } from "../store/open.js";
 import { clientOptionArgs, type GivenClientOptions } from "../policies/openai/options.js";
 
 export const EXECUTORS = ["local", "bullmq"] as const;
@@ -80,6 +82,18 @@ export function parseEvalRunOptions(input: Partial<Record<keyof EvalRunOptions, 
       "give --redis redis://HOST:PORT (the workers take the same one)",
     );
   return options;
+}
+
+/** A command's store waits (store/open.ts, in ms) as evaluate() takes them (in seconds). */
+export function evalWaitOptions(
+  waits: StoreWaitOptions | undefined,
+): Partial<{ busyTimeout: number; reconnectTimeout: number; onWait: WaitListener }> {
+  if (waits === undefined) return {};
+  return {
+    ...(waits.busyTimeoutMs === undefined ? {} : { busyTimeout: waits.busyTimeoutMs / 1000 }),
+    ...(waits.reconnectMs === undefined ? {} : { reconnectTimeout: waits.reconnectMs / 1000 }),
+    ...(waits.onWait === undefined ? {} : { onWait: waits.onWait }),
+  };
 }
 
 /** The flags an eval's resume command needs to work as printed, beyond its store and run: the BullMQ queue, and

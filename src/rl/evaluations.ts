@@ -7,7 +7,8 @@ import { BudgetrlError, StoppedError } from "../core/errors.js";
 import { deriveSeed } from "../core/rng.js";
 import { evaluate } from "../eval/evaluate.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
-import type { Store } from "../store/open.js";
+import { evalWaitOptions } from "../eval/run-options.js";
+import type { Store, StoreWaitOptions } from "../store/open.js";
 import { getRun, runExists } from "../store/runs.js";
 import { deleteRun } from "../store/train-log.js";
 import type { TrainerBackend } from "./backend.js";
@@ -24,6 +25,8 @@ export interface EvalPoint {
 export interface EvaluationHooks {
   readonly signal?: AbortSignal;
   readonly onEval?: (point: EvalPoint) => void;
+  /** How long a wait for train.db lasts, and who hears of one that lasted a second. */
+  readonly storeWaits?: StoreWaitOptions;
 }
 
 export function evalRunName(step: number): string {
@@ -83,6 +86,7 @@ export async function evaluateAt(
     run: evalRunName(step),
     concurrency: 256,
     now: () => new Date(0),
+    ...evalWaitOptions(hooks.storeWaits),
     ...(hooks.signal === undefined ? {} : { signal: hooks.signal }),
   });
   if (result.interrupted) throw new StoppedError(`evaluation at step ${step} stopped`);

@@ -28,9 +28,10 @@ import { warmupCosine } from "../nn/schedule.js";
 import { createPolicy } from "../policies/spec.js";
 import { budgetsToRun, encodeEvalConfig, parseEvalConfig } from "../eval/config.js";
 import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
+import { evalWaitOptions } from "../eval/run-options.js";
 import { taskSource } from "../eval/tasks.js";
 import { readEpisodes } from "../store/episodes.js";
-import { withStore } from "../store/open.js";
+import { withStore, type StoreWaitOptions } from "../store/open.js";
 import { getRun, loadTasks, runExists } from "../store/runs.js";
 import type { TrainablePolicy, TrainSequence } from "./backend.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
@@ -46,6 +47,8 @@ export interface SftRunOptions {
   readonly resume?: boolean;
   /** Store of the demonstrations (default: <out>/demos.db). */
   readonly db?: string;
+  /** How long a wait for the store lasts, and who hears of one that lasted a second (default: openStore's). */
+  readonly storeWaits?: StoreWaitOptions;
   readonly signal?: AbortSignal;
   readonly onStep?: (step: number, total: number, stats: { readonly loss: number; readonly tokens: number }) => void;
   readonly onDemos?: (done: number, total: number) => void;
@@ -121,8 +124,10 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
   if (config.fromRun === undefined) await checkDemonstrations(config);
   // A stored run to train on must be there before <out> is made (its store is read only).
   else {
-    const record = await withStore(options.db ?? join(options.out, "demos.db"), { mode: "read" }, (store) =>
-      getRun(store, config.fromRun as string),
+    const record = await withStore(
+      options.db ?? join(options.out, "demos.db"),
+      { mode: "read", ...options.storeWaits },
+      (store) => getRun(store, config.fromRun as string),
     );
     if (config.imitate === "bayes") demonstratorNoise(record.policy, "fromRun");
   }
@@ -138,10 +143,15 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
 }
 
 /** True when `db` already holds demonstrations in `mode` to continue; refuses ones made with other settings. */
-async function demonstrationsStarted(config: Readonly<SftConfig>, db: string, mode: BudgetMode): Promise<boolean> {
+async function demonstrationsStarted(
+  config: Readonly<SftConfig>,
+  db: string,
+  mode: BudgetMode,
+  waits: StoreWaitOptions | undefined,
+): Promise<boolean> {
   if (!existsSync(db)) return false;
   const run = demoRun(mode);
-  const stored = await withStore(db, { mode: "read" }, async (store) =>
+  const stored = await withStore(db, { mode: "read", ...waits }, async (store) =>
     (await runExists(store, run)) ? (await getRun(store, run)).config : undefined,
   );
   if (stored === undefined) return false;
@@ -162,9 +172,10 @@ async function demonstrationsStarted(config: Readonly<SftConfig>, db: string, mo
 async function makeDemonstrations(config: Readonly<SftConfig>, db: string, options: SftRunOptions): Promise<void> {
   const modes = config.budgetModes;
   for (const [position, mode] of modes.entries()) {
-    const resume = await demonstrationsStarted(config, db, mode);
+    const resume = await demonstrationsStarted(config, db, mode, options.storeWaits);
     const result = await evaluate({
       ...demoEvalConfig(config, mode),
+      ...evalWaitOptions(options.storeWaits),
       db,
       run: demoRun(mode),
       resume,
@@ -230,7 +241,13 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   );
   const demonstrations: { readonly episodes: readonly Episode[]; readonly targets: TargetTurns }[] = [];
   for (const run of runs) {
-    const read = await readDemonstrations(db, run, config.fromRun === run ? options.onNotice : undefined, stopPoint);
+    const read = await readDemonstrations(
+      db,
+      run,
+      config.fromRun === run ? options.onNotice : undefined,
+      stopPoint,
+      options.storeWaits,
+    );
     demonstrations.push({ episodes: read.episodes, targets: sftTargets(config.imitate, read.run) });
   }
   const episodes = demonstrations.flatMap((set) => set.episodes);
@@ -317,8 +334,9 @@ async function readDemonstrations(
   run: string,
   onNotice: ((text: string) => void) | undefined,
   stopPoint: () => Promise<void>,
+  waits: StoreWaitOptions | undefined,
 ): Promise<{ readonly episodes: Episode[]; readonly run: DemonstrationRun }> {
-  return withStore(db, { mode: "read" }, async (store) => {
+  return withStore(db, { mode: "read", ...waits }, async (store) => {
     const record = await getRun(store, run);
     const tasks = new Map((await loadTasks(store, run)).map((task) => [task.index, task]));
     const taskIds = new Map([...tasks].map(([index, task]) => [index, task.id]));

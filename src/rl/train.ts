@@ -10,7 +10,7 @@
 import { StoppedError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { warmupCosine } from "../nn/schedule.js";
-import { openStore, type Store } from "../store/open.js";
+import { openStore, type Store, type StoreWaitOptions } from "../store/open.js";
 import { writeTrainStep } from "../store/train-log.js";
 import type { ReferenceScorer } from "./backend.js";
 import { discardStaleEvaluations, evaluateAt, evaluatesAt, type EvalPoint } from "./evaluations.js";
@@ -28,6 +28,8 @@ export interface TrainOptions extends RunStartOptions {
   readonly stopAfter?: number;
   readonly onStep?: (metrics: StepMetrics, total: number) => void;
   readonly onEval?: (point: EvalPoint) => void;
+  /** How long a wait for train.db lasts, and who hears of one that lasted a second. */
+  readonly storeWaits?: StoreWaitOptions;
 }
 
 export interface TrainResult {
@@ -68,7 +70,7 @@ async function trainFrom(run: StartedRun, options: TrainOptions, progress: { ste
   let store: Store | undefined;
   let reference: ReferenceScorer | undefined;
   try {
-    store = await openStore(trainDbPath(options.out));
+    store = await openStore(trainDbPath(options.out), { ...options.storeWaits });
     reference = config.kl > 0 ? await run.backend.initialReference() : undefined;
     const context: StepContext = {
       backend,

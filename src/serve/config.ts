@@ -76,12 +76,21 @@ export const serveConfigSchema = z
       .min(1)
       .default(1024)
       .describe("most sequences waiting for the model; beyond it requests get 429 with Retry-After"),
-    maxBody: z
+    maxRequestBytes: z
       .number()
       .int()
       .min(1024)
       .default(4 * 1024 * 1024)
-      .describe("largest request body in bytes (413 beyond)"),
+      .describe(
+        "largest request body in bytes: a larger one is a 413, refused as soon as its Content-Length or its bytes pass the limit, never held whole",
+      ),
+    apiKey: z
+      .string()
+      .min(1)
+      .optional()
+      .describe(
+        "require Authorization: Bearer KEY on every /v1 path (a 401 without it), as vLLM's --api-key; default: the environment's BUDGETRL_API_KEY, else VLLM_API_KEY, else none (the variables keep the key out of the process list)",
+      ),
     sessions: z
       .number()
       .int()

@@ -6,7 +6,7 @@ import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
 
 function tooLarge(limit: number): HttpError {
-  return new HttpError(413, `the request body is larger than ${limit} bytes (budgetrl serve --max-body)`, {
+  return new HttpError(413, `the request body is larger than ${limit} bytes (budgetrl serve --max-request-bytes)`, {
     code: "request_too_large",
     headers: { connection: "close" },
   });

@@ -10,8 +10,9 @@
 //                                          KV-cache sessions reused, opened and idle
 //   GET  /metrics                          Prometheus' text format (metrics.ts)
 //   GET  /version                          {"version": budgetrl's version}
-//   other paths 404, other methods 405 (Allow), bodies over maxBodyBytes 413, an unknown model 404
-//   (model_not_found), a full queue 429 and a stopping server 503 (both with Retry-After).
+//   other paths 404, other methods 405 (Allow), bodies over maxBodyBytes 413 (http-body.ts), an unknown model 404
+//   (model_not_found), a full queue 429 and a stopping server 503 (both with Retry-After). With an API key, a /v1
+//   path without `Authorization: Bearer KEY` is a 401 before anything else (api-key.ts).
 //
 // Stopping: close() refuses new requests (503), lets those in flight finish, then closes every connection.
 // Response and tool-call ids are random (crypto; an injected generator in tests), times from an injected clock.
@@ -19,6 +20,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { JsonObject } from "../core/json.js";
+import { apiKeyChecker, needsApiKey, unauthorized } from "./api-key.js";
 import { asHttpError, errorBody, HttpError } from "./errors.js";
 import { createServeMetrics, type ServeMetrics } from "./metrics.js";
 import {
@@ -36,6 +38,8 @@ export interface ServerOptions extends Omit<RouteOptions, "clock" | "newId" | "w
   readonly host: string;
   /** 0: a free port. */
   readonly port: number;
+  /** When given, every /v1 path needs `Authorization: Bearer KEY` (401 without it). */
+  readonly apiKey?: string;
   /** Milliseconds since the epoch (default Date.now): `created` fields. */
   readonly clock?: () => number;
   /** Random ids (default: 16 random bytes as hex, from node:crypto). */
@@ -137,7 +141,7 @@ async function answerGet(
 /** One request, routed; resolves with the choices sampled (0 for other paths), rejects with what to answer. */
 async function answer(
   routes: RouteOptions,
-  options: ServerOptions,
+  options: ServerOptions & { readonly authorized: ((header: string | undefined) => boolean) | undefined },
   stats: () => ServerStats,
   metrics: ServeMetrics,
   closing: boolean,
@@ -145,6 +149,8 @@ async function answer(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<number> {
+  if (options.authorized !== undefined && needsApiKey(path) && !options.authorized(request.headers.authorization))
+    throw unauthorized(request.headers.authorization);
   route(request.method ?? "GET", path);
   if (closing) throw new HttpError(503, "the server is stopping", { headers: { "retry-after": "1" } });
   if (path === "/v1/chat/completions") return chatRoute(routes, request, response);
@@ -182,6 +188,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   let idle: (() => void) | undefined;
   const metrics = createServeMetrics({ model: options.name, inFlight: () => counts.inFlight, engine: options.engine });
   const log = options.log;
+  const guarded = {
+    ...options,
+    authorized: options.apiKey === undefined ? undefined : apiKeyChecker(options.apiKey),
+  };
   const routes: RouteOptions = {
     ...options,
     engine: metrics.count(options.engine),
@@ -208,7 +218,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     counts.peak = Math.max(counts.peak, ++counts.inFlight);
     const path = (request.url ?? "/").split("?")[0]!.replace(/(.)\/$/, "$1");
     timed(metrics, path, response);
-    void answer(routes, options, stats, metrics, closing, path, request, response)
+    void answer(routes, guarded, stats, metrics, closing, path, request, response)
       .then((sequences) => log?.(`${request.method} ${request.url} 200${sequences > 0 ? ` n=${sequences}` : ""}`))
       .catch((error: unknown) => {
         const failure = asHttpError(error);

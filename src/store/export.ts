@@ -1,5 +1,6 @@
-// JSONL export: one trajectory per line (the episode with its turns), in key order, so equal runs export
-// byte-identical files. Exports never destroy data: a file is written under a temporary name next to it and
+// JSONL export: one trajectory per line (the episode with its turns), in key order (task index, budget label in byte
+// order, sample: the ORDER BY of readEpisodes, whatever order the episodes were stored in), so equal runs export
+// byte-identical files: a local run, a BullMQ run and one stopped and resumed, on either backend. Exports never destroy data: a file is written under a temporary name next to it and
 // renamed over the target only when complete, so a failure (a damaged store, a full disk, Ctrl-C) leaves an
 // existing file untouched. On stdout, a reader that goes away (`| head`, EPIPE) ends the export quietly.
 import { createWriteStream } from "node:fs";

@@ -2,8 +2,10 @@
 // file (the default). Both take the same modes (store.ts) and refuse what cannot be a store before writing
 // anything (sqlite/open.ts, postgres/open.ts); `withStore` closes the store after the work and turns store
 // errors into one-line DataErrors naming it. Each backend is loaded when a store of its kind is opened, so that
-// importing the store (and evaluate()) loads neither the `pg` client nor better-sqlite3.
+// importing the store (and evaluate()) loads neither the `pg` client nor better-sqlite3. A wait (an SQLite lock held by
+// another program, a PostgreSQL server being reconnected to) that lasts a second is told to `onWait` in one line.
 import { DataError } from "../core/errors.js";
+import type { WaitListener } from "../core/wait-notice.js";
 import { storeFault } from "./faults.js";
 import { isPostgresUrl, postgresLocation } from "./postgres/url.js";
 import type { Store, StoreMode } from "./store.js";
@@ -24,7 +26,12 @@ export interface OpenStoreOptions {
   readonly reconnectMs?: number;
   /** PostgreSQL: ends a wait for a lost server at once (a run being stopped). */
   readonly signal?: AbortSignal;
+  /** Told, once a wait lasted a second, what it waits for and for how long at most (the CLI: one line on stderr). */
+  readonly onWait?: WaitListener;
 }
+
+/** How long the waits for a store last, and who hears of one that lasted a second (commands pass them on). */
+export type StoreWaitOptions = Pick<OpenStoreOptions, "busyTimeoutMs" | "reconnectMs" | "onWait">;
 
 export const DEFAULT_BUSY_TIMEOUT_MS = 60_000;
 export const DEFAULT_RECONNECT_MS = 60_000;
@@ -48,10 +55,15 @@ export async function openStore(db: string, options: OpenStoreOptions = {}): Pro
       reconnectMs: options.reconnectMs ?? DEFAULT_RECONNECT_MS,
       ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
+      ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     });
   }
-  const { openSqliteStore } = await import("./sqlite/open.js");
-  return openSqliteStore(db, { mode, busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS });
+  const { openSqliteStoreWaiting } = await import("./sqlite/open.js");
+  return openSqliteStoreWaiting(db, {
+    mode,
+    busyTimeoutMs: options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS,
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+  });
 }
 
 /** Open the store `db`, run `work` with it, close it; store errors become one-line DataErrors naming it. */

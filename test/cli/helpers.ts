@@ -30,7 +30,10 @@ export function cliCommandLine(argv: readonly string[]): [string, ...string[]] {
 }
 
 /** The CLI as a separate process (through tsx, from the sources). */
-export function spawnCli(argv: readonly string[], options: Pick<SpawnOptions, "uid" | "gid"> = {}): ChildProcess {
+export function spawnCli(
+  argv: readonly string[],
+  options: Pick<SpawnOptions, "uid" | "gid" | "env"> = {},
+): ChildProcess {
   const [program, ...args] = cliCommandLine(argv);
   return spawn(program, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], ...options });
 }

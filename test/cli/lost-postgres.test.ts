@@ -65,7 +65,7 @@ async function holdMidRun(server: ThrowawayPostgres): Promise<number> {
 }
 
 describeWithOwnServices(["postgres"], "PostgreSQL lost in the middle of an eval", () => {
-  it("stays away (pg_ctl stop -m immediate): one line, exit 2, the stored episodes kept; the printed command completes the run once it is back", async () => {
+  it("stays away (pg_ctl stop -m immediate): a line when the wait passes a second, one line at the end, exit 2, the stored episodes kept; the printed command completes the run once it is back", async () => {
     const server = await throwawayPostgres();
     try {
       const result = finished(spawnCli(["eval", ...LOST_RUN, "--db", server.url, "--reconnect-timeout", "2"]));
@@ -87,7 +87,7 @@ describeWithOwnServices(["postgres"], "PostgreSQL lost in the middle of an eval"
     }
   }, 60_000);
 
-  it("comes back in time (pg_ctl stop -m fast, then start): the eval waits, prints nothing about it, and completes", async () => {
+  it("comes back in time (pg_ctl stop -m fast, then start): the eval waits (saying so if it lasts a second), and completes", async () => {
     const server = await throwawayPostgres();
     try {
       const result = finished(spawnCli(["eval", ...LOST_RUN, "--db", server.url, "--reconnect-timeout", "30"]));

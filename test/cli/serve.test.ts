@@ -2,14 +2,15 @@
 // process), and `budgetrl eval --policy openai:...` against it over real HTTP. With the tiny policy's seeds (seedScheme=tiny),
 // the served run equals the in-process `--policy tiny:CKPT` run of the same seed: the same replies, tokens and
 // Pass@(K,T) table, log-probs equal to the in-process ones, and the stored log-probs equal to the checkpoint's own
-// scoring of the stored prompt and reply tokens. Ctrl-C stops the server with exit code 130.
+// scoring of the stored prompt and reply tokens. Ctrl-C stops the server with exit code 130. A server listening beyond
+// loopback without an API key warns at start; with the key from the environment it refuses a request without it.
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Episode } from "../../src/core/episode.js";
 import { loadCheckpoint } from "../../src/nn/checkpoint.js";
-import { sokobanCheckpoint } from "../serve/helpers.js";
+import { freshCheckpoint, sokobanCheckpoint } from "../serve/helpers.js";
 import { allText, cli, exitOf, spawnCli, textMatching } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-serve-cli-"));
@@ -135,4 +136,37 @@ describe("budgetrl serve, end to end", () => {
     expect((await exit).code).toBe(130);
     expect(await stderr).toMatch(/budgetrl serve: stopped after \d+ requests\n/);
   }, 30_000);
+});
+
+describe("budgetrl serve beyond loopback", () => {
+  const start = async (env: NodeJS.ProcessEnv) => {
+    const ckpt = await freshCheckpoint(join(dir, "fresh"), { maxNewTokens: 4, history: "segments" });
+    const server = spawnCli(["serve", "--ckpt", ckpt, "--host", "0.0.0.0", "--port", "0", "--name", "open"], { env });
+    const stderr = allText(server.stderr!);
+    const started = await textMatching(server.stdout!, /Ctrl-C stops\n/);
+    const port = /:(\d+)\/v1 /.exec(started)![1]!;
+    return { server, stderr, started, url: `http://127.0.0.1:${port}/v1`, exit: exitOf(server) };
+  };
+
+  it("warns at start when it has no API key", async () => {
+    const { BUDGETRL_API_KEY: _ours, VLLM_API_KEY: _vllm, ...env } = process.env;
+    const { server, stderr, exit } = await start(env);
+    server.kill("SIGINT");
+    expect((await exit).code).toBe(130);
+    expect(await stderr).toMatch(/warning: listening on 0\.0\.0\.0, beyond this machine, without an API key/);
+  }, 60_000);
+
+  it("takes the key from VLLM_API_KEY: no warning, 401 without the key, 200 with it", async () => {
+    const { BUDGETRL_API_KEY: _ours, ...env } = process.env;
+    const { server, stderr, started, url, exit } = await start({ ...env, VLLM_API_KEY: "from-env" });
+    expect(started).toMatch(/API key required/);
+    try {
+      expect((await fetch(`${url}/models`)).status).toBe(401);
+      expect((await fetch(`${url}/models`, { headers: { authorization: "Bearer from-env" } })).status).toBe(200);
+    } finally {
+      server.kill("SIGINT");
+    }
+    expect((await exit).code).toBe(130);
+    expect(await stderr).not.toMatch(/warning/);
+  }, 60_000);
 });

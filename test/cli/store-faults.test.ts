@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { openStore, withStore } from "../../src/store/open.js";
 import { listRuns } from "../../src/store/runs.js";
 import { until } from "../helpers/until.js";
+import { runCli } from "../../src/cli/run-cli.js";
 import { allText, cli, exitOf, spawnCli, type Captured } from "./helpers.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-faults-"));
@@ -92,6 +93,68 @@ describe("store faults are one-line errors with the fix, exit 2, nothing written
     }
     expect(await withStore(db, { readonly: true }, listRuns)).toEqual([]);
   });
+
+  it("show waits for a store another program holds locked, says so after a second, and gives up at --busy-timeout", async () => {
+    const db = fresh();
+    expect((await cli("eval", "--db", db, "--run", "r", ...small)).code).toBe(0);
+    // A connection in exclusive locking mode that wrote holds the lock until it closes: readers wait too.
+    const other = new Database(db);
+    other.pragma("locking_mode = EXCLUSIVE");
+    other.exec("BEGIN EXCLUSIVE; UPDATE runs SET status = status; COMMIT");
+    const lines: { readonly at: number; readonly text: string }[] = [];
+    const started = performance.now();
+    let stdout = "";
+    const show = (timeout: string): Promise<number> =>
+      runCli(["show", "r", "--db", db, "--busy-timeout", timeout], {
+        stdout: (text) => void (stdout += text),
+        stderr: (text) => {
+          lines.push({ at: performance.now() - started, text });
+        },
+        interactive: false,
+      });
+    try {
+      const code = await show("3");
+      const ended = performance.now() - started;
+      expect(code).toBe(2);
+      expect(stdout).toBe("");
+      expect(lines.map((line) => line.text)).toEqual([
+        expect.stringMatching(
+          /^budgetrl show: waiting for run store .*store-\d+\.db: another program holds its lock \(writing to it\); waiting up to 3 s in all \(--busy-timeout\), then giving up\n$/,
+        ),
+        expect.stringMatching(/^budgetrl show: run store .* is locked by another program writing to it: .*\n$/),
+      ]);
+      // Said after a second of waiting, within two; the wait ended at the timeout.
+      expect(lines[0]!.at).toBeGreaterThanOrEqual(1000);
+      expect(lines[0]!.at).toBeLessThan(2000);
+      expect(ended).toBeGreaterThanOrEqual(3000);
+      expect(ended).toBeLessThan(5000);
+      // Every command that opens a store takes the flag, and gives up the same way.
+      for (const args of [
+        ["runs"],
+        ["export", "r"],
+        ["report", "--out", join(dir, "locked.html")],
+        ["sft", "--from-run", "r", "--out", join(dir, "locked-sft")],
+      ]) {
+        const refused = await cli(...args, "--db", db, "--busy-timeout", "0.2");
+        expect(refused.code, refused.stderr).toBe(2);
+        expect(refused.stderr).toMatch(/^budgetrl \w+: run store .* is locked by another program writing to it: /);
+        expect(refused.stderr.split("\n").filter(Boolean)).toHaveLength(1);
+      }
+      // A lock released during the wait: the command goes on.
+      lines.length = 0;
+      const again = show("60");
+      await until(
+        () => Promise.resolve(lines.length),
+        (count) => count > 0,
+        "the wait's line",
+      );
+      other.close();
+      expect(await again).toBe(0);
+      expect(stdout).toMatch(/K \\ T/);
+    } finally {
+      if (other.open) other.close();
+    }
+  }, 60_000);
 
   it("refuses a read-only store before writing anything", async () => {
     const roDir = mkdtempSync(join(tmpdir(), "budgetrl-ro-"));

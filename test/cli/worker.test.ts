@@ -3,9 +3,10 @@
 // by the others once their locks expire. The stored episodes equal a local run's with the same seeds (export byte
 // for byte), each exactly once; on an SQLite file shared by the workers and on PostgreSQL. The policy is a model
 // behind a loopback server that answers after a short delay, so that every episode is still in flight when its
-// worker dies; its answers depend only on the request's seed, so every run gets the same ones.
+// worker dies; its answers depend only on the request's seed, so every run gets the same ones. A run stopped with
+// Ctrl-C mid-way and resumed with the command it printed exports the same bytes as the local run and the queued one.
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Queue, QueueEvents } from "bullmq";
@@ -14,6 +15,7 @@ import { evaluate } from "../../src/eval/evaluate.js";
 import { runQueueName, workerStoreAddress } from "../../src/eval/bullmq/names.js";
 import { queueCounts } from "../../src/eval/bullmq/queue-counts.js";
 import { startEpisodeWorker } from "../../src/eval/bullmq/worker.js";
+import { completedEpisodeCount } from "../../src/store/episodes.js";
 import { withStore } from "../../src/store/open.js";
 import { completion, startFakeServer, type FakeServer } from "../policies/openai/fake-server.js";
 import { describeWithServices, freshRedis, STORE_BACKENDS } from "../helpers/services.js";
@@ -75,6 +77,11 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
   afterAll(async () => {
     await server.close();
   });
+
+  const storedEpisodes = (db: string): Promise<number> =>
+    existsSync(db)
+      ? withStore(db, { mode: "read" }, (store) => completedEpisodeCount(store, "k")).catch(() => 0)
+      : Promise.resolve(0);
 
   const exported = async (db: string, name: string): Promise<string> => {
     const out = join(dir, `${name}.jsonl`);
@@ -208,9 +215,11 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
     expect(await exported(db, "restarted")).toBe(await exported(local, "local-restarted"));
   }, 120_000);
 
-  it("Ctrl-C removes the run's waiting jobs and prints a resume command that re-attaches as printed", async () => {
+  it("Ctrl-C mid-run removes the run's waiting jobs; the printed resume command completes it, its export equal to a local run's", async () => {
     const db = join(dir, "interrupted.db");
     const queue = new Queue(runQueueName(workerStoreAddress(db), "k"), { connection: { url: redis } });
+    // One episode at a time, so that the run is stopped with some of its episodes stored and most not.
+    const early = await startEpisodeWorker({ redis, concurrency: 1, name: "before-ctrl-c" });
     const child = spawnCli([
       "eval",
       ...RUN,
@@ -225,14 +234,22 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
     ]);
     const exit = exitOf(child);
     const stderr = allText(child.stderr!);
-    await until(
-      () => queueCounts(queue),
-      (counts) => counts.queued === 32,
-      "32 queued jobs",
-    );
-    child.kill("SIGINT");
-    expect((await exit).code).toBe(130);
+    try {
+      await until(
+        () => storedEpisodes(db),
+        (count) => count >= 3,
+        "three episodes stored",
+      );
+      child.kill("SIGINT");
+      expect((await exit).code).toBe(130);
+    } finally {
+      // The episode in flight finishes and is stored.
+      await early.close();
+    }
     expect(await queueCounts(queue)).toEqual({ queued: 0, running: 0, failed: 0 });
+    const kept = await storedEpisodes(db);
+    expect(kept).toBeGreaterThanOrEqual(3);
+    expect(kept).toBeLessThan(32);
     const hint = /Continue with: (budgetrl eval .*)\n/.exec(await stderr)?.[1] ?? "";
     expect(hint).toBe(
       `budgetrl eval --resume --run k --db ${db} --executor bullmq --redis ${redis} --base-url ${server.url} --no-cache`,
@@ -241,6 +258,7 @@ describeWithServices(["redis", "postgres"], "three worker processes, one killed 
     try {
       const resumed = await cli(...argvOf(hint), "--no-progress");
       expect(resumed.code, resumed.stderr).toBe(0);
+      expect(resumed.stderr).toMatch(new RegExp(`run k: 32 episodes \\(${kept} already stored\\)`));
     } finally {
       await worker.close();
       await queue.close();

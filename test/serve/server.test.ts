@@ -49,7 +49,7 @@ const ask = (extra: Record<string, unknown> = {}) => ({
 beforeAll(async () => {
   ckpt = await freshCheckpoint(join(dir, "ckpt"), { maxNewTokens: 8, history: "segments" });
   serving = await serveCheckpoint(
-    { ckpt, port: 0, name: "tiny-test", maxBody: 4096, maxN: 4, maxQueue: 4 },
+    { ckpt, port: 0, name: "tiny-test", maxRequestBytes: 4096, maxN: 4, maxQueue: 4 },
     { wrapModel: gated, clock: () => 1_700_000_000_000 },
   );
 });

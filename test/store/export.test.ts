@@ -1,12 +1,17 @@
-// Exports are written whole or not at all, on both store backends.
+// Exports are written whole or not at all, on both store backends, and in key order (task, budget label, sample)
+// whatever order the episodes were stored in: a run whose episodes are stored shuffled exports the same bytes.
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { DataError, StoppedError } from "../../src/core/errors.js";
 import { evaluate } from "../../src/eval/evaluate.js";
+import type { Episode } from "../../src/core/episode.js";
+import { shuffledIndices } from "../../src/core/rng.js";
+import { readEpisodes, writeEpisodes } from "../../src/store/episodes.js";
 import { exportRunJsonl } from "../../src/store/export.js";
-import { openStore } from "../../src/store/open.js";
+import { openStore, withStore } from "../../src/store/open.js";
+import { createRun, getRun, loadTasks } from "../../src/store/runs.js";
 import { describeEachStore, type StoreBackendCase } from "../helpers/services.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-export-"));
@@ -49,5 +54,59 @@ describeEachStore("exportRunJsonl", (backend) => {
     await store.close();
     expect(readFileSync(out, "utf8").split("\n")).toHaveLength(161);
     expect(readdirSync(dir).filter((name) => name.includes(".tmp"))).toEqual([]);
+  });
+
+  it("writes episodes in key order whatever order they were stored in: a shuffled store exports the same bytes", async () => {
+    const db = await backend.fresh("ordered");
+    await evaluate({
+      env: "sokoban",
+      policy: "noisy-oracle:0.3",
+      tasks: 12,
+      samples: 3,
+      budgets: ["4", "50%", "100%"],
+      bootstrap: 0,
+      db,
+      run: "r",
+    });
+    const original = join(dir, `ordered-${backend.name}.jsonl`);
+    const { episodes, record, tasks } = await withStore(db, { mode: "read" }, async (store) => {
+      await exportRunJsonl(store, "r", original);
+      const run = await getRun(store, "r");
+      const stored = await loadTasks(store, "r");
+      const read: Episode[] = [];
+      for await (const episode of readEpisodes(
+        store,
+        "r",
+        run.env,
+        new Map(stored.map((task) => [task.index, task.id])),
+      ))
+        read.push(episode);
+      return { episodes: read, record: run, tasks: stored };
+    });
+    expect(episodes).toHaveLength(108);
+    // The same run, its episodes stored one at a time in a shuffled order.
+    const shuffled = await backend.fresh("shuffled");
+    await withStore(shuffled, { mode: "create" }, async (store) => {
+      await createRun(store, record, tasks);
+      for (const i of shuffledIndices(episodes.length, 7)) await writeEpisodes(store, [episodes[i]!]);
+    });
+    const again = join(dir, `shuffled-${backend.name}.jsonl`);
+    await withStore(shuffled, { mode: "read" }, (store) => exportRunJsonl(store, "r", again));
+    const bytes = readFileSync(original, "utf8");
+    expect(readFileSync(again, "utf8")).toBe(bytes);
+    // The order is (task, budget label, sample).
+    const keys = bytes
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Episode)
+      .map((episode) => [episode.taskIndex, episode.budget.label, episode.sample] as const);
+    const sorted = [...keys].sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0) || a[2] - b[2]);
+    expect(keys).toEqual(sorted);
+    expect(keys.slice(0, 4)).toEqual([
+      [0, "100%", 0],
+      [0, "100%", 1],
+      [0, "100%", 2],
+      [0, "4", 0],
+    ]);
   });
 });

@@ -1,6 +1,6 @@
 // A PostgreSQL server lost after the store was opened is waited for (statements and transactions are tried again
 // once it is back), for up to reconnectMs; then a ConnectionLostError naming the store. A server never reached fails
-// at once, and a stop signal ends the wait at once. Each test stops and starts a cluster of its own
+// at once, and a stop signal ends the wait at once. A wait that lasts a second is said once, in one line. Each test stops and starts a cluster of its own
 // (throwaway-services.ts), never the shared one.
 import { afterEach, expect, it } from "vitest";
 import { ConnectionLostError } from "../../src/core/errors.js";
@@ -37,6 +37,7 @@ afterEach(async () => {
 async function storeOnOwnCluster(options: {
   readonly reconnectMs: number;
   readonly signal?: AbortSignal;
+  readonly onWait?: (line: string) => void;
 }): Promise<{ cluster: ThrowawayPostgres; store: Store }> {
   cluster = await throwawayPostgres();
   store = await openStore(cluster.url, options);
@@ -89,6 +90,29 @@ describeWithOwnServices(["postgres"], "a PostgreSQL server lost mid-run", () => 
     // Back again, the store works.
     await own.start();
     expect((await listRuns(opened)).map((run) => run.id)).toEqual(["before"]);
+  }, 60_000);
+
+  it("says once, after a second, what it waits for and for how long, however many statements wait", async () => {
+    const lines: string[] = [];
+    const { cluster: own, store: opened } = await storeOnOwnCluster({
+      reconnectMs: 2500,
+      onWait: (line) => lines.push(line),
+    });
+    await own.stop("fast");
+    const failures = await Promise.all(
+      [listRuns(opened), listRuns(opened), opened.sql.run("UPDATE runs SET status = 'complete'")].map((work) =>
+        work.then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      ),
+    );
+    for (const failure of failures) expect(failure).toBeInstanceOf(ConnectionLostError);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^lost the connection to PostgreSQL at postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres \(.*ECONNREFUSED.*\); trying again for up to 2\.5 s in all \(--reconnect-timeout\), then giving up$/,
+      ),
+    ]);
   }, 60_000);
 
   it("ends the wait at once when the run is stopped", async () => {

@@ -34,6 +34,7 @@ import { ACTIVE_QUEUES_KEY, episodeJobId, runQueueName, workerStoreAddress } fro
 import { queueCounts } from "./queue-counts.js";
 import { boundedReconnect, connectRedis, isRedisConnectionLoss, redisConnection } from "./redis.js";
 import { pause } from "../../core/pause.js";
+import type { WaitListener } from "../../core/wait-notice.js";
 
 export interface BullmqExecutorOptions {
   readonly redis: string;
@@ -48,6 +49,8 @@ export interface BullmqExecutorOptions {
   readonly backoffMs?: number;
   /** How long a Redis lost mid-run is waited for before the eval stops (ms; the eval's --reconnect-timeout). */
   readonly reconnectMs: number;
+  /** Told when that wait lasted a second. */
+  readonly onWait?: WaitListener;
 }
 
 const ENQUEUE_BATCH = 500;
@@ -78,12 +81,14 @@ async function attach(
   name: string,
   reconnectMs: number,
   signal: AbortSignal | undefined,
+  onWait: WaitListener | undefined,
 ): Promise<Attached> {
-  const bounded = boundedReconnect(redis, reconnectMs, signal);
+  const bounded = boundedReconnect(redis, reconnectMs, signal, onWait);
   const probe = await connectRedis(redis);
   const client = probe.duplicate({ maxRetriesPerRequest: null, retryStrategy: bounded.strategy() });
   probe.disconnect();
   client.on("error", (error: Error) => bounded.noteError(error));
+  client.on("ready", () => bounded.back());
   const queue = new Queue(name, { connection: { ...redisConnection(redis), retryStrategy: bounded.strategy() } });
   // Without a listener, every failed reconnection would print a stack trace.
   queue.on("error", (error) => bounded.noteError(error));
@@ -302,7 +307,7 @@ export function bullmqExecutor(settings: BullmqExecutorOptions): RunExecutor {
         removeOnFail: false,
       },
     });
-    const attached = await attach(settings.redis, name, settings.reconnectMs, options.signal);
+    const attached = await attach(settings.redis, name, settings.reconnectMs, options.signal, settings.onWait);
     try {
       const initial = await completedEpisodeCount(store, run);
       options.onStart?.({ run, total, initial });

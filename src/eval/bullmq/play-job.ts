@@ -18,6 +18,7 @@ import { createPolicy } from "../../policies/spec.js";
 import { writeEpisodes } from "../../store/episodes.js";
 import { isStoreError } from "../../store/faults.js";
 import { openStore, type Store } from "../../store/open.js";
+import type { WaitListener } from "../../core/wait-notice.js";
 import { getRun, loadTaskRange } from "../../store/runs.js";
 import { budgetsToRun, parseEvalConfig, type EvalConfig } from "../config.js";
 import { BadJobError, type EpisodeJob } from "./job.js";
@@ -98,11 +99,18 @@ function promiseCache<T>(): {
   };
 }
 
-export function createJobContexts(): JobContexts {
+/** `onWait` hears of a wait for a store (a lock, a lost PostgreSQL server) that lasted a second. */
+export function createJobContexts(onWait?: WaitListener): JobContexts {
   const stores = promiseCache<Store>();
   const runs = promiseCache<RunContext>();
   const storeOf = (job: EpisodeJob): Promise<Store> =>
-    stores.get(job.db, () => openStore(job.db, { mode: "write", busyTimeoutMs: job.busyTimeout * 1000 }));
+    stores.get(job.db, () =>
+      openStore(job.db, {
+        mode: "write",
+        busyTimeoutMs: job.busyTimeout * 1000,
+        ...(onWait === undefined ? {} : { onWait }),
+      }),
+    );
   const runOf = (store: Store, job: EpisodeJob): Promise<RunContext> =>
     runs.get(
       canonicalJson({ db: job.db, run: job.run, client: job.policyClient ?? null, turnTimeout: job.turnTimeout }),

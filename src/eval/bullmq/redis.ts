@@ -2,10 +2,12 @@
 // probe that fails fast with one clear line when nothing answers there (BullMQ's own connections retry forever,
 // which is right for a long-lived worker and wrong for a command that has not started yet). An eval's connections
 // reconnect within bounds (`boundedReconnect`): a Redis lost mid-run is waited for, up to --reconnect-timeout, then
-// the connections give up, their commands fail, and the eval stops with one line (ConnectionLostError).
+// the connections give up, their commands fail, and the eval stops with one line (ConnectionLostError); a loss that
+// lasts a second is announced in one line (wait-notice.ts).
 import { Redis } from "ioredis";
 import { BudgetrlError, ConfigError, ConnectionLostError, DataError } from "../../core/errors.js";
 import { withoutPassword } from "../../core/url-location.js";
+import { secondsText, startWait, type Wait, type WaitListener } from "../../core/wait-notice.js";
 
 export interface RedisConnectionOptions {
   readonly url: string;
@@ -64,13 +66,26 @@ export interface BoundedReconnect {
   strategy(): (times: number) => number | null;
   /** Remember the latest connection error (the reason a loss is reported with). */
   noteError(error: Error): void;
+  /** A connection is ready again: the loss is over (its line, if not said yet, never is). */
+  back(): void;
   /** The error to report once a connection gave up; undefined while none did. */
   lost(): ConnectionLostError | undefined;
 }
 
-export function boundedReconnect(url: string, reconnectMs: number, signal?: AbortSignal): BoundedReconnect {
+export function boundedReconnect(
+  url: string,
+  reconnectMs: number,
+  signal?: AbortSignal,
+  onWait?: WaitListener,
+): BoundedReconnect {
   let lost: ConnectionLostError | undefined;
   let reason = "connection lost";
+  // One wait for every connection cut by one loss.
+  let wait: Wait | undefined;
+  const over = (): void => {
+    wait?.end();
+    wait = undefined;
+  };
   return {
     strategy() {
       let lostAt = 0;
@@ -78,7 +93,15 @@ export function boundedReconnect(url: string, reconnectMs: number, signal?: Abor
         // ioredis counts attempts from 1 after each loss (the count restarts when a connection is ready again).
         if (times === 1) lostAt = performance.now();
         const waited = performance.now() - lostAt;
-        if (waited < reconnectMs && signal?.aborted !== true) return Math.min(100 * times, MAX_RECONNECT_PAUSE_MS);
+        if (waited < reconnectMs && signal?.aborted !== true) {
+          wait ??= startWait(
+            onWait,
+            () =>
+              `lost the connection to Redis at ${redisLocation(url)} (${reason.replace(/\s+/g, " ").trim()}); trying again for up to ${secondsText(reconnectMs)} in all (--reconnect-timeout), then giving up`,
+          );
+          return Math.min(100 * times, MAX_RECONNECT_PAUSE_MS);
+        }
+        over();
         lost ??= new ConnectionLostError("Redis", redisLocation(url), waited, reason);
         return null;
       };
@@ -86,6 +109,7 @@ export function boundedReconnect(url: string, reconnectMs: number, signal?: Abor
     noteError(error) {
       reason = error.message;
     },
+    back: over,
     lost: () => lost,
   };
 }

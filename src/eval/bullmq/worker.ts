@@ -3,13 +3,16 @@
 // set's channel and every few seconds by reading it again, and keeps one BullMQ Worker per queue; `concurrency`
 // episodes in flight in all, shared out among the queues (at least one each). A job whose worker dies is retried by
 // BullMQ's stalled-job check of the other workers once its lock expires (lockDurationMs). Closing waits for the
-// episodes in flight (they are stored), then leaves.
+// episodes in flight (they are stored), then leaves. A lost Redis is waited for as long as it takes, and told as
+// redis-watch.ts tells it: the loss once, a line per attempt with its backoff, the recovery once (the connections'
+// own errors are not events); so is a wait for a run store that lasts a second (a lock, a lost PostgreSQL server).
 import { UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { ACTIVE_QUEUES_KEY } from "./names.js";
 import { readEpisodeJob } from "./job.js";
 import { createJobContexts, PermanentJobError, type JobContexts } from "./play-job.js";
 import { connectRedis, redisConnection } from "./redis.js";
+import { createRedisWatch, isConnectionError, type RedisWatch, type RedisWatchEvent } from "./redis-watch.js";
 
 export interface EpisodeWorkerOptions {
   readonly redis: string;
@@ -43,7 +46,9 @@ export type WorkerEvent =
       readonly reason: string;
       readonly final: boolean;
     }
-  | { readonly kind: "error"; readonly message: string };
+  | { readonly kind: "error"; readonly message: string }
+  | { readonly kind: "waiting"; readonly line: string }
+  | RedisWatchEvent;
 
 export interface EpisodeWorker {
   /** Episodes played and stored (new ones), and jobs that failed, since the start. */
@@ -54,9 +59,6 @@ export interface EpisodeWorker {
 
 type Stats = { done: number; written: number; failed: number };
 type Emit = (event: WorkerEvent) => void;
-
-/** Reconnect after a Redis restart, waiting up to 2 s between tries, forever (a worker outlives blips). */
-const reconnecting = { maxRetriesPerRequest: null, retryStrategy: (times: number) => Math.min(times * 200, 2000) };
 
 /** What BullMQ calls for each job: play it; a job that can never succeed is unrecoverable (no retries). */
 function episodeProcessor(
@@ -91,16 +93,20 @@ function queueWorker(
   options: EpisodeWorkerOptions,
   stats: Stats,
   emit: Emit,
+  watch: RedisWatch,
 ): Worker {
   const worker = new Worker(queue, processor, {
-    connection: redisConnection(options.redis),
+    // Reconnects forever, as often as the worker's own client, silently (the watch tells of a loss).
+    connection: { ...redisConnection(options.redis), retryStrategy: watch.quietStrategy },
     name: options.name,
     concurrency: 1,
     lockDuration: options.lockDurationMs ?? 30_000,
     stalledInterval: options.stalledIntervalMs ?? 30_000,
     maxStalledCount: 2,
   });
-  worker.on("error", (error) => emit({ kind: "error", message: `${queue}: ${error.message}` }));
+  worker.on("error", (error) =>
+    isConnectionError(error) ? watch.noteError(error) : emit({ kind: "error", message: `${queue}: ${error.message}` }),
+  );
   worker.on("failed", (job, error) => {
     stats.failed++;
     const final =
@@ -119,15 +125,18 @@ function shareConcurrency(workers: readonly Worker[], total: number): void {
 
 export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise<EpisodeWorker> {
   const probe = await connectRedis(options.redis);
-  const client: Redis = probe.duplicate(reconnecting);
-  const subscriber = probe.duplicate(reconnecting);
+  const emit: Emit = (event) => options.onEvent?.(event);
+  const watch = createRedisWatch(emit);
+  // Reconnect after a Redis restart, forever (a worker outlives blips); the client's attempts are the ones told.
+  const client: Redis = probe.duplicate({ maxRetriesPerRequest: null, retryStrategy: watch.retryStrategy });
+  const subscriber = probe.duplicate({ maxRetriesPerRequest: null, retryStrategy: watch.quietStrategy });
   probe.disconnect();
-  client.on("error", () => undefined);
-  subscriber.on("error", () => undefined);
-  const contexts = createJobContexts();
+  client.on("error", watch.noteError);
+  client.on("ready", watch.ready);
+  subscriber.on("error", watch.noteError);
+  const contexts = createJobContexts((line) => emit({ kind: "waiting", line }));
   const workers = new Map<string, Worker>();
   const stats: Stats = { done: 0, written: 0, failed: 0 };
-  const emit: Emit = (event) => options.onEvent?.(event);
   const processor = episodeProcessor(contexts, stats, emit);
   let closing = false;
   let refreshing: Promise<void> = Promise.resolve();
@@ -140,7 +149,7 @@ export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise
       });
       if (closing || active === undefined) return;
       for (const queue of active.filter((name) => !workers.has(name))) {
-        workers.set(queue, queueWorker(queue, processor, options, stats, emit));
+        workers.set(queue, queueWorker(queue, processor, options, stats, emit, watch));
         emit({ kind: "queue-added", queue });
       }
       for (const [queue, worker] of [...workers].filter(([name]) => !active.includes(name))) {

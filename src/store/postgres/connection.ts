@@ -7,7 +7,8 @@
 // `reconnectMs` from the loss; then it fails with a ConnectionLostError. Trying a transaction again is safe because
 // the store's writes are idempotent (rows keyed, inserted ON CONFLICT, updates that set values), even when the lost
 // COMMIT had in fact happened; the one exception, a new run's row, is then refused as "already exists" with the
-// command that resumes it (runs.ts). A server never reached fails at once (open.ts says so in one line).
+// command that resumes it (runs.ts). A server never reached fails at once (open.ts says so in one line). A loss that
+// lasts a second is announced in one line (wait-notice.ts).
 import pg from "pg";
 import { ConnectionLostError } from "../../core/errors.js";
 import {
@@ -21,6 +22,7 @@ import {
 import { postgresDialect } from "./dialect.js";
 import { isConnectionLoss } from "./faults.js";
 import { pause } from "../../core/pause.js";
+import { secondsText, startWait, type Wait, type WaitListener } from "../../core/wait-notice.js";
 
 const INT8 = 20;
 const NUMERIC = 1700;
@@ -97,6 +99,8 @@ export interface PostgresConnectionOptions {
   readonly location?: string;
   /** Ends a wait for a lost server at once (the run is being stopped). */
   readonly signal?: AbortSignal;
+  /** Told, once a lost server was waited for a second, what is waited for and for how long at most. */
+  readonly onWait?: WaitListener;
 }
 
 const MAX_RETRY_PAUSE_MS = 2000;
@@ -105,25 +109,38 @@ const MAX_RETRY_PAUSE_MS = 2000;
 function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Promise<T>) => Promise<T> {
   const reconnectMs = options.reconnectMs ?? 0;
   let reached = false;
+  const location = options.location ?? "(the run store)";
+  // One wait for all the statements cut by one loss: announced once, over when any of them gets through.
+  let wait: Wait | undefined;
+  const over = (): void => {
+    wait?.end();
+    wait = undefined;
+  };
   return async (attempt) => {
     let lostAt: number | undefined;
     for (let tries = 0; ; tries++) {
       try {
         const result = await attempt();
         reached = true;
+        over();
         return result;
       } catch (error) {
-        if (!reached || !isConnectionLoss(error)) throw error;
+        if (!reached || !isConnectionLoss(error)) {
+          over();
+          throw error;
+        }
         lostAt ??= performance.now();
         const left = lostAt + reconnectMs - performance.now();
         if (left <= 0 || options.signal?.aborted === true) {
-          throw new ConnectionLostError(
-            "PostgreSQL",
-            options.location ?? "(the run store)",
-            performance.now() - lostAt,
-            (error as Error).message,
-          );
+          over();
+          throw new ConnectionLostError("PostgreSQL", location, performance.now() - lostAt, (error as Error).message);
         }
+        const reason = (error as Error).message.replace(/\s+/g, " ").trim();
+        wait ??= startWait(
+          options.onWait,
+          () =>
+            `lost the connection to PostgreSQL at ${location} (${reason}); trying again for up to ${secondsText(reconnectMs)} in all (--reconnect-timeout), then giving up`,
+        );
         await pause(Math.min(left, MAX_RETRY_PAUSE_MS, 100 * 2 ** tries), options.signal);
       }
     }

@@ -5,6 +5,7 @@
 // within the schema version, "read" only checks. A database holding another program's tables is refused, as
 // an SQLite file of another program is: budgetrl never adds its tables to it.
 import { DataError } from "../../core/errors.js";
+import type { WaitListener } from "../../core/wait-notice.js";
 import { SCHEMA_MIGRATIONS, SCHEMA_TABLES, SCHEMA_VERSION } from "../schema.js";
 import type { SqlConnection } from "../sql.js";
 import type { Store, StoreMode } from "../store.js";
@@ -95,6 +96,8 @@ export interface PostgresStoreOptions {
   readonly reconnectMs: number;
   /** Ends that wait at once. */
   readonly signal?: AbortSignal;
+  /** Told when that wait lasted a second (connection.ts). */
+  readonly onWait?: WaitListener;
 }
 
 export async function openPostgresStore(url: string, options: PostgresStoreOptions): Promise<Store> {
@@ -105,6 +108,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     reconnectMs: options.reconnectMs,
     ...(options.poolSize === undefined ? {} : { poolSize: options.poolSize }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     onIdleError: () => undefined,
   });
   try {

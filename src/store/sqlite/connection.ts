@@ -6,8 +6,9 @@
 // tried again every few milliseconds (a random pause, so that waiting writers do not retry in step), for up to the
 // busy timeout, without blocking this process's event loop (SQLite's own busy handler sleeps in the thread, and
 // serves the single statements outside a transaction, for the same time); past it, the SQLITE_BUSY error goes up
-// (faults.ts names the store).
+// (faults.ts names the store). A wait at BEGIN that lasts a second is announced in one line (wait-notice.ts).
 import type Database from "better-sqlite3";
+import { secondsText, startWait, type Wait, type WaitListener } from "../../core/wait-notice.js";
 import { insertText, type InsertStatement, type SqlConnection, type SqlQueries, type SqlValue } from "../sql.js";
 import { sqliteDialect } from "./dialect.js";
 
@@ -18,29 +19,46 @@ export interface SqliteConnectionOptions {
   readonly busyTimeoutMs: number;
   /** Random numbers for the pauses between tries (injected by tests). */
   readonly random?: () => number;
+  /** Told, once a wait for another writer lasted a second, what it waits for (the store at `location`). */
+  readonly onWait?: WaitListener;
+  readonly location?: string;
 }
 
 /** The longest pause between two tries of BEGIN IMMEDIATE (ms). */
 const MAX_RETRY_PAUSE_MS = 20;
 
-function isBusy(error: unknown): boolean {
+/** SQLite's "another connection holds the lock" (SQLITE_BUSY, SQLITE_LOCKED and their extended codes). */
+export function isBusy(error: unknown): boolean {
   const code = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined;
-  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+  return typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"));
+}
+
+/** The line of a wait for the store's lock. */
+export function lockWaitLine(location: string, busyTimeoutMs: number): string {
+  return `waiting for run store ${location}: another program holds its lock (writing to it); waiting up to ${secondsText(busyTimeoutMs)} in all (--busy-timeout), then giving up`;
 }
 
 /** BEGIN IMMEDIATE, tried again while another connection writes, for up to `busyTimeoutMs`. */
 async function beginImmediate(db: Database.Database, options: SqliteConnectionOptions): Promise<void> {
   const random = options.random ?? Math.random;
   const deadline = performance.now() + options.busyTimeoutMs;
-  for (let tries = 0; ; tries++) {
-    try {
-      db.exec("BEGIN IMMEDIATE");
-      return;
-    } catch (error) {
-      if (!isBusy(error) || performance.now() >= deadline) throw error;
+  let wait: Wait | undefined;
+  try {
+    for (let tries = 0; ; tries++) {
+      try {
+        db.exec("BEGIN IMMEDIATE");
+        return;
+      } catch (error) {
+        if (!isBusy(error) || performance.now() >= deadline) throw error;
+      }
+      wait ??= startWait(options.onWait, () =>
+        lockWaitLine(options.location ?? "(the run store)", options.busyTimeoutMs),
+      );
+      const pause = Math.min(MAX_RETRY_PAUSE_MS, 2 ** Math.min(tries, 5)) * (0.5 + random());
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(pause, deadline - performance.now()))));
     }
-    const pause = Math.min(MAX_RETRY_PAUSE_MS, 2 ** Math.min(tries, 5)) * (0.5 + random());
-    await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(pause, deadline - performance.now()))));
+  } finally {
+    wait?.end();
   }
 }
 

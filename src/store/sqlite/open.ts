@@ -9,6 +9,8 @@
 // an SQLite file of another program (tables but no budgetrl schema: budgetrl never adds its tables to it). Writers
 // wait for each other (busy timeout), so several evals and workers can write into one store at once. A store in a
 // folder that cannot be written (a read-only mount, results shared read-only) is still read (read-copy.ts).
+// `openSqliteStoreWaiting` (what openStore uses) waits for a lock held at opening without blocking the event loop,
+// and says so after a second (wait-notice.ts); `openSqliteStore` opens at once (tests and benches).
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
@@ -16,7 +18,8 @@ import { DataError } from "../../core/errors.js";
 import { storeFault } from "../faults.js";
 import { SCHEMA_MIGRATIONS, SCHEMA_TABLES, SCHEMA_VERSION } from "../schema.js";
 import type { Store, StoreMode } from "../store.js";
-import { sqliteConnection } from "./connection.js";
+import { startWait, type Wait, type WaitListener } from "../../core/wait-notice.js";
+import { isBusy, lockWaitLine, sqliteConnection } from "./connection.js";
 import { SQLITE_SCHEMA_SQL } from "./dialect.js";
 import { copyForReading, needsWritableFolder } from "./read-copy.js";
 
@@ -126,6 +129,7 @@ function openDatabase(file: string, path: string, mode: StoreMode, busyTimeoutMs
   try {
     return new Database(file, { readonly: mode === "read", fileMustExist: mode !== "create", timeout: busyTimeoutMs });
   } catch (error) {
+    if (isBusy(error)) throw error;
     throw storeFault(error, path) ?? new DataError(`cannot open run store ${path}: ${(error as Error).message}`);
   }
 }
@@ -142,8 +146,13 @@ function openChecked(file: string, path: string, mode: StoreMode, busyTimeoutMs:
   }
 }
 
+interface Opened {
+  readonly db: Db;
+  readonly release: () => void;
+}
+
 /** A store opened for reading in a folder that cannot be written is read from a copy (read-copy.ts). */
-function openForReading(path: string, busyTimeoutMs: number): { readonly db: Db; readonly release: () => void } {
+function openForReading(path: string, busyTimeoutMs: number): Opened {
   try {
     return { db: openChecked(path, path, "read", busyTimeoutMs), release: () => undefined };
   } catch (error) {
@@ -159,32 +168,78 @@ function openForReading(path: string, busyTimeoutMs: number): { readonly db: Db;
   }
 }
 
-export function openSqliteStore(
-  path: string,
-  options: { readonly mode: StoreMode; readonly busyTimeoutMs: number },
-): SqliteStore {
-  const { mode, busyTimeoutMs } = options;
-  checkPath(path, mode);
-  let opened: { readonly db: Db; readonly release: () => void };
+/** One try at opening: SQLite's busy handler waits up to `busyTimeoutMs` in the thread; a lock held past it comes out
+ * as SQLite's busy error, others as DataErrors. */
+function openOnce(path: string, mode: StoreMode, busyTimeoutMs: number): Opened {
   try {
-    opened =
-      mode === "read"
-        ? openForReading(path, busyTimeoutMs)
-        : { db: openChecked(path, path, mode, busyTimeoutMs), release: () => undefined };
+    return mode === "read"
+      ? openForReading(path, busyTimeoutMs)
+      : { db: openChecked(path, path, mode, busyTimeoutMs), release: () => undefined };
   } catch (error) {
-    if (error instanceof DataError) throw error;
+    if (error instanceof DataError || isBusy(error)) throw error;
     throw storeFault(error, path) ?? error;
   }
+}
+
+export interface SqliteOpenOptions {
+  readonly mode: StoreMode;
+  /** How long to wait for another program's lock (ms), when opening and at each write. */
+  readonly busyTimeoutMs: number;
+  /** Told, once a wait for a lock lasted a second, what it waits for and for how long at most (wait-notice.ts). */
+  readonly onWait?: WaitListener;
+}
+
+function storeOf(opened: Opened, path: string, options: SqliteOpenOptions): SqliteStore {
   const { db, release } = opened;
   return {
     backend: "sqlite",
     db,
     location: path,
-    sql: sqliteConnection(db, { busyTimeoutMs }),
+    sql: sqliteConnection(db, {
+      busyTimeoutMs: options.busyTimeoutMs,
+      ...(options.onWait === undefined ? {} : { onWait: options.onWait, location: path }),
+    }),
     close: () => {
       db.close();
       release();
       return Promise.resolve();
     },
   };
+}
+
+/** Open a store at once; a lock is waited for inside SQLite, blocking the thread (tests and benches). */
+export function openSqliteStore(path: string, options: SqliteOpenOptions): SqliteStore {
+  checkPath(path, options.mode);
+  try {
+    return storeOf(openOnce(path, options.mode, options.busyTimeoutMs), path, options);
+  } catch (error) {
+    throw storeFault(error, path) ?? error;
+  }
+}
+
+/** The longest pause between two tries at opening a locked store (ms). */
+const OPEN_RETRY_PAUSE_MS = 50;
+
+/** Open a store, waiting for another program's lock without blocking the event loop: tried again every few
+ * milliseconds up to the busy timeout (announced after a second), then refused in one line (faults.ts). */
+export async function openSqliteStoreWaiting(path: string, options: SqliteOpenOptions): Promise<SqliteStore> {
+  checkPath(path, options.mode);
+  const deadline = performance.now() + options.busyTimeoutMs;
+  let wait: Wait | undefined;
+  try {
+    for (let tries = 0; ; tries++) {
+      try {
+        const opened = openOnce(path, options.mode, 0);
+        opened.db.pragma(`busy_timeout = ${Math.round(options.busyTimeoutMs)}`);
+        return storeOf(opened, path, options);
+      } catch (error) {
+        if (!isBusy(error) || performance.now() >= deadline) throw storeFault(error, path) ?? error;
+      }
+      wait ??= startWait(options.onWait, () => lockWaitLine(path, options.busyTimeoutMs));
+      const pause = Math.min(OPEN_RETRY_PAUSE_MS, 2 ** Math.min(tries, 6));
+      await new Promise((resolve) => setTimeout(resolve, Math.max(1, Math.min(pause, deadline - performance.now()))));
+    }
+  } finally {
+    wait?.end();
+  }
 }

@@ -1,7 +1,8 @@
 // The eval's bounded reconnection to Redis (redis.ts): attempts go on, a little apart, while a loss is younger than
 // the time allowed; then, or at once after a stop signal, the connection gives up and the loss is reported as one
-// ConnectionLostError naming Redis without the URL's password. Which command failures mean a lost connection.
-import { describe, expect, it } from "vitest";
+// ConnectionLostError naming Redis without the URL's password; a loss that lasts a second is said once, for all the
+// connections it cut. Which command failures mean a lost connection.
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionLostError, DataError } from "../../../src/core/errors.js";
 import { boundedReconnect, isRedisConnectionLoss } from "../../../src/eval/bullmq/redis.js";
 
@@ -33,6 +34,39 @@ describe("boundedReconnect", () => {
     stop.abort();
     expect(strategy(2)).toBeNull();
     expect(bounded.lost()).toBeInstanceOf(ConnectionLostError);
+  });
+});
+
+describe("boundedReconnect's wait line", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("is said once a loss lasted a second, once for every connection it cut, and not for a shorter one", () => {
+    vi.useFakeTimers();
+    const lines: string[] = [];
+    const bounded = boundedReconnect("redis://:secret@127.0.0.1:6390", 30_000, undefined, (line) => lines.push(line));
+    const [queue, client] = [bounded.strategy(), bounded.strategy()];
+    bounded.noteError(new Error("connect ECONNREFUSED 127.0.0.1:6390"));
+    queue(1);
+    client(1);
+    vi.advanceTimersByTime(999);
+    queue(2);
+    expect(lines).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(lines).toEqual([
+      "lost the connection to Redis at redis://127.0.0.1:6390 (connect ECONNREFUSED 127.0.0.1:6390); trying again for up to 30 s in all (--reconnect-timeout), then giving up",
+    ]);
+    vi.advanceTimersByTime(10_000);
+    client(5);
+    expect(lines).toHaveLength(1);
+    // Back, then lost again for less than a second: nothing more.
+    bounded.back();
+    queue(1);
+    vi.advanceTimersByTime(500);
+    bounded.back();
+    vi.advanceTimersByTime(5_000);
+    expect(lines).toHaveLength(1);
   });
 });
 
