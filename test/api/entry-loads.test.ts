@@ -49,7 +49,7 @@ function packagesLoaded(modules: readonly string[]): string[][] {
     const seen = [];
     for (const url of urls) {
       await import(url);
-      seen.push([...readFileSync(log, "utf8").split("\\n").filter(Boolean), ...Object.keys(cjs)]);
+      seen.push([...new Set([...readFileSync(log, "utf8").split("\\n").filter(Boolean), ...Object.keys(cjs)])]);
     }
     process.stdout.write(JSON.stringify(seen));`;
   const urls = modules.map((module) => pathToFileURL(join(ROOT, "src", `${module}.ts`)).href);
@@ -61,6 +61,7 @@ function packagesLoaded(modules: readonly string[]): string[][] {
     cwd: ROOT,
     env,
     encoding: "utf8",
+    maxBuffer: 1 << 28,
   });
   const seen = JSON.parse(output) as string[][];
   return seen.map((locations) => [...new Set(locations.map(packageOf).filter((name) => name !== undefined))].sort());
