@@ -1,6 +1,6 @@
 // The public API as README shows it: evaluate() with a user function as the agent, and the gym facade.
 import { describe, expect, it } from "vitest";
-import { evaluate, gym, hanoi, passAtK, type Message } from "../src/index.js";
+import { evaluate, gym, hanoi, passAtK, withTurnBudget, type Message } from "../src/index.js";
 
 describe("public API", () => {
   it("evaluates any async function as a policy and returns the table and the episodes", async () => {
@@ -29,8 +29,8 @@ describe("public API", () => {
   });
 
   it("offers Gymnasium-style reset/step with terminated and truncated apart", () => {
-    const game = gym(hanoi({ disks: 2 }));
-    const start = game.reset({ seed: 0, options: { maxTurns: 2 } });
+    const game = withTurnBudget(gym(hanoi({ disks: 2 })), { turns: 2 });
+    const start = game.reset({ seed: 0 });
     expect(start.observation.at(-1)?.content).toContain("A: 2 1");
     const first = game.step("A->B");
     expect([first.terminated, first.truncated]).toEqual([false, false]);
@@ -42,8 +42,13 @@ describe("public API", () => {
       "max_turns",
     ]);
     expect(() => game.step("A->C")).toThrow(/reset/);
-    game.reset({ seed: 0 });
-    for (const move of ["A->B", "A->C"]) expect(game.step(move).terminated).toBe(false);
-    expect(game.step("B->C")).toMatchObject({ terminated: true, truncated: false, info: { stopReason: "success" } });
+    const unlimited = gym(hanoi({ disks: 2 }));
+    unlimited.reset({ seed: 0 });
+    for (const move of ["A->B", "A->C"]) expect(unlimited.step(move).terminated).toBe(false);
+    expect(unlimited.step("B->C")).toMatchObject({
+      terminated: true,
+      truncated: false,
+      info: { stopReason: "success" },
+    });
   });
 });

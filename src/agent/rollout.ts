@@ -2,16 +2,16 @@
 //
 //   reset -> [budget note] -> policy.act -> env.step -> record turn -> stop? -> [budget note] -> ...
 //
-// The budget is applied here, from outside the env: with scope "episode" the episode is truncated after
-// budget.turns turns; with scope "user-turn" the count restarts whenever the env's segment (user turn) changes
-// and the episode is truncated when one segment uses up its turns. Truncation gives stopReason "max_turns" and
-// stopLimit = the scope. The env's own ends (success, failure, force_terminated) are terminations.
+// The budget is applied here, from outside the env, by the turn clock (core/turn-clock.ts): with scope "episode" the
+// episode is truncated after budget.turns turns; with scope "user-turn" the count restarts whenever the env's segment
+// (user turn) changes and the episode is truncated when one segment uses up its turns. Truncation gives stopReason
+// "max_turns" and stopLimit = the scope. The env's own ends (success, failure, force_terminated) are terminations.
 // A policy that throws, answers something that is not a message, or does not answer within the turn timeout ends
 // the episode with stopReason "error" (the store keeps it; metrics skip it; resume runs it again), except a
 // ContextLengthError: the conversation outgrew the model, stopReason "context_length", counted as a failure of the
 // agent. Policy calls go through a PolicyCaller (policy-call.ts). A stop signal abandons the episode
 // (StoppedError): nothing is recorded. Model text never throws: envs turn it into observations.
-// The engine knows the turns left (budget.turns minus the turns used, per scope) and hands them to the oracle:
+// The engine knows the turns left (the clock's: budget.turns minus the turns used, per scope) and hands them to the oracle:
 // privileged policies ask `privileged.oracle()` for the optimal actions within the turns left (even when the
 // budget is hidden from the agent), annotations record the oracle's view within the turns left (optimal?,
 // remaining and value before the turn), and envs with budget-aware progress (`progressWithin`) get their
@@ -30,6 +30,14 @@ import {
 } from "../core/policy.js";
 import { StoppedError } from "../core/errors.js";
 import { createRng, deriveSeed } from "../core/rng.js";
+import {
+  advanceTurnClock,
+  budgetSpent,
+  startTurnClock,
+  turnInScope,
+  turnsLeft,
+  type TurnClock,
+} from "../core/turn-clock.js";
 import { budgetNote } from "./budget-text.js";
 import { checkedAct, createPolicyCaller, type PolicyCaller } from "./policy-call.js";
 import { playedAction, type Intervention, type InterventionView } from "./interventions.js";
@@ -79,22 +87,14 @@ function splitPreamble(messages: readonly Message[]): { preamble: Message[]; res
   return { preamble: messages.slice(0, cut), rest: messages.slice(cut) };
 }
 
-/** Where a rollout stands between turns: the env state and the budget counters. */
+/** Where a rollout stands between turns: the env state and the budget's clock. */
 interface Progress<TState> {
   state: TState;
   stateKey: string;
   tools: readonly ToolSpec[];
-  /** Current user turn (segment) and the turns spent in it (a per-user-turn budget restarts at each). */
-  segment: number;
-  segmentTurns: number;
-  /** Turns taken in the episode. */
-  taken: number;
+  /** The turns used and left, in the budget's scope. */
+  clock: TurnClock;
   total: number;
-}
-
-/** Turns left in the budget between turns: in the episode, or in the current user turn. */
-function turnsLeftOf(budget: Budget, now: Progress<unknown>): number {
-  return budget.turns - (budget.scope === "episode" ? now.taken : now.segmentTurns);
 }
 
 /** The progress to record for a state: budget-aware when the env can give it, else the env's own. */
@@ -105,16 +105,13 @@ function progressOf<TState>(env: Env<unknown, TState>, state: TState, turnsLeft:
 /** How a step ends the episode: the env's own end (terminated) or the budget (truncated), or not at all. */
 function stopAfterStep(
   result: StepResult<unknown>,
-  budget: Budget,
-  turn: number,
-  segmentTurns: number,
+  clock: TurnClock,
 ): { stopReason?: StopReason; stopLimit: string | null; truncated: boolean } {
   if (result.terminated) {
     const stopReason = result.info.stopReason ?? "failure";
     return { stopReason, stopLimit: stopReason === "force_terminated" ? "env" : null, truncated: false };
   }
-  const used = budget.scope === "episode" ? turn : segmentTurns;
-  if (used >= budget.turns) return { stopReason: "max_turns", stopLimit: budget.scope, truncated: true };
+  if (budgetSpent(clock)) return { stopReason: "max_turns", stopLimit: clock.scope, truncated: true };
   return { stopLimit: null, truncated: false };
 }
 
@@ -216,19 +213,18 @@ async function playEpisode<TTask, TState>(
   const { budget } = spec;
   const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
+  const clock = startTurnClock(budget, start.info.segment);
   // Before any step: `step` may mutate the state it is given.
-  const initialProgress = progressOf(env, start.state, budget.turns, start.info.progress);
+  const initialProgress = progressOf(env, start.state, turnsLeft(clock), start.info.progress);
   const now: Progress<TState> = {
     state: start.state,
     stateKey: start.info.stateKey,
     tools: start.tools ?? [],
-    segment: start.info.segment,
-    segmentTurns: 0,
-    taken: 0,
+    clock,
     total: 0,
   };
   const { preamble, rest } = splitPreamble(start.observation);
-  let pending = withBudgetNote(rest, budgetNote(budget, 1));
+  let pending = withBudgetNote(rest, budgetNote(budget, turnInScope(now.clock)));
   const conversation: Message[] = [...preamble, ...pending];
   const turns: Turn[] = [];
   const rng = createRng(deriveSeed(spec.seed, "policy"));
@@ -236,7 +232,7 @@ async function playEpisode<TTask, TState>(
   const interventionRng = createRng(deriveSeed(spec.seed, "intervention"));
   const privileged: PrivilegedView = {
     oracle: (horizon = "turns-left") =>
-      horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeftOf(budget, now)),
+      horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeft(now.clock)),
     validActions: () => env.validActions(now.state),
     toMessage: (action) =>
       env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action),
@@ -260,7 +256,7 @@ async function playEpisode<TTask, TState>(
       ...(spec.group === undefined ? {} : { group: spec.group }),
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     };
-    const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeftOf(budget, now)) : undefined;
+    const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeft(now.clock)) : undefined;
     let act: Act;
     try {
       act = checkedAct(policy, await caller.call(policy, conversation, context));
@@ -278,7 +274,7 @@ async function playEpisode<TTask, TState>(
             intervention,
             turn,
             act.message,
-            interventionView(env, now.state, turnsLeftOf(budget, now), privileged),
+            interventionView(env, now.state, turnsLeft(now.clock), privileged),
             interventionRng,
           );
     const result = env.step(now.state, played.message);
@@ -286,17 +282,11 @@ async function playEpisode<TTask, TState>(
     now.stateKey = result.info.stateKey;
     if (result.tools !== undefined) now.tools = result.tools;
     now.total += result.reward;
-    now.segmentTurns += 1;
-    now.taken += 1;
-    if (result.info.segment !== now.segment) {
-      // A new user turn starts: a per-user-turn budget starts again from zero.
-      now.segment = result.info.segment;
-      now.segmentTurns = 0;
-    }
-    const ending = stopAfterStep(result, budget, turn, now.segmentTurns);
+    now.clock = advanceTurnClock(now.clock, result.info.segment);
+    const ending = stopAfterStep(result, now.clock);
     stop = ending;
     if (ending.stopReason === "success") successTurn = turn;
-    const progress = progressOf(env, now.state, turnsLeftOf(budget, now), result.info.progress);
+    const progress = progressOf(env, now.state, turnsLeft(now.clock), result.info.progress);
     turns.push(
       turnRecord(
         turn,
@@ -312,10 +302,7 @@ async function playEpisode<TTask, TState>(
     );
     conversation.push(played.message);
     if (stop.stopReason !== undefined) break;
-    pending = withBudgetNote(
-      result.observation,
-      budgetNote(budget, (budget.scope === "episode" ? turn : now.segmentTurns) + 1),
-    );
+    pending = withBudgetNote(result.observation, budgetNote(budget, turnInScope(now.clock)));
     for (const message of pending) conversation.push(message);
   }
 

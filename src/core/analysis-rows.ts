@@ -5,7 +5,8 @@
 // so that runs of several models on the same tasks share numbers). A row's `budget` is the spec it was played under
 // (the run's BudgetSpec, found by the label its episodes are stored with), so the analyses order budgets by kind and
 // size and show `budget.label`, never reading a label as text again.
-import type { BudgetSpec } from "./budget.js";
+import type { BudgetScope, BudgetSpec } from "./budget.js";
+import { clocksBeforeTurns, turnInScope } from "./turn-clock.js";
 
 /** Oracle-annotated turns of one task: how many were taken at turn `turn` with `turnsLeft` turns left (this
  * one included) under budget `budget`, and how many of those actions were in the oracle's optimal set. */
@@ -63,27 +64,10 @@ export interface EpisodeOutcome {
 
 /**
  * How many turns of the budget each turn of an episode had already used, plus one (its position in the budget's
- * scope, 1-based), from the turns' recorded segments. Scope "episode": 1, 2, 3, ... Scope "user-turn": the
- * count restarts after a turn whose step moved the episode to a new user turn (turns record the segment after
- * their step, and the rollout resets its count when that changes), as in agent/rollout.ts. Turns left, this
- * one included, are budget turns - position + 1.
+ * scope, 1-based), from the turns' recorded segments: the turn clock (turn-clock.ts) replayed, as the rollout counts.
+ * Scope "episode": 1, 2, 3, ... Scope "user-turn": the count restarts after a turn whose step moved the episode to a
+ * new user turn. Turns left, this one included, are budget turns - position + 1 (`turnsLeft` of the replayed clock).
  */
-export function positionsInScope(
-  scope: "episode" | "user-turn",
-  segments: readonly number[],
-  initialSegment = 0,
-): number[] {
-  if (scope === "episode") return segments.map((_, i) => i + 1);
-  const positions: number[] = [];
-  let current = initialSegment;
-  let used = 0;
-  for (const segment of segments) {
-    positions.push(used + 1);
-    used += 1;
-    if (segment !== current) {
-      current = segment;
-      used = 0;
-    }
-  }
-  return positions;
+export function positionsInScope(scope: BudgetScope, segments: readonly number[], initialSegment = 0): number[] {
+  return clocksBeforeTurns({ turns: Infinity, scope }, segments, initialSegment).map(turnInScope);
 }

@@ -2,10 +2,14 @@
 //   const game = gym(sokoban());
 //   let { observation, info } = game.reset({ seed: 1 });
 //   const { reward, terminated, truncated } = game.step("Up");
-// `maxTurns` applies a turn limit from outside the env (as Gymnasium's TimeLimit): the step that reaches it
-// without termination returns truncated = true with stopReason "max_turns".
+// The facade only terminates (the env's own ends); a turn budget is applied from outside, as Gymnasium's TimeLimit,
+// by wrapping it: `withTurnBudget(gym(env), { turns: 8 })` (scope "episode", or "user-turn": the count restarts at
+// each user turn, as in the rollout; both counted by the turn clock, turn-clock.ts). The step that spends the budget
+// without termination returns truncated = true with stopReason "max_turns"; `terminated` and `truncated` stay apart.
+import type { BudgetScope } from "./budget.js";
 import type { Env, StepInfo } from "./env.js";
 import type { Message } from "./message.js";
+import { advanceTurnClock, budgetSpent, startTurnClock, type TurnClock } from "./turn-clock.js";
 
 export interface GymStep {
   readonly observation: readonly Message[];
@@ -17,7 +21,7 @@ export interface GymStep {
 
 export interface GymEnv<TTask> {
   /** Start an episode: on `options.task` if given, else on the task generated from `seed`. */
-  reset(args: { seed: number; options?: { task?: TTask; maxTurns?: number } }): {
+  reset(args: { seed: number; options?: { task?: TTask } }): {
     observation: readonly Message[];
     info: StepInfo;
     task: TTask;
@@ -25,32 +29,58 @@ export interface GymEnv<TTask> {
   step(action: string | Message): GymStep;
 }
 
+const notStarted = (): Error => new Error("gym: call reset() before step(), and again after an episode ends");
+
 export function gym<TTask, TState>(env: Env<TTask, TState>): GymEnv<TTask> {
   let state: TState | undefined;
-  let turns = 0;
-  let maxTurns = Infinity;
   let done = true;
   return {
     reset({ seed, options }) {
       const task = options?.task ?? env.generate(seed);
       const start = env.reset(task, { seed });
       state = start.state;
-      turns = 0;
-      maxTurns = options?.maxTurns ?? Infinity;
       done = false;
       return { observation: start.observation, info: start.info, task };
     },
     step(action) {
-      if (state === undefined || done)
-        throw new Error("gym: call reset() before step(), and again after an episode ends");
+      if (state === undefined || done) throw notStarted();
       const message: Message = typeof action === "string" ? { role: "assistant", content: action } : action;
       const result = env.step(state, message);
       state = result.state;
-      turns += 1;
-      const truncated = !result.terminated && turns >= maxTurns;
-      done = result.terminated || truncated;
-      const info: StepInfo = truncated ? { ...result.info, stopReason: "max_turns" } : result.info;
-      return { observation: result.observation, reward: result.reward, terminated: result.terminated, truncated, info };
+      done = result.terminated;
+      return {
+        observation: result.observation,
+        reward: result.reward,
+        terminated: result.terminated,
+        truncated: false,
+        info: result.info,
+      };
+    },
+  };
+}
+
+/** A gym env whose episodes end after `budget.turns` turns (in the budget's scope; default "episode"): the step that
+ * spends the budget without terminating is truncated, with stopReason "max_turns". */
+export function withTurnBudget<TTask>(
+  inner: GymEnv<TTask>,
+  budget: { readonly turns: number; readonly scope?: BudgetScope },
+): GymEnv<TTask> {
+  const limit = { turns: budget.turns, scope: budget.scope ?? "episode" };
+  let clock: TurnClock | undefined;
+  return {
+    reset(args) {
+      const start = inner.reset(args);
+      clock = startTurnClock(limit, start.info.segment);
+      return start;
+    },
+    step(action) {
+      if (clock === undefined) throw notStarted();
+      const result = inner.step(action);
+      clock = advanceTurnClock(clock, result.info.segment);
+      const truncated = result.truncated || (!result.terminated && budgetSpent(clock));
+      if (result.terminated || truncated) clock = undefined;
+      if (!truncated || result.truncated) return result;
+      return { ...result, truncated, info: { ...result.info, stopReason: "max_turns" } };
     },
   };
 }

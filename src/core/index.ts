@@ -34,7 +34,16 @@ export {
 } from "./env.js";
 export type { Episode, ForcedAction, Turn } from "./episode.js";
 export { BudgetrlError, ConfigError, DataError, StoppedError } from "./errors.js";
-export { gym, type GymEnv, type GymStep } from "./gym.js";
+export { gym, withTurnBudget, type GymEnv, type GymStep } from "./gym.js";
+export {
+  advanceTurnClock,
+  budgetSpent,
+  clocksBeforeTurns,
+  startTurnClock,
+  turnInScope,
+  turnsLeft,
+  type TurnClock,
+} from "./turn-clock.js";
 export type { Json, JsonObject } from "./json.js";
 export {
   assistantMessage,

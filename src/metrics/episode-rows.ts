@@ -5,7 +5,6 @@
 // left out of the invalid-reply rows. Each function takes the budgets the episodes were played under (an evaluation's
 // `result.config.budgets`): a row's budget is the spec its episodes' budget label names.
 import {
-  positionsInScope,
   type EpisodeOutcome,
   type FirstErrorCounts,
   type HorizonCounts,
@@ -15,6 +14,7 @@ import {
 import { budgetsByLabel, type BudgetSpec } from "../core/budget.js";
 import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
+import { clocksBeforeTurns, turnsLeft, type TurnClock } from "../core/turn-clock.js";
 
 type Counted = { taskIndex: number; budget: BudgetSpec; n: number; c: number };
 
@@ -50,14 +50,14 @@ export function stepCountsOf(episodes: Iterable<Episode>, budgets: readonly Budg
     { taskIndex: number; budget: BudgetSpec; turn: number; turnsLeft: number; optimal: number; total: number }
   >();
   for (const episode of finished(episodes)) {
-    const positions = positionsInScope(
-      episode.budget.scope,
+    const clocks = clocksBeforeTurns(
+      episode.budget,
       episode.turns.map((turn) => turn.segment),
     );
     episode.turns.forEach((turn, i) => {
       if (turn.optimal === undefined) return;
-      const turnsLeft = episode.budget.turns - (positions[i] as number) + 1;
-      const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${turn.index}\u0000${turnsLeft}`;
+      const left = turnsLeft(clocks[i] as TurnClock);
+      const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${turn.index}\u0000${left}`;
       let row = rows.get(key);
       if (row === undefined)
         rows.set(
@@ -66,7 +66,7 @@ export function stepCountsOf(episodes: Iterable<Episode>, budgets: readonly Budg
             taskIndex: episode.taskIndex,
             budget: budget(episode),
             turn: turn.index,
-            turnsLeft,
+            turnsLeft: left,
             optimal: 0,
             total: 0,
           }),

@@ -15,10 +15,10 @@
 // one turn of a short episode weighs more. On thin ice this rule reaches the exact hidden-budget ceiling
 // (src/envs/thinice/hidden-ceiling.ts, the Bayes policy of the observation view) within 1.5 points at every study
 // budget (test/rl/hidden-budget-targets.test.ts, sampled episodes on 40 held-out maps). A history no budget explains (a demonstrator other than a noisy oracle of these budgets) weighs every
-// budget left alike. The turns used come from the turns' segments as the rollout counts them (positionsInScope).
+// budget left alike. The turns used come from the turns' segments as the rollout counts them (the turn clock, replayed).
 // The episode is replayed from its seed; a replayed state that differs from the recorded one
 // (another env version) is refused.
-import { positionsInScope } from "../core/analysis-rows.js";
+import { clocksBeforeTurns } from "../core/turn-clock.js";
 import type { BudgetScope } from "../core/budget.js";
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
@@ -46,12 +46,12 @@ export function bayesMoves(
   let state = env.reset(task, { seed: episode.seed }).state;
   const logLikelihood = budgets.map(() => 0);
   const moves: string[][] = [];
-  const positions = positionsInScope(
-    scope,
+  const clocks = clocksBeforeTurns(
+    { turns: Infinity, scope },
     episode.turns.map((turn) => turn.segment),
   );
   for (const [index, turn] of episode.turns.entries()) {
-    const used = positions[index]! - 1;
+    const used = clocks[index]!.used;
     if (env.stateKey(state) !== turn.stateKey)
       throw new DataError(
         `demonstration of task ${episode.taskId} (sample ${episode.sample}, budget ${episode.budget.label}) does not replay: turn ${turn.index} was recorded in another state`,
