@@ -14,14 +14,118 @@
 // The content deltas of a choice add up to the content of the non-streamed answer of the same seed, its log-prob
 // entries and token ids to its log-probs and token ids.
 import type { Json, JsonObject } from "../core/json.js";
-import { createCallStreamer } from "./call-stream.js";
-import { callIds, chatChoice, prepareChat, type ChatContext } from "./chat.js";
-import type { SampledToken } from "./engine.js";
+import { createCallStreamer, type CallStreamer } from "./call-stream.js";
+import { callIds, chatChoice, prepareChat, type ChatContext, type PreparedChat } from "./chat.js";
+import type { SampledChoice, SampledToken } from "./engine.js";
 import { asHttpError } from "./errors.js";
 import type { ChatRequest } from "./request.js";
-import { logprobEntries, usageChunk, usageOf, type ResponseMeta, type TokenFlags } from "./response.js";
-import { createTextReleaser, type EventSink } from "./stream.js";
+import { logprobEntries, streamUsageField, usageChunk, type ResponseMeta, type TokenFlags } from "./response.js";
+import { createTextReleaser, type EventSink, type TextReleaser } from "./stream.js";
 import { heldForCalls } from "./tool-choice.js";
+
+/** What the steps of one streamed chat answer share. */
+interface ChatStream {
+  readonly context: ChatContext;
+  readonly request: ChatRequest;
+  readonly meta: ResponseMeta;
+  readonly sink: EventSink;
+  readonly prepared: PreparedChat;
+  readonly flags: TokenFlags;
+  /** Per choice, the tokens sampled so far. */
+  readonly counts: number[];
+  /** Per choice, the text it releases token by token. */
+  readonly releasers: readonly TextReleaser[];
+  /** Per choice, its tool calls as they are written. */
+  readonly calls: readonly CallStreamer[];
+  readonly ids: (choice: number, call: number) => string;
+}
+
+function chatChunk(stream: ChatStream, choice: JsonObject, extra: JsonObject = {}): JsonObject {
+  const { meta } = stream;
+  return {
+    id: meta.id,
+    object: "chat.completion.chunk",
+    created: meta.created,
+    model: meta.model,
+    choices: [choice],
+    ...streamUsageField(stream.request.sampling, stream.prepared.prompt.length, stream.counts),
+    ...extra,
+  };
+}
+
+function sendCalls(stream: ChatStream, index: number, deltas: readonly JsonObject[]): void {
+  if (deltas.length > 0)
+    stream.sink.send(
+      chatChunk(stream, { index, delta: { tool_calls: [...deltas] }, logprobs: null, finish_reason: null }),
+    );
+}
+
+/** The chunk of a token: its text, log-prob entry and id, as asked. */
+function tokenChunk(stream: ChatStream, index: number, sampled: SampledToken, text: string): JsonObject | undefined {
+  const { flags } = stream;
+  if (text === "" && !flags.logprobs && !flags.returnTokenIds) return undefined;
+  const entries = flags.logprobs
+    ? {
+        content: logprobEntries(
+          { tokens: [sampled.token], logprobs: [sampled.logprob], alternatives: [sampled.alternatives ?? []] },
+          flags,
+        ),
+      }
+    : null;
+  return chatChunk(stream, {
+    index,
+    delta: text === "" ? {} : { content: text },
+    logprobs: entries,
+    finish_reason: null,
+    ...(flags.returnTokenIds ? { token_ids: [sampled.token] } : {}),
+  });
+}
+
+/** Per choice, the chunk with the role (and the echoed text); the first with the prompt's ids and log-probs. */
+function sendRoles(stream: ChatStream, scored: Json | undefined): void {
+  const { prepared, flags } = stream;
+  for (let index = 0; index < stream.request.sampling.n; index++) {
+    const first: JsonObject =
+      index !== 0
+        ? {}
+        : {
+            ...(flags.returnTokenIds ? { prompt_token_ids: [...prepared.prompt] } : {}),
+            ...(scored === undefined ? {} : { prompt_logprobs: scored }),
+          };
+    const delta = { role: "assistant", content: prepared.echo };
+    stream.sink.send(chatChunk(stream, { index, delta, logprobs: null, finish_reason: null }, first));
+  }
+}
+
+/** A token of choice `index` that does not end it: its chunk, and its tool calls' news. */
+function sendToken(stream: ChatStream, index: number, sampled: SampledToken): void {
+  const releaser = stream.releasers[index]!;
+  const event = tokenChunk(stream, index, sampled, releaser.push(sampled.token));
+  if (event !== undefined) stream.sink.send(event);
+  sendCalls(stream, index, stream.calls[index]!.update(releaser.decoded()));
+}
+
+/** The last token of a choice: the rest of its text, its calls beyond those streamed, its finish reason. */
+function sendEnd(stream: ChatStream, index: number, sampled: SampledToken, ended: SampledChoice): void {
+  const { prepared } = stream;
+  const releaser = stream.releasers[index]!;
+  const choice = chatChoice(stream.context, prepared, ended, stream.ids);
+  releaser.finish(ended.tokens, ended.stop?.textTokens ?? ended.tokens.length);
+  const released = prepared.echo + releaser.released();
+  const content = choice.content ?? "";
+  const event = tokenChunk(stream, index, sampled, content.startsWith(released) ? content.slice(released.length) : "");
+  if (event !== undefined) stream.sink.send(event);
+  sendCalls(stream, index, stream.calls[index]!.finish(choice.toolCalls));
+  stream.sink.send(
+    chatChunk(stream, {
+      index,
+      delta: {},
+      logprobs: null,
+      finish_reason: choice.finishReason,
+      stop_reason: choice.stopReason,
+    }),
+  );
+}
 
 /** `promptLogprobs` (asked): the prompt's log-probs, computed once the prompt is known; `newId` makes call ids. */
 export async function streamChat(
@@ -35,102 +139,40 @@ export async function streamChat(
   const prepared = prepareChat(context, request, true);
   const { sampling } = request;
   const { vocabulary } = context.renderer;
-  const flags: TokenFlags = {
-    logprobs: request.logprobs,
-    returnTokenIds: sampling.returnTokenIds,
-    tokensAsIds: sampling.tokensAsIds,
-    vocabulary,
-  };
-  const promptTokens = prepared.prompt.length;
-  const counts = new Array<number>(sampling.n).fill(0);
-  const usage = (): JsonObject => {
-    if (sampling.continuousUsage)
-      return {
-        usage: usageOf(
-          promptTokens,
-          counts.reduce((a, b) => a + b, 0),
-        ),
-      };
-    return sampling.includeUsage ? { usage: null } : {};
-  };
-  const chunk = (choice: JsonObject, extra: JsonObject = {}): JsonObject => ({
-    id: meta.id,
-    object: "chat.completion.chunk",
-    created: meta.created,
-    model: meta.model,
-    choices: [choice],
-    ...usage(),
-    ...extra,
-  });
-  const releasers = Array.from({ length: sampling.n }, () =>
-    createTextReleaser(sampling.stop, (text) => heldForCalls(text, prepared.plan), vocabulary),
-  );
   const ids = callIds(newId);
-  const calls = Array.from({ length: sampling.n }, (_, index) =>
-    createCallStreamer(prepared.plan, (call) => ids(index, call)),
-  );
-  const callChunk = (index: number, deltas: readonly JsonObject[]): void => {
-    if (deltas.length > 0)
-      sink.send(chunk({ index, delta: { tool_calls: [...deltas] }, logprobs: null, finish_reason: null }));
+  const stream: ChatStream = {
+    context,
+    request,
+    meta,
+    sink,
+    prepared,
+    flags: {
+      logprobs: request.logprobs,
+      returnTokenIds: sampling.returnTokenIds,
+      tokensAsIds: sampling.tokensAsIds,
+      vocabulary,
+    },
+    counts: new Array<number>(sampling.n).fill(0),
+    releasers: Array.from({ length: sampling.n }, () =>
+      createTextReleaser(sampling.stop, (text) => heldForCalls(text, prepared.plan), vocabulary),
+    ),
+    calls: Array.from({ length: sampling.n }, (_, index) =>
+      createCallStreamer(prepared.plan, (call) => ids(index, call)),
+    ),
+    ids,
   };
-
-  /** The chunk of a token: its text, log-prob entry and id, as asked. */
-  const tokenChunk = (index: number, sampled: SampledToken, text: string): JsonObject | undefined => {
-    if (text === "" && !flags.logprobs && !flags.returnTokenIds) return undefined;
-    const entries = flags.logprobs
-      ? {
-          content: logprobEntries(
-            { tokens: [sampled.token], logprobs: [sampled.logprob], alternatives: [sampled.alternatives ?? []] },
-            flags,
-          ),
-        }
-      : null;
-    return chunk({
-      index,
-      delta: text === "" ? {} : { content: text },
-      logprobs: entries,
-      finish_reason: null,
-      ...(flags.returnTokenIds ? { token_ids: [sampled.token] } : {}),
-    });
-  };
-
-  const scored = promptLogprobs === undefined ? undefined : await promptLogprobs(prepared.prompt);
-  for (let index = 0; index < sampling.n; index++) {
-    const first: JsonObject =
-      index !== 0
-        ? {}
-        : {
-            ...(flags.returnTokenIds ? { prompt_token_ids: [...prepared.prompt] } : {}),
-            ...(scored === undefined ? {} : { prompt_logprobs: scored }),
-          };
-    const delta = { role: "assistant", content: prepared.echo };
-    sink.send(chunk({ index, delta, logprobs: null, finish_reason: null }, first));
-  }
+  sendRoles(stream, promptLogprobs === undefined ? undefined : await promptLogprobs(prepared.prompt));
   try {
     await context.engine.generate({ ...prepared.generation, cancelled: sink.closed }, (index, sampled, ended) => {
-      counts[index]!++;
-      const releaser = releasers[index]!;
-      if (ended === undefined) {
-        const event = tokenChunk(index, sampled, releaser.push(sampled.token));
-        if (event !== undefined) sink.send(event);
-        callChunk(index, calls[index]!.update(releaser.decoded()));
-        return;
-      }
-      const choice = chatChoice(context, prepared, ended, ids);
-      releaser.finish(ended.tokens, ended.stop?.textTokens ?? ended.tokens.length);
-      const released = prepared.echo + releaser.released();
-      const content = choice.content ?? "";
-      const event = tokenChunk(index, sampled, content.startsWith(released) ? content.slice(released.length) : "");
-      if (event !== undefined) sink.send(event);
-      callChunk(index, calls[index]!.finish(choice.toolCalls));
-      sink.send(
-        chunk({ index, delta: {}, logprobs: null, finish_reason: choice.finishReason, stop_reason: choice.stopReason }),
-      );
+      stream.counts[index]!++;
+      if (ended === undefined) sendToken(stream, index, sampled);
+      else sendEnd(stream, index, sampled, ended);
     });
   } catch (error) {
     sink.fail(asHttpError(error));
     return;
   }
-  if (sampling.includeUsage) sink.send(usageChunk(meta, "chat.completion.chunk", promptTokens, counts));
+  if (sampling.includeUsage)
+    sink.send(usageChunk(meta, "chat.completion.chunk", prepared.prompt.length, stream.counts));
   sink.end();
 }

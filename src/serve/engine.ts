@@ -131,66 +131,74 @@ interface Progress {
   ended: SampledChoice | undefined;
 }
 
-export function createSamplingEngine(
-  model: Pick<TinyModel, "sample" | "config" | "openSession">,
-  settings: EngineSettings,
-): SamplingEngine {
-  const { contextLength, vocabSize } = model.config;
-  const batcher: SampleBatcher = createSampleBatcher(model, settings.maxBatch);
-  const pool: SessionPool = createSessionPool(() => model.openSession(), settings.sessions);
-  const processed = settings.logprobsMode === "processed";
+/** What the engine's steps share: the model, its batcher and session pool, and the settings. */
+interface EngineState {
+  readonly model: Pick<TinyModel, "sample" | "config" | "openSession">;
+  readonly settings: EngineSettings;
+  readonly batcher: SampleBatcher;
+  readonly pool: SessionPool;
+  /** Log-probs under the distribution sampled from (logprobsMode "processed"), else under the model. */
+  readonly processed: boolean;
+}
 
-  const tokenOf = (g: Generated, i: number): SampledToken => ({
+/** Token i of a model call's output, its log-prob and alternatives as the engine reports them. */
+function tokenOf(state: EngineState, g: Generated, i: number): SampledToken {
+  return {
     token: g.tokens[i]!,
-    logprob: processed ? g.samplingLogprobs[i]! : g.logprobs[i]!,
+    logprob: state.processed ? g.samplingLogprobs[i]! : g.logprobs[i]!,
     alternatives: g.alternatives?.[i]?.map((alt) => ({
       token: alt.token,
-      logprob: processed ? alt.samplingLogprob : alt.logprob,
+      logprob: state.processed ? alt.samplingLogprob : alt.logprob,
     })),
+  };
+}
+
+function choiceOf(
+  index: number,
+  progress: Omit<Progress, "ended" | "rngState">,
+  request: GenerationRequest,
+  stopped: boolean,
+): SampledChoice {
+  const hit = stopped
+    ? (stopAt(progress.tokens, request.stop) ?? { textTokens: progress.tokens.length, reason: null })
+    : undefined;
+  return {
+    index,
+    tokens: progress.tokens,
+    logprobs: progress.logprobs,
+    alternatives: request.topLogprobs > 0 ? progress.alternatives : undefined,
+    finish: stopped ? "stop" : "length",
+    stop: hit,
+  };
+}
+
+/** Sessions for the rows: choice 0 the conversation's own (if kept); all from the pool, or temporary when asked. */
+function takeSessions(state: EngineState, request: GenerationRequest): (KvSession | undefined)[] {
+  return request.seeds.map((_, j) => {
+    if (request.keepSessions)
+      return (
+        state.pool.take(j === 0 ? request.previous : undefined) ??
+        (request.stepwise ? state.model.openSession() : undefined)
+      );
+    return request.stepwise ? state.model.openSession() : undefined;
   });
+}
 
-  const choiceOf = (
-    index: number,
-    progress: Omit<Progress, "ended" | "rngState">,
-    request: GenerationRequest,
-    stopped: boolean,
-  ): SampledChoice => {
-    const hit = stopped
-      ? (stopAt(progress.tokens, request.stop) ?? { textTokens: progress.tokens.length, reason: null })
-      : undefined;
-    return {
-      index,
-      tokens: progress.tokens,
-      logprobs: progress.logprobs,
-      alternatives: request.topLogprobs > 0 ? progress.alternatives : undefined,
-      finish: stopped ? "stop" : "length",
-      stop: hit,
-    };
-  };
+function giveSessions(
+  state: EngineState,
+  request: GenerationRequest,
+  held: readonly (KvSession | undefined)[],
+  failed: boolean,
+): void {
+  for (const session of held) {
+    if (session === undefined) continue;
+    if (failed || !request.keepSessions) session.close();
+    else state.pool.give(session);
+  }
+}
 
-  /** Sessions for the rows: choice 0 the conversation's own (if kept); all from the pool, or temporary when asked. */
-  const takeSessions = (request: GenerationRequest): (KvSession | undefined)[] =>
-    request.seeds.map((_, j) => {
-      if (request.keepSessions)
-        return (
-          pool.take(j === 0 ? request.previous : undefined) ?? (request.stepwise ? model.openSession() : undefined)
-        );
-      return request.stepwise ? model.openSession() : undefined;
-    });
-
-  const giveSessions = (
-    request: GenerationRequest,
-    held: readonly (KvSession | undefined)[],
-    failed: boolean,
-  ): void => {
-    for (const session of held) {
-      if (session === undefined) continue;
-      if (failed || !request.keepSessions) session.close();
-      else pool.give(session);
-    }
-  };
-
-  const baseSettings = (request: GenerationRequest): SampleSettings => ({
+function baseSettings(request: GenerationRequest): SampleSettings {
+  return {
     maxNewTokens: request.maxTokens,
     temperature: request.temperature,
     topP: request.topP,
@@ -203,127 +211,173 @@ export function createSamplingEngine(
     ...((request.topK ?? 0) === 0 ? {} : { topK: request.topK! }),
     ...((request.minP ?? 0) === 0 ? {} : { minP: request.minP! }),
     ...(penalises(request.penalties) ? { penalties: request.penalties } : {}),
+  };
+}
+
+/** Every choice's whole reply in one model call. */
+async function sampleWhole(
+  state: EngineState,
+  request: GenerationRequest,
+  held: readonly (KvSession | undefined)[],
+): Promise<SampledChoice[]> {
+  const settings = baseSettings(request);
+  const rows: SampleRow[] = request.seeds.map((seed, j) => ({
+    prompt: request.prompt,
+    seed,
+    settings,
+    ...(held[j] === undefined ? {} : { session: held[j] }),
+  }));
+  const generated = await state.batcher.sample(rows);
+  return generated.map((g, index) => {
+    const tokens = g.tokens.map((_, i) => tokenOf(state, g, i));
+    return choiceOf(
+      index,
+      {
+        tokens: [...g.tokens],
+        logprobs: tokens.map((t) => t.logprob),
+        alternatives: tokens.map((t) => [...(t.alternatives ?? [])]),
+      },
+      request,
+      g.finish === "stop",
+    );
   });
+}
 
-  const whole = async (
-    request: GenerationRequest,
-    held: readonly (KvSession | undefined)[],
-  ): Promise<SampledChoice[]> => {
-    const settings = baseSettings(request);
-    const rows: SampleRow[] = request.seeds.map((seed, j) => ({
-      prompt: request.prompt,
-      seed,
-      settings,
-      ...(held[j] === undefined ? {} : { session: held[j] }),
-    }));
-    const generated = await batcher.sample(rows);
-    return generated.map((g, index) => {
-      const tokens = g.tokens.map((_, i) => tokenOf(g, i));
-      return choiceOf(
-        index,
-        {
-          tokens: [...g.tokens],
-          logprobs: tokens.map((t) => t.logprob),
-          alternatives: tokens.map((t) => [...(t.alternatives ?? [])]),
-        },
-        request,
-        g.finish === "stop",
-      );
-    });
-  };
+/** The end of a row after its newest token: a stop, max_tokens, the context; undefined while it goes on. */
+function endOf(
+  state: EngineState,
+  index: number,
+  progress: Progress,
+  request: GenerationRequest,
+  modelStopped: boolean,
+): SampledChoice | undefined {
+  if (modelStopped || stopAt(progress.tokens, request.stop) !== undefined)
+    return choiceOf(index, progress, request, true);
+  if (
+    progress.tokens.length >= request.maxTokens ||
+    request.prompt.length + progress.tokens.length >= state.model.config.contextLength
+  )
+    return choiceOf(index, progress, request, false);
+  return undefined;
+}
 
-  /** The end of a row after its newest token: a stop, max_tokens, the context; undefined while it goes on. */
-  const endOf = (
-    index: number,
-    progress: Progress,
-    request: GenerationRequest,
-    modelStopped: boolean,
-  ): SampledChoice | undefined => {
-    if (modelStopped || stopAt(progress.tokens, request.stop) !== undefined)
-      return choiceOf(index, progress, request, true);
-    if (progress.tokens.length >= request.maxTokens || request.prompt.length + progress.tokens.length >= contextLength)
-      return choiceOf(index, progress, request, false);
-    return undefined;
-  };
-
-  const stepwise = async (
-    request: GenerationRequest,
-    held: readonly (KvSession | undefined)[],
-    onToken: TokenListener | undefined,
-  ): Promise<SampledChoice[]> => {
-    const rows: Progress[] = request.seeds.map(() => ({
-      tokens: [],
-      logprobs: [],
-      alternatives: [],
-      rngState: undefined,
-      ended: undefined,
-    }));
-    const base = baseSettings(request);
-    // Stop strings are checked here, across the calls.
-    const { stopSequences: _, ...settings } = base;
-    const budget = Math.min(request.maxTokens, contextLength - request.prompt.length);
-    for (;;) {
-      const live = rows.map((_, j) => j).filter((j) => rows[j]!.ended === undefined);
-      if (live.length === 0 || request.cancelled?.() === true) break;
-      const asked: SampleRow[] = live.map((j) => {
-        const row = rows[j]!;
-        const mask = request.constraints?.[j]?.mask(budget - row.tokens.length, vocabSize);
-        return {
-          prompt: [...request.prompt, ...row.tokens],
-          seed: request.seeds[j]!,
-          session: held[j]!,
-          settings: {
-            ...settings,
-            maxNewTokens: 1,
-            minNewTokens: Math.max(0, request.stop.minTokens - row.tokens.length),
-          },
-          ...(row.rngState === undefined ? {} : { resume: row.rngState }),
-          ...(mask === undefined ? {} : { mask }),
-          ...(settings.penalties === undefined ? {} : { replyStart: request.prompt.length }),
-        };
-      });
-      const generated = await batcher.sample(asked);
-      live.forEach((j, r) => {
-        const g = generated[r]!;
-        const row = rows[j]!;
-        const sampled = tokenOf(g, 0);
-        row.tokens.push(sampled.token);
-        row.logprobs.push(sampled.logprob);
-        row.alternatives.push([...(sampled.alternatives ?? [])]);
-        row.rngState = g.rngState;
-        request.constraints?.[j]?.advance(sampled.token);
-        row.ended = endOf(j, row, request, g.finish === "stop");
-        onToken?.(j, sampled, row.ended);
-      });
-    }
-    return rows.map((row, j) => row.ended ?? choiceOf(j, row, request, false));
-  };
-
-  const checkRoom = (n: number): void => {
-    if (batcher.waiting() + n > settings.maxQueue) {
-      throw new HttpError(
-        429,
-        `the server is busy: ${batcher.waiting()} sequences are waiting for the model (budgetrl serve --max-queue ${settings.maxQueue}); retry later`,
-        { headers: { "retry-after": "1" } },
-      );
-    }
-  };
-
+/** The one-token model call of live row j, resuming its session, random stream and constraint. */
+function nextTokenRow(
+  state: EngineState,
+  request: GenerationRequest,
+  settings: SampleSettings,
+  held: readonly (KvSession | undefined)[],
+  row: Progress,
+  j: number,
+): SampleRow {
+  const { contextLength, vocabSize } = state.model.config;
+  const budget = Math.min(request.maxTokens, contextLength - request.prompt.length);
+  const mask = request.constraints?.[j]?.mask(budget - row.tokens.length, vocabSize);
   return {
-    checkRoom,
-    async generate(request, onToken) {
-      checkRoom(request.seeds.length);
-      const held = takeSessions(request);
-      let failed = true;
-      try {
-        const choices = request.stepwise ? await stepwise(request, held, onToken) : await whole(request, held);
-        failed = false;
-        return choices;
-      } finally {
-        giveSessions(request, held, failed);
-      }
+    prompt: [...request.prompt, ...row.tokens],
+    seed: request.seeds[j]!,
+    session: held[j]!,
+    settings: {
+      ...settings,
+      maxNewTokens: 1,
+      minNewTokens: Math.max(0, request.stop.minTokens - row.tokens.length),
     },
-    waiting: () => batcher.waiting(),
-    stats: () => ({ ...batcher.stats(), sessions: pool.stats() }),
+    ...(row.rngState === undefined ? {} : { resume: row.rngState }),
+    ...(mask === undefined ? {} : { mask }),
+    ...(settings.penalties === undefined ? {} : { replyStart: request.prompt.length }),
+  };
+}
+
+/** Adds row j's new token to what it has sampled, and tells the listener. */
+function recordToken(
+  state: EngineState,
+  request: GenerationRequest,
+  row: Progress,
+  j: number,
+  g: Generated,
+  onToken: TokenListener | undefined,
+): void {
+  const sampled = tokenOf(state, g, 0);
+  row.tokens.push(sampled.token);
+  row.logprobs.push(sampled.logprob);
+  row.alternatives.push([...(sampled.alternatives ?? [])]);
+  row.rngState = g.rngState;
+  request.constraints?.[j]?.advance(sampled.token);
+  row.ended = endOf(state, j, row, request, g.finish === "stop");
+  onToken?.(j, sampled, row.ended);
+}
+
+/** Every choice token by token, each token one model call. */
+async function sampleStepwise(
+  state: EngineState,
+  request: GenerationRequest,
+  held: readonly (KvSession | undefined)[],
+  onToken: TokenListener | undefined,
+): Promise<SampledChoice[]> {
+  const rows: Progress[] = request.seeds.map(() => ({
+    tokens: [],
+    logprobs: [],
+    alternatives: [],
+    rngState: undefined,
+    ended: undefined,
+  }));
+  // Stop strings are checked here, across the calls.
+  const { stopSequences: _, ...settings } = baseSettings(request);
+  for (;;) {
+    const live = rows.map((_, j) => j).filter((j) => rows[j]!.ended === undefined);
+    if (live.length === 0 || request.cancelled?.() === true) break;
+    const asked = live.map((j) => nextTokenRow(state, request, settings, held, rows[j]!, j));
+    const generated = await state.batcher.sample(asked);
+    live.forEach((j, r) => recordToken(state, request, rows[j]!, j, generated[r]!, onToken));
+  }
+  return rows.map((row, j) => row.ended ?? choiceOf(j, row, request, false));
+}
+
+/** 429 (HttpError) when n more sequences would pass the queue's limit. */
+function checkRoom(state: EngineState, n: number): void {
+  if (state.batcher.waiting() + n > state.settings.maxQueue) {
+    throw new HttpError(
+      429,
+      `the server is busy: ${state.batcher.waiting()} sequences are waiting for the model (budgetrl serve --max-queue ${state.settings.maxQueue}); retry later`,
+      { headers: { "retry-after": "1" } },
+    );
+  }
+}
+
+async function generate(
+  state: EngineState,
+  request: GenerationRequest,
+  onToken: TokenListener | undefined,
+): Promise<SampledChoice[]> {
+  checkRoom(state, request.seeds.length);
+  const held = takeSessions(state, request);
+  let failed = true;
+  try {
+    const choices = request.stepwise
+      ? await sampleStepwise(state, request, held, onToken)
+      : await sampleWhole(state, request, held);
+    failed = false;
+    return choices;
+  } finally {
+    giveSessions(state, request, held, failed);
+  }
+}
+
+export function createSamplingEngine(
+  model: Pick<TinyModel, "sample" | "config" | "openSession">,
+  settings: EngineSettings,
+): SamplingEngine {
+  const state: EngineState = {
+    model,
+    settings,
+    batcher: createSampleBatcher(model, settings.maxBatch),
+    pool: createSessionPool(() => model.openSession(), settings.sessions),
+    processed: settings.logprobsMode === "processed",
+  };
+  return {
+    checkRoom: (n) => checkRoom(state, n),
+    generate: (request, onToken) => generate(state, request, onToken),
+    waiting: () => state.batcher.waiting(),
+    stats: () => ({ ...state.batcher.stats(), sessions: state.pool.stats() }),
   };
 }

@@ -96,6 +96,22 @@ export function usageOf(promptTokens: number, completionTokens: number): JsonObj
   };
 }
 
+/** A stream chunk's usage field: the usage so far (continuous_usage_stats), null (include_usage), or none. */
+export function streamUsageField(
+  asked: { readonly continuousUsage: boolean; readonly includeUsage: boolean },
+  promptTokens: number,
+  completionTokens: readonly number[],
+): JsonObject {
+  if (asked.continuousUsage)
+    return {
+      usage: usageOf(
+        promptTokens,
+        completionTokens.reduce((a, b) => a + b, 0),
+      ),
+    };
+  return asked.includeUsage ? { usage: null } : {};
+}
+
 /** A stream's last chunk with the usage of the whole answer (stream_options.include_usage). */
 export function usageChunk(
   meta: ResponseMeta,
