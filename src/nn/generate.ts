@@ -157,6 +157,100 @@ function pick(
   return false;
 }
 
+/** What the steps of one shard's call share. */
+interface ShardRun {
+  readonly kernels: Kernels;
+  readonly model: ModelViews;
+  readonly workspace: Workspace;
+  readonly targets: ChunkTargets;
+  readonly options: GenerateOptions;
+  readonly rows: RowOptions;
+  readonly results: Generated[];
+  readonly rngs: Rng[];
+  /** Per sequence, its length after the chunk (what it holds before its new tokens). */
+  readonly filled: number[];
+}
+
+/** Prefills the chunks that compute their own rows (the others share theirs) into the sequences' caches. */
+function prefillChunks(run: ShardRun, chunks: readonly Int32Array[], sources: readonly number[]): void {
+  const { kernels, model, workspace, targets } = run;
+  const lengths = chunks.map((p) => p.length);
+  const { own, packing } = computedChunks(lengths, sources);
+  own.forEach((s, k) => {
+    const p = chunks[s]!;
+    workspace.tokens.set(p, packing.starts[k]!);
+    for (let i = 0; i < p.length; i++) workspace.positions[packing.starts[k]! + i] = targets.pasts[s]! + i;
+  });
+  prefill(kernels, model, workspace, lengths, targets, sources);
+}
+
+/** The decoding step of each sequence's last sampled token, as the earlier call would have run it. */
+function replayLastTokens(run: ShardRun, chunks: readonly Int32Array[]): void {
+  const { kernels, model, workspace, targets } = run;
+  chunks.forEach((chunk, r) => {
+    workspace.tokens[r] = chunk[0]!;
+    workspace.positions[r] = targets.pasts[r]!;
+  });
+  forwardBlocks(
+    kernels,
+    model,
+    workspace,
+    chunks.length,
+    attendCache(kernels, model, workspace, targets.cache, targets.slots),
+    false,
+  );
+}
+
+/** Logits of the first `rows` rows of workspace.xOut, and what sampling needs from them. */
+function head(run: ShardRun, rows: number): (r: number) => [Float32Array, PreparedRow] {
+  const { kernels, model, workspace, options } = run;
+  const V = model.config.vocabSize;
+  const logits = forwardHead(kernels, model, workspace, workspace.xOut, rows);
+  const { sampleWeights: weights, sampleStats: stats } = workspace;
+  kernels.samplingWeights(weights, stats, logits, rows, V, options.temperature > 0 ? options.temperature : 1);
+  return (r) => [
+    logits.subarray(r * V, (r + 1) * V),
+    { weights: weights.subarray(r * V, (r + 1) * V), modelLse: stats[2 * r]!, sum: stats[2 * r + 1]! },
+  ];
+}
+
+/** One decoding step of the active sequences (each runs its newest token); returns those that go on. */
+function decodeStep(run: ShardRun, active: readonly number[]): number[] {
+  const { kernels, model, workspace, targets, options, rows, results, rngs, filled } = run;
+  active.forEach((s, r) => {
+    const out = results[s]!;
+    workspace.tokens[r] = out.tokens[out.tokens.length - 1]!;
+    workspace.positions[r] = filled[s]! + out.tokens.length - 1;
+  });
+  forwardBlocks(
+    kernels,
+    model,
+    workspace,
+    active.length,
+    attendCache(
+      kernels,
+      model,
+      workspace,
+      targets.cache,
+      active.map((s) => targets.slots[s]!),
+    ),
+    false,
+  );
+  const step = head(run, active.length);
+  return active.filter((s, r) =>
+    pick(
+      results[s]!,
+      ...step(r),
+      options,
+      rngs[s]!,
+      filled[s]! + results[s]!.tokens.length,
+      model.config.contextLength,
+      undefined,
+      rows.histories?.[s],
+    ),
+  );
+}
+
 /**
  * chunks[s]: the tokens of sequence s not cached yet, at positions targets.pasts[s].. of the sequence whose
  * block is at targets.slots[s] (src/nn/kv-cache.ts); sources[s]: the chunk whose prefill it shares
@@ -173,7 +267,6 @@ export function generateShard(
   sources: readonly number[] = chunks.map((_, s) => s),
   rows: RowOptions = {},
 ): Generated[] {
-  const { vocabSize: V, contextLength: T } = model.config;
   const topLogprobs = (options.topLogprobs ?? 0) > 0;
   const results: Generated[] = chunks.map(() => ({
     tokens: [],
@@ -195,81 +288,25 @@ export function generateShard(
   if (resuming && !chunks.every((chunk, s) => chunk.length === 1 && rows.resume![s] !== undefined)) {
     throw new RangeError("generateShard: a resumed call needs every sequence resumed, each with one token to run");
   }
-  if (!resuming) {
-    const lengths = chunks.map((p) => p.length);
-    const { own, packing } = computedChunks(lengths, sources);
-    own.forEach((s, k) => {
-      const p = chunks[s]!;
-      workspace.tokens.set(p, packing.starts[k]!);
-      for (let i = 0; i < p.length; i++) workspace.positions[packing.starts[k]! + i] = targets.pasts[s]! + i;
-    });
-    prefill(kernels, model, workspace, lengths, targets, sources);
-  }
-  /** Logits of the first `rows` rows of workspace.xOut, and what sampling needs from them. */
-  const head = (rows: number): ((r: number) => [Float32Array, PreparedRow]) => {
-    const logits = forwardHead(kernels, model, workspace, workspace.xOut, rows);
-    const { sampleWeights: weights, sampleStats: stats } = workspace;
-    kernels.samplingWeights(weights, stats, logits, rows, V, options.temperature > 0 ? options.temperature : 1);
-    return (r) => [
-      logits.subarray(r * V, (r + 1) * V),
-      { weights: weights.subarray(r * V, (r + 1) * V), modelLse: stats[2 * r]!, sum: stats[2 * r + 1]! },
-    ];
-  };
   const filled = chunks.map((p, s) => targets.pasts[s]! + p.length);
-  if (resuming) {
-    // The decoding step of each sequence's last sampled token, as the earlier call would have run it.
-    chunks.forEach((chunk, r) => {
-      workspace.tokens[r] = chunk[0]!;
-      workspace.positions[r] = targets.pasts[r]!;
-    });
-    forwardBlocks(
-      kernels,
-      model,
-      workspace,
-      chunks.length,
-      attendCache(kernels, model, workspace, targets.cache, targets.slots),
-      false,
-    );
-  }
-  const first = head(chunks.length);
+  const run: ShardRun = { kernels, model, workspace, targets, options, rows, results, rngs, filled };
+  if (resuming) replayLastTokens(run, chunks);
+  else prefillChunks(run, chunks, sources);
+  const first = head(run, chunks.length);
   let active = chunks
     .map((_, s) => s)
     .filter((s) =>
-      pick(results[s]!, ...first(s), options, rngs[s]!, filled[s]!, T, rows.masks?.[s], rows.histories?.[s]),
-    );
-  while (active.length > 0) {
-    active.forEach((s, r) => {
-      const out = results[s]!;
-      workspace.tokens[r] = out.tokens[out.tokens.length - 1]!;
-      workspace.positions[r] = filled[s]! + out.tokens.length - 1;
-    });
-    forwardBlocks(
-      kernels,
-      model,
-      workspace,
-      active.length,
-      attendCache(
-        kernels,
-        model,
-        workspace,
-        targets.cache,
-        active.map((s) => targets.slots[s]!),
-      ),
-      false,
-    );
-    const step = head(active.length);
-    active = active.filter((s, r) =>
       pick(
         results[s]!,
-        ...step(r),
+        ...first(s),
         options,
         rngs[s]!,
-        filled[s]! + results[s]!.tokens.length,
-        T,
-        undefined,
+        filled[s]!,
+        model.config.contextLength,
+        rows.masks?.[s],
         rows.histories?.[s],
       ),
     );
-  }
+  while (active.length > 0) active = decodeStep(run, active);
   return done();
 }

@@ -16,7 +16,7 @@ import { checkTokens } from "./batch.js";
 import type { Generated, GenerateOptions, RngState } from "./generate.js";
 import type { Job } from "./jobs.js";
 import { penalises, type Penalties, type PenaltyHistory } from "./penalties.js";
-import { createCachePool, reusableLength, type KvSession, type SessionState } from "./kv-cache.js";
+import { createCachePool, reusableLength, type CachePool, type KvSession, type SessionState } from "./kv-cache.js";
 import { sharedSources } from "./prefill.js";
 import type { ModelRuntime } from "./runtime.js";
 import { ensureWorkspace, shardRanges, type WorkspaceSlot } from "./shards.js";
@@ -144,135 +144,200 @@ function resolveOptions(options: SampleOptions, prompts: number): GenerateOption
   return resolved;
 }
 
+/** What a sampler's calls share: the model's runtime, its cache blocks, its sessions' states, a workspace per shard. */
+interface SamplerState {
+  readonly context: ModelRuntime;
+  readonly caches: CachePool;
+  readonly states: WeakMap<KvSession, SessionState>;
+  readonly slots: WorkspaceSlot[];
+}
+
+/** A prompt's cache state: its session's, or a temporary one (given back after the call). */
+interface PromptRun {
+  readonly state: SessionState;
+  readonly temporary: boolean;
+}
+
+/** Where a call's prompts start computing: the tokens to run of each, and how many its cache already holds. */
+interface PromptChunks {
+  readonly chunks: Int32Array[];
+  readonly pasts: number[];
+}
+
+/** Refuses an empty prompt, one that fills the context, or one with tokens outside the vocabulary. */
+function checkPrompts(config: ModelRuntime["config"], prompts: readonly (readonly number[])[]): void {
+  prompts.forEach((p, i) => {
+    if (p.length === 0 || p.length >= config.contextLength) {
+      throw new BudgetrlError(
+        "nn:too-long",
+        `prompt ${i} has ${p.length} tokens; it needs 1..${config.contextLength - 1}`,
+        "keep the newest tokens that fit (the tiny policy does)",
+      );
+    }
+    checkTokens(config, `prompts[${i}]`, p, false);
+  });
+}
+
+/** The cache state each prompt runs in: its session's, or a temporary one. */
+function statesFor(
+  sampler: SamplerState,
+  sessions: readonly (KvSession | undefined)[] | undefined,
+  count: number,
+): PromptRun[] {
+  const seen = new Set<SessionState>();
+  return Array.from({ length: count }, (_, i) => {
+    const session = sessions?.[i];
+    if (session === undefined) return { state: { block: undefined, cached: [], closed: false }, temporary: true };
+    const state = sampler.states.get(session);
+    if (state === undefined) throw new BudgetrlError("nn:bad-session", `sessions[${i}] belongs to another model`);
+    if (state.closed) throw new BudgetrlError("nn:bad-session", `sessions[${i}] is closed`);
+    if (seen.has(state))
+      throw new BudgetrlError("nn:bad-session", `sessions[${i}] appears twice in one call`, "one sequence per session");
+    seen.add(state);
+    return { state, temporary: false };
+  });
+}
+
+/** Refuses to resume a prompt whose session does not cache every token but the last. */
+function checkResumable(
+  runs: readonly PromptRun[],
+  pasts: readonly number[],
+  prompts: readonly (readonly number[])[],
+): void {
+  pasts.forEach((past, i) => {
+    if (runs[i]!.temporary || past !== prompts[i]!.length - 1) {
+      throw new BudgetrlError(
+        "nn:bad-resume",
+        `prompt ${i} cannot be resumed: its session must cache every token but the last (the one the previous call sampled); it caches ${past} of ${prompts[i]!.length}`,
+      );
+    }
+  });
+}
+
+/** The call's work split over the shards: one generate job each, its prefills shared within it. */
+function shardJobs(
+  sampler: SamplerState,
+  prompts: readonly (readonly number[])[],
+  options: SampleOptions,
+  generate: GenerateOptions,
+  runs: readonly PromptRun[],
+  { chunks, pasts }: PromptChunks,
+): { jobs: Job[]; sources: number[][] } {
+  const { config, heap, memory, shards } = sampler.context;
+  const rowHistories = generate.penalties === undefined ? undefined : histories(prompts, options);
+  // Work per prompt: its prefill rows (none when it shares another's), and a few decoding steps.
+  const shared = sharedSources(chunks, pasts);
+  const ranges = shardRanges(
+    chunks.map((chunk, i) => (shared[i] === i ? chunk.length : 0) + DECODE_WEIGHT),
+    shards,
+  );
+  // Prefills are shared within a shard (its first prompt with those tokens computes them).
+  const sources = ranges.map(([first, end]) => sharedSources(chunks.slice(first, end), pasts.slice(first, end)));
+  // Rows: the computed chunks' rows, and at least one per prompt (the decoding steps).
+  const workspaces = ranges.map(([first, end], s) =>
+    ensureWorkspace(
+      heap,
+      config,
+      sampler.slots[s]!,
+      chunks.slice(first, end).map((c, i) => (sources[s]![i] === i ? c.length : 1)),
+      "sample",
+    ),
+  );
+  // A view from the heap's first float, made after every allocation: the kernels address blocks by offset.
+  const cache = new Float32Array(heap.memory.buffer);
+  const jobs: Job[] = ranges.map(([first, end], s) => ({
+    kind: "generate",
+    model: memory.views,
+    workspace: workspaces[s]!,
+    chunks: chunks.slice(first, end),
+    seeds: options.seeds.slice(first, end),
+    options: generate,
+    sources: sources[s]!,
+    targets: {
+      cache,
+      slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4),
+      pasts: pasts.slice(first, end),
+    },
+    ...(options.resume === undefined && options.masks === undefined && rowHistories === undefined
+      ? {}
+      : {
+          rows: {
+            ...(options.resume === undefined ? {} : { resume: options.resume.slice(first, end) }),
+            ...(options.masks === undefined ? {} : { masks: options.masks.slice(first, end) }),
+            ...(rowHistories === undefined ? {} : { histories: rowHistories.slice(first, end) }),
+          },
+        }),
+  }));
+  return { jobs, sources };
+}
+
+/** Counts the tokens run and records what each session now caches. */
+function recordResults(
+  sampler: SamplerState,
+  prompts: readonly (readonly number[])[],
+  options: SampleOptions,
+  generate: GenerateOptions,
+  runs: readonly PromptRun[],
+  chunks: readonly Int32Array[],
+  sources: readonly number[][],
+  results: readonly Generated[],
+): void {
+  const { counts } = sampler.context;
+  const ownPrefill = sources.flatMap((shard) => shard.map((source, i) => source === i));
+  const resumed = options.resume !== undefined;
+  results.forEach((result, i) => {
+    // A resumed prompt's one token runs as a decoding step.
+    counts.prefill += generate.maxNewTokens > 0 && ownPrefill[i] && !resumed ? chunks[i]!.length : 0;
+    counts.decode += Math.max(0, result.tokens.length - (resumed ? 0 : 1));
+    if (generate.maxNewTokens > 0 && !runs[i]!.state.closed)
+      runs[i]!.state.cached = [...prompts[i]!, ...result.tokens.slice(0, -1)];
+  });
+}
+
+async function sample(
+  sampler: SamplerState,
+  prompts: readonly (readonly number[])[],
+  options: SampleOptions,
+): Promise<Generated[]> {
+  const generate = resolveOptions(options, prompts.length);
+  checkPrompts(sampler.context.config, prompts);
+  const runs = statesFor(sampler, options.sessions, prompts.length);
+  const pasts = runs.map(({ state }, i) => reusableLength(state.cached, prompts[i]!));
+  if (options.resume !== undefined) checkResumable(runs, pasts, prompts);
+  runs.forEach(({ state }, i) => {
+    state.block ??= sampler.caches.take();
+    state.cached = prompts[i]!.slice(0, pasts[i]); // what stays valid if the call fails
+  });
+  const chunks = prompts.map((p, i) => Int32Array.from(p.slice(pasts[i])));
+  try {
+    const { jobs, sources } = shardJobs(sampler, prompts, options, generate, runs, { chunks, pasts });
+    const results = (await sampler.context.pool.runAll(jobs)).flatMap((r) => (r.kind === "generated" ? r.results : []));
+    recordResults(sampler, prompts, options, generate, runs, chunks, sources, results);
+    return results;
+  } finally {
+    for (const { state, temporary } of runs)
+      if (temporary && state.block !== undefined) sampler.caches.give(state.block);
+  }
+}
+
 export function createSampler(context: ModelRuntime): Sampler {
-  const { config, heap, pool, memory, shards, counts } = context;
-  const caches = createCachePool(heap, config);
-  const states = new WeakMap<KvSession, SessionState>();
-  const slots: WorkspaceSlot[] = Array.from({ length: shards }, () => ({ workspace: undefined }));
-
-  /** The cache state each prompt runs in: its session's, or a temporary one. */
-  const statesFor = (
-    sessions: readonly (KvSession | undefined)[] | undefined,
-    count: number,
-  ): { state: SessionState; temporary: boolean }[] => {
-    const seen = new Set<SessionState>();
-    return Array.from({ length: count }, (_, i) => {
-      const session = sessions?.[i];
-      if (session === undefined) return { state: { block: undefined, cached: [], closed: false }, temporary: true };
-      const state = states.get(session);
-      if (state === undefined) throw new BudgetrlError("nn:bad-session", `sessions[${i}] belongs to another model`);
-      if (state.closed) throw new BudgetrlError("nn:bad-session", `sessions[${i}] is closed`);
-      if (seen.has(state))
-        throw new BudgetrlError(
-          "nn:bad-session",
-          `sessions[${i}] appears twice in one call`,
-          "one sequence per session",
-        );
-      seen.add(state);
-      return { state, temporary: false };
-    });
+  const { config, heap, shards } = context;
+  const sampler: SamplerState = {
+    context,
+    caches: createCachePool(heap, config),
+    states: new WeakMap<KvSession, SessionState>(),
+    slots: Array.from({ length: shards }, () => ({ workspace: undefined })),
   };
-
-  const sample = async (prompts: readonly (readonly number[])[], options: SampleOptions): Promise<Generated[]> => {
-    const generate = resolveOptions(options, prompts.length);
-    prompts.forEach((p, i) => {
-      if (p.length === 0 || p.length >= config.contextLength) {
-        throw new BudgetrlError(
-          "nn:too-long",
-          `prompt ${i} has ${p.length} tokens; it needs 1..${config.contextLength - 1}`,
-          "keep the newest tokens that fit (the tiny policy does)",
-        );
-      }
-      checkTokens(config, `prompts[${i}]`, p, false);
-    });
-    const runs = statesFor(options.sessions, prompts.length);
-    const pasts = runs.map(({ state }, i) => reusableLength(state.cached, prompts[i]!));
-    if (options.resume !== undefined) {
-      pasts.forEach((past, i) => {
-        if (runs[i]!.temporary || past !== prompts[i]!.length - 1) {
-          throw new BudgetrlError(
-            "nn:bad-resume",
-            `prompt ${i} cannot be resumed: its session must cache every token but the last (the one the previous call sampled); it caches ${past} of ${prompts[i]!.length}`,
-          );
-        }
-      });
-    }
-    runs.forEach(({ state }, i) => {
-      state.block ??= caches.take();
-      state.cached = prompts[i]!.slice(0, pasts[i]); // what stays valid if the call fails
-    });
-    const chunks = prompts.map((p, i) => Int32Array.from(p.slice(pasts[i])));
-    const rowHistories = generate.penalties === undefined ? undefined : histories(prompts, options);
-    try {
-      // Work per prompt: its prefill rows (none when it shares another's), and a few decoding steps.
-      const shared = sharedSources(chunks, pasts);
-      const ranges = shardRanges(
-        chunks.map((chunk, i) => (shared[i] === i ? chunk.length : 0) + DECODE_WEIGHT),
-        shards,
-      );
-      // Prefills are shared within a shard (its first prompt with those tokens computes them).
-      const sources = ranges.map(([first, end]) => sharedSources(chunks.slice(first, end), pasts.slice(first, end)));
-      // Rows: the computed chunks' rows, and at least one per prompt (the decoding steps).
-      const workspaces = ranges.map(([first, end], s) =>
-        ensureWorkspace(
-          heap,
-          config,
-          slots[s]!,
-          chunks.slice(first, end).map((c, i) => (sources[s]![i] === i ? c.length : 1)),
-          "sample",
-        ),
-      );
-      // A view from the heap's first float, made after every allocation: the kernels address blocks by offset.
-      const cache = new Float32Array(heap.memory.buffer);
-      const jobs: Job[] = ranges.map(([first, end], s) => ({
-        kind: "generate",
-        model: memory.views,
-        workspace: workspaces[s]!,
-        chunks: chunks.slice(first, end),
-        seeds: options.seeds.slice(first, end),
-        options: generate,
-        sources: sources[s]!,
-        targets: {
-          cache,
-          slots: runs.slice(first, end).map(({ state }) => state.block!.byteOffset / 4),
-          pasts: pasts.slice(first, end),
-        },
-        ...(options.resume === undefined && options.masks === undefined && rowHistories === undefined
-          ? {}
-          : {
-              rows: {
-                ...(options.resume === undefined ? {} : { resume: options.resume.slice(first, end) }),
-                ...(options.masks === undefined ? {} : { masks: options.masks.slice(first, end) }),
-                ...(rowHistories === undefined ? {} : { histories: rowHistories.slice(first, end) }),
-              },
-            }),
-      }));
-      const results = (await pool.runAll(jobs)).flatMap((r) => (r.kind === "generated" ? r.results : []));
-      const ownPrefill = sources.flatMap((shard) => shard.map((source, i) => source === i));
-      const resumed = options.resume !== undefined;
-      results.forEach((result, i) => {
-        // A resumed prompt's one token runs as a decoding step.
-        counts.prefill += generate.maxNewTokens > 0 && ownPrefill[i] && !resumed ? chunks[i]!.length : 0;
-        counts.decode += Math.max(0, result.tokens.length - (resumed ? 0 : 1));
-        if (generate.maxNewTokens > 0 && !runs[i]!.state.closed)
-          runs[i]!.state.cached = [...prompts[i]!, ...result.tokens.slice(0, -1)];
-      });
-      return results;
-    } finally {
-      for (const { state, temporary } of runs) if (temporary && state.block !== undefined) caches.give(state.block);
-    }
-  };
-
   return {
-    sample,
+    sample: (prompts, options) => sample(sampler, prompts, options),
     openSession: () => {
-      const { session, state } = caches.open();
-      states.set(session, state);
+      const { session, state } = sampler.caches.open();
+      sampler.states.set(session, state);
       return session;
     },
     free: () => {
-      for (const slot of slots) if (slot.workspace !== undefined) freeWorkspace(heap, slot.workspace);
-      caches.dispose();
+      for (const slot of sampler.slots) if (slot.workspace !== undefined) freeWorkspace(heap, slot.workspace);
+      sampler.caches.dispose();
     },
   };
 }

@@ -179,32 +179,30 @@ export function kernelsBuild(): KernelBuild {
 /** Floats of heap scratch each thread's kernels need (packed matmul panels). */
 export const KERNEL_SCRATCH_FLOATS = 16384;
 
-/**
- * Kernels bound to `memory` (the shared heap). `scratch` is a heap view of KERNEL_SCRATCH_FLOATS floats
- * that only this thread uses.
- */
-export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Module, scratch: Float32Array): Kernels {
-  const instance = new WebAssembly.Instance(module, {
-    env: {
-      memory,
-      abort: () => {
-        throw new BudgetrlError("nn:wasm-abort", "WebAssembly kernel aborted");
-      },
-    },
-  });
-  const w = instance.exports as unknown as KernelExports;
-  if (scratch.length * 4 < w.SCRATCH_BYTES.value)
-    throw new BudgetrlError(
-      "nn:wasm-scratch",
-      `kernel scratch of ${scratch.length} floats is below the ${w.SCRATCH_BYTES.value / 4} the kernels need`,
-    );
-  w.setScratch(scratch.byteOffset);
+/** The matrix products and the transpose: the linear layers. */
+function linearKernels(
+  w: KernelExports,
+): Pick<Kernels, "matmul" | "matmulTransposedA" | "gemm" | "gemmPanels" | "transpose" | "linearSwiglu"> {
   return {
-    name: "wasm",
     matmul: (out, a, b, m, n, k, accumulate) =>
       w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, k, 1, n, n, accumulate ? 1 : 0, 8),
     matmulTransposedA: (out, a, b, m, n, k, accumulate) =>
       w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, 1, m, n, n, accumulate ? 1 : 0, 8),
+    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) =>
+      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0, 8),
+    gemmPanels: (out, ldc, a, ars, acs, b, panelStride, m, n, k, accumulate) =>
+      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, 8, ldc, accumulate ? 1 : 0, panelStride),
+    transpose: (out, x, rows, cols, stride) => w.transpose(out.byteOffset, x.byteOffset, rows, cols, stride),
+    linearSwiglu: (h, x, wT, rows, hidden, k) =>
+      w.linearSwiglu(h.byteOffset, x.byteOffset, wT.byteOffset, rows, hidden, k, 8 * k),
+  };
+}
+
+/** RMS norm, RoPE and SwiGLU, forward and backward. */
+function layerKernels(
+  w: KernelExports,
+): Pick<Kernels, "rmsnormForward" | "rmsnormBackward" | "rope" | "swigluForward" | "swigluBackward"> {
+  return {
     rmsnormForward: (out, rstd, x, weight, rows, dim, eps) =>
       w.rmsnormForward(out.byteOffset, rstd.byteOffset, x.byteOffset, weight.byteOffset, rows, dim, eps),
     rmsnormBackward: (dx, dweight, dout, x, weight, rstd, rows, dim) =>
@@ -231,10 +229,19 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
         inverse ? 1 : 0,
       ),
     swigluForward: (h, gateUp, rows, hidden) => w.swigluForward(h.byteOffset, gateUp.byteOffset, rows, hidden),
-    linearSwiglu: (h, x, wT, rows, hidden, k) =>
-      w.linearSwiglu(h.byteOffset, x.byteOffset, wT.byteOffset, rows, hidden, k, 8 * k),
     swigluBackward: (dGateUp, dh, gateUp, rows, hidden) =>
       w.swigluBackward(dGateUp.byteOffset, dh.byteOffset, gateUp.byteOffset, rows, hidden),
+  };
+}
+
+/** Causal attention over a sequence and over the KV cache, and its softmax. */
+function attentionKernels(
+  w: KernelExports,
+): Pick<
+  Kernels,
+  "causalAttention" | "storeKeysValues" | "cachedAttention" | "causalSoftmax" | "causalSoftmaxBackward"
+> {
+  return {
     causalAttention: (out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale, past, keepProbs) =>
       w.causalAttention(
         out.byteOffset,
@@ -292,10 +299,15 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
         scale,
         scratch.byteOffset,
       ),
-    gemm: (out, ldc, a, ars, acs, b, ldb, m, n, k, accumulate) =>
-      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, ldb, ldc, accumulate ? 1 : 0, 8),
-    gemmPanels: (out, ldc, a, ars, acs, b, panelStride, m, n, k, accumulate) =>
-      w.matmul(out.byteOffset, a.byteOffset, b.byteOffset, m, n, k, ars, acs, 8, ldc, accumulate ? 1 : 0, panelStride),
+    causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
+    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale, past = 0) =>
+      w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale, past),
+  };
+}
+
+/** The output head: sampling weights, token log-probs, the logits' gradient. */
+function outputKernels(w: KernelExports): Pick<Kernels, "samplingWeights" | "tokenLogprobs" | "logitsGradient"> {
+  return {
     samplingWeights: (weights, stats, logits, rows, vocab, temperature) =>
       w.samplingWeights(weights.byteOffset, stats.byteOffset, logits.byteOffset, rows, vocab, temperature),
     tokenLogprobs: (logits, targets, rows, vocab, logprobs, entropy) =>
@@ -310,9 +322,28 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
         entropyCoefficients?.byteOffset ?? 0,
         normaliser,
       ),
-    transpose: (out, x, rows, cols, stride) => w.transpose(out.byteOffset, x.byteOffset, rows, cols, stride),
-    causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
-    causalSoftmaxBackward: (d, probs, ld, rows, cols, scale, past = 0) =>
-      w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale, past),
   };
+}
+
+/**
+ * Kernels bound to `memory` (the shared heap). `scratch` is a heap view of KERNEL_SCRATCH_FLOATS floats
+ * that only this thread uses.
+ */
+export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Module, scratch: Float32Array): Kernels {
+  const instance = new WebAssembly.Instance(module, {
+    env: {
+      memory,
+      abort: () => {
+        throw new BudgetrlError("nn:wasm-abort", "WebAssembly kernel aborted");
+      },
+    },
+  });
+  const w = instance.exports as unknown as KernelExports;
+  if (scratch.length * 4 < w.SCRATCH_BYTES.value)
+    throw new BudgetrlError(
+      "nn:wasm-scratch",
+      `kernel scratch of ${scratch.length} floats is below the ${w.SCRATCH_BYTES.value / 4} the kernels need`,
+    );
+  w.setScratch(scratch.byteOffset);
+  return { name: "wasm", ...linearKernels(w), ...layerKernels(w), ...attentionKernels(w), ...outputKernels(w) };
 }
