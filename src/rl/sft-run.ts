@@ -37,6 +37,7 @@ import type { TrainablePolicy, TrainSequence } from "./backend.js";
 import { demonstrationSequences, trainSft } from "./sft.js";
 import { parseSftConfig, sftConfigSchema, type SftConfig } from "./sft-config.js";
 import { demonstratorNoise, sftTargets, type DemonstrationRun, type TargetTurns } from "./sft-targets.js";
+import type { TrainerBackend } from "./backend.js";
 import { tinyBackend } from "./backends/tiny/backend.js";
 
 export interface SftRunOptions {
@@ -225,6 +226,100 @@ async function hfLayout(
   };
 }
 
+/** The demonstrations of one run, with the turns SFT trains on. */
+interface DemonstrationSet {
+  readonly episodes: readonly Episode[];
+  readonly targets: TargetTurns;
+}
+
+/** Every run's demonstrations read back, stopping at once on the signal. */
+async function readDemonstrationSets(
+  config: Readonly<SftConfig>,
+  db: string,
+  runs: readonly string[],
+  options: SftRunOptions,
+  stopPoint: () => Promise<void>,
+): Promise<DemonstrationSet[]> {
+  const demonstrations: DemonstrationSet[] = [];
+  for (const run of runs) {
+    const read = await readDemonstrations(
+      db,
+      run,
+      config.fromRun === run ? options.onNotice : undefined,
+      stopPoint,
+      options.storeWaits,
+    );
+    demonstrations.push({ episodes: read.episodes, targets: sftTargets(config.imitate, read.run) });
+  }
+  return demonstrations;
+}
+
+/** The demonstrations laid out as training sequences; those longer than the context left out (saying so), and
+ * none at all refused. */
+async function trainingSequences(
+  config: Readonly<SftConfig>,
+  demonstrations: readonly DemonstrationSet[],
+  layout: Pick<TrainablePolicy, "episodeSequences" | "responseTokens">,
+  contextLength: number,
+  options: SftRunOptions,
+  stopPoint: () => Promise<void>,
+): Promise<TrainSequence[]> {
+  const laidOut: TrainSequence[] = [];
+  for (const { episodes: runEpisodes, targets } of demonstrations)
+    for (const episode of runEpisodes) {
+      laidOut.push(...demonstrationSequences([episode], layout, targets));
+      await stopPoint();
+    }
+  // A demonstrated reply longer than the policy's replies (maxNewTokens) can make its sequence longer than the
+  // model's context (a BFCL call list): such a sequence is one the policy could never have sampled, left out.
+  const sequences = laidOut.filter((sequence) => sequence.tokens.length <= contextLength);
+  if (sequences.length < laidOut.length)
+    options.onNotice?.(
+      `${laidOut.length - sequences.length} of ${laidOut.length} demonstration sequences are longer than the model's context (${contextLength} tokens: a demonstrated reply longer than maxNewTokens ${config.maxNewTokens}) and were left out`,
+    );
+  if (sequences.length === 0) {
+    const episodes = demonstrations.reduce((sum, set) => sum + set.episodes.length, 0);
+    throw new ConfigError(
+      "imitate",
+      `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes} episodes)`,
+      config.imitate !== "all"
+        ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies"
+        : "the demonstrations are empty",
+    );
+  }
+  return sequences;
+}
+
+/** SFT's steps on the sequences; the last step's loss. A stop signal ends it between two steps. */
+async function trainOnSequences(
+  config: Readonly<SftConfig>,
+  backend: TrainerBackend,
+  sequences: readonly TrainSequence[],
+  options: SftRunOptions,
+): Promise<number> {
+  let finalLoss = NaN;
+  await trainSft(backend, sequences, {
+    steps: config.steps,
+    batchSize: config.batchSize,
+    seed: config.seed,
+    learningRate: warmupCosine({
+      peak: config.learningRate,
+      warmupSteps: Math.min(config.warmupSteps, config.steps),
+      totalSteps: config.steps,
+      minRatio: 0.1,
+    }),
+    onStep: (step, stats) => {
+      finalLoss = stats.loss;
+      options.onStep?.(step, config.steps, stats);
+      if (options.signal?.aborted === true && step + 1 < config.steps)
+        throw new StoppedError(
+          `stopped at SFT step ${step + 1}/${config.steps} (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`,
+        );
+    },
+  });
+  return finalLoss;
+}
+
 export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   const config = await startConfig(options);
   const db = options.db ?? join(options.out, "demos.db");
@@ -239,18 +334,7 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
         `stopped before SFT training (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`,
       ),
   );
-  const demonstrations: { readonly episodes: readonly Episode[]; readonly targets: TargetTurns }[] = [];
-  for (const run of runs) {
-    const read = await readDemonstrations(
-      db,
-      run,
-      config.fromRun === run ? options.onNotice : undefined,
-      stopPoint,
-      options.storeWaits,
-    );
-    demonstrations.push({ episodes: read.episodes, targets: sftTargets(config.imitate, read.run) });
-  }
-  const episodes = demonstrations.flatMap((set) => set.episodes);
+  const demonstrations = await readDemonstrationSets(config, db, runs, options, stopPoint);
   await stopPoint();
   const model = await createModel({
     config: config.modelConfig,
@@ -273,53 +357,10 @@ export async function runSft(options: SftRunOptions): Promise<SftRunResult> {
   });
   try {
     const layout = hf ? await hfLayout(config, model.config) : backend.policy();
-    const sequences: TrainSequence[] = [];
-    for (const { episodes: runEpisodes, targets } of demonstrations)
-      for (const episode of runEpisodes) {
-        sequences.push(...demonstrationSequences([episode], layout, targets));
-        await stopPoint();
-      }
-    // A demonstrated reply longer than the policy's replies (maxNewTokens) can make its sequence longer than the
-    // model's context (a BFCL call list): such a sequence is one the policy could never have sampled, left out.
-    const tooLong = sequences.length;
-    sequences.splice(
-      0,
-      sequences.length,
-      ...sequences.filter((sequence) => sequence.tokens.length <= model.config.contextLength),
-    );
-    if (sequences.length < tooLong)
-      options.onNotice?.(
-        `${tooLong - sequences.length} of ${tooLong} demonstration sequences are longer than the model's context (${model.config.contextLength} tokens: a demonstrated reply longer than maxNewTokens ${config.maxNewTokens}) and were left out`,
-      );
-    if (sequences.length === 0)
-      throw new ConfigError(
-        "imitate",
-        `no demonstrated reply is a training target (imitate ${config.imitate}, ${episodes.length} episodes)`,
-        config.imitate !== "all"
-          ? "the demonstrations need oracle annotations (an env with an oracle) and some optimal replies"
-          : "the demonstrations are empty",
-      );
-    let finalLoss = NaN;
+    const contextLength = model.config.contextLength;
+    const sequences = await trainingSequences(config, demonstrations, layout, contextLength, options, stopPoint);
     await stopPoint();
-    await trainSft(backend, sequences, {
-      steps: config.steps,
-      batchSize: config.batchSize,
-      seed: config.seed,
-      learningRate: warmupCosine({
-        peak: config.learningRate,
-        warmupSteps: Math.min(config.warmupSteps, config.steps),
-        totalSteps: config.steps,
-        minRatio: 0.1,
-      }),
-      onStep: (step, stats) => {
-        finalLoss = stats.loss;
-        options.onStep?.(step, config.steps, stats);
-        if (options.signal?.aborted === true && step + 1 < config.steps)
-          throw new StoppedError(
-            `stopped at SFT step ${step + 1}/${config.steps} (the demonstrations are kept); continue with: ${sftResumeCommand(options.out)}`,
-          );
-      },
-    });
+    const finalLoss = await trainOnSequences(config, backend, sequences, options);
     await backend.save(options.out);
     return { config, demoRuns: runs, sequences: sequences.length, finalLoss, checkpoint: options.out };
   } finally {
