@@ -29,7 +29,7 @@ import {
   type PrivilegedView,
 } from "../core/policy.js";
 import { StoppedError } from "../core/errors.js";
-import { createRng, deriveSeed } from "../core/rng.js";
+import { createRng, deriveSeed, type Rng } from "../core/rng.js";
 import {
   advanceTurnClock,
   budgetSpent,
@@ -135,17 +135,33 @@ function interventionView<TState>(
 
 /** The recorded turn: what the policy saw and said (or what was played in its place, with the reply in `forced`),
  * what the env made of it, and the oracle's view before it. */
-function turnRecord(
-  turn: number,
-  pending: readonly Message[],
-  act: Act & { readonly forced?: ForcedAction },
-  result: StepResult<unknown>,
-  progress: number,
-  stateKey: string,
-  truncated: boolean,
-  before: OracleAnswer | undefined,
-  keepTokens: boolean,
-): Turn {
+/** What a turn is recorded from. */
+interface TurnParts {
+  readonly turn: number;
+  /** The messages the policy saw first at this turn. */
+  readonly pending: readonly Message[];
+  readonly act: Act & { readonly forced?: ForcedAction };
+  readonly result: StepResult<unknown>;
+  readonly progress: number;
+  /** The state's key before the step. */
+  readonly stateKey: string;
+  readonly truncated: boolean;
+  /** The oracle's view before the turn (annotated episodes). */
+  readonly before: OracleAnswer | undefined;
+  readonly keepTokens: boolean;
+}
+
+function turnRecord({
+  turn,
+  pending,
+  act,
+  result,
+  progress,
+  stateKey,
+  truncated,
+  before,
+  keepTokens,
+}: TurnParts): Turn {
   const parsed = result.info.parsedAction;
   return {
     index: turn,
@@ -202,6 +218,149 @@ export async function runEpisode<TTask, TState>(
   }
 }
 
+/** What the turns of one episode share: the players, where it stands, what was said and played. */
+interface EpisodePlay<TTask, TState> {
+  readonly env: Env<TTask, TState>;
+  readonly policy: Policy;
+  readonly spec: EpisodeSpec<TTask>;
+  readonly options: RolloutOptions;
+  readonly caller: PolicyCaller;
+  /** The episode's identity for the policy (context.episode). */
+  readonly episode: object;
+  readonly now: Progress<TState>;
+  readonly conversation: Message[];
+  readonly turns: Turn[];
+  readonly rng: Rng;
+  readonly interventionRng: Rng;
+  readonly privileged: PrivilegedView;
+}
+
+/** The turn that ended the episode: why, the limit that ended it (a budget's scope, "env"), the policy's error. */
+interface EndedTurn {
+  readonly ended: true;
+  readonly stopReason: StopReason;
+  readonly stopLimit: string | null;
+  readonly error?: string;
+}
+
+/** What one turn ended with: the episode's end, or the env's next observation. */
+type TurnOutcome = EndedTurn | { readonly ended: false; readonly observation: readonly Message[] };
+
+/** What the policy is told of the oracle: within the turns left (or unbounded), the moves, how an action is said. */
+function privilegedView<TState>(env: Env<unknown, TState>, now: Progress<TState>): PrivilegedView {
+  return {
+    oracle: (horizon = "turns-left") =>
+      horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeft(now.clock)),
+    validActions: () => env.validActions(now.state),
+    toMessage: (action) =>
+      env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action),
+  };
+}
+
+function policyContext<TTask, TState>(play: EpisodePlay<TTask, TState>, turn: number): PolicyContext {
+  const { spec, options } = play;
+  return {
+    seed: spec.seed,
+    sample: spec.sample,
+    turn,
+    rng: play.rng,
+    tools: play.now.tools,
+    taskId: spec.taskId,
+    privileged: play.privileged,
+    episode: play.episode,
+    ...(spec.group === undefined ? {} : { group: spec.group }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+  };
+}
+
+/** Plays the policy's act (or the intervention's action in its place) in the env, and records the turn. */
+function stepTurn<TTask, TState>(
+  play: EpisodePlay<TTask, TState>,
+  turn: number,
+  pending: readonly Message[],
+  act: Act,
+  before: OracleAnswer | undefined,
+): TurnOutcome {
+  const { env, now, options } = play;
+  const intervention = options.intervention ?? { kind: "none" };
+  const stateKey = now.stateKey;
+  const played =
+    intervention.kind === "none"
+      ? { message: act.message }
+      : playedAction(
+          intervention,
+          turn,
+          act.message,
+          interventionView(env, now.state, turnsLeft(now.clock), play.privileged),
+          play.interventionRng,
+        );
+  const result = env.step(now.state, played.message);
+  now.state = result.state;
+  now.stateKey = result.info.stateKey;
+  if (result.tools !== undefined) now.tools = result.tools;
+  now.total += result.reward;
+  now.clock = advanceTurnClock(now.clock, result.info.segment);
+  const ending = stopAfterStep(result, now.clock);
+  const progress = progressOf(env, now.state, turnsLeft(now.clock), result.info.progress);
+  play.turns.push(
+    turnRecord({
+      turn,
+      pending,
+      act: played.forced === undefined ? act : played,
+      result,
+      progress,
+      stateKey,
+      truncated: ending.truncated,
+      before,
+      keepTokens: options.keepTokens === true,
+    }),
+  );
+  play.conversation.push(played.message);
+  if (ending.stopReason !== undefined)
+    return { ended: true, stopReason: ending.stopReason, stopLimit: ending.stopLimit };
+  return { ended: false, observation: result.observation };
+}
+
+/** One turn: the policy's act (a policy error ends the episode), then the step. */
+async function playTurn<TTask, TState>(
+  play: EpisodePlay<TTask, TState>,
+  pending: readonly Message[],
+): Promise<TurnOutcome> {
+  const { env, now, policy } = play;
+  const turn = play.turns.length + 1;
+  const context = policyContext(play, turn);
+  const before: OracleAnswer | undefined =
+    (play.options.annotate ?? true) ? env.oracle(now.state, turnsLeft(now.clock)) : undefined;
+  let act: Act;
+  try {
+    act = checkedAct(policy, await play.caller.call(policy, play.conversation, context));
+  } catch (caught) {
+    if (caught instanceof StoppedError) throw caught;
+    return {
+      ended: true,
+      stopReason: caught instanceof ContextLengthError ? "context_length" : "error",
+      stopLimit: null,
+      error: caught instanceof Error ? caught.message : String(caught),
+    };
+  }
+  return stepTurn(play, turn, pending, act, before);
+}
+
+/** Turn after turn until the episode ends; between two, the env's observation (with the budget note) is said. */
+async function playTurns<TTask, TState>(
+  play: EpisodePlay<TTask, TState>,
+  first: readonly Message[],
+): Promise<EndedTurn> {
+  let pending = first;
+  for (;;) {
+    if (play.options.signal?.aborted === true) throw new StoppedError("rollout stopped");
+    const outcome = await playTurn(play, pending);
+    if (outcome.ended) return outcome;
+    pending = withBudgetNote(outcome.observation, budgetNote(play.spec.budget, turnInScope(play.now.clock)));
+    for (const message of pending) play.conversation.push(message);
+  }
+}
+
 async function playEpisode<TTask, TState>(
   env: Env<TTask, TState>,
   policy: Policy,
@@ -211,7 +370,6 @@ async function playEpisode<TTask, TState>(
   episode: object,
 ): Promise<Episode> {
   const { budget } = spec;
-  const annotate = options.annotate ?? true;
   const start = env.reset(spec.task, { seed: spec.seed });
   const clock = startTurnClock(budget, start.info.segment);
   // Before any step: `step` may mutate the state it is given.
@@ -224,88 +382,23 @@ async function playEpisode<TTask, TState>(
     total: 0,
   };
   const { preamble, rest } = splitPreamble(start.observation);
-  let pending = withBudgetNote(rest, budgetNote(budget, turnInScope(now.clock)));
-  const conversation: Message[] = [...preamble, ...pending];
-  const turns: Turn[] = [];
-  const rng = createRng(deriveSeed(spec.seed, "policy"));
-  const intervention = options.intervention ?? { kind: "none" };
-  const interventionRng = createRng(deriveSeed(spec.seed, "intervention"));
-  const privileged: PrivilegedView = {
-    oracle: (horizon = "turns-left") =>
-      horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeft(now.clock)),
-    validActions: () => env.validActions(now.state),
-    toMessage: (action) =>
-      env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action),
+  const pending = withBudgetNote(rest, budgetNote(budget, turnInScope(now.clock)));
+  const play: EpisodePlay<TTask, TState> = {
+    env,
+    policy,
+    spec,
+    options,
+    caller,
+    episode,
+    now,
+    conversation: [...preamble, ...pending],
+    turns: [],
+    rng: createRng(deriveSeed(spec.seed, "policy")),
+    interventionRng: createRng(deriveSeed(spec.seed, "intervention")),
+    privileged: privilegedView(env, now),
   };
-  let stop: { stopReason?: StopReason; stopLimit: string | null } = { stopLimit: null };
-  let successTurn: number | null = null;
-  let error: string | undefined;
-
-  while (stop.stopReason === undefined) {
-    if (options.signal?.aborted === true) throw new StoppedError("rollout stopped");
-    const turn = turns.length + 1;
-    const context: PolicyContext = {
-      seed: spec.seed,
-      sample: spec.sample,
-      turn,
-      rng,
-      tools: now.tools,
-      taskId: spec.taskId,
-      privileged,
-      episode,
-      ...(spec.group === undefined ? {} : { group: spec.group }),
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    };
-    const before: OracleAnswer | undefined = annotate ? env.oracle(now.state, turnsLeft(now.clock)) : undefined;
-    let act: Act;
-    try {
-      act = checkedAct(policy, await caller.call(policy, conversation, context));
-    } catch (caught) {
-      if (caught instanceof StoppedError) throw caught;
-      error = caught instanceof Error ? caught.message : String(caught);
-      stop = { stopReason: caught instanceof ContextLengthError ? "context_length" : "error", stopLimit: null };
-      break;
-    }
-    const stateKey = now.stateKey;
-    const played =
-      intervention.kind === "none"
-        ? { message: act.message }
-        : playedAction(
-            intervention,
-            turn,
-            act.message,
-            interventionView(env, now.state, turnsLeft(now.clock), privileged),
-            interventionRng,
-          );
-    const result = env.step(now.state, played.message);
-    now.state = result.state;
-    now.stateKey = result.info.stateKey;
-    if (result.tools !== undefined) now.tools = result.tools;
-    now.total += result.reward;
-    now.clock = advanceTurnClock(now.clock, result.info.segment);
-    const ending = stopAfterStep(result, now.clock);
-    stop = ending;
-    if (ending.stopReason === "success") successTurn = turn;
-    const progress = progressOf(env, now.state, turnsLeft(now.clock), result.info.progress);
-    turns.push(
-      turnRecord(
-        turn,
-        pending,
-        played.forced === undefined ? act : played,
-        result,
-        progress,
-        stateKey,
-        ending.truncated,
-        before,
-        options.keepTokens === true,
-      ),
-    );
-    conversation.push(played.message);
-    if (stop.stopReason !== undefined) break;
-    pending = withBudgetNote(result.observation, budgetNote(budget, turnInScope(now.clock)));
-    for (const message of pending) conversation.push(message);
-  }
-
+  const stop = await playTurns(play, pending);
+  const { turns } = play;
   return {
     run: spec.run,
     env: env.name,
@@ -317,12 +410,12 @@ async function playEpisode<TTask, TState>(
     preamble,
     turns,
     success: stop.stopReason === "success",
-    stopReason: stop.stopReason ?? "error",
+    stopReason: stop.stopReason,
     stopLimit: stop.stopLimit,
     turnsUsed: turns.length,
-    successTurn,
+    successTurn: stop.stopReason === "success" ? turns.length : null,
     return: now.total,
     initialProgress,
-    ...(error === undefined ? {} : { error }),
+    ...(stop.error === undefined ? {} : { error: stop.error }),
   };
 }
