@@ -286,25 +286,25 @@ export function stepCharts(report: StudyReport): Chart[] {
   ];
 }
 
-export function recoveryCharts(report: StudyReport): Chart[] {
-  const models = modelNames(report);
-  const charts: Chart[] = [];
-  if (report.recovery.length > 0) {
-    const envs = [...new Set(report.recovery.map((entry) => entry.env))];
-    const modes = [...new Set(report.recovery.map((entry) => entry.mode))];
-    const facets = { column: header("env", "", envs), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) };
-    const byTurn = report.recovery.flatMap((entry) =>
-      entry.pooled.byFirstError
-        .filter((cell) => enough(cell.estimate))
-        .map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: cell.turn }, cell.estimate)),
-    );
-    const budgets = budgetLabelOrder(report.recovery.flatMap((entry) => entry.perBudget.map((cells) => cells.budget)));
-    const rates = report.recovery.flatMap((entry) =>
-      entry.perBudget.map((cells) =>
-        row({ model: entry.model, env: entry.env, mode: entry.mode, budget: cells.budget }, cells.anyError),
-      ),
-    );
-    charts.push({
+/** Natural recovery: success after the first mistake, by its turn and by budget. */
+function naturalRecoveryCharts(report: StudyReport, models: readonly string[]): Chart[] {
+  if (report.recovery.length === 0) return [];
+  const envs = [...new Set(report.recovery.map((entry) => entry.env))];
+  const modes = [...new Set(report.recovery.map((entry) => entry.mode))];
+  const facets = { column: header("env", "", envs), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) };
+  const byTurn = report.recovery.flatMap((entry) =>
+    entry.pooled.byFirstError
+      .filter((cell) => enough(cell.estimate))
+      .map((cell) => row({ model: entry.model, env: entry.env, mode: entry.mode, turn: cell.turn }, cell.estimate)),
+  );
+  const budgets = budgetLabelOrder(report.recovery.flatMap((entry) => entry.perBudget.map((cells) => cells.budget)));
+  const rates = report.recovery.flatMap((entry) =>
+    entry.perBudget.map((cells) =>
+      row({ model: entry.model, env: entry.env, mode: entry.mode, budget: cells.budget }, cells.anyError),
+    ),
+  );
+  return [
+    {
       id: "recovery-turn",
       title: "Natural recovery: success after the first mistake, by its turn",
       caption:
@@ -317,8 +317,8 @@ export function recoveryCharts(report: StudyReport): Chart[] {
         yDomain: [0, 1],
         independentX: true,
       }),
-    });
-    charts.push({
+    },
+    {
       id: "recovery-budget",
       title: "Recovery rate by budget",
       caption: "Success of the episodes that made at least one mistake; tight budgets leave no room to recover.",
@@ -329,8 +329,12 @@ export function recoveryCharts(report: StudyReport): Chart[] {
         color: colourIn(models, rates),
         facets,
       }),
-    });
-  }
+    },
+  ];
+}
+
+/** Recovery from one forced mistake, on the same perturbed states for every model. */
+function perturbationCharts(report: StudyReport, models: readonly string[]): Chart[] {
   const perturbed = report.perturbation.flatMap((entry) =>
     entry.cells
       .filter((cell) => cell.budget === "pooled")
@@ -341,9 +345,10 @@ export function recoveryCharts(report: StudyReport): Chart[] {
         ),
       ),
   );
-  if (perturbed.length > 0) {
-    const envs = [...new Set(report.perturbation.map((entry) => entry.env))];
-    charts.push({
+  if (perturbed.length === 0) return [];
+  const envs = [...new Set(report.perturbation.map((entry) => entry.env))];
+  return [
+    {
       id: "recovery-perturbation",
       title: "Recovery from one forced mistake, on the same states for every model",
       caption:
@@ -388,9 +393,13 @@ export function recoveryCharts(report: StudyReport): Chart[] {
           ],
         },
       },
-    });
-  }
-  return charts;
+    },
+  ];
+}
+
+export function recoveryCharts(report: StudyReport): Chart[] {
+  const models = modelNames(report);
+  return [...naturalRecoveryCharts(report, models), ...perturbationCharts(report, models)];
 }
 
 export function horizonCharts(report: StudyReport): Chart[] {
