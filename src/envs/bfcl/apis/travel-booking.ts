@@ -356,6 +356,20 @@ function purchaseInsurance(self: TravelApi, args: ReadonlyMap<string, PyValue>):
   return pyDictOf({ insurance_id: String(self.random.randint(100000000, 999999999)), insurance_status: true });
 }
 
+function bookingHistory(self: TravelApi, accessToken: PyValue): PyValue {
+  const problem = tokenProblem(self, accessToken);
+  return problem !== undefined ? errorResult(problem) : pyDictOf({ booking_history: pyDeepCopy(self.booking_record) });
+}
+
+function contactCustomerSupport(self: TravelApi, bookingId: PyValue): PyValue {
+  return dictHas(self.booking_record, bookingId)
+    ? pyDictOf({
+        customer_support_message:
+          "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
+      })
+    : errorResult("Booking not found");
+}
+
 type Method = MethodSpec<TravelApi>;
 const params = (...names: string[]): Method["params"] => names.map((name) => ({ name }));
 const arg = argument;
@@ -411,12 +425,7 @@ function methods(): Readonly<Record<string, Method>> {
     },
     get_booking_history: {
       params: params("access_token"),
-      run(self, args) {
-        const problem = tokenProblem(self, arg(args, "access_token"));
-        return problem !== undefined
-          ? errorResult(problem)
-          : pyDictOf({ booking_history: pyDeepCopy(self.booking_record) });
-      },
+      run: (self, args) => bookingHistory(self, arg(args, "access_token")),
     },
     list_all_airports: { params: [], run: () => [...ALL_AIRPORTS] },
     cancel_booking: {
@@ -453,13 +462,7 @@ function methods(): Readonly<Record<string, Method>> {
     },
     contact_customer_support: {
       params: params("booking_id", "message"),
-      run: (self, args) =>
-        dictHas(self.booking_record, arg(args, "booking_id"))
-          ? pyDictOf({
-              customer_support_message:
-                "Thank you for contacting customer support. Your message has been received and we will get back to you shortly.",
-            })
-          : errorResult("Booking not found"),
+      run: (self, args) => contactCustomerSupport(self, arg(args, "booking_id")),
     },
     get_all_credit_cards: { params: [], run: (self) => pyDictOf({ credit_card_list: self.credit_card_list }) },
   };
