@@ -31,6 +31,7 @@ import {
   type AnalysisCellData,
   type PassCellData,
   type StudyData,
+  type TaskNumbering,
 } from "./study-data.js";
 import {
   EXAMPLE_REPLY_CHARS,
@@ -366,6 +367,84 @@ function defaultPlanHeader(data: StudyData, models: readonly StudyModel[]): Stud
   };
 }
 
+/** Each replicate's (seed's) data, loaded from its own runs with the one task numbering. */
+async function replicateData(
+  store: Store,
+  selected: readonly SelectedRun[],
+  replicates: readonly { readonly seed: number; readonly runs: readonly string[] }[],
+  interval: IntervalOptions,
+  numbering: TaskNumbering,
+): Promise<{ seed: number; data: StudyData }[]> {
+  const seeds: { seed: number; data: StudyData }[] = [];
+  for (const replicate of replicates) {
+    const own = new Set(replicate.runs);
+    seeds.push({
+      seed: replicate.seed,
+      data: await loadStudyData(
+        store,
+        selected.filter((run) => own.has(run.record.id)),
+        interval,
+        numbering,
+      ),
+    });
+  }
+  return seeds;
+}
+
+/** Per variant, the budget table: Pass@1 and Pass@K of every model and mode at every budget. */
+function budgetTablesOf(
+  data: StudyData,
+  computed: readonly { readonly cell: StudyData["passCells"][number]; readonly table: PassAtKTTable }[],
+): StudyReport["budgetTables"] {
+  return [...new Set(data.passCells.map((cell) => cell.variant))].map((variant) => {
+    const entries = computed
+      .filter(({ cell }) => cell.variant === variant)
+      .map(({ cell, table }) => ({ model: cell.model, mode: cell.mode, table }));
+    const table = budgetTable(entries);
+    return {
+      variant,
+      budgets: table.budgets.map((spec) => spec.label),
+      k: table.k,
+      rows: table.rows.map((row) => ({
+        model: row.model,
+        mode: row.mode,
+        pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))),
+        passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))),
+      })),
+    };
+  });
+}
+
+/** A held-out task's number from its env and id (the numbering every load shared). */
+function taskNumbers(data: StudyData, numbering: TaskNumbering): (env: string, id: string) => number | undefined {
+  const numbers = new Map<string, number>();
+  for (const cell of data.passCells)
+    for (const run of cell.runs) {
+      const ids = data.taskIds.get(run) ?? [];
+      numbering(cell.variant, ids).forEach((task, index) => {
+        if (task >= 0) numbers.set(`${cell.env}\u0000${ids[index]}`, task);
+      });
+    }
+  return (env, id) => numbers.get(`${env}\u0000${id}`);
+}
+
+function perturbationOf(data: StudyData): StudyReport["perturbation"] {
+  return data.perturbations.map((entry) => ({
+    model: entry.model,
+    env: entry.env,
+    mode: entry.mode,
+    run: entry.run,
+    perturbTurn: entry.perturbTurn,
+    cells: entry.result.cells.map((cell) => ({
+      budget: cell.budget,
+      recovery: jsonEstimate(cell.recovery),
+      episodes: cell.episodes,
+    })),
+    excluded: entry.result.excluded,
+    problem: entry.problem,
+  }));
+}
+
 export async function buildStudyReport(store: Store, options: StudyReportOptions): Promise<StudyReport> {
   const interval: IntervalOptions = {
     bootstrap: options.bootstrap ?? 1000,
@@ -380,19 +459,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
   const replicates = options.replicates ?? [
     { seed: selected[0]?.record.seed ?? 1, runs: selected.map((run) => run.record.id) },
   ];
-  const seeds: { seed: number; data: StudyData }[] = [];
-  for (const replicate of replicates) {
-    const own = new Set(replicate.runs);
-    seeds.push({
-      seed: replicate.seed,
-      data: await loadStudyData(
-        store,
-        selected.filter((run) => own.has(run.record.id)),
-        interval,
-        numbering,
-      ),
-    });
-  }
+  const seeds = await replicateData(store, selected, replicates, interval, numbering);
   const data =
     seeds.length === 1 ? (seeds[0] as { data: StudyData }).data : mergeStudyData(seeds.map((entry) => entry.data));
   const references =
@@ -411,23 +478,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
         );
   const computed = data.passCells.map((cell) => ({ cell, table: computePassTable(cell, interval) }));
   const passTables = computed.map(({ cell, table }) => passTable(cell, table));
-  const budgetTables = [...new Set(data.passCells.map((cell) => cell.variant))].map((variant) => {
-    const entries = computed
-      .filter(({ cell }) => cell.variant === variant)
-      .map(({ cell, table }) => ({ model: cell.model, mode: cell.mode, table }));
-    const table = budgetTable(entries);
-    return {
-      variant,
-      budgets: table.budgets.map((spec) => spec.label),
-      k: table.k,
-      rows: table.rows.map((row) => ({
-        model: row.model,
-        mode: row.mode,
-        pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))),
-        passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))),
-      })),
-    };
-  });
+  const budgetTables = budgetTablesOf(data, computed);
   const invalid = budgetTables.map((table) =>
     invalidTable(
       table.variant,
@@ -444,16 +495,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     taskIds: data.taskIds.get(run.record.id) ?? [],
   }));
   const plan = options.plan ?? defaultPlanHeader(data, models);
-  // A held-out task's number from its env and id (the numbering every load shared).
-  const numbers = new Map<string, number>();
-  for (const cell of data.passCells)
-    for (const run of cell.runs) {
-      const ids = data.taskIds.get(run) ?? [];
-      numbering(cell.variant, ids).forEach((task, index) => {
-        if (task >= 0) numbers.set(`${cell.env}\u0000${ids[index]}`, task);
-      });
-    }
-  const numberOf = (env: string, id: string): number | undefined => numbers.get(`${env}\u0000${id}`);
+  const numberOf = taskNumbers(data, numbering);
   const tested = studyFindings(findingInputs({ models, pooled: data, seeds, references, binnings }), {
     plan: plan.plan,
     bootstrap: interval.bootstrap ?? 1000,
@@ -473,20 +515,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     budgetTables,
     invalidReplies: invalid,
     ...analysed,
-    perturbation: data.perturbations.map((entry) => ({
-      model: entry.model,
-      env: entry.env,
-      mode: entry.mode,
-      run: entry.run,
-      perturbTurn: entry.perturbTurn,
-      cells: entry.result.cells.map((cell) => ({
-        budget: cell.budget,
-        recovery: jsonEstimate(cell.recovery),
-        episodes: cell.episodes,
-      })),
-      excluded: entry.result.excluded,
-      problem: entry.problem,
-    })),
+    perturbation: perturbationOf(data),
     training: await Promise.all(training.map((entry) => readTraining(entry, studyTasks, interval))),
     examples: await examplesOf(store, selected, models),
     plan,
