@@ -5,8 +5,11 @@
 // discriminated union on `algo`, can be built from the same shapes). The idea is verl's `register_adv_est`
 // (estimators looked up by name, one calling convention), with the options declared by each estimator instead of
 // read loosely from a shared config.
-import type { z } from "zod";
+import { z } from "zod";
 import type { GroupEpisode, TurnAdvantages } from "./types.js";
+
+/** What `eps` is when left out. */
+export const DEFAULT_EPS = 1e-6;
 
 /** The options of an estimator as its function reads them: every declared field optional (its default applies),
  * and `eps`, added to a standard deviation before dividing (default 1e-6; not a config field). */
@@ -23,6 +26,11 @@ export interface AdvantageEstimator<Name extends string = string, Shape extends 
   readonly options: Shape;
   /** One advantage per turn of every episode of one group (the rollouts of one task under one budget). */
   estimate(group: readonly GroupEpisode[], options: EstimatorOptions<Shape>): TurnAdvantages;
+}
+
+/** The defaults an estimator's options declare, read from their schemas (the one place each is written). */
+export function optionDefaults<Shape extends z.ZodRawShape>(shape: Shape): z.output<z.ZodObject<Shape>> {
+  return z.object(shape).parse({});
 }
 
 /** An estimator, its name kept as a literal type (so that the registry's names type `algo`). */

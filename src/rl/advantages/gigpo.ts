@@ -8,7 +8,7 @@
 // The key of a turn is the state in which its action was chosen. Edge cases: an anchor group with one member
 // (a state no other step visited) gives A^S = 0; equal returns in an anchor group give 0.
 import { z } from "zod";
-import { defineAdvantageEstimator, type EstimatorOptions } from "./estimator.js";
+import { DEFAULT_EPS, defineAdvantageEstimator, optionDefaults, type EstimatorOptions } from "./estimator.js";
 import { grpoEpisodeAdvantages } from "./grpo.js";
 import { groupOptions, turnTermOptions } from "./options.js";
 import { discountedReturns, mean, sampleStd } from "./stats.js";
@@ -25,10 +25,11 @@ export const gigpoOptions = {
     .describe("divide the step-level advantage by its anchor group's std (default: mean-centred only)"),
 };
 export type GigpoOptions = EstimatorOptions<typeof gigpoOptions>;
+const defaults = optionDefaults(gigpoOptions);
 
 export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOptions = {}): TurnAdvantages {
-  const gamma = options.gamma ?? 0.95;
-  const weight = options.turnWeight ?? 1;
+  const gamma = options.gamma ?? defaults.gamma;
+  const weight = options.turnWeight ?? defaults.turnWeight;
   const episodeAdvantages = grpoEpisodeAdvantages(group, options);
   const returns = group.map((episode) =>
     discountedReturns(
@@ -53,7 +54,9 @@ export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOp
       const value = (returns[i] as number[])[t] as number;
       let step = 0;
       if (anchor !== undefined && anchor.size > 1)
-        step = (value - anchor.mean) / (options.normalizeStepStd === true ? anchor.std + (options.eps ?? 1e-6) : 1);
+        step =
+          (value - anchor.mean) /
+          ((options.normalizeStepStd ?? defaults.normalizeStepStd) ? anchor.std + (options.eps ?? DEFAULT_EPS) : 1);
       return (episodeAdvantages[i] as number) + weight * step;
     }),
   );

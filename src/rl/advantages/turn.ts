@@ -8,7 +8,7 @@
 // success probability within the turns left (recorded so by the rollout engine, see docs/envs.md); hanoi,
 // minus the optimal remaining moves; bfcl, the number of user turns passed.
 // Edge cases: a turn index reached by one episode only gets A^turn = 0; equal G at a turn index gives 0.
-import { defineAdvantageEstimator, type EstimatorOptions } from "./estimator.js";
+import { DEFAULT_EPS, defineAdvantageEstimator, optionDefaults, type EstimatorOptions } from "./estimator.js";
 import { grpoEpisodeAdvantages } from "./grpo.js";
 import { groupOptions, turnTermOptions } from "./options.js";
 import { discountedReturns, mean, sampleStd } from "./stats.js";
@@ -17,6 +17,7 @@ import type { GroupEpisode, TurnAdvantages } from "./types.js";
 /** What the turn-level estimator reads: GRPO's options, the discount gamma (default 0.95) and the weight w (default 1). */
 export const turnOptions = { ...groupOptions, ...turnTermOptions };
 export type TurnOptions = EstimatorOptions<typeof turnOptions>;
+const defaults = optionDefaults(turnOptions);
 
 /** Turn-level rewards: the change of progress made by each turn. */
 export function progressRewards(episode: GroupEpisode): number[] {
@@ -29,9 +30,9 @@ export function progressRewards(episode: GroupEpisode): number[] {
 }
 
 export function turnAdvantages(group: readonly GroupEpisode[], options: TurnOptions = {}): TurnAdvantages {
-  const gamma = options.gamma ?? 0.95;
-  const weight = options.turnWeight ?? 1;
-  const eps = options.eps ?? 1e-6;
+  const gamma = options.gamma ?? defaults.gamma;
+  const weight = options.turnWeight ?? defaults.turnWeight;
+  const eps = options.eps ?? DEFAULT_EPS;
   const trajectory = grpoEpisodeAdvantages(group, options);
   const returns = group.map((episode) => discountedReturns(progressRewards(episode), gamma));
   const longest = Math.max(0, ...returns.map((values) => values.length));
@@ -43,7 +44,7 @@ export function turnAdvantages(group: readonly GroupEpisode[], options: TurnOpti
     if (members.length < 2) continue;
     const values = members.map(([, value]) => value);
     const m = mean(values);
-    const scale = options.normalizeStd === false ? 1 : sampleStd(values) + eps;
+    const scale = (options.normalizeStd ?? defaults.normalizeStd) ? sampleStd(values) + eps : 1;
     for (const [i, value] of members) (normalised[i] as number[])[t] = (value - m) / scale;
   }
   return group.map((episode, i) =>
