@@ -6,7 +6,8 @@ import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import { fileOutputProblem } from "../core/output-path.js";
 import { renderStudyHtml } from "../report/html/render.js";
-import { buildStudyReport } from "../report/study-build.js";
+import { DEFAULT_RESAMPLES } from "../metrics/bootstrap.js";
+import { buildStudyReport, DEFAULT_REPORT_SEED, DEFAULT_REPORT_TITLE } from "../report/study-build.js";
 import type { ModelRole } from "../report/study-model.js";
 import { parseRole, type ModelSelection } from "../report/study-runs.js";
 import { renderBudgetTables, renderFindings, renderStepQualityByBudget } from "../report/study-tables.js";
@@ -43,15 +44,15 @@ const schema = z.object({
     ),
   out: z.string().default("report.html").describe("HTML file to write"),
   json: z.string().optional().describe("also write the report's data (the StudyReport object) as JSON to this file"),
-  title: z.string().default("budgetrl study report").describe("title of the report"),
+  title: z.string().default(DEFAULT_REPORT_TITLE).describe("title of the report"),
   bootstrap: z
     .number()
     .int()
     .min(0)
     .max(100_000)
-    .default(1000)
+    .default(DEFAULT_RESAMPLES)
     .describe("bootstrap resamples for every interval (0: none)"),
-  seed: z.number().int().min(0).default(1).describe("seed of the bootstrap"),
+  seed: z.number().int().min(0).default(DEFAULT_REPORT_SEED).describe("seed of the bootstrap"),
 });
 
 function splitOnce(text: string, flag: string, usage: string): [string, string] {

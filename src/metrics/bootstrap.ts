@@ -4,6 +4,11 @@
 // to the point; B = 0 disables intervals.
 import { createRng } from "../core/rng.js";
 
+/** Bootstrap resamples (B) when none are asked for. */
+export const DEFAULT_RESAMPLES = 1000;
+/** Interval level when none is asked for. */
+export const DEFAULT_LEVEL = 0.95;
+
 /** B resamples of task indices, as one flat Int32Array of B x tasks. */
 export function bootstrapIndices(tasks: number, resamples: number, seed: number): Int32Array {
   const rng = createRng(seed);
@@ -18,7 +23,7 @@ export interface Interval {
 }
 
 /** Percentile interval of the mean of `values` (one per task) over the given resamples. */
-export function bootstrapInterval(values: Float64Array, indices: Int32Array, level = 0.95): Interval {
+export function bootstrapInterval(values: Float64Array, indices: Int32Array, level = DEFAULT_LEVEL): Interval {
   const tasks = values.length;
   if (tasks === 0) return { low: NaN, high: NaN };
   const resamples = Math.floor(indices.length / tasks);

@@ -13,7 +13,7 @@
 // Edge cases: no value anywhere gives NaN; a stratum whose drawn seeds all lack it is left out of that resample;
 // B = 0 gives NaN bounds.
 import { createRng } from "../core/rng.js";
-import { quantile } from "./bootstrap.js";
+import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, quantile } from "./bootstrap.js";
 import type { Estimate, IntervalOptions } from "./task-mean.js";
 
 /** The per-task values of one stratum in one seed: task -> one value per series. */
@@ -106,7 +106,7 @@ export function clusteredMeans(
   const allSeeds = [...new Set(cells.map((cell) => cell.seed))].sort((a, b) => a - b);
   const tasks = layouts.reduce((sum, layout) => sum + layout.tasks, 0);
   const n = cells.reduce((sum, cell) => sum + cell.values.size, 0);
-  const resamples = options.bootstrap ?? 1000;
+  const resamples = options.bootstrap ?? DEFAULT_RESAMPLES;
   const rng = createRng(options.seed ?? 0);
   const means = Array.from({ length: series }, () => new Float64Array(resamples));
   for (let b = 0; b < resamples; b++) {
@@ -118,7 +118,7 @@ export function clusteredMeans(
     for (let k = 0; k < series; k++) (means[k] as Float64Array)[b] = drawMean(layouts, k, draws);
   }
   const whole = layouts.map((layout): Draw => [range(layout.seeds.length), range(layout.tasks)]);
-  const alpha = (1 - (options.level ?? 0.95)) / 2;
+  const alpha = (1 - (options.level ?? DEFAULT_LEVEL)) / 2;
   return means.map((resampled, k) => {
     const value = drawMean(layouts, k, whole);
     const finite = Float64Array.from(resampled.filter((mean) => !Number.isNaN(mean))).sort();

@@ -8,6 +8,7 @@
 // The two gains' means come from the same resamples. Edge cases: no task with all four values gives NaN
 // estimates (tasks = 0).
 import { estimateFrom, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
+import { DEFAULT_RESAMPLES } from "./bootstrap.js";
 
 export interface DifferenceOfDifferences {
   /** a1 - b1 over S. */
@@ -34,7 +35,7 @@ export function differenceOfDifferences(
   const difference = first.map((value, i) => value - (second[i] as number));
   const [meansFirst, meansSecond, meansDifference] = resampledMeans(
     [first, second, difference],
-    options.bootstrap ?? 1000,
+    options.bootstrap ?? DEFAULT_RESAMPLES,
     options.seed ?? 0,
   ) as [Float64Array, Float64Array, Float64Array];
   return {

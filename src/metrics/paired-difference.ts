@@ -8,6 +8,7 @@
 // `sharedSeeds` is for the caller to state whether the two runs also shared sampling seeds.
 // Edge cases: no shared task gives NaN estimates (shared = 0); tasks only one side has are counted, not used.
 import { estimateFrom, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
+import { DEFAULT_RESAMPLES } from "./bootstrap.js";
 
 export interface PairedDifference {
   readonly a: Estimate;
@@ -30,7 +31,7 @@ export function pairedDifference(
   const differences = valuesA.map((value, i) => value - (valuesB[i] as number));
   const [meansA, meansB, meansDifference] = resampledMeans(
     [valuesA, valuesB, differences],
-    options.bootstrap ?? 1000,
+    options.bootstrap ?? DEFAULT_RESAMPLES,
     options.seed ?? 0,
   ) as [Float64Array, Float64Array, Float64Array];
   return {

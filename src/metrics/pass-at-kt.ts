@@ -8,7 +8,7 @@ import { budgetSize, type BudgetSpec } from "../core/budget.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { normalisedArea } from "./auc.js";
 import { budgetAxis } from "./budget-axis.js";
-import { bootstrapIndices, bootstrapInterval } from "./bootstrap.js";
+import { bootstrapIndices, bootstrapInterval, DEFAULT_RESAMPLES } from "./bootstrap.js";
 import { passAtK } from "./pass-at-k.js";
 
 export interface PassCell {
@@ -55,7 +55,7 @@ export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOpti
   }
   const taskIndices = [...byTask.keys()].sort((a, b) => a - b);
   const minSamples = counts.reduce((min, entry) => Math.min(min, entry.n), Infinity);
-  const resamples = options.bootstrap ?? 1000;
+  const resamples = options.bootstrap ?? DEFAULT_RESAMPLES;
   const cells: PassCell[][] = [];
   const auc: (PassCell | null)[] = [];
   for (const k of options.ks) {

@@ -14,6 +14,7 @@ import type { EpisodeOutcome } from "../core/analysis-rows.js";
 import type { BudgetSpec } from "../core/budget.js";
 import { orderBudgets } from "./budget-axis.js";
 import { estimateFrom, orderedValues, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
+import { DEFAULT_RESAMPLES } from "./bootstrap.js";
 
 /** One episode of a recover:J run. */
 export interface RecoveryEpisode {
@@ -123,6 +124,6 @@ function summariseCell(
 ): RecoveryCell {
   const values = orderedValues(new Map([...tasks].map(([task, sums]) => [task, sums.success / sums.episodes])));
   const episodes = [...tasks.values()].reduce((sum, sums) => sum + sums.episodes, 0);
-  const [means] = resampledMeans([values], options.bootstrap ?? 1000, options.seed ?? 0) as [Float64Array];
+  const [means] = resampledMeans([values], options.bootstrap ?? DEFAULT_RESAMPLES, options.seed ?? 0) as [Float64Array];
   return { perturbTurn, budget, recovery: estimateFrom(values, means, episodes, options.level), episodes };
 }

@@ -6,7 +6,7 @@
 // base of 3% (+67%) and of 60% (+3%): the paper's Table 1 is read both ways.
 // Edge cases: no shared task, or b's mean 0 over S, gives NaN (a resample whose b-mean is 0 counts as +Infinity,
 // so the interval widens rather than lies).
-import { quantile } from "./bootstrap.js";
+import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, quantile } from "./bootstrap.js";
 import { NO_ESTIMATE, resampledMeans, type Estimate, type IntervalOptions } from "./task-mean.js";
 
 export function relativeGain(
@@ -22,17 +22,18 @@ export function relativeGain(
   const ratio = (meanA: number, meanB: number): number =>
     meanB === 0 ? (meanA === 0 ? 0 : Infinity) : meanA / meanB - 1;
   const value = mean(valuesB) === 0 ? NaN : mean(valuesA) / mean(valuesB) - 1;
-  const [meansA, meansB] = resampledMeans([valuesA, valuesB], options.bootstrap ?? 1000, options.seed ?? 0) as [
-    Float64Array,
-    Float64Array,
-  ];
+  const [meansA, meansB] = resampledMeans(
+    [valuesA, valuesB],
+    options.bootstrap ?? DEFAULT_RESAMPLES,
+    options.seed ?? 0,
+  ) as [Float64Array, Float64Array];
   if (meansA.length === 0 || Number.isNaN(value))
     return { value, low: NaN, high: NaN, tasks: shared.length, n: shared.length };
   // Infinite ratios sort last as the largest finite float, so the interpolation between two of them stays finite.
   const ratios = Float64Array.from(meansA, (meanA, i) =>
     Math.min(ratio(meanA, meansB[i] as number), Number.MAX_VALUE),
   ).sort();
-  const alpha = (1 - (options.level ?? 0.95)) / 2;
+  const alpha = (1 - (options.level ?? DEFAULT_LEVEL)) / 2;
   const bound = (q: number): number => {
     const at = quantile(ratios, q);
     return at > 1e300 ? Infinity : at;

@@ -10,7 +10,7 @@
 // Edge cases: no task gives NaN for the value and the interval; one task collapses the interval to the value;
 // B = 0 gives NaN bounds.
 import { createRng, deriveSeed, type Rng } from "../core/rng.js";
-import { quantile } from "./bootstrap.js";
+import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, quantile } from "./bootstrap.js";
 
 /** A mean over tasks with its interval: `tasks` tasks behind it, `n` observations (episodes or turns). */
 export interface Estimate {
@@ -91,7 +91,7 @@ export function resampledMeans(series: readonly Float64Array[], resamples: numbe
 }
 
 /** Mean of values with the percentile interval of its resampled means. */
-export function estimateFrom(values: Float64Array, means: Float64Array, n: number, level = 0.95): Estimate {
+export function estimateFrom(values: Float64Array, means: Float64Array, n: number, level = DEFAULT_LEVEL): Estimate {
   if (values.length === 0) return { ...NO_ESTIMATE, n };
   let sum = 0;
   for (const value of values) sum += value;
@@ -110,7 +110,7 @@ export function estimateFrom(values: Float64Array, means: Float64Array, n: numbe
 /** Mean over tasks of `perTask` (task -> value), `n` observations behind it. */
 export function taskMean(perTask: ReadonlyMap<number, number>, n: number, options: IntervalOptions = {}): Estimate {
   const values = orderedValues(perTask);
-  const [means] = resampledMeans([values], options.bootstrap ?? 1000, options.seed ?? 0);
+  const [means] = resampledMeans([values], options.bootstrap ?? DEFAULT_RESAMPLES, options.seed ?? 0);
   return estimateFrom(values, means as Float64Array, n, options.level);
 }
 

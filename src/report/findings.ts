@@ -8,6 +8,7 @@
 // alternatives to the plan (each env alone, other budgets, no margin, half and twice the margin), all on the same
 // resamples, so a reader sees whether a verdict is fragile. A statistic that cannot move on an env (the oracle and a
 // random policy differ by less than the plan's minimum range) is left out there, with a note.
+import { DEFAULT_RESAMPLES } from "../metrics/bootstrap.js";
 import { isBudgetReading, type AnalysisPlan, type ClaimPlan } from "./analysis-plan.js";
 import { claimTest, pointsText, type PlannedMeasure } from "./claims/index.js";
 import { detectableEffect, nonInferiority, outcomeOf } from "./effect-outcome.js";
@@ -411,7 +412,7 @@ export function studyFindings(inputs: FindingInputs, options: FindingOptions): F
   const context: MeasureContext = {
     seeds: inputs.seeds,
     moves: (env, statistic) => ranges(env, statistic).moves,
-    bootstrap: options.bootstrap ?? 1000,
+    bootstrap: options.bootstrap ?? DEFAULT_RESAMPLES,
     level: plan.level,
     seed: options.seed ?? 0,
   };

@@ -2,6 +2,7 @@
 // (study-data.ts), compute every table and analysis with seeded bootstrap intervals over tasks, read the
 // training folders, check the findings. The result is plain data (study-model.ts); nothing here renders.
 import { deriveSeed } from "../core/rng.js";
+import { DEFAULT_LEVEL, DEFAULT_RESAMPLES } from "../metrics/bootstrap.js";
 import { budgetTable } from "../metrics/budget-table.js";
 import { orderBudgets } from "../metrics/budget-axis.js";
 import { horizon, horizonBinning } from "../metrics/horizon.js";
@@ -53,6 +54,10 @@ import {
 } from "./study-model.js";
 import { givenRoles, modelRoles, selectRuns, type SelectedRun, type StudySelection } from "./study-runs.js";
 import { readTraining, type TrainingSelection } from "./training-curves.js";
+
+/** The bootstrap's seed when none is given. */
+export const DEFAULT_REPORT_SEED = 1;
+export const DEFAULT_REPORT_TITLE = "budgetrl study report";
 
 export interface StudyReportOptions {
   readonly selection: StudySelection;
@@ -161,7 +166,7 @@ function computePassTable(cell: PassCellData, options: IntervalOptions): PassAtK
   return passAtKT(cell.counts, {
     ks: cell.ks,
     budgets: cell.budgets,
-    bootstrap: options.bootstrap ?? 1000,
+    bootstrap: options.bootstrap ?? DEFAULT_RESAMPLES,
     seed: deriveSeed(options.seed ?? 0, "pass", cell.model, cell.variant, cell.mode),
     ...(options.level === undefined ? {} : { level: options.level }),
   });
@@ -446,9 +451,9 @@ function perturbationOf(data: StudyData): StudyReport["perturbation"] {
 }
 
 export async function buildStudyReport(store: Store, options: StudyReportOptions): Promise<StudyReport> {
-  const interval: IntervalOptions = {
-    bootstrap: options.bootstrap ?? 1000,
-    seed: options.seed ?? 1,
+  const interval: IntervalOptions & { readonly bootstrap: number; readonly seed: number } = {
+    bootstrap: options.bootstrap ?? DEFAULT_RESAMPLES,
+    seed: options.seed ?? DEFAULT_REPORT_SEED,
     ...(options.level === undefined ? {} : { level: options.level }),
   };
   const training = options.training ?? [];
@@ -498,16 +503,16 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
   const numberOf = taskNumbers(data, numbering);
   const tested = studyFindings(findingInputs({ models, pooled: data, seeds, references, binnings }), {
     plan: plan.plan,
-    bootstrap: interval.bootstrap ?? 1000,
-    seed: interval.seed ?? 1,
+    bootstrap: interval.bootstrap,
+    seed: interval.seed,
   });
   return {
     version: STUDY_REPORT_VERSION,
-    title: options.title ?? "budgetrl study report",
+    title: options.title ?? DEFAULT_REPORT_TITLE,
     generatedAt: (options.now ?? (() => new Date()))().toISOString(),
     store: store.location,
     codeVersion: codeVersion(),
-    settings: { bootstrap: interval.bootstrap ?? 1000, seed: interval.seed ?? 1, level: interval.level ?? 0.95 },
+    settings: { bootstrap: interval.bootstrap, seed: interval.seed, level: interval.level ?? DEFAULT_LEVEL },
     setup: options.setup ?? null,
     models,
     runs,
