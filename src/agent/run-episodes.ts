@@ -11,6 +11,9 @@ import { createPolicyCaller } from "./policy-call.js";
 import { runPool } from "./pool.js";
 import { runEpisode, type RolloutOptions } from "./rollout.js";
 
+/** Episodes in flight at once when nothing says. */
+export const DEFAULT_CONCURRENCY = 1;
+
 // The planner's names, for the modules that import them from here.
 export { episodeSeed, planEpisodes, plannedCount, type EpisodeKey } from "./plan-episodes.js";
 
@@ -39,7 +42,7 @@ export async function runEpisodes<TTask, TState>(
   try {
     await runPool(
       jobs,
-      options.concurrency ?? 1,
+      options.concurrency ?? DEFAULT_CONCURRENCY,
       async (spec) => {
         const episode = await runEpisode(env, policy, spec, rollout);
         await options.onEpisode(episode);

@@ -28,6 +28,8 @@ export function taskSeed(runSeed: number, index: number): number {
 /** What tasks are told apart by: their content (the task id) or their structure (the env's structureKey). */
 export const TASK_DISTINCTIONS = ["content", "structure"] as const;
 export type TaskDistinction = (typeof TASK_DISTINCTIONS)[number];
+/** What tasks are distinct in when nothing says. */
+export const DEFAULT_TASK_DISTINCTION: TaskDistinction = "content";
 
 /** A held-out set: the first `tasks` tasks generated from `seed`, pairwise distinct `by` content (the default) or
  * structure, named so it can be stored. */
@@ -212,7 +214,7 @@ export function listedDistinct(
  * dataset: bfcl) is played in its order, so its held-out set of N is its first N entries (by structure: the first N
  * of distinct structures), the tasks every evaluation of N tasks plays (the seed draws nothing there). */
 export function heldOutTasks(env: AnyEnv, heldOut: HeldOutSet, field = "exclude"): HeldOutTasks {
-  const by = heldOut.by ?? "content";
+  const by = heldOut.by ?? DEFAULT_TASK_DISTINCTION;
   checkDistinctCount(env, heldOut.tasks, 0, field, by);
   let tasks: unknown[];
   if (env.listTasks !== undefined) tasks = listedDistinct(env, env.listTasks(), by).slice(0, heldOut.tasks);

@@ -9,7 +9,7 @@ import { budgetListField, encodeConfig, integerListField, parseConfig } from "..
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { interventionField } from "../agent/interventions.js";
-import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
+import { DEFAULT_TASK_DISTINCTION, TASK_DISTINCTIONS } from "../agent/task-draws.js";
 import { heldOutSetField } from "./held-out-field.js";
 
 export const PROTOCOLS = ["separate", "single"] as const;
@@ -48,7 +48,7 @@ export const evalConfigSchema = z.object({
     ),
   distinct: z
     .enum(TASK_DISTINCTIONS)
-    .default("content")
+    .default(DEFAULT_TASK_DISTINCTION)
     .describe(
       "what the tasks are distinct in: content, or structure (no two the same problem, e.g. two thinice maps of one playable layout; docs/envs.md says what each env counts as the same); --seed S --tasks N --distinct structure plays the held-out set S:N:structure",
     ),

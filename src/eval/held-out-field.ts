@@ -12,19 +12,19 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { TASK_DISTINCTIONS, type HeldOutSet } from "../agent/task-draws.js";
+import { DEFAULT_TASK_DISTINCTION, TASK_DISTINCTIONS, type HeldOutSet } from "../agent/task-draws.js";
 
 export const HELD_OUT_FILE = "held-out.json";
 
 const heldOutSetSchema = z.object({
   seed: z.number().int().min(0),
   tasks: z.number().int().min(1).max(1_000_000),
-  by: z.enum(TASK_DISTINCTIONS).default("content"),
+  by: z.enum(TASK_DISTINCTIONS).default(DEFAULT_TASK_DISTINCTION),
 });
 
 /** The text of a held-out.json: the set and its task ids, in the order they were drawn. */
 export function heldOutFileText(set: HeldOutSet, ids: readonly string[]): string {
-  return `${JSON.stringify({ seed: set.seed, tasks: set.tasks, by: set.by ?? "content", ids }, null, 2)}\n`;
+  return `${JSON.stringify({ seed: set.seed, tasks: set.tasks, by: set.by ?? DEFAULT_TASK_DISTINCTION, ids }, null, 2)}\n`;
 }
 
 /** What a text names: a set to validate, or what is wrong with the text. */

@@ -10,6 +10,7 @@
 //   executor      where the episodes run: in this process (local), or as jobs on a BullMQ queue in Redis that
 //                 `budgetrl worker` processes take (bullmq, with redis: the queue's URL); same episodes either way
 import { z } from "zod";
+import { DEFAULT_CONCURRENCY } from "../agent/run-episodes.js";
 import { parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import { withoutPassword } from "../core/url-location.js";
@@ -26,7 +27,7 @@ export const evalRunOptionsSchema = z.object({
     .int()
     .min(1)
     .max(1024)
-    .default(1)
+    .default(DEFAULT_CONCURRENCY)
     .describe("episodes in flight at once (raise for remote policies)"),
   turnTimeout: z
     .number()

@@ -16,6 +16,7 @@ import type { AnyEnv } from "../core/env.js";
 import { ConfigError, DataError } from "../core/errors.js";
 import {
   checkDistinctCount,
+  DEFAULT_TASK_DISTINCTION,
   heldOutTasks,
   listedDistinct,
   NO_HELD_OUT,
@@ -69,7 +70,7 @@ export function taskSource(env: AnyEnv, options: TaskOptions): TaskSource {
       );
     return { kind: "list", tasks: listedTasks(env, options) };
   }
-  const distinct = options.distinct ?? "content";
+  const distinct = options.distinct ?? DEFAULT_TASK_DISTINCTION;
   const heldOut = options.exclude === undefined ? NO_HELD_OUT : heldOutTasks(env, options.exclude);
   const heldOutCount = distinct === "structure" ? heldOut.structures.size : heldOut.ids.size;
   checkDistinctCount(env, options.tasks, heldOutCount, "tasks", distinct);
@@ -138,10 +139,12 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   if (options.tasksFile === undefined) {
     // The list without the held-out set's entries (its first ones: heldOutTasks), in order.
     const heldOut = options.exclude === undefined ? NO_HELD_OUT : heldOutTasks(env, options.exclude);
-    const tasks = listedDistinct(env, env.listTasks?.() ?? [], options.distinct ?? "content", heldOut).slice(
-      0,
-      options.tasks,
-    );
+    const tasks = listedDistinct(
+      env,
+      env.listTasks?.() ?? [],
+      options.distinct ?? DEFAULT_TASK_DISTINCTION,
+      heldOut,
+    ).slice(0, options.tasks);
     checkListedDistinct(env, tasks, "env", (index) => `entry ${index + 1} of ${env.name}`);
     return tasks;
   }
