@@ -30,6 +30,7 @@ import { hfDirProblem, hfRendererDir } from "../policies/renderers/hf-files.js";
 import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
 import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
+import { DEFAULT_GROUP_SAMPLING } from "../tinker/policy.js";
 import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
 
 /** Where the weights live: the in-process transformer, or a model on a Tinker server (src/rl/backends/tinker/). */
@@ -67,7 +68,7 @@ export const tinkerBackendFields = {
     ),
   groupSampling: z
     .boolean()
-    .default(true)
+    .default(DEFAULT_GROUP_SAMPLING)
     .describe(
       "tinker: a group's first turn in one sampling request (num_samples = --group, the prompt prefilled once); off: one request per episode, seeded as the in-process policy (the same samples as --backend tiny on the same weights)",
     ),

@@ -2,6 +2,7 @@
 // the field); the CLI's flags, help and defaults come from it.
 import { z } from "zod";
 import { parseConfig } from "../core/config.js";
+import { DEFAULT_MAX_BATCH } from "../policies/tiny/policy.js";
 import { TOOL_CALL_FORMATS } from "../policies/tool-call-text.js";
 import { templateOptionsField, TOOL_CALL_OPTIONS } from "../policies/renderers/hf-options.js";
 import { CONTEXT_RULES } from "./chat.js";
@@ -68,7 +69,7 @@ export const serveConfigSchema = z
       .number()
       .int()
       .min(1)
-      .default(64)
+      .default(DEFAULT_MAX_BATCH)
       .describe("most sequences per model call (concurrent requests are batched)"),
     maxQueue: z
       .number()

@@ -25,7 +25,7 @@ import { createCredentials, jsonPayload, unwrap, type Credentials } from "./clie
 import { awaitFuture, type Call } from "./client-futures.js";
 import { createRetrier, type SendWithRetries } from "./client-retry.js";
 import { zstdCompress } from "./zstd.js";
-import { futureSchema, readBody, TinkerProtocolError, type ClientConfig } from "./wire.js";
+import { CLIENT_CONFIG_DEFAULTS, futureSchema, readBody, TinkerProtocolError, type ClientConfig } from "./wire.js";
 
 export { PROTOCOL_SDK_VERSION } from "./version.js";
 export {
@@ -106,7 +106,8 @@ async function submitAndWait(
 export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
   const context = clientContext(options);
   let credentials: Credentials | undefined;
-  const billingLimitMs = (): number => (credentials?.known()?.billing_exception_max_pause_duration_sec ?? 3600) * 1000;
+  const billingLimitMs = (): number =>
+    (credentials?.known() ?? CLIENT_CONFIG_DEFAULTS).billing_exception_max_pause_duration_sec * 1000;
   const send = createRetrier(context, billingLimitMs);
   credentials = createCredentials(context, send);
   const call = caller(send, credentials);

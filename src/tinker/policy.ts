@@ -107,6 +107,9 @@ function promptOf(
   return { state, prompt: renderer.prompt(conversation, previous, context.tools) };
 }
 
+/** Whether an RL group's first turns are sampled in one request when nothing says. */
+export const DEFAULT_GROUP_SAMPLING = true;
+
 export function createTinkerPolicy(
   name: string,
   renderer: Renderer,
@@ -117,7 +120,7 @@ export function createTinkerPolicy(
   const groups = new Map<number, GroupRequest>();
   const sampleOne = async (prompt: readonly number[], context: PolicyContext): Promise<SampledReply> => {
     const grouped =
-      options.groupSampling !== false && context.group !== undefined && context.turn === 1
+      (options.groupSampling ?? DEFAULT_GROUP_SAMPLING) && context.group !== undefined && context.turn === 1
         ? groupReply(groups, context.group, context.sample, prompt, sampleReplies)
         : undefined;
     return grouped ?? ((await sampleReplies(prompt, policySeed(context), 1))[0] as SampledReply);

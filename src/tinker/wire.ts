@@ -111,6 +111,8 @@ export const clientConfigSchema = z.object({
   billing_exception_max_pause_duration_sec: z.number().min(0).default(3600),
 });
 export type ClientConfig = z.output<typeof clientConfigSchema>;
+/** The SDK's defaults of the server's flags, until the server has said its own. */
+export const CLIENT_CONFIG_DEFAULTS: ClientConfig = clientConfigSchema.parse({});
 
 export const authTokenSchema = z.object({ jwt: z.string().min(1) });
 

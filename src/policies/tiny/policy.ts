@@ -71,10 +71,13 @@ export function policySeed(context: Pick<PolicyContext, "seed" | "turn">): numbe
   return deriveSeed(context.seed, "tiny-policy", context.turn);
 }
 
+/** Most sequences per batched model call when none is given. */
+export const DEFAULT_MAX_BATCH = 64;
+
 export function createTinyPolicy(options: TinyPolicyOptions): TinyPolicy {
   const { model } = options;
   const maxNewTokens = options.maxNewTokens ?? DEFAULT_MAX_NEW_TOKENS;
-  const maxBatch = options.maxBatch ?? 64;
+  const maxBatch = options.maxBatch ?? DEFAULT_MAX_BATCH;
   const T = model.config.contextLength;
   if (!(Number.isInteger(maxNewTokens) && maxNewTokens >= 1 && maxNewTokens <= T - 3))
     throw new ConfigError("policy.maxNewTokens", `must be an integer in [1, ${T - 3}], got ${maxNewTokens}`);

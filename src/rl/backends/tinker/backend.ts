@@ -30,7 +30,7 @@ import type { TrainablePolicy } from "../../../policies/trainable-policy.js";
 import { TINKER_CHECKPOINT_FORMAT, writeTinkerCheckpoint, type TinkerCheckpoint } from "../../../tinker/checkpoint.js";
 import type { TinkerClient } from "../../../tinker/client.js";
 import * as api from "../../../tinker/operations.js";
-import { createTinkerPolicy } from "../../../tinker/policy.js";
+import { createTinkerPolicy, DEFAULT_GROUP_SAMPLING } from "../../../tinker/policy.js";
 import { replyParams, sampleReplies } from "../../../tinker/sample.js";
 import type { AdamParams } from "../../../tinker/wire.js";
 import type { ReferenceScorer, StepStats, TrainerBackend } from "../../backend.js";
@@ -100,7 +100,7 @@ function samplingPolicy(session: TinkerSession, options: TinkerBackendOptions): 
       return sampled;
     });
   return createTinkerPolicy(`tinker:${options.baseModel}`, renderer, replies, {
-    groupSampling: options.groupSampling ?? true,
+    groupSampling: options.groupSampling ?? DEFAULT_GROUP_SAMPLING,
   });
 }
 
