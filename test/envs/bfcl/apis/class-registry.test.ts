@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { bfclClassRegistry, methodOf } from "../../../../src/envs/bfcl/apis/class-registry.js";
 import { counterClass, FAKE_CLASSES, notesClass } from "../fixtures.js";
+import { methodSpec } from "./harness.js";
 
 describe("bfclClassRegistry", () => {
   it("maps class names to classes and doc files (upstream's names, else <module>.json)", () => {
@@ -17,9 +18,10 @@ describe("bfclClassRegistry", () => {
   });
 
   it("resolves a bare method name to the last class that has it, as upstream", () => {
-    expect(methodOf(FAKE_CLASSES, "read")).toBe(notesClass.methods.read);
+    const read = methodSpec(notesClass, "read");
+    expect(methodOf(FAKE_CLASSES, "read")).toBe(read);
     expect(methodOf(FAKE_CLASSES, "toString")).toBeUndefined();
-    const shadow = { ...notesClass, className: "Shadow", methods: { add: notesClass.methods.read } };
-    expect(methodOf([counterClass, shadow], "add")).toBe(notesClass.methods.read);
+    const shadow = { ...notesClass, className: "Shadow", methods: { add: read } };
+    expect(methodOf([counterClass, shadow], "add")).toBe(read);
   });
 });

@@ -4,7 +4,12 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect } from "vitest";
-import type { BfclClass, BfclConstants, BfclInstance } from "../../../../src/envs/bfcl/apis/backend-class.js";
+import type {
+  BfclClass,
+  BfclConstants,
+  BfclInstance,
+  MethodSpec,
+} from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { bindArguments } from "../../../../src/envs/bfcl/calls/bind.js";
 import { executionErrorText, PyException } from "../../../../src/envs/bfcl/py/errors.js";
 import { pyRepr, resultString } from "../../../../src/envs/bfcl/py/format.js";
@@ -70,6 +75,13 @@ export function instantiate<T extends BfclInstance>(
   return instance;
 }
 
+/** A class's method by name; a test naming one the class lacks fails here. */
+export function methodSpec<T extends BfclInstance>(cls: BfclClass<T>, name: string): MethodSpec<T> {
+  const spec = cls.methods[name];
+  if (spec === undefined) throw new Error(`${cls.className} has no method ${name}`);
+  return spec;
+}
+
 /** Call a method with keyword arguments, bound as the executor binds them (defaults copied): the result string. */
 export function call<T extends BfclInstance>(
   cls: BfclClass<T>,
@@ -77,8 +89,7 @@ export function call<T extends BfclInstance>(
   name: string,
   kwargs: Readonly<Record<string, PyValue>> = {},
 ): string {
-  const spec = cls.methods[name];
-  if (spec === undefined) throw new Error(`no method ${name}`);
+  const spec = methodSpec(cls, name);
   try {
     const args = bindArguments(`${cls.className}.${name}`, spec.params, { args: [], kwargs: Object.entries(kwargs) });
     return resultString(spec.run(instance, args));

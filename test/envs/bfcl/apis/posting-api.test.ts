@@ -4,7 +4,7 @@ import { describe, it } from "vitest";
 import type { BfclConstants } from "../../../../src/envs/bfcl/apis/backend-class.js";
 import { postingApiClass } from "../../../../src/envs/bfcl/apis/posting-api.js";
 import { isPyObject, type PyDict } from "../../../../src/envs/bfcl/py/value.js";
-import { type Step, dataConstants, entryConfig, expectState, py, runSteps } from "./harness.js";
+import { type Step, dataConstants, entryConfig, expectState, methodSpec, py, runSteps } from "./harness.js";
 import { expectMatchesFuncDocs } from "./scenario-player.js";
 
 const run = (scenario: PyDict, longContext: boolean, steps: readonly Step[], constants?: BfclConstants) =>
@@ -13,7 +13,7 @@ const run = (scenario: PyDict, longContext: boolean, steps: readonly Step[], con
 describe("TwitterAPI", () => {
   it("has exactly the functions, parameters, required ones and defaults of func_doc/posting_api.json", () => {
     // post_tweet's `[]` defaults are markers standing for Python's shared mutable list (see posting-api.ts).
-    const postTweet = postingApiClass.methods.post_tweet;
+    const postTweet = methodSpec(postingApiClass, "post_tweet");
     const asDocumented = {
       ...postingApiClass,
       methods: {
