@@ -23,9 +23,9 @@ export type AttentionStep = (layer: number, activations: LayerActivations, rows:
 
 export function embedTokens(model: ModelViews, workspace: Workspace, rows: number): void {
   const C = model.config.dModel;
-  const x = (workspace.layers[0] as LayerActivations).xIn;
+  const x = workspace.layers[0]!.xIn;
   for (let r = 0; r < rows; r++) {
-    const t = workspace.tokens[r] as number;
+    const t = workspace.tokens[r]!;
     x.set(model.weights.embed.subarray(t * C, (t + 1) * C), r * C);
   }
 }

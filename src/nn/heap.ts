@@ -64,7 +64,7 @@ export function createHeap(initialBytes = 16 << 20, maxBytes = MAX_PAGES * PAGE)
       grow(size);
       index = freeList.findIndex((b) => b.size >= size);
     }
-    const block = freeList[index] as Block;
+    const block = freeList[index]!;
     const offset = block.offset;
     block.offset += size;
     block.size -= size;
@@ -82,16 +82,16 @@ export function createHeap(initialBytes = 16 << 20, maxBytes = MAX_PAGES * PAGE)
     live.delete(offset);
     usedBytes -= size;
     let i = 0;
-    while (i < freeList.length && (freeList[i] as Block).offset < offset) i++;
+    while (i < freeList.length && freeList[i]!.offset < offset) i++;
     freeList.splice(i, 0, { offset, size });
     const next = freeList[i + 1];
     if (next !== undefined && offset + size === next.offset) {
-      (freeList[i] as Block).size += next.size;
+      freeList[i]!.size += next.size;
       freeList.splice(i + 1, 1);
     }
     const prev = freeList[i - 1];
     if (prev !== undefined && prev.offset + prev.size === offset) {
-      prev.size += (freeList[i] as Block).size;
+      prev.size += freeList[i]!.size;
       freeList.splice(i, 1);
     }
   };

@@ -142,7 +142,7 @@ export function transposeToPanels(out: Float32Array, input: Float32Array, rows: 
   for (let r = 0; r < rows; r++) {
     const base = r * cols;
     const panel = Math.floor(r / 8) * 8 * cols + (r % 8);
-    for (let c = 0; c < cols; c++) out[panel + 8 * c] = input[base + c] as number;
+    for (let c = 0; c < cols; c++) out[panel + 8 * c] = input[base + c]!;
   }
 }
 
@@ -150,7 +150,7 @@ export function transposeToPanels(out: Float32Array, input: Float32Array, rows: 
 export function transposeWeights(config: ModelConfig, weights: Weights, out: Transposed): void {
   const { vocabSize: V, dModel: C, hiddenSize: F } = config;
   weights.layers.forEach((w, l) => {
-    const t = out.layers[l] as TransposedLayer;
+    const t = out.layers[l]!;
     transposeToPanels(t.qkv, w.qkv, 3 * C, C);
     transposeToPanels(t.o, w.o, C, C);
     transposeToPanels(t.gateUp, w.gateUp, 2 * F, C);

@@ -21,8 +21,8 @@ function gemm(
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
       let sum = 0;
-      for (let p = 0; p < k; p++) sum += (a[i * ars + p * acs] as number) * (b[p * ldb + j] as number);
-      out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
+      for (let p = 0; p < k; p++) sum += a[i * ars + p * acs]! * b[p * ldb + j]!;
+      out[i * ldc + j] = accumulate ? out[i * ldc + j]! + sum : sum;
     }
   }
 }
@@ -43,9 +43,8 @@ function gemmPanels(
   for (let i = 0; i < m; i++) {
     for (let j = 0; j < n; j++) {
       let sum = 0;
-      for (let p = 0; p < k; p++)
-        sum += (a[i * ars + p * acs] as number) * (b[Math.floor(j / 8) * panelStride + p * 8 + (j % 8)] as number);
-      out[i * ldc + j] = accumulate ? (out[i * ldc + j] as number) + sum : sum;
+      for (let p = 0; p < k; p++) sum += a[i * ars + p * acs]! * b[Math.floor(j / 8) * panelStride + p * 8 + (j % 8)]!;
+      out[i * ldc + j] = accumulate ? out[i * ldc + j]! + sum : sum;
     }
   }
 }
@@ -53,13 +52,13 @@ function gemmPanels(
 /** Softmax in place of scale * row[0..keep), zeros over the rest of the row. */
 function causalSoftmaxRow(row: Float32Array, keep: number, scale: number): void {
   let max = -Infinity;
-  for (let j = 0; j < keep; j++) max = Math.max(max, (row[j] as number) * scale);
+  for (let j = 0; j < keep; j++) max = Math.max(max, row[j]! * scale);
   let sum = 0;
   for (let j = 0; j < keep; j++) {
-    row[j] = Math.exp((row[j] as number) * scale - max);
-    sum += row[j] as number;
+    row[j] = Math.exp(row[j]! * scale - max);
+    sum += row[j]!;
   }
-  for (let j = 0; j < keep; j++) row[j] = (row[j] as number) / sum;
+  for (let j = 0; j < keep; j++) row[j] = row[j]! / sum;
   row.fill(0, keep);
 }
 
@@ -83,7 +82,7 @@ export const referenceKernels: Kernels = {
 
   transpose(out, x, rows, cols, stride) {
     for (let r = 0; r < rows; r++) {
-      for (let c = 0; c < cols; c++) out[c * rows + r] = x[r * stride + c] as number;
+      for (let c = 0; c < cols; c++) out[c * rows + r] = x[r * stride + c]!;
     }
   },
 
@@ -92,9 +91,8 @@ export const referenceKernels: Kernels = {
       const base = i * ld;
       const last = past + i;
       let total = 0;
-      for (let j = 0; j <= last; j++) total += (probs[base + j] as number) * (d[base + j] as number);
-      for (let j = 0; j <= last; j++)
-        d[base + j] = scale * (probs[base + j] as number) * ((d[base + j] as number) - total);
+      for (let j = 0; j <= last; j++) total += probs[base + j]! * d[base + j]!;
+      for (let j = 0; j <= last; j++) d[base + j] = scale * probs[base + j]! * (d[base + j]! - total);
       d.fill(0, base + last + 1, base + Math.max(cols, last + 1));
     }
   },
@@ -102,27 +100,27 @@ export const referenceKernels: Kernels = {
   rmsnormForward(out, rstd, x, weight, rows, dim, eps) {
     for (let r = 0; r < rows; r++) {
       let ss = 0;
-      for (let i = 0; i < dim; i++) ss += (x[r * dim + i] as number) ** 2;
+      for (let i = 0; i < dim; i++) ss += x[r * dim + i]! ** 2;
       const s = 1 / Math.sqrt(ss / dim + eps);
       rstd[r] = s;
-      for (let i = 0; i < dim; i++) out[r * dim + i] = (x[r * dim + i] as number) * s * (weight[i] as number);
+      for (let i = 0; i < dim; i++) out[r * dim + i] = x[r * dim + i]! * s * weight[i]!;
     }
   },
 
   rmsnormBackward(dx, dweight, dout, x, weight, rstd, rows, dim) {
     for (let r = 0; r < rows; r++) {
-      const s = rstd[r] as number;
+      const s = rstd[r]!;
       let dot = 0;
       for (let i = 0; i < dim; i++) {
-        const g = dout[r * dim + i] as number;
-        const v = x[r * dim + i] as number;
-        dot += g * (weight[i] as number) * v;
-        dweight[i] = (dweight[i] as number) + g * v * s;
+        const g = dout[r * dim + i]!;
+        const v = x[r * dim + i]!;
+        dot += g * weight[i]! * v;
+        dweight[i] = dweight[i]! + g * v * s;
       }
       const k = (dot * s * s * s) / dim;
       for (let i = 0; i < dim; i++) {
-        const g = (dout[r * dim + i] as number) * (weight[i] as number);
-        dx[r * dim + i] = (dx[r * dim + i] as number) + g * s - (x[r * dim + i] as number) * k;
+        const g = dout[r * dim + i]! * weight[i]!;
+        dx[r * dim + i] = dx[r * dim + i]! + g * s - x[r * dim + i]! * k;
       }
     }
   },
@@ -130,14 +128,14 @@ export const referenceKernels: Kernels = {
   rope(x, rows, rowStride, vectors, headDim, cos, sin, positions, inverse) {
     const half = headDim / 2;
     for (let r = 0; r < rows; r++) {
-      const pos = positions[r] as number;
+      const pos = positions[r]!;
       for (let h = 0; h < vectors; h++) {
         const base = r * rowStride + h * headDim;
         for (let i = 0; i < half; i++) {
-          const c = cos[pos * half + i] as number;
-          const s = (inverse ? -1 : 1) * (sin[pos * half + i] as number);
-          const a = x[base + i] as number;
-          const b = x[base + i + half] as number;
+          const c = cos[pos * half + i]!;
+          const s = (inverse ? -1 : 1) * sin[pos * half + i]!;
+          const a = x[base + i]!;
+          const b = x[base + i + half]!;
           x[base + i] = a * c - b * s;
           x[base + i + half] = b * c + a * s;
         }
@@ -148,8 +146,8 @@ export const referenceKernels: Kernels = {
   swigluForward(h, gateUp, rows, hidden) {
     for (let r = 0; r < rows; r++) {
       for (let i = 0; i < hidden; i++) {
-        const g = gateUp[r * 2 * hidden + i] as number;
-        h[r * hidden + i] = g * sigmoid(g) * (gateUp[r * 2 * hidden + hidden + i] as number);
+        const g = gateUp[r * 2 * hidden + i]!;
+        h[r * hidden + i] = g * sigmoid(g) * gateUp[r * 2 * hidden + hidden + i]!;
       }
     }
   },
@@ -163,9 +161,9 @@ export const referenceKernels: Kernels = {
   swigluBackward(dGateUp, dh, gateUp, rows, hidden) {
     for (let r = 0; r < rows; r++) {
       for (let i = 0; i < hidden; i++) {
-        const g = gateUp[r * 2 * hidden + i] as number;
-        const u = gateUp[r * 2 * hidden + hidden + i] as number;
-        const d = dh[r * hidden + i] as number;
+        const g = gateUp[r * 2 * hidden + i]!;
+        const u = gateUp[r * 2 * hidden + hidden + i]!;
+        const d = dh[r * hidden + i]!;
         const s = sigmoid(g);
         dGateUp[r * 2 * hidden + i] = d * u * s * (1 + g * (1 - s));
         dGateUp[r * 2 * hidden + hidden + i] = d * g * s;
