@@ -11,8 +11,8 @@ export function normalisedArea(xs: readonly number[], ys: readonly number[]): nu
   let prevX = 0;
   let prevY = 0;
   for (let i = 0; i < xs.length; i++) {
-    const x = xs[i] as number;
-    const y = ys[i] as number;
+    const x = xs[i]!;
+    const y = ys[i]!;
     area += ((x - prevX) * (prevY + y)) / 2;
     prevX = x;
     prevY = y;

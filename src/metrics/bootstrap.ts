@@ -32,7 +32,7 @@ export function bootstrapInterval(values: Float64Array, indices: Int32Array, lev
   for (let b = 0; b < resamples; b++) {
     let sum = 0;
     const offset = b * tasks;
-    for (let i = 0; i < tasks; i++) sum += values[indices[offset + i] as number] as number;
+    for (let i = 0; i < tasks; i++) sum += values[indices[offset + i]!]!;
     means[b] = sum / tasks;
   }
   means.sort();
@@ -45,7 +45,7 @@ export function quantile(sorted: Float64Array, q: number): number {
   const position = (sorted.length - 1) * q;
   const lower = Math.floor(position);
   const upper = Math.ceil(position);
-  const a = sorted[lower] as number;
-  const b = sorted[upper] as number;
+  const a = sorted[lower]!;
+  const b = sorted[upper]!;
   return a + (b - a) * (position - lower);
 }

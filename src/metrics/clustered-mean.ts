@@ -46,7 +46,7 @@ function layOut(cells: readonly SeedValues[], stratum: string, series: number): 
     const s = seeds.indexOf(cell.seed);
     for (const [task, row] of cell.values) {
       const t = position.get(task) as number;
-      for (let k = 0; k < series; k++) (values[k] as Float64Array[])[s]![t] = row[k] ?? NaN;
+      for (let k = 0; k < series; k++) values[k]![s]![t] = row[k] ?? NaN;
     }
   });
   return { seeds, tasks: taskList.length, values };
@@ -57,11 +57,11 @@ function layoutMean(layout: Layout, series: number, seeds: ArrayLike<number>, ta
   let seedSum = 0;
   let seedCount = 0;
   for (let i = 0; i < seeds.length; i++) {
-    const row = (layout.values[series] as Float64Array[])[seeds[i] as number] as Float64Array;
+    const row = layout.values[series]![seeds[i]!]!;
     let sum = 0;
     let count = 0;
     for (let j = 0; j < tasks.length; j++) {
-      const value = row[tasks[j] as number] as number;
+      const value = row[tasks[j]!]!;
       if (!Number.isNaN(value)) {
         sum += value;
         count++;
@@ -85,8 +85,8 @@ function drawMean(layouts: readonly Layout[], series: number, draws: readonly Dr
   let sum = 0;
   let count = 0;
   for (let k = 0; k < layouts.length; k++) {
-    const [seeds, tasks] = draws[k] as Draw;
-    const value = layoutMean(layouts[k] as Layout, series, seeds, tasks);
+    const [seeds, tasks] = draws[k]!;
+    const value = layoutMean(layouts[k]!, series, seeds, tasks);
     if (!Number.isNaN(value)) {
       sum += value;
       count++;
@@ -110,12 +110,12 @@ export function clusteredMeans(
   const rng = createRng(options.seed ?? 0);
   const means = Array.from({ length: series }, () => new Float64Array(resamples));
   for (let b = 0; b < resamples; b++) {
-    const drawnSeeds = Array.from({ length: allSeeds.length }, () => allSeeds[rng.int(allSeeds.length)] as number);
+    const drawnSeeds = Array.from({ length: allSeeds.length }, () => allSeeds[rng.int(allSeeds.length)]!);
     const draws = layouts.map((layout): Draw => [
       Int32Array.from(drawnSeeds.map((seed) => layout.seeds.indexOf(seed)).filter((index) => index >= 0)),
       Int32Array.from({ length: layout.tasks }, () => rng.int(layout.tasks)),
     ]);
-    for (let k = 0; k < series; k++) (means[k] as Float64Array)[b] = drawMean(layouts, k, draws);
+    for (let k = 0; k < series; k++) means[k]![b] = drawMean(layouts, k, draws);
   }
   const whole = layouts.map((layout): Draw => [range(layout.seeds.length), range(layout.tasks)]);
   const alpha = (1 - (options.level ?? DEFAULT_LEVEL)) / 2;

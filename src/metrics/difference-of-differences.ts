@@ -32,7 +32,7 @@ export function differenceOfDifferences(
   const shared = [...a1.keys()].filter((task) => b1.has(task) && a2.has(task) && b2.has(task)).sort((x, y) => x - y);
   const first = Float64Array.from(shared, (task) => (a1.get(task) as number) - (b1.get(task) as number));
   const second = Float64Array.from(shared, (task) => (a2.get(task) as number) - (b2.get(task) as number));
-  const difference = first.map((value, i) => value - (second[i] as number));
+  const difference = first.map((value, i) => value - second[i]!);
   const [meansFirst, meansSecond, meansDifference] = resampledMeans(
     [first, second, difference],
     options.bootstrap ?? DEFAULT_RESAMPLES,

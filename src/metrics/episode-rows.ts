@@ -14,7 +14,7 @@ import {
 import { budgetsByLabel, type BudgetSpec } from "../core/budget.js";
 import { ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
-import { clocksBeforeTurns, turnsLeft, type TurnClock } from "../core/turn-clock.js";
+import { clocksBeforeTurns, turnsLeft } from "../core/turn-clock.js";
 
 type Counted = { taskIndex: number; budget: BudgetSpec; n: number; c: number };
 
@@ -56,7 +56,7 @@ export function stepCountsOf(episodes: Iterable<Episode>, budgets: readonly Budg
     );
     episode.turns.forEach((turn, i) => {
       if (turn.optimal === undefined) return;
-      const left = turnsLeft(clocks[i] as TurnClock);
+      const left = turnsLeft(clocks[i]!);
       const key = `${episode.taskIndex}\u0000${episode.budget.label}\u0000${turn.index}\u0000${left}`;
       let row = rows.get(key);
       if (row === undefined)

@@ -45,7 +45,7 @@ export function lengthBin(length: number): number {
 /** Index of the ratio bin: 0 for ratio < edges[0], i for edges[i-1] <= ratio < edges[i], edges.length past the last. */
 export function ratioBin(ratio: number, edges: readonly number[]): number {
   let bin = 0;
-  while (bin < edges.length && ratio >= (edges[bin] as number)) bin++;
+  while (bin < edges.length && ratio >= edges[bin]!) bin++;
   return bin;
 }
 
@@ -95,7 +95,7 @@ export function ratioBinning(
   if (new Set(values).size <= (options.maxExact ?? MAX_EXACT_RATIOS)) return binningOf(values, (ratio) => ratio);
   return binningOf(values, (ratio) => {
     const bin = ratioBin(ratio, edges);
-    return bin === 0 ? -Infinity : (edges[bin - 1] as number);
+    return bin === 0 ? -Infinity : edges[bin - 1]!;
   });
 }
 

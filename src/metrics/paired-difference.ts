@@ -28,7 +28,7 @@ export function pairedDifference(
   const shared = [...a.keys()].filter((task) => b.has(task)).sort((x, y) => x - y);
   const valuesA = Float64Array.from(shared, (task) => a.get(task) as number);
   const valuesB = Float64Array.from(shared, (task) => b.get(task) as number);
-  const differences = valuesA.map((value, i) => value - (valuesB[i] as number));
+  const differences = valuesA.map((value, i) => value - valuesB[i]!);
   const [meansA, meansB, meansDifference] = resampledMeans(
     [valuesA, valuesB, differences],
     options.bootstrap ?? DEFAULT_RESAMPLES,

@@ -78,7 +78,7 @@ export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOpti
       for (let i = 0; i < eligible.length; i++)
         perTask[i] = normalisedArea(
           xs,
-          perBudget.map((values) => values[i] as number),
+          perBudget.map((values) => values[i]!),
         );
       auc.push(summarise(perTask, indices, options.level));
     }

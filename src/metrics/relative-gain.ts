@@ -30,9 +30,7 @@ export function relativeGain(
   if (meansA.length === 0 || Number.isNaN(value))
     return { value, low: NaN, high: NaN, tasks: shared.length, n: shared.length };
   // Infinite ratios sort last as the largest finite float, so the interpolation between two of them stays finite.
-  const ratios = Float64Array.from(meansA, (meanA, i) =>
-    Math.min(ratio(meanA, meansB[i] as number), Number.MAX_VALUE),
-  ).sort();
+  const ratios = Float64Array.from(meansA, (meanA, i) => Math.min(ratio(meanA, meansB[i]!), Number.MAX_VALUE)).sort();
   const alpha = (1 - (options.level ?? DEFAULT_LEVEL)) / 2;
   const bound = (q: number): number => {
     const at = quantile(ratios, q);

@@ -81,11 +81,10 @@ export function resampledMeans(series: readonly Float64Array[], resamples: numbe
     sums.fill(0);
     const offset = b * tasks;
     for (let i = 0; i < tasks; i++) {
-      const task = Math.floor(((words[offset + i] as number) * tasks) / 4294967296);
-      for (let s = 0; s < series.length; s++)
-        sums[s] = (sums[s] as number) + ((series[s] as Float64Array)[task] as number);
+      const task = Math.floor((words[offset + i]! * tasks) / 4294967296);
+      for (let s = 0; s < series.length; s++) sums[s] = sums[s]! + series[s]![task]!;
     }
-    for (let s = 0; s < series.length; s++) (means[s] as Float64Array)[b] = (sums[s] as number) / tasks;
+    for (let s = 0; s < series.length; s++) means[s]![b] = sums[s]! / tasks;
   }
   return means;
 }
