@@ -63,9 +63,7 @@ export async function trainSft(
       epochOfPermutation = epoch;
     }
     const offset = (step % perEpoch) * options.batchSize;
-    const batch = permutation
-      .slice(offset, offset + options.batchSize)
-      .map((index) => sequences[index] as TrainSequence);
+    const batch = permutation.slice(offset, offset + options.batchSize).map((index) => sequences[index]!);
     const normaliser = batch.reduce((sum, sequence) => sum + responseLength(sequence), 0);
     let lossSum = 0;
     const stats = await backend.accumulate(

@@ -44,7 +44,7 @@ export async function trainStep(context: StepContext, step: number, learningRate
   const scored = groups.map((episodes) => ({ episodes, advantages: estimator.estimate(episodes, config.algo) }));
   const trained = scored.filter(({ advantages }) => hasGradient(advantages));
   const examples = trained.flatMap(({ episodes, advantages }) =>
-    episodes.flatMap((episode, i) => policyExamples(episode, advantages[i] as number[], policy)),
+    episodes.flatMap((episode, i) => policyExamples(episode, advantages[i]!, policy)),
   );
   // loss -> update
   const options = stepUpdateOptions(config, step, learningRate, reference);

@@ -71,10 +71,10 @@ export async function updatePolicy(
     const size = Math.ceil(order.length / Math.max(1, options.minibatches));
     for (let start = 0; start < order.length; start += size) {
       const members = order.slice(start, start + size);
-      const batch = members.map((index) => (examples[index] as PolicyExample).sequence);
+      const batch = members.map((index) => examples[index]!.sequence);
       const normaliser = Math.max(
         1,
-        members.reduce((sum, index) => sum + (examples[index] as PolicyExample).oldLogprobs.length, 0),
+        members.reduce((sum, index) => sum + examples[index]!.oldLogprobs.length, 0),
       );
       let minibatchLoss = 0;
       const tally = (result: {
@@ -91,7 +91,7 @@ export async function updatePolicy(
         options.backendLoss !== undefined
           ? await backendLossPass(
               backend,
-              members.map((index) => examples[index] as PolicyExample),
+              members.map((index) => examples[index]!),
               normaliser,
               options,
               tally,
@@ -100,15 +100,15 @@ export async function updatePolicy(
               batch,
               (logprobs, first) =>
                 logprobs.map((current, offset) => {
-                  const index = members[first + offset] as number;
-                  const example = examples[index] as PolicyExample;
+                  const index = members[first + offset]!;
+                  const example = examples[index]!;
                   const result = ppoCoefficients(
                     {
                       logprobs: current,
                       oldLogprobs: example.oldLogprobs,
                       advantages: example.advantages,
                       mask: new Float32Array(current.length).fill(1),
-                      ...(refLogprobs === undefined ? {} : { refLogprobs: refLogprobs[index] as Float32Array }),
+                      ...(refLogprobs === undefined ? {} : { refLogprobs: refLogprobs[index]! }),
                     },
                     options,
                   );
@@ -174,7 +174,7 @@ async function backendLossPass(
       ? { clipLow: options.clipLow, clipHigh: options.clipHigh }
       : { clipLow: 1, clipHigh: Number.POSITIVE_INFINITY };
   members.forEach((example, i) => {
-    const current = stats.logprobs[i] as Float32Array;
+    const current = stats.logprobs[i]!;
     tally(
       ppoCoefficients(
         {

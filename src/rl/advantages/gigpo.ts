@@ -42,7 +42,7 @@ export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOp
     episode.turns.forEach((turn, t) => {
       let values = anchors.get(turn.stateKey);
       if (values === undefined) anchors.set(turn.stateKey, (values = []));
-      values.push((returns[i] as number[])[t] as number);
+      values.push(returns[i]![t]!);
     }),
   );
   const stats = new Map(
@@ -51,13 +51,13 @@ export function gigpoAdvantages(group: readonly GroupEpisode[], options: GigpoOp
   return group.map((episode, i) =>
     episode.turns.map((turn, t) => {
       const anchor = stats.get(turn.stateKey);
-      const value = (returns[i] as number[])[t] as number;
+      const value = returns[i]![t]!;
       let step = 0;
       if (anchor !== undefined && anchor.size > 1)
         step =
           (value - anchor.mean) /
           ((options.normalizeStepStd ?? defaults.normalizeStepStd) ? anchor.std + (options.eps ?? DEFAULT_EPS) : 1);
-      return (episodeAdvantages[i] as number) + weight * step;
+      return episodeAdvantages[i]! + weight * step;
     }),
   );
 }

@@ -23,7 +23,7 @@ export function grpoEpisodeAdvantages(group: readonly GroupEpisode[], options: G
 
 export function grpoAdvantages(group: readonly GroupEpisode[], options: GrpoOptions = {}): TurnAdvantages {
   const perEpisode = grpoEpisodeAdvantages(group, options);
-  return group.map((episode, i) => episode.turns.map(() => perEpisode[i] as number));
+  return group.map((episode, i) => episode.turns.map(() => perEpisode[i]!));
 }
 
 export const grpoEstimator = defineAdvantageEstimator({

@@ -21,7 +21,7 @@ export function discountedReturns(rewards: readonly number[], gamma: number): nu
   const out = new Array<number>(rewards.length);
   let running = 0;
   for (let t = rewards.length - 1; t >= 0; t--) {
-    running = (rewards[t] as number) + gamma * running;
+    running = rewards[t]! + gamma * running;
     out[t] = running;
   }
   return out;

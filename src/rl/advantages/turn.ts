@@ -45,11 +45,9 @@ export function turnAdvantages(group: readonly GroupEpisode[], options: TurnOpti
     const values = members.map(([, value]) => value);
     const m = mean(values);
     const scale = (options.normalizeStd ?? defaults.normalizeStd) ? sampleStd(values) + eps : 1;
-    for (const [i, value] of members) (normalised[i] as number[])[t] = (value - m) / scale;
+    for (const [i, value] of members) normalised[i]![t] = (value - m) / scale;
   }
-  return group.map((episode, i) =>
-    episode.turns.map((_, t) => (trajectory[i] as number) + weight * ((normalised[i] as number[])[t] as number)),
-  );
+  return group.map((episode, i) => episode.turns.map((_, t) => trajectory[i]! + weight * normalised[i]![t]!));
 }
 
 export const turnEstimator = defineAdvantageEstimator({

@@ -52,11 +52,11 @@ export function ppoCoefficients(input: PpoTokens, options: PpoOptions = DEFAULT_
   let ratioSum = 0;
   let lossSum = 0;
   for (let t = 0; t < n; t++) {
-    if ((input.mask[t] as number) === 0) continue;
+    if (input.mask[t]! === 0) continue;
     tokens++;
-    const logp = input.logprobs[t] as number;
-    const advantage = input.advantages[t] as number;
-    const ratio = Math.exp(logp - (input.oldLogprobs[t] as number));
+    const logp = input.logprobs[t]!;
+    const advantage = input.advantages[t]!;
+    const ratio = Math.exp(logp - input.oldLogprobs[t]!);
     const clippedRatio = Math.min(Math.max(ratio, 1 - options.clipLow), 1 + options.clipHigh);
     const unclippedTerm = ratio * advantage;
     const clippedTerm = clippedRatio * advantage;

@@ -104,12 +104,12 @@ export function eligibleChoices(schedule: BudgetSchedule, step: number, totalSte
 /** The budget of one rollout group: deterministic in (seed, step, group). */
 export function drawBudget(schedule: BudgetSchedule, context: DrawContext): BudgetSpec {
   const choices = eligibleChoices(schedule, context.step, context.totalSteps);
-  if (choices.length === 1) return (choices[0] as BudgetChoice).spec;
+  if (choices.length === 1) return choices[0]!.spec;
   const total = choices.reduce((sum, choice) => sum + choice.weight, 0);
   let target = createRng(deriveSeed(context.seed, "budget", context.step, context.group)).next() * total;
   for (const choice of choices) {
     target -= choice.weight;
     if (target < 0) return choice.spec;
   }
-  return (choices[choices.length - 1] as BudgetChoice).spec;
+  return choices[choices.length - 1]!.spec;
 }

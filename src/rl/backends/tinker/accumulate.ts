@@ -42,9 +42,7 @@ export async function accumulateCoefficients(
   let tokens = 0;
   for (const part of tokenChunks(batch, requestTokens)) {
     const coefficients = coefficientsFor(await logprobs.current(part), first);
-    const data = part.map((sequence, i) =>
-      crossEntropyDatum(sequence, scaled(coefficients[i] as Float32Array, normaliser)),
-    );
+    const data = part.map((sequence, i) => crossEntropyDatum(sequence, scaled(coefficients[i]!, normaliser)));
     session.counts.tokens += batchTokens(part);
     responseLogprobs(
       await api.forwardBackward(session.client, session.modelId, session.nextTrain(), {
@@ -77,7 +75,7 @@ export async function accumulateServerLoss(
   let first = 0;
   for (const part of tokenChunks(batch, requestTokens)) {
     const data = part.map((sequence, i) => {
-      const { oldLogprobs, advantages } = inputs[first + i] as LossTokens;
+      const { oldLogprobs, advantages } = inputs[first + i]!;
       return policyLossDatum(sequence, oldLogprobs, scaled(advantages, normaliser));
     });
     session.counts.tokens += batchTokens(part);

@@ -20,7 +20,7 @@ export function responsePositions(sequence: TrainSequence): number[] {
 function scatter(sequence: TrainSequence, values: ArrayLike<number>): Float32Array {
   const out = new Float32Array(sequence.tokens.length - 1);
   responsePositions(sequence).forEach((position, k) => {
-    out[position] = values[k] as number;
+    out[position] = values[k]!;
   });
   return out;
 }
@@ -66,6 +66,6 @@ export function responseLogprobs(
         `loss output ${i} has ${values === undefined ? "no logprobs" : `${values.length} logprobs`}, expected ${sequence.tokens.length - 1}`,
       );
     }
-    return Float32Array.from(responsePositions(sequence), (position) => values[position] as number);
+    return Float32Array.from(responsePositions(sequence), (position) => values[position]!);
   });
 }

@@ -30,10 +30,10 @@ export function packSequences(batch: readonly TrainSequence[]): TokenBatch {
   const lengths: number[] = [];
   batch.forEach((sequence, row) => {
     const length = sequence.tokens.length - 1;
-    for (let t = 0; t < length; t++) tokens[row * seqLen + t] = sequence.tokens[t] as number;
+    for (let t = 0; t < length; t++) tokens[row * seqLen + t] = sequence.tokens[t]!;
     // Position t predicts token t + 1: response token i is the target of position i - 1.
     for (const span of sequence.responses)
-      for (let i = span.start; i < span.end; i++) targets[row * seqLen + i - 1] = sequence.tokens[i] as number;
+      for (let i = span.start; i < span.end; i++) targets[row * seqLen + i - 1] = sequence.tokens[i]!;
     lengths.push(Math.max(1, length));
   });
   return { tokens, targets, batchSize: batch.length, seqLen, lengths };
@@ -67,7 +67,7 @@ async function scoreWith(
       part.map((sequence) => sequence.responses),
     );
     // scores[i][t] = log p(tokens[t + 1] | tokens[<= t]).
-    out.push(...scores.map((values, i) => responseValues(values, 0, part[i] as TrainSequence)));
+    out.push(...scores.map((values, i) => responseValues(values, 0, part[i]!)));
   }
   return out;
 }
@@ -96,12 +96,12 @@ async function accumulateOn(
     );
     const perPosition = new Float32Array(packed.tokens.length);
     part.forEach((sequence, row) => {
-      const values = coefficients[row] as Float32Array;
+      const values = coefficients[row]!;
       let at = 0;
       for (const span of sequence.responses) {
         for (let i = span.start; i < span.end; i++, at++) {
-          perPosition[row * T + i - 1] = values[at] as number;
-          entropySum += result.entropy[row * T + i - 1] as number;
+          perPosition[row * T + i - 1] = values[at]!;
+          entropySum += result.entropy[row * T + i - 1]!;
           tokens++;
         }
       }
