@@ -76,14 +76,14 @@ const unguarded = createPolicyCaller();
 /** Add the budget note to the messages the policy is about to see. */
 export function withBudgetNote(messages: readonly Message[], note: string | null): readonly Message[] {
   if (note === null || messages.length === 0) return note === null ? messages : [{ role: "user", content: note }];
-  const last = messages[messages.length - 1] as Message;
+  const last = messages[messages.length - 1]!;
   if (last.role === "tool" || last.role === "system") return [...messages, { role: "user", content: note }];
   return [...messages.slice(0, -1), { ...last, content: last.content === "" ? note : `${last.content}\n${note}` }];
 }
 
 function splitPreamble(messages: readonly Message[]): { preamble: Message[]; rest: Message[] } {
   let cut = 0;
-  while (cut < messages.length && (messages[cut] as Message).role === "system") cut++;
+  while (cut < messages.length && messages[cut]!.role === "system") cut++;
   return { preamble: messages.slice(0, cut), rest: messages.slice(cut) };
 }
 

@@ -151,7 +151,7 @@ export function budgetUnit(kind: BudgetKind): string {
 /** The one kind of a list of budgets, or null when it mixes kinds (they do not compare). */
 export function budgetKindOf(budgets: readonly BudgetSpec[]): BudgetKind | null {
   const kinds = new Set(budgets.map((spec) => spec.kind));
-  return kinds.size === 1 ? (budgets[0] as BudgetSpec).kind : null;
+  return kinds.size === 1 ? budgets[0]!.kind : null;
 }
 
 /** The largest budget of a list; all budgets must be of one kind (turns, percentages and multiples do not compare). */

@@ -72,7 +72,7 @@ export function rngFromState(words: readonly [number, number, number, number]): 
     int,
     pick: <T>(items: readonly T[]): T => {
       if (items.length === 0) throw new RangeError("Rng.pick: empty array");
-      return items[int(items.length)] as T;
+      return items[int(items.length)]!;
     },
     normal: () => {
       const u1 = 1 - next();
@@ -94,7 +94,7 @@ export function shuffledIndices(count: number, seed: number): number[] {
   const order = Array.from({ length: count }, (_, i) => i);
   for (let i = count - 1; i > 0; i--) {
     const j = rng.int(i + 1);
-    [order[i], order[j]] = [order[j] as number, order[i] as number];
+    [order[i], order[j]] = [order[j]!, order[i]!];
   }
   return order;
 }

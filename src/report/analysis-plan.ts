@@ -116,12 +116,10 @@ export function defaultAnalysisPlan(
     const able = envs.filter((entry) => entry.roles.includes(roles.a) && entry.roles.includes(roles.b));
     const testing = able.length === 0 && options.everyClaim === true ? [...envs] : able;
     if (testing.length === 0) continue;
-    const shared = (testing[0] as PlanEnv).budgets.filter((budget) =>
-      testing.every((entry) => entry.budgets.includes(budget)),
-    );
+    const shared = testing[0]!.budgets.filter((budget) => testing.every((entry) => entry.budgets.includes(budget)));
     if (shared.length < 2) continue;
-    const tight = shared[0] as string;
-    const generous = shared[shared.length - 1] as string;
+    const tight = shared[0]!;
+    const generous = shared[shared.length - 1]!;
     const common = {
       envs: testing.map((entry) => entry.env),
       a: roles.a as ClaimPlan["a"],

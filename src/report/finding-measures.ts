@@ -120,7 +120,7 @@ function pooledValues(perContrast: readonly Map<number, readonly number[]>[]): M
   for (const map of perContrast)
     for (const [task, row] of map) {
       const entry = sums.get(task) ?? { sums: row.map(() => 0), count: 0 };
-      row.forEach((value, index) => (entry.sums[index] = (entry.sums[index] as number) + value));
+      row.forEach((value, index) => (entry.sums[index] = entry.sums[index]! + value));
       entry.count++;
       sums.set(task, entry);
     }

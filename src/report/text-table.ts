@@ -5,9 +5,7 @@ export function renderTextTable(header: readonly string[], rows: readonly (reado
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => (row[column] ?? "").length)));
   const line = (cells: readonly string[]): string =>
     cells
-      .map((cell, column) =>
-        column === 0 ? cell.padEnd(widths[column] as number) : cell.padStart(widths[column] as number),
-      )
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
       .join("   ")
       .trimEnd();
   const rule = widths.map((width) => "-".repeat(width)).join("   ");

@@ -117,7 +117,7 @@ async function stepCountsBySegment(
     );
     turns.forEach(([turn, , optimal], i) => {
       if (optimal === null) return;
-      const turnsLeft = budgetTurns - (positions[i] as number) + 1;
+      const turnsLeft = budgetTurns - positions[i]! + 1;
       const key = `${task}\u0000${label}\u0000${turn}\u0000${turnsLeft}`;
       let row = counts.get(key);
       if (row === undefined)

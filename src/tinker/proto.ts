@@ -122,7 +122,7 @@ function readValues(bytes: Uint8Array, dtype: number, what: string): number[] {
     if (dtype === 1) return view.getFloat32(i * 4, true);
     if (dtype === 2) return Number(view.getBigInt64(i * 8, true));
     if (dtype === 3) return view.getInt32(i * 4, true);
-    return new Float32Array(new Uint32Array([view.getUint16(i * 2, true) << 16]).buffer)[0] as number;
+    return new Float32Array(new Uint32Array([view.getUint16(i * 2, true) << 16]).buffer)[0]!;
   });
 }
 
@@ -169,7 +169,7 @@ export function decodeForwardBackwardOutput(bytes: Uint8Array): ForwardBackwardO
           `forward_backward result: ${name} has ${offsets.length} offsets for ${count} data`,
         );
       perDatum.forEach((datum, i) => {
-        const data = values.slice((offsets[i] as number) / width, (offsets[i + 1] as number) / width);
+        const data = values.slice(offsets[i]! / width, offsets[i + 1]! / width);
         datum[name] = {
           data,
           dtype: field.dtype === 1 || field.dtype === 4 ? "float32" : "int64",

@@ -131,7 +131,7 @@ function sampler(options: TinkerSamplerOptions, session: () => Promise<OpenSessi
         count,
       });
       replies.forEach((reply, j) =>
-        options.cache?.put(keys[j] as string, model, {
+        options.cache?.put(keys[j]!, model, {
           message: { role: "assistant", content: "" },
           tokens: reply.tokens,
           logprobs: reply.logprobs,

@@ -71,12 +71,12 @@ export function createRequestLimiter(settings: LimiterSettings): RequestLimiter 
     if (settings.rpm <= 0) return;
     for (;;) {
       const now = settings.now();
-      while (starts.length > 0 && (starts[0] as number) <= now - WINDOW_MS) starts.shift();
+      while (starts.length > 0 && starts[0]! <= now - WINDOW_MS) starts.shift();
       if (starts.length < settings.rpm) {
         starts.push(now);
         return;
       }
-      await settings.sleep((starts[0] as number) + WINDOW_MS - now, signal);
+      await settings.sleep(starts[0]! + WINDOW_MS - now, signal);
     }
   };
 

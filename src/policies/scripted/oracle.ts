@@ -24,7 +24,7 @@ export function optimalActions(context: PolicyContext, horizon: OracleHorizon): 
 
 export function oracleAction(context: PolicyContext, horizon: OracleHorizon = "turns-left"): string {
   const optimal = optimalActions(context, horizon);
-  if (optimal.length === 1) return optimal[0] as string;
+  if (optimal.length === 1) return optimal[0]!;
   if (optimal.length > 1) return context.rng.pick(optimal);
   const actions = context.privileged.validActions();
   return actions.length === 0 ? "" : context.rng.pick(actions);

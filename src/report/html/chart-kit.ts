@@ -34,7 +34,7 @@ export const PALETTE = [
  * those models are in the legend (a chart of some of the models), each keeping its colour.
  */
 export function modelColor(models: readonly string[], title = "model", shown: readonly string[] = models): JsonObject {
-  const colourOf = (name: string): string => PALETTE[Math.max(0, models.indexOf(name)) % PALETTE.length] as string;
+  const colourOf = (name: string): string => PALETTE[Math.max(0, models.indexOf(name)) % PALETTE.length]!;
   return { field: "model", type: "nominal", title, scale: { domain: [...shown], range: shown.map(colourOf) } };
 }
 

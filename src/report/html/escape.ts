@@ -13,7 +13,7 @@ const HTML_ESCAPES: Readonly<Record<string, string>> = {
 
 /** Text safe in element content and in quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (char) => HTML_ESCAPES[char] as string);
+  return text.replace(/[&<>"'`]/g, (char) => HTML_ESCAPES[char]!);
 }
 
 /**

@@ -51,7 +51,7 @@ export function trainingCharts(report: StudyReport): Chart[] {
     (["reward", "success"] as const).flatMap((metric) => {
       const measured = entry.steps.filter((step) => step[metric] !== null);
       const smoothed = trailingMeans(
-        measured.map((step) => step[metric] as number),
+        measured.map((step) => step[metric]!),
         SMOOTHING_STEPS,
       );
       return measured.map((step, i) => ({
@@ -63,7 +63,7 @@ export function trainingCharts(report: StudyReport): Chart[] {
         low: smoothed[i]!.low,
         high: smoothed[i]!.high,
         tasks: 0,
-        label: `${smoothed[i]!.mean.toFixed(3)} (this step ${(step[metric] as number).toFixed(3)})`,
+        label: `${smoothed[i]!.mean.toFixed(3)} (this step ${step[metric]!.toFixed(3)})`,
       }));
     }),
   );
