@@ -145,10 +145,9 @@ export interface EvaluationResult {
 
 /** The config fields of the flat options. */
 function pickConfig(options: EvaluateOptions): EvalConfigRequest {
+  const given = new Map<string, unknown>(Object.entries(options));
   const fields: Record<string, unknown> = {};
-  for (const key of Object.keys(evalConfigSchema.shape))
-    if ((options as unknown as Record<string, unknown>)[key] !== undefined)
-      fields[key] = (options as unknown as Record<string, unknown>)[key];
+  for (const key of Object.keys(evalConfigSchema.shape)) if (given.get(key) !== undefined) fields[key] = given.get(key);
   return fields as EvalConfigRequest;
 }
 

@@ -218,7 +218,5 @@ function canonical(value: Json): string {
 
 /** sha256 of the plan's canonical JSON, in hex: what study.json stores beside the plan. */
 export function analysisPlanHash(plan: AnalysisPlan): string {
-  return createHash("sha256")
-    .update(canonical(plan as unknown as Json))
-    .digest("hex");
+  return createHash("sha256").update(canonical(plan)).digest("hex");
 }

@@ -4,7 +4,8 @@ import type { Episode } from "../core/episode.js";
 import { mean } from "./advantages/stats.js";
 import type { UpdateStats } from "./update.js";
 
-export interface StepMetrics {
+// A type, not an interface: its fields are JSON, so that the training log stores it as it is.
+export type StepMetrics = {
   readonly step: number;
   readonly reward: number;
   readonly success: number;
@@ -28,7 +29,7 @@ export interface StepMetrics {
   readonly updateSeconds: number;
   /** Ids of the step's training tasks (the report counts how many held-out tasks training saw: none). */
   readonly taskIds: readonly string[];
-}
+};
 
 /** The update of a step whose groups all gave zero advantages: nothing trained. */
 export const NO_UPDATE: UpdateStats = {

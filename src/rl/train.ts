@@ -8,7 +8,6 @@
 // and checkpoints the steps done. A new run that fails before its first step removes what it made, so the same
 // command can simply be run again.
 import { StoppedError } from "../core/errors.js";
-import type { Json } from "../core/json.js";
 import { warmupCosine } from "../nn/schedule.js";
 import { openStore, type Store, type StoreWaitOptions } from "../store/open.js";
 import { writeTrainStep } from "../store/train-log.js";
@@ -85,7 +84,7 @@ async function trainFrom(run: StartedRun, options: TrainOptions, progress: { ste
         evals.push(await evaluateAt(backend, config, options.out, startStep, options));
       while (step < end && options.signal?.aborted !== true) {
         const metrics = await trainStep(context, step, learningRate(step));
-        await writeTrainStep(store, "train", step, metrics as unknown as Json);
+        await writeTrainStep(store, "train", step, metrics);
         options.onStep?.(metrics, config.steps);
         step++;
         progress.steps++;

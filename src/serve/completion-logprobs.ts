@@ -9,12 +9,13 @@ import type { PromptPosition } from "./prompt-logprobs.js";
 import { finiteLogprob, tokenText } from "./response.js";
 import type { Vocabulary } from "./vocabulary.js";
 
-export interface LogprobRows {
+// A type, not an interface: its fields are JSON, so that it is a JsonObject as it is.
+export type LogprobRows = {
   readonly tokens: string[];
   readonly token_logprobs: (number | null)[];
   readonly top_logprobs: (JsonObject | null)[];
   readonly text_offset: number[];
-}
+};
 
 export const emptyRows = (): LogprobRows => ({ tokens: [], token_logprobs: [], top_logprobs: [], text_offset: [] });
 

@@ -67,7 +67,7 @@ function sendPrompts(
           completionChunk(stream, {
             index,
             text: promptText(one.prompt, context.vocabulary),
-            logprobs: echoed as unknown as JsonObject | null,
+            logprobs: echoed,
             finish_reason: null,
             ...extra,
           }),
@@ -106,7 +106,7 @@ function sendText(
     completionChunk(stream, {
       index,
       text,
-      logprobs: rows as unknown as JsonObject | null,
+      logprobs: rows,
       finish_reason: null,
       ...(sampling.returnTokenIds ? { token_ids: [token] } : {}),
     }),

@@ -285,8 +285,7 @@ export async function answerCompletions(
       choices.push({
         index: i * sampling.n + choice.index,
         text: head + choiceText(choice, context.vocabulary),
-        logprobs:
-          rows === null ? null : ((echoed === undefined ? rows : joinRows(echoed, rows)) as unknown as JsonObject),
+        logprobs: rows === null ? null : echoed === undefined ? rows : joinRows(echoed, rows),
         finish_reason: choice.finish,
         stop_reason: choice.stop?.reason ?? null,
         ...(sampling.returnTokenIds ? { prompt_token_ids: [...one.prompt.tokens], token_ids: [...choice.tokens] } : {}),
