@@ -262,70 +262,108 @@ export async function firstSuccesses(store: Store, runId: string, budgetLabel: s
   return rows.map(([taskIndex, successTurn]) => ({ taskIndex, successTurn }));
 }
 
-type Row = Record<string, unknown>;
+/** A row of the turns table, as the store wrote it (value_before and forced are absent from older stores). */
+interface TurnRecord {
+  readonly task_index: number;
+  readonly budget_label: string;
+  readonly sample: number;
+  readonly turn_index: number;
+  readonly segment: number;
+  readonly observation: string;
+  readonly action: string;
+  readonly parsed_action: string | null;
+  readonly invalid: number;
+  readonly reward: number;
+  readonly terminated: number;
+  readonly truncated: number;
+  readonly progress: number;
+  readonly state_key: string;
+  readonly optimal: number | null;
+  readonly remaining_before: number | null;
+  readonly value_before?: number | null;
+  readonly details: string | null;
+  readonly forced?: string | null;
+}
+
+/** A row of the episodes table, as the store wrote it. */
+interface EpisodeRecord {
+  readonly task_index: number;
+  readonly budget_label: string;
+  readonly sample: number;
+  readonly budget_turns: number;
+  readonly budget_mode: Episode["budget"]["mode"];
+  readonly budget_scope: Episode["budget"]["scope"];
+  readonly seed: number;
+  readonly preamble: string;
+  readonly success: number;
+  readonly stop_reason: Episode["stopReason"];
+  readonly stop_limit: string | null;
+  readonly turns_used: number;
+  readonly success_turn: number | null;
+  readonly return: number;
+  readonly initial_progress: number;
+  readonly error: string | null;
+}
+
 const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string =>
   `${String(taskIndex)}\u0000${String(label)}\u0000${String(sample)}`;
 const RANGE = "(task_index, budget_label, sample) >= (?, ?, ?) AND (task_index, budget_label, sample) <= (?, ?, ?)";
 
-function toTurn(turn: Row, tokens: TurnTokenFields | undefined): Turn {
+function toTurn(turn: TurnRecord, tokens: TurnTokenFields | undefined): Turn {
   return {
-    index: turn["turn_index"] as number,
-    segment: turn["segment"] as number,
-    observation: JSON.parse(turn["observation"] as string) as Message[],
-    action: JSON.parse(turn["action"] as string) as Message,
-    parsedAction: turn["parsed_action"] as string | null,
-    invalid: turn["invalid"] === 1,
-    reward: turn["reward"] as number,
-    terminated: turn["terminated"] === 1,
-    truncated: turn["truncated"] === 1,
-    progress: turn["progress"] as number,
-    stateKey: turn["state_key"] as string,
-    ...(turn["optimal"] === null ? {} : { optimal: turn["optimal"] === 1 }),
-    ...(turn["remaining_before"] === null ? {} : { remainingBefore: turn["remaining_before"] as number }),
-    ...(turn["value_before"] === null || turn["value_before"] === undefined
-      ? {}
-      : { valueBefore: turn["value_before"] as number }),
-    ...(turn["details"] === null ? {} : { details: JSON.parse(turn["details"] as string) as Json }),
-    ...(turn["forced"] === null || turn["forced"] === undefined
-      ? {}
-      : { forced: JSON.parse(turn["forced"] as string) as ForcedAction }),
+    index: turn.turn_index,
+    segment: turn.segment,
+    observation: JSON.parse(turn.observation) as Message[],
+    action: JSON.parse(turn.action) as Message,
+    parsedAction: turn.parsed_action,
+    invalid: turn.invalid === 1,
+    reward: turn.reward,
+    terminated: turn.terminated === 1,
+    truncated: turn.truncated === 1,
+    progress: turn.progress,
+    stateKey: turn.state_key,
+    ...(turn.optimal === null ? {} : { optimal: turn.optimal === 1 }),
+    ...(turn.remaining_before === null ? {} : { remainingBefore: turn.remaining_before }),
+    ...(turn.value_before === null || turn.value_before === undefined ? {} : { valueBefore: turn.value_before }),
+    ...(turn.details === null ? {} : { details: JSON.parse(turn.details) as Json }),
+    ...(turn.forced === null || turn.forced === undefined ? {} : { forced: JSON.parse(turn.forced) as ForcedAction }),
     ...tokens,
   };
 }
 
 function toEpisode(
-  row: Row,
+  row: EpisodeRecord,
   runId: string,
   env: string,
   taskIds: ReadonlyMap<number, string>,
-  turns: readonly Row[],
+  turns: readonly TurnRecord[],
   tokens: ReadonlyMap<string, TurnTokenFields>,
 ): Episode {
-  const taskIndex = row["task_index"] as number;
-  const key = textKey(taskIndex, row["budget_label"], row["sample"]);
+  const taskIndex = row.task_index;
+  const key = textKey(taskIndex, row.budget_label, row.sample);
   return {
     run: runId,
     env,
     taskId: taskIds.get(taskIndex) ?? String(taskIndex),
     taskIndex,
     budget: {
-      turns: row["budget_turns"] as number,
-      mode: row["budget_mode"] as Episode["budget"]["mode"],
-      scope: row["budget_scope"] as Episode["budget"]["scope"],
-      label: row["budget_label"] as string,
+      turns: row.budget_turns,
+      mode: row.budget_mode,
+      scope: row.budget_scope,
+      label: row.budget_label,
     },
-    sample: row["sample"] as number,
-    seed: row["seed"] as number,
-    preamble: JSON.parse(row["preamble"] as string) as Message[],
-    turns: turns.map((turn) => toTurn(turn, tokens.get(`${key}\u0000${String(turn["turn_index"])}`))),
-    success: row["success"] === 1,
-    stopReason: row["stop_reason"] as Episode["stopReason"],
-    stopLimit: row["stop_limit"] as string | null,
-    turnsUsed: row["turns_used"] as number,
-    successTurn: row["success_turn"] as number | null,
-    return: row["return"] as number,
-    initialProgress: row["initial_progress"] as number,
-    ...(row["error"] === null ? {} : { error: row["error"] as string }),
+    sample: row.sample,
+    seed: row.seed,
+    preamble: JSON.parse(row.preamble) as Message[],
+    turns: turns.map((turn) => toTurn(turn, tokens.get(`${key}\u0000${String(turn.turn_index)}`))),
+    success: row.success === 1,
+    stopReason: row.stop_reason,
+    stopLimit: row.stop_limit,
+    turnsUsed: row.turns_used,
+    successTurn: row.success_turn,
+    return: row.return,
+    initialProgress: row.initial_progress,
+    ...(row.error === null ? {} : { error: row.error }),
   };
 }
 
@@ -336,14 +374,14 @@ async function turnsBetween(
   first: EpisodeKeyValues,
   last: EpisodeKeyValues,
   withTokens: boolean,
-): Promise<{ turns: Map<string, Row[]>; tokens: Map<string, TurnTokenFields> }> {
+): Promise<{ turns: Map<string, TurnRecord[]>; tokens: Map<string, TurnTokenFields> }> {
   const params = [runId, ...keyParams(first), ...keyParams(last)];
-  const turns = new Map<string, Row[]>();
-  for (const turn of await store.sql.records<Row>(
+  const turns = new Map<string, TurnRecord[]>();
+  for (const turn of await store.sql.records<TurnRecord>(
     `SELECT * FROM turns WHERE run_id = ? AND ${RANGE} ORDER BY task_index, budget_label, sample, turn_index`,
     params,
   )) {
-    const key = textKey(turn["task_index"], turn["budget_label"], turn["sample"]);
+    const key = textKey(turn.task_index, turn.budget_label, turn.sample);
     let list = turns.get(key);
     if (list === undefined) turns.set(key, (list = []));
     list.push(turn);
@@ -364,11 +402,7 @@ async function turnsBetween(
 }
 
 const EPISODES_PER_PAGE = 256;
-const episodeKeyOf = (row: Row): EpisodeKeyValues => [
-  row["task_index"] as number,
-  row["budget_label"] as string,
-  row["sample"] as number,
-];
+const episodeKeyOf = (row: EpisodeRecord): EpisodeKeyValues => [row.task_index, row.budget_label, row.sample];
 
 /** Every stored episode of a run with its turns, in key order (what export writes), a page at a time. */
 export async function* readEpisodes(
@@ -380,7 +414,7 @@ export async function* readEpisodes(
   const withTokens = await hasTurnTokenTable(store);
   let after = BEFORE_FIRST_KEY;
   for (;;) {
-    const rows = await store.sql.records<Row>(
+    const rows = await store.sql.records<EpisodeRecord>(
       `SELECT * FROM episodes WHERE run_id = ? AND ${afterKey()} ORDER BY task_index, budget_label, sample LIMIT ?`,
       [runId, ...keyParams(after), EPISODES_PER_PAGE],
     );
@@ -394,7 +428,7 @@ export async function* readEpisodes(
         runId,
         env,
         taskIds,
-        turns.get(textKey(row["task_index"], row["budget_label"], row["sample"])) ?? [],
+        turns.get(textKey(row.task_index, row.budget_label, row.sample)) ?? [],
         tokens,
       );
     if (rows.length < EPISODES_PER_PAGE) return;
