@@ -1,6 +1,11 @@
 // Typed errors for programmer and configuration mistakes. Model output never throws: it becomes an
 // observation. Every message names what was wrong and, where possible, how to fix it (a hint).
 
+/** The message of something thrown: an Error's message, else the value as text. */
+export function thrownMessage(thrown: unknown): string {
+  return thrown instanceof Error ? thrown.message : String(thrown);
+}
+
 export class BudgetrlError extends Error {
   readonly code: string;
   readonly hint: string | undefined;

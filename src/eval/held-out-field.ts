@@ -13,6 +13,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { DEFAULT_TASK_DISTINCTION, TASK_DISTINCTIONS, type HeldOutSet } from "../agent/task-draws.js";
+import { thrownMessage } from "../core/errors.js";
 
 export const HELD_OUT_FILE = "held-out.json";
 
@@ -43,7 +44,7 @@ function readHeldOutFile(path: string): ReadSet {
         problem: `${file} is not JSON (${error.message}); expected a held-out.json as budgetrl reproduce writes it`,
       };
     return {
-      problem: `"${path}" is neither SEED:TASKS (e.g. 7:200) nor a held-out.json that can be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      problem: `"${path}" is neither SEED:TASKS (e.g. 7:200) nor a held-out.json that can be read (${(error as NodeJS.ErrnoException).code ?? thrownMessage(error)})`,
     };
   }
   const shape = z.object({ seed: z.number(), tasks: z.number(), by: z.unknown().optional() }).safeParse(json);

@@ -13,7 +13,7 @@
 //              structure its first entry of each structure is kept.
 import { readFileSync } from "node:fs";
 import type { AnyEnv } from "../core/env.js";
-import { ConfigError, DataError } from "../core/errors.js";
+import { ConfigError, DataError, thrownMessage } from "../core/errors.js";
 import {
   checkDistinctCount,
   DEFAULT_TASK_DISTINCTION,
@@ -153,7 +153,7 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   try {
     text = readFileSync(file, "utf8");
   } catch (error) {
-    throw new ConfigError("tasks-file", `cannot read ${file}: ${(error as Error).message}`);
+    throw new ConfigError("tasks-file", `cannot read ${file}: ${thrownMessage(error)}`);
   }
   let tasks: unknown[];
   try {

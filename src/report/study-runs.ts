@@ -8,7 +8,7 @@
 //   teacher-forced   the policy answers at each state of the expert's trajectory (its replies judged, set aside)
 //   recover:J        the expert played up to J, one random non-optimal action was forced at turn J, then the
 //                    policy played on: the same perturbed states for every model run with the same seed
-import { DataError, ConfigError } from "../core/errors.js";
+import { ConfigError, DataError, thrownMessage } from "../core/errors.js";
 import { parseEvalConfig, type EvalConfig } from "../eval/config.js";
 import type { Store } from "../store/store.js";
 import { getRun, type RunRecord } from "../store/runs.js";
@@ -71,7 +71,7 @@ async function readRun(store: Store, id: string, model: string): Promise<Selecte
     config = parseEvalConfig(record.config);
   } catch (error) {
     throw new DataError(
-      `run ${id} is not an evaluation run this report can read: ${(error as Error).message}`,
+      `run ${id} is not an evaluation run this report can read: ${thrownMessage(error)}`,
       "list the runs with `budgetrl runs --db FILE`; training runs go in with --train DIR",
     );
   }

@@ -16,6 +16,7 @@ import { listRuns } from "../store/runs.js";
 import { readTrainSteps } from "../store/train-log.js";
 import { jsonEstimate, type StudyTraining } from "./study-model.js";
 import { envVariant } from "./study-runs.js";
+import { thrownMessage } from "../core/errors.js";
 
 export interface TrainingSelection {
   readonly name: string;
@@ -47,7 +48,7 @@ function readConfig(dir: string, notes: string[]): { config: Readonly<TrainConfi
   try {
     return { config: readStoredTrainConfig(json), json };
   } catch (error) {
-    notes.push(`${path} is not a training config: ${(error as Error).message}`);
+    notes.push(`${path} is not a training config: ${thrownMessage(error)}`);
     return { config: null, json };
   }
 }

@@ -17,7 +17,7 @@ import { sftResumeCommand } from "../core/commands.js";
 import { encodeConfig } from "../core/config.js";
 import { canonicalJson } from "../core/json.js";
 import { checkBudgetsFit } from "../core/budget.js";
-import { ConfigError, StoppedError } from "../core/errors.js";
+import { ConfigError, StoppedError, thrownMessage } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
 import { stopPoints } from "../core/stop-points.js";
 import type { BudgetMode } from "../core/budget.js";
@@ -138,7 +138,7 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
     await rename(`${configPath}.tmp`, configPath);
   } catch (error) {
     // A folder that cannot be written (permissions, a full disk): said in one line, before any demonstration.
-    throw new ConfigError("out", `cannot write ${options.out}: ${(error as Error).message}`);
+    throw new ConfigError("out", `cannot write ${options.out}: ${thrownMessage(error)}`);
   }
   return config;
 }

@@ -12,7 +12,7 @@ import type { HeldOutTasks } from "../agent/task-draws.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { trainResumeCommand } from "../core/commands.js";
 import type { AnyEnv } from "../core/env.js";
-import { BudgetrlError, ConfigError } from "../core/errors.js";
+import { BudgetrlError, ConfigError, thrownMessage } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
 import type { OpenedBackend } from "./backend.js";
@@ -101,5 +101,5 @@ async function newRun(options: RunStartOptions): Promise<StartedRun> {
 function initProblem(init: string | undefined, error: unknown): BudgetrlError {
   return error instanceof BudgetrlError
     ? error
-    : new ConfigError("init", `cannot load ${init ?? "the initial model"}: ${(error as Error).message}`);
+    : new ConfigError("init", `cannot load ${init ?? "the initial model"}: ${thrownMessage(error)}`);
 }

@@ -11,7 +11,7 @@
 //              (hermes <tool_call> blocks, llama3-json) by tool-choice.ts, as vLLM's parsers read them.
 // Loaded only for an hf renderer (the HF tokenizer and template packages load with it). A tokenizer whose ids do
 // not fit the model's vocabulary is refused at start (ConfigError naming `renderer`).
-import { ConfigError } from "../core/errors.js";
+import { ConfigError, thrownMessage } from "../core/errors.js";
 import type { Message, ToolSpec } from "../core/message.js";
 import { readHfFiles } from "../policies/renderers/hf-files.js";
 import type { HfRendererOptions } from "../policies/renderers/hf-options.js";
@@ -59,7 +59,7 @@ function templateText(chat: HfChatTemplate, input: RenderInput): string {
     return chat.render(input.messages, tools, { addGenerationPrompt: input.addGenerationPrompt, variables });
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    throw badRequest("messages", `the chat template fails on this conversation: ${(error as Error).message}`);
+    throw badRequest("messages", `the chat template fails on this conversation: ${thrownMessage(error)}`);
   }
 }
 

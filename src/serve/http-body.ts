@@ -4,6 +4,7 @@
 // is not).
 import type { IncomingMessage } from "node:http";
 import { HttpError } from "./errors.js";
+import { thrownMessage } from "../core/errors.js";
 
 function tooLarge(limit: number): HttpError {
   return new HttpError(413, `the request body is larger than ${limit} bytes (budgetrl serve --max-request-bytes)`, {
@@ -45,6 +46,6 @@ export function parseJsonBody(bytes: Buffer): unknown {
   try {
     return JSON.parse(bytes.toString("utf8")) as unknown;
   } catch (error) {
-    throw new HttpError(400, `the body is not valid JSON: ${(error as Error).message}`, { code: "invalid_json" });
+    throw new HttpError(400, `the body is not valid JSON: ${thrownMessage(error)}`, { code: "invalid_json" });
   }
 }

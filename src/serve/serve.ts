@@ -5,7 +5,7 @@
 //
 // The renderer: --renderer, else the one the checkpoint records (`budgetrl sft --renderer hf:DIR` records it, with
 // its template options and tool-call format, which --template-opt and --tool-call-format override), else bytes.
-import { ConfigError } from "../core/errors.js";
+import { ConfigError, thrownMessage } from "../core/errors.js";
 import { loadCheckpoint } from "../nn/checkpoint.js";
 import type { TinyModel } from "../nn/model.js";
 import { readPolicySettings, type PolicySettings } from "../policies/tiny/settings.js";
@@ -46,7 +46,7 @@ async function loadModel(ckpt: string): Promise<TinyModel> {
   try {
     return await loadCheckpoint(ckpt);
   } catch (error) {
-    throw new ConfigError("ckpt", `cannot load checkpoint ${ckpt}: ${(error as Error).message}`);
+    throw new ConfigError("ckpt", `cannot load checkpoint ${ckpt}: ${thrownMessage(error)}`);
   }
 }
 
@@ -55,7 +55,7 @@ function savedSettings(ckpt: string): PolicySettings {
   try {
     return readPolicySettings(ckpt);
   } catch (error) {
-    throw new ConfigError("ckpt", `cannot load checkpoint ${ckpt}: ${(error as Error).message}`);
+    throw new ConfigError("ckpt", `cannot load checkpoint ${ckpt}: ${thrownMessage(error)}`);
   }
 }
 

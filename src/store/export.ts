@@ -8,7 +8,7 @@ import { rename, rm } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { once } from "node:events";
 import type { Writable } from "node:stream";
-import { DataError, StoppedError } from "../core/errors.js";
+import { DataError, StoppedError, thrownMessage } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import type { Store } from "./store.js";
 import { readEpisodes } from "./episodes.js";
@@ -103,7 +103,7 @@ async function exportToFile(
     }
     await rm(temporary, { force: true });
     if (error instanceof DataError || error instanceof StoppedError) throw error;
-    throw new DataError(`cannot write ${out}: ${(error as Error).message} (${out} was left as it was)`);
+    throw new DataError(`cannot write ${out}: ${thrownMessage(error)} (${out} was left as it was)`);
   }
 }
 

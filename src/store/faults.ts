@@ -2,7 +2,7 @@
 // PostgreSQL one (unreachable, login refused, missing database, ...) becomes one DataError whose single line names
 // the store and the fix, instead of a stack trace. Errors from a known store go through `storeFault` (open.ts,
 // withStore, evaluate, the worker) or, without a known store, `storeFaultMessage` (the CLI's last resort).
-import { BudgetrlError, DataError } from "../core/errors.js";
+import { BudgetrlError, DataError, thrownMessage } from "../core/errors.js";
 import { isPostgresServerError, postgresFault, postgresFaultMessage } from "./postgres/faults.js";
 
 /** better-sqlite3's SqliteError, recognised by shape (its class is not exported as a type). */
@@ -53,5 +53,5 @@ export function storeFault(error: unknown, location: string): DataError | undefi
   if (error instanceof BudgetrlError) return undefined;
   if (/^postgres(ql)?:\/\//i.test(location)) return postgresFault(error, location);
   const code = sqliteCode(error);
-  return code === undefined ? undefined : new DataError(sqliteFaultMessage(code, (error as Error).message, location));
+  return code === undefined ? undefined : new DataError(sqliteFaultMessage(code, thrownMessage(error), location));
 }

@@ -22,6 +22,7 @@ import {
   type SampleOutput,
   type TensorData,
 } from "./wire.js";
+import { thrownMessage } from "../core/errors.js";
 
 const SCHEMA = `
 syntax = "proto3";
@@ -130,7 +131,7 @@ function decoded(type: protobuf.Type, bytes: Uint8Array, what: string): Record<s
   try {
     return type.toObject(type.decode(bytes), { longs: Number, defaults: true }) as Record<string, unknown>;
   } catch (error) {
-    throw new TinkerProtocolError(`${what} is not the SDK's protobuf message: ${(error as Error).message}`);
+    throw new TinkerProtocolError(`${what} is not the SDK's protobuf message: ${thrownMessage(error)}`);
   }
 }
 

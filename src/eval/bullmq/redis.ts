@@ -5,7 +5,7 @@
 // the connections give up, their commands fail, and the eval stops with one line (ConnectionLostError); a loss that
 // lasts a second is announced in one line (wait-notice.ts).
 import { Redis } from "ioredis";
-import { BudgetrlError, ConfigError, ConnectionLostError, DataError } from "../../core/errors.js";
+import { BudgetrlError, ConfigError, ConnectionLostError, DataError, thrownMessage } from "../../core/errors.js";
 import { withoutPassword } from "../../core/url-location.js";
 import { secondsText, startWait, type Wait, type WaitListener } from "../../core/wait-notice.js";
 
@@ -42,7 +42,7 @@ export async function connectRedis(url: string): Promise<Redis> {
   } catch (error) {
     client.disconnect();
     throw new DataError(
-      `cannot reach Redis at ${redisLocation(url)} (${(error as Error).message}): start it (redis-server), or check --redis`,
+      `cannot reach Redis at ${redisLocation(url)} (${thrownMessage(error)}): start it (redis-server), or check --redis`,
     );
   }
   return client;

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type Database from "better-sqlite3";
-import { DataError } from "../../core/errors.js";
+import { DataError, thrownMessage } from "../../core/errors.js";
 import { canonicalJson, type Json, type JsonObject } from "../../core/json.js";
 import type { SampledChoice } from "./response.js";
 
@@ -93,7 +93,7 @@ function openDatabase(dir: string): Database.Database {
     return db;
   } catch (error) {
     throw new DataError(
-      `cannot open the response cache in ${dir}: ${(error as Error).message}`,
+      `cannot open the response cache in ${dir}: ${thrownMessage(error)}`,
       "pick another folder with --cache DIR, or run without it: --no-cache",
     );
   }

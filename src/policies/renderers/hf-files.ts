@@ -6,7 +6,7 @@
 // model's repository. Every problem is a ConfigError naming the `renderer` field, raised before any work.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError, thrownMessage } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
 
 export const HF_PREFIX = "hf:";
@@ -45,7 +45,7 @@ function readJson(path: string): JsonObject {
   } catch (error) {
     throw new ConfigError(
       "renderer",
-      `cannot read ${path}: ${(error as Error).message}`,
+      `cannot read ${path}: ${thrownMessage(error)}`,
       "copy the file again from the model's repository",
     );
   }

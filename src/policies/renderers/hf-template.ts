@@ -15,7 +15,7 @@
 // - format: how replies write tool calls (the option, or for auto the one the template teaches).
 import { Template } from "@huggingface/jinja";
 import { Tokenizer } from "@huggingface/tokenizers";
-import { ConfigError } from "../../core/errors.js";
+import { ConfigError, thrownMessage } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
 import { systemMessage, userMessage, type Message, type ToolSpec } from "../../core/message.js";
 import { chatTools } from "../openai/request.js";
@@ -118,7 +118,7 @@ export function hfChatTemplate(files: HfTokenizerFiles, settings: Partial<HfRend
   } catch (error) {
     throw new ConfigError(
       "renderer",
-      `${files.dir}: cannot load the tokenizer or chat template: ${(error as Error).message}`,
+      `${files.dir}: cannot load the tokenizer or chat template: ${thrownMessage(error)}`,
     );
   }
   const { templateOptions, toolCallFormat } = { ...DEFAULT_HF_RENDERER_OPTIONS, ...settings };
@@ -152,7 +152,7 @@ export function hfChatTemplate(files: HfTokenizerFiles, settings: Partial<HfRend
   } catch (error) {
     throw new ConfigError(
       "renderer",
-      `${files.dir}: the chat template fails on a system and a user message: ${(error as Error).message}`,
+      `${files.dir}: the chat template fails on a system and a user message: ${thrownMessage(error)}`,
     );
   }
   return chat;

@@ -3,7 +3,7 @@
 // action each turn, deterministically, as before budget-aware oracles (for BFCL, the ground truth).
 //
 // Script formats: a JSON object {"<task id>": ["Up", "Left", ...]}, or JSON Lines {"task": id, "actions": [...]}.
-import { DataError } from "../../core/errors.js";
+import { DataError, thrownMessage } from "../../core/errors.js";
 import type { Policy } from "../../core/policy.js";
 import { optimalActions } from "./oracle.js";
 
@@ -23,7 +23,7 @@ export function parseReplayScript(text: string, source = "replay script"): Repla
     try {
       parsed = JSON.parse(trimmed);
     } catch (error) {
-      throw new DataError(`${source}: not valid JSON (${(error as Error).message})`);
+      throw new DataError(`${source}: not valid JSON (${thrownMessage(error)})`);
     }
     if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
       throw new DataError(`${source}: expected a JSON object`);
@@ -38,7 +38,7 @@ export function parseReplayScript(text: string, source = "replay script"): Repla
     try {
       parsed = JSON.parse(line);
     } catch (error) {
-      throw new DataError(`${source}, line ${index + 1}: not valid JSON (${(error as Error).message})`);
+      throw new DataError(`${source}, line ${index + 1}: not valid JSON (${thrownMessage(error)})`);
     }
     const record = (parsed ?? {}) as { task?: unknown; actions?: unknown };
     addEntry(record.task, record.actions, `line ${index + 1}`);

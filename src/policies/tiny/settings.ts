@@ -4,7 +4,7 @@
 // template options and tool-call format; `budgetrl serve` renders with it by default).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DataError } from "../../core/errors.js";
+import { DataError, thrownMessage } from "../../core/errors.js";
 import type { Json } from "../../core/json.js";
 import { DEFAULT_MAX_NEW_TOKENS, refuseRetiredHistory } from "./context.js";
 
@@ -32,7 +32,7 @@ export function readPolicySettings(dir: string): PolicySettings {
     text = readFileSync(path, "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { maxNewTokens: DEFAULT_MAX_NEW_TOKENS };
-    throw new DataError(`cannot read ${path}: ${(error as Error).message}`);
+    throw new DataError(`cannot read ${path}: ${thrownMessage(error)}`);
   }
   let parsed: unknown;
   try {

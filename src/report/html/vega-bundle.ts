@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { DataError } from "../../core/errors.js";
+import { DataError, thrownMessage } from "../../core/errors.js";
 
 export interface VegaBundle {
   /** Script texts, in load order: vega, vega-lite, vega-embed. */
@@ -21,7 +21,7 @@ function buildDir(name: string): string {
     entry = createRequire(import.meta.url).resolve(name);
   } catch (error) {
     throw new DataError(
-      `cannot find the ${name} package: ${(error as Error).message}`,
+      `cannot find the ${name} package: ${thrownMessage(error)}`,
       "run `npm ci`: the HTML report inlines vega, vega-lite and vega-embed",
     );
   }

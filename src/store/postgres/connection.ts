@@ -10,7 +10,7 @@
 // command that resumes it (runs.ts). A server never reached fails at once (open.ts says so in one line). A loss that
 // lasts a second is announced in one line (wait-notice.ts).
 import pg from "pg";
-import { ConnectionLostError } from "../../core/errors.js";
+import { ConnectionLostError, thrownMessage } from "../../core/errors.js";
 import {
   insertText,
   keyText,
@@ -133,9 +133,9 @@ function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Pr
         const left = lostAt + reconnectMs - performance.now();
         if (left <= 0 || options.signal?.aborted === true) {
           over();
-          throw new ConnectionLostError("PostgreSQL", location, performance.now() - lostAt, (error as Error).message);
+          throw new ConnectionLostError("PostgreSQL", location, performance.now() - lostAt, thrownMessage(error));
         }
-        const reason = (error as Error).message.replace(/\s+/g, " ").trim();
+        const reason = thrownMessage(error).replace(/\s+/g, " ").trim();
         wait ??= startWait(
           options.onWait,
           () =>

@@ -1,6 +1,6 @@
 // PostgreSQL faults as errors a user can act on: a server that cannot be reached, a refused login, a missing
 // database, a read-only or full server, become one DataError whose single line names the store and the fix.
-import { DataError } from "../../core/errors.js";
+import { DataError, thrownMessage } from "../../core/errors.js";
 
 const UNREACHABLE = new Set([
   "ECONNREFUSED",
@@ -75,5 +75,5 @@ export function postgresFault(error: unknown, location: string): DataError | und
       return new DataError(postgresFaultMessage("ETIMEDOUT", message, location));
     return undefined;
   }
-  return new DataError(postgresFaultMessage(codeOf(error) as string, (error as Error).message, location));
+  return new DataError(postgresFaultMessage(codeOf(error) as string, thrownMessage(error), location));
 }

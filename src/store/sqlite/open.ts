@@ -14,7 +14,7 @@
 import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { DataError } from "../../core/errors.js";
+import { DataError, thrownMessage } from "../../core/errors.js";
 import { storeFault } from "../faults.js";
 import { SCHEMA_MIGRATIONS, SCHEMA_TABLES, SCHEMA_VERSION } from "../schema.js";
 import type { Store, StoreMode } from "../store.js";
@@ -130,7 +130,7 @@ function openDatabase(file: string, path: string, mode: StoreMode, busyTimeoutMs
     return new Database(file, { readonly: mode === "read", fileMustExist: mode !== "create", timeout: busyTimeoutMs });
   } catch (error) {
     if (isBusy(error)) throw error;
-    throw storeFault(error, path) ?? new DataError(`cannot open run store ${path}: ${(error as Error).message}`);
+    throw storeFault(error, path) ?? new DataError(`cannot open run store ${path}: ${thrownMessage(error)}`);
   }
 }
 

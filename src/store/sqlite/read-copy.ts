@@ -8,7 +8,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
-import { DataError } from "../../core/errors.js";
+import { DataError, thrownMessage } from "../../core/errors.js";
 
 /** SQLite codes of a read that needs a -wal or -shm file it cannot make (folder not writable, read-only mount). */
 export function needsWritableFolder(code: string): boolean {
@@ -49,7 +49,7 @@ export function copyForReading(path: string): ReadCopy {
   } catch (error) {
     remove();
     if (error instanceof DataError) throw error;
-    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    const reason = (error as NodeJS.ErrnoException).code ?? thrownMessage(error);
     throw new DataError(
       `run store ${path} is in a folder that cannot be written, so it is read from a copy in ${tmpdir()}, and making that copy failed (${reason}): free some space there, point TMPDIR elsewhere, or copy the store to a writable folder`,
     );
