@@ -46,7 +46,7 @@ export function commonK(tables: readonly PassAtKTTable[]): number | null {
   for (const table of tables) for (const k of table.ks) if (k > 1) counts.set(k, (counts.get(k) ?? 0) + 1);
   let best: number | null = null;
   for (const [k, count] of counts)
-    if (best === null || count > (counts.get(best) as number) || (count === counts.get(best) && k > best)) best = k;
+    if (best === null || count > counts.get(best)! || (count === counts.get(best) && k > best)) best = k;
   return best;
 }
 

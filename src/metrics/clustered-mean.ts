@@ -45,7 +45,7 @@ function layOut(cells: readonly SeedValues[], stratum: string, series: number): 
   own.forEach((cell) => {
     const s = seeds.indexOf(cell.seed);
     for (const [task, row] of cell.values) {
-      const t = position.get(task) as number;
+      const t = position.get(task)!;
       for (let k = 0; k < series; k++) values[k]![s]![t] = row[k] ?? NaN;
     }
   });

@@ -30,8 +30,8 @@ export function differenceOfDifferences(
   options: IntervalOptions = {},
 ): DifferenceOfDifferences {
   const shared = [...a1.keys()].filter((task) => b1.has(task) && a2.has(task) && b2.has(task)).sort((x, y) => x - y);
-  const first = Float64Array.from(shared, (task) => (a1.get(task) as number) - (b1.get(task) as number));
-  const second = Float64Array.from(shared, (task) => (a2.get(task) as number) - (b2.get(task) as number));
+  const first = Float64Array.from(shared, (task) => a1.get(task)! - b1.get(task)!);
+  const second = Float64Array.from(shared, (task) => a2.get(task)! - b2.get(task)!);
   const difference = first.map((value, i) => value - second[i]!);
   const [meansFirst, meansSecond, meansDifference] = resampledMeans(
     [first, second, difference],

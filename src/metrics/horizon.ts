@@ -89,7 +89,7 @@ export function horizon(rows: Iterable<HorizonCounts>, options: HorizonOptions =
   }
   const budgets = [...orderBudgets(curves).map((spec) => spec.label), ...(byLength.has("pooled") ? ["pooled"] : [])];
   return {
-    byLength: budgets.map((budget) => ({ budget, bins: binsOf(byLength.get(budget) as BinnedCells, options) })),
+    byLength: budgets.map((budget) => ({ budget, bins: binsOf(byLength.get(budget)!, options) })),
     byRatio: binsOf(byRatio, options),
     unknown,
   };

@@ -28,6 +28,6 @@ export function invalidReplies(rows: Iterable<InvalidCounts>, options: IntervalO
   }
   return orderBudgets(budgets).map(({ label }) => ({
     budget: label,
-    estimate: ratioEstimate(byBudget.get(label) as TaskRatios, options),
+    estimate: ratioEstimate(byBudget.get(label)!, options),
   }));
 }

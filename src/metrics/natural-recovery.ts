@@ -86,7 +86,7 @@ export function naturalRecovery(rows: Iterable<FirstErrorCounts>, options: Inter
     add(cells, row);
   }
   return {
-    perBudget: orderBudgets(budgets).map(({ label }) => summarise(label, perBudget.get(label) as Cells, options)),
+    perBudget: orderBudgets(budgets).map(({ label }) => summarise(label, perBudget.get(label)!, options)),
     pooled: summarise("pooled", pooled, options),
   };
 }

@@ -26,8 +26,8 @@ export function pairedDifference(
   options: IntervalOptions = {},
 ): PairedDifference {
   const shared = [...a.keys()].filter((task) => b.has(task)).sort((x, y) => x - y);
-  const valuesA = Float64Array.from(shared, (task) => a.get(task) as number);
-  const valuesB = Float64Array.from(shared, (task) => b.get(task) as number);
+  const valuesA = Float64Array.from(shared, (task) => a.get(task)!);
+  const valuesB = Float64Array.from(shared, (task) => b.get(task)!);
   const differences = valuesA.map((value, i) => value - valuesB[i]!);
   const [meansA, meansB, meansDifference] = resampledMeans(
     [valuesA, valuesB, differences],

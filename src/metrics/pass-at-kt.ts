@@ -65,7 +65,7 @@ export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOpti
     const perBudget = labels.map((label) => {
       const values = new Float64Array(eligible.length);
       eligible.forEach((task, i) => {
-        const entry = byTask.get(task)?.get(label) as OutcomeCounts;
+        const entry = byTask.get(task)?.get(label)!;
         values[i] = passAtK(entry.n, entry.c, k);
       });
       return values;

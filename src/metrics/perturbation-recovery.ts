@@ -91,7 +91,7 @@ export function recoveryTally(): RecoveryTally {
       }
       for (const label of [budget.label, "pooled"]) {
         if (!pooled.has(label)) pooled.set(label, new Map());
-        count(pooled.get(label) as Map<number, Sums>, taskIndex, success);
+        count(pooled.get(label)!, taskIndex, success);
       }
     },
     result(options = {}) {

@@ -16,8 +16,8 @@ export function relativeGain(
 ): Estimate {
   const shared = [...a.keys()].filter((task) => b.has(task)).sort((x, y) => x - y);
   if (shared.length === 0) return NO_ESTIMATE;
-  const valuesA = Float64Array.from(shared, (task) => a.get(task) as number);
-  const valuesB = Float64Array.from(shared, (task) => b.get(task) as number);
+  const valuesA = Float64Array.from(shared, (task) => a.get(task)!);
+  const valuesB = Float64Array.from(shared, (task) => b.get(task)!);
   const mean = (values: Float64Array): number => values.reduce((sum, value) => sum + value, 0) / values.length;
   const ratio = (meanA: number, meanB: number): number =>
     meanB === 0 ? (meanA === 0 ? 0 : Infinity) : meanA / meanB - 1;

@@ -62,10 +62,10 @@ export function stepQuality(rows: Iterable<StepCounts>, options: IntervalOptions
     byTurnsLeft: numeric(byTurnsLeft).map(([turnsLeft, estimate]) => ({ turnsLeft, estimate })),
     byBudget: ordered.map((budget) => ({
       budget,
-      estimate: ratioEstimate(byBudget.get(budget) as TaskRatios, options),
+      estimate: ratioEstimate(byBudget.get(budget)!, options),
     })),
     byBudgetAndTurnsLeft: ordered.flatMap((budget) =>
-      numeric(byBudgetAndTurnsLeft.get(budget) as Map<number, TaskRatios>).map(([turnsLeft, estimate]) => ({
+      numeric(byBudgetAndTurnsLeft.get(budget)!).map(([turnsLeft, estimate]) => ({
         budget,
         turnsLeft,
         estimate,

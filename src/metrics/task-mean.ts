@@ -34,7 +34,7 @@ export const NO_ESTIMATE: Estimate = Object.freeze({ value: NaN, low: NaN, high:
 /** Per-task values in task order, as a Float64Array. */
 export function orderedValues(perTask: ReadonlyMap<number, number>): Float64Array {
   const tasks = [...perTask.keys()].sort((a, b) => a - b);
-  return Float64Array.from(tasks, (task) => perTask.get(task) as number);
+  return Float64Array.from(tasks, (task) => perTask.get(task)!);
 }
 
 const WORD_CACHE_SEEDS = 8;

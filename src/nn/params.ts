@@ -89,7 +89,7 @@ export function bindWeights(config: ModelConfig, flat: Float32Array): Weights {
   const specs = new Map(parameterSpecs(config).map((s) => [s.name, s]));
   /** The named tensor, or `count` adjacent tensors of the same size starting with it (fused views). */
   const view = (name: string, count = 1): Float32Array => {
-    const spec = specs.get(name) as ParameterSpec;
+    const spec = specs.get(name)!;
     return flat.subarray(spec.offset, spec.offset + spec.length * count);
   };
   const layers: LayerWeights[] = [];

@@ -127,7 +127,7 @@ export async function loadStudyData(
   for (const run of runs) {
     const id = run.record.id;
     const mode = run.config.budgetMode;
-    const runNumbers = numbers.get(id) as number[];
+    const runNumbers = numbers.get(id)!;
     const analysis = cellIn(analysisCells, `${run.model}\u0000${run.config.env}\u0000${mode}`, () => ({
       model: run.model,
       env: run.config.env,
