@@ -82,20 +82,20 @@ export function decodeSafetensors(bytes: Uint8Array, source: string): DecodedSaf
     const entry = value as HeaderEntry;
     if (entry.dtype !== "F32") fail(source, `tensor ${name} has dtype ${String(entry.dtype)}; only F32 is supported`);
     const shape = entry.shape;
-    if (!Array.isArray(shape) || !shape.every((d) => Number.isSafeInteger(d) && (d as number) >= 0))
+    if (!Array.isArray(shape) || !shape.every((d): d is number => Number.isSafeInteger(d) && d >= 0))
       fail(source, `tensor ${name} has a bad shape`);
     const offsets = entry.data_offsets;
     if (!Array.isArray(offsets) || offsets.length !== 2 || !offsets.every((o) => Number.isSafeInteger(o)))
       fail(source, `tensor ${name} has bad data_offsets`);
     const [begin, stop] = offsets as [number, number];
-    const count = (shape as number[]).reduce((a, b) => a * b, 1);
+    const count = shape.reduce((a, b) => a * b, 1);
     if (stop - begin !== count * 4 || begin < 0)
       fail(source, `tensor ${name}: offsets [${begin}, ${stop}] do not hold shape [${shape.join(", ")}]`);
     if (stop > dataLength)
       fail(source, `tensor ${name} ends at byte ${stop} but the data section has ${dataLength} bytes (truncated?)`);
     const data = new Float32Array(count);
     for (let i = 0; i < count; i++) data[i] = view.getFloat32(dataStart + begin + 4 * i, true);
-    tensors.set(name, { name, shape: shape as number[], data });
+    tensors.set(name, { name, shape, data });
     end = Math.max(end, stop);
   }
   if (end !== dataLength) fail(source, `data section has ${dataLength} bytes but the tensors use ${end}`);

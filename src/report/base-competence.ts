@@ -23,11 +23,11 @@ export function baseCompetenceNotes(
     const under = stepQuality
       .filter((entry) => entry.model === model.name && entry.source === "teacher-forced")
       .flatMap((entry) =>
-        entry.byBudget
-          .filter(({ estimate }) => estimate.value !== null && estimate.value < BASE_COMPETENCE)
-          .map(
-            ({ budget, estimate }) => `${entry.env} ${entry.mode} ${budget} ${percentBelow(estimate.value as number)}`,
-          ),
+        entry.byBudget.flatMap(({ budget, estimate }) =>
+          estimate.value !== null && estimate.value < BASE_COMPETENCE
+            ? [`${entry.env} ${entry.mode} ${budget} ${percentBelow(estimate.value)}`]
+            : [],
+        ),
       );
     if (under.length > 0)
       notes.push(

@@ -61,7 +61,7 @@ export function hfVocabulary(chat: HfChatTemplate, size: number): Vocabulary {
     if (fallback !== null) return [Number.parseInt(fallback[1]!, 16)];
     if (byteLevel) {
       const bytes = [...piece].map((char) => toByte.get(char.codePointAt(0)!));
-      if (bytes.every((b) => b !== undefined)) return bytes as number[];
+      if (bytes.every((b): b is number => b !== undefined)) return bytes;
     }
     return [...encoder.encode(tokenizer.decode([token], { skip_special_tokens: false }))];
   };

@@ -36,8 +36,8 @@ const isObject = (value: unknown): value is Loose =>
 const asArray = (value: unknown): readonly unknown[] => (Array.isArray(value) ? value : []);
 
 function integerList(value: unknown): number[] | undefined {
-  if (!Array.isArray(value) || !value.every((item) => Number.isInteger(item))) return undefined;
-  return value as number[];
+  if (!Array.isArray(value) || !value.every((item): item is number => Number.isInteger(item))) return undefined;
+  return value;
 }
 
 function toolCallOf(raw: unknown, fallbackId: string): ToolCall {
@@ -98,13 +98,8 @@ function choiceOf(raw: unknown, response: Loose, idPrefix: string): SampledChoic
 function placements(choices: readonly unknown[]): number[] {
   const at: number[] = [];
   choices.forEach((raw, position) => {
-    const index =
-      isObject(raw) &&
-      Number.isInteger(raw["index"]) &&
-      (raw["index"] as number) >= 0 &&
-      (raw["index"] as number) < 1024
-        ? (raw["index"] as number)
-        : position;
+    const given = isObject(raw) ? raw["index"] : undefined;
+    const index = typeof given === "number" && Number.isInteger(given) && given >= 0 && given < 1024 ? given : position;
     at[index] ??= position;
   });
   return at;

@@ -80,9 +80,9 @@ function generationEosIds(dir: string): number[] {
   if (!existsSync(path)) return [];
   const value = readJson(path).eos_token_id;
   const ids = value === undefined || value === null ? [] : Array.isArray(value) ? value : [value];
-  if (!ids.every((id) => typeof id === "number" && Number.isInteger(id) && id >= 0))
+  if (!ids.every((id): id is number => typeof id === "number" && Number.isInteger(id) && id >= 0))
     throw new ConfigError("renderer", `${path}: eos_token_id must be a token id or a list of them`);
-  return ids as number[];
+  return ids;
 }
 
 /** Read a tokenizer folder; a missing or unreadable file is a ConfigError naming the `renderer` field. */

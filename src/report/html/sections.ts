@@ -232,13 +232,14 @@ export function trainingExtras(report: StudyReport): SafeHtml {
 }
 
 function excludedText(excluded: StudyReport["perturbation"][number]["excluded"]): string {
-  const parts = [
+  const parts: [number, string][] = [
     [excluded.notReached, "finished by the expert before turn j"],
     [excluded.notForced, "every action at turn j was optimal"],
-  ].filter(([count]) => (count as number) > 0);
-  return parts.length === 0
+  ];
+  const nonEmpty = parts.filter(([count]) => count > 0);
+  return nonEmpty.length === 0
     ? "every episode used"
-    : `left out: ${parts.map(([count, what]) => `${count} ${what}`).join(", ")}`;
+    : `left out: ${nonEmpty.map(([count, what]) => `${count} ${what}`).join(", ")}`;
 }
 
 export function perturbationExtras(report: StudyReport): SafeHtml {
