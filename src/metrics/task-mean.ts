@@ -11,6 +11,7 @@
 // B = 0 gives NaN bounds.
 import { createRng, deriveSeed, type Rng } from "../core/rng.js";
 import { DEFAULT_LEVEL, DEFAULT_RESAMPLES, quantile } from "./bootstrap.js";
+import { deleteOldest } from "../core/oldest-key.js";
 
 /** A mean over tasks with its interval: `tasks` tasks behind it, `n` observations (episodes or turns). */
 export interface Estimate {
@@ -53,7 +54,7 @@ function uniformWords(seed: number, count: number): Uint32Array {
       const rng = createRng(deriveSeed(seed, "resamples"));
       return Uint32Array.from({ length: count }, () => rng.nextUint32());
     }
-    if (wordCache.size >= WORD_CACHE_SEEDS) wordCache.delete(wordCache.keys().next().value as number);
+    if (wordCache.size >= WORD_CACHE_SEEDS) deleteOldest(wordCache);
     entry = { rng: createRng(deriveSeed(seed, "resamples")), words: new Uint32Array(0), filled: 0 };
     wordCache.set(seed, entry);
   }

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import type { Message } from "../core/message.js";
 import { decodeTokens, END } from "../nn/tokenizer.js";
 import { textReplyTokens, type ReplyTokens } from "../policies/tiny/conversation.js";
+import { deleteOldest } from "../core/oldest-key.js";
 
 export interface ReplyMemo {
   /**
@@ -60,7 +61,7 @@ export function createReplyMemo(capacity: number): ReplyMemo {
       const key = keyOf(prompt, reply);
       entries.delete(key);
       entries.set(key, [...tokens]);
-      if (entries.size > capacity) entries.delete(entries.keys().next().value as string);
+      if (entries.size > capacity) deleteOldest(entries);
     },
     replyTokens(reply: Message, prompt: readonly number[]) {
       if (entries.size === 0) return textReplyTokens(reply);

@@ -19,6 +19,7 @@ import type { PreviousTurn } from "../policies/tiny/context.js";
 import { policySeed } from "../policies/tiny/policy.js";
 import type { TrainablePolicy } from "../policies/trainable-policy.js";
 import type { Renderer } from "../policies/renderers/renderer.js";
+import { deleteOldest } from "../core/oldest-key.js";
 
 export interface SampledReply {
   readonly tokens: readonly number[];
@@ -63,7 +64,7 @@ function groupReply(
       taken: new Set(),
     };
     groups.set(group.seed, request);
-    if (groups.size > MAX_OPEN_GROUPS) groups.delete(groups.keys().next().value as number);
+    if (groups.size > MAX_OPEN_GROUPS) deleteOldest(groups);
   }
   if (request.taken.has(sample) || !samePrompt(request.prompt, prompt)) return undefined;
   request.taken.add(sample);
