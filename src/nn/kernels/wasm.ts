@@ -234,13 +234,8 @@ function layerKernels(
   };
 }
 
-/** Causal attention over a sequence and over the KV cache, and its softmax. */
-function attentionKernels(
-  w: KernelExports,
-): Pick<
-  Kernels,
-  "causalAttention" | "storeKeysValues" | "cachedAttention" | "causalSoftmax" | "causalSoftmaxBackward"
-> {
+/** Causal attention over a sequence and over the KV cache. */
+function attentionKernels(w: KernelExports): Pick<Kernels, "causalAttention" | "storeKeysValues" | "cachedAttention"> {
   return {
     causalAttention: (out, outStride, q, qStride, kT, ldk, kPanel, v, ldv, probs, n, hd, scale, past, keepProbs) =>
       w.causalAttention(
@@ -299,6 +294,12 @@ function attentionKernels(
         scale,
         scratch.byteOffset,
       ),
+  };
+}
+
+/** The causal softmax of attention scores, forward and backward. */
+function softmaxKernels(w: KernelExports): Pick<Kernels, "causalSoftmax" | "causalSoftmaxBackward"> {
+  return {
     causalSoftmax: (scores, ld, rows, cols, scale) => w.causalSoftmax(scores.byteOffset, ld, rows, cols, scale),
     causalSoftmaxBackward: (d, probs, ld, rows, cols, scale, past = 0) =>
       w.causalSoftmaxBackward(d.byteOffset, probs.byteOffset, ld, rows, cols, scale, past),
@@ -345,5 +346,12 @@ export function wasmKernels(memory: WebAssembly.Memory, module: WebAssembly.Modu
       `kernel scratch of ${scratch.length} floats is below the ${w.SCRATCH_BYTES.value / 4} the kernels need`,
     );
   w.setScratch(scratch.byteOffset);
-  return { name: "wasm", ...linearKernels(w), ...layerKernels(w), ...attentionKernels(w), ...outputKernels(w) };
+  return {
+    name: "wasm",
+    ...linearKernels(w),
+    ...layerKernels(w),
+    ...attentionKernels(w),
+    ...softmaxKernels(w),
+    ...outputKernels(w),
+  };
 }
