@@ -192,23 +192,21 @@ export function hiddenCharts(report: StudyReport): Chart[] {
   });
 }
 
-export function stepCharts(report: StudyReport): Chart[] {
-  if (report.stepQuality.length === 0) return [];
-  const models = modelNames(report);
-  const envs = [...new Set(report.stepQuality.map((entry) => entry.env))];
-  const modes = [...new Set(report.stepQuality.map((entry) => entry.mode))];
-  const facets = { column: header("env", "", envs), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) };
-  const key = (entry: StudyReport["stepQuality"][number]): JsonObject => ({
-    model: entry.model,
-    env: entry.env,
-    mode: entry.mode,
-    source: entry.source,
-  });
-  const overall = report.stepQuality.map((entry) => row(key(entry), entry.overall));
+/** A step-quality entry's identity in a chart row. */
+function stepKey(entry: StudyReport["stepQuality"][number]): JsonObject {
+  return { model: entry.model, env: entry.env, mode: entry.mode, source: entry.source };
+}
+
+/** The step-quality charts' rows: overall, by turn index, and by turns left per budget. */
+function stepRows(
+  report: StudyReport,
+  modes: readonly string[],
+): { overall: JsonObject[]; byTurn: JsonObject[]; byLeft: JsonObject[] } {
+  const overall = report.stepQuality.map((entry) => row(stepKey(entry), entry.overall));
   const byTurn = report.stepQuality.flatMap((entry) =>
     entry.byTurn
       .filter((cell) => enough(cell.estimate))
-      .map((cell) => row({ ...key(entry), turn: cell.turn }, cell.estimate)),
+      .map((cell) => row({ ...stepKey(entry), turn: cell.turn }, cell.estimate)),
   );
   // Turns left per budget (pooled, turns left t would mix a budget's first turns with larger budgets' later ones).
   const byLeft = report.stepQuality.flatMap((entry) =>
@@ -217,7 +215,7 @@ export function stepCharts(report: StudyReport): Chart[] {
       .map((cell) =>
         row(
           {
-            ...key(entry),
+            ...stepKey(entry),
             budget: cell.budget,
             panel: modes.length > 1 ? `${entry.env} · ${entry.mode}` : entry.env,
             turnsLeft: cell.turnsLeft,
@@ -226,6 +224,16 @@ export function stepCharts(report: StudyReport): Chart[] {
         ),
       ),
   );
+  return { overall, byTurn, byLeft };
+}
+
+export function stepCharts(report: StudyReport): Chart[] {
+  if (report.stepQuality.length === 0) return [];
+  const models = modelNames(report);
+  const envs = [...new Set(report.stepQuality.map((entry) => entry.env))];
+  const modes = [...new Set(report.stepQuality.map((entry) => entry.mode))];
+  const facets = { column: header("env", "", envs), ...(modes.length > 1 ? { row: header("mode", "", modes) } : {}) };
+  const { overall, byTurn, byLeft } = stepRows(report, modes);
   const leftBudgets = budgetLabelOrder(byLeft.map((cell) => String(cell["budget"])));
   const panels = [...new Set(byLeft.map((cell) => String(cell["panel"])))];
   const sources = [...new Set(report.stepQuality.map((entry) => entry.source))];
