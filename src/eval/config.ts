@@ -1,13 +1,14 @@
 // The configuration of an evaluation run: declared once as a schema with every default here (the CLI's flags,
 // help and defaults come from it, so `budgetrl eval` and `evaluate()` with the same options make the same run),
 // validated before any work starts, stored with the run (so that `--resume` and `show` rebuild exactly the same
-// plan). Budgets are parsed once, here, into BudgetSpec values. Cross-field rules live here too: K <= n, and
-// protocol "single" only with a hidden budget and budgets of one kind.
+// plan). Budgets are parsed once, here, into BudgetSpec values; the env is one of the registry's names. Cross-field
+// rules live here too: K <= n, and protocol "single" only with a hidden budget and budgets of one kind.
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES, largestBudget, type BudgetSpec } from "../core/budget.js";
 import { budgetListField, encodeConfig, integerListField, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
+import { envNameField } from "../envs/registry.js";
 import { interventionField } from "../agent/interventions.js";
 import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
 import { heldOutSetField } from "./held-out-field.js";
@@ -21,10 +22,7 @@ export const envOptionsField = z
   .describe("environment options");
 
 export const evalConfigSchema = z.object({
-  env: z
-    .string()
-    .min(1)
-    .describe("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
+  env: envNameField("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
   envOptions: envOptionsField,
   policy: z
     .string()

@@ -15,6 +15,7 @@ import { budgetListField, encodeConfig, parseConfig, type FieldNamer } from "../
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
+import { envNameField } from "../envs/registry.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
 import {
@@ -100,7 +101,7 @@ export type TinyBackendConfig = Extract<BackendConfig, { kind: "tiny" }>;
 export type TinkerBackendConfig = Extract<BackendConfig, { kind: "tinker" }>;
 
 export const trainConfigSchema = z.strictObject({
-  env: z.string().min(1).describe("environment to train on"),
+  env: envNameField("environment to train on"),
   envOptions: envOptionsField,
   backend: backendConfigSchema,
   algo: algoConfigSchema,
