@@ -69,5 +69,5 @@ export {
   type PrivilegedView,
   type SamplingRecord,
 } from "./policy.js";
-export { parsePolicySpec, policySpecLabel, type PolicySpec, type PolicySpecKind } from "./policy-spec.js";
+export { policySpecLabel, readPolicySpec, type PolicySpec, type PolicySpecKind } from "./policy-spec.js";
 export { createRng, deriveSeed, rngFromState, type Rng } from "./rng.js";
