@@ -124,7 +124,7 @@ export function createTinkerPolicy(
       (options.groupSampling ?? DEFAULT_GROUP_SAMPLING) && context.group !== undefined && context.turn === 1
         ? groupReply(groups, context.group, context.sample, prompt, sampleReplies)
         : undefined;
-    return grouped ?? ((await sampleReplies(prompt, policySeed(context), 1))[0] as SampledReply);
+    return grouped ?? (await sampleReplies(prompt, policySeed(context), 1))[0]!;
   };
   const prompts = new WeakMap<Message, readonly number[]>();
 
