@@ -2,8 +2,10 @@
 // exactly (a name added or removed is an API change, made on purpose: re-pin with
 //   BUDGETRL_PIN_API=1 npx vitest run test/api/public-api.test.ts
 // and commit the list with the change); the names read from each entry's source (exported-names.ts) are the ones
-// importing it gives; the entries match package.json "exports"; every index.ts names its exports (no `export *`);
-// the root re-exports exactly what its layers' indexes export. What importing each entry loads: entry-loads.test.ts.
+// importing it gives; the entries match package.json "exports"; every index.ts and entry.ts names its exports (no
+// `export *`); the root re-exports exactly what its layers' indexes export, and no env internal: of each env only
+// the constructor and the type of its options, the rest in "budgetrl/envs/<name>". What importing each entry
+// loads: entry-loads.test.ts.
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -13,9 +15,20 @@ import { exportedNames, type ExportedNames } from "./exported-names.js";
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PINNED = fileURLToPath(new URL("./public-api.txt", import.meta.url));
 
+/** The env entries: each env's name and what the root exports of it (its constructor and the type of its options). */
+const ENV_FRONTS: Readonly<Record<string, readonly string[]>> = {
+  sokoban: ["sokoban", "SokobanConfig"],
+  frozenlake: ["frozenlake", "FrozenLakeConfig"],
+  hanoi: ["hanoi", "HanoiConfig"],
+  vault: ["vault", "VaultConfig"],
+  thinice: ["thinice", "ThinIceConfig"],
+  bfcl: ["bfcl", "BfclEnv", "BfclOptions"],
+};
+
 /** Each package entry and its module under src/ (dist/ after the build, with its .d.ts). */
 const ENTRIES: Readonly<Record<string, string>> = {
   budgetrl: "index",
+  ...Object.fromEntries(Object.keys(ENV_FRONTS).map((env) => [`budgetrl/envs/${env}`, `envs/${env}/entry`])),
   "budgetrl/nn": "nn/index",
   "budgetrl/store": "store/index",
   "budgetrl/rl": "rl/index",
@@ -96,9 +109,9 @@ describe("public API", () => {
     expect([manifest.main, manifest.types]).toEqual(["dist/index.js", "dist/index.d.ts"]);
   });
 
-  it("names every export of every index.ts (no export *)", () => {
+  it("names every export of every index.ts and entry.ts (no export *)", () => {
     const indexes = sourceFiles(join(ROOT, "src")).filter(
-      (path) => path.endsWith("/index.ts") && !path.includes("/nn/wasm/"),
+      (path) => (path.endsWith("/index.ts") || path.endsWith("/entry.ts")) && !path.includes("/nn/wasm/"),
     );
     const starred = indexes.filter((path) => exportedNames(path).starred.length > 0);
     expect(starred.map((path) => path.slice(ROOT.length))).toEqual([]);
@@ -107,5 +120,25 @@ describe("public API", () => {
   it("re-exports at the root exactly what its layers' indexes export, runtime names and types", () => {
     const layers = ROOT_LAYERS.map((layer) => marked(namesOf(`${layer}/index`)));
     expect(marked(namesOf("index")).sort()).toEqual([...new Set(layers.flat())].sort());
+  });
+
+  it("exports no env internal at the root: of each env, its constructor and options type only", () => {
+    const root = new Set(marked(namesOf("index")).map((name) => name.replace(/^type /, "")));
+    for (const [env, front] of Object.entries(ENV_FRONTS)) {
+      const { runtime, types } = namesOf(`envs/${env}/entry`);
+      expect([...runtime, ...types].filter((name) => root.has(name)).sort(), env).toEqual([...front].sort());
+    }
+    // BFCL's wing index and the helpers the envs share hold nothing the root exports but the BFCL front.
+    const fronts: [string, readonly string[]][] = [
+      ["envs/bfcl/index", ENV_FRONTS["bfcl"] ?? []],
+      ["envs/shared/index", []],
+    ];
+    for (const [module, front] of fronts) {
+      const { runtime, types } = namesOf(module);
+      expect(
+        [...runtime, ...types].filter((name) => root.has(name) && !front.includes(name)),
+        module,
+      ).toEqual([]);
+    }
   });
 });
