@@ -178,7 +178,7 @@ export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
 
 function configFrom(request: EvalConfigRequest, env: AnyEnv, policyName: string): Readonly<EvalConfig> {
   const tasks = typeof request.tasks === "number" ? request.tasks : request.tasks?.length;
-  return parseEvalConfig({ ...request, env: env.name, policy: policyName, tasks });
+  return parseEvalConfig({ ...request, env: env.spec.name, policy: policyName, tasks });
 }
 
 type PolicyGiven = NonNullable<EvalConfigRequest["policy"]>;
@@ -251,10 +251,10 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
     policyNameOf(request.policy),
   );
   checkBudgetsFit(config.budgets, env, "budget");
-  if (config.intervention.kind !== "none" && env.parseAction === undefined)
+  if (config.intervention.kind !== "none" && env.actions.parse === undefined)
     throw new ConfigError(
       "intervention",
-      `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`,
+      `env ${env.spec.name} cannot judge a reply without playing it (it has no actions.parse)`,
     );
   const policy = await policyOf(request.policy, policySetup(config, client));
   refuseSingleForBudgetAware(config, policy);
@@ -272,7 +272,7 @@ async function startRun(
   now: Date,
 ): Promise<PreparedRun> {
   const { env, policy, config, source } = planned;
-  const run = name ?? (await runName(env.name, now, store));
+  const run = name ?? (await runName(env.spec.name, now, store));
   const listed = source.kind === "list";
   if (store !== undefined) {
     const stored = listed ? source.tasks.map((task, index) => storedTask(env, task, index, config.budgetScope)) : [];
@@ -281,7 +281,7 @@ async function startRun(
       {
         id: run,
         createdAt: now.toISOString(),
-        env: env.name,
+        env: env.spec.name,
         policy: config.policy,
         seed: config.seed,
         config: encodeEvalConfig(config),

@@ -26,6 +26,6 @@ describe("envs public API", () => {
     ]) {
       expect(envs).toHaveProperty(name);
     }
-    expect(envs.sokoban().name).toBe("sokoban");
+    expect(envs.sokoban().spec.name).toBe("sokoban");
   });
 });

@@ -149,7 +149,7 @@ describe("evaluate", () => {
     await expect(evaluate({ ...base, budgets: ["25%", "lots"] })).rejects.toThrow(/budgets: "lots" is not a budget/);
     await expect(evaluate({ ...base, policy: "genius" })).rejects.toThrow(/policy: unknown policy "genius"/);
     await expect(evaluate({ ...base, env: "chess" })).rejects.toThrow(/env: unknown env "chess"/);
-    const levels = sokoban().parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
+    const levels = sokoban().tasks.parse("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
     await expect(evaluate({ ...base, env: "sokoban", tasks: levels })).rejects.toThrow(
       /^tasks: tasks\[1\] cannot be solved: the BFS oracle searched all 7 states/,
     );

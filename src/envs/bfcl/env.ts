@@ -27,6 +27,7 @@
 //   200 entries, 0-199). distinctStructures: how many numbers the configured categories hold.
 // Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck);
 //   dataDir defaults to the data bundled with budgetrl (load/bundled-data.ts).
+import type { ActionSpace } from "../../core/action-space.js";
 import type { BudgetScope } from "../../core/budget.js";
 import type { Env, StepInfo, StepResult, StopReason } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -34,6 +35,7 @@ import { hashHex } from "../../core/hash.js";
 import type { Json, JsonObject } from "../../core/json.js";
 import type { Message } from "../../core/message.js";
 import { createRng } from "../../core/rng.js";
+import type { TaskSource } from "../../core/task-source.js";
 import type { AnyBfclClass } from "./apis/backend-class.js";
 import { bfclClassRegistry } from "./apis/class-registry.js";
 import { BFCL_CLASSES } from "./apis/upstream-classes.js";
@@ -56,11 +58,12 @@ import { pyJsonDumps, pyRepr } from "./py/format.js";
 export type { BfclState } from "./play/inference-loop.js";
 export type BfclTask = BfclEntry;
 
+/** The BFCL env: always a dataset (tasks.list) and tool calls (actions.message), with its data and rules beside. */
 export interface BfclEnv extends Env<BfclEntry, BfclState> {
+  readonly tasks: TaskSource<BfclEntry> & { list(): readonly BfclEntry[] };
+  readonly actions: ActionSpace<BfclState> & { message(state: BfclState, action: string): Message };
   readonly dataset: BfclDataset;
   readonly context: BfclContext;
-  listTasks(): readonly BfclEntry[];
-  actionMessage(state: BfclState, action: string): Message;
 }
 
 /** The structure of an entry: the number its id ends with (an id without one is its own structure). */
@@ -201,21 +204,30 @@ export function bfcl(
   if (entries.length === 0)
     throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${dataset.dataDir}`);
   return {
-    name: "bfcl",
-    config: { ...config, categories: [...config.categories] },
+    spec: { name: "bfcl", config: { ...config, categories: [...config.categories] } },
     dataset,
     context,
-    generate: (seed) => entries[createRng(seed).int(entries.length)] as BfclEntry,
-    taskId: (task) => task.id,
-    structure: "the entry's number: the categories are variants of one base question (base_12, miss_func_12, ...)",
-    structureKey: bfclStructureKey,
-    distinctStructures: () => new Set(entries.map(bfclStructureKey)).size,
-    encodeTask: (task) => task.id,
-    decodeTask: (json) => decodeTaskId(dataset, json),
-    parseTasks: (text) => parseTaskLines(dataset, text),
-    referenceBudget: (task, scope: BudgetScope) =>
-      scope === "user-turn" ? config.maxStepsPerTurn : config.maxStepsPerTurn * task.question.length,
-    listTasks: () => entries,
+    tasks: {
+      generate: (seed) => entries[createRng(seed).int(entries.length)] as BfclEntry,
+      id: (task) => task.id,
+      structure: "the entry's number: the categories are variants of one base question (base_12, miss_func_12, ...)",
+      structureKey: bfclStructureKey,
+      distinctStructures: () => new Set(entries.map(bfclStructureKey)).size,
+      encode: (task) => task.id,
+      decode: (json) => decodeTaskId(dataset, json),
+      parse: (text) => parseTaskLines(dataset, text),
+      referenceBudget: (task, scope: BudgetScope) =>
+        scope === "user-turn" ? config.maxStepsPerTurn : config.maxStepsPerTurn * task.question.length,
+      list: () => entries,
+    },
+    actions: {
+      valid: (state) =>
+        state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION],
+      stateKey: stateKeyOf,
+      parse: (state, action) => parseResponse(context, state, action),
+      message: (state, action) => actionMessageFor(context, state, action),
+    },
+    oracle: { answer: (state, turnsLeft) => bfclOracle(state, turnsLeft) },
     reset(task) {
       const start = startEpisode(context, task);
       const result = {
@@ -241,11 +253,5 @@ export function bfcl(
       };
       return step.tools === undefined ? result : { ...result, tools: step.tools };
     },
-    parseAction: (state, action) => parseResponse(context, state, action),
-    oracle: (state, turnsLeft) => bfclOracle(state, turnsLeft),
-    validActions: (state) =>
-      state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION],
-    stateKey: stateKeyOf,
-    actionMessage: (state, action) => actionMessageFor(context, state, action),
   };
 }

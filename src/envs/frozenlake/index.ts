@@ -25,7 +25,8 @@
 // Structure: the map with every cell cut off from S by holes turned into a hole (maps.ts, frozenLakeStructureKey):
 //   the cells the player can enter and what each is. Counted where the maps are (distinctStructures).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepInfo, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { hashHex } from "../../core/hash.js";
 import { systemMessage, userMessage, type Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
@@ -163,19 +164,29 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     ? undefined
     : () => (config.map !== null ? 1 : generatedStructureCount(config.size, config.p));
   return {
-    name: "frozenlake",
-    config,
-    generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
-    ...(distinctTasks === undefined ? {} : { distinctTasks }),
-    taskId: frozenLakeTaskId,
-    structure: "the map with every cell cut off from the start by holes turned into a hole",
-    structureKey: frozenLakeStructureKey,
-    ...(distinctStructures === undefined ? {} : { distinctStructures }),
-    encodeTask: gridMapToJson,
-    decodeTask: (json) => gridMapFromJson(FROZENLAKE_MAPS, json),
-    parseTasks: parseMaps,
-    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
-    optimalTurns,
+    spec: { name: "frozenlake", config },
+    tasks: {
+      generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
+      ...(distinctTasks === undefined ? {} : { distinctTasks }),
+      id: frozenLakeTaskId,
+      structure: "the map with every cell cut off from the start by holes turned into a hole",
+      structureKey: frozenLakeStructureKey,
+      ...(distinctStructures === undefined ? {} : { distinctStructures }),
+      encode: gridMapToJson,
+      decode: (json) => gridMapFromJson(FROZENLAKE_MAPS, json),
+      parse: parseMaps,
+      referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+      optimalTurns,
+    },
+    actions: {
+      valid: (state) => (state.compiled.lake.kind[state.cell] !== FROZEN ? NO_ACTIONS : DIRECTIONS),
+      stateKey: keyOf,
+      parse: (_state, action) => directionOfReply(action),
+    },
+    oracle: {
+      answer: (state, turnsLeft): OracleAnswer => state.compiled.answers.answer(state.cell, turnsLeft),
+      progressWithin: (state, turnsLeft) => state.compiled.answers.value(state.cell, turnsLeft),
+    },
     reset(task, { seed }) {
       const compiled = cache.get(task);
       const rng = config.slippery ? createRng(deriveSeed(seed, "frozenlake-slip")).snapshot() : null;
@@ -187,10 +198,5 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
       };
     },
     step: stepState,
-    parseAction: (_state, action) => directionOfReply(action),
-    oracle: (state, turnsLeft): OracleAnswer => state.compiled.answers.answer(state.cell, turnsLeft),
-    progressWithin: (state, turnsLeft) => state.compiled.answers.value(state.cell, turnsLeft),
-    validActions: (state) => (state.compiled.lake.kind[state.cell] !== FROZEN ? NO_ACTIONS : DIRECTIONS),
-    stateKey: keyOf,
   };
 }

@@ -23,7 +23,8 @@
 // Structure: the task itself, its start configuration (the goal is always every disk on C): the key is the task id
 //   and distinctStructures = distinctTasks. Starts that swap pegs A and B are not merged (their texts differ).
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepInfo, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
@@ -148,19 +149,29 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
   const config: HanoiConfig = parseOptions("hanoi", hanoiConfigSchema, options);
   const distinctTasks = (): number => (config.randomStart ? 3 ** config.disks - 1 : 1);
   return {
-    name: "hanoi",
-    config,
-    generate: (seed) => generateHanoi(config.disks, config.randomStart, seed),
-    distinctTasks,
-    taskId: hanoiTaskId,
-    structure: "the start configuration and the goal (every disk on C): the task itself",
-    structureKey: hanoiTaskId,
-    distinctStructures: distinctTasks,
-    encodeTask: (task) => ({ disks: task.disks, start: task.start }),
-    decodeTask: decode,
-    parseTasks: parseHanoiTasks,
-    referenceBudget: (task) => config.referenceFactor * distanceTo(startPegs(task)),
-    optimalTurns: (task) => distanceTo(startPegs(task)),
+    spec: { name: "hanoi", config },
+    tasks: {
+      generate: (seed) => generateHanoi(config.disks, config.randomStart, seed),
+      distinctTasks,
+      id: hanoiTaskId,
+      structure: "the start configuration and the goal (every disk on C): the task itself",
+      structureKey: hanoiTaskId,
+      distinctStructures: distinctTasks,
+      encode: (task) => ({ disks: task.disks, start: task.start }),
+      decode,
+      parse: parseHanoiTasks,
+      referenceBudget: (task) => config.referenceFactor * distanceTo(startPegs(task)),
+      optimalTurns: (task) => distanceTo(startPegs(task)),
+    },
+    actions: {
+      valid: (state) => validMoves(state.pegs),
+      stateKey: keyOf,
+      parse: (_state, action) => parsedMove(moveOfReply(action)),
+    },
+    oracle: {
+      answer: (state, turnsLeft): OracleAnswer =>
+        shortestPathAnswer(optimalMoves(state.pegs), distanceTo(state.pegs), turnsLeft),
+    },
     reset(task) {
       const state: HanoiState = { task, pegs: startPegs(task) };
       return {
@@ -170,11 +181,5 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
       };
     },
     step: stepState,
-    parseAction: (_state, action) => parsedMove(moveOfReply(action)),
-    oracle(state, turnsLeft): OracleAnswer {
-      return shortestPathAnswer(optimalMoves(state.pegs), distanceTo(state.pegs), turnsLeft);
-    },
-    validActions: (state) => validMoves(state.pegs),
-    stateKey: keyOf,
   };
 }

@@ -27,7 +27,8 @@
 //   (shared/playable-rows.ts). A generated room is one carved region, so its structure is the level itself (the
 //   key is the task id); an imported level with floor outside its walls loses only that floor. Not counted.
 // Arguments: see config.ts (width, height, boxes, searchDepth, referenceFactor, maxStates).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepInfo, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
@@ -179,31 +180,43 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
     return Number.isFinite(optimal) ? optimal : compiled.board.floorCells.length;
   };
   return {
-    name: "sokoban",
-    config,
-    generate(seed) {
-      const level = generateLevel(config, seed);
-      cache.put(level.task, compile(level.task, config.maxStates, level.board, level.oracle));
-      return level.task;
+    spec: { name: "sokoban", config },
+    tasks: {
+      generate(seed) {
+        const level = generateLevel(config, seed);
+        cache.put(level.task, compile(level.task, config.maxStates, level.board, level.oracle));
+        return level.task;
+      },
+      id: sokobanTaskId,
+      structure: "the level with the cells the player cannot reach turned to wall",
+      structureKey: sokobanStructureKey,
+      encode: (task) => ({ rows: [...task.rows] }),
+      decode,
+      parse: parseLevels,
+      problem(task) {
+        const board = compileBoard(task);
+        const oracle = tryBuildOracle(board, config.maxStates);
+        if (oracle === null)
+          return `has more than ${config.maxStates} reachable states, past what the BFS oracle builds (sokoban option maxStates), so whether it can be solved is not known: raise it (--env-opt maxStates=N, at most 50000000) or leave the level out`;
+        if (!Number.isFinite(oracle.startDistance))
+          return `cannot be solved: the BFS oracle searched all ${oracle.nodeCount} states reachable from the start and in none is every box on a goal`;
+        cache.put(task, compile(task, config.maxStates, board, oracle));
+        return undefined;
+      },
+      referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+      optimalTurns,
     },
-    taskId: sokobanTaskId,
-    structure: "the level with the cells the player cannot reach turned to wall",
-    structureKey: sokobanStructureKey,
-    encodeTask: (task) => ({ rows: [...task.rows] }),
-    decodeTask: decode,
-    parseTasks: parseLevels,
-    taskProblem(task) {
-      const board = compileBoard(task);
-      const oracle = tryBuildOracle(board, config.maxStates);
-      if (oracle === null)
-        return `has more than ${config.maxStates} reachable states, past what the BFS oracle builds (sokoban option maxStates), so whether it can be solved is not known: raise it (--env-opt maxStates=N, at most 50000000) or leave the level out`;
-      if (!Number.isFinite(oracle.startDistance))
-        return `cannot be solved: the BFS oracle searched all ${oracle.nodeCount} states reachable from the start and in none is every box on a goal`;
-      cache.put(task, compile(task, config.maxStates, board, oracle));
-      return undefined;
+    actions: {
+      valid: (state) => (state.solved ? NO_ACTIONS : DIRECTIONS),
+      stateKey: keyOf,
+      parse: (_state, action) => directionOfReply(action),
     },
-    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
-    optimalTurns,
+    oracle: {
+      answer(state, turnsLeft): OracleAnswer {
+        const { oracle } = state.compiled;
+        return shortestPathAnswer(oracle.optimal(state.node), oracle.distance(state.node), turnsLeft);
+      },
+    },
     reset(task) {
       const compiled = cache.get(task);
       const state = makeState(task, compiled, compiled.board.startPlayer, compiled.board.startBoxes);
@@ -211,12 +224,5 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
       return { state, observation, info: info(state, false, null) };
     },
     step: stepState,
-    parseAction: (_state, action) => directionOfReply(action),
-    oracle(state, turnsLeft): OracleAnswer {
-      const { oracle } = state.compiled;
-      return shortestPathAnswer(oracle.optimal(state.node), oracle.distance(state.node), turnsLeft);
-    },
-    validActions: (state) => (state.solved ? NO_ACTIONS : DIRECTIONS),
-    stateKey: keyOf,
   };
 }

@@ -188,21 +188,31 @@ export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, Thin
     return Number.isFinite(shortest) ? shortest : compiled.ice.kind.length;
   };
   return {
-    name: "thinice",
-    config,
-    generate: (seed) => generateMap(config, seed),
-    // Exact as a number up to 2^53 (the default config's 1.3e14 is); past it, a float that still compares right.
-    distinctTasks: () => Number(distinctTaskCount(config)),
-    taskId: thinIceTaskId,
-    structure:
-      "the playable layout: start, goals, the cells reachable from the start and which of them are thin ice; unreachable decoration left out",
-    structureKey: thinIceStructureKey,
-    distinctStructures: () => allLayouts(config).length,
-    encodeTask: gridMapToJson,
-    decodeTask: (json) => gridMapFromJson(THINICE_MAPS, json),
-    parseTasks: parseMaps,
-    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
-    optimalTurns,
+    spec: { name: "thinice", config },
+    tasks: {
+      generate: (seed) => generateMap(config, seed),
+      // Exact as a number up to 2^53 (the default config's 1.3e14 is); past it, a float that still compares right.
+      distinctTasks: () => Number(distinctTaskCount(config)),
+      id: thinIceTaskId,
+      structure:
+        "the playable layout: start, goals, the cells reachable from the start and which of them are thin ice; unreachable decoration left out",
+      structureKey: thinIceStructureKey,
+      distinctStructures: () => allLayouts(config).length,
+      encode: gridMapToJson,
+      decode: (json) => gridMapFromJson(THINICE_MAPS, json),
+      parse: parseMaps,
+      referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+      optimalTurns,
+    },
+    actions: {
+      valid: (state) => (isOver(state) ? NO_ACTIONS : DIRECTIONS),
+      stateKey: keyOf,
+      parse: (_state, action) => directionOfReply(action),
+    },
+    oracle: {
+      answer: (state, turnsLeft) => state.compiled.answers.answer(mdpState(state), turnsLeft),
+      progressWithin: (state, turnsLeft) => state.compiled.answers.value(mdpState(state), turnsLeft),
+    },
     reset(task, { seed }) {
       const compiled = cache.get(task);
       const rng = createRng(deriveSeed(seed, "thinice-ice")).snapshot();
@@ -214,10 +224,5 @@ export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, Thin
       };
     },
     step: (state, action) => stepState(state, action, config.q),
-    parseAction: (_state, action) => directionOfReply(action),
-    oracle: (state, turnsLeft) => state.compiled.answers.answer(mdpState(state), turnsLeft),
-    progressWithin: (state, turnsLeft) => state.compiled.answers.value(mdpState(state), turnsLeft),
-    validActions: (state) => (isOver(state) ? NO_ACTIONS : DIRECTIONS),
-    stateKey: keyOf,
   };
 }

@@ -37,7 +37,8 @@
 //   loses 51.3 points at 3x (it guesses hints it had time to check). Optimal lengths m = 2..12, about equally
 //   many tasks each (bins 2-3, 4-7, 8-15: 18%, 40%, 42%).
 // Arguments: see config.ts (minLocks, maxLocks, reliability, tightBudget, minExtra, maxExtra, referenceFactor).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepInfo, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
@@ -167,20 +168,30 @@ export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState
   );
   const systemPrompt = vaultSystemPrompt(config.reliability);
   return {
-    name: "vault",
-    config,
-    generate: (seed) => generateVault(config, seed),
-    // Exact as a number up to 2^53 (the default config's 1.4e15 is); past it, a float that still compares right.
-    distinctTasks: () => Number(distinctVaultTasks(config)),
-    taskId: vaultTaskId,
-    structure: "the lock count and which locks are uncertain; the digits left out",
-    structureKey: vaultStructureKey,
-    distinctStructures: () => distinctVaultStructures(config),
-    encodeTask: (task) => ({ locks: printVaultTask(task) }),
-    decodeTask: decode,
-    parseTasks: parseVaultTasks,
-    referenceBudget: (task) => config.referenceFactor * task.hints.length,
-    optimalTurns: (task) => task.hints.length,
+    spec: { name: "vault", config },
+    tasks: {
+      generate: (seed) => generateVault(config, seed),
+      // Exact as a number up to 2^53 (the default config's 1.4e15 is); past it, a float that still compares right.
+      distinctTasks: () => Number(distinctVaultTasks(config)),
+      id: vaultTaskId,
+      structure: "the lock count and which locks are uncertain; the digits left out",
+      structureKey: vaultStructureKey,
+      distinctStructures: () => distinctVaultStructures(config),
+      encode: (task) => ({ locks: printVaultTask(task) }),
+      decode,
+      parse: parseVaultTasks,
+      referenceBudget: (task) => config.referenceFactor * task.hints.length,
+      optimalTurns: (task) => task.hints.length,
+    },
+    actions: {
+      valid: (state) => (state.position.end !== null ? NO_ACTIONS : ACTION_TEXTS),
+      stateKey: keyOf,
+      parse: (_state, action) => parseVaultAction(replyText(action)),
+    },
+    oracle: {
+      answer: (state, turnsLeft): OracleAnswer => state.compiled.oracle.answer(idOf(state), turnsLeft),
+      progressWithin: (state, turnsLeft) => state.compiled.oracle.value(idOf(state), turnsLeft),
+    },
     reset(task, { seed }) {
       const codes = drawCodes(task, config.reliability, createRng(deriveSeed(seed, "vault-codes")));
       const state: VaultState = { task, compiled: cache.get(task), codes, position: startPosition(task) };
@@ -191,10 +202,5 @@ export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState
       };
     },
     step: stepState,
-    parseAction: (_state, action) => parseVaultAction(replyText(action)),
-    oracle: (state, turnsLeft): OracleAnswer => state.compiled.oracle.answer(idOf(state), turnsLeft),
-    progressWithin: (state, turnsLeft) => state.compiled.oracle.value(idOf(state), turnsLeft),
-    validActions: (state) => (state.position.end !== null ? NO_ACTIONS : ACTION_TEXTS),
-    stateKey: keyOf,
   };
 }

@@ -24,7 +24,7 @@ const spec = <T>(task: T, seed: number, taskId = "t") => ({
 describe("scripted policies", () => {
   it("oracle and noisy-oracle:0 solve every task optimally; replay plays the reference solution", async () => {
     const env = hanoi({ disks: 4 });
-    const task = env.generate(0);
+    const task = env.tasks.generate(0);
     for (const name of ["oracle", "noisy-oracle:0", "replay"]) {
       const episode = await runEpisode(env, await createPolicy(name), spec(task, 1));
       expect(episode.success, name).toBe(true);
@@ -34,7 +34,7 @@ describe("scripted policies", () => {
 
   it("noisy-oracle:1 and random only play valid actions, and the same seed repeats the episode", async () => {
     const env = sokoban();
-    const task = env.generate(2);
+    const task = env.tasks.generate(2);
     for (const name of ["random", "noisy-oracle:1"]) {
       const a = await runEpisode(env, await createPolicy(name), spec(task, 9));
       const b = await runEpisode(env, await createPolicy(name), spec(task, 9));
@@ -50,7 +50,11 @@ describe("scripted policies", () => {
     let optimal = 0;
     let total = 0;
     for (let seed = 0; seed < 30; seed++) {
-      const episode = await runEpisode(env, await createPolicy("noisy-oracle:0.5"), spec(env.generate(seed), seed));
+      const episode = await runEpisode(
+        env,
+        await createPolicy("noisy-oracle:0.5"),
+        spec(env.tasks.generate(seed), seed),
+      );
       for (const turn of episode.turns) {
         // Dead states (a box stuck in a corner) have no optimal action at all.
         if (!Number.isFinite(turn.remainingBefore ?? Infinity)) continue;
@@ -69,7 +73,7 @@ describe("scripted policies", () => {
     writeFileSync(file, JSON.stringify({ h: ["A->C", "A->B"] }));
     const env = hanoi();
     const episode = await runEpisode(env, await createPolicy(`replay:${file}`), {
-      ...spec(env.generate(0), 1, "h"),
+      ...spec(env.tasks.generate(0), 1, "h"),
       budget: { ...budget, turns: 3 },
     });
     expect(episode.turns.map((turn) => turn.parsedAction)).toEqual(["A->C", "A->B", null]);
