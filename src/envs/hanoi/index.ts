@@ -23,14 +23,15 @@
 // Structure: the task itself, its start configuration (the goal is always every disk on C): the key is the task id
 //   and distinctStructures = distinctTasks. Starts that swap pegs A and B are not merged (their texts differ).
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
-import type { Env, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepResult } from "../../core/env.js";
 import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
-import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import type { Message } from "../../core/message.js";
 import { parseOptions } from "../../core/options.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
+import { playTurn, startTurn, type PlayedAction, type TextTurns } from "../shared/text-turns.js";
 import { parseMove } from "./actions.js";
 import { hanoiConfigSchema, type HanoiConfig } from "./config.js";
 import { generateHanoi } from "./generator.js";
@@ -69,10 +70,15 @@ function validMoves(pegs: Configuration): string[] {
   return isSolved(pegs) ? [] : legalMoves(pegs).map(([from, to]) => moveText(from, to));
 }
 
-function info(state: HanoiState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = { progress: -distanceTo(state.pegs), stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
-  return isSolved(state.pegs) ? { ...base, stopReason: "success" } : base;
-}
+const TURNS: TextTurns<HanoiState> = {
+  view: (state) => renderPegs(state.pegs),
+  end: (state) => (isSolved(state.pegs) ? "success" : null),
+  progress: (state) => -distanceTo(state.pegs),
+  stateKey: keyOf,
+  overFeedback: "The puzzle is already solved.",
+  invalidFeedback: (state) => invalidFeedback(validMoves(state.pegs)),
+  invalidReward: 0,
+};
 
 function decode(json: Json): HanoiTask {
   const record =
@@ -92,49 +98,22 @@ function parsedMove(move: readonly [number, number] | null): string | null {
   return move === null ? null : moveText(move[0], move[1]);
 }
 
-function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
-  const move = moveOfReply(action);
-  const parsedAction = parsedMove(move);
-  const show = (target: HanoiState, line: string): Message[] => [userMessage(`${line}\n${renderPegs(target.pegs)}`)];
-  if (isSolved(state.pegs)) {
-    return {
-      state,
-      observation: show(state, "The puzzle is already solved."),
-      reward: 0,
-      terminated: true,
-      info: info(state, move === null, parsedAction),
-    };
-  }
-  if (move === null) {
-    return {
-      state,
-      observation: show(state, invalidFeedback(validMoves(state.pegs))),
-      reward: 0,
-      terminated: false,
-      info: info(state, true, null),
-    };
-  }
+/** Play a parsed move in a live state: an illegal one changes nothing and is invalid. */
+function play(state: HanoiState, move: readonly [number, number], parsedAction: string): PlayedAction<HanoiState> {
   const verdict = checkMove(state.pegs, move[0], move[1]);
   if (!verdict.legal) {
-    const line = illegalFeedback(parsedAction!, verdict.reason, validMoves(state.pegs));
-    return {
-      state,
-      observation: show(state, line),
-      reward: 0,
-      terminated: false,
-      info: info(state, true, parsedAction),
-    };
+    const feedback = illegalFeedback(parsedAction, verdict.reason, validMoves(state.pegs));
+    return { state, feedback, reward: 0, invalid: true };
   }
   const next: HanoiState = { task: state.task, pegs: moveDisk(state.pegs, verdict.disk, move[1]) };
   const solved = isSolved(next.pegs);
-  const line = `Moved disk ${verdict.disk + 1} from ${PEGS[move[0]]} to ${PEGS[move[1]]}.${solved ? " Every disk is on C: solved!" : ""}`;
-  return {
-    state: next,
-    observation: show(next, line),
-    reward: solved ? REWARD_SOLVED : 0,
-    terminated: solved,
-    info: info(next, false, parsedAction),
-  };
+  const feedback = `Moved disk ${verdict.disk + 1} from ${PEGS[move[0]]} to ${PEGS[move[1]]}.${solved ? " Every disk is on C: solved!" : ""}`;
+  return { state: next, feedback, reward: solved ? REWARD_SOLVED : 0 };
+}
+
+function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
+  const move = moveOfReply(action);
+  return playTurn(TURNS, state, parsedMove(move), (parsedAction) => play(state, move!, parsedAction));
 }
 
 function hanoiTaskId(task: HanoiTask): string {
@@ -173,12 +152,7 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
         shortestPathAnswer(optimalMoves(state.pegs), distanceTo(state.pegs), turnsLeft),
     },
     reset(task) {
-      const state: HanoiState = { task, pegs: startPegs(task) };
-      return {
-        state,
-        observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))],
-        info: info(state, false, null),
-      };
+      return startTurn(TURNS, { task, pegs: startPegs(task) }, hanoiSystemPrompt(task.disks));
     },
     step: stepState,
   };

@@ -37,15 +37,17 @@
 //   loses 51.3 points at 3x (it guesses hints it had time to check). Optimal lengths m = 2..12, about equally
 //   many tasks each (bins 2-3, 4-7, 8-15: 18%, 40%, 42%).
 // Arguments: see config.ts (minLocks, maxLocks, reliability, tightBudget, minExtra, maxExtra, referenceFactor).
-import type { Env, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepResult } from "../../core/env.js";
 import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
-import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import type { Message } from "../../core/message.js";
 import { createRng, deriveSeed } from "../../core/rng.js";
 import { parseOptions } from "../../core/options.js";
+import { compiledTask, slotKey, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
+import { liveActions, playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
 import { parseVaultAction } from "./actions.js";
 import { checkVaultConfig, vaultConfigSchema, type VaultConfig } from "./config.js";
 import { distinctVaultStructures, distinctVaultTasks, generateVault } from "./generator.js";
@@ -64,8 +66,8 @@ import { parseVaultTasks, printVaultTask, readVaultTask, vaultStructureKey, type
 export type { VaultConfig } from "./config.js";
 export type { VaultTask } from "./tasks.js";
 
-export interface CompiledVault {
-  readonly taskId: string;
+/** Everything precomputed for one vault; keys are per MDP state (views are not kept: a line is cheap). */
+export interface CompiledVault extends CompiledTask {
   readonly oracle: VaultOracle;
 }
 
@@ -76,8 +78,6 @@ export interface VaultState {
   readonly codes: readonly number[];
   readonly position: Position;
 }
-
-const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
 /** Stable id of a task: a hash of its text. */
 function vaultTaskId(task: VaultTask): string {
@@ -90,10 +90,6 @@ function idOf(state: VaultState): number {
   return stateId(state.task, state.position, live ? shownCode(state.task, state.codes, state.position) : 0);
 }
 
-function keyOf(state: VaultState): string {
-  return hashHex(`${state.compiled.taskId}:${idOf(state)}`);
-}
-
 function stateLine(state: VaultState): string {
   const live = state.position.end === null;
   return renderVault(
@@ -103,18 +99,17 @@ function stateLine(state: VaultState): string {
   );
 }
 
-function info(state: VaultState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = {
-    progress: state.compiled.oracle.value(idOf(state)),
-    stateKey: keyOf(state),
-    invalid,
-    parsedAction,
-    segment: 0,
-  };
-  if (state.position.end === "open") return { ...base, stopReason: "success" };
-  if (state.position.end === "alarm") return { ...base, stopReason: "failure" };
-  return base;
-}
+const ENDS = { open: "success", alarm: "failure" } as const;
+
+const TURNS: TextTurns<VaultState> = {
+  view: stateLine,
+  end: (state) => (state.position.end === null ? null : ENDS[state.position.end]),
+  progress: (state) => state.compiled.oracle.value(idOf(state)),
+  stateKey: (state) => slotKey(state.compiled, idOf(state)),
+  overFeedback: VAULT_OVER_FEEDBACK,
+  invalidFeedback: () => VAULT_INVALID_FEEDBACK,
+  invalidReward: 0,
+};
 
 function decode(json: Json): VaultTask {
   const locks =
@@ -128,42 +123,21 @@ function replyText(action: Message): string {
 }
 
 function stepState(state: VaultState, action: Message): StepResult<VaultState> {
-  const parsedAction = parseVaultAction(replyText(action));
-  const show = (target: VaultState, line: string): Message[] => [userMessage(`${line}\n${stateLine(target)}`)];
-  if (state.position.end !== null) {
+  return playTurn(TURNS, state, parseVaultAction(replyText(action)), (parsedAction) => {
+    const played = playAction(state.task, state.codes, state.position, ACTION_TEXTS.indexOf(parsedAction));
     return {
-      state,
-      observation: show(state, VAULT_OVER_FEEDBACK),
-      reward: 0,
-      terminated: true,
-      info: info(state, parsedAction === null, parsedAction),
+      state: { ...state, position: played.position },
+      feedback: effectFeedback(played.effect),
+      reward: played.position.end === "open" ? REWARD_OPEN : 0,
     };
-  }
-  if (parsedAction === null)
-    return {
-      state,
-      observation: show(state, VAULT_INVALID_FEEDBACK),
-      reward: 0,
-      terminated: false,
-      info: info(state, true, null),
-    };
-  const played = playAction(state.task, state.codes, state.position, ACTION_TEXTS.indexOf(parsedAction));
-  const next: VaultState = { ...state, position: played.position };
-  const opened = played.position.end === "open";
-  return {
-    state: next,
-    observation: show(next, effectFeedback(played.effect)),
-    reward: opened ? REWARD_OPEN : 0,
-    terminated: played.position.end !== null,
-    info: info(next, false, parsedAction),
-  };
+  });
 }
 
 export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState> {
   const config: VaultConfig = checkVaultConfig(parseOptions("vault", vaultConfigSchema, options));
   const cache = createTaskCache<VaultTask, CompiledVault>(
     printVaultTask,
-    (task) => ({ taskId: vaultTaskId(task), oracle: buildVaultOracle(task, config.reliability) }),
+    (task) => ({ ...compiledTask(vaultTaskId(task)), oracle: buildVaultOracle(task, config.reliability) }),
     256,
   );
   const systemPrompt = vaultSystemPrompt(config.reliability);
@@ -184,8 +158,8 @@ export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState
       optimalTurns: (task) => task.hints.length,
     },
     actions: {
-      valid: (state) => (state.position.end !== null ? NO_ACTIONS : ACTION_TEXTS),
-      stateKey: keyOf,
+      valid: liveActions(TURNS, ACTION_TEXTS),
+      stateKey: TURNS.stateKey,
       parse: (_state, action) => parseVaultAction(replyText(action)),
     },
     oracle: {
@@ -195,11 +169,7 @@ export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState
     reset(task, { seed }) {
       const codes = drawCodes(task, config.reliability, createRng(deriveSeed(seed, "vault-codes")));
       const state: VaultState = { task, compiled: cache.get(task), codes, position: startPosition(task) };
-      return {
-        state,
-        observation: [systemMessage(systemPrompt), userMessage(stateLine(state))],
-        info: info(state, false, null),
-      };
+      return startTurn(TURNS, state, systemPrompt);
     },
     step: stepState,
   };
