@@ -3,12 +3,12 @@
 // Description: each task is one entry of the Berkeley Function Calling Leaderboard's multi-turn categories: a
 //   conversation of user turns over stateful backends (file system, trading, travel, vehicle, ...). The agent
 //   answers each user turn with function calls until it answers without calls; then the next user turn comes.
-//   Tasks are the entries of the chosen categories in file order (listTasks); generate(seed) picks one.
+//   Tasks are the entries of the chosen categories in file order (tasks.list); generate(seed) picks one.
 // Actions: one model response per step. Tools mode: native tool calls (name + JSON arguments), several per
 //   response. Prompting mode: calls as Python text, `[f(a=1, b='x'), g()]`. A response without calls (or that
 //   does not decode) ends the user turn; a malformed one is marked invalid. Canonical action texts (oracle,
-//   parsedAction, actionMessage) are call lists with keyword arguments in parameter order; `[]` ends a turn.
-//   validActions lists the offered functions as `name()`, then `[]` (what a random policy chooses from).
+//   parsedAction, actions.message) are call lists with keyword arguments in parameter order; `[]` ends a turn.
+//   actions.valid lists the offered functions as `name()`, then `[]` (what a random policy chooses from).
 // Observation: reset gives the first user turn (prompting mode: after upstream's system prompt with the function
 //   docs); calls give their results (tools mode: one tool message per call with its toolCallId; prompting mode:
 //   one user message with upstream's repr of [{'role': 'tool', 'name': call, 'content': result}, ...]); the answer
@@ -24,7 +24,7 @@
 // Structure: the entry's number (the digits that end its id): the categories are variants of one base set, so
 //   multi_turn_base_12, multi_turn_miss_func_12, multi_turn_miss_param_12 and multi_turn_long_context_12 share
 //   their path, classes and all user turns but the one a variant changes (each bundled category numbers the same
-//   200 entries, 0-199). distinctStructures: how many numbers the configured categories hold.
+//   200 entries, 0-199). tasks.distinctStructures: how many numbers the configured categories hold.
 // Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck);
 //   dataDir defaults to the data bundled with budgetrl (load/bundled-data.ts).
 import type { ActionSpace } from "../../core/action-space.js";

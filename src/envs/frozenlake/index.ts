@@ -13,7 +13,7 @@
 // Slippery ice (option): the move goes the intended way with probability 1/3 and to each perpendicular side
 //   with 1/3, drawn from a random stream seeded by the reset seed and carried in the state (not in the key).
 // Info: progress = the oracle's unlimited-horizon success probability of the state; stateKey = hash of
-//   (task id, cell). progressWithin(state, t) = the success probability within t turns (the rollout engine
+//   (task id, cell). oracle.progressWithin(state, t) = the success probability within t turns (the rollout engine
 //   records it, so turn-level rewards see the budget).
 // Oracle: value iteration for success probabilities, shortest paths for the remaining turns (oracle.ts);
 //   within t turns left: finite-horizon dynamic programming on slippery ice (horizon.ts), shortest paths on
@@ -21,9 +21,9 @@
 // Reference budget: referenceFactor x the optimal length, the shortest path length from S to G, ignoring
 //   slipperiness (unreachable goals: the number of cells).
 // Distinct tasks: a named map is one task; generated maps are counted exactly up to 4x4 (distinct-maps.ts), and
-//   not at all beyond (the env then has no distinctTasks).
+//   not at all beyond (the env then has no tasks.distinctTasks).
 // Structure: the map with every cell cut off from S by holes turned into a hole (maps.ts, frozenLakeStructureKey):
-//   the cells the player can enter and what each is. Counted where the maps are (distinctStructures).
+//   the cells the player can enter and what each is. Counted where the maps are (tasks.distinctStructures).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
 import type { Env, StepResult } from "../../core/env.js";
 import type { OracleAnswer } from "../../core/oracle.js";

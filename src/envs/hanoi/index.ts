@@ -4,7 +4,7 @@
 //   a disk on a smaller one. Generated tasks start with every disk on A (or, with randomStart, from a
 //   seeded random legal configuration); task files give "<disks> [<pegs>]" per line (tasks.ts).
 // Actions: "<source>-><target>" with pegs A, B, C, e.g. "A->C" (bare or <answer>A->C</answer>; any case;
-//   also "AC", "A to C", "move disk 1 from A to C", ...; see actions.ts). validActions lists the legal
+//   also "AC", "A to C", "move disk 1 from A to C", ...; see actions.ts). actions.valid lists the legal
 //   moves in the order A->B, A->C, B->A, B->C, C->A, C->B. Text naming no move is invalid (parsedAction
 //   null); a move from an empty peg, onto a smaller disk, or onto the same peg is invalid too
 //   (parsedAction is the move's text). Both cost the turn, change nothing, and the observation lists the
@@ -19,9 +19,9 @@
 //   step closer, at every horizon; value within t turns: 1 when the distance is at most t
 //   (shared/shortest-path-answer.ts).
 // Reference budget: referenceFactor x the optimal number of moves from the start.
-// Distinct tasks: with randomStart 3^disks - 1 (every configuration but the target), else 1 (distinctTasks).
+// Distinct tasks: with randomStart 3^disks - 1 (every configuration but the target), else 1 (tasks.distinctTasks).
 // Structure: the task itself, its start configuration (the goal is always every disk on C): the key is the task id
-//   and distinctStructures = distinctTasks. Starts that swap pegs A and B are not merged (their texts differ).
+//   and tasks.distinctStructures = tasks.distinctTasks. Starts that swap pegs A and B are not merged (their texts differ).
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
 import type { Env, StepResult } from "../../core/env.js";
 import type { OracleAnswer } from "../../core/oracle.js";

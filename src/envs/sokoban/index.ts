@@ -3,12 +3,12 @@
 // Description: push every box onto a goal in a walled room. Procedural rooms as in RAGEN / gym-sokoban
 //   (random-walk room, reverse playing from the solved position); default 6x6 cells (outer walls
 //   included) with 1 box. Only solvable, not yet solved levels are generated. Levels can also be read
-//   from text files in the common format (see levels.ts); runs refuse an unsolvable one (taskProblem: the
+//   from text files in the common format (see levels.ts); runs refuse an unsolvable one (tasks.problem: the
 //   BFS oracle finds no solved state), and one whose state graph is past maxStates (solvability unknown).
 // Actions: "Up", "Down", "Left", "Right" (bare, or as <answer>Up</answer>; any case; aliases such as
 //   "u", "north", "move up"). Walking into a wall, or pushing a box into a wall or a box, is a legal move
 //   that changes nothing. Text that names no direction is invalid: it costs the turn (-0.1) and the
-//   observation explains the answer format. validActions is always the four directions.
+//   observation explains the answer format. actions.valid is always the four directions.
 // Observation: reset gives [system: rules, legend, answer format; user: the grid]; each step gives
 //   [user: one line of feedback ("Moved Up.", "Pushed a box Left.", "Up is blocked; nothing moved.",
 //   "Invalid action. ...") then the grid]. Grid legend: # wall, _ floor, . goal, $ box, * box on goal,

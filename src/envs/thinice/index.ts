@@ -16,7 +16,7 @@
 //   onto thin ice breaks it with probability q, drawn from a random stream seeded by the reset seed and
 //   carried in the state (not in the state key).
 // Info: progress = the oracle's unlimited-horizon success probability of the state; stateKey = hash of
-//   (task id, cell, or "fallen"). progressWithin(state, t) = the success probability within t turns.
+//   (task id, cell, or "fallen"). oracle.progressWithin(state, t) = the success probability within t turns.
 // Oracle: the task's MDP over cells (mdp.ts) solved exactly at every horizon (oracle.ts,
 //   shared/finite-mdp.ts): within t turns left, the actions maximising success within t, ties broken by the
 //   fewest expected turns. At the edge of the thin ice that is "cross" when the detour no longer fits and
@@ -35,7 +35,7 @@
 // Distinct tasks: every layout with any rocks on its decoration cells (distinctTaskCount, 1.3e14 by default).
 // Structure: the playable layout: S, the goals, the cells reachable from S and which of them are thin ice; every
 //   cell the player cannot reach (the decoration) counts as rock (shared/playable-rows.ts), for task-file maps
-//   too. A generated map's structure is its layout: 606 by default (allLayouts; distinctStructures).
+//   too. A generated map's structure is its layout: 606 by default (allLayouts; tasks.distinctStructures).
 // Arguments: see config.ts (width, height, q, band, mirror, rocks, referenceFactor).
 import type { Env, StepResult } from "../../core/env.js";
 import type { Message } from "../../core/message.js";

@@ -18,7 +18,7 @@
 // Episode end: terminated with stopReason "success" when the vault opens, "failure" on a wrong code.
 // Info: progress = the success probability with unlimited time (1 until the alarm: check every hint);
 //   stateKey = hash of (task id, lock, the digit shown and whether it is known), not the hidden codes.
-//   progressWithin(state, t) = the success probability within t turns.
+//   oracle.progressWithin(state, t) = the success probability within t turns.
 // Oracle: the task's MDP over what the agent knows, solved exactly at every horizon (mdp.ts, oracle.ts;
 //   shared/finite-mdp.ts). With s spare turns and u uncertain locks, the best success is p^(u - min(s, u)):
 //   check while spare turns remain, guess when none does.
