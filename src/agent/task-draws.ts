@@ -14,9 +14,9 @@
 //                `--distinct` draws. What it holds out (HeldOutTasks, isHeldOut): its tasks' ids, and for a set by
 //                structure every task of its structures, so that training never meets a held-out problem again
 //                with other decoration
-// An env that knows how many distinct tasks (structures) it has (env.tasks.distinctTasks, distinctStructures) is refused
-// more before any work (checkDistinctCount); with the others a draw gives up after MAX_TASK_DRAWS draws in a row,
-// saying how many it found.
+// An env that knows how many distinct tasks (structures) it has (env.tasks.distinctTasks, distinctStructures) is
+// refused more before any work (checkDistinctCount); with the others a draw gives up after MAX_TASK_DRAWS draws in a
+// row, saying how many it found.
 import { envLabel, type AnyEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError, DataError } from "../core/errors.js";
 import { deriveSeed } from "../core/rng.js";

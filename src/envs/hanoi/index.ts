@@ -21,7 +21,8 @@
 // Reference budget: referenceFactor x the optimal number of moves from the start.
 // Distinct tasks: with randomStart 3^disks - 1 (every configuration but the target), else 1 (tasks.distinctTasks).
 // Structure: the task itself, its start configuration (the goal is always every disk on C): the key is the task id
-//   and tasks.distinctStructures = tasks.distinctTasks. Starts that swap pegs A and B are not merged (their texts differ).
+//   and tasks.distinctStructures = tasks.distinctTasks. Starts that swap pegs A and B are not merged (their texts
+//   differ).
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
 import type { Env, StepResult } from "../../core/env.js";
 import type { OracleAnswer } from "../../core/oracle.js";
