@@ -49,7 +49,8 @@ function readReport(path: string): unknown {
 
 const found: string[] = [];
 differences(readReport(beforePath), readReport(afterPath), "$", found);
-if (found.length === 0) console.log(`same figures: ${beforePath} and ${afterPath} (when and where they were made aside)`);
+if (found.length === 0)
+  console.log(`same figures: ${beforePath} and ${afterPath} (when and where they were made aside)`);
 else {
   console.log(found.join("\n"));
   process.exit(1);

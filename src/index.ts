@@ -1,11 +1,15 @@
-// budgetrl's public API, the package root ("budgetrl"): core types and budgets, the envs and their registry, the
-// rollout engine, the policies, the metrics and evaluate(). Each name is listed here on purpose, from the layer
-// index that documents it; test/api/public-api.test.ts pins the list (test/api/public-api.txt) and checks that
-// importing this entry loads none of the heavy dependencies. The heavy parts have entries of their own
-// (package.json "exports"): "budgetrl/nn" (the in-process transformer), "budgetrl/store" (SQLite and PostgreSQL
-// run stores), "budgetrl/rl" (training), "budgetrl/tinker" (a model on a Tinker server), "budgetrl/report" (the
-// study report with Vega-Lite charts), "budgetrl/study" (`reproduce()`), "budgetrl/serve" (`budgetrl serve`) and
-// "budgetrl/bullmq" (the BullMQ executor and its workers).
+// budgetrl's public API, the package root ("budgetrl"), curated: what a user needs to run and measure agents. Core
+// types, budgets (parse, size, resolve), the gym facade (gym, withTurnBudget), errors and seeded RNG; the env
+// registry (createEnv by name, ENV_NAMES) and each env's constructor; the rollout engine; the policy spec and its
+// registry; the metrics (Pass@k, Pass@(K,T), the study's analyses); evaluate() and its config. Each name is listed
+// here on purpose, from the layer index that documents it; test/api/public-api.test.ts pins the runtime and type
+// names (test/api/public-api.txt) and checks that importing this entry loads none of the heavy dependencies.
+// What an env offers beyond its constructor (config schema, task and state types, task file formats, BFCL's data)
+// is in its own entry, "budgetrl/envs/<name>". The heavy parts have entries of their own (package.json "exports"):
+// "budgetrl/nn" (the in-process transformer), "budgetrl/store" (SQLite and PostgreSQL run stores), "budgetrl/rl"
+// (training), "budgetrl/tinker" (a model on a Tinker server), "budgetrl/report" (the study report with Vega-Lite
+// charts), "budgetrl/study" (`reproduce()`), "budgetrl/serve" (`budgetrl serve`) and "budgetrl/bullmq" (the BullMQ
+// executor and its workers).
 export {
   assistantMessage,
   booleanOption,
@@ -18,17 +22,11 @@ export {
   ConfigError,
   ContextLengthError,
   createRng,
-  parsePolicySpec,
   policySpecLabel,
+  readPolicySpec,
   DataError,
   deriveSeed,
   gym,
-  advanceTurnClock,
-  budgetSpent,
-  clocksBeforeTurns,
-  startTurnClock,
-  turnInScope,
-  turnsLeft,
   withTurnBudget,
   integerOption,
   largestBudget,
@@ -89,7 +87,6 @@ export {
   type SamplingRecord,
   type StepCounts,
   type StepInfo,
-  type TurnClock,
   type StepResult,
   type StopReason,
   type TaskSource,
@@ -98,83 +95,28 @@ export {
   type Turn,
 } from "./core/index.js";
 export {
-  aliasTable,
-  BFCL_CATEGORIES,
   bfcl,
-  bfclConfigSchema,
-  bfclRun,
-  BUNDLED_BFCL_DATA_DIR,
-  checkTurnsLeft,
   createEnv,
   defineEnv,
-  DIRECTIONS,
-  directionsOfMask,
-  distinctVaultTasks,
   ENV_NAMES,
   envConfigHelp,
   envDefinition,
   envOptions,
-  extractAnswer,
   frozenlake,
-  frozenLakeConfigSchema,
   hanoi,
-  hanoiConfigSchema,
   isEnvName,
-  loadBfclDataset,
-  MAX_ANSWER_LENGTH,
-  measureVaultTradeoff,
-  NAMED_MAPS,
-  normalizeAnswer,
-  parseChoice,
-  parseDirection,
-  parseLevels,
-  parseMaps,
-  parseVaultTasks,
-  printLevel,
-  printMap,
-  printVaultTask,
-  shortestPathAnswer,
-  shortestPathValue,
   sokoban,
-  sokobanConfigSchema,
   thinice,
-  thinIceConfigSchema,
-  thinIceDistinctTasks,
   vault,
-  vaultConfigSchema,
-  vaultTradeoffMarkdown,
-  type BfclCategory,
-  type BfclConfig,
-  type BfclDataset,
-  type BfclEntry,
   type BfclEnv,
   type BfclOptions,
-  type BfclRunOptions,
-  type BfclState,
-  type BfclTask,
-  type CompiledFrozenLake,
-  type CompiledSokoban,
-  type CompiledThinIce,
-  type CompiledVault,
-  type Direction,
   type EnvDefinition,
   type EnvName,
   type FrozenLakeConfig,
-  type FrozenLakeState,
-  type FrozenLakeTask,
   type HanoiConfig,
-  type HanoiState,
-  type HanoiTask,
   type SokobanConfig,
-  type SokobanState,
-  type SokobanTask,
   type ThinIceConfig,
-  type ThinIceState,
-  type ThinIceTask,
   type VaultConfig,
-  type VaultState,
-  type VaultTask,
-  type VaultTradeoff,
 } from "./envs/index.js";
 export {
   budgetNote,

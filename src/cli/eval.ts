@@ -7,6 +7,7 @@ import { z } from "zod";
 import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError, ConnectionLostError, DataError, RunExistsError, StoppedError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
+import { policySpecLabel } from "../core/policy-spec.js";
 import { storeLocation } from "../store/open.js";
 import { evaluateParts, type EvalConfigRequest, type EvaluationResult } from "../eval/evaluate.js";
 import { evalConfigSchema } from "../eval/config.js";
@@ -46,7 +47,7 @@ const CONFIG_KEYS = Object.keys(configFlags.shape) as (keyof typeof configFlags.
 const schema = configFlags
   .extend({
     env: evalConfigSchema.shape.env.default("sokoban"),
-    policy: evalConfigSchema.shape.policy.default("oracle"),
+    policy: evalConfigSchema.shape.policy.prefault("oracle"),
     envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE, e.g. --env-opt boxes=2"),
     dataDir: z.string().optional().describe("data folder of dataset envs (bfcl); same as --env-opt dataDir=DIR"),
     category: z
@@ -130,8 +131,8 @@ function policyOptionsOf(options: Readonly<z.output<typeof schema>>): EvalConfig
     ...(templateOpt.length === 0 ? {} : { templateOptions: keyJsonValues(templateOpt, "--template-opt") }),
   };
   const given = Object.keys(tinker)[0];
-  if (given !== undefined && !resume && !policy.startsWith("tinker:"))
-    throw new ConfigError(given, `is read by --policy tinker:... only, not by ${policy}`);
+  if (given !== undefined && !resume && policy.kind !== "tinker")
+    throw new ConfigError(given, `is read by --policy tinker:... only, not by ${policySpecLabel(policy)}`);
   const pairs = keyValues(policyOpt, "--policy-opt");
   const all = { ...pairs, ...tinker };
   // JSON values: the stored form (Json's arrays are readonly, the config's type takes them as they are).

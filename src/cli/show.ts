@@ -68,9 +68,8 @@ export const showCommand = defineCommand({
       } else printRunTable(io, run, store.location, config, table, options.json, errored);
       if (record.status !== "complete") {
         // How an openai policy reached its server is never stored: the command needs the flags it ran with.
-        const client = config.policy.startsWith("openai:")
-          ? ", with the --base-url (and --api-key-env, if any) it ran with"
-          : "";
+        const client =
+          config.policy.kind === "openai" ? ", with the --base-url (and --api-key-env, if any) it ran with" : "";
         io.stderr(`run ${run} is not complete; continue it with: ${evalResumeCommand(run, store.location)}${client}\n`);
       }
       return 0;

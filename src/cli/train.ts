@@ -7,15 +7,21 @@ import { z } from "zod";
 import { trainResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
 import type { FieldNamer } from "../core/config.js";
-import { ADVANTAGE_ESTIMATORS, advantageOptionFields, estimatorSummaries } from "../rl/advantages/registry.js";
+import {
+  ADVANTAGE_ESTIMATORS,
+  advantageEstimator,
+  advantageOptionFields,
+  estimatorSummaries,
+} from "../rl/advantages/registry.js";
 import {
   backendConfigSchema,
-  nestTrainFlags,
   parseTrainConfig,
   tinkerBackendFields,
   tinyBackendFields,
   trainConfigSchema,
   TRAINER_BACKENDS,
+  type TrainConfigInput,
+  type TrainerBackendKind,
 } from "../rl/train-config.js";
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
@@ -35,9 +41,8 @@ const {
 const { modelConfig: _modelConfig, ...tinyFlags } = tinyBackendFields;
 const { templateOptions: _templateOptions, baseModel, ...tinkerFlags } = tinkerBackendFields;
 
-/** The flags stay flat (--backend tinker --base-model X --algo gigpo --turn-weight 2); the ones given are sorted
- * into the config's `backend` and `algo` unions by nestTrainFlags, which refuse the other backend's or
- * estimator's flag, naming it. */
+/** The flags stay flat (--backend tinker --base-model X --algo gigpo --turn-weight 2); the config is built from them
+ * with its `backend` and `algo` unions (configOfFlags), refusing the other backend's or estimator's flag, naming it. */
 const schema = z.object({
   env: envField.default("sokoban"),
   envOpt: z.array(z.string()).default([]).describe("environment option KEY=VALUE"),
@@ -106,36 +111,75 @@ function flagNamer(given: ReadonlyMap<string, string>): FieldNamer {
   };
 }
 
-/** The config of a new run from its flags: the common fields, and the backend's and estimator's flags given. */
-function configOfFlags(
-  options: Readonly<z.output<typeof schema>>,
-  given: ReadonlyMap<string, string>,
-): Record<string, unknown> {
-  const {
-    envOpt,
-    model,
-    templateOpt,
-    out: _out,
-    resume: _resume,
-    progress: _progress,
-    busyTimeout: _busyTimeout,
-    reconnectTimeout: _reconnectTimeout,
-    tinkerUrl: _url,
-    tinkerApiKeyEnv: _keyEnv,
-    tinkerTimeout: _timeout,
-    tinkerDeadline: _deadline,
-    ...flags
-  } = options;
-  // A backend's or estimator's flag counts when given (its default is the config's); the other fields as parsed.
-  const fields = Object.fromEntries(
-    Object.entries(flags).filter(([key]) => given.has(key) || key === "env" || key in commonFields),
-  );
-  return nestTrainFlags({
-    ...fields,
-    envOptions: keyValues(envOpt, "--env-opt"),
-    ...(model.length === 0 ? {} : { modelConfig: modelOverrides(model) }),
-    ...(templateOpt.length === 0 ? {} : { templateOptions: keyJsonValues(templateOpt, "--template-opt") }),
-  });
+type Flags = Readonly<z.output<typeof schema>>;
+type CommonKey = keyof typeof commonFields;
+const COMMON_KEYS = Object.keys(commonFields) as CommonKey[];
+/** Each backend's flags (the CLI's field names: --model for modelConfig, --template-opt for templateOptions). */
+const BACKEND_FLAGS: Readonly<Record<TrainerBackendKind, readonly string[]>> = {
+  tiny: ["init", "model"],
+  tinker: ["baseModel", ...Object.keys(tinkerFlags), "templateOpt"],
+};
+
+type TemplateOptionsInput = NonNullable<Extract<TrainConfigInput["backend"], { kind: "tinker" }>["templateOptions"]>;
+
+/** A flag of another backend or estimator than the one chosen, when one is given: refused, naming the flag. */
+function refuseUnread(given: ReadonlyMap<string, string>, keys: readonly string[], chosen: string): void {
+  const key = keys.find((candidate) => given.has(candidate));
+  if (key === undefined) return;
+  throw new ConfigError(flagNamer(given)([key]), `is not read by ${chosen}`);
+}
+
+/** The backend's fields of the config: those of the backend chosen, from its flags. */
+function backendOfFlags(options: Flags, given: ReadonlyMap<string, string>): TrainConfigInput["backend"] {
+  const other = options.backend === "tiny" ? "tinker" : "tiny";
+  refuseUnread(given, BACKEND_FLAGS[other], `--backend ${options.backend}`);
+  if (options.backend === "tiny")
+    return {
+      kind: "tiny",
+      ...(options.init === undefined ? {} : { init: options.init }),
+      ...(options.model.length === 0 ? {} : { modelConfig: modelOverrides(options.model) }),
+    };
+  if (options.baseModel === undefined) throw new ConfigError(flagNamer(given)(["baseModel"]), "is required");
+  const { loraRank, contextLength, renderer, groupSampling, toolCallFormat, backendLoss } = options;
+  return {
+    kind: "tinker",
+    baseModel: options.baseModel,
+    loraRank,
+    ...(contextLength === undefined ? {} : { contextLength }),
+    renderer,
+    groupSampling,
+    toolCallFormat,
+    backendLoss,
+    ...(options.templateOpt.length === 0
+      ? {}
+      : // JSON values (Json's arrays are readonly; the schema's JSON type takes them as they are).
+        { templateOptions: keyJsonValues(options.templateOpt, "--template-opt") as TemplateOptionsInput }),
+  };
+}
+
+/** The estimator and its own options, from their flags. */
+function algoOfFlags(options: Flags, given: ReadonlyMap<string, string>): TrainConfigInput["algo"] {
+  const own = Object.keys(advantageEstimator(options.algo).options) as (keyof typeof advantageOptionFields)[];
+  const others = Object.keys(advantageOptionFields).filter((key) => !(own as string[]).includes(key));
+  refuseUnread(given, others, `--algo ${options.algo}`);
+  // The branch of `options.algo`: exactly the options its estimator declares (the union's branches are built from
+  // them, advantages/registry.ts), each as parsed by that same schema.
+  return {
+    name: options.algo,
+    ...Object.fromEntries(own.map((key) => [key, options[key]])),
+  } as TrainConfigInput["algo"];
+}
+
+/** The config of a new run, built from its flags: the common fields as parsed, the backend and the estimator. */
+function configOfFlags(options: Flags, given: ReadonlyMap<string, string>): TrainConfigInput {
+  const common = Object.fromEntries(COMMON_KEYS.map((key) => [key, options[key]])) as Pick<Flags, CommonKey>;
+  return {
+    ...common,
+    env: options.env,
+    envOptions: keyValues(options.envOpt, "--env-opt"),
+    backend: backendOfFlags(options, given),
+    algo: algoOfFlags(options, given),
+  };
 }
 
 /** The run option `tinker` of train(): URL from the flag or $TINKER_BASE_URL, key from the named variable. */

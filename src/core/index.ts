@@ -1,7 +1,8 @@
 // Core types shared by every layer, as the package exports them (src/index.ts re-exports all of this): messages,
 // budgets (the one parser and how a spec becomes turns), the env and policy contracts, episodes, the gym facade,
-// option builders for envs and policies, seeded RNG, errors. Left out, for budgetrl's own layers only: analysis
-// rows' helpers, the "continue with" commands, hashing, config field builders, output paths, stop points.
+// option builders for envs and policies, seeded RNG, errors. Left out, for budgetrl's own layers only: the turn
+// clock (withTurnBudget and the rollout engine count turns with it), analysis rows' helpers, the "continue with"
+// commands, hashing, config field builders, output paths, stop points.
 export type { EpisodeOutcome, FirstErrorCounts, HorizonCounts, InvalidCounts, StepCounts } from "./analysis-rows.js";
 export {
   BUDGET_MODES,
@@ -38,15 +39,6 @@ export type { Episode, ForcedAction, Turn } from "./episode.js";
 export type { Oracle, OracleAnswer } from "./oracle.js";
 export { BudgetrlError, ConfigError, DataError, StoppedError } from "./errors.js";
 export { gym, withTurnBudget, type GymEnv, type GymStep } from "./gym.js";
-export {
-  advanceTurnClock,
-  budgetSpent,
-  clocksBeforeTurns,
-  startTurnClock,
-  turnInScope,
-  turnsLeft,
-  type TurnClock,
-} from "./turn-clock.js";
 export type { Json, JsonObject } from "./json.js";
 export type { TaskSource } from "./task-source.js";
 export {
@@ -73,5 +65,5 @@ export {
   type PrivilegedView,
   type SamplingRecord,
 } from "./policy.js";
-export { parsePolicySpec, policySpecLabel, type PolicySpec, type PolicySpecKind } from "./policy-spec.js";
+export { policySpecLabel, readPolicySpec, type PolicySpec, type PolicySpecKind } from "./policy-spec.js";
 export { createRng, deriveSeed, rngFromState, type Rng } from "./rng.js";

@@ -3,7 +3,7 @@
 // schema before anything runs; errors are ConfigErrors naming the option ("sokoban.boxes: expected an
 // integer from 1 to 6"). To add an env, add one entry to ENV_DEFINITIONS (BFCL does, with its data dir
 // as an option).
-import type { z } from "zod";
+import { z } from "zod";
 import type { AnyEnv } from "../core/env.js";
 import { ConfigError } from "../core/errors.js";
 import { frozenLakeConfigSchema } from "./frozenlake/config.js";
@@ -89,6 +89,19 @@ export const ENV_NAMES = Object.freeze(Object.keys(ENV_DEFINITIONS)) as readonly
 
 export function isEnvName(name: string): name is EnvName {
   return Object.hasOwn(ENV_DEFINITIONS, name);
+}
+
+/** An env's id in a config: one of the registry's names (the text as given; a name the registry lacks is refused,
+ * naming the field). `description` says what the field is for. */
+export function envNameField(description: string) {
+  return z
+    .string()
+    .pipe(
+      z.enum(ENV_NAMES as [EnvName, ...EnvName[]], {
+        error: (issue) => `unknown env "${String(issue.input)}" (use one of ${ENV_NAMES.join(", ")})`,
+      }),
+    )
+    .describe(description);
 }
 
 /** The definition of an env; throws ConfigError (field "env") for an unknown name. */

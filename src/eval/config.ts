@@ -1,13 +1,16 @@
 // The configuration of an evaluation run: declared once as a schema with every default here (the CLI's flags,
 // help and defaults come from it, so `budgetrl eval` and `evaluate()` with the same options make the same run),
 // validated before any work starts, stored with the run (so that `--resume` and `show` rebuild exactly the same
-// plan). Budgets are parsed once, here, into BudgetSpec values. Cross-field rules live here too: K <= n, and
-// protocol "single" only with a hidden budget and budgets of one kind.
+// plan). Budgets and the policy are parsed once, here, into BudgetSpec values and a PolicySpec (stored as their
+// labels); the env is one of the registry's names. Cross-field rules live here too: K <= n, and protocol "single"
+// only with a hidden budget and budgets of one kind.
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES, largestBudget, type BudgetSpec } from "../core/budget.js";
 import { budgetListField, encodeConfig, integerListField, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
+import { policySpecField } from "../core/policy-spec.js";
+import { envNameField } from "../envs/registry.js";
 import { interventionField } from "../agent/interventions.js";
 import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
 import { heldOutSetField } from "./held-out-field.js";
@@ -21,17 +24,11 @@ export const envOptionsField = z
   .describe("environment options");
 
 export const evalConfigSchema = z.object({
-  env: z
-    .string()
-    .min(1)
-    .describe("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
+  env: envNameField("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
   envOptions: envOptionsField,
-  policy: z
-    .string()
-    .min(1)
-    .describe(
-      "policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL, tinker:BASE|CHECKPOINT|tinker://PATH",
-    ),
+  policy: policySpecField().describe(
+    "policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL, tinker:BASE|CHECKPOINT|tinker://PATH",
+  ),
   policyOptions: z
     .record(z.string(), z.json())
     .optional()
@@ -104,7 +101,7 @@ export const evalConfigSchema = z.object({
 });
 
 export type EvalConfig = z.output<typeof evalConfigSchema>;
-/** An eval config as users write it and the store keeps it (budget labels, K lists). */
+/** An eval config as users write it and the store keeps it (budget labels, the policy's label, K lists). */
 export type EvalConfigInput = z.input<typeof evalConfigSchema>;
 
 /** Validate a config (typed or parsed from JSON); throws ConfigError naming the field. */
@@ -130,7 +127,7 @@ export function parseEvalConfig(input: unknown): Readonly<EvalConfig> {
   return config;
 }
 
-/** The stored (JSON) form of a config: budget labels and plain lists. */
+/** The stored (JSON) form of a config: budget labels, the policy's label and plain lists. */
 export function encodeEvalConfig(config: Readonly<EvalConfig>): Json {
   return encodeConfig(evalConfigSchema, config) as Json;
 }

@@ -21,6 +21,7 @@ import { ConfigError, DataError } from "../core/errors.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import type { WaitListener } from "../core/wait-notice.js";
 import { createEnv } from "../envs/registry.js";
+import { isPolicySpec, policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies/spec.js";
 import { canonicalJson } from "../core/json.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
@@ -56,8 +57,9 @@ export interface EvaluateOptions
   extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">>, Partial<EvalRunOptions> {
   /** An env name from the registry, or an env object. */
   readonly env: string | AnyEnv;
-  /** A policy spec ("oracle", "noisy-oracle:0.3", ...), a Policy, or any async function from conversation to reply. */
-  readonly policy: string | Policy | AgentFunction;
+  /** A policy spec ("oracle", "noisy-oracle:0.3", ... or a PolicySpec), a Policy, or any async function from
+   * conversation to reply. */
+  readonly policy: string | PolicySpec | Policy | AgentFunction;
   /** Number of tasks (default 100), or the tasks themselves (each once). */
   readonly tasks?: number | readonly unknown[];
   /** The run store: an SQLite file, or a postgres:// URL (optional: without it everything stays in memory). */
@@ -89,7 +91,7 @@ export interface EvaluateOptions
  * must match the stored ones are read. */
 export interface EvalConfigRequest extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">> {
   readonly env?: string | AnyEnv;
-  readonly policy?: string | Policy | AgentFunction;
+  readonly policy?: string | PolicySpec | Policy | AgentFunction;
   readonly tasks?: number | readonly unknown[];
 }
 
@@ -176,17 +178,46 @@ export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
   };
 }
 
-function configFrom(request: EvalConfigRequest, env: AnyEnv, policyName: string): Readonly<EvalConfig> {
+/** The config of a new run: the request's fields, the env's name and the policy's spec (a spec given, or the name of
+ * a policy handed over, decoded by the config's policy field), with the policy's options in their stored form. */
+function configFrom(request: EvalConfigRequest, env: AnyEnv, policy: string | PolicySpec): Readonly<EvalConfig> {
   const tasks = typeof request.tasks === "number" ? request.tasks : request.tasks?.length;
-  return parseEvalConfig({ ...request, env: env.spec.name, policy: policyName, tasks });
+  if (!isSpecGiven(request.policy)) return givenPolicyConfig({ ...request, env: env.spec.name, policy, tasks });
+  // A spec's options are validated by its kind and stored with every default filled in.
+  const { policyOptions, ...fields } = request;
+  const config = parseEvalConfig({ ...fields, env: env.spec.name, policy, tasks });
+  const stored = storedPolicyOptions(config.policy, policyOptions);
+  // The stored form is JSON (Json's arrays are readonly; the config's type takes them as they are).
+  return stored === undefined
+    ? config
+    : Object.freeze({ ...config, policyOptions: stored as NonNullable<EvalConfig["policyOptions"]> });
+}
+
+/** The config of a run whose policy is handed over, recorded by its name read as a spec; a name that reads as no
+ * spec ("openai", "oracle:sometimes") is refused, saying why. */
+function givenPolicyConfig(input: Readonly<Record<string, unknown>>): Readonly<EvalConfig> {
+  try {
+    return parseEvalConfig(input);
+  } catch (error) {
+    if (!(error instanceof ConfigError) || error.field !== "policy") throw error;
+    throw new ConfigError(
+      "policy",
+      `the policy handed over is recorded by its name, read as a spec: ${error.reason}`,
+      "give it a name of its own (my-agent) or the spec it plays (KIND:ARGUMENT)",
+    );
+  }
 }
 
 type PolicyGiven = NonNullable<EvalConfigRequest["policy"]>;
 
-async function policyOf(spec: PolicyGiven, setup: PolicySetup): Promise<Policy> {
-  if (typeof spec === "string") return createPolicy(spec, setup);
-  if (typeof spec === "function") return policyFromFunction(spec.name === "" ? "agent" : spec.name, spec);
-  return spec;
+/** True when the policy is given by its spec (text or PolicySpec), which the registry builds, or not at all. */
+function isSpecGiven(policy: PolicyGiven | undefined): policy is string | PolicySpec {
+  return typeof policy === "string" || isPolicySpec(policy);
+}
+
+/** A policy handed over as an object or a function (not built from a spec). */
+function givenPolicy(policy: Policy | AgentFunction): Policy {
+  return typeof policy === "function" ? policyFromFunction(policy.name === "" ? "agent" : policy.name, policy) : policy;
 }
 
 async function runName(env: string, now: Date, store: Store | undefined): Promise<string> {
@@ -225,11 +256,6 @@ function policySetup(config: Readonly<EvalConfig>, client: GivenClientOptions | 
   };
 }
 
-function policyNameOf(spec: PolicyGiven): string {
-  if (typeof spec === "string") return spec;
-  return typeof spec === "function" ? (spec.name === "" ? "agent" : spec.name) : spec.name;
-}
-
 /** Tasks handed over as a list (a library call): used as they are, but never one twice. */
 function givenTasks(env: AnyEnv, tasks: readonly unknown[], distinct: TaskDistinction): TaskSource {
   checkListedDistinct(env, tasks, "tasks", (index) => `tasks[${index}]`, distinct);
@@ -241,22 +267,16 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
   if (request.env === undefined) throw new ConfigError("env", "a new run needs an env");
   if (request.policy === undefined) throw new ConfigError("policy", "a new run needs a policy");
   const env = typeof request.env === "string" ? createEnv(request.env, request.envOptions ?? {}) : request.env;
-  const policyOptions =
-    typeof request.policy === "string"
-      ? storedPolicyOptions(request.policy, request.policyOptions)
-      : request.policyOptions;
-  const config = configFrom(
-    { ...request, policyOptions: policyOptions as EvalConfigRequest["policyOptions"] },
-    env,
-    policyNameOf(request.policy),
-  );
+  const given = isSpecGiven(request.policy) ? undefined : givenPolicy(request.policy);
+  // A policy handed over is recorded by its name, decoded as a spec ("tiny" for a trainer's own model).
+  const config = configFrom(request, env, given === undefined ? (request.policy as string | PolicySpec) : given.name);
   checkBudgetsFit(config.budgets, env, "budget");
   if (config.intervention.kind !== "none" && env.actions.parse === undefined)
     throw new ConfigError(
       "intervention",
       `env ${env.spec.name} cannot judge a reply without playing it (it has no actions.parse)`,
     );
-  const policy = await policyOf(request.policy, policySetup(config, client));
+  const policy = given ?? (await createPolicy(config.policy, policySetup(config, client)));
   refuseSingleForBudgetAware(config, policy);
   const source = Array.isArray(request.tasks)
     ? givenTasks(env, request.tasks, config.distinct)
@@ -282,7 +302,7 @@ async function startRun(
         id: run,
         createdAt: now.toISOString(),
         env: env.spec.name,
-        policy: config.policy,
+        policy: policySpecLabel(config.policy),
         seed: config.seed,
         config: encodeEvalConfig(config),
         codeVersion: codeVersion(),
@@ -322,7 +342,7 @@ async function prepareResume(
       ? createEnv(config.env, config.envOptions)
       : request.env;
   // The stored spec is rebuilt unless the caller hands over a policy object or function.
-  const fromSpec = typeof request.policy === "string" || request.policy === undefined;
+  const fromSpec = request.policy === undefined || isSpecGiven(request.policy);
   if (
     fromSpec &&
     request.policyOptions !== undefined &&
@@ -336,9 +356,9 @@ async function prepareResume(
   }
   const setup = policySetup(config, client);
   const policy =
-    request.policy === undefined || typeof request.policy === "string"
+    request.policy === undefined || isSpecGiven(request.policy)
       ? await createPolicy(config.policy, setup)
-      : await policyOf(request.policy, setup);
+      : givenPolicy(request.policy);
   const stored = await storedTaskCount(store, run);
   if (tasksAreListed(env, config))
     return { run, config, env, policy, taskCount: stored, storedTasks: stored, persistTasks: false };
@@ -380,7 +400,7 @@ export async function evaluateParts(parts: EvalParts): Promise<EvaluationResult>
     throw new ConfigError("run", "a run's name cannot be empty", "leave it out for <env>-<timestamp>");
   checkExecutable(run.options, { db, env: request.env, policy: request.policy });
   // A policy made here from a spec is closed here (a server connection, a cache); one handed over is the caller's.
-  const ownPolicy = typeof request.policy === "string" || request.policy === undefined;
+  const ownPolicy = request.policy === undefined || isSpecGiven(request.policy);
   const playing = (store: Store | undefined) => (prepared: PreparedRun) =>
     closingOwnPolicy(ownPolicy, prepared, () => play(prepared, store, parts, hooks));
   if (db === undefined) {

@@ -3,6 +3,7 @@
 // episode gets the same key, seed and rollout options and lands in the store once, so the same run gives the same
 // stored episodes, and the table is read from the store at the end. The bullmq code is loaded only when used.
 import { ConfigError } from "../core/errors.js";
+import { isPolicySpec } from "../core/policy-spec.js";
 import { executeRun, type RunExecutor } from "./execute-run.js";
 import type { GivenClientOptions } from "../policies/openai/options.js";
 import type { EvalRunOptions } from "./run-options.js";
@@ -34,7 +35,7 @@ export function checkExecutable(
     );
   if (options.env !== undefined && typeof options.env !== "string")
     throw new ConfigError("env", "the bullmq executor needs the env by name: workers build it from the stored run");
-  if (options.policy !== undefined && typeof options.policy !== "string")
+  if (options.policy !== undefined && typeof options.policy !== "string" && !isPolicySpec(options.policy))
     throw new ConfigError(
       "policy",
       "the bullmq executor needs the policy as a spec (e.g. noisy-oracle:0.3, openai:MODEL): workers build it from the stored run",

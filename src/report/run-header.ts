@@ -1,6 +1,7 @@
 // The header of a run's table in the terminal: what was measured (env, policy, tasks x samples, budget mode and
 // scope, protocol, seed), the estimand (means over the run's tasks, which are distinct by content: eval/tasks.ts)
 // and how to read the intervals.
+import { policySpecLabel } from "../core/policy-spec.js";
 import type { EvalConfig } from "../eval/config.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 
@@ -10,7 +11,7 @@ export function runHeader(run: string, config: Readonly<EvalConfig>, table: Pass
   const intervals =
     table.bootstrap > 0 ? `95% bootstrap intervals over tasks (${table.bootstrap} resamples)` : "no intervals";
   return [
-    `run ${run}: ${config.env} | policy ${config.policy} | ${table.tasks} tasks x ${table.minSamples} samples | budget ${config.budgetMode}${scope} | ${protocol} | seed ${config.seed}`,
+    `run ${run}: ${config.env} | policy ${policySpecLabel(config.policy)} | ${table.tasks} tasks x ${table.minSamples} samples | budget ${config.budgetMode}${scope} | ${protocol} | seed ${config.seed}`,
     `Pass@(K,T): means over ${table.tasks} distinct tasks, ${intervals}; AUC = normalised area under the curve over T`,
   ].join("\n");
 }

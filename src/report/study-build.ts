@@ -13,7 +13,7 @@ import { stepQuality } from "../metrics/step-quality.js";
 import type { Estimate, IntervalOptions } from "../metrics/task-mean.js";
 import type { HorizonBin } from "../metrics/horizon.js";
 import { codeVersion } from "../eval/code-version.js";
-import { parsePolicySpec, policySpecKindName } from "../core/policy-spec.js";
+import { policySpecKindName } from "../core/policy-spec.js";
 import { policyKinds } from "../policies/spec.js";
 import { budgetsToRun } from "../eval/config.js";
 import { exampleEpisode } from "../store/analysis-rows.js";
@@ -83,16 +83,18 @@ const estimates = <Cell extends { estimate: Estimate }>(
 ): (Omit<Cell, "estimate"> & { estimate: JsonEstimate })[] =>
   cells.map((cell) => ({ ...cell, estimate: jsonEstimate(cell.estimate) }));
 
-/** A stored run's policy with what its kind is (the spec read once, by its kind, not by a prefix of the text). */
-function policyDescription(policy: string): string {
-  let kindName: string;
-  try {
-    kindName = policySpecKindName(parsePolicySpec(policy));
-  } catch {
-    return policy;
-  }
-  const kind = policyKinds().find((entry) => entry.kind === kindName);
+/** A stored run's policy, as stored, with what its kind is (its config's decoded spec, not a prefix of the text). */
+function policyDescription(run: SelectedRun): string {
+  const policy = run.record.policy;
+  const kind = policyKinds().find((entry) => entry.kind === policySpecKindName(run.config.policy));
   return kind === undefined ? policy : `${policy} (${kind.description})`;
+}
+
+/** The first run of each stored policy, in the runs' order. */
+function firstRunPerPolicy(runs: readonly SelectedRun[]): SelectedRun[] {
+  const first = new Map<string, SelectedRun>();
+  for (const run of runs) if (!first.has(run.record.policy)) first.set(run.record.policy, run);
+  return [...first.values()];
 }
 
 function modelsOf(
@@ -109,13 +111,14 @@ function modelsOf(
   );
   return names.map((name) => {
     const own = runs.filter((run) => run.model === name);
-    const policies = [...new Set(own.map((run) => run.record.policy))];
+    const firstRuns = firstRunPerPolicy(own);
+    const policies = firstRuns.map((run) => run.record.policy);
     const role = roles.get(name) ?? { role: "other" as const, source: "none" as const };
     const source = sources.get(name) ?? null;
     const roleText = role.role === "other" ? "no role in the findings" : ROLE_NAMES[role.role];
     const what =
       source === null
-        ? `policy ${policies.map(policyDescription).join("; ")}`
+        ? `policy ${firstRuns.map(policyDescription).join("; ")}`
         : `${source.made}; policy ${policies.join("; ")}`;
     return {
       name,

@@ -4,6 +4,8 @@ import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
 import { budgetListField, choiceListField, parseConfig } from "../core/config.js";
 import { ConfigError } from "../core/errors.js";
+import { policySpecField } from "../core/policy-spec.js";
+import { envNameField } from "../envs/registry.js";
 import { hfDirProblem, hfRendererDir } from "../policies/renderers/hf-files.js";
 import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
 import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
@@ -17,9 +19,9 @@ export const SFT_TARGETS = ["all", "optimal", "bayes"] as const;
 export type SftTargets = (typeof SFT_TARGETS)[number];
 
 export const sftConfigSchema = z.object({
-  env: z.string().default("sokoban").describe("environment of the demonstrations"),
+  env: envNameField("environment of the demonstrations").default("sokoban"),
   envOptions: envOptionsField,
-  policy: z.string().default("noisy-oracle:0.3").describe("demonstrator policy"),
+  policy: policySpecField().prefault("noisy-oracle:0.3").describe("demonstrator policy"),
   tasks: z.number().int().min(1).default(500).describe("demonstration tasks, distinct by content"),
   samples: z.number().int().min(1).default(2).describe("demonstrations per task"),
   budgets: budgetListField()

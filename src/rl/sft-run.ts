@@ -129,7 +129,7 @@ async function startConfig(options: SftRunOptions): Promise<Readonly<SftConfig>>
       { mode: "read", ...options.storeWaits },
       (store) => getRun(store, config.fromRun as string),
     );
-    if (config.imitate === "bayes") demonstratorNoise(record.policy, "fromRun");
+    if (config.imitate === "bayes") demonstratorNoise(parseEvalConfig(record.config).policy, "fromRun");
   }
   try {
     await mkdir(options.out, { recursive: true });
@@ -351,7 +351,7 @@ async function readDemonstrations(
     const config = parseEvalConfig(record.config);
     const demonstrationRun: DemonstrationRun = {
       env: createEnv(record.env, config.envOptions),
-      policy: record.policy,
+      policy: config.policy,
       budgets: budgetsToRun(config),
       scope: config.budgetScope,
       tasks,

@@ -9,7 +9,7 @@ import { resolveTurns, type BudgetScope, type BudgetSpec } from "../core/budget.
 import type { AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import { ConfigError, DataError } from "../core/errors.js";
-import { parsePolicySpec } from "../core/policy-spec.js";
+import { policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import type { StoredTask } from "../store/runs.js";
 import { hiddenBudgetTargets } from "./hidden-budget-targets.js";
 import type { SftTargets } from "./sft-config.js";
@@ -24,7 +24,7 @@ export const optimalReplies: TargetTurns = (episode) => episode.turns.map((turn)
 export interface DemonstrationRun {
   readonly env: AnyEnv;
   /** The demonstrator's policy spec. */
-  readonly policy: string;
+  readonly policy: PolicySpec;
   /** The budgets every task was demonstrated at, and what they count. */
   readonly budgets: readonly BudgetSpec[];
   readonly scope: BudgetScope;
@@ -32,13 +32,12 @@ export interface DemonstrationRun {
 }
 
 /** The noise of a budget-aware oracle demonstrator (bayes needs its likelihood of a move); refuses any other. */
-export function demonstratorNoise(policy: string, field = "policy"): number {
-  const spec = parsePolicySpec(policy, field);
+export function demonstratorNoise(spec: PolicySpec, field = "policy"): number {
   if (spec.kind === "noisy-oracle") return spec.epsilon;
   if (spec.kind === "oracle" && spec.horizon === "turns-left") return 0;
   throw new ConfigError(
     field,
-    `imitate bayes needs demonstrations of a budget-aware oracle, not ${policy}`,
+    `imitate bayes needs demonstrations of a budget-aware oracle, not ${policySpecLabel(spec)}`,
     "use noisy-oracle:EPS or oracle, or imitate optimal",
   );
 }

@@ -5,9 +5,9 @@
 //            groupSampling, templateOptions, toolCallFormat, backendLoss }
 //   algo     { name: "grpo" | "turn" | "gigpo", ...that estimator's options } (advantages/registry.ts)
 // Each branch is strict: the other backend's (or estimator's) field is refused by the schema, naming it. The
-// command line stays flat (--backend tinker --base-model X --algo gigpo --turn-weight 2): `nestTrainFlags` sorts
-// the flags given into the two objects. Stored configs are in this nested form; a run stored in the older flat form
-// (before the unions, or before `turnWeight`: `lambda` for turn, `stepWeight` for gigpo) is read by
+// command line stays flat (--backend tinker --base-model X --algo gigpo --turn-weight 2): `budgetrl train` builds
+// this nested config from its flags (cli/train.ts). Stored configs are in this nested form; a run stored in the older
+// flat form (before the unions, or before `turnWeight`: `lambda` for turn, `stepWeight` for gigpo) is read by
 // `readStoredTrainConfig`, the one place that decodes it.
 import { z } from "zod";
 import { BUDGET_MODES, BUDGET_SCOPES } from "../core/budget.js";
@@ -15,6 +15,7 @@ import { budgetListField, encodeConfig, parseConfig, type FieldNamer } from "../
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
+import { envNameField } from "../envs/registry.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
 import {
@@ -100,7 +101,7 @@ export type TinyBackendConfig = Extract<BackendConfig, { kind: "tiny" }>;
 export type TinkerBackendConfig = Extract<BackendConfig, { kind: "tinker" }>;
 
 export const trainConfigSchema = z.strictObject({
-  env: z.string().min(1).describe("environment to train on"),
+  env: envNameField("environment to train on"),
   envOptions: envOptionsField,
   backend: backendConfigSchema,
   algo: algoConfigSchema,
@@ -216,22 +217,6 @@ function refuseFlatForm(input: unknown): void {
     "is a field of the older flat train config",
     `nest the backend's and the estimator's fields: ${where} (docs/training.md); a stored run's config.json reads back with readStoredTrainConfig`,
   );
-}
-
-/** The flat fields of `budgetrl train` (those given) as a config input: every backend field in `backend`, every
- * estimator option in `algo`, so that the other backend's or estimator's field is refused by the schema. */
-export function nestTrainFlags(flags: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const { backend, algo, ...rest } = flags;
-  const config: Record<string, unknown> = {};
-  const backendFields: Record<string, unknown> = { kind: backend ?? "tiny" };
-  const algoFields: Record<string, unknown> = { name: algo ?? "grpo" };
-  for (const [key, value] of Object.entries(rest)) {
-    if (value === undefined) continue;
-    if (BACKEND_KEYS.has(key)) backendFields[key] = value;
-    else if (OPTION_KEYS.has(key)) algoFields[key] = value;
-    else config[key] = value;
-  }
-  return { ...config, backend: backendFields, algo: algoFields };
 }
 
 /** A config stored in the flat form, nested: the fields its backend and its estimator read go to `backend` and

@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { BUDGET_SCOPES, budgetSize } from "../core/budget.js";
 import { budgetListField, encodeConfig, integerListField, parseConfig } from "../core/config.js";
+import { policySpecField } from "../core/policy-spec.js";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
@@ -93,7 +94,9 @@ export const studyConfigSchema = z.object({
   heldOutTasks: count(100_000).describe(
     "distinct held-out tasks every model is evaluated on (never trained on), per env",
   ),
-  demoPolicy: z.string().describe("policy whose states the base model learns from (a budget-aware noisy oracle)"),
+  demoPolicy: policySpecField().describe(
+    "policy whose states the base model learns from (a budget-aware noisy oracle)",
+  ),
   demoTasks: count(100_000).describe(
     "demonstration tasks (never held-out ones), each demonstrated at every budget in both modes",
   ),

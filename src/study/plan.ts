@@ -14,7 +14,7 @@
 // it is; the RL runs of a Tinker trainer keep their checkpoints' tinker:// paths in their folders as always.
 import { join } from "node:path";
 import { budgetSize, largestBudget, type BudgetSpec } from "../core/budget.js";
-import type { PolicySpec } from "../core/policy-spec.js";
+import { policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import { deriveSeed } from "../core/rng.js";
 import type { HeldOutSet } from "../eval/tasks.js";
 import type { ModelRole, StudyModelSource, StudySetup } from "../report/study-model.js";
@@ -163,7 +163,7 @@ function basePlan(config: StudyConfig, out: string, seed: number, entry: StudyEn
         source: {
           policy: { kind: "tiny", checkpoint: baseDir(out, seed, entry) },
           origin: "sft",
-          made: `SFT here: ${config.sftSteps} steps on the optimal replies (hidden budgets: the budget-blind Bayes move) in ${config.demoTasks} tasks' demonstrations of ${config.demoPolicy}`,
+          made: `SFT here: ${config.sftSteps} steps on the optimal replies (hidden budgets: the budget-blind Bayes move) in ${config.demoTasks} tasks' demonstrations of ${policySpecLabel(config.demoPolicy)}`,
         },
       };
     case "openai":
@@ -234,7 +234,7 @@ export function studySetup(config: StudyConfig): StudySetup {
   const base = config.base;
   const text =
     base.kind === "sft"
-      ? `SFT here from a fresh in-process model on demonstrations of ${config.demoPolicy}`
+      ? `SFT here from a fresh in-process model on demonstrations of ${policySpecLabel(config.demoPolicy)}`
       : base.kind === "openai"
         ? `${baseSourceLabel(base)}, a served model evaluated as it is served`
         : `the Tinker service's ${config.trainer.kind === "tinker" ? config.trainer.baseModel : "base model"}, sampled as it is`;

@@ -21,7 +21,7 @@
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
-import { parsePolicySpec } from "../core/policy-spec.js";
+import { readPolicySpec } from "../core/policy-spec.js";
 import {
   parseGivenClientOptions,
   parseGivenSamplingOptions,
@@ -114,7 +114,7 @@ export function parseBaseSource(text: string, options: GivenSamplingOptions = {}
       throw new ConfigError("baseOpt", `sampling options are for an openai: base, not ${trimmed}`, "drop --base-opt");
     return { kind: trimmed };
   }
-  const spec = parsePolicySpec(trimmed, "base");
+  const spec = readPolicySpec(trimmed, "base");
   if (spec.kind !== "openai")
     throw new ConfigError(
       "base",

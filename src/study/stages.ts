@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BudgetrlError, ConfigError, StoppedError } from "../core/errors.js";
 import type { Policy } from "../core/policy.js";
-import { policySpecLabel } from "../core/policy-spec.js";
+import { policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import { deriveSeed } from "../core/rng.js";
 import { createEnv } from "../envs/registry.js";
 import { evaluate, type EvaluateOptions } from "../eval/evaluate.js";
@@ -227,7 +227,7 @@ async function runState(db: string, run: string): Promise<"absent" | "running" |
  * here and closed by the caller (a Tinker model, through the service's sampler). */
 type EvalPolicy =
   | {
-      readonly spec: string;
+      readonly spec: PolicySpec;
       readonly policyOptions?: EvaluateOptions["policyOptions"];
       readonly policyClient?: GivenClientOptions;
     }
@@ -240,7 +240,7 @@ async function evalPolicy(context: StageContext, model: StudyEvalRun["model"]): 
     case "tiny":
     case "oracle":
     case "random":
-      return { spec: policySpecLabel(spec) };
+      return { spec };
     case "openai": {
       if (config.base.kind !== "openai")
         throw new BudgetrlError(
@@ -248,7 +248,7 @@ async function evalPolicy(context: StageContext, model: StudyEvalRun["model"]): 
           `model ${model.name} is served, but the study's base is ${config.base.kind}`,
         );
       return {
-        spec: policySpecLabel(spec),
+        spec,
         // The stored form (JSON, defaults filled in), as eval stores a run's policy options.
         policyOptions: storedSamplingOptions(config.base.options) as EvaluateOptions["policyOptions"],
         ...(context.reach.openai === undefined ? {} : { policyClient: context.reach.openai }),
@@ -262,6 +262,7 @@ async function evalPolicy(context: StageContext, model: StudyEvalRun["model"]): 
           `model ${model.name} is sampled on a Tinker service, but the study trains in process`,
         );
       const checkpoint = spec.checkpoint === undefined ? undefined : await readTinkerCheckpoint(spec.checkpoint);
+      const baseModel = spec.baseModel ?? trainer.baseModel;
       // Built as the registered kind tinker: builds it (tinker/eval-policy.ts: renderer, client, sampler opened on
       // the first turn), with the study's reach and trainer options: the study's reach carries the API key itself,
       // not the name of its variable, so the policy is handed over built rather than as a spec. Loaded here: the
@@ -269,7 +270,7 @@ async function evalPolicy(context: StageContext, model: StudyEvalRun["model"]): 
       const { openTinkerEvalPolicy } = await import("../tinker/eval-policy.js");
       const policy = openTinkerEvalPolicy({
         name: policySpecLabel(spec),
-        source: checkpoint === undefined ? { baseModel: spec.baseModel } : { checkpoint },
+        source: checkpoint === undefined ? { baseModel } : { checkpoint },
         options: {
           renderer: trainer.renderer,
           templateOptions: trainer.templateOptions,

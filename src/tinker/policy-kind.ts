@@ -19,12 +19,15 @@ import { ConfigError } from "../core/errors.js";
 import type { JsonObject } from "../core/json.js";
 import { numberFromText, numberOption, parseOptions } from "../core/options.js";
 import type { Policy } from "../core/policy.js";
+import { policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import { parseClientOptions } from "../policies/openai/options.js";
 import { registerPolicyKind, type PolicySetup } from "../policies/spec.js";
 import { readTinkerCheckpoint } from "./checkpoint.js";
 import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
 import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
 import type { TinkerSamplerSource } from "./sampler-policy.js";
+
+type TinkerSpec = Extract<PolicySpec, { kind: "tinker" }>;
 
 const positiveInteger = (minimum: number) =>
   z.preprocess(
@@ -79,31 +82,29 @@ export function parseTinkerPolicyOptions(options: unknown): TinkerPolicyOptions 
   return parseOptions("tinker", tinkerPolicyOptionsSchema, options ?? {});
 }
 
-/** What a tinker: argument names, with the base model it samples on. */
-export async function tinkerSource(
-  argument: string | undefined,
-  baseModel: string | undefined,
-): Promise<TinkerSamplerSource> {
-  if (argument === undefined || argument.trim() === "")
+/** What a tinker: spec names, with the base model it samples on (`baseModel`: the --base-model option). */
+export async function tinkerSource(spec: TinkerSpec, baseModel: string | undefined): Promise<TinkerSamplerSource> {
+  const label = policySpecLabel(spec);
+  const named = spec.checkpoint !== undefined && spec.baseModel !== undefined ? spec.baseModel : undefined;
+  const target = spec.checkpoint ?? spec.baseModel;
+  if (target === undefined)
     throw new ConfigError(
       "policy",
       "tinker needs a base model or sampler weights, e.g. tinker:Qwen/Qwen3-8B, tinker:runs/x/checkpoints/step-000060 or tinker:tinker://ID/sampler_weights/NAME",
     );
-  const at = argument.startsWith("tinker://") ? -1 : argument.indexOf("@");
-  const base = at < 0 ? baseModel : argument.slice(0, at);
-  const target = at < 0 ? argument : argument.slice(at + 1);
-  if (at >= 0 && baseModel !== undefined && baseModel !== base)
-    throw new ConfigError("baseModel", `the policy names base model ${base}, and --base-model ${baseModel}`);
+  const base = named ?? baseModel;
+  if (named !== undefined && baseModel !== undefined && baseModel !== named)
+    throw new ConfigError("baseModel", `the policy names base model ${named}, and --base-model ${baseModel}`);
   if (target.startsWith("tinker://")) {
     if (base === undefined)
       throw new ConfigError(
         "baseModel",
-        `tinker:${argument} needs the base model its weights were trained on`,
+        `${label} needs the base model its weights were trained on`,
         "give --base-model NAME",
       );
     return { samplerPath: target, baseModel: base };
   }
-  if (at >= 0 || existsSync(join(target, "budgetrl.json"))) {
+  if (named !== undefined || existsSync(join(target, "budgetrl.json"))) {
     const checkpoint = await readTinkerCheckpoint(target);
     if (base !== undefined && base !== checkpoint.baseModel)
       throw new ConfigError("baseModel", `${target} was trained on ${checkpoint.baseModel}, not ${base}`);
@@ -145,14 +146,14 @@ export function tinkerReach(
   };
 }
 
-/** The tinker: policy of an argument and setup: validated here, built by eval-policy.ts (loaded now). */
-export async function createTinkerSamplerPolicy(argument: string | undefined, setup: PolicySetup): Promise<Policy> {
+/** The tinker: policy of a spec and setup: validated here, built by eval-policy.ts (loaded now). */
+export async function createTinkerSamplerPolicy(spec: TinkerSpec, setup: PolicySetup): Promise<Policy> {
   const options = parseTinkerPolicyOptions(setup.options);
   const client = parseClientOptions(setup.client);
-  const source = await tinkerSource(argument, options.baseModel);
+  const source = await tinkerSource(spec, options.baseModel);
   const reach = tinkerReach(client);
   const { openTinkerEvalPolicy } = await import("./eval-policy.js");
-  return openTinkerEvalPolicy({ name: `tinker:${argument ?? ""}`, source, options, client, reach });
+  return openTinkerEvalPolicy({ name: policySpecLabel(spec), source, options, client, reach });
 }
 
 registerPolicyKind({

@@ -1,9 +1,10 @@
 // What importing a package entry loads: the root ("budgetrl") loads none of the heavy dependencies (BullMQ and
-// Redis, PostgreSQL and SQLite, Vega, the Hugging Face tokenizers and templates, Tinker's wire format), nor do
-// "budgetrl/store" (until a store is opened), "budgetrl/nn", "budgetrl/serve", "budgetrl/report" (Vega's builds
-// are read when HTML is rendered), "budgetrl/rl" and "budgetrl/study" (Tinker's modules when a run uses Tinker);
-// the entries that need them ("budgetrl/bullmq", "budgetrl/tinker") do. Checked in a fresh `node --import tsx`
-// whose module loader records every URL it resolves (load-recorder.mjs), CommonJS modules read from require.cache.
+// Redis, PostgreSQL and SQLite, Vega, the Hugging Face tokenizers and templates, Tinker's wire format), nor do the
+// env entries ("budgetrl/envs/<name>"), "budgetrl/store" (until a store is opened), "budgetrl/nn", "budgetrl/serve",
+// "budgetrl/report" (Vega's builds are read when HTML is rendered), "budgetrl/rl" and "budgetrl/study" (Tinker's
+// modules when a run uses Tinker); the entries that need them ("budgetrl/bullmq", "budgetrl/tinker") do. Checked in
+// a fresh `node --import tsx` whose module loader records every URL it resolves (load-recorder.mjs), CommonJS
+// modules read from require.cache.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -68,10 +69,23 @@ function packagesLoaded(modules: readonly string[]): string[][] {
 }
 
 /** The entries that load none of HEAVY at import, in the order they are imported (after the root). */
-const LIGHT_ENTRIES = ["store/index", "nn/index", "serve/index", "report/index", "rl/index", "study/index"] as const;
+const LIGHT_ENTRIES = [
+  "envs/sokoban/entry",
+  "envs/frozenlake/entry",
+  "envs/hanoi/entry",
+  "envs/vault/entry",
+  "envs/thinice/entry",
+  "envs/bfcl/entry",
+  "store/index",
+  "nn/index",
+  "serve/index",
+  "report/index",
+  "rl/index",
+  "study/index",
+] as const;
 
 describe("package entries", () => {
-  it("load none of the heavy dependencies for the root, store, nn, serve, report, rl and study, and the heavy ones for their entries", () => {
+  it("load none of the heavy dependencies for the root, the envs, store, nn, serve, report, rl and study, and the heavy ones for their entries", () => {
     // One process imports them in turn, so each list holds what every entry before it loaded too: a light entry's
     // list without HEAVY means none of the entries up to it loads one.
     const loaded = packagesLoaded(["index", ...LIGHT_ENTRIES, "eval/bullmq/index", "rl/backends/tinker/index"]);

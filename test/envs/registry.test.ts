@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { parseConfig } from "../../src/core/config.js";
 import { ConfigError } from "../../src/core/errors.js";
 import {
   createEnv,
@@ -6,6 +8,7 @@ import {
   ENV_NAMES,
   envConfigHelp,
   envDefinition,
+  envNameField,
   envOptions,
   isEnvName,
 } from "../../src/envs/registry.js";
@@ -15,6 +18,16 @@ describe("env registry", () => {
     expect(ENV_NAMES).toEqual(["sokoban", "frozenlake", "hanoi", "vault", "thinice", "bfcl"]);
     expect(isEnvName("hanoi")).toBe(true);
     expect(isEnvName("toString")).toBe(false);
+  });
+
+  it("gives configs an env field of the registry's names, refusing any other naming the field", () => {
+    const schema = z.object({ env: envNameField("environment") });
+    expect(parseConfig(schema, { env: "vault" }).env).toBe("vault");
+    expect(schema.shape.env.description).toBe("environment");
+    expect(() => parseConfig(schema, { env: "chess" })).toThrow(
+      /^env: unknown env "chess" \(use one of sokoban, frozenlake, hanoi, vault, thinice, bfcl\)$/,
+    );
+    expect(() => parseConfig(schema, { env: 3 })).toThrow(/^env: /);
   });
 
   it("builds envs from option records, typed or as strings", () => {

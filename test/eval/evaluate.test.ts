@@ -74,7 +74,7 @@ describe("evaluate", () => {
     await store.close();
     const resumed = await evaluate({ env: "sokoban", policy: "oracle", db: broken, resume: true });
     expect(resumed.interrupted).toBe(false);
-    expect(resumed.config.policy).toBe("noisy-oracle:0.3");
+    expect(resumed.config.policy).toEqual({ kind: "noisy-oracle", epsilon: 0.3 });
     expect(await exported(broken)).toBe(await exported(whole));
   });
 
@@ -92,6 +92,13 @@ describe("evaluate", () => {
     expect(result.episodes).toHaveLength(4);
     expect(result.table.cells[0]?.[0]?.value).toBe(0);
     expect(result.episodes[0]?.turns[1]?.invalid).toBe(true);
+    // A policy handed over is recorded by its name, read as a spec; a name that reads as none is refused first.
+    // (the arrow function is named by its property: "policy")
+    expect(result.config.policy).toEqual({ kind: "other", name: "policy" });
+    const named = { name: "openai", act: async () => ({ message: { role: "assistant" as const, content: "" } }) };
+    await expect(evaluate({ env: "hanoi", policy: named, tasks: 1, samples: 1, budgets: ["100%"] })).rejects.toThrow(
+      /^policy: the policy handed over is recorded by its name, read as a spec: openai needs a model name/,
+    );
   });
 
   it("protocol single reads every T from one hidden run at the largest T", async () => {
@@ -148,6 +155,12 @@ describe("evaluate", () => {
     );
     await expect(evaluate({ ...base, budgets: ["25%", "lots"] })).rejects.toThrow(/budgets: "lots" is not a budget/);
     await expect(evaluate({ ...base, policy: "genius" })).rejects.toThrow(/policy: unknown policy "genius"/);
+    await expect(evaluate({ ...base, policy: "noisy-oracle:often" })).rejects.toThrow(
+      /^policy: noisy-oracle needs a probability/,
+    );
+    await expect(evaluate({ ...base, policy: { kind: "noisy-oracle", epsilon: 2 } })).rejects.toThrow(
+      /epsilon must be in \[0, 1\]/,
+    );
     await expect(evaluate({ ...base, env: "chess" })).rejects.toThrow(/env: unknown env "chess"/);
     const levels = sokoban().tasks.parse("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
     await expect(evaluate({ ...base, env: "sokoban", tasks: levels })).rejects.toThrow(

@@ -86,7 +86,7 @@ describe("budget-blind Bayes targets of hidden demonstrations", () => {
     const map = maps[5]!;
     const run = {
       env,
-      policy: "noisy-oracle:0.2",
+      policy: { kind: "noisy-oracle", epsilon: 0.2 } as const,
       budgets: MULTIPLE_LABELS.map((label) => parseBudgetSpec(label)),
       scope: "episode" as const,
       tasks: new Map([[0, storedTask(env, map, 0, "episode")]]),
@@ -101,7 +101,7 @@ describe("budget-blind Bayes targets of hidden demonstrations", () => {
     expect(() => other(hidden)).toThrow(
       /played under budget 1.25x in \d+ turns, which the run's budgets \(2x\) do not give/,
     );
-    expect(() => sftTargets("bayes", { ...run, policy: "random" })).toThrow(ConfigError);
-    expect(() => sftTargets("bayes", { ...run, policy: "random" })).toThrow(/budget-aware oracle/);
+    expect(() => sftTargets("bayes", { ...run, policy: { kind: "random" } })).toThrow(ConfigError);
+    expect(() => sftTargets("bayes", { ...run, policy: { kind: "random" } })).toThrow(/budget-aware oracle/);
   });
 });

@@ -4,12 +4,7 @@
 // holds both) is read by readStoredTrainConfig only.
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/core/errors.js";
-import {
-  encodeTrainConfig,
-  nestTrainFlags,
-  parseTrainConfig,
-  readStoredTrainConfig,
-} from "../../src/rl/train-config.js";
+import { encodeTrainConfig, parseTrainConfig, readStoredTrainConfig } from "../../src/rl/train-config.js";
 
 const base = { env: "hanoi" };
 
@@ -190,20 +185,12 @@ describe("readStoredTrainConfig: the older flat form", () => {
   });
 });
 
-describe("nestTrainFlags", () => {
-  it("sorts the flags given into backend and algo, leaving the other side's flag for the schema to refuse", () => {
+describe("the nested config's unions", () => {
+  it("refuse the other estimator's or backend's field, naming it", () => {
     expect(
-      nestTrainFlags({ env: "hanoi", backend: "tinker", baseModel: "m", algo: "gigpo", turnWeight: 2, steps: 3 }),
-    ).toEqual({
-      env: "hanoi",
-      steps: 3,
-      backend: { kind: "tinker", baseModel: "m" },
-      algo: { name: "gigpo", turnWeight: 2 },
-    });
-    expect(
-      refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", algo: "turn", normalizeStepStd: true }))).message,
+      refusal(() => parseTrainConfig({ env: "hanoi", algo: { name: "turn", normalizeStepStd: true } })).message,
     ).toBe("algo.normalizeStepStd: is not read by --algo turn");
-    expect(refusal(() => parseTrainConfig(nestTrainFlags({ env: "hanoi", loraRank: 8 }))).message).toBe(
+    expect(refusal(() => parseTrainConfig({ env: "hanoi", backend: { kind: "tiny", loraRank: 8 } })).message).toBe(
       "backend.loraRank: is not read by --backend tiny",
     );
   });

@@ -14,6 +14,7 @@ import {
   stepCountsOf,
 } from "../../src/metrics/episode-rows.js";
 import { createPolicy } from "../../src/policies/spec.js";
+import { readPolicySpec } from "../../src/core/policy-spec.js";
 import {
   episodeOutcomes,
   firstErrorCounts,
@@ -40,7 +41,7 @@ const sorted = <Row>(rows: readonly Row[]): Row[] =>
 /** A noisy oracle that fails (throws) on the second turn of every third sample, and answers nonsense on the
  * third turn of the second: policy errors and invalid replies in the store. */
 async function flakyPolicy(): Promise<Policy> {
-  const inner = await createPolicy("noisy-oracle:0.4");
+  const inner = await createPolicy(readPolicySpec("noisy-oracle:0.4"));
   return {
     name: "flaky",
     act: (conversation, context) => {

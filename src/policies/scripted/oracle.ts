@@ -3,19 +3,7 @@
 // "oracle" plays budget-optimally: the actions that maximise the probability of success within the turns left
 // in the budget (a privileged view: it knows them even when the budget is hidden from the agent), the fewest
 // expected turns among ties. "oracle:unbounded" ignores the budget: the unlimited-horizon optimal set.
-import { ConfigError } from "../../core/errors.js";
 import type { OracleHorizon, Policy, PolicyContext } from "../../core/policy.js";
-
-/** The horizon of an "oracle[:VARIANT]" spec: none is budget-aware, "unbounded" ignores the budget. */
-export function parseOracleHorizon(variant: string | undefined): OracleHorizon {
-  if (variant === undefined) return "turns-left";
-  if (variant === "unbounded") return "unbounded";
-  throw new ConfigError(
-    "policy",
-    `unknown oracle variant "${variant}"`,
-    'use "oracle" (budget-aware) or "oracle:unbounded"',
-  );
-}
 
 /** The optimal set a scripted policy plays from: within the turns left, or with an unlimited horizon. */
 export function optimalActions(context: PolicyContext, horizon: OracleHorizon): readonly string[] {

@@ -8,6 +8,7 @@ import { DataError } from "../../../src/core/errors.js";
 import { hanoi } from "../../../src/envs/hanoi/index.js";
 import { sokoban } from "../../../src/envs/sokoban/index.js";
 import { createPolicy } from "../../../src/policies/spec.js";
+import { readPolicySpec } from "../../../src/core/policy-spec.js";
 import { parseReplayScript } from "../../../src/policies/scripted/replay.js";
 
 const budget: Budget = { turns: 60, mode: "hidden", scope: "episode", label: "60" };
@@ -26,7 +27,7 @@ describe("scripted policies", () => {
     const env = hanoi({ disks: 4 });
     const task = env.tasks.generate(0);
     for (const name of ["oracle", "noisy-oracle:0", "replay"]) {
-      const episode = await runEpisode(env, await createPolicy(name), spec(task, 1));
+      const episode = await runEpisode(env, await createPolicy(readPolicySpec(name)), spec(task, 1));
       expect(episode.success, name).toBe(true);
       expect(episode.turnsUsed, name).toBe(15);
     }
@@ -36,11 +37,11 @@ describe("scripted policies", () => {
     const env = sokoban();
     const task = env.tasks.generate(2);
     for (const name of ["random", "noisy-oracle:1"]) {
-      const a = await runEpisode(env, await createPolicy(name), spec(task, 9));
-      const b = await runEpisode(env, await createPolicy(name), spec(task, 9));
+      const a = await runEpisode(env, await createPolicy(readPolicySpec(name)), spec(task, 9));
+      const b = await runEpisode(env, await createPolicy(readPolicySpec(name)), spec(task, 9));
       expect(a.turns.every((turn) => ["Up", "Down", "Left", "Right"].includes(turn.parsedAction ?? ""))).toBe(true);
       expect(JSON.stringify(a)).toBe(JSON.stringify(b));
-      const c = await runEpisode(env, await createPolicy(name), spec(task, 10));
+      const c = await runEpisode(env, await createPolicy(readPolicySpec(name)), spec(task, 10));
       expect(JSON.stringify(c.turns)).not.toBe(JSON.stringify(a.turns));
     }
   });
@@ -52,7 +53,7 @@ describe("scripted policies", () => {
     for (let seed = 0; seed < 30; seed++) {
       const episode = await runEpisode(
         env,
-        await createPolicy("noisy-oracle:0.5"),
+        await createPolicy(readPolicySpec("noisy-oracle:0.5")),
         spec(env.tasks.generate(seed), seed),
       );
       for (const turn of episode.turns) {
@@ -72,15 +73,17 @@ describe("scripted policies", () => {
     const file = join(dir, "script.json");
     writeFileSync(file, JSON.stringify({ h: ["A->C", "A->B"] }));
     const env = hanoi();
-    const episode = await runEpisode(env, await createPolicy(`replay:${file}`), {
+    const episode = await runEpisode(env, await createPolicy(readPolicySpec(`replay:${file}`)), {
       ...spec(env.tasks.generate(0), 1, "h"),
       budget: { ...budget, turns: 3 },
     });
     expect(episode.turns.map((turn) => turn.parsedAction)).toEqual(["A->C", "A->B", null]);
     expect(parseReplayScript('{"task": "a", "actions": ["x"]}\n{"task": "b", "actions": []}').get("a")).toEqual(["x"]);
     expect(() => parseReplayScript('{"task": 1}')).toThrow(DataError);
-    await expect(createPolicy("noisy-oracle:abc")).rejects.toThrow(/noisy-oracle needs a probability/);
-    await expect(createPolicy("noisy-oracle:2")).rejects.toThrow(/epsilon must be in \[0, 1\]/);
-    await expect(createPolicy(`replay:${join(dir, "none.json")}`)).rejects.toThrow(/cannot read replay file/);
+    expect(() => readPolicySpec("noisy-oracle:abc")).toThrow(/noisy-oracle needs a probability/);
+    await expect(createPolicy(readPolicySpec("noisy-oracle:2"))).rejects.toThrow(/epsilon must be in \[0, 1\]/);
+    await expect(createPolicy(readPolicySpec(`replay:${join(dir, "none.json")}`))).rejects.toThrow(
+      /cannot read replay file/,
+    );
   });
 });
