@@ -24,8 +24,8 @@ function measure(env: AnyEnv, tasks: readonly unknown[], seconds: number): numbe
       const task = tasks[taskIndex++ % tasks.length];
       let state = env.reset(task, { seed: taskIndex }).state;
       for (let turn = 0; turn < 1000; turn++) {
-        const answer = env.oracle(state);
-        const action = answer.optimal[0] ?? env.validActions(state)[0] ?? "Up";
+        const answer = env.oracle!.answer(state);
+        const action = answer.optimal[0] ?? env.actions.valid(state)[0] ?? "Up";
         const result = env.step(state, assistantMessage(action));
         state = result.state;
         steps += 1;
@@ -40,11 +40,11 @@ const seconds = argument("seconds", 1);
 const repeats = argument("repeats", 5);
 const envs: readonly AnyEnv[] = [sokoban(), frozenlake(), hanoi({ disks: 6 })];
 for (const env of envs) {
-  const tasks = Array.from({ length: 200 }, (_, seed) => env.generate(seed));
+  const tasks = Array.from({ length: 200 }, (_, seed) => env.tasks.generate(seed));
   measure(env, tasks, 0.3); // warm-up (and oracle tables)
   const rates = Array.from({ length: repeats }, () => measure(env, tasks, seconds)).sort((a, b) => b - a);
   const median = rates[Math.floor(rates.length / 2)]!;
   console.log(
-    `${env.name.padEnd(10)} steps/s best ${Math.round(rates[0]!).toLocaleString("en-US")}  median ${Math.round(median).toLocaleString("en-US")}  (${repeats} x ${seconds}s, oracle-driven)`,
+    `${env.spec.name.padEnd(10)} steps/s best ${Math.round(rates[0]!).toLocaleString("en-US")}  median ${Math.round(median).toLocaleString("en-US")}  (${repeats} x ${seconds}s, oracle-driven)`,
   );
 }

@@ -27,8 +27,8 @@ const storedEpisodes = Number(values.stored);
 
 async function rolloutThroughput(): Promise<void> {
   const env = sokoban();
-  const tasks = Array.from({ length: 200 }, (_, i) => env.generate(i));
-  for (const task of tasks) env.oracle(env.reset(task, { seed: 0 }).state); // warm the per-task oracle tables
+  const tasks = Array.from({ length: 200 }, (_, i) => env.tasks.generate(i));
+  for (const task of tasks) env.oracle!.answer(env.reset(task, { seed: 0 }).state); // warm the per-task oracle tables
   const budget: Budget = { turns: 1000, mode: "announced", scope: "episode", label: "100%" };
   const policy = oraclePolicy();
 
@@ -42,7 +42,7 @@ async function rolloutThroughput(): Promise<void> {
       const task = tasks[e % tasks.length]!;
       let { state } = env.reset(task, { seed: e });
       for (;;) {
-        const action = env.oracle(state).optimal[0] ?? "Up";
+        const action = env.oracle!.answer(state).optimal[0] ?? "Up";
         const result = env.step(state, { role: "assistant", content: action });
         bareSteps++;
         state = result.state;

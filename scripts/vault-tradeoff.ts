@@ -18,7 +18,7 @@ function main(args: readonly string[]): void {
   const config = parseOptions("vault", vaultConfigSchema, options);
   const env = vault(config);
   const table = measureVaultTradeoff(
-    Array.from({ length: count }, (_, seed) => env.generate(seed)),
+    Array.from({ length: count }, (_, seed) => env.tasks.generate(seed)),
     config.reliability,
   );
   console.log(vaultTradeoffMarkdown(table));

@@ -58,7 +58,7 @@ export function planTaskEpisodes<TTask>(
   options: TaskPlanOptions,
 ): EpisodeSpec<TTask>[] {
   const scope = options.scope ?? "episode";
-  const taskId = env.taskId(task);
+  const taskId = env.tasks.id(task);
   const basis = taskBudgetBasis(env, task, scope);
   const group = options.seeding.group?.(taskIndex, options.samples);
   const specs: EpisodeSpec<TTask>[] = [];

@@ -14,10 +14,11 @@
 // The engine knows the turns left (the clock's: budget.turns minus the turns used, per scope) and hands them to the oracle:
 // privileged policies ask `privileged.oracle()` for the optimal actions within the turns left (even when the
 // budget is hidden from the agent), annotations record the oracle's view within the turns left (optimal?,
-// remaining and value before the turn), and envs with budget-aware progress (`progressWithin`) get their
+// remaining and value before the turn), and envs with budget-aware progress (`oracle.progressWithin`) get their
 // progress recorded within the turns left after each step (and at reset, within the whole budget).
 import type { Budget } from "../core/budget.js";
-import type { Env, OracleAnswer, StepResult, StopReason } from "../core/env.js";
+import { requireOracle, type Env, type StepResult, type StopReason } from "../core/env.js";
+import type { OracleAnswer } from "../core/oracle.js";
 import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
 import {
@@ -57,7 +58,7 @@ export interface EpisodeSpec<TTask> {
 
 export interface RolloutOptions {
   /** Record the oracle's view of each state within the turns left (optimal?, remaining and value before):
-   * needed by step-quality analyses. */
+   * needed by step-quality analyses. Envs without an oracle record none. */
   readonly annotate?: boolean;
   /** Keep behaviour tokens and log-probs on turns (RL needs them; the store drops them). */
   readonly keepTokens?: boolean;
@@ -99,7 +100,8 @@ interface Progress<TState> {
 
 /** The progress to record for a state: budget-aware when the env can give it, else the env's own. */
 function progressOf<TState>(env: Env<unknown, TState>, state: TState, turnsLeft: number, own: number): number {
-  return env.progressWithin === undefined ? own : env.progressWithin(state, turnsLeft);
+  const within = env.oracle?.progressWithin;
+  return within === undefined ? own : within(state, turnsLeft);
 }
 
 /** How a step ends the episode: the env's own end (terminated) or the budget (truncated), or not at all. */
@@ -122,12 +124,14 @@ function interventionView<TState>(
   turnsLeft: number,
   privileged: PrivilegedView,
 ): InterventionView {
-  const parse = env.parseAction;
+  const parse = env.actions.parse;
   if (parse === undefined)
-    throw new Error(`env ${env.name} cannot parse a reply without playing it (no parseAction): interventions need it`);
+    throw new Error(
+      `env ${env.spec.name} cannot parse a reply without playing it (no actions.parse): interventions need it`,
+    );
   return {
-    optimal: () => env.oracle(state, turnsLeft).optimal,
-    validActions: () => env.validActions(state),
+    optimal: () => requireOracle(env).answer(state, turnsLeft).optimal,
+    validActions: () => env.actions.valid(state),
     toMessage: privileged.toMessage,
     parse: (reply) => parse(state, reply),
   };
@@ -250,10 +254,14 @@ type TurnOutcome = EndedTurn | { readonly ended: false; readonly observation: re
 function privilegedView<TState>(env: Env<unknown, TState>, now: Progress<TState>): PrivilegedView {
   return {
     oracle: (horizon = "turns-left") =>
-      horizon === "unbounded" ? env.oracle(now.state) : env.oracle(now.state, turnsLeft(now.clock)),
-    validActions: () => env.validActions(now.state),
+      horizon === "unbounded"
+        ? requireOracle(env).answer(now.state)
+        : requireOracle(env).answer(now.state, turnsLeft(now.clock)),
+    validActions: () => env.actions.valid(now.state),
     toMessage: (action) =>
-      env.actionMessage === undefined ? { role: "assistant", content: action } : env.actionMessage(now.state, action),
+      env.actions.message === undefined
+        ? { role: "assistant", content: action }
+        : env.actions.message(now.state, action),
   };
 }
 
@@ -330,7 +338,9 @@ async function playTurn<TTask, TState>(
   const turn = play.turns.length + 1;
   const context = policyContext(play, turn);
   const before: OracleAnswer | undefined =
-    (play.options.annotate ?? true) ? env.oracle(now.state, turnsLeft(now.clock)) : undefined;
+    (play.options.annotate ?? true) && env.oracle !== undefined
+      ? env.oracle.answer(now.state, turnsLeft(now.clock))
+      : undefined;
   let act: Act;
   try {
     act = checkedAct(policy, await play.caller.call(policy, play.conversation, context));
@@ -401,7 +411,7 @@ async function playEpisode<TTask, TState>(
   const { turns } = play;
   return {
     run: spec.run,
-    env: env.name,
+    env: env.spec.name,
     taskId: spec.taskId,
     taskIndex: spec.taskIndex,
     budget,

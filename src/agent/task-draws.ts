@@ -14,9 +14,9 @@
 //                `--distinct` draws. What it holds out (HeldOutTasks, isHeldOut): its tasks' ids, and for a set by
 //                structure every task of its structures, so that training never meets a held-out problem again
 //                with other decoration
-// An env that knows how many distinct tasks (structures) it has (Env.distinctTasks, distinctStructures) is refused
-// more before any work (checkDistinctCount); with the others a draw gives up after MAX_TASK_DRAWS draws in a row,
-// saying how many it found.
+// An env that knows how many distinct tasks (structures) it has (env.tasks.distinctTasks, distinctStructures) is
+// refused more before any work (checkDistinctCount); with the others a draw gives up after MAX_TASK_DRAWS draws in a
+// row, saying how many it found.
 import { envLabel, type AnyEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError, DataError } from "../core/errors.js";
 import { deriveSeed } from "../core/rng.js";
@@ -53,7 +53,7 @@ export const NO_HELD_OUT: HeldOutTasks = Object.freeze({ ids: new Set<string>(),
 
 /** Whether a task (with its id) is held out: its id is, or its structure is. */
 export function isHeldOut(env: AnyEnv, heldOut: HeldOutTasks, task: unknown, id: string): boolean {
-  return heldOut.ids.has(id) || (heldOut.structures.size > 0 && heldOut.structures.has(env.structureKey(task)));
+  return heldOut.ids.has(id) || (heldOut.structures.size > 0 && heldOut.structures.has(env.tasks.structureKey(task)));
 }
 
 /** Several held-out sets as one: what any of them holds out. */
@@ -75,8 +75,8 @@ export function drawTask(
   taken: (task: unknown, id: string) => boolean,
 ): { readonly task: unknown; readonly id: string } | undefined {
   for (let attempt = 0; attempt < MAX_TASK_DRAWS; attempt++) {
-    const task = env.generate(seedOf(attempt));
-    const id = env.taskId(task);
+    const task = env.tasks.generate(seedOf(attempt));
+    const id = env.tasks.id(task);
     if (!taken(task, id)) return { task, id };
   }
   return undefined;
@@ -91,7 +91,7 @@ export function checkDistinctCount(
   field: string,
   by: TaskDistinction = "content",
 ): void {
-  const distinct = by === "structure" ? env.distinctStructures?.() : env.distinctTasks?.();
+  const distinct = by === "structure" ? env.tasks.distinctStructures?.() : env.tasks.distinctTasks?.();
   if (distinct === undefined || count <= distinct - heldOut) return;
   const what = by === "structure" ? "distinct structure" : "distinct task";
   const left = heldOut === 0 ? "" : `, ${heldOut} of them held out (${Math.max(0, distinct - heldOut)} left)`;
@@ -160,10 +160,10 @@ export function taskDraws(env: AnyEnv, seed: number, options: DrawOptions): Task
     next++;
   };
   const drawnBefore = (task: unknown, id: string): boolean =>
-    drawn.has(id) || (byStructure && structures.has(env.structureKey(task)));
+    drawn.has(id) || (byStructure && structures.has(env.tasks.structureKey(task)));
   const add = (task: unknown, id: string): void => {
     drawn.add(id);
-    if (byStructure) structures.add(env.structureKey(task));
+    if (byStructure) structures.add(env.tasks.structureKey(task));
   };
   const taken = (task: unknown, id: string): boolean => drawnBefore(task, id) || isHeldOut(env, heldOut, task, id);
   return {
@@ -201,9 +201,9 @@ export function listedDistinct(
 ): unknown[] {
   const structures = new Set<string>();
   return tasks.filter((task) => {
-    if (isHeldOut(env, heldOut, task, env.taskId(task))) return false;
+    if (isHeldOut(env, heldOut, task, env.tasks.id(task))) return false;
     if (distinct === "content") return true;
-    const key = env.structureKey(task);
+    const key = env.tasks.structureKey(task);
     if (structures.has(key)) return false;
     structures.add(key);
     return true;
@@ -217,14 +217,14 @@ export function heldOutTasks(env: AnyEnv, heldOut: HeldOutSet, field = "exclude"
   const by = heldOut.by ?? DEFAULT_TASK_DISTINCTION;
   checkDistinctCount(env, heldOut.tasks, 0, field, by);
   let tasks: unknown[];
-  if (env.listTasks !== undefined) tasks = listedDistinct(env, env.listTasks(), by).slice(0, heldOut.tasks);
+  if (env.tasks.list !== undefined) tasks = listedDistinct(env, env.tasks.list(), by).slice(0, heldOut.tasks);
   else {
     const draws = taskDraws(env, heldOut.seed, { count: heldOut.tasks, field, distinct: by });
     tasks = Array.from({ length: heldOut.tasks }, (_, index) => draws.make(index));
   }
   return {
-    ids: new Set(tasks.map((task) => env.taskId(task))),
-    structures: by === "structure" ? new Set(tasks.map((task) => env.structureKey(task))) : new Set<string>(),
+    ids: new Set(tasks.map((task) => env.tasks.id(task))),
+    structures: by === "structure" ? new Set(tasks.map((task) => env.tasks.structureKey(task))) : new Set<string>(),
   };
 }
 

@@ -3,14 +3,14 @@
 //   spec "8"    -> 8 turns
 //   spec "25%"  -> ceil(0.25 * reference budget of the task), at least 1 (exact rational arithmetic)
 //   spec "1.5x" -> ceil(1.5 * optimal length of the task), at least 1: slack over each task's optimum, for task
-//                  sets whose optimal lengths differ (envs that know their optimum: Env.optimalTurns)
+//                  sets whose optimal lengths differ (envs that know their optimum: env.tasks.optimalTurns)
 // Modes: announced (total and remaining stated), remaining (only turns left), hidden (no text; cut at T).
 // Scope: "episode" counts every turn; "user-turn" restarts the count at each new user turn (BFCL).
 // Bounds: at most 10,000 turns, 1000% of the reference and 100x the optimum; larger budgets are refused when
 // parsed (an episode keeps its whole conversation in memory, so `--budget 9999999` would exhaust it rather than
 // measure).
-import type { Env } from "./env.js";
 import { ConfigError } from "./errors.js";
+import type { TaskSource } from "./task-source.js";
 
 export const BUDGET_MODES = ["announced", "remaining", "hidden"] as const;
 export type BudgetMode = (typeof BUDGET_MODES)[number];
@@ -171,11 +171,11 @@ export const UNKNOWN_BASIS: BudgetBasis = Object.freeze({ reference: 1, optimal:
 
 /** The basis of a task's budgets under an env: its reference budget and, where the env knows it, its optimal length. */
 export function taskBudgetBasis<TTask>(
-  env: Pick<Env<TTask, unknown>, "referenceBudget" | "optimalTurns">,
+  env: { readonly tasks: Pick<TaskSource<TTask>, "referenceBudget" | "optimalTurns"> },
   task: TTask,
   scope: BudgetScope,
 ): BudgetBasis {
-  return { reference: env.referenceBudget(task, scope), optimal: env.optimalTurns?.(task, scope) ?? null };
+  return { reference: env.tasks.referenceBudget(task, scope), optimal: env.tasks.optimalTurns?.(task, scope) ?? null };
 }
 
 /** ceil(numerator / denominator * size), at least 1. Integer numerator and denominator: the quotient is exact when
@@ -212,14 +212,14 @@ export function resolveBudget(
 /** Refuse multiples of the optimum for an env that cannot give its tasks' optimal length (before any work). */
 export function checkBudgetsFit(
   budgets: readonly BudgetSpec[],
-  env: Pick<Env, "name" | "optimalTurns">,
+  env: { readonly spec: { readonly name: string }; readonly tasks: Pick<TaskSource, "optimalTurns"> },
   field = "budgets",
 ): void {
   const multiple = budgets.find((spec) => spec.kind === "multiple");
-  if (multiple !== undefined && env.optimalTurns === undefined)
+  if (multiple !== undefined && env.tasks.optimalTurns === undefined)
     throw new ConfigError(
       field,
-      `budget ${multiple.label} is a multiple of the optimal length, which env ${env.name} cannot say`,
+      `budget ${multiple.label} is a multiple of the optimal length, which env ${env.spec.name} cannot say`,
       "use turns or a percentage of the reference budget",
     );
 }

@@ -32,7 +32,7 @@ export interface Turn {
   readonly reward: number;
   readonly terminated: boolean;
   readonly truncated: boolean;
-  /** Env progress after the step (turn-level rewards use differences): env.progressWithin(state, turns left
+  /** Env progress after the step (turn-level rewards use differences): env.oracle.progressWithin(state, turns left
    * after the step) for envs whose progress depends on the budget (frozenlake), else info.progress. */
   readonly progress: number;
   /** Key of the state in which the action was chosen. */

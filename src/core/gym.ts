@@ -36,7 +36,7 @@ export function gym<TTask, TState>(env: Env<TTask, TState>): GymEnv<TTask> {
   let done = true;
   return {
     reset({ seed, options }) {
-      const task = options?.task ?? env.generate(seed);
+      const task = options?.task ?? env.tasks.generate(seed);
       const start = env.reset(task, { seed });
       state = start.state;
       done = false;

@@ -23,20 +23,24 @@ export {
   type BudgetScope,
   type BudgetSpec,
 } from "./budget.js";
+export type { ActionSpace } from "./action-space.js";
 export {
+  requireOracle,
   STOP_REASONS,
   type AnyEnv,
   type Env,
-  type OracleAnswer,
+  type EnvSpec,
   type ResetResult,
   type StepInfo,
   type StepResult,
   type StopReason,
 } from "./env.js";
 export type { Episode, ForcedAction, Turn } from "./episode.js";
+export type { Oracle, OracleAnswer } from "./oracle.js";
 export { BudgetrlError, ConfigError, DataError, StoppedError } from "./errors.js";
 export { gym, withTurnBudget, type GymEnv, type GymStep } from "./gym.js";
 export type { Json, JsonObject } from "./json.js";
+export type { TaskSource } from "./task-source.js";
 export {
   assistantMessage,
   systemMessage,

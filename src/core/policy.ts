@@ -4,7 +4,7 @@
 // `privileged` (oracle and valid actions); a language-model policy must not. The privileged oracle knows the
 // turns left in the budget even when the budget is hidden from the agent.
 import { describeValue } from "./describe-value.js";
-import type { OracleAnswer } from "./env.js";
+import type { OracleAnswer } from "./oracle.js";
 import { BudgetrlError } from "./errors.js";
 import type { Message, ToolSpec } from "./message.js";
 import type { Rng } from "./rng.js";

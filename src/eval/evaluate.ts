@@ -181,10 +181,10 @@ export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
  * a policy handed over, decoded by the config's policy field), with the policy's options in their stored form. */
 function configFrom(request: EvalConfigRequest, env: AnyEnv, policy: string | PolicySpec): Readonly<EvalConfig> {
   const tasks = typeof request.tasks === "number" ? request.tasks : request.tasks?.length;
-  if (!isSpecGiven(request.policy)) return givenPolicyConfig({ ...request, env: env.name, policy, tasks });
+  if (!isSpecGiven(request.policy)) return givenPolicyConfig({ ...request, env: env.spec.name, policy, tasks });
   // A spec's options are validated by its kind and stored with every default filled in.
   const { policyOptions, ...fields } = request;
-  const config = parseEvalConfig({ ...fields, env: env.name, policy, tasks });
+  const config = parseEvalConfig({ ...fields, env: env.spec.name, policy, tasks });
   const stored = storedPolicyOptions(config.policy, policyOptions);
   // The stored form is JSON (Json's arrays are readonly; the config's type takes them as they are).
   return stored === undefined
@@ -270,10 +270,10 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
   // A policy handed over is recorded by its name, decoded as a spec ("tiny" for a trainer's own model).
   const config = configFrom(request, env, given === undefined ? (request.policy as string | PolicySpec) : given.name);
   checkBudgetsFit(config.budgets, env, "budget");
-  if (config.intervention.kind !== "none" && env.parseAction === undefined)
+  if (config.intervention.kind !== "none" && env.actions.parse === undefined)
     throw new ConfigError(
       "intervention",
-      `env ${env.name} cannot judge a reply without playing it (it has no parseAction)`,
+      `env ${env.spec.name} cannot judge a reply without playing it (it has no actions.parse)`,
     );
   const policy = given ?? (await createPolicy(config.policy, policySetup(config, client)));
   refuseSingleForBudgetAware(config, policy);
@@ -291,7 +291,7 @@ async function startRun(
   now: Date,
 ): Promise<PreparedRun> {
   const { env, policy, config, source } = planned;
-  const run = name ?? (await runName(env.name, now, store));
+  const run = name ?? (await runName(env.spec.name, now, store));
   const listed = source.kind === "list";
   if (store !== undefined) {
     const stored = listed ? source.tasks.map((task, index) => storedTask(env, task, index, config.budgetScope)) : [];
@@ -300,7 +300,7 @@ async function startRun(
       {
         id: run,
         createdAt: now.toISOString(),
-        env: env.name,
+        env: env.spec.name,
         policy: policySpecLabel(config.policy),
         seed: config.seed,
         config: encodeEvalConfig(config),

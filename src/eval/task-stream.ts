@@ -49,7 +49,7 @@ async function storedChunk(options: TaskStreamOptions, from: number, to: number)
     throw new DataError(
       `run "${where.run}" in ${where.store.location} is missing stored tasks ${from}..${to - 1}: the store was changed by another program`,
     );
-  const tasks = stored.map((task) => options.env.decodeTask(task.task));
+  const tasks = stored.map((task) => options.env.tasks.decode(task.task));
   stored.forEach((task, offset) => options.tasks?.recall?.(task.index, task.id, tasks[offset]));
   return tasks;
 }

@@ -57,7 +57,7 @@ interface TaskOptions {
 
 /** True when a run's tasks are a list stored whole at its start (task file, dataset), not generated as it goes. */
 export function tasksAreListed(env: AnyEnv, options: Pick<TaskOptions, "tasksFile">): boolean {
-  return options.tasksFile !== undefined || env.listTasks !== undefined;
+  return options.tasksFile !== undefined || env.tasks.list !== undefined;
 }
 
 /** A run's tasks; refuses, before any work, a list that repeats a task or more distinct tasks than the env has. */
@@ -100,7 +100,7 @@ export function checkListedDistinct(
 ): void {
   const first = new Map<string, number>();
   tasks.forEach((task, index) => {
-    const id = distinct === "structure" ? env.structureKey(task) : env.taskId(task);
+    const id = distinct === "structure" ? env.tasks.structureKey(task) : env.tasks.id(task);
     const earlier = first.get(id);
     if (earlier !== undefined)
       throw new ConfigError(
@@ -122,11 +122,11 @@ export function checkListedPlayable(
   field: string,
   name: (index: number) => string,
 ): void {
-  if (env.taskProblem === undefined) return;
+  if (env.tasks.problem === undefined) return;
   tasks.forEach((task, index) => {
     let problem: string | undefined;
     try {
-      problem = env.taskProblem?.(task);
+      problem = env.tasks.problem?.(task);
     } catch (error) {
       if (!(error instanceof DataError)) throw error;
       problem = error.message.replace(/\nHINT: /, "; ");
@@ -141,11 +141,11 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
     const heldOut = options.exclude === undefined ? NO_HELD_OUT : heldOutTasks(env, options.exclude);
     const tasks = listedDistinct(
       env,
-      env.listTasks?.() ?? [],
+      env.tasks.list?.() ?? [],
       options.distinct ?? DEFAULT_TASK_DISTINCTION,
       heldOut,
     ).slice(0, options.tasks);
-    checkListedDistinct(env, tasks, "env", (index) => `entry ${index + 1} of ${env.name}`);
+    checkListedDistinct(env, tasks, "env", (index) => `entry ${index + 1} of ${env.spec.name}`);
     return tasks;
   }
   const file = options.tasksFile;
@@ -157,7 +157,7 @@ function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
   }
   let tasks: unknown[];
   try {
-    tasks = env.parseTasks(text);
+    tasks = env.tasks.parse(text);
   } catch (error) {
     if (error instanceof DataError || error instanceof ConfigError)
       throw new ConfigError("tasks-file", `${file}: ${error.message}`);

@@ -20,7 +20,7 @@
 // (another env version) is refused.
 import { clocksBeforeTurns } from "../core/turn-clock.js";
 import type { BudgetScope } from "../core/budget.js";
-import type { AnyEnv } from "../core/env.js";
+import { requireOracle, type AnyEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import { DataError } from "../core/errors.js";
 
@@ -43,6 +43,7 @@ export function bayesMoves(
   epsilon: number,
   scope: BudgetScope = "episode",
 ): string[][] {
+  const oracle = requireOracle(env);
   let state = env.reset(task, { seed: episode.seed }).state;
   const logLikelihood = budgets.map(() => 0);
   const moves: string[][] = [];
@@ -52,12 +53,12 @@ export function bayesMoves(
   );
   for (const [index, turn] of episode.turns.entries()) {
     const used = clocks[index]!.used;
-    if (env.stateKey(state) !== turn.stateKey)
+    if (env.actions.stateKey(state) !== turn.stateKey)
       throw new DataError(
         `demonstration of task ${episode.taskId} (sample ${episode.sample}, budget ${episode.budget.label}) does not replay: turn ${turn.index} was recorded in another state`,
         "the demonstrations were made by another version of the env: make them again",
       );
-    const optimal = budgets.map((turns) => (turns > used ? env.oracle(state, turns - used).optimal : null));
+    const optimal = budgets.map((turns) => (turns > used ? oracle.answer(state, turns - used).optimal : null));
     const top = Math.max(...logLikelihood.filter((_, k) => optimal[k] !== null));
     const score = new Map<string, number>();
     optimal.forEach((set, k) => {
@@ -69,7 +70,7 @@ export function bayesMoves(
     moves.push(
       best > 0 ? [...score].filter(([, value]) => value >= best * (1 - RELATIVE_TIE)).map(([move]) => move) : [],
     );
-    const valid = env.validActions(state);
+    const valid = env.actions.valid(state);
     optimal.forEach((set, k) => {
       logLikelihood[k] =
         set === null ? -Infinity : logLikelihood[k]! + Math.log(moveLikelihood(turn.parsedAction, set, valid, epsilon));

@@ -60,6 +60,6 @@ export function sftTargets(imitate: SftTargets, run: DemonstrationRun): TargetTu
         `demonstration of task ${episode.taskId} (sample ${episode.sample}) was played under budget ${episode.budget.label} in ${episode.budget.turns} turns, which the run's budgets (${run.budgets.map((spec) => spec.label).join(", ")}) do not give`,
         "the demonstrations were made with other budgets or another version of the env: make them again",
       );
-    return hiddenBudgetTargets(run.env, run.env.decodeTask(stored.task), episode, budgets, epsilon, run.scope);
+    return hiddenBudgetTargets(run.env, run.env.tasks.decode(stored.task), episode, budgets, epsilon, run.scope);
   };
 }

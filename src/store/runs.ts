@@ -76,8 +76,8 @@ export function storedTask(env: AnyEnv, task: unknown, index: number, scope: Bud
   const basis = taskBudgetBasis(env, task, scope);
   return {
     index,
-    id: env.taskId(task),
-    task: env.encodeTask(task),
+    id: env.tasks.id(task),
+    task: env.tasks.encode(task),
     referenceBudget: basis.reference,
     optimalTurns: basis.optimal,
   };

@@ -47,7 +47,7 @@ export type VariantSlug = (typeof VARIANT_SLUGS)[number];
 const count = (max: number) => z.number().int().min(1).max(max);
 
 /** What held-out tasks differ in from the demonstration and RL tasks: their structure (what makes two tasks the same
- * problem: Env.structureKey), or only their content. */
+ * problem: env.tasks.structureKey), or only their content. */
 export const HELD_OUT_KINDS = ["structure", "content"] as const;
 export type HeldOutKind = (typeof HELD_OUT_KINDS)[number];
 

@@ -1,5 +1,5 @@
 // What a study's held-out tasks have in common with its training tasks, for the report: per env, the held-out tasks'
-// structures (Env.structureKey) and, per seed, the structures of every task that seed trained on: its
+// structures (env.tasks.structureKey) and, per seed, the structures of every task that seed trained on: its
 // demonstrations (the first demoTasks tasks of its SFT seed outside the held-out set, as the SFT stage draws them) and
 // its RL step tasks (every step's, drawn as rl/rollouts.ts draws them; every RL run of a seed draws the same ones).
 // The draws are made again here from the study's config (they are seeded), not read from the runs: cheap, and the
@@ -36,7 +36,7 @@ function trainingStructures(
       steps.push(...stepTasks(env, train.seed, step, train.tasksPerStep, heldOut));
   }
   const tasks = [...demonstrations, ...steps];
-  return { tasks: tasks.length, structures: new Set(tasks.map((task) => env.structureKey(task))) };
+  return { tasks: tasks.length, structures: new Set(tasks.map((task) => env.tasks.structureKey(task))) };
 }
 
 /** Per env of the study, its held-out tasks' structures and what each seed's training saw of them. */
@@ -45,12 +45,12 @@ export function heldOutFacts(config: Readonly<StudyConfig>, out: string): HeldOu
     const env = createEnv(entry.env, entry.envOptions);
     const set = heldOutSet(config, entry);
     const heldOut = resolveTasks(env, { tasks: set.tasks, seed: set.seed, distinct: set.by });
-    const keys = heldOut.map((task) => ({ id: env.taskId(task), structure: env.structureKey(task) }));
+    const keys = heldOut.map((task) => ({ id: env.tasks.id(task), structure: env.tasks.structureKey(task) }));
     return {
       env: entry.env,
       by: entry.heldOut,
-      structure: env.structure,
-      distinctStructures: env.distinctStructures?.() ?? null,
+      structure: env.tasks.structure,
+      distinctStructures: env.tasks.distinctStructures?.() ?? null,
       tasks: heldOut.length,
       heldOutStructures: new Set(keys.map((key) => key.structure)).size,
       seeds: config.seeds.map((seed) => {

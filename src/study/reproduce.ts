@@ -192,7 +192,7 @@ async function studyOf(options: ReproduceOptions): Promise<{ config: Readonly<St
 function checkStudyTasks(config: Readonly<StudyConfig>): void {
   for (const entry of config.envs) {
     const env = createEnv(entry.env, entry.envOptions);
-    const distinct = env.distinctTasks?.();
+    const distinct = env.tasks.distinctTasks?.();
     const needed = config.heldOutTasks + config.demoTasks;
     if (distinct !== undefined && distinct < needed) {
       throw new ConfigError(

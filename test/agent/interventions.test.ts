@@ -25,7 +25,7 @@ const spec = <T>(task: T, seed = 5) => ({ run: "test", task, taskId: "t", taskIn
 describe("teacher-forced rollouts", () => {
   it("play the expert's optimal actions while judging each policy reply against the optimal set of that state", async () => {
     const env = hanoi({ disks: 3 });
-    const task = env.generate(1);
+    const task = env.tasks.generate(1);
     const episode = await runEpisode(env, randomPolicy(), spec(task), { intervention: { kind: "teacher-forced" } });
     // The expert plays: an optimal episode of 2^3 - 1 moves, every played action optimal.
     expect(episode.success).toBe(true);
@@ -37,12 +37,12 @@ describe("teacher-forced rollouts", () => {
     expect(judgements).toContain(false);
     const state = env.reset(task, { seed: 5 }).state;
     const first = episode.turns[0]!.forced!;
-    expect(first.policyOptimal).toBe(env.oracle(state, 60).optimal.includes(first.policyParsed ?? ""));
+    expect(first.policyOptimal).toBe(env.oracle!.answer(state, 60).optimal.includes(first.policyParsed ?? ""));
   });
 
   it("judge a perfect policy as always optimal, and an unreadable reply as not optimal", async () => {
     const env = sokoban();
-    const task = env.generate(3);
+    const task = env.tasks.generate(3);
     const perfect = await runEpisode(env, oraclePolicy(), spec(task), { intervention: { kind: "teacher-forced" } });
     expect(perfect.turns.every((turn) => turn.forced?.policyOptimal === true)).toBe(true);
     const mute = await runEpisode(
@@ -63,7 +63,7 @@ describe("teacher-forced rollouts", () => {
 describe("recovery at turn J", () => {
   it("plays the expert before J, forces one non-optimal action at J, then hands control to the policy", async () => {
     const env = sokoban();
-    const task = env.generate(3);
+    const task = env.tasks.generate(3);
     const expert = await runEpisode(env, randomPolicy(), spec(task, 11), { intervention: { kind: "teacher-forced" } });
     const recovered = await runEpisode(env, noisyOraclePolicy(0.1), spec(task, 11), {
       intervention: { kind: "recover", turn: 3 },
@@ -81,7 +81,7 @@ describe("recovery at turn J", () => {
 
   it("meets the same perturbed states whatever the policy, so models compare on them", async () => {
     const env = hanoi({ disks: 4 });
-    const task = env.generate(0);
+    const task = env.tasks.generate(0);
     const runs = await Promise.all(
       [randomPolicy(), oraclePolicy(), noisyOraclePolicy(0.5)].map((policy) =>
         runEpisode(env, policy, spec(task, 21), { intervention: { kind: "recover", turn: 4 } }),

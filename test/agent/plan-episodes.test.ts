@@ -7,7 +7,7 @@ import type { AnyEnv } from "../../src/core/env.js";
 import { hanoi } from "../../src/envs/hanoi/index.js";
 
 const env = hanoi({ disks: 3, randomStart: true }) as AnyEnv;
-const tasks = [env.generate(1), env.generate(2)];
+const tasks = [env.tasks.generate(1), env.tasks.generate(2)];
 const budgets = parseBudgetList("1x,2x");
 
 describe("planEpisodes", () => {
@@ -25,10 +25,10 @@ describe("planEpisodes", () => {
       [1, "2x", 0],
       [1, "2x", 1],
     ]);
-    const optimal = env.optimalTurns?.(tasks[0], "episode") as number;
+    const optimal = env.tasks.optimalTurns?.(tasks[0], "episode") as number;
     expect(specs[2]?.budget.turns).toBe(2 * optimal);
     expect(specs[0]?.seed).toBe(specs[2]?.seed);
-    expect(specs[0]?.seed).toBe(episodeSeed(7, env.taskId(tasks[0]), 0));
+    expect(specs[0]?.seed).toBe(episodeSeed(7, env.tasks.id(tasks[0]), 0));
     expect(specs.some((spec) => spec.group !== undefined)).toBe(false);
   });
 

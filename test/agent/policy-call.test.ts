@@ -36,13 +36,13 @@ describe("guarded policy calls", () => {
     ];
     for (const [reply, pattern] of cases) {
       const odd = policyFromFunction("odd", () => reply as string);
-      const episode = await runEpisode(env, odd, spec(env.generate(0)));
+      const episode = await runEpisode(env, odd, spec(env.tasks.generate(0)));
       expect(episode.stopReason, String(reply)).toBe("error");
       expect(episode.error, String(reply)).toMatch(pattern);
       expect(episode.turns).toHaveLength(0);
     }
     const bare: Policy = { name: "bare", act: async () => ({ text: "go" }) as never };
-    const episode = await runEpisode(env, bare, spec(env.generate(0)));
+    const episode = await runEpisode(env, bare, spec(env.tasks.generate(0)));
     expect(episode.error).toMatch(/policy bare returned an object with keys \{text\}/);
   });
 
@@ -75,7 +75,7 @@ describe("guarded policy calls", () => {
     await runEpisodes(env, oraclePolicy(), {
       run: "r",
       seed: 1,
-      tasks: Array.from({ length: 50 }, (_, i) => env.generate(i)),
+      tasks: Array.from({ length: 50 }, (_, i) => env.tasks.generate(i)),
       budgets: parseBudgetList("100%"),
       mode: "announced",
       samples: 200,

@@ -28,8 +28,8 @@ const spec = <T>(task: T, b: Budget) => ({
 describe("runEpisode", () => {
   it("reaches success with the oracle in exactly the optimal number of turns and annotates every turn", async () => {
     const env = sokoban();
-    const task = env.generate(3);
-    const optimal = env.oracle(env.reset(task, { seed: 0 }).state).remaining;
+    const task = env.tasks.generate(3);
+    const optimal = env.oracle!.answer(env.reset(task, { seed: 0 }).state).remaining;
     const episode = await runEpisode(env, oraclePolicy(), spec(task, budget(100)));
     expect(episode.success).toBe(true);
     expect(episode.stopReason).toBe("success");
@@ -44,7 +44,7 @@ describe("runEpisode", () => {
 
   it("truncates at T with stopReason max_turns, separate from termination", async () => {
     const env = sokoban();
-    const task = env.generate(3);
+    const task = env.tasks.generate(3);
     const episode = await runEpisode(
       env,
       policyFromFunction("stubborn", () => "Nope"),
@@ -69,17 +69,17 @@ describe("runEpisode", () => {
       return "stop";
     });
     const env = stepsEnv();
-    await runEpisode(env, spy, spec(env.generate(0), budget(3, "announced")));
+    await runEpisode(env, spy, spec(env.tasks.generate(0), budget(3, "announced")));
     expect(seen.map((text) => text.split("\n").pop())).toEqual([
       "Turn 1 of 3: 3 turns left.",
       "Turn 2 of 3: 2 turns left.",
       "Turn 3 of 3: 1 turn left.",
     ]);
     seen.length = 0;
-    await runEpisode(env, spy, spec(env.generate(0), budget(2, "remaining")));
+    await runEpisode(env, spy, spec(env.tasks.generate(0), budget(2, "remaining")));
     expect(seen.map((text) => text.split("\n").pop())).toEqual(["2 turns left.", "1 turn left."]);
     seen.length = 0;
-    await runEpisode(env, spy, spec(env.generate(0), budget(2, "hidden")));
+    await runEpisode(env, spy, spec(env.tasks.generate(0), budget(2, "hidden")));
     expect(seen).toEqual(["segment 0", "invalid: say go"]);
   });
 
@@ -109,7 +109,7 @@ describe("runEpisode", () => {
       return "go";
     });
     const env = stepsEnv();
-    const episode = await runEpisode(env, flaky, spec(env.generate(0), budget(10)));
+    const episode = await runEpisode(env, flaky, spec(env.tasks.generate(0), budget(10)));
     expect(episode.stopReason).toBe("error");
     expect(episode.error).toBe("server unavailable");
     expect(episode.turnsUsed).toBe(1);
@@ -125,10 +125,12 @@ describe("runEpisode and the oracle", () => {
       asked,
       env: {
         ...env,
-        oracle: (state: Parameters<typeof env.oracle>[0], turnsLeft?: number) => (
-          asked.push(turnsLeft),
-          env.oracle(state, turnsLeft)
-        ),
+        oracle: {
+          answer: (state: Parameters<typeof env.step>[0], turnsLeft?: number) => (
+            asked.push(turnsLeft),
+            env.oracle!.answer(state, turnsLeft)
+          ),
+        },
       },
     };
   };
@@ -161,12 +163,18 @@ describe("runEpisode and the oracle", () => {
     const horizons: number[] = [];
     const env: Env<FrozenLakeTask, FrozenLakeState> = {
       ...slippery,
-      progressWithin: (state, turnsLeft) => (horizons.push(turnsLeft), slippery.progressWithin!(state, turnsLeft)),
+      oracle: {
+        ...slippery.oracle!,
+        progressWithin: (state, turnsLeft) => (
+          horizons.push(turnsLeft),
+          slippery.oracle!.progressWithin!(state, turnsLeft)
+        ),
+      },
     };
-    const task = env.generate(0);
+    const task = env.tasks.generate(0);
     const episode = await runEpisode(env, oraclePolicy(), spec(task, budget(24, "hidden")));
     const start = env.reset(task, { seed: 0 }).state;
-    expect(episode.initialProgress).toBe(slippery.oracle(start, 24).value);
+    expect(episode.initialProgress).toBe(slippery.oracle!.answer(start, 24).value);
     expect(episode.turns[0]!.valueBefore).toBe(episode.initialProgress);
     expect(horizons).toEqual(Array.from({ length: episode.turnsUsed + 1 }, (_, i) => 24 - i));
     // The value before a turn is the progress recorded after the previous one: both are within the turns left.

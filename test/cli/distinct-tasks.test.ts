@@ -15,7 +15,8 @@ const dir = mkdtempSync(join(tmpdir(), "budgetrl-cli-distinct-"));
 /** How many distinct tasks plain draws from seed 1 hold (what runs drew before tasks were distinct). */
 function plainDistinct(env: string, options: Record<string, unknown>, tasks: number): number {
   const made = createEnv(env, options);
-  return new Set(Array.from({ length: tasks }, (_, index) => made.taskId(made.generate(taskSeed(1, index))))).size;
+  return new Set(Array.from({ length: tasks }, (_, index) => made.tasks.id(made.tasks.generate(taskSeed(1, index)))))
+    .size;
 }
 
 /** `repeats`: plain draws of this many tasks from seed 1 repeat some (so distinctness is what made them N). */

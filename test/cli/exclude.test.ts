@@ -95,11 +95,11 @@ describe("--exclude", () => {
     };
     expect(shown.config).toMatchObject({ exclude: { ...heldOut, by: "structure" }, distinct: "structure" });
     const store = await openStore(db, { readonly: true });
-    const tasks = (await loadTasks(store, "structure")).map((row) => env.decodeTask(row.task));
+    const tasks = (await loadTasks(store, "structure")).map((row) => env.tasks.decode(row.task));
     await store.close();
     expect(tasks).toHaveLength(150);
-    expect(new Set(tasks.map((task) => env.structureKey(task))).size).toBe(150);
-    expect(tasks.filter((task) => structures.has(env.structureKey(task)))).toEqual([]);
+    expect(new Set(tasks.map((task) => env.tasks.structureKey(task))).size).toBe(150);
+    expect(tasks.filter((task) => structures.has(env.tasks.structureKey(task)))).toEqual([]);
     const help = await cli("eval", "--help");
     expect(help.stdout).toMatch(/--distinct .*content, or structure/s);
     expect(help.stdout).toContain("SEED:TASKS:structure");

@@ -38,9 +38,13 @@ describe("budget specs", () => {
   });
 
   it("refuses multiples for an env that cannot say its optimum, before any work", () => {
-    expect(() => checkBudgetsFit(parseBudgetList("1x,2x"), { name: "bfcl" })).toThrow(/env bfcl cannot say/);
-    expect(() => checkBudgetsFit(parseBudgetList("25%,8"), { name: "bfcl" })).not.toThrow();
-    expect(() => checkBudgetsFit(parseBudgetList("1x"), { name: "x", optimalTurns: () => 3 })).not.toThrow();
+    expect(() => checkBudgetsFit(parseBudgetList("1x,2x"), { spec: { name: "bfcl" }, tasks: {} })).toThrow(
+      /env bfcl cannot say/,
+    );
+    expect(() => checkBudgetsFit(parseBudgetList("25%,8"), { spec: { name: "bfcl" }, tasks: {} })).not.toThrow();
+    expect(() =>
+      checkBudgetsFit(parseBudgetList("1x"), { spec: { name: "x" }, tasks: { optimalTurns: () => 3 } }),
+    ).not.toThrow();
   });
 
   it("keeps absolute budgets as given", () => {

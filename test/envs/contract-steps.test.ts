@@ -7,7 +7,7 @@ import { hanoi } from "../../src/envs/hanoi/index.js";
 import { stepProblems, type StepShape } from "./contract-steps.js";
 
 const env = hanoi();
-const { state } = env.reset(env.generate(0), { seed: 0 });
+const { state } = env.reset(env.tasks.generate(0), { seed: 0 });
 const step = env.step(state, { role: "assistant", content: "<answer>A->C</answer>" });
 const single: StepShape = { multiTurn: false, stopReasons: ["success", "failure"] };
 const multi: StepShape = { ...single, multiTurn: true };

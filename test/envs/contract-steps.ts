@@ -64,7 +64,7 @@ export function stepProblems(
   }
   if (!Number.isFinite(result.reward)) problems.push(`reward ${result.reward}`);
   if (!Number.isFinite(info.progress)) problems.push(`progress ${info.progress}`);
-  const key = env.stateKey(result.state);
+  const key = env.actions.stateKey(result.state);
   if (info.stateKey !== key) problems.push(`info.stateKey ${info.stateKey}, the state's key ${key}`);
   if (info.parsedAction === null && info.invalid !== true) problems.push("no parsed action, yet not invalid");
   if (result.terminated && !shape.stopReasons.includes(info.stopReason!))

@@ -118,7 +118,7 @@ function act(text: string): Message {
 
 /** The message for a canonical action: the env's actionMessage when it has one (tool calls), else the text. */
 function actionReply(env: AnyEnv, state: unknown, action: string): Message {
-  return env.actionMessage === undefined ? act(action) : env.actionMessage(state, action);
+  return env.actions.message === undefined ? act(action) : env.actions.message(state, action);
 }
 
 interface TranscriptStep {
@@ -140,7 +140,7 @@ function playMixed(
   const transcript: TranscriptStep[] = [];
   const keys: string[] = [];
   for (let turn = 0; turn < turns; turn++) {
-    const valid = env.validActions(state);
+    const valid = env.actions.valid(state);
     const message =
       valid.length > 0 && rng.next() < 0.8
         ? actionReply(env, state, rng.pick(valid))
@@ -173,7 +173,7 @@ function waypoints(env: AnyEnv, tasks: readonly unknown[], rng: Rng): Waypoint[]
     const actions: string[] = [];
     for (let turn = 0; turn < 20; turn++) {
       out.push({ task, seed, actions: actions.slice() });
-      const valid = env.validActions(state);
+      const valid = env.actions.valid(state);
       if (valid.length === 0) break;
       const action = rng.pick(valid);
       const result = env.step(state, actionReply(env, state, action));
@@ -209,64 +209,66 @@ export function runEnvContract(
 
   describe(`${name}: env contract`, () => {
     const env = makeEnv();
-    const tasks = seeds.map((seed) => env.generate(seed));
+    const tasks = seeds.map((seed) => env.tasks.generate(seed));
 
     it("has a JSON config and a name", () => {
-      expect(env.name.length).toBeGreaterThan(0);
-      expect(canonicalJson(JSON.parse(JSON.stringify(env.config)))).toBe(canonicalJson(env.config));
+      expect(env.spec.name.length).toBeGreaterThan(0);
+      expect(canonicalJson(JSON.parse(JSON.stringify(env.spec.config)))).toBe(canonicalJson(env.spec.config));
     });
 
     it("generates the same tasks from the same seeds, in a fresh env too", () => {
       const again = makeEnv();
       seeds.forEach((seed, index) => {
-        const task = again.generate(seed);
-        expect(canonicalJson(again.encodeTask(task))).toBe(canonicalJson(env.encodeTask(tasks[index])));
-        expect(again.taskId(task)).toBe(env.taskId(tasks[index]));
+        const task = again.tasks.generate(seed);
+        expect(canonicalJson(again.tasks.encode(task))).toBe(canonicalJson(env.tasks.encode(tasks[index])));
+        expect(again.tasks.id(task)).toBe(env.tasks.id(tasks[index]));
       });
     });
 
     it("round-trips tasks through JSON text", () => {
       const fresh = makeEnv();
       for (const task of tasks) {
-        const decoded = fresh.decodeTask(JSON.parse(JSON.stringify(env.encodeTask(task))));
-        expect(fresh.taskId(decoded)).toBe(env.taskId(task));
-        expect(canonicalJson(fresh.encodeTask(decoded))).toBe(canonicalJson(env.encodeTask(task)));
+        const decoded = fresh.tasks.decode(JSON.parse(JSON.stringify(env.tasks.encode(task))));
+        expect(fresh.tasks.id(decoded)).toBe(env.tasks.id(task));
+        expect(canonicalJson(fresh.tasks.encode(decoded))).toBe(canonicalJson(env.tasks.encode(task)));
         expect(fresh.reset(decoded, { seed: 3 }).observation).toEqual(env.reset(task, { seed: 3 }).observation);
       }
     });
 
     it("never generates more distinct tasks than it says it has (when it says)", () => {
-      const distinct = env.distinctTasks?.();
+      const distinct = env.tasks.distinctTasks?.();
       if (distinct === undefined) return;
       expect(Number.isInteger(distinct) && distinct >= 1).toBe(true);
-      const ids = new Set(Array.from({ length: 500 }, (_, seed) => env.taskId(env.generate(seed))));
+      const ids = new Set(Array.from({ length: 500 }, (_, seed) => env.tasks.id(env.tasks.generate(seed))));
       expect(ids.size).toBeLessThanOrEqual(distinct);
     });
 
     it("says what its structure is, and keys it: a deterministic string, equal for equal tasks", () => {
-      expect(env.structure.trim().length).toBeGreaterThan(0);
+      expect(env.tasks.structure.trim().length).toBeGreaterThan(0);
       const fresh = makeEnv();
       for (const task of tasks) {
-        const key = env.structureKey(task);
+        const key = env.tasks.structureKey(task);
         expect(typeof key === "string" && key.length > 0).toBe(true);
-        expect(env.structureKey(task)).toBe(key);
-        expect(fresh.structureKey(fresh.decodeTask(JSON.parse(JSON.stringify(env.encodeTask(task)))))).toBe(key);
+        expect(env.tasks.structureKey(task)).toBe(key);
+        expect(fresh.tasks.structureKey(fresh.tasks.decode(JSON.parse(JSON.stringify(env.tasks.encode(task)))))).toBe(
+          key,
+        );
       }
     });
 
     it("never counts more distinct structures than tasks, nor generates more than it counts (when it says)", () => {
-      const structures = env.distinctStructures?.();
+      const structures = env.tasks.distinctStructures?.();
       if (structures === undefined) return;
       expect(Number.isInteger(structures) && structures >= 1).toBe(true);
-      const tasksCount = env.distinctTasks?.() ?? env.listTasks?.().length;
+      const tasksCount = env.tasks.distinctTasks?.() ?? env.tasks.list?.().length;
       if (tasksCount !== undefined) expect(structures).toBeLessThanOrEqual(tasksCount);
-      const keys = new Set(Array.from({ length: 500 }, (_, seed) => env.structureKey(env.generate(seed))));
+      const keys = new Set(Array.from({ length: 500 }, (_, seed) => env.tasks.structureKey(env.tasks.generate(seed))));
       expect(keys.size).toBeLessThanOrEqual(structures);
     });
 
     it("gives every task a positive integer reference budget", () => {
       for (const task of tasks) {
-        const reference = env.referenceBudget(task, "episode");
+        const reference = env.tasks.referenceBudget(task, "episode");
         expect(Number.isInteger(reference) && reference >= 1).toBe(true);
       }
     });
@@ -285,8 +287,8 @@ export function runEnvContract(
           expect(first.info).toMatchObject({ invalid: false, parsedAction: null, segment: 0 });
           expect(first.info.stopReason).toBeUndefined();
           expect(Number.isFinite(first.info.progress)).toBe(true);
-          expect(first.info.stateKey).toBe(env.stateKey(first.state));
-          if (listsActions) expect(env.validActions(first.state).length).toBeGreaterThan(0);
+          expect(first.info.stateKey).toBe(env.actions.stateKey(first.state));
+          if (listsActions) expect(env.actions.valid(first.state).length).toBeGreaterThan(0);
         }
       },
     );
@@ -294,14 +296,14 @@ export function runEnvContract(
     it("steps deterministically for equal seeds and replies, with well-formed results", () => {
       for (const [index, task] of tasks.entries()) {
         const a = playMixed(env, task, 100 + index, 60);
-        const b = playMixed(makeEnv(), makeEnv().decodeTask(env.encodeTask(task)), 100 + index, 60);
+        const b = playMixed(makeEnv(), makeEnv().tasks.decode(env.tasks.encode(task)), 100 + index, 60);
         expect(canonicalJson(b.transcript)).toBe(canonicalJson(a.transcript));
       }
       const rng = createRng(5);
       for (const task of tasks) {
         let { state, info } = env.reset(task, { seed: 9 });
         for (let turn = 0; turn < 60; turn++) {
-          const valid = env.validActions(state);
+          const valid = env.actions.valid(state);
           const result = env.step(
             state,
             rng.next() < 0.8 && valid.length > 0 ? actionReply(env, state, rng.pick(valid)) : act("nonsense"),
@@ -324,10 +326,10 @@ export function runEnvContract(
           let clean = env.reset(task, { seed: index }).state;
           let noisy = env.reset(task, { seed: index }).state;
           for (let turn = 0; turn < 30; turn++) {
-            const valid = env.validActions(clean);
+            const valid = env.actions.valid(clean);
             if (valid.length === 0) break;
             if (invalidKeepsState) {
-              const before = env.stateKey(noisy);
+              const before = env.actions.stateKey(noisy);
               const wasted = env.step(noisy, act("<answer>definitely not an action</answer>"));
               expect(wasted.info.invalid).toBe(true);
               expect(wasted.info.stateKey).toBe(before);
@@ -352,7 +354,7 @@ export function runEnvContract(
       () => {
         for (const [index, task] of tasks.entries()) {
           const start = () => env.reset(task, { seed: index }).state;
-          for (const action of env.validActions(start())) {
+          for (const action of env.actions.valid(start())) {
             if (!invalidKeepsState) {
               const state = start();
               const result = env.step(state, actionReply(env, state, action));
@@ -383,8 +385,8 @@ export function runEnvContract(
         const [task] = tasks;
         for (const reply of GARBAGE) {
           const { state, info } = env.reset(task, { seed: 1 });
-          const key = env.stateKey(state);
-          const valid = env.validActions(state);
+          const key = env.actions.stateKey(state);
+          const valid = env.actions.valid(state);
           const result = env.step(state, act(reply));
           expectWellFormedStep(env, result, shape, info.segment);
           if (!invalidKeepsState) {
@@ -405,12 +407,12 @@ export function runEnvContract(
 
     it(`never throws on ${fuzzRuns.toLocaleString("en-US")} fuzzed replies (unicode, control characters, tags, repetitions)`, () => {
       const pool = waypoints(env, tasks, createRng(17));
-      const validTexts = [...new Set(pool.flatMap((waypoint) => env.validActions(restore(env, waypoint))))];
+      const validTexts = [...new Set(pool.flatMap((waypoint) => env.actions.valid(restore(env, waypoint))))];
       const check = (index: number, reply: string, asAction: boolean): void => {
         const state = restore(env, pool[index]!);
         const message = asAction ? actionReply(env, state, reply) : act(reply);
         // parseAction reads a reply as the step would, without playing it (teacher-forced rollouts judge with it).
-        const parsed = env.parseAction?.(state, message);
+        const parsed = env.actions.parse?.(state, message);
         const result = env.step(state, message);
         const { parsedAction } = result.info;
         const problems = stepProblems(env, result, shape);
@@ -423,7 +425,7 @@ export function runEnvContract(
       const indexes = fc.nat({ max: pool.length - 1 });
       const settings = { numRuns: fuzzRuns, seed: 20240601 };
       // Envs with an actionMessage also get the fuzzed texts as canonical actions (tool calls when they parse).
-      if (env.actionMessage === undefined)
+      if (env.actions.message === undefined)
         fc.assert(
           fc.property(indexes, replyArbitrary(validTexts), (index, reply) => check(index, reply, false)),
           settings,
@@ -436,13 +438,13 @@ export function runEnvContract(
         const rng = createRng(300 + index);
         let { state, info } = env.reset(task, { seed: index });
         let segment = info.segment;
-        let answer = env.oracle(state);
+        let answer = env.oracle!.answer(state);
         const startRemaining = answer.remaining;
         if (!(startRemaining <= maxTurns)) continue;
         let turns = 0;
         for (; turns < maxTurns * 4; turns++) {
           expect(answer.optimal.length).toBeGreaterThan(0);
-          const valid = env.validActions(state);
+          const valid = env.actions.valid(state);
           if (listsActions) for (const action of answer.optimal) expect(valid).toContain(action);
           expect(answer.value ?? 1).toBeGreaterThan(0);
           expect(answer.value ?? 1).toBeLessThanOrEqual(1);
@@ -450,12 +452,12 @@ export function runEnvContract(
           const result = env.step(state, actionReply(env, state, action));
           expect(result.info.invalid).toBe(false);
           // A canonical action sent as the env's actionMessage reads back as itself.
-          if (env.actionMessage !== undefined) expect(result.info.parsedAction).toBe(action);
+          if (env.actions.message !== undefined) expect(result.info.parsedAction).toBe(action);
           // The oracle's path is the one that crosses user turns: check its steps' shape there too.
           if (shape.multiTurn) expectWellFormedStep(env, result, shape, segment);
           segment = result.info.segment;
           state = result.state;
-          const next = env.oracle(state);
+          const next = env.oracle!.answer(state);
           if (options.deterministic) expect(next.remaining).toBe(answer.remaining - 1);
           answer = next;
           if (result.terminated) {
@@ -476,14 +478,14 @@ export function runEnvContract(
       // Plain checks gathered as sentences (about 10,000 answers an env), then one expectNoProblems a state.
       for (const waypoint of waypoints(env, tasks, rng)) {
         const state = restore(env, waypoint);
-        const unlimited = env.oracle(state);
-        const valid = env.validActions(state);
+        const unlimited = env.oracle!.answer(state);
+        const valid = env.actions.valid(state);
         const horizons = [...Array.from({ length: Math.min(unlimited.remaining, 60) + 3 }, (_, t) => t), 1000];
         const path = JSON.stringify(waypoint.actions);
         const problems: string[] = [];
         let previous = 0;
         for (const turnsLeft of horizons) {
-          const answer = env.oracle(state, turnsLeft);
+          const answer = env.oracle!.answer(state, turnsLeft);
           const at = `${path} with ${turnsLeft} turns left`;
           if (answer.remaining !== unlimited.remaining)
             problems.push(`${at}: remaining ${answer.remaining}, unlimited ${unlimited.remaining}`);
@@ -507,9 +509,9 @@ export function runEnvContract(
     });
 
     it("refuses task files it cannot read with a DataError", () => {
-      expect(() => env.parseTasks("%%% this is not a task file %%%")).toThrow(DataError);
-      expect(() => env.parseTasks("")).toThrow(DataError);
-      expect(() => env.decodeTask({ nonsense: true })).toThrow(DataError);
+      expect(() => env.tasks.parse("%%% this is not a task file %%%")).toThrow(DataError);
+      expect(() => env.tasks.parse("")).toThrow(DataError);
+      expect(() => env.tasks.decode({ nonsense: true })).toThrow(DataError);
     });
   });
 }

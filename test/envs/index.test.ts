@@ -22,7 +22,7 @@ describe("envs public API", () => {
     ]) {
       expect(envs).toHaveProperty(name);
     }
-    expect(envs.sokoban().name).toBe("sokoban");
+    expect(envs.sokoban().spec.name).toBe("sokoban");
   });
 
   it("exports each env's task formats and measurements from its entry, with the same constructor", () => {
@@ -33,6 +33,6 @@ describe("envs public API", () => {
       expect(vaultEntry).toHaveProperty(name);
     }
     expect(sokobanEntry.sokoban).toBe(envs.sokoban);
-    expect(vaultEntry.vault().name).toBe("vault");
+    expect(vaultEntry.vault().spec.name).toBe("vault");
   });
 });

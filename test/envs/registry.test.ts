@@ -32,13 +32,13 @@ describe("env registry", () => {
 
   it("builds envs from option records, typed or as strings", () => {
     const env = createEnv("sokoban", { boxes: "2", width: 7 });
-    expect(env.name).toBe("sokoban");
-    expect(env.config).toMatchObject({ boxes: 2, width: 7, height: 6 });
-    expect(createEnv("frozenlake", { slippery: "true", map: "8x8" }).config).toMatchObject({
+    expect(env.spec.name).toBe("sokoban");
+    expect(env.spec.config).toMatchObject({ boxes: 2, width: 7, height: 6 });
+    expect(createEnv("frozenlake", { slippery: "true", map: "8x8" }).spec.config).toMatchObject({
       slippery: true,
       map: "8x8",
     });
-    expect(createEnv("hanoi").config).toEqual({ disks: 3, randomStart: false, referenceFactor: 4 });
+    expect(createEnv("hanoi").spec.config).toEqual({ disks: 3, randomStart: false, referenceFactor: 4 });
   });
 
   it("refuses unknown envs and bad options before building anything, naming them", () => {

@@ -162,7 +162,7 @@ describe("evaluate", () => {
       /epsilon must be in \[0, 1\]/,
     );
     await expect(evaluate({ ...base, env: "chess" })).rejects.toThrow(/env: unknown env "chess"/);
-    const levels = sokoban().parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
+    const levels = sokoban().tasks.parse("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
     await expect(evaluate({ ...base, env: "sokoban", tasks: levels })).rejects.toThrow(
       /^tasks: tasks\[1\] cannot be solved: the BFS oracle searched all 7 states/,
     );

@@ -18,18 +18,19 @@ import { storedIds } from "../helpers/stored-ids.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-tasks-"));
 
-const idsOf = (env: AnyEnv, tasks: readonly unknown[]): string[] => tasks.map((task) => env.taskId(task));
+const idsOf = (env: AnyEnv, tasks: readonly unknown[]): string[] => tasks.map((task) => env.tasks.id(task));
 
 /** Hanoi with 2 disks and random starts (8 distinct tasks), as an env that cannot say how many it has. */
 function uncountedHanoi(): AnyEnv {
-  const { distinctTasks: _counted, ...env } = hanoi({ disks: 2, randomStart: true });
-  return env as AnyEnv;
+  const env = hanoi({ disks: 2, randomStart: true });
+  const { distinctTasks: _counted, ...tasks } = env.tasks;
+  return { ...env, tasks } as AnyEnv;
 }
 
 describe("generated tasks", () => {
   it("are distinct by content, where plain draws repeat, and keep every seed's first draw that is new", () => {
     const env: AnyEnv = frozenlake(); // generated 4x4 maps: 200 plain draws hold about 137 distinct ones
-    const plain = Array.from({ length: 200 }, (_, index) => env.taskId(env.generate(taskSeed(1, index))));
+    const plain = Array.from({ length: 200 }, (_, index) => env.tasks.id(env.tasks.generate(taskSeed(1, index))));
     expect(new Set(plain).size).toBeLessThan(160);
     const drawn = idsOf(env, resolveTasks(env, { tasks: 200, seed: 1 }));
     expect(new Set(drawn).size).toBe(200);
@@ -61,8 +62,8 @@ describe("generated tasks", () => {
     const draws = taskDraws(env, 1, { count: 5, field: "tasks" });
     expect(() => draws.make(1)).toThrow(/task 1 was asked for before task 0/);
     const old = taskDraws(env, 1, { count: 5, field: "tasks" });
-    old.recall(0, "frozenlake-a", env.generate(0));
-    old.recall(1, "frozenlake-a", env.generate(1));
+    old.recall(0, "frozenlake-a", env.tasks.generate(0));
+    old.recall(1, "frozenlake-a", env.tasks.generate(1));
     expect(() => old.make(2)).toThrow(
       /stored task 1 repeats an earlier one: the run was made before runs drew distinct tasks/,
     );
@@ -149,7 +150,7 @@ describe("held-out sets", () => {
     // A dataset is played in its order: its held-out set of N is its first N entries, and a run that leaves it out
     // plays the entries after them (a task file is explicit, and refused with a held-out set).
     const bfclIds = bfcl()
-      .listTasks()
+      .tasks.list()
       .map((entry) => entry.id);
     expect([...heldOutTaskIds(bfcl(), { seed: 7, tasks: 3 })]).toEqual(bfclIds.slice(0, 3));
     const rest = await evaluate({
@@ -211,7 +212,7 @@ describe("listed tasks", () => {
       (await evaluate({ env: "hanoi", policy: "oracle", tasksFile: file, tasks: 2, samples: 1, bootstrap: 0 })).done,
     ).toBe(2);
     const env = hanoi({ disks: 3, randomStart: true });
-    const [first, second] = env.parseTasks("3 BAA\n3 ABA");
+    const [first, second] = env.tasks.parse("3 BAA\n3 ABA");
     await expect(
       evaluate({ env, policy: "oracle", tasks: [first, second, first], samples: 1, bootstrap: 0 }),
     ).rejects.toThrow(/^tasks: tasks\[2\] repeats tasks\[0\]/);
@@ -238,10 +239,10 @@ describe("tasks distinct in structure", () => {
     expect(ids).toEqual([...heldOutTaskIds(env, { seed: 7, tasks: 120, by: "structure" })]);
     const tasks = resolveTasks(env, { tasks: 120, seed: 7, distinct: "structure" });
     expect(idsOf(env, tasks)).toEqual(ids);
-    expect(new Set(tasks.map((task) => env.structureKey(task))).size).toBe(120);
+    expect(new Set(tasks.map((task) => env.tasks.structureKey(task))).size).toBe(120);
     // By content the same seed repeats layouts.
     const byContent = resolveTasks(env, { tasks: 120, seed: 7 });
-    expect(new Set(byContent.map((task) => env.structureKey(task))).size).toBeLessThan(110);
+    expect(new Set(byContent.map((task) => env.tasks.structureKey(task))).size).toBeLessThan(110);
   });
 
   it("refuse more tasks than the env has structures before any work, and a task file that repeats a structure", async () => {
@@ -275,16 +276,16 @@ describe("tasks distinct in structure", () => {
 
   it("keep a dataset's first entry of each structure, and leave out every entry of a held-out structure", async () => {
     const env: AnyEnv = bfcl();
-    const entries = env.listTasks?.() ?? [];
-    const ids = (tasks: readonly unknown[]): string[] => tasks.map((task) => env.taskId(task));
+    const entries = env.tasks.list?.() ?? [];
+    const ids = (tasks: readonly unknown[]): string[] => tasks.map((task) => env.tasks.id(task));
     const heldOut = { seed: 7, tasks: 3, by: "structure" } as const;
     expect([...heldOutTaskIds(env, heldOut)]).toEqual(ids(entries.slice(0, 3)));
     // By content the held-out set's variants in the other categories are still played; by structure none is.
     const rest = resolveTasks(env, { tasks: 800, seed: 1, exclude: { seed: 7, tasks: 3 } });
-    expect(rest.filter((task) => ["0", "1", "2"].includes(env.structureKey(task)))).toHaveLength(9);
+    expect(rest.filter((task) => ["0", "1", "2"].includes(env.tasks.structureKey(task)))).toHaveLength(9);
     const apart = resolveTasks(env, { tasks: 800, seed: 1, exclude: heldOut });
     expect(apart).toHaveLength(800 - 12);
-    expect(apart.filter((task) => ["0", "1", "2"].includes(env.structureKey(task)))).toEqual([]);
+    expect(apart.filter((task) => ["0", "1", "2"].includes(env.tasks.structureKey(task)))).toEqual([]);
     expect(ids(resolveTasks(env, { tasks: 300, seed: 1, distinct: "structure" }))).toEqual(ids(entries.slice(0, 200)));
   });
 });

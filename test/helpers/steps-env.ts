@@ -22,17 +22,26 @@ function remaining(task: StepsTask, state: StepsState): number {
 export function stepsEnv(): Env<StepsTask, StepsState & { task: StepsTask }> {
   const key = (state: StepsState) => hashHex(`${state.segment}:${state.done}`);
   return {
-    name: "steps",
-    config: {},
-    generate: (seed) => ({ id: `steps-${seed}`, segments: [1 + (seed % 3), 2] }),
-    taskId: (task) => task.id,
-    structure: "the task itself",
-    structureKey: (task) => task.id,
-    encodeTask: (task) => ({ id: task.id, segments: [...task.segments] }),
-    decodeTask: (json) => json as unknown as StepsTask,
-    parseTasks: () => [],
-    referenceBudget: (task, scope) =>
-      scope === "user-turn" ? Math.max(...task.segments) * 2 : task.segments.reduce((a, b) => a + b, 0) * 2,
+    spec: { name: "steps", config: {} },
+    tasks: {
+      generate: (seed) => ({ id: `steps-${seed}`, segments: [1 + (seed % 3), 2] }),
+      id: (task) => task.id,
+      structure: "the task itself",
+      structureKey: (task) => task.id,
+      encode: (task) => ({ id: task.id, segments: [...task.segments] }),
+      decode: (json) => json as unknown as StepsTask,
+      parse: () => [],
+      referenceBudget: (task, scope) =>
+        scope === "user-turn" ? Math.max(...task.segments) * 2 : task.segments.reduce((a, b) => a + b, 0) * 2,
+    },
+    actions: { valid: () => ["go", "stop"], stateKey: (state) => key(state) },
+    oracle: {
+      answer: (state) => ({
+        optimal: remaining(state.task, state) > 0 ? ["go"] : [],
+        remaining: remaining(state.task, state),
+        value: 1,
+      }),
+    },
     reset: (task) => {
       const state = { task, segment: 0, done: 0 };
       return {
@@ -69,12 +78,5 @@ export function stepsEnv(): Env<StepsTask, StepsState & { task: StepsTask }> {
         },
       };
     },
-    oracle: (state) => ({
-      optimal: remaining(state.task, state) > 0 ? ["go"] : [],
-      remaining: remaining(state.task, state),
-      value: 1,
-    }),
-    validActions: () => ["go", "stop"],
-    stateKey: (state) => key(state),
   };
 }

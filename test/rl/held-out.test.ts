@@ -77,17 +77,17 @@ describe("training tasks", () => {
     const config = parseTrainConfig({ env: "frozenlake", exclude: study, evalDistinct: "structure", evalTasks: 40 });
     const heldOut = checkedHeldOut(env, config);
     const trainedTasksOf = Array.from({ length: 6 }, (_, step) => stepTasks(env, 1, step, 16, heldOut)).flat();
-    expect(trainedTasksOf.map((task) => env.taskId(task))).toEqual(ids);
+    expect(trainedTasksOf.map((task) => env.tasks.id(task))).toEqual(ids);
     const held = new Set([...evaluation.structures, ...studySet.structures]);
     expect(held.size).toBeGreaterThan(70);
-    expect(trainedTasksOf.filter((task) => held.has(env.structureKey(task)))).toEqual([]);
+    expect(trainedTasksOf.filter((task) => held.has(env.tasks.structureKey(task)))).toEqual([]);
   }, 120_000);
 });
 
 describe("held-out tasks new in structure", () => {
   /** Structures of `tasks` also in `keys`. */
   const shared = (env: AnyEnv, tasks: readonly unknown[], keys: ReadonlySet<string>): number =>
-    tasks.filter((task) => keys.has(env.structureKey(task))).length;
+    tasks.filter((task) => keys.has(env.tasks.structureKey(task))).length;
 
   it("share no structure with SFT demonstrations or RL step tasks (thinice, 200 held out of 606 layouts)", () => {
     const env: AnyEnv = thinice();
@@ -95,7 +95,7 @@ describe("held-out tasks new in structure", () => {
       const exclude = `7:200${by === "structure" ? ":structure" : ""}`;
       // The held-out tasks: what an eval of 200 tasks from seed 7, --distinct BY, plays.
       const held = resolveTasks(env, { tasks: 200, seed: 7, distinct: by });
-      const keys = new Set(held.map((task) => env.structureKey(task)));
+      const keys = new Set(held.map((task) => env.tasks.structureKey(task)));
       // The demonstrations: eval's generated tasks with the SFT config's exclude (sft-run.ts, demoEvalConfig).
       const sft = parseSftConfig({ env: "thinice", tasks: 1500, exclude });
       const demos = resolveTasks(env, { tasks: sft.tasks, seed: sft.seed, exclude: sft.exclude });
@@ -103,8 +103,8 @@ describe("held-out tasks new in structure", () => {
       const config = parseTrainConfig({ env: "thinice", exclude, evalEvery: 0 });
       const heldOut = checkedHeldOut(env, config);
       const steps = Array.from({ length: 100 }, (_, step) => stepTasks(env, config.seed, step, 16, heldOut)).flat();
-      const demoKeys = new Set(demos.map((task) => env.structureKey(task)));
-      const sharedWithDemos = held.filter((task) => demoKeys.has(env.structureKey(task)));
+      const demoKeys = new Set(demos.map((task) => env.tasks.structureKey(task)));
+      const sharedWithDemos = held.filter((task) => demoKeys.has(env.tasks.structureKey(task)));
       if (by === "content") {
         // By content the held-out maps repeat layouts, and nearly all of them are met again in training.
         expect(keys.size).toBeLessThan(180);
@@ -116,7 +116,7 @@ describe("held-out tasks new in structure", () => {
       expect(sharedWithDemos).toEqual([]);
       expect(shared(env, demos, keys)).toBe(0);
       expect(shared(env, steps, keys)).toBe(0);
-      expect(new Set(demos.map((task) => env.taskId(task))).size).toBe(1500);
+      expect(new Set(demos.map((task) => env.tasks.id(task))).size).toBe(1500);
       expect(steps).toHaveLength(1600);
     }
   });

@@ -30,7 +30,7 @@ async function episodeAt(task: ThinIceTask, label: string, seed: number, epsilon
   return runEpisode(
     env,
     policy,
-    { run: "demo", task, taskId: env.taskId(task), taskIndex: 0, budget, sample: seed, seed },
+    { run: "demo", task, taskId: env.tasks.id(task), taskIndex: 0, budget, sample: seed, seed },
     { annotate: true },
   );
 }

@@ -12,7 +12,7 @@ const env = hanoi({ disks: 3, randomStart: true }) as AnyEnv;
 describe("an RL step's plan", () => {
   it("seeds by step and task index and makes the samples of a task one group", () => {
     const seeding = stepSeeding(3, 5);
-    const specs = planTaskEpisodes(env, env.generate(2), 1, {
+    const specs = planTaskEpisodes(env, env.tasks.generate(2), 1, {
       run: "train",
       budgets: parseBudgetList("1x"),
       mode: "announced",

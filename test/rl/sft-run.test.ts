@@ -228,10 +228,10 @@ describe("runSft", () => {
     const env = createEnv("vault", vaultOptions);
     const held = heldOutTasks(env, exclude).structures;
     const store = await openStore(join(out, "demos.db"), { readonly: true });
-    const demos = (await loadTasks(store, "demonstrations/announced")).map((row) => env.decodeTask(row.task));
+    const demos = (await loadTasks(store, "demonstrations/announced")).map((row) => env.tasks.decode(row.task));
     await store.close();
     expect(demos).toHaveLength(6);
     expect(held.size).toBe(4);
-    expect(demos.filter((task) => held.has(env.structureKey(task)))).toEqual([]);
+    expect(demos.filter((task) => held.has(env.tasks.structureKey(task)))).toEqual([]);
   }, 60_000);
 });

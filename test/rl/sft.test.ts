@@ -16,13 +16,13 @@ describe("demonstrationSequences", () => {
     const env = createEnv("hanoi", { disks: 3, randomStart: true });
     const episodes = [];
     for (let seed = 0; seed < 6; seed++) {
-      const task = env.generate(seed);
+      const task = env.tasks.generate(seed);
       const budget = resolveBudget(parseBudgetSpec("2x"), taskBudgetBasis(env, task, "episode"), "announced");
       episodes.push(
         await runEpisode(env, noisyOraclePolicy(0.5), {
           run: "demo",
           task,
-          taskId: env.taskId(task),
+          taskId: env.tasks.id(task),
           taskIndex: seed,
           budget,
           sample: 0,

@@ -3,12 +3,12 @@
 // Description: each task is one entry of the Berkeley Function Calling Leaderboard's multi-turn categories: a
 //   conversation of user turns over stateful backends (file system, trading, travel, vehicle, ...). The agent
 //   answers each user turn with function calls until it answers without calls; then the next user turn comes.
-//   Tasks are the entries of the chosen categories in file order (listTasks); generate(seed) picks one.
+//   Tasks are the entries of the chosen categories in file order (tasks.list); generate(seed) picks one.
 // Actions: one model response per step. Tools mode: native tool calls (name + JSON arguments), several per
 //   response. Prompting mode: calls as Python text, `[f(a=1, b='x'), g()]`. A response without calls (or that
 //   does not decode) ends the user turn; a malformed one is marked invalid. Canonical action texts (oracle,
-//   parsedAction, actionMessage) are call lists with keyword arguments in parameter order; `[]` ends a turn.
-//   validActions lists the offered functions as `name()`, then `[]` (what a random policy chooses from).
+//   parsedAction, actions.message) are call lists with keyword arguments in parameter order; `[]` ends a turn.
+//   actions.valid lists the offered functions as `name()`, then `[]` (what a random policy chooses from).
 // Observation: reset gives the first user turn (prompting mode: after upstream's system prompt with the function
 //   docs); calls give their results (tools mode: one tool message per call with its toolCallId; prompting mode:
 //   one user message with upstream's repr of [{'role': 'tool', 'name': call, 'content': result}, ...]); the answer
@@ -24,9 +24,10 @@
 // Structure: the entry's number (the digits that end its id): the categories are variants of one base set, so
 //   multi_turn_base_12, multi_turn_miss_func_12, multi_turn_miss_param_12 and multi_turn_long_context_12 share
 //   their path, classes and all user turns but the one a variant changes (each bundled category numbers the same
-//   200 entries, 0-199). distinctStructures: how many numbers the configured categories hold.
+//   200 entries, 0-199). tasks.distinctStructures: how many numbers the configured categories hold.
 // Arguments: see config.ts (dataDir, categories, mode, callable, maxStepsPerTurn, stopOnFailure, irrelevanceCheck);
 //   dataDir defaults to the data bundled with budgetrl (load/bundled-data.ts).
+import type { ActionSpace } from "../../core/action-space.js";
 import type { BudgetScope } from "../../core/budget.js";
 import type { Env, StepInfo, StepResult, StopReason } from "../../core/env.js";
 import { DataError } from "../../core/errors.js";
@@ -34,6 +35,7 @@ import { hashHex } from "../../core/hash.js";
 import type { Json, JsonObject } from "../../core/json.js";
 import type { Message } from "../../core/message.js";
 import { createRng } from "../../core/rng.js";
+import type { TaskSource } from "../../core/task-source.js";
 import type { AnyBfclClass } from "./apis/backend-class.js";
 import { bfclClassRegistry } from "./apis/class-registry.js";
 import { BFCL_CLASSES } from "./apis/upstream-classes.js";
@@ -56,11 +58,12 @@ import { pyJsonDumps, pyRepr } from "./py/format.js";
 export type { BfclState } from "./play/inference-loop.js";
 export type BfclTask = BfclEntry;
 
+/** The BFCL env: always a dataset (tasks.list) and tool calls (actions.message), with its data and rules beside. */
 export interface BfclEnv extends Env<BfclEntry, BfclState> {
+  readonly tasks: TaskSource<BfclEntry> & { list(): readonly BfclEntry[] };
+  readonly actions: ActionSpace<BfclState> & { message(state: BfclState, action: string): Message };
   readonly dataset: BfclDataset;
   readonly context: BfclContext;
-  listTasks(): readonly BfclEntry[];
-  actionMessage(state: BfclState, action: string): Message;
 }
 
 /** The structure of an entry: the number its id ends with (an id without one is its own structure). */
@@ -201,21 +204,30 @@ export function bfcl(
   if (entries.length === 0)
     throw new DataError(`bfcl: no entries in ${config.categories.join(", ")} under ${dataset.dataDir}`);
   return {
-    name: "bfcl",
-    config: { ...config, categories: [...config.categories] },
+    spec: { name: "bfcl", config: { ...config, categories: [...config.categories] } },
     dataset,
     context,
-    generate: (seed) => entries[createRng(seed).int(entries.length)] as BfclEntry,
-    taskId: (task) => task.id,
-    structure: "the entry's number: the categories are variants of one base question (base_12, miss_func_12, ...)",
-    structureKey: bfclStructureKey,
-    distinctStructures: () => new Set(entries.map(bfclStructureKey)).size,
-    encodeTask: (task) => task.id,
-    decodeTask: (json) => decodeTaskId(dataset, json),
-    parseTasks: (text) => parseTaskLines(dataset, text),
-    referenceBudget: (task, scope: BudgetScope) =>
-      scope === "user-turn" ? config.maxStepsPerTurn : config.maxStepsPerTurn * task.question.length,
-    listTasks: () => entries,
+    tasks: {
+      generate: (seed) => entries[createRng(seed).int(entries.length)] as BfclEntry,
+      id: (task) => task.id,
+      structure: "the entry's number: the categories are variants of one base question (base_12, miss_func_12, ...)",
+      structureKey: bfclStructureKey,
+      distinctStructures: () => new Set(entries.map(bfclStructureKey)).size,
+      encode: (task) => task.id,
+      decode: (json) => decodeTaskId(dataset, json),
+      parse: (text) => parseTaskLines(dataset, text),
+      referenceBudget: (task, scope: BudgetScope) =>
+        scope === "user-turn" ? config.maxStepsPerTurn : config.maxStepsPerTurn * task.question.length,
+      list: () => entries,
+    },
+    actions: {
+      valid: (state) =>
+        state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION],
+      stateKey: stateKeyOf,
+      parse: (state, action) => parseResponse(context, state, action),
+      message: (state, action) => actionMessageFor(context, state, action),
+    },
+    oracle: { answer: (state, turnsLeft) => bfclOracle(state, turnsLeft) },
     reset(task) {
       const start = startEpisode(context, task);
       const result = {
@@ -241,11 +253,5 @@ export function bfcl(
       };
       return step.tools === undefined ? result : { ...result, tools: step.tools };
     },
-    parseAction: (state, action) => parseResponse(context, state, action),
-    oracle: (state, turnsLeft) => bfclOracle(state, turnsLeft),
-    validActions: (state) =>
-      state.outcome !== null ? [] : [...state.offered.map((doc) => `${doc.name}()`), END_TURN_ACTION],
-    stateKey: stateKeyOf,
-    actionMessage: (state, action) => actionMessageFor(context, state, action),
   };
 }

@@ -6,7 +6,7 @@
 //                 t turns left        -> the finite-horizon table (horizon.ts), grown on demand to the
 //                 largest t asked; past its cap, the unlimited-horizon answer.
 // The fastest sets and the table are computed on first use, once per (map, slipperiness).
-import type { OracleAnswer } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { directionsOfMask } from "../shared/directions.js";
 import { shortestPathAnswer, shortestPathValue } from "../shared/shortest-path-answer.js";
 import { checkTurnsLeft } from "../shared/turns-left.js";

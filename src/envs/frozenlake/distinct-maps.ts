@@ -1,10 +1,10 @@
-// How many distinct maps the generator can give (the env's distinctTasks). A generated map has S top-left, G
+// How many distinct maps the generator can give (the env's tasks.distinctTasks). A generated map has S top-left, G
 // bottom-right and every other cell frozen or a hole, and is kept only when the goal is reachable (generator.ts).
 // With p < 1 every such map has a positive probability, so the count is the number of hole patterns with a
 // reachable goal; with p = 1 every cell is frozen: one map. Counted by enumerating the 2^(size^2 - 2) patterns,
 // which is cheap up to MAX_COUNTED_SIZE (4: 16,384 patterns, about 50 ms, once per process); larger sizes are not
 // counted (mapsCountable). The same enumeration counts their structures (distinct structure keys: the cells cut
-// off from S by holes left out), the env's distinctStructures.
+// off from S by holes left out), the env's tasks.distinctStructures.
 // Note the count says which maps can occur, not how likely they are: at p = 0.8 a 4x4 map with ten holes has
 // probability about 4e-8, so long before the count runs out a run notices that draws stop giving new maps.
 import { goalReachable } from "./generator.js";

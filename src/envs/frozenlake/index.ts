@@ -13,7 +13,7 @@
 // Slippery ice (option): the move goes the intended way with probability 1/3 and to each perpendicular side
 //   with 1/3, drawn from a random stream seeded by the reset seed and carried in the state (not in the key).
 // Info: progress = the oracle's unlimited-horizon success probability of the state; stateKey = hash of
-//   (task id, cell). progressWithin(state, t) = the success probability within t turns (the rollout engine
+//   (task id, cell). oracle.progressWithin(state, t) = the success probability within t turns (the rollout engine
 //   records it, so turn-level rewards see the budget).
 // Oracle: value iteration for success probabilities, shortest paths for the remaining turns (oracle.ts);
 //   within t turns left: finite-horizon dynamic programming on slippery ice (horizon.ts), shortest paths on
@@ -21,18 +21,20 @@
 // Reference budget: referenceFactor x the optimal length, the shortest path length from S to G, ignoring
 //   slipperiness (unreachable goals: the number of cells).
 // Distinct tasks: a named map is one task; generated maps are counted exactly up to 4x4 (distinct-maps.ts), and
-//   not at all beyond (the env then has no distinctTasks).
+//   not at all beyond (the env then has no tasks.distinctTasks).
 // Structure: the map with every cell cut off from S by holes turned into a hole (maps.ts, frozenLakeStructureKey):
-//   the cells the player can enter and what each is. Counted where the maps are (distinctStructures).
+//   the cells the player can enter and what each is. Counted where the maps are (tasks.distinctStructures).
 // Arguments: see config.ts (size, p, slippery, map, referenceFactor).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
-import { hashHex } from "../../core/hash.js";
-import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import type { Env, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
+import type { Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
 import { parseOptions } from "../../core/options.js";
+import { compiledTask, slotKey, slotView, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
+import { liveActions, playTurn, startTurn, type PlayedAction, type TextTurns } from "../shared/text-turns.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
 import { generatedMapCount, generatedStructureCount, mapsCountable } from "./distinct-maps.js";
 import { generateMap } from "./generator.js";
@@ -40,20 +42,17 @@ import { FROZENLAKE_MAPS, frozenLakeStructureKey, namedMap, parseMaps, printMap,
 import { createAnswers, type FrozenLakeAnswers } from "./answers.js";
 import { buildOracle, type FrozenLakeOracle } from "./oracle.js";
 import { FROZENLAKE_INVALID_FEEDBACK, frozenLakeSystemPrompt, moveFeedback, renderLake } from "./render.js";
-import { compileLake, FROZEN, GOAL, HOLE, REWARD_GOAL, SLIP_OUTCOMES, type Lake } from "./rules.js";
+import { compileLake, GOAL, HOLE, REWARD_GOAL, SLIP_OUTCOMES, type Lake } from "./rules.js";
 
 export type { FrozenLakeConfig } from "./config.js";
 export type { FrozenLakeTask } from "./maps.js";
 
-export interface CompiledFrozenLake {
-  readonly taskId: string;
+/** Everything precomputed for one map; views and keys are per cell. */
+export interface CompiledFrozenLake extends CompiledTask {
   readonly lake: Lake;
   readonly oracle: FrozenLakeOracle;
   /** Oracle answers at any horizon (tables built on first use). */
   readonly answers: FrozenLakeAnswers;
-  /** Map text and state key per cell, filled on first use. */
-  readonly grids: (string | undefined)[];
-  readonly keys: (string | undefined)[];
 }
 
 export interface FrozenLakeState {
@@ -63,8 +62,6 @@ export interface FrozenLakeState {
   /** Slip random stream (sfc32 words), or null on dry ice. Not part of the state key. */
   readonly rng: readonly [number, number, number, number] | null;
 }
-
-const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
 /** Stable id of a map: a hash of its rows. */
 function frozenLakeTaskId(task: FrozenLakeTask): string {
@@ -76,50 +73,29 @@ function compile(task: FrozenLakeTask, slippery: boolean): CompiledFrozenLake {
   const cells = lake.kind.length;
   const oracle = buildOracle(lake, slippery);
   return {
-    taskId: frozenLakeTaskId(task),
+    ...compiledTask(frozenLakeTaskId(task), cells, cells),
     lake,
     oracle,
     answers: createAnswers(lake, slippery, oracle),
-    grids: new Array(cells),
-    keys: new Array(cells),
   };
 }
 
-function keyOf(state: FrozenLakeState): string {
-  const { keys, taskId } = state.compiled;
-  return (keys[state.cell] ??= hashHex(`${taskId}:${state.cell}`));
-}
+const TURNS: TextTurns<FrozenLakeState> = {
+  view: (state) => slotView(state.compiled, state.cell, () => renderLake(state.task, state.cell)),
+  end: (state) => {
+    const kind = state.compiled.lake.kind[state.cell];
+    return kind === GOAL ? "success" : kind === HOLE ? "failure" : null;
+  },
+  progress: (state) => state.compiled.oracle.value[state.cell]!,
+  stateKey: (state) => slotKey(state.compiled, state.cell),
+  overFeedback: "The episode is over.",
+  invalidFeedback: () => FROZENLAKE_INVALID_FEEDBACK,
+  invalidReward: 0,
+};
 
-function gridOf(state: FrozenLakeState): string {
-  return (state.compiled.grids[state.cell] ??= renderLake(state.task, state.cell));
-}
-
-function info(state: FrozenLakeState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const kind = state.compiled.lake.kind[state.cell];
-  const base = {
-    progress: state.compiled.oracle.value[state.cell]!,
-    stateKey: keyOf(state),
-    invalid,
-    parsedAction,
-    segment: 0,
-  };
-  if (kind === GOAL) return { ...base, stopReason: "success" };
-  if (kind === HOLE) return { ...base, stopReason: "failure" };
-  return base;
-}
-
-function stepState(state: FrozenLakeState, action: Message): StepResult<FrozenLakeState> {
-  const direction = parseDirection(typeof action.content === "string" ? action.content : "");
-  const parsedAction = direction < 0 ? null : DIRECTIONS[direction]!;
+/** Play a parsed direction from a live state: on slippery ice the move taken may be a perpendicular one. */
+function move(state: FrozenLakeState, direction: number): PlayedAction<FrozenLakeState> {
   const { lake } = state.compiled;
-  if (lake.kind[state.cell] !== FROZEN) {
-    const observation = [userMessage(`The episode is over.\n${gridOf(state)}`)];
-    return { state, observation, reward: 0, terminated: true, info: info(state, direction < 0, parsedAction) };
-  }
-  if (direction < 0) {
-    const observation = [userMessage(`${FROZENLAKE_INVALID_FEEDBACK}\n${gridOf(state)}`)];
-    return { state, observation, reward: 0, terminated: false, info: info(state, true, null) };
-  }
   let taken = direction;
   let rng = state.rng;
   if (rng !== null) {
@@ -131,14 +107,13 @@ function stepState(state: FrozenLakeState, action: Message): StepResult<FrozenLa
   const next: FrozenLakeState = { task: state.task, compiled: state.compiled, cell, rng };
   const kind = lake.kind[cell];
   const landed = kind === GOAL ? "goal" : kind === HOLE ? "hole" : "frozen";
-  const observation = [userMessage(`${moveFeedback(direction, taken, cell === state.cell, landed)}\n${gridOf(next)}`)];
-  return {
-    state: next,
-    observation,
-    reward: kind === GOAL ? REWARD_GOAL : 0,
-    terminated: kind !== FROZEN,
-    info: info(next, false, parsedAction),
-  };
+  const feedback = moveFeedback(direction, taken, cell === state.cell, landed);
+  return { state: next, feedback, reward: kind === GOAL ? REWARD_GOAL : 0 };
+}
+
+function stepState(state: FrozenLakeState, action: Message): StepResult<FrozenLakeState> {
+  const direction = parseDirection(typeof action.content === "string" ? action.content : "");
+  return playTurn(TURNS, state, direction < 0 ? null : DIRECTIONS[direction]!, () => move(state, direction));
 }
 
 export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeTask, FrozenLakeState> {
@@ -163,34 +138,35 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
     ? undefined
     : () => (config.map !== null ? 1 : generatedStructureCount(config.size, config.p));
   return {
-    name: "frozenlake",
-    config,
-    generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
-    ...(distinctTasks === undefined ? {} : { distinctTasks }),
-    taskId: frozenLakeTaskId,
-    structure: "the map with every cell cut off from the start by holes turned into a hole",
-    structureKey: frozenLakeStructureKey,
-    ...(distinctStructures === undefined ? {} : { distinctStructures }),
-    encodeTask: gridMapToJson,
-    decodeTask: (json) => gridMapFromJson(FROZENLAKE_MAPS, json),
-    parseTasks: parseMaps,
-    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
-    optimalTurns,
+    spec: { name: "frozenlake", config },
+    tasks: {
+      generate: (seed) => (config.map !== null ? namedMap(config.map) : generateMap(config.size, config.p, seed)),
+      ...(distinctTasks === undefined ? {} : { distinctTasks }),
+      id: frozenLakeTaskId,
+      structure: "the map with every cell cut off from the start by holes turned into a hole",
+      structureKey: frozenLakeStructureKey,
+      ...(distinctStructures === undefined ? {} : { distinctStructures }),
+      encode: gridMapToJson,
+      decode: (json) => gridMapFromJson(FROZENLAKE_MAPS, json),
+      parse: parseMaps,
+      referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+      optimalTurns,
+    },
+    actions: {
+      valid: liveActions(TURNS, DIRECTIONS),
+      stateKey: TURNS.stateKey,
+      parse: (_state, action) => directionOfReply(action),
+    },
+    oracle: {
+      answer: (state, turnsLeft): OracleAnswer => state.compiled.answers.answer(state.cell, turnsLeft),
+      progressWithin: (state, turnsLeft) => state.compiled.answers.value(state.cell, turnsLeft),
+    },
     reset(task, { seed }) {
       const compiled = cache.get(task);
       const rng = config.slippery ? createRng(deriveSeed(seed, "frozenlake-slip")).snapshot() : null;
       const state: FrozenLakeState = { task, compiled, cell: compiled.lake.start, rng };
-      return {
-        state,
-        observation: [systemMessage(systemPrompt), userMessage(gridOf(state))],
-        info: info(state, false, null),
-      };
+      return startTurn(TURNS, state, systemPrompt);
     },
     step: stepState,
-    parseAction: (_state, action) => directionOfReply(action),
-    oracle: (state, turnsLeft): OracleAnswer => state.compiled.answers.answer(state.cell, turnsLeft),
-    progressWithin: (state, turnsLeft) => state.compiled.answers.value(state.cell, turnsLeft),
-    validActions: (state) => (state.compiled.lake.kind[state.cell] !== FROZEN ? NO_ACTIONS : DIRECTIONS),
-    stateKey: keyOf,
   };
 }

@@ -4,7 +4,7 @@
 //   a disk on a smaller one. Generated tasks start with every disk on A (or, with randomStart, from a
 //   seeded random legal configuration); task files give "<disks> [<pegs>]" per line (tasks.ts).
 // Actions: "<source>-><target>" with pegs A, B, C, e.g. "A->C" (bare or <answer>A->C</answer>; any case;
-//   also "AC", "A to C", "move disk 1 from A to C", ...; see actions.ts). validActions lists the legal
+//   also "AC", "A to C", "move disk 1 from A to C", ...; see actions.ts). actions.valid lists the legal
 //   moves in the order A->B, A->C, B->A, B->C, C->A, C->B. Text naming no move is invalid (parsedAction
 //   null); a move from an empty peg, onto a smaller disk, or onto the same peg is invalid too
 //   (parsedAction is the move's text). Both cost the turn, change nothing, and the observation lists the
@@ -19,17 +19,20 @@
 //   step closer, at every horizon; value within t turns: 1 when the distance is at most t
 //   (shared/shortest-path-answer.ts).
 // Reference budget: referenceFactor x the optimal number of moves from the start.
-// Distinct tasks: with randomStart 3^disks - 1 (every configuration but the target), else 1 (distinctTasks).
+// Distinct tasks: with randomStart 3^disks - 1 (every configuration but the target), else 1 (tasks.distinctTasks).
 // Structure: the task itself, its start configuration (the goal is always every disk on C): the key is the task id
-//   and distinctStructures = distinctTasks. Starts that swap pegs A and B are not merged (their texts differ).
+//   and tasks.distinctStructures = tasks.distinctTasks. Starts that swap pegs A and B are not merged (their texts
+//   differ).
 // Arguments: see config.ts (disks, randomStart, referenceFactor).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
-import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import type { Message } from "../../core/message.js";
 import { parseOptions } from "../../core/options.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
+import { playTurn, startTurn, type PlayedAction, type TextTurns } from "../shared/text-turns.js";
 import { parseMove } from "./actions.js";
 import { hanoiConfigSchema, type HanoiConfig } from "./config.js";
 import { generateHanoi } from "./generator.js";
@@ -68,10 +71,15 @@ function validMoves(pegs: Configuration): string[] {
   return isSolved(pegs) ? [] : legalMoves(pegs).map(([from, to]) => moveText(from, to));
 }
 
-function info(state: HanoiState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = { progress: -distanceTo(state.pegs), stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
-  return isSolved(state.pegs) ? { ...base, stopReason: "success" } : base;
-}
+const TURNS: TextTurns<HanoiState> = {
+  view: (state) => renderPegs(state.pegs),
+  end: (state) => (isSolved(state.pegs) ? "success" : null),
+  progress: (state) => -distanceTo(state.pegs),
+  stateKey: keyOf,
+  overFeedback: "The puzzle is already solved.",
+  invalidFeedback: (state) => invalidFeedback(validMoves(state.pegs)),
+  invalidReward: 0,
+};
 
 function decode(json: Json): HanoiTask {
   const record =
@@ -91,49 +99,22 @@ function parsedMove(move: readonly [number, number] | null): string | null {
   return move === null ? null : moveText(move[0], move[1]);
 }
 
-function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
-  const move = moveOfReply(action);
-  const parsedAction = parsedMove(move);
-  const show = (target: HanoiState, line: string): Message[] => [userMessage(`${line}\n${renderPegs(target.pegs)}`)];
-  if (isSolved(state.pegs)) {
-    return {
-      state,
-      observation: show(state, "The puzzle is already solved."),
-      reward: 0,
-      terminated: true,
-      info: info(state, move === null, parsedAction),
-    };
-  }
-  if (move === null) {
-    return {
-      state,
-      observation: show(state, invalidFeedback(validMoves(state.pegs))),
-      reward: 0,
-      terminated: false,
-      info: info(state, true, null),
-    };
-  }
+/** Play a parsed move in a live state: an illegal one changes nothing and is invalid. */
+function play(state: HanoiState, move: readonly [number, number], parsedAction: string): PlayedAction<HanoiState> {
   const verdict = checkMove(state.pegs, move[0], move[1]);
   if (!verdict.legal) {
-    const line = illegalFeedback(parsedAction!, verdict.reason, validMoves(state.pegs));
-    return {
-      state,
-      observation: show(state, line),
-      reward: 0,
-      terminated: false,
-      info: info(state, true, parsedAction),
-    };
+    const feedback = illegalFeedback(parsedAction, verdict.reason, validMoves(state.pegs));
+    return { state, feedback, reward: 0, invalid: true };
   }
   const next: HanoiState = { task: state.task, pegs: moveDisk(state.pegs, verdict.disk, move[1]) };
   const solved = isSolved(next.pegs);
-  const line = `Moved disk ${verdict.disk + 1} from ${PEGS[move[0]]} to ${PEGS[move[1]]}.${solved ? " Every disk is on C: solved!" : ""}`;
-  return {
-    state: next,
-    observation: show(next, line),
-    reward: solved ? REWARD_SOLVED : 0,
-    terminated: solved,
-    info: info(next, false, parsedAction),
-  };
+  const feedback = `Moved disk ${verdict.disk + 1} from ${PEGS[move[0]]} to ${PEGS[move[1]]}.${solved ? " Every disk is on C: solved!" : ""}`;
+  return { state: next, feedback, reward: solved ? REWARD_SOLVED : 0 };
+}
+
+function stepState(state: HanoiState, action: Message): StepResult<HanoiState> {
+  const move = moveOfReply(action);
+  return playTurn(TURNS, state, parsedMove(move), (parsedAction) => play(state, move!, parsedAction));
 }
 
 function hanoiTaskId(task: HanoiTask): string {
@@ -148,33 +129,32 @@ export function hanoi(options?: Partial<HanoiConfig>): Env<HanoiTask, HanoiState
   const config: HanoiConfig = parseOptions("hanoi", hanoiConfigSchema, options);
   const distinctTasks = (): number => (config.randomStart ? 3 ** config.disks - 1 : 1);
   return {
-    name: "hanoi",
-    config,
-    generate: (seed) => generateHanoi(config.disks, config.randomStart, seed),
-    distinctTasks,
-    taskId: hanoiTaskId,
-    structure: "the start configuration and the goal (every disk on C): the task itself",
-    structureKey: hanoiTaskId,
-    distinctStructures: distinctTasks,
-    encodeTask: (task) => ({ disks: task.disks, start: task.start }),
-    decodeTask: decode,
-    parseTasks: parseHanoiTasks,
-    referenceBudget: (task) => config.referenceFactor * distanceTo(startPegs(task)),
-    optimalTurns: (task) => distanceTo(startPegs(task)),
+    spec: { name: "hanoi", config },
+    tasks: {
+      generate: (seed) => generateHanoi(config.disks, config.randomStart, seed),
+      distinctTasks,
+      id: hanoiTaskId,
+      structure: "the start configuration and the goal (every disk on C): the task itself",
+      structureKey: hanoiTaskId,
+      distinctStructures: distinctTasks,
+      encode: (task) => ({ disks: task.disks, start: task.start }),
+      decode,
+      parse: parseHanoiTasks,
+      referenceBudget: (task) => config.referenceFactor * distanceTo(startPegs(task)),
+      optimalTurns: (task) => distanceTo(startPegs(task)),
+    },
+    actions: {
+      valid: (state) => validMoves(state.pegs),
+      stateKey: keyOf,
+      parse: (_state, action) => parsedMove(moveOfReply(action)),
+    },
+    oracle: {
+      answer: (state, turnsLeft): OracleAnswer =>
+        shortestPathAnswer(optimalMoves(state.pegs), distanceTo(state.pegs), turnsLeft),
+    },
     reset(task) {
-      const state: HanoiState = { task, pegs: startPegs(task) };
-      return {
-        state,
-        observation: [systemMessage(hanoiSystemPrompt(task.disks)), userMessage(renderPegs(state.pegs))],
-        info: info(state, false, null),
-      };
+      return startTurn(TURNS, { task, pegs: startPegs(task) }, hanoiSystemPrompt(task.disks));
     },
     step: stepState,
-    parseAction: (_state, action) => parsedMove(moveOfReply(action)),
-    oracle(state, turnsLeft): OracleAnswer {
-      return shortestPathAnswer(optimalMoves(state.pegs), distanceTo(state.pegs), turnsLeft);
-    },
-    validActions: (state) => validMoves(state.pegs),
-    stateKey: keyOf,
   };
 }

@@ -1,5 +1,5 @@
 // The four grid moves shared by sokoban and frozenlake: canonical texts, aliases, and flat-index offsets.
-// Canonical texts are exactly "Up", "Down", "Left", "Right" (what validActions and the oracles return);
+// Canonical texts are exactly "Up", "Down", "Left", "Right" (what actions.valid and the oracles return);
 // replies may also say "u", "north", "move up", "↑", ... in any case.
 import { aliasTable, parseChoice } from "./answer.js";
 
@@ -25,7 +25,7 @@ export function parseDirection(reply: string): number {
   return canonical === null ? -1 : (INDEX.get(canonical) ?? -1);
 }
 
-/** The canonical direction a reply message names, or null (the envs' parseAction). */
+/** The canonical direction a reply message names, or null (the envs' actions.parse). */
 export function directionOfReply(reply: { readonly content: string }): Direction | null {
   const index = parseDirection(typeof reply.content === "string" ? reply.content : "");
   return index < 0 ? null : DIRECTIONS[index]!;

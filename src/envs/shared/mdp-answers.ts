@@ -6,7 +6,7 @@
 //   value     = the success probability within t under optimal play.
 // t is the turns left, or undefined or Infinity for an unlimited horizon (checkTurnsLeft refuses the rest).
 // Layers are computed on first use and kept with the solution (the env's task cache keeps that).
-import type { OracleAnswer } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { solveMdp, type FiniteMdp, type MdpSolution } from "./finite-mdp.js";
 import { checkTurnsLeft } from "./turns-left.js";
 

@@ -5,7 +5,7 @@
 // reachable within t - 1 turns, and among them the fewest turns to success picks the shortest-path moves;
 // when remaining > t every action is worth 0, and the same tie-break again picks the shortest-path moves.
 // So sokoban, hanoi and dry frozenlake answer through the budget-aware interface with their old sets.
-import type { OracleAnswer } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { checkTurnsLeft } from "./turns-left.js";
 
 /** Success within `turnsLeft` turns (undefined or Infinity: unlimited) of a state `remaining` turns from it. */

@@ -3,12 +3,12 @@
 // Description: push every box onto a goal in a walled room. Procedural rooms as in RAGEN / gym-sokoban
 //   (random-walk room, reverse playing from the solved position); default 6x6 cells (outer walls
 //   included) with 1 box. Only solvable, not yet solved levels are generated. Levels can also be read
-//   from text files in the common format (see levels.ts); runs refuse an unsolvable one (taskProblem: the
+//   from text files in the common format (see levels.ts); runs refuse an unsolvable one (tasks.problem: the
 //   BFS oracle finds no solved state), and one whose state graph is past maxStates (solvability unknown).
 // Actions: "Up", "Down", "Left", "Right" (bare, or as <answer>Up</answer>; any case; aliases such as
 //   "u", "north", "move up"). Walking into a wall, or pushing a box into a wall or a box, is a legal move
 //   that changes nothing. Text that names no direction is invalid: it costs the turn (-0.1) and the
-//   observation explains the answer format. validActions is always the four directions.
+//   observation explains the answer format. actions.valid is always the four directions.
 // Observation: reset gives [system: rules, legend, answer format; user: the grid]; each step gives
 //   [user: one line of feedback ("Moved Up.", "Pushed a box Left.", "Up is blocked; nothing moved.",
 //   "Invalid action. ...") then the grid]. Grid legend: # wall, _ floor, . goal, $ box, * box on goal,
@@ -27,16 +27,19 @@
 //   (shared/playable-rows.ts). A generated room is one carved region, so its structure is the level itself (the
 //   key is the task id); an imported level with floor outside its walls loses only that floor. Not counted.
 // Arguments: see config.ts (width, height, boxes, searchDepth, referenceFactor, maxStates).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
-import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import type { Message } from "../../core/message.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { parseOptions } from "../../core/options.js";
 import { playableRows } from "../shared/playable-rows.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
+import { compiledTask, slotKey, slotView, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
+import { liveActions, playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
 import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
 import { generateLevel } from "./generator.js";
 import { levelFromRows, parseLevels, printLevel, type SokobanTask } from "./levels.js";
@@ -53,15 +56,11 @@ import { applyMove, compileBoard, countOnGoal, moveReward, REWARD_STEP, type Boa
 export type { SokobanConfig } from "./config.js";
 export type { SokobanTask } from "./levels.js";
 
-/** Everything precomputed for one level. */
-export interface CompiledSokoban {
-  readonly taskId: string;
+/** Everything precomputed for one level; views and keys are per oracle node (a rollout revisits few states). */
+export interface CompiledSokoban extends CompiledTask {
   readonly board: Board;
   readonly oracle: SokobanOracle;
   readonly render: Renderer;
-  /** Grid text and state key of each oracle node, filled on first use (a rollout revisits few states). */
-  readonly grids: (string | undefined)[];
-  readonly keys: (string | undefined)[];
 }
 
 export interface SokobanState {
@@ -75,8 +74,6 @@ export interface SokobanState {
   readonly node: number;
   readonly solved: boolean;
 }
-
-const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
 /** Stable id of a level: a hash of its canonical text. */
 function sokobanTaskId(task: SokobanTask): string {
@@ -95,14 +92,7 @@ function compile(
   oracle = buildOracle(board, maxStates),
 ): CompiledSokoban {
   const slots = oracle.nodeCount;
-  return {
-    taskId: sokobanTaskId(task),
-    board,
-    oracle,
-    render: createRenderer(board),
-    grids: new Array(slots),
-    keys: new Array(slots),
-  };
+  return { ...compiledTask(sokobanTaskId(task), slots, slots), board, oracle, render: createRenderer(board) };
 }
 
 function makeState(
@@ -122,20 +112,15 @@ function progressOf(state: SokobanState): number {
   return Number.isFinite(remaining) ? -remaining : -(state.compiled.oracle.maxDistance + 1);
 }
 
-function keyOf(state: SokobanState): string {
-  const { keys, taskId } = state.compiled;
-  return (keys[state.node] ??= hashHex(`${taskId}:${state.id}`));
-}
-
-function gridOf(state: SokobanState): string {
-  const { grids, render } = state.compiled;
-  return (grids[state.node] ??= render(state.player, state.boxes));
-}
-
-function info(state: SokobanState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = { progress: progressOf(state), stateKey: keyOf(state), invalid, parsedAction, segment: 0 };
-  return state.solved ? { ...base, stopReason: "success" } : base;
-}
+const TURNS: TextTurns<SokobanState> = {
+  view: (state) => slotView(state.compiled, state.node, () => state.compiled.render(state.player, state.boxes)),
+  end: (state) => (state.solved ? "success" : null),
+  progress: progressOf,
+  stateKey: (state) => slotKey(state.compiled, state.node, state.id),
+  overFeedback: "The puzzle is already solved.",
+  invalidFeedback: () => SOKOBAN_INVALID_FEEDBACK,
+  invalidReward: REWARD_STEP,
+};
 
 function decode(json: Json): SokobanTask {
   const rows =
@@ -148,25 +133,15 @@ function decode(json: Json): SokobanTask {
 
 function stepState(state: SokobanState, action: Message): StepResult<SokobanState> {
   const direction = parseDirection(typeof action.content === "string" ? action.content : "");
-  const parsedAction = direction < 0 ? null : DIRECTIONS[direction]!;
-  if (state.solved) {
-    const observation = [userMessage(`The puzzle is already solved.\n${gridOf(state)}`)];
-    return { state, observation, reward: 0, terminated: true, info: info(state, direction < 0, parsedAction) };
-  }
-  if (direction < 0) {
-    const observation = [userMessage(`${SOKOBAN_INVALID_FEEDBACK}\n${gridOf(state)}`)];
-    return { state, observation, reward: REWARD_STEP, terminated: false, info: info(state, true, null) };
-  }
-  const move = applyMove(state.compiled.board, state.player, state.boxes, direction);
-  const next = makeState(state.task, state.compiled, move.player, move.boxes);
-  const observation = [userMessage(`${moveFeedback(move.kind, direction, next.solved)}\n${gridOf(next)}`)];
-  return {
-    state: next,
-    observation,
-    reward: moveReward(move.goalDelta, next.solved),
-    terminated: next.solved,
-    info: info(next, false, parsedAction),
-  };
+  return playTurn(TURNS, state, direction < 0 ? null : DIRECTIONS[direction]!, () => {
+    const move = applyMove(state.compiled.board, state.player, state.boxes, direction);
+    const next = makeState(state.task, state.compiled, move.player, move.boxes);
+    return {
+      state: next,
+      feedback: moveFeedback(move.kind, direction, next.solved),
+      reward: moveReward(move.goalDelta, next.solved),
+    };
+  });
 }
 
 export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, SokobanState> {
@@ -179,44 +154,48 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
     return Number.isFinite(optimal) ? optimal : compiled.board.floorCells.length;
   };
   return {
-    name: "sokoban",
-    config,
-    generate(seed) {
-      const level = generateLevel(config, seed);
-      cache.put(level.task, compile(level.task, config.maxStates, level.board, level.oracle));
-      return level.task;
+    spec: { name: "sokoban", config },
+    tasks: {
+      generate(seed) {
+        const level = generateLevel(config, seed);
+        cache.put(level.task, compile(level.task, config.maxStates, level.board, level.oracle));
+        return level.task;
+      },
+      id: sokobanTaskId,
+      structure: "the level with the cells the player cannot reach turned to wall",
+      structureKey: sokobanStructureKey,
+      encode: (task) => ({ rows: [...task.rows] }),
+      decode,
+      parse: parseLevels,
+      problem(task) {
+        const board = compileBoard(task);
+        const oracle = tryBuildOracle(board, config.maxStates);
+        if (oracle === null)
+          return `has more than ${config.maxStates} reachable states, past what the BFS oracle builds (sokoban option maxStates), so whether it can be solved is not known: raise it (--env-opt maxStates=N, at most 50000000) or leave the level out`;
+        if (!Number.isFinite(oracle.startDistance))
+          return `cannot be solved: the BFS oracle searched all ${oracle.nodeCount} states reachable from the start and in none is every box on a goal`;
+        cache.put(task, compile(task, config.maxStates, board, oracle));
+        return undefined;
+      },
+      referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+      optimalTurns,
     },
-    taskId: sokobanTaskId,
-    structure: "the level with the cells the player cannot reach turned to wall",
-    structureKey: sokobanStructureKey,
-    encodeTask: (task) => ({ rows: [...task.rows] }),
-    decodeTask: decode,
-    parseTasks: parseLevels,
-    taskProblem(task) {
-      const board = compileBoard(task);
-      const oracle = tryBuildOracle(board, config.maxStates);
-      if (oracle === null)
-        return `has more than ${config.maxStates} reachable states, past what the BFS oracle builds (sokoban option maxStates), so whether it can be solved is not known: raise it (--env-opt maxStates=N, at most 50000000) or leave the level out`;
-      if (!Number.isFinite(oracle.startDistance))
-        return `cannot be solved: the BFS oracle searched all ${oracle.nodeCount} states reachable from the start and in none is every box on a goal`;
-      cache.put(task, compile(task, config.maxStates, board, oracle));
-      return undefined;
+    actions: {
+      valid: liveActions(TURNS, DIRECTIONS),
+      stateKey: TURNS.stateKey,
+      parse: (_state, action) => directionOfReply(action),
     },
-    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
-    optimalTurns,
+    oracle: {
+      answer(state, turnsLeft): OracleAnswer {
+        const { oracle } = state.compiled;
+        return shortestPathAnswer(oracle.optimal(state.node), oracle.distance(state.node), turnsLeft);
+      },
+    },
     reset(task) {
       const compiled = cache.get(task);
       const state = makeState(task, compiled, compiled.board.startPlayer, compiled.board.startBoxes);
-      const observation = [systemMessage(SOKOBAN_SYSTEM_PROMPT), userMessage(gridOf(state))];
-      return { state, observation, info: info(state, false, null) };
+      return startTurn(TURNS, state, SOKOBAN_SYSTEM_PROMPT);
     },
     step: stepState,
-    parseAction: (_state, action) => directionOfReply(action),
-    oracle(state, turnsLeft): OracleAnswer {
-      const { oracle } = state.compiled;
-      return shortestPathAnswer(oracle.optimal(state.node), oracle.distance(state.node), turnsLeft);
-    },
-    validActions: (state) => (state.solved ? NO_ACTIONS : DIRECTIONS),
-    stateKey: keyOf,
   };
 }

@@ -4,7 +4,7 @@
 // A file holds several levels separated by blank lines or by ";" header lines (as in the Boxoban files:
 // "; 0" then ten rows). Ragged rows are padded with floor. A level must have exactly one player, at least
 // one box, as many goals as boxes, and not already be solved. Whether it can be solved is the oracle's question,
-// not the reader's: runs refuse an unsolvable level before they start (the env's taskProblem). Errors are
+// not the reader's: runs refuse an unsolvable level before they start (the env's tasks.problem). Errors are
 // DataErrors naming the level and the line.
 import { DataError } from "../../core/errors.js";
 

@@ -16,7 +16,7 @@
 //   onto thin ice breaks it with probability q, drawn from a random stream seeded by the reset seed and
 //   carried in the state (not in the state key).
 // Info: progress = the oracle's unlimited-horizon success probability of the state; stateKey = hash of
-//   (task id, cell, or "fallen"). progressWithin(state, t) = the success probability within t turns.
+//   (task id, cell, or "fallen"). oracle.progressWithin(state, t) = the success probability within t turns.
 // Oracle: the task's MDP over cells (mdp.ts) solved exactly at every horizon (oracle.ts,
 //   shared/finite-mdp.ts): within t turns left, the actions maximising success within t, ties broken by the
 //   fewest expected turns. At the edge of the thin ice that is "cross" when the detour no longer fits and
@@ -35,17 +35,18 @@
 // Distinct tasks: every layout with any rocks on its decoration cells (distinctTaskCount, 1.3e14 by default).
 // Structure: the playable layout: S, the goals, the cells reachable from S and which of them are thin ice; every
 //   cell the player cannot reach (the decoration) counts as rock (shared/playable-rows.ts), for task-file maps
-//   too. A generated map's structure is its layout: 606 by default (allLayouts; distinctStructures).
+//   too. A generated map's structure is its layout: 606 by default (allLayouts; tasks.distinctStructures).
 // Arguments: see config.ts (width, height, q, band, mirror, rocks, referenceFactor).
-import type { Env, StepInfo, StepResult } from "../../core/env.js";
-import { hashHex } from "../../core/hash.js";
-import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import type { Env, StepResult } from "../../core/env.js";
+import type { Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
 import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
 import { playableRows, type PlayableCells } from "../shared/playable-rows.js";
 import { parseOptions } from "../../core/options.js";
+import { compiledTask, slotKey, slotView, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
+import { liveActions, playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
 import { thinIceConfigSchema, type ThinIceConfig } from "./config.js";
 import { allLayouts, distinctTaskCount, generateMap } from "./generator.js";
 import { THINICE_MAPS, parseMaps, printMap, type ThinIceTask } from "./maps.js";
@@ -64,13 +65,10 @@ import { compileIce, GOAL, REWARD_GOAL, stepsOntoThinIce, type Ice } from "./rul
 export type { ThinIceConfig } from "./config.js";
 export type { ThinIceTask } from "./maps.js";
 
-export interface CompiledThinIce {
-  readonly taskId: string;
+/** Everything precomputed for one map; views are per cell, keys per MDP state. */
+export interface CompiledThinIce extends CompiledTask {
   readonly ice: Ice;
   readonly answers: ThinIceAnswers;
-  /** Map text per cell and state key per MDP state, filled on first use. */
-  readonly grids: (string | undefined)[];
-  readonly keys: (string | undefined)[];
 }
 
 export interface ThinIceState {
@@ -82,8 +80,6 @@ export interface ThinIceState {
   /** Ice random stream (sfc32 words). Not part of the state key. */
   readonly rng: readonly [number, number, number, number];
 }
-
-const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
 /** Stable id of a map: a hash of its rows. */
 function thinIceTaskId(task: ThinIceTask): string {
@@ -102,11 +98,9 @@ function compile(task: ThinIceTask, q: number): CompiledThinIce {
   const ice = compileIce(task);
   const states = ice.kind.length + 1;
   return {
-    taskId: thinIceTaskId(task),
+    ...compiledTask(thinIceTaskId(task), ice.kind.length, states),
     ice,
     answers: createAnswers(buildIceMdp(ice, q)),
-    grids: new Array(ice.kind.length),
-    keys: new Array(states),
   };
 }
 
@@ -115,32 +109,15 @@ function mdpState(state: ThinIceState): number {
   return state.fallen ? fallenState(state.compiled.ice) : state.cell;
 }
 
-function keyOf(state: ThinIceState): string {
-  const { keys, taskId } = state.compiled;
-  const id = mdpState(state);
-  return (keys[id] ??= hashHex(`${taskId}:${state.fallen ? "fallen" : state.cell}`));
-}
-
-function gridOf(state: ThinIceState): string {
-  return (state.compiled.grids[state.cell] ??= renderIce(state.task, state.cell));
-}
-
-function isOver(state: ThinIceState): boolean {
-  return state.fallen || state.compiled.ice.kind[state.cell] === GOAL;
-}
-
-function info(state: ThinIceState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = {
-    progress: state.compiled.answers.value(mdpState(state)),
-    stateKey: keyOf(state),
-    invalid,
-    parsedAction,
-    segment: 0,
-  };
-  if (state.fallen) return { ...base, stopReason: "failure" };
-  if (state.compiled.ice.kind[state.cell] === GOAL) return { ...base, stopReason: "success" };
-  return base;
-}
+const TURNS: TextTurns<ThinIceState> = {
+  view: (state) => slotView(state.compiled, state.cell, () => renderIce(state.task, state.cell)),
+  end: (state) => (state.fallen ? "failure" : state.compiled.ice.kind[state.cell] === GOAL ? "success" : null),
+  progress: (state) => state.compiled.answers.value(mdpState(state)),
+  stateKey: (state) => slotKey(state.compiled, mdpState(state), state.fallen ? "fallen" : state.cell),
+  overFeedback: THINICE_OVER_FEEDBACK,
+  invalidFeedback: () => THINICE_INVALID_FEEDBACK,
+  invalidReward: 0,
+};
 
 /** Play a parsed direction from a live state: the next state and what happened. */
 function move(state: ThinIceState, direction: number, q: number): { next: ThinIceState; outcome: MoveOutcome } {
@@ -157,24 +134,10 @@ function move(state: ThinIceState, direction: number, q: number): { next: ThinIc
 
 function stepState(state: ThinIceState, action: Message, q: number): StepResult<ThinIceState> {
   const direction = parseDirection(typeof action.content === "string" ? action.content : "");
-  const parsedAction = direction < 0 ? null : DIRECTIONS[direction]!;
-  if (isOver(state)) {
-    const observation = [userMessage(`${THINICE_OVER_FEEDBACK}\n${gridOf(state)}`)];
-    return { state, observation, reward: 0, terminated: true, info: info(state, direction < 0, parsedAction) };
-  }
-  if (direction < 0) {
-    const observation = [userMessage(`${THINICE_INVALID_FEEDBACK}\n${gridOf(state)}`)];
-    return { state, observation, reward: 0, terminated: false, info: info(state, true, null) };
-  }
-  const { next, outcome } = move(state, direction, q);
-  const observation = [userMessage(`${moveFeedback(direction, outcome)}\n${gridOf(next)}`)];
-  return {
-    state: next,
-    observation,
-    reward: outcome === "goal" ? REWARD_GOAL : 0,
-    terminated: isOver(next),
-    info: info(next, false, parsedAction),
-  };
+  return playTurn(TURNS, state, direction < 0 ? null : DIRECTIONS[direction]!, () => {
+    const { next, outcome } = move(state, direction, q);
+    return { state: next, feedback: moveFeedback(direction, outcome), reward: outcome === "goal" ? REWARD_GOAL : 0 };
+  });
 }
 
 export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, ThinIceState> {
@@ -188,36 +151,37 @@ export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, Thin
     return Number.isFinite(shortest) ? shortest : compiled.ice.kind.length;
   };
   return {
-    name: "thinice",
-    config,
-    generate: (seed) => generateMap(config, seed),
-    // Exact as a number up to 2^53 (the default config's 1.3e14 is); past it, a float that still compares right.
-    distinctTasks: () => Number(distinctTaskCount(config)),
-    taskId: thinIceTaskId,
-    structure:
-      "the playable layout: start, goals, the cells reachable from the start and which of them are thin ice; unreachable decoration left out",
-    structureKey: thinIceStructureKey,
-    distinctStructures: () => allLayouts(config).length,
-    encodeTask: gridMapToJson,
-    decodeTask: (json) => gridMapFromJson(THINICE_MAPS, json),
-    parseTasks: parseMaps,
-    referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
-    optimalTurns,
+    spec: { name: "thinice", config },
+    tasks: {
+      generate: (seed) => generateMap(config, seed),
+      // Exact as a number up to 2^53 (the default config's 1.3e14 is); past it, a float that still compares right.
+      distinctTasks: () => Number(distinctTaskCount(config)),
+      id: thinIceTaskId,
+      structure:
+        "the playable layout: start, goals, the cells reachable from the start and which of them are thin ice; unreachable decoration left out",
+      structureKey: thinIceStructureKey,
+      distinctStructures: () => allLayouts(config).length,
+      encode: gridMapToJson,
+      decode: (json) => gridMapFromJson(THINICE_MAPS, json),
+      parse: parseMaps,
+      referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
+      optimalTurns,
+    },
+    actions: {
+      valid: liveActions(TURNS, DIRECTIONS),
+      stateKey: TURNS.stateKey,
+      parse: (_state, action) => directionOfReply(action),
+    },
+    oracle: {
+      answer: (state, turnsLeft) => state.compiled.answers.answer(mdpState(state), turnsLeft),
+      progressWithin: (state, turnsLeft) => state.compiled.answers.value(mdpState(state), turnsLeft),
+    },
     reset(task, { seed }) {
       const compiled = cache.get(task);
       const rng = createRng(deriveSeed(seed, "thinice-ice")).snapshot();
       const state: ThinIceState = { task, compiled, cell: compiled.ice.start, fallen: false, rng };
-      return {
-        state,
-        observation: [systemMessage(systemPrompt), userMessage(gridOf(state))],
-        info: info(state, false, null),
-      };
+      return startTurn(TURNS, state, systemPrompt);
     },
     step: (state, action) => stepState(state, action, config.q),
-    parseAction: (_state, action) => directionOfReply(action),
-    oracle: (state, turnsLeft) => state.compiled.answers.answer(mdpState(state), turnsLeft),
-    progressWithin: (state, turnsLeft) => state.compiled.answers.value(mdpState(state), turnsLeft),
-    validActions: (state) => (isOver(state) ? NO_ACTIONS : DIRECTIONS),
-    stateKey: keyOf,
   };
 }

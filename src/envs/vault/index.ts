@@ -18,7 +18,7 @@
 // Episode end: terminated with stopReason "success" when the vault opens, "failure" on a wrong code.
 // Info: progress = the success probability with unlimited time (1 until the alarm: check every hint);
 //   stateKey = hash of (task id, lock, the digit shown and whether it is known), not the hidden codes.
-//   progressWithin(state, t) = the success probability within t turns.
+//   oracle.progressWithin(state, t) = the success probability within t turns.
 // Oracle: the task's MDP over what the agent knows, solved exactly at every horizon (mdp.ts, oracle.ts;
 //   shared/finite-mdp.ts). With s spare turns and u uncertain locks, the best success is p^(u - min(s, u)):
 //   check while spare turns remain, guess when none does.
@@ -37,14 +37,17 @@
 //   loses 51.3 points at 3x (it guesses hints it had time to check). Optimal lengths m = 2..12, about equally
 //   many tasks each (bins 2-3, 4-7, 8-15: 18%, 40%, 42%).
 // Arguments: see config.ts (minLocks, maxLocks, reliability, tightBudget, minExtra, maxExtra, referenceFactor).
-import type { Env, OracleAnswer, StepInfo, StepResult } from "../../core/env.js";
+import type { Env, StepResult } from "../../core/env.js";
+import type { OracleAnswer } from "../../core/oracle.js";
 import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
-import { systemMessage, userMessage, type Message } from "../../core/message.js";
+import type { Message } from "../../core/message.js";
 import { createRng, deriveSeed } from "../../core/rng.js";
 import { parseOptions } from "../../core/options.js";
+import { compiledTask, slotKey, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
+import { liveActions, playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
 import { parseVaultAction } from "./actions.js";
 import { checkVaultConfig, vaultConfigSchema, type VaultConfig } from "./config.js";
 import { distinctVaultStructures, distinctVaultTasks, generateVault } from "./generator.js";
@@ -63,8 +66,8 @@ import { parseVaultTasks, printVaultTask, readVaultTask, vaultStructureKey, type
 export type { VaultConfig } from "./config.js";
 export type { VaultTask } from "./tasks.js";
 
-export interface CompiledVault {
-  readonly taskId: string;
+/** Everything precomputed for one vault; keys are per MDP state (views are not kept: a line is cheap). */
+export interface CompiledVault extends CompiledTask {
   readonly oracle: VaultOracle;
 }
 
@@ -75,8 +78,6 @@ export interface VaultState {
   readonly codes: readonly number[];
   readonly position: Position;
 }
-
-const NO_ACTIONS: readonly string[] = Object.freeze([]);
 
 /** Stable id of a task: a hash of its text. */
 function vaultTaskId(task: VaultTask): string {
@@ -89,10 +90,6 @@ function idOf(state: VaultState): number {
   return stateId(state.task, state.position, live ? shownCode(state.task, state.codes, state.position) : 0);
 }
 
-function keyOf(state: VaultState): string {
-  return hashHex(`${state.compiled.taskId}:${idOf(state)}`);
-}
-
 function stateLine(state: VaultState): string {
   const live = state.position.end === null;
   return renderVault(
@@ -102,18 +99,17 @@ function stateLine(state: VaultState): string {
   );
 }
 
-function info(state: VaultState, invalid: boolean, parsedAction: string | null): StepInfo {
-  const base = {
-    progress: state.compiled.oracle.value(idOf(state)),
-    stateKey: keyOf(state),
-    invalid,
-    parsedAction,
-    segment: 0,
-  };
-  if (state.position.end === "open") return { ...base, stopReason: "success" };
-  if (state.position.end === "alarm") return { ...base, stopReason: "failure" };
-  return base;
-}
+const ENDS = { open: "success", alarm: "failure" } as const;
+
+const TURNS: TextTurns<VaultState> = {
+  view: stateLine,
+  end: (state) => (state.position.end === null ? null : ENDS[state.position.end]),
+  progress: (state) => state.compiled.oracle.value(idOf(state)),
+  stateKey: (state) => slotKey(state.compiled, idOf(state)),
+  overFeedback: VAULT_OVER_FEEDBACK,
+  invalidFeedback: () => VAULT_INVALID_FEEDBACK,
+  invalidReward: 0,
+};
 
 function decode(json: Json): VaultTask {
   const locks =
@@ -127,74 +123,54 @@ function replyText(action: Message): string {
 }
 
 function stepState(state: VaultState, action: Message): StepResult<VaultState> {
-  const parsedAction = parseVaultAction(replyText(action));
-  const show = (target: VaultState, line: string): Message[] => [userMessage(`${line}\n${stateLine(target)}`)];
-  if (state.position.end !== null) {
+  return playTurn(TURNS, state, parseVaultAction(replyText(action)), (parsedAction) => {
+    const played = playAction(state.task, state.codes, state.position, ACTION_TEXTS.indexOf(parsedAction));
     return {
-      state,
-      observation: show(state, VAULT_OVER_FEEDBACK),
-      reward: 0,
-      terminated: true,
-      info: info(state, parsedAction === null, parsedAction),
+      state: { ...state, position: played.position },
+      feedback: effectFeedback(played.effect),
+      reward: played.position.end === "open" ? REWARD_OPEN : 0,
     };
-  }
-  if (parsedAction === null)
-    return {
-      state,
-      observation: show(state, VAULT_INVALID_FEEDBACK),
-      reward: 0,
-      terminated: false,
-      info: info(state, true, null),
-    };
-  const played = playAction(state.task, state.codes, state.position, ACTION_TEXTS.indexOf(parsedAction));
-  const next: VaultState = { ...state, position: played.position };
-  const opened = played.position.end === "open";
-  return {
-    state: next,
-    observation: show(next, effectFeedback(played.effect)),
-    reward: opened ? REWARD_OPEN : 0,
-    terminated: played.position.end !== null,
-    info: info(next, false, parsedAction),
-  };
+  });
 }
 
 export function vault(options?: Partial<VaultConfig>): Env<VaultTask, VaultState> {
   const config: VaultConfig = checkVaultConfig(parseOptions("vault", vaultConfigSchema, options));
   const cache = createTaskCache<VaultTask, CompiledVault>(
     printVaultTask,
-    (task) => ({ taskId: vaultTaskId(task), oracle: buildVaultOracle(task, config.reliability) }),
+    (task) => ({ ...compiledTask(vaultTaskId(task)), oracle: buildVaultOracle(task, config.reliability) }),
     256,
   );
   const systemPrompt = vaultSystemPrompt(config.reliability);
   return {
-    name: "vault",
-    config,
-    generate: (seed) => generateVault(config, seed),
-    // Exact as a number up to 2^53 (the default config's 1.4e15 is); past it, a float that still compares right.
-    distinctTasks: () => Number(distinctVaultTasks(config)),
-    taskId: vaultTaskId,
-    structure: "the lock count and which locks are uncertain; the digits left out",
-    structureKey: vaultStructureKey,
-    distinctStructures: () => distinctVaultStructures(config),
-    encodeTask: (task) => ({ locks: printVaultTask(task) }),
-    decodeTask: decode,
-    parseTasks: parseVaultTasks,
-    referenceBudget: (task) => config.referenceFactor * task.hints.length,
-    optimalTurns: (task) => task.hints.length,
+    spec: { name: "vault", config },
+    tasks: {
+      generate: (seed) => generateVault(config, seed),
+      // Exact as a number up to 2^53 (the default config's 1.4e15 is); past it, a float that still compares right.
+      distinctTasks: () => Number(distinctVaultTasks(config)),
+      id: vaultTaskId,
+      structure: "the lock count and which locks are uncertain; the digits left out",
+      structureKey: vaultStructureKey,
+      distinctStructures: () => distinctVaultStructures(config),
+      encode: (task) => ({ locks: printVaultTask(task) }),
+      decode,
+      parse: parseVaultTasks,
+      referenceBudget: (task) => config.referenceFactor * task.hints.length,
+      optimalTurns: (task) => task.hints.length,
+    },
+    actions: {
+      valid: liveActions(TURNS, ACTION_TEXTS),
+      stateKey: TURNS.stateKey,
+      parse: (_state, action) => parseVaultAction(replyText(action)),
+    },
+    oracle: {
+      answer: (state, turnsLeft): OracleAnswer => state.compiled.oracle.answer(idOf(state), turnsLeft),
+      progressWithin: (state, turnsLeft) => state.compiled.oracle.value(idOf(state), turnsLeft),
+    },
     reset(task, { seed }) {
       const codes = drawCodes(task, config.reliability, createRng(deriveSeed(seed, "vault-codes")));
       const state: VaultState = { task, compiled: cache.get(task), codes, position: startPosition(task) };
-      return {
-        state,
-        observation: [systemMessage(systemPrompt), userMessage(stateLine(state))],
-        info: info(state, false, null),
-      };
+      return startTurn(TURNS, state, systemPrompt);
     },
     step: stepState,
-    parseAction: (_state, action) => parseVaultAction(replyText(action)),
-    oracle: (state, turnsLeft): OracleAnswer => state.compiled.oracle.answer(idOf(state), turnsLeft),
-    progressWithin: (state, turnsLeft) => state.compiled.oracle.value(idOf(state), turnsLeft),
-    validActions: (state) => (state.position.end !== null ? NO_ACTIONS : ACTION_TEXTS),
-    stateKey: keyOf,
   };
 }

@@ -132,13 +132,13 @@ export function createJobContexts(onWait?: WaitListener): JobContexts {
         const spec = context.budgets.get(job.budget);
         if (spec === undefined) throw new DataError(`run ${job.run} has no budget "${job.budget}"`);
         const { env, config } = context;
-        const task = env.decodeTask(stored.task);
-        const taskId = env.taskId(task);
+        const task = env.tasks.decode(stored.task);
+        const taskId = env.tasks.id(task);
         const budget = resolveBudget(
           spec,
           {
             reference: stored.referenceBudget,
-            optimal: stored.optimalTurns ?? env.optimalTurns?.(task, config.budgetScope) ?? null,
+            optimal: stored.optimalTurns ?? env.tasks.optimalTurns?.(task, config.budgetScope) ?? null,
           },
           config.budgetMode,
           config.budgetScope,

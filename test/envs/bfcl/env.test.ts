@@ -18,13 +18,13 @@ function makeEnv(options: Record<string, unknown> = {}): BfclEnv {
 
 /** Play the oracle's first optimal action until the end; returns the steps. */
 function playOracle(env: BfclEnv, id: string) {
-  const task = env.decodeTask(id);
+  const task = env.tasks.decode(id);
   const start = env.reset(task, { seed: 0 });
   let state: BfclState = start.state;
   const steps = [];
   for (let guard = 0; guard < 50; guard++) {
-    const action = env.oracle(state).optimal[0] as string;
-    const result = env.step(state, env.actionMessage(state, action));
+    const action = env.oracle!.answer(state).optimal[0] as string;
+    const result = env.step(state, env.actions.message(state, action));
     steps.push({ action, result });
     state = result.state;
     if (result.terminated) break;
@@ -42,7 +42,7 @@ describe("bfcl config", () => {
       /bfcl\.maxStepsPerTurn: expected an integer from 1 to 1000/,
     );
     expect(() => makeEnv({ budget: 3 })).toThrow(/bfcl\.budget: unknown option/);
-    expect(makeEnv({ categories: "miss_param,base", stopOnFailure: "false" }).config).toMatchObject({
+    expect(makeEnv({ categories: "miss_param,base", stopOnFailure: "false" }).spec.config).toMatchObject({
       categories: ["miss_param", "base"],
       stopOnFailure: false,
       mode: "tools",
@@ -64,41 +64,41 @@ describe("bfcl tasks", () => {
   const env = makeEnv();
 
   it("lists every entry in order and picks one per seed, reproducibly", () => {
-    expect(env.listTasks().map((task) => env.taskId(task))).toEqual([
+    expect(env.tasks.list().map((task) => env.tasks.id(task))).toEqual([
       "multi_turn_base_0",
       "multi_turn_base_1",
       "multi_turn_miss_func_0",
       "multi_turn_miss_param_0",
       "multi_turn_long_context_0",
     ]);
-    expect(env.generate(7)).toBe(env.generate(7));
-    const seen = new Set(Array.from({ length: 60 }, (_, seed) => env.generate(seed).id));
+    expect(env.tasks.generate(7)).toBe(env.tasks.generate(7));
+    const seen = new Set(Array.from({ length: 60 }, (_, seed) => env.tasks.generate(seed).id));
     expect(seen.size).toBe(5);
   });
 
   it("encodes tasks by id and reads task files, naming bad lines", () => {
-    const task = env.listTasks()[2]!;
-    expect(env.encodeTask(task)).toBe("multi_turn_miss_func_0");
-    expect(env.decodeTask(env.encodeTask(task))).toBe(task);
-    expect(() => env.decodeTask("multi_turn_base_99")).toThrow(/unknown entry id "multi_turn_base_99"/);
+    const task = env.tasks.list()[2]!;
+    expect(env.tasks.encode(task)).toBe("multi_turn_miss_func_0");
+    expect(env.tasks.decode(env.tasks.encode(task))).toBe(task);
+    expect(() => env.tasks.decode("multi_turn_base_99")).toThrow(/unknown entry id "multi_turn_base_99"/);
     expect(
-      env.parseTasks("# my tasks\nmulti_turn_base_1\n\n  multi_turn_base_0  # first\n").map((item) => item.id),
+      env.tasks.parse("# my tasks\nmulti_turn_base_1\n\n  multi_turn_base_0  # first\n").map((item) => item.id),
     ).toEqual(["multi_turn_base_1", "multi_turn_base_0"]);
-    expect(() => env.parseTasks("multi_turn_base_1\nbogus\n")).toThrow(/line 2: unknown entry id "bogus"/);
-    expect(() => env.parseTasks("# nothing but a comment\n\n")).toThrow(DataError);
-    expect(() => env.parseTasks("")).toThrow(/bfcl task file: no entry ids found/);
+    expect(() => env.tasks.parse("multi_turn_base_1\nbogus\n")).toThrow(/line 2: unknown entry id "bogus"/);
+    expect(() => env.tasks.parse("# nothing but a comment\n\n")).toThrow(DataError);
+    expect(() => env.tasks.parse("")).toThrow(/bfcl task file: no entry ids found/);
   });
 
   it("keys an entry's structure by its number, shared by the categories' variants of one entry", () => {
-    expect(env.listTasks().map((task) => env.structureKey(task))).toEqual(["0", "1", "0", "0", "0"]);
-    expect(env.distinctStructures?.()).toBe(2);
-    expect(makeEnv({ categories: "miss_func" }).distinctStructures?.()).toBe(1);
+    expect(env.tasks.list().map((task) => env.tasks.structureKey(task))).toEqual(["0", "1", "0", "0", "0"]);
+    expect(env.tasks.distinctStructures?.()).toBe(2);
+    expect(makeEnv({ categories: "miss_func" }).tasks.distinctStructures?.()).toBe(1);
   });
 
   it("gives 20 steps per user turn as the reference budget", () => {
-    const task = env.decodeTask("multi_turn_base_0");
-    expect(env.referenceBudget(task, "user-turn")).toBe(20);
-    expect(env.referenceBudget(task, "episode")).toBe(60);
+    const task = env.tasks.decode("multi_turn_base_0");
+    expect(env.tasks.referenceBudget(task, "user-turn")).toBe(20);
+    expect(env.tasks.referenceBudget(task, "episode")).toBe(60);
   });
 });
 
@@ -129,7 +129,7 @@ describe("bfcl episodes", () => {
   it("plays every fake entry to success through actionMessage in both modes", () => {
     for (const mode of ["tools", "prompting"]) {
       const env = makeEnv({ mode });
-      for (const task of env.listTasks()) {
+      for (const task of env.tasks.list()) {
         const { steps } = playOracle(env, task.id);
         expect(steps.at(-1)?.result.info.stopReason, `${mode} ${task.id}`).toBe("success");
       }
@@ -138,8 +138,8 @@ describe("bfcl episodes", () => {
 
   it("turns canonical actions into tool calls or text", () => {
     const tools = makeEnv();
-    const { state } = tools.reset(tools.decodeTask("multi_turn_base_0"), { seed: 0 });
-    expect(tools.actionMessage(state, "[write('a', text='hi'), get()]")).toEqual({
+    const { state } = tools.reset(tools.tasks.decode("multi_turn_base_0"), { seed: 0 });
+    expect(tools.actions.message(state, "[write('a', text='hi'), get()]")).toEqual({
       role: "assistant",
       content: "",
       toolCalls: [
@@ -147,11 +147,11 @@ describe("bfcl episodes", () => {
         { id: "call_0_0_1", name: "get", arguments: "{}" },
       ],
     });
-    expect(tools.actionMessage(state, "[]")).toEqual({ role: "assistant", content: CLOSING_TEXT });
-    expect(tools.actionMessage(state, "All done.")).toEqual({ role: "assistant", content: "All done." });
+    expect(tools.actions.message(state, "[]")).toEqual({ role: "assistant", content: CLOSING_TEXT });
+    expect(tools.actions.message(state, "All done.")).toEqual({ role: "assistant", content: "All done." });
     const prompting = makeEnv({ mode: "prompting" });
-    const other = prompting.reset(prompting.decodeTask("multi_turn_base_0"), { seed: 0 }).state;
-    expect(prompting.actionMessage(other, "[write(text='hi', title='a')]")).toEqual({
+    const other = prompting.reset(prompting.tasks.decode("multi_turn_base_0"), { seed: 0 }).state;
+    expect(prompting.actions.message(other, "[write(text='hi', title='a')]")).toEqual({
       role: "assistant",
       content: "[write(title='a', text='hi')]",
     });
@@ -159,19 +159,19 @@ describe("bfcl episodes", () => {
 
   it("follows the model's progress within a turn in the oracle", () => {
     const env = makeEnv();
-    const { state } = env.reset(env.decodeTask("multi_turn_base_1"), { seed: 0 });
-    expect(env.oracle(state)).toEqual({ optimal: ["[add(amount=5), add(amount=5)]"], remaining: 4, value: 1 });
-    const step = env.step(state, env.actionMessage(state, "[add(5)]"));
-    expect(env.oracle(step.state)).toEqual({ optimal: ["[add(amount=5)]"], remaining: 4, value: 1 });
-    env.step(step.state, env.actionMessage(step.state, "[add(amount=5)]"));
-    expect(env.oracle(step.state)).toEqual({ optimal: ["[]"], remaining: 3, value: 1 });
-    expect(env.validActions(step.state)).toEqual(["add()", "get()", "write()", "read()", "delete()", "[]"]);
+    const { state } = env.reset(env.tasks.decode("multi_turn_base_1"), { seed: 0 });
+    expect(env.oracle!.answer(state)).toEqual({ optimal: ["[add(amount=5), add(amount=5)]"], remaining: 4, value: 1 });
+    const step = env.step(state, env.actions.message(state, "[add(5)]"));
+    expect(env.oracle!.answer(step.state)).toEqual({ optimal: ["[add(amount=5)]"], remaining: 4, value: 1 });
+    env.step(step.state, env.actions.message(step.state, "[add(amount=5)]"));
+    expect(env.oracle!.answer(step.state)).toEqual({ optimal: ["[]"], remaining: 3, value: 1 });
+    expect(env.actions.valid(step.state)).toEqual(["add()", "get()", "write()", "read()", "delete()", "[]"]);
   });
 
   it("stops with failure on a wrong turn and reports the verdict", () => {
     const env = makeEnv();
-    const { state } = env.reset(env.decodeTask("multi_turn_base_0"), { seed: 0 });
-    env.step(state, env.actionMessage(state, "[add(amount=3)]"));
+    const { state } = env.reset(env.tasks.decode("multi_turn_base_0"), { seed: 0 });
+    env.step(state, env.actions.message(state, "[add(amount=3)]"));
     const end = env.step(state, { role: "assistant", content: "ok" });
     expect(end.terminated).toBe(true);
     expect(end.reward).toBe(0);
@@ -181,30 +181,30 @@ describe("bfcl episodes", () => {
       verdict: { valid: false, errorType: "multi_turn:instance_state_mismatch" },
       turnsPassed: 0,
     });
-    expect(env.oracle(state)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
-    expect(env.validActions(state)).toEqual([]);
+    expect(env.oracle!.answer(state)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
+    expect(env.actions.valid(state)).toEqual([]);
   });
 
   it("marks malformed responses invalid with no parsed action", () => {
     const env = makeEnv({ mode: "prompting" });
-    const { state } = env.reset(env.decodeTask("multi_turn_base_0"), { seed: 0 });
+    const { state } = env.reset(env.tasks.decode("multi_turn_base_0"), { seed: 0 });
     const step = env.step(state, { role: "assistant", content: "[add(amount=2" } satisfies Message);
     expect(step.info).toMatchObject({ invalid: true, parsedAction: null });
   });
 
   it("keys states by turn and model-side state", () => {
     const env = makeEnv();
-    const task = env.decodeTask("multi_turn_base_1");
+    const task = env.tasks.decode("multi_turn_base_1");
     const a = env.reset(task, { seed: 0 }).state;
     const b = env.reset(task, { seed: 1 }).state;
-    expect(env.stateKey(a)).toBe(env.stateKey(b));
-    const afterA = env.step(a, env.actionMessage(a, "[add(amount=5), add(amount=5)]"));
-    expect(afterA.info.stateKey).not.toBe(env.stateKey(b));
-    env.step(b, env.actionMessage(b, "[add(5)]"));
-    env.step(b, env.actionMessage(b, "[add(5)]"));
-    expect(env.stateKey(b)).toBe(env.stateKey(a));
-    const turnEnded = env.step(a, env.actionMessage(a, "[]"));
-    expect(turnEnded.info.stateKey).not.toBe(env.stateKey(b));
+    expect(env.actions.stateKey(a)).toBe(env.actions.stateKey(b));
+    const afterA = env.step(a, env.actions.message(a, "[add(amount=5), add(amount=5)]"));
+    expect(afterA.info.stateKey).not.toBe(env.actions.stateKey(b));
+    env.step(b, env.actions.message(b, "[add(5)]"));
+    env.step(b, env.actions.message(b, "[add(5)]"));
+    expect(env.actions.stateKey(b)).toBe(env.actions.stateKey(a));
+    const turnEnded = env.step(a, env.actions.message(a, "[]"));
+    expect(turnEnded.info.stateKey).not.toBe(env.actions.stateKey(b));
   });
 });
 
@@ -255,7 +255,7 @@ describe("bfcl robustness", () => {
     fc.assert(
       fc.property(fc.nat({ max: 9 }), text, fc.array(toolCall, { maxLength: 4 }), (pick, content, calls) => {
         const env = envs[pick % 2] as BfclEnv;
-        const task = env.listTasks()[pick % env.listTasks().length] as BfclTask;
+        const task = env.tasks.list()[pick % env.tasks.list().length] as BfclTask;
         let { state } = env.reset(task, { seed: 0 });
         for (const action of [
           { role: "assistant", content, toolCalls: calls },
@@ -264,7 +264,7 @@ describe("bfcl robustness", () => {
           const result = env.step(state, action);
           state = result.state;
           expect(result.observation.every((message) => typeof message.content === "string")).toBe(true);
-          expect(result.info.stateKey).toBe(env.stateKey(state));
+          expect(result.info.stateKey).toBe(env.actions.stateKey(state));
           if (result.terminated) break;
         }
       }),
@@ -275,7 +275,7 @@ describe("bfcl robustness", () => {
   it("plays identically for identical replies (deterministic transcripts)", () => {
     const transcript = (env: BfclEnv) => {
       const out: unknown[] = [];
-      for (const task of env.listTasks()) {
+      for (const task of env.tasks.list()) {
         let { state, observation } = env.reset(task, { seed: 3 });
         out.push(observation);
         for (const content of [
@@ -287,7 +287,7 @@ describe("bfcl robustness", () => {
           "[]",
           "done",
         ]) {
-          const result = env.step(state, env.actionMessage(state, content));
+          const result = env.step(state, env.actions.message(state, content));
           out.push(result.observation, result.info, result.reward, result.tools ?? null);
           state = result.state;
           if (result.terminated) break;
@@ -324,18 +324,18 @@ runEnvContract(
 describe("bfcl on the bundled data", () => {
   it("reads the copy that ships with budgetrl unless --data-dir says otherwise", () => {
     const env = bfcl();
-    expect(env.config).toMatchObject({ dataDir: "" });
+    expect(env.spec.config).toMatchObject({ dataDir: "" });
     expect(env.dataset.dataDir).toBe(BUNDLED_BFCL_DATA_DIR);
-    expect(env.listTasks()).toHaveLength(800);
+    expect(env.tasks.list()).toHaveLength(800);
     expect(bfcl({ dataDir: fakeDataDir }, FAKE_CLASSES).dataset.dataDir).toBe(fakeDataDir);
   });
 
   it("numbers the same 200 questions in every category: one structure per number, the variants of one base entry", () => {
     const env = bfcl();
-    expect(env.distinctStructures?.()).toBe(200);
+    expect(env.tasks.distinctStructures?.()).toBe(200);
     const byNumber = new Map<string, BfclTask[]>();
-    for (const task of env.listTasks())
-      byNumber.set(env.structureKey(task), [...(byNumber.get(env.structureKey(task)) ?? []), task]);
+    for (const task of env.tasks.list())
+      byNumber.set(env.tasks.structureKey(task), [...(byNumber.get(env.tasks.structureKey(task)) ?? []), task]);
     expect([...byNumber.values()].every((variants) => variants.length === 4)).toBe(true);
     // The variants share the path and classes, and all but at most one changed user turn (miss_func inserts an
     // empty turn where functions arrive; miss_param drops a parameter from one turn, sometimes from two).

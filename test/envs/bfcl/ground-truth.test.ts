@@ -82,7 +82,7 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
   const env = bfcl();
 
   it("replays all entries through the loop as tool calls, passing both checkers", () => {
-    const entries = env.listTasks();
+    const entries = env.tasks.list();
     expect(entries).toHaveLength(800);
     const failures = entries.flatMap((entry) => {
       const end = replay(env, entry, groundTruthScript(entry));
@@ -94,20 +94,20 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
   });
 
   it("passes all through the offline checker too", () => {
-    const failures = env
-      .listTasks()
+    const failures = env.tasks
+      .list()
       .filter((entry) => !checkTranscript(env.context, entry, groundTruthTranscript(entry)).valid);
     expect(failures.map((entry) => entry.id)).toEqual([]);
   });
 
   it("replays all in prompting mode from the oracle's action texts", () => {
     const prompting = bfcl({ mode: "prompting" });
-    const failures = prompting.listTasks().flatMap((entry) => {
+    const failures = prompting.tasks.list().flatMap((entry) => {
       let { state } = prompting.reset(entry, { seed: 0 });
       for (let guard = 0; guard < 100; guard++) {
         const result = prompting.step(
           state,
-          prompting.actionMessage(state, prompting.oracle(state).optimal[0] as string),
+          prompting.actions.message(state, prompting.oracle!.answer(state).optimal[0] as string),
         );
         state = result.state;
         if (result.terminated)
@@ -121,7 +121,7 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
   for (const category of BFCL_CATEGORIES) {
     it(`fails ${category} entries with one ground-truth call removed or altered, with the right error type`, () => {
       const entries = sample(
-        env.listTasks().filter((entry) => entry.category === category),
+        env.tasks.list().filter((entry) => entry.category === category),
         25,
       );
       let checked = 0;
@@ -161,8 +161,8 @@ describe("BFCL ground truth on the real backends and the bundled data (800 entri
   }
 
   it("force-terminates an entry that exceeds 20 steps in a turn before the last", () => {
-    const entry = env
-      .listTasks()
+    const entry = env.tasks
+      .list()
       .find((item) => item.groundTruth.length >= 2 && (item.groundTruth[0]?.length ?? 0) > 0) as BfclEntry;
     const first = (entry.groundTruth[0] ?? []).map(({ call }) => call);
     const script = groundTruthScript(entry).map((steps, index) =>

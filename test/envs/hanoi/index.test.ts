@@ -11,7 +11,7 @@ runEnvContract("hanoi random starts", () => hanoi({ disks: 5, randomStart: true 
 
 describe("hanoi env", () => {
   const env = hanoi();
-  const task = env.generate(0);
+  const task = env.tasks.generate(0);
   const play = (actions: readonly string[]) => playReplies(env, env.reset(task, { seed: 0 }).state, actions);
 
   it("solves 3 disks in 7 moves with reward 1 at the end", () => {
@@ -39,37 +39,39 @@ describe("hanoi env", () => {
   it("says how many distinct tasks it generates: 3^n - 1 random starts, or the one standard start", () => {
     const drawn = (disks: number, randomStart: boolean): number => {
       const towers = hanoi({ disks, randomStart });
-      return new Set(Array.from({ length: 3000 }, (_, seed) => towers.taskId(towers.generate(seed)))).size;
+      return new Set(Array.from({ length: 3000 }, (_, seed) => towers.tasks.id(towers.tasks.generate(seed)))).size;
     };
-    expect(hanoi({ disks: 2, randomStart: true }).distinctTasks?.()).toBe(8);
+    expect(hanoi({ disks: 2, randomStart: true }).tasks.distinctTasks?.()).toBe(8);
     expect(drawn(2, true)).toBe(8);
-    expect(hanoi({ disks: 4, randomStart: true }).distinctTasks?.()).toBe(80);
+    expect(hanoi({ disks: 4, randomStart: true }).tasks.distinctTasks?.()).toBe(80);
     expect(drawn(4, true)).toBe(80);
-    expect(hanoi({ disks: 12 }).distinctTasks?.()).toBe(1);
+    expect(hanoi({ disks: 12 }).tasks.distinctTasks?.()).toBe(1);
     expect(drawn(5, false)).toBe(1);
   });
 
   it("is its own structure: the start and goal configuration is the whole problem", () => {
     const towers = hanoi({ disks: 4, randomStart: true });
     for (let seed = 0; seed < 50; seed++) {
-      const start = towers.generate(seed);
-      expect(towers.structureKey(start)).toBe(towers.taskId(start));
+      const start = towers.tasks.generate(seed);
+      expect(towers.tasks.structureKey(start)).toBe(towers.tasks.id(start));
     }
-    expect(towers.distinctStructures?.()).toBe(80);
-    expect(hanoi().distinctStructures?.()).toBe(1);
+    expect(towers.tasks.distinctStructures?.()).toBe(80);
+    expect(hanoi().tasks.distinctStructures?.()).toBe(1);
   });
 
   it("has a reference budget of 4 x (2^n - 1) and ids naming the task", () => {
-    expect(env.referenceBudget(task, "episode")).toBe(28);
-    expect(env.taskId(task)).toBe("hanoi-3-AAA");
-    expect(hanoi({ disks: 10 }).referenceBudget(hanoi({ disks: 10 }).generate(0), "episode")).toBe(4 * 1023);
-    const [custom] = env.parseTasks("3 AAC");
-    expect(env.referenceBudget(custom!, "episode")).toBe(12);
+    expect(env.tasks.referenceBudget(task, "episode")).toBe(28);
+    expect(env.tasks.id(task)).toBe("hanoi-3-AAA");
+    expect(hanoi({ disks: 10 }).tasks.referenceBudget(hanoi({ disks: 10 }).tasks.generate(0), "episode")).toBe(
+      4 * 1023,
+    );
+    const [custom] = env.tasks.parse("3 AAC");
+    expect(env.tasks.referenceBudget(custom!, "episode")).toBe(12);
     expect(env.reset(custom!, { seed: 0 }).observation[1]!.content).toBe("A: 2 1\nB:\nC: 3");
   });
 
   it("gives equal configurations equal keys across tasks", () => {
-    const [other] = env.parseTasks("3 CAA");
+    const [other] = env.tasks.parse("3 CAA");
     const [moved] = play(["A->C"]);
     expect(env.reset(other!, { seed: 0 }).info.stateKey).toBe(moved!.info.stateKey);
   });
@@ -78,13 +80,13 @@ describe("hanoi env", () => {
 describe("hanoi budget-aware oracle", () => {
   it("gives the same optimal moves within any number of turns left, from every configuration of 4 disks", () => {
     const env = hanoi({ disks: 4 });
-    const task = env.generate(0);
+    const task = env.tasks.generate(0);
     for (let code = 0; code < 3 ** 4; code++) {
       const pegs = Array.from({ length: 4 }, (_, disk) => Math.floor(code / 3 ** disk) % 3);
       const state = { task, pegs };
-      const unlimited = env.oracle(state);
+      const unlimited = env.oracle!.answer(state);
       for (let turnsLeft = 0; turnsLeft <= 20; turnsLeft++) {
-        expect(env.oracle(state, turnsLeft)).toEqual({
+        expect(env.oracle!.answer(state, turnsLeft)).toEqual({
           optimal: unlimited.optimal,
           remaining: unlimited.remaining,
           value: unlimited.remaining <= turnsLeft ? 1 : 0,

@@ -12,7 +12,7 @@ runEnvContract("sokoban 7x7 with 2 boxes", () => sokoban({ width: 7, height: 7, 
 
 describe("sokoban env", () => {
   const env = sokoban();
-  const [task] = env.parseTasks("#######\n#     #\n# $ . #\n#  @  #\n#######");
+  const [task] = env.tasks.parse("#######\n#     #\n# $ . #\n#  @  #\n#######");
   const play = (actions: readonly string[]) => playReplies(env, env.reset(task!, { seed: 0 }).state, actions);
 
   it("plays an imported level to success with RAGEN's rewards and the oracle's progress", () => {
@@ -32,8 +32,8 @@ describe("sokoban env", () => {
     expect(observation[0]!.content).toContain("Sokoban");
     expect(observation[1]!.content).toBe("#######\n#_____#\n#_$_._#\n#__@__#\n#######");
     expect(info.progress).toBe(-5);
-    expect(env.referenceBudget(task!, "episode")).toBe(20);
-    expect(env.taskId(task!)).toMatch(/^sokoban-[0-9a-f]{14}$/);
+    expect(env.tasks.referenceBudget(task!, "episode")).toBe(20);
+    expect(env.tasks.id(task!)).toMatch(/^sokoban-[0-9a-f]{14}$/);
   });
 
   it("treats walking into a wall as a legal move that changes nothing", () => {
@@ -48,16 +48,16 @@ describe("sokoban env", () => {
     const steps = play(["Left", "Up"]);
     const deadlocked = steps[1]!;
     expect(deadlocked.reward).toBeCloseTo(-0.1, 12);
-    expect(env.oracle(deadlocked.state)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
+    expect(env.oracle!.answer(deadlocked.state)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
     expect(Number.isFinite(deadlocked.info.progress)).toBe(true);
     expect(deadlocked.info.progress).toBeLessThan(-5);
     expect(deadlocked.terminated).toBe(false);
   });
 
   it("says which imported levels cannot be played: unsolvable ones, and ones past the oracle's state cap, apart", () => {
-    const [solvable, unsolvable] = env.parseTasks("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
-    expect(env.taskProblem?.(solvable!)).toBeUndefined();
-    expect(env.taskProblem?.(unsolvable!)).toBe(
+    const [solvable, unsolvable] = env.tasks.parse("#####\n#@$.#\n#####\n\n#####\n#@$ #\n#. ##\n#####\n");
+    expect(env.tasks.problem?.(solvable!)).toBeUndefined();
+    expect(env.tasks.problem?.(unsolvable!)).toBe(
       "cannot be solved: the BFS oracle searched all 7 states reachable from the start and in none is every box on a goal",
     );
     // An open 12x10 room with three boxes: tens of thousands of states, far past a cap of 1000.
@@ -74,8 +74,8 @@ describe("sokoban env", () => {
       [9, 11, "."],
     ] as const)
       rows[row]![column] = char;
-    const [large] = env.parseTasks(rows.map((row) => row.join("")).join("\n"));
-    expect(sokoban({ maxStates: 1000 }).taskProblem?.(large!)).toMatch(
+    const [large] = env.tasks.parse(rows.map((row) => row.join("")).join("\n"));
+    expect(sokoban({ maxStates: 1000 }).tasks.problem?.(large!)).toMatch(
       /^has more than 1000 reachable states, past what the BFS oracle builds \(sokoban option maxStates\), so whether it can be solved is not known: raise it/,
     );
   });
@@ -86,13 +86,13 @@ describe("sokoban env", () => {
   });
 
   it("gives every generated task the same id after a JSON round trip, and distinct ids to distinct tasks", () => {
-    const tasks = Array.from({ length: 30 }, (_, seed) => env.generate(seed));
+    const tasks = Array.from({ length: 30 }, (_, seed) => env.tasks.generate(seed));
     const ids = new Set(
       tasks.map((generated) =>
-        sokoban().taskId(sokoban().decodeTask(JSON.parse(JSON.stringify(env.encodeTask(generated))))),
+        sokoban().tasks.id(sokoban().tasks.decode(JSON.parse(JSON.stringify(env.tasks.encode(generated))))),
       ),
     );
-    expect(ids).toEqual(new Set(tasks.map((generated) => env.taskId(generated))));
+    expect(ids).toEqual(new Set(tasks.map((generated) => env.tasks.id(generated))));
     expect(ids.size).toBe(new Set(tasks.map((generated) => generated.rows.join("\n"))).size);
   });
 
@@ -102,14 +102,14 @@ describe("sokoban env", () => {
 
   it("keys a level's structure by its playable part: generated levels by themselves, floor outside walls left out", () => {
     for (let seed = 0; seed < 20; seed++) {
-      const level = env.generate(seed);
-      expect(env.structureKey(level)).toBe(env.taskId(level));
+      const level = env.tasks.generate(seed);
+      expect(env.tasks.structureKey(level)).toBe(env.tasks.id(level));
     }
-    const [outside] = env.parseTasks("#######   \n#     #   \n# $ . #  _\n#  @  #   \n#######   ");
-    expect(env.taskId(outside!)).not.toBe(env.taskId(task!));
-    const [walled] = env.parseTasks("##########\n#     ####\n# $ . ####\n#  @  ####\n##########");
-    expect(env.structureKey(outside!)).toBe(env.structureKey(walled!));
-    expect(env.structureKey(task!)).not.toBe(env.structureKey(walled!));
-    expect(env.distinctStructures).toBeUndefined();
+    const [outside] = env.tasks.parse("#######   \n#     #   \n# $ . #  _\n#  @  #   \n#######   ");
+    expect(env.tasks.id(outside!)).not.toBe(env.tasks.id(task!));
+    const [walled] = env.tasks.parse("##########\n#     ####\n# $ . ####\n#  @  ####\n##########");
+    expect(env.tasks.structureKey(outside!)).toBe(env.tasks.structureKey(walled!));
+    expect(env.tasks.structureKey(task!)).not.toBe(env.tasks.structureKey(walled!));
+    expect(env.tasks.distinctStructures).toBeUndefined();
   });
 });

@@ -34,7 +34,7 @@ describe("thinice env", () => {
     expect(steps.map((step) => step.reward)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
     expect(steps[7]).toMatchObject({ terminated: true, info: { stopReason: "success", progress: 1 } });
     expect(steps[7]!.observation[0]!.content).toBe("Moved Up: goal!\nS.~.P\n..#..\n.....");
-    expect(env.validActions(steps[7]!.state)).toEqual([]);
+    expect(env.actions.valid(steps[7]!.state)).toEqual([]);
   });
 
   it("crosses thin ice that holds, or falls in when it breaks", () => {
@@ -44,7 +44,7 @@ describe("thinice env", () => {
     const broke = play(["Right", "Right", "Right"], seedWhere(false));
     expect(broke[1]).toMatchObject({ reward: 0, terminated: true, info: { stopReason: "failure", progress: 0 } });
     expect(broke[1]!.observation[0]!.content).toBe("Moved Right: ice broke!\nS.P.G\n..#..\n.....");
-    expect(env.oracle(broke[1]!.state, 5)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
+    expect(env.oracle!.answer(broke[1]!.state, 5)).toEqual({ optimal: [], remaining: Infinity, value: 0 });
     expect(broke[2]!.observation[0]!.content).toBe("The episode is over.\nS.P.G\n..#..\n.....");
   });
 
@@ -86,30 +86,31 @@ describe("thinice env", () => {
   });
 
   it("has an optimal length of the short route and a reference budget of 3x it", () => {
-    expect(env.optimalTurns!(task, "episode")).toBe(4);
-    expect(env.referenceBudget(task, "episode")).toBe(12);
-    expect(thinice({ referenceFactor: 5 }).referenceBudget(task, "episode")).toBe(20);
-    expect(env.optimalTurns!(mapFromRows(["S#G"], "test"), "episode")).toBe(3);
+    expect(env.tasks.optimalTurns!(task, "episode")).toBe(4);
+    expect(env.tasks.referenceBudget(task, "episode")).toBe(12);
+    expect(thinice({ referenceFactor: 5 }).tasks.referenceBudget(task, "episode")).toBe(20);
+    expect(env.tasks.optimalTurns!(mapFromRows(["S#G"], "test"), "episode")).toBe(3);
   });
 
   it("answers the budget decision: cross within 4-7 turns, go round within 8 or more", () => {
     const start = env.reset(task, { seed: 0 }).state;
-    expect(env.oracle(start, 4)).toEqual({ optimal: ["Right"], remaining: 4, value: expect.closeTo(0.6, 15) });
-    expect(env.oracle(start, 8)).toEqual({ optimal: ["Down", "Right"], remaining: 4, value: 1 });
+    expect(env.oracle!.answer(start, 4)).toEqual({ optimal: ["Right"], remaining: 4, value: expect.closeTo(0.6, 15) });
+    expect(env.oracle!.answer(start, 8)).toEqual({ optimal: ["Down", "Right"], remaining: 4, value: 1 });
     const bank = env.step(start, assistantMessage("Right")).state;
-    expect(env.oracle(bank, 6).optimal).toEqual(["Right"]);
-    expect(env.oracle(bank, 7).optimal).toEqual(["Down"]);
-    expect(env.oracle(bank)).toEqual({ optimal: ["Down"], remaining: 3, value: 1 });
-    for (const t of [0, 3, 6, 7, 100]) expect(env.progressWithin!(bank, t)).toBe(env.oracle(bank, t).value);
+    expect(env.oracle!.answer(bank, 6).optimal).toEqual(["Right"]);
+    expect(env.oracle!.answer(bank, 7).optimal).toEqual(["Down"]);
+    expect(env.oracle!.answer(bank)).toEqual({ optimal: ["Down"], remaining: 3, value: 1 });
+    for (const t of [0, 3, 6, 7, 100])
+      expect(env.oracle!.progressWithin!(bank, t)).toBe(env.oracle!.answer(bank, t).value);
     expect(env.reset(task, { seed: 0 }).info.progress).toBe(1);
-    expect(() => env.oracle(start, -1)).toThrow(BudgetrlError);
-    expect(() => env.oracle(start, 2.5)).toThrow(BudgetrlError);
+    expect(() => env.oracle!.answer(start, -1)).toThrow(BudgetrlError);
+    expect(() => env.oracle!.answer(start, 2.5)).toThrow(BudgetrlError);
   });
 
   it("keeps every observation of default tasks within 83 bytes", () => {
     let longest = 0;
     for (let seed = 0; seed < 200; seed++) {
-      const generated = env.generate(seed);
+      const generated = env.tasks.generate(seed);
       const { state, observation } = env.reset(generated, { seed });
       longest = Math.max(longest, Buffer.byteLength(observation[1]!.content));
       for (const reply of [...DIRECTIONS, "??"]) {
@@ -139,28 +140,31 @@ describe("thinice structure", () => {
 
   it("keys the playable layout: one key per layout (606 by default), shared by maps of one layout", () => {
     expect(layouts).toHaveLength(606);
-    expect(env.distinctStructures?.()).toBe(606);
-    const keys = layouts.map((layout) => env.structureKey(mapOf(layout, 1)));
+    expect(env.tasks.distinctStructures?.()).toBe(606);
+    const keys = layouts.map((layout) => env.tasks.structureKey(mapOf(layout, 1)));
     expect(new Set(keys).size).toBe(606);
     for (const [index, layout] of layouts.entries()) {
       const other = mapOf(layout, 2);
-      expect(env.structureKey(other)).toBe(keys[index]);
+      expect(env.tasks.structureKey(other)).toBe(keys[index]);
       // The decoration differs (different maps), the playable layout does not.
       if (cellRoles(layout, config).includes(DECORATION))
-        expect(env.taskId(other)).not.toBe(env.taskId(mapOf(layout, 1)));
+        expect(env.tasks.id(other)).not.toBe(env.tasks.id(mapOf(layout, 1)));
     }
     // A mirrored config has 4 times the layouts, every one its own structure.
-    expect(thinice({ mirror: true }).distinctStructures?.()).toBe(4 * 606);
+    expect(thinice({ mirror: true }).tasks.distinctStructures?.()).toBe(4 * 606);
   });
 
   it("gives generated maps the key of their layout, and reads task-file maps the same way", () => {
-    const keys = new Set(layouts.map((layout) => env.structureKey(mapOf(layout, 3))));
-    for (let seed = 0; seed < 300; seed++) expect(keys.has(env.structureKey(env.generate(seed)))).toBe(true);
+    const keys = new Set(layouts.map((layout) => env.tasks.structureKey(mapOf(layout, 3))));
+    for (let seed = 0; seed < 300; seed++)
+      expect(keys.has(env.tasks.structureKey(env.tasks.generate(seed)))).toBe(true);
     // A task-file map: the ice cut off from S (right of the rock, and behind the goal) is not part of the problem.
     const walled = mapFromRows(["S.~.G..", "..#.#..", "....#.~"], "test");
     const bare = mapFromRows(["S.~.G##", "..#.###", "....###"], "test");
-    expect(env.structureKey(walled)).toBe(env.structureKey(bare));
-    expect(env.structureKey(bare)).toBe(env.taskId(bare));
-    expect(env.structureKey(mapFromRows(["S.~.G##", "..#.###", "...####"], "test"))).not.toBe(env.structureKey(bare));
+    expect(env.tasks.structureKey(walled)).toBe(env.tasks.structureKey(bare));
+    expect(env.tasks.structureKey(bare)).toBe(env.tasks.id(bare));
+    expect(env.tasks.structureKey(mapFromRows(["S.~.G##", "..#.###", "...####"], "test"))).not.toBe(
+      env.tasks.structureKey(bare),
+    );
   });
 });

@@ -27,17 +27,17 @@ describe("vault env", () => {
   const play = (state: VaultState, actions: readonly string[]) => playReplies(env, state, actions);
 
   it("is registered with its options, and its task id is a hash of the task's text", () => {
-    expect(createEnv("vault", { maxLocks: "6" }).config).toMatchObject({ maxLocks: 6 });
-    expect(env.taskId(task)).toBe(env.taskId(readVaultTask("73?5", "again")));
-    expect(env.taskId(task)).not.toBe(env.taskId(readVaultTask("7 3 5", "test")));
-    expect(env.encodeTask(task)).toEqual({ locks: "7 3? 5" });
-    expect(() => env.decodeTask({ locks: 735 })).toThrow('vault: a task must be {"locks": "7 3? 5"}');
+    expect(createEnv("vault", { maxLocks: "6" }).spec.config).toMatchObject({ maxLocks: 6 });
+    expect(env.tasks.id(task)).toBe(env.tasks.id(readVaultTask("73?5", "again")));
+    expect(env.tasks.id(task)).not.toBe(env.tasks.id(readVaultTask("7 3 5", "test")));
+    expect(env.tasks.encode(task)).toEqual({ locks: "7 3? 5" });
+    expect(() => env.tasks.decode({ locks: 735 })).toThrow('vault: a task must be {"locks": "7 3? 5"}');
   });
 
   it("has the number of locks as its optimal length, and three times it as the reference budget", () => {
-    expect(env.optimalTurns!(task, "episode")).toBe(3);
-    expect(env.referenceBudget(task, "episode")).toBe(9);
-    expect(vault({ referenceFactor: 5 }).referenceBudget(task, "episode")).toBe(15);
+    expect(env.tasks.optimalTurns!(task, "episode")).toBe(3);
+    expect(env.tasks.referenceBudget(task, "episode")).toBe(9);
+    expect(vault({ referenceFactor: 5 }).tasks.referenceBudget(task, "episode")).toBe(15);
   });
 
   it("plays a vault: the reset shows the first lock, a check reveals the code, the last code opens it", () => {
@@ -66,7 +66,7 @@ describe("vault env", () => {
     expect(second!.terminated).toBe(true);
     expect(second!.info.stopReason).toBe("failure");
     expect(second!.info.progress).toBe(0);
-    expect(env.validActions(second!.state)).toEqual([]);
+    expect(env.actions.valid(second!.state)).toEqual([]);
     const after = env.step(second!.state, assistantMessage("5"));
     expect(after.terminated).toBe(true);
     expect(after.observation[0]!.content).toContain("The episode is over.");
@@ -74,7 +74,7 @@ describe("vault env", () => {
 
   it("counts a check of a known code as a wasted turn, not an invalid reply, and a reply naming no action as invalid", () => {
     const state = start([7, 3, 5]);
-    const key = env.stateKey(state);
+    const key = env.actions.stateKey(state);
     const wasted = env.step(state, assistantMessage("verify"));
     expect(wasted.info).toMatchObject({ invalid: false, parsedAction: "check", stateKey: key });
     expect(wasted.observation[0]!.content).toBe(
@@ -96,7 +96,7 @@ describe("vault env", () => {
     expect(right / (200 * 8)).toBeGreaterThan(0.55);
     expect(right / (200 * 8)).toBeLessThan(0.65);
     expect(
-      new Set(draws.map((drawn) => env.stateKey({ ...env.reset(sure, { seed: 0 }).state, codes: drawn }))).size,
+      new Set(draws.map((drawn) => env.actions.stateKey({ ...env.reset(sure, { seed: 0 }).state, codes: drawn }))).size,
     ).toBe(1);
   });
 
@@ -104,18 +104,20 @@ describe("vault env", () => {
     const atHint = play(start([7, 4, 5]), ["7"])[0]!.state;
     const checked = play(atHint, ["check"])[0]!.state;
     const checkedRight = play(play(start([7, 3, 5]), ["7"])[0]!.state, ["check"])[0]!.state;
-    expect(new Set([env.stateKey(atHint), env.stateKey(checked), env.stateKey(checkedRight)]).size).toBe(3);
+    expect(
+      new Set([env.actions.stateKey(atHint), env.actions.stateKey(checked), env.actions.stateKey(checkedRight)]).size,
+    ).toBe(3);
   });
 
   it("answers the budget-aware oracle and progress from the state: check while a spare turn remains, else guess", () => {
     const state = play(start([7, 4, 5]), ["7"])[0]!.state;
-    expect(env.oracle(state, 2)).toEqual({ optimal: ["3"], remaining: 2, value: 0.6 });
-    expect(env.oracle(state, 3).optimal).toEqual(["check"]);
-    expect(env.oracle(state, 3).value).toBeCloseTo(1, 12);
-    expect(env.oracle(state).optimal).toEqual(["check"]);
-    expect(env.progressWithin!(state, 1)).toBe(0);
-    expect(env.progressWithin!(state, 2)).toBe(0.6);
-    expect(env.progressWithin!(state, 3)).toBeCloseTo(1, 12);
+    expect(env.oracle!.answer(state, 2)).toEqual({ optimal: ["3"], remaining: 2, value: 0.6 });
+    expect(env.oracle!.answer(state, 3).optimal).toEqual(["check"]);
+    expect(env.oracle!.answer(state, 3).value).toBeCloseTo(1, 12);
+    expect(env.oracle!.answer(state).optimal).toEqual(["check"]);
+    expect(env.oracle!.progressWithin!(state, 1)).toBe(0);
+    expect(env.oracle!.progressWithin!(state, 2)).toBe(0.6);
+    expect(env.oracle!.progressWithin!(state, 3)).toBeCloseTo(1, 12);
     expect(env.step(state, assistantMessage("check")).info.progress).toBeCloseTo(1, 12);
   });
 
@@ -149,7 +151,7 @@ describe("vault env", () => {
           if (opened) success += 0.4 ** wrong * 0.6 ** (uncertainLocks.length - wrong);
         }
         const reset = env.reset(target, { seed: 0 }).state;
-        expect(success, `${text} within ${budget}`).toBeCloseTo(env.oracle(reset, budget).value!, 12);
+        expect(success, `${text} within ${budget}`).toBeCloseTo(env.oracle!.answer(reset, budget).value!, 12);
         expect(success).toBeCloseTo(0.6 ** (uncertainCount(target) - Math.min(budget - m, uncertainCount(target))), 12);
       }
     }
@@ -158,11 +160,11 @@ describe("vault env", () => {
   it("keeps every observation of the default tasks within 85 bytes, along oracle play at several budgets", () => {
     let longest = 0;
     for (let seed = 0; seed < 60; seed++) {
-      const generated = env.generate(seed);
+      const generated = env.tasks.generate(seed);
       for (const budget of [generated.hints.length, 2 * generated.hints.length]) {
         let { state } = env.reset(generated, { seed });
         for (let turn = 0; turn < budget; turn++) {
-          const result = env.step(state, assistantMessage(env.oracle(state, budget - turn).optimal[0]!));
+          const result = env.step(state, assistantMessage(env.oracle!.answer(state, budget - turn).optimal[0]!));
           const invalid = env.step(result.state, assistantMessage("?"));
           longest = Math.max(
             longest,
@@ -178,13 +180,13 @@ describe("vault env", () => {
   });
 
   it("keys structures by lock count and uncertain placement, counting 3,054 by default and 1 for 2-lock vaults", () => {
-    expect(env.structureKey(task)).toBe("3:.?.");
-    expect(env.structureKey(readVaultTask("0 9? 2", "test"))).toBe(env.structureKey(task));
-    expect(env.distinctStructures?.()).toBe(3054);
+    expect(env.tasks.structureKey(task)).toBe("3:.?.");
+    expect(env.tasks.structureKey(readVaultTask("0 9? 2", "test"))).toBe(env.tasks.structureKey(task));
+    expect(env.tasks.distinctStructures?.()).toBe(3054);
     const pairs = vault({ minLocks: 2, maxLocks: 2 });
-    expect(pairs.distinctStructures?.()).toBe(1);
-    expect(new Set(Array.from({ length: 50 }, (_, seed) => pairs.structureKey(pairs.generate(seed))))).toEqual(
-      new Set(["2:??"]),
-    );
+    expect(pairs.tasks.distinctStructures?.()).toBe(1);
+    expect(
+      new Set(Array.from({ length: 50 }, (_, seed) => pairs.tasks.structureKey(pairs.tasks.generate(seed)))),
+    ).toEqual(new Set(["2:??"]));
   });
 });

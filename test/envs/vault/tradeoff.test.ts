@@ -34,7 +34,7 @@ describe("vault budget trade-off", () => {
   it("meets the study's targets on the default tasks (>= 200 distinct): 20+ points lost either way, with a wide margin", () => {
     const env = vault();
     const { reliability } = parseOptions("vault", vaultConfigSchema, {});
-    const tasks = Array.from({ length: 300 }, (_, seed) => env.generate(seed));
+    const tasks = Array.from({ length: 300 }, (_, seed) => env.tasks.generate(seed));
     const table = measureVaultTradeoff(tasks, reliability);
     expect(table.tasks).toBeGreaterThanOrEqual(200);
     const [tight, , , generous] = [0, 1, 2, 3];

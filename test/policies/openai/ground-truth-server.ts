@@ -61,7 +61,7 @@ function groundTruthTable(dataDir: string, categories: string, mode: "tools" | "
   const table = new Map<string, Message>();
   const usersOf = (messages: readonly Message[]): string[] =>
     messages.filter((message) => message.role === "user").map((message) => message.content);
-  for (const entry of env.listTasks()) {
+  for (const entry of env.tasks.list()) {
     const start = env.reset(entry, { seed: 0 });
     let state = start.state;
     let tools = start.tools ?? [];
@@ -70,7 +70,7 @@ function groundTruthTable(dataDir: string, categories: string, mode: "tools" | "
       const texts = (entry.groundTruth[turn] ?? []).map((call) => call.text);
       let answered = false;
       if (texts.length > 0) {
-        const calls = env.actionMessage(state, `[${texts.join(", ")}]`);
+        const calls = env.actions.message(state, `[${texts.join(", ")}]`);
         table.set(
           turnKey(
             entry.id,
@@ -85,7 +85,7 @@ function groundTruthTable(dataDir: string, categories: string, mode: "tools" | "
         users.push(...usersOf(results.observation));
         answered = results.observation.every((message) => message.role !== "user");
       }
-      const closing = env.actionMessage(state, "[]");
+      const closing = env.actions.message(state, "[]");
       table.set(
         turnKey(
           entry.id,
@@ -138,7 +138,7 @@ export function groundTruthResponder(
 ): Responder {
   const table = groundTruthTable(dataDir, categories, mode);
   const ids = bfcl({ dataDir, categories })
-    .listTasks()
+    .tasks.list()
     .map((entry) => entry.id);
   const entries = seedTable(ids, runSeed, samples);
   return (request) => answer(table, entries, request);

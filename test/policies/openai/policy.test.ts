@@ -263,7 +263,7 @@ describe("openai policy", () => {
     const budget: Budget = { turns: 2, mode: "announced", scope: "episode", label: "2" };
     const episode = await runEpisode(env, policyFor(server), {
       run: "r",
-      task: env.generate(1),
+      task: env.tasks.generate(1),
       taskId: "t",
       taskIndex: 0,
       budget,
@@ -289,7 +289,7 @@ describe("openai policy", () => {
     const budget: Budget = { turns: 2, mode: "announced", scope: "episode", label: "2" };
     const episode = await runEpisode(env, policyFor(server), {
       run: "r",
-      task: env.generate(1),
+      task: env.tasks.generate(1),
       taskId: "t",
       taskIndex: 0,
       budget,

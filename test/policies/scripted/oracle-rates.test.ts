@@ -15,7 +15,7 @@ const hidden = (turns: number): Budget => ({ turns, mode: "hidden", scope: "epis
 /** Success rate of the oracle policy within T turns (hidden budget) over n seeded episodes of the rollout engine. */
 async function successWithin(map: "4x4" | "8x8", turns: number, n: number): Promise<number> {
   const env = frozenlake({ map, slippery: true });
-  const task = env.generate(0);
+  const task = env.tasks.generate(0);
   const policy = oraclePolicy();
   let successes = 0;
   for (let sample = 0; sample < n; sample++) {

@@ -16,21 +16,21 @@ import { DIRECTION_NAMES, exactHorizon } from "../../helpers/exact-frozenlake.js
 describe("oracle policy on slippery frozenlake", () => {
   it("chooses within the exact optimal set at every (cell, turns left) of the 4x4 map; unbounded plays the unlimited-horizon set", () => {
     const env = frozenlake({ map: "4x4", slippery: true });
-    const start = env.reset(env.generate(0), { seed: 0 }).state;
+    const start = env.reset(env.tasks.generate(0), { seed: 0 }).state;
     const exact = exactHorizon(NAMED_MAPS["4x4"]!, true, 40);
     const rng = createRng(5);
     const play = (cell: number, turnsLeft: number, horizon: OracleHorizon): string => {
       const state: FrozenLakeState = { ...start, cell };
       const privileged = {
-        oracle: (asked?: OracleHorizon) => env.oracle(state, asked === "unbounded" ? undefined : turnsLeft),
-        validActions: () => env.validActions(state),
+        oracle: (asked?: OracleHorizon) => env.oracle!.answer(state, asked === "unbounded" ? undefined : turnsLeft),
+        validActions: () => env.actions.valid(state),
         toMessage: (action: string) => ({ role: "assistant" as const, content: action }),
       };
       const context: PolicyContext = { seed: 0, sample: 0, turn: 1, rng, tools: [], taskId: "t", privileged };
       return oracleAction(context, horizon);
     };
     for (let cell = 0; cell < 16; cell++) {
-      if (env.validActions({ ...start, cell }).length === 0) continue;
+      if (env.actions.valid({ ...start, cell }).length === 0) continue;
       for (let t = 1; t <= 40; t++) {
         const mask = exact.mask(cell, t);
         if (mask < 0) continue;
@@ -38,14 +38,14 @@ describe("oracle policy on slippery frozenlake", () => {
         const chosen = new Set(Array.from({ length: 40 }, () => play(cell, t, "turns-left")));
         expect([cell, t, [...chosen].sort()]).toEqual([cell, t, [...allowed].sort()]);
       }
-      const unlimited = env.oracle({ ...start, cell }).optimal;
+      const unlimited = env.oracle!.answer({ ...start, cell }).optimal;
       for (let draw = 0; draw < 20; draw++) expect(unlimited).toContain(play(cell, 3, "unbounded"));
     }
   });
 
   it("plays a budget-optimal move at every turn through the rollout engine, the budget hidden from the agent", async () => {
     const env = frozenlake({ map: "4x4", slippery: true });
-    const task = env.generate(0);
+    const task = env.tasks.generate(0);
     const budget = { turns: 10, mode: "hidden", scope: "episode", label: "10" } as const;
     const turns = [];
     for (let sample = 0; sample < 100; sample++) {

@@ -25,7 +25,7 @@ const spec = <T>(task: T, seed: number, taskId = "t") => ({
 describe("scripted policies", () => {
   it("oracle and noisy-oracle:0 solve every task optimally; replay plays the reference solution", async () => {
     const env = hanoi({ disks: 4 });
-    const task = env.generate(0);
+    const task = env.tasks.generate(0);
     for (const name of ["oracle", "noisy-oracle:0", "replay"]) {
       const episode = await runEpisode(env, await createPolicy(readPolicySpec(name)), spec(task, 1));
       expect(episode.success, name).toBe(true);
@@ -35,7 +35,7 @@ describe("scripted policies", () => {
 
   it("noisy-oracle:1 and random only play valid actions, and the same seed repeats the episode", async () => {
     const env = sokoban();
-    const task = env.generate(2);
+    const task = env.tasks.generate(2);
     for (const name of ["random", "noisy-oracle:1"]) {
       const a = await runEpisode(env, await createPolicy(readPolicySpec(name)), spec(task, 9));
       const b = await runEpisode(env, await createPolicy(readPolicySpec(name)), spec(task, 9));
@@ -54,7 +54,7 @@ describe("scripted policies", () => {
       const episode = await runEpisode(
         env,
         await createPolicy(readPolicySpec("noisy-oracle:0.5")),
-        spec(env.generate(seed), seed),
+        spec(env.tasks.generate(seed), seed),
       );
       for (const turn of episode.turns) {
         // Dead states (a box stuck in a corner) have no optimal action at all.
@@ -74,7 +74,7 @@ describe("scripted policies", () => {
     writeFileSync(file, JSON.stringify({ h: ["A->C", "A->B"] }));
     const env = hanoi();
     const episode = await runEpisode(env, await createPolicy(readPolicySpec(`replay:${file}`)), {
-      ...spec(env.generate(0), 1, "h"),
+      ...spec(env.tasks.generate(0), 1, "h"),
       budget: { ...budget, turns: 3 },
     });
     expect(episode.turns.map((turn) => turn.parsedAction)).toEqual(["A->C", "A->B", null]);

@@ -8,7 +8,7 @@
 // Within t turns left (budget-aware interface) the optimal move is the same at every t (a shortest path), and
 // the value is 1 when the rest of the entry fits in t steps: exact for an episode budget; for a per-user-turn
 // budget (which restarts at each user turn) it is a lower bound.
-import type { OracleAnswer } from "../../../core/env.js";
+import type { OracleAnswer } from "../../../core/oracle.js";
 import { shortestPathAnswer } from "../../shared/shortest-path-answer.js";
 import type { Call } from "../calls/call.js";
 import { formatCall, formatCalls } from "../calls/format.js";
