@@ -1,7 +1,8 @@
 // The unit lane (`npm run test:unit`): the tests of pure code, for the inner loop, in under about 30 seconds.
 // Left to the full suite (`npm test`): the CLI and study end to end, the pinned reference, the browser, the Redis
 // and PostgreSQL blocks (skipped here: test/helpers/services.ts), network fault injection, BFCL's full data, what
-// the package entries load (a child process), the tests that train a model until it learns or through the Tinker
+// the package entries load (a child process), the tests that train a model until it learns, or three runs to show
+// they never draw a held-out task among 3,000 thin-ice maps (held-out: 7 s, a fifth of the lane), or through the Tinker
 // stand-in (hf-renderer-train), evaluations through the tinker: policy kind (stores, the CLI: policy-kind), serve
 // driven by the AI SDK and LangChain (client-packages: seconds of imports) and with an hf renderer (hf-chat-renderer:
 // it trains a model on the renderer's tokens and runs an sft), and two cross-checks of seconds each: the oracle's
@@ -30,6 +31,7 @@ export default defineConfig({
       "test/policies/openai/bfcl.test.ts",
       "test/policies/openai/fault-injection.test.ts",
       "test/rl/learning.test.ts",
+      "test/rl/held-out.test.ts",
       "test/rl/backends/tinker/train.test.ts",
       "test/tinker/policy-kind.test.ts",
       "test/policies/renderers/hf-renderer-qwen3.test.ts",

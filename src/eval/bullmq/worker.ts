@@ -8,6 +8,7 @@
 // own errors are not events); so is a wait for a run store that lasts a second (a lock, a lost PostgreSQL server).
 import { UnrecoverableError, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
+import { thrownMessage } from "../../core/errors.js";
 import { ACTIVE_QUEUES_KEY } from "./names.js";
 import { readEpisodeJob } from "./job.js";
 import { createJobContexts, PermanentJobError, type JobContexts } from "./play-job.js";
@@ -140,6 +141,8 @@ export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise
   const processor = episodeProcessor(contexts, stats, emit);
   let closing = false;
   let refreshing: Promise<void> = Promise.resolve();
+  /** Workers of queues no longer active, finishing their episodes in flight: close() waits for them too. */
+  const retiring = new Set<Promise<void>>();
   /** Serve the queues in the set of active ones, and stop serving the others (after their episodes in flight). */
   const refresh = (): Promise<void> =>
     (refreshing = refreshing.then(async () => {
@@ -155,7 +158,11 @@ export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise
       for (const [queue, worker] of [...workers].filter(([name]) => !active.includes(name))) {
         workers.delete(queue);
         emit({ kind: "queue-removed", queue });
-        void worker.close();
+        const retired: Promise<void> = worker
+          .close()
+          .catch((error: unknown) => emit({ kind: "error", message: `closing ${queue}: ${thrownMessage(error)}` }))
+          .finally(() => retiring.delete(retired));
+        retiring.add(retired);
       }
       shareConcurrency([...workers.values()], options.concurrency);
     }));
@@ -173,7 +180,7 @@ export async function startEpisodeWorker(options: EpisodeWorkerOptions): Promise
       subscriber.disconnect();
       client.disconnect();
       await refreshing;
-      await Promise.all([...workers.values()].map((worker) => worker.close()));
+      await Promise.all([...[...workers.values()].map((worker) => worker.close()), ...retiring]);
       workers.clear();
       await contexts.close();
     },
