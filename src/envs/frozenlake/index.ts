@@ -29,12 +29,12 @@ import type { Env, StepResult } from "../../core/env.js";
 import type { OracleAnswer } from "../../core/oracle.js";
 import type { Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
-import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
 import { parseOptions } from "../../core/options.js";
 import { compiledTask, slotKey, slotView, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
-import { liveActions, playTurn, startTurn, type PlayedAction, type TextTurns } from "../shared/text-turns.js";
+import { playTurn, startTurn, type PlayedAction, type TextTurns } from "../shared/text-turns.js";
 import { frozenLakeConfigSchema, type FrozenLakeConfig } from "./config.js";
 import { generatedMapCount, generatedStructureCount, mapsCountable } from "./distinct-maps.js";
 import { generateMap } from "./generator.js";
@@ -43,6 +43,7 @@ import { createAnswers, type FrozenLakeAnswers } from "./answers.js";
 import { buildOracle, type FrozenLakeOracle } from "./oracle.js";
 import { FROZENLAKE_INVALID_FEEDBACK, frozenLakeSystemPrompt, moveFeedback, renderLake } from "./render.js";
 import { compileLake, GOAL, HOLE, REWARD_GOAL, SLIP_OUTCOMES, type Lake } from "./rules.js";
+import { directionActions } from "../shared/direction-actions.js";
 
 export type { FrozenLakeConfig } from "./config.js";
 export type { FrozenLakeTask } from "./maps.js";
@@ -152,11 +153,7 @@ export function frozenlake(options?: Partial<FrozenLakeConfig>): Env<FrozenLakeT
       referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
       optimalTurns,
     },
-    actions: {
-      valid: liveActions(TURNS, DIRECTIONS),
-      stateKey: TURNS.stateKey,
-      parse: (_state, action) => directionOfReply(action),
-    },
+    actions: directionActions(TURNS),
     oracle: {
       answer: (state, turnsLeft): OracleAnswer => state.compiled.answers.answer(state.cell, turnsLeft),
       progressWithin: (state, turnsLeft) => state.compiled.answers.value(state.cell, turnsLeft),

@@ -33,13 +33,13 @@ import { DataError } from "../../core/errors.js";
 import { hashHex } from "../../core/hash.js";
 import type { Json } from "../../core/json.js";
 import type { Message } from "../../core/message.js";
-import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { parseOptions } from "../../core/options.js";
 import { playableRows } from "../shared/playable-rows.js";
 import { shortestPathAnswer } from "../shared/shortest-path-answer.js";
 import { compiledTask, slotKey, slotView, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
-import { liveActions, playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
+import { playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
 import { sokobanConfigSchema, type SokobanConfig } from "./config.js";
 import { generateLevel } from "./generator.js";
 import { levelFromRows, parseLevels, printLevel, type SokobanTask } from "./levels.js";
@@ -52,6 +52,7 @@ import {
   type Renderer,
 } from "./render.js";
 import { applyMove, compileBoard, countOnGoal, moveReward, REWARD_STEP, type Board } from "./rules.js";
+import { directionActions } from "../shared/direction-actions.js";
 
 export type { SokobanConfig } from "./config.js";
 export type { SokobanTask } from "./levels.js";
@@ -180,11 +181,7 @@ export function sokoban(options?: Partial<SokobanConfig>): Env<SokobanTask, Soko
       referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
       optimalTurns,
     },
-    actions: {
-      valid: liveActions(TURNS, DIRECTIONS),
-      stateKey: TURNS.stateKey,
-      parse: (_state, action) => directionOfReply(action),
-    },
+    actions: directionActions(TURNS),
     oracle: {
       answer(state, turnsLeft): OracleAnswer {
         const { oracle } = state.compiled;

@@ -40,13 +40,13 @@
 import type { Env, StepResult } from "../../core/env.js";
 import type { Message } from "../../core/message.js";
 import { createRng, deriveSeed, rngFromState } from "../../core/rng.js";
-import { directionOfReply, DIRECTIONS, parseDirection } from "../shared/directions.js";
+import { DIRECTIONS, parseDirection } from "../shared/directions.js";
 import { gridMapFromJson, gridMapId, gridMapToJson } from "../shared/grid-maps.js";
 import { playableRows, type PlayableCells } from "../shared/playable-rows.js";
 import { parseOptions } from "../../core/options.js";
 import { compiledTask, slotKey, slotView, type CompiledTask } from "../shared/compiled-task.js";
 import { createTaskCache } from "../shared/task-cache.js";
-import { liveActions, playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
+import { playTurn, startTurn, type TextTurns } from "../shared/text-turns.js";
 import { thinIceConfigSchema, type ThinIceConfig } from "./config.js";
 import { allLayouts, distinctTaskCount, generateMap } from "./generator.js";
 import { THINICE_MAPS, parseMaps, printMap, type ThinIceTask } from "./maps.js";
@@ -61,6 +61,7 @@ import {
   type MoveOutcome,
 } from "./render.js";
 import { compileIce, GOAL, REWARD_GOAL, stepsOntoThinIce, type Ice } from "./rules.js";
+import { directionActions } from "../shared/direction-actions.js";
 
 export type { ThinIceConfig } from "./config.js";
 export type { ThinIceTask } from "./maps.js";
@@ -167,11 +168,7 @@ export function thinice(options?: Partial<ThinIceConfig>): Env<ThinIceTask, Thin
       referenceBudget: (task) => config.referenceFactor * optimalTurns(task),
       optimalTurns,
     },
-    actions: {
-      valid: liveActions(TURNS, DIRECTIONS),
-      stateKey: TURNS.stateKey,
-      parse: (_state, action) => directionOfReply(action),
-    },
+    actions: directionActions(TURNS),
     oracle: {
       answer: (state, turnsLeft) => state.compiled.answers.answer(mdpState(state), turnsLeft),
       progressWithin: (state, turnsLeft) => state.compiled.answers.value(mdpState(state), turnsLeft),
