@@ -8,7 +8,7 @@ import { policySpecField } from "../core/policy-spec.js";
 import { envNameField } from "../envs/registry.js";
 import { hfDirProblem, hfRendererDir } from "../policies/renderers/hf-files.js";
 import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
-import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
+import { rendererNameField } from "../policies/renderers/renderer-names.js";
 import { envOptionsField } from "../eval/config.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
@@ -68,16 +68,9 @@ export const sftConfigSchema = z.object({
     .min(1)
     .default(DEFAULT_MAX_NEW_TOKENS)
     .describe("longest reply the policy samples (sets the prompt window)"),
-  renderer: z
-    .string()
-    .default("bytes")
-    .superRefine((name, context) => {
-      const problem = rendererNameProblem(name);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
-    })
-    .describe(
-      "how the demonstrations become tokens: bytes (the tiny policy's) or hf:DIR (a Hugging Face tokenizer and chat template in DIR, whose ids fit the model's vocabulary); recorded in the checkpoint, which `budgetrl serve` renders with",
-    ),
+  renderer: rendererNameField(
+    "how the demonstrations become tokens: bytes (the tiny policy's) or hf:DIR (a Hugging Face tokenizer and chat template in DIR, whose ids fit the model's vocabulary); recorded in the checkpoint, which `budgetrl serve` renders with",
+  ),
   templateOptions: templateOptionsField,
   toolCallFormat: toolCallFormatField,
 });

@@ -29,7 +29,7 @@ import { BACKEND_LOSSES } from "./backend.js";
 import { budgetScheduleField } from "./schedules/schedule.js";
 import { hfDirProblem, hfRendererDir } from "../policies/renderers/hf-files.js";
 import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
-import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
+import { rendererNameField } from "../policies/renderers/renderer-names.js";
 import { heldOutSetField } from "../eval/held-out-field.js";
 import { DEFAULT_GROUP_SAMPLING } from "../tinker/policy.js";
 import { TASK_DISTINCTIONS } from "../agent/task-draws.js";
@@ -57,16 +57,9 @@ export const tinkerBackendFields = {
     .min(8)
     .optional()
     .describe("tinker: the model's context in tokens (default: the server's max_context_length)"),
-  renderer: z
-    .string()
-    .default("bytes")
-    .superRefine((name, context) => {
-      const problem = rendererNameProblem(name);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
-    })
-    .describe(
-      "tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)",
-    ),
+  renderer: rendererNameField(
+    "tinker: how conversations become tokens: bytes (budgetrl's byte tokenizer, for byte-level models like the stand-in's) or hf:DIR (a Hugging Face model's tokenizer.json and tokenizer_config.json in DIR, copied locally)",
+  ),
   groupSampling: z
     .boolean()
     .default(DEFAULT_GROUP_SAMPLING)

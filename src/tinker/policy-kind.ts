@@ -24,7 +24,7 @@ import { parseClientOptions } from "../policies/openai/options.js";
 import { registerPolicyKind, type PolicySetup } from "../policies/spec.js";
 import { readTinkerCheckpoint } from "./checkpoint.js";
 import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
-import { rendererNameProblem } from "../policies/renderers/renderer-names.js";
+import { rendererNameField } from "../policies/renderers/renderer-names.js";
 import type { TinkerSamplerSource } from "./sampler-policy.js";
 
 type TinkerSpec = Extract<PolicySpec, { kind: "tinker" }>;
@@ -56,16 +56,9 @@ export const tinkerPolicyOptionsSchema = z.object({
     .describe(
       "the base model as the service names it: needed with tinker:tinker://PATH; default: the checkpoint's, or the argument",
     ),
-  renderer: z
-    .string()
-    .default("bytes")
-    .superRefine((name, context) => {
-      const problem = rendererNameProblem(name);
-      if (problem !== undefined) context.addIssue({ code: "custom", message: problem, input: name });
-    })
-    .describe(
-      "how conversations become tokens: bytes (budgetrl's byte tokenizer) or hf:DIR (a model's tokenizer.json and chat template)",
-    ),
+  renderer: rendererNameField(
+    "how conversations become tokens: bytes (budgetrl's byte tokenizer) or hf:DIR (a model's tokenizer.json and chat template)",
+  ),
   templateOptions: z.preprocess(jsonFromText, templateOptionsField).default({}),
   toolCallFormat: toolCallFormatField,
   temperature: numberOption(0, 2, 1, "sampling temperature"),
