@@ -10,13 +10,8 @@
 import { z } from "zod";
 import { TOOL_CALL_FORMATS, type ToolCallFormat } from "../tool-call-text.js";
 
-/** Template variables the renderer sets itself. */
-export const RESERVED_TEMPLATE_VARIABLES = [
-  "messages",
-  "tools",
-  "documents",
-  "add_generation_prompt",
-  "continue_final_message",
+/** The special tokens of tokenizer_config that the renderer passes to the template under their own names. */
+export const SPECIAL_TOKEN_FIELDS = [
   "bos_token",
   "eos_token",
   "unk_token",
@@ -24,6 +19,16 @@ export const RESERVED_TEMPLATE_VARIABLES = [
   "sep_token",
   "cls_token",
   "mask_token",
+] as const;
+
+/** Template variables the renderer sets itself. */
+export const RESERVED_TEMPLATE_VARIABLES = [
+  "messages",
+  "tools",
+  "documents",
+  "add_generation_prompt",
+  "continue_final_message",
+  ...SPECIAL_TOKEN_FIELDS,
 ] as const;
 
 /** Template options whose type is known are checked when the config is parsed; any other name takes any JSON. */

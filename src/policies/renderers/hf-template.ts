@@ -21,17 +21,12 @@ import { systemMessage, userMessage, type Message, type ToolSpec } from "../../c
 import { chatTools } from "../openai/request.js";
 import type { ToolCallFormat } from "../tool-call-text.js";
 import type { HfTokenizerFiles } from "./hf-files.js";
-import { DEFAULT_HF_RENDERER_OPTIONS, resolveToolCallFormat, type HfRendererOptions } from "./hf-options.js";
-
-const SPECIAL_TOKEN_FIELDS = [
-  "bos_token",
-  "eos_token",
-  "unk_token",
-  "pad_token",
-  "sep_token",
-  "cls_token",
-  "mask_token",
-] as const;
+import {
+  DEFAULT_HF_RENDERER_OPTIONS,
+  resolveToolCallFormat,
+  SPECIAL_TOKEN_FIELDS,
+  type HfRendererOptions,
+} from "./hf-options.js";
 
 /** A special token of tokenizer_config: its text, written as a string or as an AddedToken object {content}. */
 export function specialTokenText(value: unknown): string | undefined {
