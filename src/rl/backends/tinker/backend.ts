@@ -25,10 +25,8 @@ import { createHash } from "node:crypto";
 import { basename } from "node:path";
 import { defaultAdamW } from "../../../nn/optimizer.js";
 import { HISTORY } from "../../../policies/tiny/context.js";
-import type { Renderer } from "../../../policies/renderers/renderer-contract.js";
 import type { TrainablePolicy } from "../../../policies/trainable-policy.js";
-import { TINKER_CHECKPOINT_FORMAT, writeTinkerCheckpoint, type TinkerCheckpoint } from "../../../tinker/checkpoint.js";
-import type { TinkerClient } from "../../../tinker/client.js";
+import { TINKER_CHECKPOINT_FORMAT, writeTinkerCheckpoint } from "../../../tinker/checkpoint.js";
 import * as api from "../../../tinker/operations.js";
 import { createTinkerPolicy, DEFAULT_GROUP_SAMPLING } from "../../../tinker/policy.js";
 import { replyParams, sampleReplies } from "../../../tinker/sample.js";
@@ -36,29 +34,13 @@ import type { AdamParams } from "../../../tinker/wire.js";
 import type { ReferenceScorer, StepStats, TrainerBackend } from "../../backend.js";
 import { accumulateCoefficients, accumulateServerLoss } from "./accumulate.js";
 import { logprobSource } from "./logprobs.js";
-import { openTinkerSession, type TinkerSession } from "./session.js";
+import { openTinkerSession, type SessionOptions, type TinkerSession } from "./session.js";
 
-export interface TinkerBackendOptions {
-  readonly client: TinkerClient;
-  /** The base model, as the server names it. */
-  readonly baseModel: string;
-  readonly loraRank: number;
-  /** Seed of the LoRA initialisation. */
-  readonly seed: number;
-  readonly maxNewTokens: number;
-  /** The model's context in tokens; default: the server's max_context_length for the base model. */
-  readonly contextLength?: number;
-  /** Default: the byte renderer for the context (policies/renderers/renderer.ts). */
-  readonly renderer?: (contextLength: number) => Renderer;
+/** The session's options (session.ts) and what the training steps read besides. */
+export interface TinkerBackendOptions extends SessionOptions {
   readonly temperature?: number;
   /** Most tokens per forward / forward_backward request (a minibatch is sent in such chunks). Default 8192. */
   readonly requestTokens?: number;
-  /** Sampling requests in flight. Default 64. */
-  readonly sampleConcurrency?: number;
-  /** Continue from a saved checkpoint (its state and optimiser are loaded into the new model). */
-  readonly resumeFrom?: TinkerCheckpoint;
-  /** Session heartbeat period; 0: none. Default 10000 (the SDK's). */
-  readonly heartbeatMs?: number;
   /** An RL group's first turn in one sampling request (num_samples = group). Default true; false: one request
    * per episode, with the in-process policy's seeds. */
   readonly groupSampling?: boolean;

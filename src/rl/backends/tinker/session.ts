@@ -17,17 +17,24 @@ import { startHeartbeat } from "../../../tinker/heartbeat.js";
 import * as api from "../../../tinker/operations.js";
 import { contextLengthOf, servedModel } from "../../../tinker/served-model.js";
 
-/** What opening a session reads of the backend's options. */
+/** What opening a session reads of the backend's options (TinkerBackendOptions adds the training steps'). */
 export interface SessionOptions {
   readonly client: TinkerClient;
+  /** The base model, as the server names it. */
   readonly baseModel: string;
   readonly loraRank: number;
+  /** Seed of the LoRA initialisation. */
   readonly seed: number;
   readonly maxNewTokens: number;
+  /** The model's context in tokens; default: the server's max_context_length for the base model. */
   readonly contextLength?: number;
+  /** Default: the byte renderer for the context (policies/renderers/renderer.ts). */
   readonly renderer?: (contextLength: number) => Renderer;
+  /** Sampling requests in flight. Default 64. */
   readonly sampleConcurrency?: number;
+  /** Continue from a saved checkpoint (its state and optimiser are loaded into the new model). */
   readonly resumeFrom?: TinkerCheckpoint;
+  /** Session heartbeat period; 0: none. Default 10000 (the SDK's). */
   readonly heartbeatMs?: number;
 }
 
