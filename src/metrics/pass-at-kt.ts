@@ -3,7 +3,8 @@
 // where n_t,T episodes of task t ran under budget T and c_t,T succeeded (pass-at-k.ts gives pass@K).
 // Intervals: percentile bootstrap over tasks (bootstrap.ts), shared resamples across all cells. AUC: the
 // normalised area under each K's curve over the budget axis (auc.ts), with its own bootstrap interval.
-// A cell averages the tasks that have at least K samples at every budget, so every curve uses one task set.
+// A cell averages the tasks that have at least K samples at every budget, so every curve uses one task set. Counts of
+// one (task, budget) in several rows (several runs of one model, as a study's seeds) are added up first.
 import { budgetSize, type BudgetSpec } from "../core/budget.js";
 import type { FirstSuccess, OutcomeCounts } from "../core/outcome.js";
 import { normalisedArea } from "./auc.js";
@@ -51,10 +52,13 @@ export function passAtKT(counts: readonly OutcomeCounts[], options: PassAtKTOpti
   for (const entry of counts) {
     let row = byTask.get(entry.taskIndex);
     if (row === undefined) byTask.set(entry.taskIndex, (row = new Map()));
-    row.set(entry.budget, entry);
+    // Counts of one (task, budget) from several rows (several runs, e.g. a study's seeds pooled) add up.
+    const known = row.get(entry.budget);
+    row.set(entry.budget, known === undefined ? entry : { ...known, n: known.n + entry.n, c: known.c + entry.c });
   }
   const taskIndices = [...byTask.keys()].sort((a, b) => a - b);
-  const minSamples = counts.reduce((min, entry) => Math.min(min, entry.n), Infinity);
+  let minSamples = Infinity;
+  for (const row of byTask.values()) for (const entry of row.values()) minSamples = Math.min(minSamples, entry.n);
   const resamples = options.bootstrap ?? DEFAULT_RESAMPLES;
   const cells: PassCell[][] = [];
   const auc: (PassCell | null)[] = [];

@@ -10,14 +10,22 @@
 //                   random policy differ on it by at least this much (measured on the held-out tasks before any
 //                   model is trained: the study's ranges); a statistic that cannot move is left out, with a note
 // Verdicts are read where the plan says: `decidedBy` pooled (over seeds and, where a claim has several envs, over
-// envs) or per env; the per-seed and per-env verdicts and the sensitivity table are shown beside it.
+// envs) or per env; the per-seed and per-env verdicts and the sensitivity table are shown beside it. Intervals are
+// those of `interval`, named here so that the hash covers the method (INTERVAL_METHOD: metrics/crossed-mean.ts). The
+// plan also splits the seeds into two halves before any run (`replication`): a verdict replicates when each half
+// alone, decided the same way, gives it; else it is reported as not replicating, with both halves' verdicts.
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { MODEL_ROLES, type FindingId } from "./roles.js";
 
-export const ANALYSIS_PLAN_VERSION = 1;
+export const ANALYSIS_PLAN_VERSION = 2;
+
+/** The interval of every estimate that pools seeds (metrics/crossed-mean.ts), as the plan names it. */
+export const INTERVAL_METHOD = "t over seeds (S - 1 df) and over tasks, in quadrature";
+export const INTERVAL_METHOD_TEXT =
+  "the seed part from a t distribution on the per-seed values (seeds - 1 degrees of freedom) and the task part (the same held-out tasks in every seed) from a t distribution with its Welch-Satterthwaite degrees of freedom, their half-widths added in quadrature (metrics/crossed-mean.ts)";
 
 const role = z.enum(MODEL_ROLES);
 const label = z.string().min(1);
@@ -69,8 +77,18 @@ export const analysisPlanSchema = z.object({
   version: z.literal(ANALYSIS_PLAN_VERSION),
   level: z.number().gt(0).lt(1).describe("the level of every interval"),
   interval: z
-    .literal("seeds, then tasks")
-    .describe("what an interval resamples: the seeds, then the tasks (the same tasks in every seed)"),
+    .literal(INTERVAL_METHOD)
+    .describe(`how an interval over seeds and tasks is made: ${INTERVAL_METHOD_TEXT}`),
+  replication: z
+    .object({
+      halves: z
+        .tuple([z.array(z.number().int().min(0)).min(1), z.array(z.number().int().min(0)).min(1)])
+        .describe("the study's seeds split in two, before any run"),
+    })
+    .nullable()
+    .describe(
+      "the replication split: a verdict replicates when each half of the seeds alone gives it (null: fewer than two seeds)",
+    ),
   decidedBy: z
     .enum(["pooled", "per env"])
     .describe("which verdict is the claim's: pooled over seeds and envs, or one per env"),
@@ -109,6 +127,7 @@ const CLAIM_ROLES: Readonly<Record<FindingId, { readonly a: string; readonly b: 
  * that its finding says which roles it needs. */
 export function defaultAnalysisPlan(
   envs: readonly PlanEnv[],
+  seeds: readonly number[],
   options: { readonly everyClaim?: boolean } = {},
 ): AnalysisPlan {
   const claims: ClaimPlan[] = [];
@@ -135,12 +154,21 @@ export function defaultAnalysisPlan(
   return {
     version: ANALYSIS_PLAN_VERSION,
     level: 0.95,
-    interval: "seeds, then tasks",
+    interval: INTERVAL_METHOD,
+    replication: replicationHalves(seeds),
     decidedBy: "pooled",
     smallestEffect: { value: SMALLEST_EFFECT, reason: SMALLEST_EFFECT_REASON },
     minimumRange: { value: MINIMUM_RANGE, reason: MINIMUM_RANGE_REASON },
     claims,
   };
+}
+
+/** The default replication split: the first half of the seeds (the larger one when their number is odd) and the rest,
+ * in the order given; null with fewer than two seeds. */
+export function replicationHalves(seeds: readonly number[]): AnalysisPlan["replication"] {
+  if (seeds.length < 2) return null;
+  const cut = Math.ceil(seeds.length / 2);
+  return { halves: [seeds.slice(0, cut), seeds.slice(cut)] };
 }
 
 /** Whether a reading is "each" or "pooled" rather than a budget's label. */
@@ -163,9 +191,44 @@ function namedBudgets(claim: ClaimPlan): string[] {
   }
 }
 
-/** Refuses a plan that names an env the study lacks, a budget an env of its claim lacks, a claim twice, or a
- * claim whose models an env does not have; `field` names where the plan sits ("plan"). */
-export function checkAnalysisPlan(plan: AnalysisPlan, envs: readonly PlanEnv[], field = "plan"): void {
+/** Refuses a replication split that is not the study's seeds cut in two (each seed in exactly one half). */
+function checkReplication(plan: AnalysisPlan, seeds: readonly number[], field: string): void {
+  const halves = plan.replication?.halves;
+  if (halves === undefined) {
+    if (seeds.length > 1)
+      throw new ConfigError(
+        `${field}.replication`,
+        `is null, but the study has ${seeds.length} seeds`,
+        "split them in two halves",
+      );
+    return;
+  }
+  const listed = [...halves[0], ...halves[1]];
+  const missing = seeds.filter((seed) => !listed.includes(seed));
+  const foreign = listed.filter((seed) => !seeds.includes(seed));
+  if (new Set(listed).size !== listed.length || missing.length > 0 || foreign.length > 0)
+    throw new ConfigError(
+      `${field}.replication.halves`,
+      `must split the study's seeds (${seeds.join(", ")}) in two, each seed in one half`,
+      [
+        missing.length > 0 ? `missing ${missing.join(", ")}` : "",
+        foreign.length > 0 ? `not a seed of the study: ${foreign.join(", ")}` : "",
+      ]
+        .filter((text) => text !== "")
+        .join("; ") || "a seed is listed twice",
+    );
+}
+
+/** Refuses a plan that names an env the study lacks, a budget an env of its claim lacks, a claim twice, a claim whose
+ * models an env does not have, or a replication split that is not the study's seeds in two halves; `field` names
+ * where the plan sits ("plan"). */
+export function checkAnalysisPlan(
+  plan: AnalysisPlan,
+  envs: readonly PlanEnv[],
+  seeds: readonly number[],
+  field = "plan",
+): void {
+  checkReplication(plan, seeds, field);
   const ids = plan.claims.map((claim) => claim.id);
   if (new Set(ids).size !== ids.length) throw new ConfigError(`${field}.claims`, "a claim is listed twice");
   plan.claims.forEach((claim, index) => {
@@ -197,6 +260,13 @@ export function checkAnalysisPlan(plan: AnalysisPlan, envs: readonly PlanEnv[], 
 }
 
 export function parseAnalysisPlan(input: unknown, field = "plan"): AnalysisPlan {
+  const version = typeof input === "object" && input !== null ? (input as { version?: unknown }).version : undefined;
+  if (typeof version === "number" && version < ANALYSIS_PLAN_VERSION)
+    throw new ConfigError(
+      `${field}.version`,
+      `is ${version}, a plan of an earlier budgetrl (its intervals were a percentile bootstrap over seeds, and it had no replication split)`,
+      "start a new study, or write the plan again in version " + ANALYSIS_PLAN_VERSION,
+    );
   const parsed = analysisPlanSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];

@@ -2,13 +2,12 @@
 // on the expert's states, success after an error forced on them, success on the env's longest tasks); a contrast
 // sets two models against each other on it (a - b), or on two of them (the difference of two gains); a measure is a
 // contrast read at one budget or pooled over several (per task, the mean over the budgets it has). A measure is
-// estimated over a scope, some envs and some seeds, with the seeds-then-tasks interval (metrics/clustered-mean.ts),
+// estimated over a scope, some envs and some seeds, with the interval over seeds and tasks of metrics/crossed-mean.ts,
 // each env weighing the same. It enters a verdict on an env only where every statistic it uses can move there: the
 // oracle and a random policy differ on it by the plan's minimum range (the study's ranges, measured before any
 // training); budgets where it cannot are left out of a pooled measure, and a measure left with none is reported as
 // unable to move.
-import { deriveSeed } from "../core/rng.js";
-import { clusteredMeans, type ClusteredEstimate, type SeedValues } from "../metrics/clustered-mean.js";
+import { crossedMeans, type CrossedEstimate, type SeedValues } from "../metrics/crossed-mean.js";
 import { taskMean } from "../metrics/task-mean.js";
 
 export const STATISTIC_KINDS = ["pass", "step-quality", "recovery", "long-tasks"] as const;
@@ -129,9 +128,9 @@ function pooledValues(perContrast: readonly Map<number, readonly number[]>[]): M
 
 export interface MeasureResult {
   /** The contrast (a - b, or gain minus gain), and its two sides, on the same resamples. */
-  readonly difference: ClusteredEstimate;
-  readonly sideA: ClusteredEstimate;
-  readonly sideB: ClusteredEstimate;
+  readonly difference: CrossedEstimate;
+  readonly sideA: CrossedEstimate;
+  readonly sideB: CrossedEstimate;
   /** Envs of the scope where the measure can move and has values (the others are left out). */
   readonly envs: readonly string[];
   /** Budgets left out on an env because a statistic cannot move there ("vault 1.5x"). */
@@ -143,9 +142,7 @@ export interface MeasureResult {
 export interface MeasureContext {
   readonly seeds: readonly { readonly seed: number; readonly values: StatisticValues }[];
   readonly moves: (env: string, statistic: Statistic) => boolean;
-  readonly bootstrap: number;
   readonly level: number;
-  readonly seed: number;
 }
 
 /** A measure of a - b over a scope. */
@@ -176,11 +173,11 @@ export function estimateMeasure(
     // leave the others to decide whether it moves there).
     if (cells.length > before) envs.push(env);
   }
-  const [difference, sideA, sideB] = clusteredMeans(cells, 3, {
-    bootstrap: context.bootstrap,
-    level: context.level,
-    seed: deriveSeed(context.seed, "finding", measure.name, a, b, scope.envs.join("+"), scope.seeds.join("+")),
-  }) as [ClusteredEstimate, ClusteredEstimate, ClusteredEstimate];
+  const [difference, sideA, sideB] = crossedMeans(cells, 3, { level: context.level }) as [
+    CrossedEstimate,
+    CrossedEstimate,
+    CrossedEstimate,
+  ];
   const tied = cells.length > 0 && cells.every((cell) => [...cell.values.values()].every((row) => row[0] === 0));
   return { difference, sideA, sideB, envs, leftOut, tied };
 }

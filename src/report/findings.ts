@@ -8,7 +8,6 @@
 // alternatives to the plan (each env alone, other budgets, no margin, half and twice the margin), all on the same
 // resamples, so a reader sees whether a verdict is fragile. A statistic that cannot move on an env (the oracle and a
 // random policy differ by less than the plan's minimum range) is left out there, with a note.
-import { DEFAULT_RESAMPLES } from "../metrics/bootstrap.js";
 import { isBudgetReading, type AnalysisPlan, type ClaimPlan } from "./analysis-plan.js";
 import { claimTest, pointsText, type PlannedMeasure } from "./claims/index.js";
 import { detectableEffect, nonInferiority, outcomeOf } from "./effect-outcome.js";
@@ -56,8 +55,6 @@ export interface FindingInputs {
 
 export interface FindingOptions {
   readonly plan: AnalysisPlan;
-  readonly bootstrap?: number;
-  readonly seed?: number;
 }
 
 export interface FindingsResult {
@@ -92,8 +89,8 @@ function describe(comparison: StudyComparison): string {
 
 /** Envs of a scope in words: "vault" or "vault + thinice". */
 const envsText = (envs: readonly string[]): string => envs.join(" + ");
-const seedText = (seed: number | null, seeds: readonly number[]): string =>
-  seed !== null ? `seed ${seed}` : seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${seeds.join(", ")}`;
+const seedText = (seeds: readonly number[]): string =>
+  seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${seeds.join(", ")}`;
 
 /** A claim's envs that have both models, and the budgets both were run at on every one of them (axis order). */
 function claimBudgets(inputs: FindingInputs, plan: ClaimPlan, a: string, b: string, mode: string): string[] {
@@ -120,18 +117,27 @@ function missingRoles(inputs: FindingInputs, plan: ClaimPlan): string | null {
 interface ClaimReader {
   /** The deciding measures of a scope on which the two models tie on every task in every seed. */
   tied(measures: readonly PlannedMeasure[], envs: readonly string[]): string[];
+  /** The comparisons over some envs and seeds; `seed` labels them (one seed, or null: several pooled). */
   comparisons(
     measures: readonly PlannedMeasure[],
     envs: readonly string[],
-    seed: number | null,
+    seeds: SeedSelection,
     margin: number,
   ): StudyComparison[];
 }
 
+/** The seeds a reading pools, and its label: one seed, or null (several). */
+interface SeedSelection {
+  readonly seeds: readonly number[];
+  readonly seed: number | null;
+}
+
+const oneSeed = (seed: number): SeedSelection => ({ seeds: [seed], seed });
+const pooledSeeds = (seeds: readonly number[]): SeedSelection => ({ seeds, seed: null });
+
 function claimReader(context: MeasureContext, seeds: readonly number[], a: string, b: string): ClaimReader {
   const cache = new Map<string, MeasureResult>();
-  const measured = (planned: PlannedMeasure, envs: readonly string[], seed: number | null): MeasureResult => {
-    const scopeSeeds = seed === null ? seeds : [seed];
+  const measured = (planned: PlannedMeasure, envs: readonly string[], scopeSeeds: readonly number[]): MeasureResult => {
     const key = `${planned.measure.name}\u0000${planned.mode}\u0000${envs.join("+")}\u0000${scopeSeeds.join("+")}`;
     let result = cache.get(key);
     if (result === undefined) {
@@ -143,11 +149,11 @@ function claimReader(context: MeasureContext, seeds: readonly number[], a: strin
   return {
     tied: (measures, envs) =>
       measures
-        .filter((planned) => planned.decides && measured(planned, envs, null).tied)
+        .filter((planned) => planned.decides && measured(planned, envs, seeds).tied)
         .map((planned) => planned.measure.name),
-    comparisons: (measures, envs, seed, margin) =>
+    comparisons: (measures, envs, selection, margin) =>
       measures.map((planned) => {
-        const result = measured(planned, envs, seed);
+        const result = measured(planned, envs, selection.seeds);
         const difference = jsonEstimate(result.difference);
         const outcome =
           result.envs.length === 0
@@ -163,7 +169,7 @@ function claimReader(context: MeasureContext, seeds: readonly number[], a: strin
           a,
           b,
           scope: envsText(result.envs.length === 0 ? envs : result.envs),
-          seed,
+          seed: selection.seed,
           mode: planned.mode,
           meanA: jsonEstimate(result.sideA),
           meanB: jsonEstimate(result.sideB),
@@ -229,22 +235,37 @@ function readClaim(
   plan: ClaimPlan,
   budgets: readonly string[],
   envs: readonly string[],
-  seed: number | null,
+  seeds: SeedSelection,
 ): { verdict: Verdict; comparisons: StudyComparison[] } {
   const test = claimTest(plan);
-  const comparisons = reader.comparisons(test.measures(plan, budgets), envs, seed, plan.margin);
+  const comparisons = reader.comparisons(test.measures(plan, budgets), envs, seeds, plan.margin);
   return {
     verdict: test.verdict(plan, new Map(comparisons.map((comparison) => [comparison.key, comparison]))),
     comparisons,
   };
 }
 
-function seedAgreement(scopes: readonly StudyFindingScope[], decided: Verdict, envs: string): string {
-  const single = scopes.filter((scope) => scope.seed !== null && envsText([scope.scope]) === envs);
+/** How the single seeds' verdicts relate to the all-seeds ones: "every seed agrees" only where every seed gives, on
+ * every env of the claim and pooled, the verdict all the seeds give there; else each seed's verdict where the claim is
+ * decided, and the envs where some seed differs. */
+function seedAgreement(scopes: readonly StudyFindingScope[], decidedScope: string): string {
+  const single = scopes.filter((scope) => scope.seed !== null);
   if (single.length === 0) return "one seed: no replication";
-  if (single.every((scope) => scope.verdict === decided))
-    return `every seed agrees (${single.length} of ${single.length})`;
-  return `seed-dependent: ${single.map((scope) => `seed ${scope.seed} ${scope.verdict}`).join(", ")}`;
+  const overall = new Map(scopes.filter((scope) => scope.seed === null).map((scope) => [scope.scope, scope.verdict]));
+  const differing = [...overall.keys()].filter((scope) =>
+    single.some((entry) => entry.scope === scope && entry.verdict !== overall.get(scope)),
+  );
+  const seeds = new Set(single.map((scope) => scope.seed)).size;
+  if (differing.length === 0) return `every seed agrees, on each env and pooled (${seeds} of ${seeds})`;
+  const name = (scope: string): string => (scope === decidedScope && overall.size > 1 ? "pooled" : scope);
+  const listed = differing.map(
+    (scope) =>
+      `${name(scope)} (all seeds: ${overall.get(scope)}) ${single
+        .filter((entry) => entry.scope === scope)
+        .map((entry) => `seed ${entry.seed} ${entry.verdict}`)
+        .join(", ")}`,
+  );
+  return `not every seed gives the all-seeds verdict: ${listed.join("; ")}`;
 }
 
 /** "GRPO-Full falls below the base at 1.25x" (finding 1's context), from the tight comparison. */
@@ -280,21 +301,47 @@ interface ClaimSetting {
 
 /** The claim read over each env and the envs pooled, in each seed and over all seeds. */
 function readScopes(setting: ClaimSetting): StudyFindingScope[] {
-  const { claim, a, b, budgets, seeds, reader } = setting;
+  const { claim, seeds } = setting;
   const envScopes = claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
-  const seedScopes: (number | null)[] = seeds.length > 1 ? [...seeds, null] : [null];
-  return envScopes.flatMap((envs) =>
-    seedScopes.map((seed) => {
-      const { verdict, comparisons } = readClaim(reader, claim, budgets, envs, seed);
-      return {
-        scope: envsText(envs),
-        seed,
-        verdict,
-        text: `${envsText(envs)}, ${seedText(seed, seeds)}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
-        comparisons,
-      };
-    }),
-  );
+  const selections = seeds.length > 1 ? [...seeds.map(oneSeed), pooledSeeds(seeds)] : [pooledSeeds(seeds)];
+  return envScopes.flatMap((envs) => selections.map((selection) => readScope(setting, envs, selection)));
+}
+
+/** The claim read over some envs and seeds. */
+function readScope(setting: ClaimSetting, envs: readonly string[], selection: SeedSelection): StudyFindingScope {
+  const { claim, a, b, budgets, reader } = setting;
+  const { verdict, comparisons } = readClaim(reader, claim, budgets, envs, selection);
+  return {
+    scope: envsText(envs),
+    seed: selection.seed,
+    verdict,
+    text: `${envsText(envs)}, ${seedText(selection.seeds)}: ${a} - ${b}, ${comparisons.map(describe).join("; ")}.`,
+    comparisons,
+  };
+}
+
+/** The claim read over each env and the envs pooled, over some seeds (all of them, or one half). */
+function readPooledScopes(setting: ClaimSetting, seeds: readonly number[]): StudyFindingScope[] {
+  const { claim } = setting;
+  const envScopes = claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
+  return envScopes.map((envs) => readScope(setting, envs, pooledSeeds(seeds)));
+}
+
+/** The declared replication: the claim decided over each half of the seeds alone, as the plan decides it. */
+function replicationOf(plan: AnalysisPlan, setting: ClaimSetting, verdict: Verdict): StudyFinding["replication"] {
+  if (plan.replication === null) return null;
+  const halves = plan.replication.halves.map((half) => {
+    const seeds = half.filter((seed) => setting.seeds.includes(seed));
+    const scopes = seeds.length === 0 ? [] : readPooledScopes(setting, seeds);
+    return { seeds, verdict: seeds.length === 0 ? ("no data" as const) : decide(plan, setting.claim, scopes), scopes };
+  });
+  const replicated = halves.every((half) => half.verdict === verdict);
+  const each = halves.map((half) => `${seedText(half.seeds)} ${half.verdict}`).join("; ");
+  return {
+    halves,
+    replicated,
+    text: replicated ? `replicated: each half gives ${verdict} (${each})` : `does not replicate: ${each}`,
+  };
 }
 
 /** The claim's verdict where the plan decides it: pooled over seeds and envs, or one per env (the same, else
@@ -318,7 +365,7 @@ function sensitivityOf(setting: ClaimSetting, scopes: readonly StudyFindingScope
     ...(claim.envs.length > 1 ? claim.envs.map((env) => ({ alternative: `${env} only`, verdict: alone(env) })) : []),
     ...alternatives(claim, budgets).map(({ name, plan: alternative }) => ({
       alternative: name,
-      verdict: readClaim(reader, alternative, budgets, claim.envs, null).verdict,
+      verdict: readClaim(reader, alternative, budgets, claim.envs, pooledSeeds(setting.seeds)).verdict,
     })),
   ];
 }
@@ -354,7 +401,7 @@ function testClaim(
 ): StudyFinding {
   const test = claimTest(claim);
   const seeds = inputs.seeds.map((entry) => entry.seed);
-  const decidedBy = `${envsText(claim.envs)}, ${seedText(null, seeds)}`;
+  const decidedBy = `${envsText(claim.envs)}, ${seedText(seeds)}`;
   const header = {
     id: claim.id,
     title: test.title,
@@ -372,6 +419,7 @@ function testClaim(
       ...header,
       verdict: "no data",
       seedAgreement: "",
+      replication: null,
       summary: absent ?? "",
       scopes: [],
       sensitivity: [],
@@ -382,14 +430,17 @@ function testClaim(
   const scopes = readScopes(setting);
   const verdict = decide(plan, claim, scopes);
   const sensitivity = sensitivityOf(setting, scopes);
-  const agreement = seedAgreement(scopes, verdict, envsText(claim.envs));
+  const agreement = seedAgreement(scopes, envsText(claim.envs));
+  const replication = replicationOf(plan, setting, verdict);
   const robust = sensitivity.filter((entry) => entry.verdict === verdict).length;
   const decided = scopes.find((scope) => scope.seed === null && scope.scope === envsText(claim.envs));
+  const replicationText = replication === null ? "" : `; ${replication.text}`;
   return {
     ...header,
     verdict,
     seedAgreement: agreement,
-    summary: `${verdict} over ${decidedBy}; ${agreement}; the same verdict under ${robust} of ${sensitivity.length} alternatives.${belowBase(decided?.comparisons ?? [], claim)}`,
+    replication,
+    summary: `${verdict} over ${decidedBy}${replicationText}; ${agreement}; the same verdict under ${robust} of ${sensitivity.length} alternatives.${belowBase(decided?.comparisons ?? [], claim)}`,
     scopes,
     sensitivity,
     notes: claimNotes(setting, plan.minimumRange.value, ranges),
@@ -412,9 +463,7 @@ export function studyFindings(inputs: FindingInputs, options: FindingOptions): F
   const context: MeasureContext = {
     seeds: inputs.seeds,
     moves: (env, statistic) => ranges(env, statistic).moves,
-    bootstrap: options.bootstrap ?? DEFAULT_RESAMPLES,
     level: plan.level,
-    seed: options.seed ?? 0,
   };
   const findings = plan.claims.map((claim) => testClaim(inputs, plan, claim, context, ranges));
   const studyRanges = [...rangeCache.values()]

@@ -2,10 +2,9 @@
 // structure (no demonstration or RL task of any seed shares a held-out task's structure) or only in content, and
 // then, per seed, how many held-out tasks share their structure with a training task of that seed; and for content
 // hold-outs, each model's Pass@1 (announced) at each budget on the seen and the unseen held-out tasks, every seed
-// pooled (intervals over seeds, then tasks: metrics/clustered-mean.ts), each seed split by its own training tasks.
+// pooled (intervals over seeds and tasks: metrics/crossed-mean.ts), each seed split by its own training tasks.
 // The facts (which held-out tasks a seed's training saw) come from the study, which knows its training draws.
-import { deriveSeed } from "../core/rng.js";
-import { clusteredMeans, type SeedValues } from "../metrics/clustered-mean.js";
+import { crossedMeans, type SeedValues } from "../metrics/crossed-mean.js";
 import { perTaskPassAtK } from "../metrics/per-task-pass.js";
 import type { IntervalOptions } from "../metrics/task-mean.js";
 import type { StudyData } from "./study-data.js";
@@ -88,13 +87,7 @@ export function heldOutSplit(
             ),
           };
         });
-      const estimate = (seen: boolean) =>
-        jsonEstimate(
-          clusteredMeans(parts(seen), 1, {
-            ...options,
-            seed: deriveSeed(options.seed ?? 0, "held-out split", facts.env, model, budget, String(seen)),
-          })[0]!,
-        );
+      const estimate = (seen: boolean) => jsonEstimate(crossedMeans(parts(seen), 1, options)[0]!);
       return { model, budget, seen: estimate(true), unseen: estimate(false) };
     }),
   );

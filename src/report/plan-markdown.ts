@@ -1,7 +1,7 @@
 // The analysis plan in words: one row per claim (its models, envs, statistic, rule and margin) and the plan-wide
 // numbers with their reasons. The report's Findings section and docs/study.md's rule table are both made from these
 // rows (test/report/plan-markdown.test.ts checks that the docs' table is the full preset's plan, rendered).
-import type { AnalysisPlan } from "./analysis-plan.js";
+import { INTERVAL_METHOD_TEXT, type AnalysisPlan } from "./analysis-plan.js";
 import { claimTest, pointsText } from "./claims/index.js";
 
 export interface PlanRow {
@@ -39,7 +39,10 @@ export function planRows(plan: AnalysisPlan): PlanRow[] {
 /** What the plan fixes for every claim, in sentences. */
 export function planPreamble(plan: AnalysisPlan): string[] {
   return [
-    `Verdicts are decided ${plan.decidedBy === "pooled" ? "pooled over the seeds and over each claim's envs (each env weighing the same)" : "per env, pooled over the seeds"}, with ${Math.round(100 * plan.level)}% intervals that resample ${plan.interval}; each seed's verdict and each env's are shown beside it, and a sensitivity table re-reads every claim with no margin, half and twice the margin, each env alone and the other budgets.`,
+    `Verdicts are decided ${plan.decidedBy === "pooled" ? "pooled over the seeds and over each claim's envs (each env weighing the same)" : "per env, pooled over the seeds"}, with ${Math.round(100 * plan.level)}% intervals over seeds and tasks: ${INTERVAL_METHOD_TEXT}. Each seed's verdict and each env's are shown beside it, and a sensitivity table re-reads every claim with no margin, half and twice the margin, each env alone and the other budgets.`,
+    plan.replication === null
+      ? "One seed: no replication."
+      : `Replication: the seeds are split before any run into seeds ${plan.replication.halves[0].join(", ")} and seeds ${plan.replication.halves[1].join(", ")}; a verdict replicates when each half alone, decided the same way, gives it, and is reported as not replicating, with both halves' verdicts, otherwise.`,
     `Smallest effect of interest: ${pointsText(plan.smallestEffect.value)}. ${plan.smallestEffect.reason}`,
     `Minimum range: ${pointsText(plan.minimumRange.value)}. ${plan.minimumRange.reason}`,
     "A comparison on which the two models give the same value on every task in every seed (both at the floor or the ceiling) shows nothing either way: it is left out of the verdict, with a note.",

@@ -7,6 +7,7 @@ import { budgetTable } from "../metrics/budget-table.js";
 import { orderBudgets } from "../metrics/budget-axis.js";
 import { horizon, horizonBinning } from "../metrics/horizon.js";
 import { invalidReplies } from "../metrics/invalid-replies.js";
+import { seedPointsOf, seedSpreads } from "./seed-spread.js";
 import type { HorizonBinning } from "../metrics/horizon-bins.js";
 import { naturalRecovery, type RecoveryCells } from "../metrics/natural-recovery.js";
 import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
@@ -364,8 +365,8 @@ function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data:
 }
 
 /** The default plan for a report over runs: every claim on every env whose models have its roles. */
-function defaultPlanHeader(data: StudyData, models: readonly StudyModel[]): StudyPlanHeader {
-  const plan = defaultAnalysisPlan(planEnvs(data, models), { everyClaim: true });
+function defaultPlanHeader(data: StudyData, models: readonly StudyModel[], seeds: readonly number[]): StudyPlanHeader {
+  const plan = defaultAnalysisPlan(planEnvs(data, models), seeds, { everyClaim: true });
   return {
     plan,
     hash: analysisPlanHash(plan),
@@ -403,21 +404,26 @@ async function replicateData(
 function budgetTablesOf(
   data: StudyData,
   computed: readonly { readonly cell: StudyData["passCells"][number]; readonly table: PassAtKTTable }[],
+  seeds: readonly { readonly seed: number; readonly data: StudyData }[],
 ): StudyReport["budgetTables"] {
   return [...new Set(data.passCells.map((cell) => cell.variant))].map((variant) => {
     const entries = computed
       .filter(({ cell }) => cell.variant === variant)
       .map(({ cell, table }) => ({ model: cell.model, mode: cell.mode, table }));
     const table = budgetTable(entries);
+    const budgets = table.budgets.map((spec) => spec.label);
+    const rows = table.rows.map((row) => ({ model: row.model, mode: row.mode }));
+    const points = seedPointsOf({ variant, budgets, rows }, seeds);
     return {
       variant,
-      budgets: table.budgets.map((spec) => spec.label),
+      budgets,
       k: table.k,
-      rows: table.rows.map((row) => ({
+      rows: table.rows.map((row, i) => ({
         model: row.model,
         mode: row.mode,
         pass1: row.pass1.map((cell) => (cell === null ? null : jsonEstimate(cell))),
         passK: row.passK.map((cell) => (cell === null ? null : jsonEstimate(cell))),
+        seeds: points[i]!,
       })),
     };
   });
@@ -486,7 +492,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
         );
   const computed = data.passCells.map((cell) => ({ cell, table: computePassTable(cell, interval) }));
   const passTables = computed.map(({ cell, table }) => passTable(cell, table));
-  const budgetTables = budgetTablesOf(data, computed);
+  const budgetTables = budgetTablesOf(data, computed, seeds);
   const invalid = budgetTables.map((table) =>
     invalidTable(
       table.variant,
@@ -502,12 +508,16 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     variant: run.variant,
     taskIds: data.taskIds.get(run.record.id) ?? [],
   }));
-  const plan = options.plan ?? defaultPlanHeader(data, models);
+  const plan =
+    options.plan ??
+    defaultPlanHeader(
+      data,
+      models,
+      seeds.map((entry) => entry.seed),
+    );
   const numberOf = taskNumbers(data, numbering);
   const tested = studyFindings(findingInputs({ models, pooled: data, seeds, references, binnings }), {
     plan: plan.plan,
-    bootstrap: interval.bootstrap,
-    seed: interval.seed,
   });
   return {
     version: STUDY_REPORT_VERSION,
@@ -522,6 +532,7 @@ export async function buildStudyReport(store: Store, options: StudyReportOptions
     passTables,
     budgetTables,
     invalidReplies: invalid,
+    seedSpread: seedSpreads(budgetTables, 2 * plan.plan.smallestEffect.value),
     ...analysed,
     perturbation: perturbationOf(data),
     training: await Promise.all(training.map((entry) => readTraining(entry, studyTasks, interval))),

@@ -12,7 +12,7 @@ import type { Estimate } from "../metrics/task-mean.js";
 import type { PassCell } from "../metrics/pass-at-kt.js";
 import type { ExampleEpisode, ExampleTurn } from "../store/analysis-rows.js";
 
-export const STUDY_REPORT_VERSION = 2;
+export const STUDY_REPORT_VERSION = 3;
 
 export { FINDING_IDS, MODEL_ROLES, ROLE_NAMES, type FindingId, type ModelRole } from "./roles.js";
 
@@ -118,7 +118,29 @@ export interface StudyBudgetTable {
     readonly mode: string;
     readonly pass1: readonly (JsonEstimate | null)[];
     readonly passK: readonly (JsonEstimate | null)[];
+    /** Per budget, each seed's Pass@1 and invalid replies (empty lists when the study has one seed). */
+    readonly seeds: readonly (readonly StudySeedPoint[])[];
   }[];
+}
+
+/** One seed's Pass@1 of a budget table row at a budget, and its share of invalid replies there (seed-spread.ts). */
+export interface StudySeedPoint {
+  readonly seed: number;
+  readonly pass1: number | null;
+  readonly invalid: number | null;
+}
+
+/** A budget table row whose seeds' Pass@1 differ by more than twice the plan's smallest effect somewhere: where they
+ * differ most (budget, spread, each seed's values), every budget where they differ that much, and a sentence. */
+export interface StudySeedSpread {
+  readonly variant: string;
+  readonly model: string;
+  readonly mode: string;
+  readonly budget: string;
+  readonly spread: number;
+  readonly budgets: readonly string[];
+  readonly points: readonly StudySeedPoint[];
+  readonly text: string;
 }
 
 /** Invalid replies beside the budget table: per (model, budget mode), the share of the policy's own turns whose
@@ -286,6 +308,21 @@ export interface StudyFindingScope {
   readonly comparisons: readonly StudyComparison[];
 }
 
+/** A claim decided over each half of the seeds alone (the halves the plan fixed before any run). It replicates when
+ * both halves give the pooled verdict. */
+export interface StudyReplication {
+  readonly halves: readonly {
+    readonly seeds: readonly number[];
+    readonly verdict: Verdict;
+    /** The claim read over each of its envs and pooled, over this half's seeds. */
+    readonly scopes: readonly StudyFindingScope[];
+  }[];
+  readonly replicated: boolean;
+  /** "replicated: each half gives supported (seeds 1, 2, 3 supported; seeds 4, 5, 6 supported)", or "does not
+   * replicate: ..." with both halves' verdicts. */
+  readonly text: string;
+}
+
 /** The verdict under a reasonable alternative to the plan (another budget, one env, half or twice the margin). */
 export interface StudySensitivity {
   readonly alternative: string;
@@ -305,8 +342,11 @@ export interface StudyFinding {
   readonly verdict: Verdict;
   /** The scope and seeds of that verdict, in words ("vault + thinice, seeds 1, 2, 3"). */
   readonly decidedBy: string;
-  /** How the verdicts of the single seeds relate to it: "every seed agrees", or the verdict of each. */
+  /** How the verdicts of the single seeds relate to it: "every seed agrees" (on each env and pooled), or the verdict
+   * of each. */
   readonly seedAgreement: string;
+  /** The plan's declared replication: the verdict decided over each half of the seeds alone (null: one seed). */
+  readonly replication: StudyReplication | null;
   /** One paragraph with the numbers. */
   readonly summary: string;
   readonly scopes: readonly StudyFindingScope[];
@@ -384,6 +424,8 @@ export interface StudyReport {
   readonly budgetTables: readonly StudyBudgetTable[];
   /** One per budget table, same variant, rows and budgets. */
   readonly invalidReplies: readonly StudyInvalidTable[];
+  /** Rows of the budget tables whose seeds differ by more than twice the smallest effect (a collapse in some seeds). */
+  readonly seedSpread: readonly StudySeedSpread[];
   readonly stepQuality: readonly StudyStepQuality[];
   readonly recovery: readonly StudyRecovery[];
   readonly perturbation: readonly StudyPerturbation[];

@@ -57,7 +57,10 @@ export function renderBudgetTables(report: StudyReport): string {
                 ...invalid.budgets.map((_, j) => formatEstimate(row.rates[j] ?? null, "percent")),
               ]),
             )}`;
-      return `Budget table, ${table.variant} (Pass@1 and Pass@K in %, 95% intervals over tasks)\n${renderTextTable(header, rows)}${invalidText}`;
+      const spread = report.seedSpread.filter((entry) => entry.variant === table.variant);
+      const spreadText =
+        spread.length === 0 ? "" : `\n\nSeeds that differ:\n${spread.map((entry) => `- ${entry.text}`).join("\n")}`;
+      return `Budget table, ${table.variant} (Pass@1 and Pass@K in %, 95% intervals over tasks)\n${renderTextTable(header, rows)}${invalidText}${spreadText}`;
     })
     .join("\n\n");
 }
@@ -221,9 +224,16 @@ export function renderFindings(report: StudyReport): string {
     const envLine = finding.scopes
       .filter((scope) => scope.seed === null && scope !== decided)
       .map((scope) => `  ${scope.scope} alone: ${scope.verdict}`);
+    const replication =
+      finding.replication === null
+        ? []
+        : [
+            `  replication (halves fixed in the plan): ${finding.replication.halves.map((half) => `seeds ${half.seeds.join(", ")} ${half.verdict}`).join("; ")}: ${finding.replication.replicated ? "replicated" : "does not replicate"}`,
+          ];
     return [
       `[${finding.verdict}] ${finding.title}`,
       `  ${finding.summary}`,
+      ...replication,
       ...(decided === undefined ? [] : [`  - ${decided.text}`]),
       ...envLine,
       ...seedLine,

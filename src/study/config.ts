@@ -22,6 +22,7 @@ import {
   analysisPlanSchema,
   checkAnalysisPlan,
   defaultAnalysisPlan,
+  parseAnalysisPlan,
   type AnalysisPlan,
   type PlanEnv,
 } from "../report/analysis-plan.js";
@@ -224,7 +225,7 @@ const FULL: PresetSizes = {
 export const PRESETS: Readonly<Record<StudyPreset, PresetSizes>> = { quick: QUICK, full: FULL };
 
 /** The seeds of a preset: quick runs one (CI), full three (each replicating the whole pipeline). */
-export const PRESET_SEEDS: Readonly<Record<StudyPreset, readonly number[]>> = { quick: [1], full: [1, 2, 3] };
+export const PRESET_SEEDS: Readonly<Record<StudyPreset, readonly number[]>> = { quick: [1], full: [1, 2, 3, 4, 5, 6] };
 
 /** What a single-env study uses beyond the env's defaults: hanoi starts anywhere (a horizon dial); bfcl, which cannot
  * say a task's optimal length, is budgeted as the paper's Table 1, in percent of upstream's 20 steps per user turn
@@ -323,14 +324,15 @@ export function studyConfig(choice: StudyChoice): Readonly<StudyConfig> {
       ? { ...base, options: baseSamplingOptions(base.options ?? {}, (sizes.maxNewTokens ?? 16) as number) }
       : base;
   const envs = envsOf(choice);
+  const seeds = choice.seeds ?? (choice.seed === undefined ? PRESET_SEEDS[choice.preset] : [choice.seed]);
   return parseStudyConfig({
     ...sizes,
     preset: choice.preset,
     envs,
-    seeds: choice.seeds ?? (choice.seed === undefined ? PRESET_SEEDS[choice.preset] : [choice.seed]),
+    seeds,
     heldOutSeed: choice.heldOutSeed ?? 1,
     // Made now, before any stage: the plan of these envs and models (or the one given), stored with the study.
-    plan: choice.plan ?? defaultAnalysisPlan(planEnvsOf(envs.map((entry) => studyEnvSchema.parse(entry)))),
+    plan: choice.plan ?? defaultAnalysisPlan(planEnvsOf(envs.map((entry) => studyEnvSchema.parse(entry))), seeds),
     base: stored,
     trainer: choice.trainer ?? { kind: "tiny" },
   });
@@ -359,6 +361,9 @@ export const VARIANT_ROLES: Readonly<Record<VariantSlug, string>> = {
  * ones, each env once, each seed once, at least two budgets per env, a base the trainer can train, a plan whose claims
  * name the study's envs, their budgets and models it has. */
 export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
+  // A plan of an earlier version is refused in its own words (what changed), before the schema's.
+  const plan = typeof input === "object" && input !== null ? (input as { plan?: unknown }).plan : undefined;
+  if (plan !== undefined) parseAnalysisPlan(plan);
   const config = parseConfig(studyConfigSchema, input);
   if (Math.max(...config.ks) > config.samples)
     throw new ConfigError(
@@ -390,7 +395,7 @@ export function parseStudyConfig(input: unknown): Readonly<StudyConfig> {
       throw new ConfigError(`envs.${entry.env}.variants`, "an RL run is listed twice");
   }
   checkSources(config.base, config.trainer);
-  checkAnalysisPlan(config.plan, planEnvsOf(config.envs));
+  checkAnalysisPlan(config.plan, planEnvsOf(config.envs), config.seeds);
   return config;
 }
 

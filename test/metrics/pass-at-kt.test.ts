@@ -60,6 +60,18 @@ describe("passAtKT", () => {
     }
   });
 
+  it("adds up the counts of one task and budget from several rows (a study's seeds pooled), never keeping only the last", () => {
+    // Two seeds of one model on the same task: 4 of 4 in one, 0 of 4 in the other; pooled, Pass@1 is 0.5 on 8 samples.
+    const seeds: OutcomeCounts[] = [
+      { taskIndex: 0, budget: "100%", n: 4, c: 4 },
+      { taskIndex: 0, budget: "100%", n: 4, c: 0 },
+    ];
+    const table = passAtKT(seeds, { ks: [1, 8], budgets: parseBudgetList("100%"), bootstrap: 0 });
+    expect(table.cells[0]?.[0]?.value).toBeCloseTo(0.5, 12);
+    expect(table.cells[1]?.[0]?.value).toBe(1);
+    expect(table.minSamples).toBe(8);
+  });
+
   it("skips tasks with fewer than K samples at some budget", () => {
     const partial = [
       ...counts,

@@ -60,15 +60,18 @@ function inputs(
   };
 }
 
-const PLAN: AnalysisPlan = defaultAnalysisPlan(
-  ENVS.map((env) => ({
-    env,
-    budgets: BUDGETS,
-    roles: ["base", "grpo", "process", "budgetmix", ...(env === "vault" ? ["budgetmix-hidden"] : [])],
-  })),
-);
+const planFor = (seeds: readonly number[]): AnalysisPlan =>
+  defaultAnalysisPlan(
+    ENVS.map((env) => ({
+      env,
+      budgets: BUDGETS,
+      roles: ["base", "grpo", "process", "budgetmix", ...(env === "vault" ? ["budgetmix-hidden"] : [])],
+    })),
+    seeds,
+  );
+const PLAN = planFor([1, 2, 3]);
 
-const run = (data: FindingInputs, plan = PLAN) => studyFindings(data, { plan, bootstrap: 200, seed: 1 });
+const run = (data: FindingInputs, plan = PLAN) => studyFindings(data, { plan });
 const verdicts = (findings: readonly StudyFinding[]): Record<string, string> =>
   Object.fromEntries(findings.map((finding) => [finding.id, finding.verdict]));
 const byId = (findings: readonly StudyFinding[], id: string): StudyFinding =>
@@ -110,7 +113,16 @@ describe("studyFindings", () => {
     });
     const rl = byId(findings, "rl-budgets");
     expect(rl.decidedBy).toBe("vault + thinice, seeds 1, 2, 3");
-    expect(rl.seedAgreement).toBe("every seed agrees (3 of 3)");
+    expect(rl.seedAgreement).toBe("every seed agrees, on each env and pooled (3 of 3)");
+    // The plan's halves (seeds 1, 2 and seed 3) each give the pooled verdict.
+    expect(rl.replication).toMatchObject({
+      replicated: true,
+      text: "replicated: each half gives supported (seeds 1, 2 supported; seed 3 supported)",
+    });
+    expect(rl.replication?.halves.map((half) => [half.seeds, half.verdict])).toEqual([
+      [[1, 2], "supported"],
+      [[3], "supported"],
+    ]);
     // Each env alone and pooled, in each seed and over all: 3 x 4 scopes.
     expect(rl.scopes.map((scope) => `${scope.scope}/${scope.seed ?? "all"}`)).toEqual([
       "vault/1",
@@ -210,12 +222,63 @@ describe("studyFindings", () => {
           statistic.kind === "pass" && statistic.budget === "3x" ? (seed === 1 ? 0.1 : -0.1) : 0,
       },
     };
-    const rl = byId(run(inputs(flip, { seeds: [1, 2] })).findings, "rl-budgets");
-    expect(rl.seedAgreement).toBe("seed-dependent: seed 1 supported, seed 2 not supported");
+    const rl = byId(run(inputs(flip, { seeds: [1, 2] }), planFor([1, 2])).findings, "rl-budgets");
+    expect(rl.seedAgreement).toMatch(
+      /^not every seed gives the all-seeds verdict: vault \(all seeds: inconclusive\) seed 1 supported, seed 2 not supported;/,
+    );
+    expect(rl.replication?.text).toBe("does not replicate: seed 1 supported; seed 2 not supported");
     expect(rl.verdict).toBe("inconclusive");
     const generous = rl.scopes.at(-1)?.comparisons[0];
     expect(generous?.difference.seeds).toBe(2);
     expect((generous?.difference.low ?? 0) < 0 && (generous?.difference.high ?? 0) > 0).toBe(true);
+  });
+
+  it("says every seed agrees only where every seed agrees on every env, not only pooled", () => {
+    // Seed 2 loses 10 points at 3x on thin ice alone; pooled with vault's +10 its gain stays, so the pooled verdict
+    // of each seed is the same, but thin ice's is not.
+    const thin: Record<string, Model> = {
+      base: { role: "base" },
+      "GRPO-Full": {
+        role: "grpo",
+        gain: (env, statistic, seed) =>
+          statistic.kind === "pass" && statistic.budget === "3x" ? (env === "thinice" && seed === 2 ? -0.1 : 0.2) : 0,
+      },
+    };
+    const rl = byId(run(inputs(thin)).findings, "rl-budgets");
+    const pooledSeeds = rl.scopes.filter((scope) => scope.scope === "vault + thinice" && scope.seed !== null);
+    expect(new Set(pooledSeeds.map((scope) => scope.verdict)).size).toBe(1);
+    // Pooled over three seeds that spread this much the verdict is inconclusive, though each seed alone supports it.
+    expect(rl.seedAgreement).toBe(
+      "not every seed gives the all-seeds verdict: thinice (all seeds: inconclusive) seed 1 supported, seed 2 not supported, seed 3 supported; pooled (all seeds: inconclusive) seed 1 supported, seed 2 supported, seed 3 supported",
+    );
+  });
+
+  it("replicates a verdict only when each declared half of the seeds gives it alone", () => {
+    // Seeds 1-3 gain 12 points with the budget hidden, seeds 4-6 nothing: pooled over six seeds the gain is 6 points,
+    // the halves disagree (supported, negligible), so the verdict does not replicate, whatever it is.
+    const split: Record<string, Model> = {
+      "GRPO-Full": { role: "grpo" },
+      "BudgetMix (hidden)": {
+        role: "budgetmix-hidden",
+        gain: (_env, statistic, seed) =>
+          statistic.kind === "pass" && statistic.mode === "hidden"
+            ? seed <= 3
+              ? 0.12 + 0.01 * seed
+              : 0.002 * (seed - 4)
+            : 0,
+      },
+    };
+    const seeds = [1, 2, 3, 4, 5, 6];
+    const hidden = byId(run(inputs(split, { seeds }), planFor(seeds)).findings, "hidden-budget");
+    expect(hidden.replication?.halves.map((half) => [half.seeds, half.verdict])).toEqual([
+      [[1, 2, 3], "supported"],
+      [[4, 5, 6], "negligible"],
+    ]);
+    expect(hidden.replication?.replicated).toBe(false);
+    expect(hidden.summary).toContain("does not replicate: seeds 1, 2, 3 supported; seeds 4, 5, 6 negligible");
+    // The pooled interval over six seeds that disagree is wide: it covers both halves' values.
+    const pooled = hidden.scopes.at(-1)?.comparisons[0]?.difference;
+    expect((pooled?.low ?? 1) < 0.01 && (pooled?.high ?? 0) > 0.13).toBe(true);
   });
 
   it("leaves a statistic that cannot move out of the verdict, with a note, and tests the claim where it can move", () => {

@@ -116,3 +116,49 @@ describe("invalid replies", () => {
     expect(invalid).toMatch(/mystery\s+announced\s+100\.0\s+100\.0$/);
   });
 });
+
+describe("seeds beside the pooled value", () => {
+  // One model, two seeds: in seed 1 it plays as the noisy oracle, in seed 2 it collapses to nonsense (every reply
+  // invalid). The pooled row hides which seed failed; the seeds' points and the spread note show it.
+  const collapsed = {
+    selection: { models: [{ name: "GRPO-Full", runs: ["grpo", "mystery"] }], roles: { "GRPO-Full": "grpo" as const } },
+    replicates: [
+      { seed: 1, runs: ["grpo"] },
+      { seed: 2, runs: ["mystery"] },
+    ],
+  };
+
+  it("give every seed's Pass@1 and invalid replies per row and budget, and note a row whose seeds differ", async () => {
+    const store = await openStore(db, { readonly: true });
+    const report = await buildStudyReport(store, { ...collapsed, bootstrap: 0, now: () => new Date(0) }).finally(() =>
+      store.close(),
+    );
+    const row = report.budgetTables[0]?.rows[0];
+    expect(row?.seeds.map((points) => points.map((point) => [point.seed, point.invalid]))).toEqual([
+      [
+        [1, 0],
+        [2, 1],
+      ],
+      [
+        [1, 0],
+        [2, 1],
+      ],
+    ]);
+    // The pooled Pass@1 is the mean of the seeds'.
+    const pooled = row?.pass1[1]?.value ?? NaN;
+    const [first, second] = (row?.seeds[1] ?? []).map((point) => point.pass1 ?? NaN);
+    expect(pooled).toBeCloseTo(((first ?? NaN) + (second ?? NaN)) / 2, 12);
+    expect(report.seedSpread).toHaveLength(1);
+    expect(report.seedSpread[0]).toMatchObject({ model: "GRPO-Full", mode: "announced", budgets: ["50%", "100%"] });
+    expect(report.seedSpread[0]?.text).toMatch(
+      /^GRPO-Full on frozenlake, budget announced: its seeds' Pass@1 differ by more than 6 points .* seed 2 0\.0% \(invalid replies 100\.0%\)\.$/,
+    );
+    expect(renderBudgetTables(report)).toContain(`Seeds that differ:\n- ${report.seedSpread[0]?.text}`);
+  });
+
+  it("leave the seeds out with one seed", async () => {
+    const report = await reportOf({ models });
+    expect(report.budgetTables[0]?.rows.every((row) => row.seeds.every((points) => points.length === 0))).toBe(true);
+    expect(report.seedSpread).toEqual([]);
+  });
+});

@@ -7,23 +7,38 @@ import type { Chart } from "./chart-kit.js";
 import { html, type SafeHtml } from "./escape.js";
 import { estimateCell, figure, percent, verdictClass } from "./sections.js";
 
-/** Verdicts by scope (rows: each env, then the envs pooled) and seed (columns: each seed, then all pooled). */
+/** Verdicts by scope (rows: each env, then the envs pooled) and seeds (columns: each seed, each half of the plan's
+ * replication split, then all pooled). */
 function verdictGrid(finding: StudyFinding): SafeHtml {
   const scopes = [...new Set(finding.scopes.map((scope) => scope.scope))];
-  const seeds = [...new Set(finding.scopes.map((scope) => scope.seed))];
-  const verdictOf = (scope: string, seed: number | null): Verdict | undefined =>
-    finding.scopes.find((entry) => entry.scope === scope && entry.seed === seed)?.verdict;
+  const columns: { readonly title: string; readonly verdict: (scope: string) => Verdict | undefined }[] = [
+    ...[...new Set(finding.scopes.map((scope) => scope.seed))]
+      .filter((seed) => seed !== null)
+      .map((seed) => ({
+        title: `seed ${seed}`,
+        verdict: (scope: string) =>
+          finding.scopes.find((entry) => entry.scope === scope && entry.seed === seed)?.verdict,
+      })),
+    ...(finding.replication?.halves ?? []).map((half) => ({
+      title: `seeds ${half.seeds.join(", ")}`,
+      verdict: (scope: string) => half.scopes.find((entry) => entry.scope === scope)?.verdict,
+    })),
+    {
+      title: "all seeds",
+      verdict: (scope: string) => finding.scopes.find((entry) => entry.scope === scope && entry.seed === null)?.verdict,
+    },
+  ];
   return html`<table class="data verdicts">
     <tr>
       <th class="name">envs \\ seeds</th>
-      ${seeds.map((seed) => html`<th>${seed === null ? "all seeds" : `seed ${seed}`}</th>`)}
+      ${columns.map((column) => html`<th>${column.title}</th>`)}
     </tr>
     ${scopes.map(
       (scope) =>
         html`<tr>
           <td class="name">${scope}</td>
-          ${seeds.map((seed) => {
-            const verdict = verdictOf(scope, seed);
+          ${columns.map((column) => {
+            const verdict = column.verdict(scope);
             return verdict === undefined
               ? html`<td>-</td>`
               : html`<td><span class="badge small ${verdictClass(verdict)}">${verdict}</span></td>`;
@@ -31,6 +46,19 @@ function verdictGrid(finding: StudyFinding): SafeHtml {
         </tr>`,
     )}
   </table>`;
+}
+
+/** The replication line: both halves' verdicts and whether they give the pooled one. */
+function replicationLine(finding: StudyFinding): SafeHtml | null {
+  const replication = finding.replication;
+  if (replication === null) return null;
+  return html`<p class="replication">
+    <span class="badge small ${verdictClass(replication.replicated ? "supported" : "inconclusive")}"
+      >${replication.replicated ? "replicated" : "does not replicate"}</span
+    >
+    ${replication.halves.map((half) => `seeds ${half.seeds.join(", ")}: ${half.verdict}`).join("; ")} (the halves the
+    plan fixed before any run)
+  </p>`;
 }
 
 const signedPoints = (value: number | null): string =>
@@ -78,6 +106,7 @@ function findingCard(finding: StudyFinding, chart: Chart | undefined): SafeHtml 
   return html`<article class="finding ${verdictClass(finding.verdict)}" id="finding-${finding.id}">
     <h3>${finding.title} <span class="badge ${verdictClass(finding.verdict)}">${finding.verdict}</span></h3>
     <p class="claim">${finding.claim}</p>
+    ${replicationLine(finding)}
     <p>${finding.summary}</p>
     <p class="note"><strong>Statistic:</strong> ${finding.statistic}. <strong>Rule:</strong> ${finding.rule}.</p>
     ${verdictGrid(finding)}

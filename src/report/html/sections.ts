@@ -5,6 +5,7 @@ import { ROLE_NAMES } from "../study-model.js";
 import { stepQualityByBudget } from "../study-tables.js";
 import type { Chart } from "./chart-kit.js";
 import { breakAfterSlashes, html, slug, type SafeHtml } from "./escape.js";
+import { seedStrip } from "./seed-strip.js";
 
 export function figure(chart: Chart): SafeHtml {
   return html`<figure class="chart-box">
@@ -18,12 +19,17 @@ export const verdictClass = (verdict: Verdict): string => `v-${slug(verdict)}`;
 export const percent = (value: number | null): string => (value === null ? "-" : (100 * value).toFixed(1));
 const fixed = (value: number | null, digits = 3): string => (value === null ? "-" : value.toFixed(digits));
 
-export function estimateCell(estimate: JsonEstimate | null, scale: "percent" | "fraction", best = false): SafeHtml {
+export function estimateCell(
+  estimate: JsonEstimate | null,
+  scale: "percent" | "fraction",
+  best = false,
+  beside: SafeHtml | null = null,
+): SafeHtml {
   if (estimate === null || estimate.value === null) return html`<td>-</td>`;
   const format = scale === "percent" ? percent : (value: number | null) => fixed(value);
   const interval =
     estimate.low === null ? null : html`<span class="ci">[${format(estimate.low)}, ${format(estimate.high)}]</span>`;
-  return html`<td class="${best ? "best" : ""}">${format(estimate.value)}${interval}</td>`;
+  return html`<td class="${best ? "best" : ""}">${format(estimate.value)}${interval}${beside}</td>`;
 }
 
 export function modelsSection(report: StudyReport): SafeHtml {
@@ -78,7 +84,8 @@ export function budgetTableSection(report: StudyReport, charts: readonly Chart[]
               ${table.budgets.map((_, j) => {
                 const pass1 = row.pass1[j] ?? null;
                 const passK = row.passK[j] ?? null;
-                return html`${estimateCell(pass1, "percent", pass1?.value !== null && pass1?.value !== undefined && pass1.value === best("pass1", mode, j))}${table.k === null ? null : estimateCell(passK, "percent", passK?.value !== null && passK?.value !== undefined && passK.value === best("passK", mode, j))}`;
+                const strip = seedStrip(row.seeds[j] ?? []);
+                return html`${estimateCell(pass1, "percent", pass1?.value !== null && pass1?.value !== undefined && pass1.value === best("pass1", mode, j), strip)}${table.k === null ? null : estimateCell(passK, "percent", passK?.value !== null && passK?.value !== undefined && passK.value === best("passK", mode, j))}`;
               })}
             </tr>`,
         ),
@@ -97,18 +104,29 @@ export function budgetTableSection(report: StudyReport, charts: readonly Chart[]
           ${body}
         </table>
       </div>
-      ${invalidTable(report, table.variant)}`;
+      ${invalidTable(report, table.variant)}${seedSpreadNotes(report, table.variant)}`;
   });
   return html`<section id="budget-table">
     <h2>Budget table</h2>
     <p class="lead">
       Pass@1 and Pass@K (in %) at each turn budget, one row per model and budget mode, laid out like the paper's Table
-      1; 95% intervals underneath, the best of each column in bold. "hidden" rows are the same models evaluated without
-      being told their budget. Beside each, the invalid replies: the share of the policy's turns (in %) whose reply
-      could not be parsed or was not a valid action, a turn lost.
+      1; 95% intervals underneath, the best of each column in bold, and under each Pass@1 of a study with several seeds
+      a strip with every seed's own Pass@1 (one dot per seed on a 0-100% line; hover for its values). "hidden" rows are
+      the same models evaluated without being told their budget. Beside each, the invalid replies: the share of the
+      policy's turns (in %) whose reply could not be parsed or was not a valid action, a turn lost.
     </p>
     ${tables}${charts.map(figure)}
   </section>`;
+}
+
+/** The rows of a budget table whose seeds differ by more than twice the smallest effect, with their invalid replies. */
+function seedSpreadNotes(report: StudyReport, variant: string): SafeHtml | null {
+  const spread = report.seedSpread.filter((entry) => entry.variant === variant);
+  if (spread.length === 0) return null;
+  return html`<h4 class="invalid-replies">Seeds that differ on ${variant}</h4>
+    <ul class="notes seed-spread">
+      ${spread.map((entry) => html`<li>${entry.text}</li>`)}
+    </ul>`;
 }
 
 /** The invalid-reply rates of a budget table's rows (in %), same rows and budgets. */

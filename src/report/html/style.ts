@@ -47,6 +47,9 @@ table.data td.wrap-text { white-space: normal; text-align: left; max-width: 46em
 table.data td.path { white-space: normal; overflow-wrap: anywhere; text-align: left; }
 table.data td.model { white-space: normal; overflow-wrap: anywhere; text-align: left; max-width: 16em; }
 table.data .ci { color: var(--muted); font-size: 12px; display: block; }
+.seed-strip { display: block; margin: 2px 0 0 auto; }
+.seed-strip line { stroke: var(--muted); stroke-width: 1; }
+.seed-strip circle { fill: var(--accent); fill-opacity: 0.55; }
 table.data td.best { font-weight: 700; }
 .scroll { overflow-x: auto; }
 .note { color: var(--muted); font-size: 13px; }
