@@ -114,7 +114,10 @@ export function studentTCdf(t: number, nu: number): number {
 function studentTDensity(t: number, nu: number): number {
   if (nu > NORMAL_DF) return Math.exp(-0.5 * t * t) / Math.sqrt(2 * Math.PI);
   return Math.exp(
-    logGamma((nu + 1) / 2) - logGamma(nu / 2) - 0.5 * Math.log(nu * Math.PI) - ((nu + 1) / 2) * Math.log1p((t * t) / nu),
+    logGamma((nu + 1) / 2) -
+      logGamma(nu / 2) -
+      0.5 * Math.log(nu * Math.PI) -
+      ((nu + 1) / 2) * Math.log1p((t * t) / nu),
   );
 }
 
