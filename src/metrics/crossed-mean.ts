@@ -42,6 +42,9 @@ export interface CrossedEstimate extends Estimate {
   readonly seeds: number;
   readonly se: number;
   readonly df: number;
+  /** The variance's parts: A (seeds, residual included), W (tasks) and sum_k C_k (the residual's share of A, which
+   * a design with other numbers of seeds or tasks scales as 1 / (S T)); NaN where a part cannot be estimated. */
+  readonly parts: { readonly seeds: number; readonly tasks: number; readonly residual: number };
 }
 
 export interface CrossedOptions {
@@ -141,7 +144,7 @@ function satterthwaite(components: readonly Component[]): number {
 function components(
   strata: readonly StratumMeans[],
   grids: readonly Grid[],
-): { seed: Component | null; task: Component | null } {
+): { seed: Component | null; task: Component | null; residual: number } {
   const present = strata.filter((means) => !Number.isNaN(means.value));
   const K = present.length;
   const allSeeds = [...new Set(grids.flatMap((grid) => grid.seeds))];
@@ -160,22 +163,31 @@ function components(
     const residual = seed === null ? null : residualComponent(grids[k]!, means, K);
     if (residual !== null) residuals.push(residual);
   });
-  if (tasks.length === 0) return { seed, task: null };
-  return { seed, task: { variance: Math.max(0, sumOf(tasks) - sumOf(residuals)), df: satterthwaite(tasks) } };
+  const residual = seed === null ? NaN : sumOf(residuals);
+  if (tasks.length === 0) return { seed, task: null, residual };
+  return {
+    seed,
+    task: { variance: Math.max(0, sumOf(tasks) - sumOf(residuals)), df: satterthwaite(tasks) },
+    residual,
+  };
 }
 
 /** The estimate of one series from its strata (see the header). */
 function crossedEstimate(grids: readonly Grid[], level: number, counts: { tasks: number; n: number }): CrossedEstimate {
   const strata = grids.map(stratumMeans);
   const value = meanOf(strata.map((means) => means.value).filter((mean) => !Number.isNaN(mean)));
-  const { seed, task } = components(strata, grids);
+  const { seed, task, residual } = components(strata, grids);
+  const parts = { seeds: seed?.variance ?? NaN, tasks: task?.variance ?? NaN, residual };
   const seeds = new Set(grids.flatMap((grid) => grid.seeds)).size;
-  const parts = [seed, task].filter((part): part is Component => part !== null);
-  if (parts.length === 0 || Number.isNaN(value))
-    return { value, low: NaN, high: NaN, tasks: counts.tasks, n: counts.n, seeds, se: NaN, df: NaN };
+  const present = [seed, task].filter((part): part is Component => part !== null);
+  if (present.length === 0 || Number.isNaN(value))
+    return { value, low: NaN, high: NaN, tasks: counts.tasks, n: counts.n, seeds, se: NaN, df: NaN, parts };
   const q = (1 + level) / 2;
   const half = Math.sqrt(
-    parts.reduce((sum, part) => sum + (part.variance === 0 ? 0 : studentTQuantile(q, part.df) ** 2 * part.variance), 0),
+    present.reduce(
+      (sum, part) => sum + (part.variance === 0 ? 0 : studentTQuantile(q, part.df) ** 2 * part.variance),
+      0,
+    ),
   );
   return {
     value,
@@ -184,8 +196,9 @@ function crossedEstimate(grids: readonly Grid[], level: number, counts: { tasks:
     tasks: counts.tasks,
     n: counts.n,
     seeds,
-    se: Math.sqrt(sumOf(parts)),
+    se: Math.sqrt(sumOf(present)),
     df: seed?.df ?? task?.df ?? NaN,
+    parts,
   };
 }
 

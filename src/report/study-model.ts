@@ -8,6 +8,7 @@ import type { PolicySpec } from "../core/policy-spec.js";
 import type { AnalysisPlan } from "./analysis-plan.js";
 import type { FindingId, ModelRole } from "./roles.js";
 import type { NonInferiority, Outcome } from "./effect-outcome.js";
+import type { CrossedEstimate } from "../metrics/crossed-mean.js";
 import type { Estimate } from "../metrics/task-mean.js";
 import type { PassCell } from "../metrics/pass-at-kt.js";
 import type { ExampleEpisode, ExampleTurn } from "../store/analysis-rows.js";
@@ -27,8 +28,15 @@ export interface JsonEstimate {
   readonly tasks: number;
   /** Observations behind the estimate (episodes, turns or pairs). */
   readonly n: number;
-  /** Seeds behind the estimate, when it pools several (seeds-then-tasks intervals). */
+  /** Seeds behind the estimate, when it pools several. */
   readonly seeds?: number;
+  /** An estimate over seeds and tasks: its variance's parts (metrics/crossed-mean.ts), what a design with more seeds
+   * or more tasks would narrow (scripts/study-power.ts reads them). */
+  readonly variance?: {
+    readonly seeds: number | null;
+    readonly tasks: number | null;
+    readonly residual: number | null;
+  };
 }
 
 /** How a study's model came to be, carried as data from the study's plan into the report (`budgetrl reproduce`);
@@ -449,15 +457,22 @@ export interface StudyReport {
 const finite = (value: number): number | null => (Number.isFinite(value) ? value : null);
 
 /** An estimate or a Pass@(K,T) cell in its JSON form (NaN -> null). */
-export function jsonEstimate(estimate: Estimate | PassCell): JsonEstimate {
+export function jsonEstimate(estimate: Estimate | PassCell | CrossedEstimate): JsonEstimate {
   return {
     value: finite(estimate.value),
     low: finite(estimate.low),
     high: finite(estimate.high),
     tasks: estimate.tasks,
     n: "n" in estimate ? estimate.n : estimate.tasks,
-    ...("seeds" in estimate && typeof estimate.seeds === "number" && estimate.seeds > 1
-      ? { seeds: estimate.seeds }
+    ...("seeds" in estimate && estimate.seeds > 1 ? { seeds: estimate.seeds } : {}),
+    ...("parts" in estimate
+      ? {
+          variance: {
+            seeds: finite(estimate.parts.seeds),
+            tasks: finite(estimate.parts.tasks),
+            residual: finite(estimate.parts.residual),
+          },
+        }
       : {}),
   };
 }
