@@ -199,6 +199,9 @@ describe("reproduce", () => {
       "frozenlake + hanoi/all",
     ]);
     expect(rl?.decidedBy).toBe("frozenlake + hanoi, seeds 3, 4");
+    // The replication split fixed in the plan: each seed a half here, each read alone.
+    expect(rl?.replication?.halves.map((half) => half.seeds)).toEqual([[3], [4]]);
+    expect(rl?.replication?.text).toMatch(/^(replicated|does not replicate): /);
     expect(rl?.sensitivity.length).toBeGreaterThan(3);
     expect(report.ranges.some((range) => range.env === "hanoi" && range.statistic === "Pass@1")).toBe(true);
     expect(report.heldOut.map((entry) => [entry.env, entry.by])).toEqual([
@@ -253,6 +256,12 @@ describe("reproduce", () => {
     writeFileSync(path, JSON.stringify(json));
     await expect(reproduce({ out, resume: true })).rejects.toThrow(
       /^plan: the analysis plan in .*study\.json is not the one fixed at .*, and the study already has results/,
+    );
+    // A study made by an earlier budgetrl (a plan of version 1: bootstrap intervals, no replication split) is refused
+    // in one line that says so.
+    writeFileSync(path, JSON.stringify({ ...json, plan: { ...plan, version: 1, interval: "seeds, then tasks" } }));
+    await expect(reproduce({ out, resume: true })).rejects.toThrow(
+      /^plan\.version: is 1, a plan of an earlier budgetrl/,
     );
   }, 900_000);
 
