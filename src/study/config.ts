@@ -6,7 +6,7 @@
 // (report/analysis-plan.ts) says which claim is tested on which envs, how, and with what margin, and is fixed here,
 // before any data. Each seed replicates the whole pipeline (demonstrations, base, RL runs, evaluations) on the same
 // held-out tasks (drawn from `heldOutSeed`, whatever the seeds). Two presets fill every field: `quick` (one seed,
-// under 5 minutes on 2 cores; CI runs it) and `full` (three seeds, under 45 minutes; what README quotes). Sizes can be
+// under 5 minutes on 2 cores; CI runs it) and `full` (six seeds, under 45 minutes; what README quotes). Sizes can be
 // overridden; the resolved config is stored in <out>/study.json, so `--resume` continues exactly the same study.
 // Where the models come from (`base`: SFT here, a served model, a Tinker service's base model) and where RL trains
 // (`trainer`: in-process, or a Tinker service) are part of the config too (sources.ts).
@@ -269,7 +269,7 @@ export interface StudyChoice {
   readonly base?: BaseChoice;
   /** Where RL trains (default: in-process). */
   readonly trainer?: TrainerSourceInput;
-  /** The seeds (default: the preset's: quick 1, full 1, 2, 3); `seed` is a one-seed study. */
+  /** The seeds (default: the preset's: quick 1, full 1-6); `seed` is a one-seed study. */
   readonly seeds?: readonly number[];
   readonly seed?: number;
   readonly heldOutSeed?: number;
