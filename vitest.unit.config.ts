@@ -8,7 +8,7 @@
 // it trains a model on the renderer's tokens and runs an sft), and two cross-checks of seconds each: the oracle's
 // success rates over about 30,000 episodes against the exact optimum (oracle-rates; oracle.test.ts checks its moves
 // against the same solution here) and Qwen3's tokenizer and chat template against a Python reference run as a child
-// process (hf-renderer-qwen3).
+// process (hf-renderer-qwen3), and the interval's coverage in 2,700 simulated studies (crossed-mean-coverage: 8 s).
 // Thread workers without per-file isolation: the lane's files are pure, and isolation costs more than their tests.
 // At least two workers: vitest's default keeps a core for its main thread, which idles once the files are
 // transformed, and so runs one worker on a 2-core machine.
@@ -40,6 +40,7 @@ export default defineConfig({
       "test/api/entry-loads.test.ts",
       "test/serve/client-packages.test.ts",
       "test/serve/hf-chat-renderer.test.ts",
+      "test/metrics/crossed-mean-coverage.test.ts",
     ],
     testTimeout: 60_000,
     pool: "threads",
