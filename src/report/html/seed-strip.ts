@@ -23,13 +23,9 @@ export function seedStrip(points: readonly StudySeedPoint[]): SafeHtml | null {
     aria-label="${label}"
   >
     <line x1="${PAD}" y1="6" x2="${WIDTH - PAD}" y2="6"></line>
-    ${shown.map(
-      (point) =>
-        html`<circle cx="${x(point.pass1)}" cy="6" r="2.6"
-          ><title>
-            seed ${point.seed}: Pass@1 ${percentText(point.pass1)}, invalid replies ${percentText(point.invalid)}
-          </title></circle
-        >`,
-    )}
+    ${shown.map((point) => {
+      const title = `seed ${point.seed}: Pass@1 ${percentText(point.pass1)}, invalid replies ${percentText(point.invalid)}`;
+      return html`<circle cx="${x(point.pass1)}" cy="6" r="2.6"><title>${title}</title></circle>`;
+    })}
   </svg>`;
 }

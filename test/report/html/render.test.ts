@@ -179,6 +179,34 @@ const MEASURE = `(() => {
   };
 })()`;
 
+/** The report as six seeds would give it: each Pass@1 cell's value spread over six seeds (a layout fixture). */
+function withSixSeeds(single: StudyReport): StudyReport {
+  return {
+    ...single,
+    budgetTables: single.budgetTables.map((table) => ({
+      ...table,
+      rows: table.rows.map((row) => ({
+        ...row,
+        seeds: row.pass1.map((cell) =>
+          cell?.value === null || cell === null
+            ? []
+            : [1, 2, 3, 4, 5, 6].map((seed) => ({
+                seed,
+                pass1: Math.min(1, Math.max(0, (cell.value ?? 0) + (seed - 3.5) / 25)),
+                invalid: seed === 6 ? 0.03 : 0,
+              })),
+        ),
+      })),
+    })),
+  };
+}
+
+const STRIPS = `[...document.querySelectorAll("svg.seed-strip")].map((svg) => {
+  const cell = svg.closest("td").getBoundingClientRect();
+  const box = svg.getBoundingClientRect();
+  return { dots: svg.querySelectorAll("circle").length, title: svg.querySelector("circle title").textContent, inside: box.left >= cell.left - 0.5 && box.right <= cell.right + 0.5 };
+})`;
+
 describe("the study report at 1280 x 900", () => {
   it("has six models, a budget table with invalid replies, and findings with paired differences", () => {
     expect(report.models.map((model) => model.name)).toEqual(Object.keys(ROLES));
@@ -191,7 +219,7 @@ describe("the study report at 1280 x 900", () => {
 
   it("fits the window: no element wider than it, nothing scrolling sideways, every chart inside its section", async () => {
     const file = join(dir, "report.html");
-    writeFileSync(file, renderStudyHtml(report));
+    writeFileSync(file, renderStudyHtml(withSixSeeds(report)));
     const context = await launchChromium(mkdtempSync(join(tmpdir(), "budgetrl-chromium-")));
     try {
       const tab = await context.newPage();
@@ -207,6 +235,16 @@ describe("the study report at 1280 x 900", () => {
       expect(layout.outside).toEqual([]);
       expect(layout.scrolling).toEqual([]);
       expect(layout.charts.length).toBeGreaterThanOrEqual(20);
+      // Every Pass@1 cell of the budget tables has its strip of six seeds, inside the cell.
+      const strips = (await tab.evaluate(STRIPS)) as { dots: number; title: string; inside: boolean }[];
+      const cells = report.budgetTables.reduce(
+        (sum, table) =>
+          sum + table.rows.reduce((rows, row) => rows + row.pass1.filter((cell) => cell !== null).length, 0),
+        0,
+      );
+      expect(strips).toHaveLength(cells);
+      expect(strips.every((strip) => strip.dots === 6 && strip.inside)).toBe(true);
+      expect(strips[0]?.title).toMatch(/^seed 1: Pass@1 \d+\.\d%, invalid replies \d+\.\d%$/);
       for (const chart of layout.charts) {
         expect(chart.svg, chart.id).not.toBeNull();
         expect(chart.svg?.left, chart.id).toBeGreaterThanOrEqual(chart.section.left - 0.5);
