@@ -44,8 +44,10 @@ function heldStream(): { stream: Writable; taken: string[]; release(): void; fai
   };
 }
 
+type Held = ReturnType<typeof heldStream>;
+
 /** A stream whose writes complete at once. */
-function openStream(): ReturnType<typeof heldStream> {
+function openStream(): Held {
   const stream = heldStream();
   stream.release();
   return stream;
@@ -103,29 +105,36 @@ describe("cliExit", () => {
     expect(exits).toHaveLength(1);
   });
 
-  it("ends quietly with 0 when the reader went away (EPIPE), whatever the command returns after", async () => {
+  /** cliExit on a stdout held until the test fails it, and a stderr that takes everything at once. */
+  function failingStdout(): { stdout: Held; stderr: Held; end: ReturnType<typeof cliExit>; exited: Promise<number> } {
     const stdout = heldStream();
     const stderr = openStream();
-    const exits: number[] = [];
-    const end = cliExit({ stdout: stdout.stream, stderr: stderr.stream, exit: (code) => void exits.push(code) });
+    let end: ReturnType<typeof cliExit> | undefined;
+    const exited = new Promise<number>((resolve) => {
+      end = cliExit({ stdout: stdout.stream, stderr: stderr.stream, exit: resolve });
+    });
     stdout.stream.write("x");
-    stdout.fail(brokenPipe());
-    await end(2);
-    expect(exits).toEqual([0]);
-    expect(stderr.taken.join("")).toBe("");
+    return { stdout, stderr, end: end!, exited };
+  }
+
+  it("ends quietly with 0 when the reader went away (EPIPE), whatever the command returns", async () => {
+    const returned = failingStdout();
+    returned.stdout.fail(brokenPipe());
+    void returned.end(2);
+    expect(await returned.exited).toBe(0);
+    // Still running when the reader goes away: the command ends there.
+    const running = failingStdout();
+    running.stdout.fail(brokenPipe());
+    expect(await running.exited).toBe(0);
+    expect(returned.stderr.taken.join("") + running.stderr.taken.join("")).toBe("");
   });
 
-  it("says why stdout failed otherwise, with code 74, and an internal error's message first", async () => {
-    const stdout = heldStream();
-    const stderr = openStream();
-    const exits: number[] = [];
-    const end = cliExit({ stdout: stdout.stream, stderr: stderr.stream, exit: (code) => void exits.push(code) });
-    stdout.stream.write("x");
-    const ended = end(70, "budgetrl: internal error: boom\n");
-    stdout.fail(Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" }));
-    await ended;
-    expect(exits).toEqual([74]);
-    expect(stderr.taken.join("")).toBe(
+  it("says why stdout failed otherwise, with code 74, after an internal error's message", async () => {
+    const failing = failingStdout();
+    void failing.end(70, "budgetrl: internal error: boom\n");
+    failing.stdout.fail(Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" }));
+    expect(await failing.exited).toBe(74);
+    expect(failing.stderr.taken.join("")).toBe(
       "budgetrl: internal error: boom\nbudgetrl: cannot write to stdout: ENOSPC: no space left on device, write\n",
     );
   });
