@@ -1,15 +1,13 @@
 #!/usr/bin/env node
 // Entry point of the `budgetrl` command (package.json "bin"): runs the command line on process.argv and exits with
-// its code (at once, even if a policy left timers or requests pending). A reader that closes stdout early
-// (`budgetrl export RUN | head`, EPIPE) ends the command quietly with code 0; a closed stderr is ignored.
+// its code once stdout and stderr are flushed (exit.ts: nothing lost on a slow pipe, a quiet end when the reader goes
+// away as `| head` does, code 74 when stdout fails otherwise; a policy's pending timers or requests do not keep the
+// process alive). A closed stderr is ignored.
 import type { CliIo } from "./command.js";
+import { cliExit } from "./exit.js";
 import { runCli } from "./run-cli.js";
 
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(0);
-  process.stderr.write(`budgetrl: cannot write to stdout: ${error.message}\n`);
-  process.exit(74);
-});
+const exit = cliExit({ stdout: process.stdout, stderr: process.stderr, exit: (code) => process.exit(code) });
 
 // With stderr gone (`2>&1 | head`) there is nowhere to report anything: the command carries on without it.
 process.stderr.on("error", () => undefined);
@@ -21,11 +19,7 @@ const io: CliIo = {
 };
 
 runCli(process.argv.slice(2), io).then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(
-      `budgetrl: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exit(70);
-  },
+  (code) => exit(code),
+  (error: unknown) =>
+    exit(70, `budgetrl: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`),
 );
