@@ -203,11 +203,15 @@ const QUICK: PresetSizes = {
   bootstrap: 500,
 };
 
-/** The quick preset with more tasks, demonstrations, steps and perturbations, per seed sized so that its three seeds
- * fit 45 minutes on 2 cores: the same model, learning rates and budgets. */
+/** The quick preset with more demonstrations, steps and perturbations, and six seeds, sized to fit 45 minutes on 2 quiet
+ * cores: the same model, learning rates and budgets. Each seed's SFT and RL (the models the claims compare) are those of
+ * the three-seed design before it; what six seeds cost is paid in held-out tasks, chosen from a pilot's variance parts
+ * (scripts/study-power.ts on seeds 101-103, never the study's): with six seeds the seeds, not the tasks, set the width
+ * of most deciding comparisons, and 50 tasks per env keep every one of them but two (task-dominated: step quality at
+ * 1.25x, recovery minus step quality) below what three seeds of 150 tasks could detect (docs/study.md, Presets). */
 const FULL: PresetSizes = {
   ...QUICK,
-  heldOutTasks: 150,
+  heldOutTasks: 50,
   demoTasks: 1500,
   sftSteps: 3000,
   rlSteps: 50,
