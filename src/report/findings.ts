@@ -89,7 +89,8 @@ function describe(comparison: StudyComparison): string {
 
 /** Envs of a scope in words: "vault" or "vault + thinice". */
 const envsText = (envs: readonly string[]): string => envs.join(" + ");
-const seedText = (seeds: readonly number[]): string =>
+/** "seed 3" or "seeds 1, 2, 3". */
+export const seedText = (seeds: readonly number[]): string =>
   seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${seeds.join(", ")}`;
 
 /** A claim's envs that have both models, and the budgets both were run at on every one of them (axis order). */

@@ -2,6 +2,7 @@
 // table, step quality, natural and perturbation recovery, horizon and the findings, from the same StudyReport
 // the HTML renders, so both show the same numbers.
 import { pointsText } from "./claims/index.js";
+import { seedText } from "./findings.js";
 import type { JsonEstimate, StudyReport } from "./study-model.js";
 import { renderTextTable } from "./text-table.js";
 
@@ -228,7 +229,7 @@ export function renderFindings(report: StudyReport): string {
       finding.replication === null
         ? []
         : [
-            `  replication (halves fixed in the plan): ${finding.replication.halves.map((half) => `seeds ${half.seeds.join(", ")} ${half.verdict}`).join("; ")}: ${finding.replication.replicated ? "replicated" : "does not replicate"}`,
+            `  replication (halves fixed in the plan): ${finding.replication.halves.map((half) => `${seedText(half.seeds)} ${half.verdict}`).join("; ")}: ${finding.replication.replicated ? "replicated" : "does not replicate"}`,
           ];
     return [
       `[${finding.verdict}] ${finding.title}`,

@@ -1,6 +1,7 @@
 // The Findings section: the analysis plan (its hash, when it was fixed, its rules), how each env's held-out tasks
 // differ from its training tasks, one card per claim (the verdict where the plan decides it, the verdicts per env and
 // seed, the decided scope's numbers, the sensitivity table, notes, the forest plot), and the statistics' ranges.
+import { seedText } from "../findings.js";
 import { planPreamble, planRows } from "../plan-markdown.js";
 import type { JsonEstimate, StudyComparison, StudyFinding, StudyReport, Verdict } from "../study-model.js";
 import type { Chart } from "./chart-kit.js";
@@ -20,7 +21,7 @@ function verdictGrid(finding: StudyFinding): SafeHtml {
           finding.scopes.find((entry) => entry.scope === scope && entry.seed === seed)?.verdict,
       })),
     ...(finding.replication?.halves ?? []).map((half) => ({
-      title: `seeds ${half.seeds.join(", ")}`,
+      title: seedText(half.seeds),
       verdict: (scope: string) => half.scopes.find((entry) => entry.scope === scope)?.verdict,
     })),
     {
@@ -56,8 +57,8 @@ function replicationLine(finding: StudyFinding): SafeHtml | null {
     <span class="badge small ${verdictClass(replication.replicated ? "supported" : "inconclusive")}"
       >${replication.replicated ? "replicated" : "does not replicate"}</span
     >
-    ${replication.halves.map((half) => `seeds ${half.seeds.join(", ")}: ${half.verdict}`).join("; ")} (the halves the
-    plan fixed before any run)
+    ${replication.halves.map((half) => `${seedText(half.seeds)}: ${half.verdict}`).join("; ")} (the halves the plan
+    fixed before any run)
   </p>`;
 }
 
