@@ -13,7 +13,7 @@
 // the library's flat `evaluate({ env, policy, tasks, ... })` is split into them once, at the top, and each step below
 // sees only the object it needs.
 import { existsSync } from "node:fs";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import { shellWord } from "../core/commands.js";
 import { checkBudgetsFit } from "../core/budget.js";
@@ -56,7 +56,7 @@ import { codeVersion } from "./code-version.js";
 export interface EvaluateOptions
   extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">>, Partial<EvalRunOptions> {
   /** An env name from the registry, or an env object. */
-  readonly env: string | AnyEnv;
+  readonly env: string | PlayableEnv;
   /** A policy spec ("oracle", "noisy-oracle:0.3", ... or a PolicySpec), a Policy, or any async function from
    * conversation to reply. */
   readonly policy: string | PolicySpec | Policy | AgentFunction;
@@ -90,7 +90,7 @@ export interface EvaluateOptions
  * new run (planNew). On resume the stored config is used; only a policy given as an object and policy options that
  * must match the stored ones are read. */
 export interface EvalConfigRequest extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">> {
-  readonly env?: string | AnyEnv;
+  readonly env?: string | PlayableEnv;
   readonly policy?: string | PolicySpec | Policy | AgentFunction;
   readonly tasks?: number | readonly unknown[];
 }
@@ -179,7 +179,7 @@ export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
 
 /** The config of a new run: the request's fields, the env's name and the policy's spec (a spec given, or the name of
  * a policy handed over, decoded by the config's policy field), with the policy's options in their stored form. */
-function configFrom(request: EvalConfigRequest, env: AnyEnv, policy: string | PolicySpec): Readonly<EvalConfig> {
+function configFrom(request: EvalConfigRequest, env: PlayableEnv, policy: string | PolicySpec): Readonly<EvalConfig> {
   const tasks = typeof request.tasks === "number" ? request.tasks : request.tasks?.length;
   if (!isSpecGiven(request.policy)) return givenPolicyConfig({ ...request, env: env.spec.name, policy, tasks });
   // A spec's options are validated by its kind and stored with every default filled in.
@@ -230,7 +230,7 @@ async function runName(env: string, now: Date, store: Store | undefined): Promis
 
 /** A new run, validated before any store is opened: config, env, policy, and where its tasks come from. */
 interface NewRun {
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly policy: Policy;
   readonly config: Readonly<EvalConfig>;
   readonly source: TaskSource;
@@ -256,7 +256,7 @@ function policySetup(config: Readonly<EvalConfig>, client: GivenClientOptions | 
 }
 
 /** Tasks handed over as a list (a library call): used as they are, but never one twice. */
-function givenTasks(env: AnyEnv, tasks: readonly unknown[], distinct: TaskDistinction): TaskSource {
+function givenTasks(env: PlayableEnv, tasks: readonly unknown[], distinct: TaskDistinction): TaskSource {
   checkListedDistinct(env, tasks, "tasks", (index) => `tasks[${index}]`, distinct);
   checkListedPlayable(env, tasks, "tasks", (index) => `tasks[${index}]`);
   return { kind: "list", tasks };

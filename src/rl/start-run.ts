@@ -11,7 +11,7 @@ import { join } from "node:path";
 import type { HeldOutTasks } from "../agent/task-draws.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { trainResumeCommand } from "../core/commands.js";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError, thrownMessage } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
 import { createEnv } from "../envs/registry.js";
@@ -30,7 +30,7 @@ export interface RunStartOptions extends BackendOptions {
 
 export interface StartedRun {
   readonly config: Readonly<TrainConfig>;
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly backend: OpenedBackend;
   /** Steps done before (the newest checkpoint's step on resume, else 0). */
   readonly startStep: number;

@@ -72,7 +72,7 @@ const RUN_INSERT: InsertStatement = {
 };
 
 /** A task as the store keeps it: index, id, JSON form and its budget basis under the run's scope. */
-export function storedTask(env: AnyEnv, task: unknown, index: number, scope: BudgetScope): StoredTask {
+export function storedTask(env: Pick<AnyEnv, "tasks">, task: unknown, index: number, scope: BudgetScope): StoredTask {
   const basis = taskBudgetBasis(env, task, scope);
   return {
     index,

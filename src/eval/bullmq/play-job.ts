@@ -9,7 +9,7 @@ import { createPolicyCaller } from "../../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../../agent/rollout.js";
 import { episodeSeed } from "../../agent/run-episodes.js";
 import { resolveBudget, type BudgetSpec } from "../../core/budget.js";
-import type { AnyEnv } from "../../core/env.js";
+import type { PlayableEnv } from "../../core/env.js";
 import { ConfigError, DataError } from "../../core/errors.js";
 import { canonicalJson } from "../../core/json.js";
 import type { Policy } from "../../core/policy.js";
@@ -25,7 +25,7 @@ import { BadJobError, type EpisodeJob } from "./job.js";
 
 interface RunContext {
   readonly config: Readonly<EvalConfig>;
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly policy: Policy;
   readonly budgets: ReadonlyMap<string, BudgetSpec>;
   readonly rollout: RolloutOptions;
