@@ -73,8 +73,15 @@ export interface RolloutOptions {
   readonly turnTimeout?: number;
   /** The guarded policy calls to use (shared by the episodes of a run; `signal` and `turnTimeout` are then its own). */
   readonly caller?: PolicyCaller;
-  /** Told of every turn as it is recorded, with the progress before it (`budgetrl env-server` answers from it). */
-  readonly onTurn?: (turn: Turn, progressBefore: number) => void;
+  /** Told of every turn as it is recorded, with the progress before it and the env's answer to it (`budgetrl
+   * env-server` answers its clients from them). */
+  readonly onTurn?: (turn: Turn, step: TurnStep) => void;
+}
+
+/** What onTurn is told beside the turn: the progress before it, and the env's answer (without the budget sentence). */
+export interface TurnStep {
+  readonly progressBefore: number;
+  readonly observation: readonly Message[];
 }
 
 /** Calls of episodes run without signal or timeout: only the reply check and the yields to the event loop. */
@@ -330,7 +337,7 @@ async function stepTurn<TTask, TState>(
     keepTokens: options.keepTokens === true,
   });
   play.turns.push(record);
-  options.onTurn?.(record, now.progress);
+  options.onTurn?.(record, { progressBefore: now.progress, observation: result.observation });
   now.progress = progress;
   play.conversation.push(played.message);
   if (ending.stopReason !== undefined)

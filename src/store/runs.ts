@@ -178,6 +178,11 @@ export async function latestRunId(store: Store): Promise<string | undefined> {
   return row?.[0];
 }
 
+/** Replace a run's stored config (`budgetrl env-server` widens its run's budgets, tasks and samples as clients play). */
+export async function setRunConfig(store: Store, id: string, config: Json): Promise<void> {
+  await store.sql.run("UPDATE runs SET config = ? WHERE id = ?", [JSON.stringify(config), id]);
+}
+
 export async function setRunStatus(store: Store, id: string, status: RunStatus): Promise<void> {
   await store.sql.run("UPDATE runs SET status = ? WHERE id = ?", [status, id]);
 }
