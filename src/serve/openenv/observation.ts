@@ -55,6 +55,7 @@ function rewardOf(moment: EpisodeMoment, kind: RewardKind): { reward: number; me
   const success = played.turn.reward;
   const turn = played.turn;
   const facts: JsonObject = {
+    segment: turn.segment,
     invalid: turn.invalid,
     parsed_action: turn.parsedAction,
     success_reward: success,

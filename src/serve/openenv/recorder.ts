@@ -85,7 +85,7 @@ export function createRecorder(
     if (await runExists(store, run)) {
       for (const key of await completedEpisodeKeys(store, run, undefined, { withErrors: true })) entry.taken.add(key);
       const stored = parseEvalConfig((await getRun(store, run)).config);
-      for (const spec of stored.budgets) entry.budgets.set(spec.label, spec);
+      for (const spec of stored.budgets) if (!entry.budgets.has(spec.label)) entry.budgets.set(spec.label, spec);
       entry.samples = Math.max(entry.samples, stored.samples);
       return;
     }
@@ -122,6 +122,8 @@ export function createRecorder(
     async place(episodeId, taskIndex, budgetLabel) {
       const run = runOfEpisode(episodeId, serverRun);
       const entry = book(run);
+      const spec = readBudgetSpec(budgetLabel);
+      if (!isBudgetProblem(spec) && !entry.budgets.has(spec.label)) entry.budgets.set(spec.label, spec);
       const opened = chain.then(() => open(run, entry));
       chain = opened.catch(() => undefined);
       await opened;
