@@ -72,7 +72,7 @@ describe("remote envs in the rollout engine", () => {
     const local = hanoi({ disks: 3 });
     const seen: [number, number][] = [];
     const episode = await runEpisode(local, oraclePolicy(), spec(local.tasks.generate(1)), {
-      onTurn: (turn, before) => seen.push([before, turn.progress]),
+      onTurn: (turn, step) => seen.push([step.progressBefore, turn.progress]),
     });
     expect(seen).toHaveLength(episode.turns.length);
     expect(seen[0]![0]).toBe(episode.initialProgress);

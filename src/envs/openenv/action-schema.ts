@@ -82,8 +82,9 @@ function textFieldOf(root: Schema): string | undefined {
   for (const branch of branches(root)) {
     const fields = required(branch);
     if (fields.length !== 1) continue;
-    const type = resolve(properties(branch)[fields[0]!], root)["type"];
-    if (type === "string") return fields[0];
+    const field = resolve(properties(branch)[fields[0]!], root);
+    // A free text field: a string of any value (an enum's strings are finite actions, written as JSON).
+    if (field["type"] === "string" && finiteValues(field, root) === undefined) return fields[0];
   }
   return undefined;
 }

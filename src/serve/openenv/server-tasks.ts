@@ -31,7 +31,11 @@ export interface ServerTaskOptions {
 }
 
 export function serverTasks(env: AnyEnv, options: ServerTaskOptions): ServerTasks {
-  const source = taskSource(env, { tasks: options.tasks, seed: options.seed, exclude: options.exclude });
+  // At most the env's distinct tasks (hanoi's one standard start), less the held-out ones.
+  const heldOutCount = options.exclude === undefined ? 0 : heldOutTasks(env, options.exclude, "exclude").ids.size;
+  const distinct = env.tasks.distinctTasks?.();
+  const tasks = distinct === undefined ? options.tasks : Math.max(1, Math.min(options.tasks, distinct - heldOutCount));
+  const source = taskSource(env, { tasks, seed: options.seed, exclude: options.exclude });
   const heldOut: HeldOutTasks =
     options.exclude === undefined ? NO_HELD_OUT : heldOutTasks(env, options.exclude, "exclude");
   const made: ServerTask[] = [];
