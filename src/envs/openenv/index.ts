@@ -196,7 +196,7 @@ export function openenv(options: Record<string, unknown>): OpenEnvEnv {
         };
       } catch (error) {
         sessions.delete(session);
-        session.close();
+        await session.close();
         throw error;
       }
     },
@@ -241,10 +241,10 @@ export function openenv(options: Record<string, unknown>): OpenEnvEnv {
     },
     async release(state) {
       sessions.delete(state.session);
-      state.session.close();
+      await state.session.close();
     },
     async close() {
-      for (const session of sessions) session.close();
+      await Promise.all([...sessions].map((session) => session.close()));
       sessions.clear();
     },
     facts: known,

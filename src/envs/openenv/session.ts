@@ -27,7 +27,8 @@ export interface OpenEnvSession {
   step(action: unknown): Promise<StepPayload>;
   /** A JSON-RPC request over the session ({type: "mcp"}): its reply's result. */
   mcp(method: string, params: Readonly<Record<string, unknown>>): Promise<unknown>;
-  close(): void;
+  /** Close the session; resolves once the server has closed its side (its slot is free again). */
+  close(): Promise<void>;
 }
 
 export interface SessionOptions {
@@ -132,10 +133,13 @@ export async function openSession(base: string, options: SessionOptions): Promis
       return reply.data["result"];
     },
     close() {
+      if (socket.readyState === WebSocket.CLOSED) return Promise.resolve();
+      const closed = new Promise<void>((resolve) => socket.once("close", () => resolve()));
       if (socket.readyState === WebSocket.OPEN) {
         socket.send(JSON.stringify({ type: "close" }));
         socket.close();
       } else socket.terminate();
+      return closed;
     },
   };
 }

@@ -62,6 +62,16 @@ interface Live {
 
 const IDLE_CLOSE = 4000;
 
+/** A {"type": "close"} message (however it is spaced). */
+function isCloseMessage(text: string): boolean {
+  if (text.length > 64 || !text.includes("close")) return false;
+  try {
+    return (JSON.parse(text) as { type?: unknown } | null)?.type === "close";
+  } catch {
+    return false;
+  }
+}
+
 function sendJson(response: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
@@ -200,6 +210,9 @@ export async function startEnvServer(host: SessionHost, options: EnvServerOption
     let queue = Promise.resolve();
     socket.on("message", (raw) => {
       touch(id);
+      // A close message frees the slot at once, before the socket's close handshake: a client that waits for its
+      // socket to close may connect again at once without finding the server full.
+      if (kind === "ws" && isCloseMessage(raw.toString())) release(id);
       queue = queue.then(async () => {
         const text = raw.toString();
         if (kind === "mcp") {

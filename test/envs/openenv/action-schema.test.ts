@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { JsonObject } from "../../../src/core/json.js";
 import { readActionSchema } from "../../../src/envs/openenv/action-schema.js";
 import { readReply } from "../../../src/envs/openenv/replies.js";
 import { wire } from "./fixtures.js";
@@ -40,7 +41,7 @@ describe("an OpenEnv server's action schema", () => {
   });
 
   it("fills the one text field with a plain reply (a message action)", () => {
-    const text = (wire.messages["http.schema"] as { action: Record<string, unknown> }).action;
+    const text = (wire.messages["http.schema"] as { action: JsonObject }).action;
     const schema = readActionSchema(text);
     expect(schema.textField).toBe("message");
     expect(schema.finite).toEqual([]);
@@ -52,7 +53,7 @@ describe("an OpenEnv server's action schema", () => {
   });
 
   it("maps one tool call to OpenEnv's CallToolAction, and refuses two for a server that takes one", () => {
-    const schema = readActionSchema(wire.schemas["CallToolAction"]!);
+    const schema = readActionSchema(wire.schemas["CallToolAction"] as JsonObject);
     expect(schema.mcp).toBe(true);
     const call = (id: string) => ({ id, name: "echo_message", arguments: '{"message": "hi"}' });
     expect(readReply({ role: "assistant", content: "", toolCalls: [call("a")] }, schema)).toMatchObject({
