@@ -279,6 +279,12 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
       "intervention",
       `env ${env.spec.name} cannot judge a reply without playing it (it has no actions.parse)`,
     );
+  if (env.oracle === undefined && (config.policy.kind === "oracle" || config.policy.kind === "noisy-oracle"))
+    throw new ConfigError(
+      "policy",
+      `no oracle for this env (${config.env}): the ${config.policy.kind} policy plays from one`,
+      "use random, a model (openai:MODEL, tinker:...), or your own agent",
+    );
   const policy = given ?? (await createPolicy(config.policy, policySetup(config, client)));
   refuseSingleForBudgetAware(config, policy);
   const source = Array.isArray(request.tasks)
