@@ -5,7 +5,8 @@
 // and budget (counted from what the store holds when a run is first met, so a restarted server adds to a run). The
 // run's stored config (an eval config: env, options, seed, policy "openenv-client") lists every budget label and
 // holds the largest sample count and task count seen. Each episode is committed before its last reply is sent: a
-// killed server loses none that a client saw end. Writes go one at a time, in order.
+// killed server loses none that a client saw end. Writes go one at a time, in order; a server that stops marks its
+// runs complete (a killed one leaves them running: `show` then says so).
 import type { BudgetSpec } from "../../core/budget.js";
 import { readBudgetSpec, isBudgetProblem } from "../../core/budget.js";
 import type { AnyEnv } from "../../core/env.js";
@@ -13,7 +14,7 @@ import type { Episode } from "../../core/episode.js";
 import { encodeEvalConfig, parseEvalConfig } from "../../eval/config.js";
 import { codeVersion } from "../../eval/code-version.js";
 import { completedEpisodeKeys, episodeKey, writeEpisodes } from "../../store/episodes.js";
-import { createRun, getRun, runExists, setRunConfig, storedTask, storeTasks } from "../../store/runs.js";
+import { createRun, getRun, runExists, setRunConfig, setRunStatus, storedTask, storeTasks } from "../../store/runs.js";
 import type { Store } from "../../store/store.js";
 import type { EnvServerConfig } from "./config.js";
 import type { ServerTask } from "./server-tasks.js";
@@ -30,6 +31,8 @@ export interface Recorder {
   readonly stored: () => number;
   /** Wait for the writes in flight. */
   flush(): Promise<void>;
+  /** Mark the runs written to complete (the server stops: nothing to resume in them). */
+  finish(): Promise<void>;
 }
 
 interface RunBook {
@@ -139,5 +142,10 @@ export function createRecorder(
     },
     stored: () => stored,
     flush: () => chain,
+    async finish() {
+      await chain;
+      if (store === undefined) return;
+      for (const [run, entry] of books) if (entry.created) await setRunStatus(store, run, "complete");
+    },
   };
 }

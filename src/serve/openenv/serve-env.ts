@@ -84,7 +84,7 @@ export async function serveEnv(input: unknown, hooks: EnvServeHooks = {}): Promi
     stored: recorder.stored,
     async close() {
       await server.close();
-      await recorder.flush();
+      await recorder.finish();
       await store?.close();
     },
   };
