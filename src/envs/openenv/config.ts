@@ -15,7 +15,12 @@ export const openEnvConfigSchema = z.object({
     .describe(
       "the reset field that names task i (budgetrl env-server: task); without it task i is reset(seed=i), and with it the reset's seed is the episode's",
     ),
-  tasks: integerOption(1, 1_000_000, 10_000, "how many tasks the server has (task i for i < tasks)"),
+  tasks: integerOption(
+    1,
+    1_000_000,
+    1000,
+    "how many tasks the server has (task i for i < tasks; budgetrl env-server: its --tasks, 1000 by default)",
+  ),
   observation: z
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a field name")

@@ -20,7 +20,7 @@
 // Info: progress 0 (no oracle); stateKey: a hash of the observation; segment: budgetrl env-server's (bfcl's user turn).
 // Oracle: none: analyses that need one say "no oracle for this env".
 // Reference budget: --env-opt reference (default 20 turns) for every task.
-// Distinct tasks: --env-opt tasks (default 10000): task i is reset(seed=i), or with --env-opt task=FIELD a reset
+// Distinct tasks: --env-opt tasks (default 1000): task i is reset(seed=i), or with --env-opt task=FIELD a reset
 //   naming task i in FIELD, the episode's seed beside it.
 // Faults: a server that cannot be reached, times out, refuses for capacity or drops the socket makes that episode an
 //   error (not a failure), which --resume plays again; a URL that serves no OpenEnv env is refused before the run.
@@ -36,7 +36,7 @@ import type { ActionSchema } from "./action-schema.js";
 import { openEnvConfigSchema, type OpenEnvConfig } from "./config.js";
 import { readReply } from "./replies.js";
 import { reachServer, type ServerFacts } from "./server-facts.js";
-import { openSession, RefusedAction, type OpenEnvSession } from "./session.js";
+import { CapacityReached, openSession, RefusedAction, type OpenEnvSession } from "./session.js";
 import { mcpToolSchema, type StepPayload } from "./wire.js";
 
 export { openEnvConfigSchema, type OpenEnvConfig } from "./config.js";
@@ -182,10 +182,9 @@ export function openenv(options: Record<string, unknown>): OpenEnvEnv {
     },
     async reset(task, { seed }) {
       const { action } = known();
-      const session = await openSession(config.url, { timeoutMs: config.timeout * 1000, headers });
+      const { session, payload } = await startSession(config, headers, resetData(task, seed));
       sessions.add(session);
       try {
-        const payload = await session.reset(resetData(task, seed));
         const state = stateFrom(session, payload, 0);
         const tools: ToolSpec[] = action.mcp ? await listTools(session) : [];
         return {
@@ -249,6 +248,26 @@ export function openenv(options: Record<string, unknown>): OpenEnvEnv {
     },
     facts: known,
   };
+}
+
+/** A session reset for an episode. A server at capacity is asked again, waiting longer each time (10 ms, doubled, at
+ * most 1 s), until --env-opt timeout has passed: then the refusal is the episode's fault. */
+async function startSession(
+  config: OpenEnvConfig,
+  headers: Record<string, string>,
+  data: Record<string, unknown>,
+): Promise<{ session: OpenEnvSession; payload: StepPayload }> {
+  const deadline = Date.now() + config.timeout * 1000;
+  for (let wait = 10; ; wait = Math.min(1000, wait * 2)) {
+    const session = await openSession(config.url, { timeoutMs: config.timeout * 1000, headers });
+    try {
+      return { session, payload: await session.reset(data) };
+    } catch (error) {
+      await session.close();
+      if (!(error instanceof CapacityReached) || Date.now() + wait > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
 }
 
 /** The MCP env's tools (tools/list over the session). */

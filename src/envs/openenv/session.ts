@@ -2,7 +2,8 @@
 // each answered within the timeout. What goes wrong on the server's side is thrown as an OpenEnvFault, which the
 // rollout engine turns into an error episode: a refused connection, a timeout, the socket closed mid-episode, a
 // reply that is not OpenEnv's, an error reply (CAPACITY_REACHED, EXECUTION_ERROR, ...). An action the server refuses
-// (VALIDATION_ERROR) is a RefusedAction instead: the agent's turn, spent.
+// (VALIDATION_ERROR) is a RefusedAction instead: the agent's turn, spent; a server at capacity (CAPACITY_REACHED) is a
+// CapacityReached, which the env asks again for a while (index.ts).
 import WebSocket from "ws";
 import { wsServerMessageSchema, type StepPayload } from "./wire.js";
 
@@ -11,6 +12,14 @@ export class OpenEnvFault extends Error {
   constructor(message: string) {
     super(message);
     this.name = "OpenEnvFault";
+  }
+}
+
+/** The server is at its most sessions (OpenEnv's CAPACITY_REACHED): asked again a while before it is a fault. */
+export class CapacityReached extends OpenEnvFault {
+  constructor(message: string) {
+    super(message);
+    this.name = "CapacityReached";
   }
 }
 
@@ -113,6 +122,7 @@ export async function openSession(base: string, options: SessionOptions): Promis
     if (reply.type === "error") {
       const { code, message: said } = reply.data;
       if (code === "VALIDATION_ERROR") throw new RefusedAction(said);
+      if (code === "CAPACITY_REACHED") throw new CapacityReached(`the server answered ${code}: ${said}`);
       throw new OpenEnvFault(`the server answered ${code}: ${said}`);
     }
     return reply;

@@ -13,6 +13,7 @@ import { openStore } from "../../../src/store/open.js";
 import { completedEpisodeCount } from "../../../src/store/episodes.js";
 import { serveEnv, type EnvServing } from "../../../src/serve/openenv/serve-env.js";
 import { startFakeServer, type FakeServer } from "./fake-server.js";
+import { connect } from "../../serve/openenv/socket.js";
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -118,26 +119,37 @@ describe("openenv: budgetrl env-server's faults", () => {
     expect(resumed.complete).toBe(true);
   });
 
-  it("refuses a session past its capacity: those episodes are errors, played again by --resume", async () => {
+  it("waits for a server at capacity up to the timeout, then makes the episode an error that --resume plays again", async () => {
     const db = join(folder(), "client.db");
     const server = await serveEnv({ env: "vault", port: 0, maxSessions: 1 });
     closing.push(() => server.close());
+    const holder = await connect(server.url);
+    await holder.send({ type: "reset", data: {} });
     const env = `openenv:${server.url}`;
-    const options = {
-      env,
+    const options = { env, envOptions: { task: "task", timeout: "0.1" }, policy: "random", tasks: 2, samples: 1 };
+    const crowded = await evaluate({ ...options, budgets: ["3"], db, run: "r", concurrency: 2 });
+    expect(crowded.errors).toBe(2);
+    expect(crowded.firstError).toMatch(/CAPACITY_REACHED/);
+    holder.close();
+    await holder.closed;
+    const resumed = await evaluate({ ...options, db, run: "r", resume: true });
+    expect(resumed.complete).toBe(true);
+  });
+
+  it("shares a full server between more episodes than it has sessions, asking again while it is full", async () => {
+    const server = await serveEnv({ env: "vault", port: 0, maxSessions: 1 });
+    closing.push(() => server.close());
+    const result = await evaluate({
+      env: `openenv:${server.url}`,
       envOptions: { task: "task" },
       policy: "random",
       tasks: 4,
       samples: 2,
       budgets: ["3"],
-      db,
-      run: "r",
-    };
-    const crowded = await evaluate({ ...options, concurrency: 8 });
-    expect(crowded.errors).toBeGreaterThan(0);
-    expect(crowded.firstError).toMatch(/CAPACITY_REACHED/);
-    const resumed = await evaluate({ ...options, resume: true, concurrency: 1 });
-    expect(resumed.complete).toBe(true);
+      concurrency: 8,
+    });
+    expect(result.errors).toBe(0);
+    expect(server.stats().refused).toBeGreaterThan(0);
   });
 
   it("loses no stored episode when it is killed: every episode a client saw end is in its store", async () => {
