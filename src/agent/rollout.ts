@@ -230,7 +230,7 @@ export async function runEpisode<TTask, TState>(
         })
       : unguarded);
   try {
-    return await playEpisode(env, policy, spec, options, caller, episode);
+    return await playEpisode({ env, policy, spec, options, caller, episode });
   } finally {
     if (owned) caller.dispose();
     policy.endEpisode?.(episode);
@@ -392,14 +392,14 @@ async function playTurns<TTask, TState>(
   }
 }
 
-async function playEpisode<TTask, TState>(
-  env: RolloutEnv<TTask, TState>,
-  policy: Policy,
-  spec: EpisodeSpec<TTask>,
-  options: RolloutOptions,
-  caller: PolicyCaller,
-  episode: object,
-): Promise<Episode> {
+/** Who plays an episode, and how: what its turns share before the env's first observation. */
+type EpisodeStart<TTask, TState> = Pick<
+  EpisodePlay<TTask, TState>,
+  "env" | "policy" | "spec" | "options" | "caller" | "episode"
+>;
+
+async function playEpisode<TTask, TState>(run: EpisodeStart<TTask, TState>): Promise<Episode> {
+  const { env, spec } = run;
   let start: ResetResult<TState>;
   try {
     start = await resetEnv(env, spec.task, spec.seed);
@@ -408,22 +408,15 @@ async function playEpisode<TTask, TState>(
     return resetFailed(env.spec.name, spec, caught.message);
   }
   try {
-    return await playFrom(env, policy, spec, options, caller, episode, start);
+    return await playFrom(run, start);
   } finally {
     if (isRemoteEnv(env)) await env.release(start.state);
   }
 }
 
 /** The episode from the env's first observation on. */
-async function playFrom<TTask, TState>(
-  env: RolloutEnv<TTask, TState>,
-  policy: Policy,
-  spec: EpisodeSpec<TTask>,
-  options: RolloutOptions,
-  caller: PolicyCaller,
-  episode: object,
-  start: ResetResult<TState>,
-): Promise<Episode> {
+async function playFrom<TTask, TState>(run: EpisodeStart<TTask, TState>, start: ResetResult<TState>): Promise<Episode> {
+  const { env, spec } = run;
   const { budget } = spec;
   const clock = startTurnClock(budget, start.info.segment);
   // Before any step: `step` may mutate the state it is given.
@@ -439,12 +432,7 @@ async function playFrom<TTask, TState>(
   const { preamble, rest } = splitPreamble(start.observation);
   const pending = withBudgetNote(rest, budgetNote(budget, turnInScope(now.clock)));
   const play: EpisodePlay<TTask, TState> = {
-    env,
-    policy,
-    spec,
-    options,
-    caller,
-    episode,
+    ...run,
     now,
     conversation: [...preamble, ...pending],
     turns: [],

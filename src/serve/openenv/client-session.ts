@@ -29,6 +29,7 @@ import { resetRequestSchema, type WsErrorCode } from "../../envs/openenv/wire.js
 import { readAction } from "./actions.js";
 import { startEpisodeSession, type EpisodeSession } from "./episode-session.js";
 import { callToolPayload, stepPayload, toolJson, type RewardKind, type StepPayload } from "./observation.js";
+import type { Recorder } from "./recorder.js";
 import type { ServerTask, ServerTasks } from "./server-tasks.js";
 
 /** A message the session refuses, with OpenEnv's error code. */
@@ -42,21 +43,14 @@ export class SessionProblem extends Error {
   }
 }
 
-/** What every session of a server shares. */
-export interface SessionHost {
+/** What every session of a server shares: the env, its tasks and defaults, and where episodes are stored (--db: the
+ * recorder's place and record). */
+export interface SessionHost extends Pick<Recorder, "place" | "record"> {
   readonly env: AnyEnv;
   readonly tasks: ServerTasks;
   readonly seed: number;
   readonly defaults: Pick<Budget, "mode" | "scope"> & { readonly budget: string };
   readonly reward: RewardKind;
-  /** The run an episode is stored in and its sample number (--db; "" and a counter without one). */
-  place(
-    episodeId: string | undefined,
-    taskIndex: number,
-    budgetLabel: string,
-  ): Promise<{ run: string; sample: number }>;
-  /** Store a finished episode (--db); resolves once it is committed. */
-  record(episode: Episode, task: ServerTask): Promise<void>;
   /** A fresh episode number (episode ids and seeds of resets that give none). */
   readonly episodeNumber: () => number;
 }

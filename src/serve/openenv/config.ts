@@ -6,6 +6,7 @@ import { budgetField, parseConfig } from "../../core/config.js";
 import { envOptionsField } from "../../eval/config.js";
 import { heldOutSetField } from "../../eval/held-out-field.js";
 import { ENV_NAMES, type EnvName } from "../../envs/registry.js";
+import { listenFields } from "../config.js";
 import { REWARD_KINDS } from "./observation.js";
 
 /** The envs the server serves: every env of the registry (all run in this process). */
@@ -18,12 +19,7 @@ export const envServerConfigSchema = z.object({
     })
     .describe(`the env to serve: ${SERVED_ENVS.join(", ")}`),
   envOptions: envOptionsField,
-  host: z
-    .string()
-    .min(1)
-    .default("127.0.0.1")
-    .describe("address to listen on (loopback by default; 0.0.0.0 for every interface)"),
-  port: z.number().int().min(0).max(65535).default(8000).describe("port to listen on (0: a free one, printed)"),
+  ...listenFields,
   seed: z
     .number()
     .int()
