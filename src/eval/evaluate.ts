@@ -279,7 +279,8 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
       "intervention",
       `env ${env.spec.name} cannot judge a reply without playing it (it has no actions.parse)`,
     );
-  if (env.oracle === undefined && (config.policy.kind === "oracle" || config.policy.kind === "noisy-oracle"))
+  const oracular = config.policy.kind === "oracle" || config.policy.kind === "noisy-oracle";
+  if (given === undefined && env.oracle === undefined && oracular)
     throw new ConfigError(
       "policy",
       `no oracle for this env (${config.env}): the ${config.policy.kind} policy plays from one`,

@@ -199,45 +199,7 @@ export function openenv(options: Record<string, unknown>): OpenEnvEnv {
         throw error;
       }
     },
-    async step(state, message): Promise<StepResult<OpenEnvState>> {
-      const reply = readReply(message, known().action);
-      if (!reply.ok)
-        return {
-          state,
-          observation: [{ role: "user", content: `Your reply is not a valid action: ${reply.problem}` }],
-          reward: 0,
-          terminated: false,
-          info: info(state, null, true),
-        };
-      let payload: StepPayload;
-      try {
-        payload = await state.session.step(reply.action);
-      } catch (error) {
-        if (!(error instanceof RefusedAction)) throw error;
-        return {
-          state,
-          observation: [{ role: "user", content: `The server refused the action: ${error.message}` }],
-          reward: 0,
-          terminated: false,
-          info: info(state, reply.parsed, true),
-        };
-      }
-      const next = stateFrom(state.session, payload, state.segment);
-      const metadata = metadataOf(next.observation);
-      const stopReason = payload.done ? ending(payload, config) : undefined;
-      return {
-        state: next,
-        observation: observationMessages(next.observation, config),
-        reward: Number(payload.reward ?? 0),
-        terminated: payload.done,
-        info: info(
-          next,
-          typeof metadata["parsed_action"] === "string" ? metadata["parsed_action"] : reply.parsed,
-          metadata["invalid"] === true,
-          stopReason,
-        ),
-      };
-    },
+    step: (state, message) => stepRemote(state, message, known().action, config),
     async release(state) {
       sessions.delete(state.session);
       await state.session.close();
@@ -247,6 +209,42 @@ export function openenv(options: Record<string, unknown>): OpenEnvEnv {
       sessions.clear();
     },
     facts: known,
+  };
+}
+
+/** A turn's step: the reply read as an action (an invalid one costs the turn, the server never sees it), played by
+ * the server (an action it refuses costs the turn too). */
+async function stepRemote(
+  state: OpenEnvState,
+  message: Message,
+  action: ActionSchema,
+  config: OpenEnvConfig,
+): Promise<StepResult<OpenEnvState>> {
+  const spent = (content: string, parsed: string | null): StepResult<OpenEnvState> => ({
+    state,
+    observation: [{ role: "user", content }],
+    reward: 0,
+    terminated: false,
+    info: info(state, parsed, true),
+  });
+  const reply = readReply(message, action);
+  if (!reply.ok) return spent(`Your reply is not a valid action: ${reply.problem}`, null);
+  let payload: StepPayload;
+  try {
+    payload = await state.session.step(reply.action);
+  } catch (error) {
+    if (!(error instanceof RefusedAction)) throw error;
+    return spent(`The server refused the action: ${error.message}`, reply.parsed);
+  }
+  const next = stateFrom(state.session, payload, state.segment);
+  const metadata = metadataOf(next.observation);
+  const parsed = typeof metadata["parsed_action"] === "string" ? metadata["parsed_action"] : reply.parsed;
+  return {
+    state: next,
+    observation: observationMessages(next.observation, config),
+    reward: Number(payload.reward ?? 0),
+    terminated: payload.done,
+    info: info(next, parsed, metadata["invalid"] === true, payload.done ? ending(payload, config) : undefined),
   };
 }
 

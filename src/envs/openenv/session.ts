@@ -5,7 +5,7 @@
 // (VALIDATION_ERROR) is a RefusedAction instead: the agent's turn, spent; a server at capacity (CAPACITY_REACHED) is a
 // CapacityReached, which the env asks again for a while (index.ts).
 import WebSocket from "ws";
-import { wsServerMessageSchema, type StepPayload } from "./wire.js";
+import { wsServerMessageSchema, type StepPayload, type WsServerMessage } from "./wire.js";
 
 /** A fault of the server or the connection (an error episode). */
 export class OpenEnvFault extends Error {
@@ -51,9 +51,8 @@ export function wsUrl(base: string): string {
   return `${base.replace(/^http/, "ws")}/ws`;
 }
 
-export async function openSession(base: string, options: SessionOptions): Promise<OpenEnvSession> {
-  const url = wsUrl(base);
-  const socket = new WebSocket(url, { headers: { ...options.headers }, handshakeTimeout: options.timeoutMs });
+/** The frames a socket receives, read one at a time: each within the timeout, or the socket's end as an error. */
+function inbox(socket: WebSocket, url: string, timeoutMs: number): () => Promise<string> {
   let waiting: { resolve(text: string): void; reject(error: Error): void } | undefined;
   let ended: Error | undefined;
   const early: string[] = [];
@@ -79,22 +78,15 @@ export async function openSession(base: string, options: SessionOptions): Promis
     ),
   );
   socket.on("error", (error) => end(new OpenEnvFault(`${url}: ${error.message}`)));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("open", () => resolve());
-    socket.once("error", (error) => reject(new OpenEnvFault(`cannot reach ${url}: ${error.message}`)));
-    socket.once("unexpected-response", (_request, response) =>
-      reject(new OpenEnvFault(`${url} answered HTTP ${response.statusCode}, not a WebSocket`)),
-    );
-  });
-  const receive = (): Promise<string> => {
+  return () => {
     const first = early.shift();
     if (first !== undefined) return Promise.resolve(first);
     if (ended !== undefined) return Promise.reject(ended);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         waiting = undefined;
-        reject(new OpenEnvFault(`no reply from ${url} within ${options.timeoutMs / 1000} s`));
-      }, options.timeoutMs);
+        reject(new OpenEnvFault(`no reply from ${url} within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
       waiting = {
         resolve: (text) => {
           clearTimeout(timer);
@@ -107,25 +99,48 @@ export async function openSession(base: string, options: SessionOptions): Promis
       };
     });
   };
-  const request = async (message: unknown): Promise<ReturnType<typeof wsServerMessageSchema.parse>> => {
-    if (ended !== undefined) throw ended;
+}
+
+/** The socket to `url` opened (or an OpenEnvFault saying why not). */
+async function opened(socket: WebSocket, url: string): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    socket.once("open", () => resolve());
+    socket.once("error", (error) => reject(new OpenEnvFault(`cannot reach ${url}: ${error.message}`)));
+    socket.once("unexpected-response", (_request, response) =>
+      reject(new OpenEnvFault(`${url} answered HTTP ${response.statusCode}, not a WebSocket`)),
+    );
+  });
+}
+
+/** A server's reply read: the message, or the fault or refusal an error reply stands for. */
+function readServerReply(url: string, text: string): WsServerMessage {
+  let parsed;
+  try {
+    parsed = wsServerMessageSchema.safeParse(JSON.parse(text));
+  } catch {
+    throw new OpenEnvFault(`${url} sent a reply that is not JSON: ${text.slice(0, 120)}`);
+  }
+  if (!parsed.success) throw new OpenEnvFault(`${url} sent a reply that is not OpenEnv's: ${text.slice(0, 120)}`);
+  const reply = parsed.data;
+  if (reply.type === "error") {
+    const { code, message: said } = reply.data;
+    if (code === "VALIDATION_ERROR") throw new RefusedAction(said);
+    if (code === "CAPACITY_REACHED") throw new CapacityReached(`the server answered ${code}: ${said}`);
+    throw new OpenEnvFault(`the server answered ${code}: ${said}`);
+  }
+  return reply;
+}
+
+export async function openSession(base: string, options: SessionOptions): Promise<OpenEnvSession> {
+  const url = wsUrl(base);
+  const socket = new WebSocket(url, { headers: { ...options.headers }, handshakeTimeout: options.timeoutMs });
+  // Listening before the socket opens: a server at capacity says so as soon as it accepts.
+  const receive = inbox(socket, url, options.timeoutMs);
+  await opened(socket, url);
+  const request = async (message: unknown): Promise<WsServerMessage> => {
+    if (socket.readyState !== WebSocket.OPEN) return readServerReply(url, await receive());
     socket.send(JSON.stringify(message));
-    const text = await receive();
-    let parsed;
-    try {
-      parsed = wsServerMessageSchema.safeParse(JSON.parse(text));
-    } catch {
-      throw new OpenEnvFault(`${url} sent a reply that is not JSON: ${text.slice(0, 120)}`);
-    }
-    if (!parsed.success) throw new OpenEnvFault(`${url} sent a reply that is not OpenEnv's: ${text.slice(0, 120)}`);
-    const reply = parsed.data;
-    if (reply.type === "error") {
-      const { code, message: said } = reply.data;
-      if (code === "VALIDATION_ERROR") throw new RefusedAction(said);
-      if (code === "CAPACITY_REACHED") throw new CapacityReached(`the server answered ${code}: ${said}`);
-      throw new OpenEnvFault(`the server answered ${code}: ${said}`);
-    }
-    return reply;
+    return readServerReply(url, await receive());
   };
   const observation = async (message: unknown): Promise<StepPayload> => {
     const reply = await request(message);

@@ -18,7 +18,7 @@ export function twinOracle(env: AnyEnv, taskOf: (taskId: string) => unknown, tur
   const oracle = oraclePolicy();
   const twins = new WeakMap<object, Twin>();
   return {
-    name: "oracle",
+    name: "twin-oracle",
     knowsBudget: true,
     async act(conversation, context) {
       const key = context.episode ?? {};
