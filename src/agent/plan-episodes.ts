@@ -9,7 +9,7 @@
 // Evaluations pull their tasks one at a time (`planEpisodes`: any iterable, sync or async), so a run of a billion
 // tasks never holds its plan in memory; `skip` is asked about a task's episodes right after that task was pulled.
 import { resolveBudget, taskBudgetBasis, type BudgetMode, type BudgetScope, type BudgetSpec } from "../core/budget.js";
-import type { Env } from "../core/env.js";
+import type { RolloutEnv } from "./env-calls.js";
 import type { EpisodeGroup } from "../core/policy.js";
 import { deriveSeed } from "../core/rng.js";
 import type { EpisodeSpec } from "./rollout.js";
@@ -52,7 +52,7 @@ export interface TaskPlanOptions {
 
 /** The episodes of task `taskIndex`, in a fixed order (budget, then sample). */
 export function planTaskEpisodes<TTask>(
-  env: Env<TTask, unknown>,
+  env: RolloutEnv<TTask, unknown>,
   task: TTask,
   taskIndex: number,
   options: TaskPlanOptions,
@@ -91,7 +91,7 @@ export interface EpisodePlanOptions<TTask> extends Omit<TaskPlanOptions, "seedin
 
 /** The episodes of an evaluation, in a fixed order (task, then budget, then sample), seeded by common random numbers. */
 export async function* planEpisodes<TTask>(
-  env: Env<TTask, unknown>,
+  env: RolloutEnv<TTask, unknown>,
   options: EpisodePlanOptions<TTask>,
 ): AsyncGenerator<EpisodeSpec<TTask>> {
   const seeding = commonRandomNumbers(options.seed);

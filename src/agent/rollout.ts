@@ -11,13 +11,16 @@
 // ContextLengthError: the conversation outgrew the model, stopReason "context_length", counted as a failure of the
 // agent. Policy calls go through a PolicyCaller (policy-call.ts). A stop signal abandons the episode
 // (StoppedError): nothing is recorded. Model text never throws: envs turn it into observations.
+// A remote env (core/env.ts RemoteEnv: `openenv:URL`) is played on the same path, its reset and step awaited; a fault
+// of its server (a lost connection, a timeout, a refusal) ends the episode with stopReason "error" (resume plays it
+// again), and the session its state holds is released however the episode ends.
 // The engine knows the turns left (the clock's: budget.turns minus the turns used, per scope) and hands them to the oracle:
 // privileged policies ask `privileged.oracle()` for the optimal actions within the turns left (even when the
 // budget is hidden from the agent), annotations record the oracle's view within the turns left (optimal?,
 // remaining and value before the turn), and envs with budget-aware progress (`oracle.progressWithin`) get their
 // progress recorded within the turns left after each step (and at reset, within the whole budget).
 import type { Budget } from "../core/budget.js";
-import { requireOracle, type Env, type StepResult, type StopReason } from "../core/env.js";
+import { isRemoteEnv, requireOracle, type ResetResult, type StepResult, type StopReason } from "../core/env.js";
 import type { OracleAnswer } from "../core/oracle.js";
 import type { Episode, ForcedAction, Turn } from "../core/episode.js";
 import type { Message, ToolSpec } from "../core/message.js";
@@ -42,6 +45,7 @@ import {
 import { budgetNote } from "./budget-text.js";
 import { checkedAct, createPolicyCaller, type PolicyCaller } from "./policy-call.js";
 import { playedAction, type Intervention, type InterventionView } from "./interventions.js";
+import { RemoteEnvFault, resetEnv, resetFailed, stepEnv, type RolloutEnv } from "./env-calls.js";
 
 export interface EpisodeSpec<TTask> {
   readonly run: string;
@@ -69,6 +73,15 @@ export interface RolloutOptions {
   readonly turnTimeout?: number;
   /** The guarded policy calls to use (shared by the episodes of a run; `signal` and `turnTimeout` are then its own). */
   readonly caller?: PolicyCaller;
+  /** Told of every turn as it is recorded, with the progress before it and the env's answer to it (`budgetrl
+   * env-server` answers its clients from them). */
+  readonly onTurn?: (turn: Turn, step: TurnStep) => void;
+}
+
+/** What onTurn is told beside the turn: the progress before it, and the env's answer (without the budget sentence). */
+export interface TurnStep {
+  readonly progressBefore: number;
+  readonly observation: readonly Message[];
 }
 
 /** Calls of episodes run without signal or timeout: only the reply check and the yields to the event loop. */
@@ -96,10 +109,12 @@ interface Progress<TState> {
   /** The turns used and left, in the budget's scope. */
   clock: TurnClock;
   total: number;
+  /** The progress recorded last (at reset, the initial progress). */
+  progress: number;
 }
 
 /** The progress to record for a state: budget-aware when the env can give it, else the env's own. */
-function progressOf<TState>(env: Env<unknown, TState>, state: TState, turnsLeft: number, own: number): number {
+function progressOf<TState>(env: RolloutEnv<unknown, TState>, state: TState, turnsLeft: number, own: number): number {
   const within = env.oracle?.progressWithin;
   return within === undefined ? own : within(state, turnsLeft);
 }
@@ -119,7 +134,7 @@ function stopAfterStep(
 
 /** What an intervention sees of the current state: the oracle within the turns left, the moves, the parser. */
 function interventionView<TState>(
-  env: Env<unknown, TState>,
+  env: RolloutEnv<unknown, TState>,
   state: TState,
   turnsLeft: number,
   privileged: PrivilegedView,
@@ -199,7 +214,7 @@ function tokenFields(act: Act): Pick<Turn, "tokens" | "logprobs" | "sampling"> {
 }
 
 export async function runEpisode<TTask, TState>(
-  env: Env<TTask, TState>,
+  env: RolloutEnv<TTask, TState>,
   policy: Policy,
   spec: EpisodeSpec<TTask>,
   options: RolloutOptions = {},
@@ -215,7 +230,7 @@ export async function runEpisode<TTask, TState>(
         })
       : unguarded);
   try {
-    return await playEpisode(env, policy, spec, options, caller, episode);
+    return await playEpisode({ env, policy, spec, options, caller, episode });
   } finally {
     if (owned) caller.dispose();
     policy.endEpisode?.(episode);
@@ -224,7 +239,7 @@ export async function runEpisode<TTask, TState>(
 
 /** What the turns of one episode share: the players, where it stands, what was said and played. */
 interface EpisodePlay<TTask, TState> {
-  readonly env: Env<TTask, TState>;
+  readonly env: RolloutEnv<TTask, TState>;
   readonly policy: Policy;
   readonly spec: EpisodeSpec<TTask>;
   readonly options: RolloutOptions;
@@ -251,7 +266,7 @@ interface EndedTurn {
 type TurnOutcome = EndedTurn | { readonly ended: false; readonly observation: readonly Message[] };
 
 /** What the policy is told of the oracle: within the turns left (or unbounded), the moves, how an action is said. */
-function privilegedView<TState>(env: Env<unknown, TState>, now: Progress<TState>): PrivilegedView {
+function privilegedView<TState>(env: RolloutEnv<unknown, TState>, now: Progress<TState>): PrivilegedView {
   return {
     oracle: (horizon = "turns-left") =>
       horizon === "unbounded"
@@ -282,13 +297,13 @@ function policyContext<TTask, TState>(play: EpisodePlay<TTask, TState>, turn: nu
 }
 
 /** Plays the policy's act (or the intervention's action in its place) in the env, and records the turn. */
-function stepTurn<TTask, TState>(
+async function stepTurn<TTask, TState>(
   play: EpisodePlay<TTask, TState>,
   turn: number,
   pending: readonly Message[],
   act: Act,
   before: OracleAnswer | undefined,
-): TurnOutcome {
+): Promise<TurnOutcome> {
   const { env, now, options } = play;
   const intervention = options.intervention ?? { kind: "none" };
   const stateKey = now.stateKey;
@@ -302,7 +317,7 @@ function stepTurn<TTask, TState>(
           interventionView(env, now.state, turnsLeft(now.clock), play.privileged),
           play.interventionRng,
         );
-  const result = env.step(now.state, played.message);
+  const result = await stepEnv(env, now.state, played.message);
   now.state = result.state;
   now.stateKey = result.info.stateKey;
   if (result.tools !== undefined) now.tools = result.tools;
@@ -310,19 +325,20 @@ function stepTurn<TTask, TState>(
   now.clock = advanceTurnClock(now.clock, result.info.segment);
   const ending = stopAfterStep(result, now.clock);
   const progress = progressOf(env, now.state, turnsLeft(now.clock), result.info.progress);
-  play.turns.push(
-    turnRecord({
-      turn,
-      pending,
-      act: played.forced === undefined ? act : played,
-      result,
-      progress,
-      stateKey,
-      truncated: ending.truncated,
-      before,
-      keepTokens: options.keepTokens === true,
-    }),
-  );
+  const record = turnRecord({
+    turn,
+    pending,
+    act: played.forced === undefined ? act : played,
+    result,
+    progress,
+    stateKey,
+    truncated: ending.truncated,
+    before,
+    keepTokens: options.keepTokens === true,
+  });
+  play.turns.push(record);
+  options.onTurn?.(record, { progressBefore: now.progress, observation: result.observation });
+  now.progress = progress;
   play.conversation.push(played.message);
   if (ending.stopReason !== undefined)
     return { ended: true, stopReason: ending.stopReason, stopLimit: ending.stopLimit };
@@ -353,7 +369,12 @@ async function playTurn<TTask, TState>(
       error: caught instanceof Error ? caught.message : String(caught),
     };
   }
-  return stepTurn(play, turn, pending, act, before);
+  try {
+    return await stepTurn(play, turn, pending, act, before);
+  } catch (caught) {
+    if (!(caught instanceof RemoteEnvFault)) throw caught;
+    return { ended: true, stopReason: "error", stopLimit: null, error: `env: ${caught.message}` };
+  }
 }
 
 /** Turn after turn until the episode ends; between two, the env's observation (with the budget note) is said. */
@@ -371,16 +392,32 @@ async function playTurns<TTask, TState>(
   }
 }
 
-async function playEpisode<TTask, TState>(
-  env: Env<TTask, TState>,
-  policy: Policy,
-  spec: EpisodeSpec<TTask>,
-  options: RolloutOptions,
-  caller: PolicyCaller,
-  episode: object,
-): Promise<Episode> {
+/** Who plays an episode, and how: what its turns share before the env's first observation. */
+type EpisodeStart<TTask, TState> = Pick<
+  EpisodePlay<TTask, TState>,
+  "env" | "policy" | "spec" | "options" | "caller" | "episode"
+>;
+
+async function playEpisode<TTask, TState>(run: EpisodeStart<TTask, TState>): Promise<Episode> {
+  const { env, spec } = run;
+  let start: ResetResult<TState>;
+  try {
+    start = await resetEnv(env, spec.task, spec.seed);
+  } catch (caught) {
+    if (!(caught instanceof RemoteEnvFault)) throw caught;
+    return resetFailed(env.spec.name, spec, caught.message);
+  }
+  try {
+    return await playFrom(run, start);
+  } finally {
+    if (isRemoteEnv(env)) await env.release(start.state);
+  }
+}
+
+/** The episode from the env's first observation on. */
+async function playFrom<TTask, TState>(run: EpisodeStart<TTask, TState>, start: ResetResult<TState>): Promise<Episode> {
+  const { env, spec } = run;
   const { budget } = spec;
-  const start = env.reset(spec.task, { seed: spec.seed });
   const clock = startTurnClock(budget, start.info.segment);
   // Before any step: `step` may mutate the state it is given.
   const initialProgress = progressOf(env, start.state, turnsLeft(clock), start.info.progress);
@@ -390,16 +427,12 @@ async function playEpisode<TTask, TState>(
     tools: start.tools ?? [],
     clock,
     total: 0,
+    progress: initialProgress,
   };
   const { preamble, rest } = splitPreamble(start.observation);
   const pending = withBudgetNote(rest, budgetNote(budget, turnInScope(now.clock)));
   const play: EpisodePlay<TTask, TState> = {
-    env,
-    policy,
-    spec,
-    options,
-    caller,
-    episode,
+    ...run,
     now,
     conversation: [...preamble, ...pending],
     turns: [],

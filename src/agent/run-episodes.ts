@@ -3,7 +3,7 @@
 // stored and computes exactly the missing ones. Tasks are pulled one at a time, as the episodes are planned, so
 // `tasks` may be any iterable, sync or async (a generator that makes or loads tasks in chunks). All policy calls of a
 // run share one guarded PolicyCaller (turn timeout, stop signal, yields to the event loop).
-import type { Env } from "../core/env.js";
+import type { RolloutEnv } from "./env-calls.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { planEpisodes, type EpisodePlanOptions } from "./plan-episodes.js";
@@ -28,11 +28,11 @@ export interface RunEpisodesOptions<TTask> extends EpisodePlanOptions<TTask> {
 }
 
 export async function runEpisodes<TTask, TState>(
-  env: Env<TTask, TState>,
+  env: RolloutEnv<TTask, TState>,
   policy: Policy,
   options: RunEpisodesOptions<TTask>,
 ): Promise<void> {
-  const jobs = planEpisodes(env as Env<TTask, unknown>, options);
+  const jobs = planEpisodes(env as RolloutEnv<TTask, unknown>, options);
   const signal = options.signal;
   const caller = createPolicyCaller({
     ...(signal === undefined ? {} : { signal }),

@@ -17,7 +17,7 @@
 // An env that knows how many distinct tasks (structures) it has (env.tasks.distinctTasks, distinctStructures) is
 // refused more before any work (checkDistinctCount); with the others a draw gives up after MAX_TASK_DRAWS draws in a
 // row, saying how many it found.
-import { envLabel, type AnyEnv } from "../core/env.js";
+import { envLabel, type PlayableEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError, DataError } from "../core/errors.js";
 import { deriveSeed } from "../core/rng.js";
 
@@ -52,7 +52,7 @@ export interface HeldOutTasks {
 export const NO_HELD_OUT: HeldOutTasks = Object.freeze({ ids: new Set<string>(), structures: new Set<string>() });
 
 /** Whether a task (with its id) is held out: its id is, or its structure is. */
-export function isHeldOut(env: AnyEnv, heldOut: HeldOutTasks, task: unknown, id: string): boolean {
+export function isHeldOut(env: PlayableEnv, heldOut: HeldOutTasks, task: unknown, id: string): boolean {
   return heldOut.ids.has(id) || (heldOut.structures.size > 0 && heldOut.structures.has(env.tasks.structureKey(task)));
 }
 
@@ -70,7 +70,7 @@ export const MAX_TASK_DRAWS = 1000;
 /** The first task of `seedOf(0), seedOf(1), ...` that is not taken (attempt 0 is the seed used when nothing is
  * taken), with its id; undefined when MAX_TASK_DRAWS draws in a row were all taken. */
 export function drawTask(
-  env: AnyEnv,
+  env: PlayableEnv,
   seedOf: (attempt: number) => number,
   taken: (task: unknown, id: string) => boolean,
 ): { readonly task: unknown; readonly id: string } | undefined {
@@ -85,7 +85,7 @@ export function drawTask(
 /** Refuses, before any work, to draw more distinct tasks (or, `by` structure, tasks of distinct structures) than
  * the env config has, `heldOut` of them held out (when the env can say). */
 export function checkDistinctCount(
-  env: AnyEnv,
+  env: PlayableEnv,
   count: number,
   heldOut: number,
   field: string,
@@ -127,7 +127,7 @@ function attemptSeed(seed: number, index: number, attempt: number): number {
   return attempt === 0 ? taskSeed(seed, index) : deriveSeed(seed, "task", index, attempt);
 }
 
-function ranOut(env: AnyEnv, drawn: number, options: DrawOptions): ConfigError {
+function ranOut(env: PlayableEnv, drawn: number, options: DrawOptions): ConfigError {
   const heldOut = options.heldOut ?? NO_HELD_OUT;
   const structures =
     heldOut.structures.size > 0 ? ` and every task of their ${heldOut.structures.size} structures` : "";
@@ -142,7 +142,7 @@ function ranOut(env: AnyEnv, drawn: number, options: DrawOptions): ConfigError {
 }
 
 /** The distinct tasks of a generated run seeded `seed` (see the header). */
-export function taskDraws(env: AnyEnv, seed: number, options: DrawOptions): TaskDraws {
+export function taskDraws(env: PlayableEnv, seed: number, options: DrawOptions): TaskDraws {
   const heldOut = options.heldOut ?? NO_HELD_OUT;
   const byStructure = options.distinct === "structure";
   const drawn = new Set<string>();
@@ -194,7 +194,7 @@ export function taskDraws(env: AnyEnv, seed: number, options: DrawOptions): Task
 /** The tasks of a list (a dataset env's entries, in order) that a run by `distinct` plays: those not held out, and
  * with distinct "structure" only the first of each structure. */
 export function listedDistinct(
-  env: AnyEnv,
+  env: PlayableEnv,
   tasks: readonly unknown[],
   distinct: TaskDistinction,
   heldOut: HeldOutTasks = NO_HELD_OUT,
@@ -213,7 +213,7 @@ export function listedDistinct(
 /** What a held-out set holds out (see the header); `field` names the set in errors. An env whose tasks are a list (a
  * dataset: bfcl) is played in its order, so its held-out set of N is its first N entries (by structure: the first N
  * of distinct structures), the tasks every evaluation of N tasks plays (the seed draws nothing there). */
-export function heldOutTasks(env: AnyEnv, heldOut: HeldOutSet, field = "exclude"): HeldOutTasks {
+export function heldOutTasks(env: PlayableEnv, heldOut: HeldOutSet, field = "exclude"): HeldOutTasks {
   const by = heldOut.by ?? DEFAULT_TASK_DISTINCTION;
   checkDistinctCount(env, heldOut.tasks, 0, field, by);
   let tasks: unknown[];
@@ -229,6 +229,6 @@ export function heldOutTasks(env: AnyEnv, heldOut: HeldOutSet, field = "exclude"
 }
 
 /** The ids of a held-out set's tasks, in the order they were drawn (what a held-out.json lists). */
-export function heldOutTaskIds(env: AnyEnv, heldOut: HeldOutSet, field = "exclude"): ReadonlySet<string> {
+export function heldOutTaskIds(env: PlayableEnv, heldOut: HeldOutSet, field = "exclude"): ReadonlySet<string> {
   return heldOutTasks(env, heldOut, field).ids;
 }

@@ -8,6 +8,7 @@ import { commandHelp, readCommandLine, type CliIo, type CommandDefinition } from
 import { listenForInterrupts, signalExitCode } from "./interrupt.js";
 import { bfclRunCommand } from "./bfcl.js";
 import { cacheClearCommand, cacheInfoCommand } from "./cache.js";
+import { envServerCommand } from "./env-server.js";
 import { envsCommand } from "./envs.js";
 import { evalCommand } from "./eval.js";
 import { exportCommand } from "./export.js";
@@ -31,6 +32,7 @@ const commands: readonly CommandDefinition[] = [
   sftCommand,
   trainCommand,
   serveCommand,
+  envServerCommand,
   workerCommand,
   bfclRunCommand,
   cacheClearCommand,

@@ -1,5 +1,6 @@
 // `budgetrl show RUN`: the Pass@(K,T) table of a stored run, recomputed from its episodes.
 import { z } from "zod";
+import { OPENENV_PREFIX } from "../envs/registry.js";
 import { integerListField } from "../core/config.js";
 import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
@@ -48,7 +49,18 @@ export const showCommand = defineCommand({
       const table = tableFor(config, outcomes, ks);
       const totals = await episodeTotals(store, run);
       const errored = { errors: totals.errors, of: totals.done + totals.errors };
-      if (options.analyses) {
+      if (options.analyses && config.env.startsWith(OPENENV_PREFIX)) {
+        // An OpenEnv server's env has no oracle: nothing to judge its actions or its errors by.
+        const none = `no oracle for this env (${config.env})`;
+        if (options.json)
+          io.stdout(
+            `${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: none, recovery: none, perturbation: none, horizon: none }, null, 2)}\n`,
+          );
+        else {
+          printRunTable(io, run, store.location, config, table, false, errored);
+          io.stdout(`\nstep quality, recovery (natural and forced-error), horizon: ${none}\n`);
+        }
+      } else if (options.analyses) {
         const report = await buildStudyReport(store, {
           selection: { runs: [run] },
           bootstrap: config.bootstrap,

@@ -11,7 +11,14 @@
 // from outside by the rollout engine, never by the env. `step` never throws on model text: malformed,
 // empty, huge or hostile text costs the turn and comes back as an observation with `info.invalid = true`.
 // `step` may mutate and return the state it was given; callers must not reuse a state after stepping it.
+//
+// A remote env (RemoteEnv: an env served by another process, `openenv:URL`) has the same members, but its reset and
+// step answer asynchronously, it is opened before use (`open`: the server's schema, a clear error when the URL serves
+// no env) and each episode's state holds a session that `release` frees, however the episode ended. Its reset and
+// step throw only for faults of the server (lost connection, timeout, refusal): the rollout engine ends that episode
+// as an error, which a resumed run plays again. The rollout engine plays both kinds on its one path (AnyEnv).
 import type { ActionSpace } from "./action-space.js";
+import { ConfigError } from "./errors.js";
 import type { Json } from "./json.js";
 import type { Message, ToolSpec } from "./message.js";
 import type { Oracle } from "./oracle.js";
@@ -77,11 +84,45 @@ export interface Env<TTask = unknown, TState = unknown> {
   step(state: TState, action: Message): StepResult<TState>;
 }
 
-/** An env of any task and state type, as the registry and the rollout engine hold it. */
+/** An env served by another process: Env's members, with reset and step asynchronous (see the top of this file). */
+export interface RemoteEnv<TTask = unknown, TState = unknown> extends Omit<Env<TTask, TState>, "reset" | "step"> {
+  readonly remote: true;
+  /** Reach the server and read what the env needs of it (schemas, tools); throws DataError when it serves no env. */
+  open(): Promise<void>;
+  reset(task: TTask, options: { readonly seed: number }): Promise<ResetResult<TState>>;
+  step(state: TState, action: Message): Promise<StepResult<TState>>;
+  /** Free what an episode's state holds on the server (its session); never throws. */
+  release(state: TState): Promise<void>;
+  /** Close every connection the env still holds. */
+  close(): Promise<void>;
+}
+
+/** An env of any task and state type that runs in this process, as the registry makes them (all but openenv). */
 export type AnyEnv = Env<unknown, unknown>;
 
+/** An env of any task and state type, as the rollout engine, evaluations and training hold it: in this process or
+ * remote. */
+export type PlayableEnv = AnyEnv | RemoteEnv<unknown, unknown>;
+
+/** True for an env served by another process. */
+export function isRemoteEnv<TTask, TState>(
+  env: Env<TTask, TState> | RemoteEnv<TTask, TState>,
+): env is RemoteEnv<TTask, TState> {
+  return "remote" in env && env.remote === true;
+}
+
+/** The env as an in-process one, for callers that step it without waiting (demonstrations, SFT targets). */
+export function requireLocalEnv(env: PlayableEnv, what: string): AnyEnv {
+  if (isRemoteEnv(env))
+    throw new ConfigError(
+      "env",
+      `env ${env.spec.name} is played over the network: ${what} needs an env that runs in this process`,
+    );
+  return env;
+}
+
 /** An env and the config it was built with, for messages: "hanoi disks=3 randomStart=true referenceFactor=4". */
-export function envLabel(env: AnyEnv): string {
+export function envLabel(env: Pick<AnyEnv, "spec">): string {
   const { name, config: given } = env.spec;
   const config = given !== null && typeof given === "object" && !Array.isArray(given) ? given : {};
   const options = Object.entries(config).filter(([, value]) => value !== null && value !== undefined);
@@ -92,7 +133,7 @@ export function envLabel(env: AnyEnv): string {
 }
 
 /** The env's oracle, for callers that cannot work without one (oracle policies, annotations, demonstrations). */
-export function requireOracle<TState>(env: Env<unknown, TState>): Oracle<TState> {
+export function requireOracle<TState>(env: Pick<Env<unknown, TState>, "oracle" | "spec">): Oracle<TState> {
   if (env.oracle === undefined) throw new Error(`env ${env.spec.name} has no oracle: this needs one (Env.oracle)`);
   return env.oracle;
 }

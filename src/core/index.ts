@@ -25,11 +25,14 @@ export {
 } from "./budget.js";
 export type { ActionSpace } from "./action-space.js";
 export {
+  isRemoteEnv,
   requireOracle,
   STOP_REASONS,
   type AnyEnv,
   type Env,
   type EnvSpec,
+  type PlayableEnv,
+  type RemoteEnv,
   type ResetResult,
   type StepInfo,
   type StepResult,

@@ -4,7 +4,8 @@
 // integer from 1 to 6"). To add an env, add one entry to ENV_DEFINITIONS (BFCL does, with its data dir
 // as an option).
 import { z } from "zod";
-import type { AnyEnv } from "../core/env.js";
+import { isRemoteEnv, type AnyEnv, type PlayableEnv } from "../core/env.js";
+import { openenv } from "./openenv/index.js";
 import { ConfigError } from "../core/errors.js";
 import { frozenLakeConfigSchema } from "./frozenlake/config.js";
 import { frozenlake } from "./frozenlake/index.js";
@@ -124,4 +125,37 @@ export function envOptions(name: string): OptionHelp[] {
 export function envConfigHelp(name: string): string {
   const definition = envDefinition(name);
   return `${name}: ${definition.summary}\n${formatOptionsHelp(name, definition.describe())}`;
+}
+
+/** The prefix of a remote env: `openenv:URL` plays an OpenEnv server's env (envs/openenv). */
+export const OPENENV_PREFIX = "openenv:";
+
+/** An env's reference in a config: a registry name, or `openenv:URL` (an OpenEnv server's env). */
+export type EnvReference = EnvName | `openenv:${string}`;
+
+/** An env's reference in a config: one of the registry's names or `openenv:URL` (the text as given; anything else is
+ * refused, naming the field). `description` says what the field is for. */
+export function envReferenceField(description: string) {
+  return z
+    .string()
+    .refine((name) => isEnvName(name) || /^openenv:https?:\/\/\S+$/.test(name), {
+      error: (issue) =>
+        `unknown env "${String(issue.input)}" (use one of ${ENV_NAMES.join(", ")}, or openenv:http://HOST:PORT for an OpenEnv server)`,
+    })
+    .describe(description);
+}
+
+/** Build the env a config names: a registry env (in this process), or an OpenEnv server's (`openenv:URL`, remote:
+ * open() it before playing). Throws ConfigError naming the env or the option. */
+export function createPlayableEnv(reference: string, options: Record<string, unknown> = {}): PlayableEnv {
+  if (reference.startsWith(OPENENV_PREFIX)) return openenv({ ...options, url: reference.slice(OPENENV_PREFIX.length) });
+  return createEnv(reference, options);
+}
+
+/** createPlayableEnv, a remote env opened (its server reached and its schema read; a URL that serves no env is
+ * refused with a DataError) before it is handed over. */
+export async function openPlayableEnv(reference: string, options: Record<string, unknown> = {}): Promise<PlayableEnv> {
+  const env = createPlayableEnv(reference, options);
+  if (isRemoteEnv(env)) await env.open();
+  return env;
 }

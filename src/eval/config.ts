@@ -10,7 +10,7 @@ import { budgetListField, encodeConfig, integerListField, parseConfig } from "..
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { policySpecField } from "../core/policy-spec.js";
-import { envNameField } from "../envs/registry.js";
+import { envReferenceField } from "../envs/registry.js";
 import { interventionField } from "../agent/interventions.js";
 import { DEFAULT_TASK_DISTINCTION, TASK_DISTINCTIONS } from "../agent/task-draws.js";
 import { heldOutSetField } from "./held-out-field.js";
@@ -24,7 +24,9 @@ export const envOptionsField = z
   .describe("environment options");
 
 export const evalConfigSchema = z.object({
-  env: envNameField("environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`)"),
+  env: envReferenceField(
+    "environment: sokoban, frozenlake, hanoi, vault, thinice, bfcl (see `budgetrl envs`), or openenv:URL (an OpenEnv server's env)",
+  ),
   envOptions: envOptionsField,
   policy: policySpecField().describe(
     "policy: oracle, noisy-oracle:EPS, random, replay[:FILE], tiny:CHECKPOINT, openai:MODEL, tinker:BASE|CHECKPOINT|tinker://PATH",

@@ -13,14 +13,14 @@
 // the library's flat `evaluate({ env, policy, tasks, ... })` is split into them once, at the top, and each step below
 // sees only the object it needs.
 import { existsSync } from "node:fs";
-import type { AnyEnv } from "../core/env.js";
+import { isRemoteEnv, type PlayableEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import { shellWord } from "../core/commands.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, DataError } from "../core/errors.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import type { WaitListener } from "../core/wait-notice.js";
-import { createEnv } from "../envs/registry.js";
+import { createPlayableEnv } from "../envs/registry.js";
 import { isPolicySpec, policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies/spec.js";
 import { canonicalJson } from "../core/json.js";
@@ -56,7 +56,7 @@ import { codeVersion } from "./code-version.js";
 export interface EvaluateOptions
   extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">>, Partial<EvalRunOptions> {
   /** An env name from the registry, or an env object. */
-  readonly env: string | AnyEnv;
+  readonly env: string | PlayableEnv;
   /** A policy spec ("oracle", "noisy-oracle:0.3", ... or a PolicySpec), a Policy, or any async function from
    * conversation to reply. */
   readonly policy: string | PolicySpec | Policy | AgentFunction;
@@ -90,7 +90,7 @@ export interface EvaluateOptions
  * new run (planNew). On resume the stored config is used; only a policy given as an object and policy options that
  * must match the stored ones are read. */
 export interface EvalConfigRequest extends Partial<Omit<EvalConfigInput, "env" | "policy" | "tasks">> {
-  readonly env?: string | AnyEnv;
+  readonly env?: string | PlayableEnv;
   readonly policy?: string | PolicySpec | Policy | AgentFunction;
   readonly tasks?: number | readonly unknown[];
 }
@@ -179,12 +179,14 @@ export function splitEvaluateOptions(options: EvaluateOptions): EvalParts {
 
 /** The config of a new run: the request's fields, the env's name and the policy's spec (a spec given, or the name of
  * a policy handed over, decoded by the config's policy field), with the policy's options in their stored form. */
-function configFrom(request: EvalConfigRequest, env: AnyEnv, policy: string | PolicySpec): Readonly<EvalConfig> {
+function configFrom(request: EvalConfigRequest, env: PlayableEnv, policy: string | PolicySpec): Readonly<EvalConfig> {
   const tasks = typeof request.tasks === "number" ? request.tasks : request.tasks?.length;
-  if (!isSpecGiven(request.policy)) return givenPolicyConfig({ ...request, env: env.spec.name, policy, tasks });
+  // The env as the config names it: the name given (a registry name or openenv:URL), else the env object's.
+  const envName = typeof request.env === "string" ? request.env : env.spec.name;
+  if (!isSpecGiven(request.policy)) return givenPolicyConfig({ ...request, env: envName, policy, tasks });
   // A spec's options are validated by its kind and stored with every default filled in.
   const { policyOptions, ...fields } = request;
-  const config = parseEvalConfig({ ...fields, env: env.spec.name, policy, tasks });
+  const config = parseEvalConfig({ ...fields, env: envName, policy, tasks });
   const stored = storedPolicyOptions(config.policy, policyOptions);
   // The stored form is JSON (Json's arrays are readonly; the config's type takes them as they are).
   return stored === undefined
@@ -230,7 +232,7 @@ async function runName(env: string, now: Date, store: Store | undefined): Promis
 
 /** A new run, validated before any store is opened: config, env, policy, and where its tasks come from. */
 interface NewRun {
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly policy: Policy;
   readonly config: Readonly<EvalConfig>;
   readonly source: TaskSource;
@@ -256,7 +258,7 @@ function policySetup(config: Readonly<EvalConfig>, client: GivenClientOptions | 
 }
 
 /** Tasks handed over as a list (a library call): used as they are, but never one twice. */
-function givenTasks(env: AnyEnv, tasks: readonly unknown[], distinct: TaskDistinction): TaskSource {
+function givenTasks(env: PlayableEnv, tasks: readonly unknown[], distinct: TaskDistinction): TaskSource {
   checkListedDistinct(env, tasks, "tasks", (index) => `tasks[${index}]`, distinct);
   checkListedPlayable(env, tasks, "tasks", (index) => `tasks[${index}]`);
   return { kind: "list", tasks };
@@ -265,7 +267,9 @@ function givenTasks(env: AnyEnv, tasks: readonly unknown[], distinct: TaskDistin
 async function planNew(request: EvalConfigRequest, client: GivenClientOptions | undefined): Promise<NewRun> {
   if (request.env === undefined) throw new ConfigError("env", "a new run needs an env");
   if (request.policy === undefined) throw new ConfigError("policy", "a new run needs a policy");
-  const env = typeof request.env === "string" ? createEnv(request.env, request.envOptions ?? {}) : request.env;
+  const env = await opened(
+    typeof request.env === "string" ? createPlayableEnv(request.env, request.envOptions ?? {}) : request.env,
+  );
   const given = isSpecGiven(request.policy) ? undefined : givenPolicy(request.policy);
   // A policy handed over is recorded by its name, decoded as a spec ("tiny" for a trainer's own model).
   const config = configFrom(request, env, given === undefined ? (request.policy as string | PolicySpec) : given.name);
@@ -274,6 +278,13 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
     throw new ConfigError(
       "intervention",
       `env ${env.spec.name} cannot judge a reply without playing it (it has no actions.parse)`,
+    );
+  const oracular = config.policy.kind === "oracle" || config.policy.kind === "noisy-oracle";
+  if (given === undefined && env.oracle === undefined && oracular)
+    throw new ConfigError(
+      "policy",
+      `no oracle for this env (${config.env}): the ${config.policy.kind} policy plays from one`,
+      "use random, a model (openai:MODEL, tinker:...), or your own agent",
     );
   const policy = given ?? (await createPolicy(config.policy, policySetup(config, client)));
   refuseSingleForBudgetAware(config, policy);
@@ -336,10 +347,11 @@ async function prepareResume(
     );
   const record = await getRun(store, run);
   const config = parseEvalConfig(record.config);
-  const env =
+  const env = await opened(
     typeof request.env === "string" || request.env === undefined
-      ? createEnv(config.env, config.envOptions)
-      : request.env;
+      ? createPlayableEnv(config.env, config.envOptions)
+      : request.env,
+  );
   // The stored spec is rebuilt unless the caller hands over a policy object or function.
   const fromSpec = request.policy === undefined || isSpecGiven(request.policy);
   if (
@@ -433,7 +445,14 @@ async function closingOwnPolicy(
     return await work();
   } finally {
     if (own) await prepared.policy.close?.();
+    if (isRemoteEnv(prepared.env)) await prepared.env.close();
   }
+}
+
+/** A remote env reached (its schema read; a URL that serves none refused) before anything else is done. */
+async function opened(env: PlayableEnv): Promise<PlayableEnv> {
+  if (isRemoteEnv(env)) await env.open();
+  return env;
 }
 
 async function play(

@@ -6,7 +6,7 @@
 // A stop signal ends the run at once: episodes in flight are abandoned (recomputed identically on resume), those
 // finished are committed, and the run stays "running" so that `--resume` continues it.
 import { taskBudgetBasis, type BudgetBasis } from "../core/budget.js";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
 import { plannedCount, runEpisodes } from "../agent/run-episodes.js";
@@ -30,7 +30,7 @@ import { streamTasks, taskChunkSize, type TaskMaker } from "./task-stream.js";
 export interface PreparedRun {
   readonly run: string;
   readonly config: Readonly<EvalConfig>;
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly policy: Policy;
   readonly taskCount: number;
   /** Tasks below this index are read from the store (resume; 0 for a new run). */
@@ -198,7 +198,7 @@ export function lazyTable(config: Readonly<EvalConfig>, outcomes: RunOutcomes): 
 /** Tasks passed through unchanged, recording each one's budget basis (tables of runs without a store). */
 async function* recordingBases(
   tasks: AsyncIterable<unknown>,
-  env: AnyEnv,
+  env: PlayableEnv,
   config: Readonly<EvalConfig>,
   into: Map<number, BudgetBasis>,
 ): AsyncGenerator<unknown> {

@@ -9,13 +9,13 @@
 // episode keys there). Chunks are small (at most 64 tasks, fewer when each task has many episodes) so that making
 // one never holds the event loop for long.
 import type { BudgetScope } from "../core/budget.js";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import { DataError } from "../core/errors.js";
 import type { Store } from "../store/store.js";
 import { loadTaskRange, storedTask, storeTasks, type StoredTask } from "../store/runs.js";
 
 export interface TaskStreamOptions {
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   /** Tasks in the run. */
   readonly count: number;
   readonly scope: BudgetScope;

@@ -12,7 +12,7 @@
 //              refused, naming both); the first N are used as they are. A dataset (BFCL) lists each entry once; by
 //              structure its first entry of each structure is kept.
 import { readFileSync } from "node:fs";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import { ConfigError, DataError, thrownMessage } from "../core/errors.js";
 import {
   checkDistinctCount,
@@ -56,12 +56,12 @@ interface TaskOptions {
 }
 
 /** True when a run's tasks are a list stored whole at its start (task file, dataset), not generated as it goes. */
-export function tasksAreListed(env: AnyEnv, options: Pick<TaskOptions, "tasksFile">): boolean {
+export function tasksAreListed(env: PlayableEnv, options: Pick<TaskOptions, "tasksFile">): boolean {
   return options.tasksFile !== undefined || env.tasks.list !== undefined;
 }
 
 /** A run's tasks; refuses, before any work, a list that repeats a task or more distinct tasks than the env has. */
-export function taskSource(env: AnyEnv, options: TaskOptions): TaskSource {
+export function taskSource(env: PlayableEnv, options: TaskOptions): TaskSource {
   if (tasksAreListed(env, options)) {
     if (options.exclude !== undefined && options.tasksFile !== undefined)
       throw new ConfigError(
@@ -82,7 +82,7 @@ export function taskSource(env: AnyEnv, options: TaskOptions): TaskSource {
 }
 
 /** Every task of a run, in memory (fine for small runs; `evaluate` streams generated tasks instead). */
-export function resolveTasks(env: AnyEnv, options: TaskOptions): unknown[] {
+export function resolveTasks(env: PlayableEnv, options: TaskOptions): unknown[] {
   const source = taskSource(env, options);
   return source.kind === "list"
     ? [...source.tasks]
@@ -92,7 +92,7 @@ export function resolveTasks(env: AnyEnv, options: TaskOptions): unknown[] {
 /** Refuses a list of tasks that holds one twice (by structure: two of one structure); `name(index)` says where a
  * task is ("task 3 of levels.txt"). */
 export function checkListedDistinct(
-  env: AnyEnv,
+  env: PlayableEnv,
   tasks: readonly unknown[],
   field: string,
   name: (index: number) => string,
@@ -117,7 +117,7 @@ export function checkListedDistinct(
 /** Refuses a list of tasks that holds one the env cannot play (an unsolvable sokoban level), naming it; problems
  * the env throws (DataError) are named the same way. */
 export function checkListedPlayable(
-  env: AnyEnv,
+  env: PlayableEnv,
   tasks: readonly unknown[],
   field: string,
   name: (index: number) => string,
@@ -135,7 +135,7 @@ export function checkListedPlayable(
   });
 }
 
-function listedTasks(env: AnyEnv, options: TaskOptions): unknown[] {
+function listedTasks(env: PlayableEnv, options: TaskOptions): unknown[] {
   if (options.tasksFile === undefined) {
     // The list without the held-out set's entries (its first ones: heldOutTasks), in order.
     const heldOut = options.exclude === undefined ? NO_HELD_OUT : heldOutTasks(env, options.exclude);

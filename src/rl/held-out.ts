@@ -4,12 +4,12 @@
 // evaluation tasks). A set by structure holds out every task of its structures, not only its own tasks.
 // `excludeHeldOut: false` trains on them all (envs with too few distinct tasks: hanoi without randomStart).
 import { checkDistinctCount, heldOutTasks, joinHeldOut, NO_HELD_OUT, type HeldOutTasks } from "../agent/task-draws.js";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import { evalSeedOf } from "./evaluations.js";
 import type { TrainConfig } from "./train-config.js";
 
 /** The held-out tasks: the evaluation set's and the `exclude` set's, joined. */
-export function trainHeldOut(env: AnyEnv, config: Readonly<TrainConfig>): HeldOutTasks {
+export function trainHeldOut(env: PlayableEnv, config: Readonly<TrainConfig>): HeldOutTasks {
   if (!config.excludeHeldOut) return NO_HELD_OUT;
   const sets: HeldOutTasks[] = [];
   if (config.evalEvery > 0)
@@ -22,7 +22,7 @@ export function trainHeldOut(env: AnyEnv, config: Readonly<TrainConfig>): HeldOu
 
 /** The held-out tasks, after refusing (before any work) evaluations or steps with more distinct tasks (or
  * structures) than the env has. */
-export function checkedHeldOut(env: AnyEnv, config: Readonly<TrainConfig>): HeldOutTasks {
+export function checkedHeldOut(env: PlayableEnv, config: Readonly<TrainConfig>): HeldOutTasks {
   if (config.evalEvery > 0) checkDistinctCount(env, config.evalTasks, 0, "evalTasks", config.evalDistinct);
   const heldOut = trainHeldOut(env, config);
   checkDistinctCount(env, config.tasksPerStep, heldOut.ids.size, "tasksPerStep");

@@ -11,7 +11,7 @@ import { createPolicyCaller } from "../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../agent/rollout.js";
 import { drawTask, isHeldOut, MAX_TASK_DRAWS, NO_HELD_OUT, type HeldOutTasks } from "../agent/task-draws.js";
 import type { BudgetMode, BudgetScope } from "../core/budget.js";
-import { envLabel, type AnyEnv } from "../core/env.js";
+import { envLabel, type PlayableEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError } from "../core/errors.js";
 import type { Episode } from "../core/episode.js";
 import type { Policy } from "../core/policy.js";
@@ -58,7 +58,13 @@ export function refuseFailedRollouts(groups: readonly (readonly Episode[])[], st
 
 /** The training tasks of `step`: task i seeded by (seed, step, i), drawn again while it is a held-out task or one
  * drawn before in the step. */
-export function stepTasks(env: AnyEnv, seed: number, step: number, count: number, heldOut: HeldOutTasks): unknown[] {
+export function stepTasks(
+  env: PlayableEnv,
+  seed: number,
+  step: number,
+  count: number,
+  heldOut: HeldOutTasks,
+): unknown[] {
   const drawn = new Set<string>();
   const taken = (task: unknown, id: string): boolean => drawn.has(id) || isHeldOut(env, heldOut, task, id);
   return Array.from({ length: count }, (_, index) => {
@@ -86,7 +92,7 @@ export function stepTasks(env: AnyEnv, seed: number, step: number, count: number
 }
 
 /** Episodes of one step, grouped: groups[i] holds the `group` rollouts of task i under its drawn budget. */
-export async function rolloutStep(env: AnyEnv, policy: Policy, options: RolloutStepOptions): Promise<Episode[][]> {
+export async function rolloutStep(env: PlayableEnv, policy: Policy, options: RolloutStepOptions): Promise<Episode[][]> {
   const signal = options.signal;
   const caller = createPolicyCaller(signal === undefined ? {} : { signal });
   try {
@@ -105,7 +111,7 @@ export function stepSeeding(seed: number, step: number): EpisodeSeeding {
 }
 
 function rolloutGroups(
-  env: AnyEnv,
+  env: PlayableEnv,
   policy: Policy,
   options: RolloutStepOptions,
   guard: Pick<RolloutOptions, "caller" | "signal">,

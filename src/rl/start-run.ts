@@ -11,10 +11,10 @@ import { join } from "node:path";
 import type { HeldOutTasks } from "../agent/task-draws.js";
 import { checkBudgetsFit } from "../core/budget.js";
 import { trainResumeCommand } from "../core/commands.js";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import { BudgetrlError, ConfigError, thrownMessage } from "../core/errors.js";
 import { folderOutputProblem } from "../core/output-path.js";
-import { createEnv } from "../envs/registry.js";
+import { openPlayableEnv } from "../envs/registry.js";
 import type { OpenedBackend } from "./backend.js";
 import { checkedHeldOut } from "./held-out.js";
 import { openBackend, type BackendOptions } from "./open-backend.js";
@@ -30,7 +30,7 @@ export interface RunStartOptions extends BackendOptions {
 
 export interface StartedRun {
   readonly config: Readonly<TrainConfig>;
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly backend: OpenedBackend;
   /** Steps done before (the newest checkpoint's step on resume, else 0). */
   readonly startStep: number;
@@ -55,7 +55,7 @@ async function resumeRun(options: RunStartOptions): Promise<StartedRun> {
       "start the run without --resume",
     );
   const config = readStoredTrainConfig(JSON.parse(await readFile(path, "utf8")));
-  const env = createEnv(config.env, config.envOptions);
+  const env = await openPlayableEnv(config.env, config.envOptions);
   const heldOut = checkedHeldOut(env, config);
   const latest = await latestCheckpoint(options.out);
   return {
@@ -75,7 +75,7 @@ async function newRun(options: RunStartOptions): Promise<StartedRun> {
       `${options.out} already holds a training run`,
       `continue it with: ${trainResumeCommand(options.out)}, or pick another --out`,
     );
-  const env = createEnv(config.env, config.envOptions);
+  const env = await openPlayableEnv(config.env, config.envOptions);
   checkBudgetsFit(
     config.budget.choices.map((choice) => choice.spec),
     env,

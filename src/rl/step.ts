@@ -8,7 +8,7 @@
 //   log         the step's metrics (step-metrics.ts), which the loop writes to the training log
 // Every random draw is seeded by (seed, step), so a resumed run repeats a step exactly.
 import type { HeldOutTasks } from "../agent/task-draws.js";
-import type { AnyEnv } from "../core/env.js";
+import type { PlayableEnv } from "../core/env.js";
 import { advantageEstimator } from "./advantages/registry.js";
 import { hasGradient } from "./advantages/types.js";
 import type { ReferenceScorer, TrainerBackend } from "./backend.js";
@@ -21,7 +21,7 @@ import { stepUpdateOptions, updatePolicy } from "./update.js";
 /** What every step of a run shares. */
 export interface StepContext {
   readonly backend: TrainerBackend;
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly config: Readonly<TrainConfig>;
   /** The frozen initial policy of the KL term (when kl > 0). */
   readonly reference?: ReferenceScorer;

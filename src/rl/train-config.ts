@@ -15,7 +15,7 @@ import { budgetListField, encodeConfig, parseConfig, type FieldNamer } from "../
 import { ConfigError } from "../core/errors.js";
 import type { Json } from "../core/json.js";
 import { envOptionsField } from "../eval/config.js";
-import { envNameField } from "../envs/registry.js";
+import { envReferenceField } from "../envs/registry.js";
 import { modelConfigField } from "../nn/config.js";
 import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
 import {
@@ -95,7 +95,7 @@ export type TinyBackendConfig = Extract<BackendConfig, { kind: "tiny" }>;
 export type TinkerBackendConfig = Extract<BackendConfig, { kind: "tinker" }>;
 
 export const trainConfigSchema = z.strictObject({
-  env: envNameField("environment to train on"),
+  env: envReferenceField("environment to train on: a registry name, or openenv:URL (an OpenEnv server's env)"),
   envOptions: envOptionsField,
   backend: backendConfigSchema,
   algo: algoConfigSchema,

@@ -8,15 +8,20 @@ import { templateOptionsField, TOOL_CALL_OPTIONS } from "../policies/renderers/h
 import { CONTEXT_RULES } from "./chat.js";
 import { LOGPROBS_MODES } from "./engine.js";
 
+/** Where a server listens (`serve`, `env-server`): loopback by default. */
+export const listenFields = {
+  host: z
+    .string()
+    .min(1)
+    .default("127.0.0.1")
+    .describe("address to listen on (loopback by default; 0.0.0.0 for every interface)"),
+  port: z.number().int().min(0).max(65535).default(8000).describe("port to listen on (0: a free one, printed)"),
+};
+
 export const serveConfigSchema = z
   .object({
     ckpt: z.string().min(1).describe("checkpoint folder to serve (budgetrl sft / train), with its policy.json"),
-    host: z
-      .string()
-      .min(1)
-      .default("127.0.0.1")
-      .describe("address to listen on (loopback by default; 0.0.0.0 for every interface)"),
-    port: z.number().int().min(0).max(65535).default(8000).describe("port to listen on (0: a free one, printed)"),
+    ...listenFields,
     name: z.string().min(1).optional().describe("the model name clients send (default: the --ckpt path as given)"),
     maxTokens: z
       .number()

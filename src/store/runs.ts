@@ -72,7 +72,7 @@ const RUN_INSERT: InsertStatement = {
 };
 
 /** A task as the store keeps it: index, id, JSON form and its budget basis under the run's scope. */
-export function storedTask(env: AnyEnv, task: unknown, index: number, scope: BudgetScope): StoredTask {
+export function storedTask(env: Pick<AnyEnv, "tasks">, task: unknown, index: number, scope: BudgetScope): StoredTask {
   const basis = taskBudgetBasis(env, task, scope);
   return {
     index,
@@ -176,6 +176,11 @@ export async function latestRunId(store: Store): Promise<string | undefined> {
     `SELECT id FROM runs ORDER BY ${store.sql.dialect.newestRunFirst} LIMIT 1`,
   );
   return row?.[0];
+}
+
+/** Replace a run's stored config (`budgetrl env-server` widens its run's budgets, tasks and samples as clients play). */
+export async function setRunConfig(store: Store, id: string, config: Json): Promise<void> {
+  await store.sql.run("UPDATE runs SET config = ? WHERE id = ?", [JSON.stringify(config), id]);
 }
 
 export async function setRunStatus(store: Store, id: string, status: RunStatus): Promise<void> {

@@ -9,11 +9,11 @@ import { createPolicyCaller } from "../../agent/policy-call.js";
 import { runEpisode, type RolloutOptions } from "../../agent/rollout.js";
 import { episodeSeed } from "../../agent/run-episodes.js";
 import { resolveBudget, type BudgetSpec } from "../../core/budget.js";
-import type { AnyEnv } from "../../core/env.js";
+import type { PlayableEnv } from "../../core/env.js";
 import { ConfigError, DataError } from "../../core/errors.js";
 import { canonicalJson } from "../../core/json.js";
 import type { Policy } from "../../core/policy.js";
-import { createEnv } from "../../envs/registry.js";
+import { openPlayableEnv } from "../../envs/registry.js";
 import { createPolicy } from "../../policies/spec.js";
 import { writeEpisodes } from "../../store/episodes.js";
 import { isStoreError } from "../../store/faults.js";
@@ -25,7 +25,7 @@ import { BadJobError, type EpisodeJob } from "./job.js";
 
 interface RunContext {
   readonly config: Readonly<EvalConfig>;
-  readonly env: AnyEnv;
+  readonly env: PlayableEnv;
   readonly policy: Policy;
   readonly budgets: ReadonlyMap<string, BudgetSpec>;
   readonly rollout: RolloutOptions;
@@ -56,7 +56,7 @@ function classify(error: unknown): unknown {
 async function loadRun(store: Store, job: EpisodeJob): Promise<RunContext> {
   const record = await getRun(store, job.run);
   const config = parseEvalConfig(record.config);
-  const env = createEnv(config.env, config.envOptions);
+  const env = await openPlayableEnv(config.env, config.envOptions);
   const policy = await createPolicy(config.policy, {
     ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }),
     ...(job.policyClient === undefined ? {} : { client: job.policyClient }),
