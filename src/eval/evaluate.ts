@@ -20,6 +20,7 @@ import { checkBudgetsFit } from "../core/budget.js";
 import { ConfigError, DataError } from "../core/errors.js";
 import { policyFromFunction, type AgentFunction, type Policy } from "../core/policy.js";
 import type { WaitListener } from "../core/wait-notice.js";
+import { isOpenEnv, listsActions } from "../envs/openenv/index.js";
 import { createPlayableEnv } from "../envs/registry.js";
 import { isPolicySpec, policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import { createPolicy, storedPolicyOptions, type PolicySetup } from "../policies/spec.js";
@@ -285,6 +286,12 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
       "policy",
       `no oracle for this env (${config.env}): the ${config.policy.kind} policy plays from one`,
       "use random, a model (openai:MODEL, tinker:...), or your own agent",
+    );
+  if (given === undefined && config.policy.kind === "random" && isOpenEnv(env) && !listsActions(env))
+    throw new ConfigError(
+      "policy",
+      `the OpenEnv server's action schema has no finite actions (no enum, const or boolean field) and it sends no valid actions: the random policy has nothing to draw from`,
+      "use a model (openai:MODEL, tinker:...) or your own agent",
     );
   const policy = given ?? (await createPolicy(config.policy, policySetup(config, client)));
   refuseSingleForBudgetAware(config, policy);

@@ -148,6 +148,14 @@ export interface OpenEnvEnv extends RemoteEnv<OpenEnvTask, OpenEnvState> {
   readonly facts: () => ServerFacts;
 }
 
+/** Whether an env is an OpenEnv server's. */
+export const isOpenEnv = (env: { readonly spec: { readonly name: string } }): env is OpenEnvEnv =>
+  env.spec.name === "openenv" && "facts" in env;
+
+/** Whether a random policy has actions to draw from on an opened OpenEnv env: the schema's finite actions, or the
+ * valid actions budgetrl env-server sends with every observation. */
+export const listsActions = (env: OpenEnvEnv): boolean => env.facts().budgetrl || env.facts().action.finite.length > 0;
+
 export function openenv(options: Record<string, unknown>): OpenEnvEnv {
   const config = parseOptions("openenv", openEnvConfigSchema, options);
   let facts: ServerFacts | undefined;

@@ -7,6 +7,9 @@ import { WebSocketServer } from "ws";
 
 export type Fault = "none" | "garbage-reply" | "drop-on-step" | "silent-on-step";
 
+/** The action's shape: the grid's four moves, or free text ({"command": "..."}, as a text game's). */
+export type ActionShape = "moves" | "text";
+
 export interface FakeServer {
   readonly url: string;
   readonly sessions: () => number;
@@ -24,9 +27,16 @@ const ACTION_SCHEMA = {
   type: "object",
 };
 
+const TEXT_SCHEMA = {
+  additionalProperties: false,
+  properties: { command: { type: "string", title: "Command" } },
+  required: ["command"],
+  type: "object",
+};
+
 const MOVES: Record<string, [number, number]> = { UP: [-1, 0], DOWN: [1, 0], LEFT: [0, -1], RIGHT: [0, 1] };
 
-export async function startFakeServer(fault: Fault = "none"): Promise<FakeServer> {
+export async function startFakeServer(fault: Fault = "none", shape: ActionShape = "moves"): Promise<FakeServer> {
   let open = 0;
   const http = createServer((request, response) => {
     const send = (body: unknown) => {
@@ -35,7 +45,8 @@ export async function startFakeServer(fault: Fault = "none"): Promise<FakeServer
     };
     if (request.url === "/health") return send({ status: "healthy" });
     if (request.url === "/metadata") return send({ name: "GridWorld", description: "a 3x3 grid" });
-    if (request.url === "/schema") return send({ action: ACTION_SCHEMA, observation: {}, state: {} });
+    if (request.url === "/schema")
+      return send({ action: shape === "moves" ? ACTION_SCHEMA : TEXT_SCHEMA, observation: {}, state: {} });
     response.writeHead(404).end();
   });
   const sockets = new WebSocketServer({ server: http, path: "/ws" });

@@ -1,6 +1,6 @@
 // The openenv env when the server misbehaves: every fault makes its episode an error (never a failure), which
 // --resume plays again; a URL that serves no OpenEnv env is refused before the run; invalid replies cost the turn.
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,8 +19,8 @@ const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
   for (const close of closing.splice(0)) await close();
 });
-const fake = async (fault?: Parameters<typeof startFakeServer>[0]): Promise<FakeServer> => {
-  const server = await startFakeServer(fault);
+const fake = async (...args: Parameters<typeof startFakeServer>): Promise<FakeServer> => {
+  const server = await startFakeServer(...args);
   closing.push(() => server.close());
   return server;
 };
@@ -78,6 +78,16 @@ describe("openenv: a generic OpenEnv server", () => {
     },
   );
 
+  it("says so, before the run, when --policy random has no finite action to draw from", async () => {
+    const server = await fake("none", "text");
+    const db = join(folder(), "runs.db");
+    const run = evaluate({ env: `openenv:${server.url}`, policy: "random", tasks: 1, db });
+    await expect(run).rejects.toThrow(
+      /^policy: the OpenEnv server's action schema has no finite actions \(no enum, const or boolean field\) and it sends no valid actions: the random policy has nothing to draw from/,
+    );
+    expect(existsSync(db)).toBe(false);
+  });
+
   it("refuses a URL that serves no OpenEnv env, in one line, before the run", async () => {
     const http = createServer((_request, response) => response.writeHead(404).end());
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -126,7 +136,8 @@ describe("openenv: budgetrl env-server's faults", () => {
     const holder = await connect(server.url);
     await holder.send({ type: "reset", data: {} });
     const env = `openenv:${server.url}`;
-    const options = { env, envOptions: { task: "task", timeout: "0.1" }, policy: "random", tasks: 2, samples: 1 };
+    // A timeout long enough that a loaded machine's replies make it, short enough that the full server's wait ends.
+    const options = { env, envOptions: { task: "task", timeout: "2" }, policy: "random", tasks: 2, samples: 1 };
     const crowded = await evaluate({ ...options, budgets: ["3"], db, run: "r", concurrency: 2 });
     expect(crowded.errors).toBe(2);
     expect(crowded.firstError).toMatch(/CAPACITY_REACHED/);
