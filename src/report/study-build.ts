@@ -357,6 +357,11 @@ function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data:
   notes.push(...repeatedTaskNotes(data.repeatedTasks));
   for (const perturbation of data.perturbations)
     if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
+  // An OpenEnv server's env has no oracle: the analyses that judge a move against one have nothing to judge with.
+  for (const variant of new Set(runs.filter((run) => run.env.startsWith("openenv:")).map((run) => run.variant)))
+    notes.push(
+      `no oracle for this env (${variant}): step quality, recovery from a forced error and the statistics' ranges need one, so they are left out; Pass@(K,T), invalid replies and the horizon by budget are shown`,
+    );
   if (!runs.some((run) => run.kind === "teacher-forced"))
     notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
   if (!runs.some((run) => run.kind === "perturbed"))

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DataError } from "../../../src/core/errors.js";
 import { policyFromFunction } from "../../../src/core/policy.js";
 import { evaluate } from "../../../src/eval/evaluate.js";
+import { buildStudyReport } from "../../../src/report/study-build.js";
 import { openStore } from "../../../src/store/open.js";
 import { completedEpisodeCount } from "../../../src/store/episodes.js";
 import { serveEnv, type EnvServing } from "../../../src/serve/openenv/serve-env.js";
@@ -77,6 +78,28 @@ describe("openenv: a generic OpenEnv server", () => {
       ).toBe(true);
     },
   );
+
+  it("is reported with a note that its oracle analyses have no oracle, and its Pass@(K,T)", async () => {
+    const server = await fake();
+    const db = join(folder(), "runs.db");
+    await evaluate({
+      env: `openenv:${server.url}`,
+      policy: "random",
+      tasks: 2,
+      samples: 2,
+      budgets: ["5"],
+      db,
+      run: "r",
+    });
+    const store = await openStore(db, { readonly: true });
+    const report = await buildStudyReport(store, { selection: { runs: ["r"] }, bootstrap: 0 }).finally(() =>
+      store.close(),
+    );
+    expect(report.notes).toContain(
+      `no oracle for this env (openenv:${server.url}): step quality, recovery from a forced error and the statistics' ranges need one, so they are left out; Pass@(K,T), invalid replies and the horizon by budget are shown`,
+    );
+    expect(report.budgetTables[0]?.rows[0]?.pass1[0]?.tasks).toBe(2);
+  });
 
   it("says so, before the run, when --policy random has no finite action to draw from", async () => {
     const server = await fake("none", "text");
