@@ -16,6 +16,7 @@ import { runSft } from "../../../../src/rl/sft-run.js";
 import { train } from "../../../../src/rl/train.js";
 import { openStore } from "../../../../src/store/open.js";
 import { readTrainSteps } from "../../../../src/store/train-log.js";
+import { serveEnv } from "../../../../src/serve/openenv/serve-env.js";
 import { startStandin, type Standin } from "../../../tinker/standin-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "budgetrl-tinker-train-"));
@@ -125,6 +126,36 @@ afterAll(async () => {
 });
 
 describe("train --backend tinker against the stand-in", () => {
+  it("trains on an OpenEnv server's env (budgetrl env-server), the rollouts through the same engine", async () => {
+    const served = await serveEnv({
+      env: "hanoi",
+      envOptions: { disks: 2, randomStart: true },
+      port: 0,
+      maxSessions: 64,
+    });
+    try {
+      const out = join(dir, "openenv");
+      await train({
+        out,
+        config: {
+          ...shared,
+          env: `openenv:${served.url}`,
+          envOptions: { reference: "6" },
+          evalEvery: 0,
+          budget: "fixed:6",
+          ...onTinker(),
+        },
+        tinker: { baseUrl: standin.url },
+      });
+      const steps = await logged(out);
+      expect(steps).toHaveLength(shared.steps);
+      expect(steps.every((step) => step.groups === shared.tasksPerStep)).toBe(true);
+      expect(existsSync(join(out, "checkpoints", "step-000003", "budgetrl.json"))).toBe(true);
+    } finally {
+      await served.close();
+    }
+  }, 120_000);
+
   it("gives the in-process run's logged losses, held-out tables and weights to float rounding (coefficients, KL)", async () => {
     const config = { ...shared, kl: 0.05 };
     const local = await train({ out: join(dir, "local"), config: { ...config, ...inProcess() } });
