@@ -286,7 +286,7 @@ interface TurnRecord {
 }
 
 /** A row of the episodes table, as the store wrote it. */
-interface EpisodeRecord {
+export interface EpisodeRecord {
   readonly task_index: number;
   readonly budget_label: string;
   readonly sample: number;
@@ -305,7 +305,7 @@ interface EpisodeRecord {
   readonly error: string | null;
 }
 
-const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string =>
+export const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string =>
   `${String(taskIndex)}\u0000${String(label)}\u0000${String(sample)}`;
 const RANGE = "(task_index, budget_label, sample) >= (?, ?, ?) AND (task_index, budget_label, sample) <= (?, ?, ?)";
 
@@ -331,7 +331,7 @@ function toTurn(turn: TurnRecord, tokens: TurnTokenFields | undefined): Turn {
   };
 }
 
-function toEpisode(
+export function toEpisode(
   row: EpisodeRecord,
   runId: string,
   env: string,
@@ -368,7 +368,7 @@ function toEpisode(
 }
 
 /** The turns (and their token data) of the episodes with keys in [first, last], grouped by episode key. */
-async function turnsBetween(
+export async function turnsBetween(
   store: Store,
   runId: string,
   first: EpisodeKeyValues,

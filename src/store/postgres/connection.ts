@@ -101,6 +101,8 @@ export interface PostgresConnectionOptions {
   readonly signal?: AbortSignal;
   /** Told, once a lost server was waited for a second, what is waited for and for how long at most. */
   readonly onWait?: WaitListener;
+  /** Every transaction read-only (the server refuses a write): a store opened for reading. */
+  readonly readOnly?: boolean;
 }
 
 const MAX_RETRY_PAUSE_MS = 2000;
@@ -153,6 +155,7 @@ export function postgresConnection(options: PostgresConnectionOptions): SqlConne
     max: options.poolSize ?? 4,
     types,
     connectionTimeoutMillis: 10_000,
+    ...(options.readOnly === true ? { options: "-c default_transaction_read_only=on" } : {}),
   });
   pool.on("error", (error) => options.onIdleError?.(error));
   const direct = queriesOn(pool);
