@@ -1,6 +1,6 @@
 // The unit lane (`npm run test:unit`): the tests of pure code, for the inner loop, in under about 30 seconds.
-// Left to the full suite (`npm test`): the CLI and study end to end, the pinned reference, the browser, the Redis
-// and PostgreSQL blocks (skipped here: test/helpers/services.ts), network fault injection, BFCL's full data, what
+// Left to the full suite (`npm test`): the CLI and study end to end, the pinned reference, the browser (the report's,
+// the view's, and the view's server on a real store), the Redis and PostgreSQL blocks (skipped here: test/helpers/services.ts), network fault injection, BFCL's full data, what
 // the package entries load (a child process), the tests that train a model until it learns, or three runs to show
 // they never draw a held-out task among 3,000 thin-ice maps (held-out: 7 s, a fifth of the lane), or through the Tinker
 // stand-in (hf-renderer-train), evaluations through the tinker: policy kind (stores, the CLI: policy-kind), serve
@@ -26,6 +26,8 @@ export default defineConfig({
       "test/eval/bullmq.test.ts",
       "test/store/postgres*.test.ts",
       "test/report/html/**",
+      "test/view/server.test.ts",
+      "test/view/browser.test.ts",
       "test/report/study-report.test.ts",
       "test/envs/bfcl/**",
       "test/policies/openai/bfcl.test.ts",

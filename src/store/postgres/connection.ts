@@ -149,13 +149,21 @@ function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Pr
   };
 }
 
+/** The URL with the server options that make every transaction read-only added to its own (the URL's options win
+ * over the client's, so they go into it). */
+function readOnlyUrl(url: string): string {
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get("options");
+  parsed.searchParams.set("options", `${own === null ? "" : `${own} `}-c default_transaction_read_only=on`);
+  return parsed.toString();
+}
+
 export function postgresConnection(options: PostgresConnectionOptions): SqlConnection {
   const pool = new pg.Pool({
-    connectionString: options.url,
+    connectionString: options.readOnly === true ? readOnlyUrl(options.url) : options.url,
     max: options.poolSize ?? 4,
     types,
     connectionTimeoutMillis: 10_000,
-    ...(options.readOnly === true ? { options: "-c default_transaction_read_only=on" } : {}),
   });
   pool.on("error", (error) => options.onIdleError?.(error));
   const direct = queriesOn(pool);
