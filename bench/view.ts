@@ -148,7 +148,7 @@ try {
     `stored ${turns.toLocaleString("en-US")} turns in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`,
   );
   const source = await openViewSource(db);
-  const server = await startViewServer({ store: source.store, groups: null, frame: { source: db }, port: 0 });
+  const server = await startViewServer({ source, port: 0 });
   const start = performance.now();
   await outcomeCounts(source.store, "large-a");
   const reference = performance.now() - start;

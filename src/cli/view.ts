@@ -55,9 +55,7 @@ export const viewCommand = defineCommand({
     const source = await openViewSource(target, storeWaits("view", options, io));
     try {
       const server = await startViewServer({
-        store: source.store,
-        groups: source.groups,
-        frame: { source: source.label },
+        source: source,
         host: options.host,
         port: options.port,
         ...(apiKey === undefined ? {} : { apiKey }),

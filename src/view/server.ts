@@ -13,6 +13,7 @@ import { keyGate } from "./key-gate.js";
 import { errorPage } from "./layout.js";
 import { createRunMemo } from "./run-data.js";
 import { respond, type ViewContext } from "./routes.js";
+import type { ViewSource } from "./source.js";
 
 export const DEFAULT_VIEW_PORT = 8400;
 
@@ -25,7 +26,9 @@ export const VIEW_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   "cache-control": "no-store",
 };
 
-export interface ViewServerOptions extends Omit<ViewContext, "memo"> {
+export interface ViewServerOptions {
+  /** What is viewed (source.ts). */
+  readonly source: ViewSource;
   /** Default 127.0.0.1. */
   readonly host?: string;
   /** Default 8400; 0 picks a free port. */
@@ -105,7 +108,14 @@ async function handle(
 /** Start the view; it serves until closed. */
 export async function startViewServer(options: ViewServerOptions): Promise<ViewServer> {
   const gate = options.apiKey === undefined ? undefined : keyGate(options.apiKey);
-  const context = { ...options, memo: createRunMemo() };
+  const { source } = options;
+  const context = {
+    ...options,
+    store: source.store,
+    groups: source.groups,
+    frame: { source: source.label },
+    memo: createRunMemo(),
+  };
   const server = createServer((request, response) => {
     handle(context, gate, request, response).catch((error: unknown) => {
       options.log?.(`answering ${request.url ?? "?"} failed: ${thrownMessage(error)}`);

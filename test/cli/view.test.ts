@@ -131,9 +131,7 @@ describe("budgetrl view", () => {
       });
     const source = await openViewSource(study);
     const server = await startViewServer({
-      store: source.store,
-      groups: source.groups,
-      frame: { source: source.label },
+      source: source,
       port: 0,
     });
     try {
@@ -169,12 +167,7 @@ describeWithServices(["postgres"], "budgetrl view on PostgreSQL", () => {
     readerUrl.username = reader;
     for (const target of [readerUrl.toString(), url.toString()]) {
       const source = await openViewSource(target);
-      const server = await startViewServer({
-        store: source.store,
-        groups: null,
-        frame: { source: source.label },
-        port: 0,
-      });
+      const server = await startViewServer({ source, port: 0 });
       try {
         expect((await get(server.url, "/")).body).toContain('data-run="pg"');
         expect((await get(server.url, "/run?id=pg")).body).toContain("16 episodes");

@@ -23,9 +23,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "budgetrl-view-browser-"));
   source = await openViewSource(await buildViewStore(dir));
   server = await startViewServer({
-    store: source.store,
-    groups: source.groups,
-    frame: { source: source.label },
+    source: source,
     port: 0,
   });
   browser = await launchChromium(join(dir, "profile"));

@@ -22,9 +22,8 @@ let keyed: ViewServer;
 beforeAll(async () => {
   db = await buildViewStore(mkdtempSync(join(tmpdir(), "budgetrl-view-")));
   source = await openViewSource(db);
-  const context = { store: source.store, groups: source.groups, frame: { source: source.label } };
-  server = await startViewServer({ ...context, port: 0 });
-  keyed = await startViewServer({ ...context, port: 0, apiKey: "k3y" });
+  server = await startViewServer({ source, port: 0 });
+  keyed = await startViewServer({ source, port: 0, apiKey: "k3y" });
 });
 
 afterAll(async () => {
