@@ -1,9 +1,10 @@
 // The view's query strings read once, at the edge, into typed values: a list filter, an episode's key, a page number,
-// a sort. A value that cannot be one (a sample that is not a number, an outcome the view does not know) is a 400
-// naming the parameter, never a query with it.
+// a sort, the runs list's query. A value that cannot be one (a sample that is not a number, an outcome the view does
+// not know) is a 400 naming the parameter, never a query with it.
 import { HttpError } from "../serve/errors.js";
 import { EPISODE_OUTCOMES, type EpisodeFilter, type EpisodeOutcomeFilter } from "../store/episode-list.js";
 import type { EpisodeKeyValues } from "../store/pages.js";
+import type { RunsQuery } from "./runs-data.js";
 
 const badParameter = (name: string, problem: string): HttpError =>
   new HttpError(400, `query parameter "${name}": ${problem}`);
@@ -80,4 +81,20 @@ export function sortParam(
   const column = textParam(params, name) ?? fallback;
   const direction = choiceParam<SortDirection>(params, `${name}-dir`, ["asc", "desc"]) ?? "asc";
   return { column, direction };
+}
+
+/** The runs list's search, filters, named runs and page. */
+export function runsQueryParam(params: URLSearchParams): RunsQuery {
+  const search = textParam(params, "q");
+  const env = textParam(params, "env");
+  const mode = textParam(params, "mode");
+  const status = textParam(params, "status");
+  return {
+    ...(search === undefined ? {} : { search }),
+    ...(env === undefined ? {} : { env }),
+    ...(mode === undefined ? {} : { mode }),
+    ...(status === undefined ? {} : { status }),
+    runs: params.getAll("run").filter((run) => run !== ""),
+    page: pageParam(params, "page"),
+  };
 }

@@ -16,7 +16,16 @@ import { comparePage } from "./compare-page.js";
 import { episodePage } from "./episode-page.js";
 import { firstDivergence } from "./first-divergence.js";
 import { ASSET_PATHS, errorPage, page, type PageFrame } from "./layout.js";
-import { episodeKeyParam, filterParam, integerParam, pageParam, requiredParam, sortParam, textParam } from "./query.js";
+import {
+  episodeKeyParam,
+  filterParam,
+  integerParam,
+  pageParam,
+  requiredParam,
+  runsQueryParam,
+  sortParam,
+  textParam,
+} from "./query.js";
 import { pageOf, runEpisodes, runTables, type RunMemo } from "./run-data.js";
 import { runFacts, type RunFacts } from "./run-facts.js";
 import { runPage } from "./run-page.js";
@@ -45,18 +54,7 @@ const htmlResponse = (status: number, body: string): ViewResponse => ({
 });
 
 async function runsRoute(context: ViewContext, params: URLSearchParams): Promise<[string, SafeHtml]> {
-  const search = textParam(params, "q");
-  const env = textParam(params, "env");
-  const mode = textParam(params, "mode");
-  const status = textParam(params, "status");
-  const query = {
-    ...(search === undefined ? {} : { search }),
-    ...(env === undefined ? {} : { env }),
-    ...(mode === undefined ? {} : { mode }),
-    ...(status === undefined ? {} : { status }),
-    runs: params.getAll("run").filter((run) => run !== ""),
-    page: pageParam(params, "page"),
-  };
+  const query = runsQueryParam(params);
   const view = await runsView(context.store, context.groups, query);
   return ["Runs", runsPage(view, query, params, context.groups !== null)];
 }
