@@ -28,7 +28,8 @@ table.data th { background: var(--soft); font-weight: 600; white-space: nowrap; 
 table.data td.num, table.data th.num { text-align: right; }
 table.data tr.group th { background: #e8ecf3; text-align: left; }
 table.data td.id, table.data th.id { overflow-wrap: break-word; max-width: 360px; }
-td.pass { white-space: nowrap; }
+td.pass { min-width: 190px; }
+td.when { white-space: nowrap; }
 .scroll { overflow-x: auto; }
 .ok { color: var(--good); font-weight: 600; }
 .fail { color: var(--bad); font-weight: 600; }

@@ -27,17 +27,16 @@ function runRow(entry: RunListEntry, grouped: boolean): SafeHtml {
     ${
       grouped
         ? html`<td>${entry.group?.model ?? ""}</td>
-            <td>${entry.group?.kind ?? ""}</td>`
-        : null
+            <td>${entry.group?.kind ?? budgetModeText(entry.facts)}</td>`
+        : html`<td>${record.env}</td>`
     }
-    <td>${record.env}</td>
     <td class="id">
       ${policyText(entry.facts)}${intervention === "" ? null : html` <span class="tag">${intervention}</span>`}
     </td>
-    <td>${budgetModeText(entry.facts)}</td>
+    ${grouped ? null : html`<td>${budgetModeText(entry.facts)}</td>`}
     <td class="num">${entry.tasks} × ${entry.samples}</td>
     <td>${record.status === "complete" ? "complete" : html`<span class="warn">${record.status}</span>`}</td>
-    <td class="muted">${record.createdAt.replace("T", " ").replace(/\.\d+Z$|Z$/, "")}</td>
+    <td class="muted when" title="${record.createdAt}">${record.createdAt.slice(0, 16).replace("T", " ")}</td>
     <td class="pass">${passCells(entry)}</td>
     <td class="num">
       ${entry.episodes}${entry.errors === 0 ? null : html` ${outcomeTag(false, "error")} ${entry.errors}`}
@@ -102,10 +101,8 @@ export function runsPage(view: RunsView, query: RunsQuery, params: URLSearchPara
   const head = [
     "",
     "run",
-    ...(grouped ? ["model", "kind"] : []),
-    "env",
-    "policy",
-    "budget mode",
+    // A study's groups name the env; a run's kind says its budget mode.
+    ...(grouped ? ["model", "kind", "policy"] : ["env", "policy", "budget mode"]),
     "tasks × samples",
     "status",
     "created",

@@ -136,8 +136,8 @@ describe("budgetrl view", () => {
     });
     try {
       const body = (await get(server.url, "/")).body;
-      expect(body).toContain(`<th colspan="12">seed ${seed} · ${env}</th>`);
-      expect(body).toContain(`<th colspan="12">ranges · ${env}</th>`);
+      expect(body).toContain(`<th colspan="10">seed ${seed} · ${env}</th>`);
+      expect(body).toContain(`<th colspan="10">ranges · ${env}</th>`);
       expect(body).toMatch(/<td>base<\/td>\s*<td>announced<\/td>/);
       expect(body).toMatch(/<td>oracle<\/td>\s*<td>announced<\/td>/);
       expect(source.label).toBe(`study ${study} (${join(study, "study.db")})`);
