@@ -1,7 +1,7 @@
 // Pictures of `budgetrl view` for the docs, from a real store or study folder: the view served as the command serves
 // it (read-only, loopback), its pages opened in Debian's headless chromium (no network, a fresh profile, a 1300 x 900
-// window) and saved: the runs list, a run's page and its failed episodes, a failed episode turn by turn, and two runs
-// compared with one task's episodes side by side.
+// window) and saved: the runs list, a run's page and its failed episodes, an episode that ran out of turns, turn by
+// turn, and two runs compared with one task's episodes side by side.
 //
 //   npx tsx scripts/view-screenshots.ts STORE_OR_STUDY OUT_DIR [--run RUN] [--compare RUN,RUN]
 //
@@ -87,6 +87,8 @@ async function main(): Promise<void> {
     await shot(tab, runsUrl(base), join(outDir, "view-runs.png"), "#runs");
     await shot(tab, runUrl(base, run), join(outDir, "view-run.png"), "#pass-heatmap");
     await shot(tab, runUrl(base, run, { outcome: "failure" }), join(outDir, "view-episodes.png"), "#episode-table");
+    // An episode that ran out of turns: a whole trajectory to read.
+    await tab.goto(runUrl(base, run, { outcome: "truncated" }));
     await tab.locator("#episode-table a", { hasText: "open" }).first().click();
     await tab.locator("section.turn").first().waitFor();
     await tab.screenshot({ path: join(outDir, "view-episode.png") });

@@ -24,10 +24,11 @@ a { color: var(--accent); }
 table.data { border-collapse: collapse; margin: 6px 0; font-variant-numeric: tabular-nums; }
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 4px 10px; text-align: left;
   vertical-align: top; }
-table.data th { background: var(--soft); font-weight: 600; white-space: nowrap; }
+table.data th { background: var(--soft); font-weight: 600; }
 table.data td.num, table.data th.num { text-align: right; }
 table.data tr.group th { background: #e8ecf3; text-align: left; }
-table.data td.id, table.data th.id { overflow-wrap: break-word; max-width: 360px; }
+table.data td.id, table.data th.id { overflow-wrap: break-word; max-width: 300px; }
+table.data td.policy { max-width: 230px; }
 td.pass { min-width: 190px; }
 td.when { white-space: nowrap; }
 .scroll { overflow-x: auto; }

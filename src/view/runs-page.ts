@@ -2,7 +2,7 @@
 // Pass@1 at each budget (each a link to the run's episodes at that budget); a search box and filters (env, budget
 // mode, status), a page of 50 at a time, and boxes to tick runs to compare. A study folder's runs come grouped by seed,
 // env and model, in the order of the study's plan.
-import { html, type SafeHtml } from "../report/html/escape.js";
+import { breakAfterSlashes, html, type SafeHtml } from "../report/html/escape.js";
 import { compareUrl, runUrl, VIEW_PATHS } from "../report/view-links.js";
 import { outcomeTag, options, pager, percent } from "./parts.js";
 import { budgetModeText, interventionOf, policyText } from "./run-facts.js";
@@ -30,8 +30,8 @@ function runRow(entry: RunListEntry, grouped: boolean): SafeHtml {
             <td>${entry.group?.kind ?? budgetModeText(entry.facts)}</td>`
         : html`<td>${record.env}</td>`
     }
-    <td class="id">
-      ${policyText(entry.facts)}${intervention === "" ? null : html` <span class="tag">${intervention}</span>`}
+    <td class="id policy">
+      ${breakAfterSlashes(policyText(entry.facts))}${intervention === "" ? null : html` <span class="tag">${intervention}</span>`}
     </td>
     ${grouped ? null : html`<td>${budgetModeText(entry.facts)}</td>`}
     <td class="num">${entry.tasks} × ${entry.samples}</td>

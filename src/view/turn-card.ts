@@ -8,6 +8,9 @@ import type { Json } from "../core/json.js";
 import type { Message } from "../core/message.js";
 import { html, type SafeHtml } from "../report/html/escape.js";
 
+/** "1 turn", "3 turns". */
+const turnsText = (count: number): string => `${count} turn${count === 1 ? "" : "s"}`;
+
 export function messageBlock(message: Message): SafeHtml {
   const calls = message.toolCalls ?? [];
   return html`<div class="message">
@@ -46,7 +49,7 @@ function forcedBlock(turn: Turn): SafeHtml | null {
 
 function oracleTags(turn: Turn): SafeHtml {
   if (turn.optimal === undefined) return html``;
-  const away = turn.remainingBefore === undefined ? "" : ` · success ${turn.remainingBefore} turns away`;
+  const away = turn.remainingBefore === undefined ? "" : ` · success ${turnsText(turn.remainingBefore)} away`;
   const value = turn.valueBefore === undefined ? "" : ` · success probability ${turn.valueBefore.toFixed(3)}`;
   return html`${
       turn.optimal
@@ -132,7 +135,8 @@ export function turnCard(turn: Turn, context: TurnContext): SafeHtml {
     <div class="head">
       <span class="index">Turn ${turn.index}</span>
       <span class="muted"
-        >${context.turnsLeft} turns left${context.userTurn === null ? "" : ` · user turn ${context.userTurn}`}</span
+        >${turnsText(context.turnsLeft)}
+        left${context.userTurn === null ? "" : ` · user turn ${context.userTurn}`}</span
       >
       ${turn.invalid ? html`<span class="tag warn" data-invalid="true">invalid reply</span>` : null} ${oracleTags(turn)}
       <span class="muted">reward ${turn.reward}</span>
