@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { isIP } from "node:net";
-import { thrownMessage } from "../core/errors.js";
+import { ConfigError, thrownMessage } from "../core/errors.js";
 import { isLoopbackAddress } from "../serve/api-key.js";
 import { keyGate } from "./key-gate.js";
 import { errorPage } from "./layout.js";
@@ -123,12 +123,21 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     });
   });
   const host = options.host ?? "127.0.0.1";
+  const wanted = options.port ?? DEFAULT_VIEW_PORT;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? DEFAULT_VIEW_PORT, host, () => {
+    server.listen(wanted, host, () => {
       server.off("error", reject);
       resolve();
     });
+  }).catch((error: NodeJS.ErrnoException) => {
+    // A port taken or an address this machine does not have: the flag that names it, in one line.
+    const port = error.code === "EADDRINUSE";
+    throw new ConfigError(
+      port ? "port" : "host",
+      `cannot listen on ${host}:${wanted}: ${error.message}`,
+      port ? "pick another --port, or 0 for a free one" : undefined,
+    );
   });
   const { port } = server.address() as AddressInfo;
   const shown = isIP(host) === 6 ? `[${host}]` : host;

@@ -85,6 +85,21 @@ describe("budgetrl view", () => {
     expect(await view.stderr).not.toContain("warning");
   });
 
+  it("refuses a port in use in one line with exit code 2, naming the flag", async () => {
+    const source = await openViewSource(db);
+    const taken = await startViewServer({ source, port: 0 });
+    try {
+      const refused = await cli("view", "--db", db, "--port", String(taken.port));
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(
+        /^budgetrl view: port: cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE.*\nHINT: pick another --port, or 0 for a free one/,
+      );
+    } finally {
+      await taken.close();
+      await source.store.close();
+    }
+  });
+
   it("refuses a folder without a study, and a store given twice, in one line with exit code 2", async () => {
     const empty = join(dir, "not-a-study");
     mkdirSync(empty);
