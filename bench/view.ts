@@ -227,6 +227,8 @@ try {
   const store = await openStore(db, { mode: "create" });
   const fillStart = performance.now();
   const turns = await fill(store);
+  // A store filled over weeks has its planner statistics (autovacuum's ANALYZE); one filled in a minute needs them now.
+  if (store.backend === "postgres") await store.sql.run("ANALYZE");
   await store.close();
   console.log(
     `stored ${turns.toLocaleString("en-US")} turns in ${store.location} in ${((performance.now() - fillStart) / 1000).toFixed(1)} s`,

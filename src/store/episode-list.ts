@@ -36,34 +36,49 @@ export interface EpisodeListRow {
   readonly error: string | null;
 }
 
-const INVALID_TURN =
-  "SELECT 1 FROM turns t WHERE t.run_id = e.run_id AND t.task_index = e.task_index AND t.budget_label = e.budget_label AND t.sample = e.sample AND t.invalid = 1";
+const SAME_EPISODE =
+  "t.run_id = e.run_id AND t.task_index = e.task_index AND t.budget_label = e.budget_label AND t.sample = e.sample";
 
-const OUTCOME_SQL: Readonly<Record<EpisodeOutcomeFilter, string>> = {
+const OUTCOME_SQL: Readonly<Record<Exclude<EpisodeOutcomeFilter, "invalid">, string>> = {
   success: "e.success = 1",
   failure: "e.success = 0 AND e.stop_reason != 'error'",
   error: "e.stop_reason = 'error'",
-  invalid: `EXISTS (${INVALID_TURN})`,
   truncated: "e.stop_reason = 'max_turns'",
 };
 
-/** The WHERE clause of a filter over `episodes e` of one run, with its parameters. */
-function filterClause(runId: string, filter: EpisodeFilter): { readonly where: string; readonly params: SqlValue[] } {
+/** Keys before (<) or after (>) an episode's: where a neighbour is looked for. */
+interface KeyBound {
+  readonly direction: "<" | ">";
+  readonly key: EpisodeKeyValues;
+}
+
+const keyTerm = (alias: string, bound: KeyBound): string =>
+  `(${alias}.task_index, ${alias}.budget_label, ${alias}.sample) ${bound.direction} (?, ?, ?)`;
+
+/** The WHERE clause of a filter over `episodes e` of one run (within `bound`), with its parameters. An invalid reply
+ * is looked for in the episode's turns; the bound is given to that probe too (it follows from the episode's key), so
+ * that PostgreSQL's planner reads the turns from the bound on rather than from an end of the run. */
+function filterClause(
+  runId: string,
+  filter: EpisodeFilter,
+  bound?: KeyBound,
+): { readonly where: string; readonly params: SqlValue[] } {
   const terms = ["e.run_id = ?"];
   const params: SqlValue[] = [runId];
-  if (filter.task !== undefined) {
-    terms.push("e.task_index = ?");
-    params.push(filter.task);
-  }
-  if (filter.budget !== undefined) {
-    terms.push("e.budget_label = ?");
-    params.push(filter.budget);
-  }
-  if (filter.sample !== undefined) {
-    terms.push("e.sample = ?");
-    params.push(filter.sample);
-  }
-  if (filter.outcome !== undefined) terms.push(OUTCOME_SQL[filter.outcome]);
+  const add = (term: string, ...values: SqlValue[]): void => {
+    terms.push(term);
+    params.push(...values);
+  };
+  if (filter.task !== undefined) add("e.task_index = ?", filter.task);
+  if (filter.budget !== undefined) add("e.budget_label = ?", filter.budget);
+  if (filter.sample !== undefined) add("e.sample = ?", filter.sample);
+  if (bound !== undefined) add(keyTerm("e", bound), ...bound.key);
+  if (filter.outcome === "invalid")
+    add(
+      `EXISTS (SELECT 1 FROM turns t WHERE ${SAME_EPISODE} AND t.invalid = 1${bound === undefined ? "" : ` AND ${keyTerm("t", bound)}`})`,
+      ...(bound?.key ?? []),
+    );
+  else if (filter.outcome !== undefined) terms.push(OUTCOME_SQL[filter.outcome]);
   return { where: terms.join(" AND "), params };
 }
 
@@ -83,8 +98,7 @@ type ListRecord = [
 ];
 
 const LIST_COLUMNS = `e.task_index, k.task_id, e.budget_label, e.sample, e.seed, e.budget_turns, e.success, e.stop_reason,
-  e.turns_used, e.return, (SELECT COUNT(*) FROM turns t WHERE t.run_id = e.run_id AND t.task_index = e.task_index
-  AND t.budget_label = e.budget_label AND t.sample = e.sample AND t.invalid = 1), e.error`;
+  e.turns_used, e.return, (SELECT COUNT(*) FROM turns t WHERE ${SAME_EPISODE} AND t.invalid = 1), e.error`;
 
 function toRow(record: ListRecord): EpisodeListRow {
   const [taskIndex, taskId, budget, sample, seed, budgetTurns, success, stopReason, turnsUsed, total, invalid, error] =
@@ -113,9 +127,13 @@ export async function episodePage(
   page: { readonly offset: number; readonly limit: number },
 ): Promise<EpisodeListRow[]> {
   const { where, params } = filterClause(runId, filter);
+  // The page's episodes first, then their task ids and invalid replies: PostgreSQL would count the turns of every
+  // episode OFFSET skips.
   const records = await store.sql.rows<ListRecord>(
-    `SELECT ${LIST_COLUMNS} FROM episodes e LEFT JOIN tasks k ON k.run_id = e.run_id AND k.task_index = e.task_index
-     WHERE ${where} ORDER BY e.task_index, e.budget_label, e.sample LIMIT ? OFFSET ?`,
+    `SELECT ${LIST_COLUMNS} FROM (SELECT * FROM episodes e WHERE ${where} ORDER BY e.task_index, e.budget_label, e.sample
+       LIMIT ? OFFSET ?) e
+     LEFT JOIN tasks k ON k.run_id = e.run_id AND k.task_index = e.task_index
+     ORDER BY e.task_index, e.budget_label, e.sample`,
     [...params, page.limit, page.offset],
   );
   return records.map(toRow);
@@ -135,16 +153,16 @@ export async function episodeNeighbours(
   filter: EpisodeFilter,
   key: EpisodeKeyValues,
 ): Promise<{ readonly previous: EpisodeKeyValues | null; readonly next: EpisodeKeyValues | null }> {
-  const { where, params } = filterClause(runId, filter);
   const neighbour = async (direction: "<" | ">"): Promise<EpisodeKeyValues | null> => {
+    const { where, params } = filterClause(runId, filter, { direction, key });
     const order = direction === "<" ? "DESC" : "ASC";
     const [row] = await store.sql.rows<[number, string, number]>(
-      `SELECT e.task_index, e.budget_label, e.sample FROM episodes e
-       WHERE ${where} AND (e.task_index, e.budget_label, e.sample) ${direction} (?, ?, ?)
+      `SELECT e.task_index, e.budget_label, e.sample FROM episodes e WHERE ${where}
        ORDER BY e.task_index ${order}, e.budget_label ${order}, e.sample ${order} LIMIT 1`,
-      [...params, key[0], key[1], key[2]],
+      params,
     );
     return row === undefined ? null : [row[0], row[1], row[2]];
   };
-  return { previous: await neighbour("<"), next: await neighbour(">") };
+  const [previous, next] = await Promise.all([neighbour("<"), neighbour(">")]);
+  return { previous, next };
 }

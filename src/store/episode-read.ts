@@ -1,7 +1,7 @@
 // One stored episode by its key (run, task index, budget label, sample), with its turns, as a viewer opens it: the
 // episode row and its turns are read through their primary keys (token data is left out: a page shows text).
 import type { Episode } from "../core/episode.js";
-import { textKey, toEpisode, turnsBetween, type EpisodeRecord } from "./episodes.js";
+import { toEpisode, type EpisodeRecord, type TurnRecord } from "./episodes.js";
 import type { EpisodeKeyValues } from "./pages.js";
 import type { Store } from "./store.js";
 
@@ -18,7 +18,11 @@ export async function readEpisode(
     [runId, key[0], key[1], key[2]],
   );
   if (row === undefined) return undefined;
-  const { turns } = await turnsBetween(store, runId, key, key, false);
+  // Its turns by equality on the key (a key range would be estimated as a large part of the run by PostgreSQL).
+  const turns = await store.sql.records<TurnRecord>(
+    "SELECT * FROM turns WHERE run_id = ? AND task_index = ? AND budget_label = ? AND sample = ? ORDER BY turn_index",
+    [runId, key[0], key[1], key[2]],
+  );
   const taskIds = new Map(row.task_id === null ? [] : [[row.task_index, row.task_id]]);
-  return toEpisode(row, runId, env, taskIds, turns.get(textKey(key[0], key[1], key[2])) ?? [], new Map());
+  return toEpisode(row, runId, env, taskIds, turns, new Map());
 }

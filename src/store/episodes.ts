@@ -263,7 +263,7 @@ export async function firstSuccesses(store: Store, runId: string, budgetLabel: s
 }
 
 /** A row of the turns table, as the store wrote it (value_before and forced are absent from older stores). */
-interface TurnRecord {
+export interface TurnRecord {
   readonly task_index: number;
   readonly budget_label: string;
   readonly sample: number;
@@ -305,7 +305,7 @@ export interface EpisodeRecord {
   readonly error: string | null;
 }
 
-export const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string =>
+const textKey = (taskIndex: unknown, label: unknown, sample: unknown): string =>
   `${String(taskIndex)}\u0000${String(label)}\u0000${String(sample)}`;
 const RANGE = "(task_index, budget_label, sample) >= (?, ?, ?) AND (task_index, budget_label, sample) <= (?, ?, ?)";
 
@@ -368,7 +368,7 @@ export function toEpisode(
 }
 
 /** The turns (and their token data) of the episodes with keys in [first, last], grouped by episode key. */
-export async function turnsBetween(
+async function turnsBetween(
   store: Store,
   runId: string,
   first: EpisodeKeyValues,

@@ -71,11 +71,11 @@ async function runRoute(context: ViewContext, params: URLSearchParams): Promise<
   const facts = await factsOf(context.store, requiredParam(params, "id"));
   const filter = filterParam(params);
   const taskSort = sortParam(params, "tsort", "index");
-  const tables =
-    facts.config === null
-      ? null
-      : await runTables(context.store, context.memo, facts, { sort: taskSort, page: pageParam(params, "tpage") });
-  const episodes = await runEpisodes(context.store, facts.record.id, filter, pageParam(params, "page"));
+  const tasks = { sort: taskSort, page: pageParam(params, "tpage") };
+  const [tables, episodes] = await Promise.all([
+    facts.config === null ? null : runTables(context.store, context.memo, facts, tasks),
+    runEpisodes(context.store, facts.record.id, filter, pageParam(params, "page")),
+  ]);
   return [facts.record.id, runPage({ facts, tables, taskSort, filter, episodes }, params)];
 }
 
@@ -83,11 +83,13 @@ async function episodeRoute(context: ViewContext, params: URLSearchParams): Prom
   const { store } = context;
   const record = await storedRun(store, requiredParam(params, "run"));
   const key = episodeKeyParam(params);
-  const episode = await readEpisode(store, record.id, record.env, key);
+  const filter = filterParam(params, "in-");
+  const [episode, { previous, next }] = await Promise.all([
+    readEpisode(store, record.id, record.env, key),
+    episodeNeighbours(store, record.id, filter, key),
+  ]);
   if (episode === undefined)
     throw new HttpError(404, `run ${record.id} has no episode of task ${key[0]} at T = ${key[1]}, sample ${key[2]}`);
-  const filter = filterParam(params, "in-");
-  const { previous, next } = await episodeNeighbours(store, record.id, filter, key);
   return [`${record.id} task ${episode.taskId}`, episodePage({ episode, filter, previous, next })];
 }
 

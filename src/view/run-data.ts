@@ -102,11 +102,12 @@ async function runStatistics(
 ): Promise<RunStatistics> {
   const config = facts.config!;
   const run = facts.record.id;
-  const outcomes = await storedRunOutcomes(store, run, config);
-  const invalid = invalidReplies(await invalidCounts(store, run, config.budgets), {
-    bootstrap: config.bootstrap,
-    seed: config.seed,
-  });
+  // The reads at once: a PostgreSQL server answers them side by side (SQLite answers one after the other anyway).
+  const [outcomes, invalidRows, heads] = await Promise.all([
+    storedRunOutcomes(store, run, config),
+    invalidCounts(store, run, config.budgets),
+    taskHeads(store, run),
+  ]);
   return {
     table: tableFor(config, outcomes),
     errors: {
@@ -114,8 +115,8 @@ async function runStatistics(
       of: totals.done + totals.errors,
       ...(totals.firstError === undefined ? {} : { first: totals.firstError }),
     },
-    invalid,
-    taskRows: taskRows(await taskHeads(store, run), countsOf(config, outcomes)),
+    invalid: invalidReplies(invalidRows, { bootstrap: config.bootstrap, seed: config.seed }),
+    taskRows: taskRows(heads, countsOf(config, outcomes)),
   };
 }
 
