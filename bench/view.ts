@@ -7,19 +7,20 @@
 // run page under 1 s, an episode under 100 ms. The reference in the same run: outcomeCounts of the large run (the
 // query behind every Pass@(K,T) table), what `show` computes for a large run (its table, 1,000 bootstrap resamples:
 // the bulk of a cold run page), and the view's stylesheet (the server's floor). The store is SQLite, or with
-// --postgres an empty PostgreSQL database (its URL), written through the store's own inserts either way.
+// --postgres an empty PostgreSQL database (its URL), written through the store's own writers either way.
 // Run: npx tsx bench/view.ts [--samples 20] [--postgres postgres://USER@HOST/DATABASE]
 import { mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import type { Episode, Turn } from "../src/core/episode.js";
+import { assistantMessage, userMessage } from "../src/core/message.js";
 import { encodeEvalConfig, parseEvalConfig } from "../src/eval/config.js";
 import { storedRunOutcomes, tableFor } from "../src/eval/table.js";
-import { outcomeCounts } from "../src/store/episodes.js";
-import { getRun } from "../src/store/runs.js";
+import { outcomeCounts, writeEpisodes } from "../src/store/episodes.js";
+import { createRun, getRun } from "../src/store/runs.js";
 import { openStore } from "../src/store/open.js";
-import type { InsertStatement, SqlValue } from "../src/store/sql.js";
 import type { Store } from "../src/store/store.js";
 import { openViewSource } from "../src/view/source.js";
 import { startViewServer } from "../src/view/server.js";
@@ -34,165 +35,106 @@ const BUDGETS = [
 ] as const;
 const BOARD = "#######\n#  .  #\n# $@  #\n#     #\n#######";
 
-const COLUMNS = {
-  runs: ["id", "created_at", "env", "policy", "seed", "config", "code_version", "status"],
-  tasks: ["run_id", "task_index", "task_id", "task", "reference_budget", "optimal_turns"],
-  episodes: [
-    "run_id",
-    "task_index",
-    "budget_label",
-    "sample",
-    "seed",
-    "budget_turns",
-    "budget_mode",
-    "budget_scope",
-    "success",
-    "stop_reason",
-    "stop_limit",
-    "turns_used",
-    "success_turn",
-    "return",
-    "initial_progress",
-    "error",
-    "preamble",
-  ],
-  turns: [
-    "run_id",
-    "task_index",
-    "budget_label",
-    "sample",
-    "turn_index",
-    "segment",
-    "observation",
-    "action",
-    "parsed_action",
-    "invalid",
-    "reward",
-    "terminated",
-    "truncated",
-    "progress",
-    "state_key",
-    "optimal",
-    "remaining_before",
-    "value_before",
-    "forced",
-    "details",
-  ],
-} as const;
-type Table = keyof typeof COLUMNS;
-const PREAMBLE = JSON.stringify([{ role: "system", content: "Push every box onto a goal." }]);
+const PREAMBLE = [{ role: "system", content: "Push every box onto a goal." }] as const;
 
-/** Rows of every table, written through the store's own inserts (either backend) in transactions of many rows. */
-function rowWriter(store: Store): { add(table: Table, row: SqlValue[]): Promise<void>; flush(): Promise<void> } {
-  const pending: Record<Table, SqlValue[][]> = { runs: [], tasks: [], episodes: [], turns: [] };
-  const flush = async (): Promise<void> => {
-    await store.sql.transaction(async (tx) => {
-      for (const table of Object.keys(COLUMNS) as Table[]) {
-        const statement: InsertStatement = { table, columns: COLUMNS[table], key: [], onConflict: "nothing" };
-        if (pending[table].length > 0) await tx.insertRows(statement, pending[table]);
-        pending[table] = [];
-      }
-    });
-  };
+/** One episode of a task whose optimum is `length` turns, played by a policy that errs `eps` of the time. */
+function episodeOf(
+  run: string,
+  task: { readonly index: number; readonly id: string; readonly length: number },
+  budget: { readonly label: string; readonly turns: number },
+  sample: number,
+  eps: number,
+  random: () => number,
+): Episode {
+  const used = Math.min(budget.turns, task.length + Math.floor(random() * 4));
+  const success = random() < 1 - eps && used < budget.turns;
+  const turns: Turn[] = Array.from({ length: used }, (_, at) => {
+    const invalid = random() < 0.03;
+    return {
+      index: at + 1,
+      segment: 0,
+      observation: [userMessage(`${BOARD}\nTurn ${at + 1} of ${budget.turns}: ${budget.turns - at} turns left.`)],
+      action: assistantMessage(invalid ? "I would go up" : "<answer>Up</answer>"),
+      parsedAction: invalid ? null : "Up",
+      invalid,
+      reward: 0,
+      terminated: false,
+      truncated: false,
+      progress: 0,
+      stateKey: "k",
+      optimal: random() < 0.8,
+      remainingBefore: task.length - at,
+    };
+  });
   return {
-    async add(table, row) {
-      pending[table].push(row);
-      if (pending.turns.length >= 20_000) await flush();
-    },
-    flush,
+    run,
+    env: "sokoban",
+    taskId: task.id,
+    taskIndex: task.index,
+    budget: { turns: budget.turns, mode: "announced", scope: "episode", label: budget.label },
+    sample,
+    seed: sample,
+    preamble: PREAMBLE,
+    turns,
+    success,
+    stopReason: success ? "success" : "max_turns",
+    stopLimit: success ? null : "episode",
+    turnsUsed: used,
+    successTurn: success ? used : null,
+    return: success ? 1 : 0,
+    initialProgress: 0,
   };
 }
 
-/** The store's runs, tasks, episodes and turns; the number of turns. */
+/** The store's runs, written through its own writers (createRun, writeEpisodes); the number of turns. */
 async function fill(store: Store): Promise<number> {
-  const writer = rowWriter(store);
   let state = 12345;
   const random = (): number => (state = (Math.imul(state, 1103515245) + 12345) >>> 0) / 4294967296;
   let turns = 0;
   const addRun = async (id: string, tasks: number, samples: number, created: string, eps: number): Promise<void> => {
+    const policy = `noisy-oracle:${eps}`;
     const config = parseEvalConfig({
       env: "sokoban",
-      policy: `noisy-oracle:${eps}`,
+      policy,
       tasks,
       samples,
       ks: [1, 2, 4].filter((k) => k <= samples),
       budgets: BUDGETS.map(([label]) => label),
       seed: 1,
     });
-    const policy = `noisy-oracle:${eps}`;
-    await writer.add("runs", [
-      id,
-      created,
-      "sokoban",
-      policy,
-      1,
-      JSON.stringify(encodeEvalConfig(config)),
-      "bench",
-      "complete",
-    ]);
-    for (let index = 0; index < tasks; index++) {
-      const length = 3 + (index % 6);
-      await writer.add("tasks", [id, index, `sokoban-${index.toString(16).padStart(8, "0")}`, "{}", 24, length]);
+    const heads = Array.from({ length: tasks }, (_, index) => ({
+      index,
+      id: `sokoban-${index.toString(16).padStart(8, "0")}`,
+      length: 3 + (index % 6),
+    }));
+    const record = { id, createdAt: created, env: "sokoban", policy, seed: 1, codeVersion: "bench" } as const;
+    await createRun(
+      store,
+      { ...record, config: encodeEvalConfig(config), status: "complete" },
+      heads.map((head) => ({
+        index: head.index,
+        id: head.id,
+        task: {},
+        referenceBudget: 24,
+        optimalTurns: head.length,
+      })),
+    );
+    let batch: Episode[] = [];
+    for (const head of heads) {
       for (const [label, budgetTurns] of BUDGETS)
-        for (let sample = 0; sample < samples; sample++) {
-          const used = Math.min(budgetTurns, length + Math.floor(random() * 4));
-          const success = random() < 1 - eps && used < budgetTurns;
-          const outcome = success ? [1, "success", null, used, used, 1] : [0, "max_turns", "episode", used, null, 0];
-          await writer.add("episodes", [
-            id,
-            index,
-            label,
-            sample,
-            sample,
-            budgetTurns,
-            "announced",
-            "episode",
-            ...outcome,
-            0,
-            null,
-            PREAMBLE,
-          ]);
-          for (let at = 1; at <= used; at++) {
-            const invalid = random() < 0.03;
-            const observation = JSON.stringify([
-              { role: "user", content: `${BOARD}\nTurn ${at} of ${budgetTurns}: ${budgetTurns - at + 1} turns left.` },
-            ]);
-            const reply = JSON.stringify({
-              role: "assistant",
-              content: invalid ? "I would go up" : "<answer>Up</answer>",
-            });
-            const optimal = random() < 0.8 ? 1 : 0;
-            await writer.add("turns", [
-              id,
-              index,
-              label,
-              sample,
-              at,
-              0,
-              observation,
-              reply,
-              invalid ? null : "Up",
-              invalid ? 1 : 0,
-              0,
-              0,
-              0,
-              0,
-              "k",
-              optimal,
-              length - at + 1,
-              null,
-              null,
-              null,
-            ]);
-            turns++;
-          }
-        }
+        for (let sample = 0; sample < samples; sample++)
+          batch.push(episodeOf(id, head, { label, turns: budgetTurns }, sample, eps, random));
+      if (batch.length < 2000) continue;
+      turns += batch.reduce((sum, episode) => sum + episode.turns.length, 0);
+      await writeEpisodes(store, batch);
+      batch = [];
     }
+    turns += batch.reduce((sum, episode) => sum + episode.turns.length, 0);
+    await writeEpisodes(store, batch);
   };
   await addRun("large-a", 1000, SAMPLES, "2026-01-01T00:00:00Z", 0.3);
   await addRun("large-b", 1000, SAMPLES, "2026-01-01T00:00:01Z", 0.5);
   for (let small = 0; small < 8; small++) await addRun(`small-${small}`, 50, 4, `2026-01-02T00:00:0${small}Z`, 0.4);
-  await writer.flush();
   return turns;
 }
 
