@@ -28,6 +28,7 @@ const LAYERS = [
   "report",
   "study",
   "serve",
+  "view",
   "cli",
 ];
 

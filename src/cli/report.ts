@@ -16,6 +16,7 @@ import { openStore } from "../store/open.js";
 import { listRuns } from "../store/runs.js";
 import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { defineCommand } from "./command.js";
+import { viewUrlField } from "./view-url-flag.js";
 
 const schema = z.object({
   db: z.string().default("budgetrl.db").describe("run store: an SQLite file, or a postgres:// URL"),
@@ -53,6 +54,7 @@ const schema = z.object({
     .default(DEFAULT_RESAMPLES)
     .describe("bootstrap resamples for every interval (0: none)"),
   seed: z.number().int().min(0).default(DEFAULT_REPORT_SEED).describe("seed of the bootstrap"),
+  viewUrl: viewUrlField,
 });
 
 function splitOnce(text: string, flag: string, usage: string): [string, string] {
@@ -108,6 +110,7 @@ export const reportCommand = defineCommand({
   schema,
   examples: [
     "budgetrl report --db runs.db --runs A,B,C --out report.html",
+    "budgetrl report --db runs.db --out report.html --view-url http://127.0.0.1:8400",
     "budgetrl report --db runs.db --model base=base-ann,base-hid --model GRPO-Full=grpo-ann,grpo-hid --model BudgetMix=mix-ann,mix-hid --role base=base --role GRPO-Full=grpo --role BudgetMix=budgetmix --train GRPO-Full=runs/grpo --out study.html",
   ],
   async run(options, io) {
@@ -136,7 +139,10 @@ export const reportCommand = defineCommand({
         seed: options.seed,
         title: options.title,
       });
-      writeFileSync(options.out, renderStudyHtml(report));
+      writeFileSync(
+        options.out,
+        renderStudyHtml(report, options.viewUrl === undefined ? {} : { viewUrl: options.viewUrl }),
+      );
       if (options.json !== undefined) writeFileSync(options.json, `${JSON.stringify(report, null, 2)}\n`);
       io.stdout(
         `${[renderBudgetTables(report), renderStepQualityByBudget(report), renderFindings(report)].filter((text) => text !== "").join("\n\n")}\n\n`,

@@ -33,6 +33,7 @@ import {
 import { STAGES, type StageEvents } from "../study/stages.js";
 import { CLIENT_FLAG_KEYS, clientFlagFieldsFor, clientOptionsOf } from "./client-flags.js";
 import { defineCommand, type CliIo } from "./command.js";
+import { viewUrlField } from "./view-url-flag.js";
 import { keyJsonValues, keyValues } from "./key-values.js";
 import { createProgress, formatDuration, type Progress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
@@ -168,6 +169,9 @@ const schema = z.object({
     .default(false)
     .describe("continue the study in --out where it stopped (its stored config wins; give the servers' flags again)"),
   progress: z.boolean().default(true).describe("show progress bars on stderr"),
+  viewUrl: viewUrlField.describe(
+    "address of a running `budgetrl view` of the study folder: report.html's budget table links to its episodes (with --resume, the report is written again)",
+  ),
 });
 
 type Options = z.output<typeof schema>;
@@ -341,6 +345,7 @@ export const reproduceCommand = defineCommand({
         "resume",
         "progress",
         "plan",
+        "viewUrl",
         ...CLIENT_FLAG_KEYS,
         ...Object.keys(tinkerReachFlags),
       ]);
@@ -355,6 +360,7 @@ export const reproduceCommand = defineCommand({
       ...(plan === undefined ? {} : { plan }),
       ...(study === undefined ? {} : { study }),
       reach: reachOf(options),
+      ...(options.viewUrl === undefined ? {} : { viewUrl: options.viewUrl }),
       signal: context.signal,
       events: view,
       onStage: (stage, status, summary) => {

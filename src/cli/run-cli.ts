@@ -19,6 +19,7 @@ import { serveCommand } from "./serve.js";
 import { sftCommand } from "./sft.js";
 import { showCommand } from "./show.js";
 import { trainCommand } from "./train.js";
+import { viewCommand } from "./view.js";
 import { workerCommand } from "./worker.js";
 
 const commands: readonly CommandDefinition[] = [
@@ -27,6 +28,7 @@ const commands: readonly CommandDefinition[] = [
   runsCommand,
   showCommand,
   reportCommand,
+  viewCommand,
   exportCommand,
   envsCommand,
   sftCommand,

@@ -4,20 +4,8 @@
 import { encodeEvalConfig, type EvalConfig } from "../eval/config.js";
 import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { passTableJson, renderPassTable } from "../report/pass-table.js";
-import { runHeader } from "../report/run-header.js";
+import { policyErrorLine, runHeader, type PolicyErrorCount } from "../report/run-header.js";
 import type { CliIo } from "./command.js";
-
-/** Episodes that ended in a policy error (not counted in the table), of how many. */
-export interface PolicyErrorCount {
-  readonly errors: number;
-  readonly of: number;
-}
-
-/** The line under the table when some episodes ended in a policy error, else "". */
-export function policyErrorLine(count: PolicyErrorCount): string {
-  if (count.errors === 0) return "";
-  return `policy errors: ${count.errors} of ${count.of} episodes ended in a policy error and are not counted in this table (the policy or its server failed, not the agent); --resume retries them`;
-}
 
 export function printRunTable(
   io: CliIo,

@@ -6,14 +6,17 @@ import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
 import { parseEvalConfig } from "../eval/config.js";
 import { storedRunOutcomes, tableFor } from "../eval/table.js";
+import type { PassAtKTTable } from "../metrics/pass-at-kt.js";
 import { episodeTotals } from "../store/episodes.js";
 import { withStore } from "../store/open.js";
 import { getRun, latestRunId } from "../store/runs.js";
 import { passTableJson } from "../report/pass-table.js";
 import { buildStudyReport } from "../report/study-build.js";
 import { renderAnalyses } from "../report/study-tables.js";
+import { runUrl } from "../report/view-links.js";
 import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { defineCommand } from "./command.js";
+import { viewUrlField } from "./view-url-flag.js";
 import { printRunTable } from "./run-summary.js";
 
 const schema = z.object({
@@ -26,7 +29,14 @@ const schema = z.object({
     .boolean()
     .default(false)
     .describe("also print the run's analyses: step quality, natural recovery, horizon (needs oracle annotations)"),
+  viewUrl: viewUrlField,
 });
+
+/** Where the run is in a running view: its page, then its episodes at each budget of the table. */
+function viewLines(viewUrl: string, run: string, table: PassAtKTTable): string {
+  const budgets = table.budgets.map((spec) => `  T = ${spec.label}: ${runUrl(viewUrl, run, { budget: spec.label })}\n`);
+  return `in the view: ${runUrl(viewUrl, run)}\n${budgets.join("")}`;
+}
 
 export const showCommand = defineCommand({
   name: "show",
@@ -37,6 +47,7 @@ export const showCommand = defineCommand({
     "budgetrl show sokoban-20261202-101500 --db runs.db",
     "budgetrl show --db runs.db --k 1,8",
     "budgetrl show sokoban-20261202-101500 --db runs.db --analyses",
+    "budgetrl show --db runs.db --view-url http://127.0.0.1:8400",
   ],
   async run(options, io) {
     return withStore(options.db, { mode: "read", ...storeWaits("show", options, io) }, async (store) => {
@@ -78,6 +89,7 @@ export const showCommand = defineCommand({
           );
         }
       } else printRunTable(io, run, store.location, config, table, options.json, errored);
+      if (options.viewUrl !== undefined && !options.json) io.stdout(viewLines(options.viewUrl, run, table));
       if (record.status !== "complete") {
         // How an openai policy reached its server is never stored: the command needs the flags it ran with.
         const client =

@@ -17,17 +17,25 @@ export interface RunOutcomes {
   readonly bases: ReadonlyMap<number, BudgetBasis>;
 }
 
+/** Successes and samples per (task, budget) as the table counts them: protocol (b) reads success within each T from
+ * the first-success turns. */
+export function countsOf(
+  config: Pick<EvalConfig, "protocol" | "budgets">,
+  outcomes: RunOutcomes,
+): readonly OutcomeCounts[] {
+  if (config.protocol === "separate") return outcomes.counts;
+  return countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, spec) =>
+    resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS),
+  );
+}
+
 export function tableFor(
   config: Pick<EvalConfig, "protocol" | "budgets" | "ks" | "bootstrap" | "seed">,
   outcomes: RunOutcomes,
   ks: readonly number[] = config.ks,
 ): PassAtKTTable {
   const options = { ks, budgets: config.budgets, bootstrap: config.bootstrap, seed: config.seed };
-  if (config.protocol === "separate") return passAtKT(outcomes.counts, options);
-  const counts = countsWithinBudgets(outcomes.firstSuccesses, config.budgets, (taskIndex, spec) =>
-    resolveTurns(spec, outcomes.bases.get(taskIndex) ?? UNKNOWN_BASIS),
-  );
-  return passAtKT(counts, options);
+  return passAtKT(countsOf(config, outcomes), options);
 }
 
 /** The outcomes of a stored run, as `tableFor` reads them (protocol b: the single run at the largest budget). */

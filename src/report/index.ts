@@ -15,7 +15,7 @@ export {
 export { OUTCOMES, type Outcome } from "./effect-outcome.js";
 export { studyFindings, type FindingInputs, type FindingOptions, type FindingsResult } from "./findings.js";
 export { planMarkdown } from "./plan-markdown.js";
-export { renderStudyHtml } from "./html/index.js";
+export { renderStudyHtml, type StudyHtmlOptions } from "./html/index.js";
 export { passTableJson, renderPassTable } from "./pass-table.js";
 export { runHeader } from "./run-header.js";
 export { buildStudyReport, type StudyReportOptions } from "./study-build.js";

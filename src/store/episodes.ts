@@ -263,7 +263,7 @@ export async function firstSuccesses(store: Store, runId: string, budgetLabel: s
 }
 
 /** A row of the turns table, as the store wrote it (value_before and forced are absent from older stores). */
-interface TurnRecord {
+export interface TurnRecord {
   readonly task_index: number;
   readonly budget_label: string;
   readonly sample: number;
@@ -286,7 +286,7 @@ interface TurnRecord {
 }
 
 /** A row of the episodes table, as the store wrote it. */
-interface EpisodeRecord {
+export interface EpisodeRecord {
   readonly task_index: number;
   readonly budget_label: string;
   readonly sample: number;
@@ -331,7 +331,7 @@ function toTurn(turn: TurnRecord, tokens: TurnTokenFields | undefined): Turn {
   };
 }
 
-function toEpisode(
+export function toEpisode(
   row: EpisodeRecord,
   runId: string,
   env: string,

@@ -34,7 +34,8 @@ export interface StoredTask {
   readonly optimalTurns: number | null;
 }
 
-interface RunRow {
+/** A row of the runs table, as the store wrote it. */
+export interface RunRow {
   id: string;
   created_at: string;
   env: string;
@@ -45,7 +46,7 @@ interface RunRow {
   status: string;
 }
 
-function toRecord(row: RunRow): RunRecord {
+export function toRecord(row: RunRow): RunRecord {
   return {
     id: row.id,
     createdAt: row.created_at,
@@ -234,4 +235,26 @@ export async function budgetBases(store: Store, runId: string): Promise<Map<numb
   return new Map(
     rows.map((row) => [row.task_index, { reference: row.reference_budget, optimal: row.optimal_turns ?? null }]),
   );
+}
+
+/** A task as a table of tasks shows it: its index, id and budget basis, without the task itself. */
+export interface TaskHead {
+  readonly index: number;
+  readonly id: string;
+  readonly referenceBudget: number;
+  readonly optimalTurns: number | null;
+}
+
+/** Every stored task's head, in index order (a store made before optimal_turns, opened read-only, has none). */
+export async function taskHeads(store: Store, runId: string): Promise<TaskHead[]> {
+  const query = (optimal: string) =>
+    store.sql.rows<[number, string, number, number | null]>(
+      `SELECT task_index, task_id, reference_budget, ${optimal} FROM tasks WHERE run_id = ? ORDER BY task_index`,
+      [runId],
+    );
+  const rows = await query("optimal_turns").catch(async (error: unknown) => {
+    if (!String((error as Error).message).includes("optimal_turns")) throw error;
+    return query("NULL");
+  });
+  return rows.map(([index, id, referenceBudget, optimalTurns]) => ({ index, id, referenceBudget, optimalTurns }));
 }

@@ -51,6 +51,8 @@ export interface ReproduceOptions {
   /** How to reach the served base (its openai client options, typed) and the Tinker service (never stored; given
    * again on resume). */
   readonly reach?: StudyReach;
+  /** The address of a running `budgetrl view` of the study folder: report.html links its budget table there. */
+  readonly viewUrl?: string;
   readonly signal?: AbortSignal;
   /** A stage starts, ends with a one-line summary, was done before (skipped), or is not part of this study
    * (omitted, with why: the sft stage of a study whose base is not made here). */
@@ -259,6 +261,7 @@ export async function reproduce(options: ReproduceOptions): Promise<ReproduceRes
     plan,
     out: options.out,
     reach,
+    ...(options.viewUrl === undefined ? {} : { viewUrl: options.viewUrl }),
     events: options.events ?? QUIET,
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   };

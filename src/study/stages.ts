@@ -75,6 +75,8 @@ export interface StageContext {
   readonly out: string;
   /** How to reach the served base and the Tinker service (never stored). */
   readonly reach: StudyReach;
+  /** A running `budgetrl view` of the study folder, which report.html links to (never stored). */
+  readonly viewUrl?: string;
   readonly signal?: AbortSignal;
   readonly events: StageEvents;
 }
@@ -438,6 +440,9 @@ export async function reportStage(context: StageContext): Promise<StudyReport> {
     }),
   );
   writeFileSync(join(out, "report.json"), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(join(out, "report.html"), renderStudyHtml(report));
+  writeFileSync(
+    join(out, "report.html"),
+    renderStudyHtml(report, context.viewUrl === undefined ? {} : { viewUrl: context.viewUrl }),
+  );
   return report;
 }

@@ -241,9 +241,14 @@ describe("reproduce", () => {
       },
     });
     expect(stopped.finished).toBe(false);
-    const resumed = await reproduce({ out, resume: true });
+    const resumed = await reproduce({ out, resume: true, viewUrl: "http://127.0.0.1:8400" });
     expect(resumed.finished).toBe(true);
     expect(tables(resumed.report)).toEqual(tables(report));
+    // Given a view of the folder, the report written again links each budget table cell to its runs there.
+    expect(readFileSync(straight.reportPath, "utf8")).not.toContain("http://127.0.0.1:8400");
+    expect(readFileSync(resumed.reportPath, "utf8")).toMatch(
+      /<a href="http:\/\/127\.0\.0\.1:8400\/\?run=seed-\d+%2Ffrozenlake%2Fbase%2Fannounced&amp;run=seed-\d+%2F/,
+    );
 
     // The plan may not change once the study has results: an edited study.json is refused on resume, as is --plan.
     const path = join(out, "study.json");

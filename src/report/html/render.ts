@@ -76,7 +76,13 @@ function setupLine(report: StudyReport): SafeHtml | null {
   </div>`;
 }
 
-export function renderStudyHtml(report: StudyReport): string {
+/** How the report is rendered: `viewUrl`, the address of a running `budgetrl view` of the report's store, makes each
+ * cell of the budget table a link to its episodes there. */
+export interface StudyHtmlOptions {
+  readonly viewUrl?: string;
+}
+
+export function renderStudyHtml(report: StudyReport, options: StudyHtmlOptions = {}): string {
   const charts = reportCharts(report);
   const all = [
     ...charts.findings,
@@ -120,7 +126,7 @@ export function renderStudyHtml(report: StudyReport): string {
     <main class="wrap">
       ${findingsSection(report, new Map(charts.findings.map((chart) => [chart.id, chart])))} ${modelsSection(report)}
       ${chartSection("pass", "Pass@(K,T)", "Success with K sampled attempts, each allowed at most T turns: heatmaps per model, curves over K at each budget and over T for each K.", charts.pass, "No evaluation runs.")}
-      ${budgetTableSection(report, charts.hidden)}
+      ${budgetTableSection(report, charts.hidden, options.viewUrl)}
       ${chartSection("step-quality", "Single-step decision quality", "How often each action is one the oracle would take within the turns left, on the states the policy reached itself (solid) and on an expert's states (teacher-forced, dashed, when present); the tables give the teacher-forced share (in %) per budget, told (announced) or not (hidden).", charts.steps, "No oracle annotations in these runs (evaluate with --annotate, the default).", stepQualityTables(report) ?? undefined)}
       ${chartSection("recovery", "Error recovery", "What happens after a mistake: success by the turn of the first non-optimal action (natural errors), and the success after one mistake forced on the expert's states (the same states for every model).", charts.recovery, "No oracle annotations in these runs.", perturbationExtras(report))}
       ${chartSection("horizon", "Long-horizon resilience", "Success as tasks get longer, and as the budget leaves more or less slack over the optimal solution.", charts.horizon, "No tasks with a known optimal length.")}

@@ -4,6 +4,7 @@ import type { JsonEstimate, StudyReport, StudyRun, Verdict } from "../study-mode
 import { ROLE_NAMES } from "../study-model.js";
 import { stepQualityByBudget } from "../study-tables.js";
 import type { Chart } from "./chart-kit.js";
+import { runsUrl, runUrl } from "../view-links.js";
 import { breakAfterSlashes, html, slug, type SafeHtml } from "./escape.js";
 import { seedStrip } from "./seed-strip.js";
 
@@ -19,17 +20,39 @@ export const verdictClass = (verdict: Verdict): string => `v-${slug(verdict)}`;
 export const percent = (value: number | null): string => (value === null ? "-" : (100 * value).toFixed(1));
 const fixed = (value: number | null, digits = 3): string => (value === null ? "-" : value.toFixed(digits));
 
+/** An estimate with its interval (and `beside` it, a seed strip); with `href` the value opens it (a view's episodes). */
 export function estimateCell(
   estimate: JsonEstimate | null,
   scale: "percent" | "fraction",
   best = false,
   beside: SafeHtml | null = null,
+  href?: string,
 ): SafeHtml {
   if (estimate === null || estimate.value === null) return html`<td>-</td>`;
   const format = scale === "percent" ? percent : (value: number | null) => fixed(value);
   const interval =
     estimate.low === null ? null : html`<span class="ci">[${format(estimate.low)}, ${format(estimate.high)}]</span>`;
-  return html`<td class="${best ? "best" : ""}">${format(estimate.value)}${interval}${beside}</td>`;
+  const value = href === undefined ? format(estimate.value) : html`<a href="${href}">${format(estimate.value)}</a>`;
+  return html`<td class="${best ? "best" : ""}">${value}${interval}${beside}</td>`;
+}
+
+/** Where a budget table cell's episodes are in a running view: the run's episodes at that budget, or, when the row
+ * pools several runs (seeds), the view's list of those runs. */
+function cellLink(
+  report: StudyReport,
+  viewUrl: string | undefined,
+  variant: string,
+  row: { readonly model: string; readonly mode: string },
+  budget: string,
+): string | undefined {
+  if (viewUrl === undefined) return undefined;
+  const runs = report.runs
+    .filter(
+      (run) => run.model === row.model && run.variant === variant && run.mode === row.mode && run.kind === "policy",
+    )
+    .map((run) => run.id);
+  if (runs.length === 0) return undefined;
+  return runs.length === 1 ? runUrl(viewUrl, runs[0]!, { budget }) : runsUrl(viewUrl, runs);
 }
 
 export function modelsSection(report: StudyReport): SafeHtml {
@@ -62,7 +85,7 @@ export function modelsSection(report: StudyReport): SafeHtml {
   </section>`;
 }
 
-export function budgetTableSection(report: StudyReport, charts: readonly Chart[]): SafeHtml {
+export function budgetTableSection(report: StudyReport, charts: readonly Chart[], viewUrl?: string): SafeHtml {
   const tables = report.budgetTables.map((table) => {
     const modes = [...new Set(table.rows.map((row) => row.mode))];
     const best = (pick: "pass1" | "passK", mode: string, j: number): number =>
@@ -81,11 +104,12 @@ export function budgetTableSection(report: StudyReport, charts: readonly Chart[]
             html`<tr>
               <td class="model"><strong>${row.model}</strong></td>
               <td class="name">${row.mode}</td>
-              ${table.budgets.map((_, j) => {
+              ${table.budgets.map((budget, j) => {
                 const pass1 = row.pass1[j] ?? null;
                 const passK = row.passK[j] ?? null;
                 const strip = seedStrip(row.seeds[j] ?? []);
-                return html`${estimateCell(pass1, "percent", pass1?.value !== null && pass1?.value !== undefined && pass1.value === best("pass1", mode, j), strip)}${table.k === null ? null : estimateCell(passK, "percent", passK?.value !== null && passK?.value !== undefined && passK.value === best("passK", mode, j))}`;
+                const href = cellLink(report, viewUrl, table.variant, row, budget);
+                return html`${estimateCell(pass1, "percent", pass1?.value !== null && pass1?.value !== undefined && pass1.value === best("pass1", mode, j), strip, href)}${table.k === null ? null : estimateCell(passK, "percent", passK?.value !== null && passK?.value !== undefined && passK.value === best("passK", mode, j), null, href)}`;
               })}
             </tr>`,
         ),

@@ -101,6 +101,8 @@ export interface PostgresConnectionOptions {
   readonly signal?: AbortSignal;
   /** Told, once a lost server was waited for a second, what is waited for and for how long at most. */
   readonly onWait?: WaitListener;
+  /** Every transaction read-only (the server refuses a write): a store opened for reading. */
+  readonly readOnly?: boolean;
 }
 
 const MAX_RETRY_PAUSE_MS = 2000;
@@ -147,9 +149,18 @@ function reconnecting(options: PostgresConnectionOptions): <T>(attempt: () => Pr
   };
 }
 
+/** The URL with the server options that make every transaction read-only added to its own (the URL's options win
+ * over the client's, so they go into it). */
+function readOnlyUrl(url: string): string {
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get("options");
+  parsed.searchParams.set("options", `${own === null ? "" : `${own} `}-c default_transaction_read_only=on`);
+  return parsed.toString();
+}
+
 export function postgresConnection(options: PostgresConnectionOptions): SqlConnection {
   const pool = new pg.Pool({
-    connectionString: options.url,
+    connectionString: options.readOnly === true ? readOnlyUrl(options.url) : options.url,
     max: options.poolSize ?? 4,
     types,
     connectionTimeoutMillis: 10_000,

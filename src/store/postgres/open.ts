@@ -2,7 +2,8 @@
 // PGPASSWORD or ~/.pgpass, or in the URL, which is never printed). The database must exist (`createdb NAME`);
 // the modes are SQLite's (open.ts): "create" adds the tables to a database without any (under an advisory lock,
 // so several processes opening one new store at once add them once), "write" adds the tables and columns added
-// within the schema version, "read" only checks. A database holding another program's tables is refused, as
+// within the schema version, "read" only checks, and its connections run every transaction read-only (the server
+// refuses a write: `budgetrl view` and the other readers need a user with SELECT alone). A database holding another program's tables is refused, as
 // an SQLite file of another program is: budgetrl never adds its tables to it.
 import { DataError } from "../../core/errors.js";
 import type { WaitListener } from "../../core/wait-notice.js";
@@ -110,6 +111,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
     onIdleError: () => undefined,
+    readOnly: options.mode === "read",
   });
   try {
     await prepare(sql, location, options.mode);
