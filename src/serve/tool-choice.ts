@@ -55,6 +55,7 @@ function parametersShape(tool: ToolDefinition, index: number): Shape {
     throw badRequest(
       param,
       `${error.message} (tool_choice ${JSON.stringify("required")} and named functions decode under the schema)`,
+      "unsupported_schema",
     );
   }
 }
@@ -69,9 +70,12 @@ function requiredShape(tools: readonly ToolDefinition[], parallel: boolean): Sha
     ]),
     required: new Set(["name", "parameters"]),
     additional: undefined,
+    minProperties: 0,
+    maxProperties: Infinity,
   }));
   return {
     kind: "array",
+    prefix: [],
     items: options.length === 1 ? options[0]! : { kind: "union", options },
     minItems: 1,
     maxItems: parallel ? Infinity : 1,
@@ -95,7 +99,7 @@ export function toolPlan(
 export function planShape(plan: ToolPlan): ShapeAsked | undefined {
   if (plan.shape === undefined) return undefined;
   return {
-    shape: plan.shape,
+    form: { kind: "json", shape: plan.shape },
     what: plan.mode === "named" ? `a call of ${plan.name}` : "a call",
     fields: 'tool_choice "required" or a named function',
   };
