@@ -19,6 +19,9 @@ export interface HttpErrorDetails {
   readonly param?: string | null;
   readonly code?: string;
   readonly headers?: Readonly<Record<string, string>>;
+  /** The answer is written at once but ends only when this settles (a refused body still arriving, read and
+   * dropped, so that a client that asked to close the connection is not cut off while it uploads). */
+  readonly settled?: Promise<void>;
 }
 
 /** A request that gets an error response (status, OpenAI error body, headers). */
@@ -28,6 +31,7 @@ export class HttpError extends Error {
   readonly param: string | null;
   readonly code: string;
   readonly headers: Readonly<Record<string, string>>;
+  readonly settled: Promise<void> | undefined;
   constructor(status: number, message: string, details: HttpErrorDetails = {}) {
     super(message);
     this.name = "HttpError";
@@ -36,6 +40,7 @@ export class HttpError extends Error {
     this.param = details.param ?? null;
     this.code = details.code ?? defaultCode(status);
     this.headers = details.headers ?? {};
+    this.settled = details.settled;
   }
 }
 
