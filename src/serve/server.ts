@@ -206,7 +206,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const counts = { requests: 0, inFlight: 0, peak: 0 };
   let closing = false;
   let idle: (() => void) | undefined;
-  const metrics = createServeMetrics({ model: options.name, inFlight: () => counts.inFlight, engine: options.engine });
+  const metrics = createServeMetrics({ model: options.name, engine: options.engine });
   const log = options.log;
   const guarded = {
     ...options,

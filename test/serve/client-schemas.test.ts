@@ -86,6 +86,19 @@ describe("zod schemas through the client packages", () => {
     expect(Profile.parse(object)).toEqual(object);
   }, 60_000);
 
+  it("cuts a constrained reply at max_tokens with finish_reason length and the text so far, as vLLM does", async () => {
+    const completion = await client.chat.completions.create({
+      model: "wide",
+      messages: [{ role: "user", content: "a profile" }],
+      response_format: zodResponseFormat(Profile, "profile"),
+      max_tokens: 12,
+      seed: 1,
+    });
+    expect(completion.choices[0]!.finish_reason).toBe("length");
+    expect(completion.usage?.completion_tokens).toBe(12);
+    expect(completion.choices[0]!.message.content).toMatch(/^\{"/);
+  });
+
   it("honours guided_regex and a small guided_grammar (vLLM's fields, through the openai client)", async () => {
     const ask = async (extra: Record<string, unknown>, seed: number): Promise<string> => {
       const completion = await client.chat.completions.create({
