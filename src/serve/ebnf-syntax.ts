@@ -284,6 +284,8 @@ function withoutAnchors(node: RegexNode): Expr {
       return node;
     case "assert":
       throw new RegexProblem(`the anchor ${node.at === "start" ? "^" : "$"} inside Regex(...)`);
+    case "look":
+      throw new RegexProblem("a lookahead inside Regex(...)");
     case "seq":
       return { t: "seq", items: node.items.map(withoutAnchors) };
     case "alt":

@@ -13,7 +13,7 @@
 //
 // Distances for constrained decoding: the fewest characters to an accepting state with at least n more (a string's
 // minLength), and the fewest bytes, a character costing what its cheapest writing costs (costs.ts of the caller).
-import { ANY_CHAR, intersect, isEmpty, union, type CharSet } from "./char-set.js";
+import { ANY_CHAR, charSet, contains, intersect, isEmpty, MAX_CODE_POINT, union, type CharSet } from "./char-set.js";
 import { RegexProblem, type RegexNode } from "./regex-syntax.js";
 
 /** The most NFA states one automaton may have (a count like {1000} of a large group passes it: a 400). */
@@ -57,6 +57,10 @@ function build(graph: Thompson, node: RegexNode, from: number, to: number): void
     case "assert":
       (node.at === "start" ? graph.startOnly : graph.endOnly)[from]!.push(to);
       return;
+    case "look":
+      throw new RegexProblem(
+        `a lookahead ${node.negate ? "(?!" : "(?="} is supported only at the start of a pattern anchored with ^`,
+      );
     case "seq": {
       let at = from;
       node.items.forEach((item, i) => {
@@ -165,14 +169,76 @@ export function prune(nfa: Nfa): Nfa {
   };
 }
 
-/** The NFA of a pattern matched whole (guided_regex), or somewhere in the text (`search`: JSON Schema). */
-export function compileRegex(tree: RegexNode, search: boolean): Nfa {
+function thompsonNfa(tree: RegexNode, search: boolean): Nfa {
   const graph: Thompson = { chars: [], empty: [], startOnly: [], endOnly: [] };
   const start = newState(graph);
   const accept = newState(graph);
-  const anything: RegexNode = { t: "repeat", node: { t: "set", set: ANY_CHAR }, min: 0, max: Infinity };
-  build(graph, search ? { t: "seq", items: [anything, tree, anything] } : tree, start, accept);
+  build(graph, search ? { t: "seq", items: [ANYTHING, tree, ANYTHING] } : tree, start, accept);
   return withoutEmptyMoves(graph, start, accept);
+}
+
+const ANYTHING: RegexNode = { t: "repeat", node: { t: "set", set: ANY_CHAR }, min: 0, max: Infinity };
+
+/** The pattern's leading lookaheads and the rest, when they stand at its start (after ^, or matched whole). */
+function leadingLookaheads(
+  tree: RegexNode,
+  search: boolean,
+): { looks: Extract<RegexNode, { t: "look" }>[]; rest: RegexNode } {
+  const items = tree.t === "seq" ? tree.items : [tree];
+  const anchored = items[0]?.t === "assert" && items[0].at === "start";
+  let at = anchored ? 1 : 0;
+  const looks: Extract<RegexNode, { t: "look" }>[] = [];
+  while (items[at]?.t === "look" && (anchored || !search)) looks.push(items[at++] as Extract<RegexNode, { t: "look" }>);
+  if (looks.length === 0) return { looks, rest: tree };
+  return { looks, rest: { t: "seq", items: [...items.slice(0, anchored ? 1 : 0), ...items.slice(at)] } };
+}
+
+/** The NFA of a pattern matched whole (guided_regex), or somewhere in the text (`search`: JSON Schema). Lookaheads
+ * at the start of an anchored pattern intersect it with what they ask of the whole text (a negative one with its
+ * complement). */
+export function compileRegex(tree: RegexNode, search: boolean): Nfa {
+  const { looks, rest } = leadingLookaheads(tree, search);
+  let nfa = thompsonNfa(rest, search);
+  for (const look of looks) {
+    const prefix = thompsonNfa({ t: "seq", items: [look.node, ANYTHING] }, false);
+    nfa = intersectNfa(nfa, look.negate ? complementNfa(prefix) : prefix);
+  }
+  return nfa;
+}
+
+/** The NFA of the strings the NFA refuses (determinized whole: a RegexProblem past MAX_STATES). */
+export function complementNfa(nfa: Nfa): Nfa {
+  const ids = new Map<string, number>();
+  const sets: number[][] = [];
+  const idOf = (members: number[]): number => {
+    const key = members.join(",");
+    let id = ids.get(key);
+    if (id === undefined) {
+      if (sets.length >= MAX_STATES) throw new RegexProblem(`a lookahead needs more than ${MAX_STATES} states`);
+      ids.set(key, (id = sets.push(members) - 1));
+    }
+    return id;
+  };
+  idOf([nfa.start]);
+  const moves: Move[][] = [];
+  const accepting: boolean[] = [];
+  for (let d = 0; d < sets.length; d++) {
+    const members = sets[d]!;
+    accepting[d] = !members.some((m) => nfa.accepting[m]);
+    const all = members.flatMap((m) => nfa.moves[m]!);
+    const cuts = new Set([0, MAX_CODE_POINT + 1]);
+    for (const move of all)
+      for (let i = 0; i < move.set.length; i += 2) cuts.add(move.set[i]!).add(move.set[i + 1]! + 1);
+    const points = [...cuts].sort((a, b) => a - b);
+    moves[d] = [];
+    for (let i = 0; i + 1 < points.length; i++) {
+      const set = charSet([[points[i]!, points[i + 1]! - 1]]);
+      if (isEmpty(set)) continue;
+      const targets = [...new Set(all.filter((move) => contains(move.set, points[i]!)).map((move) => move.to))];
+      moves[d]!.push({ set, to: idOf(targets.sort((a, b) => a - b)) });
+    }
+  }
+  return prune({ start: 0, moves, accepting });
 }
 
 /** The NFA of the strings both accept. */

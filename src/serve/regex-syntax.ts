@@ -7,8 +7,9 @@
 // of punctuation), `.` (anything but \n \r U+2028 U+2029), classes [...] and [^...] with ranges, \d \D \w \W \s \S,
 // \p{...} and \P{...} (Unicode properties, as JavaScript knows them), groups (...), (?:...), (?<name>...),
 // alternation, the quantifiers * + ? {n} {n,} {n,m} (lazy ones too: the same language), and the anchors ^ and $.
-// Refused: backreferences (\1, \k<name>), lookarounds ((?= (?! (?<= (?<!), word boundaries (\b \B), inline
-// modifiers ((?i:...)), and counts above MAX_REPEAT.
+// Lookaheads (?=...) and (?!...) are read; regex-automaton.ts compiles them at the start of an anchored pattern
+// (pydantic's Decimal: ^(?!^[-+.]*$)...) and refuses them elsewhere. Refused here: backreferences (\1, \k<name>),
+// lookbehinds ((?<= (?<!), word boundaries (\b \B), inline modifiers ((?i:...)), and counts above MAX_REPEAT.
 import {
   ANY_CHAR,
   charSet,
@@ -26,7 +27,9 @@ export type RegexNode =
   | { readonly t: "seq"; readonly items: readonly RegexNode[] }
   | { readonly t: "alt"; readonly options: readonly RegexNode[] }
   | { readonly t: "repeat"; readonly node: RegexNode; readonly min: number; readonly max: number }
-  | { readonly t: "assert"; readonly at: "start" | "end" };
+  | { readonly t: "assert"; readonly at: "start" | "end" }
+  /** A lookahead, (?=...) or (?!...) (negate); compiled only at the start of an anchored pattern. */
+  | { readonly t: "look"; readonly negate: boolean; readonly node: RegexNode };
 
 /** The largest count of a quantifier {n,m}. */
 export const MAX_REPEAT = 1000;
@@ -170,7 +173,10 @@ class Parser {
   private group(start: number): RegexNode {
     if (this.eat(0x3f)) {
       if (this.eat(0x3a)) return this.closeGroup(start);
-      if (this.lookingAt("=") || this.lookingAt("!")) throw this.problem("a lookahead (?", start);
+      if (this.lookingAt("=") || this.lookingAt("!")) {
+        const negate = this.chars[this.at++] === 0x21;
+        return { t: "look", negate, node: this.closeGroup(start) };
+      }
       if (this.lookingAt("<=") || this.lookingAt("<!")) throw this.problem("a lookbehind (?<", start);
       if (this.eat(0x3c)) {
         while (this.peek() !== undefined && this.peek() !== 0x3e) this.at++;
@@ -210,7 +216,7 @@ class Parser {
     if (bounds !== undefined) this.at++;
     else if (cp === 0x7b) bounds = this.braces();
     if (bounds === undefined) return atom;
-    if (atom.t === "assert") throw this.problem("a quantified anchor", this.at - 1);
+    if (atom.t === "assert" || atom.t === "look") throw this.problem("a quantified assertion", this.at - 1);
     this.eat(0x3f); // lazy: the same language
     const next = this.peek();
     const at = this.at;

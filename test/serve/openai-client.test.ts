@@ -418,7 +418,7 @@ describe("budgetrl serve through the openai client", () => {
       best_of: 2,
       use_beam_search: true,
       skip_special_tokens: false,
-      guided_regex: "(?=a)b",
+      guided_regex: "(?<=a)b",
       chat_template: "{{x}}",
     };
     for (const [field, value] of Object.entries(fields)) {

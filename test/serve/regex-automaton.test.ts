@@ -32,8 +32,12 @@ const PATTERNS = [
   "(|a)b",
   "[A-Z]{3}-\\d{2}",
   "x*?y+?",
+  "^(?!a)(?!.*bb)[abc]*$",
+  "^(?=.*q)[a-z]{2,4}$",
+  "^(?!^[-.]*$)[-]?1*\\.?2*$",
 ];
 const ALPHABET = ["a", "b", "c", "d", "q", "x", "y", "z", "-", " ", "1", "2", "A", "é", "😀", "\n", ".", "^", "$", "]"];
+const refusedMidway = () => compileRegex(parseRegex("a(?!b)c"), false);
 
 describe("regex automata", () => {
   for (const pattern of PATTERNS)
@@ -51,6 +55,11 @@ describe("regex automata", () => {
         { seed: 7, numRuns: 400 },
       );
     });
+
+  it("compiles lookaheads at the start of an anchored pattern only", () => {
+    expect(refusedMidway).toThrow(/a lookahead \(\?! is supported only at the start of a pattern anchored with \^/);
+    expect(() => compileRegex(parseRegex("(?=a)a"), true)).toThrow(/only at the start/);
+  });
 
   it("intersects two patterns, and knows the fewest characters and bytes to a match", () => {
     const both: Nfa = intersectNfa(compileRegex(parseRegex("[a-z]+"), false), compileRegex(parseRegex("...+"), false));

@@ -21,7 +21,6 @@ describe("regex syntax", () => {
 
   it("refuses what is not regular or not supported, naming it and where", () => {
     const cases: [string, RegExp][] = [
-      ["(?=a)b", /a lookahead \(\? at 0 of "\(\?=a\)b" is not supported/],
       ["(?<!a)b", /a lookbehind/],
       ["(a)\\1", /a backreference at 3/],
       ["\\bword", /a word boundary \\b/],
