@@ -12,6 +12,7 @@
 import type { ByteMachine } from "./byte-machine.js";
 import { contains, overlaps, type CharSet } from "./char-set.js";
 import type { Grammar, GrammarSymbol } from "./grammar.js";
+import { utf8Next, utf8Range, utf8Start } from "./utf8-steps.js";
 
 interface Item {
   readonly rule: number;
@@ -118,23 +119,6 @@ const setAt = (state: ChartState, i: number): EarleySet =>
   i < state.baseLength ? state.base[i]! : state.tail[i - state.baseLength]!;
 const last = (state: ChartState): EarleySet => setAt(state, length(state) - 1);
 
-function partialRange(state: ChartState): readonly [number, number] {
-  const rest = 6 * (state.pending - 1);
-  return [
-    ((state.bits << 6) | (state.lo & 0x3f)) * 2 ** rest,
-    ((state.bits << 6) | (state.hi & 0x3f)) * 2 ** rest + 2 ** rest - 1,
-  ];
-}
-
-function lead(b: number): { bits: number; pending: number; lo: number; hi: number } | undefined {
-  if (b >= 0xc2 && b <= 0xdf) return { bits: b & 0x1f, pending: 1, lo: 0x80, hi: 0xbf };
-  if (b >= 0xe0 && b <= 0xef)
-    return { bits: b & 0x0f, pending: 2, lo: b === 0xe0 ? 0xa0 : 0x80, hi: b === 0xed ? 0x9f : 0xbf };
-  if (b >= 0xf0 && b <= 0xf4)
-    return { bits: b & 0x07, pending: 3, lo: b === 0xf0 ? 0x90 : 0x80, hi: b === 0xf4 ? 0x8f : 0xbf };
-  return undefined;
-}
-
 export function grammarMachine(grammar: Grammar): ByteMachine<ChartState> {
   const settled = { bits: 0, pending: 0, lo: 0x80, hi: 0xbf };
   const scan = (state: ChartState, cp: number): ChartState[] => {
@@ -146,7 +130,7 @@ export function grammarMachine(grammar: Grammar): ByteMachine<ChartState> {
     return [{ ...state, ...settled, tail: [...state.tail, set] }];
   };
   const partial = (state: ChartState): ChartState[] => {
-    const [lo, hi] = partialRange(state);
+    const [lo, hi] = utf8Range(state);
     const reads = last(state).scanners.some((item) => overlaps(charsOf(grammar, item), lo, hi));
     return reads ? [state] : [];
   };
@@ -157,20 +141,19 @@ export function grammarMachine(grammar: Grammar): ByteMachine<ChartState> {
     initial: [{ base: [first], baseLength: 1, tail: [], ...settled }],
     step(state, b) {
       if (state.pending > 0) {
-        if (b < state.lo || b > state.hi) return [];
-        const bits = (state.bits << 6) | (b & 0x3f);
-        if (state.pending === 1) return scan(state, bits);
-        return partial({ ...state, bits, pending: state.pending - 1, lo: 0x80, hi: 0xbf });
+        const next = utf8Next(state, b);
+        if (next === undefined) return [];
+        return typeof next === "number" ? scan(state, next) : partial({ ...state, ...next });
       }
       if (b < 0x80) return scan(state, b);
-      const started = lead(b);
+      const started = utf8Start(b);
       return started === undefined ? [] : partial({ ...state, ...started });
     },
     complete: (state) => state.pending === 0 && last(state).accepting,
     rest(state) {
       const at = (i: number): EarleySet => setAt(state, i);
       if (state.pending === 0) return Math.min(...last(state).items.map((item) => itemRest(grammar, item, 0, at)));
-      const [lo, hi] = partialRange(state);
+      const [lo, hi] = utf8Range(state);
       const reading = last(state).scanners.filter((item) => overlaps(charsOf(grammar, item), lo, hi));
       return state.pending + Math.min(...reading.map((item) => itemRest(grammar, item, 1, at)));
     },

@@ -9,6 +9,7 @@
 // and with one exact but where a pattern meets a maxLength (then a lower bound: the fewest bytes of a completion of
 // at least the characters still due).
 import type { LazyDfa } from "./regex-dfa.js";
+import { utf8Range, utf8Start } from "./utf8-steps.js";
 
 /** UTF-8 continuation bytes still due, and the range of the next one. */
 export interface Utf8 {
@@ -57,25 +58,14 @@ const SHORT_ESCAPES: ReadonlyMap<number, number> = new Map([
   [0x74, 0x09],
 ]);
 
-/** The UTF-8 state after a lead byte (>= 0x80), or undefined when it cannot start a character. */
-function utf8Lead(b: number): Utf8 | undefined {
-  if (b >= 0xc2 && b <= 0xdf) return { pending: 1, lo: 0x80, hi: 0xbf };
-  if (b === 0xe0) return { pending: 2, lo: 0xa0, hi: 0xbf };
-  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return { pending: 2, lo: 0x80, hi: 0xbf };
-  if (b === 0xed) return { pending: 2, lo: 0x80, hi: 0x9f };
-  if (b === 0xf0) return { pending: 3, lo: 0x90, hi: 0xbf };
-  if (b >= 0xf1 && b <= 0xf3) return { pending: 3, lo: 0x80, hi: 0xbf };
-  if (b === 0xf4) return { pending: 3, lo: 0x80, hi: 0x8f };
-  return undefined;
-}
-
 /** The UTF-8 state after byte b of a text (not a quote or backslash), or undefined when b is not allowed. */
 export function textByte(state: Utf8, b: number): Utf8 | undefined {
   if (state.pending > 0)
     return b >= state.lo && b <= state.hi ? { pending: state.pending - 1, lo: 0x80, hi: 0xbf } : undefined;
   if (b < 0x20) return undefined;
   if (b < 0x80) return UTF8_DONE;
-  return utf8Lead(b);
+  const started = utf8Start(b);
+  return started === undefined ? undefined : { pending: started.pending, lo: started.lo, hi: started.hi };
 }
 
 /** The code points a half-written character can still become. */
@@ -85,9 +75,7 @@ function partialRange(frame: StringFrame): readonly [number, number] {
     const left = 4 * (6 - frame.escape);
     return [frame.bits * 2 ** left, (frame.bits + 1) * 2 ** left - 1];
   }
-  const { pending, lo, hi } = frame.utf8;
-  const rest = 6 * (pending - 1);
-  return [((frame.bits << 6) | (lo & 0x3f)) * 2 ** rest, ((frame.bits << 6) | (hi & 0x3f)) * 2 ** rest + 2 ** rest - 1];
+  return utf8Range({ bits: frame.bits, ...frame.utf8 });
 }
 
 export function startString(shape: StringShape): StringFrame {
@@ -149,7 +137,7 @@ export function stringStep(frame: StringFrame, b: number): StringFrame | "end" |
   const utf8 = textByte(UTF8_DONE, b);
   if (utf8 === undefined) return undefined;
   if (utf8.pending === 0) return whole(counted, b);
-  return partial({ ...counted, utf8, bits: b & (utf8.pending === 1 ? 0x1f : utf8.pending === 2 ? 0x0f : 0x07) });
+  return partial({ ...counted, utf8, bits: utf8Start(b)!.bits });
 }
 
 /** The fewest bytes that finish the string, its closing quote included. */

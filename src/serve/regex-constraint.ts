@@ -7,6 +7,7 @@ import type { ByteMachine } from "./byte-machine.js";
 import { compileRegex } from "./regex-automaton.js";
 import { LazyDfa } from "./regex-dfa.js";
 import { parseRegex } from "./regex-syntax.js";
+import { utf8Next, utf8Range, utf8Start } from "./utf8-steps.js";
 
 interface RegexState {
   readonly state: number;
@@ -22,50 +23,31 @@ export function wholeMatch(pattern: string): LazyDfa {
   return new LazyDfa(compileRegex(parseRegex(pattern), false));
 }
 
-/** The lead byte's payload, bytes due and the range of the next byte (undefined: not a lead byte). */
-function lead(b: number): { bits: number; pending: number; lo: number; hi: number } | undefined {
-  if (b >= 0xc2 && b <= 0xdf) return { bits: b & 0x1f, pending: 1, lo: 0x80, hi: 0xbf };
-  if (b >= 0xe0 && b <= 0xef)
-    return { bits: b & 0x0f, pending: 2, lo: b === 0xe0 ? 0xa0 : 0x80, hi: b === 0xed ? 0x9f : 0xbf };
-  if (b >= 0xf0 && b <= 0xf4)
-    return { bits: b & 0x07, pending: 3, lo: b === 0xf0 ? 0x90 : 0x80, hi: b === 0xf4 ? 0x8f : 0xbf };
-  return undefined;
-}
-
-function range(state: RegexState): readonly [number, number] {
-  const rest = 6 * (state.pending - 1);
-  return [
-    ((state.bits << 6) | (state.lo & 0x3f)) * 2 ** rest,
-    ((state.bits << 6) | (state.hi & 0x3f)) * 2 ** rest + 2 ** rest - 1,
-  ];
-}
-
 export function regexMachine(dfa: LazyDfa): ByteMachine<RegexState> {
   const whole = (state: number, cp: number): RegexState[] => {
     const next = dfa.next(state, cp);
     return next < 0 ? [] : [{ state: next, bits: 0, pending: 0, lo: 0x80, hi: 0xbf }];
   };
   const partial = (state: RegexState): RegexState[] => {
-    const [lo, hi] = range(state);
+    const [lo, hi] = utf8Range(state);
     return dfa.targetsIn(state.state, lo, hi).length > 0 ? [state] : [];
   };
   return {
     initial: [{ state: dfa.start, bits: 0, pending: 0, lo: 0x80, hi: 0xbf }],
     step(state, b) {
       if (state.pending > 0) {
-        if (b < state.lo || b > state.hi) return [];
-        const bits = (state.bits << 6) | (b & 0x3f);
-        if (state.pending === 1) return whole(state.state, bits);
-        return partial({ ...state, bits, pending: state.pending - 1, lo: 0x80, hi: 0xbf });
+        const next = utf8Next(state, b);
+        if (next === undefined) return [];
+        return typeof next === "number" ? whole(state.state, next) : partial({ state: state.state, ...next });
       }
       if (b < 0x80) return whole(state.state, b);
-      const started = lead(b);
+      const started = utf8Start(b);
       return started === undefined ? [] : partial({ state: state.state, ...started });
     },
     complete: (state) => state.pending === 0 && dfa.accepts(state.state),
     rest(state) {
       if (state.pending === 0) return dfa.fewest(state.state, 0, "raw");
-      const [lo, hi] = range(state);
+      const [lo, hi] = utf8Range(state);
       return state.pending + Math.min(...dfa.targetsIn(state.state, lo, hi).map((to) => dfa.fewest(to, 0, "raw")));
     },
     distinct: (states) => [...new Map(states.map((state) => [JSON.stringify(state), state])).values()],

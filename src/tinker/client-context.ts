@@ -93,6 +93,12 @@ export interface Exchange {
   readonly timeoutMs?: number;
 }
 
+/** What a caller may add to an exchange (client-futures.ts, client.ts). */
+export type ExchangeExtras = Pick<
+  Exchange,
+  "deadlineMs" | "requestType" | "iterations" | "backpressure" | "once" | "timeoutMs"
+>;
+
 export interface ClientSettings extends Patience {
   readonly samplingDeadlineMs: number;
   readonly timeoutMs: number;

@@ -7,19 +7,13 @@
 // future lives: an accepted request is never abandoned for an outage, as the SDK never abandons it (it polls again at
 // once after a 5xx; here after the backoff, up to 30 s, kinder to a struggling service). A 400 with a body is polled
 // again at most 3 times in a row; a 410 (the future expired) asks the caller to submit the request again.
-import { TinkerRequestError, type Attempt, type ClientContext } from "./client-context.js";
+import { TinkerRequestError, type Attempt, type ClientContext, type ExchangeExtras } from "./client-context.js";
 import { BAD_REQUEST_RETRIES } from "./faults.js";
 import { futureState } from "./wire.js";
 
 /** How a call is sent: its result kind, and the exchange's extras (deadline, headers). */
-export interface CallOptions {
+export interface CallOptions extends ExchangeExtras {
   readonly accept?: "json" | "protobuf";
-  readonly deadlineMs?: number;
-  readonly requestType?: string;
-  readonly iterations?: { next: number };
-  readonly backpressure?: boolean;
-  readonly once?: boolean;
-  readonly timeoutMs?: number;
 }
 
 export type Call = (method: "GET" | "POST", path: string, body: unknown, options?: CallOptions) => Promise<Attempt>;
