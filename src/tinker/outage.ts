@@ -42,7 +42,7 @@ export function outageNotices(now: () => number, notice: (notice: TinkerNotice) 
       outage.lastSaid = at;
       notice({
         level: "warning",
-        message: `tinker: ${path} still failing after ${formatWait(at - outage.since)} (${outage.faults} faults): ${reason}; retrying`,
+        message: `tinker: still failing after ${formatWait(at - outage.since)} (${outage.faults} faults): ${reason}; retrying`,
       });
     },
     answered(path) {

@@ -203,9 +203,9 @@ describe("tinker client", () => {
     // Per endpoint: one line as it starts, one a minute while it lasts, one as it ends; not one per wait.
     const said = notices.map((notice) => notice.message);
     expect(said[0]).toMatch(/^tinker: .*answered 503: upstream unavailable; retrying \(a request gives up after 5 min/);
-    expect(said.filter((line) => /^tinker: \/api\/v1\/\w+ still failing after/.test(line)).length).toBeLessThanOrEqual(
-      4,
-    );
+    const minutely = said.filter((line) => /^tinker: still failing after \d min/.test(line)).length;
+    expect(minutely).toBeGreaterThanOrEqual(1);
+    expect(minutely).toBeLessThanOrEqual(4);
     expect(said.some((line) => /^tinker: \/api\/v1\/\w+ answers again \(after \d min/.test(line))).toBe(true);
     expect(said.length).toBeLessThanOrEqual(8);
     expect(standin.model(modelId).optimizerState().step).toBe(1);
