@@ -9,7 +9,10 @@
 // tokens and runs an sft), and two cross-checks of seconds each: the oracle's success rates over about 30,000 episodes
 // against the exact optimum (oracle-rates; oracle.test.ts checks its moves against the same solution here) and Qwen3's
 // tokenizer and chat template against a Python reference run as a child process (hf-renderer-qwen3), and the interval's
-// coverage in 2,700 simulated studies (crossed-mean-coverage: 8 s).
+// coverage in 2,700 simulated studies (crossed-mean-coverage: 8 s); serve with the clients' zod helpers
+// (client-schemas: the AI SDK's and LangChain's imports), with curl, the openai client and Python against the body
+// limit (http-body-clients: child processes), the schema keywords against Ajv over hundreds of drawn replies
+// (schema-keywords: 5 s), and bench/serve-load.ts's flags (a child process).
 // Thread workers without per-file isolation: the lane's files are pure, and isolation costs more than their tests.
 // At least two workers: vitest's default keeps a core for its main thread, which idles once the files are
 // transformed, and so runs one worker on a 2-core machine.
@@ -44,6 +47,10 @@ export default defineConfig({
       "test/serve/client-packages.test.ts",
       "test/serve/hf-chat-renderer.test.ts",
       "test/metrics/crossed-mean-coverage.test.ts",
+      "test/serve/client-schemas.test.ts",
+      "test/serve/http-body-clients.test.ts",
+      "test/serve/schema-keywords.test.ts",
+      "test/bench/**",
     ],
     testTimeout: 60_000,
     pool: "threads",

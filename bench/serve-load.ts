@@ -13,23 +13,64 @@
 // against after the warm-up (must be within 10%); and the dropped streams' slots: after the run the server's
 // in-flight count must come back to 0 and a burst of one request per client must then be served. No timing target:
 // the figures are what this machine did, with its load average before and after (docs/benchmarks.md).
-// Run: npx tsx bench/serve-load.ts [--ckpt DIR] [--clients 64] [--duration 60] [--warmup 20]
+// Run: npx tsx bench/serve-load.ts [--ckpt DIR] [--clients 64] [--duration 60] [--warmup 20] (--help lists them)
 import { Agent, request, type IncomingMessage } from "node:http";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createRng, type Rng } from "../src/core/rng.js";
 import { freshCheckpoint, residentBytes, startServe } from "./serve-child.js";
 
-const { values } = parseArgs({
-  options: {
-    ckpt: { type: "string" },
-    clients: { type: "string", default: "64" },
-    duration: { type: "string", default: "60" },
-    warmup: { type: "string", default: "20" },
-    "max-requests": { type: "string", default: "200000" },
-    "drop-share": { type: "string", default: "0.1" },
-  },
-});
+const USAGE = `Usage: npx tsx bench/serve-load.ts [options]
+
+\`budgetrl serve\` under load: concurrent clients on loopback, whole and streamed chat requests, a share of dropped
+streams; reports errors, time to first token, tokens/s, batch occupancy and memory (docs/benchmarks.md).
+
+Options:
+  --ckpt DIR             the checkpoint to serve (default: a fresh reference-size model)
+  --clients N            concurrent clients (default 64)
+  --duration S           seconds of measured load (default 60)
+  --warmup S             seconds of the same load before it (default 20)
+  --max-requests N       most requests in all (default 200000)
+  --drop-share X         share of streams whose client leaves after its third token (default 0.1)
+  -h, --help             this help`;
+
+function flags(): ReturnType<typeof parse> {
+  try {
+    return parse();
+  } catch (error) {
+    process.stderr.write(`serve-load: ${error instanceof Error ? error.message : String(error)}\n\n${USAGE}\n`);
+    process.exit(2);
+  }
+}
+
+function parse() {
+  return parseArgs({
+    options: {
+      ckpt: { type: "string" },
+      clients: { type: "string", default: "64" },
+      duration: { type: "string", default: "60" },
+      warmup: { type: "string", default: "20" },
+      "max-requests": { type: "string", default: "200000" },
+      "drop-share": { type: "string", default: "0.1" },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+}
+
+const { values } = flags();
+if (values.help) {
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
+for (const name of ["clients", "duration", "warmup", "max-requests", "drop-share"] as const) {
+  const value = Number(values[name]);
+  if (!Number.isFinite(value) || value < 0 || (name === "drop-share" && value > 1)) {
+    process.stderr.write(
+      `serve-load: --${name} must be a ${name === "drop-share" ? "share in [0, 1]" : "non-negative number"}, got ${values[name]}\n`,
+    );
+    process.exit(2);
+  }
+}
 const clients = Number(values.clients);
 const durationMs = Number(values.duration) * 1000;
 const warmupMs = Number(values.warmup) * 1000;

@@ -5,8 +5,9 @@
 // are the schema's (a bad value fails as the command's flags are read, naming the flag), and the flags given become
 // the typed client options (only those given: the policy fills in the rest). A resume command gives them again by the
 // same table (clientOptionArgs). The rows of group "tinker" (--tinker-url, --tinker-api-key-env, --tinker-timeout,
-// --tinker-deadline: how a tinker: policy reaches its service) are flags of `budgetrl eval` only (tinkerFlagFields);
-// `budgetrl reproduce` has its own Tinker flags, for its trainer.
+// --tinker-deadline, --tinker-sampling-deadline: how Tinker is reached, policies/tinker-reach.ts) are the same flags
+// for every command that reaches Tinker (tinkerFlagFieldsFor: `budgetrl eval`'s tinker: policy, `budgetrl train
+// --backend tinker`, `budgetrl reproduce --trainer tinker`).
 import { z } from "zod";
 import {
   CLIENT_OPTION_FLAGS,
@@ -73,10 +74,15 @@ export function clientFlagFieldsFor(scope: string): ClientFlagFields {
   ) as unknown as ClientFlagFields;
 }
 
+/** The flags' fields of how Tinker is reached, each description opening with `scope` ("tinker trainer"). */
+export function tinkerFlagFieldsFor(scope: string): TinkerFlagFields {
+  return Object.fromEntries(
+    CLIENT_OPTION_FLAGS.filter((row) => "group" in row).map((row) => [fieldOf(row.flag), flagField(row, scope)]),
+  ) as unknown as TinkerFlagFields;
+}
+
 /** The flags' fields of a tinker: policy's service (`budgetrl eval --policy tinker:...`). */
-export const tinkerFlagFields = Object.fromEntries(
-  CLIENT_OPTION_FLAGS.filter((row) => "group" in row).map((row) => [fieldOf(row.flag), flagField(row, "tinker")]),
-) as unknown as TinkerFlagFields;
+export const tinkerFlagFields = tinkerFlagFieldsFor("tinker");
 
 /** The flags' fields of an openai policy (`budgetrl eval --policy openai:MODEL`). */
 export const clientFlagFields = clientFlagFieldsFor("openai");

@@ -31,7 +31,13 @@ import {
   type TrainerSourceInput,
 } from "../study/sources.js";
 import { STAGES, type StageEvents } from "../study/stages.js";
-import { CLIENT_FLAG_KEYS, clientFlagFieldsFor, clientOptionsOf } from "./client-flags.js";
+import {
+  CLIENT_FLAG_KEYS,
+  clientFlagFieldsFor,
+  clientOptionsOf,
+  TINKER_FLAG_KEYS,
+  tinkerFlagFieldsFor,
+} from "./client-flags.js";
 import { defineCommand, type CliIo } from "./command.js";
 import { viewUrlField } from "./view-url-flag.js";
 import { keyJsonValues, keyValues } from "./key-values.js";
@@ -39,28 +45,9 @@ import { createProgress, formatDuration, type Progress } from "./progress.js";
 import { reportIgnoredOnResume } from "./resume-flags.js";
 import { tinkerConnection } from "./train.js";
 
-/** How the study reaches the Tinker service: never stored, given again with --resume. (The served base's server: the
- * openai client flags, clientFlagFieldsFor.) */
-const tinkerReachFlags = {
-  tinkerUrl: z
-    .string()
-    .optional()
-    .describe(
-      "tinker trainer: the service, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume",
-    ),
-  tinkerApiKeyEnv: z
-    .string()
-    .default("TINKER_API_KEY")
-    .describe(
-      "tinker trainer: environment variable holding the API key (never printed or stored; local servers need none)",
-    ),
-  tinkerTimeout: z
-    .number()
-    .int()
-    .min(1)
-    .default(120_000)
-    .describe("tinker trainer: milliseconds allowed per HTTP request"),
-};
+/** How the study reaches the Tinker service: the flags every command has (policies/tinker-reach.ts), never stored,
+ * given again with --resume. (The served base's server: the openai client flags, clientFlagFieldsFor.) */
+const tinkerReachFlags = tinkerFlagFieldsFor("tinker trainer");
 
 /** The Tinker trainer's fields, read with --trainer tinker only (stored with the study). */
 const tinkerFlags = {
@@ -287,11 +274,7 @@ function choiceOf(options: Options, given: ReadonlyMap<string, string>): StudyCh
 /** Where the servers are, from the flags (and TINKER_BASE_URL): the openai base's client options as given, the
  * Tinker service. */
 function reachOf(options: Options): StudyReach {
-  const tinker = tinkerConnection({
-    tinkerUrl: options.tinkerUrl,
-    tinkerApiKeyEnv: options.tinkerApiKeyEnv,
-    tinkerTimeout: options.tinkerTimeout,
-  });
+  const tinker = tinkerConnection(options);
   const openai = clientOptionsOf(options);
   return { ...(openai === undefined ? {} : { openai }), ...(tinker === undefined ? {} : { tinker }) };
 }
@@ -347,7 +330,7 @@ export const reproduceCommand = defineCommand({
         "plan",
         "viewUrl",
         ...CLIENT_FLAG_KEYS,
-        ...Object.keys(tinkerReachFlags),
+        ...TINKER_FLAG_KEYS,
       ]);
     // A new study's choice is read (and refused, naming the flag) before any work; on resume the stored one wins.
     const study = options.resume ? undefined : choiceOf(options, context.given);

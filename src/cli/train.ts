@@ -26,6 +26,8 @@ import {
 import { train, type StepMetrics } from "../rl/train.js";
 import { renderPassTable } from "../report/pass-table.js";
 import { defineCommand } from "./command.js";
+import { TINKER_FLAG_KEYS, tinkerFlagFieldsFor } from "./client-flags.js";
+import { resolveTinkerReach, type TinkerReach, type TinkerReachFlags } from "../policies/tinker-reach.js";
 import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { keyJsonValues, keyValues, modelOverrides } from "./key-values.js";
 import { createProgress } from "./progress.js";
@@ -70,25 +72,8 @@ const schema = z.object({
   resume: z.boolean().default(false).describe("continue the run in --out from its newest checkpoint"),
   progress: z.boolean().default(true).describe("show a progress bar on stderr"),
   ...storeWaitFields,
-  tinkerUrl: z
-    .string()
-    .optional()
-    .describe(
-      "tinker: the server, without /api/v1 (default: $TINKER_BASE_URL); not stored, give it again with --resume",
-    ),
-  tinkerApiKeyEnv: z
-    .string()
-    .default("TINKER_API_KEY")
-    .describe("tinker: environment variable holding the API key (never printed or stored; local servers need none)"),
-  tinkerTimeout: z.number().int().min(1).default(120_000).describe("tinker: milliseconds allowed per HTTP request"),
-  tinkerDeadline: z
-    .number()
-    .int()
-    .min(0)
-    .default(300_000)
-    .describe(
-      "tinker: milliseconds one request may keep failing (5xx, 429, dropped connections) before the run stops: the SDK's 5 minutes",
-    ),
+  // How Tinker is reached: the same flags, defaults and caps as every command's (policies/tinker-reach.ts).
+  ...tinkerFlagFieldsFor("tinker"),
 });
 
 /** The flags of config fields whose flag is not their kebab-case name. */
@@ -182,31 +167,12 @@ function configOfFlags(options: Flags, given: ReadonlyMap<string, string>): Trai
   };
 }
 
-/** The run option `tinker` of train(): URL from the flag or $TINKER_BASE_URL, key from the named variable. */
+/** The run option `tinker` of train(): how Tinker is reached (policies/tinker-reach.ts); undefined without a URL. */
 export function tinkerConnection(
-  options: {
-    readonly tinkerUrl?: string | undefined;
-    readonly tinkerApiKeyEnv: string;
-    readonly tinkerTimeout: number;
-    readonly tinkerDeadline?: number;
-  },
+  flags: TinkerReachFlags,
   environment: NodeJS.ProcessEnv = process.env,
-): { baseUrl: string; apiKey?: string; timeoutMs: number; deadlineMs?: number } | undefined {
-  const baseUrl = options.tinkerUrl ?? environment.TINKER_BASE_URL;
-  if (baseUrl === undefined || baseUrl === "") return undefined;
-  if (!/^https?:\/\/[^/]/.test(baseUrl))
-    throw new ConfigError(
-      "tinkerUrl",
-      `${JSON.stringify(baseUrl)} is not an http(s) URL`,
-      "e.g. --tinker-url http://localhost:8000",
-    );
-  const apiKey = environment[options.tinkerApiKeyEnv];
-  return {
-    baseUrl,
-    timeoutMs: options.tinkerTimeout,
-    ...(options.tinkerDeadline === undefined ? {} : { deadlineMs: options.tinkerDeadline }),
-    ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
-  };
+): TinkerReach | undefined {
+  return resolveTinkerReach(flags, environment);
 }
 
 function stepLine(metrics: StepMetrics, total: number): string {
@@ -238,23 +204,20 @@ export const trainCommand = defineCommand({
     "budgetrl train --backend tinker --tinker-url URL --base-model Qwen/Qwen3-4B --renderer hf:models/qwen3-4b --template-opt enable_thinking=false --env bfcl --out runs/b",
   ],
   async run(options, io, context) {
-    const { out, resume, progress, tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, tinkerDeadline } = options;
+    const { out, resume, progress } = options;
     if (resume)
       reportIgnoredOnResume(io, "train", context.given, [
         "out",
         "resume",
         "progress",
-        "tinkerUrl",
-        "tinkerApiKeyEnv",
-        "tinkerTimeout",
-        "tinkerDeadline",
+        ...TINKER_FLAG_KEYS,
         "busyTimeout",
         "reconnectTimeout",
       ]);
     // A new run's config is parsed here too, so that a refusal names the flag; a resumed run reads its stored one.
     const config = resume ? undefined : configOfFlags(options, context.given);
     if (config !== undefined) parseTrainConfig(config, flagNamer(context.given));
-    const tinker = tinkerConnection({ tinkerUrl, tinkerApiKeyEnv, tinkerTimeout, tinkerDeadline });
+    const tinker = tinkerConnection(options);
     let bar: ReturnType<typeof createProgress> | undefined;
     const result = await train({
       config,

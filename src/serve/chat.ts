@@ -142,9 +142,8 @@ export function prepareChat(context: ChatContext, request: ChatRequest, stream: 
     planShape(plan) ??
     (structured === undefined
       ? undefined
-      : { shape: structured.shape, what: `a value of ${structured.field}`, fields: structured.field });
-  const room = Math.min(maxTokens, context.model.config.contextLength - prompt.length);
-  const constraints = replyConstraints(shape, sampling, context.renderer.vocabulary, room);
+      : { form: structured.form, what: `a value of ${structured.field}`, fields: structured.field });
+  const constraints = replyConstraints(shape, sampling, context.renderer.vocabulary);
   context.engine.checkRoom(sampling.n);
   const last = request.messages[request.messages.length - 1]!;
   const generation: GenerationRequest = {

@@ -115,12 +115,16 @@ export function parseCompletionRequest(
   strict = false,
 ): CompletionRequest {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
-    throw badRequest(null, "the body must be a JSON object");
+    throw badRequest(null, "the body must be a JSON object", "invalid_type");
   const parsed = bodySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const missing = issue.path.length === 1 && (raw as Record<string, unknown>)[String(issue.path[0])] === undefined;
-    throw badRequest(paramOf(issue.path), missing ? "is required" : issue.message);
+    throw badRequest(
+      paramOf(issue.path),
+      missing ? "is required" : issue.message,
+      missing ? "missing_required_parameter" : issue.code === "invalid_type" ? "invalid_type" : "invalid_value",
+    );
   }
   const body = parsed.data;
   const ignoredFields = checkFields(raw as Record<string, unknown>, "completions", strict);
@@ -184,7 +188,7 @@ export function prepareCompletions(
   const shape =
     structured === undefined
       ? undefined
-      : { shape: structured.shape, what: `a value of ${structured.field}`, fields: structured.field };
+      : { form: structured.form, what: `a value of ${structured.field}`, fields: structured.field };
   const prepared = request.prompts.map((sent, i) => {
     const one = truncatedPrompt(sent, sampling.truncatePromptTokens, contextLength);
     const maxTokens = answerLength(
@@ -193,8 +197,7 @@ export function prepareCompletions(
       one.tokens.length,
       request.prompts.length === 1 ? "prompt" : `prompt[${i}]`,
     );
-    const room = Math.min(maxTokens, contextLength - one.tokens.length);
-    const constraints = replyConstraints(shape, sampling, context.vocabulary, room);
+    const constraints = replyConstraints(shape, sampling, context.vocabulary);
     const generation: GenerationRequest = {
       prompt: one.tokens,
       keepSessions: false,

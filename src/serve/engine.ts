@@ -79,6 +79,8 @@ export interface GenerationRequest {
   readonly constraints?: readonly TokenConstraint[];
   /** Stops sampling between two tokens when it says so (a stream whose client left). */
   readonly cancelled?: () => boolean;
+  /** Told when each model call of the request starts (metrics.ts: its first ends the time in the queue). */
+  readonly onModelCall?: () => void;
 }
 
 export interface TokenAlternative {
@@ -226,6 +228,7 @@ async function sampleWhole(
     seed,
     settings,
     ...(held[j] === undefined ? {} : { session: held[j] }),
+    ...(request.onModelCall === undefined ? {} : { onStart: request.onModelCall }),
   }));
   const generated = await state.batcher.sample(rows);
   return generated.map((g, index) => {
@@ -284,6 +287,7 @@ function nextTokenRow(
     },
     ...(row.rngState === undefined ? {} : { resume: row.rngState }),
     ...(mask === undefined ? {} : { mask }),
+    ...(request.onModelCall === undefined ? {} : { onStart: request.onModelCall }),
     ...(settings.penalties === undefined ? {} : { replyStart: request.prompt.length }),
   };
 }

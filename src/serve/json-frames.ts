@@ -1,55 +1,51 @@
 // The parse state of constrained decoding (json-constraint.ts) and its sizes: the frames of a partial JSON value of
-// a shape (schema-shape.ts), the UTF-8 rules of its strings, and `minRest`, the exact fewest bytes that complete a
-// stack of frames, which the constraint compares with the tokens left so that a value always fits.
-import { ANY, type ArrayShape, type NumberShape, type ObjectShape, type Shape } from "./schema-shape.js";
+// a shape (schema-shape.ts), and `minRest`, the fewest bytes that complete a stack of frames (exact, but where a
+// string's pattern meets its maxLength or an object needs keys of its own to reach minProperties: then a lower
+// bound), which the constraint compares with the tokens left so that a value fits where it can.
+import { fewestMore } from "./number-text.js";
+import { BACKSLASH, stringRest, UTF8_DONE, type StringFrame, type Utf8 } from "./json-string.js";
+import { ANY, itemAt, type ArrayShape, type NumberShape, type ObjectShape, type Shape } from "./schema-shape.js";
 
-export type NumberPhase = "minus" | "zero" | "int" | "dot" | "frac" | "exp" | "expSign" | "expDigits";
 export type ObjectPhase = "open" | "key" | "colon" | "value" | "after" | "next";
 export type ArrayPhase = "first" | "item" | "after" | "next";
 
-/** UTF-8 continuation bytes still due, and the range of the next one. */
-export interface Utf8 {
-  readonly pending: number;
-  readonly lo: number;
-  readonly hi: number;
-}
-export const UTF8_DONE: Utf8 = { pending: 0, lo: 0x80, hi: 0xbf };
-
 export type Frame =
   | { readonly t: "value"; readonly shape: Shape }
-  | {
-      readonly t: "object";
-      readonly shape: ObjectShape;
-      readonly phase: ObjectPhase;
-      readonly seen: readonly string[];
-      /** phase key: the key's bytes so far, whether they can still be another key (no escape, valid UTF-8 so far), its UTF-8 state. */
-      readonly key: readonly number[];
-      readonly free: boolean;
-      readonly utf8: Utf8;
-      /** phase colon: the value's shape. */
-      readonly chosen?: Shape;
-    }
+  | ObjectFrame
   | { readonly t: "array"; readonly shape: ArrayShape; readonly phase: ArrayPhase; readonly count: number }
-  /** escape: 0 none, 1 after a backslash, 2..5 in \uXXXX with escape - 2 hex digits read; count: characters so far
-   * (a character counts from its first byte), min and max its length bounds. */
-  | {
-      readonly t: "string";
-      readonly escape: number;
-      readonly utf8: Utf8;
-      readonly count: number;
-      readonly min: number;
-      readonly max: number;
-    }
-  /** digits: how many before the point so far. */
-  | { readonly t: "number"; readonly shape: NumberShape; readonly phase: NumberPhase; readonly digits: number }
+  | StringFrame
+  /** text: the number's bytes so far. */
+  | { readonly t: "number"; readonly shape: NumberShape; readonly text: string }
   | { readonly t: "literal"; readonly texts: readonly (readonly number[])[]; readonly at: number }
   | { readonly t: "end" };
+
+export interface ObjectFrame {
+  readonly t: "object";
+  readonly shape: ObjectShape;
+  readonly phase: ObjectPhase;
+  /** The declared keys written, and the other keys written (their bytes as latin1 text). */
+  readonly seen: readonly string[];
+  readonly extras: readonly string[];
+  /** phase key: the key's bytes so far, whether they can still be another key (no escape, valid UTF-8 so far), its UTF-8 state. */
+  readonly key: readonly number[];
+  readonly free: boolean;
+  readonly utf8: Utf8;
+  /** phase colon: the value's shape. */
+  readonly chosen?: Shape;
+}
 
 export type Stack = readonly Frame[];
 
 export const utf8Bytes = (text: string): number[] => Array.from(new TextEncoder().encode(text));
-const ANY_OBJECT: ObjectShape = { kind: "object", properties: new Map(), required: new Set(), additional: ANY };
-const ANY_ARRAY: ArrayShape = { kind: "array", items: ANY, minItems: 0, maxItems: Infinity };
+const ANY_OBJECT: ObjectShape = {
+  kind: "object",
+  properties: new Map(),
+  required: new Set(),
+  additional: ANY,
+  minProperties: 0,
+  maxProperties: Infinity,
+};
+const ANY_ARRAY: ArrayShape = { kind: "array", prefix: [], items: ANY, minItems: 0, maxItems: Infinity };
 export const ANY_OPTIONS: readonly Shape[] = [
   ANY_OBJECT,
   ANY_ARRAY,
@@ -57,31 +53,7 @@ export const ANY_OPTIONS: readonly Shape[] = [
   { kind: "number", integer: false },
   { kind: "literals", texts: ["true", "false", "null"] },
 ];
-export const QUOTE = 0x22;
-export const BACKSLASH = 0x5c;
-export const isDigit = (b: number): boolean => b >= 0x30 && b <= 0x39;
-export const isHex = (b: number): boolean => isDigit(b) || (b >= 0x41 && b <= 0x46) || (b >= 0x61 && b <= 0x66);
-
-/** The UTF-8 state after a lead byte (>= 0x80), or undefined when it cannot start a character. */
-function utf8Lead(b: number): Utf8 | undefined {
-  if (b >= 0xc2 && b <= 0xdf) return { pending: 1, lo: 0x80, hi: 0xbf };
-  if (b === 0xe0) return { pending: 2, lo: 0xa0, hi: 0xbf };
-  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return { pending: 2, lo: 0x80, hi: 0xbf };
-  if (b === 0xed) return { pending: 2, lo: 0x80, hi: 0x9f };
-  if (b === 0xf0) return { pending: 3, lo: 0x90, hi: 0xbf };
-  if (b >= 0xf1 && b <= 0xf3) return { pending: 3, lo: 0x80, hi: 0xbf };
-  if (b === 0xf4) return { pending: 3, lo: 0x80, hi: 0x8f };
-  return undefined;
-}
-
-/** The UTF-8 state after byte b of a string's text (not a quote or backslash), or undefined when b is not allowed. */
-export function textByte(state: Utf8, b: number): Utf8 | undefined {
-  if (state.pending > 0)
-    return b >= state.lo && b <= state.hi ? { pending: state.pending - 1, lo: 0x80, hi: 0xbf } : undefined;
-  if (b < 0x20) return undefined;
-  if (b < 0x80) return UTF8_DONE;
-  return utf8Lead(b);
-}
+export { UTF8_DONE };
 
 // ---- sizes: the fewest bytes ------------------------------------------------------------------------------
 
@@ -123,16 +95,19 @@ export function minValue(shape: Shape): number {
       size = 1 + firstCost(shape);
       break;
     case "string":
-      size = 2 + (shape.minLength ?? 0);
+      size = 1 + stringRest({ t: "string", shape, count: 0, state: 0, escape: 0, utf8: UTF8_DONE, bits: 0 });
       break;
     case "number":
-      size = 1;
+      size = fewestMore(shape, "");
       break;
     case "literals":
       size = Math.min(...shape.texts.map((text) => utf8Bytes(text).length));
       break;
     case "union":
       size = Math.min(...shape.options.map(minValue));
+      break;
+    case "never":
+      size = Infinity;
       break;
   }
   minValueCache.set(shape, size);
@@ -142,57 +117,124 @@ export function minValue(shape: Shape): number {
 /** Bytes of a member written in full after a comma would be: ,"key":value. */
 const memberCost = (member: Member): number => 1 + member.bytes.length + 2 + 1 + minValue(member.shape);
 
-/** Fewest bytes that close an object after a member (or after `{` less one comma): the missing required members, then `}`. */
-function restAfter(shape: ObjectShape, seen: readonly string[]): number {
-  let cost = 1;
-  for (const member of members(shape))
-    if (shape.required.has(member.name) && !seen.includes(member.name)) cost += memberCost(member);
-  return cost;
+/** What decides which keys an object may still take: the declared ones written and the keys written in all. */
+interface Written {
+  readonly seen: readonly string[];
+  readonly count: number;
+  /** The other keys written (the empty key among them or not). */
+  readonly extras: readonly string[];
 }
 
+const missingRequired = (shape: ObjectShape, seen: readonly string[]): Member[] =>
+  members(shape).filter((member) => shape.required.has(member.name) && !seen.includes(member.name));
+
+/** True when a key that is not required may still be written: it leaves room for the required ones. */
+export function optionalRoom(shape: ObjectShape, written: Written): boolean {
+  return written.count + 1 + missingRequired(shape, written.seen).length <= shape.maxProperties;
+}
+
+/** True when the key may be written now (declared: not yet written, and required or with room). */
+export function eligible(shape: ObjectShape, written: Written, member: Member): boolean {
+  if (written.seen.includes(member.name) || member.shape.kind === "never") return false;
+  return shape.required.has(member.name) || optionalRoom(shape, written);
+}
+
+/** The fewest bytes of another key of its own (its quotes included) and the cheapest value after its colon. */
+function freeMemberCost(shape: ObjectShape, written: Written): number {
+  const emptyTaken = shape.properties.has("") || written.extras.includes("");
+  return (emptyTaken ? 3 : 2) + 1 + minValue(shape.additional!);
+}
+
+/** Fewest bytes that close an object after a member (or after `{` less one comma): the missing required members,
+ * members enough for minProperties (the cheapest ones; keys of its own at one character at least, a lower bound),
+ * then `}`. */
+function restAfter(shape: ObjectShape, written: Written): number {
+  const missing = missingRequired(shape, written.seen);
+  let cost = 1 + missing.reduce((sum, member) => sum + memberCost(member), 0);
+  const more = shape.minProperties - written.count - missing.length;
+  if (more <= 0) return cost;
+  const optional = members(shape)
+    .filter((member) => !shape.required.has(member.name) && !written.seen.includes(member.name))
+    .map(memberCost);
+  if (shape.additional !== undefined) {
+    const first = 1 + freeMemberCost(shape, written);
+    const next = 1 + 3 + 1 + minValue(shape.additional);
+    for (let i = 0; i < more; i++) optional.push(i === 0 ? first : next);
+  }
+  optional.sort((a, b) => a - b);
+  return more > optional.length ? Infinity : cost + optional.slice(0, more).reduce((sum, one) => sum + one, 0);
+}
+
+const written = (frame: ObjectFrame): Written => ({
+  seen: frame.seen,
+  extras: frame.extras,
+  count: frame.seen.length + frame.extras.length,
+});
+const NOTHING: Written = { seen: [], extras: [], count: 0 };
+const withKey = (before: Written, name: string | undefined): Written => ({
+  seen: name === undefined ? before.seen : [...before.seen, name],
+  extras: before.extras,
+  count: before.count + 1,
+});
+
 function openCost(shape: ObjectShape): number {
-  const rest = restAfter(shape, []);
+  const rest = restAfter(shape, NOTHING);
   return rest === 1 ? 1 : rest - 1; // the first member has no comma
 }
 
 /** Fewest bytes of a whole member from its opening quote on, then the rest of the object. */
-function nextCost(shape: ObjectShape, seen: readonly string[]): number {
+function nextCost(shape: ObjectShape, before: Written): number {
   let best = Infinity;
   for (const member of members(shape))
-    if (!seen.includes(member.name))
-      best = Math.min(best, memberCost(member) - 1 + restAfter(shape, [...seen, member.name]));
-  if (shape.additional !== undefined) {
-    const emptyTaken = shape.properties.has("");
-    best = Math.min(best, (emptyTaken ? 3 : 2) + 1 + minValue(shape.additional) + restAfter(shape, seen));
-  }
+    if (eligible(shape, before, member))
+      best = Math.min(best, memberCost(member) - 1 + restAfter(shape, withKey(before, member.name)));
+  if (shape.additional !== undefined && optionalRoom(shape, before))
+    best = Math.min(best, freeMemberCost(shape, before) + restAfter(shape, withKey(before, undefined)));
   return best;
 }
 
-function keyCost(frame: Extract<Frame, { t: "object" }>): number {
-  const { shape, seen, key } = frame;
+function keyCost(frame: ObjectFrame): number {
+  const { shape, key } = frame;
+  const before = written(frame);
   let best = Infinity;
   for (const member of members(shape)) {
-    if (seen.includes(member.name) || !startsWith(member.bytes, key)) continue;
+    if (!eligible(shape, before, member) || !startsWith(member.bytes, key)) continue;
     best = Math.min(
       best,
-      member.bytes.length - key.length + 2 + minValue(member.shape) + restAfter(shape, [...seen, member.name]),
+      member.bytes.length - key.length + 2 + minValue(member.shape) + restAfter(shape, withKey(before, member.name)),
     );
   }
-  if (shape.additional !== undefined && frame.free) {
-    // Close now, or (a character still open, or the key is a declared name already given) write bytes first.
-    const declared = members(shape).some((member) => sameBytes(member.bytes, key));
-    const extra = frame.utf8.pending > 0 ? frame.utf8.pending : declared ? 1 : 0;
-    best = Math.min(best, extra + 2 + minValue(shape.additional) + restAfter(shape, seen));
+  if (shape.additional !== undefined && frame.free && optionalRoom(shape, before)) {
+    // Close now, or (a character still open, or the key is one already taken) write bytes first.
+    const text = latin1(key);
+    const taken = members(shape).some((member) => sameBytes(member.bytes, key)) || frame.extras.includes(text);
+    const extra = frame.utf8.pending > 0 ? frame.utf8.pending : taken ? 1 : 0;
+    best = Math.min(best, extra + 2 + minValue(shape.additional) + restAfter(shape, withKey(before, undefined)));
   }
   return best;
 }
 
+export const latin1 = (bytes: readonly number[]): string => String.fromCharCode(...bytes);
+
 function firstCost(shape: ArrayShape): number {
-  return shape.minItems === 0 ? 1 : shape.minItems * minValue(shape.items) + shape.minItems;
+  return shape.minItems === 0 ? 1 : restFrom(shape, 0);
 }
 
-function restArray(shape: ArrayShape, count: number): number {
-  return Math.max(0, shape.minItems - count) * (1 + minValue(shape.items)) + 1;
+const restFromCache = new WeakMap<ArrayShape, number[]>();
+/** Fewest bytes after item `count - 1` (or after `[` less one comma): the items still due, each after a comma, then `]`. */
+function restFrom(shape: ArrayShape, count: number): number {
+  let sums = restFromCache.get(shape);
+  if (sums === undefined) {
+    sums = [];
+    let sum = 1;
+    for (let i = shape.minItems; i >= 0; i--) {
+      sums[i] = sum;
+      if (i > 0) sum += 1 + minValue(itemAt(shape, i - 1)!);
+    }
+    restFromCache.set(shape, sums);
+  }
+  if (count >= shape.minItems) return 1;
+  return count === 0 ? sums[0]! - 1 : sums[count]!;
 }
 
 function frameCost(frame: Frame): number {
@@ -202,23 +244,16 @@ function frameCost(frame: Frame): number {
     case "value":
       return minValue(frame.shape);
     case "string":
-      return (
-        (frame.escape === 1 ? 1 : frame.escape >= 2 ? 6 - frame.escape : 0) +
-        frame.utf8.pending +
-        Math.max(0, frame.min - frame.count) +
-        1
-      );
+      return stringRest(frame);
     case "number":
-      return frame.phase === "minus" || frame.phase === "dot" || frame.phase === "exp" || frame.phase === "expSign"
-        ? 1
-        : 0;
+      return fewestMore(frame.shape, frame.text);
     case "literal":
       return Math.min(...frame.texts.map((text) => text.length - frame.at));
     case "array":
       if (frame.phase === "first") return firstCost(frame.shape);
-      if (frame.phase === "item") return restArray(frame.shape, frame.count + 1);
-      if (frame.phase === "after") return restArray(frame.shape, frame.count);
-      return minValue(frame.shape.items) + restArray(frame.shape, frame.count + 1);
+      if (frame.phase === "item") return restFrom(frame.shape, frame.count + 1);
+      if (frame.phase === "after") return restFrom(frame.shape, frame.count);
+      return minValue(itemAt(frame.shape, frame.count)!) + restFrom(frame.shape, frame.count + 1);
     case "object":
       switch (frame.phase) {
         case "open":
@@ -226,12 +261,12 @@ function frameCost(frame: Frame): number {
         case "key":
           return keyCost(frame);
         case "colon":
-          return 1 + minValue(frame.chosen!) + restAfter(frame.shape, frame.seen);
+          return 1 + minValue(frame.chosen!) + restAfter(frame.shape, written(frame));
         case "value":
         case "after":
-          return restAfter(frame.shape, frame.seen);
+          return restAfter(frame.shape, written(frame));
         case "next":
-          return nextCost(frame.shape, frame.seen);
+          return nextCost(frame.shape, written(frame));
       }
   }
 }

@@ -2,12 +2,18 @@
 // exposition, rather than our own writer of the format). The names are vLLM's where they mean the same, so that
 // a vLLM dashboard reads them (each with the label model_name), and budgetrl_serve_* for the rest:
 //
-//   vllm:num_requests_running             gauge     requests being answered now
+//   vllm:num_requests_running             gauge     generations being sampled now (a scrape of /metrics, or any
+//                                                   request not sampling, is not one)
 //   vllm:num_requests_waiting             gauge     sequences waiting for the model (the queue; vLLM counts requests)
 //   vllm:prompt_tokens_total              counter   prompt tokens of the replies sampled (per prompt, once)
 //   vllm:generation_tokens_total          counter   tokens sampled
 //   vllm:request_success_total            counter   replies finished, by finished_reason (stop, length)
 //   vllm:e2e_request_latency_seconds      histogram seconds from a request's arrival to its last byte
+//   vllm:request_queue_time_seconds       histogram seconds a generation waits for its first model call
+//   vllm:time_to_first_token_seconds      histogram seconds from a generation's start to its first token (a reply
+//                                                   sampled whole in one call: to the call's end)
+//   vllm:inter_token_latency_seconds      histogram seconds between two tokens of a reply (sampled token by token;
+//                                                   a reply sampled whole: its call's time per token, once a reply)
 //   budgetrl_serve_http_requests_total    counter   requests by path and status
 //   budgetrl_serve_model_calls_total      counter   model calls (batches) made
 //   budgetrl_serve_batched_sequences_total counter  sequences those calls sampled (their ratio: the batching)
@@ -26,21 +32,25 @@ export interface ServeMetrics {
 
 export interface MetricsSources {
   readonly model: string;
-  readonly inFlight: () => number;
   readonly engine: SamplingEngine;
+  /** Seconds on a monotonic clock (default process.hrtime). */
+  readonly now?: () => number;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+/** vLLM's buckets for time to first token and between tokens. */
+const TOKEN_BUCKETS = [0.001, 0.005, 0.01, 0.02, 0.04, 0.06, 0.08, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+const monotonic = (): number => Number(process.hrtime.bigint()) / 1e9;
 
 /** The gauges read when scraped, and the counters that catch up with the engine's own totals then. */
-function liveMetrics(registry: Registry, sources: MetricsSources): () => void {
+function liveMetrics(registry: Registry, sources: MetricsSources, running: () => number): () => void {
   const registers = [registry];
   new Gauge({
     name: "vllm:num_requests_running",
-    help: "Requests being answered now.",
+    help: "Generations being sampled now.",
     registers,
     collect() {
-      this.set(sources.inFlight());
+      this.set(running());
     },
   });
   new Gauge({
@@ -72,11 +82,65 @@ function liveMetrics(registry: Registry, sources: MetricsSources): () => void {
   };
 }
 
+/** The token timings of one generation, observed into the histograms. */
+interface TokenTimings {
+  readonly queue: Histogram;
+  readonly firstToken: Histogram;
+  readonly betweenTokens: Histogram;
+}
+
+/** The engine with its generations timed: queue, first token, between tokens. */
+function timedEngine(engine: SamplingEngine, timings: TokenTimings, now: () => number): SamplingEngine["generate"] {
+  return async (request, onToken) => {
+    const start = now();
+    let called: number | undefined;
+    let first: number | undefined;
+    const last = new Map<number, number>();
+    const choices = await engine.generate(
+      {
+        ...request,
+        onModelCall: () => {
+          called ??= now();
+          request.onModelCall?.();
+        },
+      },
+      (choice, token, ended) => {
+        const at = now();
+        first ??= at;
+        const before = last.get(choice);
+        if (before !== undefined) timings.betweenTokens.observe(at - before);
+        last.set(choice, at);
+        onToken?.(choice, token, ended);
+      },
+    );
+    const end = now();
+    timings.queue.observe((called ?? end) - start);
+    timings.firstToken.observe((first ?? end) - start);
+    if (first === undefined && called !== undefined)
+      for (const choice of choices)
+        if (choice.tokens.length > 0) timings.betweenTokens.observe((end - called) / choice.tokens.length);
+    return choices;
+  };
+}
+
 export function createServeMetrics(sources: MetricsSources): ServeMetrics {
   const registry = new Registry();
   registry.setDefaultLabels({ model_name: sources.model });
   const registers = [registry];
-  const catchUp = liveMetrics(registry, sources);
+  let running = 0;
+  const catchUp = liveMetrics(registry, sources, () => running);
+  const histogram = (name: string, help: string): Histogram =>
+    new Histogram({ name, help, buckets: TOKEN_BUCKETS, registers });
+  const timings: TokenTimings = {
+    queue: new Histogram({
+      name: "vllm:request_queue_time_seconds",
+      help: "Seconds a generation waits for its first model call.",
+      buckets: LATENCY_BUCKETS,
+      registers,
+    }),
+    firstToken: histogram("vllm:time_to_first_token_seconds", "Seconds from a generation's start to its first token."),
+    betweenTokens: histogram("vllm:inter_token_latency_seconds", "Seconds between two tokens of a reply."),
+  };
   const prompt = new Counter({ name: "vllm:prompt_tokens_total", help: "Prompt tokens.", registers });
   const generation = new Counter({ name: "vllm:generation_tokens_total", help: "Tokens sampled.", registers });
   const success = new Counter({
@@ -103,14 +167,22 @@ export function createServeMetrics(sources: MetricsSources): ServeMetrics {
     for (const choice of choices) success.inc({ finished_reason: choice.finish });
   };
   return {
-    count: (engine) => ({
-      ...engine,
-      async generate(request, onToken) {
-        const choices = await engine.generate(request, onToken);
-        sampled(request, choices);
-        return choices;
-      },
-    }),
+    count(engine) {
+      const generate = timedEngine(engine, timings, sources.now ?? monotonic);
+      return {
+        ...engine,
+        async generate(request, onToken) {
+          running++;
+          try {
+            const choices = await generate(request, onToken);
+            sampled(request, choices);
+            return choices;
+          } finally {
+            running--;
+          }
+        },
+      };
+    },
     answered(path, status, seconds) {
       requests.inc({ path, status: String(status) });
       if (status < 400) latency.observe(seconds);

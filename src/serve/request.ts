@@ -271,13 +271,15 @@ function promptEnd(body: Body, messages: readonly Message[]): { add: boolean; co
 /** The typed request, or an HttpError (400) naming the first bad field. `maxN` bounds n, `vocab` the token ids. */
 export function parseChatRequest(raw: unknown, maxN: number, vocab: number, options: ParseOptions = {}): ChatRequest {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
-    throw badRequest(null, "the body must be a JSON object");
+    throw badRequest(null, "the body must be a JSON object", "invalid_type");
   const parsed = bodySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
+    const missing = issue.code === "invalid_type" && valueAt(raw, issue.path) === undefined;
     throw badRequest(
       paramOf(issue.path),
-      issue.code === "invalid_type" && valueAt(raw, issue.path) === undefined ? "is required" : issue.message,
+      missing ? "is required" : issue.message,
+      missing ? "missing_required_parameter" : issue.code === "invalid_type" ? "invalid_type" : "invalid_value",
     );
   }
   const body = parsed.data;

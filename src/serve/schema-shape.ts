@@ -2,17 +2,30 @@
 // (structured-output.ts) and tool_choice "required" or a named function (tool-choice.ts). Pure functions; a
 // schema it cannot enforce is a SchemaProblem naming the keyword (the caller answers 400 naming the field).
 //
-// Enforced: type (one or a list), properties, required, additionalProperties (absent or false: no other keys, as
-// vLLM's default grammar backend, xgrammar, does; true or a schema: other keys allowed), items, minItems, maxItems,
-// enum, const, anyOf and oneOf (as anyOf; the parent's other keywords apply to each option), local $ref into $defs
-// or definitions (not recursive), minLength and maxLength of strings (in characters; an escape is one), and number
-// bounds the decoder can keep: minimum 0 (no minus sign), integers at least 1 (minimum 1 or exclusiveMinimum 0),
-// and bounds as wide as some 10^d - 1 (at most d digits before the point, no exponent: a value may be refused that
-// the schema allows, never written that it refuses). A schema with no type, properties, enum or const is any value.
-// Annotations (accepted, they constrain nothing): description, title, default, examples, format, $schema, $id,
-// $comment, deprecated, readOnly, writeOnly, $defs and definitions themselves.
-// Refused with the keyword named: every other keyword that constrains values (pattern, multipleOf, uniqueItems,
-// prefixItems, allOf, not, if/then/else, ...), other number bounds, recursive $ref, and the schema `false`.
+// Enforced: type (one or a list); properties, required, additionalProperties (absent or false: no other keys, as
+// vLLM's default grammar backend, xgrammar, does; true or a schema: other keys allowed), minProperties and
+// maxProperties; items, prefixItems (and the older items array with additionalItems), minItems, maxItems; enum,
+// const; anyOf and oneOf (as anyOf; the parent's other keywords apply to each option); allOf (merged into one
+// schema, schema-merge.ts); $ref into $defs or definitions or the root, recursive ones too: a path follows at most
+// MAX_REF_DEPTH $refs, and deeper a $ref has no value (an optional property is left out, an array stays as short
+// as it may, an anyOf option is dropped; a schema with no value within the depth is refused); minLength,
+// maxLength and pattern of strings (in characters; regex-syntax.ts says which patterns), and the formats email,
+// uuid, date-time, date, time, uri, ipv4 and ipv6 (each as its pattern, string-formats.ts); minimum, maximum,
+// exclusiveMinimum, exclusiveMaximum and (integers, or integral values of numbers) multipleOf (number-text.ts:
+// every number within its bounds and finite). A schema with no type, properties, enum or const is any value.
+// Annotations (accepted, they constrain nothing): description, title, default, examples, other formats, $schema,
+// $id, $comment, deprecated, readOnly, writeOnly, $defs and definitions themselves.
+// Refused with the keyword named: every other keyword that constrains values (not, if/then/else, uniqueItems,
+// contains, patternProperties, propertyNames, dependent*, unevaluated*), a multipleOf that is not an integer, and a
+// schema no value satisfies (false, an empty enum, bounds that leave nothing).
+import type { StringShape } from "./json-string.js";
+import type { NumberShape } from "./number-text.js";
+import { count, join, numberShape, stringShape } from "./schema-leaves.js";
+import { mergeSchemas, type Schema } from "./schema-merge.js";
+import { SchemaProblem } from "./schema-problem.js";
+
+export { SchemaProblem };
+export type { NumberShape, StringShape };
 
 export type Shape =
   | { readonly kind: "any" }
@@ -22,7 +35,9 @@ export type Shape =
   | NumberShape
   /** Texts the value is one of, byte for byte (enum, const, booleans, null as compact JSON; guided_choice's raw texts). */
   | { readonly kind: "literals"; readonly texts: readonly string[] }
-  | { readonly kind: "union"; readonly options: readonly Shape[] };
+  | { readonly kind: "union"; readonly options: readonly Shape[] }
+  /** A declared property that can have no value (a $ref past the depth): its key is never written. */
+  | { readonly kind: "never" };
 
 export interface ObjectShape {
   readonly kind: "object";
@@ -30,64 +45,42 @@ export interface ObjectShape {
   readonly required: ReadonlySet<string>;
   /** The shape of other keys' values; undefined: no other keys. */
   readonly additional: Shape | undefined;
+  readonly minProperties: number;
+  readonly maxProperties: number;
 }
 
 export interface ArrayShape {
   readonly kind: "array";
-  readonly items: Shape;
+  /** The shapes of the first items (prefixItems), then `items` for the rest (undefined: no more items). */
+  readonly prefix: readonly Shape[];
+  readonly items: Shape | undefined;
   readonly minItems: number;
   readonly maxItems: number;
 }
 
-export interface StringShape {
-  readonly kind: "string";
-  /** Characters (default 0 and Infinity). */
-  readonly minLength?: number;
-  readonly maxLength?: number;
+/** The shape of item i, or undefined when there is none. */
+export function itemAt(shape: ArrayShape, i: number): Shape | undefined {
+  return i < shape.prefix.length ? shape.prefix[i] : shape.items;
 }
 
-export interface NumberShape {
-  readonly kind: "number";
-  readonly integer: boolean;
-  /** No minus sign. */
-  readonly nonNegative?: boolean;
-  /** Integers only: no minus sign and not 0. */
-  readonly positive?: boolean;
-  /** At most this many digits before the point, and no exponent. */
-  readonly maxDigits?: number;
-}
-
-/** A schema the constraint cannot enforce, and where (a path under the schema, e.g. "properties.a"). */
-export class SchemaProblem extends Error {
-  readonly path: string;
-  constructor(path: string, message: string) {
-    super(message);
-    this.name = "SchemaProblem";
-    this.path = path;
-  }
-}
+/** How many $refs one path through a schema may follow. */
+export const MAX_REF_DEPTH = 12;
 
 export const ANY: Shape = { kind: "any" };
+export const NEVER: Shape = { kind: "never" };
 const BOOLEAN: Shape = { kind: "literals", texts: ["true", "false"] };
 const NULL: Shape = { kind: "literals", texts: ["null"] };
 /** Keywords that constrain values in ways the decoder cannot enforce. */
 const REFUSED = [
-  "allOf",
   "not",
   "if",
   "then",
   "else",
-  "pattern",
   "patternProperties",
-  "multipleOf",
   "uniqueItems",
-  "prefixItems",
-  "additionalItems",
   "contains",
   "minContains",
   "maxContains",
-  "minProperties",
-  "maxProperties",
   "propertyNames",
   "dependentRequired",
   "dependentSchemas",
@@ -96,141 +89,96 @@ const REFUSED = [
   "unevaluatedItems",
   "contentSchema",
 ] as const;
-const BOUNDS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"] as const;
 
-type Schema = Readonly<Record<string, unknown>>;
-
-/** Where $refs are resolved: the root schema, and the refs being resolved now (a cycle is refused). */
-interface Context {
+/** Where $refs are resolved: the root schema, the $refs a path may still follow, and the shapes of $refs built. */
+export interface Context {
   readonly root: Schema | undefined;
-  readonly resolving: readonly string[];
+  readonly depth: number;
+  readonly built: Map<string, Shape | undefined>;
 }
 
-function isSchema(value: unknown): value is Schema {
+export function isSchema(value: unknown): value is Schema {
   return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
-const join = (path: string, key: string): string => (path === "" ? key : `${path}.${key}`);
-
-function union(options: readonly Shape[]): Shape {
-  return options.length === 1 ? options[0]! : { kind: "union", options };
-}
-
-function objectShape(schema: Schema, path: string, context: Context): ObjectShape {
+function objectOf(schema: Schema, path: string, context: Context): Shape | undefined {
   const properties = new Map<string, Shape>();
-  const declared = schema["properties"];
-  if (isSchema(declared))
-    for (const [name, sub] of Object.entries(declared))
-      properties.set(name, shapeOf(sub, join(join(path, "properties"), name), context));
   const required = new Set(
     Array.isArray(schema["required"])
       ? schema["required"].filter((name): name is string => typeof name === "string")
       : [],
   );
+  const declared = schema["properties"];
+  if (isSchema(declared))
+    for (const [name, sub] of Object.entries(declared)) {
+      const shape = shapeOf(sub, join(join(path, "properties"), name), context);
+      if (shape === undefined && required.has(name)) return undefined;
+      properties.set(name, shape ?? NEVER);
+    }
   // A required key that is not declared takes any value.
   for (const name of required) if (!properties.has(name)) properties.set(name, ANY);
   const extra = schema["additionalProperties"];
   const additional =
     extra === true ? ANY : isSchema(extra) ? shapeOf(extra, join(path, "additionalProperties"), context) : undefined;
-  return { kind: "object", properties, required, additional };
+  const minProperties = count(schema, "minProperties", 0);
+  const maxProperties = count(schema, "maxProperties", Infinity);
+  const writable = [...properties.values()].filter((shape) => shape !== NEVER).length;
+  if (required.size > maxProperties || minProperties > maxProperties)
+    throw new SchemaProblem(join(path, "maxProperties"), `maxProperties ${maxProperties} leaves no object`);
+  if (additional === undefined && writable < minProperties)
+    throw new SchemaProblem(
+      join(path, "minProperties"),
+      `minProperties ${minProperties} is more than the ${writable} keys an object may have here (no additionalProperties)`,
+    );
+  return { kind: "object", properties, required, additional, minProperties, maxProperties };
 }
 
-function count(schema: Schema, key: string, fallback: number): number {
-  const value = schema[key];
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : fallback;
-}
-
-function arrayShape(schema: Schema, path: string, context: Context): ArrayShape {
+function arrayOf(schema: Schema, path: string, context: Context): Shape | undefined {
+  const tuple = Array.isArray(schema["items"]);
+  const prefixSchemas = Array.isArray(schema["prefixItems"]) ? schema["prefixItems"] : tuple ? schema["items"] : [];
+  const restSchema = tuple ? schema["additionalItems"] : schema["items"];
+  const prefixKey = tuple ? "items" : "prefixItems";
+  const prefix: Shape[] = [];
+  let cut = false;
+  for (const [i, sub] of (prefixSchemas as unknown[]).entries()) {
+    const shape = shapeOf(sub, `${join(path, prefixKey)}[${i}]`, context);
+    if (shape === undefined) {
+      cut = true;
+      break;
+    }
+    prefix.push(shape);
+  }
+  const restKey = tuple ? "additionalItems" : "items";
+  const items =
+    cut || restSchema === false
+      ? undefined
+      : restSchema === undefined
+        ? ANY
+        : shapeOf(restSchema, join(path, restKey), context);
   const minItems = count(schema, "minItems", 0);
-  const maxItems = count(schema, "maxItems", Infinity);
-  if (maxItems < minItems)
+  const declaredMax = count(schema, "maxItems", Infinity);
+  if (declaredMax < minItems)
     throw new SchemaProblem(
       join(path, "maxItems"),
-      `maxItems ${maxItems} is below minItems ${minItems}: no array matches`,
+      `maxItems ${declaredMax} is below minItems ${minItems}: no array matches`,
     );
-  return {
-    kind: "array",
-    items: schema["items"] === undefined ? ANY : shapeOf(schema["items"], join(path, "items"), context),
-    minItems,
-    maxItems,
-  };
-}
-
-function stringShape(schema: Schema, path: string): StringShape {
-  const minLength = count(schema, "minLength", 0);
-  const maxLength = count(schema, "maxLength", Infinity);
-  if (maxLength < minLength)
+  const maxItems = items === undefined ? Math.min(declaredMax, prefix.length) : declaredMax;
+  if (maxItems < minItems) {
+    if (cut || restSchema !== false) return undefined;
     throw new SchemaProblem(
-      join(path, "maxLength"),
-      `maxLength ${maxLength} is below minLength ${minLength}: no string matches`,
+      join(path, "minItems"),
+      `minItems ${minItems} is more than the ${prefix.length} items allowed`,
     );
-  return {
-    kind: "string",
-    ...(minLength === 0 ? {} : { minLength }),
-    ...(maxLength === Infinity ? {} : { maxLength }),
-  };
-}
-
-/** The most digits d (at most 15) such that every value with at most d digits before the point (and no exponent)
- * is within `limit` in absolute value: integers reach 10^d - 1, other numbers come as close to 10^d as they like. */
-function digitsWithin(limit: number, inclusive: boolean, integer: boolean): number {
-  const fits = (d: number): boolean => {
-    const reach = integer ? 10 ** d - 1 : 10 ** d;
-    return integer && !inclusive ? reach < limit : reach <= limit;
-  };
-  let d = 0;
-  while (d < 15 && fits(d + 1)) d++;
-  return d;
-}
-
-/** The bounds of a number schema as the decoder keeps them, or a SchemaProblem naming the bound it cannot keep. */
-function numberShape(schema: Schema, path: string, integer: boolean): NumberShape {
-  const [min, max, xmin, xmax] = BOUNDS.map((key) => {
-    const value = schema[key];
-    if (value !== undefined && (typeof value !== "number" || !Number.isFinite(value)))
-      throw new SchemaProblem(join(path, key), `${key} must be a number`);
-    return value as number | undefined;
-  });
-  const problem = (key: string, value: number | undefined): SchemaProblem =>
-    new SchemaProblem(
-      join(path, key),
-      `${key} ${value} is not supported by budgetrl serve's constrained decoding: it keeps numbers non-negative (minimum 0), integers positive (minimum 1), or within bounds as wide as some 10^d - 1 (at most d digits)`,
-    );
-  if (min !== undefined && xmin !== undefined) throw problem("exclusiveMinimum", xmin);
-  if (max !== undefined && xmax !== undefined) throw problem("exclusiveMaximum", xmax);
-  let nonNegative = false;
-  let positive = false;
-  let digits = Infinity;
-  const low = min ?? xmin;
-  if (low !== undefined) {
-    const key = min !== undefined ? "minimum" : "exclusiveMinimum";
-    if (min === 0) nonNegative = true;
-    else if (integer && (min === 1 || xmin === 0)) positive = true;
-    else if (low < 0) digits = digitsWithin(-low, min !== undefined, integer);
-    else throw problem(key, low);
-    if (digits === 0) throw problem(key, low);
   }
-  const high = max ?? xmax;
-  if (high !== undefined) {
-    const within = high > 0 ? digitsWithin(high, max !== undefined, integer) : 0;
-    if (within === 0) throw problem(max !== undefined ? "maximum" : "exclusiveMaximum", high);
-    digits = Math.min(digits, within);
-  }
-  return {
-    kind: "number",
-    integer,
-    ...(nonNegative || positive ? { nonNegative: true } : {}),
-    ...(positive ? { positive: true } : {}),
-    ...(digits === Infinity ? {} : { maxDigits: digits }),
-  };
+  return { kind: "array", prefix, items, minItems, maxItems };
 }
 
-function typeShape(type: string, schema: Schema, path: string, context: Context): Shape {
+function typeShape(type: string, schema: Schema, path: string, context: Context): Shape | undefined {
   switch (type) {
     case "object":
-      return objectShape(schema, path, context);
+      return objectOf(schema, path, context);
     case "array":
-      return arrayShape(schema, path, context);
+      return arrayOf(schema, path, context);
     case "string":
       return stringShape(schema, path);
     case "integer":
@@ -251,8 +199,6 @@ function resolveRef(ref: unknown, path: string, context: Context): Schema | bool
   const at = join(path, "$ref");
   if (typeof ref !== "string" || !ref.startsWith("#"))
     throw new SchemaProblem(at, `only local $refs ("#/$defs/NAME") are supported, got ${JSON.stringify(ref)}`);
-  if (context.resolving.includes(ref))
-    throw new SchemaProblem(at, `${ref} refers to itself: recursive schemas are not supported`);
   let target: unknown = context.root;
   for (const part of ref
     .slice(1)
@@ -266,16 +212,62 @@ function resolveRef(ref: unknown, path: string, context: Context): Schema | bool
   return target;
 }
 
-function shapeOf(schema: unknown, path: string, context: Context): Shape {
-  if (schema === true || schema === undefined || schema === null) return ANY;
-  if (schema === false) throw new SchemaProblem(path, "the schema false matches nothing");
-  if (!isSchema(schema)) throw new SchemaProblem(path, "expected a JSON Schema object");
+const ANNOTATION_KEYS = new Set(["title", "description", "default", "examples", "$comment", "deprecated"]);
+
+/** A schema with its own $ref and allOf resolved and merged in (undefined: no value satisfies it), and the context
+ * its subschemas are read in (fewer $refs left). */
+function flatten(schema: Schema, path: string, context: Context): { schema: Schema | undefined; context: Context } {
+  let now: Schema | undefined = schema;
+  let inner = context;
   if ("$ref" in schema) {
+    if (inner.depth === 0) return { schema: undefined, context: inner };
     const { $ref, ...rest } = schema;
-    const target = resolveRef($ref, path, context);
-    const inner = { ...context, resolving: [...context.resolving, String($ref)] };
-    return shapeOf(typeof target === "boolean" ? target : { ...target, ...rest }, path, inner);
+    const target = resolveRef($ref, path, inner);
+    inner = { ...inner, depth: inner.depth - 1 };
+    if (target === false) return { schema: undefined, context: inner };
+    const resolved = flatten(target === true ? {} : target, path, inner);
+    inner = resolved.context;
+    now = resolved.schema === undefined ? undefined : mergeSchemas(resolved.schema, rest, path);
   }
+  if (now !== undefined && "allOf" in now) {
+    const { allOf, ...rest } = now;
+    if (!Array.isArray(allOf) || allOf.length === 0)
+      throw new SchemaProblem(join(path, "allOf"), "expected a non-empty array of schemas");
+    now = rest;
+    for (const [i, branch] of allOf.entries()) {
+      if (branch === true) continue;
+      if (!isSchema(branch)) return { schema: undefined, context: inner };
+      const flat = flatten(branch, `${join(path, "allOf")}[${i}]`, inner);
+      inner = flat.context.depth < inner.depth ? flat.context : inner;
+      now = flat.schema === undefined ? undefined : mergeSchemas(now!, flat.schema, path);
+      if (now === undefined) break;
+    }
+  }
+  return { schema: now, context: inner };
+}
+
+/** The shape of a schema; undefined: no value satisfies it (within the $ref depth). */
+export function shapeOf(schema: unknown, path: string, context: Context): Shape | undefined {
+  if (schema === true || schema === undefined || schema === null) return ANY;
+  if (schema === false) return undefined;
+  if (!isSchema(schema)) throw new SchemaProblem(path, "expected a JSON Schema object");
+  const refOnly = "$ref" in schema && Object.keys(schema).every((key) => key === "$ref" || ANNOTATION_KEYS.has(key));
+  const key = refOnly ? `${String(schema["$ref"])}@${context.depth}` : undefined;
+  if (key !== undefined && context.built.has(key)) return context.built.get(key);
+  const flat = flatten(schema, path, context);
+  const shape = flat.schema === undefined ? undefined : plainShape(flat.schema, path, flat.context);
+  if (key !== undefined) context.built.set(key, shape);
+  return shape;
+}
+
+function union(options: readonly (Shape | undefined)[]): Shape | undefined {
+  const some = options.filter((option): option is Shape => option !== undefined);
+  if (some.length === 0) return undefined;
+  return some.length === 1 ? some[0]! : { kind: "union", options: some };
+}
+
+/** The shape of a schema without $ref or allOf of its own. */
+function plainShape(schema: Schema, path: string, context: Context): Shape | undefined {
   for (const keyword of REFUSED)
     if (keyword in schema)
       throw new SchemaProblem(
@@ -290,7 +282,7 @@ function shapeOf(schema: unknown, path: string, context: Context): Shape {
     const { anyOf: _a, oneOf: _o, ...rest } = schema;
     return union(
       alternatives.map((option, i) =>
-        shapeOf(isSchema(option) ? { ...rest, ...option } : option, `${join(path, key)}[${i}]`, context),
+        shapeOf(isSchema(option) ? { allOf: [rest, option] } : option, `${join(path, key)}[${i}]`, context),
       ),
     );
   }
@@ -303,12 +295,19 @@ function shapeOf(schema: unknown, path: string, context: Context): Shape {
   if (typeof type === "string") return typeShape(type, schema, path, context);
   if (Array.isArray(type) && type.length > 0)
     return union(type.map((one) => (typeof one === "string" ? typeShape(one, schema, path, context) : ANY)));
-  if (isSchema(schema["properties"]) || Array.isArray(schema["required"])) return objectShape(schema, path, context);
-  if (schema["items"] !== undefined) return arrayShape(schema, path, context);
+  if (isSchema(schema["properties"]) || Array.isArray(schema["required"])) return objectOf(schema, path, context);
+  if (schema["items"] !== undefined || schema["prefixItems"] !== undefined) return arrayOf(schema, path, context);
   return ANY;
 }
 
 /** The shape of a JSON Schema (`path` locates it in error messages; $refs resolve against this schema). */
 export function schemaShape(schema: unknown, path = ""): Shape {
-  return shapeOf(schema, path, { root: isSchema(schema) ? schema : undefined, resolving: [] });
+  const context: Context = { root: isSchema(schema) ? schema : undefined, depth: MAX_REF_DEPTH, built: new Map() };
+  const shape = shapeOf(schema, path, context);
+  if (shape === undefined)
+    throw new SchemaProblem(
+      path,
+      `no value satisfies this schema${typeof schema === "object" && schema !== null && JSON.stringify(schema).includes("$ref") ? ` within ${MAX_REF_DEPTH} nested $refs (budgetrl serve's depth limit)` : ""}`,
+    );
+  return shape;
 }

@@ -10,7 +10,9 @@
 //                                          KV-cache sessions reused, opened and idle
 //   GET  /metrics                          Prometheus' text format (metrics.ts)
 //   GET  /version                          {"version": budgetrl's version}
-//   other paths 404, other methods 405 (Allow), bodies over maxBodyBytes 413 (http-body.ts), an unknown model 404
+//   other paths 404, other methods 405 (Allow), bodies over maxBodyBytes 413 (http-body.ts: decided from
+//   Content-Length before 100 Continue, the rest of an upload read and dropped so that clients read the answer),
+//   an Expect other than 100-continue 417, an unknown model 404
 //   (model_not_found), a full queue 429 and a stopping server 503 (both with Retry-After). With an API key, a /v1
 //   path without `Authorization: Bearer KEY` is a 401 before anything else (api-key.ts).
 //
@@ -22,6 +24,7 @@ import type { AddressInfo } from "node:net";
 import type { JsonObject } from "../core/json.js";
 import { apiKeyChecker, needsApiKey, unauthorized } from "./api-key.js";
 import { asHttpError, errorBody, HttpError } from "./errors.js";
+import { bodyWithheld, continueOrRefuse, expectationFailed } from "./http-body.js";
 import { createServeMetrics, type ServeMetrics } from "./metrics.js";
 import {
   chatRoute,
@@ -172,6 +175,23 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 
 const randomId = (): string => randomBytes(16).toString("hex");
 
+/** An error answer written now and ended once its `settled` settles (a refused body read while it still comes):
+ * the client reads it after its upload, whether or not it asked to close the connection. */
+function sendWhenSettled(
+  response: ServerResponse,
+  failure: HttpError,
+  headers: Readonly<Record<string, string>>,
+): void {
+  const text = JSON.stringify(errorBody(failure));
+  response.writeHead(failure.status, {
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  response.write(text);
+  void failure.settled?.then(() => response.end());
+}
+
 /** Counts a request in the metrics when its answer is sent: its route (a model's name left out), status, seconds. */
 function timed(metrics: ServeMetrics, path: string, response: ServerResponse): void {
   const started = process.hrtime.bigint();
@@ -186,7 +206,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const counts = { requests: 0, inFlight: 0, peak: 0 };
   let closing = false;
   let idle: (() => void) | undefined;
-  const metrics = createServeMetrics({ model: options.name, inFlight: () => counts.inFlight, engine: options.engine });
+  const metrics = createServeMetrics({ model: options.name, engine: options.engine });
   const log = options.log;
   const guarded = {
     ...options,
@@ -213,7 +233,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sessionsIdle: model.sessions.idle,
     };
   };
-  const server = createServer((request, response) => {
+  const handle = (request: IncomingMessage, response: ServerResponse): void => {
     counts.requests++;
     counts.peak = Math.max(counts.peak, ++counts.inFlight);
     const path = (request.url ?? "/").split("?")[0]!.replace(/(.)\/$/, "$1");
@@ -223,12 +243,25 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       .catch((error: unknown) => {
         const failure = asHttpError(error);
         log?.(`${request.method} ${request.url} ${failure.status} ${failure.message}`);
-        if (!response.headersSent) sendJson(response, failure.status, errorBody(failure), failure.headers);
-        else response.end();
+        const headers = bodyWithheld(request) ? { ...failure.headers, connection: "close" } : failure.headers;
+        if (response.headersSent) response.end();
+        else if (failure.settled === undefined) sendJson(response, failure.status, errorBody(failure), headers);
+        else sendWhenSettled(response, failure, headers);
       })
       .finally(() => {
         if (--counts.inFlight === 0) idle?.();
       });
+  };
+  const server = createServer(handle);
+  // Expect: 100-continue is decided from Content-Length before the body is sent; other expectations are a 417.
+  server.on("checkContinue", (request: IncomingMessage, response: ServerResponse) => {
+    continueOrRefuse(request, response, options.maxBodyBytes);
+    handle(request, response);
+  });
+  server.on("checkExpectation", (request: IncomingMessage, response: ServerResponse) => {
+    const failure = expectationFailed(request);
+    timed(metrics, "other", response);
+    sendJson(response, failure.status, errorBody(failure), failure.headers);
   });
   const address = await listen(server, options.port, options.host);
   const hostText = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -9,7 +9,7 @@
 //                         with a call that does not parse (no name, arguments that are not a JSON object) stays
 //                         text, as vLLM's parsers leave it. parallel_tool_calls false keeps the first call.
 //   a named function      constrained decoding (json-constraint.ts): the reply is the function's arguments, a JSON
-//                         object of its parameters' schema (schema-shape.ts), always complete within max_tokens;
+//                         object of its parameters' schema (schema-shape.ts), complete within max_tokens where it fits;
 //                         it becomes one call of that function; finish reason "stop" (as vLLM and OpenAI).
 //   "required"            constrained decoding of a JSON array of one or more {"name": N, "parameters": {...}}
 //                         objects, N one of the tools and the parameters of its schema (vLLM's schema for
@@ -17,7 +17,8 @@
 // The bytes renderer does not write the tools into the prompt (the tiny policy never saw a tool list: use BFCL's
 // prompting mode, where the docs are in the system prompt); an hf:DIR renderer writes them as its chat template
 // does, and reads replies in its template's format. A request whose max_tokens cannot hold the shortest
-// constrained reply is refused (400, constraints.ts). A constrained reply cut by a stop string or stop token does
+// constrained reply is cut there (finish_reason "length", as vLLM; constraints.ts). A constrained reply cut by
+// max_tokens, a stop string or a stop token does
 // not parse and stays text.
 import type { ToolCall } from "../core/message.js";
 import { jsonValueEnd, objectMembers } from "../policies/json-spans.js";
@@ -55,6 +56,7 @@ function parametersShape(tool: ToolDefinition, index: number): Shape {
     throw badRequest(
       param,
       `${error.message} (tool_choice ${JSON.stringify("required")} and named functions decode under the schema)`,
+      "unsupported_schema",
     );
   }
 }
@@ -69,9 +71,12 @@ function requiredShape(tools: readonly ToolDefinition[], parallel: boolean): Sha
     ]),
     required: new Set(["name", "parameters"]),
     additional: undefined,
+    minProperties: 0,
+    maxProperties: Infinity,
   }));
   return {
     kind: "array",
+    prefix: [],
     items: options.length === 1 ? options[0]! : { kind: "union", options },
     minItems: 1,
     maxItems: parallel ? Infinity : 1,
@@ -95,7 +100,7 @@ export function toolPlan(
 export function planShape(plan: ToolPlan): ShapeAsked | undefined {
   if (plan.shape === undefined) return undefined;
   return {
-    shape: plan.shape,
+    form: { kind: "json", shape: plan.shape },
     what: plan.mode === "named" ? `a call of ${plan.name}` : "a call",
     fields: 'tool_choice "required" or a named function',
   };

@@ -1,40 +1,49 @@
 // The Tinker client's patience with one request: send it, and after a fault wait and send it again (the same
-// X-Idempotency-Key every time) until it is answered or its faults in a row pass the deadline (backoff.ts: the SDK's
-// waits and deadline); a bare 400 is retried while the client's budget lasts (faults.ts); a 402 pauses the run with a
-// message until the server's limit, as the SDK does. A wait longer than a second is said once, as it starts, on the
-// notice channel. Verdicts that are not faults (pending, bad-request, resubmit, fatal) go back to the caller.
+// X-Idempotency-Key every time) until it is answered or its faults in a row pass its deadline (backoff.ts: the SDK's
+// waits; the deadline is the exchange's: the client's 5 minutes, sampling's 2 hours, none for a future's polls); a
+// bare 400 is retried while the client's budget lasts (faults.ts); a 402 pauses the run with a message until the
+// server's limit, as the SDK does; a 429 to a sampling submission (the service's backpressure) is waited out,
+// 1 s at a time or its Retry-After, without counting toward the deadline (sampling_client.py). An outage is said on
+// the notice channel once as it starts, once a minute while it lasts and once when it ends (outage.ts), whatever
+// number of requests wait through it. Verdicts that are not faults (pending, bad-request, resubmit, fatal) go back
+// to the caller; an exchange marked `once` (a heartbeat) is sent once, its fault going back too.
 import { afterFault, formatWait, newFaultRun, progressed, type FaultRun } from "./backoff.js";
 import { TinkerRequestError, type Attempt, type ClientContext, type Exchange } from "./client-context.js";
 import { sendAttempt } from "./client-exchange.js";
 import { billingPause, BILLING_PAUSE, PROXY_400_RETRIES, type BillingPause } from "./faults.js";
 
-/** Waits said on the notice channel are longer than this. */
-export const NOTICE_WAIT_MS = 1000;
+/** The wait after a 429 to a sampling submission without a Retry-After (the SDK's, for prompts to 128 KiB). */
+export const BACKPRESSURE_WAIT_MS = 1000;
 
 export type SendWithRetries = (exchange: Exchange) => Promise<Attempt>;
 
-/** A fault of `reason`: wait as backoff.ts says (saying so when the wait is long), or throw past the deadline. */
+/** A fault of `reason`: wait as backoff.ts says (the outage said, outage.ts), or throw past the deadline. */
 export async function waitAfterFault(
   context: ClientContext,
   run: FaultRun,
+  path: string,
   reason: string,
   retryAfterMs?: number,
+  deadlineMs = context.settings.deadlineMs,
 ): Promise<void> {
   const { settings, counts, options } = context;
-  const decision = afterFault(run, context.now(), retryAfterMs, settings, context.rng);
+  const patience = { ...settings, deadlineMs };
+  const decision = afterFault(run, context.now(), retryAfterMs, patience, context.rng);
   if (decision.action === "stop")
     throw new TinkerRequestError(
-      `tinker request failed: ${reason}; still failing ${formatWait(decision.elapsedMs)} after the first fault (${run.count + 1} attempts), past the client's deadline of ${formatWait(settings.deadlineMs)}`,
+      `tinker request failed: ${reason}; still failing ${formatWait(decision.elapsedMs)} after the first fault (${run.count + 1} attempts), past the client's deadline of ${formatWait(deadlineMs)}`,
     );
-  if (decision.waitMs > NOTICE_WAIT_MS)
-    context.notice({
-      level: "warning",
-      message: `tinker: ${reason}; trying again in ${formatWait(decision.waitMs)} (failing for ${formatWait(decision.elapsedMs)}; the client gives up after ${formatWait(settings.deadlineMs)})`,
-    });
+  context.outage.fault(
+    path,
+    reason,
+    deadlineMs === Infinity
+      ? "a future is polled while the service keeps it"
+      : `a request gives up after ${formatWait(deadlineMs)} of faults`,
+  );
   options.onRetry?.({ attempt: run.count - 1, delayMs: decision.waitMs, reason });
   counts.retries++;
   counts.waitedMs += decision.waitMs;
-  await context.sleep(decision.waitMs, options.signal);
+  await context.sleep(decision.waitMs, context.signal);
 }
 
 /** The retrying sender of one client; `billingLimitMs` is the server's longest billing pause (its client config). */
@@ -56,19 +65,28 @@ export function createRetrier(context: ClientContext, billingLimitMs: () => numb
         message: `tinker: the job is paused because of its billing status (${reason}); it goes on when the server accepts requests again`,
       });
     context.counts.pauses++;
-    await context.sleep(BILLING_PAUSE.waitMs, context.options.signal);
+    await context.sleep(BILLING_PAUSE.waitMs, context.signal);
   };
 
   return async (exchange) => {
     const key = exchange.method === "POST" ? context.idempotencyKey() : undefined;
     const run = newFaultRun();
-    for (;;) {
-      const result = await sendAttempt(context, exchange, key);
+    for (let retries = 0; ; retries++) {
+      const result = await sendAttempt(context, exchange, key, retries);
+      if (result.ok || !["retry", "proxy-400", "pause"].includes(result.verdict.kind))
+        context.outage.answered(exchange.path);
       if (result.ok) {
         proxyBudget = Math.min(PROXY_400_RETRIES, proxyBudget + 1);
         return result;
       }
+      if (exchange.once === true) return result;
       const { verdict } = result;
+      if (exchange.backpressure === true && result.status === 429) {
+        // The service asks sampling to slow down: wait and send again, as the SDK does, with no deadline.
+        context.counts.retries++;
+        await context.sleep(result.retryAfterMs ?? BACKPRESSURE_WAIT_MS, context.signal);
+        continue;
+      }
       if (verdict.kind === "pause") {
         await pauseFor(verdict.reason);
         // A billing pause has its own limit: faults before it do not count against the deadline after it.
@@ -86,7 +104,7 @@ export function createRetrier(context: ClientContext, billingLimitMs: () => numb
           };
         proxyBudget--;
       } else if (verdict.kind !== "retry") return result;
-      await waitAfterFault(context, run, verdict.reason, result.retryAfterMs);
+      await waitAfterFault(context, run, exchange.path, verdict.reason, result.retryAfterMs, exchange.deadlineMs);
     }
   };
 }

@@ -4,12 +4,15 @@
 //   client-exchange.ts     one HTTP attempt: JSON, or protobuf bytes (forward_backward: zstd-compressed when the
 //                          config says proto_compress_fwdbwd), bounded by a timeout, with a User-Agent naming budgetrl
 //                          and, on a POST, an X-Idempotency-Key kept across the request's retries
-//   client-retry.ts        faults retried with the SDK's backoff until the SDK's deadline (backoff.ts, faults.ts),
-//                          402s pausing the run with a message, long waits said on the notice channel
+//   client-retry.ts        faults retried with the SDK's backoff until the request's deadline (backoff.ts, faults.ts;
+//                          5 min, sampling 2 h, polls none), 402s pausing the run with a message, sampling's 429s
+//                          waited out, an outage said once as it starts, once a minute, once as it ends (outage.ts)
 //   client-futures.ts      a request that answers {request_id} is a future, polled through POST
 //                          /api/v1/retrieve_future until it is done, failed or expired (then the request is sent
 //                          again, with a new idempotency key: training requests carry a seq_id, so a resent one is not
 //                          applied twice)
+// Every request says its type as the SDK names it (X-Tinker-Request-Type on its polls); a heartbeat is one attempt
+// (probe) outside the retrier.
 // The API key and the JWT are sent and never kept in errors, logs or stats.
 import { afterFault, newFaultRun } from "./backoff.js";
 import {
@@ -38,6 +41,26 @@ export {
 export interface SubmitOptions {
   /** "protobuf": ask for the result as protobuf (Accept), as the SDK does for forward_backward and sample. */
   readonly result?: "json" | "protobuf";
+  /** The request's type as the SDK names it (default from the path: /api/v1/optim_step is OptimStep). */
+  readonly requestType?: string;
+}
+
+/** The SDK's names of the requests that answer with a future, by path (training_client.py, sampling_client.py). */
+const REQUEST_TYPES: Readonly<Record<string, string>> = {
+  "/api/v1/asample": "Sample",
+  "/api/v1/forward_backward": "ForwardBackward",
+  "/api/v1/forward": "Forward",
+};
+
+/** A request's type: the table's, else its path's last part in PascalCase (optim_step: OptimStep). */
+export function requestTypeOf(path: string): string {
+  return (
+    REQUEST_TYPES[path] ??
+    (path.split("/").pop() ?? "")
+      .split("_")
+      .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+      .join("")
+  );
 }
 
 export interface TinkerClient {
@@ -50,6 +73,12 @@ export interface TinkerClient {
   /** POST a request that answers with a future, and wait for its result: parsed JSON, or the protobuf bytes
    * (a Uint8Array). A Uint8Array body is sent as protobuf. */
   submit(path: string, body: unknown, options?: SubmitOptions): Promise<unknown>;
+  /** POST once, outside the retrier (a heartbeat): whether it was answered, and why not. */
+  probe(
+    path: string,
+    body: unknown,
+    timeoutMs: number,
+  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
   /** Shows a message to the user (through onNotice). */
   notice(notice: TinkerNotice): void;
   stats(): TinkerClientStats;
@@ -58,7 +87,8 @@ export interface TinkerClient {
 /** Sends a body as its payload kind, with the current credential (after the setup). */
 function caller(send: SendWithRetries, credentials: Credentials): Call {
   const credential = (): Promise<string | undefined> => credentials.credential();
-  return async (method, path, body, accept = "json"): Promise<Attempt> => {
+  return async (method, path, body, options = {}): Promise<Attempt> => {
+    const { accept = "json", ...extras } = options;
     if (!(body instanceof Uint8Array))
       return send({
         method,
@@ -66,6 +96,7 @@ function caller(send: SendWithRetries, credentials: Credentials): Call {
         payload: body === undefined ? { kind: "none" } : jsonPayload(body),
         accept,
         credential,
+        ...extras,
       });
     const zstd = (await credentials.config()).proto_compress_fwdbwd;
     return send({
@@ -74,6 +105,7 @@ function caller(send: SendWithRetries, credentials: Credentials): Call {
       payload: { kind: "protobuf", bytes: zstd ? await zstdCompress(body) : body, zstd },
       accept,
       credential,
+      ...extras,
     });
   };
 }
@@ -85,21 +117,27 @@ async function submitAndWait(
   call: Call,
   path: string,
   body: unknown,
-  accept: "json" | "protobuf",
+  options: SubmitOptions,
 ): Promise<unknown> {
   const expiries = newFaultRun();
+  const requestType = options.requestType ?? requestTypeOf(path);
+  const sampling = requestType === "Sample";
+  const submission = sampling ? { deadlineMs: context.settings.samplingDeadlineMs, backpressure: true } : {};
   for (;;) {
-    const future = readBody(futureSchema, unwrap(await call("POST", path, body)), path);
-    const result = await awaitFuture(context, call, future.request_id, accept);
+    const future = readBody(futureSchema, unwrap(await call("POST", path, body, submission)), path);
+    const result = await awaitFuture(context, call, future.request_id, options.result ?? "json", requestType);
     if (result !== undefined) return result.value;
-    const decision = afterFault(expiries, context.now(), undefined, context.settings, context.rng);
+    const patience = sampling
+      ? { ...context.settings, deadlineMs: context.settings.samplingDeadlineMs }
+      : context.settings;
+    const decision = afterFault(expiries, context.now(), undefined, patience, context.rng);
     if (decision.action === "stop")
       throw new TinkerRequestError(
         `tinker request to ${path} expired on the server ${expiries.count + 1} times, for longer than the client's deadline`,
       );
     context.counts.retries++;
     context.counts.waitedMs += decision.waitMs;
-    await context.sleep(decision.waitMs, context.options.signal);
+    await context.sleep(decision.waitMs, context.signal);
   }
 }
 
@@ -116,8 +154,13 @@ export function createTinkerClient(options: TinkerClientOptions): TinkerClient {
     config: (credentials as Credentials).config,
     get: async (path) => unwrap(await call("GET", path, undefined)),
     post: async (path, body) => unwrap(await call("POST", path, body)),
-    submit: (path, body, submitOptions = {}) =>
-      submitAndWait(context, call, path, body, submitOptions.result ?? "json"),
+    submit: (path, body, submitOptions = {}) => submitAndWait(context, call, path, body, submitOptions),
+    async probe(path, body, timeoutMs) {
+      const result = await call("POST", path, body, { once: true, timeoutMs });
+      return result.ok
+        ? { ok: true }
+        : { ok: false, reason: result.verdict.kind === "pending" ? `${path}: no answer` : result.verdict.reason };
+    },
     notice: context.notice,
     stats: () => ({ ...context.counts }),
   };

@@ -15,6 +15,8 @@
 //   408 elsewhere, 409, 425, 429, 5xx                                   -> retry, after Retry-After when given
 //   410 from retrieve_future (the future expired on the server)         -> resubmit the request (same seq_id)
 //   other 4xx (a 400 with a body at submission: the request is wrong)   -> fatal, with the server's message
+// A response's x-should-retry header overrides: "true" retries what would be fatal, "false" makes a retry fatal
+// (_base_client.py _should_retry obeys it before the status).
 export { retryAfterMs } from "../policies/openai/faults.js";
 
 export type HttpVerdict =
@@ -46,6 +48,16 @@ export function classifyStatus(status: number, endpoint: string, detail: string)
   if (polling && status === 400) return { kind: "bad-request", reason };
   if (RETRY_STATUSES.has(status) || status >= 500) return { kind: "retry", reason };
   return { kind: "fatal", reason };
+}
+
+/** The verdict after the server's x-should-retry header ("true", "false"; anything else changes nothing). Pending
+ * polls, expired futures and billing pauses keep their own rules. */
+export function shouldRetry(verdict: HttpVerdict, header: string | null): HttpVerdict {
+  if (header === "false" && (verdict.kind === "retry" || verdict.kind === "proxy-400"))
+    return { kind: "fatal", reason: `${verdict.reason} (x-should-retry: false)` };
+  if (header === "true" && (verdict.kind === "fatal" || verdict.kind === "bad-request"))
+    return { kind: "retry", reason: verdict.reason };
+  return verdict;
 }
 
 /** The verdict on a request that got no HTTP answer (fetch threw). Our own stop signal is fatal. */

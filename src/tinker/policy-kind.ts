@@ -21,6 +21,7 @@ import { numberFromText, numberOption, parseOptions } from "../core/options.js";
 import type { Policy } from "../core/policy.js";
 import { policySpecLabel, type PolicySpec } from "../core/policy-spec.js";
 import { parseClientOptions } from "../policies/openai/options.js";
+import { resolveTinkerReach, type TinkerReach } from "../policies/tinker-reach.js";
 import { registerPolicyKind, type PolicySetup } from "../policies/spec.js";
 import { readTinkerCheckpoint } from "./checkpoint.js";
 import { templateOptionsField, toolCallFormatField } from "../policies/renderers/hf-options.js";
@@ -111,32 +112,20 @@ export async function tinkerSource(spec: TinkerSpec, baseModel: string | undefin
   return { baseModel: target };
 }
 
-/** How the service is reached: the URL (option, else $TINKER_BASE_URL) and the API key from its variable. */
+/** How the service is reached: the URL (option, else $TINKER_BASE_URL) and the API key from its variable
+ * (policies/tinker-reach.ts, as for every command that reaches Tinker). */
 export function tinkerReach(
   client: ReturnType<typeof parseClientOptions>,
   environment: NodeJS.ProcessEnv = process.env,
-): { readonly baseUrl: string; readonly apiKey?: string; readonly timeoutMs: number; readonly deadlineMs: number } {
-  const baseUrl = client.tinkerUrl ?? environment["TINKER_BASE_URL"];
-  if (baseUrl === undefined || baseUrl === "")
+): TinkerReach {
+  const reach = resolveTinkerReach(client, environment);
+  if (reach === undefined)
     throw new ConfigError(
       "tinkerUrl",
       "a tinker: policy needs the service's address",
       "give --tinker-url URL (or set TINKER_BASE_URL)",
     );
-  const keyName = client.tinkerApiKeyEnv ?? "TINKER_API_KEY";
-  const apiKey = environment[keyName];
-  if (client.tinkerApiKeyEnv !== undefined && (apiKey === undefined || apiKey === ""))
-    throw new ConfigError(
-      "tinkerApiKeyEnv",
-      `the environment variable ${keyName} is not set`,
-      "export it, or leave --tinker-api-key-env out for local servers",
-    );
-  return {
-    baseUrl,
-    timeoutMs: client.tinkerTimeout,
-    deadlineMs: client.tinkerDeadline,
-    ...(apiKey === undefined || apiKey === "" ? {} : { apiKey }),
-  };
+  return reach;
 }
 
 /** The tinker: policy of a spec and setup: validated here, built by eval-policy.ts (loaded now). */

@@ -9,6 +9,7 @@ import {
   clientOptionsOf,
   TINKER_FLAG_KEYS,
   tinkerFlagFields,
+  tinkerFlagFieldsFor,
 } from "../../src/cli/client-flags.js";
 import { CLIENT_OPTION_FLAGS, clientOptionArgs, clientOptionsSchema } from "../../src/policies/openai/options.js";
 
@@ -74,14 +75,26 @@ describe("the openai client flags", () => {
     ]);
   });
 
-  it("have a tinker: policy's service beside them: eval's flags only, given again by a resume command", () => {
-    expect(TINKER_FLAG_KEYS).toEqual(["tinkerUrl", "tinkerApiKeyEnv", "tinkerTimeout", "tinkerDeadline"]);
+  it("have how Tinker is reached beside them, the same for every command, given again by a resume command", () => {
+    expect(TINKER_FLAG_KEYS).toEqual([
+      "tinkerUrl",
+      "tinkerApiKeyEnv",
+      "tinkerTimeout",
+      "tinkerDeadline",
+      "tinkerSamplingDeadline",
+    ]);
+    expect(tinkerFlagFieldsFor("tinker trainer").tinkerSamplingDeadline.description).toBe(
+      `tinker trainer: ${clientOptionsSchema.shape.tinkerSamplingDeadline.description} (default: 7200000)`,
+    );
+    // The caps: an attempt of at most an hour, deadlines of at most a day.
+    expect(tinkerFlagFields.tinkerTimeout.safeParse(3_600_001).success).toBe(false);
+    expect(tinkerFlagFields.tinkerDeadline.safeParse(86_400_001).success).toBe(false);
     expect(tinkerFlagFields.tinkerDeadline.description).toBe(
       `tinker: ${clientOptionsSchema.shape.tinkerDeadline.description} (default: 300000)`,
     );
     expect(tinkerFlagFields.tinkerUrl.safeParse("localhost").success).toBe(false);
     const flags = { tinkerUrl: "http://me:pw@gpu:8000", tinkerDeadline: 0, requestConcurrency: 4 };
-    // reproduce reads its own Tinker flags: the openai client options leave these out unless asked for.
+    // The openai client options leave these out unless asked for (a tinker: policy's, or a worker's jobs).
     expect(clientOptionsOf(flags)).toEqual({ concurrency: 4 });
     const client = clientOptionsOf(flags, true);
     expect(client).toEqual({ concurrency: 4, tinkerUrl: "http://me:pw@gpu:8000", tinkerDeadline: 0 });

@@ -21,6 +21,12 @@ describe("budgetrl reproduce's client flags", () => {
       new RegExp(`^  --request-timeout <n> +openai base: ${clientOptionsSchema.shape.timeoutMs.description}`, "m"),
     );
     expect(help.stdout).toMatch(/^ {2}--no-cache +openai base: do not answer repeated requests/m);
+    // How Tinker is reached: the same flags as train's and eval's, --tinker-deadline among them.
+    for (const row of CLIENT_OPTION_FLAGS.filter((row) => "group" in row))
+      expect(help.stdout).toMatch(new RegExp(`^  ${row.flag} .*tinker trainer: `, "m"));
+    expect(help.stdout).toMatch(
+      /^ {2}--tinker-deadline <n> +tinker trainer: .*the SDK's 5 minutes \(default: 300000\)$/m,
+    );
   });
 
   it("refuses a bad client flag value before any work, naming the flag", async () => {

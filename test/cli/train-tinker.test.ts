@@ -145,8 +145,8 @@ describe("budgetrl train --backend tinker", () => {
         "--out",
         join(dir, "no-key"),
       );
-      expect(noKey.code).not.toBe(0);
-      expect(noKey.stderr).toMatch(/401: invalid API key/);
+      expect(noKey.code).toBe(2);
+      expect(noKey.stderr).toMatch(/tinkerApiKeyEnv: the environment variable BUDGETRL_TEST_NO_SUCH_KEY is not set/);
       expect(readdirSync(dir).filter((name) => ["no-url", "bad-url", "no-key"].includes(name))).toEqual([]);
     } finally {
       if (previous !== undefined) process.env.TINKER_BASE_URL = previous;
@@ -192,13 +192,20 @@ describe("budgetrl train --backend tinker", () => {
     }
   }, 60_000);
 
-  it("reads the URL from TINKER_BASE_URL and the key from the named variable only", () => {
+  it("reads the URL from TINKER_BASE_URL and the key from the named variable only, the SDK's deadlines by default", () => {
+    const deadlines = { deadlineMs: 300_000, samplingDeadlineMs: 7_200_000 };
     expect(
       tinkerConnection({ tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_BASE_URL: "http://h:1", K: "tml-x" }),
-    ).toEqual({ baseUrl: "http://h:1", apiKey: "tml-x", timeoutMs: 5 });
-    expect(
-      tinkerConnection({ tinkerUrl: "https://a", tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, { TINKER_API_KEY: "tml-y" }),
-    ).toEqual({ baseUrl: "https://a", timeoutMs: 5 });
-    expect(tinkerConnection({ tinkerApiKeyEnv: "K", tinkerTimeout: 5 }, {})).toBeUndefined();
+    ).toEqual({ baseUrl: "http://h:1", apiKey: "tml-x", timeoutMs: 5, ...deadlines });
+    expect(tinkerConnection({ tinkerUrl: "https://a" }, { TINKER_API_KEY: "tml-y" })).toEqual({
+      baseUrl: "https://a",
+      apiKey: "tml-y",
+      timeoutMs: 120_000,
+      ...deadlines,
+    });
+    expect(() => tinkerConnection({ tinkerUrl: "https://a", tinkerApiKeyEnv: "K" }, {})).toThrow(
+      /tinkerApiKeyEnv: the environment variable K is not set/,
+    );
+    expect(tinkerConnection({ tinkerTimeout: 5 }, {})).toBeUndefined();
   });
 });

@@ -247,7 +247,15 @@ describe("metrics and version", () => {
     expect(metrics.status).toBe(200);
     expect(metrics.headers["content-type"]).toMatch(/^text\/plain/);
     expect(metrics.text).toMatch(/^# HELP vllm:num_requests_running /m);
+    // The scrape itself is not a running request.
+    expect(metrics.text).toMatch(/^vllm:num_requests_running\{model_name="fresh"\} 0$/m);
     expect(metrics.text).toMatch(/^vllm:generation_tokens_total\{model_name="fresh"\} [1-9]\d*$/m);
+    for (const histogram of [
+      "vllm:time_to_first_token_seconds",
+      "vllm:inter_token_latency_seconds",
+      "vllm:request_queue_time_seconds",
+    ])
+      expect(metrics.text).toMatch(new RegExp(`^${histogram}_count\\{model_name="fresh"\\} [1-9]\\d*$`, "m"));
     expect(metrics.text).toMatch(/^vllm:e2e_request_latency_seconds_count\{model_name="fresh"\} [1-9]\d*$/m);
     const served = metrics.text
       .split("\n")

@@ -11,6 +11,8 @@ import { runSft } from "../../src/rl/sft-run.js";
 
 /** Large enough for a sokoban observation (about 130 tokens) with a 16-token answer. */
 export const SMALL_MODEL = { layers: 1, dModel: 32, heads: 2, hiddenSize: 64, contextLength: 192 } as const;
+/** The small model with room for long structured replies. */
+export const WIDE_MODEL = { ...SMALL_MODEL, contextLength: 1536 } as const;
 
 /** A freshly initialised checkpoint with its policy.json (the equality tests do not need a good model; a history
  * other than "segments" makes a checkpoint serve and tiny: refuse). */
@@ -18,8 +20,9 @@ export async function freshCheckpoint(
   dir: string,
   settings: { readonly maxNewTokens: number; readonly history: string },
   seed = 1,
+  config: typeof SMALL_MODEL | typeof WIDE_MODEL = SMALL_MODEL,
 ): Promise<string> {
-  const model = await createModel({ config: SMALL_MODEL, seed });
+  const model = await createModel({ config, seed });
   await saveCheckpoint(model, dir);
   model.dispose();
   writeFileSync(join(dir, "policy.json"), `${JSON.stringify(settings)}\n`);

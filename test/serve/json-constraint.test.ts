@@ -4,23 +4,14 @@ import { describe, expect, it } from "vitest";
 import { createRng, type Rng } from "../../src/core/rng.js";
 import { END } from "../../src/nn/tokenizer.js";
 import { createJsonConstraint, shortestReply } from "../../src/serve/json-constraint.js";
-import { schemaShape, SchemaProblem } from "../../src/serve/schema-shape.js";
+import { MAX_REF_DEPTH, schemaShape, SchemaProblem } from "../../src/serve/schema-shape.js";
+import { walkConstraint } from "./walk.js";
 
-/** A reply drawn under the masks (printable ASCII favoured, so that keys and enums get written), its text. */
+/** A reply drawn under the masks, its text; it must end within the budget. */
 function walk(schema: unknown, budget: number, rng: Rng): { text: string; tokens: number } {
-  const constraint = createJsonConstraint(schemaShape(schema));
-  const bytes: number[] = [];
-  for (let k = 0; k < budget; k++) {
-    const mask = constraint.mask(budget - k, 260);
-    const allowed = [...mask.keys()].filter((token) => mask[token] === 1);
-    const ascii = allowed.filter((token) => token >= 0x20 && token < 0x7f);
-    const pool = ascii.length > 0 && rng.next() < 0.8 ? ascii : allowed;
-    const token = pool[rng.int(pool.length)]!;
-    constraint.advance(token);
-    if (token === END) return { text: Buffer.from(bytes).toString("utf8"), tokens: k + 1 };
-    bytes.push(token);
-  }
-  throw new Error(`no end token within ${budget} tokens: ${Buffer.from(bytes).toString("utf8")}`);
+  const walked = walkConstraint(createJsonConstraint(schemaShape(schema)), budget, rng);
+  if (!walked.ended) throw new Error(`no end token within ${budget} tokens: ${walked.text}`);
+  return walked;
 }
 
 const weather = {
@@ -114,10 +105,12 @@ describe("JSON constraint", () => {
 
   it("refuses what it cannot enforce, naming where", () => {
     expect(() => schemaShape({ type: "object", properties: { a: { $ref: "#/$defs/a" } } })).toThrow(SchemaProblem);
+    expect(() => schemaShape({ type: "number", multipleOf: 0.01 })).toThrow(/multipleOf 0.01 is not supported/);
     try {
-      schemaShape({ type: "object", properties: { a: { allOf: [] } } });
+      schemaShape({ type: "object", properties: { a: { not: {} } } });
+      expect.unreachable();
     } catch (error) {
-      expect((error as SchemaProblem).path).toBe("properties.a.allOf");
+      expect((error as SchemaProblem).path).toBe("properties.a.not");
     }
     expect(() => schemaShape({ type: "array", minItems: 3, maxItems: 2 })).toThrow(/no array matches/);
     expect(() => schemaShape({ type: "date" })).toThrow(/unknown type "date"/);
@@ -151,16 +144,12 @@ describe("JSON constraint: bounds, references and multi-byte tokens", () => {
       expect(Number.isSafeInteger(value["safe"])).toBe(true);
       expect(value["share"]).toBeGreaterThanOrEqual(0);
     }
-    expect(schemaShape({ type: "integer", minimum: -100, maximum: 100 })).toEqual({
-      kind: "number",
-      integer: true,
-      maxDigits: 2,
-    });
-    expect(() => schemaShape({ type: "integer", maximum: 5 })).toThrow(/maximum 5 is not supported/);
+    expect(() => schemaShape({ type: "integer", minimum: 6, maximum: 5 })).toThrow(/no integer is within/);
+    expect(() => schemaShape({ type: "integer", minimum: 1, maximum: 3, multipleOf: 4 })).toThrow(/no integer/);
     expect(() => schemaShape({ type: "string", minLength: 3, maxLength: 2 })).toThrow(/no string matches/);
   });
 
-  it("resolves local $refs, and refuses recursive ones", () => {
+  it("resolves local $refs, recursive ones down to the depth limit", () => {
     const withRefs = {
       type: "object",
       properties: { a: { $ref: "#/$defs/point" }, b: { $ref: "#/definitions/flag" } },
@@ -177,7 +166,17 @@ describe("JSON constraint: bounds, references and multi-byte tokens", () => {
       $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } } } },
       $ref: "#/$defs/node",
     };
-    expect(() => schemaShape(recursive)).toThrow(/refers to itself/);
+    for (let seed = 0; seed < 5; seed++) {
+      let depth = 0;
+      for (let node = JSON.parse(walk(recursive, 250, createRng(seed)).text) as { next?: unknown }; node.next; depth++)
+        node = node.next as { next?: unknown };
+      expect(depth).toBeLessThan(MAX_REF_DEPTH);
+    }
+    const endless = {
+      $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } }, required: ["next"] } },
+      $ref: "#/$defs/node",
+    };
+    expect(() => schemaShape(endless)).toThrow(/no value satisfies this schema within 12 nested \$refs/);
   });
 
   it("masks tokens of several bytes by all their bytes, and ends with the vocabulary's end tokens", () => {
@@ -200,6 +199,7 @@ describe("JSON constraint: bounds, references and multi-byte tokens", () => {
     expect([...second.keys()].filter((token) => second[token] === 1)).toEqual([0x75, 257]);
     constraint.advance(257);
     const last = constraint.mask(8, 301);
+    // "true" complete: only the end token.
     expect([...last.keys()].filter((token) => last[token] === 1)).toEqual([300]);
   });
 

@@ -275,8 +275,7 @@ describe("chat request", () => {
       ["chat_template", "{{x}}"],
       ["logits_processors", ["x"]],
       ["functions", [{ name: "f" }]],
-      ["guided_regex", "a+"],
-      ["guided_grammar", "root ::= x"],
+      ["structural_tag", { type: "structural_tag" }],
     ];
     for (const [field, value] of refused) {
       const error = refusal({ model: "m", messages, [field]: value });

@@ -78,31 +78,41 @@ describe("budgetrl serve over HTTP", () => {
       Promise<{ status: number; text: string; headers: Record<string, unknown> }>,
       number,
       RegExp,
-      string | null,
+      string,
     ][] = [
-      [rawRequest(`${serving.url}/embeddings`, "POST", "{}"), 404, /no such path: \/v1\/embeddings/, null],
+      [rawRequest(`${serving.url}/embeddings`, "POST", "{}"), 404, /no such path: \/v1\/embeddings/, "not_found"],
       [rawRequest(`${serving.url}/models/other`, "GET"), 404, /The model `other` does not exist/, "model_not_found"],
-      [rawRequest(`${serving.url}/chat/completions`, "GET"), 405, /\/v1\/chat\/completions takes POST, not GET/, null],
+      [
+        rawRequest(`${serving.url}/chat/completions`, "GET"),
+        405,
+        /\/v1\/chat\/completions takes POST, not GET/,
+        "method_not_allowed",
+      ],
       [
         rawRequest(`${serving.url}/chat/completions`, "POST", "{not json"),
         400,
         /the body is not valid JSON/,
         "invalid_json",
       ],
-      [postChat(serving.url, { model: "tiny-test" }), 400, /^messages: is required$/, null],
+      [postChat(serving.url, { model: "tiny-test" }), 400, /^messages: is required$/, "missing_required_parameter"],
       [
         postChat(serving.url, ask({ model: "gpt-4" })),
         404,
         /The model `gpt-4` does not exist: this server serves `tiny-test`/,
         "model_not_found",
       ],
-      [postChat(serving.url, ask({ n: 5 })), 400, /^n: at most 4 choices per request/, null],
-      [postChat(serving.url, ask({ tools: [{ type: "function" }] })), 400, /^tools\[0\]\.function: is required$/, null],
+      [postChat(serving.url, ask({ n: 5 })), 400, /^n: at most 4 choices per request/, "invalid_value"],
+      [
+        postChat(serving.url, ask({ tools: [{ type: "function" }] })),
+        400,
+        /^tools\[0\]\.function: is required$/,
+        "missing_required_parameter",
+      ],
       [
         postChat(serving.url, ask({ tools: [{ type: "function", function: { name: "f", parameters: "x" } }] })),
         400,
         /^tools\[0\]\.function\.parameters: expected a JSON Schema object/,
-        null,
+        "invalid_type",
       ],
       [
         postChat(
@@ -111,7 +121,7 @@ describe("budgetrl serve over HTTP", () => {
         ),
         400,
         /^tools\[0\]\.function\.parameters\.type: a function's arguments are a JSON object/,
-        null,
+        "invalid_value",
       ],
       [
         postChat(serving.url, ask({ messages: [{ role: "user", content: "x".repeat(3000) }] })),

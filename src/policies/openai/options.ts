@@ -9,14 +9,15 @@
 // environment variable, request concurrency, requests per minute, timeout, retries, cache). They never change
 // an answer, so they are not stored and are given again on --resume; none of them is part of a cache key.
 // The API key itself is read from the environment when the client is made, and nowhere kept. The same object
-// carries how a `tinker:` policy reaches its Tinker service (the rows of group "tinker": URL, the API key's
-// variable, attempt timeout, deadline), so that they travel as the openai ones do (eval's flags, --resume
-// commands, BullMQ jobs); request concurrency and the cache apply to both kinds.
+// carries how a `tinker:` policy reaches its Tinker service (the rows of group "tinker", defined in
+// policies/tinker-reach.ts: URL, the API key's variable, attempt timeout, deadlines), so that they travel as the
+// openai ones do (eval's flags, --resume commands, BullMQ jobs); request concurrency and the cache apply to both.
 import { z } from "zod";
 import { ConfigError } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
 import { withoutPassword } from "../../core/url-location.js";
 import { booleanOption, integerOption, numberFromText, numberOption, parseOptions } from "../../core/options.js";
+import { tinkerReachFields } from "../tinker-reach.js";
 
 /** Request fields the policy writes itself: extraBody may not set them. */
 export const RESERVED_BODY_FIELDS = [
@@ -128,22 +129,8 @@ export const clientOptionsSchema = z.object({
     "longest wait before a retry in milliseconds, Retry-After included",
   ),
   cache: booleanOption(true, "answer repeated requests from the on-disk response cache"),
-  tinkerUrl: z
-    .url({ error: "expected a URL, e.g. http://localhost:8000" })
-    .optional()
-    .describe("the Tinker service, without /api/v1 (default: $TINKER_BASE_URL)"),
-  tinkerApiKeyEnv: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: "expected an environment variable name" })
-    .optional()
-    .describe("environment variable holding the Tinker API key (default TINKER_API_KEY; local servers need none)"),
-  tinkerTimeout: integerOption(1, 3_600_000, 120_000, "milliseconds allowed per HTTP attempt to the Tinker service"),
-  tinkerDeadline: integerOption(
-    0,
-    86_400_000,
-    300_000,
-    "milliseconds one Tinker request may keep failing (5xx, 429, dropped connections) before it fails: the SDK's 5 minutes",
-  ),
+  // How a tinker: policy reaches its service: defined once, in tinker-reach.ts.
+  ...tinkerReachFields,
   cacheDir: z
     .string()
     .min(1)
@@ -182,6 +169,7 @@ export const CLIENT_OPTION_FLAGS = [
   { key: "tinkerApiKeyEnv", flag: "--tinker-api-key-env", group: "tinker" },
   { key: "tinkerTimeout", flag: "--tinker-timeout", group: "tinker" },
   { key: "tinkerDeadline", flag: "--tinker-deadline", group: "tinker" },
+  { key: "tinkerSamplingDeadline", flag: "--tinker-sampling-deadline", group: "tinker" },
 ] as const satisfies readonly {
   readonly key: keyof ClientOptions;
   readonly flag: `--${string}`;

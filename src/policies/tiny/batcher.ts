@@ -43,6 +43,8 @@ export interface SampleRow {
   readonly mask?: Uint8Array;
   /** Where the reply so far starts in the prompt (what penalties read); default the prompt's length. */
   readonly replyStart?: number;
+  /** Told when the model call that samples the row starts (its time in the queue ends). */
+  readonly onStart?: () => void;
 }
 
 export interface SampleBatcher {
@@ -114,6 +116,7 @@ export function createSampleBatcher(model: Pick<TinyModel, "sample">, maxBatch: 
       counts.rows += batch.length;
       try {
         const rows = batch.map((w) => w.row);
+        for (const row of rows) row.onStart?.();
         const results = await model.sample(
           rows.map((row) => row.prompt),
           {

@@ -345,11 +345,13 @@ describe("train --backend tinker against the stand-in", () => {
     try {
       const out = join(dir, "outage");
       const waits: number[] = [];
+      const notices: string[] = [];
       const result = await train({
         out,
         config: { ...shared, ...onTinker(), evalEvery: 0 },
         tinker: {
           baseUrl: flaky.url,
+          onNotice: (notice: { message: string }) => notices.push(notice.message),
           now: () => clock,
           sleep: async (ms: number) => {
             waits.push(ms);
@@ -362,6 +364,10 @@ describe("train --backend tinker against the stand-in", () => {
       expect(clock - (outage as number)).toBeGreaterThanOrEqual(180_000);
       expect(flaky.requests.filter((request) => request.status === 503).length).toBeGreaterThan(5);
       expect(Math.max(...waits)).toBeLessThanOrEqual(30_000);
+      // Quiet: per endpoint that failed, a line as it starts, one a minute and one as it ends (3 minutes: at most 5).
+      const failed = new Set(flaky.requests.filter((request) => request.status === 503).map((request) => request.path));
+      expect(notices.length).toBeLessThanOrEqual(5 * failed.size);
+      expect(notices.length).toBeLessThanOrEqual(3 + 2); // a line a minute, and one as it starts and ends
       expect(flaky.weightsDigest(modelIdOf(out, 3))).toBe(standin.weightsDigest(modelIdOf(join(dir, "whole"), 3)));
     } finally {
       await flaky.close();
