@@ -240,11 +240,16 @@ function readClaim(
 ): { verdict: Verdict; comparisons: StudyComparison[] } {
   const test = claimTest(plan);
   const comparisons = reader.comparisons(test.measures(plan, budgets), envs, seeds, plan.margin);
-  return {
-    verdict: test.verdict(plan, new Map(comparisons.map((comparison) => [comparison.key, comparison]))),
-    comparisons,
-  };
+  const verdict = test.verdict(plan, new Map(comparisons.map((comparison) => [comparison.key, comparison])));
+  return { verdict: verdict === "no data" && everyDecidingTied(comparisons) ? "tied" : verdict, comparisons };
 }
+
+/** Whether the comparisons that decide were all there and all tied: the two models gave the same value on every task,
+ * which is not the absence of data the claim's test sees (it leaves ties out). */
+const everyDecidingTied = (comparisons: readonly StudyComparison[]): boolean => {
+  const deciding = comparisons.filter((comparison) => comparison.decides);
+  return deciding.length > 0 && deciding.every((comparison) => comparison.outcome === "tied");
+};
 
 /** How the single seeds' verdicts relate to the all-seeds ones: "every seed agrees" only where every seed gives, on
  * every env of the claim and pooled, the verdict all the seeds give there; else each seed's verdict where the claim is

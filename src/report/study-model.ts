@@ -271,9 +271,10 @@ export interface StudyExample extends Omit<ExampleEpisode, "taskIndex"> {
 
 export const EXAMPLE_REPLY_CHARS = 400;
 
-export const VERDICTS = ["supported", "negligible", "not supported", "inconclusive", "no data"] as const;
+export const VERDICTS = ["supported", "negligible", "not supported", "inconclusive", "tied", "no data"] as const;
 /** A claim's verdict: supported; negligible (the effect it predicts is smaller than the plan's smallest effect of
- * interest); not supported (the intervals say otherwise); inconclusive; no data. */
+ * interest); not supported (the intervals say otherwise); inconclusive; tied (every deciding comparison gave the two
+ * models the same value on every task: nothing either way); no data. */
 export type Verdict = (typeof VERDICTS)[number];
 
 export interface StudyComparison {

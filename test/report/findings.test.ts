@@ -328,6 +328,14 @@ describe("studyFindings", () => {
     );
   });
 
+  it("calls a claim tied, not 'no data', where every deciding comparison ties (the same value on every task)", () => {
+    const same = { ...PAPER, "BudgetMix (hidden)": { role: "budgetmix-hidden" as const } };
+    const hidden = byId(run(inputs(same)).findings, "hidden-budget");
+    expect(hidden.verdict).toBe("tied");
+    expect(hidden.scopes.every((scope) => scope.verdict === "tied")).toBe(true);
+    expect(hidden.seedAgreement).toMatch(/^every seed agrees/);
+  });
+
   it("says which roles are missing", () => {
     const { findings } = run(inputs({ "noisy-oracle:0.3": { role: "other" } }));
     expect(findings.every((finding) => finding.verdict === "no data")).toBe(true);

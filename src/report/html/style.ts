@@ -27,6 +27,7 @@ figure.chart-box figcaption { color: var(--muted); font-size: 13px; margin-top: 
 .finding.v-not-supported { border-left-color: var(--bad); }
 .finding.v-inconclusive { border-left-color: var(--maybe); }
 .finding.v-negligible { border-left-color: var(--flat); }
+.finding.v-tied { border-left-color: var(--flat); }
 .finding h3 { margin: 0 0 4px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
 .finding .claim { color: var(--muted); margin: 0 0 8px; }
 .plan { border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; margin: 0 0 16px; background: var(--wash); }
@@ -37,6 +38,7 @@ figure.chart-box figcaption { color: var(--muted); font-size: 13px; margin-top: 
 .badge.v-not-supported { background: var(--bad); }
 .badge.v-inconclusive { background: var(--maybe); }
 .badge.v-negligible { background: var(--flat); }
+.badge.v-tied { background: var(--flat); }
 .badge.small { font-size: 11px; padding: 1px 7px; text-transform: none; }
 table.data { border-collapse: collapse; font-size: 13.5px; margin: 6px 0 14px; }
 table.data th, table.data td { border-bottom: 1px solid var(--line); padding: 5px 8px; text-align: right; white-space: nowrap; vertical-align: top; }
