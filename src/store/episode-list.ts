@@ -55,9 +55,9 @@ interface KeyBound {
 const keyTerm = (alias: string, bound: KeyBound): string =>
   `(${alias}.task_index, ${alias}.budget_label, ${alias}.sample) ${bound.direction} (?, ?, ?)`;
 
-/** The WHERE clause of a filter over `episodes e` of one run (within `bound`), with its parameters. An invalid reply
- * is looked for in the episode's turns; the bound is given to that probe too (it follows from the episode's key), so
- * that PostgreSQL's planner reads the turns from the bound on rather than from an end of the run. */
+/** The WHERE clause of a filter over `episodes e` of one run (within `bound`), with its parameters. The episodes with
+ * an invalid reply are the keys of the run's invalid turns, read once from their partial index (turns_invalid): a
+ * correlated probe per episode let SQLite turn it into a pass over the run's turns up to the bound. */
 function filterClause(
   runId: string,
   filter: EpisodeFilter,
@@ -75,8 +75,8 @@ function filterClause(
   if (bound !== undefined) add(keyTerm("e", bound), ...bound.key);
   if (filter.outcome === "invalid")
     add(
-      `EXISTS (SELECT 1 FROM turns t WHERE ${SAME_EPISODE} AND t.invalid = 1${bound === undefined ? "" : ` AND ${keyTerm("t", bound)}`})`,
-      ...(bound?.key ?? []),
+      "(e.task_index, e.budget_label, e.sample) IN (SELECT t.task_index, t.budget_label, t.sample FROM turns t WHERE t.run_id = ? AND t.invalid = 1)",
+      runId,
     );
   else if (filter.outcome !== undefined) terms.push(OUTCOME_SQL[filter.outcome]);
   return { where: terms.join(" AND "), params };

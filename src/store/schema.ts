@@ -9,6 +9,8 @@
 // turn_tokens (added within version 1: CREATE IF NOT EXISTS adds it to older stores when they are opened for
 // writing; readers treat a store without it as one without token data) keeps what RL needs from a turn: the
 // sampled token ids, their log-probs and how they were sampled (temperature, prompt token ids), as JSON text.
+// turns_invalid, a partial index over the (few) invalid turns, finds the episodes with an invalid reply without a
+// pass over the run's turns (the view's filter, its per-episode counts); added within version 1 the same way.
 export const SCHEMA_VERSION = 1;
 
 /** Every table of the schema. */

@@ -77,6 +77,7 @@ CREATE TABLE IF NOT EXISTS turns (
   details TEXT,
   PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
 );
+CREATE INDEX IF NOT EXISTS turns_invalid ON turns (run_id, task_index, budget_label, sample) WHERE invalid = 1;
 CREATE TABLE IF NOT EXISTS turn_tokens (
   run_id TEXT COLLATE "C" NOT NULL,
   task_index BIGINT NOT NULL,

@@ -75,6 +75,7 @@ CREATE TABLE IF NOT EXISTS turns (
   details TEXT,
   PRIMARY KEY (run_id, task_index, budget_label, sample, turn_index)
 ) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS turns_invalid ON turns (run_id, task_index, budget_label, sample) WHERE invalid = 1;
 CREATE TABLE IF NOT EXISTS turn_tokens (
   run_id TEXT NOT NULL,
   task_index INTEGER NOT NULL,
