@@ -1,8 +1,8 @@
 // A run's episodes as a viewer lists them: one page at a time under a filter (budget, sample, task, and an outcome:
 // success, failure, policy error, an invalid reply, truncated at the budget), how many match, and the episodes before
-// and after one under the same filter (what "next" and "previous" step to). Pages are in key order (task index,
-// budget label, sample) and read through the primary key; an episode's invalid replies are counted from its turns
-// through theirs. Read-only; the SQL is shared by both backends.
+// and after one under the same filter (what "next" and "previous" step to). Pages are in the list's order (task index,
+// the budget's turns, then its label, sample: 25% before 100%) and read from the primary key's task order; an
+// episode's invalid replies are counted from its turns through theirs. Read-only; the SQL is shared by both backends.
 import type { StopReason } from "../core/env.js";
 import type { EpisodeKeyValues } from "./pages.js";
 import type { SqlValue } from "./sql.js";
@@ -52,8 +52,22 @@ interface KeyBound {
   readonly key: EpisodeKeyValues;
 }
 
-const keyTerm = (alias: string, bound: KeyBound): string =>
-  `(${alias}.task_index, ${alias}.budget_label, ${alias}.sample) ${bound.direction} (?, ?, ?)`;
+/** The list's order: by task, then budget by its number of turns (25% before 100%, 7 before 10), then sample. */
+const ORDER = ["e.task_index", "e.budget_turns", "e.budget_label", "e.sample"];
+const orderBy = (direction = ""): string => ORDER.map((column) => `${column}${direction}`).join(", ");
+
+/** Episodes before or after a key in the list's order; the key's budget turns are the stored ones of its (task,
+ * budget) (the same for every sample). The task term repeats what the tuple implies, so that the planners read the
+ * primary key from the bound's task on. */
+const keyTerm = (bound: KeyBound): { readonly term: string; readonly params: SqlValue[] } => {
+  const [task, budget, sample] = bound.key;
+  const turns =
+    "(SELECT MIN(b.budget_turns) FROM episodes b WHERE b.run_id = e.run_id AND b.task_index = ? AND b.budget_label = ?)";
+  return {
+    term: `e.task_index ${bound.direction}= ? AND (${ORDER.join(", ")}) ${bound.direction} (?, ${turns}, ?, ?)`,
+    params: [task, task, task, budget, budget, sample],
+  };
+};
 
 /** The WHERE clause of a filter over `episodes e` of one run (within `bound`), with its parameters. The episodes with
  * an invalid reply are the keys of the run's invalid turns, read once from their partial index (turns_invalid): a
@@ -72,7 +86,10 @@ function filterClause(
   if (filter.task !== undefined) add("e.task_index = ?", filter.task);
   if (filter.budget !== undefined) add("e.budget_label = ?", filter.budget);
   if (filter.sample !== undefined) add("e.sample = ?", filter.sample);
-  if (bound !== undefined) add(keyTerm("e", bound), ...bound.key);
+  if (bound !== undefined) {
+    const { term, params: values } = keyTerm(bound);
+    add(term, ...values);
+  }
   if (filter.outcome === "invalid")
     add(
       "(e.task_index, e.budget_label, e.sample) IN (SELECT t.task_index, t.budget_label, t.sample FROM turns t WHERE t.run_id = ? AND t.invalid = 1)",
@@ -119,7 +136,7 @@ function toRow(record: ListRecord): EpisodeListRow {
   };
 }
 
-/** The episodes of a run under `filter`, `limit` of them from position `offset`, in key order. */
+/** The episodes of a run under `filter`, `limit` of them from position `offset`, in the list's order. */
 export async function episodePage(
   store: Store,
   runId: string,
@@ -130,10 +147,9 @@ export async function episodePage(
   // The page's episodes first, then their task ids and invalid replies: PostgreSQL would count the turns of every
   // episode OFFSET skips.
   const records = await store.sql.rows<ListRecord>(
-    `SELECT ${LIST_COLUMNS} FROM (SELECT * FROM episodes e WHERE ${where} ORDER BY e.task_index, e.budget_label, e.sample
-       LIMIT ? OFFSET ?) e
+    `SELECT ${LIST_COLUMNS} FROM (SELECT * FROM episodes e WHERE ${where} ORDER BY ${orderBy()} LIMIT ? OFFSET ?) e
      LEFT JOIN tasks k ON k.run_id = e.run_id AND k.task_index = e.task_index
-     ORDER BY e.task_index, e.budget_label, e.sample`,
+     ORDER BY ${orderBy()}`,
     [...params, page.limit, page.offset],
   );
   return records.map(toRow);
@@ -157,8 +173,7 @@ export async function episodeNeighbours(
     const { where, params } = filterClause(runId, filter, { direction, key });
     const order = direction === "<" ? "DESC" : "ASC";
     const [row] = await store.sql.rows<[number, string, number]>(
-      `SELECT e.task_index, e.budget_label, e.sample FROM episodes e WHERE ${where}
-       ORDER BY e.task_index ${order}, e.budget_label ${order}, e.sample ${order} LIMIT 1`,
+      `SELECT e.task_index, e.budget_label, e.sample FROM episodes e WHERE ${where} ORDER BY ${orderBy(` ${order}`)} LIMIT 1`,
       params,
     );
     return row === undefined ? null : [row[0], row[1], row[2]];
