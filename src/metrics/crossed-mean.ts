@@ -209,15 +209,10 @@ export function crossedMeans(
   options: CrossedOptions = {},
 ): CrossedEstimate[] {
   const strata = [...new Set(cells.map((cell) => cell.stratum))].sort();
+  const grids = Array.from({ length: series }, (_, k) => strata.map((stratum) => gridOf(cells, stratum, k)));
   const counts = {
-    tasks: strata.reduce((sum, stratum) => sum + gridOf(cells, stratum, 0).tasks, 0),
+    tasks: (grids[0] ?? []).reduce((sum, grid) => sum + grid.tasks, 0),
     n: cells.reduce((sum, cell) => sum + cell.values.size, 0),
   };
-  return Array.from({ length: series }, (_, k) =>
-    crossedEstimate(
-      strata.map((stratum) => gridOf(cells, stratum, k)),
-      options.level ?? 0.95,
-      counts,
-    ),
-  );
+  return grids.map((seriesGrids) => crossedEstimate(seriesGrids, options.level ?? 0.95, counts));
 }

@@ -305,12 +305,17 @@ interface ClaimSetting {
   readonly reader: ClaimReader;
 }
 
+/** The envs a claim is read over: each env alone and the envs pooled (one env: itself). */
+const envScopesOf = (claim: ClaimPlan): (readonly string[])[] =>
+  claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
+
 /** The claim read over each env and the envs pooled, in each seed and over all seeds. */
 function readScopes(setting: ClaimSetting): StudyFindingScope[] {
-  const { claim, seeds } = setting;
-  const envScopes = claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
+  const { seeds } = setting;
   const selections = seeds.length > 1 ? [...seeds.map(oneSeed), pooledSeeds(seeds)] : [pooledSeeds(seeds)];
-  return envScopes.flatMap((envs) => selections.map((selection) => readScope(setting, envs, selection)));
+  return envScopesOf(setting.claim).flatMap((envs) =>
+    selections.map((selection) => readScope(setting, envs, selection)),
+  );
 }
 
 /** The claim read over some envs and seeds. */
@@ -328,9 +333,7 @@ function readScope(setting: ClaimSetting, envs: readonly string[], selection: Se
 
 /** The claim read over each env and the envs pooled, over some seeds (all of them, or one half). */
 function readPooledScopes(setting: ClaimSetting, seeds: readonly number[]): StudyFindingScope[] {
-  const { claim } = setting;
-  const envScopes = claim.envs.length > 1 ? [...claim.envs.map((env) => [env]), claim.envs] : [claim.envs];
-  return envScopes.map((envs) => readScope(setting, envs, pooledSeeds(seeds)));
+  return envScopesOf(setting.claim).map((envs) => readScope(setting, envs, pooledSeeds(seeds)));
 }
 
 /** The declared replication: the claim decided over each half of the seeds alone, as the plan decides it. */
