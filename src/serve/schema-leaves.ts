@@ -17,6 +17,15 @@ export function count(schema: Schema, key: string, fallback: number): number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
+/** A pair of count bounds (minLength and maxLength, minItems and maxItems), defaults 0 and Infinity; a SchemaProblem
+ * when the maximum is below the minimum (no `what` matches). */
+export function countRange(schema: Schema, path: string, min: string, max: string, what: string): [number, number] {
+  const low = count(schema, min, 0);
+  const high = count(schema, max, Infinity);
+  if (high < low) throw new SchemaProblem(join(path, max), `${max} ${high} is below ${min} ${low}: no ${what} matches`);
+  return [low, high];
+}
+
 const list = (value: unknown): unknown[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 const automata = new Map<string, LazyDfa>();
@@ -42,13 +51,7 @@ function patternAutomaton(patterns: readonly string[], path: string): LazyDfa {
 }
 
 export function stringShape(schema: Schema, path: string): StringShape {
-  const minLength = count(schema, "minLength", 0);
-  const maxLength = count(schema, "maxLength", Infinity);
-  if (maxLength < minLength)
-    throw new SchemaProblem(
-      join(path, "maxLength"),
-      `maxLength ${maxLength} is below minLength ${minLength}: no string matches`,
-    );
+  const [minLength, maxLength] = countRange(schema, path, "minLength", "maxLength", "string");
   const patterns = list(schema["pattern"]).map((pattern) => {
     if (typeof pattern !== "string") throw new SchemaProblem(join(path, "pattern"), "expected a string");
     return pattern;

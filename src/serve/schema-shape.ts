@@ -20,7 +20,7 @@
 // schema no value satisfies (false, an empty enum, bounds that leave nothing).
 import type { StringShape } from "./json-string.js";
 import type { NumberShape } from "./number-text.js";
-import { count, join, numberShape, stringShape } from "./schema-leaves.js";
+import { count, countRange, join, numberShape, stringShape } from "./schema-leaves.js";
 import { mergeSchemas, type Schema } from "./schema-merge.js";
 import { SchemaProblem } from "./schema-problem.js";
 
@@ -155,13 +155,7 @@ function arrayOf(schema: Schema, path: string, context: Context): Shape | undefi
       : restSchema === undefined
         ? ANY
         : shapeOf(restSchema, join(path, restKey), context);
-  const minItems = count(schema, "minItems", 0);
-  const declaredMax = count(schema, "maxItems", Infinity);
-  if (declaredMax < minItems)
-    throw new SchemaProblem(
-      join(path, "maxItems"),
-      `maxItems ${declaredMax} is below minItems ${minItems}: no array matches`,
-    );
+  const [minItems, declaredMax] = countRange(schema, path, "minItems", "maxItems", "array");
   const maxItems = items === undefined ? Math.min(declaredMax, prefix.length) : declaredMax;
   if (maxItems < minItems) {
     if (cut || restSchema !== false) return undefined;
