@@ -1,6 +1,6 @@
 // `budgetrl show RUN`: the Pass@(K,T) table of a stored run, recomputed from its episodes.
 import { z } from "zod";
-import { OPENENV_PREFIX } from "../envs/registry.js";
+import { OPENENV_PREFIX } from "../envs/openenv/config.js";
 import { integerListField } from "../core/config.js";
 import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";

@@ -5,6 +5,7 @@
 // as an option).
 import { z } from "zod";
 import { isRemoteEnv, type AnyEnv, type PlayableEnv } from "../core/env.js";
+import { OPENENV_PREFIX } from "./openenv/config.js";
 import { openenv } from "./openenv/index.js";
 import { ConfigError } from "../core/errors.js";
 import { frozenLakeConfigSchema } from "./frozenlake/config.js";
@@ -126,9 +127,6 @@ export function envConfigHelp(name: string): string {
   const definition = envDefinition(name);
   return `${name}: ${definition.summary}\n${formatOptionsHelp(name, definition.describe())}`;
 }
-
-/** The prefix of a remote env: `openenv:URL` plays an OpenEnv server's env (envs/openenv). */
-export const OPENENV_PREFIX = "openenv:";
 
 /** An env's reference in a config: a registry name, or `openenv:URL` (an OpenEnv server's env). */
 export type EnvReference = EnvName | `openenv:${string}`;

@@ -2,6 +2,9 @@
 import { z } from "zod";
 import { integerOption, numberFromText, numberOption } from "../../core/options.js";
 
+/** The prefix of a remote env: `openenv:URL` plays an OpenEnv server's env. */
+export const OPENENV_PREFIX = "openenv:";
+
 export const openEnvConfigSchema = z.object({
   url: z
     .string()
