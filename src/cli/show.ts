@@ -1,6 +1,5 @@
 // `budgetrl show RUN`: the Pass@(K,T) table of a stored run, recomputed from its episodes.
 import { z } from "zod";
-import { OPENENV_PREFIX } from "../envs/openenv/config.js";
 import { integerListField } from "../core/config.js";
 import { evalResumeCommand } from "../core/commands.js";
 import { ConfigError } from "../core/errors.js";
@@ -13,6 +12,7 @@ import { getRun, latestRunId } from "../store/runs.js";
 import { passTableJson } from "../report/pass-table.js";
 import { buildStudyReport } from "../report/study-build.js";
 import { renderAnalyses } from "../report/study-tables.js";
+import { envHasNoOracle, noOracleNote } from "../report/no-oracle.js";
 import { runUrl } from "../report/view-links.js";
 import { storeWaitFields, storeWaits } from "./store-flags.js";
 import { defineCommand } from "./command.js";
@@ -60,33 +60,35 @@ export const showCommand = defineCommand({
       const table = tableFor(config, outcomes, ks);
       const totals = await episodeTotals(store, run);
       const errored = { errors: totals.errors, of: totals.done + totals.errors };
-      if (options.analyses && config.env.startsWith(OPENENV_PREFIX)) {
-        // An OpenEnv server's env has no oracle: nothing to judge its actions or its errors by.
-        const none = `no oracle for this env (${config.env})`;
-        if (options.json)
-          io.stdout(
-            `${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: none, recovery: none, perturbation: none, horizon: none }, null, 2)}\n`,
-          );
-        else {
-          printRunTable(io, run, store.location, config, table, false, errored);
-          io.stdout(`\nstep quality, recovery (natural and forced-error), horizon: ${none}\n`);
-        }
-      } else if (options.analyses) {
+      if (options.analyses) {
         const report = await buildStudyReport(store, {
           selection: { runs: [run] },
           bootstrap: config.bootstrap,
           seed: config.seed,
         });
-        if (options.json)
-          io.stdout(
-            `${JSON.stringify({ run, db: store.location, table: passTableJson(table), stepQuality: report.stepQuality, recovery: report.recovery, perturbation: report.perturbation, horizon: report.horizon }, null, 2)}\n`,
-          );
-        else {
+        const analyses = renderAnalyses(report);
+        // Why a run has no analyses to show: its env has no oracle, or it was evaluated without annotations.
+        const note =
+          analyses !== ""
+            ? undefined
+            : envHasNoOracle(config.env)
+              ? noOracleNote(config.env)
+              : `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)`;
+        if (options.json) {
+          const { stepQuality, recovery, perturbation, horizon } = report;
+          const json = {
+            run,
+            db: store.location,
+            table: passTableJson(table),
+            stepQuality,
+            recovery,
+            perturbation,
+            horizon,
+          };
+          io.stdout(`${JSON.stringify(note === undefined ? json : { ...json, note }, null, 2)}\n`);
+        } else {
           printRunTable(io, run, store.location, config, table, false, errored);
-          const analyses = renderAnalyses(report);
-          io.stdout(
-            `\n${analyses === "" ? `no oracle annotations in run ${run}: its analyses need an evaluation with --annotate (the default)` : analyses}\n`,
-          );
+          io.stdout(`\n${note ?? analyses}\n`);
         }
       } else printRunTable(io, run, store.location, config, table, options.json, errored);
       if (options.viewUrl !== undefined && !options.json) io.stdout(viewLines(options.viewUrl, run, table));

@@ -8,7 +8,7 @@ import { orderBudgets } from "../metrics/budget-axis.js";
 import { horizon, horizonBinning } from "../metrics/horizon.js";
 import { invalidReplies } from "../metrics/invalid-replies.js";
 import { seedPointsOf, seedSpreads } from "./seed-spread.js";
-import { OPENENV_PREFIX } from "../envs/openenv/config.js";
+import { envHasNoOracle, noOracleNote } from "./no-oracle.js";
 import type { HorizonBinning } from "../metrics/horizon-bins.js";
 import { naturalRecovery, type RecoveryCells } from "../metrics/natural-recovery.js";
 import { passAtKT, type PassAtKTTable } from "../metrics/pass-at-kt.js";
@@ -359,10 +359,8 @@ function notesOf(runs: readonly StudyRun[], models: readonly StudyModel[], data:
   for (const perturbation of data.perturbations)
     if (perturbation.problem !== null) notes.push(`perturbed run ${perturbation.run}: ${perturbation.problem}`);
   // An OpenEnv server's env has no oracle: the analyses that judge a move against one have nothing to judge with.
-  for (const variant of new Set(runs.filter((run) => run.env.startsWith(OPENENV_PREFIX)).map((run) => run.variant)))
-    notes.push(
-      `no oracle for this env (${variant}): step quality, recovery from a forced error and the statistics' ranges need one, so they are left out; Pass@(K,T), invalid replies and the horizon by budget are shown`,
-    );
+  for (const variant of new Set(runs.filter((run) => envHasNoOracle(run.env)).map((run) => run.variant)))
+    notes.push(noOracleNote(variant));
   if (!runs.some((run) => run.kind === "teacher-forced"))
     notes.push("no teacher-forced runs: step quality is measured on the states each policy reached itself");
   if (!runs.some((run) => run.kind === "perturbed"))

@@ -15,6 +15,7 @@ import { completedEpisodeCount } from "../../../src/store/episodes.js";
 import { serveEnv, type EnvServing } from "../../../src/serve/openenv/serve-env.js";
 import { startFakeServer, type FakeServer } from "./fake-server.js";
 import { connect } from "../../serve/openenv/socket.js";
+import { cli } from "../../cli/helpers.js";
 
 const closing: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -79,7 +80,7 @@ describe("openenv: a generic OpenEnv server", () => {
     },
   );
 
-  it("is reported with a note that its oracle analyses have no oracle, and its Pass@(K,T)", async () => {
+  it("is reported, and shown, with a note that its oracle analyses have no oracle, and its Pass@(K,T)", async () => {
     const server = await fake();
     const db = join(folder(), "runs.db");
     await evaluate({
@@ -95,9 +96,16 @@ describe("openenv: a generic OpenEnv server", () => {
     const report = await buildStudyReport(store, { selection: { runs: ["r"] }, bootstrap: 0 }).finally(() =>
       store.close(),
     );
-    expect(report.notes).toContain(
-      `no oracle for this env (openenv:${server.url}): step quality, recovery from a forced error and the statistics' ranges need one, so they are left out; Pass@(K,T), invalid replies and the horizon by budget are shown`,
-    );
+    const note = `no oracle for this env (openenv:${server.url}): step quality, recovery, the horizon by optimal length and the statistics' ranges need one, so they are left out; Pass@(K,T) and invalid replies are shown`;
+    expect(report.notes).toContain(note);
+    // `show --analyses` says the same sentence where the analyses would be, and as its JSON's note.
+    const shown = await cli("show", "r", "--db", db, "--analyses");
+    expect(shown.stdout.trimEnd().endsWith(`\n${note}`)).toBe(true);
+    const json = JSON.parse((await cli("show", "r", "--db", db, "--analyses", "--json")).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(json).toMatchObject({ stepQuality: [], horizon: [], note });
     expect(report.budgetTables[0]?.rows[0]?.pass1[0]?.tasks).toBe(2);
   });
 
