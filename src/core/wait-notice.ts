@@ -22,7 +22,18 @@ export function startWait(say: WaitListener | undefined, line: () => string, aft
   return { end: () => clearTimeout(timer) };
 }
 
+/** The listener of a library call given none: each line on stderr. */
+export const stderrLine: WaitListener = (line) => void process.stderr.write(`${line}\n`);
+
 /** Seconds as a line shows them: "3 s", "0.5 s", "1.25 s". */
 export function secondsText(ms: number): string {
   return `${Number((ms / 1000).toFixed(2))} s`;
+}
+
+/** A duration for a message: "850 ms", "4.2 s", "3 min 5 s". */
+export function formatWait(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toString()} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min${seconds % 60 === 0 ? "" : ` ${seconds % 60} s`}`;
 }

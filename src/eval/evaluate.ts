@@ -79,7 +79,8 @@ export interface EvaluateOptions
   /** Stops the run at once: finished episodes are kept, the ones in flight are abandoned (resume recomputes them). */
   readonly signal?: AbortSignal;
   /** Told, once a wait for the store (another writer's lock, a lost PostgreSQL server) or for a lost Redis lasted a
-   * second, what it waits for and for how long at most (one line). */
+   * second, what it waits for and for how long at most (one line); and of an outage of the policy's server (openai:,
+   * tinker:) as it starts, once a minute while it lasts and as it ends (default for those: stderr). */
   readonly onWait?: WaitListener;
   /** Keep every episode in the result (default: true without a db, false with one; never with the bullmq executor,
    * whose episodes are played elsewhere: read them from the store). */
@@ -250,11 +251,16 @@ function refuseSingleForBudgetAware(config: Readonly<EvalConfig>, policy: Policy
 }
 
 /** What a policy is built with: its stored options, this invocation's client options, the run's seed. */
-function policySetup(config: Readonly<EvalConfig>, client: GivenClientOptions | undefined): PolicySetup {
+function policySetup(
+  config: Readonly<EvalConfig>,
+  client: GivenClientOptions | undefined,
+  onWait: WaitListener | undefined,
+): PolicySetup {
   return {
     ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }),
     ...(client === undefined ? {} : { client }),
     runSeed: config.seed,
+    ...(onWait === undefined ? {} : { onWait }),
   };
 }
 
@@ -265,7 +271,11 @@ function givenTasks(env: PlayableEnv, tasks: readonly unknown[], distinct: TaskD
   return { kind: "list", tasks };
 }
 
-async function planNew(request: EvalConfigRequest, client: GivenClientOptions | undefined): Promise<NewRun> {
+async function planNew(
+  request: EvalConfigRequest,
+  client: GivenClientOptions | undefined,
+  onWait?: WaitListener,
+): Promise<NewRun> {
   if (request.env === undefined) throw new ConfigError("env", "a new run needs an env");
   if (request.policy === undefined) throw new ConfigError("policy", "a new run needs a policy");
   const env = await opened(
@@ -293,7 +303,7 @@ async function planNew(request: EvalConfigRequest, client: GivenClientOptions | 
       `the OpenEnv server's action schema has no finite actions (no enum, const or boolean field) and it sends no valid actions: the random policy has nothing to draw from`,
       "use a model (openai:MODEL, tinker:...) or your own agent",
     );
-  const policy = given ?? (await createPolicy(config.policy, policySetup(config, client)));
+  const policy = given ?? (await createPolicy(config.policy, policySetup(config, client, onWait)));
   refuseSingleForBudgetAware(config, policy);
   const source = Array.isArray(request.tasks)
     ? givenTasks(env, request.tasks, config.distinct)
@@ -346,6 +356,7 @@ async function prepareResume(
   name: string | undefined,
   client: GivenClientOptions | undefined,
   store: Store,
+  onWait?: WaitListener,
 ): Promise<PreparedRun> {
   const run = name ?? (await latestRunId(store));
   if (run === undefined)
@@ -372,7 +383,7 @@ async function prepareResume(
       "resume without --policy-opt, or start a new run",
     );
   }
-  const setup = policySetup(config, client);
+  const setup = policySetup(config, client, onWait);
   const policy =
     request.policy === undefined || isSpecGiven(request.policy)
       ? await createPolicy(config.policy, setup)
@@ -423,16 +434,16 @@ export async function evaluateParts(parts: EvalParts): Promise<EvaluationResult>
     closingOwnPolicy(ownPolicy, prepared, () => play(prepared, store, parts, hooks));
   if (db === undefined) {
     if (resume) throw new ConfigError("resume", "needs the store (db) of the run to continue");
-    return playing(undefined)(await startRun(await planNew(request, client), undefined, run.name, now));
+    return playing(undefined)(await startRun(await planNew(request, client, hooks.onWait), undefined, run.name, now));
   }
-  const planned = resume ? undefined : await planNew(request, client);
+  const planned = resume ? undefined : await planNew(request, client, hooks.onWait);
   let store: Store | undefined;
   try {
     const opening = storeOptions(run.options, hooks);
     store = resume ? await openForResume(db, opening) : await openStore(db, { ...opening, mode: "create" });
     const prepared =
       planned === undefined
-        ? await prepareResume(request, run.name, client, store)
+        ? await prepareResume(request, run.name, client, store, hooks.onWait)
         : await startRun(planned, store, run.name, now);
     return await playing(store)(prepared);
   } catch (error) {

@@ -20,6 +20,7 @@ import { loadCheckpoint } from "../nn/checkpoint.js";
 import { createTinyPolicy } from "./tiny/policy.js";
 import { readPolicySettings } from "./tiny/settings.js";
 import type { JsonObject } from "../core/json.js";
+import type { WaitListener } from "../core/wait-notice.js";
 import { openaiPolicyFromSpec, storedSamplingOptions } from "./openai/index.js";
 
 /** What a policy is built with besides its spec. */
@@ -30,6 +31,9 @@ export interface PolicySetup {
   readonly client?: Readonly<Record<string, unknown>>;
   /** The run's seed. */
   readonly runSeed?: number;
+  /** Told, in one line each, of waits for the policy's server (an outage as it starts, once a minute, as it ends);
+   * default: stderr. */
+  readonly onWait?: WaitListener;
 }
 
 /** The spec a kind called `Name` builds from: its own branch of the union, or `other` for a library user's kind. */

@@ -332,6 +332,8 @@ async function evalRun(
     resume: state === "running",
     concurrency: 256,
     ...signalOf(context),
+    // A served model's outage is said as the study's notes are (a line each, above the progress line).
+    onWait: (line) => events.note(line),
     onProgress: (done, total, initial) => {
       if (!started) events.job(planned.run, total, initial, "episodes");
       started = true;

@@ -71,11 +71,3 @@ export function progressed(run: FaultRun): void {
   run.first = undefined;
   run.count = 0;
 }
-
-/** A duration for a message: "850 ms", "4.2 s", "3 min 5 s". */
-export function formatWait(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(Math.round(ms / 100) / 10).toString()} s`;
-  const seconds = Math.round(ms / 1000);
-  return `${Math.floor(seconds / 60)} min${seconds % 60 === 0 ? "" : ` ${seconds % 60} s`}`;
-}

@@ -10,9 +10,10 @@ import { realSleep, type Sleep } from "../policies/openai/limiter.js";
 import { TINKER_SAMPLING_DEADLINE_MS } from "../policies/tinker-reach.js";
 import { SDK_PATIENCE, type Patience } from "./backoff.js";
 import type { HttpVerdict } from "./faults.js";
-import { outageNotices, type OutageNotices, type TinkerNotice } from "./outage.js";
+import { outageNotices, type OutageNotices, type ServiceNotice } from "../core/outage-notices.js";
 
-export type { TinkerNotice };
+/** A message from the Tinker service or about the connection to it (session warnings, outages, billing pauses). */
+export type TinkerNotice = ServiceNotice;
 
 export interface TinkerClientOptions {
   /** The server, without /api/v1 (hosted: https://tinker.thinkingmachines.dev/services/tinker-prod). */
@@ -154,7 +155,7 @@ export function clientContext(options: TinkerClientOptions): ClientContext {
     idempotencyKey: options.idempotencyKey ?? (() => `budgetrl-retry-${randomUUID()}`),
     counts: { requests: 0, retries: 0, polls: 0, pauses: 0, waitedMs: 0 },
     signal: ownSignal(options.signal),
-    outage: outageNotices(now, notice),
+    outage: outageNotices("tinker", now, notice),
     notice,
   };
 }

@@ -4,10 +4,11 @@
 // bare 400 is retried while the client's budget lasts (faults.ts); a 402 pauses the run with a message until the
 // server's limit, as the SDK does; a 429 to a sampling submission (the service's backpressure) is waited out,
 // 1 s at a time or its Retry-After, without counting toward the deadline (sampling_client.py). An outage is said on
-// the notice channel once as it starts, once a minute while it lasts and once when it ends (outage.ts), whatever
+// the notice channel once as it starts, once a minute while it lasts and once when it ends (core/outage-notices.ts), whatever
 // number of requests wait through it. Verdicts that are not faults (pending, bad-request, resubmit, fatal) go back
 // to the caller; an exchange marked `once` (a heartbeat) is sent once, its fault going back too.
-import { afterFault, formatWait, newFaultRun, progressed, type FaultRun } from "./backoff.js";
+import { formatWait } from "../core/wait-notice.js";
+import { afterFault, newFaultRun, progressed, type FaultRun } from "./backoff.js";
 import { TinkerRequestError, type Attempt, type ClientContext, type Exchange } from "./client-context.js";
 import { sendAttempt } from "./client-exchange.js";
 import { billingPause, BILLING_PAUSE, PROXY_400_RETRIES, type BillingPause } from "./faults.js";
@@ -17,7 +18,7 @@ export const BACKPRESSURE_WAIT_MS = 1000;
 
 export type SendWithRetries = (exchange: Exchange) => Promise<Attempt>;
 
-/** A fault of `reason`: wait as backoff.ts says (the outage said, outage.ts), or throw past the deadline. */
+/** A fault of `reason`: wait as backoff.ts says (the outage said, core/outage-notices.ts), or throw past the deadline. */
 export async function waitAfterFault(
   context: ClientContext,
   run: FaultRun,

@@ -6,7 +6,7 @@
 //                          and, on a POST, an X-Idempotency-Key kept across the request's retries
 //   client-retry.ts        faults retried with the SDK's backoff until the request's deadline (backoff.ts, faults.ts;
 //                          5 min, sampling 2 h, polls none), 402s pausing the run with a message, sampling's 429s
-//                          waited out, an outage said once as it starts, once a minute, once as it ends (outage.ts)
+//                          waited out, an outage said once as it starts, once a minute, once as it ends (core/outage-notices.ts)
 //   client-futures.ts      a request that answers {request_id} is a future, polled through POST
 //                          /api/v1/retrieve_future until it is done, failed or expired (then the request is sent
 //                          again, with a new idempotency key: training requests carry a seq_id, so a resent one is not

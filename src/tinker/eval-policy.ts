@@ -3,6 +3,7 @@
 // the service with this invocation's reach, the response cache when it is on, and the sampler policy, whose session
 // opens on its first turn (sampler-policy.ts).
 import type { Policy } from "../core/policy.js";
+import { stderrLine, type WaitListener } from "../core/wait-notice.js";
 import { defaultCacheDir, openResponseCache } from "../policies/openai/cache.js";
 import type { ClientOptions } from "../policies/openai/options.js";
 import { DEFAULT_MAX_NEW_TOKENS } from "../policies/tiny/context.js";
@@ -27,6 +28,8 @@ export interface TinkerEvalRequest {
   readonly client: Pick<ClientOptions, "concurrency" | "cache" | "cacheDir">;
   /** How the service is reached (URL, key, timeout, deadline, a stop signal); notices go to stderr unless onNotice. */
   readonly reach: TinkerClientOptions;
+  /** Told of the service's outages and warnings, a line each, unless reach.onNotice is given (default: stderr). */
+  readonly onWait?: WaitListener;
 }
 
 export function openTinkerEvalPolicy(request: TinkerEvalRequest): Policy {
@@ -37,8 +40,8 @@ export function openTinkerEvalPolicy(request: TinkerEvalRequest): Policy {
     templateOptions: options.templateOptions,
     toolCallFormat: options.toolCallFormat,
   });
-  const toStderr = (notice: TinkerNotice): void => void process.stderr.write(`${notice.message}\n`);
-  const tinker = createTinkerClient({ onNotice: toStderr, ...request.reach });
+  const say = request.onWait ?? stderrLine;
+  const tinker = createTinkerClient({ onNotice: (notice: TinkerNotice) => say(notice.message), ...request.reach });
   const cache = client.cache ? openResponseCache(client.cacheDir ?? defaultCacheDir()) : undefined;
   return openTinkerSamplerPolicy({
     client: tinker,

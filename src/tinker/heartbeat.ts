@@ -4,7 +4,7 @@
 // lasts. When beats have failed for 2 minutes, one warning (the SDK repeats it every beat; once is enough to read),
 // and one line when a beat is answered again after it. The timer never holds the process open.
 import type { TinkerClient } from "./client.js";
-import { formatWait } from "./backoff.js";
+import { formatWait } from "../core/wait-notice.js";
 
 /** The SDK's period and the time allowed for one beat, in milliseconds. */
 export const HEARTBEAT_MS = 10_000;

@@ -135,7 +135,14 @@ export async function createTinkerSamplerPolicy(spec: TinkerSpec, setup: PolicyS
   const source = await tinkerSource(spec, options.baseModel);
   const reach = tinkerReach(client);
   const { openTinkerEvalPolicy } = await import("./eval-policy.js");
-  return openTinkerEvalPolicy({ name: policySpecLabel(spec), source, options, client, reach });
+  return openTinkerEvalPolicy({
+    name: policySpecLabel(spec),
+    source,
+    options,
+    client,
+    reach,
+    ...(setup.onWait === undefined ? {} : { onWait: setup.onWait }),
+  });
 }
 
 registerPolicyKind({

@@ -4,6 +4,8 @@
 // printed resume command, run as printed against the mended server, completes a table equal to an uninterrupted
 // run's.
 import { mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -145,6 +147,22 @@ describe("budgetrl eval against a server that answers 200 with the wrong shape",
     expect(cacheSummary(cacheDir)).toEqual([]);
     const json = await cli("show", "broken-0", "--db", db, "--json");
     expect((JSON.parse(json.stdout) as { errors: number }).errors).toBe(2);
+  });
+
+  it("says a server it cannot reach in one line as the faults start, and names the cause in the summary", async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const unreachable = `http://127.0.0.1:${port}/v1`;
+    const args = client().map((word) => (word === server.url ? unreachable : word));
+    const result = await cli("eval", ...SOKOBAN, "--run", "unreachable", ...args, "--retry-backoff", "1");
+    expect(result.code).toBe(1);
+    const refused = `connection error: connect ECONNREFUSED 127.0.0.1:${port}`;
+    expect(result.stderr.split("\n").filter((line) => line.includes("openai:"))).toEqual([
+      `budgetrl eval: openai: ${unreachable}: ${refused}; retrying (a request is tried 3 times at most, up to 30 s apart)`,
+    ]);
+    expect(result.stderr).toContain(`(first: openai request failed after 3 attempts: ${refused}); retry them with`);
   });
 
   it("prints a resume command that, run as printed against the mended server, gives the uninterrupted run's table", async () => {

@@ -3,14 +3,8 @@
 // to end there; progress starting a new window.
 import { describe, expect, it } from "vitest";
 import { createRng } from "../../src/core/rng.js";
-import {
-  afterFault,
-  backoffWait,
-  formatWait,
-  newFaultRun,
-  progressed,
-  SDK_PATIENCE,
-} from "../../src/tinker/backoff.js";
+import { formatWait } from "../../src/core/wait-notice.js";
+import { afterFault, backoffWait, newFaultRun, progressed, SDK_PATIENCE } from "../../src/tinker/backoff.js";
 
 describe("tinker backoff", () => {
   it("waits 0.5 s doubled up to 30 s, less up to a quarter, the same for the same seed", () => {

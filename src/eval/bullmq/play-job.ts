@@ -53,7 +53,7 @@ function classify(error: unknown): unknown {
   return error;
 }
 
-async function loadRun(store: Store, job: EpisodeJob): Promise<RunContext> {
+async function loadRun(store: Store, job: EpisodeJob, onWait: WaitListener | undefined): Promise<RunContext> {
   const record = await getRun(store, job.run);
   const config = parseEvalConfig(record.config);
   const env = await openPlayableEnv(config.env, config.envOptions);
@@ -61,6 +61,7 @@ async function loadRun(store: Store, job: EpisodeJob): Promise<RunContext> {
     ...(config.policyOptions === undefined ? {} : { options: config.policyOptions }),
     ...(job.policyClient === undefined ? {} : { client: job.policyClient }),
     runSeed: config.seed,
+    ...(onWait === undefined ? {} : { onWait }),
   });
   const caller = createPolicyCaller({ turnTimeout: job.turnTimeout });
   return {
@@ -99,7 +100,8 @@ function promiseCache<T>(): {
   };
 }
 
-/** `onWait` hears of a wait for a store (a lock, a lost PostgreSQL server) that lasted a second. */
+/** `onWait` hears of a wait for a store (a lock, a lost PostgreSQL server) that lasted a second, and of an outage of
+ * a policy's server. */
 export function createJobContexts(onWait?: WaitListener): JobContexts {
   const stores = promiseCache<Store>();
   const runs = promiseCache<RunContext>();
@@ -114,7 +116,7 @@ export function createJobContexts(onWait?: WaitListener): JobContexts {
   const runOf = (store: Store, job: EpisodeJob): Promise<RunContext> =>
     runs.get(
       canonicalJson({ db: job.db, run: job.run, client: job.policyClient ?? null, turnTimeout: job.turnTimeout }),
-      () => loadRun(store, job),
+      () => loadRun(store, job, onWait),
     );
   return {
     async play(job) {

@@ -2,6 +2,7 @@
 // the run, the client options of this invocation and the run's seed. Everything is validated here, before any
 // request: a bad option throws ConfigError naming it.
 import { ConfigError } from "../../core/errors.js";
+import { stderrLine, type WaitListener } from "../../core/wait-notice.js";
 import { defaultCacheDir, openResponseCache } from "./cache.js";
 import { parseClientOptions, parseSamplingOptions, readApiKey } from "./options.js";
 import { createOpenaiPolicy, type OpenaiPolicy } from "./policy.js";
@@ -13,8 +14,10 @@ export interface OpenaiSetup {
   /** Client options (not stored): base URL, limits, retries, cache. */
   readonly client?: unknown;
   readonly runSeed?: number;
+  /** Told of the server's outages, a line each (default: stderr). */
+  readonly onWait?: WaitListener;
   /** Test hooks for the transport: clock, sleep, retry events. */
-  readonly transport?: Pick<TransportSettings, "now" | "sleep" | "onRetry">;
+  readonly transport?: Pick<TransportSettings, "now" | "sleep" | "onRetry" | "onNotice">;
 }
 
 export function openaiPolicyFromSpec(model: string | undefined, setup: OpenaiSetup = {}): OpenaiPolicy {
@@ -35,6 +38,7 @@ export function openaiPolicyFromSpec(model: string | undefined, setup: OpenaiSet
     backoffMs: client.backoffMs,
     maxBackoffMs: client.maxBackoffMs,
     ...(client.baseUrl === undefined ? {} : { baseUrl: client.baseUrl }),
+    onNotice: (notice) => (setup.onWait ?? stderrLine)(notice.message),
     ...setup.transport,
   });
   const cache = client.cache ? openResponseCache(client.cacheDir ?? defaultCacheDir()) : undefined;

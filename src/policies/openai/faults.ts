@@ -59,9 +59,27 @@ function errorText(error: APIError): string {
 
 const RETRY_STATUSES = new Set([408, 409, 429]);
 
+/** The message of an error's deepest cause ("getaddrinfo ENOTFOUND api.openai.com", "connect ECONNREFUSED
+ * 127.0.0.1:8000"); of an AggregateError without one (both addresses of a host refused), its first error's. */
+export function deepestCause(error: Error): string | undefined {
+  let text: string | undefined;
+  let cause: unknown = error.cause;
+  for (let depth = 0; cause instanceof Error && depth < 8; depth++) {
+    const first: unknown = cause instanceof AggregateError ? cause.errors[0] : undefined;
+    const own = cause.message !== "" ? cause.message : first instanceof Error ? first.message : "";
+    if (own !== "") text = own;
+    cause = cause.cause;
+  }
+  return text;
+}
+
 export function classifyFault(error: unknown, now: number): FaultVerdict {
   if (error instanceof APIUserAbortError) return { kind: "fatal", reason: "aborted" };
-  if (error instanceof APIConnectionError) return { kind: "retry", reason: error.message };
+  if (error instanceof APIConnectionError) {
+    const cause = deepestCause(error);
+    // The client says only "Connection error."; what failed is in its causes (fetch failed, then the socket's).
+    return { kind: "retry", reason: cause === undefined ? error.message : `connection error: ${cause}` };
+  }
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     // The client's message starts with the status: "429 rate limited".

@@ -7,7 +7,9 @@
 // that is not text, ...) throws MalformedResponseError, a RequestFailedError, at once: the server or a gateway
 // in front of it is broken or misconfigured, which asking again does not mend; it is never returned, so never
 // scored as the model's reply and never cached.
-// Counters say how many requests, retries and failures there were (tests bound them; bench reports them).
+// Counters say how many requests, retries and failures there were (tests bound them; bench reports them). While
+// the server fails, `onNotice` hears one line as the faults start, one a minute while they go on and one when it
+// answers again, for all requests together (core/outage-notices.ts), so a dead server is never a silent 0%.
 // Error bodies in vLLM's older top-level form ({"object": "error", "message": ...}) are wrapped as
 // {"error": {...}} before the client reads them, so that their message (context length!) is not lost.
 import { setMaxListeners } from "node:events";
@@ -16,6 +18,8 @@ import { ContextLengthError } from "../../core/policy.js";
 import type { JsonObject } from "../../core/json.js";
 import { createRng } from "../../core/rng.js";
 import { withoutPassword } from "../../core/url-location.js";
+import { outageNotices, type ServiceNotice } from "../../core/outage-notices.js";
+import { formatWait } from "../../core/wait-notice.js";
 import { classifyFault, retryDelay } from "./faults.js";
 import { createRequestLimiter, realSleep, type RequestLimiter, type Sleep } from "./limiter.js";
 import type { ClientOptions } from "./options.js";
@@ -63,6 +67,8 @@ export interface TransportSettings extends Pick<
   readonly apiKey: string;
   readonly now?: () => number;
   readonly sleep?: Sleep;
+  /** Told of an outage of the server: as it starts, once a minute, as it ends (core/outage-notices.ts). */
+  readonly onNotice?: (notice: ServiceNotice) => void;
   /** Called before every wait between attempts (tests and logs see the waits). */
   readonly onRetry?: (event: { readonly attempt: number; readonly delayMs: number; readonly reason: string }) => void;
 }
@@ -134,6 +140,8 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
   };
 
   const server = withoutPassword(client.baseURL);
+  const outage = outageNotices("openai", now, settings.onNotice ?? (() => undefined));
+  const patience = `a request is tried ${settings.retries + 1} times at most, up to ${formatWait(settings.maxBackoffMs)} apart`;
   const send = (body: JsonObject, signal?: AbortSignal): Promise<Answer> =>
     limiter.run(async () => {
       counts.requests++;
@@ -175,11 +183,13 @@ export function createOpenaiTransport(settings: TransportSettings): ChatTranspor
             throw new ContextLengthError(`the conversation no longer fits the model's context: ${verdict.reason}`);
           }
           const delayMs = retryDelay(attempt, verdict, settings, rng);
+          outage.fault(server, `${server}: ${verdict.reason}`, patience);
           settings.onRetry?.({ attempt, delayMs, reason: verdict.reason });
           counts.retries++;
           await sleep(delayMs, signal);
           continue;
         }
+        outage.answered(server);
         const problem = responseProblem(answer.body, typeof body["n"] === "number" ? body["n"] : 1, answer.contentType);
         if (problem === undefined) return answer.body;
         counts.failures++;
