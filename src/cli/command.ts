@@ -132,6 +132,25 @@ function closest(word: string, candidates: readonly string[]): string | undefine
   return best !== undefined && best[1] <= Math.max(2, Math.floor(word.length / 3)) ? best[0] : undefined;
 }
 
+/** The config fields whose CLI field has another name: policyOptions.temperature is given as --policy-opt. */
+const CLI_KEYS: Readonly<Record<string, string>> = {
+  policyOptions: "policyOpt",
+  envOptions: "envOpt",
+  templateOptions: "templateOpt",
+};
+
+/** A ConfigError named by a config field (policy, policyOptions.temperature: what a library call names) named by
+ * the command's flag instead (--policy, --policy-opt temperature), when the command has that flag. */
+export function namedByFlag(command: CommandDefinition, error: ConfigError): ConfigError {
+  if (error.field.startsWith("-")) return error;
+  const [head = "", ...rest] = error.field.split(".");
+  // A path inside another field (base.options.temperature) is left as it is: its flag may be another field's.
+  if (rest.length > 0 && CLI_KEYS[head] === undefined) return error;
+  const key = CLI_KEYS[head] ?? head;
+  const flag = describeFields(command.schema).find((field) => field.key === key)?.flag;
+  return flag === undefined ? error : new ConfigError([flag, ...rest].join(" "), error.detail, error.hint);
+}
+
 /** Parse argv (after the command words) into a validated, frozen config. Throws ConfigError naming the flag. */
 export function parseCommandLine<Schema extends z.ZodObject>(
   command: CommandDefinition<Schema>,

@@ -2,9 +2,9 @@
 // hint) and exit code 2, never a stack trace for bad input or a store fault. Long (interruptible) commands get
 // the stop signal of Ctrl-C / SIGTERM here, for all of them (interrupt.ts); once a signal arrived the exit code is
 // 130 (SIGINT) or 143 (SIGTERM) whatever the command returns. main.ts is the process entry point.
-import { BudgetrlError, StoppedError } from "../core/errors.js";
+import { BudgetrlError, ConfigError, StoppedError } from "../core/errors.js";
 import { isStoreError, storeFaultMessage } from "../store/faults.js";
-import { commandHelp, readCommandLine, type CliIo, type CommandDefinition } from "./command.js";
+import { commandHelp, namedByFlag, readCommandLine, type CliIo, type CommandDefinition } from "./command.js";
 import { listenForInterrupts, signalExitCode } from "./interrupt.js";
 import { bfclRunCommand } from "./bfcl.js";
 import { cacheClearCommand, cacheInfoCommand } from "./cache.js";
@@ -96,7 +96,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return stopped;
     }
     if (error instanceof BudgetrlError) {
-      io.stderr(`budgetrl ${command.name}: ${error.message}\n`);
+      const named = error instanceof ConfigError ? namedByFlag(command, error) : error;
+      io.stderr(`budgetrl ${command.name}: ${named.message}\n`);
       return 2;
     }
     if (isStoreError(error)) {

@@ -22,10 +22,13 @@ export class ConfigError extends BudgetrlError {
   readonly field: string;
   /** What was wrong, without the field name (schemas report it under their own path). */
   readonly reason: string;
+  /** What was wrong, without the field name or the hint. */
+  readonly detail: string;
   constructor(field: string, message: string, hint?: string) {
     super("config:invalid", `${field}: ${message}`, hint);
     this.name = "ConfigError";
     this.field = field;
+    this.detail = message;
     this.reason = hint === undefined ? message : `${message} (${hint})`;
   }
 }

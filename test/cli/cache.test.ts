@@ -150,7 +150,7 @@ describe("budgetrl eval --policy openai:MODEL", () => {
       "--no-progress",
     );
     expect(changed.code).toBe(2);
-    expect(changed.stderr).toMatch(/policyOptions: run resumable was made with other policy options/);
+    expect(changed.stderr).toMatch(/--policy-opt: run resumable was made with other policy options/);
   });
 
   it("fails before any work on bad policy and client options, naming them", async () => {
@@ -168,11 +168,11 @@ describe("budgetrl eval --policy openai:MODEL", () => {
       [["--policy", "openai"], /policy: openai needs a model name/],
       [
         ["--policy", "oracle", "--base-url", "http://127.0.0.1:1/v1"],
-        /baseUrl: applies to openai and tinker policies only/,
+        /--base-url: applies to openai and tinker policies only/,
       ],
       [
         ["--policy", "oracle", "--policy-opt", "temperature=1"],
-        /policyOptions.temperature: policy oracle takes no options/,
+        /--policy-opt temperature: policy oracle takes no options/,
       ],
     ];
     for (const [args, pattern] of cases) {

@@ -92,7 +92,7 @@ describe("budgetrl eval --tasks N", () => {
     );
     expect(hanoi.code).toBe(2);
     expect(hanoi.stderr).toMatch(
-      /^budgetrl eval: tasks: hanoi disks=3 randomStart=true referenceFactor=4 has only 26 distinct tasks, fewer than the 40 asked for\nHINT: ask for at most 26/,
+      /^budgetrl eval: --tasks: hanoi disks=3 randomStart=true referenceFactor=4 has only 26 distinct tasks, fewer than the 40 asked for\nHINT: ask for at most 26/,
     );
     const lake = await cli(
       "eval",

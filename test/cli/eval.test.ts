@@ -104,14 +104,14 @@ describe("budgetrl eval", () => {
       [["--tasks", "zero"], /--tasks: expected a number/],
       [["--tasks", "0"], /--tasks: Too small/],
       [["--k", "1,x"], /--k: expected positive integers/],
-      [["--samples", "2", "--k", "4"], /ks: K = 4 is larger than the number of samples n = 2/],
+      [["--samples", "2", "--k", "4"], /--k: K = 4 is larger than the number of samples n = 2/],
       [["--budget", "25%,banana"], /--budget: "banana" is not a budget/],
       [["--budget-mode", "loud"], /--budget-mode: Invalid option/],
       [
         ["--protocol", "single"],
-        /protocol: protocol "single" reads success within each T[\s\S]*HINT: use --protocol separate/,
+        /--protocol: protocol "single" reads success within each T[\s\S]*HINT: use --protocol separate/,
       ],
-      [["--policy", "wizard"], /policy: unknown policy "wizard"/],
+      [["--policy", "wizard"], /--policy: unknown policy "wizard"/],
       [["--env", "chess"], /env: unknown env "chess"/],
       [["--env-opt", "boxes=0"], /sokoban.boxes/],
       [["--env-opt", "colour=red"], /sokoban.colour: unknown option/],
@@ -250,13 +250,13 @@ describe("budgetrl eval", () => {
       );
       expect(result.code, text).toBe(2);
       expect(result.stderr, text).toMatch(
-        new RegExp(`^budgetrl eval: policy: cannot load checkpoint ${ckpt}: [^\n]*\n$`),
+        new RegExp(`^budgetrl eval: --policy: cannot load checkpoint ${ckpt}: [^\n]*\n$`),
       );
       expect(result.stderr.trimEnd(), text).toMatch(pattern);
       const served = await cli("serve", "--ckpt", ckpt, "--port", "0");
       expect(served.code, text).toBe(2);
       expect(served.stderr.trimEnd(), text).toMatch(
-        new RegExp(`^budgetrl serve: ckpt: cannot load checkpoint ${ckpt}: .*${pattern.source}`),
+        new RegExp(`^budgetrl serve: --ckpt: cannot load checkpoint ${ckpt}: .*${pattern.source}`),
       );
       writeFileSync(path, good.get(path) as string);
     }

@@ -132,7 +132,7 @@ describe("budgetrl train --backend tinker", () => {
     try {
       const noUrl = await cli(...base, "--out", join(dir, "no-url"));
       expect(noUrl.code).toBe(2);
-      expect(noUrl.stderr).toMatch(/tinkerUrl: a tinker run needs the server's address[\s\S]*--tinker-url/);
+      expect(noUrl.stderr).toMatch(/--tinker-url: a tinker run needs the server's address[\s\S]*--tinker-url/);
       const badUrl = await cli(...base, "--tinker-url", "localhost:8000", "--out", join(dir, "bad-url"));
       expect(badUrl.code).toBe(2);
       expect(badUrl.stderr).toMatch(/is not an http\(s\) URL/);
@@ -146,7 +146,9 @@ describe("budgetrl train --backend tinker", () => {
         join(dir, "no-key"),
       );
       expect(noKey.code).toBe(2);
-      expect(noKey.stderr).toMatch(/tinkerApiKeyEnv: the environment variable BUDGETRL_TEST_NO_SUCH_KEY is not set/);
+      expect(noKey.stderr).toMatch(
+        /--tinker-api-key-env: the environment variable BUDGETRL_TEST_NO_SUCH_KEY is not set/,
+      );
       expect(readdirSync(dir).filter((name) => ["no-url", "bad-url", "no-key"].includes(name))).toEqual([]);
     } finally {
       if (previous !== undefined) process.env.TINKER_BASE_URL = previous;

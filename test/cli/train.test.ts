@@ -198,16 +198,16 @@ describe("budgetrl sft / train", () => {
     const file = join(dir, "a-file");
     writeFileSync(file, "not a folder\n");
     const cases: [string[], string][] = [
-      [["sft", "--out", file], `budgetrl sft: out: ${file} is a file, not a folder\n`],
-      [["sft", "--out", file, "--resume"], `budgetrl sft: out: ${file} is a file, not a folder\n`],
+      [["sft", "--out", file], `budgetrl sft: --out: ${file} is a file, not a folder\n`],
+      [["sft", "--out", file, "--resume"], `budgetrl sft: --out: ${file} is a file, not a folder\n`],
       [
         ["sft", "--out", join(file, "base")],
-        `budgetrl sft: out: cannot make ${join(file, "base")}: ${file} is a file, not a folder\n`,
+        `budgetrl sft: --out: cannot make ${join(file, "base")}: ${file} is a file, not a folder\n`,
       ],
-      [["train", "--out", file], `budgetrl train: out: ${file} is a file, not a folder\n`],
+      [["train", "--out", file], `budgetrl train: --out: ${file} is a file, not a folder\n`],
       [
         ["reproduce", "--out", join(file, "study")],
-        `budgetrl reproduce: out: cannot make ${join(file, "study")}: ${file} is a file, not a folder\n`,
+        `budgetrl reproduce: --out: cannot make ${join(file, "study")}: ${file} is a file, not a folder\n`,
       ],
     ];
     for (const [args, message] of cases) {

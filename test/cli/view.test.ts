@@ -92,7 +92,7 @@ describe("budgetrl view", () => {
       const refused = await cli("view", "--db", db, "--port", String(taken.port));
       expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(
-        /^budgetrl view: port: cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE.*\nHINT: pick another --port, or 0 for a free one/,
+        /^budgetrl view: --port: cannot listen on 127\.0\.0\.1:\d+: .*EADDRINUSE.*\nHINT: pick another --port, or 0 for a free one/,
       );
     } finally {
       await taken.close();

@@ -289,7 +289,7 @@ describe("reproduce with a served base and a Tinker trainer", () => {
     expect(existsSync(join(out, "report.html"))).toBe(false);
     const withoutServers = await cli("reproduce", "--out", out, "--resume", "--no-progress");
     expect(withoutServers.code).toBe(2);
-    expect(withoutServers.stderr).toMatch(/tinkerUrl: a study with the Tinker trainer needs the service's address/);
+    expect(withoutServers.stderr).toMatch(/--tinker-url: a study with the Tinker trainer needs the service's address/);
     const resumed = await cli(
       "reproduce",
       "--out",
@@ -340,7 +340,7 @@ describe("reproduce with a served base and a Tinker trainer", () => {
     const refused: [string[], RegExp][] = [
       [
         ["--base", "openai:tiny-base", "--base-url", servedUrl],
-        /^budgetrl reproduce: base: openai:tiny-base has no weights the in-process trainer \(trainer: tiny\) can train/,
+        /^budgetrl reproduce: --base: openai:tiny-base has no weights the in-process trainer \(trainer: tiny\) can train/,
       ],
       [
         ["--trainer", "tinker", "--base-model", "tiny-base", "--base", "sft", "--tinker-url", standin.url],
@@ -348,12 +348,12 @@ describe("reproduce with a served base and a Tinker trainer", () => {
       ],
       [
         ["--trainer", "tinker", "--base-model", "tiny-base"],
-        /tinkerUrl: a study with the Tinker trainer needs the service's address/,
+        /--tinker-url: a study with the Tinker trainer needs the service's address/,
       ],
-      [["--trainer", "tinker", "--tinker-url", standin.url], /baseModel: is required with --trainer tinker/],
+      [["--trainer", "tinker", "--tinker-url", standin.url], /--base-model: is required with --trainer tinker/],
       [
         ["--trainer", "tinker", "--base-model", "no-such-model", "--tinker-url", standin.url],
-        /baseModel: http:\/\/127\.0\.0\.1:\d+ does not serve no-such-model[\s\S]*it serves: tiny-base/,
+        /--base-model: http:\/\/127\.0\.0\.1:\d+ does not serve no-such-model[\s\S]*it serves: tiny-base/,
       ],
       [
         [
@@ -366,11 +366,11 @@ describe("reproduce with a served base and a Tinker trainer", () => {
           "--renderer",
           `hf:${join(dir, "no-such-folder")}`,
         ],
-        /^budgetrl reproduce: renderer: /,
+        /^budgetrl reproduce: --renderer: /,
       ],
       [["--base-model", "tiny-base"], /--base-model: is read by --trainer tinker only/],
       [["--base", "oracle"], /base: "oracle" is no base a study can start from/],
-      [["--base-opt", "temperature=0.5"], /baseOpt: sampling options are for an openai: base/],
+      [["--base-opt", "temperature=0.5"], /--base-opt: sampling options are for an openai: base/],
       [
         [
           "--base",

@@ -246,7 +246,7 @@ describe("the tinker: policy kind", () => {
     expect(result.code, result.stderr).toBe(0);
     const refused = await cli("eval", ...args, "--policy", "oracle", "--base-model", "tiny", "--db", freshDb());
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/baseModel: is read by --policy tinker:\.\.\. only/);
+    expect(refused.stderr).toMatch(/--base-model: is read by --policy tinker:\.\.\. only/);
     // A run stopped by a service that is down prints a resume command with the service's flags.
     const down = await cli(
       "eval",
