@@ -6,6 +6,28 @@ export function thrownMessage(thrown: unknown): string {
   return thrown instanceof Error ? thrown.message : String(thrown);
 }
 
+/** The message of an error's deepest cause ("getaddrinfo ENOTFOUND api.openai.com", "connect ECONNREFUSED
+ * 127.0.0.1:8000": what fetch's bare "fetch failed" hides); of an AggregateError without one (both addresses of a
+ * host refused), its first error's. Undefined when nothing under the error says more. */
+export function deepestCause(error: Error): string | undefined {
+  let text: string | undefined;
+  let cause: unknown = error.cause;
+  for (let depth = 0; cause instanceof Error && depth < 8; depth++) {
+    const first: unknown = cause instanceof AggregateError ? cause.errors[0] : undefined;
+    const own = cause.message !== "" ? cause.message : first instanceof Error ? first.message : "";
+    if (own !== "") text = own;
+    cause = cause.cause;
+  }
+  return text;
+}
+
+/** The message of something thrown with its deepest cause, when it has one: "fetch failed (connect ECONNREFUSED
+ * 127.0.0.1:8000)". */
+export function thrownWithCause(thrown: unknown): string {
+  const cause = thrown instanceof Error ? deepestCause(thrown) : undefined;
+  return cause === undefined ? thrownMessage(thrown) : `${thrownMessage(thrown)} (${cause})`;
+}
+
 export class BudgetrlError extends Error {
   readonly code: string;
   readonly hint: string | undefined;

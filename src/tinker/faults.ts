@@ -17,6 +17,7 @@
 //   other 4xx (a 400 with a body at submission: the request is wrong)   -> fatal, with the server's message
 // A response's x-should-retry header overrides: "true" retries what would be fatal, "false" makes a retry fatal
 // (_base_client.py _should_retry obeys it before the status).
+import { thrownWithCause } from "../core/errors.js";
 export { retryAfterMs } from "../policies/openai/faults.js";
 
 export type HttpVerdict =
@@ -62,7 +63,7 @@ export function shouldRetry(verdict: HttpVerdict, header: string | null): HttpVe
 
 /** The verdict on a request that got no HTTP answer (fetch threw). Our own stop signal is fatal. */
 export function classifyThrown(error: unknown, endpoint: string, stopped: boolean): HttpVerdict {
-  const message = error instanceof Error ? error.message : String(error);
+  const message = thrownWithCause(error);
   if (stopped) return { kind: "fatal", reason: `${endpoint}: stopped` };
   if (endpoint.endsWith("/retrieve_future") && error instanceof Error && error.name === "TimeoutError")
     return { kind: "pending" };

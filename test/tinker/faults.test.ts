@@ -39,6 +39,12 @@ describe("tinker faults", () => {
 
   it("retries lost connections, polls again after a poll timeout, and stops on our own signal", () => {
     expect(classifyThrown(new TypeError("fetch failed"), "/api/v1/forward_backward", false).kind).toBe("retry");
+    // What failed under fetch's bare message is said with it.
+    const refused = new TypeError("fetch failed", { cause: new Error("connect ECONNREFUSED 127.0.0.1:1") });
+    expect(classifyThrown(refused, "/api/v1/forward_backward", false)).toEqual({
+      kind: "retry",
+      reason: "/api/v1/forward_backward: fetch failed (connect ECONNREFUSED 127.0.0.1:1)",
+    });
     const timeout = new DOMException("timed out", "TimeoutError");
     expect(classifyThrown(timeout, "/api/v1/retrieve_future", false).kind).toBe("pending");
     expect(classifyThrown(timeout, "/api/v1/forward_backward", false).kind).toBe("retry");

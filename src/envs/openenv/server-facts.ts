@@ -1,7 +1,7 @@
 // What the openenv env reads of a server before its first episode: GET /health (is anything there), GET /schema (the
 // action's JSON Schema: action-schema.ts) and GET /metadata (whose env it is; budgetrl env-server names itself). A URL
 // that serves no OpenEnv env is refused here, in one line, before any work.
-import { DataError, thrownMessage } from "../../core/errors.js";
+import { DataError, thrownMessage, thrownWithCause } from "../../core/errors.js";
 import type { JsonObject } from "../../core/json.js";
 import { readActionSchema, type ActionSchema } from "./action-schema.js";
 import { metadataSchema, schemaResponseSchema } from "./wire.js";
@@ -19,7 +19,7 @@ async function getJson(url: string, options: { timeoutMs: number; headers: Recor
     response = await fetch(url, { headers: options.headers, signal: AbortSignal.timeout(options.timeoutMs) });
   } catch (error) {
     throw new DataError(
-      `cannot reach the OpenEnv server at ${url}: ${thrownMessage(error)}`,
+      `cannot reach the OpenEnv server at ${url}: ${thrownWithCause(error)}`,
       "check the URL and that the server runs",
     );
   }

@@ -10,6 +10,7 @@
 // Waits: Retry-After when the server gives it, else backoff * 2^attempt with "equal jitter" (half fixed, half
 // drawn from the request's seeded stream), both capped at maxBackoffMs. Attempts are bounded by `retries`.
 import { APIConnectionError, APIError, APIUserAbortError } from "openai";
+import { deepestCause } from "../../core/errors.js";
 import type { Rng } from "../../core/rng.js";
 
 export type FaultVerdict =
@@ -58,20 +59,6 @@ function errorText(error: APIError): string {
 }
 
 const RETRY_STATUSES = new Set([408, 409, 429]);
-
-/** The message of an error's deepest cause ("getaddrinfo ENOTFOUND api.openai.com", "connect ECONNREFUSED
- * 127.0.0.1:8000"); of an AggregateError without one (both addresses of a host refused), its first error's. */
-export function deepestCause(error: Error): string | undefined {
-  let text: string | undefined;
-  let cause: unknown = error.cause;
-  for (let depth = 0; cause instanceof Error && depth < 8; depth++) {
-    const first: unknown = cause instanceof AggregateError ? cause.errors[0] : undefined;
-    const own = cause.message !== "" ? cause.message : first instanceof Error ? first.message : "";
-    if (own !== "") text = own;
-    cause = cause.cause;
-  }
-  return text;
-}
 
 export function classifyFault(error: unknown, now: number): FaultVerdict {
   if (error instanceof APIUserAbortError) return { kind: "fatal", reason: "aborted" };

@@ -129,6 +129,17 @@ describe("openenv: a generic OpenEnv server", () => {
     await expect(run).rejects.toThrow(DataError);
     await expect(run).rejects.toThrow(`${url}/health is not an OpenEnv server: GET answered HTTP 404`);
   });
+
+  it("names why a URL cannot be reached (the socket's error under fetch's), before the run", async () => {
+    const http = createServer();
+    await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
+    const port = (http.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => http.close(() => resolve()));
+    const run = evaluate({ env: `openenv:http://127.0.0.1:${port}`, policy: "random", tasks: 1 });
+    await expect(run).rejects.toThrow(
+      `cannot reach the OpenEnv server at http://127.0.0.1:${port}/health: fetch failed (connect ECONNREFUSED 127.0.0.1:${port})`,
+    );
+  });
 });
 
 describe("openenv: budgetrl env-server's faults", () => {
